@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Provision the "oracle": real torch / DeepSpeed / nvcc installs that tests/oracle runs against.
+#
+#   scripts/provision-oracle.sh            # idempotent; a second run only re-checks stamps
+#
+# Layout under ${DSDOCTOR_ORACLE_DIR:-<repo>/.cache/oracle}:
+#   venv/            python3.11 venv: torch==2.14.1 (CUDA 13.0 build), ninja (pip), numpy and
+#                    DeepSpeed's runtime deps -- NOT deepspeed itself
+#   venv-noninja/    a real venv whose site-packages holds symlinks to every entry of venv's
+#                    site-packages except the `ninja` module (for the ninja-missing oracle)
+#   path-noninja/    symlinks to everything in /usr/bin except `ninja` (a PATH without ninja)
+#   ds/<ver>/        pip install --no-deps --target of DeepSpeed <ver> (use with PYTHONPATH=ds/<ver>),
+#                    built with DS_BUILD_OPS=0 against venv's torch
+#   nvcc/<x.y>/      pip install --no-deps --target of nvidia-cuda-nvcc; CUDA_HOME=nvcc/<x.y>/nvidia/cu13
+#   sdist/           DeepSpeed source tarballs read by tests/oracle/test_knowledge_sources.py
+#   .stamps/         one stamp per finished step; .provisioned when everything is done
+#
+# Environment: DSDOCTOR_ORACLE_DIR (target dir), PYTHON (base interpreter, default python3.11).
+set -euo pipefail
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ORACLE="${DSDOCTOR_ORACLE_DIR:-$REPO_ROOT/.cache/oracle}"
+PYTHON="${PYTHON:-python3.11}"
+
+TORCH_SPEC="torch==2.14.1"
+# DeepSpeed's runtime requirements (requirements/requirements.txt of 0.15.4 .. 0.19.8), minus torch,
+# ninja (listed separately) and deepspeed itself. nvidia-ml-py is in every one of them.
+DS_DEPS=(numpy "pydantic>=2.0.0" hjson psutil py-cpuinfo msgpack "packaging>=20.0" tqdm einops nvidia-ml-py)
+DS_INSTALL_VERSIONS=(0.15.4 0.19.7 0.19.8)
+SDIST_VERSIONS=(0.9.2 0.9.3 0.12.0 0.12.1 0.12.3 0.12.4 0.14.0 0.14.1 0.14.2 0.14.3 0.15.2 0.15.3
+                0.16.3 0.16.4 0.17.1 0.17.2 0.18.2 0.18.3 0.19.4 0.19.5 0.19.7 0.19.8)
+# nvcc toolkit dir name -> nvidia-cuda-nvcc version
+declare -A NVCC=([13.5]=13.5.37 [13.0]=13.0.88)
+
+STAMPS="$ORACLE/.stamps"
+mkdir -p "$ORACLE" "$STAMPS" "$ORACLE/ds" "$ORACLE/nvcc" "$ORACLE/sdist"
+T0=$(date +%s)
+DID=()
+
+log() { printf '[provision-oracle] %s\n' "$*"; }
+# stamp_ok NAME KEY: true if step NAME already finished with the same KEY
+stamp_ok() { [[ -f "$STAMPS/$1" && "$(cat "$STAMPS/$1")" == "$2" ]]; }
+stamp() { printf '%s' "$2" >"$STAMPS/$1"; }
+
+rm -f "$ORACLE/.provisioned"
+log "oracle dir: $ORACLE"
+
+# ---- 1. venv ---------------------------------------------------------------------------------------
+VENV="$ORACLE/venv"
+VPY="$VENV/bin/python"
+KEY="$TORCH_SPEC ninja ${DS_DEPS[*]} setuptools wheel"
+if stamp_ok venv "$KEY" && [[ -x "$VPY" ]]; then
+  log "venv: up to date"
+else
+  log "venv: creating (torch CUDA wheel + nvidia-* deps: several GB)"
+  [[ -x "$VPY" ]] || "$PYTHON" -m venv "$VENV"
+  "$VPY" -m pip install -q --upgrade pip
+  "$VPY" -m pip install -q "$TORCH_SPEC" ninja "${DS_DEPS[@]}" setuptools wheel
+  stamp venv "$KEY"
+  DID+=("venv")
+fi
+TORCH_CUDA="$("$VPY" -c 'import torch; print(torch.__version__, torch.version.cuda)')"
+log "venv: torch $TORCH_CUDA"
+[[ "${TORCH_CUDA#* }" == "13.0" ]] || { log "ERROR: expected torch.version.cuda == 13.0"; exit 1; }
+"$VPY" -c 'import ninja' || { log "ERROR: ninja module missing from venv"; exit 1; }
+[[ -x "$VENV/bin/ninja" ]] || { log "ERROR: $VENV/bin/ninja missing"; exit 1; }
+
+# ---- 2. venv-noninja: the same packages minus the ninja module ---------------------------------------
+NVENV="$ORACLE/venv-noninja"
+SP="$("$VPY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+if stamp_ok venv-noninja "$KEY" && [[ -x "$NVENV/bin/python" ]]; then
+  log "venv-noninja: up to date"
+else
+  log "venv-noninja: creating (symlinks into venv's site-packages, without ninja)"
+  rm -rf "$NVENV"
+  "$PYTHON" -m venv --without-pip "$NVENV"
+  NSP="$("$NVENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+  for e in "$SP"/*; do
+    b="$(basename "$e")"
+    case "$b" in ninja|ninja-*|ninja.*|__pycache__) continue ;; esac
+    ln -s "$e" "$NSP/$b"
+  done
+  stamp venv-noninja "$KEY"
+  DID+=("venv-noninja")
+fi
+if "$NVENV/bin/python" -c 'import ninja' 2>/dev/null; then log "ERROR: venv-noninja can import ninja"; exit 1; fi
+"$NVENV/bin/python" -c 'import torch, numpy, pydantic' || { log "ERROR: venv-noninja broken"; exit 1; }
+
+# ---- 3. a PATH without ninja -----------------------------------------------------------------------
+PNN="$ORACLE/path-noninja"
+if [[ -d "$PNN" && -f "$STAMPS/path-noninja" ]]; then
+  log "path-noninja: up to date"
+else
+  rm -rf "$PNN"; mkdir -p "$PNN"
+  for e in /usr/bin/*; do
+    [[ "$(basename "$e")" == ninja ]] && continue
+    ln -s "$e" "$PNN/$(basename "$e")"
+  done
+  stamp path-noninja 1
+  DID+=("path-noninja")
+fi
+
+# ---- 4. nvcc toolkits ------------------------------------------------------------------------------
+for mm in "${!NVCC[@]}"; do
+  ver="${NVCC[$mm]}"
+  dir="$ORACLE/nvcc/$mm"
+  nvcc="$dir/nvidia/cu13/bin/nvcc"
+  if stamp_ok "nvcc-$mm" "$ver" && [[ -x "$nvcc" ]]; then
+    log "nvcc/$mm: up to date"
+  else
+    log "nvcc/$mm: installing nvidia-cuda-nvcc==$ver"
+    rm -rf "$dir"
+    "$VPY" -m pip install -q --no-deps --target "$dir" "nvidia-cuda-nvcc==$ver"
+    stamp "nvcc-$mm" "$ver"
+    DID+=("nvcc/$mm")
+  fi
+  rel="$("$nvcc" -V | grep -o 'release [0-9.]*' | awk '{print $2}')"
+  [[ "$rel" == "$mm" ]] || { log "ERROR: $nvcc reports release '$rel', expected $mm"; exit 1; }
+  log "nvcc/$mm: $("$nvcc" -V | tail -1)"
+done
+
+# ---- 5. DeepSpeed sdists ---------------------------------------------------------------------------
+MISSING=()
+for ver in "${SDIST_VERSIONS[@]}" "${DS_INSTALL_VERSIONS[@]}"; do
+  if compgen -G "$ORACLE/sdist/deepspeed-$ver.tar.gz" >/dev/null; then continue; fi
+  if [[ -f "$STAMPS/sdist-missing-$ver" ]]; then MISSING+=("$ver"); continue; fi
+  log "sdist: downloading deepspeed==$ver"
+  if "$VPY" -m pip download -q --no-deps --no-binary :all: -d "$ORACLE/sdist" \
+      "deepspeed==$ver" 2>"$ORACLE/sdist/.err-$ver"; then
+    DID+=("sdist $ver")
+    rm -f "$ORACLE/sdist/.err-$ver"
+  elif grep -q "No matching distribution" "$ORACLE/sdist/.err-$ver"; then
+    log "sdist: deepspeed==$ver does not exist on PyPI; skipping"
+    touch "$STAMPS/sdist-missing-$ver"
+    MISSING+=("$ver")
+  else
+    cat "$ORACLE/sdist/.err-$ver" >&2; exit 1
+  fi
+done
+[[ ${#MISSING[@]} -eq 0 ]] || log "sdist: not on PyPI: ${MISSING[*]}"
+
+# ---- 6. DeepSpeed installs (no ops built) ----------------------------------------------------------
+for ver in "${DS_INSTALL_VERSIONS[@]}"; do
+  dir="$ORACLE/ds/$ver"
+  if stamp_ok "ds-$ver" "$TORCH_CUDA" && [[ -f "$dir/deepspeed/git_version_info_installed.py" ]]; then
+    log "ds/$ver: up to date"
+  else
+    log "ds/$ver: installing (DS_BUILD_OPS=0, --no-build-isolation against venv's torch)"
+    rm -rf "$dir"
+    # Install as a user on a GPU box would: CUDA accelerator, a matching toolkit as CUDA_HOME.
+    env DS_BUILD_OPS=0 DS_ACCELERATOR=cuda CUDA_HOME="$ORACLE/nvcc/13.0/nvidia/cu13" \
+      PATH="$VENV/bin:$PATH" \
+      "$VPY" -m pip install -q --no-deps --no-build-isolation --no-cache-dir --target "$dir" \
+      "$ORACLE/sdist/deepspeed-$ver.tar.gz"
+    stamp "ds-$ver" "$TORCH_CUDA"
+    DID+=("ds/$ver")
+  fi
+  info="$(cd / && PYTHONPATH="$dir" "$VPY" -c '
+from deepspeed import git_version_info_installed as g
+ops = [k for k, v in g.installed_ops.items() if v]
+print(g.version, "torch_info=%s" % (g.torch_info,), "installed_ops=%s" % ops,
+      "accelerator=%s" % getattr(g, "accelerator_name", "?"))
+assert not ops, "ops were prebuilt"')"
+  log "ds/$ver: $(printf "%s\n" "$info" | tail -1)"
+done
+
+T1=$(date +%s)
+printf 'provisioned %s\n' "$(date -u +%FT%TZ)" >"$ORACLE/.provisioned"
+log "done in $((T1 - T0)) s; did: ${DID[*]:-nothing (all up to date)}"
+log "disk: $(du -sh "$ORACLE" 2>/dev/null | cut -f1) in $ORACLE"

@@ -1,0 +1,42 @@
+"""Every finding name dsdoctor can emit, with its short code and one-line summary.
+
+Names are a public contract: never rename or reuse one. Codes are stable too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    code: str
+    summary: str
+
+
+RULES: Dict[str, RuleInfo] = {
+    # environment checks (dsdoctor check / verify)
+    "cuda-version-mismatch": RuleInfo("DS101", "The CUDA toolkit under CUDA_HOME does not match torch's CUDA"),
+    "ds-skip-cuda-check-ineffective": RuleInfo("DS102", "DS_SKIP_CUDA_CHECK is set in a way that cannot help"),
+    "cuda-toolkit-missing": RuleInfo("DS103", "No CUDA toolkit (CUDA_HOME / nvcc) where DeepSpeed needs one"),
+    "ninja-missing": RuleInfo("DS104", "ninja, needed for JIT op builds, is not found the way DeepSpeed looks"),
+    "host-compiler-unsupported": RuleInfo("DS105", "No usable C++ compiler / OpenMP for JIT op builds"),
+    "python-headers-missing": RuleInfo("DS106", "Python.h is missing, so no op can be compiled"),
+    "cuda-libs-missing": RuleInfo("DS107", "libcurand / libcudart missing where the CUDA cpu_adam build links"),
+    "torch-extensions-lock-stale": RuleInfo("DS108", "A leftover torch-extensions lock file: the next build hangs"),
+    "prebuilt-op-mismatch": RuleInfo("DS109", "Prebuilt DeepSpeed ops were built for another torch/CUDA"),
+    "ds-accelerator-invalid": RuleInfo("DS110", "DS_ACCELERATOR is not a value this DeepSpeed accepts"),
+    "libaio-missing": RuleInfo("DS111", "libaio (async_io, NVMe offload) is missing"),
+    "shm-too-small": RuleInfo("DS112", "/dev/shm is small for multi-process data loading / NCCL"),
+    "memlock-too-low": RuleInfo("DS113", "ulimit -l is too low for pinned offload buffers"),
+    "probe-failed": RuleInfo("DS114", "A probe of the environment failed (hung, crashed or printed garbage)"),
+    "package-missing": RuleInfo("DS115", "torch or deepspeed is not installed in the checked environment"),
+    "op-build-failed": RuleInfo("DS116", "dsdoctor verify: the op failed to build or load"),
+}
+
+
+def code_for(name: str) -> str:
+    """The short code of a finding name (``DS000`` for names not in the catalog)."""
+    info = RULES.get(name)
+    return info.code if info else "DS000"

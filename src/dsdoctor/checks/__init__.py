@@ -1,0 +1,69 @@
+"""Environment checks: probes -> facts -> rules (with knowledge) -> a Report."""
+
+from __future__ import annotations
+
+from typing import Mapping, Optional
+
+from ..model import Finding, Passed, Report
+from ..probes.environment import EnvFacts, collect
+from . import context, rules
+from .cpu_adam import predict
+
+
+def evaluate(facts: EnvFacts, nvme: bool = False) -> Report:
+    """Decide on already-collected facts (pure: no I/O)."""
+    ctx = context.build(facts)
+    pred = predict(ctx)
+    report = Report()
+    results = [r for rule in rules.RULES for r in rule(ctx, pred)]
+    results += list(rules.system(ctx, pred, nvme=nvme))
+    for r in results:
+        if isinstance(r, Finding):
+            report.findings.append(r)
+        elif isinstance(r, Passed):
+            report.passed.append(r)
+    report.findings.sort(key=lambda f: -f.severity.rank)
+    report.predictions["cpu_adam"] = pred.to_json()
+    report.facts = summarize(ctx)
+    return report
+
+
+def run_check(python: Optional[str] = None, env: Optional[Mapping[str, str]] = None, nvme: bool = False) -> Report:
+    """``dsdoctor check``: probe the environment of ``python`` (default: this interpreter) and decide."""
+    return evaluate(collect(python, env), nvme=nvme)
+
+
+def summarize(ctx: context.Context) -> dict:  # type: ignore[type-arg]
+    f = ctx.facts
+    return {
+        "python": f.interpreter.executable if f.interpreter else None,
+        "python_version": f.interpreter.short if f.interpreter else None,
+        "torch": ctx.torch_version,
+        "torch_cuda": ctx.torch_cuda_str,
+        "torch_hip": f.packages.torch.hip if f.packages.torch else None,
+        "deepspeed": str(ctx.ds) if ctx.ds else None,
+        "transformers": f.packages.version("transformers"),
+        "accelerate": f.packages.version("accelerate"),
+        "peft": f.packages.version("peft"),
+        "cuda_home": f.cuda_home.path,
+        "cuda_home_source": f.cuda_home.source,
+        "nvcc": "%d.%d" % f.nvcc.release if f.nvcc and f.nvcc.release else None,
+        "other_toolkits": {o.path: "%d.%d" % o.release for o in f.other_toolkits if o.release},
+        "accelerator": ctx.accelerator.name,
+        "accelerator_how": ctx.accelerator.how,
+        "gpus_visible": f.gpus.visible,
+        "gpu_probe": f.gpus.source,
+        "ninja_module": f.ninja.module_dir,
+        "ninja_executable": f.ninja.executable,
+        "compiler": f.compiler.path,
+        "python_h": f.python_h,
+        "memlock_bytes": f.limits.memlock_soft,
+        "shm_bytes": f.limits.shm_bytes,
+        "env": {k: f.env[k] for k in sorted(f.env) if k in _ENV_SHOWN},
+    }
+
+
+_ENV_SHOWN = frozenset({
+    "CUDA_HOME", "CUDA_PATH", "DS_ACCELERATOR", "DS_SKIP_CUDA_CHECK", "TORCH_EXTENSIONS_DIR", "CUDA_VISIBLE_DEVICES",
+    "TORCH_CUDA_ARCH_LIST", "CXX", "CC", "DS_BUILD_OPS", "DS_ENV_FILE",
+})

@@ -1,0 +1,87 @@
+"""Derived facts the environment rules share: versions, the accelerator DeepSpeed will pick, the
+CUDA pair as DeepSpeed sees it. Pure functions of ``EnvFacts`` + knowledge."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from packaging.version import Version
+
+from ..knowledge import deepspeed as K
+from ..knowledge.versions import major_minor, parse
+from ..probes.environment import EnvFacts
+
+
+@dataclass(frozen=True)
+class Accelerator:
+    name: Optional[str]  # None when DS_ACCELERATOR is invalid
+    how: str  # "override (DS_ACCELERATOR)", "auto-detect", ...
+    error: Optional[str] = None  # what get_accelerator() will raise
+
+
+@dataclass(frozen=True)
+class Context:
+    facts: EnvFacts
+    ds: Optional[Version]
+    torch_version: Optional[str]
+    torch_cuda: Optional[Tuple[int, int]]
+    torch_cuda_str: Optional[str]
+    cuda_home: Optional[str]  # as torch will resolve it (None for a CPU/ROCm torch)
+    nvcc_release: Optional[Tuple[int, int]]
+    gpu_visible: bool  # what torch.cuda.is_available() will say (CUDA torch + visible NVIDIA GPU)
+    accelerator: Accelerator
+
+    @property
+    def python_exe(self) -> Optional[str]:
+        return self.facts.interpreter.executable if self.facts.interpreter else None
+
+    def env(self, name: str) -> Optional[str]:
+        return self.facts.env.get(name)
+
+
+def _select_accelerator(facts: EnvFacts, ds: Version, gpu_visible: bool) -> Accelerator:
+    forced = facts.env.get("DS_ACCELERATOR")
+    pk = facts.packages
+    if forced is not None:
+        allowed = K.supported_accelerators(ds)
+        if forced not in allowed:
+            return Accelerator(None, "override (DS_ACCELERATOR)",
+                               K.MSG_ACCEL_INVALID.format(allowed=list(allowed), value=forced))
+        if forced == "cpu" and K.cpu_accelerator_needs_ipex(ds) and not pk.version("intel_extension_for_pytorch"):
+            return Accelerator(None, "override (DS_ACCELERATOR)",
+                               "CPU_Accelerator requires intel_extension_for_pytorch, which is not installed on this system.")
+        return Accelerator(forced, "override (DS_ACCELERATOR)")
+    if pk.version("intel_extension_for_deepspeed"):
+        return Accelerator("xpu", "auto-detect (intel_extension_for_deepspeed installed)")
+    if K.ipex_selects_cpu(ds) and pk.version("intel_extension_for_pytorch"):
+        return Accelerator("cpu", "auto-detect (intel_extension_for_pytorch installed)")
+    if pk.version("torch_npu"):
+        return Accelerator("npu", "auto-detect (torch_npu installed)")
+    if gpu_visible or not K.cpu_fallback(ds):
+        return Accelerator("cuda", "auto-detect")
+    return Accelerator("cpu", "auto-detect (no visible CUDA GPU: CPU fallback)")
+
+
+def build(facts: EnvFacts) -> Context:
+    pk = facts.packages
+    ds = parse(pk.version("deepspeed") or (pk.deepspeed.version if pk.deepspeed else None))
+    torch = pk.torch
+    torch_cuda_str = torch.cuda if torch else None
+    torch_cuda = major_minor(torch_cuda_str)
+    # torch sets CUDA_HOME only for CUDA builds of itself.
+    cuda_home = facts.cuda_home.path if torch_cuda is not None else None
+    nvcc_release = facts.nvcc.release if (facts.nvcc and cuda_home) else None
+    gpu_visible = torch_cuda is not None and facts.gpus.visible > 0
+    accel = _select_accelerator(facts, ds, gpu_visible) if ds else Accelerator(None, "deepspeed not installed")
+    return Context(
+        facts=facts,
+        ds=ds,
+        torch_version=torch.version if torch else None,
+        torch_cuda=torch_cuda,
+        torch_cuda_str=torch_cuda_str,
+        cuda_home=cuda_home,
+        nvcc_release=nvcc_release,
+        gpu_visible=gpu_visible,
+        accelerator=accel,
+    )

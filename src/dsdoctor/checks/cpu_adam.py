@@ -1,0 +1,174 @@
+"""Predict what ``CPUAdamBuilder().load()`` will do with this environment and DeepSpeed version.
+
+The prediction walks DeepSpeed's own order (``jit_load``: ninja, then ``nvcc_args()`` when a GPU is
+visible, then ``cxx_args()`` with the CUDA check, then the compile and link) and stops at the first
+failure, naming it with the finding that explains it. Oracle tests compare it with the real DeepSpeed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+from ..knowledge import cuda as CK
+from ..knowledge import deepspeed as K
+from ..knowledge.versions import major_minor
+from .context import Context
+
+
+@dataclass
+class OpPrediction:
+    op: str
+    loads: bool
+    cause: Optional[str] = None  # finding name of the first failure
+    message: str = ""  # the innermost message DeepSpeed will print
+    path: str = ""  # "prebuilt", "jit", "none"
+    builder: str = ""
+    accelerator: Optional[str] = None
+    notes: List[str] = field(default_factory=list)  # warnings DeepSpeed will print on the way
+
+    def to_json(self) -> Dict[str, Any]:
+        return {
+            "loads": self.loads,
+            "cause": self.cause,
+            "message": self.message,
+            "path": self.path,
+            "builder": self.builder,
+            "accelerator": self.accelerator,
+            "notes": self.notes,
+        }
+
+
+def _fail(p: OpPrediction, cause: str, message: str) -> OpPrediction:
+    p.loads, p.cause, p.message = False, cause, message
+    return p
+
+
+def predict(ctx: Context, op: str = "cpu_adam") -> OpPrediction:
+    f = ctx.facts
+    p = OpPrediction(op=op, loads=True, accelerator=ctx.accelerator.name)
+    if f.packages.torch is None:
+        return _fail(p, "package-missing", "No module named 'torch'")
+    if ctx.ds is None:
+        return _fail(p, "package-missing", "No module named 'deepspeed'")
+    if ctx.accelerator.name is None:
+        return _fail(p, "ds-accelerator-invalid", ctx.accelerator.error or "")
+    ds, accel = ctx.ds, ctx.accelerator.name
+    builder = K.cpu_adam_builder(ds, accel)
+    p.builder = builder
+    if builder == "not-implemented":
+        return _fail(p, "ds-accelerator-invalid", "This op had not been implemented on CPU backend.")
+
+    # A prebuilt op is imported instead of JIT-building when it was built for this accelerator.
+    inst = f.packages.deepspeed
+    if inst and inst.installed_ops.get(op) and inst.accelerator_name == accel:
+        p.path = "prebuilt"
+        mismatch = prebuilt_mismatch(ctx)
+        if mismatch:
+            return _fail(p, "prebuilt-op-mismatch", mismatch)
+        return p
+    p.path = "jit"
+
+    # DeepSpeed <= 0.18.2 tests `import ninja`; torch's build then always needs the executable.
+    if K.ninja_detection(ds) == "module" and not f.ninja.module_dir:
+        return _fail(p, "ninja-missing", K.MSG_NINJA.format(op=op))
+    if not f.ninja.executable:
+        msg = K.MSG_NINJA.format(op=op) if K.ninja_detection(ds) == "executable" else CK.MSG_TORCH_NINJA
+        return _fail(p, "ninja-missing", msg)
+
+    if builder == "cuda-torchcpu":
+        failed = _cuda_builder_steps(ctx, p)
+        if failed:
+            return failed
+
+    if stale_lock(ctx, op):
+        return _fail(p, "torch-extensions-lock-stale", "(no message: the build waits on the lock forever)")
+    if f.compiler.path is None:
+        return _fail(p, "host-compiler-unsupported", f"/bin/sh: 1: {f.compiler.name}: not found")
+    if f.compiler.openmp is None and f.compiler.kind is not None:
+        return _fail(p, "host-compiler-unsupported", "fatal error: omp.h: No such file or directory")
+    if f.python_h is None:
+        return _fail(p, "python-headers-missing", "fatal error: Python.h: No such file or directory")
+    return p
+
+
+def _cuda_builder_steps(ctx: Context, p: OpPrediction) -> Optional[OpPrediction]:
+    """TorchCPUOpBuilder (DeepSpeed <= 0.19.7 on the CUDA accelerator)."""
+    assert ctx.ds is not None
+    ds, f = ctx.ds, ctx.facts
+    nvcc_path = os.path.join(ctx.cuda_home, "bin", "nvcc") if ctx.cuda_home else ""
+    nvcc_missing = ctx.cuda_home is not None and (f.nvcc is None or not f.nvcc.exists)
+    nvcc_broken = ctx.cuda_home is not None and not nvcc_missing and ctx.nvcc_release is None
+
+    # nvcc_args(): only when torch sees a GPU (build_for_cpu is False); nothing catches it.
+    if ctx.gpu_visible and ds >= K.v("0.12.3"):
+        if ctx.cuda_home is None:
+            return _fail(p, "cuda-toolkit-missing", f"MissingCUDAException: {K.MSG_MISSING_CUDA_HOME}")
+        if nvcc_missing:
+            return _fail(p, "cuda-toolkit-missing", K.missing_nvcc_message(ds, nvcc_path))
+        if nvcc_broken:
+            return _fail(p, "cuda-toolkit-missing", f"{nvcc_path} -V failed or printed no release")
+
+    # cxx_args() -> the CUDA check (is_cuda_enable / get_cuda_compile_flag).
+    mode = K.cpu_adam_cuda_check(ds)
+    if ctx.cuda_home is None:
+        p.notes.append(K.MSG_SWALLOWED.format(op=p.op))  # MissingCUDAException is always caught
+    elif nvcc_missing:
+        if not K.missing_nvcc_caught(ds):
+            return _fail(p, "cuda-toolkit-missing", K.missing_nvcc_message(ds, nvcc_path))
+        p.notes.append(K.MSG_SWALLOWED.format(op=p.op))
+    elif nvcc_broken:
+        if mode == "fatal":
+            return _fail(p, "cuda-toolkit-missing", f"{nvcc_path} -V failed or printed no release")
+        p.notes.append(K.MSG_SWALLOWED.format(op=p.op))
+    else:
+        assert ctx.nvcc_release is not None and ctx.torch_cuda is not None
+        verdict = K.cuda_pair_verdict(ds, ctx.nvcc_release, ctx.torch_cuda)
+        sys_s = "%d.%d" % ctx.nvcc_release
+        if verdict == "compatible":
+            p.notes.append(K.MSG_COMPATIBLE.format(sys=sys_s, torch=ctx.torch_cuda_str))
+        elif verdict == "mismatch":
+            if mode == "swallowed":
+                p.notes.append(K.MSG_SWALLOWED.format(op=p.op))
+            elif K.skip_cuda_check_active(ds, ctx.env(K.SKIP_CUDA_CHECK_VAR)):
+                p.notes.append(K.MSG_SKIP_WARNING.format(sys=sys_s, torch=ctx.torch_cuda_str))
+            else:
+                return _fail(p, "cuda-version-mismatch",
+                             "CUDAMismatchException: " + K.MSG_MISMATCH.format(sys=sys_s, torch=ctx.torch_cuda_str))
+
+    if ctx.gpu_visible and ctx.cuda_home is not None:
+        if K.cpu_adam_compiles_cuda_sources(ds) and ctx.nvcc_release and f.compiler.kind == "gcc":
+            limit = CK.nvcc_max_gcc(ctx.nvcc_release)
+            if limit is not None and f.compiler.version and f.compiler.version[0] > limit:
+                return _fail(p, "host-compiler-unsupported",
+                             f"#error -- unsupported GNU version! gcc versions later than {limit} are not supported!")
+        if f.cuda_libs.get("curand", (None, None))[0] is None:
+            return _fail(p, "cuda-libs-missing", "/usr/bin/ld: cannot find -lcurand")
+    return None
+
+
+def prebuilt_mismatch(ctx: Context) -> Optional[str]:
+    """DeepSpeed's validate_torch_version / validate_torch_op_version against the install record."""
+    inst = ctx.facts.packages.deepspeed
+    if inst is None or not ctx.torch_version:
+        return None
+    built = inst.torch_info.get("version", "0.0")
+    now = ".".join(ctx.torch_version.split(".")[:2])
+    if built != now:
+        return f"{K.MSG_PREBUILT_TORCH} (install torch {built}, runtime torch {now})"
+    if ctx.accelerator.name == "cuda" and ctx.torch_cuda_str:
+        built_cuda = inst.torch_info.get("cuda_version", "0.0")
+        mm = major_minor(ctx.torch_cuda_str)
+        now_cuda = "%d.%d" % mm if mm else ctx.torch_cuda_str
+        if built_cuda != now_cuda:
+            return f"{K.MSG_PREBUILT_CUDA} (install CUDA {built_cuda}, runtime CUDA {now_cuda})"
+    return None
+
+
+def stale_lock(ctx: Context, op: str) -> Optional[str]:
+    """The op's ``lock`` file when no running process is building it."""
+    for lock in ctx.facts.extensions.locks:
+        if os.path.basename(os.path.dirname(lock.path)) == op and not lock.busy:
+            return lock.path
+    return None

@@ -1,0 +1,404 @@
+"""Environment rules: facts + knowledge -> findings. One function per finding family; each returns
+findings and healthy (✓) results. Severity follows the cpu_adam prediction: the cause that will make
+``CPUAdamBuilder().load()`` fail is an error, the rest are warnings or info."""
+
+from __future__ import annotations
+
+import os
+import shlex
+from typing import Callable, Iterable, List, Optional, Tuple, Union
+
+from ..fixes import command_fix, env_fix, pip_fix
+from ..knowledge import cuda as CK
+from ..knowledge import deepspeed as K
+from ..model import Evidence, Finding, Fix, Passed, Severity
+from .context import Context
+from .cpu_adam import OpPrediction, prebuilt_mismatch, stale_lock
+
+Result = Union[Finding, Passed]
+Rule = Callable[[Context, OpPrediction], Iterable[Result]]
+
+S_PKG, S_ACCEL, S_CUDA, S_BUILD, S_SYS = "Packages", "Accelerator", "CUDA toolkit", "JIT op build", "System"
+
+
+def _sev(pred: OpPrediction, name: str, otherwise: Severity = Severity.WARNING) -> Severity:
+    return Severity.ERROR if pred.cause == name else otherwise
+
+
+def _mm(t: Optional[Tuple[int, int]]) -> str:
+    return "%d.%d" % t if t else "?"
+
+
+# --------------------------------------------------------------------------------------------- packages
+
+
+def packages(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
+    pk = ctx.facts.packages
+    where = ctx.python_exe or "?"
+    for name in ("torch", "deepspeed"):
+        if pk.version(name) is None and not (name == "torch" and pk.torch):
+            yield Finding(
+                "package-missing", Severity.ERROR, f"{name} is not installed for {where}",
+                explanation=f"dsdoctor checks the environment of {where}; pass --python to check another one.",
+                evidence=(Evidence(f"no {name} distribution on sys.path", where),),
+                fixes=(pip_fix(name, f"Install {name}", ctx.python_exe),), section=S_PKG)
+    if pk.torch:
+        kind = f"CUDA {pk.torch.cuda}" if pk.torch.cuda else (f"ROCm {pk.torch.hip}" if pk.torch.hip else "CPU build")
+        parts = [f"torch {pk.torch.version} ({kind})"]
+        parts += [f"{n} {pk.version(n)}" for n in ("deepspeed", "transformers", "accelerate", "peft") if pk.version(n)]
+        yield Passed(S_PKG, ", ".join(parts), f"python {ctx.facts.interpreter.short if ctx.facts.interpreter else '?'}: {where}")
+
+
+def probe_failures(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
+    for fail in ctx.facts.failures:
+        yield Finding(
+            "probe-failed", Severity.WARNING, f"probe '{fail.probe}' failed: {fail.reason}",
+            explanation="dsdoctor could not read this fact, so checks that depend on it are less certain. "
+            "DeepSpeed runs the same tool and will likely fail the same way.",
+            evidence=(Evidence(fail.reason, fail.where),), section=S_SYS)
+
+
+# ------------------------------------------------------------------------------------------ accelerator
+
+
+def accelerator(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
+    if ctx.ds is None:
+        return
+    acc, gpus = ctx.accelerator, ctx.facts.gpus
+    if acc.name is None:
+        value = ctx.env("DS_ACCELERATOR")
+        allowed = K.supported_accelerators(ctx.ds)
+        fixes: List[Fix] = [command_fix("Unset DS_ACCELERATOR to let DeepSpeed auto-detect", "unset DS_ACCELERATOR")]
+        if value and value.strip().lower() in allowed:
+            fixes.insert(0, env_fix("DS_ACCELERATOR", value.strip().lower(), "Use the exact lower-case value"))
+        yield Finding(
+            "ds-accelerator-invalid", Severity.ERROR, f"DS_ACCELERATOR={value!r} will make get_accelerator() fail",
+            explanation=f"DeepSpeed {ctx.ds} accepts {', '.join(allowed)}. {acc.error}",
+            evidence=(Evidence(f"DS_ACCELERATOR={value!r}", "environment"),), fixes=tuple(fixes), section=S_ACCEL)
+        return
+    gpu_txt = f"{gpus.visible} of {gpus.count} GPU(s) visible via {gpus.source}" if gpus.count else gpus.source
+    yield Passed(S_ACCEL, f"DeepSpeed will use the {acc.name} accelerator ({acc.how})", gpu_txt)
+    if acc.name == "cuda" and not ctx.gpu_visible and ctx.env("DS_ACCELERATOR") is None:
+        yield Finding(
+            "ds-accelerator-invalid", Severity.WARNING,
+            f"DeepSpeed {ctx.ds} will select the cuda accelerator, but torch will see no GPU",
+            explanation="Before 0.14.1 DeepSpeed has no CPU fallback; training will fail at the first CUDA call.",
+            evidence=(Evidence(gpu_txt, gpus.source),), section=S_ACCEL)
+
+
+# ---------------------------------------------------------------------------------------------- CUDA
+
+
+def _toolkit_fixes(ctx: Context, want: Tuple[int, int]) -> List[Fix]:
+    """(a) a matching toolkit already on disk; (d) installing one."""
+    assert ctx.ds is not None
+    out: List[Fix] = []
+    for other in ctx.facts.other_toolkits:
+        if other.release and K.cuda_pair_verdict(ctx.ds, other.release, want) != "mismatch":
+            home = os.path.dirname(os.path.dirname(other.path))
+            out.append(env_fix("CUDA_HOME", home, f"Point CUDA_HOME at the CUDA {_mm(other.release)} toolkit found at {home}"))
+            break
+    ver = _mm(want)
+    if want[0] >= 13:
+        cmd = f"{shlex.quote(ctx.python_exe or 'python')} -m pip install 'nvidia-cuda-nvcc=={ver}.*'"
+        note = "then export CUDA_HOME=<site-packages>/nvidia/cu13"
+    else:
+        cmd = f"conda install -c nvidia 'cuda-nvcc={ver}' 'cuda-libraries-dev={ver}'"
+        note = f"or apt install cuda-toolkit-{want[0]}-{want[1]}; then export CUDA_HOME to it"
+    out.append(command_fix(f"Install a CUDA {ver} toolkit (matching torch)", cmd, reason=note))
+    return out
+
+
+def cuda(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
+    if ctx.ds is None or ctx.torch_cuda is None:
+        if ctx.facts.packages.torch and ctx.torch_cuda is None:
+            yield Passed(S_CUDA, "torch is not a CUDA build: DeepSpeed uses no CUDA toolkit",
+                         "CUDA_HOME is None for torch, so no CUDA version check can run")
+        return
+    ds = ctx.ds
+    accel = ctx.accelerator.name
+    home_src = ctx.facts.cuda_home.source
+    if ctx.cuda_home is None or ctx.nvcc_release is None:
+        yield from _toolkit_missing(ctx, pred)
+        return
+    verdict = K.cuda_pair_verdict(ds, ctx.nvcc_release, ctx.torch_cuda)
+    nvcc_where = f"{ctx.cuda_home}/bin/nvcc -V (CUDA_HOME from {home_src})"
+    seen = (Evidence(f"nvcc release {_mm(ctx.nvcc_release)}", nvcc_where),
+            Evidence(f"torch.version.cuda = {ctx.torch_cuda_str}", "torch/version.py"),
+            Evidence(f"deepspeed {ds}", "package metadata"))
+    if verdict == "equal":
+        yield Passed(S_CUDA, f"CUDA toolkit {_mm(ctx.nvcc_release)} matches torch's CUDA {ctx.torch_cuda_str}", nvcc_where)
+        yield from _skip_var(ctx, pred, mismatch=False)
+        return
+    if verdict == "compatible":
+        yield Passed(S_CUDA, f"CUDA toolkit {_mm(ctx.nvcc_release)} vs torch CUDA {ctx.torch_cuda_str}: "
+                     f"a minor difference DeepSpeed {ds} accepts", nvcc_where)
+        yield from _skip_var(ctx, pred, mismatch=False)
+        return
+    mode = K.cpu_adam_cuda_check(ds)
+    skip_on = K.skip_cuda_check_active(ds, ctx.env(K.SKIP_CUDA_CHECK_VAR))
+    major_diff = ctx.nvcc_release[0] != ctx.torch_cuda[0]
+    table = K.cuda_minor_mismatch_ok(ds)
+    why_table = (f"DeepSpeed {ds} accepts a differing pair only when both are listed under the toolkit's major "
+                 f"in its table ({', '.join(f'{k}: {len(v)} minors' for k, v in sorted(table.items()))}; "
+                 "no entry for CUDA 13 in any version).")
+    if pred.cause == "cuda-version-mismatch":
+        sev, title = Severity.ERROR, (f"cpu_adam will fail: CUDA toolkit {_mm(ctx.nvcc_release)} (nvcc) does not match "
+                                      f"torch's CUDA {ctx.torch_cuda_str}")
+        expl = (f"On the {accel} accelerator DeepSpeed {ds} builds cpu_adam with TorchCPUOpBuilder, whose compile flags run "
+                f"assert_no_cuda_mismatch and raise CUDAMismatchException. {why_table} The last line you will see is "
+                f"`{K.cpu_adam_failure_tail(ds)}` — a consequence, not the cause.")
+    elif accel == "cuda" and mode == "fatal" and skip_on:
+        sev, title = Severity.WARNING, (f"CUDA {_mm(ctx.nvcc_release)} vs torch CUDA {ctx.torch_cuda_str}: allowed only "
+                                        "because DS_SKIP_CUDA_CHECK=1")
+        expl = f"{why_table} The op will be compiled against a toolkit torch was not built with."
+    elif accel == "cuda" and mode == "swallowed":
+        sev, title = Severity.WARNING, (f"CUDA {_mm(ctx.nvcc_release)} vs torch CUDA {ctx.torch_cuda_str}: DeepSpeed {ds} "
+                                        "will silently build CPU-only ops")
+        expl = f"DeepSpeed <= 0.12.3 swallows the mismatch and prints `{K.MSG_SWALLOWED.format(op='cpu_adam')}`."
+    else:
+        sev = Severity.WARNING if accel == "cuda" else Severity.INFO
+        title = (f"CUDA toolkit {_mm(ctx.nvcc_release)} does not match torch's CUDA {ctx.torch_cuda_str} "
+                 f"(cpu_adam is not affected on DeepSpeed {ds} / {accel} accelerator)")
+        expl = (f"{why_table} It still fails installs with DS_BUILD_OPS=1 / DS_BUILD_<OP>=1"
+                f"{' (from 0.12.4)' if K.install_build_mismatch_fatal(ds) else ''} and compiles CUDA ops against the wrong toolkit.")
+    if major_diff:
+        expl += (" The major versions differ: torch's own install-time check (setup.py builds with .cu sources) "
+                 "rejects that even with DS_SKIP_CUDA_CHECK=1.")
+    fixes = _mismatch_fixes(ctx, pred, major_diff)
+    yield Finding("cuda-version-mismatch", sev, title, expl, seen, tuple(fixes), S_CUDA)
+    yield from _skip_var(ctx, pred, mismatch=True)
+
+
+def _mismatch_fixes(ctx: Context, pred: OpPrediction, major_diff: bool) -> List[Fix]:
+    assert ctx.ds is not None and ctx.torch_cuda is not None
+    ds = ctx.ds
+    fixes = _toolkit_fixes(ctx, ctx.torch_cuda)
+    local = fixes[:-1]
+    install = fixes[-1:]
+    out: List[Fix] = list(local)
+    check_is_sole_blocker = pred.cause == "cuda-version-mismatch"
+    if check_is_sole_blocker and K.skip_cuda_check_supported(ds):
+        cu_sources = K.cpu_adam_compiles_cuda_sources(ds) and ctx.gpu_visible
+        if major_diff and cu_sources:
+            app, reason = "unsafe", ("cpu_adam compiles a .cu kernel here (DeepSpeed <= 0.14.2 with a GPU) across CUDA "
+                                     "major versions: the kernel and torch's runtime may not load together.")
+        elif major_diff:
+            app, reason = "unsafe", ("the toolkit's major version differs from torch's: the op links the other major's "
+                                     "libraries (libcurand) when a GPU is visible; fine for CPU-only offload.")
+        else:
+            app, reason = "safe", "a minor CUDA difference: the APIs are compatible."
+        out.append(env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Skip DeepSpeed's CUDA check (exactly the value 1)",
+                           app, reason))  # type: ignore[arg-type]
+    if check_is_sole_blocker and K.cpu_adam_cuda_check(ds) == "fatal" and ds < K.v("0.19.8"):
+        out.append(pip_fix("deepspeed>=0.19.8", "Upgrade DeepSpeed to 0.19.8, whose cpu_adam is a plain CPU build "
+                           "(when CPU offload's cpu_adam is the only op you need)", ctx.python_exe))
+    out.extend(install)
+    return out
+
+
+def _toolkit_missing(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
+    assert ctx.torch_cuda is not None and ctx.ds is not None
+    f = ctx.facts
+    if ctx.cuda_home is None:
+        what, where = "no CUDA_HOME: torch found no CUDA_HOME/CUDA_PATH, no nvcc on PATH, no /usr/local/cuda", "environment"
+    elif f.nvcc is None or not f.nvcc.exists:
+        what, where = f"{ctx.cuda_home}/bin/nvcc does not exist (CUDA_HOME from {f.cuda_home.source})", ctx.cuda_home
+    else:
+        what, where = f"{ctx.cuda_home}/bin/nvcc -V gave no version ({f.nvcc.result.describe_failure()})", f.nvcc.path
+    if pred.cause == "cuda-toolkit-missing":
+        sev = Severity.ERROR
+        title = f"cpu_adam will fail: no usable CUDA toolkit ({pred.message})"
+    elif ctx.gpu_visible and K.import_fails_without_toolkit(ctx.ds) and ctx.cuda_home is None:
+        sev, title = Severity.ERROR, f"`import deepspeed` {ctx.ds} will fail on this GPU machine without a CUDA toolkit"
+    else:
+        sev = Severity.INFO if ctx.accelerator.name != "cuda" else Severity.WARNING
+        title = "No usable CUDA toolkit: CUDA ops cannot be built (cpu_adam builds CPU-only here)"
+    fixes = _toolkit_fixes(ctx, ctx.torch_cuda)
+    if ctx.ds < K.v("0.19.8") and ctx.accelerator.name == "cuda":
+        fixes.insert(len(fixes) - 1, pip_fix("deepspeed>=0.19.8", "Upgrade DeepSpeed to 0.19.8: its cpu_adam needs no "
+                                             "CUDA toolkit", ctx.python_exe))
+    yield Finding("cuda-toolkit-missing", sev, title,
+                  "DeepSpeed reads the toolkit version by running <CUDA_HOME>/bin/nvcc -V (not the nvcc on PATH). "
+                  "DS_SKIP_CUDA_CHECK does not help with a missing toolkit.",
+                  (Evidence(what, where),), tuple(fixes), S_CUDA)
+    yield from _skip_var(ctx, pred, mismatch=False, no_toolkit=True)
+
+
+def _skip_var(ctx: Context, pred: OpPrediction, mismatch: bool, no_toolkit: bool = False) -> Iterable[Result]:
+    """``ds-skip-cuda-check-ineffective``: a value other than exactly 1, or set where it cannot help."""
+    assert ctx.ds is not None
+    raw = ctx.env(K.SKIP_CUDA_CHECK_VAR)
+    if raw is None:
+        return
+    ev = (Evidence(f"{K.SKIP_CUDA_CHECK_VAR}={raw!r}", "environment"),)
+    fix_one = env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Set it to exactly 1")
+    if raw != "1":
+        sev = Severity.ERROR if pred.cause == "cuda-version-mismatch" else Severity.WARNING
+        yield Finding("ds-skip-cuda-check-ineffective", sev,
+                      f"DS_SKIP_CUDA_CHECK={raw!r} is ignored: DeepSpeed compares the value with the exact string '1'",
+                      "DeepSpeed runs os.getenv('DS_SKIP_CUDA_CHECK', '0') == '1'; 'true', 'yes', ' 1' all still raise.",
+                      ev, (fix_one,), S_CUDA)
+    elif not K.skip_cuda_check_supported(ctx.ds):
+        yield Finding("ds-skip-cuda-check-ineffective", Severity.WARNING,
+                      f"DS_SKIP_CUDA_CHECK does not exist in DeepSpeed {ctx.ds} (added in {K.SKIP_CUDA_CHECK_SINCE})",
+                      evidence=ev, fixes=(pip_fix(f"deepspeed>={K.SKIP_CUDA_CHECK_SINCE}", "Upgrade DeepSpeed", ctx.python_exe),),
+                      section=S_CUDA)
+    elif no_toolkit:
+        sev = Severity.ERROR if pred.cause == "cuda-toolkit-missing" else Severity.INFO
+        yield Finding("ds-skip-cuda-check-ineffective", sev,
+                      "DS_SKIP_CUDA_CHECK=1 cannot help: it is consulted only after a toolkit version was read",
+                      "A missing CUDA_HOME or nvcc fails before the skip is looked at.", ev, (), S_CUDA)
+    elif K.cpu_adam_cuda_check(ctx.ds) == "not-checked":
+        yield Finding("ds-skip-cuda-check-ineffective", Severity.INFO,
+                      f"DS_SKIP_CUDA_CHECK=1 is unnecessary for cpu_adam on DeepSpeed {ctx.ds} (no CUDA check there)",
+                      "It still matters for install-time builds (DS_BUILD_OPS=1 / DS_BUILD_<OP>=1).", ev, (), S_CUDA)
+    elif mismatch and ctx.nvcc_release and ctx.torch_cuda and ctx.nvcc_release[0] != ctx.torch_cuda[0]:
+        yield Finding("ds-skip-cuda-check-ineffective", Severity.INFO,
+                      "DS_SKIP_CUDA_CHECK=1 does not cover torch's own install-time check of a major CUDA difference",
+                      "torch's _check_cuda_version (setup.py builds with .cu sources, e.g. DS_BUILD_OPS=1) raises "
+                      "for a differing major version whatever DeepSpeed's variable says; JIT builds are not affected.",
+                      ev, (), S_CUDA)
+
+
+# -------------------------------------------------------------------------------------------- build
+
+
+def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
+    if ctx.ds is None:
+        return
+    f, ds = ctx.facts, ctx.ds
+    # prebuilt ops
+    inst = f.packages.deepspeed
+    if inst and any(inst.installed_ops.values()):
+        bad = prebuilt_mismatch(ctx)
+        built = ", ".join(sorted(k for k, v in inst.installed_ops.items() if v))
+        if bad:
+            yield Finding("prebuilt-op-mismatch", _sev(pred, "prebuilt-op-mismatch"),
+                          "DeepSpeed's prebuilt ops were built for another torch/CUDA and will refuse to load",
+                          f"Prebuilt ops: {built} (accelerator {inst.accelerator_name!r}). {bad}",
+                          (Evidence(f"torch_info={inst.torch_info}", os.path.join(inst.package_dir, "git_version_info_installed.py")),),
+                          (pip_fix("deepspeed", "Reinstall DeepSpeed against this torch (JIT ops, no prebuilt)",
+                                   ctx.python_exe, reason="pip install --force-reinstall --no-cache-dir deepspeed"),),
+                          S_BUILD)
+        else:
+            yield Passed(S_BUILD, f"prebuilt ops match this torch: {built}")
+    if pred.path == "prebuilt":
+        return
+    # ninja
+    mode = K.ninja_detection(ds)
+    nj = f.ninja
+    need = "the Python ninja module (import ninja) and a ninja executable on PATH" if mode == "module" else "a ninja executable on PATH"
+    if (mode == "module" and not nj.module_dir) or not nj.executable:
+        hint = ""
+        if nj.module_dir and not nj.executable:
+            hint = " The ninja module is installed but its executable is not on PATH (activate the env)."
+        yield Finding("ninja-missing", _sev(pred, "ninja-missing"),
+                      f"ninja not found the way DeepSpeed {ds} looks for it ({need})",
+                      f"DeepSpeed {'<= 0.18.2 checks `import ninja`' if mode == 'module' else '>= 0.18.3 runs `ninja --version`'}; "
+                      f"a missing ninja fails every JIT op with `{K.MSG_NINJA.format(op='cpu_adam')}`.{hint}",
+                      (Evidence(f"module: {nj.module_dir or 'not found'}; executable: {nj.executable or 'not on PATH'}", "PATH / sys.path"),),
+                      (pip_fix("ninja", "Install ninja into the training environment", ctx.python_exe),
+                       command_fix("Or install the system package", "apt-get install ninja-build")), S_BUILD)
+    else:
+        yield Passed(S_BUILD, f"ninja {nj.version or ''}".strip(), nj.executable or "")
+    # compiler + OpenMP
+    c = f.compiler
+    if c.path is None:
+        yield Finding("host-compiler-unsupported", _sev(pred, "host-compiler-unsupported"),
+                      f"No C++ compiler: {c.name!r} is not on PATH", "torch builds JIT ops with $CXX or c++.",
+                      (Evidence(f"{c.name}: not found", "PATH"),),
+                      (command_fix("Install a compiler", "apt-get install g++"),), S_BUILD)
+    elif c.kind is not None and c.openmp is None:
+        yield Finding("host-compiler-unsupported", _sev(pred, "host-compiler-unsupported"),
+                      f"{c.name} has no OpenMP runtime: cpu_adam is built with -fopenmp",
+                      evidence=(Evidence(f"{c.path} -print-file-name=lib{'omp' if c.kind == 'clang' else 'gomp'}.so found nothing", c.path),),
+                      fixes=(command_fix("Install OpenMP", "apt-get install libgomp1 libomp-dev"),), section=S_BUILD)
+    else:
+        ver = ".".join(map(str, c.version)) if c.version else "?"
+        limit = CK.nvcc_max_gcc(ctx.nvcc_release) if ctx.nvcc_release else None
+        if pred.cause == "host-compiler-unsupported" and limit is not None:
+            yield Finding("host-compiler-unsupported", Severity.ERROR,
+                          f"nvcc {_mm(ctx.nvcc_release)} rejects host gcc {ver} (newest supported: {limit})", pred.message,
+                          (Evidence(f"{c.path} {ver}", c.path or ""),),
+                          (env_fix("CXX", f"g++-{limit}", f"Build with g++-{limit}"),
+                           env_fix("NVCC_APPEND_FLAGS", "-allow-unsupported-compiler", "Let nvcc accept this gcc", "unsafe",
+                                   "an unsupported host compiler may miscompile CUDA code")), S_BUILD)
+        else:
+            yield Passed(S_BUILD, f"C++ compiler {c.kind or ''} {ver} with OpenMP", c.path or "")
+    # Python.h
+    if f.python_h is None and f.interpreter is not None:
+        v = f.interpreter.version
+        yield Finding("python-headers-missing", _sev(pred, "python-headers-missing"),
+                      f"Python.h is missing for Python {v[0]}.{v[1]}: no op can be compiled",
+                      evidence=(Evidence(f"{f.interpreter.include}/Python.h not found", f.interpreter.include),),
+                      fixes=(command_fix("Install the Python headers", f"apt-get install python{v[0]}.{v[1]}-dev",
+                                         reason="conda envs ship them; with pyenv reinstall the version"),), section=S_BUILD)
+    elif f.python_h:
+        yield Passed(S_BUILD, "Python.h present", f.python_h)
+    # CUDA libraries (CUDA builder with a visible GPU links -lcurand -L$CUDA_HOME/lib64)
+    if K.cpu_adam_builder(ds, ctx.accelerator.name or "") == "cuda-torchcpu" and ctx.cuda_home:
+        linkable, versioned = f.cuda_libs.get("curand", (None, None))
+        if linkable is None:
+            sev = _sev(pred, "cuda-libs-missing", Severity.WARNING if ctx.gpu_visible else Severity.INFO)
+            extra = f" Only {versioned} exists (runtime, not linkable)." if versioned else ""
+            yield Finding("cuda-libs-missing", sev, "libcurand.so not found where cpu_adam's CUDA build links",
+                          f"DeepSpeed {ds} links cpu_adam with -lcurand -L{ctx.cuda_home}/lib64 when a GPU is visible.{extra}",
+                          (Evidence("no libcurand.so in " + ", ".join(CK.cuda_lib_dirs(ctx.cuda_home)) + " or system lib dirs", ctx.cuda_home),),
+                          (command_fix("Install the CUDA curand development library",
+                                       f"apt-get install libcurand-dev-{ctx.torch_cuda[0] if ctx.torch_cuda else 'X'}-"
+                                       f"{ctx.torch_cuda[1] if ctx.torch_cuda else 'Y'}"),), S_BUILD)
+    # stale locks
+    for lock in f.extensions.locks:
+        op = os.path.basename(os.path.dirname(lock.path))
+        if lock.busy:
+            yield Passed(S_BUILD, f"{op}: a build is running now", lock.path)
+            continue
+        is_cause = pred.cause == "torch-extensions-lock-stale" and stale_lock(ctx, pred.op) == lock.path
+        yield Finding("torch-extensions-lock-stale", Severity.ERROR if is_cause else Severity.WARNING,
+                      f"Stale build lock for {op}: the next build of {op} will hang silently",
+                      f"torch waits on {lock.path} forever (no message) and no running process is building there. "
+                      f"Left by a killed build {lock.age_s / 60:.0f} min ago.",
+                      (Evidence(f"lock file, {lock.age_s:.0f}s old, no process building", lock.path),),
+                      (command_fix("Delete the stale lock", f"rm -f {shlex.quote(lock.path)}"),), S_BUILD)
+
+
+# ------------------------------------------------------------------------------------------- system
+
+MIN_SHM = 512 * 1024 * 1024
+MIN_MEMLOCK = 64 * 1024 * 1024  # pinned offload buffers are far larger; 64 MiB is the Docker default
+
+
+def system(ctx: Context, pred: OpPrediction, nvme: bool = False) -> Iterable[Result]:
+    lim = ctx.facts.limits
+    if lim.shm_bytes is not None and lim.shm_bytes < MIN_SHM:
+        yield Finding("shm-too-small", Severity.WARNING, f"/dev/shm is {lim.shm_bytes / 2**20:.0f} MiB",
+                      "NCCL and DataLoader workers use /dev/shm; DeepSpeed's ds_report warns below 512 MB.",
+                      (Evidence(f"{lim.shm_bytes} bytes", "/dev/shm (statvfs)"),),
+                      (command_fix("Docker: give the container more shared memory", "docker run --shm-size=16g ...  # or --ipc=host"),), S_SYS)
+    elif lim.shm_bytes is not None:
+        yield Passed(S_SYS, f"/dev/shm {lim.shm_bytes / 2**30:.1f} GiB")
+    if ctx.ds is not None:
+        pinned = K.pin_memory_default(ctx.ds)
+        if lim.memlock_soft is not None and lim.memlock_soft < MIN_MEMLOCK:
+            yield Finding("memlock-too-low", Severity.WARNING if pinned else Severity.INFO,
+                          f"ulimit -l is {lim.memlock_soft // 1024} KiB: pinned offload buffers may fail or fall back",
+                          f"offload_* pin_memory defaults to {'true from 0.19.5' if pinned else 'false before 0.19.5'} "
+                          f"(DeepSpeed {ctx.ds}); pinned host memory counts against the memlock limit.",
+                          (Evidence(f"RLIMIT_MEMLOCK soft = {lim.memlock_soft}", "ulimit -l"),),
+                          (command_fix("Raise the limit", "ulimit -l unlimited  # or memlock in /etc/security/limits.conf; "
+                                       "docker: --ulimit memlock=-1"),), S_SYS)
+        else:
+            yield Passed(S_SYS, "ulimit -l " + ("unlimited" if lim.memlock_soft is None else f"{lim.memlock_soft // 1024} KiB"))
+    aio = ctx.facts.libaio
+    if nvme and (aio.library is None or aio.header is None):
+        yield Finding("libaio-missing", Severity.ERROR, "libaio is missing: NVMe offload (async_io) cannot build",
+                      f"`{K.MSG_LIBAIO}` async_io test-links io_submit against -laio.",
+                      (Evidence(f"libaio.so: {aio.library or 'not found'}; runtime: {aio.runtime or 'not found'}; "
+                                f"libaio.h: {aio.header or 'not found'}", "system library dirs"),),
+                      (command_fix("Install libaio", "apt-get install libaio-dev", reason="yum: libaio-devel; pacman: libaio"),), S_SYS)
+    elif nvme:
+        yield Passed(S_SYS, "libaio present (NVMe offload)", aio.library or "")
+
+
+RULES: Tuple[Rule, ...] = (packages, probe_failures, accelerator, cuda, build)

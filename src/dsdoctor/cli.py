@@ -1,0 +1,135 @@
+"""Command line. Commands are thin: parse options, call one function, render, return an exit code.
+
+Exit codes: 0 no errors, 1 errors found, 2 dsdoctor could not run (usage or internal error).
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from typing import List, Optional
+
+import typer
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Preflight, lint, explain, fix and verify DeepSpeed ZeRO-3 / ZeRO-Offload setups.")
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+PythonOpt = typer.Option(None, "--python", help="Interpreter whose environment is checked (default: this one).")
+FormatOpt = typer.Option(Format.text, "--format", "-f", help="Output format.")
+VerboseOpt = typer.Option(False, "--verbose", "-v", help="Show evidence, explanations and every fix form.")
+
+
+def _emit(report: "object", fmt: Format, command: str, verbose: bool) -> None:
+    from .model import Report
+
+    assert isinstance(report, Report)
+    if fmt is Format.json:
+        from .render.json_out import render as render_json
+
+        sys.stdout.write(render_json(report, command) + "\n")
+    else:
+        from .render.text import render as render_text
+
+        render_text(report, verbose=verbose)
+
+
+@app.command()
+def check(
+    python: Optional[str] = PythonOpt,
+    fmt: Format = FormatOpt,
+    verbose: bool = VerboseOpt,
+    nvme: bool = typer.Option(False, "--nvme", help="Also check what NVMe offload (async_io) needs."),
+) -> None:
+    """Preflight the environment: versions, CUDA toolkit vs torch, JIT build toolchain, accelerator, limits."""
+    from .checks import run_check
+
+    report = run_check(python, nvme=nvme)
+    _emit(report, fmt, "check", verbose)
+    raise typer.Exit(report.exit_code())
+
+
+@app.command()
+def verify(
+    python: Optional[str] = PythonOpt,
+    op: List[str] = typer.Option(["cpu_adam"], "--op", help="Op to build and load: cpu_adam (default), async_io, ..."),
+    timeout: float = typer.Option(900.0, "--timeout", help="Seconds before the build is declared hung."),
+    extensions_dir: Optional[str] = typer.Option(None, "--extensions-dir",
+                                                 help="TORCH_EXTENSIONS_DIR to build in (default: a fresh temporary one)."),
+    fmt: Format = FormatOpt,
+    verbose: bool = VerboseOpt,
+) -> None:
+    """Really build and load DeepSpeed ops (as `CPUAdamBuilder().load()` would) and report the root cause."""
+    from .model import Report
+    from .probes.child import BUILDERS
+    from .verify import build_op, default_python, diagnose
+
+    bad = [o for o in op if o not in BUILDERS]
+    if bad:
+        typer.echo(f"unknown op {bad[0]!r}; choose from {', '.join(BUILDERS)}", err=True)
+        raise typer.Exit(2)
+    py = default_python(python)
+    merged = Report()
+    for name in op:
+        if fmt is Format.text and sys.stderr.isatty():
+            from rich.console import Console
+
+            con = Console(stderr=True)
+            with con.status(f"building {name} with DeepSpeed ...") as status:
+                res = build_op(name, py, timeout, extensions_dir,
+                               tick=lambda s: status.update(f"building {name} with DeepSpeed ... {s:.0f}s"))
+        else:
+            if fmt is Format.text:
+                print(f"building {name} with DeepSpeed (timeout {timeout:g}s) ...", file=sys.stderr)
+            res = build_op(name, py, timeout, extensions_dir)
+        rep = diagnose(res, python)
+        merged.findings += rep.findings
+        merged.passed += rep.passed
+        merged.facts[name] = rep.facts
+    if fmt is Format.text and verbose:
+        for name in op:
+            tail = merged.facts[name].get("log_tail")
+            if tail:
+                print(f"--- {name} build log (tail) ---\n{tail}\n---")
+    _emit(merged, fmt, "verify", verbose)
+    raise typer.Exit(merged.exit_code())
+
+
+@app.command()
+def version() -> None:
+    """Print dsdoctor's version."""
+    from . import __version__
+
+    typer.echo(__version__)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Console entry point; never lets a traceback escape (exit 2 instead)."""
+    try:
+        rv = app(args=argv, standalone_mode=False)
+        if isinstance(rv, int):
+            return rv
+    except typer.Exit as exc:
+        return int(exc.exit_code)
+    except SystemExit as exc:  # click usage errors in standalone_mode=False come as exceptions below
+        return int(exc.code or 0) if isinstance(exc.code, int) else 2
+    except Exception as exc:  # noqa: BLE001 - the contract is exit 2 with a message, not a traceback
+        # click's exceptions (typer may vendor click, so match by shape, not by import)
+        if type(exc).__name__ == "Abort":
+            return 2
+        show = getattr(exc, "show", None)
+        if callable(show) and hasattr(exc, "exit_code"):
+            show()
+            return 2
+        print(f"dsdoctor: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

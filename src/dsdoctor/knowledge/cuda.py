@@ -1,0 +1,110 @@
+"""Facts about torch's CUDA handling and CUDA toolkits. No I/O."""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping, Optional, Sequence, Tuple
+
+# torch.utils.cpp_extension._find_cuda_home() (torch 2.x): `CUDA_HOME or CUDA_PATH` (an empty value counts
+# as unset; a set value is used even if the directory does not exist), then dirname(dirname(which nvcc))
+# without resolving links, then /usr/local/cuda only if it exists. Only for CUDA builds of torch:
+# on a CPU/ROCm torch CUDA_HOME is None whatever the environment says.
+CUDA_HOME_ENV_ORDER: Tuple[str, ...] = ("CUDA_HOME", "CUDA_PATH")
+CUDA_HOME_DEFAULT = "/usr/local/cuda"
+
+# Where other toolkits commonly live (offered as a matching CUDA_HOME when the current one mismatches).
+TOOLKIT_GLOBS: Tuple[str, ...] = ("/usr/local/cuda-*", "/opt/cuda*", "/usr/lib/cuda")
+
+
+def parse_nvcc_release(output: str) -> Optional[Tuple[int, int]]:
+    """Parse ``nvcc -V`` the way DeepSpeed does: the token after ``release``, comma stripped, major.minor.
+
+    Returns None where DeepSpeed's own parse would raise (no ``release`` token, non-integer parts).
+    """
+    tokens = output.split()
+    if "release" not in tokens:
+        return None
+    idx = tokens.index("release")
+    if idx + 1 >= len(tokens):
+        return None
+    parts = tokens[idx + 1].replace(",", "").split(".")
+    if len(parts) < 2:
+        return None
+    try:
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        return None
+
+
+_NVCC_FULL = re.compile(r"\bV(\d+\.\d+\.\d+)\b")
+
+
+def parse_nvcc_full(output: str) -> Optional[str]:
+    """``V13.0.88`` -> ``13.0.88`` (for display only)."""
+    m = _NVCC_FULL.search(output)
+    return m.group(1) if m else None
+
+
+# Newest host GCC major that nvcc accepts (crt/host_config.h `#if __GNUC__ > N` -> #error).
+# 13.0 read from the real toolkit's host_config.h; older rows from NVIDIA's release notes [unverified].
+NVCC_MAX_GCC: Tuple[Tuple[Tuple[int, int], Tuple[int, int], int], ...] = (
+    ((11, 0), (11, 0), 9),
+    ((11, 1), (11, 3), 10),
+    ((11, 4), (11, 8), 11),
+    ((12, 0), (12, 3), 12),
+    ((12, 4), (12, 6), 13),
+    ((12, 8), (12, 9), 14),
+    ((13, 0), (13, 99), 15),
+)
+
+
+def nvcc_max_gcc(cuda: Tuple[int, int]) -> Optional[int]:
+    for lo, hi, gcc in NVCC_MAX_GCC:
+        if lo <= cuda <= hi:
+            return gcc
+    return None
+
+
+def torch_extensions_subdir(py: Tuple[int, int], torch_cuda: Optional[str], torch_hip: Optional[str]) -> str:
+    """torch's default JIT build root name: ``py311_cu121`` / ``py311_rocm60`` / ``py311_cpu``."""
+    if torch_cuda:
+        tag = "cu" + torch_cuda.replace(".", "")
+    elif torch_hip:
+        tag = "rocm" + torch_hip.replace(".", "")
+    else:
+        tag = "cpu"
+    return f"py{py[0]}{py[1]}_{tag}"
+
+
+def torch_install_check_fatal(system: Tuple[int, int], torch_cuda: Tuple[int, int]) -> bool:
+    """torch's own ``_check_cuda_version`` (setup.py builds with ``.cu`` sources only, never JIT):
+    a major difference raises, a minor one only warns. DS_SKIP_CUDA_CHECK cannot help here."""
+    return system[0] != torch_cuda[0]
+
+
+# Libraries the CUDA cpu_adam build links (``-lcurand`` always; ``-lcudart -lcublas`` with a GPU).
+CPU_ADAM_CUDA_LIBS: Tuple[str, ...] = ("curand",)
+CPU_ADAM_CUDA_LIBS_GPU: Tuple[str, ...] = ("curand", "cudart", "cublas")
+
+# Default system library directories the linker searches (Debian/Ubuntu multiarch layout included).
+SYSTEM_LIB_DIRS: Tuple[str, ...] = (
+    "/usr/lib/x86_64-linux-gnu",
+    "/usr/lib/aarch64-linux-gnu",
+    "/usr/lib64",
+    "/usr/lib",
+    "/lib/x86_64-linux-gnu",
+    "/lib64",
+)
+
+
+def cuda_lib_dirs(cuda_home: str) -> Sequence[str]:
+    """Where DeepSpeed's TorchCPUOpBuilder points ``-L``: ``$CUDA_HOME/lib64``, else ``$CUDA_HOME/lib``."""
+    return (f"{cuda_home}/lib64", f"{cuda_home}/lib")
+
+
+def env_truthy(env: Mapping[str, str], name: str) -> bool:
+    return env.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+# torch.utils.cpp_extension.verify_ninja_availability(), run by every JIT load() before building.
+MSG_TORCH_NINJA = "RuntimeError: Ninja is required to load C++ extensions (pip install ninja to get it)"

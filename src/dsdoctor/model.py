@@ -1,0 +1,123 @@
+"""The one Finding model shared by every dsdoctor command (check, lint, explain, fix, verify)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Dict, List, Literal, Optional, Tuple
+
+Applicability = Literal["safe", "unsafe"]
+
+
+class Severity(str, Enum):
+    """How bad a finding is. ``error`` means DeepSpeed/HF will fail; ``warning`` means it will silently
+    do something other than what the user meant, or may fail; ``info`` is context."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 2, "warning": 1, "info": 0}[self.value]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What was seen (``what``) and where (``where``: a command, a file, a path, an env var)."""
+
+    what: str
+    where: str = ""
+
+    def to_json(self) -> Dict[str, Any]:
+        return {"what": self.what, "where": self.where}
+
+
+@dataclass(frozen=True)
+class Fix:
+    """One ranked remedy. ``commands`` are exact shell commands or edits, in the order to try them.
+
+    ``forms`` names alternative spellings of the same fix (e.g. an environment variable as a one-off
+    prefix, a shell rc line, a line in the training script, a ``.deepspeed_env`` line).
+    An ``unsafe`` fix says why in ``reason``.
+    """
+
+    title: str
+    applicability: Applicability = "safe"
+    commands: Tuple[str, ...] = ()
+    reason: str = ""
+    forms: Tuple[Tuple[str, str], ...] = ()
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {
+            "title": self.title,
+            "applicability": self.applicability,
+            "commands": list(self.commands),
+        }
+        if self.reason:
+            out["reason"] = self.reason
+        if self.forms:
+            out["forms"] = {k: v for k, v in self.forms}
+        return out
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A problem (or notable fact) found by any command.
+
+    ``name`` is the stable kebab-case public contract; ``code`` its short alias (see ``catalog``).
+    """
+
+    name: str
+    severity: Severity
+    title: str
+    explanation: str = ""
+    evidence: Tuple[Evidence, ...] = ()
+    fixes: Tuple[Fix, ...] = ()
+    section: str = "general"
+
+    @property
+    def code(self) -> str:
+        from .catalog import code_for
+
+        return code_for(self.name)
+
+    def to_json(self) -> Dict[str, Any]:
+        return {
+            "name": self.name,
+            "code": self.code,
+            "severity": self.severity.value,
+            "title": self.title,
+            "explanation": self.explanation,
+            "section": self.section,
+            "evidence": [e.to_json() for e in self.evidence],
+            "fixes": [f.to_json() for f in self.fixes],
+        }
+
+
+@dataclass(frozen=True)
+class Passed:
+    """A healthy result worth one ✓ line (flutter-doctor style)."""
+
+    section: str
+    title: str
+    detail: str = ""
+
+
+@dataclass
+class Report:
+    """What a command produced: findings, healthy results, facts and predictions."""
+
+    findings: List[Finding] = field(default_factory=list)
+    passed: List[Passed] = field(default_factory=list)
+    facts: Dict[str, Any] = field(default_factory=dict)
+    predictions: Dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def worst(self) -> Optional[Severity]:
+        if not self.findings:
+            return None
+        return max((f.severity for f in self.findings), key=lambda s: s.rank)
+
+    def exit_code(self) -> int:
+        return 1 if any(f.severity is Severity.ERROR for f in self.findings) else 0

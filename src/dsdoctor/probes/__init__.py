@@ -1,0 +1,1 @@
+"""Probes read the world and decide nothing. They never import torch, deepspeed or transformers."""

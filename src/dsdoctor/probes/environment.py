@@ -1,0 +1,133 @@
+"""Collect every environment fact for ``check`` in parallel. Decides nothing."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Dict, List, Mapping, Optional, Tuple
+
+from . import interpreter as interp_mod
+from .interpreter import Interpreter
+from .packages import Packages, scan
+from .run import ProbeFailure
+from .system import Extensions, Gpus, Libaio, Limits, probe_extensions, probe_gpus, probe_libaio, probe_limits
+from .toolchain import (
+    Compiler,
+    CudaHome,
+    Ninja,
+    Nvcc,
+    find_lib,
+    linker_dirs,
+    nvcc_failure,
+    probe_compiler,
+    probe_ninja,
+    resolve_cuda_home,
+    run_nvcc,
+    toolkit_candidates,
+)
+
+
+@dataclass
+class EnvFacts:
+    """Everything the environment checks decide from."""
+
+    env: Dict[str, str]
+    interpreter: Optional[Interpreter]
+    packages: Packages
+    path_env: str
+    cuda_home: CudaHome
+    nvcc: Optional[Nvcc]
+    other_toolkits: List[Nvcc]
+    ninja: Ninja
+    compiler: Compiler
+    python_h: Optional[str]
+    cuda_libs: Dict[str, Tuple[Optional[str], Optional[str]]]
+    gpus: Gpus
+    limits: Limits
+    libaio: Libaio
+    extensions: Extensions
+    failures: List[ProbeFailure] = field(default_factory=list)
+
+
+def effective_path(env: Mapping[str, str], interp: Optional[Interpreter]) -> str:
+    """PATH as the training run sees it: an env's ``bin`` is on PATH once the env is activated."""
+    path = env.get("PATH", os.defpath)
+    if interp is not None and interp.is_env and interp.scripts:
+        parts = path.split(os.pathsep)
+        if interp.scripts not in parts:
+            path = os.pathsep.join([interp.scripts] + parts)
+    return path
+
+
+def collect(python: Optional[str] = None, env: Optional[Mapping[str, str]] = None) -> EnvFacts:
+    environ = dict(os.environ if env is None else env)
+    failures: List[ProbeFailure] = []
+    got = interp_mod.resolve(python)
+    interp: Optional[Interpreter] = None
+    if isinstance(got, ProbeFailure):
+        failures.append(got)
+    else:
+        interp = got
+    dirs = interp_mod.site_dirs(interp) if interp else []
+    path_env = effective_path(environ, interp)
+    tool_env = dict(environ, PATH=path_env)
+    cuda_home = resolve_cuda_home(tool_env)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        f_pkgs = pool.submit(scan, dirs)
+        f_nvcc = pool.submit(run_nvcc, os.path.join(cuda_home.path, "bin", "nvcc")) if cuda_home.path else None
+        f_cands = pool.submit(toolkit_candidates, tool_env, dirs)
+        f_comp = pool.submit(probe_compiler, tool_env)
+        f_gpus = pool.submit(probe_gpus, tool_env, path_env)
+        f_aio = pool.submit(probe_libaio, tool_env)
+        f_ext = pool.submit(probe_extensions, tool_env)
+        limits = probe_limits()
+        pkgs = f_pkgs.result()
+        f_ninja = pool.submit(probe_ninja, path_env, pkgs.module_dirs.get("ninja"))
+        cands = f_cands.result()
+        current_real = os.path.realpath(cuda_home.path) if cuda_home.path else None
+        f_others = [
+            pool.submit(run_nvcc, os.path.join(h, "bin", "nvcc"))
+            for h in cands
+            if os.path.realpath(h) != current_real
+        ]
+        nvcc = f_nvcc.result() if f_nvcc else None
+        others = [f.result() for f in f_others]
+        compiler, gpus, libaio, ext, ninja = (
+            f_comp.result(), f_gpus.result(), f_aio.result(), f_ext.result(), f_ninja.result()
+        )
+
+    failures.extend(pkgs.failures)
+    if nvcc is not None:
+        fail = nvcc_failure(nvcc)
+        if fail:
+            failures.append(fail)
+    for tool, res in (("c++ --version", compiler.result), ("ninja --version", ninja.result)):
+        if res is not None and not res.ok and res.error != "not found":
+            failures.append(ProbeFailure(tool, res.describe_failure(), " ".join(res.argv[:1])))
+
+    python_h = None
+    if interp and interp.include:
+        cand = os.path.join(interp.include, "Python.h")
+        python_h = cand if os.path.exists(cand) else None
+    ldirs = linker_dirs(cuda_home.path, tool_env)
+    cuda_libs = {name: find_lib(name, ldirs) for name in ("curand", "cudart", "cublas")}
+    return EnvFacts(
+        env=environ,
+        interpreter=interp,
+        packages=pkgs,
+        path_env=path_env,
+        cuda_home=cuda_home,
+        nvcc=nvcc,
+        other_toolkits=[o for o in others if o.release is not None],
+        ninja=ninja,
+        compiler=compiler,
+        python_h=python_h,
+        cuda_libs=cuda_libs,
+        gpus=gpus,
+        limits=limits,
+        libaio=libaio,
+        extensions=ext,
+        failures=failures,
+    )

@@ -1,0 +1,104 @@
+"""The Python interpreter whose environment is checked (``--python``; default: the running one)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import sysconfig
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+from .run import ProbeFailure, run_tool
+
+# Runs in the target interpreter: standard library only, imports nothing heavy.
+_QUERY = (
+    "import json,sys,sysconfig;"
+    "print(json.dumps({'executable':sys.executable,'version':list(sys.version_info[:3]),"
+    "'path':sys.path,'include':sysconfig.get_paths().get('include',''),'prefix':sys.prefix,"
+    "'base_prefix':getattr(sys,'base_prefix',sys.prefix),'abiflags':getattr(sys,'abiflags',''),"
+    "'platform':sys.platform,'scripts':sysconfig.get_paths().get('scripts','')}))"
+)
+
+
+@dataclass(frozen=True)
+class Interpreter:
+    executable: str
+    version: Tuple[int, int, int]
+    path: Tuple[str, ...]
+    include: str
+    prefix: str
+    base_prefix: str
+    abiflags: str
+    platform: str
+    scripts: str
+
+    @property
+    def is_env(self) -> bool:
+        """A venv or conda env, whose ``bin`` is on PATH once activated."""
+        return self.prefix != self.base_prefix or os.path.isdir(os.path.join(self.prefix, "conda-meta"))
+
+    @property
+    def short(self) -> str:
+        return f"{self.version[0]}.{self.version[1]}.{self.version[2]}"
+
+
+def _from_dict(d: Dict[str, Any]) -> Interpreter:
+    ver = d["version"]
+    return Interpreter(
+        executable=str(d["executable"]),
+        version=(int(ver[0]), int(ver[1]), int(ver[2])),
+        path=tuple(str(p) for p in d["path"]),
+        include=str(d["include"]),
+        prefix=str(d["prefix"]),
+        base_prefix=str(d["base_prefix"]),
+        abiflags=str(d["abiflags"]),
+        platform=str(d["platform"]),
+        scripts=str(d.get("scripts", "")),
+    )
+
+
+def current() -> Interpreter:
+    """The interpreter running dsdoctor (no subprocess needed)."""
+    paths = sysconfig.get_paths()
+    return Interpreter(
+        executable=sys.executable,
+        version=(sys.version_info[0], sys.version_info[1], sys.version_info[2]),
+        path=tuple(sys.path),
+        include=paths.get("include", ""),
+        prefix=sys.prefix,
+        base_prefix=getattr(sys, "base_prefix", sys.prefix),
+        abiflags=getattr(sys, "abiflags", ""),
+        platform=sys.platform,
+        scripts=paths.get("scripts", ""),
+    )
+
+
+def query(python: str, timeout: float = 10.0) -> Union[Interpreter, ProbeFailure]:
+    """Ask another interpreter (a conda env, a project venv) for its paths, in a subprocess."""
+    probe = f"{python} (interpreter query)"
+    if not os.path.exists(python):
+        return ProbeFailure(probe, "no such file", python)
+    res = run_tool([python, "-c", _QUERY], timeout=timeout)
+    if not res.ok:
+        return ProbeFailure(probe, res.describe_failure(), python)
+    try:
+        line: Optional[str] = next(
+            (ln for ln in reversed(res.stdout.splitlines()) if ln.startswith("{")), None
+        )
+        if line is None:
+            raise ValueError("no JSON in output")
+        return _from_dict(json.loads(line))
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        return ProbeFailure(probe, f"unexpected output ({exc}): {res.stdout[:200]!r}", python)
+
+
+def resolve(python: Optional[str]) -> Union[Interpreter, ProbeFailure]:
+    if python is None:
+        return current()
+    return query(python)
+
+
+def site_dirs(interp: Interpreter) -> List[str]:
+    """Existing directories on the interpreter's ``sys.path`` (zip files and cwd placeholder dropped)."""
+    return [p for p in interp.path if p and os.path.isdir(p)]

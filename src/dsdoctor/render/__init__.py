@@ -1,0 +1,1 @@
+"""Renderers: one Report in, text or JSON out. The formats issue adds SARIF / GitHub / Markdown."""

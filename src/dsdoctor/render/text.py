@@ -1,0 +1,63 @@
+"""Text rendering, flutter-doctor style: one line per section (✓ / ! / ✗), details with -v."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Dict, List, TextIO
+
+from ..model import Finding, Passed, Report, Severity
+
+SECTION_ORDER = ("Packages", "Accelerator", "CUDA toolkit", "JIT op build", "System")
+MARK = {None: ("✓", "green"), Severity.INFO: ("✓", "green"), Severity.WARNING: ("!", "yellow"), Severity.ERROR: ("✗", "red")}
+
+
+def render(report: Report, verbose: bool = False, out: TextIO = sys.stdout) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    no_color = bool(os.environ.get("NO_COLOR")) or not out.isatty()
+    con = Console(file=out, highlight=False, no_color=no_color, soft_wrap=True)
+    sections: Dict[str, List[object]] = {name: [] for name in SECTION_ORDER}
+    for item in [*report.passed, *report.findings]:
+        sections.setdefault(item.section, []).append(item)
+    for section, items in sections.items():
+        if not items:
+            continue
+        finds = [i for i in items if isinstance(i, Finding)]
+        worst = max((f.severity for f in finds), key=lambda s: s.rank, default=None)
+        mark, color = MARK[worst]
+        con.print(f"[{color}][{mark}][/{color}] [bold]{escape(section)}[/bold]")
+        for p in (i for i in items if isinstance(i, Passed)):
+            con.print(f"    • {escape(p.title)}" + (f" [dim]({escape(p.detail)})[/dim]" if verbose and p.detail else ""))
+        for f in sorted(finds, key=lambda x: -x.severity.rank):
+            if f.severity is Severity.INFO and not verbose:
+                con.print(f"    • [dim]{escape(f.title)}[/dim]")
+                continue
+            m, c = MARK[f.severity]
+            con.print(f"    [{c}]{m}[/{c}] {escape(f.title)} [dim]\\[{f.name} {f.code}][/dim]")
+            if verbose:
+                for e in f.evidence:
+                    con.print(f"        seen: {escape(e.what)}" + (f" [dim]({escape(e.where)})[/dim]" if e.where else ""))
+                if f.explanation:
+                    con.print(f"        why:  {escape(f.explanation)}")
+            for n, fix in enumerate(f.fixes if verbose else f.fixes[:2], 1):
+                tag = "" if fix.applicability == "safe" else " [yellow](unsafe)[/yellow]"
+                con.print(f"        fix {n}: {escape(fix.title)}{tag}")
+                if verbose and fix.reason:
+                    con.print(f"               [dim]{escape(fix.reason)}[/dim]")
+                for cmd in fix.commands:
+                    con.print(f"               $ {escape(cmd)}")
+                if verbose:
+                    for label, form in fix.forms:
+                        con.print(f"               [dim]{label}:[/dim] {escape(form)}")
+    errors = sum(f.severity is Severity.ERROR for f in report.findings)
+    warnings = sum(f.severity is Severity.WARNING for f in report.findings)
+    pred = report.predictions.get("cpu_adam")
+    if pred and pred.get("path"):
+        verdict = "will load" if pred["loads"] else f"will FAIL ({pred['cause']})"
+        con.print(f"\ncpu_adam ({pred.get('accelerator')} accelerator, {pred.get('path')}): {verdict}")
+    if errors or warnings:
+        con.print(f"{errors} error(s), {warnings} warning(s)." + ("" if verbose else " Run with -v for evidence and all fixes."))
+    else:
+        con.print("No issues found.")
