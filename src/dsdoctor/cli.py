@@ -39,6 +39,20 @@ def _emit(report: "object", fmt: Format, command: str, verbose: bool) -> None:
         render_text(report, verbose=verbose)
 
 
+def _interpreter(python: Optional[str]) -> "object":
+    """The --python interpreter, or exit 2 with a clear message when it cannot be queried."""
+    if python is None:
+        return None
+    from .probes.interpreter import query
+    from .probes.run import ProbeFailure
+
+    got = query(python)
+    if isinstance(got, ProbeFailure):
+        typer.echo(f"dsdoctor: cannot use --python {python}: {got.reason}", err=True)
+        raise typer.Exit(2)
+    return got
+
+
 @app.command()
 def check(
     python: Optional[str] = PythonOpt,
@@ -49,7 +63,7 @@ def check(
     """Preflight the environment: versions, CUDA toolkit vs torch, JIT build toolchain, accelerator, limits."""
     from .checks import run_check
 
-    report = run_check(python, nvme=nvme)
+    report = run_check(python, nvme=nvme, interp=_interpreter(python))
     _emit(report, fmt, "check", verbose)
     raise typer.Exit(report.exit_code())
 

@@ -6,6 +6,7 @@ from typing import Mapping, Optional
 
 from ..model import Finding, Passed, Report
 from ..probes.environment import EnvFacts, collect
+from ..probes.interpreter import Interpreter
 from . import context, rules
 from .cpu_adam import predict
 
@@ -28,9 +29,14 @@ def evaluate(facts: EnvFacts, nvme: bool = False) -> Report:
     return report
 
 
-def run_check(python: Optional[str] = None, env: Optional[Mapping[str, str]] = None, nvme: bool = False) -> Report:
+def run_check(
+    python: Optional[str] = None,
+    env: Optional[Mapping[str, str]] = None,
+    nvme: bool = False,
+    interp: Optional[Interpreter] = None,
+) -> Report:
     """``dsdoctor check``: probe the environment of ``python`` (default: this interpreter) and decide."""
-    return evaluate(collect(python, env), nvme=nvme)
+    return evaluate(collect(python, env, interp), nvme=nvme)
 
 
 def summarize(ctx: context.Context) -> dict:  # type: ignore[type-arg]

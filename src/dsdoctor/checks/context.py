@@ -16,7 +16,7 @@ from ..probes.environment import EnvFacts
 @dataclass(frozen=True)
 class Accelerator:
     name: Optional[str]  # None when DS_ACCELERATOR is invalid
-    how: str  # "override (DS_ACCELERATOR)", "auto-detect", ...
+    how: str  # "set by DS_ACCELERATOR", "auto-detect", ...
     error: Optional[str] = None  # what get_accelerator() will raise
 
 
@@ -46,12 +46,12 @@ def _select_accelerator(facts: EnvFacts, ds: Version, gpu_visible: bool) -> Acce
     if forced is not None:
         allowed = K.supported_accelerators(ds)
         if forced not in allowed:
-            return Accelerator(None, "override (DS_ACCELERATOR)",
+            return Accelerator(None, "set by DS_ACCELERATOR",
                                K.MSG_ACCEL_INVALID.format(allowed=list(allowed), value=forced))
         if forced == "cpu" and K.cpu_accelerator_needs_ipex(ds) and not pk.version("intel_extension_for_pytorch"):
-            return Accelerator(None, "override (DS_ACCELERATOR)",
+            return Accelerator(None, "set by DS_ACCELERATOR",
                                "CPU_Accelerator requires intel_extension_for_pytorch, which is not installed on this system.")
-        return Accelerator(forced, "override (DS_ACCELERATOR)")
+        return Accelerator(forced, "set by DS_ACCELERATOR")
     if pk.version("intel_extension_for_deepspeed"):
         return Accelerator("xpu", "auto-detect (intel_extension_for_deepspeed installed)")
     if K.ipex_selects_cpu(ds) and pk.version("intel_extension_for_pytorch"):

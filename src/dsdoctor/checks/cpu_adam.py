@@ -27,6 +27,7 @@ class OpPrediction:
     builder: str = ""
     accelerator: Optional[str] = None
     notes: List[str] = field(default_factory=list)  # warnings DeepSpeed will print on the way
+    blockers: List[str] = field(default_factory=list)  # every cause that would fail it, in DeepSpeed's order
 
     def to_json(self) -> Dict[str, Any]:
         return {
@@ -37,11 +38,16 @@ class OpPrediction:
             "builder": self.builder,
             "accelerator": self.accelerator,
             "notes": self.notes,
+            "blockers": self.blockers,
         }
 
 
 def _fail(p: OpPrediction, cause: str, message: str) -> OpPrediction:
-    p.loads, p.cause, p.message = False, cause, message
+    """Record a blocker. The first one is what DeepSpeed reports; later ones surface once it is fixed."""
+    if p.loads:
+        p.loads, p.cause, p.message = False, cause, message
+    if cause not in p.blockers:
+        p.blockers.append(cause)
     return p
 
 
@@ -72,24 +78,22 @@ def predict(ctx: Context, op: str = "cpu_adam") -> OpPrediction:
 
     # DeepSpeed <= 0.18.2 tests `import ninja`; torch's build then always needs the executable.
     if K.ninja_detection(ds) == "module" and not f.ninja.module_dir:
-        return _fail(p, "ninja-missing", K.MSG_NINJA.format(op=op))
-    if not f.ninja.executable:
+        _fail(p, "ninja-missing", K.MSG_NINJA.format(op=op))
+    elif not f.ninja.executable:
         msg = K.MSG_NINJA.format(op=op) if K.ninja_detection(ds) == "executable" else CK.MSG_TORCH_NINJA
-        return _fail(p, "ninja-missing", msg)
+        _fail(p, "ninja-missing", msg)
 
     if builder == "cuda-torchcpu":
-        failed = _cuda_builder_steps(ctx, p)
-        if failed:
-            return failed
+        _cuda_builder_steps(ctx, p)
 
     if stale_lock(ctx, op):
-        return _fail(p, "torch-extensions-lock-stale", "(no message: the build waits on the lock forever)")
+        _fail(p, "torch-extensions-lock-stale", "(no message: the build waits on the lock forever)")
     if f.compiler.path is None:
-        return _fail(p, "host-compiler-unsupported", f"/bin/sh: 1: {f.compiler.name}: not found")
-    if f.compiler.openmp is None and f.compiler.kind is not None:
-        return _fail(p, "host-compiler-unsupported", "fatal error: omp.h: No such file or directory")
+        _fail(p, "host-compiler-unsupported", f"/bin/sh: 1: {f.compiler.name}: not found")
+    elif f.compiler.openmp is None and f.compiler.kind is not None:
+        _fail(p, "host-compiler-unsupported", "fatal error: omp.h: No such file or directory")
     if f.python_h is None:
-        return _fail(p, "python-headers-missing", "fatal error: Python.h: No such file or directory")
+        _fail(p, "python-headers-missing", "fatal error: Python.h: No such file or directory")
     return p
 
 

@@ -22,7 +22,7 @@ S_PKG, S_ACCEL, S_CUDA, S_BUILD, S_SYS = "Packages", "Accelerator", "CUDA toolki
 
 
 def _sev(pred: OpPrediction, name: str, otherwise: Severity = Severity.WARNING) -> Severity:
-    return Severity.ERROR if pred.cause == name else otherwise
+    return Severity.ERROR if name in pred.blockers else otherwise
 
 
 def _mm(t: Optional[Tuple[int, int]]) -> str:
@@ -142,7 +142,7 @@ def cuda(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     why_table = (f"DeepSpeed {ds} accepts a differing pair only when both are listed under the toolkit's major "
                  f"in its table ({', '.join(f'{k}: {len(v)} minors' for k, v in sorted(table.items()))}; "
                  "no entry for CUDA 13 in any version).")
-    if pred.cause == "cuda-version-mismatch":
+    if "cuda-version-mismatch" in pred.blockers:
         sev, title = Severity.ERROR, (f"cpu_adam will fail: CUDA toolkit {_mm(ctx.nvcc_release)} (nvcc) does not match "
                                       f"torch's CUDA {ctx.torch_cuda_str}")
         expl = (f"On the {accel} accelerator DeepSpeed {ds} builds cpu_adam with TorchCPUOpBuilder, whose compile flags run "
@@ -177,17 +177,18 @@ def _mismatch_fixes(ctx: Context, pred: OpPrediction, major_diff: bool) -> List[
     local = fixes[:-1]
     install = fixes[-1:]
     out: List[Fix] = list(local)
-    check_is_sole_blocker = pred.cause == "cuda-version-mismatch"
+    check_is_sole_blocker = "cuda-version-mismatch" in pred.blockers
     if check_is_sole_blocker and K.skip_cuda_check_supported(ds):
         cu_sources = K.cpu_adam_compiles_cuda_sources(ds) and ctx.gpu_visible
         if major_diff and cu_sources:
             app, reason = "unsafe", ("cpu_adam compiles a .cu kernel here (DeepSpeed <= 0.14.2 with a GPU) across CUDA "
                                      "major versions: the kernel and torch's runtime may not load together.")
-        elif major_diff:
+        elif major_diff and ctx.gpu_visible:
             app, reason = "unsafe", ("the toolkit's major version differs from torch's: the op links the other major's "
                                      "libraries (libcurand) when a GPU is visible; fine for CPU-only offload.")
         else:
-            app, reason = "safe", "a minor CUDA difference: the APIs are compatible."
+            app, reason = "safe", ("no CUDA code is compiled or linked for cpu_adam here" if not ctx.gpu_visible
+                                   else "a minor CUDA difference: the APIs are compatible.")
         out.append(env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Skip DeepSpeed's CUDA check (exactly the value 1)",
                            app, reason))  # type: ignore[arg-type]
     if check_is_sole_blocker and K.cpu_adam_cuda_check(ds) == "fatal" and ds < K.v("0.19.8"):
@@ -206,7 +207,7 @@ def _toolkit_missing(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         what, where = f"{ctx.cuda_home}/bin/nvcc does not exist (CUDA_HOME from {f.cuda_home.source})", ctx.cuda_home
     else:
         what, where = f"{ctx.cuda_home}/bin/nvcc -V gave no version ({f.nvcc.result.describe_failure()})", f.nvcc.path
-    if pred.cause == "cuda-toolkit-missing":
+    if "cuda-toolkit-missing" in pred.blockers:
         sev = Severity.ERROR
         title = f"cpu_adam will fail: no usable CUDA toolkit ({pred.message})"
     elif ctx.gpu_visible and K.import_fails_without_toolkit(ctx.ds) and ctx.cuda_home is None:
@@ -234,7 +235,7 @@ def _skip_var(ctx: Context, pred: OpPrediction, mismatch: bool, no_toolkit: bool
     ev = (Evidence(f"{K.SKIP_CUDA_CHECK_VAR}={raw!r}", "environment"),)
     fix_one = env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Set it to exactly 1")
     if raw != "1":
-        sev = Severity.ERROR if pred.cause == "cuda-version-mismatch" else Severity.WARNING
+        sev = Severity.ERROR if "cuda-version-mismatch" in pred.blockers else Severity.WARNING
         yield Finding("ds-skip-cuda-check-ineffective", sev,
                       f"DS_SKIP_CUDA_CHECK={raw!r} is ignored: DeepSpeed compares the value with the exact string '1'",
                       "DeepSpeed runs os.getenv('DS_SKIP_CUDA_CHECK', '0') == '1'; 'true', 'yes', ' 1' all still raise.",
@@ -245,7 +246,7 @@ def _skip_var(ctx: Context, pred: OpPrediction, mismatch: bool, no_toolkit: bool
                       evidence=ev, fixes=(pip_fix(f"deepspeed>={K.SKIP_CUDA_CHECK_SINCE}", "Upgrade DeepSpeed", ctx.python_exe),),
                       section=S_CUDA)
     elif no_toolkit:
-        sev = Severity.ERROR if pred.cause == "cuda-toolkit-missing" else Severity.INFO
+        sev = Severity.ERROR if "cuda-toolkit-missing" in pred.blockers else Severity.INFO
         yield Finding("ds-skip-cuda-check-ineffective", sev,
                       "DS_SKIP_CUDA_CHECK=1 cannot help: it is consulted only after a toolkit version was read",
                       "A missing CUDA_HOME or nvcc fails before the skip is looked at.", ev, (), S_CUDA)
@@ -298,8 +299,9 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
                       f"DeepSpeed {'<= 0.18.2 checks `import ninja`' if mode == 'module' else '>= 0.18.3 runs `ninja --version`'}; "
                       f"a missing ninja fails every JIT op with `{K.MSG_NINJA.format(op='cpu_adam')}`.{hint}",
                       (Evidence(f"module: {nj.module_dir or 'not found'}; executable: {nj.executable or 'not on PATH'}", "PATH / sys.path"),),
-                      (pip_fix("ninja", "Install ninja into the training environment", ctx.python_exe),
-                       command_fix("Or install the system package", "apt-get install ninja-build")), S_BUILD)
+                      (pip_fix("ninja", "Install ninja into the training environment", ctx.python_exe),)
+                      + (() if mode == "module" else (command_fix("Or install the system package", "apt-get install ninja-build"),)),
+                      S_BUILD)
     else:
         yield Passed(S_BUILD, f"ninja {nj.version or ''}".strip(), nj.executable or "")
     # compiler + OpenMP
@@ -317,7 +319,7 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     else:
         ver = ".".join(map(str, c.version)) if c.version else "?"
         limit = CK.nvcc_max_gcc(ctx.nvcc_release) if ctx.nvcc_release else None
-        if pred.cause == "host-compiler-unsupported" and limit is not None:
+        if "host-compiler-unsupported" in pred.blockers and limit is not None:
             yield Finding("host-compiler-unsupported", Severity.ERROR,
                           f"nvcc {_mm(ctx.nvcc_release)} rejects host gcc {ver} (newest supported: {limit})", pred.message,
                           (Evidence(f"{c.path} {ver}", c.path or ""),),
@@ -354,7 +356,7 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         if lock.busy:
             yield Passed(S_BUILD, f"{op}: a build is running now", lock.path)
             continue
-        is_cause = pred.cause == "torch-extensions-lock-stale" and stale_lock(ctx, pred.op) == lock.path
+        is_cause = "torch-extensions-lock-stale" in pred.blockers and stale_lock(ctx, pred.op) == lock.path
         yield Finding("torch-extensions-lock-stale", Severity.ERROR if is_cause else Severity.WARNING,
                       f"Stale build lock for {op}: the next build of {op} will hang silently",
                       f"torch waits on {lock.path} forever (no message) and no running process is building there. "

@@ -60,10 +60,14 @@ def effective_path(env: Mapping[str, str], interp: Optional[Interpreter]) -> str
     return path
 
 
-def collect(python: Optional[str] = None, env: Optional[Mapping[str, str]] = None) -> EnvFacts:
+def collect(
+    python: Optional[str] = None,
+    env: Optional[Mapping[str, str]] = None,
+    interp_known: Optional[Interpreter] = None,
+) -> EnvFacts:
     environ = dict(os.environ if env is None else env)
     failures: List[ProbeFailure] = []
-    got = interp_mod.resolve(python)
+    got = interp_known or interp_mod.resolve(python)
     interp: Optional[Interpreter] = None
     if isinstance(got, ProbeFailure):
         failures.append(got)

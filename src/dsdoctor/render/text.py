@@ -9,7 +9,7 @@ from typing import Dict, List, TextIO
 from ..model import Finding, Passed, Report, Severity
 
 SECTION_ORDER = ("Packages", "Accelerator", "CUDA toolkit", "JIT op build", "System")
-MARK = {None: ("✓", "green"), Severity.INFO: ("✓", "green"), Severity.WARNING: ("!", "yellow"), Severity.ERROR: ("✗", "red")}
+MARK = {None: ("✓", "green"), Severity.INFO: ("i", "blue"), Severity.WARNING: ("!", "yellow"), Severity.ERROR: ("✗", "red")}
 
 
 def render(report: Report, verbose: bool = False, out: TextIO = sys.stdout) -> None:
@@ -26,7 +26,7 @@ def render(report: Report, verbose: bool = False, out: TextIO = sys.stdout) -> N
             continue
         finds = [i for i in items if isinstance(i, Finding)]
         worst = max((f.severity for f in finds), key=lambda s: s.rank, default=None)
-        mark, color = MARK[worst]
+        mark, color = MARK[None if worst is Severity.INFO else worst]
         con.print(f"[{color}][{mark}][/{color}] [bold]{escape(section)}[/bold]")
         for p in (i for i in items if isinstance(i, Passed)):
             con.print(f"    • {escape(p.title)}" + (f" [dim]({escape(p.detail)})[/dim]" if verbose and p.detail else ""))
@@ -55,7 +55,7 @@ def render(report: Report, verbose: bool = False, out: TextIO = sys.stdout) -> N
     warnings = sum(f.severity is Severity.WARNING for f in report.findings)
     pred = report.predictions.get("cpu_adam")
     if pred and pred.get("path"):
-        verdict = "will load" if pred["loads"] else f"will FAIL ({pred['cause']})"
+        verdict = "will load" if pred["loads"] else f"will FAIL ({', '.join(pred['blockers'])})"
         con.print(f"\ncpu_adam ({pred.get('accelerator')} accelerator, {pred.get('path')}): {verdict}")
     if errors or warnings:
         con.print(f"{errors} error(s), {warnings} warning(s)." + ("" if verbose else " Run with -v for evidence and all fixes."))
