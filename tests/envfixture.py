@@ -1,0 +1,142 @@
+"""Materialize a fixture environment from a case file: a site-packages dir with real-format metadata and
+``torch/version.py``, a CUDA home (a real nvcc when one can be had, else a stub printing the exact
+``nvcc -V`` format, or a faulty nvcc for fault injection), a PATH holding only the tools the case
+names, a HOME with no caches. torch/deepspeed are never imported: only their files are laid out."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+REPO = Path(__file__).resolve().parents[1]
+ORACLE_DIR = Path(os.environ.get("DSDOCTOR_ORACLE_DIR", REPO / ".cache" / "oracle"))
+
+NVCC_V = """nvcc: NVIDIA (R) Cuda compiler driver
+Copyright (c) 2005-2024 NVIDIA Corporation
+Built on Tue_Feb_27_16:19:38_PST_2024
+Cuda compilation tools, release {mm}, V{full}
+Build cuda_{mm}.r{mm}/compiler.33961263_0
+"""
+FULL = {"11.8": "11.8.89", "12.1": "12.1.105", "12.2": "12.2.140", "12.4": "12.4.131", "12.6": "12.6.85",
+        "12.7": "12.7.33", "12.8": "12.8.93", "12.9": "12.9.86", "10.2": "10.2.89"}
+
+
+class Unavailable(Exception):
+    """A real binary the case needs is not on this machine (run scripts/provision-oracle.sh)."""
+
+
+def real_toolkit(mm: str) -> Path:
+    """A directory whose bin/nvcc is a real NVIDIA nvcc of release ``mm``."""
+    cands = [ORACLE_DIR / "nvcc" / mm / "nvidia" / "cu13"]
+    if mm == "13.0":
+        cands.append(Path("/usr/local/cuda-13.0"))
+    for c in cands:
+        if (c / "bin" / "nvcc").exists():
+            return c
+    raise Unavailable(f"no real nvcc {mm} (looked in {', '.join(map(str, cands))})")
+
+
+def _exe(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+
+def make_toolkit(spec: str, root: Path) -> Optional[Path]:
+    """``real:13.5`` | ``stub:12.1`` | ``empty`` | ``hang`` | ``garbage`` | ``crash`` | ``nonutf8`` | ``none``."""
+    kind, _, arg = spec.partition(":")
+    home = root / "cuda"
+    if kind == "none":
+        return None
+    if kind == "real":
+        return real_toolkit(arg)
+    home.mkdir(parents=True)
+    nvcc = home / "bin" / "nvcc"
+    if kind == "stub":
+        _exe(nvcc, "#!/bin/sh\ncat <<'EOF'\n" + NVCC_V.format(mm=arg, full=FULL.get(arg, arg + ".0")) + "EOF\n")
+    elif kind == "hang":
+        _exe(nvcc, "#!/bin/sh\nsleep 300\n")
+    elif kind == "garbage":
+        _exe(nvcc, "#!/bin/sh\nhead -c 3000 /dev/urandom | tr -d '\\000'\necho\necho release banana,\n")
+    elif kind == "crash":
+        _exe(nvcc, "#!/bin/sh\nkill -SEGV $$\n")
+    elif kind == "nonutf8":
+        _exe(nvcc, "#!/bin/sh\nprintf 'Cuda compilation tools, \\377\\376 r\\351lease 12.1\\n'\n")
+    elif kind != "empty":
+        raise ValueError(f"unknown toolkit spec {spec!r}")
+    return home  # stubs ship no libraries: a missing libcurand is itself a real failure mode
+
+
+def _dist(site: Path, name: str, version: str) -> None:
+    d = site / f"{name.replace('-', '_')}-{version}.dist-info"
+    d.mkdir(parents=True)
+    (d / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nSummary: fixture\n\n")
+
+
+def make_site(spec: Dict[str, Any], site: Path) -> None:
+    site.mkdir(parents=True)
+    if "torch" in spec:
+        ver = spec["torch"]
+        _dist(site, "torch", ver)
+        pkg = site / "torch"
+        pkg.mkdir()
+        (pkg / "__init__.py").write_text("raise ImportError('fixture torch must never be imported')\n")
+        cuda = spec.get("torch_cuda") or None
+        hip = spec.get("torch_hip") or None
+        (pkg / "version.py").write_text(
+            "from typing import Optional\n\n"
+            "__all__ = ['__version__', 'debug', 'cuda', 'git_version', 'hip', 'xpu']\n"
+            f"__version__ = {ver!r}\ndebug = False\ncuda: Optional[str] = {cuda!r}\n"
+            f"git_version = 'd7a3a2e2b8b4e5d5c5b5a5f5e5d5c5b5a5f5e5d5'\nhip: Optional[str] = {hip!r}\n"
+            "xpu: Optional[str] = None\n"
+        )
+    if "torch_version_py" in spec:  # fault injection: a damaged version.py
+        (site / "torch" / "version.py").write_text(spec["torch_version_py"])
+    if "deepspeed" in spec:
+        ver = spec["deepspeed"]
+        _dist(site, "deepspeed", ver)
+        pkg = site / "deepspeed"
+        pkg.mkdir()
+        (pkg / "__init__.py").write_text("raise ImportError('fixture deepspeed must never be imported')\n")
+        ops = spec.get("installed_ops", {})
+        tinfo = spec.get("ds_torch_info", {"version": "0.0", "cuda_version": "0.0", "hip_version": "0.0"})
+        (pkg / "git_version_info_installed.py").write_text(
+            f"version='{ver}'\ngit_hash='unknown'\ngit_branch='unknown'\ninstalled_ops={ops!r}\n"
+            f"accelerator_name={spec.get('ds_accelerator_name', 'cuda')!r}\ntorch_info={tinfo!r}\n"
+        )
+    if spec.get("ninja_module"):
+        _dist(site, "ninja", "1.11.1.1")
+        (site / "ninja").mkdir()
+        (site / "ninja" / "__init__.py").write_text("")
+    for name, ver in spec.get("extra", {}).items():
+        _dist(site, name, ver)
+    if spec.get("unreadable_metadata"):
+        meta = next(site.glob("deepspeed-*.dist-info")) / "METADATA"
+        meta.unlink()
+        meta.mkdir()  # reading it fails with IsADirectoryError
+
+
+def make_bin(machine: Dict[str, Any], bindir: Path) -> List[str]:
+    """A PATH with only what the case names. Returns the PATH entries."""
+    bindir.mkdir(parents=True)
+    if machine.get("compiler", "real") == "real":
+        cxx = shutil.which("c++")
+        assert cxx, "tests need a C++ compiler"
+        os.symlink(cxx, bindir / "c++")
+    if machine.get("ninja_exe", True):
+        nj = shutil.which("ninja") or str(Path(sys.executable).parent / "ninja")
+        if not os.path.exists(nj):
+            raise Unavailable("no ninja executable to link (apt-get install ninja-build)")
+        os.symlink(nj, bindir / "ninja")
+    gpus = int(machine.get("gpus", 0))
+    if gpus:  # no GPU here: a stub nvidia-smi stands in for the driver (fault injection of hardware)
+        lines = "\n".join(f"GPU {i}: NVIDIA H100 80GB HBM3 (UUID: GPU-{i:08d}-0000-0000-0000-000000000000)" for i in range(gpus))
+        _exe(bindir / "nvidia-smi", f"#!/bin/sh\ncat <<'EOF'\n{lines}\nEOF\n")
+    entries = [str(bindir)]
+    if machine.get("broken_path"):
+        entries = ["/nonexistent/bin", "", "relative/bin", str(bindir), "/etc/passwd"]
+    return entries

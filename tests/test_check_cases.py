@@ -1,0 +1,120 @@
+"""Fixture-file tests: one TOML file per case under tests/cases/check/. Each lays out an environment
+(see envfixture.py), runs the real `dsdoctor check --format json` against it in a subprocess, and
+compares the findings and the cpu_adam prediction with the case's [expect] table."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Dict
+
+import pytest
+
+from conftest import require_oracle
+from envfixture import Unavailable, make_bin, make_site, make_toolkit
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python < 3.11
+    import tomli as tomllib  # type: ignore[no-redef]
+
+CASES = sorted((Path(__file__).parent / "cases" / "check").glob("*.toml"))
+CHECK_BOUND_S = 10  # the whole check must finish within this, hung probes included
+
+
+def run_case(case: Dict[str, Any], tmp: Path, bare_python: str) -> Dict[str, Any]:
+    site = tmp / "site"
+    make_site(case.get("site", {}), site)
+    home = make_toolkit(case.get("toolkit", "none"), tmp)
+    path_entries = make_bin(case.get("machine", {}), tmp / "bin")
+    env = {
+        "PATH": os.pathsep.join(path_entries),
+        "HOME": str(tmp / "home"),
+        "PYTHONPATH": str(site),
+        "TORCH_EXTENSIONS_DIR": str(tmp / "ext"),
+        "LANG": "C.UTF-8",
+    }
+    if home is not None:
+        env["CUDA_HOME"] = str(home)
+    for k, v in case.get("env", {}).items():
+        env[k] = str(v).replace("{tmp}", str(tmp))
+    lock = case.get("machine", {}).get("stale_lock")
+    if lock:
+        (tmp / "ext" / lock).mkdir(parents=True)
+        (tmp / "ext" / lock / "lock").write_text("")
+    python = bare_python
+    if case.get("machine", {}).get("python_without_headers"):
+        env["PYTHONPATH"] = os.pathsep.join([str(_headerless(tmp)), env["PYTHONPATH"]])
+    proc = subprocess.run(
+        [sys.executable, "-m", "dsdoctor", "check", "--python", python, "--format", "json"],
+        capture_output=True, text=True, env=env, timeout=CHECK_BOUND_S,
+        cwd=tmp,
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode in (0, 1), (proc.returncode, proc.stderr)
+    out: Dict[str, Any] = json.loads(proc.stdout)  # nothing but JSON on stdout
+    out["_rc"] = proc.returncode
+    return out
+
+
+def _headerless(tmp: Path) -> Path:
+    """Fault injection: a sitecustomize that points the interpreter's include dir at an empty directory,
+    as on a Python installed without its -dev package."""
+    inc, sc = tmp / "include-empty", tmp / "sitecustom"
+    inc.mkdir()
+    sc.mkdir()
+    (sc / "sitecustomize.py").write_text(
+        "import sysconfig\n_g = sysconfig.get_paths\n"
+        f"sysconfig.get_paths = lambda *a, **k: dict(_g(*a, **k), include={str(inc)!r})\n"
+    )
+    return sc
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_case(path: Path, tmp_path: Path, bare_python: str) -> None:
+    case = tomllib.loads(path.read_text())
+    try:
+        out = run_case(case, tmp_path, bare_python)
+    except Unavailable as exc:
+        if require_oracle():
+            raise
+        pytest.skip(str(exc))
+    exp = case["expect"]
+    pred = out["predictions"]["cpu_adam"]
+    by_sev: Dict[str, set] = {"error": set(), "warning": set(), "info": set()}
+    for f in out["findings"]:
+        by_sev[f["severity"]].add(f["name"])
+    names = {f["name"] for f in out["findings"]}
+    ctx = f"\nfindings: {[(f['name'], f['severity'], f['title']) for f in out['findings']]}\nprediction: {pred}"
+    if "loads" in exp:
+        assert pred["loads"] is exp["loads"], ctx
+    if "cause" in exp:
+        assert pred["cause"] == exp["cause"], ctx
+    if "blockers" in exp:
+        assert pred["blockers"] == exp["blockers"], ctx
+    if "accelerator" in exp:
+        assert pred["accelerator"] == exp["accelerator"], ctx
+    if "errors" in exp:
+        assert by_sev["error"] == set(exp["errors"]), ctx
+    for name in exp.get("warnings", []):
+        assert name in by_sev["warning"], f"{name} not a warning" + ctx
+    for name in exp.get("infos", []):
+        assert name in by_sev["info"], f"{name} not info" + ctx
+    for name in exp.get("absent", []):
+        assert name not in names, f"{name} present" + ctx
+    if "rc" in exp:
+        assert out["_rc"] == exp["rc"], ctx
+    for name, want in exp.get("first_fix", {}).items():
+        f = next(f for f in out["findings"] if f["name"] == name)
+        first = f["fixes"][0]
+        assert want in json.dumps(first), f"first fix of {name}: {first}" + ctx
+    for name, want in exp.get("fix_applicability", {}).items():
+        f = next(f for f in out["findings"] if f["name"] == name)
+        got = {fx["title"].split(" (")[0]: fx["applicability"] for fx in f["fixes"]}
+        for title, app in want.items():
+            assert any(title in t and a == app for t, a in got.items()), f"{title}={app} not in {got}" + ctx
+    for probe in exp.get("probe_failed", []):
+        assert any(f["name"] == "probe-failed" and probe in f["title"] for f in out["findings"]), ctx
