@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, Dict
 
 import pytest
-
 from conftest import require_oracle
 from envfixture import Unavailable, make_bin, make_site, make_toolkit
 

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import sys
 from enum import Enum
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from .model import Report
+    from .probes.interpreter import Interpreter
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Preflight, lint, explain, fix and verify DeepSpeed ZeRO-3 / ZeRO-Offload setups.")
@@ -25,10 +29,7 @@ FormatOpt = typer.Option(Format.text, "--format", "-f", help="Output format.")
 VerboseOpt = typer.Option(False, "--verbose", "-v", help="Show evidence, explanations and every fix form.")
 
 
-def _emit(report: "object", fmt: Format, command: str, verbose: bool) -> None:
-    from .model import Report
-
-    assert isinstance(report, Report)
+def _emit(report: "Report", fmt: Format, command: str, verbose: bool) -> None:
     if fmt is Format.json:
         from .render.json_out import render as render_json
 
@@ -39,7 +40,7 @@ def _emit(report: "object", fmt: Format, command: str, verbose: bool) -> None:
         render_text(report, verbose=verbose)
 
 
-def _interpreter(python: Optional[str]) -> "object":
+def _interpreter(python: Optional[str]) -> "Optional[Interpreter]":
     """The --python interpreter, or exit 2 with a clear message when it cannot be queried."""
     if python is None:
         return None
@@ -96,7 +97,7 @@ def verify(
             con = Console(stderr=True)
             with con.status(f"building {name} with DeepSpeed ...") as status:
                 res = build_op(name, py, timeout, extensions_dir,
-                               tick=lambda s: status.update(f"building {name} with DeepSpeed ... {s:.0f}s"))
+                               tick=lambda s, n=name: status.update(f"building {n} with DeepSpeed ... {s:.0f}s"))
         else:
             if fmt is Format.text:
                 print(f"building {name} with DeepSpeed (timeout {timeout:g}s) ...", file=sys.stderr)

@@ -12,7 +12,7 @@ import functools
 import os
 import tarfile
 from pathlib import Path
-from typing import Dict, Optional, Set, Tuple
+from typing import Dict, Set, Tuple
 
 import pytest
 from packaging.version import Version

@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional
 
 from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
-from ..knowledge.versions import major_minor
+from ..knowledge.versions import major_minor, v
 from .context import Context
 
 
@@ -106,7 +106,7 @@ def _cuda_builder_steps(ctx: Context, p: OpPrediction) -> Optional[OpPrediction]
     nvcc_broken = ctx.cuda_home is not None and not nvcc_missing and ctx.nvcc_release is None
 
     # nvcc_args(): only when torch sees a GPU (build_for_cpu is False); nothing catches it.
-    if ctx.gpu_visible and ds >= K.v("0.12.3"):
+    if ctx.gpu_visible and ds >= v("0.12.3"):
         if ctx.cuda_home is None:
             return _fail(p, "cuda-toolkit-missing", f"MissingCUDAException: {K.MSG_MISSING_CUDA_HOME}")
         if nvcc_missing:

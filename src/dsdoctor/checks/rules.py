@@ -11,6 +11,7 @@ from typing import Callable, Iterable, List, Optional, Tuple, Union
 from ..fixes import command_fix, env_fix, pip_fix
 from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
+from ..knowledge.versions import v
 from ..model import Evidence, Finding, Fix, Passed, Severity
 from .context import Context
 from .cpu_adam import OpPrediction, prebuilt_mismatch, stale_lock
@@ -191,7 +192,7 @@ def _mismatch_fixes(ctx: Context, pred: OpPrediction, major_diff: bool) -> List[
                                    else "a minor CUDA difference: the APIs are compatible.")
         out.append(env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Skip DeepSpeed's CUDA check (exactly the value 1)",
                            app, reason))  # type: ignore[arg-type]
-    if check_is_sole_blocker and K.cpu_adam_cuda_check(ds) == "fatal" and ds < K.v("0.19.8"):
+    if check_is_sole_blocker and K.cpu_adam_cuda_check(ds) == "fatal" and ds < v("0.19.8"):
         out.append(pip_fix("deepspeed>=0.19.8", "Upgrade DeepSpeed to 0.19.8, whose cpu_adam is a plain CPU build "
                            "(when CPU offload's cpu_adam is the only op you need)", ctx.python_exe))
     out.extend(install)
@@ -216,7 +217,7 @@ def _toolkit_missing(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         sev = Severity.INFO if ctx.accelerator.name != "cuda" else Severity.WARNING
         title = "No usable CUDA toolkit: CUDA ops cannot be built (cpu_adam builds CPU-only here)"
     fixes = _toolkit_fixes(ctx, ctx.torch_cuda)
-    if ctx.ds < K.v("0.19.8") and ctx.accelerator.name == "cuda":
+    if ctx.ds < v("0.19.8") and ctx.accelerator.name == "cuda":
         fixes.insert(len(fixes) - 1, pip_fix("deepspeed>=0.19.8", "Upgrade DeepSpeed to 0.19.8: its cpu_adam needs no "
                                              "CUDA toolkit", ctx.python_exe))
     yield Finding("cuda-toolkit-missing", sev, title,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Dict, List, TextIO
+from typing import Dict, List, TextIO, Union
 
 from ..model import Finding, Passed, Report, Severity
 
@@ -18,8 +18,9 @@ def render(report: Report, verbose: bool = False, out: TextIO = sys.stdout) -> N
 
     no_color = bool(os.environ.get("NO_COLOR")) or not out.isatty()
     con = Console(file=out, highlight=False, no_color=no_color, soft_wrap=True)
-    sections: Dict[str, List[object]] = {name: [] for name in SECTION_ORDER}
-    for item in [*report.passed, *report.findings]:
+    sections: Dict[str, List[Union[Finding, Passed]]] = {name: [] for name in SECTION_ORDER}
+    items_all: List[Union[Finding, Passed]] = [*report.passed, *report.findings]
+    for item in items_all:
         sections.setdefault(item.section, []).append(item)
     for section, items in sections.items():
         if not items:

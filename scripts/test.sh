@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# README command 2 (and CI): set up, provision the real libraries the oracle tests run, then type-check,
+# lint and run the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v ninja >/dev/null || { apt-get update -qq && apt-get install -y -qq ninja-build; } || true
+bash scripts/setup-dev.sh
+bash scripts/provision-oracle.sh
+.venv/bin/python -m mypy
+.venv/bin/python -m ruff check src tests bench
+export DSDOCTOR_REQUIRE_ORACLE=${DSDOCTOR_REQUIRE_ORACLE:-1}
+.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
