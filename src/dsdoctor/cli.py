@@ -96,8 +96,11 @@ def verify(
 
             con = Console(stderr=True)
             with con.status(f"building {name} with DeepSpeed ...") as status:
-                res = build_op(name, py, timeout, extensions_dir,
-                               tick=lambda s, n=name: status.update(f"building {n} with DeepSpeed ... {s:.0f}s"))
+
+                def tick(seconds: float, n: str = name) -> None:
+                    status.update(f"building {n} with DeepSpeed ... {seconds:.0f}s")
+
+                res = build_op(name, py, timeout, extensions_dir, tick=tick)
         else:
             if fmt is Format.text:
                 print(f"building {name} with DeepSpeed (timeout {timeout:g}s) ...", file=sys.stderr)

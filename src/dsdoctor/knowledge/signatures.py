@@ -26,7 +26,8 @@ def _lit(text: str) -> str:
 
 SIGNATURES: Tuple[Signature, ...] = (
     Signature("cuda-version-mismatch", re.compile(_lit(K.MSG_MISMATCH_CORE + ", unable"))),
-    Signature("cuda-toolkit-missing", re.compile(re.escape(K.MSG_MISSING_CUDA_HOME) + r"|No such file or directory: '[^']*/bin/nvcc'|Unable to run \S*/bin/nvcc")),
+    Signature("cuda-toolkit-missing", re.compile(
+        re.escape(K.MSG_MISSING_CUDA_HOME) + r"|No such file or directory: '[^']*/bin/nvcc'|Unable to run \S*/bin/nvcc")),
     Signature("ninja-missing", re.compile(_lit(K.MSG_NINJA) + "|" + re.escape(CK.MSG_TORCH_NINJA.split(": ", 1)[1].split(" (")[0]))),
     Signature("python-headers-missing", re.compile(r"Python\.h: No such file or directory")),
     Signature("host-compiler-unsupported", re.compile(r"unsupported GNU version|omp\.h: No such file or directory|/bin/sh: \d+: \S+: not found")),
