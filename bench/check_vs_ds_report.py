@@ -1,0 +1,63 @@
+"""Benchmark: cold `dsdoctor check` vs DeepSpeed's own `ds_report`, same environment, same run.
+
+Each sample is a fresh process (cold interpreter; OS file cache warm after the first run). The two
+commands alternate so machine noise hits both alike; we report medians and the ratio.
+
+    .venv/bin/python bench/check_vs_ds_report.py --python .cache/oracle/venv/bin/python \
+        --pythonpath .cache/oracle/ds/0.19.8 --runs 9
+
+Results are recorded in docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from typing import Dict, List
+
+
+def timed(argv: List[str], env: Dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - t0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--python", required=True, help="interpreter of the environment with torch + deepspeed")
+    ap.add_argument("--pythonpath", default="", help="PYTHONPATH for that environment (e.g. a --target DeepSpeed)")
+    ap.add_argument("--runs", type=int, default=9)
+    ap.add_argument("--dsdoctor", default=os.path.join(os.path.dirname(sys.executable), "dsdoctor"))
+    args = ap.parse_args()
+    env = dict(os.environ)
+    if args.pythonpath:
+        env["PYTHONPATH"] = args.pythonpath
+    cmds = {
+        "dsdoctor check": [args.dsdoctor, "check", "--python", args.python, "--format", "json"],
+        "ds_report": [args.python, "-c", "from deepspeed.env_report import cli_main; cli_main()"],
+    }
+    for argv in cmds.values():  # one warm-up each (page cache), not counted
+        timed(argv, env)
+    samples: Dict[str, List[float]] = {k: [] for k in cmds}
+    for _ in range(args.runs):
+        for name, argv in cmds.items():
+            samples[name].append(timed(argv, env))
+    med = {k: statistics.median(v) for k, v in samples.items()}
+    ds_ver = subprocess.run([args.python, "-c", "import importlib.metadata as m; print(m.version('deepspeed'))"],
+                            env=env, capture_output=True, text=True).stdout.strip()
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+          f"deepspeed {ds_ver}; {args.runs} runs each")
+    print("| command | median s | min s | max s |\n|---|---|---|---|")
+    for k, v in samples.items():
+        print(f"| {k} | {med[k]:.3f} | {min(v):.3f} | {max(v):.3f} |")
+    print(f"\nratio ds_report / dsdoctor check: {med['ds_report'] / med['dsdoctor check']:.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
