@@ -22,7 +22,7 @@ class CudaHome:
     source: str  # "CUDA_HOME", "CUDA_PATH", "nvcc on PATH (<path>)", "/usr/local/cuda", "none"
 
 
-def resolve_cuda_home(env: Mapping[str, str]) -> CudaHome:
+def resolve_cuda_home(env: Mapping[str, str], default: str = CK.CUDA_HOME_DEFAULT) -> CudaHome:
     """Exactly torch's ``_find_cuda_home()`` order (for a CUDA build of torch)."""
     for var in CK.CUDA_HOME_ENV_ORDER:
         val = env.get(var)
@@ -31,8 +31,8 @@ def resolve_cuda_home(env: Mapping[str, str]) -> CudaHome:
     nvcc = which("nvcc", env.get("PATH"))
     if nvcc:
         return CudaHome(os.path.dirname(os.path.dirname(nvcc)), f"nvcc on PATH ({nvcc})")
-    if os.path.exists(CK.CUDA_HOME_DEFAULT):
-        return CudaHome(CK.CUDA_HOME_DEFAULT, CK.CUDA_HOME_DEFAULT)
+    if os.path.exists(default):
+        return CudaHome(default, default)
     return CudaHome(None, "none")
 
 

@@ -1,0 +1,44 @@
+"""CLI contract: exit codes, JSON-only stdout, no traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+
+def dsdoctor(*args: str, **kw: object) -> subprocess.CompletedProcess:  # type: ignore[type-arg]
+    return subprocess.run([sys.executable, "-m", "dsdoctor", *args], capture_output=True, text=True, timeout=60, **kw)  # type: ignore[call-overload]
+
+
+def test_usage_error_exits_2() -> None:
+    p = dsdoctor("no-such-command")
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+
+
+def test_unusable_python_exits_2(tmp_path: Path) -> None:
+    p = dsdoctor("check", "--python", str(tmp_path / "nope"))
+    assert p.returncode == 2 and "cannot use --python" in p.stderr and "Traceback" not in p.stderr
+    garbage = tmp_path / "py"
+    garbage.write_text("#!/bin/sh\necho not json\n")
+    garbage.chmod(0o755)
+    p = dsdoctor("check", "--python", str(garbage))
+    assert p.returncode == 2 and "unexpected output" in p.stderr
+
+
+def test_json_is_the_only_stdout(bare_python: str) -> None:
+    p = dsdoctor("check", "--python", bare_python, "--format", "json")
+    data = json.loads(p.stdout)
+    assert p.returncode == 1  # a bare venv has neither torch nor deepspeed
+    assert {f["name"] for f in data["findings"]} >= {"package-missing"}
+    assert data["predictions"]["cpu_adam"]["loads"] is False
+    for f in data["findings"]:
+        assert set(f) >= {"name", "code", "severity", "title", "evidence", "fixes"}
+        for fx in f["fixes"]:
+            assert fx["applicability"] in ("safe", "unsafe") and isinstance(fx["commands"], list)
+
+
+def test_text_output_is_plain_when_not_a_tty(bare_python: str) -> None:
+    p = dsdoctor("check", "--python", bare_python)
+    assert "\x1b[" not in p.stdout and "[✗] Packages" in p.stdout
