@@ -46,14 +46,22 @@ def _exe(path: Path, text: str) -> None:
     path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
 
 
-def make_toolkit(spec: str, root: Path) -> Optional[Path]:
-    """``real:13.5`` | ``stub:12.1`` | ``empty`` | ``hang`` | ``garbage`` | ``crash`` | ``nonutf8`` | ``none``."""
+def make_toolkit(spec: str, root: Path, home: Optional[Path] = None) -> Optional[Path]:
+    """``real:13.5`` | ``stub:12.1`` | ``empty`` | ``hang`` | ``garbage`` | ``crash`` | ``nonutf8`` | ``none``.
+
+    Laid out at ``home`` (default ``root/cuda``); a real toolkit is linked there when ``home`` is given."""
     kind, _, arg = spec.partition(":")
-    home = root / "cuda"
+    at = home
+    home = home or root / "cuda"
     if kind == "none":
         return None
     if kind == "real":
-        return real_toolkit(arg)
+        real = real_toolkit(arg)
+        if at is None:
+            return real
+        at.parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(real, at)
+        return at
     home.mkdir(parents=True)
     nvcc = home / "bin" / "nvcc"
     if kind == "stub":
@@ -123,10 +131,23 @@ def make_site(spec: Dict[str, Any], site: Path) -> None:
 def make_bin(machine: Dict[str, Any], bindir: Path) -> List[str]:
     """A PATH with only what the case names. Returns the PATH entries."""
     bindir.mkdir(parents=True)
-    if machine.get("compiler", "real") == "real":
+    compiler = machine.get("compiler", "real")
+    if compiler == "real":
         cxx = shutil.which("c++")
         assert cxx, "tests need a C++ compiler"
         os.symlink(cxx, bindir / "c++")
+    elif compiler.startswith(("fake:", "fake-noomp:")):
+        # ``fake:16.1.0`` = a g++ of that version (with libgomp); ``fake-noomp:X`` finds no OpenMP runtime.
+        kind, _, ver = compiler.partition(":")
+        omp = bindir / "libgomp.so"
+        omp.write_text("")
+        found = str(omp) if kind == "fake" else "libgomp.so"  # gcc echoes the bare name when not found
+        _exe(bindir / "c++", "#!/bin/sh\ncase \"$1\" in\n"
+             f"  --version) echo 'c++ (GCC) {ver}'; echo 'Copyright (C) Free Software Foundation, Inc.' ;;\n"
+             f"  -print-file-name=*) echo '{found}' ;;\n"
+             "  *) exit 1 ;;\nesac\n")
+    elif compiler != "missing":
+        raise ValueError(f"unknown compiler spec {compiler!r}")
     if machine.get("ninja_exe", True):
         nj = shutil.which("ninja") or str(Path(sys.executable).parent / "ninja")
         if not os.path.exists(nj):
@@ -140,3 +161,11 @@ def make_bin(machine: Dict[str, Any], bindir: Path) -> List[str]:
     if machine.get("broken_path"):
         entries = ["/nonexistent/bin", "", "relative/bin", str(bindir), "/etc/passwd"]
     return entries
+
+
+def make_libs(names: List[str], libdir: Path) -> Path:
+    """Empty ``lib<name>.so`` files (found by dsdoctor's linker-path probe, never linked)."""
+    libdir.mkdir(parents=True, exist_ok=True)
+    for n in names:
+        (libdir / f"lib{n}.so").write_text("")
+    return libdir

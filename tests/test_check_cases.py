@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any, Dict
 
 import pytest
 from conftest import require_oracle
-from envfixture import Unavailable, make_bin, make_site, make_toolkit
+from envfixture import Unavailable, make_bin, make_libs, make_site, make_toolkit
 
 try:
     import tomllib
@@ -25,10 +26,14 @@ CHECK_BOUND_S = 10  # the whole check must finish within this, hung probes inclu
 
 
 def run_case(case: Dict[str, Any], tmp: Path, bare_python: str) -> Dict[str, Any]:
+    for path in case.get("skip_if_exists", []):  # cases whose premise this machine contradicts
+        if os.path.lexists(path):
+            pytest.skip(f"{path} exists on this machine")
+    machine = case.get("machine", {})
     site = tmp / "site"
     make_site(case.get("site", {}), site)
     home = make_toolkit(case.get("toolkit", "none"), tmp)
-    path_entries = make_bin(case.get("machine", {}), tmp / "bin")
+    path_entries = make_bin(machine, tmp / "bin")
     env = {
         "PATH": os.pathsep.join(path_entries),
         "HOME": str(tmp / "home"),
@@ -38,20 +43,53 @@ def run_case(case: Dict[str, Any], tmp: Path, bare_python: str) -> Dict[str, Any
     }
     if home is not None:
         env["CUDA_HOME"] = str(home)
+    # Other toolkits on disk: "conda" = a $CONDA_PREFIX env; "site/<rel>" = under site-packages (pip wheels).
+    for where, spec in case.get("other_toolkits", {}).items():
+        if where == "conda":
+            make_toolkit(spec, tmp, tmp / "conda")
+            env["CONDA_PREFIX"] = str(tmp / "conda")
+        else:
+            assert where.startswith("site/"), where
+            make_toolkit(spec, tmp, site / where[len("site/"):])
+    if machine.get("libs"):  # linkable CUDA libraries on LIBRARY_PATH (e.g. ["curand"])
+        env["LIBRARY_PATH"] = str(make_libs(machine["libs"], tmp / "libs"))
+    if machine.get("libaio"):  # a linkable libaio + header, where dsdoctor's probe looks
+        make_libs(["aio"], tmp / "libs")
+        env["LIBRARY_PATH"] = str(tmp / "libs")
+        (tmp / "inc").mkdir()
+        (tmp / "inc" / "libaio.h").write_text("")
+        env["CPATH"] = str(tmp / "inc")
     for k, v in case.get("env", {}).items():
-        env[k] = str(v).replace("{tmp}", str(tmp))
-    lock = case.get("machine", {}).get("stale_lock")
-    if lock:
-        (tmp / "ext" / lock).mkdir(parents=True)
-        (tmp / "ext" / lock / "lock").write_text("")
+        env[k] = str(v).replace("{tmp}", str(tmp)).replace("{site}", str(site))
+    for key in ("stale_lock", "busy_lock"):
+        lock = machine.get(key)
+        if lock:
+            (tmp / "ext" / lock).mkdir(parents=True)
+            (tmp / "ext" / lock / "lock").write_text("")
     python = bare_python
-    if case.get("machine", {}).get("python_without_headers"):
+    if machine.get("python_without_headers"):
         env["PYTHONPATH"] = os.pathsep.join([str(_headerless(tmp)), env["PYTHONPATH"]])
-    proc = subprocess.run(
-        [sys.executable, "-m", "dsdoctor", "check", "--python", python, "--format", "json"],
-        capture_output=True, text=True, env=env, timeout=CHECK_BOUND_S,
-        cwd=tmp,
-    )
+    memlock = machine.get("memlock_kib")
+
+    def limits() -> None:
+        if memlock is not None:  # lowering a soft limit needs no privilege
+            _soft, hard = resource.getrlimit(resource.RLIMIT_MEMLOCK)
+            resource.setrlimit(resource.RLIMIT_MEMLOCK, (int(memlock) * 1024, hard))
+
+    builder = None
+    if machine.get("busy_lock"):  # a process "building" in that directory: the lock is live
+        builder = subprocess.Popen(["sleep", "60"], cwd=tmp / "ext" / machine["busy_lock"])
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "dsdoctor", "check", "--python", python, "--format", "json",
+             *case.get("cli_args", [])],
+            capture_output=True, text=True, env=env, timeout=CHECK_BOUND_S,
+            cwd=tmp, preexec_fn=limits if memlock is not None else None,
+        )
+    finally:
+        if builder is not None:
+            builder.kill()
+            builder.wait()
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode in (0, 1), (proc.returncode, proc.stderr)
     out: Dict[str, Any] = json.loads(proc.stdout)  # nothing but JSON on stdout
@@ -75,6 +113,7 @@ def _headerless(tmp: Path) -> Path:
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_case(path: Path, tmp_path: Path, bare_python: str) -> None:
     case = tomllib.loads(path.read_text())
+    assert case.get("description"), "every case says what it proves"
     try:
         out = run_case(case, tmp_path, bare_python)
     except Unavailable as exc:
@@ -117,3 +156,18 @@ def test_case(path: Path, tmp_path: Path, bare_python: str) -> None:
             assert any(title in t and a == app for t, a in got.items()), f"{title}={app} not in {got}" + ctx
     for probe in exp.get("probe_failed", []):
         assert any(f["name"] == "probe-failed" and probe in f["title"] for f in out["findings"]), ctx
+    if "message_contains" in exp:
+        assert exp["message_contains"] in pred["message"], ctx
+    for note in exp.get("notes_contain", []):
+        assert any(note in n for n in pred["notes"]), f"no note containing {note!r}" + ctx
+    for name, want in exp.get("title_contains", {}).items():
+        assert any(f["name"] == name and want in f["title"] for f in out["findings"]), f"{name}: {want!r}" + ctx
+    for name, want in exp.get("severity", {}).items():  # every finding of that name has this severity
+        got = {f["severity"] for f in out["findings"] if f["name"] == name}
+        assert got == {want}, f"{name}: {got} != {want}" + ctx
+    for key, want in exp.get("prediction", {}).items():  # other fields of the cpu_adam prediction
+        assert pred.get(key) == want, f"prediction[{key}] = {pred.get(key)!r}" + ctx
+    for key, want in exp.get("facts_contain", {}).items():
+        assert want in json.dumps(out["facts"].get(key)), f"facts[{key}] = {out['facts'].get(key)!r}" + ctx
+    for key, want in exp.get("facts", {}).items():
+        assert out["facts"].get(key) == want, f"facts[{key}] = {out['facts'].get(key)!r}" + ctx

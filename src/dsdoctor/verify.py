@@ -16,6 +16,7 @@ from .checks import run_check
 from .knowledge.signatures import all_matches, first_cause
 from .model import Evidence, Finding, Passed, Report, Severity
 from .probes import child
+from .probes.run import kill_tree
 
 CHILD = child.__file__
 TAIL_LINES = 30
@@ -61,10 +62,7 @@ def build_op(
             elapsed = time.monotonic() - t0
             if elapsed > timeout:
                 timed_out = True
-                try:
-                    os.killpg(proc.pid, 9)
-                except OSError:
-                    proc.kill()
+                kill_tree(proc.pid)  # ninja's compiler children live in process groups of their own
                 proc.wait()
                 break
             if tick:
@@ -88,7 +86,8 @@ def diagnose(result: VerifyResult, python: Optional[str]) -> Report:
     if result.ok:
         report.passed.append(Passed("verify", f"{result.op} built and loaded in {result.seconds:.1f}s"))
         return report
-    checked = run_check(python)
+    # check sees the same build dir the child used (its lock files, its TORCH_EXTENSIONS_DIR)
+    checked = run_check(python, env=dict(os.environ, TORCH_EXTENSIONS_DIR=result.extensions_dir))
     sig, line = first_cause(result.log)
     symptoms = [ln for s, ln in all_matches(result.log) if s.symptom]
     if result.timed_out and sig is None:

@@ -43,7 +43,7 @@ class Context:
 def _select_accelerator(facts: EnvFacts, ds: Version, gpu_visible: bool) -> Accelerator:
     forced = facts.env.get("DS_ACCELERATOR")
     pk = facts.packages
-    if forced is not None:
+    if forced is not None and K.accelerator_env_read(ds):
         allowed = K.supported_accelerators(ds)
         if forced not in allowed:
             return Accelerator(None, "set by DS_ACCELERATOR",
@@ -52,7 +52,7 @@ def _select_accelerator(facts: EnvFacts, ds: Version, gpu_visible: bool) -> Acce
             return Accelerator(None, "set by DS_ACCELERATOR",
                                "CPU_Accelerator requires intel_extension_for_pytorch, which is not installed on this system.")
         return Accelerator(forced, "set by DS_ACCELERATOR")
-    if pk.version("intel_extension_for_deepspeed"):
+    if K.ipex_deepspeed_selects_xpu(ds) and pk.version("intel_extension_for_deepspeed"):
         return Accelerator("xpu", "auto-detect (intel_extension_for_deepspeed installed)")
     if K.ipex_selects_cpu(ds) and pk.version("intel_extension_for_pytorch"):
         return Accelerator("cpu", "auto-detect (intel_extension_for_pytorch installed)")

@@ -105,6 +105,17 @@ def _cuda_builder_steps(ctx: Context, p: OpPrediction) -> Optional[OpPrediction]
     nvcc_missing = ctx.cuda_home is not None and (f.nvcc is None or not f.nvcc.exists)
     nvcc_broken = ctx.cuda_home is not None and not nvcc_missing and ctx.nvcc_release is None
 
+    if K.cuda_check_needs_gpu(ds):
+        # 0.8.1-0.9.0: jit_load runs the check itself, with no try; without a GPU it reads nothing.
+        if not ctx.gpu_visible:
+            return None
+        if ctx.cuda_home is None:
+            return _fail(p, "cuda-toolkit-missing", f"AssertionError: {K.MSG_MISSING_CUDA_HOME}")
+        if nvcc_missing:
+            return _fail(p, "cuda-toolkit-missing", K.missing_nvcc_message(ds, nvcc_path))
+        if nvcc_broken:
+            return _fail(p, "cuda-toolkit-missing", f"{nvcc_path} -V failed or printed no release")
+
     # nvcc_args(): only when torch sees a GPU (build_for_cpu is False); nothing catches it.
     if ctx.gpu_visible and ds >= v("0.12.3"):
         if ctx.cuda_home is None:
@@ -117,13 +128,18 @@ def _cuda_builder_steps(ctx: Context, p: OpPrediction) -> Optional[OpPrediction]
     # cxx_args() -> the CUDA check (is_cuda_enable / get_cuda_compile_flag).
     mode = K.cpu_adam_cuda_check(ds)
     if ctx.cuda_home is None:
-        p.notes.append(K.MSG_SWALLOWED.format(op=p.op))  # MissingCUDAException is always caught
+        if not K.missing_cuda_home_caught(ds):
+            return _fail(p, "cuda-toolkit-missing", f"AssertionError: {K.MSG_MISSING_CUDA_HOME}")
+        p.notes.append(K.MSG_SWALLOWED.format(op=p.op))
     elif nvcc_missing:
         if not K.missing_nvcc_caught(ds):
             return _fail(p, "cuda-toolkit-missing", K.missing_nvcc_message(ds, nvcc_path))
         p.notes.append(K.MSG_SWALLOWED.format(op=p.op))
     elif nvcc_broken:
-        if mode == "fatal":
+        # nvcc ran and exited non-zero / could not be run: caught from 0.19.5; unparseable or hung: never.
+        res = f.nvcc.result if f.nvcc else None
+        ran_and_failed = res is not None and not res.ok and not (res.error or "").startswith("timed out")
+        if mode == "fatal" and not (ran_and_failed and K.failed_nvcc_caught(ds)):
             return _fail(p, "cuda-toolkit-missing", f"{nvcc_path} -V failed or printed no release")
         p.notes.append(K.MSG_SWALLOWED.format(op=p.op))
     else:
@@ -141,7 +157,8 @@ def _cuda_builder_steps(ctx: Context, p: OpPrediction) -> Optional[OpPrediction]
                 return _fail(p, "cuda-version-mismatch",
                              "CUDAMismatchException: " + K.MSG_MISMATCH.format(sys=sys_s, torch=ctx.torch_cuda_str))
 
-    if ctx.gpu_visible and ctx.cuda_home is not None:
+    # build_for_cpu is False (CUDA sources, -lcurand) with a visible GPU, and always on 0.12.2.
+    if (ctx.gpu_visible or K.jit_check_uncaught(ds)) and ctx.cuda_home is not None:
         if K.cpu_adam_compiles_cuda_sources(ds) and ctx.nvcc_release and f.compiler.kind == "gcc":
             limit = CK.nvcc_max_gcc(ctx.nvcc_release)
             if limit is not None and f.compiler.version and f.compiler.version[0] > limit:
@@ -171,7 +188,9 @@ def prebuilt_mismatch(ctx: Context) -> Optional[str]:
 
 
 def stale_lock(ctx: Context, op: str) -> Optional[str]:
-    """The op's ``lock`` file when no running process is building it."""
+    """The op's ``lock`` file when no running process is building it and this torch waits on it."""
+    if not CK.extension_lock_blocks(ctx.torch_version):
+        return None
     for lock in ctx.facts.extensions.locks:
         if os.path.basename(os.path.dirname(lock.path)) == op and not lock.busy:
             return lock.path

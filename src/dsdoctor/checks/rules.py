@@ -79,7 +79,7 @@ def accelerator(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         return
     gpu_txt = f"{gpus.visible} of {gpus.count} GPU(s) visible via {gpus.source}" if gpus.count else gpus.source
     yield Passed(S_ACCEL, f"DeepSpeed will use the {acc.name} accelerator ({acc.how})", gpu_txt)
-    if acc.name == "cuda" and not ctx.gpu_visible and ctx.env("DS_ACCELERATOR") is None:
+    if acc.name == "cuda" and not ctx.gpu_visible and acc.how.startswith("auto-detect"):
         yield Finding(
             "ds-accelerator-invalid", Severity.WARNING,
             f"DeepSpeed {ctx.ds} will select the cuda accelerator, but torch will see no GPU",
@@ -351,11 +351,15 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
                           (command_fix("Install the CUDA curand development library",
                                        f"apt-get install libcurand-dev-{ctx.torch_cuda[0] if ctx.torch_cuda else 'X'}-"
                                        f"{ctx.torch_cuda[1] if ctx.torch_cuda else 'Y'}"),), S_BUILD)
-    # stale locks
+    # stale locks (only torch <= 2.13 waits on a leftover lock file)
+    blocks = CK.extension_lock_blocks(ctx.torch_version)
     for lock in f.extensions.locks:
         op = os.path.basename(os.path.dirname(lock.path))
         if lock.busy:
             yield Passed(S_BUILD, f"{op}: a build is running now", lock.path)
+            continue
+        if not blocks:
+            yield Passed(S_BUILD, f"{op}: leftover lock file is harmless with torch {ctx.torch_version} (OS file lock)", lock.path)
             continue
         is_cause = "torch-extensions-lock-stale" in pred.blockers and stale_lock(ctx, pred.op) == lock.path
         yield Finding("torch-extensions-lock-stale", Severity.ERROR if is_cause else Severity.WARNING,

@@ -1,4 +1,4 @@
-"""Facts about torch's CUDA handling and CUDA toolkits. No I/O."""
+"""Facts about torch's CUDA / C++-extension handling (torch.utils.cpp_extension) and CUDA toolkits. No I/O."""
 
 from __future__ import annotations
 
@@ -108,3 +108,16 @@ def env_truthy(env: Mapping[str, str], name: str) -> bool:
 
 # torch.utils.cpp_extension.verify_ninja_availability(), run by every JIT load() before building.
 MSG_TORCH_NINJA = "RuntimeError: Ninja is required to load C++ extensions (pip install ninja to get it)"
+
+
+def extension_lock_blocks(torch_version: Optional[str]) -> bool:
+    """Does a leftover ``<build_dir>/lock`` hang the next JIT build?
+
+    torch <= 2.13 guards builds with ``FileBaton``: the lock file's mere existence makes every later
+    build wait forever, silently. torch 2.14 switched to an OS advisory ``FileLock`` (released by the
+    kernel when the holder dies), so a leftover file no longer blocks. [read in 2.13.0 and 2.14.1]
+    """
+    from .versions import parse
+
+    ver = parse(torch_version)
+    return ver is None or ver < parse("2.14.0")  # type: ignore[operator]

@@ -75,7 +75,9 @@ def skip_cuda_check_active(ds: Version, value: Optional[str]) -> bool:
 CheckMode = Literal["fatal", "swallowed", "not-checked"]
 CPU_ADAM_CUDA_CHECK: Tuple[Span[CheckMode], ...] = (
     Span(None, "0.9.0", "fatal"),  # jit_load called the check without a try
-    Span("0.9.1", "0.12.3", "swallowed"),  # except BaseException -> -D__DISABLE_CUDA__, CPU-only build
+    Span("0.9.1", "0.12.1", "swallowed"),  # except BaseException -> -D__DISABLE_CUDA__, CPU-only build
+    Span("0.12.2", "0.12.2", "fatal"),  # jit_load calls the check with its try commented out
+    Span("0.12.3", "0.12.3", "swallowed"),
     Span("0.12.4", "0.19.7", "fatal"),  # only MissingCUDAException is caught
     Span("0.19.8", None, "not-checked"),  # cpu_adam is a plain CPU build on every accelerator
 )
@@ -91,16 +93,36 @@ def install_build_mismatch_fatal(ds: Version) -> bool:
     return ds >= v("0.12.4")
 
 
+def jit_check_uncaught(ds: Version) -> bool:
+    """0.12.2 only: ``jit_load`` calls ``assert_no_cuda_mismatch`` with its try/except commented out and
+    then sets ``build_for_cpu = False`` whether or not a GPU is visible (0.12.3 restored
+    ``build_for_cpu = not torch.cuda.is_available()`` and dropped the call)."""
+    return ds == v("0.12.2")
+
+
 def missing_cuda_home_caught(ds: Version) -> bool:
-    """Does cpu_adam's compile-flag probe survive a missing CUDA_HOME (building CPU-only)? Yes in
-    every version that has the probe (0.9.1+): BaseException up to 0.12.3, MissingCUDAException after."""
-    return ds >= v("0.9.1")
+    """Does cpu_adam's JIT survive a missing CUDA_HOME (building CPU-only)? Yes from 0.9.1 (BaseException
+    up to 0.12.3, MissingCUDAException after), except 0.12.2 (see jit_check_uncaught)."""
+    return ds >= v("0.9.1") and not jit_check_uncaught(ds)
 
 
 def missing_nvcc_caught(ds: Version) -> bool:
     """CUDA_HOME set but no ``bin/nvcc``: a raw FileNotFoundError up to 0.19.4 (fatal from 0.12.4,
     where only MissingCUDAException is caught); a MissingCUDAException from 0.19.5 (PR #8216)."""
-    return ds <= v("0.12.3") or ds >= v("0.19.5")
+    return (ds <= v("0.12.3") and not jit_check_uncaught(ds)) or ds >= v("0.19.5")
+
+
+def cuda_check_needs_gpu(ds: Version) -> bool:
+    """0.8.1-0.9.0: ``installed_cuda_version()`` returns (0, 0) when ``torch.cuda.is_available()`` is False,
+    so without a GPU nothing about the toolkit is read or checked (jit_load then builds for CPU)."""
+    return v("0.8.1") <= ds <= v("0.9.0")
+
+
+def failed_nvcc_caught(ds: Version) -> bool:
+    """A nvcc that exists but cannot be run or exits non-zero (OSError / CalledProcessError): from 0.19.5
+    (PR #8216) a MissingCUDAException that cpu_adam's compile-flag probe catches; before, it propagates
+    (fatal from 0.12.4). An unparseable output (ValueError) or a hang is never caught."""
+    return (ds <= v("0.12.3") and not jit_check_uncaught(ds)) or ds >= v("0.19.5")
 
 
 def missing_nvcc_message(ds: Version, nvcc: str) -> str:
@@ -161,17 +183,29 @@ def import_fails_without_toolkit(ds: Version) -> bool:
 # ---------------------------------------------------------------------------------------------------
 
 _ACCEL_LISTS: Tuple[Span[Tuple[str, ...]], ...] = (
-    Span(None, "0.9.5", ("cuda", "cpu", "xpu")),
-    Span("0.10.0", "0.13.5", ("cuda", "cpu", "xpu", "npu", "mps")),
-    Span("0.14.0", "0.15.4", ("cuda", "cpu", "xpu", "xpu.external", "npu", "mps", "hpu")),
-    Span("0.16.0", "0.19.7", ("cuda", "cpu", "xpu", "xpu.external", "npu", "mps", "hpu", "mlu", "sdaa")),
+    # <= 0.9.2 does not read DS_ACCELERATOR at all (see accelerator_env_read)
+    Span("0.9.3", "0.9.5", ("cuda", "cpu", "xpu")),  # an if/elif chain
+    Span("0.10.0", "0.10.0", ("cuda", "cpu", "xpu", "mps")),  # the chain plus mps
+    Span("0.10.1", "0.12.6", ("cuda", "cpu", "xpu", "npu", "mps")),
+    # 0.13.0 not checked (its sdist does not build metadata); 0.13.1 has the list below
+    Span("0.13.0", "0.15.1", ("cuda", "cpu", "xpu", "xpu.external", "npu", "mps", "hpu")),
+    Span("0.15.2", "0.16.4", ("cuda", "cpu", "xpu", "xpu.external", "npu", "mps", "hpu", "mlu")),
+    Span("0.16.5", "0.18.6", ("cuda", "cpu", "xpu", "xpu.external", "npu", "mps", "hpu", "mlu", "sdaa")),
+    Span("0.18.7", "0.19.1", ("cuda", "cpu", "xpu", "npu", "mps", "hpu", "mlu", "sdaa")),
+    Span("0.19.2", "0.19.7", ("cuda", "cpu", "xpu", "npu", "mps", "hpu", "mlu", "sdaa", "supa")),
     Span("0.19.8", None, ("cuda", "cpu", "xpu", "npu", "mps", "hpu", "mlu", "sdaa", "supa", "klxpu")),
 )
 
 
+def accelerator_env_read(ds: Version) -> bool:
+    """``DS_ACCELERATOR`` is read from 0.9.3; 0.9.0-0.9.2 ignore it (intel_extension_for_deepspeed -> xpu,
+    else cuda)."""
+    return ds >= v("0.9.3")
+
+
 def supported_accelerators(ds: Version) -> Tuple[str, ...]:
     """Values ``DS_ACCELERATOR`` may take (anything else raises at ``get_accelerator()``)."""
-    return lookup(_ACCEL_LISTS, ds, ("cuda", "cpu"))
+    return lookup(_ACCEL_LISTS, ds, ("cuda", "cpu", "xpu"))
 
 
 def cpu_fallback(ds: Version) -> bool:
@@ -185,9 +219,15 @@ def cpu_accelerator_needs_ipex(ds: Version) -> bool:
 
 
 def ipex_selects_cpu(ds: Version) -> bool:
-    """0.12.x-0.19.7 auto-detection: an importable IPEX selects the CPU (or XPU) accelerator, even on
-    a CUDA box. 0.19.8 no longer looks at IPEX."""
-    return v("0.10.0") <= ds <= v("0.19.7")
+    """0.9.3-0.16.1 auto-detection: an importable IPEX (without XPU support) selects the CPU accelerator,
+    even on a CUDA box. From 0.16.2 IPEX only selects xpu; 0.9.0-0.9.2 never look at IPEX."""
+    return v("0.9.3") <= ds <= v("0.16.1")
+
+
+def ipex_deepspeed_selects_xpu(ds: Version) -> bool:
+    """An importable intel_extension_for_deepspeed selects an XPU accelerator up to 0.18.6;
+    0.18.7+ detects XPU through torch only."""
+    return ds <= v("0.18.6")
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Runs in the *target* interpreter, in a subprocess: the only dsdoctor code that imports torch or
 deepspeed. Standard library + the user's packages only (dsdoctor need not be installed there).
 
-Usage: python child.py load OP   -> builds/loads the op with DeepSpeed's own builder, prints a marker.
+Usage: python child.py load OP   -> builds/loads the op with DeepSpeed's own builder (cpu_adam: by
+constructing DeepSpeedCPUAdam, as ZeRO-Offload does), prints a marker.
 """
 
 import sys
@@ -17,11 +18,19 @@ def load(op: str) -> int:
     import deepspeed  # noqa: F401  # subprocess-only
     from deepspeed.ops import op_builder  # subprocess-only
 
-    builder = getattr(op_builder, BUILDERS[op])()
-    if op == "async_io" and not builder.is_compatible(verbose=True):
-        print("async_io is not compatible on this system", file=sys.stderr)
-        return 3
-    builder.load(verbose=True)
+    if op == "cpu_adam":
+        # What ZeRO-Offload does: the optimizer's constructor runs CPUAdamBuilder().load(), so a failure
+        # shows the user's real chain (on <= 0.19.7 the ds_opt_adam AttributeError follows at GC).
+        import torch  # subprocess-only
+        from deepspeed.ops.adam import DeepSpeedCPUAdam  # subprocess-only
+
+        DeepSpeedCPUAdam([torch.nn.Parameter(torch.zeros(4))])
+    else:
+        builder = getattr(op_builder, BUILDERS[op])()
+        if op == "async_io" and not builder.is_compatible(verbose=True):
+            print("async_io is not compatible on this system", file=sys.stderr)
+            return 3
+        builder.load(verbose=True)
     print(f"{OK_MARK} {op} {time.time() - t0:.1f}s", flush=True)
     return 0
 

@@ -7,7 +7,7 @@ import os
 import signal
 import subprocess
 from dataclasses import dataclass
-from typing import Mapping, Optional, Sequence
+from typing import Dict, List, Mapping, Optional, Sequence
 
 MAX_OUTPUT = 64 * 1024  # a probe's useful output is small; bound what we keep
 
@@ -82,10 +82,48 @@ def run_tool(
 
 
 def _kill_group(proc: "subprocess.Popen[bytes]") -> None:
+    kill_tree(proc.pid)
+    proc.kill()
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL ``pid``, its process group and every descendant. Descendants are found through
+    /proc because some tools (ninja) start their children in process groups of their own."""
+    victims = [pid] + _descendants(pid)
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        os.killpg(pid, signal.SIGKILL)
     except OSError:
-        proc.kill()
+        pass
+    for p in victims:
+        try:
+            os.kill(p, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def _descendants(pid: int) -> List[int]:
+    children: Dict[int, List[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for e in entries:
+        if not e.isdigit():
+            continue
+        try:
+            with open(f"/proc/{e}/stat", "rb") as fh:
+                stat = fh.read().decode("ascii", "replace")
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(e))
+    out: List[int] = []
+    todo = [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
 
 
 
