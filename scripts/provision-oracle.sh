@@ -6,6 +6,7 @@
 # Layout under ${DSDOCTOR_ORACLE_DIR:-<repo>/.cache/oracle}:
 #   venv/            python3.11 venv: torch==2.14.1 (CUDA 13.0 build), ninja (pip), numpy and
 #                    DeepSpeed's runtime deps -- NOT deepspeed itself
+#   venv-cpu213/     optional: torch 2.13.0+cpu (+ ninja, DeepSpeed deps), when pip can find that wheel
 #   venv-noninja/    a real venv whose site-packages holds symlinks to every entry of venv's
 #                    site-packages except the `ninja` module (for the ninja-missing oracle)
 #   path-noninja/    symlinks to everything in /usr/bin except `ninja` (a PATH without ninja)
@@ -64,6 +65,26 @@ log "venv: torch $TORCH_CUDA"
 [[ "${TORCH_CUDA#* }" == "13.0" ]] || { log "ERROR: expected torch.version.cuda == 13.0"; exit 1; }
 "$VPY" -c 'import ninja' || { log "ERROR: ninja module missing from venv"; exit 1; }
 [[ -x "$VENV/bin/ninja" ]] || { log "ERROR: $VENV/bin/ninja missing"; exit 1; }
+
+# ---- 1b. venv-cpu213: a CPU build of torch 2.13 (FileBaton lock; tests/oracle/test_verify_oracle.py) --
+# torch 2.13.0+cpu is not on PyPI; pip finds it through find-links (/opt/wheels on the dev machine).
+# Optional: a machine without that wheel gets a warning and the tests that need it say so.
+CVENV="$ORACLE/venv-cpu213"
+CKEY="torch==2.13.0+cpu ninja ${DS_DEPS[*]}"
+if stamp_ok venv-cpu213 "$CKEY" && [[ -x "$CVENV/bin/python" ]]; then
+  log "venv-cpu213: up to date"
+else
+  log "venv-cpu213: creating (torch 2.13.0+cpu)"
+  [[ -x "$CVENV/bin/python" ]] || "$PYTHON" -m venv "$CVENV"
+  if "$CVENV/bin/python" -m pip install -q "torch==2.13.0+cpu" ninja "${DS_DEPS[@]}" setuptools wheel; then
+    stamp venv-cpu213 "$CKEY"
+    DID+=("venv-cpu213")
+  else
+    log "WARNING: torch==2.13.0+cpu not installable here (needs a find-links dir with the wheel); skipping venv-cpu213"
+    rm -rf "$CVENV"
+  fi
+fi
+[[ -x "$CVENV/bin/python" ]] && log "venv-cpu213: torch $("$CVENV/bin/python" -c 'import torch; print(torch.__version__, torch.version.cuda)')"
 
 # ---- 2. venv-noninja: the same packages minus the ninja module ---------------------------------------
 NVENV="$ORACLE/venv-noninja"
@@ -155,7 +176,7 @@ for ver in "${DS_INSTALL_VERSIONS[@]}"; do
     stamp "ds-$ver" "$TORCH_CUDA"
     DID+=("ds/$ver")
   fi
-  info="$(cd / && PYTHONPATH="$dir" "$VPY" -c '
+  info="$(cd / && PYTHONWARNINGS=ignore PYTHONPATH="$dir" "$VPY" -c '
 from deepspeed import git_version_info_installed as g
 ops = [k for k, v in g.installed_ops.items() if v]
 print(g.version, "torch_info=%s" % (g.torch_info,), "installed_ops=%s" % ops,

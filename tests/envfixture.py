@@ -40,6 +40,19 @@ def real_toolkit(mm: str) -> Path:
     raise Unavailable(f"no real nvcc {mm} (looked in {', '.join(map(str, cands))})")
 
 
+def _tool(name: str) -> str:
+    """Absolute path of a host tool: stub scripts run with the case's PATH, which holds only its bin dir."""
+    found = shutil.which(name)
+    assert found, f"tests need {name}"
+    return found
+
+
+def _printer(text: str) -> str:
+    """A /bin/sh script printing ``text`` with the printf builtin (no external tools on PATH needed)."""
+    assert "'" not in text
+    return "#!/bin/sh\nprintf '%s\\n' " + " ".join(f"'{ln}'" for ln in text.rstrip("\n").split("\n")) + "\n"
+
+
 def _exe(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
@@ -65,11 +78,11 @@ def make_toolkit(spec: str, root: Path, home: Optional[Path] = None) -> Optional
     home.mkdir(parents=True)
     nvcc = home / "bin" / "nvcc"
     if kind == "stub":
-        _exe(nvcc, "#!/bin/sh\ncat <<'EOF'\n" + NVCC_V.format(mm=arg, full=FULL.get(arg, arg + ".0")) + "EOF\n")
+        _exe(nvcc, _printer(NVCC_V.format(mm=arg, full=FULL.get(arg, arg + ".0"))))
     elif kind == "hang":
-        _exe(nvcc, "#!/bin/sh\nsleep 300\n")
+        _exe(nvcc, f"#!/bin/sh\nexec {_tool('sleep')} 300\n")
     elif kind == "garbage":
-        _exe(nvcc, "#!/bin/sh\nhead -c 3000 /dev/urandom | tr -d '\\000'\necho\necho release banana,\n")
+        _exe(nvcc, f"#!/bin/sh\n{_tool('head')} -c 3000 /dev/urandom | {_tool('tr')} -d '\\000'\necho\necho release banana,\n")
     elif kind == "crash":
         _exe(nvcc, "#!/bin/sh\nkill -SEGV $$\n")
     elif kind == "nonutf8":
@@ -156,7 +169,7 @@ def make_bin(machine: Dict[str, Any], bindir: Path) -> List[str]:
     gpus = int(machine.get("gpus", 0))
     if gpus:  # no GPU here: a stub nvidia-smi stands in for the driver (fault injection of hardware)
         lines = "\n".join(f"GPU {i}: NVIDIA H100 80GB HBM3 (UUID: GPU-{i:08d}-0000-0000-0000-000000000000)" for i in range(gpus))
-        _exe(bindir / "nvidia-smi", f"#!/bin/sh\ncat <<'EOF'\n{lines}\nEOF\n")
+        _exe(bindir / "nvidia-smi", _printer(lines + "\n"))
     entries = [str(bindir)]
     if machine.get("broken_path"):
         entries = ["/nonexistent/bin", "", "relative/bin", str(bindir), "/etc/passwd"]

@@ -53,7 +53,8 @@ def _select_accelerator(facts: EnvFacts, ds: Version, gpu_visible: bool) -> Acce
                                "CPU_Accelerator requires intel_extension_for_pytorch, which is not installed on this system.")
         return Accelerator(forced, "set by DS_ACCELERATOR")
     if K.ipex_deepspeed_selects_xpu(ds) and pk.version("intel_extension_for_deepspeed"):
-        return Accelerator("xpu", "auto-detect (intel_extension_for_deepspeed installed)")
+        name = "xpu.external" if "xpu.external" in K.supported_accelerators(ds) else "xpu"
+        return Accelerator(name, "auto-detect (intel_extension_for_deepspeed installed)")
     if K.ipex_selects_cpu(ds) and pk.version("intel_extension_for_pytorch"):
         return Accelerator("cpu", "auto-detect (intel_extension_for_pytorch installed)")
     if pk.version("torch_npu"):

@@ -78,6 +78,14 @@ def accelerator(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
             evidence=(Evidence(f"DS_ACCELERATOR={value!r}", "environment"),), fixes=tuple(fixes), section=S_ACCEL)
         return
     gpu_txt = f"{gpus.visible} of {gpus.count} GPU(s) visible via {gpus.source}" if gpus.count else gpus.source
+    if "ds-accelerator-invalid" in pred.blockers:  # the accelerator is valid but has no cpu_adam builder
+        yield Finding(
+            "ds-accelerator-invalid", Severity.ERROR,
+            f"DeepSpeed {ctx.ds}'s {acc.name} accelerator has no cpu_adam op ({acc.how})",
+            explanation=f"`{pred.message}` The CPU accelerator gained CPUAdamBuilder in 0.10.1.",
+            evidence=(Evidence(f"accelerator {acc.name}, deepspeed {ctx.ds}", "environment / package metadata"),),
+            fixes=(pip_fix("deepspeed>=0.10.1", "Upgrade DeepSpeed", ctx.python_exe),), section=S_ACCEL)
+        return
     yield Passed(S_ACCEL, f"DeepSpeed will use the {acc.name} accelerator ({acc.how})", gpu_txt)
     if acc.name == "cuda" and not ctx.gpu_visible and acc.how.startswith("auto-detect"):
         yield Finding(

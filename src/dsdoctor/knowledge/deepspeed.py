@@ -204,8 +204,9 @@ def accelerator_env_read(ds: Version) -> bool:
 
 
 def supported_accelerators(ds: Version) -> Tuple[str, ...]:
-    """Values ``DS_ACCELERATOR`` may take (anything else raises at ``get_accelerator()``)."""
-    return lookup(_ACCEL_LISTS, ds, ("cuda", "cpu", "xpu"))
+    """Values ``DS_ACCELERATOR`` may take (anything else raises at ``get_accelerator()``); empty where
+    the variable is not read at all (<= 0.9.2)."""
+    return lookup(_ACCEL_LISTS, ds, ())
 
 
 def cpu_fallback(ds: Version) -> bool:
