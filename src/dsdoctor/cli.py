@@ -60,11 +60,22 @@ def check(
     fmt: Format = FormatOpt,
     verbose: bool = VerboseOpt,
     nvme: bool = typer.Option(False, "--nvme", help="Also check what NVMe offload (async_io) needs."),
+    ds_config: Optional[str] = typer.Option(None, "--ds-config", help="The DeepSpeed config you will train with "
+                                            "(NVMe / pinned offload decide the libaio and memlock checks)."),
 ) -> None:
     """Preflight the environment: versions, CUDA toolkit vs torch, JIT build toolchain, accelerator, limits."""
     from .checks import run_check
 
-    report = run_check(python, nvme=nvme, interp=_interpreter(python))
+    intent = None
+    if ds_config:
+        from .dsconfig import ConfigError, load, offload_intent
+
+        try:
+            intent = offload_intent(load(ds_config), ds_config)
+        except ConfigError as exc:
+            typer.echo(f"dsdoctor: {exc}", err=True)
+            raise typer.Exit(2) from exc
+    report = run_check(python, nvme=nvme, interp=_interpreter(python), intent=intent)
     _emit(report, fmt, "check", verbose)
     raise typer.Exit(report.exit_code())
 

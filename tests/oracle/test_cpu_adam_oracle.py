@@ -115,7 +115,7 @@ class Case:
         return env
 
 
-def _mismatch(ds: str) -> Dict[str, Optional[str]]:
+def _mismatch() -> Dict[str, Optional[str]]:
     return {"expect_error": MSG_MISMATCH.format(sys="13.5", torch="13.0"), "expect_cause": "cuda-version-mismatch"}
 
 
@@ -126,7 +126,7 @@ for _ds in ("0.15.4", "0.19.7", "0.19.8"):
         for _skip in (None, "true", "1"):
             checked = _ds != "0.19.8"  # 0.19.8's cpu_adam is a plain CPU build (no CUDA check)
             if _nvcc == "13.5" and checked and _skip != "1":
-                CUDA_CASES.append(Case(_ds, _nvcc, _skip, **_mismatch(_ds)))  # type: ignore[arg-type]
+                CUDA_CASES.append(Case(_ds, _nvcc, _skip, **_mismatch()))  # type: ignore[arg-type]
             else:
                 CUDA_CASES.append(Case(_ds, _nvcc, _skip))
 
@@ -196,8 +196,7 @@ def deepspeed_outcome(case: Case, ext_root: Path) -> Outcome:
         if report:
             o = _OUTCOMES[case]
             with open(report, "a") as f:
-                f.write(json.dumps({"case": case.id, "loaded": o.loaded, "rc": o.rc,
-                                    "seconds": round(o.seconds, 1), "tail": o.tail(8)}) + "\n")
+                f.write(json.dumps({"case": case.id, "loaded": o.loaded, "rc": o.rc, "seconds": round(o.seconds, 1), "tail": o.tail(8)}) + "\n")
     return _OUTCOMES[case]
 
 
@@ -217,10 +216,7 @@ def run_dsdoctor(case: Case, ext_root: Path) -> dict:
     try:
         return json.loads(proc.stdout)
     except ValueError:
-        pytest.fail(
-            f"dsdoctor check did not print JSON (rc {proc.returncode})\n"
-            f"stdout: {proc.stdout[-2000:]}\nstderr: {proc.stderr[-2000:]}"
-        )
+        pytest.fail(f"dsdoctor check did not print JSON (rc {proc.returncode})\nstdout: {proc.stdout[-2000:]}\nstderr: {proc.stderr[-2000:]}")
 
 
 def observed_cause(out: Outcome) -> Optional[str]:

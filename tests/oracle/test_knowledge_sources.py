@@ -96,9 +96,7 @@ def src_cuda_minor_mismatch_ok(ver: str) -> Dict[int, Set[str]]:
 
 def src_ninja_detection(ver: str) -> str:
     (jit_load,) = _functions(_tree(ver, "op_builder/builder.py"), "jit_load")
-    imports_module = any(
-        isinstance(n, ast.Import) and any(a.name == "ninja" for a in n.names) for n in ast.walk(jit_load)
-    )
+    imports_module = any(isinstance(n, ast.Import) and any(a.name == "ninja" for a in n.names) for n in ast.walk(jit_load))
     uses_verify = any(
         (isinstance(n, ast.Name) and n.id == "verify_ninja_availability")
         or (isinstance(n, ast.Attribute) and n.attr == "verify_ninja_availability")

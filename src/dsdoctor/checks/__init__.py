@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Mapping, Optional
 
+from ..dsconfig import OffloadIntent
 from ..model import Finding, Passed, Report
 from ..probes.environment import EnvFacts, collect
 from ..probes.interpreter import Interpreter
@@ -11,13 +12,16 @@ from . import context, rules
 from .cpu_adam import predict
 
 
-def evaluate(facts: EnvFacts, nvme: bool = False) -> Report:
+def evaluate(facts: EnvFacts, nvme: bool = False, intent: Optional[OffloadIntent] = None) -> Report:
     """Decide on already-collected facts (pure: no I/O)."""
     ctx = context.build(facts)
     pred = predict(ctx)
     report = Report()
     results = [r for rule in rules.RULES for r in rule(ctx, pred)]
-    results += list(rules.system(ctx, pred, nvme=nvme))
+    intent = intent or OffloadIntent()
+    if nvme and not intent.nvme:
+        intent = OffloadIntent(nvme=True, offload=True, pin_memory=intent.pin_memory, source=intent.source)
+    results += list(rules.system(ctx, pred, intent))
     for r in results:
         if isinstance(r, Finding):
             report.findings.append(r)
@@ -34,9 +38,10 @@ def run_check(
     env: Optional[Mapping[str, str]] = None,
     nvme: bool = False,
     interp: Optional[Interpreter] = None,
+    intent: Optional[OffloadIntent] = None,
 ) -> Report:
     """``dsdoctor check``: probe the environment of ``python`` (default: this interpreter) and decide."""
-    return evaluate(collect(python, env, interp), nvme=nvme)
+    return evaluate(collect(python, env, interp), nvme=nvme, intent=intent)
 
 
 def summarize(ctx: context.Context) -> dict:  # type: ignore[type-arg]

@@ -8,6 +8,7 @@ import os
 import shlex
 from typing import Callable, Iterable, List, Optional, Tuple, Union
 
+from ..dsconfig import OffloadIntent
 from ..fixes import command_fix, env_fix, pip_fix
 from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
@@ -384,7 +385,9 @@ MIN_SHM = 512 * 1024 * 1024
 MIN_MEMLOCK = 64 * 1024 * 1024  # pinned offload buffers are far larger; 64 MiB is the Docker default
 
 
-def system(ctx: Context, pred: OpPrediction, nvme: bool = False) -> Iterable[Result]:
+def system(ctx: Context, pred: OpPrediction, intent: Optional[OffloadIntent] = None) -> Iterable[Result]:
+    """shm, memlock (pinned offload buffers), libaio (NVMe offload, when configured or asked for)."""
+    intent = intent or OffloadIntent()
     lim = ctx.facts.limits
     if lim.shm_bytes is not None and lim.shm_bytes < MIN_SHM:
         yield Finding("shm-too-small", Severity.WARNING, f"/dev/shm is {lim.shm_bytes / 2**20:.0f} MiB",
@@ -394,20 +397,26 @@ def system(ctx: Context, pred: OpPrediction, nvme: bool = False) -> Iterable[Res
     elif lim.shm_bytes is not None:
         yield Passed(S_SYS, f"/dev/shm {lim.shm_bytes / 2**30:.1f} GiB")
     if ctx.ds is not None:
-        pinned = K.pin_memory_default(ctx.ds)
+        default_pin = K.pin_memory_default(ctx.ds)
+        pinned = intent.pin_memory if intent.pin_memory is not None else default_pin
+        if intent.source and not intent.offload:
+            pinned = False  # the config offloads nothing: no pinned offload buffers
         if lim.memlock_soft is not None and lim.memlock_soft < MIN_MEMLOCK:
+            why = (f"{intent.source} sets pin_memory: true" if intent.pin_memory else
+                   f"offload_* pin_memory defaults to {'true from 0.19.5' if default_pin else 'false before 0.19.5'} (DeepSpeed {ctx.ds})")
             yield Finding("memlock-too-low", Severity.WARNING if pinned else Severity.INFO,
                           f"ulimit -l is {lim.memlock_soft // 1024} KiB: pinned offload buffers may fail or fall back",
-                          f"offload_* pin_memory defaults to {'true from 0.19.5' if pinned else 'false before 0.19.5'} "
-                          f"(DeepSpeed {ctx.ds}); pinned host memory counts against the memlock limit.",
+                          f"{why}; pinned host memory counts against the memlock limit.",
                           (Evidence(f"RLIMIT_MEMLOCK soft = {lim.memlock_soft}", "ulimit -l"),),
                           (command_fix("Raise the limit", "ulimit -l unlimited  # or memlock in /etc/security/limits.conf; "
                                        "docker: --ulimit memlock=-1"),), S_SYS)
         else:
             yield Passed(S_SYS, "ulimit -l " + ("unlimited" if lim.memlock_soft is None else f"{lim.memlock_soft // 1024} KiB"))
+    nvme = intent.nvme
     aio = ctx.facts.libaio
     if nvme and (aio.library is None or aio.header is None):
-        yield Finding("libaio-missing", Severity.ERROR, "libaio is missing: NVMe offload (async_io) cannot build",
+        yield Finding("libaio-missing", Severity.ERROR,
+                      "libaio is missing: NVMe offload (async_io) cannot build" + (f" ({intent.source} offloads to nvme)" if intent.source else ""),
                       f"`{K.MSG_LIBAIO}` async_io test-links io_submit against -laio.",
                       (Evidence(f"libaio.so: {aio.library or 'not found'}; runtime: {aio.runtime or 'not found'}; "
                                 f"libaio.h: {aio.header or 'not found'}", "system library dirs"),),

@@ -67,7 +67,7 @@ def collect(
 ) -> EnvFacts:
     environ = dict(os.environ if env is None else env)
     failures: List[ProbeFailure] = []
-    got = interp_known or interp_mod.resolve(python)
+    got = interp_known or interp_mod.resolve(python, environ)
     interp: Optional[Interpreter] = None
     if isinstance(got, ProbeFailure):
         failures.append(got)

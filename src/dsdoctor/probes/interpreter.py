@@ -7,7 +7,7 @@ import os
 import sys
 import sysconfig
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from .run import ProbeFailure, run_tool
 
@@ -74,12 +74,12 @@ def current() -> Interpreter:
     )
 
 
-def query(python: str, timeout: float = 10.0) -> Union[Interpreter, ProbeFailure]:
+def query(python: str, timeout: float = 10.0, env: Optional[Mapping[str, str]] = None) -> Union[Interpreter, ProbeFailure]:
     """Ask another interpreter (a conda env, a project venv) for its paths, in a subprocess."""
     probe = f"{python} (interpreter query)"
     if not os.path.exists(python):
         return ProbeFailure(probe, "no such file", python)
-    res = run_tool([python, "-c", _QUERY], timeout=timeout)
+    res = run_tool([python, "-c", _QUERY], timeout=timeout, env=env)
     if not res.ok:
         return ProbeFailure(probe, res.describe_failure(), python)
     try:
@@ -93,10 +93,10 @@ def query(python: str, timeout: float = 10.0) -> Union[Interpreter, ProbeFailure
         return ProbeFailure(probe, f"unexpected output ({exc}): {res.stdout[:200]!r}", python)
 
 
-def resolve(python: Optional[str]) -> Union[Interpreter, ProbeFailure]:
+def resolve(python: Optional[str], env: Optional[Mapping[str, str]] = None) -> Union[Interpreter, ProbeFailure]:
     if python is None:
         return current()
-    return query(python)
+    return query(python, env=env)
 
 
 def site_dirs(interp: Interpreter) -> List[str]:
