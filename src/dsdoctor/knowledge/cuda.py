@@ -115,7 +115,7 @@ def extension_lock_blocks(torch_version: Optional[str]) -> bool:
 
     torch <= 2.13 guards builds with ``FileBaton``: the lock file's mere existence makes every later
     build wait forever, silently. torch 2.14 switched to an OS advisory ``FileLock`` (released by the
-    kernel when the holder dies), so a leftover file no longer blocks. [read in 2.13.0 and 2.14.1]
+    kernel when the holder dies), so a leftover file no longer blocks. [read in 2.13.0, 2.14.0, 2.14.1]
     """
     from .versions import parse
 
