@@ -301,17 +301,18 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     nj = f.ninja
     need = "the Python ninja module (import ninja) and a ninja executable on PATH" if mode == "module" else "a ninja executable on PATH"
     if (mode == "module" and not nj.module_dir) or not nj.executable:
-        hint = ""
-        if nj.module_dir and not nj.executable:
-            hint = " The ninja module is installed but its executable is not on PATH (activate the env)."
+        hint, off = "", f.scripts_off_path
+        if not nj.executable and off and os.path.exists(os.path.join(off, "ninja")):
+            hint = (f" {off}/ninja exists, but {off} is not on PATH: activate the environment "
+                    f"(or export PATH={off}:$PATH) before launching training.")
+        elif nj.module_dir and not nj.executable:
+            hint = " The ninja module is installed but its executable is not on PATH."
         yield Finding("ninja-missing", _sev(pred, "ninja-missing"),
                       f"ninja not found the way DeepSpeed {ds} looks for it ({need})",
                       f"DeepSpeed {'<= 0.18.2 checks `import ninja`' if mode == 'module' else '>= 0.18.3 runs `ninja --version`'}; "
                       f"a missing ninja fails every JIT op with `{K.MSG_NINJA.format(op='cpu_adam')}`.{hint}",
                       (Evidence(f"module: {nj.module_dir or 'not found'}; executable: {nj.executable or 'not on PATH'}", "PATH / sys.path"),),
-                      (pip_fix("ninja", "Install ninja into the training environment", ctx.python_exe),)
-                      + (() if mode == "module" else (command_fix("Or install the system package", "apt-get install ninja-build"),)),
-                      S_BUILD)
+                      _ninja_fixes(ctx, mode, hint), S_BUILD)
     else:
         yield Passed(S_BUILD, f"ninja {nj.version or ''}".strip(), nj.executable or "")
     # compiler + OpenMP
@@ -377,6 +378,18 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
                       f"Left by a killed build {lock.age_s / 60:.0f} min ago.",
                       (Evidence(f"lock file, {lock.age_s:.0f}s old, no process building", lock.path),),
                       (command_fix("Delete the stale lock", f"rm -f {shlex.quote(lock.path)}"),), S_BUILD)
+
+
+def _ninja_fixes(ctx: Context, mode: str, hint: str) -> Tuple[Fix, ...]:
+    off = ctx.facts.scripts_off_path
+    fixes: List[Fix] = []
+    if off and "is not on PATH: activate" in hint:
+        fixes.append(command_fix(f"Activate the environment so {off} is on PATH", f"export PATH={shlex.quote(off)}:$PATH",
+                                 reason="or `source <env>/bin/activate` / `conda activate <env>` before launching"))
+    fixes.append(pip_fix("ninja", "Install ninja into the training environment", ctx.python_exe))
+    if mode != "module":  # DeepSpeed <= 0.18.2 also needs the Python module, which apt cannot give
+        fixes.append(command_fix("Or install the system package", "apt-get install ninja-build"))
+    return tuple(fixes)
 
 
 # ------------------------------------------------------------------------------------------- system

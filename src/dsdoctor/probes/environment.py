@@ -36,6 +36,7 @@ class EnvFacts:
     interpreter: Optional[Interpreter]
     packages: Packages
     path_env: str
+    scripts_off_path: Optional[str]  # the checked env's bin dir when it is not on PATH (env not activated)
     cuda_home: CudaHome
     nvcc: Optional[Nvcc]
     other_toolkits: List[Nvcc]
@@ -50,14 +51,13 @@ class EnvFacts:
     failures: List[ProbeFailure] = field(default_factory=list)
 
 
-def effective_path(env: Mapping[str, str], interp: Optional[Interpreter]) -> str:
-    """PATH as the training run sees it: an env's ``bin`` is on PATH once the env is activated."""
-    path = env.get("PATH", os.defpath)
-    if interp is not None and interp.is_env and interp.scripts:
-        parts = path.split(os.pathsep)
-        if interp.scripts not in parts:
-            path = os.pathsep.join([interp.scripts] + parts)
-    return path
+def unlisted_scripts_dir(env: Mapping[str, str], interp: Optional[Interpreter]) -> Optional[str]:
+    """The env's ``bin`` when it is not on PATH: ``venv/bin/python train.py`` without activating the env
+    runs with that PATH, so tools installed there (pip's ninja) are not found by torch or DeepSpeed."""
+    if interp is None or not interp.scripts:
+        return None
+    parts = env.get("PATH", os.defpath).split(os.pathsep)
+    return None if interp.scripts in parts else interp.scripts
 
 
 def collect(
@@ -74,7 +74,7 @@ def collect(
     else:
         interp = got
     dirs = interp_mod.site_dirs(interp) if interp else []
-    path_env = effective_path(environ, interp)
+    path_env = environ.get("PATH", os.defpath)  # as the training process will see it
     tool_env = dict(environ, PATH=path_env)
     cuda_home = resolve_cuda_home(tool_env)
 
@@ -122,6 +122,7 @@ def collect(
         interpreter=interp,
         packages=pkgs,
         path_env=path_env,
+        scripts_off_path=unlisted_scripts_dir(environ, interp),
         cuda_home=cuda_home,
         nvcc=nvcc,
         other_toolkits=[o for o in others if o.release is not None],
