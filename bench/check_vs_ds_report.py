@@ -1,6 +1,7 @@
 """Benchmark: cold `dsdoctor check` vs DeepSpeed's own `ds_report`, same environment, same run.
 
-Each sample is a fresh process (cold interpreter; OS file cache warm after the first run). The two
+Each sample is a fresh process (cold interpreter); with --drop-caches (root) the OS page cache is
+emptied before every sample, so both commands read everything from disk. The two
 commands alternate so machine noise hits both alike; we report medians and the ratio.
 
     .venv/bin/python bench/check_vs_ds_report.py --python .cache/oracle/venv/bin/python \
@@ -21,7 +22,16 @@ import time
 from typing import Dict, List
 
 
-def timed(argv: List[str], env: Dict[str, str]) -> float:
+def drop_caches() -> None:
+    """Empty the OS page cache (root only) so a sample reads every file from disk: truly cold."""
+    os.sync()
+    with open("/proc/sys/vm/drop_caches", "w") as fh:
+        fh.write("3\n")
+
+
+def timed(argv: List[str], env: Dict[str, str], cold: bool = False) -> float:
+    if cold:
+        drop_caches()
     t0 = time.perf_counter()
     subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     return time.perf_counter() - t0
@@ -32,6 +42,7 @@ def main() -> int:
     ap.add_argument("--python", required=True, help="interpreter of the environment with torch + deepspeed")
     ap.add_argument("--pythonpath", default="", help="PYTHONPATH for that environment (e.g. a --target DeepSpeed)")
     ap.add_argument("--runs", type=int, default=9)
+    ap.add_argument("--drop-caches", action="store_true", help="drop the page cache before every sample (root)")
     ap.add_argument("--dsdoctor", default=os.path.join(os.path.dirname(sys.executable), "dsdoctor"))
     args = ap.parse_args()
     env = dict(os.environ)
@@ -46,12 +57,13 @@ def main() -> int:
     samples: Dict[str, List[float]] = {k: [] for k in cmds}
     for _ in range(args.runs):
         for name, argv in cmds.items():
-            samples[name].append(timed(argv, env))
+            samples[name].append(timed(argv, env, args.drop_caches))
     med = {k: statistics.median(v) for k, v in samples.items()}
     ds_ver = subprocess.run([args.python, "-c", "import importlib.metadata as m; print(m.version('deepspeed'))"],
                             env=env, capture_output=True, text=True).stdout.strip()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"deepspeed {ds_ver}; {args.runs} runs each")
+          f"deepspeed {ds_ver}; {args.runs} runs each; "
+          f"{'page cache dropped before every sample' if args.drop_caches else 'page cache warm'}")
     print("| command | median s | min s | max s |\n|---|---|---|---|")
     for k, v in samples.items():
         print(f"| {k} | {med[k]:.3f} | {min(v):.3f} | {max(v):.3f} |")
