@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 import pytest
 from conftest import require_oracle
@@ -29,6 +31,7 @@ def run_case(case: Dict[str, Any], tmp: Path, bare_python: str) -> Dict[str, Any
     for path in case.get("skip_if_exists", []):  # cases whose premise this machine contradicts
         if os.path.lexists(path):
             pytest.skip(f"{path} exists on this machine")
+    hide = [p for p in case.get("machine", {}).get("hide_paths", []) if os.path.lexists(p)]
     machine = case.get("machine", {})
     site = tmp / "site"
     make_site(case.get("site", {}), site)
@@ -80,9 +83,12 @@ def run_case(case: Dict[str, Any], tmp: Path, bare_python: str) -> Dict[str, Any
     if machine.get("busy_lock"):  # a process "building" in that directory: the lock is live
         builder = subprocess.Popen(["sleep", "60"], cwd=tmp / "ext" / machine["busy_lock"])
     try:
+        argv = [sys.executable, "-m", "dsdoctor", "check", "--python", python, "--format", "json",
+                *case.get("cli_args", [])]
+        if hide:
+            argv = _hidden(hide, argv)
         proc = subprocess.run(
-            [sys.executable, "-m", "dsdoctor", "check", "--python", python, "--format", "json",
-             *case.get("cli_args", [])],
+            argv,
             capture_output=True, text=True, env=env, timeout=CHECK_BOUND_S,
             cwd=tmp, preexec_fn=limits if memlock is not None else None,
         )
@@ -108,6 +114,19 @@ def _headerless(tmp: Path) -> Path:
         f"sysconfig.get_paths = lambda *a, **k: dict(_g(*a, **k), include={str(inc)!r})\n"
     )
     return sc
+
+
+def _hidden(paths: List[str], argv: List[str]) -> List[str]:
+    """Run ``argv`` in a private mount namespace where ``paths`` are empty tmpfs mounts (e.g. a machine
+    with no /usr/local/cuda). Needs root and unshare; otherwise the case cannot be made here."""
+    unshare, mount = shutil.which("unshare"), shutil.which("mount")
+    if os.geteuid() != 0 or not unshare or not mount:
+        raise Unavailable("hiding paths needs root, unshare and mount")
+    for p in paths:
+        if sys.executable.startswith(p + "/") or os.path.realpath(sys.executable).startswith(p + "/"):
+            raise Unavailable(f"cannot hide {p}: the test interpreter lives there")
+    mounts = " && ".join(f"{mount} -t tmpfs none {shlex.quote(p)}" for p in paths)
+    return [unshare, "-m", "--propagation", "private", "/bin/sh", "-c", f'{mounts} && exec "$@"', "sh", *argv]
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
