@@ -13,6 +13,7 @@
 #   ds/<ver>/        pip install --no-deps --target of DeepSpeed <ver> (use with PYTHONPATH=ds/<ver>),
 #                    built with DS_BUILD_OPS=0 against venv's torch
 #   nvcc/<x.y>/      pip install --no-deps --target of nvidia-cuda-nvcc; CUDA_HOME=nvcc/<x.y>/nvidia/cu13
+#   hf/<name>/       transformers + accelerate + peft (4.46.3 era and 5.24.0) for PYTHONPATH, no torch
 #   sdist/           DeepSpeed source tarballs read by tests/oracle/test_knowledge_sources.py
 #   .stamps/         one stamp per finished step; .provisioned when everything is done
 #
@@ -183,6 +184,40 @@ print(g.version, "torch_info=%s" % (g.torch_info,), "installed_ops=%s" % ops,
       "accelerator=%s" % getattr(g, "accelerator_name", "?"))
 assert not ops, "ops were prebuilt"')"
   log "ds/$ver: $(printf "%s\n" "$info" | tail -1)"
+done
+
+# ---- 7. Hugging Face stacks (transformers + accelerate + peft) beside each other --------------------
+# hf/<name>/ is a --target dir for PYTHONPATH (with ds/<ver>). Dependencies are resolved with pip's
+# dry-run report and installed without torch and its own dependencies, which venv already has.
+declare -A HF=([tf4.46.3]="transformers==4.46.3 accelerate==1.1.1 peft==0.13.2"
+               [tf5.24.0]="transformers==5.24.0 accelerate==1.15.0 peft==0.21.2")
+for name in "${!HF[@]}"; do
+  spec="${HF[$name]}"
+  dir="$ORACLE/hf/$name"
+  if stamp_ok "hf-$name" "$spec" && [[ -d "$dir/transformers" ]]; then
+    log "hf/$name: up to date"
+    continue
+  fi
+  log "hf/$name: installing $spec"
+  rm -rf "$dir"; mkdir -p "$dir"
+  # shellcheck disable=SC2086
+  "$VPY" -m pip install -q --dry-run --ignore-installed --report "$dir.report.json" $spec
+  mapfile -t reqs < <("$VPY" - "$dir.report.json" <<'PY'
+import json, sys
+have = {"torch", "triton", "sympy", "networkx", "jinja2", "fsspec", "mpmath", "markupsafe", "filelock",
+        "typing-extensions", "typing_extensions", "setuptools", "numpy"}
+for item in json.load(open(sys.argv[1]))["install"]:
+    meta = item["metadata"]
+    name = meta["name"].lower()
+    if name in have or name.startswith("nvidia-") or name.startswith("cuda-"):
+        continue
+    print(f"{meta['name']}=={meta['version']}")
+PY
+)
+  "$VPY" -m pip install -q --no-deps --target "$dir" "${reqs[@]}"
+  rm -f "$dir.report.json"
+  stamp "hf-$name" "$spec"
+  DID+=("hf/$name")
 done
 
 T1=$(date +%s)
