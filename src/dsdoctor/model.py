@@ -24,13 +24,24 @@ class Severity(str, Enum):
 
 @dataclass(frozen=True)
 class Evidence:
-    """What was seen (``what``) and where (``where``: a command, a file, a path, an env var)."""
+    """What was seen (``what``) and where (``where``: a command, a file, a path, an env var).
+
+    ``path``/``line``/``col`` (1-based) locate it in a file when it came from one (a log line, a config key).
+    """
 
     what: str
     where: str = ""
+    path: Optional[str] = None
+    line: Optional[int] = None
+    col: Optional[int] = None
 
     def to_json(self) -> Dict[str, Any]:
-        return {"what": self.what, "where": self.where}
+        out: Dict[str, Any] = {"what": self.what, "where": self.where}
+        for key in ("path", "line", "col"):
+            val = getattr(self, key)
+            if val is not None:
+                out[key] = val
+        return out
 
 
 @dataclass(frozen=True)
@@ -75,6 +86,9 @@ class Finding:
     evidence: Tuple[Evidence, ...] = ()
     fixes: Tuple[Fix, ...] = ()
     section: str = "general"
+    path: Optional[str] = None  # where the finding points (lint: the offending key or line)
+    line: Optional[int] = None
+    col: Optional[int] = None
 
     @property
     def code(self) -> str:
@@ -92,6 +106,7 @@ class Finding:
             "section": self.section,
             "evidence": [e.to_json() for e in self.evidence],
             "fixes": [f.to_json() for f in self.fixes],
+            **{k: getattr(self, k) for k in ("path", "line", "col") if getattr(self, k) is not None},
         }
 
 
