@@ -105,25 +105,25 @@ def _cuda_builder_steps(ctx: Context, p: OpPrediction) -> Optional[OpPrediction]
     nvcc_missing = ctx.cuda_home is not None and (f.nvcc is None or not f.nvcc.exists)
     nvcc_broken = ctx.cuda_home is not None and not nvcc_missing and ctx.nvcc_release is None
 
-    if K.cuda_check_needs_gpu(ds):
-        # 0.8.1-0.9.0: jit_load runs the check itself, with no try; without a GPU it reads nothing.
-        if not ctx.gpu_visible:
-            return None
+    def toolkit_unreadable(exc: str) -> Optional[OpPrediction]:
+        """A toolkit read that nothing catches: no CUDA_HOME, no nvcc, or an nvcc giving no release."""
         if ctx.cuda_home is None:
-            return _fail(p, "cuda-toolkit-missing", f"AssertionError: {K.MSG_MISSING_CUDA_HOME}")
+            return _fail(p, "cuda-toolkit-missing", f"{exc}: {K.MSG_MISSING_CUDA_HOME}")
         if nvcc_missing:
             return _fail(p, "cuda-toolkit-missing", K.missing_nvcc_message(ds, nvcc_path))
         if nvcc_broken:
             return _fail(p, "cuda-toolkit-missing", f"{nvcc_path} -V failed or printed no release")
+        return None
+
+    if K.cuda_check_needs_gpu(ds):
+        # 0.8.1-0.9.0: jit_load runs the check itself, with no try; without a GPU it reads nothing.
+        return toolkit_unreadable("AssertionError") if ctx.gpu_visible else None
 
     # nvcc_args(): only when torch sees a GPU (build_for_cpu is False); nothing catches it.
     if ctx.gpu_visible and ds >= v("0.12.3"):
-        if ctx.cuda_home is None:
-            return _fail(p, "cuda-toolkit-missing", f"MissingCUDAException: {K.MSG_MISSING_CUDA_HOME}")
-        if nvcc_missing:
-            return _fail(p, "cuda-toolkit-missing", K.missing_nvcc_message(ds, nvcc_path))
-        if nvcc_broken:
-            return _fail(p, "cuda-toolkit-missing", f"{nvcc_path} -V failed or printed no release")
+        failed = toolkit_unreadable("MissingCUDAException")
+        if failed:
+            return failed
 
     # cxx_args() -> the CUDA check (is_cuda_enable / get_cuda_compile_flag).
     mode = K.cpu_adam_cuda_check(ds)
