@@ -117,13 +117,16 @@ def _cuda_builder_steps(ctx: Context, p: OpPrediction) -> Optional[OpPrediction]
 
     if K.cuda_check_needs_gpu(ds):
         # 0.8.1-0.9.0: jit_load runs the check itself, with no try; without a GPU it reads nothing.
-        return toolkit_unreadable("AssertionError") if ctx.gpu_visible else None
-
-    # nvcc_args(): only when torch sees a GPU (build_for_cpu is False); nothing catches it.
-    if ctx.gpu_visible and ds >= v("0.12.3"):
+        if not ctx.gpu_visible:
+            return None
+        failed = toolkit_unreadable("AssertionError")
+    elif ctx.gpu_visible and ds >= v("0.12.3"):
+        # nvcc_args(): only when torch sees a GPU (build_for_cpu is False); nothing catches it.
         failed = toolkit_unreadable("MissingCUDAException")
-        if failed:
-            return failed
+    else:
+        failed = None
+    if failed:
+        return failed
 
     # cxx_args() -> the CUDA check (is_cuda_enable / get_cuda_compile_flag).
     mode = K.cpu_adam_cuda_check(ds)
