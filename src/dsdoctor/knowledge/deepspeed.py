@@ -268,8 +268,103 @@ MSG_ACCEL_INVALID = 'DS_ACCELERATOR must be one of {allowed}. Value "{value}" is
 MSG_PREBUILT_TORCH = "PyTorch version mismatch! DeepSpeed ops were compiled and installed with a different version"
 MSG_PREBUILT_CUDA = "CUDA version mismatch! DeepSpeed ops were compiled and installed with a different version"
 MSG_LIBAIO = "async_io requires the dev libaio .so object and headers but these were not found."
+MSG_NVCC_UNRUNNABLE = "Unable to run {nvcc}, unable to compile CUDA op(s)"  # 0.19.5+ (PR #8216)
+MSG_OP_WRAPPED = "requires the {op} op, which failed to build/load."  # 0.19.8: cpu_adam, cpu_adagrad, cpu_lion
+MSG_DEL_IGNORED = "Exception ignored in: <function DeepSpeedCPU{opt}.__del__"  # <= 0.19.7, noise after the cause
+MSG_NOT_COMPATIBLE = "Unable to JIT load the {op} op due to it not being compatible due to hardware/software issue."
+MSG_NO_COMPUTE_CAPS = "Unable to load {op} op due to no compute capabilities remaining after filtering"
+MSG_FORK_ARCH = "cannot probe CUDA device capabilities in a forked subprocess where CUDA has already been initialized"
+# runtime/config.py (same text 0.9.5-0.19.8)
+MSG_BATCH_MISMATCH = ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * "
+                      "gradient_acc_step * world_size {tb} != {mb} * {ga} * {ws}")
+MSG_AUTO_COMPARE = "'>' not supported between instances of 'str' and '{other}'"  # a top-level "auto" reached _batch_assertion
+MSG_CLIENT_OPTIMIZER = ("You are using ZeRO-Offload with a client provided optimizer ({cls}) which in most cases will "
+                        "yield poor performance.")
+MSG_FORCE_DS_CPU_OPTIMIZER = '"zero_force_ds_cpu_optimizer": false'
+MSG_INT_FROM_FLOAT = "Input should be a valid integer, got a number with a fractional part"  # pydantic v2 (0.15+)
+MSG_NO_SYNC = "no_sync context manager is incompatible with gradient partitioning logic of ZeRO stage {stage}"
+# launcher/ and comm/
+MSG_LAUNCH_EXIT = "{cmd} exits with return code = {rc}"  # launcher/launch.py, logger.error
+MSG_SSH_UNREACHABLE = "Using hostfile at {hostfile} but host={host} was not reachable via ssh."
+MSG_HOSTFILE_BAD = "Bad hostfile text: "  # logger.error before each ValueError below (0.15.4-0.19.8)
+MSG_HOSTFILE_ERRORS = ("Hostfile contains multiple entries for {host}, unable to proceed with launching",
+                       "Hostfile contains a bad entry: {line}, unable to proceed with launching",
+                       "Hostfile is empty or not formatted correctly, unable to proceed with launching.")
+MSG_NO_GPU_RESOURCES = "Unable to proceed, no GPU resources available"
+MSG_MPI_DISCOVERY_MODULE = "mpi4py"  # init_distributed() without RANK/... imports mpi4py (mpi_discovery)
 
 
 def cpu_adam_failure_tail(ds: Version) -> str:
     """The line a user sees last when cpu_adam fails: a pointer, never the cause."""
     return MSG_CPU_ADAM_WRAPPED if ds >= v("0.19.8") else MSG_DS_OPT_ADAM
+
+
+# ---------------------------------------------------------------------------------------------------
+# 7. Memory estimators (runtime/zero/stage3.py estimate_zero3_model_states_mem_needs, stage_1_and_2.py
+#    estimate_zero2_model_states_mem_needs). The ``*_all_live``/``*_all_cold`` wrappers print and return
+#    None, so dsdoctor reimplements the arithmetic, expression for expression (float order matters for
+#    the ``int()`` truncation). Bytes; GPU per device, CPU per node. Model states only: no activations,
+#    no CUDA context, no fragmentation. ``tests/oracle/test_estimate_oracle.py`` calls the real functions.
+# ---------------------------------------------------------------------------------------------------
+
+ESTIMATOR_BUFFER_FACTOR = 1.5  # additional_buffer_factor default in every version
+
+# ZeRO-2 without offload, GPU bytes: ``4P + int(16P/T)`` up to 0.14.2, ``2P + int(18P/T)`` from 0.14.3
+# (PR #5099: 2 = fp16 params; 18 = fp16 grads 2 + fp32 grads 4 + fp32 params 4 + Adam moments 8).
+ZERO2_GPU_NO_OFFLOAD: Tuple[Span[Tuple[int, int]], ...] = (
+    Span(None, "0.14.2", (4, 16)),
+    Span("0.14.3", None, (2, 18)),
+)
+
+
+def zero3_model_states_mem(total_params: int, largest_layer_params: int, num_gpus_per_node: int = 1,
+                           num_nodes: int = 1, cpu_offload: bool = True, cpu_offload_params: bool = True,
+                           zero_init: bool = True,
+                           additional_buffer_factor: float = ESTIMATOR_BUFFER_FACTOR) -> Tuple[int, int, int]:
+    """``estimate_zero3_model_states_mem_needs``: ``(cpu_bytes_per_node, gpu_bytes_per_gpu, 4*L)``.
+    Same formula in every version with a stage3.py estimator (0.9.x-0.19.8 checked)."""
+    total_gpus = num_nodes * num_gpus_per_node
+    gpus_factor = 1 / num_nodes
+    largest_layer_memory = 4 * largest_layer_params
+    cpu_mem: float
+    if cpu_offload:
+        if cpu_offload_params:
+            gpu_mem = largest_layer_memory
+            if zero_init:
+                cpu_mem = total_params * 18 * gpus_factor * additional_buffer_factor
+            else:
+                cpu_mem = total_params * max(4 * num_gpus_per_node, 18 * gpus_factor) * additional_buffer_factor
+        else:
+            gpu_mem = largest_layer_memory + int(2 * total_params / total_gpus)
+            if zero_init:
+                cpu_mem = total_params * 16 * gpus_factor * additional_buffer_factor
+            else:
+                cpu_mem = total_params * max(4 * num_gpus_per_node, 16 * gpus_factor) * additional_buffer_factor
+    else:
+        gpu_mem = largest_layer_memory + int(18 * total_params / total_gpus)
+        if zero_init:
+            cpu_mem = largest_layer_params * 4 * num_gpus_per_node * additional_buffer_factor
+        else:
+            cpu_mem = total_params * 4 * num_gpus_per_node * additional_buffer_factor
+    return int(cpu_mem), int(gpu_mem), largest_layer_memory
+
+
+def zero2_model_states_mem(ds: Version, total_params: int, num_gpus_per_node: int = 1, num_nodes: int = 1,
+                           cpu_offload: bool = True,
+                           additional_buffer_factor: float = ESTIMATOR_BUFFER_FACTOR) -> Tuple[int, int]:
+    """``estimate_zero2_model_states_mem_needs`` of DeepSpeed ``ds``: ``(cpu_bytes_per_node, gpu_bytes_per_gpu)``."""
+    total_gpus = num_nodes * num_gpus_per_node
+    cpu_mem: float
+    if cpu_offload:
+        gpu_mem = 2 * total_params
+        cpu_mem = total_params * max(4 * total_gpus, 16) * additional_buffer_factor
+    else:
+        fixed, sharded = lookup(ZERO2_GPU_NO_OFFLOAD, ds, (2, 18))
+        gpu_mem = fixed * total_params + int(sharded * total_params / total_gpus)
+        cpu_mem = total_params * 4 * num_gpus_per_node * additional_buffer_factor
+    return int(cpu_mem), int(gpu_mem)
+
+
+# Beyond model states (dsdoctor's own additions, not DeepSpeed's): a CUDA context with torch's kernels
+# loaded takes ~0.5-1 GiB per process; the allocator fragments. Values are deliberately round.
+CUDA_CONTEXT_BYTES = 1 << 30
