@@ -33,6 +33,14 @@ RULES: Dict[str, RuleInfo] = {
     "probe-failed": RuleInfo("DS114", "A probe of the environment failed (hung, crashed or printed garbage)"),
     "package-missing": RuleInfo("DS115", "torch or deepspeed is not installed in the checked environment"),
     "op-build-failed": RuleInfo("DS116", "dsdoctor verify: the op failed to build or load"),
+    # dsdoctor estimate / smoke
+    "estimate-nothing-fits": RuleInfo("DS601", "No ZeRO-2/3 offload option fits the GPUs and host RAM"),
+    "smoke-failed": RuleInfo("DS610", "dsdoctor smoke: the ZeRO-3 offload rehearsal did not finish"),
+    "smoke-timeout": RuleInfo("DS611", "dsdoctor smoke: the run exceeded its overall timeout"),
+    "smoke-loss-not-decreasing": RuleInfo("DS612", "dsdoctor smoke: the loss did not fall on a learnable task"),
+    "smoke-unexpected-optimizer": RuleInfo("DS613", "dsdoctor smoke: DeepSpeed picked another optimizer than expected"),
+    "smoke-params-not-partitioned": RuleInfo("DS614", "dsdoctor smoke: ZeRO-3 did not partition the parameters"),
+    "smoke-save-failed": RuleInfo("DS615", "dsdoctor smoke: the 16-bit model save failed or was skipped"),
 }
 
 

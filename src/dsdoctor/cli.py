@@ -130,6 +130,38 @@ def verify(
 
 
 @app.command()
+def estimate(
+    model: Optional[str] = typer.Option(None, "--model", help="Model dir, config.json, or org/name in the local HF cache."),
+    params: Optional[float] = typer.Option(None, "--params", help="Total parameters (e.g. 7e9) instead of --model."),
+    largest_layer: Optional[float] = typer.Option(None, "--largest-layer", help="Largest layer's parameters."),
+    layers: Optional[int] = typer.Option(None, "--layers"),
+    hidden: Optional[int] = typer.Option(None, "--hidden"),
+    vocab: Optional[int] = typer.Option(None, "--vocab"),
+    lora_r: Optional[int] = typer.Option(None, "--lora-r", help="LoRA rank: only adapters are trained."),
+    lora_targets: str = typer.Option("q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj", "--lora-targets"),
+    qlora: bool = typer.Option(False, "--qlora", help="4-bit base weights (with --lora-r)."),
+    seq_len: int = typer.Option(2048, "--seq-len"),
+    micro_batch: int = typer.Option(1, "--micro-batch"),
+    no_grad_ckpt: bool = typer.Option(False, "--no-gradient-checkpointing"),
+    gpus_per_node: Optional[int] = typer.Option(None, "--gpus-per-node", help="Default: detected (NVML/nvidia-smi)."),
+    nodes: int = typer.Option(1, "--nodes"),
+    gpu_mem: Optional[str] = typer.Option(None, "--gpu-mem", help="Per GPU, e.g. 80GB (default: detected)."),
+    cpu_mem: Optional[str] = typer.Option(None, "--cpu-mem", help="Per node, e.g. 512GB (default: this host's RAM)."),
+    margin: float = typer.Option(0.1, "--margin", help="Headroom an option must leave to count as fitting."),
+    ds_version: str = typer.Option("0.19.8", "--deepspeed-version", help="Whose estimator formulas to use."),
+    transformers4: bool = typer.Option(False, "--transformers4", help="Count MoE experts as Transformers 4.x lays them out."),
+    write_config: Optional[str] = typer.Option(None, "--write-config", help="Write a ds_config for the recommended option."),
+    fmt: Format = FormatOpt,
+) -> None:
+    """Will it fit? Every ZeRO-2/3 x offload option with per-GPU and per-node memory, and the fastest that fits."""
+    import os
+
+    from .estimate import run_estimate
+
+    raise typer.Exit(run_estimate(dict(locals()), os.environ, json_out=fmt is Format.json))
+
+
+@app.command()
 def version() -> None:
     """Print dsdoctor's version."""
     from . import __version__

@@ -60,7 +60,7 @@ class _Cfg:
         self.raw.update({k: v for k, v in raw.items() if v is not None or k not in self.raw})
         self.shared = 0
 
-    def int(self, *keys: str) -> int:
+    def num(self, *keys: str) -> int:
         for k in keys:
             val = self.raw.get(k)
             if val is not None:
@@ -70,7 +70,7 @@ class _Cfg:
         raise ConfigProblem(f"config has no {keys[0]!r}")
 
     def opt_int(self, key: str) -> Optional[int]:
-        return self.int(key) if self.raw.get(key) is not None else None
+        return self.num(key) if self.raw.get(key) is not None else None
 
     def flag(self, key: str, default: bool = False) -> bool:
         val = self.raw.get(key, default)
@@ -78,8 +78,8 @@ class _Cfg:
 
 
 def _attn(c: _Cfg, q_bias: bool, o_bias: bool, fused_qkv: bool = False) -> Modules:
-    h = c.int("hidden_size")
-    nh = c.int("num_attention_heads")
+    h = c.num("hidden_size")
+    nh = c.num("num_attention_heads")
     nkv = c.opt_int("num_key_value_heads") or nh
     hd = c.opt_int("head_dim") or h // nh
     q, kv = nh * hd, nkv * hd
@@ -93,7 +93,7 @@ def _attn(c: _Cfg, q_bias: bool, o_bias: bool, fused_qkv: bool = False) -> Modul
 
 
 def _head(c: _Cfg, embed_dim: int, bias: bool = False) -> Modules:
-    v = c.int("vocab_size")
+    v = c.num("vocab_size")
     c.shared = v * embed_dim  # what a tied lm_head shares with the input embedding (never its bias)
     # a tied lm_head owns the embedding Parameter too (largest layer), but it is counted once in total
     return [("lm_head", v * embed_dim + (v if bias else 0), 1)]
@@ -104,25 +104,25 @@ def _tied(c: _Cfg) -> bool:
 
 
 def _decoder(c: _Cfg, layer: Modules, norm: int) -> Modules:
-    h, v, n = c.int("hidden_size"), c.int("vocab_size"), c.int("num_hidden_layers")
+    h, v, n = c.num("hidden_size"), c.num("vocab_size"), c.num("num_hidden_layers")
     return [("embed_tokens", v * h, 1)] + [(k, p, m * n) for k, p, m in layer] + [("norm", norm, 1)] + _head(c, h)
 
 
 def _llama_like(c: _Cfg, mt: str, fused_experts: bool) -> Modules:
-    h = c.int("hidden_size")
-    i = c.int("intermediate_size")
+    h = c.num("hidden_size")
+    i = c.num("intermediate_size")
     if mt == "llama":
         attn = _attn(c, c.flag("attention_bias"), c.flag("attention_bias"))
     elif mt == "qwen2":
         attn = _attn(c, True, False)
     elif mt == "qwen3":
         attn = _attn(c, c.flag("attention_bias"), c.flag("attention_bias"))
-        hd = c.opt_int("head_dim") or h // c.int("num_attention_heads")
+        hd = c.opt_int("head_dim") or h // c.num("num_attention_heads")
         attn += [("self_attn.q_norm", hd, 1), ("self_attn.k_norm", hd, 1)]
     else:
         attn = _attn(c, False, False)
     if mt == "mixtral":
-        e = c.int("num_local_experts")
+        e = c.num("num_local_experts")
         mlp: Modules = [("block_sparse_moe.gate", e * h, 1)]
         if fused_experts:
             mlp.append(("block_sparse_moe.experts", e * 3 * h * i, 1))
@@ -137,18 +137,18 @@ def _llama_like(c: _Cfg, mt: str, fused_experts: bool) -> Modules:
 
 
 def _phi3(c: _Cfg, mt: str, fused_experts: bool) -> Modules:
-    h, i = c.int("hidden_size"), c.int("intermediate_size")
+    h, i = c.num("hidden_size"), c.num("intermediate_size")
     layer = _attn(c, False, False, fused_qkv=True) + [
         ("mlp.gate_up_proj", h * 2 * i, 1), ("mlp.down_proj", i * h, 1), ("layernorm", h, 2)]
     return _decoder(c, layer, h)
 
 
 def _phi(c: _Cfg, mt: str, fused_experts: bool) -> Modules:
-    h, i, v, n = c.int("hidden_size"), c.int("intermediate_size"), c.int("vocab_size"), c.int("num_hidden_layers")
+    h, i, v, n = c.num("hidden_size"), c.num("intermediate_size"), c.num("vocab_size"), c.num("num_hidden_layers")
     layer = _attn(c, True, False)
     layer[-1] = ("self_attn.dense", h * h + h, 1)
     if c.flag("qk_layernorm"):
-        hd = h // c.int("num_attention_heads")
+        hd = h // c.num("num_attention_heads")
         layer += [("self_attn.q_layernorm", 2 * hd, 1), ("self_attn.k_layernorm", 2 * hd, 1)]
     layer += [("mlp.fc1", h * i + i, 1), ("mlp.fc2", i * h + h, 1), ("input_layernorm", 2 * h, 1)]
     return ([("embed_tokens", v * h, 1)] + [(k, p, m * n) for k, p, m in layer]
@@ -156,16 +156,16 @@ def _phi(c: _Cfg, mt: str, fused_experts: bool) -> Modules:
 
 
 def _gpt2(c: _Cfg, mt: str, fused_experts: bool) -> Modules:
-    h, v, n = c.int("n_embd", "hidden_size"), c.int("vocab_size"), c.int("n_layer", "num_hidden_layers")
+    h, v, n = c.num("n_embd", "hidden_size"), c.num("vocab_size"), c.num("n_layer", "num_hidden_layers")
     inner = c.opt_int("n_inner") or 4 * h
     layer: Modules = [("ln_1", 2 * h, 1), ("attn.c_attn", h * 3 * h + 3 * h, 1), ("attn.c_proj", h * h + h, 1),
                       ("ln_2", 2 * h, 1), ("mlp.c_fc", h * inner + inner, 1), ("mlp.c_proj", inner * h + h, 1)]
-    return ([("wte", v * h, 1), ("wpe", c.int("n_positions", "max_position_embeddings") * h, 1)]
+    return ([("wte", v * h, 1), ("wpe", c.num("n_positions", "max_position_embeddings") * h, 1)]
             + [(k, p, m * n) for k, p, m in layer] + [("ln_f", 2 * h, 1)] + _head(c, h))
 
 
 def _gpt_neox(c: _Cfg, mt: str, fused_experts: bool) -> Modules:
-    h, i, v, n = c.int("hidden_size"), c.int("intermediate_size"), c.int("vocab_size"), c.int("num_hidden_layers")
+    h, i, v, n = c.num("hidden_size"), c.num("intermediate_size"), c.num("vocab_size"), c.num("num_hidden_layers")
     b = c.flag("attention_bias", True)
     layer: Modules = [("input_layernorm", 2 * h, 1), ("post_attention_layernorm", 2 * h, 1),
                       ("attention.query_key_value", h * 3 * h + (3 * h if b else 0), 1),
@@ -176,7 +176,7 @@ def _gpt_neox(c: _Cfg, mt: str, fused_experts: bool) -> Modules:
 
 
 def _starcoder2(c: _Cfg, mt: str, fused_experts: bool) -> Modules:
-    h, i = c.int("hidden_size"), c.int("intermediate_size")
+    h, i = c.num("hidden_size"), c.num("intermediate_size")
     b = c.flag("use_bias", True)
     layer = _attn(c, b, b) + [("mlp.c_fc", h * i + (i if b else 0), 1), ("mlp.c_proj", i * h + (h if b else 0), 1),
                               ("layernorm", 2 * h, 2)]
@@ -208,8 +208,8 @@ def lora_params(config: Mapping[str, Any], r: int, targets: Tuple[str, ...]) -> 
     q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj) of a Llama-like decoder."""
     mt = str(config.get("model_type") or "")
     c = _Cfg(config, mt)
-    h, n = c.int("hidden_size"), c.int("num_hidden_layers")
-    nh = c.int("num_attention_heads")
+    h, n = c.num("hidden_size"), c.num("num_hidden_layers")
+    nh = c.num("num_attention_heads")
     nkv = c.opt_int("num_key_value_heads") or nh
     hd = c.opt_int("head_dim") or h // nh
     i = c.opt_int("intermediate_size") or 4 * h

@@ -67,6 +67,51 @@ def _nvml_count() -> Optional[int]:
         return None
 
 
+def probe_gpu_memory(path_env: Optional[str]) -> List[int]:
+    """Total memory (bytes) of each NVIDIA GPU the driver reports: NVML, else ``nvidia-smi``; [] without."""
+    mem = _nvml_memory()
+    if mem is not None:
+        return mem
+    smi = which("nvidia-smi", path_env)
+    if smi:
+        res = run_tool([smi, "--query-gpu=memory.total", "--format=csv,noheader,nounits"], timeout=5.0)
+        if res.ok:
+            try:
+                return [int(float(ln.strip())) << 20 for ln in res.stdout.splitlines() if ln.strip()]  # MiB
+            except ValueError:
+                return []
+    return []
+
+
+class _NvmlMemory(ctypes.Structure):
+    _fields_ = [("total", ctypes.c_ulonglong), ("free", ctypes.c_ulonglong), ("used", ctypes.c_ulonglong)]
+
+
+def _nvml_memory() -> Optional[List[int]]:
+    try:
+        lib = ctypes.CDLL("libnvidia-ml.so.1")
+    except OSError:
+        return None
+    try:
+        if lib.nvmlInit_v2() != 0:
+            return None
+        n = ctypes.c_uint(0)
+        out: List[int] = []
+        if lib.nvmlDeviceGetCount_v2(ctypes.byref(n)) == 0:
+            for i in range(n.value):
+                handle = ctypes.c_void_p()
+                info = _NvmlMemory()
+                if lib.nvmlDeviceGetHandleByIndex_v2(i, ctypes.byref(handle)) != 0:
+                    break
+                if lib.nvmlDeviceGetMemoryInfo(handle, ctypes.byref(info)) != 0:
+                    break
+                out.append(int(info.total))
+        lib.nvmlShutdown()
+        return out if len(out) == n.value else None
+    except AttributeError:
+        return None
+
+
 @dataclass(frozen=True)
 class Limits:
     memlock_soft: Optional[int]  # bytes; None = unlimited
