@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import shlex
-from typing import Optional
+from typing import List, Optional, Sequence, Tuple
+
+from packaging.version import Version
 
 from .knowledge.deepspeed import DEEPSPEED_ENV_FILE
 from .model import Applicability, Fix
@@ -50,3 +52,115 @@ def pip_fix(requirement: str, title: str, python: Optional[str] = None, reason: 
 
 def command_fix(title: str, *commands: str, applicability: Applicability = "safe", reason: str = "") -> Fix:
     return Fix(title=title, applicability=applicability, commands=tuple(commands), reason=reason)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Fixes for one cause, shared by `check` (which knows the environment) and `explain` (which may only
+# know what the log printed): the same builder, so the advice for one cause is identical everywhere.
+# ---------------------------------------------------------------------------------------------------
+
+
+def _mm(t: Tuple[int, int]) -> str:
+    return "%d.%d" % t
+
+
+def toolkit_fixes(want: Tuple[int, int], ds: Optional[Version], python: Optional[str] = None,
+                  other_toolkits: Sequence[Tuple[str, Tuple[int, int]]] = ()) -> List[Fix]:
+    """(a) a matching toolkit already on disk (``other_toolkits``: (CUDA_HOME, release)); (d) installing one."""
+    from .knowledge import deepspeed as K
+
+    out: List[Fix] = []
+    for home, release in other_toolkits:
+        if ds is not None and K.cuda_pair_verdict(ds, release, want) != "mismatch":
+            out.append(env_fix("CUDA_HOME", home, f"Point CUDA_HOME at the CUDA {_mm(release)} toolkit found at {home}"))
+            break
+    ver = _mm(want)
+    if want[0] >= 13:
+        cmd = f"{shlex.quote(python or 'python')} -m pip install 'nvidia-cuda-nvcc=={ver}.*'"
+        note = "then export CUDA_HOME=<site-packages>/nvidia/cu13"
+    else:
+        cmd = f"conda install -c nvidia 'cuda-nvcc={ver}' 'cuda-libraries-dev={ver}'"
+        note = f"or apt install cuda-toolkit-{want[0]}-{want[1]}; then export CUDA_HOME to it"
+    out.append(command_fix(f"Install a CUDA {ver} toolkit (matching torch)", cmd, reason=note))
+    return out
+
+
+def cuda_mismatch_fixes(ds: Optional[Version], system: Tuple[int, int], torch_cuda: Tuple[int, int], *,
+                        sole_blocker: bool, gpu_visible: bool, python: Optional[str] = None,
+                        other_toolkits: Sequence[Tuple[str, Tuple[int, int]]] = ()) -> List[Fix]:
+    """Fixes for a CUDA toolkit / torch CUDA mismatch. ``ds`` None = unknown but the mismatch was fatal
+    (a log showed DeepSpeed raising it: 0.12.4-0.19.7 for cpu_adam's JIT, or an install-time build)."""
+    from .knowledge import deepspeed as K
+    from .knowledge.versions import v
+
+    fixes = toolkit_fixes(torch_cuda, ds, python, other_toolkits)
+    out: List[Fix] = list(fixes[:-1])
+    major_diff = system[0] != torch_cuda[0]
+    if sole_blocker and (ds is None or K.skip_cuda_check_supported(ds)):
+        cu_sources = ds is not None and K.cpu_adam_compiles_cuda_sources(ds) and gpu_visible
+        app: Applicability
+        if major_diff and cu_sources:
+            app, reason = "unsafe", ("cpu_adam compiles a .cu kernel here (DeepSpeed <= 0.14.2 with a GPU) across CUDA "
+                                     "major versions: the kernel and torch's runtime may not load together.")
+        elif major_diff and gpu_visible:
+            app, reason = "unsafe", ("the toolkit's major version differs from torch's: the op links the other major's "
+                                     "libraries (libcurand) when a GPU is visible; fine for CPU-only offload.")
+        else:
+            app, reason = "safe", ("no CUDA code is compiled or linked for cpu_adam here" if not gpu_visible
+                                   else "a minor CUDA difference: the APIs are compatible.")
+        out.append(env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Skip DeepSpeed's CUDA check (exactly the value 1)", app, reason))
+    if sole_blocker and (ds is None or (K.cpu_adam_cuda_check(ds) == "fatal" and ds < v("0.19.8"))):
+        out.append(pip_fix("deepspeed>=0.19.8", "Upgrade DeepSpeed to 0.19.8, whose cpu_adam is a plain CPU build "
+                           "(when CPU offload's cpu_adam is the only op you need)", python))
+    out.extend(fixes[-1:])
+    return out
+
+
+def ninja_fixes(python: Optional[str], module_check: bool, activate_dir: Optional[str] = None) -> Tuple[Fix, ...]:
+    """``module_check``: DeepSpeed <= 0.18.2 imports the ninja module (apt's ninja cannot satisfy it)."""
+    fixes: List[Fix] = []
+    if activate_dir:
+        fixes.append(command_fix(f"Activate the environment so {activate_dir} is on PATH",
+                                 f"export PATH={shlex.quote(activate_dir)}:$PATH",
+                                 reason="or `source <env>/bin/activate` / `conda activate <env>` before launching"))
+    fixes.append(pip_fix("ninja", "Install ninja into the training environment", python))
+    if not module_check:
+        fixes.append(command_fix("Or install the system package", "apt-get install ninja-build"))
+    return tuple(fixes)
+
+
+def stale_lock_fix(lock_path: str) -> Fix:
+    return command_fix("Delete the stale lock", f"rm -f {shlex.quote(lock_path)}")
+
+
+def python_headers_fix(py_version: Optional[Tuple[int, int]]) -> Fix:
+    ver = "%d.%d" % py_version if py_version else "3.X"
+    return command_fix("Install the Python headers", f"apt-get install python{ver}-dev",
+                       reason="conda envs ship them; with pyenv reinstall the version")
+
+
+def compiler_fix() -> Fix:
+    return command_fix("Install a compiler", "apt-get install g++")
+
+
+def openmp_fix() -> Fix:
+    return command_fix("Install OpenMP", "apt-get install libgomp1 libomp-dev")
+
+
+def gcc_limit_fixes(limit: int) -> Tuple[Fix, ...]:
+    return (env_fix("CXX", f"g++-{limit}", f"Build with g++-{limit}"),
+            env_fix("NVCC_APPEND_FLAGS", "-allow-unsupported-compiler", "Let nvcc accept this gcc", "unsafe",
+                    "an unsupported host compiler may miscompile CUDA code"))
+
+
+def curand_fix(torch_cuda: Optional[Tuple[int, int]]) -> Fix:
+    x, y = (str(torch_cuda[0]), str(torch_cuda[1])) if torch_cuda else ("X", "Y")
+    return command_fix("Install the CUDA curand development library", f"apt-get install libcurand-dev-{x}-{y}")
+
+
+def libaio_fix() -> Fix:
+    return command_fix("Install libaio", "apt-get install libaio-dev", reason="yum: libaio-devel; pacman: libaio")
+
+
+def shm_fix() -> Fix:
+    return command_fix("Docker: give the container more shared memory", "docker run --shm-size=16g ...  # or --ipc=host")

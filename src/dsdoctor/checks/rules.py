@@ -5,11 +5,25 @@ findings and healthy (✓) results. Severity follows the cpu_adam prediction: th
 from __future__ import annotations
 
 import os
-import shlex
 from typing import Callable, Iterable, List, Optional, Tuple, Union
 
 from ..dsconfig import OffloadIntent
-from ..fixes import command_fix, env_fix, pip_fix
+from ..fixes import (
+    command_fix,
+    compiler_fix,
+    cuda_mismatch_fixes,
+    curand_fix,
+    env_fix,
+    gcc_limit_fixes,
+    libaio_fix,
+    ninja_fixes,
+    openmp_fix,
+    pip_fix,
+    python_headers_fix,
+    shm_fix,
+    stale_lock_fix,
+    toolkit_fixes,
+)
 from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
 from ..knowledge.versions import v
@@ -99,24 +113,13 @@ def accelerator(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
 # ---------------------------------------------------------------------------------------------- CUDA
 
 
+def _others(ctx: Context) -> List[Tuple[str, Tuple[int, int]]]:
+    return [(os.path.dirname(os.path.dirname(o.path)), o.release) for o in ctx.facts.other_toolkits if o.release]
+
+
 def _toolkit_fixes(ctx: Context, want: Tuple[int, int]) -> List[Fix]:
     """(a) a matching toolkit already on disk; (d) installing one."""
-    assert ctx.ds is not None
-    out: List[Fix] = []
-    for other in ctx.facts.other_toolkits:
-        if other.release and K.cuda_pair_verdict(ctx.ds, other.release, want) != "mismatch":
-            home = os.path.dirname(os.path.dirname(other.path))
-            out.append(env_fix("CUDA_HOME", home, f"Point CUDA_HOME at the CUDA {_mm(other.release)} toolkit found at {home}"))
-            break
-    ver = _mm(want)
-    if want[0] >= 13:
-        cmd = f"{shlex.quote(ctx.python_exe or 'python')} -m pip install 'nvidia-cuda-nvcc=={ver}.*'"
-        note = "then export CUDA_HOME=<site-packages>/nvidia/cu13"
-    else:
-        cmd = f"conda install -c nvidia 'cuda-nvcc={ver}' 'cuda-libraries-dev={ver}'"
-        note = f"or apt install cuda-toolkit-{want[0]}-{want[1]}; then export CUDA_HOME to it"
-    out.append(command_fix(f"Install a CUDA {ver} toolkit (matching torch)", cmd, reason=note))
-    return out
+    return toolkit_fixes(want, ctx.ds, ctx.python_exe, _others(ctx))
 
 
 def cuda(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
@@ -181,31 +184,9 @@ def cuda(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
 
 
 def _mismatch_fixes(ctx: Context, pred: OpPrediction, major_diff: bool) -> List[Fix]:
-    assert ctx.ds is not None and ctx.torch_cuda is not None
-    ds = ctx.ds
-    fixes = _toolkit_fixes(ctx, ctx.torch_cuda)
-    local = fixes[:-1]
-    install = fixes[-1:]
-    out: List[Fix] = list(local)
-    check_is_sole_blocker = "cuda-version-mismatch" in pred.blockers
-    if check_is_sole_blocker and K.skip_cuda_check_supported(ds):
-        cu_sources = K.cpu_adam_compiles_cuda_sources(ds) and ctx.gpu_visible
-        if major_diff and cu_sources:
-            app, reason = "unsafe", ("cpu_adam compiles a .cu kernel here (DeepSpeed <= 0.14.2 with a GPU) across CUDA "
-                                     "major versions: the kernel and torch's runtime may not load together.")
-        elif major_diff and ctx.gpu_visible:
-            app, reason = "unsafe", ("the toolkit's major version differs from torch's: the op links the other major's "
-                                     "libraries (libcurand) when a GPU is visible; fine for CPU-only offload.")
-        else:
-            app, reason = "safe", ("no CUDA code is compiled or linked for cpu_adam here" if not ctx.gpu_visible
-                                   else "a minor CUDA difference: the APIs are compatible.")
-        out.append(env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Skip DeepSpeed's CUDA check (exactly the value 1)",
-                           app, reason))  # type: ignore[arg-type]
-    if check_is_sole_blocker and K.cpu_adam_cuda_check(ds) == "fatal" and ds < v("0.19.8"):
-        out.append(pip_fix("deepspeed>=0.19.8", "Upgrade DeepSpeed to 0.19.8, whose cpu_adam is a plain CPU build "
-                           "(when CPU offload's cpu_adam is the only op you need)", ctx.python_exe))
-    out.extend(install)
-    return out
+    assert ctx.ds is not None and ctx.torch_cuda is not None and ctx.nvcc_release is not None
+    return cuda_mismatch_fixes(ctx.ds, ctx.nvcc_release, ctx.torch_cuda, sole_blocker="cuda-version-mismatch" in pred.blockers,
+                               gpu_visible=ctx.gpu_visible, python=ctx.python_exe, other_toolkits=_others(ctx))
 
 
 def _toolkit_missing(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
@@ -321,12 +302,12 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         yield Finding("host-compiler-unsupported", _sev(pred, "host-compiler-unsupported"),
                       f"No C++ compiler: {c.name!r} is not on PATH", "torch builds JIT ops with $CXX or c++.",
                       (Evidence(f"{c.name}: not found", "PATH"),),
-                      (command_fix("Install a compiler", "apt-get install g++"),), S_BUILD)
+                      (compiler_fix(),), S_BUILD)
     elif c.kind is not None and c.openmp is None:
         yield Finding("host-compiler-unsupported", _sev(pred, "host-compiler-unsupported"),
                       f"{c.name} has no OpenMP runtime: cpu_adam is built with -fopenmp",
                       evidence=(Evidence(f"{c.path} -print-file-name=lib{'omp' if c.kind == 'clang' else 'gomp'}.so found nothing", c.path),),
-                      fixes=(command_fix("Install OpenMP", "apt-get install libgomp1 libomp-dev"),), section=S_BUILD)
+                      fixes=(openmp_fix(),), section=S_BUILD)
     else:
         ver = ".".join(map(str, c.version)) if c.version else "?"
         limit = CK.nvcc_max_gcc(ctx.nvcc_release) if ctx.nvcc_release else None
@@ -334,9 +315,7 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
             yield Finding("host-compiler-unsupported", Severity.ERROR,
                           f"nvcc {_mm(ctx.nvcc_release)} rejects host gcc {ver} (newest supported: {limit})", pred.message,
                           (Evidence(f"{c.path} {ver}", c.path or ""),),
-                          (env_fix("CXX", f"g++-{limit}", f"Build with g++-{limit}"),
-                           env_fix("NVCC_APPEND_FLAGS", "-allow-unsupported-compiler", "Let nvcc accept this gcc", "unsafe",
-                                   "an unsupported host compiler may miscompile CUDA code")), S_BUILD)
+                          gcc_limit_fixes(limit), S_BUILD)
         else:
             yield Passed(S_BUILD, f"C++ compiler {c.kind or ''} {ver} with OpenMP", c.path or "")
     # Python.h
@@ -345,8 +324,7 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         yield Finding("python-headers-missing", _sev(pred, "python-headers-missing"),
                       f"Python.h is missing for Python {v[0]}.{v[1]}: no op can be compiled",
                       evidence=(Evidence(f"{f.interpreter.include}/Python.h not found", f.interpreter.include),),
-                      fixes=(command_fix("Install the Python headers", f"apt-get install python{v[0]}.{v[1]}-dev",
-                                         reason="conda envs ship them; with pyenv reinstall the version"),), section=S_BUILD)
+                      fixes=(python_headers_fix((v[0], v[1])),), section=S_BUILD)
     elif f.python_h:
         yield Passed(S_BUILD, "Python.h present", f.python_h)
     # CUDA libraries (CUDA builder with a visible GPU links -lcurand -L$CUDA_HOME/lib64)
@@ -358,9 +336,7 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
             yield Finding("cuda-libs-missing", sev, "libcurand.so not found where cpu_adam's CUDA build links",
                           f"DeepSpeed {ds} links cpu_adam with -lcurand -L{ctx.cuda_home}/lib64 when a GPU is visible.{extra}",
                           (Evidence("no libcurand.so in " + ", ".join(CK.cuda_lib_dirs(ctx.cuda_home)) + " or system lib dirs", ctx.cuda_home),),
-                          (command_fix("Install the CUDA curand development library",
-                                       f"apt-get install libcurand-dev-{ctx.torch_cuda[0] if ctx.torch_cuda else 'X'}-"
-                                       f"{ctx.torch_cuda[1] if ctx.torch_cuda else 'Y'}"),), S_BUILD)
+                          (curand_fix(ctx.torch_cuda),), S_BUILD)
     # stale locks (only torch <= 2.13 waits on a leftover lock file)
     blocks = CK.extension_lock_blocks(ctx.torch_version)
     for lock in f.extensions.locks:
@@ -377,19 +353,12 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
                       f"torch waits on {lock.path} forever (no message) and no running process is building there. "
                       f"Left by a killed build {lock.age_s / 60:.0f} min ago.",
                       (Evidence(f"lock file, {lock.age_s:.0f}s old, no process building", lock.path),),
-                      (command_fix("Delete the stale lock", f"rm -f {shlex.quote(lock.path)}"),), S_BUILD)
+                      (stale_lock_fix(lock.path),), S_BUILD)
 
 
 def _ninja_fixes(ctx: Context, mode: str, hint: str) -> Tuple[Fix, ...]:
     off = ctx.facts.scripts_off_path
-    fixes: List[Fix] = []
-    if off and "is not on PATH: activate" in hint:
-        fixes.append(command_fix(f"Activate the environment so {off} is on PATH", f"export PATH={shlex.quote(off)}:$PATH",
-                                 reason="or `source <env>/bin/activate` / `conda activate <env>` before launching"))
-    fixes.append(pip_fix("ninja", "Install ninja into the training environment", ctx.python_exe))
-    if mode != "module":  # DeepSpeed <= 0.18.2 also needs the Python module, which apt cannot give
-        fixes.append(command_fix("Or install the system package", "apt-get install ninja-build"))
-    return tuple(fixes)
+    return ninja_fixes(ctx.python_exe, mode == "module", off if off and "is not on PATH: activate" in hint else None)
 
 
 # ------------------------------------------------------------------------------------------- system
@@ -406,7 +375,7 @@ def system(ctx: Context, pred: OpPrediction, intent: Optional[OffloadIntent] = N
         yield Finding("shm-too-small", Severity.WARNING, f"/dev/shm is {lim.shm_bytes / 2**20:.0f} MiB",
                       "NCCL and DataLoader workers use /dev/shm; DeepSpeed's ds_report warns below 512 MB.",
                       (Evidence(f"{lim.shm_bytes} bytes", "/dev/shm (statvfs)"),),
-                      (command_fix("Docker: give the container more shared memory", "docker run --shm-size=16g ...  # or --ipc=host"),), S_SYS)
+                      (shm_fix(),), S_SYS)
     elif lim.shm_bytes is not None:
         yield Passed(S_SYS, f"/dev/shm {lim.shm_bytes / 2**30:.1f} GiB")
     if ctx.ds is not None:
@@ -433,7 +402,7 @@ def system(ctx: Context, pred: OpPrediction, intent: Optional[OffloadIntent] = N
                       f"`{K.MSG_LIBAIO}` async_io test-links io_submit against -laio.",
                       (Evidence(f"libaio.so: {aio.library or 'not found'}; runtime: {aio.runtime or 'not found'}; "
                                 f"libaio.h: {aio.header or 'not found'}", "system library dirs"),),
-                      (command_fix("Install libaio", "apt-get install libaio-dev", reason="yum: libaio-devel; pacman: libaio"),), S_SYS)
+                      (libaio_fix(),), S_SYS)
     elif nvme:
         yield Passed(S_SYS, "libaio present (NVMe offload)", aio.library or "")
 
