@@ -32,7 +32,7 @@ def load(path: str) -> Dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         try:
-            import hjson  # type: ignore[import-untyped]
+            import hjson
         except ImportError:
             raise ConfigError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg} "
                               "(HJSON configs need `pip install hjson`)") from exc
