@@ -41,6 +41,28 @@ RULES: Dict[str, RuleInfo] = {
     "smoke-unexpected-optimizer": RuleInfo("DS613", "dsdoctor smoke: DeepSpeed picked another optimizer than expected"),
     "smoke-params-not-partitioned": RuleInfo("DS614", "dsdoctor smoke: ZeRO-3 did not partition the parameters"),
     "smoke-save-failed": RuleInfo("DS615", "dsdoctor smoke: the 16-bit model save failed or was skipped"),
+    # dsdoctor lint (DS400-DS499; memlock-too-low is DS113)
+    "ds-config-invalid": RuleInfo("DS401", "The DeepSpeed config cannot be loaded or has a value DeepSpeed rejects"),
+    "ds-config-duplicate-key": RuleInfo("DS402", "A key appears twice in the same object of a DeepSpeed config"),
+    "ds-config-unknown-key": RuleInfo("DS403", "A config key the installed DeepSpeed does not know"),
+    "ds-config-deprecated-key": RuleInfo("DS404", "A deprecated DeepSpeed config key"),
+    "ds-config-removed-feature": RuleInfo("DS405", "A config section for a feature the installed DeepSpeed removed"),
+    "batch-size-mismatch": RuleInfo("DS406", "train_batch_size != micro batch x gradient accumulation x world size"),
+    "ds-config-auto-without-trainer": RuleInfo("DS407", '"auto" config values where no HF Trainer fills them'),
+    "fp16-bf16-both-enabled": RuleInfo("DS408", "fp16 and bf16 are both enabled"),
+    "fp16-on-cpu": RuleInfo("DS409", "fp16 enabled for a CPU-accelerator run"),
+    "offload-param-ignored-below-stage3": RuleInfo("DS410", "offload_param is ignored below ZeRO stage 3"),
+    "nvme-path-missing": RuleInfo("DS411", "NVMe offload without nvme_path"),
+    "partial-offload-requires-stage3": RuleInfo("DS412", "offload_optimizer.ratio < 1 outside ZeRO stage 3"),
+    "offload-client-optimizer": RuleInfo("DS413", "Optimizer offload with a client optimizer and no optimizer block"),
+    "zero3-16bit-save-disabled": RuleInfo("DS414", "ZeRO-3 16-bit model save expected but not enabled"),
+    "bucket-size-float": RuleInfo("DS415", "A fractional float for an integer ZeRO size (DeepSpeed >= 0.15)"),
+    "deepspeed-export-flag": RuleInfo("DS416", "deepspeed --export does not exist"),
+    "env-not-forwarded": RuleInfo("DS417", "A variable a multi-node run needs is not forwarded to the other nodes"),
+    "deepspeed-env-file-invalid": RuleInfo("DS418", ".deepspeed_env has lines the launcher cannot parse"),
+    "hostfile-invalid": RuleInfo("DS419", "The hostfile has a bad line, a duplicate host or no hosts"),
+    "launcher-args-conflict": RuleInfo("DS420", "deepspeed launcher flags that exclude each other"),
+    "omp-threads-oversubscribed": RuleInfo("DS421", "CPU training ranks without OMP_NUM_THREADS"),
 }
 
 

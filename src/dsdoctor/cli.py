@@ -162,6 +162,23 @@ def estimate(
 
 
 @app.command()
+def lint(
+    paths: List[str] = typer.Argument(None, help="Files or directories (default: the current directory)."),
+    world_size: Optional[int] = typer.Option(None, "--world-size", help="Ranks in the run (else from launcher args / hostfile)."),
+    ds_version: Optional[str] = typer.Option(None, "--ds-version", help="DeepSpeed version to lint for (default: installed)."),
+    fix: bool = typer.Option(False, "--fix", help="Apply safe fixes (formatting and comments kept; atomic writes)."),
+    unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="With --fix/--diff: also unsafe fixes."),
+    diff: bool = typer.Option(False, "--diff", help="Print the fixes as a unified diff; change nothing."),
+    fmt: Format = FormatOpt,
+    verbose: bool = VerboseOpt,
+) -> None:
+    """Lint DeepSpeed configs, hostfiles, .deepspeed_env and launch scripts (file:line:col findings)."""
+    from .lint.cli import run_lint
+
+    raise typer.Exit(run_lint(paths or ["."], world_size, ds_version, fix, unsafe_fixes, diff, fmt.value, verbose))
+
+
+@app.command()
 def version() -> None:
     """Print dsdoctor's version."""
     from . import __version__

@@ -164,3 +164,10 @@ def libaio_fix() -> Fix:
 
 def shm_fix() -> Fix:
     return command_fix("Docker: give the container more shared memory", "docker run --shm-size=16g ...  # or --ipc=host")
+
+
+def memlock_fix() -> Fix:
+    """Raise RLIMIT_MEMLOCK for pinned offload buffers (check's and lint's memlock-too-low)."""
+    return command_fix("Raise the limit", "ulimit -l unlimited  # or memlock in /etc/security/limits.conf; "
+                       "docker: --ulimit memlock=-1")
+

@@ -16,6 +16,7 @@ from ..fixes import (
     env_fix,
     gcc_limit_fixes,
     libaio_fix,
+    memlock_fix,
     ninja_fixes,
     openmp_fix,
     pip_fix,
@@ -390,8 +391,7 @@ def system(ctx: Context, pred: OpPrediction, intent: Optional[OffloadIntent] = N
                           f"ulimit -l is {lim.memlock_soft // 1024} KiB: pinned offload buffers may fail or fall back",
                           f"{why}; pinned host memory counts against the memlock limit.",
                           (Evidence(f"RLIMIT_MEMLOCK soft = {lim.memlock_soft}", "ulimit -l"),),
-                          (command_fix("Raise the limit", "ulimit -l unlimited  # or memlock in /etc/security/limits.conf; "
-                                       "docker: --ulimit memlock=-1"),), S_SYS)
+                          (memlock_fix(),), S_SYS)
         else:
             yield Passed(S_SYS, "ulimit -l " + ("unlimited" if lim.memlock_soft is None else f"{lim.memlock_soft // 1024} KiB"))
     nvme = intent.nvme

@@ -1,0 +1,28 @@
+"""Imports every lint rule module once (registration happens at import)."""
+
+from .config import (  # noqa: F401
+    auto_without_trainer,
+    batch_size_mismatch,
+    bucket_size_float,
+    deprecated_key,
+    duplicate_key,
+    fp16_bf16_both_enabled,
+    fp16_on_cpu,
+    invalid,
+    memlock_too_low,
+    nvme_path_missing,
+    offload_client_optimizer,
+    offload_param_ignored,
+    partial_offload,
+    removed_feature,
+    unknown_key,
+    zero3_16bit_save,
+)
+from .launch import (  # noqa: F401
+    env_file_invalid,
+    env_not_forwarded,
+    export_flag,
+    hostfile_invalid,
+    launcher_args_conflict,
+    omp_threads,
+)

@@ -1,0 +1,69 @@
+"""The body of ``dsdoctor lint`` (cli.py keeps one thin command function)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import List, Optional
+
+from ..model import Report, Severity
+
+
+def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[str], fix: bool, unsafe: bool,
+             diff: bool, fmt: str, verbose: bool) -> int:
+    from . import lint
+    from .fix import diff as make_diff
+    from .fix import plan, write
+
+    missing = [p for p in paths if not os.path.exists(p)]
+    if missing:
+        print(f"dsdoctor: no such file or directory: {missing[0]}", file=sys.stderr)
+        return 2
+    if world_size is not None and world_size <= 0:
+        print("dsdoctor: --world-size must be positive", file=sys.stderr)
+        return 2
+    res = lint(paths, world_size=world_size, ds_version=ds_version)
+    changes = plan(res.edits, unsafe) if (fix or diff) else {}
+    if diff:
+        sys.stdout.write(make_diff(changes))
+        return res.report.exit_code()
+    if fix and changes:
+        written = write(changes)
+        res = lint(paths, world_size=world_size, ds_version=ds_version)
+        res.report.facts["fixed"] = written
+    if fmt == "json":
+        sys.stdout.write(json.dumps(to_json(res.report), indent=2) + "\n")
+    else:
+        render(res.report, verbose)
+    return res.report.exit_code()
+
+
+def to_json(report: Report) -> dict:  # type: ignore[type-arg]
+    keys = ("name", "code", "severity", "path", "line", "col", "title", "fixes")
+    out = []
+    for f in report.findings:
+        d = f.to_json()
+        item = {k: d.get(k) for k in keys}
+        if d.get("explanation"):
+            item["explanation"] = d["explanation"]
+        out.append(item)
+    return {"schema": 1, "command": "lint", "findings": out, "facts": report.facts}
+
+
+def render(report: Report, verbose: bool, out=sys.stdout) -> None:  # type: ignore[no-untyped-def]
+    for f in report.findings:
+        loc = f"{f.path}:{f.line or 1}:{f.col or 1}"
+        print(f"{loc}: {f.severity.value} {f.code} [{f.name}] {f.title}", file=out)
+        if verbose and f.explanation:
+            print(f"    why: {f.explanation}", file=out)
+        for n, fx in enumerate(f.fixes if verbose else f.fixes[:1], 1):
+            tag = "" if fx.applicability == "safe" else " (unsafe)"
+            print(f"    fix {n}: {fx.title}{tag}", file=out)
+            for c in fx.commands:
+                print(f"        {c}", file=out)
+    errors = sum(f.severity is Severity.ERROR for f in report.findings)
+    warnings = sum(f.severity is Severity.WARNING for f in report.findings)
+    files = report.facts.get("files", [])
+    print(f"{len(files)} file(s) linted for DeepSpeed {report.facts.get('deepspeed')}: "
+          f"{errors} error(s), {warnings} warning(s)", file=out)

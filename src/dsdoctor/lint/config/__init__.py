@@ -1,0 +1,1 @@
+"""Rules on DeepSpeed config files (ds_config): one rule per module."""

@@ -1,0 +1,61 @@
+"""ds-config-auto-without-trainer: "auto" values that only HF fills, in a config raw DeepSpeed loads."""
+
+from __future__ import annotations
+
+from typing import Iterator, List, Tuple
+
+from ...knowledge import transformers as TF
+from ...model import Fix, Severity
+from ..reader import Node
+from ..rule import Example, Hit, Rule, register
+from ..target import Target
+
+_SILENT = ("zero_optimization", "fp16", "bf16")  # DeepSpeedConfigModel drops "auto" keys: defaults apply silently
+
+
+def _autos(node: Node, prefix: str = "") -> Iterator[Tuple[str, int]]:
+    for m in node.members:
+        path = f"{prefix}{m.key}"
+        if m.value.value == "auto":
+            yield path, m.start
+        elif m.value.kind == "object":
+            yield from _autos(m.value, path + ".")
+
+
+def check(t: Target) -> Iterator[Hit]:
+    root = t.doc.root if t.doc else None
+    if root is None or root.kind != "object" or t.usage.loaded_by not in ("deepspeed", "accelerate"):
+        return
+    filled: Tuple[str, ...] = TF.ACCELERATE_AUTO_KEYS if t.usage.loaded_by == "accelerate" else ()
+    who = "accelerate without the HF Trainer" if filled else "raw deepspeed.initialize"
+    hits: List[Hit] = []
+    for path, pos in _autos(root):
+        if path in filled:
+            continue
+        top = path.split(".")[0]
+        if top in _SILENT:
+            what = ("bf16/fp16 stays OFF (fp32 training)" if path.endswith("enabled") else "the default is used")
+            hits.append(RULE.hit(t, pos, f'{path}: "auto" under {who} is silently dropped: {what}',
+                                 'DeepSpeed\'s config models drop keys whose value is "auto" and use the defaults.',
+                                 (Fix("write the value you want", "safe"),), severity=Severity.WARNING))
+        else:
+            hits.append(RULE.hit(t, pos, f'{path}: "auto" under {who} is left as a string: DeepSpeed fails '
+                                 "(TypeError: '>' not supported between instances of 'str' and 'int')",
+                                 fixes=(Fix("write a number, or train through the HF Trainer which fills it", "safe"),)))
+    yield from hits
+
+
+RULE = register(Rule(
+    name="ds-config-auto-without-trainer", kind="ds_config", severity=Severity.ERROR,
+    summary='"auto" values in a config used without the HF Trainer',
+    what='"auto" is a Hugging Face Trainer convention. Under raw DeepSpeed (or accelerate without the Trainer, for '
+         "the keys it does not fill) it is never replaced.",
+    why='Top-level batch / clipping / optimizer / scheduler values stay the string "auto" and crash with a TypeError; '
+        'inside zero_optimization / fp16 / bf16 the key is dropped silently, so "bf16": {"enabled": "auto"} trains in fp32.',
+    fix="Write concrete values, or use the HF Trainer.",
+    check=check,
+    valid=(Example('{"train_micro_batch_size_per_gpu": "auto", "bf16": {"enabled": "auto"}}', (("loaded_by", "trainer"),)),),
+    invalid=(Example('{"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": 1}',
+                     (("loaded_by", "deepspeed"),)),
+             Example('{"train_batch_size": 8, "bf16": {"enabled": "auto"}}', (("loaded_by", "deepspeed"),))),
+))

@@ -1,0 +1,33 @@
+"""nvme-path-missing: device nvme without nvme_path."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ...model import Fix, Severity
+from ..rule import Example, Hit, Rule, register
+from ..target import Target
+from ._util import offload_device
+
+
+def check(t: Target) -> Iterator[Hit]:
+    for which in ("offload_param", "offload_optimizer"):
+        got = offload_device(t, which)
+        if got and got[0] == "nvme":
+            path = got[1].get("nvme_path")
+            if path is None or path.value in (None, ""):
+                yield RULE.hit(t, t.key_pos("zero_optimization", which, "device"),
+                               f"{which}.device is nvme but no nvme_path is set",
+                               fixes=(Fix('add "nvme_path": "/local_nvme" (a directory on a local NVMe drive)', "safe"),))
+
+
+RULE = register(Rule(
+    name="nvme-path-missing", kind="ds_config", severity=Severity.ERROR,
+    summary="NVMe offload without nvme_path",
+    what='offload_param / offload_optimizer with "device": "nvme" and no nvme_path.',
+    why="Validation passes (nvme_path defaults to None) and the swapper fails later, at engine start.",
+    fix="Set nvme_path to a directory on a local NVMe drive.",
+    check=check,
+    valid=(Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "nvme", "nvme_path": "/nvme"}}}'),),
+    invalid=(Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "nvme"}}}'),),
+))

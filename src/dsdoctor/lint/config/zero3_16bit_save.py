@@ -1,0 +1,55 @@
+"""zero3-16bit-save-disabled: stage 3 without stage3_gather_16bit_weights_on_model_save where a 16-bit save is expected."""
+
+from __future__ import annotations
+
+from typing import Iterator, Tuple
+
+from ...knowledge import deepspeed as K
+from ...model import Fix, Severity
+from ..rule import Edit, Example, Hit, Rule, register
+from ..target import Target
+from ._util import stage, zero
+
+KEY = "stage3_gather_16bit_weights_on_model_save"
+
+
+def check(t: Target) -> Iterator[Hit]:
+    z = zero(t)
+    if z is None or stage(t) != 3:
+        return
+    if not (t.usage.saves_16bit or t.usage.loaded_by == "trainer"):
+        return
+    flag = z.get(KEY) or z.get("gather_16bit_weights_on_model_save") or z.get("stage3_gather_fp16_weights_on_model_save")
+    if flag is not None and flag.value in (True, "auto"):
+        return
+    edits: Tuple[Edit, ...] = ()
+    if flag is None and z.members:
+        last = z.members[-1]
+        indent = _indent(t.text, last.start)
+        edits = (Edit(t.path, last.value.end, last.value.end, f",\n{indent}\"{KEY}\": true", "unsafe",
+                      f"add {KEY}: true"),)
+    where = t.key_pos("zero_optimization", KEY) or t.key_pos("zero_optimization")
+    yield RULE.hit(t, where, f"ZeRO-3 without {KEY}: the 16-bit model save writes no usable weights",
+                   f"`{K.MSG_SAVE_16BIT.format(path='...')}`; HF Trainer (4.x, full fine-tuning) then saves only a "
+                   "ZeRO checkpoint and zero_to_fp32.py.",
+                   (Fix(f'set "{KEY}": true (gathers the full model on rank 0 at save)', "unsafe", (f'"{KEY}": true',)),),
+                   edits)
+
+
+def _indent(text: str, pos: int) -> str:
+    start = text.rfind("\n", 0, pos) + 1
+    return text[start:pos] if text[start:pos].strip() == "" else "  "
+
+
+RULE = register(Rule(
+    name="zero3-16bit-save-disabled", kind="ds_config", severity=Severity.WARNING,
+    summary="ZeRO-3 config where a 16-bit model save is expected but not enabled",
+    what=f"Stage 3 without {KEY}: true, when the model is saved with trainer.save_model / save_16bit_model.",
+    why="DeepSpeed logs `Did not save the model ... because stage3_gather_16bit_weights_on_model_save is False`; "
+        "HF Trainer falls back to a ZeRO checkpoint, leaving no loadable weights (PEFT adapters come out empty on 4.x).",
+    fix=f"Set {KEY}: true (an unsafe --fix: it gathers the whole model to rank 0 when saving).",
+    check=check,
+    valid=(Example('{"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}}',
+                   (("loaded_by", "trainer"),)),),
+    invalid=(Example('{"zero_optimization": {"stage": 3}}', (("loaded_by", "trainer"),)),),
+))

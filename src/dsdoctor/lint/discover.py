@@ -1,0 +1,202 @@
+"""Find what to lint and how it is used: ds_config references in shell scripts, Python and accelerate YAML;
+world size from launcher args and hostfiles."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Set
+
+from ..knowledge import deepspeed as K
+from .launch._files import hostfile_problems
+from .launch.shell import parse as parse_shell
+
+SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".cache", "site-packages", ".tox", ".mypy_cache"}
+MAX_FILES = 2000
+_PY_TRAINER = re.compile(r"\b(TrainingArguments|Seq2SeqTrainingArguments|SFTConfig|Trainer)\s*\(")
+_PY_INIT = re.compile(r"deepspeed\.initialize\s*\(([^)]*)\)", re.S)
+_PY_CFG = re.compile(r"""\b(?:deepspeed|config|config_params|deepspeed_config|hf_ds_config)\s*=\s*["']([^"']+\.h?json)["']""")
+_PY_SAVE = re.compile(r"\b(save_16bit_model|save_model|save_pretrained)\s*\(")
+_YAML_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
+
+
+@dataclass
+class Found:
+    kinds: Dict[str, str] = field(default_factory=dict)  # path -> kind
+    loaded_by: Dict[str, str] = field(default_factory=dict)  # ds_config path -> trainer|accelerate|deepspeed
+    world_size: Optional[int] = None
+    world_size_source: str = ""
+    client_optimizer: Optional[bool] = None
+    saves_16bit: Optional[bool] = None
+    multinode: Optional[bool] = None
+    accelerator: Optional[str] = None
+
+
+def kind_of(path: str) -> Optional[str]:
+    base = os.path.basename(path)
+    low = base.lower()
+    if base == K.DEEPSPEED_ENV_FILE or base == os.environ.get(K.DEEPSPEED_ENV_FILE_VAR, K.DEEPSPEED_ENV_FILE):
+        return "deepspeed_env"
+    if "hostfile" in low or low in ("hosts", "hostlist"):
+        return "hostfile"
+    if low.endswith((".json", ".hjson")):
+        return "ds_config"
+    if low.endswith((".sh", ".bash", ".slurm", ".sbatch")):
+        return "shell"
+    if low.endswith((".yaml", ".yml")):
+        return "accelerate"
+    if low.endswith(".py"):
+        return "python"
+    return None
+
+
+def _read(path: str, limit: int = 2 * 2**20) -> str:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(limit).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def walk(root: str) -> List[str]:
+    out: List[str] = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = [x for x in dirs if x not in SKIP_DIRS and not x.startswith(".")]
+        for f in files:
+            p = os.path.join(d, f)
+            if kind_of(p) in ("shell", "python", "accelerate", "deepspeed_env", "hostfile"):
+                out.append(p)
+            if len(out) >= MAX_FILES:
+                return out
+    return out
+
+
+def _ref(base: str, ref: str) -> str:
+    if os.path.isabs(ref):
+        return ref
+    for cand in (os.path.join(os.path.dirname(base), ref), ref):
+        if os.path.exists(cand):
+            return os.path.normpath(cand)
+    return os.path.normpath(os.path.join(os.path.dirname(base), ref))
+
+
+def scan(paths: List[str]) -> Found:
+    """Classify the named paths and follow references from scripts / Python / YAML to ds_configs."""
+    found = Found()
+    queue: List[str] = []
+    for p in paths:
+        if os.path.isdir(p):
+            queue += walk(p)
+        else:
+            queue.append(p)
+    seen: Set[str] = set()
+    for p in queue:
+        p = os.path.normpath(p)
+        if p in seen:
+            continue
+        seen.add(p)
+        kind = kind_of(p)
+        if kind is None and os.path.isfile(p) and _read(p, 64).startswith("#!"):
+            kind = "shell"
+        if kind is None:
+            kind = "ds_config"  # a named file of unknown type: read it as a config
+        found.kinds[p] = kind
+        if kind == "shell":
+            _shell(p, found)
+        elif kind == "python":
+            _python(p, found)
+        elif kind == "accelerate":
+            for m in _YAML_CFG.finditer(_read(p)):
+                cfg = _ref(p, m.group(1))
+                found.kinds.setdefault(cfg, "ds_config")
+                found.loaded_by.setdefault(cfg, "accelerate")
+    if any(k == "python" for k in found.kinds.values()) or found.loaded_by:
+        pass
+    return found
+
+
+def _shell(path: str, found: Found) -> None:
+    text = _read(path)
+    script = parse_shell(text)
+    if script.exports.get("DS_ACCELERATOR") is not None:
+        m = re.search(r"DS_ACCELERATOR=['\"]?(\w+)", text)
+        found.accelerator = m.group(1) if m else None
+    for cmd in script.commands:
+        if "DS_ACCELERATOR" in cmd.env:
+            found.accelerator = cmd.env["DS_ACCELERATOR"]
+        if cmd.launcher is None and not (cmd.argv and cmd.argv[0].startswith("python")):
+            continue
+        argv = cmd.argv
+        for i, a in enumerate(argv[:-1]):
+            if a in ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config"):
+                cfg = _ref(path, argv[i + 1])
+                found.kinds.setdefault(cfg, "ds_config")
+                found.loaded_by.setdefault(cfg, "deepspeed" if a == "--deepspeed_config" else "trainer")
+        for a in argv:
+            if a.endswith(".py"):
+                py = _ref(path, a)
+                if os.path.isfile(py) and py not in found.kinds:
+                    found.kinds[py] = "python"
+                    _python(py, found)
+                break
+        _world(path, cmd, found)
+
+
+def _world(path: str, cmd: "object", found: Found) -> None:
+    from .launch.shell import Command
+
+    assert isinstance(cmd, Command)
+    ws: Optional[int] = None
+    src = ""
+    if cmd.launcher == "deepspeed":
+        gpus = cmd.opt("--num_gpus", "--num_accelerators")
+        nodes = cmd.opt("--num_nodes")
+        hf = cmd.opt("-H", "--hostfile")
+        n_nodes = int(nodes[0]) if nodes and nodes[0].isdigit() else None
+        if hf:
+            hosts, problems = hostfile_problems(_read(_ref(path, hf[0])))
+            hpath = _ref(path, hf[0])
+            if os.path.isfile(hpath):
+                found.kinds.setdefault(hpath, "hostfile")
+            if hosts and not problems:
+                slots = list(hosts.values())[: n_nodes or None]
+                per = int(gpus[0]) if gpus and gpus[0].isdigit() else None
+                ws = sum(min(s, per) if per else s for s in slots)
+                src = f"{hf[0]} ({len(slots)} hosts)"
+                found.multinode = len(slots) > 1
+        elif gpus and gpus[0].isdigit():
+            ws = int(gpus[0]) * (n_nodes or 1)
+            src = "deepspeed --num_gpus" + (" x --num_nodes" if n_nodes else "")
+        if n_nodes and n_nodes > 1:
+            found.multinode = True
+    elif cmd.launcher == "torchrun":
+        nper = cmd.opt("--nproc_per_node", "--nproc-per-node")
+        nn = cmd.opt("--nnodes")
+        if nper and nper[0].isdigit():
+            ws = int(nper[0]) * (int(nn[0]) if nn and nn[0].isdigit() else 1)
+            src = "torchrun --nproc_per_node" + (" x --nnodes" if nn else "")
+    elif cmd.launcher == "accelerate":
+        nproc = cmd.opt("--num_processes")
+        if nproc and nproc[0].isdigit():
+            ws, src = int(nproc[0]), "accelerate launch --num_processes"
+    if ws is not None and found.world_size is None:
+        found.world_size, found.world_size_source = ws, f"{src} in {path}"
+
+
+def _python(path: str, found: Found) -> None:
+    text = _read(path)
+    trainer = bool(_PY_TRAINER.search(text))
+    init = _PY_INIT.search(text)
+    for m in _PY_CFG.finditer(text):
+        cfg = _ref(path, m.group(1))
+        found.kinds.setdefault(cfg, "ds_config")
+        found.loaded_by.setdefault(cfg, "trainer" if trainer else "deepspeed")
+    if init is not None:
+        found.client_optimizer = bool(re.search(r"\boptimizer\s*=", init.group(1)))
+    if _PY_SAVE.search(text):
+        found.saves_16bit = True
+    if trainer:
+        for cfg, how in list(found.loaded_by.items()):
+            if how == "deepspeed" and init is None:
+                found.loaded_by[cfg] = "trainer"

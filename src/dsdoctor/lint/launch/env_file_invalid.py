@@ -1,0 +1,47 @@
+"""deepspeed-env-file-invalid: .deepspeed_env lines the launcher crashes on or exports wrongly."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from ...knowledge import deepspeed as K
+from ...model import Severity
+from ..rule import Edit, Example, Hit, Rule, register
+from ..target import Target
+from ._files import env_file_lines
+
+
+def check(t: Target) -> Iterator[Hit]:
+    quotes = K.env_file_quotes_values(t.usage.ds)
+    for off, line in env_file_lines(t.text):
+        err = K.env_file_parse_error(line)
+        if err is not None:
+            what = "a blank line" if not line.strip() else ("a comment (no comment support)" if line.lstrip().startswith("#")
+                                                             else "a line without '='")
+            yield RULE.hit(t, off, f"{what}: the launcher fails with {err}",
+                           edits=(Edit(t.path, off, off + len(line) + 1, "", "safe", "delete the line"),))
+            continue
+        key, val = line.split("=", 1)
+        if line.lstrip().startswith("#"):
+            yield RULE.hit(t, off, f"a comment line becomes a variable named {key.strip()!r} (no comment support)",
+                           severity=Severity.WARNING,
+                           edits=(Edit(t.path, off, off + len(line) + 1, "", "safe", "delete the line"),))
+        elif not quotes and not re.match(K.ENV_FILE_SAFE_VALUE, val.strip()):
+            yield RULE.hit(t, off, f"{key}: the value {val.strip()!r} is exported unquoted by DeepSpeed {t.usage.ds} "
+                           "(quoting arrived in 0.16.5): the remote shell splits or interprets it",
+                           severity=Severity.WARNING)
+
+
+RULE = register(Rule(
+    name="deepspeed-env-file-invalid", kind="deepspeed_env", severity=Severity.ERROR, section="Launch",
+    summary=".deepspeed_env has lines the launcher cannot parse",
+    what="Blank lines, comment lines or lines without `=` (the runner does `key, val = line.split('=', 1)`), and "
+         "values with spaces or shell characters before 0.16.5 (exported unquoted).",
+    why="A blank line raises `ValueError: not enough values to unpack` in the launcher; `# A=1` defines a variable "
+        "named `# A`.",
+    fix="One KEY=VALUE per line, nothing else (safe --fix deletes blank and comment lines).",
+    check=check,
+    valid=(Example("DS_SKIP_CUDA_CHECK=1\nNCCL_DEBUG=INFO\n"),),
+    invalid=(Example("DS_SKIP_CUDA_CHECK=1\n\nCUDA_HOME=/usr/local/cuda\n"), Example("# env\nDS_SKIP_CUDA_CHECK=1\n")),
+))

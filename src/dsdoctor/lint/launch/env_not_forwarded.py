@@ -1,0 +1,55 @@
+"""env-not-forwarded: variables set for a multi-node deepspeed run that never reach the other nodes."""
+
+from __future__ import annotations
+
+from typing import Dict, Iterator
+
+from ...fixes import env_fix
+from ...knowledge import deepspeed as K
+from ...model import Severity
+from ..rule import Edit, Example, Hit, Rule, register
+from ..target import Target
+from .shell import parse
+
+
+def _needs(name: str) -> bool:
+    return name in K.MULTINODE_ENV_VARS or name.startswith(K.MULTINODE_ENV_PREFIXES)
+
+
+def check(t: Target) -> Iterator[Hit]:
+    script = parse(t.text)
+    accel = t.usage.accelerator or "cuda"
+    prefixes = K.export_env_prefixes(t.usage.ds, accel)
+    for cmd in script.commands:
+        if cmd.launcher != "deepspeed":
+            continue
+        nodes = cmd.opt("--num_nodes")
+        multi = t.usage.multinode or (nodes is not None and nodes[0].isdigit() and int(nodes[0]) > 1) \
+            or cmd.opt("--force_multi") is not None or "--force_multi" in cmd.argv
+        if not multi:
+            continue
+        wanted: Dict[str, int] = dict(script.exports)
+        wanted.update({k: cmd.start for k in cmd.env})
+        for name, pos in sorted(wanted.items(), key=lambda kv: kv[1]):
+            if not _needs(name) or name.startswith(prefixes) or name in t.usage.env_file_vars:
+                continue
+            value = cmd.env.get(name, script.values.get(name, "..."))
+            yield RULE.hit(t, pos, f"{name} is set here but a multi-node deepspeed launch forwards only "
+                           f"{', '.join(prefixes)}* and .deepspeed_env: the other nodes never see it",
+                           fixes=(env_fix(name, value, f"write {name} to .deepspeed_env"),),
+                           edits=(Edit(K.DEEPSPEED_ENV_FILE, -1, -1, f"{name}={value}\n", "safe",
+                                       f"append {name} to ./.deepspeed_env"),) if value != "..." else ())
+
+
+RULE = register(Rule(
+    name="env-not-forwarded", kind="shell", severity=Severity.WARNING, section="Launch",
+    summary="A variable the other nodes need is not forwarded by the multi-node launcher",
+    what="DS_SKIP_CUDA_CHECK, CUDA_HOME, TORCH_EXTENSIONS_DIR, LD_LIBRARY_PATH, HF_* ... exported or prefixed in the "
+         "script of a multi-node `deepspeed` launch, matching no forwarded prefix and absent from .deepspeed_env.",
+    why="pdsh/MPI runners export only variables whose names start with MLFLOW, PYTHON, MV2, UCX (NCCL on CUDA) plus the "
+        "lines of .deepspeed_env; the rest exists only on the launching node.",
+    fix="Write the variable to .deepspeed_env (in the working directory or ~).",
+    check=check,
+    valid=(Example("export NCCL_DEBUG=INFO\ndeepspeed --hostfile hosts train.py\n", (("multinode", True),)),),
+    invalid=(Example("export DS_SKIP_CUDA_CHECK=1\ndeepspeed --hostfile hosts train.py\n", (("multinode", True),)),),
+))

@@ -1,0 +1,112 @@
+"""A small reader for launch commands in shell scripts: logical lines (``\\`` continuations joined), env
+assignments (``export K=V`` / ``K=V cmd``), and the argv of deepspeed / torchrun / accelerate launch."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+LAUNCHERS = ("deepspeed", "torchrun", "accelerate")
+
+
+@dataclass
+class Command:
+    argv: List[str]
+    start: int  # offset of the logical line
+    env: Dict[str, str] = field(default_factory=dict)  # K=V prefixes
+    token_pos: List[int] = field(default_factory=list)
+
+    @property
+    def launcher(self) -> Optional[str]:
+        if not self.argv:
+            return None
+        prog = self.argv[0].rsplit("/", 1)[-1]
+        if prog == "accelerate" and self.argv[1:2] == ["launch"]:
+            return "accelerate"
+        if prog in ("deepspeed", "torchrun"):
+            return prog
+        if prog.startswith("python") and self.argv[1:3] == ["-m", "torch.distributed.run"]:
+            return "torchrun"
+        return None
+
+    def opt(self, *names: str) -> Optional[Tuple[str, int]]:
+        """The value of ``--name V`` / ``--name=V`` before the script, with the token offset."""
+        for i, a in enumerate(self.argv):
+            if a.endswith(".py") and i > 0:
+                break
+            for n in names:
+                if a == n and i + 1 < len(self.argv):
+                    return self.argv[i + 1], self.token_pos[i]
+                if a.startswith(n + "="):
+                    return a.split("=", 1)[1], self.token_pos[i]
+        return None
+
+
+@dataclass
+class Script:
+    commands: List[Command] = field(default_factory=list)
+    exports: Dict[str, int] = field(default_factory=dict)  # name -> offset
+    values: Dict[str, str] = field(default_factory=dict)  # name -> exported value
+
+
+def parse(text: str) -> Script:
+    out = Script()
+    i = 0
+    n = len(text)
+    while i < n:
+        j = i
+        while True:  # a logical line
+            k = text.find("\n", j)
+            k = n if k < 0 else k
+            if text[j:k].rstrip().endswith("\\") and k < n:
+                j = k + 1
+                continue
+            break
+        raw = text[i:k]
+        line = raw.replace("\\\n", "  ")
+        _one(line, i, out)
+        i = k + 1
+    return out
+
+
+def _one(line: str, start: int, out: Script) -> None:
+    code = line.split(" #", 1)[0] if not line.lstrip().startswith("#") else ""
+    if not code.strip():
+        return
+    for part in re.split(r"(?:&&|\|\||;)", code):
+        try:
+            lex = shlex.shlex(part, posix=True, punctuation_chars=False)
+            lex.whitespace_split = True
+            toks = list(lex)
+        except ValueError:
+            continue
+        if not toks:
+            continue
+        base = start + line.find(part) if part in line else start
+        positions = []
+        cur = 0
+        for tk in toks:
+            p = part.find(tk.split("=")[0][:20], cur)
+            p = cur if p < 0 else p
+            positions.append(base + p)
+            cur = p + 1
+        if toks[0] == "export":
+            for tk, p in zip(toks[1:], positions[1:]):
+                if _ASSIGN.match(tk):
+                    out.exports[tk.split("=", 1)[0]] = p
+                    out.values[tk.split("=", 1)[0]] = tk.split("=", 1)[1]
+            continue
+        env: Dict[str, str] = {}
+        while toks and _ASSIGN.match(toks[0]):
+            key, val = toks[0].split("=", 1)
+            env[key] = val
+            toks.pop(0)
+            positions.pop(0)
+        if not toks:
+            for key in env:
+                out.exports.setdefault(key, base)
+            continue
+        out.commands.append(Command(toks, base, env, positions))

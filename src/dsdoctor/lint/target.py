@@ -1,0 +1,80 @@
+"""What a rule looks at: one file (with its text and positions) and what is known about how it is used."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+from packaging.version import Version
+
+from .reader import Document, Node
+
+LATEST_KNOWN = "0.19.8"
+
+
+@dataclass
+class Usage:
+    """How the files are used, from the launch scripts, Python code and options (None = unknown)."""
+
+    ds: Version = field(default_factory=lambda: Version(LATEST_KNOWN))
+    ds_source: str = f"no DeepSpeed found: assuming {LATEST_KNOWN}"
+    world_size: Optional[int] = None
+    world_size_source: str = ""
+    loaded_by: Optional[str] = None  # "trainer" | "accelerate" | "deepspeed" (raw deepspeed.initialize)
+    loaded_by_source: str = ""
+    client_optimizer: Optional[bool] = None  # the script passes its own optimizer to deepspeed.initialize
+    saves_16bit: Optional[bool] = None  # trainer.save_model / save_16bit_model / save_pretrained expected
+    accelerator: Optional[str] = None  # DS_ACCELERATOR (env / script)
+    memlock: Optional[int] = None  # RLIMIT_MEMLOCK soft (bytes; None = unlimited / unknown)
+    multinode: Optional[bool] = None
+    env_file_vars: Dict[str, str] = field(default_factory=dict)  # names set by .deepspeed_env files
+
+
+@dataclass
+class Target:
+    path: str
+    kind: str
+    text: str
+    usage: Usage
+    doc: Optional[Document] = None  # ds_config
+    extra: Dict[str, Any] = field(default_factory=dict)
+    _lines: List[int] = field(default_factory=list)
+
+    def linecol(self, pos: int) -> Tuple[int, int]:
+        if self.doc is not None:
+            return self.doc.linecol(pos)
+        if not self._lines:
+            self._lines = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        i = bisect_right(self._lines, pos) - 1
+        return i + 1, pos - self._lines[i] + 1
+
+    def node(self, *path: str) -> Optional[Node]:
+        if self.doc is None or self.doc.root is None:
+            return None
+        return self.doc.root.get(*path)
+
+    def key_pos(self, *path: str) -> Optional[int]:
+        """Offset of the last key of ``path`` (the key a finding points at)."""
+        if self.doc is None or self.doc.root is None or not path:
+            return None
+        parent = self.doc.root.get(*path[:-1])
+        if parent is None or parent.kind != "object":
+            return None
+        m = parent.member(path[-1])
+        return m.start if m else None
+
+
+def value(node: Optional[Node]) -> Any:
+    return None if node is None else node.value
+
+
+def enabled(node: Optional[Node]) -> Optional[bool]:
+    """``{"enabled": X}``: True/False as DeepSpeed reads it; None when absent; "auto" stays "auto"."""
+    if node is None or node.kind != "object":
+        return None
+    en = node.get("enabled")
+    if en is None:
+        return False
+    return en.value  # type: ignore[no-any-return]

@@ -1,0 +1,47 @@
+"""Every lint rule's own valid/invalid examples are its tests (the same examples document it in docs/lint.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Tuple
+
+import pytest
+from packaging.version import Version
+
+from dsdoctor.catalog import RULES as CATALOG
+from dsdoctor.lint import lint_target, make_target
+from dsdoctor.lint.rule import REGISTRY, Example, Rule, rules_for
+from dsdoctor.lint.target import Usage
+
+list(rules_for("ds_config"))  # register every rule
+FILENAMES = {"ds_config": "ds.json", "hostfile": "hostfile", "deepspeed_env": ".deepspeed_env", "shell": "run.sh"}
+
+
+def _run(rule: Rule, ex: Example, tmp: Path) -> List[str]:
+    usage = Usage(memlock=None)
+    for key, val in ex.options:
+        setattr(usage, key, Version(str(val)) if key == "ds" else val)
+    path = tmp / FILENAMES[rule.kind]
+    path.write_text(ex.text)
+    return [h.finding.name for h in lint_target(make_target(str(path), rule.kind, usage))]
+
+
+CASES: List[Tuple[str, str, int]] = [(name, kind, i) for name, r in sorted(REGISTRY.items())
+                                     for kind, exs in (("valid", r.valid), ("invalid", r.invalid)) for i in range(len(exs))]
+
+
+@pytest.mark.parametrize("name,kind,i", CASES, ids=[f"{n}-{k}{i}" for n, k, i in CASES])
+def test_rule_examples(name: str, kind: str, i: int, tmp_path: Path) -> None:
+    rule = REGISTRY[name]
+    ex = (rule.valid if kind == "valid" else rule.invalid)[i]
+    got = _run(rule, ex, tmp_path)
+    if kind == "invalid":
+        assert name in got, (ex.text, got)
+    else:
+        assert name not in got, (ex.text, got)
+
+
+def test_every_rule_documented_and_cataloged() -> None:
+    for name, r in REGISTRY.items():
+        assert name in CATALOG and CATALOG[name].code.startswith(("DS4", "DS113")), name
+        assert r.what and r.why and r.fix and r.invalid and r.valid, name
