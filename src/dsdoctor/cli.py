@@ -179,6 +179,38 @@ def lint(
 
 
 @app.command()
+def explain(
+    paths: List[str] = typer.Argument(None, help="Log files, a directory of rank logs, or - for stdin (gzip accepted)."),
+    follow: bool = typer.Option(False, "--follow", help="Watch live logs; report as soon as a cause appears."),
+    follow_seconds: Optional[float] = typer.Option(None, "--follow-seconds", help="Stop following after this many seconds."),
+    env: bool = typer.Option(False, "--env", help="Also run the environment checks and merge what they confirm."),
+    python: Optional[str] = PythonOpt,
+    fmt: Format = FormatOpt,
+    verbose: bool = VerboseOpt,
+) -> None:
+    """Find the root cause in a failed DeepSpeed / Hugging Face training log."""
+    from .explain.command import InputError, explain_paths, follow as follow_logs, merge_env
+    from .explain.output import render_text, to_json
+
+    _interpreter(python)
+    try:
+        if follow:
+            report = follow_logs(paths or ["-"], follow_seconds)
+            if env:
+                merge_env(report, python)
+        else:
+            report = explain_paths(paths or ["-"], env=env, python=python)
+    except InputError as exc:
+        typer.echo(f"dsdoctor: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    if fmt is Format.json:
+        sys.stdout.write(to_json(report) + "\n")
+    else:
+        render_text(report, verbose=verbose)
+    raise typer.Exit(report.exit_code())
+
+
+@app.command()
 def version() -> None:
     """Print dsdoctor's version."""
     from . import __version__

@@ -171,3 +171,12 @@ def memlock_fix() -> Fix:
     return command_fix("Raise the limit", "ulimit -l unlimited  # or memlock in /etc/security/limits.conf; "
                        "docker: --ulimit memlock=-1")
 
+
+
+def prebuilt_reinstall_fix(python: Optional[str]) -> Fix:
+    return pip_fix("deepspeed", "Reinstall DeepSpeed against this torch (JIT ops, no prebuilt)", python,
+                   reason="pip install --force-reinstall --no-cache-dir deepspeed")
+
+
+def unset_accelerator_fix() -> Fix:
+    return command_fix("Unset DS_ACCELERATOR to let DeepSpeed auto-detect", "unset DS_ACCELERATOR")

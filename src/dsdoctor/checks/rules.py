@@ -9,7 +9,6 @@ from typing import Callable, Iterable, List, Optional, Tuple, Union
 
 from ..dsconfig import OffloadIntent
 from ..fixes import (
-    command_fix,
     compiler_fix,
     cuda_mismatch_fixes,
     curand_fix,
@@ -20,10 +19,12 @@ from ..fixes import (
     ninja_fixes,
     openmp_fix,
     pip_fix,
+    prebuilt_reinstall_fix,
     python_headers_fix,
     shm_fix,
     stale_lock_fix,
     toolkit_fixes,
+    unset_accelerator_fix,
 )
 from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
@@ -85,7 +86,7 @@ def accelerator(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     if acc.name is None:
         value = ctx.env("DS_ACCELERATOR")
         allowed = K.supported_accelerators(ctx.ds)
-        fixes: List[Fix] = [command_fix("Unset DS_ACCELERATOR to let DeepSpeed auto-detect", "unset DS_ACCELERATOR")]
+        fixes: List[Fix] = [unset_accelerator_fix()]
         if value and value.strip().lower() in allowed:
             fixes.insert(0, env_fix("DS_ACCELERATOR", value.strip().lower(), "Use the exact lower-case value"))
         yield Finding(
@@ -271,8 +272,7 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
                           "DeepSpeed's prebuilt ops were built for another torch/CUDA and will refuse to load",
                           f"Prebuilt ops: {built} (accelerator {inst.accelerator_name!r}). {bad}",
                           (Evidence(f"torch_info={inst.torch_info}", os.path.join(inst.package_dir, "git_version_info_installed.py")),),
-                          (pip_fix("deepspeed", "Reinstall DeepSpeed against this torch (JIT ops, no prebuilt)",
-                                   ctx.python_exe, reason="pip install --force-reinstall --no-cache-dir deepspeed"),),
+                          (prebuilt_reinstall_fix(ctx.python_exe),),
                           S_BUILD)
         else:
             yield Passed(S_BUILD, f"prebuilt ops match this torch: {built}")

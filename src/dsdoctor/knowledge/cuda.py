@@ -121,3 +121,41 @@ def extension_lock_blocks(torch_version: Optional[str]) -> bool:
 
     ver = parse(torch_version)
     return ver is None or ver < parse("2.14.0")  # type: ignore[operator]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Messages torch, the compiler toolchain and the OS print when a JIT op build or a training run fails
+# (``explain`` matches them through knowledge/signatures.py). Read in torch 2.13/2.14 sources and
+# binaries, gcc 12 / nvcc 13 output; the producing fixture is named where one exists
+# (tests/cases/explain/<name>.log).
+# ---------------------------------------------------------------------------------------------------
+
+MSG_ERROR_BUILDING = "Error building extension '{op}'"  # torch _run_ninja_build; compiler output follows
+MSG_NINJA_STOPPED = "ninja: build stopped: subcommand failed."
+MSG_SH_NOT_FOUND = "/bin/sh: {n}: {cmd}: not found"  # $CXX / nvcc missing (compiler-missing-ds0.19.8)
+MSG_COMPILER_INCOMPATIBLE = "is not compatible with the compiler Pytorch was"  # torch's warning for an odd $CXX
+MSG_PYTHON_H = "Python.h: No such file or directory"
+CUDA_HEADERS = ("cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "cuda_fp16.h", "cuda_bf16.h", "curand.h",
+                "curand_kernel.h", "cublas_v2.h", "cusparse.h", "cusolverDn.h")
+MSG_HEADER_MISSING = "{header}: No such file or directory"
+MSG_OMP_H = "omp.h: No such file or directory"
+MSG_GCC_UNSUPPORTED = "unsupported GNU version! gcc versions later than {n} are not supported!"  # crt/host_config.h
+MSG_NVCC_ARCH = "Unsupported gpu architecture 'compute_{arch}'"  # nvcc fatal (real nvcc 13.0: compute_60)
+MSG_CANNOT_FIND_LIB = "cannot find -l{lib}"  # ld
+MSG_COMPILER_KILLED = "Killed signal terminated program cc1plus"  # gcc when the OOM killer hits cc1plus
+MSG_ICE_KILLED = "internal compiler error: Killed (program cc1plus)"
+MSG_GLIBCXX = "version `GLIBCXX_{ver}' not found"  # importing a fresh .so against an older libstdc++
+MSG_WINDOWS_JIT = "is not supported on Windows"  # DeepSpeed / torch Windows paths
+MSG_CUDA_TORCH_CHECK = "The detected CUDA version ({sys}) mismatches the version that was used to compile PyTorch ({torch})."
+
+# torch runtime: distributed rendezvous, DataLoader, allocator, serialization, torchrun
+MSG_SOCKET_LISTEN = "The server socket has failed to listen on any local network address."  # c10d TCPStore
+MSG_EADDRINUSE = "Address already in use"  # "errno: 98 - Address already in use"
+MSG_DATALOADER_SIGNAL = "DataLoader worker (pid {pid}) is killed by signal: {signal}"
+MSG_SHM = "insufficient shared memory (shm)"
+MSG_CUDA_OOM = "CUDA out of memory. Tried to allocate"  # torch.OutOfMemoryError / torch.cuda.OutOfMemoryError
+MSG_ENOSPC = "No space left on device"
+MSG_STREAM_WRITER = "PytorchStreamWriter failed writing file"
+MSG_ZIP_WRITE = "[enforce fail at inline_container.cc:{n}] . unexpected pos"  # torch 2.14 torch.save on a full disk (disk-full-save)
+MSG_ELASTIC_SIGNAL = "Signal {n} (SIG{name}) received by PID"  # torch.distributed.elastic (torchrun)
+MSG_CHILD_FAILED = "torch.distributed.elastic.multiprocessing.errors.ChildFailedError"

@@ -9,7 +9,38 @@ Sections (append to the one you need; never copy a fact that lives elsewhere):
 
 from __future__ import annotations
 
-from typing import Tuple
+from typing import Optional, Tuple
+
+from .versions import Span, parse
+
+# ---------------------------------------------------------------------------------------------------
+# 1. ZeRO-3 load-time guards in ``from_pretrained`` (all ValueError). Read in the released sources of
+#    4.46.3 and 5.24.0 (provisioned, .cache/oracle/hf) and raised for real by
+#    tests/oracle/test_explain_oracle.py; the older rows from the reference [src].
+# ---------------------------------------------------------------------------------------------------
+
+# (what raises, message): "low_cpu_mem_usage" = only low_cpu_mem_usage=True; "either" = low_cpu_mem_usage
+# truthy or any device_map (which forces low_cpu_mem_usage=True) with ONE combined message; "device_map" =
+# only a non-None device_map (low_cpu_mem_usage ignored silently from 4.51, not a parameter in 5.x).
+# The table is ZERO3_LOAD_GUARD at the end of the module (it quotes the messages of section 4).
+
+
+def zero3_load_guard(tf: Optional[str]) -> Optional[Tuple[str, str]]:
+    """(trigger, message) of the ZeRO-3 guard in this Transformers version; None before 4.11 or unknown."""
+    ver = parse(tf)
+    if ver is None:
+        return None
+    for span in ZERO3_LOAD_GUARD:
+        if span.contains(ver):
+            return span.value
+    return None
+
+
+def low_cpu_mem_usage_raises_under_zero3(tf: Optional[str]) -> Optional[bool]:
+    """Does ``low_cpu_mem_usage=True`` (without device_map) raise under ZeRO-3? None when unknown."""
+    guard = zero3_load_guard(tf)
+    return None if guard is None else guard[0] != "device_map"
+
 
 # ---------------------------------------------------------------------------------------------------
 # 2. HfDeepSpeedConfig / Trainer integration: "auto" keys (HfTrainerDeepSpeedConfig, same logic 4.20-5.24;
@@ -43,3 +74,34 @@ ACCELERATE_AUTO_KEYS: Tuple[str, ...] = (
 HF_CONFIG_LOADER = "json.load"
 # Up to 4.44 stage3_prefetch_bucket_size "auto" was filled as a float (0.9*h*h); 4.45.0 wraps it in int().
 HF_PREFETCH_FLOAT_UNTIL = "4.44.2"
+
+
+# ---------------------------------------------------------------------------------------------------
+# 4. Messages (log signatures are built from these in ``knowledge/signatures.py``)
+# ---------------------------------------------------------------------------------------------------
+
+MSG_ZERO3_LOW_MEM_411 = "low_cpu_mem_usage arg cannot be used with DeepSpeed ZeRO-3"  # 4.11-4.18
+MSG_ZERO3_LOW_MEM_419 = "low_cpu_mem_usage arg cannot currently be used with DeepSpeed ZeRO-3"  # 4.19
+MSG_ZERO3_COMBINED = "DeepSpeed Zero-3 is not compatible with `low_cpu_mem_usage=True` or with passing a `device_map`."  # 4.20-4.50
+MSG_ZERO3_DEVICE_MAP = "DeepSpeed Zero-3 is not compatible with passing a `device_map`."  # 4.51+, 5.x
+MSG_DEVICE_MAP_NEEDS_LOW_MEM = "Passing along a `device_map` requires `low_cpu_mem_usage=True`"  # 4.20-4.49 (4.50: "or a `tp_plan`")
+MSG_ACCELERATE_DEVICE_MAP_AUTO = "You can't train a model that has been loaded with `device_map='auto'` in any distributed mode."
+MSG_CONFIG_MISMATCH = "Please correct the following DeepSpeed config values that mismatch TrainingArguments values:"
+MSG_CONFIG_MISMATCH_ACCELERATE = "Please correct the following DeepSpeed config values that mismatch kwargs"
+MSG_CONFIG_MISMATCH_ITEM = "- ds {key}={ds_val} vs hf {hf_key}={hf_val}"
+MSG_GATHER_16BIT_FALSE = "stage3_gather_16bit_weights_on_model_save=false. Saving the full checkpoint instead"  # Trainer warning
+MSG_ACCELERATE_NO_16BIT = "Cannot get 16bit model weights because `stage3_gather_16bit_weights_on_model_save` in DeepSpeed config is False."
+MSG_DS_DID_NOT_SAVE = "Did not save the model {path} because"  # DeepSpeed save_16bit_model, logger.info
+MSG_PEFT_UNGATHERED = "were not gathered before save_pretrained() and are therefore incomplete."  # PEFT >= 0.21
+MSG_SIZE0_CHECKPOINT = "copying a param with shape torch.Size([0]) from checkpoint"  # loading weights saved partitioned
+MSG_WEIGHT_2D = "'weight' must be 2-D"  # F.embedding on a partitioned (size-0) weight
+MSG_DTYPE_MIXED = "output tensor must have the same type as input tensor"  # QLoRA + ZeRO-3 without bnb_4bit_quant_storage [reported]
+MSG_BNB_ZERO3 = "bnb_4bit_quant_storage"
+
+# section 1's table: (trigger, message) per version range
+ZERO3_LOAD_GUARD: Tuple[Span[Tuple[str, str]], ...] = (
+    Span("4.11.0", "4.18.99", ("low_cpu_mem_usage", MSG_ZERO3_LOW_MEM_411)),
+    Span("4.19.0", "4.19.99", ("low_cpu_mem_usage", MSG_ZERO3_LOW_MEM_419)),
+    Span("4.20.0", "4.50.99", ("either", MSG_ZERO3_COMBINED)),
+    Span("4.51.0", None, ("device_map", MSG_ZERO3_DEVICE_MAP)),
+)

@@ -1,0 +1,301 @@
+"""Scan a log for signatures, tracebacks and versions, in one streaming pass with bounded memory.
+
+Speed: the raw bytes of each chunk are searched with one regex made of the signatures' literal needles
+(plus traceback / version markers); only the lines it hits are decoded, cleaned and matched. Inside a
+traceback (per rank stream) every line is read, so frames, source lines and exception lines are seen.
+What is kept is bounded: the first ``KEEP`` hits per name, ``MAX_TRACEBACKS`` tracebacks, 20 notes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Deque, Dict, Iterable, List, Optional, Tuple
+
+from ..knowledge.signatures import SIGNATURES, Signature
+from .reader import clean
+
+KEEP = 5
+MAX_TRACEBACKS = 64
+MAX_STREAMS = 4096
+TAIL_LINES = 12  # lines read after an exception line (multi-line messages: pydantic, the build output)
+
+_VERSION_RX = (
+    ("deepspeed", re.compile(r"DeepSpeed info: version=(\d[\w.+-]{0,40})")),
+    ("deepspeed", re.compile(r"deepspeed info \.{3,} ?(\d[\w.+-]{0,40})")),
+    ("deepspeed", re.compile(r"\bdeepspeed[=-]=?(\d+\.\d+\.\d+[\w.+]{0,20})")),
+    ("torch", re.compile(r"torch version \.{3,} ?(\d[\w.+-]{0,40})")),
+    ("torch", re.compile(r"\btorch==(\d+\.\d+[\w.+]{0,20})")),
+    ("torch", re.compile(r"PyTorch version(?: \(GPU\?\))?: (\d[\w.+-]{0,40})")),
+    ("torch_cuda", re.compile(r"torch cuda version \.{3,} ?(\d[\w.]{0,20})")),
+    ("nvcc", re.compile(r"nvcc version \.{3,} ?(\d[\w.]{0,20})")),
+    ("transformers", re.compile(r"`?transformers`? version: (\d[\w.+-]{0,40})")),
+    ("transformers", re.compile(r"\btransformers==(\d+\.\d+[\w.+]{0,20})")),
+    ("accelerate", re.compile(r"`?[Aa]ccelerate`? version: (\d[\w.+-]{0,40})")),
+)
+_VERSION_NEEDLES = (r"version", r"deepspeed==", r"torch==", r"transformers==", r"deepspeed-\d")
+_TB_START = "Traceback (most recent call last)"
+_FRAME = re.compile(r'^\s{0,8}File "([^"]{1,1000})", line (\d{1,7}), in (\S{1,300})')
+_RICH_FRAME = re.compile(r"^\s{0,4}(\S{1,1000}?\.py):(\d{1,7}) in (\S{1,300})\s*$")
+_RICH_CALL = re.compile(r"^\s{0,4}❱\s{0,4}(\d{1,7})\s{0,4}[│|]?(.{0,400})$")
+_EXC = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt|Warning|Failure|Unsupported)|"
+                  r"[A-Za-z_][\w.]{0,200}\.[A-Z]\w{0,80}|AssertionError|KeyboardInterrupt|StopIteration)(?::\s?(.*)|\s*)$")
+_CHAIN = ("The above exception was the direct cause", "During handling of the above exception")
+_EXT_ROOT = re.compile(r"Using (\S{1,1000}) as PyTorch extensions root")
+_BUILD_START = re.compile(r"Building extension module (\w{1,100})|Emitting ninja build file|"
+                          r"Waiting for lock|Using \S{1,1000} as PyTorch extensions root")
+_BUILD_DONE = re.compile(r"Loading extension module (\w{1,100})|Time to load (\w{1,100}) op")
+_WARN = re.compile(r"\[WARNING\]|\bUserWarning\b|\bFutureWarning\b|\bDeprecationWarning\b|^W\d{4} ")
+
+
+@dataclass
+class Hit:
+    """A line that matched a signature (or a warning worth listing)."""
+
+    name: str
+    source: str
+    line: int
+    stream: str
+    text: str
+    symptom: bool = False
+    note: bool = False
+    groups: Dict[str, str] = field(default_factory=dict)
+    order: int = 0  # global order across sources (source index, line)
+
+
+@dataclass
+class Frame:
+    path: str
+    line: int
+    func: str
+    code: str = ""
+
+
+@dataclass
+class Traceback:
+    source: str
+    line: int  # of the "Traceback ..." line
+    stream: str
+    frames: List[Frame] = field(default_factory=list)
+    exc_line: int = 0
+    exc_text: str = ""
+    message: List[str] = field(default_factory=list)  # continuation lines of the exception message
+    chained_from: Optional["Traceback"] = None  # the exception this one was raised from/while handling
+    order: int = 0
+    count: int = 1  # identical tracebacks on other ranks
+
+
+@dataclass
+class _Stream:
+    tb: Optional[Traceback] = None
+    after_frame: bool = False
+    chain: Optional[Traceback] = None  # last finished traceback, if a chain marker followed it
+    tail_left: int = 0
+    last_tb: Optional[Traceback] = None
+    wait: int = 0
+
+
+def _needle_regex(sigs: Iterable[Signature]) -> "re.Pattern[bytes]":
+    lits = sorted({s.needle for s in sigs if s.needle}, key=len, reverse=True)
+    parts = [re.escape(n.encode()) for n in lits]
+    parts += [re.escape(x.encode()) for x in (_TB_START, "PyTorch extensions root", "extension module", "Time to load",
+                                                "Emitting ninja", "Waiting for lock", "[WARNING]", "Warning", "Error",
+                                                "Exception", "Traceback", _CHAIN[0], _CHAIN[1], ".py:")]
+    parts += [n.encode() for n in _VERSION_NEEDLES]
+    return re.compile(b"|".join(parts))
+
+
+class Scanner:
+    """Feed it sources one after another (``feed_chunk``), then read the collected facts."""
+
+    def __init__(self, sigs: Tuple[Signature, ...] = SIGNATURES) -> None:
+        self.sigs = sigs
+        self.needles = _needle_regex(sigs)
+        self.hits: Dict[str, List[Hit]] = {}
+        self.counts: Dict[Tuple[str, bool], int] = {}
+        self.symptoms: List[Hit] = []
+        self.notes: List[Hit] = []
+        self.warnings: List[Hit] = []
+        self.tracebacks: List[Traceback] = []
+        self.versions: Dict[str, Tuple[str, str, int]] = {}  # name -> (version, source, line)
+        self.ext_root: Optional[str] = None
+        self.build_started: Optional[Hit] = None
+        self.build_done = False
+        self.streams: Dict[str, _Stream] = {}
+        self.tail: Deque[Tuple[str, int, str]] = deque(maxlen=TAIL_LINES)
+        self.lines = 0
+        self.bytes = 0
+        self._src = ""
+        self._src_index = 0
+        self._line = 0
+        self._last_raw = b""
+
+    # ------------------------------------------------------------------------------------ driving
+    def start_source(self, name: str, index: int) -> None:
+        self._src, self._src_index, self._line = name, index, 0
+        self.streams = {}
+        self._last_raw = b""
+
+    def feed_chunk(self, chunk: bytes) -> None:
+        """Process a run of whole lines (from ``reader.iter_chunks``)."""
+        self.bytes += len(chunk)
+        cur = self._line + 1  # number of the line starting at pos
+        pos, n = 0, len(chunk)
+        find = self.needles.search
+        while pos < n:
+            if not self._sequential():
+                m = find(chunk, pos)
+                if m is None:
+                    break
+                start = chunk.rfind(b"\n", pos, m.start()) + 1 or pos
+                if start > pos:
+                    cur += chunk.count(b"\n", pos, start)
+                    pos = start
+            end = chunk.find(b"\n", pos)
+            if end < 0:
+                end = n
+            self._line_event(chunk[pos:end], cur)
+            cur += 1
+            pos = end + 1
+        self._line += chunk.count(b"\n") + (0 if chunk.endswith(b"\n") else 1)
+        self.lines += chunk.count(b"\n") + (0 if chunk.endswith(b"\n") else 1)
+        self._last_raw = (self._last_raw + chunk)[-4096:] if n < 4096 else chunk[-4096:]
+
+    def end_source(self) -> None:
+        for st in self.streams.values():  # a log cut inside a traceback: keep what it showed
+            if st.tb is not None:
+                st.tb.exc_text = st.tb.exc_text or ""
+                self._finish(st, st.tb)
+                st.tb = None
+        # the last lines of the source, cleaned (for "the log ends while ..." judgements)
+        raws = self._last_raw.splitlines()[1:][-TAIL_LINES:]
+        self.tail.clear()
+        for i, raw in enumerate(raws):
+            stream, text = clean(raw)
+            if text.strip():
+                self.tail.append((stream, self._line - len(raws) + 1 + i, text.strip()))
+
+    def _sequential(self) -> bool:
+        return any(st.tb is not None or st.tail_left > 0 or st.after_frame for st in self.streams.values())
+
+    # --------------------------------------------------------------------------------- one line
+    def _stream(self, key: str) -> _Stream:
+        st = self.streams.get(key)
+        if st is None:
+            if len(self.streams) >= MAX_STREAMS:
+                key = "*"
+                st = self.streams.setdefault(key, _Stream())
+            else:
+                st = self.streams[key] = _Stream()
+        return st
+
+    def _order(self, line: int) -> int:
+        return self._src_index * (1 << 40) + line
+
+    def _line_event(self, raw: bytes, lineno: int) -> None:
+        stream, text = clean(raw)
+        st = self._stream(stream)
+        stripped = text.strip()
+        if _TB_START in text:
+            tb = Traceback(self._src, lineno, stream, order=self._order(lineno))
+            if st.chain is not None:
+                tb.chained_from = st.chain
+                st.chain = None
+            st.tb, st.after_frame, st.tail_left, st.wait = tb, False, 0, 0
+            return
+        if any(c in text for c in _CHAIN) and st.last_tb is not None:
+            st.chain = st.last_tb
+            st.tail_left = 0
+            return
+        if st.tb is not None:
+            if self._traceback_line(st, text, stripped, lineno):
+                return
+        elif st.tail_left > 0:
+            st.tail_left -= 1
+            if not stripped:
+                st.tail_left = 0
+            elif st.last_tb is not None and len(st.last_tb.message) < 10:
+                st.last_tb.message.append(stripped[:500])
+        self._match(stream, text, stripped, lineno)
+
+    def _traceback_line(self, st: _Stream, text: str, stripped: str, lineno: int) -> bool:
+        """Consume a line inside a traceback; True when it was structure (frame / source), not content."""
+        tb = st.tb
+        assert tb is not None
+        fm = _FRAME.match(text) or _RICH_FRAME.match(text)
+        if fm:
+            if len(tb.frames) < 200:
+                tb.frames.append(Frame(fm.group(1), int(fm.group(2)), fm.group(3)))
+            else:
+                tb.frames[-1] = Frame(fm.group(1), int(fm.group(2)), fm.group(3))
+            st.after_frame = True
+            return True
+        rc = _RICH_CALL.match(stripped)
+        if rc and tb.frames:
+            tb.frames[-1].code = rc.group(2).strip()
+            return True
+        if st.after_frame and (text.startswith((" ", "\t")) or not stripped):
+            if stripped and not set(stripped) <= set("^~ ") and tb.frames and not tb.frames[-1].code:
+                tb.frames[-1].code = stripped[:400]
+            return True  # source line (or the ^^^ markers): code, not a message
+        if not stripped or set(stripped) <= set("─━╭╮╰╯│ ") or stripped.startswith(("╭", "╰")):
+            return True
+        ex = _EXC.match(stripped)
+        if ex or st.wait >= 3:
+            tb.exc_line, tb.exc_text = lineno, stripped[:2000]
+            self._finish(st, tb)
+            st.tb, st.after_frame, st.tail_left = None, False, TAIL_LINES
+            return False
+        st.wait += 1
+        st.after_frame = False
+        return False
+
+    def _finish(self, st: _Stream, tb: Traceback) -> None:
+        st.last_tb = tb
+        for other in self.tracebacks:  # the same failure on many ranks: count it once
+            if other.exc_text == tb.exc_text and [f.func for f in other.frames] == [f.func for f in tb.frames]:
+                other.count += 1
+                return
+        if len(self.tracebacks) < MAX_TRACEBACKS:
+            self.tracebacks.append(tb)
+
+    def _match(self, stream: str, text: str, stripped: str, lineno: int) -> None:
+        if not stripped:
+            return
+        for sig in self.sigs:
+            if sig.needle and sig.needle not in text:
+                continue
+            m = sig.pattern.search(text)
+            if m is None:
+                continue
+            key = (sig.name, sig.symptom or sig.note)
+            self.counts[key] = self.counts.get(key, 0) + 1
+            hit = Hit(sig.name, self._src, lineno, stream, stripped[:1000], sig.symptom, sig.note,
+                      {k: v for k, v in m.groupdict().items() if v}, self._order(lineno))
+            if sig.symptom:
+                if len(self.symptoms) < 40:
+                    self.symptoms.append(hit)
+            elif sig.note:
+                if len(self.notes) < 20:
+                    self.notes.append(hit)
+            else:
+                bucket = self.hits.setdefault(sig.name, [])
+                if len(bucket) < KEEP:
+                    bucket.append(hit)
+            break
+        for name, rx in _VERSION_RX:
+            if name not in self.versions:
+                vm = rx.search(text)
+                if vm:
+                    self.versions[name] = (vm.group(1).rstrip(".,"), self._src, lineno)
+        er = _EXT_ROOT.search(text)
+        if er:
+            self.ext_root = er.group(1)
+        if _BUILD_START.search(text):
+            self.build_started = Hit("build", self._src, lineno, stream, stripped[:500])
+            self.build_done = False
+        elif _BUILD_DONE.search(text):
+            self.build_done = True
+        if _WARN.search(text) and len(self.warnings) < 20 and all(w.text != stripped[:300] for w in self.warnings):
+            self.warnings.append(Hit("warning", self._src, lineno, stream, stripped[:300]))

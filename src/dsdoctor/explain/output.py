@@ -1,0 +1,73 @@
+"""explain's output: ``{"diagnoses": [...]}`` JSON (the first is the primary) and a plain text rendering."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, Dict, List, TextIO
+
+from ..model import Finding, Report, Severity
+from .diagnose import CONSEQUENCE
+
+
+def _line(e: Any) -> Dict[str, Any]:
+    out: Dict[str, Any] = {"line": e.line, "text": e.what}
+    if e.path:
+        out["source"] = e.path
+    if e.where and e.where != CONSEQUENCE and not e.where.startswith(str(e.path)):
+        out["note"] = e.where
+    return out
+
+
+def diagnosis_json(f: Finding) -> Dict[str, Any]:
+    return {
+        "name": f.name,
+        "code": f.code,
+        "severity": f.severity.value,
+        "summary": f.title,
+        "explanation": f.explanation,
+        "evidence": [_line(e) for e in f.evidence if e.where != CONSEQUENCE],
+        "consequences": [_line(e) for e in f.evidence if e.where == CONSEQUENCE],
+        "fixes": [x.to_json() for x in f.fixes],
+    }
+
+
+def to_json(report: Report) -> str:
+    return json.dumps({"schema": 1, "command": "explain", "diagnoses": [diagnosis_json(f) for f in report.findings],
+                       "facts": report.facts}, indent=2, default=str)
+
+
+def render_text(report: Report, verbose: bool = False, out: TextIO = sys.stdout) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    con = Console(file=out, highlight=False, no_color=bool(os.environ.get("NO_COLOR")) or not out.isatty(), soft_wrap=True)
+    colors = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "blue"}
+    for n, f in enumerate(report.findings):
+        label = "Root cause" if n == 0 and f.severity is Severity.ERROR else ("Diagnosis" if n == 0 else "Also")
+        c = colors[f.severity]
+        con.print(f"[{c}]{label}:[/{c}] {escape(f.title)} [dim]\\[{f.name} {f.code}][/dim]")
+        ev = [e for e in f.evidence if e.where != CONSEQUENCE]
+        cons: List[Any] = [e for e in f.evidence if e.where == CONSEQUENCE]
+        for e in ev[: None if verbose else 4]:
+            where = f"line {e.line}" if e.line else e.where
+            con.print(f"    seen ({escape(where)}): {escape(e.what[:400])}")
+        for e in cons[: None if verbose else 3]:
+            con.print(f"    consequence (line {e.line}): [dim]{escape(e.what[:300])}[/dim]")
+        if verbose and f.explanation:
+            con.print(f"    why: {escape(f.explanation)}")
+        for i, fix in enumerate(f.fixes if (verbose or n == 0) else f.fixes[:1], 1):
+            tag = "" if fix.applicability == "safe" else " [yellow](unsafe)[/yellow]"
+            con.print(f"    fix {i}: {escape(fix.title)}{tag}")
+            if fix.reason and verbose:
+                con.print(f"           [dim]{escape(fix.reason)}[/dim]")
+            for cmd in fix.commands:
+                con.print(f"           $ {escape(cmd)}")
+            if verbose:
+                for label2, form in fix.forms:
+                    con.print(f"           [dim]{label2}:[/dim] {escape(form)}")
+        if n == 0 and len(report.findings) > 1:
+            con.print("")
+    if not verbose:
+        con.print("[dim]Run with -v for explanations and every fix form.[/dim]")

@@ -1,0 +1,179 @@
+"""Read training logs the way they really are: streamed in bounded chunks, gzip or plain, any bytes.
+
+``iter_chunks`` yields runs of whole lines (so memory stays bounded whatever the file size); a line longer
+than ``MAX_LINE_BYTES`` is cut to its head and tail (progress bars and the error printed right after one
+live at the end). ``clean`` turns one raw line into what a terminal would have shown: CRLF and ``\\r``
+progress bars resolved to the last segment, ANSI escapes and rich box borders removed, rank prefixes
+(``[rank3]:``, torchrun ``[default0]:``, pdsh ``worker-1:``, srun ``3:``) split off into a stream key.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import re
+import sys
+from dataclasses import dataclass
+from typing import BinaryIO, Iterator, List, Optional, Tuple
+
+CHUNK_BYTES = 1 << 20
+MAX_LINE_BYTES = 64 * 1024  # a longer line keeps its first and last half of this
+MAX_TEXT = 8192  # characters of a cleaned line that are matched
+CUT_MARK = b" [... dsdoctor: line cut ...] "
+LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz", ".stdout", ".stderr")
+
+
+class InputError(Exception):
+    """A log path that cannot be read (explain exits 2 with this message)."""
+
+
+@dataclass(frozen=True)
+class Source:
+    name: str  # what evidence shows: the path, or "<stdin>" / "log"
+    path: Optional[str]  # None for stdin / text
+
+
+def expand(paths: List[str]) -> List[Source]:
+    """Files, directories (their log-like files, sorted) and ``-`` (stdin), in order."""
+    out: List[Source] = []
+    for p in paths or ["-"]:
+        if p == "-":
+            out.append(Source("<stdin>", None))
+        elif os.path.isdir(p):
+            names = sorted(n for n in os.listdir(p) if os.path.isfile(os.path.join(p, n)) and
+                           (n.endswith(LOG_SUFFIXES) or "." not in n))
+            if not names:
+                raise InputError(f"{p}: directory holds no log files (*.log, *.txt, *.out, *.err, *.gz)")
+            out.extend(Source(os.path.join(p, n), os.path.join(p, n)) for n in names)
+        elif os.path.isfile(p):
+            if not os.access(p, os.R_OK):
+                raise InputError(f"{p}: not readable")
+            out.append(Source(p, p))
+        else:
+            raise InputError(f"{p}: no such file or directory")
+    return out
+
+
+def open_binary(src: Source) -> BinaryIO:
+    """The source as a binary stream; gzip is recognised by its magic bytes, not the name."""
+    if src.path is None:
+        raw: BinaryIO = sys.stdin.buffer
+        head = raw.peek(2)[:2] if hasattr(raw, "peek") else b""
+        return gzip.GzipFile(fileobj=raw) if head == b"\x1f\x8b" else raw  # type: ignore[return-value]
+    try:
+        f = open(src.path, "rb")
+    except OSError as exc:
+        raise InputError(f"{src.path}: {exc.strerror or exc}") from exc
+    if f.read(2) == b"\x1f\x8b":
+        f.seek(0)
+        return gzip.GzipFile(fileobj=f)  # type: ignore[return-value]
+    f.seek(0)
+    return f
+
+
+def bytes_stream(data: bytes) -> BinaryIO:
+    return io.BytesIO(data)
+
+
+def iter_chunks(f: BinaryIO, size: int = CHUNK_BYTES, max_line: int = MAX_LINE_BYTES) -> Iterator[bytes]:
+    """Runs of whole lines (each ending in ``\\n``, the last one maybe not). Bounded memory: a line longer
+    than ``max_line`` comes out as its head, a cut mark and its tail."""
+    carry = b""
+    head: Optional[bytes] = None  # set while inside an over-long line: its first half
+    tail = b""
+    half = max_line // 2
+    while True:
+        try:
+            data = f.read(size)
+        except (OSError, EOFError, gzip.BadGzipFile) as exc:  # truncated gzip / read error: keep what was read
+            data = b""
+            if head is None:
+                carry += b"\n[dsdoctor: input ended early: " + str(exc).encode("utf-8", "replace") + b"]"
+        if not data:
+            break
+        if head is not None:
+            nl = data.find(b"\n")
+            if nl < 0:
+                tail = (tail + data)[-half:]
+                continue
+            tail = (tail + data[:nl])[-half:]
+            yield head + CUT_MARK + tail + b"\n"
+            head, tail = None, b""
+            data = data[nl + 1:]
+        buf = carry + data if carry else data
+        last = buf.rfind(b"\n")
+        if last < 0:
+            carry = buf
+        else:
+            carry = buf[last + 1:]
+            yield buf[:last + 1]
+        if len(carry) > max_line:
+            head, tail, carry = carry[:half], carry[-half:], b""
+    if head is not None:
+        yield head + CUT_MARK + tail
+    elif carry:
+        yield carry
+
+
+# ----------------------------------------------------------------------------------------- line cleaning
+
+_ANSI = re.compile(r"\x1b\[[0-?]{0,32}[ -/]{0,4}[@-~]|\x1b\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]")
+_BOX_EDGE = "│┃║|"
+_RANK = re.compile(r"\[(rank|default|)(\d{1,6})\][ ]?:[ ]?")  # torch [rank3]: ; torchrun --tee [default0]: ; [3]:
+# pdsh / DeepSpeed multi-node "worker-1: ": a host name (letters, digits, '-', dots; a digit or a dot in it)
+_HOST = re.compile(r"([A-Za-z0-9][A-Za-z0-9.-]{0,62}): ")
+_SRUN = re.compile(r"(\d{1,5}): ")  # srun --label
+
+
+def _hostlike(name: str) -> bool:
+    if name == "localhost":
+        return True
+    if "." in name:
+        return all(seg and seg == seg.lower() for seg in name.split("."))
+    return any(c.isdigit() for c in name) and not name.isdigit()
+
+
+def split_prefix(text: str) -> Tuple[str, str]:
+    """(stream key, text without rank/host prefixes)."""
+    keys: List[str] = []
+    for _ in range(3):
+        m = _RANK.match(text)
+        if m:
+            keys.append(("local" if m.group(1) == "default" else "rank") + m.group(2))
+        else:
+            m = _HOST.match(text)
+            if m and _hostlike(m.group(1)):
+                keys.append(m.group(1))
+            elif not keys:
+                m = _SRUN.match(text)
+                if m:
+                    keys.append("task" + m.group(1))
+                else:
+                    break
+            else:
+                break
+        text = text[m.end():]
+    return "/".join(keys), text
+
+
+def clean(raw: bytes) -> Tuple[str, str]:
+    """(stream key, what the terminal showed) for one raw line (without its newline)."""
+    if len(raw) > MAX_LINE_BYTES + len(CUT_MARK):
+        raw = raw[:MAX_LINE_BYTES // 2] + CUT_MARK + raw[-MAX_LINE_BYTES // 2:]
+    text = raw.decode("utf-8", "replace")
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if "\r" in text:
+        text = text.rstrip("\r")
+        if "\r" in text:  # a progress bar redrawn in place: the terminal shows the last segment
+            parts = [p for p in text.split("\r") if p.strip()]
+            text = parts[-1] if parts else ""
+    stream, text = split_prefix(text)
+    if text[:1] in _BOX_EDGE or text[-1:] in _BOX_EDGE:  # rich's boxed traceback: │ ... │
+        s = text.strip()
+        if s[:1] in _BOX_EDGE and (s[-1:] in _BOX_EDGE or len(s) > 2):
+            text = s[1:].rstrip(" " + _BOX_EDGE) if s[-1:] in _BOX_EDGE else s[1:]
+    if len(text) > MAX_TEXT:
+        text = text[:MAX_TEXT // 2] + " [...] " + text[-MAX_TEXT // 2:]
+    return stream, text
