@@ -174,7 +174,7 @@ def diagnose_scan(sc: Scanner) -> Report:
         if fr is not None:
             evidence.append(Evidence(f'File "{fr.path}", line {fr.line}, in {fr.func}' + (f": {fr.code}" if fr.code else ""),
                                      "your code (the call that failed)", path=fr.path, line=fr.line))
-        cons = [s for s in symptoms if s.order > hits[0].order] if i == 0 else []
+        cons = symptoms if i == 0 else []  # torch prints the build output (with the cause) after its symptom
         findings.append(_finding(name, adv, evidence, cons, Severity.ERROR if i == 0 else Severity.WARNING))
     if not findings:
         findings.append(_no_cause(sc, facts, symptoms))

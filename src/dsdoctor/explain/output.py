@@ -51,7 +51,8 @@ def render_text(report: Report, verbose: bool = False, out: TextIO = sys.stdout)
         ev = [e for e in f.evidence if e.where != CONSEQUENCE]
         cons: List[Any] = [e for e in f.evidence if e.where == CONSEQUENCE]
         for e in ev[: None if verbose else 4]:
-            where = f"line {e.line}" if e.line else e.where
+            rank = e.where[e.where.rfind(" ["):] if e.where.endswith("]") and " [" in e.where else ""
+            where = (f"line {e.line}{rank}" if e.where.startswith(str(e.path)) else f"{e.where}, line {e.line}") if e.line else e.where
             con.print(f"    seen ({escape(where)}): {escape(e.what[:400])}")
         for e in cons[: None if verbose else 3]:
             con.print(f"    consequence (line {e.line}): [dim]{escape(e.what[:300])}[/dim]")

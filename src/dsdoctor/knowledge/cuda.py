@@ -145,7 +145,9 @@ MSG_CANNOT_FIND_LIB = "cannot find -l{lib}"  # ld
 MSG_COMPILER_KILLED = "Killed signal terminated program cc1plus"  # gcc when the OOM killer hits cc1plus
 MSG_ICE_KILLED = "internal compiler error: Killed (program cc1plus)"
 MSG_GLIBCXX = "version `GLIBCXX_{ver}' not found"  # importing a fresh .so against an older libstdc++
-MSG_WINDOWS_JIT = "is not supported on Windows"  # DeepSpeed / torch Windows paths
+MSG_WINDOWS_POSIX_ONLY = "is only supported on POSIX platforms, not Windows."  # DeepSpeed op builders (pin_memory, ...)
+MSG_MSVC_REQUIRED = "Microsoft Visual C++ 14.0 or greater is required"  # setuptools on Windows
+MSG_MSVC_LINK = "LINK : fatal error LNK"  # MSVC linker (e.g. aio.lib / curand.lib not found)
 MSG_CUDA_TORCH_CHECK = "The detected CUDA version ({sys}) mismatches the version that was used to compile PyTorch ({torch})."
 
 # torch runtime: distributed rendezvous, DataLoader, allocator, serialization, torchrun

@@ -317,11 +317,8 @@ MSG_NOT_COMPATIBLE = "Unable to JIT load the {op} op due to it not being compati
 MSG_NO_COMPUTE_CAPS = "Unable to load {op} op due to no compute capabilities remaining after filtering"
 MSG_FORK_ARCH = "cannot probe CUDA device capabilities in a forked subprocess where CUDA has already been initialized"
 # runtime/config.py (same text 0.9.5-0.19.8)
-MSG_BATCH_MISMATCH = ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * "
-                      "gradient_acc_step * world_size {tb} != {mb} * {ga} * {ws}")
+# (the batch assertion is MSG_BATCH and the client-optimizer refusal MSG_CLIENT_OPTIMIZER, in section 6)
 MSG_AUTO_COMPARE = "'>' not supported between instances of 'str' and '{other}'"  # a top-level "auto" reached _batch_assertion
-MSG_CLIENT_OPTIMIZER = ("You are using ZeRO-Offload with a client provided optimizer ({cls}) which in most cases will "
-                        "yield poor performance.")
 MSG_FORCE_DS_CPU_OPTIMIZER = '"zero_force_ds_cpu_optimizer": false'
 MSG_INT_FROM_FLOAT = "Input should be a valid integer, got a number with a fractional part"  # pydantic v2 (0.15+)
 MSG_NO_SYNC = "no_sync context manager is incompatible with gradient partitioning logic of ZeRO stage {stage}"

@@ -27,7 +27,7 @@ class Signature:
     note: bool = False  # a notable warning, not a failure (listed when nothing failed)
 
 
-WIDE = ("cls", "cmd", "line", "path")  # placeholders whose values may contain spaces
+WIDE = ("cls", "type", "cmd", "line", "path")  # placeholders whose values may contain spaces
 
 
 def _lit(text: str) -> str:
@@ -82,8 +82,9 @@ SIGNATURES: Tuple[Signature, ...] = (
     _sig("compiler-killed", CK.MSG_COMPILER_KILLED),
     _sig("compiler-killed", CK.MSG_ICE_KILLED),
     _sig("libstdcxx-mismatch", CK.MSG_GLIBCXX),
-    _sig("windows-op-build-unsupported", "", regex=r"\b(?:[Ww]indows)\b.{0,120}" + re.escape(CK.MSG_WINDOWS_JIT) +
-         r"|" + re.escape(CK.MSG_WINDOWS_JIT) + r".{0,40}\bWindows\b", needle="Windows"),
+    _sig("windows-op-build-unsupported", CK.MSG_WINDOWS_POSIX_ONLY),
+    _sig("windows-op-build-unsupported", CK.MSG_MSVC_REQUIRED),
+    _sig("windows-op-build-unsupported", CK.MSG_MSVC_LINK),
     _sig("nvcc-arch-unsupported", K.MSG_FORK_ARCH),
     _sig("nvcc-arch-unsupported", K.MSG_NO_COMPUTE_CAPS),
     # ---- ZeRO-3 model loading and parameters (Transformers)
@@ -101,11 +102,11 @@ SIGNATURES: Tuple[Signature, ...] = (
     _sig("zero3-saved-partitioned-weights", TK.MSG_ACCELERATE_NO_16BIT),
     _sig("zero3-saved-partitioned-weights", TK.MSG_GATHER_16BIT_FALSE, note=True),
     # ---- config and integration
-    _sig("offload-client-optimizer", K.MSG_CLIENT_OPTIMIZER),
+    _sig("offload-client-optimizer", K.MSG_CLIENT_OPTIMIZER.split(" Please")[0]),
     _sig("ds-config-trainer-mismatch", TK.MSG_CONFIG_MISMATCH),
     _sig("ds-config-trainer-mismatch", TK.MSG_CONFIG_MISMATCH_ACCELERATE),
     _sig("ds-config-auto-without-trainer", K.MSG_AUTO_COMPARE),
-    _sig("batch-size-mismatch", K.MSG_BATCH_MISMATCH),
+    _sig("batch-size-mismatch", K.MSG_BATCH),
     _sig("bucket-size-float", K.MSG_INT_FROM_FLOAT),
     _sig("deepspeed-no-sync-incompat", K.MSG_NO_SYNC),
     # ---- launch

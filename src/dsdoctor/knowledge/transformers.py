@@ -91,7 +91,6 @@ MSG_CONFIG_MISMATCH_ACCELERATE = "Please correct the following DeepSpeed config 
 MSG_CONFIG_MISMATCH_ITEM = "- ds {key}={ds_val} vs hf {hf_key}={hf_val}"
 MSG_GATHER_16BIT_FALSE = "stage3_gather_16bit_weights_on_model_save=false. Saving the full checkpoint instead"  # Trainer warning
 MSG_ACCELERATE_NO_16BIT = "Cannot get 16bit model weights because `stage3_gather_16bit_weights_on_model_save` in DeepSpeed config is False."
-MSG_DS_DID_NOT_SAVE = "Did not save the model {path} because"  # DeepSpeed save_16bit_model, logger.info
 MSG_PEFT_UNGATHERED = "were not gathered before save_pretrained() and are therefore incomplete."  # PEFT >= 0.21
 MSG_SIZE0_CHECKPOINT = "copying a param with shape torch.Size([0]) from checkpoint"  # loading weights saved partitioned
 MSG_WEIGHT_2D = "'weight' must be 2-D"  # F.embedding on a partitioned (size-0) weight

@@ -1,0 +1,105 @@
+"""Fixture-file tests for `dsdoctor explain`: one log per case under tests/cases/explain/ with a .toml
+beside it saying how the log was produced (real libraries via produce.py, or assembled/source-derived via
+derive.py / by hand) and what explain must say: the primary diagnosis, its consequences, its evidence."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Dict
+
+import pytest
+
+from dsdoctor.explain import diagnose_log
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python < 3.11
+    import tomli as tomllib  # type: ignore[no-redef]
+
+CASES_DIR = Path(__file__).parent / "cases" / "explain"
+CASES = sorted(p for p in CASES_DIR.glob("*.toml"))
+
+
+def _case(toml: Path) -> Dict[str, Any]:
+    return tomllib.loads(toml.read_text())
+
+
+def test_every_case_says_how_it_was_produced() -> None:
+    assert len(CASES) >= 30
+    for toml in CASES:
+        case = _case(toml)
+        assert case.get("produced"), toml.name
+        assert (toml.with_suffix(".log")).is_file(), toml.name
+
+
+@pytest.mark.parametrize("toml", CASES, ids=[p.stem for p in CASES])
+def test_case(toml: Path) -> None:
+    case = _case(toml)
+    exp = case["expect"]
+    log = toml.with_suffix(".log").read_bytes().decode("utf-8", "surrogateescape")
+    report = diagnose_log(log, source=toml.with_suffix(".log").name)
+    first = report.findings[0]
+    assert first.name == exp["primary"], [(f.name, f.title) for f in report.findings]
+    cons = [e.what for e in first.evidence if e.where == "consequence"]
+    for want in exp.get("consequences", []):
+        assert any(want in c for c in cons), (want, cons)
+    if exp.get("evidence"):
+        assert any(exp["evidence"] in e.what for e in first.evidence), first.evidence
+    for name in exp.get("absent", []):
+        assert name not in [f.name for f in report.findings]
+    for e in first.evidence:  # evidence points at real lines of the log
+        if e.where != "consequence" and e.path == toml.with_suffix(".log").name and e.line:
+            assert e.line <= log.count("\n") + 1
+    if exp.get("fix"):
+        assert any(exp["fix"] in json.dumps(f.to_json()) for f in first.fixes), first.fixes
+
+
+def test_cli_json_shape(tmp_path: Path) -> None:
+    log = CASES_DIR / "cuda-mismatch-ds0.19.7.log"
+    p = subprocess.run([sys.executable, "-m", "dsdoctor", "explain", "--format", "json", str(log)],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1, p.stderr
+    out = json.loads(p.stdout)
+    d = out["diagnoses"][0]
+    assert set(d) >= {"name", "code", "severity", "summary", "evidence", "consequences", "fixes"}
+    assert d["name"] == "cuda-version-mismatch" and d["code"] == "DS101"
+    assert all({"line", "text"} <= set(e) for e in d["evidence"] + d["consequences"])
+    assert any("ds_opt_adam" in c["text"] for c in d["consequences"])
+
+
+def test_cli_stdin_gzip_dir_and_bad_input(tmp_path: Path) -> None:
+    import gzip
+
+    raw = (CASES_DIR / "ninja-missing-ds0.19.8.log").read_bytes()
+    gz = tmp_path / "rank0.log.gz"
+    gz.write_bytes(gzip.compress(raw))
+    (tmp_path / "rank1.log").write_text("step 1 loss 2.0\n")
+    for args, stdin in (([str(gz)], None), (["-"], raw), ([str(tmp_path)], None)):
+        p = subprocess.run([sys.executable, "-m", "dsdoctor", "explain", "-f", "json", *args], input=stdin,
+                           capture_output=True, timeout=60)
+        assert json.loads(p.stdout)["diagnoses"][0]["name"] == "ninja-missing", (args, p.stderr)
+    p = subprocess.run([sys.executable, "-m", "dsdoctor", "explain", str(tmp_path / "nope.log")], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 2 and "Traceback" not in p.stderr and "no such file" in p.stderr
+
+
+def test_no_failure_exit_0() -> None:
+    report = diagnose_log("step 1 loss 2.0\nstep 2 loss 1.9\n")
+    assert report.findings[0].name == "no-failure" and report.exit_code() == 0
+
+
+def test_same_fixes_as_check() -> None:
+    """The mismatch fixes are built by the same builder check uses (dsdoctor.fixes.cuda_mismatch_fixes)."""
+    from packaging.version import Version
+
+    from dsdoctor.fixes import cuda_mismatch_fixes
+
+    log = (CASES_DIR / "cuda-mismatch-ds0.19.7.log").read_text()
+    got = diagnose_log(log).findings[0].fixes
+    want = cuda_mismatch_fixes(None, (13, 5), (13, 0), sole_blocker=True, gpu_visible=False)
+    assert list(got) == want
+    assert [f.title for f in want] == [f.title for f in cuda_mismatch_fixes(Version("0.19.7"), (13, 5), (13, 0),
+                                                                          sole_blocker=True, gpu_visible=False)]
