@@ -168,6 +168,10 @@ def test_case(path: Path, tmp_path: Path, bare_python: str) -> None:
         f = next(f for f in out["findings"] if f["name"] == name)
         first = f["fixes"][0]
         assert want in json.dumps(first), f"first fix of {name}: {first}" + ctx
+    for name, absent in exp.get("fixes_absent", {}).items():
+        f = next(f for f in out["findings"] if f["name"] == name)
+        for text in absent:
+            assert text not in json.dumps(f["fixes"]), f"{text} offered for {name}: {f['fixes']}" + ctx
     for name, want in exp.get("fix_applicability", {}).items():
         f = next(f for f in out["findings"] if f["name"] == name)
         got = {fx["title"].split(" (")[0]: fx["applicability"] for fx in f["fixes"]}

@@ -156,9 +156,9 @@ def _cuda_builder_steps(ctx: Context, p: OpPrediction) -> Optional[OpPrediction]
                 p.notes.append(K.MSG_SWALLOWED.format(op=p.op))
             elif K.skip_cuda_check_active(ds, ctx.env(K.SKIP_CUDA_CHECK_VAR)):
                 p.notes.append(K.MSG_SKIP_WARNING.format(sys=sys_s, torch=ctx.torch_cuda_str))
-            else:
-                return _fail(p, "cuda-version-mismatch",
-                             "CUDAMismatchException: " + K.MSG_MISMATCH.format(sys=sys_s, torch=ctx.torch_cuda_str))
+            else:  # recorded; the later steps still run so a skip's consequences are known too
+                _fail(p, "cuda-version-mismatch",
+                      "CUDAMismatchException: " + K.MSG_MISMATCH.format(sys=sys_s, torch=ctx.torch_cuda_str))
 
     # build_for_cpu is False (CUDA sources, -lcurand) with a visible GPU, and always on 0.12.2.
     if (ctx.gpu_visible or K.jit_check_uncaught(ds)) and ctx.cuda_home is not None:

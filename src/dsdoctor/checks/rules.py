@@ -4,6 +4,7 @@ findings and healthy (✓) results. Severity follows the cpu_adam prediction: th
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import Callable, Iterable, List, Optional, Tuple, Union
 
@@ -30,8 +31,9 @@ from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
 from ..knowledge.versions import v
 from ..model import Evidence, Finding, Fix, Passed, Severity
+from . import context
 from .context import Context
-from .cpu_adam import OpPrediction, prebuilt_mismatch, stale_lock
+from .cpu_adam import OpPrediction, prebuilt_mismatch, predict, stale_lock
 
 Result = Union[Finding, Passed]
 Rule = Callable[[Context, OpPrediction], Iterable[Result]]
@@ -185,9 +187,23 @@ def cuda(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     yield from _skip_var(ctx, pred, mismatch=True)
 
 
+def _skip_is_enough(ctx: Context, pred: OpPrediction) -> bool:
+    """Is DeepSpeed's check the sole toolkit blocker? Predict again with ``DS_SKIP_CUDA_CHECK=1`` (pure: no
+    probing): skipping must clear the mismatch and leave no other problem with this toolkit (e.g. no
+    linkable libcurand) that would fail the build right after the check."""
+    if "cuda-version-mismatch" not in pred.blockers:
+        return False
+    facts = dataclasses.replace(ctx.facts, env=dict(ctx.facts.env, **{K.SKIP_CUDA_CHECK_VAR: "1"}))
+    after = predict(context.build(facts))
+    return "cuda-version-mismatch" not in after.blockers and not set(after.blockers) & _TOOLKIT_BLOCKERS
+
+
+_TOOLKIT_BLOCKERS = frozenset({"cuda-libs-missing", "cuda-toolkit-missing"})
+
+
 def _mismatch_fixes(ctx: Context, pred: OpPrediction, major_diff: bool) -> List[Fix]:
     assert ctx.ds is not None and ctx.torch_cuda is not None and ctx.nvcc_release is not None
-    return cuda_mismatch_fixes(ctx.ds, ctx.nvcc_release, ctx.torch_cuda, sole_blocker="cuda-version-mismatch" in pred.blockers,
+    return cuda_mismatch_fixes(ctx.ds, ctx.nvcc_release, ctx.torch_cuda, sole_blocker=_skip_is_enough(ctx, pred),
                                gpu_visible=ctx.gpu_visible, python=ctx.python_exe, other_toolkits=_others(ctx))
 
 
