@@ -33,7 +33,9 @@ RULES: Dict[str, RuleInfo] = {
     "probe-failed": RuleInfo("DS114", "A probe of the environment failed (hung, crashed or printed garbage)"),
     "package-missing": RuleInfo("DS115", "torch or deepspeed is not installed in the checked environment"),
     "op-build-failed": RuleInfo("DS116", "dsdoctor verify: the op failed to build or load"),
-    # log explanations (dsdoctor explain); explain also reuses the environment names above
+    # log explanations (dsdoctor explain); explain also reuses the environment names above and the lint
+    # names below (offload-client-optimizer, ds-config-auto-without-trainer, batch-size-mismatch,
+    # bucket-size-float, hostfile-invalid): one name, one code, whichever command finds it.
     "cuda-headers-missing": RuleInfo("DS300", "CUDA headers (cuda_runtime.h, ...) missing where an op is compiled"),
     "compiler-killed": RuleInfo("DS301", "The compiler was killed (usually out of memory) while building an op"),
     "op-build-failed-cause-not-in-log": RuleInfo("DS302", "An op failed to build/load but the log does not show why"),
@@ -45,14 +47,9 @@ RULES: Dict[str, RuleInfo] = {
     "zero3-quantized-model-conflict": RuleInfo("DS308", "A quantized model loaded in a way ZeRO-3 cannot partition"),
     "zero3-partitioned-param-access": RuleInfo("DS309", "A ZeRO-3 partitioned parameter used outside a gather (size-0 weights)"),
     "zero3-saved-partitioned-weights": RuleInfo("DS310", "Weights saved from ZeRO-3 without gathering (size-0 tensors / no weights)"),
-    "offload-client-optimizer": RuleInfo("DS311", "A client (torch) optimizer used with ZeRO-Offload"),
     "ds-config-trainer-mismatch": RuleInfo("DS312", "DeepSpeed config values contradict TrainingArguments"),
-    "ds-config-auto-without-trainer": RuleInfo("DS313", '"auto" config values given to DeepSpeed without the HF Trainer'),
-    "batch-size-mismatch": RuleInfo("DS314", "train_batch_size != micro batch x grad accumulation x world size"),
-    "bucket-size-float": RuleInfo("DS315", "A float bucket size rejected by DeepSpeed's config model"),
     "deepspeed-no-sync-incompat": RuleInfo("DS316", "no_sync() (gradient accumulation) used with ZeRO stage 2/3"),
     "launcher-mpi-discovery": RuleInfo("DS317", "No launcher environment (RANK, ...): DeepSpeed fell back to MPI discovery"),
-    "hostfile-invalid": RuleInfo("DS318", "The DeepSpeed hostfile cannot be parsed or names no usable host"),
     "port-in-use": RuleInfo("DS319", "The rendezvous port (MASTER_PORT) is already in use"),
     "ssh-unreachable": RuleInfo("DS320", "The multi-node launcher cannot reach a host over ssh"),
     "host-oom-killed": RuleInfo("DS321", "A rank was killed with SIGKILL (exit -9), usually the host OOM killer"),
