@@ -211,6 +211,23 @@ def explain(
 
 
 @app.command()
+def smoke(
+    python: Optional[str] = PythonOpt,
+    nproc: int = typer.Option(1, "--nproc", help="Processes (ranks) to launch."),
+    config: Optional[str] = typer.Option(None, "--config", help="Your ds_config (default: ZeRO-3, both offloads to CPU)."),
+    model: Optional[str] = typer.Option(None, "--model", help="Model dir / config.json: its architecture, scaled down."),
+    steps: int = typer.Option(12, "--steps"),
+    timeout: float = typer.Option(900.0, "--timeout", help="Overall seconds before everything is stopped."),
+    fmt: Format = FormatOpt,
+    verbose: bool = VerboseOpt,
+) -> None:
+    """Prove it runs: a real ZeRO-3 offload run of a tiny model through the deepspeed launcher, with checks."""
+    from .smoke.command import run_smoke
+
+    raise typer.Exit(run_smoke(python, nproc, config, model, steps, timeout, fmt is Format.json, verbose))
+
+
+@app.command()
 def version() -> None:
     """Print dsdoctor's version."""
     from . import __version__
