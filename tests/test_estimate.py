@@ -107,3 +107,19 @@ def test_write_config_is_atomic_and_matches_recommendation(tmp_path: Path) -> No
 def test_bad_input_exit_2(bad: List[str], tmp_path: Path) -> None:
     rc, out, err = _run(bad, tmp_path)
     assert rc == 2 and err.startswith("dsdoctor: ") and not out
+
+
+@pytest.mark.parametrize("hw", [
+    ["--gpu-mem", "80GB", "--gpus-per-node", "8", "--params", "7e9", "--largest-layer", "2e8"],  # ZeRO-2
+    ["--gpu-mem", "12GB", "--gpus-per-node", "4", "--cpu-mem", "1TB", "--params", "7e9", "--largest-layer", "2e8"],
+    ["--gpu-mem", "8GB", "--gpus-per-node", "1", "--cpu-mem", "1TB", "--params", "7e9", "--largest-layer", "2e8"],
+    ["--gpu-mem", "24GB", "--gpus-per-node", "1", "--cpu-mem", "64GB", "--params", "7e10", "--largest-layer", "1e9"],
+])
+def test_written_config_lints_clean(hw: List[str], tmp_path: Path) -> None:
+    """`--write-config` output passes `dsdoctor lint` with no finding, for each recommended stage/offload."""
+    dest = tmp_path / "ds_config.json"
+    rc, out, _ = _run([*hw, "--write-config", str(dest), "-f", "json"], tmp_path)
+    assert rc == 0 and json.loads(out)["recommended"] is not None
+    p = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", "--world-size", hw[3], "--ds-version", "0.19.8",
+                        "-f", "json", str(dest)], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and json.loads(p.stdout)["findings"] == [], p.stdout

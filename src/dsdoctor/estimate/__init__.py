@@ -44,7 +44,10 @@ def run_estimate(opts: Dict[str, Any], env: Mapping[str, str], json_out: bool) -
             print("dsdoctor: nothing written: no option fits (or GPU memory is unknown)", file=sys.stderr)
             return 1 if hw.gpu_mem is not None else 2
         try:
-            write_atomic(opts["write_config"], ds_config(est.recommended, w.micro_batch))
+            from ..probes.system import probe_limits
+
+            pin = probe_limits().memlock_soft is None  # unlimited memlock: pinned offload buffers are safe
+            write_atomic(opts["write_config"], ds_config(est.recommended, w.micro_batch, pin_memory=pin))
         except OSError as exc:
             print(f"dsdoctor: cannot write {opts['write_config']}: {exc.strerror or exc}", file=sys.stderr)
             return 2

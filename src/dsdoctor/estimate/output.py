@@ -58,13 +58,14 @@ def render_text(est: Estimate, out: TextIO = sys.stdout) -> None:
         con.print(f"[dim]note: {n}[/dim]")
 
 
-def ds_config(opt: Option, micro_batch: int, nvme_path: str = "/local_nvme") -> Dict[str, Any]:
+def ds_config(opt: Option, micro_batch: int, nvme_path: str = "/local_nvme", pin_memory: bool = True) -> Dict[str, Any]:
     """A ds_config for ``opt``: concrete values (no "auto"), bf16, the optimizer DeepSpeed offloads to
-    DeepSpeedCPUAdam, and 16-bit gathering on save under ZeRO-3."""
+    DeepSpeedCPUAdam, and 16-bit gathering on save under ZeRO-3. ``pin_memory`` only where the memlock
+    limit allows it (an explicit false: DeepSpeed 0.19.5+ pins by default)."""
     zero: Dict[str, Any] = {"stage": opt.stage, "overlap_comm": True, "contiguous_gradients": True}
     for key, dev in (("offload_optimizer", opt.offload_optimizer), ("offload_param", opt.offload_param)):
         if dev != "none":
-            block: Dict[str, Any] = {"device": dev, "pin_memory": True}
+            block: Dict[str, Any] = {"device": dev, "pin_memory": pin_memory}
             if dev == "nvme":
                 block["nvme_path"] = nvme_path
             zero[key] = block
