@@ -16,7 +16,8 @@ from .reader import Source, bytes_stream, iter_chunks, open_binary
 
 SECTION = "explain"
 LIB_PATH = re.compile(r"(?:site-packages|dist-packages|/lib/python\d|<frozen|/(?:deepspeed|torch|transformers|accelerate|"
-                      r"peft|trl|pydantic|pydantic_core|huggingface_hub|safetensors|numpy|bitsandbytes)/)")
+                      r"peft|trl|pydantic|pydantic_core|huggingface_hub|safetensors|numpy|bitsandbytes)/|"
+                      r"/bin/(?:deepspeed|torchrun|accelerate|ds_report|python[\d.]*)$)")
 CONSEQUENCE = "consequence"
 
 
