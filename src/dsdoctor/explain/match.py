@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Deque, Dict, Iterable, List, Optional, Tuple
+from typing import Deque, Dict, List, Optional, Tuple
 
 from ..knowledge.signatures import SIGNATURES, Signature
 from .reader import clean
