@@ -103,3 +103,56 @@ def test_same_fixes_as_check() -> None:
     assert list(got) == want
     assert [f.title for f in want] == [f.title for f in cuda_mismatch_fixes(Version("0.19.7"), (13, 5), (13, 0),
                                                                           sole_blocker=True, gpu_visible=False)]
+
+
+def test_follow_returns_when_the_cause_appears(tmp_path: Path) -> None:
+    """--follow on a growing file (a writer thread stands in for the training process)."""
+    import threading
+    import time
+
+    from dsdoctor.explain.command import follow
+
+    log = tmp_path / "live.log"
+    log.write_text("step 1 loss 2.0\n")
+    real = (CASES_DIR / "ninja-missing-ds0.19.8.log").read_text().splitlines(keepends=True)
+    done = threading.Event()
+
+    def writer() -> None:
+        with open(log, "a") as fh:
+            for ln in real:
+                fh.write(ln)
+                fh.flush()
+                time.sleep(0.01)
+            done.wait(30)  # the "process" stays alive after the failure
+
+    t = threading.Thread(target=writer)
+    t.start()
+    try:
+        report = follow([str(log)], seconds=60, poll=0.05)
+    finally:
+        done.set()
+        t.join()
+    assert report.findings[0].name == "ninja-missing"
+    assert report.facts["followed_s"] < 60  # returned on the cause, not on the limit
+
+
+def test_env_merge_puts_confirmed_cause_first() -> None:
+    """--env: check's finding for the same cause adds its evidence and its (environment-specific) fixes; a stale
+    lock check finds leads when the log shows no cause. (The oracle test runs the real check on a real hang.)"""
+    from dsdoctor.explain.command import merge_reports
+    from dsdoctor.fixes import stale_lock_fix
+    from dsdoctor.model import Evidence, Finding, Report, Severity
+
+    lock = Finding("torch-extensions-lock-stale", Severity.ERROR, "Stale build lock for cpu_adam", "",
+                   (Evidence("lock file, 900s old", "/x/cpu_adam/lock"),), (stale_lock_fix("/x/cpu_adam/lock"),), "JIT op build")
+    hung = diagnose_log("[INFO] Setting ds_accelerator to cpu (auto detect)\n")
+    merge_reports(hung, Report(findings=[lock]))
+    assert [f.name for f in hung.findings] == ["torch-extensions-lock-stale", "no-failure"]
+    assert hung.findings[0].fixes == (stale_lock_fix("/x/cpu_adam/lock"),)
+    ninja = diagnose_log((CASES_DIR / "ninja-missing-ds0.19.8.log").read_text())
+    env_ninja = Finding("ninja-missing", Severity.ERROR, "ninja not found", "", (Evidence("executable: not on PATH", "PATH"),),
+                        (stale_lock_fix("placeholder"),), "JIT op build")
+    merge_reports(ninja, Report(findings=[env_ninja]))
+    first = ninja.findings[0]
+    assert first.name == "ninja-missing" and "confirmed" in first.title
+    assert any(e.where.startswith("dsdoctor check") for e in first.evidence) and first.fixes == env_ninja.fixes

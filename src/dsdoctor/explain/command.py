@@ -35,7 +35,11 @@ def merge_env(report: Report, python: Optional[str]) -> None:
     for a cause the log shows; check's own errors first when the log shows no cause."""
     from ..checks import run_check
 
-    checked = run_check(python)
+    merge_reports(report, run_check(python))
+
+
+def merge_reports(report: Report, checked: Report) -> None:
+    """``merge_env`` on an already-run check report."""
     by_name = {f.name: f for f in checked.findings if f.name in ENV_CAUSES}
     merged: List[Finding] = []
     for f in report.findings:
