@@ -45,3 +45,10 @@ def test_every_rule_documented_and_cataloged() -> None:
     for name, r in REGISTRY.items():
         assert name in CATALOG and CATALOG[name].code.startswith(("DS4", "DS113")), name
         assert r.what and r.why and r.fix and r.invalid and r.valid, name
+
+
+def test_docs_current() -> None:
+    from dsdoctor.lint.docs import render
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / "lint.md"
+    assert doc.read_text() == render(), "regenerate: python -m dsdoctor.lint.docs > docs/lint.md"

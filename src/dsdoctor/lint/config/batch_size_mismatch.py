@@ -36,6 +36,9 @@ def check(t: Target) -> Iterator[Hit]:
                            f"(world size from {t.usage.world_size_source}): HF reports a mismatch",
                            fixes=(_auto_fix(),))
         return
+    if tb is None and mb is None and t.usage.loaded_by == "deepspeed":
+        yield RULE.hit(t, t.doc.root.start, K.MSG_BATCH_NONE + " (raw DeepSpeed: nothing fills them)")
+        return
     ws = t.usage.world_size
     if ws is None:
         if tb is not None and mb is not None and ga is not None and mb > 0 and ga > 0 and tb % (mb * ga):
@@ -46,6 +49,9 @@ def check(t: Target) -> Iterator[Hit]:
         tb2, mb2, ga2 = K.batch_sizes(tb, mb, ga, ws)
     except ValueError:
         yield RULE.hit(t, 0, K.MSG_BATCH_NONE)
+        return
+    except ZeroDivisionError:
+        yield RULE.hit(t, pos, "a zero batch value: DeepSpeed's batch derivation fails with ZeroDivisionError")
         return
     for label, n in (("Train batch size", tb2), ("Micro batch size per gpu", mb2), ("Gradient accumulation steps", ga2)):
         if n <= 0:
