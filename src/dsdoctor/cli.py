@@ -189,7 +189,8 @@ def explain(
     verbose: bool = VerboseOpt,
 ) -> None:
     """Find the root cause in a failed DeepSpeed / Hugging Face training log."""
-    from .explain.command import InputError, explain_paths, follow as follow_logs, merge_env
+    from .explain.command import InputError, explain_paths, merge_env
+    from .explain.command import follow as follow_logs
     from .explain.output import render_text, to_json
 
     _interpreter(python)

@@ -172,7 +172,6 @@ def memlock_fix() -> Fix:
                        "docker: --ulimit memlock=-1")
 
 
-
 def prebuilt_reinstall_fix(python: Optional[str]) -> Fix:
     return pip_fix("deepspeed", "Reinstall DeepSpeed against this torch (JIT ops, no prebuilt)", python,
                    reason="pip install --force-reinstall --no-cache-dir deepspeed")
