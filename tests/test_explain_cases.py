@@ -156,3 +156,27 @@ def test_env_merge_puts_confirmed_cause_first() -> None:
     first = ninja.findings[0]
     assert first.name == "ninja-missing" and "confirmed" in first.title
     assert any(e.where.startswith("dsdoctor check") for e in first.evidence) and first.fixes == env_ninja.fixes
+
+
+def test_versions_in_the_log_adjust_the_advice() -> None:
+    """ds_report lines say DeepSpeed 0.14.0 + torch cu121: a 13.5 toolkit is a MAJOR difference and 0.14.0's
+    cpu_adam compiles a .cu kernel with a GPU, so skipping the check is unsafe (and on 0.15.4, whose cpu_adam
+    still links the toolkit's libcurand with a GPU); the upgrade to 0.19.8 is offered for both."""
+    real = (CASES_DIR / "cuda-mismatch-ds0.15.4.log").read_text()
+    mismatch = "\n".join(ln for ln in real.replace("compiled with 13.0", "compiled with 12.1").split("\n")
+                         if "No CUDA runtime is found" not in ln)  # as on a GPU machine
+    head = ("DeepSpeed general environment info:\n"
+            "torch version .................... 2.4.0+cu121\n"
+            "deepspeed info ................... {ds}, unknown, unknown\n")
+    old = diagnose_log(head.format(ds="0.14.0") + mismatch)
+    assert old.facts["versions"]["deepspeed"] == "0.14.0" and old.facts["versions"]["torch"] == "2.4.0+cu121"
+    skip = [f for f in old.findings[0].fixes if "CUDA check" in f.title]
+    assert skip and skip[0].applicability == "unsafe"
+    new = diagnose_log(head.format(ds="0.15.4") + mismatch)
+    assert [f.applicability for f in new.findings[0].fixes if "CUDA check" in f.title] == ["unsafe"]
+    no_gpu = diagnose_log(real)  # the real run: torch saw no GPU, 13.5 vs 13.0 is a minor difference
+    assert [f.applicability for f in no_gpu.findings[0].fixes if "CUDA check" in f.title] == ["safe"]
+    assert all(any("0.19.8" in f.title for f in r.findings[0].fixes) for r in (old, new))
+    assert "reason" in json.dumps([f.to_json() for f in old.findings[0].fixes])
+    ninja = diagnose_log((CASES_DIR / "ninja-missing-ds0.19.8.log").read_text())
+    assert "cpu_adam" in ninja.findings[0].title

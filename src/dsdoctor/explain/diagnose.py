@@ -168,7 +168,13 @@ def diagnose_scan(sc: Scanner) -> Report:
         if used.get(name):
             continue
         used[name] = True
-        adv = adv or advise(name, hits[0], facts)
+        if adv is None:
+            first = hits[0]
+            groups: Dict[str, str] = {}
+            for h in reversed(hits):  # e.g. the op name from DeepSpeed's ninja line, torch's has none
+                groups.update(h.groups)
+            groups.update(first.groups)
+            adv = advise(name, Hit(first.name, first.source, first.line, first.stream, first.text, groups=groups), facts)
         evidence = [_ev(h) for h in hits[:3]]
         tb = _tb_for(hits[0], sc)
         fr = user_frame(tb) if tb else None

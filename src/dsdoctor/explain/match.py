@@ -107,6 +107,8 @@ TOKENS: Tuple[bytes, ...] = (
     b"FAILED:",  # ninja: compiler output follows
     b"exits with return code",  # DeepSpeed launcher
     b"version",  # DeepSpeed info / ds_report / transformers-cli env versions
+    b"deepspeed info",  # ds_report
+    b"No CUDA runtime",  # torch: no GPU visible (a CUDA mismatch is then safe to skip for cpu_adam)
     b"xtension",  # torch build progress (PyTorch extensions root, Building/Loading extension module)
     b"DS_SKIP_CUDA_CHECK",
     b"libaio",
