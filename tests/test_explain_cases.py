@@ -8,7 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 import pytest
 
@@ -180,3 +180,43 @@ def test_versions_in_the_log_adjust_the_advice() -> None:
     assert "reason" in json.dumps([f.to_json() for f in old.findings[0].fixes])
     ninja = diagnose_log((CASES_DIR / "ninja-missing-ds0.19.8.log").read_text())
     assert "cpu_adam" in ninja.findings[0].title
+
+
+def _dsdoctor_stdin(args: List[str]) -> "subprocess.Popen[bytes]":
+    return subprocess.Popen([sys.executable, "-m", "dsdoctor", "explain", *args, "--format", "json"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def test_follow_stdin_reports_while_the_writer_is_still_running() -> None:
+    """`train.py 2>&1 | dsdoctor explain --follow -`: the cause must be reported before the pipe closes,
+    and no line may be lost to read-ahead (the gzip sniff must not swallow the first lines)."""
+    lines = (CASES_DIR / "cuda-mismatch-ds0.19.7.log").read_bytes().splitlines(keepends=True)
+    cut = next(i for i, ln in enumerate(lines) if b"CUDAMismatchException: >-" in ln) + 1
+    p = _dsdoctor_stdin(["--follow", "-"])
+    assert p.stdin is not None and p.stdout is not None
+    p.stdin.write(b"".join(lines[:cut]))
+    p.stdin.flush()  # stdin stays open: the "training process" is still running
+    import threading
+
+    killer = threading.Timer(30, p.kill)
+    killer.start()
+    try:
+        out = p.stdout.read()  # dsdoctor answers and exits while the pipe is still open
+    finally:
+        killer.cancel()
+        p.stdin.close()
+        p.wait(timeout=10)
+    data = json.loads(out)
+    assert data["diagnoses"][0]["name"] == "cuda-version-mismatch"
+
+
+def test_follow_stdin_stops_at_eof_and_reads_gzip() -> None:
+    import gzip
+
+    p = _dsdoctor_stdin(["--follow", "-"])
+    out, _ = p.communicate(b"step 1 loss 2.0\nstep 2 loss 1.5\n", timeout=30)
+    assert json.loads(out)["diagnoses"][0]["name"] == "no-failure"
+    raw = (CASES_DIR / "ninja-missing-ds0.19.8.log").read_bytes()
+    p = _dsdoctor_stdin(["-"])
+    out, _ = p.communicate(gzip.compress(raw), timeout=30)
+    assert json.loads(out)["diagnoses"][0]["name"] == "ninja-missing"

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import sys
 import time
-from typing import List, Optional
+from typing import List, Optional, Sequence, Tuple
 
 from ..model import Evidence, Finding, Report, Severity
 from .diagnose import diagnose_scan, scan_sources
 from .match import Scanner
-from .reader import MAX_LINE_BYTES, InputError, Source, expand, open_binary
+from .reader import MAX_LINE_BYTES, InputError, Source, StdinRaw, expand, open_binary
 
 FOLLOW_POLL_S = 0.5
 # causes an environment check can confirm (same names in check and explain)
@@ -91,6 +89,8 @@ def follow(paths: List[str], seconds: Optional[float] = None, poll: float = FOLL
                 break
             if seconds is not None and time.monotonic() - t0 > seconds:
                 break
+            if _all_closed(watched):
+                break
             if not grew:
                 time.sleep(poll)
     except KeyboardInterrupt:
@@ -115,13 +115,14 @@ def _failed(sc: Scanner) -> bool:
 
 
 def _read_available(fh: "object", src: Source) -> bytes:
-    if src.path is None:
-        fd = sys.stdin.fileno()
-        import select
-
-        r, _, _ = select.select([fd], [], [], 0)
-        return os.read(fd, 1 << 20) if r else b""
+    if isinstance(fh, StdinRaw):
+        return fh.read_available(1 << 20)
     return fh.read(1 << 20) or b""  # type: ignore[attr-defined]
+
+
+def _all_closed(watched: "Sequence[Tuple[Scanner, Source, object, bytearray]]") -> bool:
+    """Every followed source is a pipe that reached its end (files can still grow)."""
+    return all(isinstance(fh, StdinRaw) and fh.eof for _, _, fh, _ in watched)
 
 
 __all__ = ["InputError", "explain_paths", "follow", "merge_env"]

@@ -58,9 +58,11 @@ def expand(paths: List[str]) -> List[Source]:
 def open_binary(src: Source) -> BinaryIO:
     """The source as a binary stream; gzip is recognised by its magic bytes, not the name."""
     if src.path is None:
-        raw: BinaryIO = sys.stdin.buffer
-        head = raw.peek(2)[:2] if hasattr(raw, "peek") else b""
-        return gzip.GzipFile(fileobj=raw) if head == b"\x1f\x8b" else raw  # type: ignore[return-value]
+        raw = StdinRaw(sys.stdin.fileno())
+        head = raw.fill_head(2)
+        if head == b"\x1f\x8b":
+            return gzip.GzipFile(fileobj=io.BufferedReader(raw))  # type: ignore[return-value]
+        return raw  # type: ignore[return-value]
     try:
         f = open(src.path, "rb")
     except OSError as exc:
@@ -70,6 +72,53 @@ def open_binary(src: Source) -> BinaryIO:
         return gzip.GzipFile(fileobj=f)  # type: ignore[return-value]
     f.seek(0)
     return f
+
+
+class StdinRaw(io.RawIOBase):
+    """stdin read straight from its file descriptor, with no hidden read-ahead buffer, so ``--follow`` can
+    poll it with select() and see every byte (a buffered reader's peek would hide what it pre-read)."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.fd = fd
+        self.pending = b""  # bytes read to sniff gzip, not yet handed out
+        self.eof = False
+
+    def readable(self) -> bool:
+        return True
+
+    def fill_head(self, n: int) -> bytes:
+        while len(self.pending) < n and not self.eof:
+            more = os.read(self.fd, n - len(self.pending))
+            self.eof = not more
+            self.pending += more
+        return self.pending[:n]
+
+    def readinto(self, buf: "bytearray | memoryview") -> int:  # type: ignore[override]
+        if self.pending:
+            k = min(len(buf), len(self.pending))
+            buf[:k] = self.pending[:k]
+            self.pending = self.pending[k:]
+            return k
+        data = os.read(self.fd, len(buf))
+        buf[:len(data)] = data
+        return len(data)
+
+    def read_available(self, limit: int) -> bytes:
+        """What can be read now without blocking (b"" when nothing yet or at EOF; see ``eof``)."""
+        if self.pending:
+            out, self.pending = self.pending, b""
+            return out
+        if self.eof:
+            return b""
+        import select
+
+        ready, _, _ = select.select([self.fd], [], [], 0)
+        if not ready:
+            return b""
+        data = os.read(self.fd, limit)
+        self.eof = not data
+        return data
 
 
 def bytes_stream(data: bytes) -> BinaryIO:
