@@ -62,8 +62,11 @@ def check(
     nvme: bool = typer.Option(False, "--nvme", help="Also check what NVMe offload (async_io) needs."),
     ds_config: Optional[str] = typer.Option(None, "--ds-config", help="The DeepSpeed config you will train with "
                                             "(NVMe / pinned offload decide the libaio and memlock checks)."),
+    no_lint: bool = typer.Option(False, "--no-lint", help="Do not lint the DeepSpeed configs / launch files found "
+                                 "in the current directory."),
 ) -> None:
-    """Preflight the environment: versions, CUDA toolkit vs torch, JIT build toolchain, accelerator, limits."""
+    """Preflight the environment: versions, CUDA toolkit vs torch, JIT build toolchain, accelerator, limits;
+    then lint the DeepSpeed configs and launch files in the current directory (see `dsdoctor lint`)."""
     from .checks import run_check
 
     intent = None
@@ -76,6 +79,10 @@ def check(
             typer.echo(f"dsdoctor: {exc}", err=True)
             raise typer.Exit(2) from exc
     report = run_check(python, nvme=nvme, interp=_interpreter(python), intent=intent)
+    if not no_lint:
+        from .lint.project import lint_project, merge
+
+        merge(report, lint_project(".", report.facts.get("deepspeed")))
     _emit(report, fmt, "check", verbose)
     raise typer.Exit(report.exit_code())
 

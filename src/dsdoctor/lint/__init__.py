@@ -65,12 +65,12 @@ def make_target(path: str, kind: str, usage: Usage) -> Target:
 
 
 def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Optional[str] = None,
-         loaded_by: Optional[str] = None) -> LintResult:
+         loaded_by: Optional[str] = None, max_depth: Optional[int] = None) -> LintResult:
     """Lint the named files/directories (and the ds_configs, hostfiles and .deepspeed_env they reference)."""
     from .discover import scan
     from .launch._files import env_file_vars
 
-    found = scan(list(paths))
+    found = scan(list(paths), max_depth)
     ver = ds_version or installed_deepspeed()
     base = Usage()
     if ver:

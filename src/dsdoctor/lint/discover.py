@@ -59,15 +59,19 @@ def _read(path: str, limit: int = 2 * 2**20) -> str:
         return ""
 
 
-def walk(root: str) -> List[str]:
+def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES) -> List[str]:
+    """Files lint reads under ``root`` (``max_depth`` directory levels below it; None = all)."""
     out: List[str] = []
+    base = root.rstrip(os.sep).count(os.sep)
     for d, dirs, files in os.walk(root):
+        if max_depth is not None and d.rstrip(os.sep).count(os.sep) - base >= max_depth:
+            dirs[:] = []
         dirs[:] = [x for x in dirs if x not in SKIP_DIRS and not x.startswith(".")]
         for f in files:
             p = os.path.join(d, f)
             if kind_of(p) in ("shell", "python", "accelerate", "deepspeed_env", "hostfile"):
                 out.append(p)
-            if len(out) >= MAX_FILES:
+            if len(out) >= max_files:
                 return out
     return out
 
@@ -81,13 +85,13 @@ def _ref(base: str, ref: str) -> str:
     return os.path.normpath(os.path.join(os.path.dirname(base), ref))
 
 
-def scan(paths: List[str]) -> Found:
+def scan(paths: List[str], max_depth: Optional[int] = None) -> Found:
     """Classify the named paths and follow references from scripts / Python / YAML to ds_configs."""
     found = Found()
     queue: List[str] = []
     for p in paths:
         if os.path.isdir(p):
-            queue += walk(p)
+            queue += walk(p, max_depth)
         else:
             queue.append(p)
     seen: Set[str] = set()

@@ -36,7 +36,8 @@ def render(report: Report, verbose: bool = False, out: TextIO = sys.stdout) -> N
                 con.print(f"    • [dim]{escape(f.title)}[/dim]")
                 continue
             m, c = MARK[f.severity]
-            con.print(f"    [{c}]{m}[/{c}] {escape(f.title)} [dim]\\[{f.name} {f.code}][/dim]")
+            loc = f"{f.path}:{f.line or 1}:{f.col or 1}: " if f.path else ""
+            con.print(f"    [{c}]{m}[/{c}] {escape(loc + f.title)} [dim]\\[{f.name} {f.code}][/dim]")
             if verbose:
                 for e in f.evidence:
                     con.print(f"        seen: {escape(e.what)}" + (f" [dim]({escape(e.where)})[/dim]" if e.where else ""))

@@ -1,0 +1,41 @@
+"""What ``dsdoctor check`` lints: the project in the current directory (launch scripts, Python, accelerate
+YAML, hostfiles, .deepspeed_env, and the ds_configs they reference), merged into check's report.
+
+Kept cheap when there is nothing to lint: a bounded directory walk first; the rules (and the hjson
+reader) are imported only when that walk finds a file lint reads.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+from ..model import Report
+
+MAX_DEPTH = 2  # the project directory and two levels below it (check is a preflight, not a repo crawl)
+MAX_FILES = 200
+
+
+def lint_project(root: str = ".", ds_version: Optional[str] = None) -> Optional[Report]:
+    """Lint findings for the project under ``root``; None when there is nothing lint reads there."""
+    from .discover import walk
+
+    if not os.path.isdir(root) or not walk(root, MAX_DEPTH, max_files=1):
+        return None
+    from . import lint
+
+    res = lint([root], ds_version=ds_version, max_depth=MAX_DEPTH)
+    return res.report
+
+
+def merge(check: Report, linted: Optional[Report]) -> Report:
+    """Append lint's findings to check's report (a name check already reported from the environment,
+    e.g. memlock-too-low, stays check's one); record what was linted under ``facts["lint"]``."""
+    if linted is None:
+        check.facts["lint"] = {"files": []}
+        return check
+    have = {f.name for f in check.findings}
+    check.findings += [f for f in linted.findings if f.name not in have]
+    check.findings.sort(key=lambda f: -f.severity.rank)
+    check.facts["lint"] = {k: linted.facts.get(k) for k in ("files", "deepspeed", "deepspeed_source", "world_size")}
+    return check
