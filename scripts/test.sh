@@ -9,4 +9,4 @@ bash scripts/provision-oracle.sh
 .venv/bin/python -m mypy
 .venv/bin/python -m ruff check src tests bench
 export DSDOCTOR_REQUIRE_ORACLE=${DSDOCTOR_REQUIRE_ORACLE:-1}
-.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+.venv/bin/python -m pytest -q -rs -p no:cacheprovider "$@"
