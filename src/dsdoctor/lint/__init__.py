@@ -93,15 +93,24 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
 
         base.env_file_vars.update(env_file_vars(_read(p)))
     result = LintResult(Report())
-    for path, kind in sorted(found.kinds.items()):
+    configs: Dict[str, Target] = {}
+    for path, kind in sorted(found.kinds.items(), key=lambda pk: (pk[1] == "accelerate", pk[0])):
         if kind == "python" or kind == "accelerate":
             result.files.append(path)
+            if kind == "accelerate":
+                from .accelerate import lint_yaml
+                from .discover import _read
+
+                result.report.findings += lint_yaml(path, _read(path), base, configs)
             continue
         if kind == "ds_config" and not os.path.exists(path):
             continue
         usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
         usage.loaded_by = loaded_by or found.loaded_by.get(path)
-        hits = lint_target(make_target(path, kind, usage))
+        target = make_target(path, kind, usage)
+        if kind == "ds_config":
+            configs[path] = target
+        hits = lint_target(target)
         result.files.append(path)
         for h in hits:
             result.report.findings.append(h.finding)

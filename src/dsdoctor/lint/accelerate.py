@@ -1,0 +1,167 @@
+"""accelerate config YAML: the DeepSpeed config accelerate's ``DeepSpeedPlugin`` builds from the
+``deepspeed_config`` section, linted with the ds_config rules; findings point at the YAML keys.
+
+As in accelerate 1.1.1 / 1.15.0 (``utils/dataclasses.py``, ``DeepSpeedPlugin.__post_init__`` and
+``set_mixed_precision``): without ``deepspeed_config_file`` the config is ``train_batch_size`` /
+``train_micro_batch_size_per_gpu`` "auto", ``gradient_accumulation_steps``, ``zero_optimization`` with
+``stage`` (default 2), ``offload_optimizer``/``offload_param`` ``{device, nvme_path (nvme only)}``,
+``stage3_gather_16bit_weights_on_model_save``; ``mixed_precision`` fp16 adds ``fp16: {enabled, auto_cast}``,
+bf16/fp8 add ``bf16: {enabled}``. With a config file, ``mixed_precision`` must not contradict the file's
+fp16/bf16 (accelerate raises ``ValueError``). Only accelerate's own simple YAML layout is read (flat
+``key: value`` lines, one nested ``deepspeed_config`` mapping); no YAML library is needed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..model import Finding, Severity
+from .target import Target, Usage
+
+_LINE = re.compile(r"^(\s*)([A-Za-z_][\w.-]*)\s*:\s*(.*?)\s*$")
+Pos = Tuple[int, int]
+
+
+@dataclasses.dataclass
+class AccelerateYaml:
+    top: Dict[str, Tuple[Any, Pos]]
+    ds: Dict[str, Tuple[Any, Pos]]
+    ds_pos: Pos
+
+
+def _scalar(raw: str) -> Any:
+    raw = re.sub(r"\s+#.*$", "", raw)
+    if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"":
+        return raw[1:-1]
+    low = raw.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("null", "~", ""):
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        try:
+            return float(raw)
+        except ValueError:
+            return raw
+
+
+def parse(text: str) -> Optional[AccelerateYaml]:
+    """The top-level keys and the ``deepspeed_config`` mapping, with 1-based (line, col) of each key."""
+    top: Dict[str, Tuple[Any, Pos]] = {}
+    ds: Dict[str, Tuple[Any, Pos]] = {}
+    ds_pos: Optional[Pos] = None
+    in_ds = False
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        m = _LINE.match(line)
+        if m is None:
+            continue
+        indent, key, raw = m.groups()
+        pos = (n, len(indent) + 1)
+        if not indent:
+            in_ds = key == "deepspeed_config" and raw == ""
+            if in_ds:
+                ds_pos = pos
+            else:
+                top[key] = (_scalar(raw), pos)
+        elif in_ds:
+            ds[key] = (_scalar(raw), pos)
+    if ds_pos is None:
+        return None
+    return AccelerateYaml(top, ds, ds_pos)
+
+
+def build(y: AccelerateYaml) -> Tuple[str, Dict[int, Pos]]:
+    """The DeepSpeedPlugin config as JSON text, one key per line, and a map JSON line -> YAML position."""
+    lines: List[str] = []
+    where: Dict[int, Pos] = {}
+
+    def emit(s: str, key: Optional[str] = None, top: bool = False) -> None:
+        lines.append(s)
+        src = (y.top if top else y.ds).get(key or "")
+        where[len(lines)] = src[1] if src else y.ds_pos
+
+    def get(key: str, default: Any) -> Any:
+        v = y.ds.get(key, (None, y.ds_pos))[0]
+        return default if v is None else v
+
+    gas = get("gradient_accumulation_steps", "auto")
+    emit("{")
+    emit('"train_batch_size": "auto",')
+    emit('"train_micro_batch_size_per_gpu": "auto",')
+    emit(f'"gradient_accumulation_steps": {json.dumps(gas)},', "gradient_accumulation_steps")
+    clip = get("gradient_clipping", "auto")
+    if clip:
+        emit(f'"gradient_clipping": {json.dumps(clip)},', "gradient_clipping")
+    mp = y.top.get("mixed_precision", (None, y.ds_pos))[0]
+    if mp == "fp16":
+        emit('"fp16": {"enabled": true, "auto_cast": true},', "mixed_precision", top=True)
+    elif mp in ("bf16", "fp8"):
+        emit('"bf16": {"enabled": true},', "mixed_precision", top=True)
+    emit('"zero_optimization": {')
+    emit(f'"stage": {json.dumps(get("zero_stage", 2))},', "zero_stage")
+    for part in ("optimizer", "param"):
+        dev = get(f"offload_{part}_device", "none")
+        nvme = get(f"offload_{part}_nvme_path", "none") if dev == "nvme" else None
+        emit(f'"offload_{part}": {{', f"offload_{part}_device")
+        emit(f'"device": {json.dumps(dev)},', f"offload_{part}_device")
+        emit(f'"nvme_path": {json.dumps(nvme)}', f"offload_{part}_nvme_path" if nvme is not None else f"offload_{part}_device")
+        emit("},", f"offload_{part}_device")
+    emit(f'"stage3_gather_16bit_weights_on_model_save": {json.dumps(bool(get("zero3_save_16bit_model", False)))}',
+         "zero3_save_16bit_model")
+    emit("}")
+    emit("}")
+    return "\n".join(lines) + "\n", where
+
+
+def mixed_precision_conflict(y: AccelerateYaml, cfg: Target) -> Optional[str]:
+    """accelerate's ``set_mixed_precision`` ValueError: ``mixed_precision`` vs the config file's other dtype."""
+    mp = y.top.get("mixed_precision", (None, y.ds_pos))[0]
+    if mp not in ("fp16", "bf16", "fp8") or cfg.doc is None or cfg.doc.root is None:
+        return None
+    other = "bf16" if mp == "fp16" else "fp16"
+    node = cfg.node(other, "enabled")
+    if node is not None and node.value is True:
+        return other
+    return None
+
+
+def lint_yaml(path: str, text: str, usage: Usage, config_targets: Dict[str, Target]) -> List[Finding]:
+    """Findings for one accelerate YAML (positions in the YAML)."""
+    from . import lint_target
+    from .reader import parse as parse_json
+
+    y = parse(text)
+    if y is None:
+        return []
+    out: List[Finding] = []
+    cfg_file = y.ds.get("deepspeed_config_file")
+    if cfg_file is not None and cfg_file[0] not in (None, "none"):
+        for cpath, t in config_targets.items():
+            if cpath.endswith(str(cfg_file[0]).lstrip("./")):
+                other = mixed_precision_conflict(y, t)
+                if other:
+                    from .config.fp16_bf16_both_enabled import RULE
+
+                    line, col = y.top["mixed_precision"][1]
+                    out.append(Finding(RULE.name, Severity.ERROR,
+                                       f"mixed_precision {y.top['mixed_precision'][0]} with {other} enabled in {cpath}: "
+                                       f"accelerate raises `--mixed_precision` arg cannot be set to `{y.top['mixed_precision'][0]}` "
+                                       f"when `{other}` is set in the DeepSpeed config file",
+                                       RULE.why, (), (), RULE.section, path, line, col))
+        return out
+    js, where = build(y)
+    doc = parse_json(js, path)
+    t = Target(path, "ds_config", js, dataclasses.replace(usage, loaded_by="accelerate"), doc)
+    for h in lint_target(t):
+        f = h.finding
+        line, col = where.get(f.line or 0, y.ds_pos)
+        out.append(dataclasses.replace(f, path=path, line=line, col=col,
+                                       title=f"{f.title} (in the DeepSpeed config accelerate builds from deepspeed_config)"))
+    return out

@@ -1,0 +1,55 @@
+"""accelerate config YAML: the config DeepSpeedPlugin builds from ``deepspeed_config`` is linted; findings at YAML keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Tuple
+
+from dsdoctor.lint import lint
+from dsdoctor.lint.accelerate import build, parse
+
+
+def names(tmp: Path, yaml: str, ds_json: str = "") -> List[Tuple[str, str, int, int]]:
+    (tmp / "acc.yaml").write_text(yaml)
+    if ds_json:
+        (tmp / "ds.json").write_text(ds_json)
+    res = lint([str(tmp / "acc.yaml")], ds_version="0.19.8")
+    return [(f.name, f.severity.value, f.line or 0, f.col or 0) for f in res.report.findings
+            if f.path == str(tmp / "acc.yaml")]
+
+
+def test_offload_param_below_stage3(tmp_path: Path) -> None:
+    got = names(tmp_path, "deepspeed_config:\n  offload_param_device: cpu  # comment\n  zero_stage: 2\n"
+                          "mixed_precision: bf16\n")
+    assert ("offload-param-ignored-below-stage3", "warning", 2, 3) in got
+
+
+def test_invalid_device_and_stage(tmp_path: Path) -> None:
+    got = names(tmp_path, "deepspeed_config:\n  offload_optimizer_device: gpu\n  zero_stage: 3\n")
+    assert ("ds-config-invalid", "error", 2, 3) in got
+
+
+def test_mixed_precision_against_config_file(tmp_path: Path) -> None:
+    got = names(tmp_path, "deepspeed_config:\n  deepspeed_config_file: ds.json\nmixed_precision: fp16\n",
+                '{"bf16": {"enabled": true}, "zero_optimization": {"stage": 3}}')
+    assert ("fp16-bf16-both-enabled", "error", 3, 1) in got
+
+
+def test_clean_stage3_offload(tmp_path: Path) -> None:
+    yaml = ("compute_environment: LOCAL_MACHINE\ndeepspeed_config:\n  gradient_accumulation_steps: 1\n"
+            "  offload_optimizer_device: cpu\n  offload_param_device: cpu\n  zero3_init_flag: true\n"
+            "  zero3_save_16bit_model: true\n  zero_stage: 3\ndistributed_type: DEEPSPEED\nmixed_precision: bf16\n")
+    assert [n for n in names(tmp_path, yaml) if n[1] == "error"] == []
+
+
+def test_built_config_mirrors_plugin() -> None:
+    y = parse("deepspeed_config:\n  zero_stage: 3\n  offload_param_device: nvme\n  offload_param_nvme_path: /nvme\n"
+              "mixed_precision: fp16\n")
+    assert y is not None
+    import json
+
+    cfg = json.loads(build(y)[0])
+    assert cfg["zero_optimization"]["offload_param"] == {"device": "nvme", "nvme_path": "/nvme"}
+    assert cfg["zero_optimization"]["offload_optimizer"] == {"device": "none", "nvme_path": None}
+    assert cfg["fp16"] == {"enabled": True, "auto_cast": True} and cfg["gradient_accumulation_steps"] == "auto"
+    assert parse("compute_environment: LOCAL_MACHINE\n") is None
