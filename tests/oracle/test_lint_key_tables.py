@@ -1,0 +1,50 @@
+"""Lint's ZeRO / offload / fp16 / bf16 key tables (knowledge §6) equal the keys the real DeepSpeed
+pydantic models accept (field names and aliases) in 0.15.4, 0.19.7 and 0.19.8."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from packaging.version import Version
+
+from dsdoctor.knowledge import deepspeed as K
+
+pytestmark = pytest.mark.oracle
+
+REPO = Path(__file__).resolve().parents[2]
+ORACLE = Path(os.environ.get("DSDOCTOR_ORACLE_DIR") or REPO / ".cache" / "oracle")
+VPY = ORACLE / "venv" / "bin" / "python"
+HERE = Path(__file__).parent
+
+
+@pytest.fixture(autouse=True)
+def _provisioned() -> None:
+    if not (ORACLE / ".provisioned").is_file():
+        if os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1":
+            pytest.fail("oracle not provisioned: run scripts/provision-oracle.sh")
+        pytest.skip("oracle not provisioned: run scripts/provision-oracle.sh")
+
+
+@pytest.mark.parametrize("ds", ["0.15.4", "0.19.7", "0.19.8"])
+def test_key_tables_match_pydantic_models(ds: str) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ORACLE / "ds" / ds))
+    env.pop("DS_ACCELERATOR", None)
+    p = subprocess.run([str(VPY), str(HERE / "ds_model_keys.py")], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr[-3000:]
+    real = json.loads(p.stdout.strip().splitlines()[-1])
+    ver = Version(ds)
+    checked = 0
+    for path, (keys, since) in K.VALIDATED_BLOCKS.items():
+        name = ".".join(path)
+        if not K.block_validated(path, ver):
+            assert name not in real, f"{name} is a pydantic model in {ds} but the table says it is not validated"
+            continue
+        ours = set(K.config_keys_for(keys, ver))
+        assert ours == set(real[name]), (f"{name} in {ds}: only in dsdoctor {sorted(ours - set(real[name]))}, "
+                                         f"only in DeepSpeed {sorted(set(real[name]) - ours)}")
+        checked += 1
+    assert checked >= 3
