@@ -38,7 +38,7 @@ def test_key_tables_match_pydantic_models(ds: str) -> None:
     real = json.loads(p.stdout.strip().splitlines()[-1])
     ver = Version(ds)
     checked = 0
-    for path, (keys, since) in K.VALIDATED_BLOCKS.items():
+    for path, (keys, _since) in K.VALIDATED_BLOCKS.items():
         name = ".".join(path)
         if not K.block_validated(path, ver):
             assert name not in real, f"{name} is a pydantic model in {ds} but the table says it is not validated"
