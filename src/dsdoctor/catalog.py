@@ -88,6 +88,11 @@ RULES: Dict[str, RuleInfo] = {
     "hostfile-invalid": RuleInfo("DS419", "The hostfile has a bad line, a duplicate host or no hosts"),
     "launcher-args-conflict": RuleInfo("DS420", "deepspeed launcher flags that exclude each other"),
     "omp-threads-oversubscribed": RuleInfo("DS421", "CPU training ranks without OMP_NUM_THREADS"),
+    # multi-node check and launch (DS700-DS799)
+    "node-env-drift": RuleInfo("DS700", "Nodes differ in something every rank must share (torch, CUDA, DeepSpeed, ...)"),
+    "node-unreachable": RuleInfo("DS701", "A node of the hostfile could not be probed (ssh/pdsh/srun failed or hung)"),
+    "node-env-differs": RuleInfo("DS702", "Nodes differ in something not fatal by itself (paths, limits, variables)"),
+    "launch-failed": RuleInfo("DS703", "dsdoctor launch: the launcher exited non-zero (the log is explained)"),
 }
 
 

@@ -64,10 +64,25 @@ def check(
                                             "(NVMe / pinned offload decide the libaio and memlock checks)."),
     no_lint: bool = typer.Option(False, "--no-lint", help="Do not lint the DeepSpeed configs / launch files found "
                                  "in the current directory."),
+    hostfile: Optional[str] = typer.Option(None, "--hostfile", "-H", help="Check every node of this DeepSpeed "
+                                           "hostfile (through ssh/pdsh/srun) and diff them."),
+    include: str = typer.Option("", "--include", "-i", help="As deepspeed's --include (NAME[:SLOT,..][@...])."),
+    exclude: str = typer.Option("", "--exclude", "-e", help="As deepspeed's --exclude."),
+    transport: str = typer.Option("auto", "--transport", help="auto (srun in Slurm, else pdsh, else ssh), ssh, pdsh, "
+                                  "srun."),
+    timeout: float = typer.Option(120.0, "--timeout", help="Seconds per node before it is reported unreachable."),
 ) -> None:
     """Preflight the environment: versions, CUDA toolkit vs torch, JIT build toolchain, accelerator, limits;
-    then lint the DeepSpeed configs and launch files in the current directory (see `dsdoctor lint`)."""
+    then lint the DeepSpeed configs and launch files in the current directory (see `dsdoctor lint`).
+    With --hostfile: the same on every node, plus what differs between nodes."""
     from .checks import run_check
+
+    if hostfile is not None:
+        from .multinode.command import check_hostfile
+
+        report = check_hostfile(hostfile, include, exclude, transport, python, timeout, nvme)
+        _emit(report, fmt, "check", verbose)
+        raise typer.Exit(report.exit_code())
 
     intent = None
     if ds_config:

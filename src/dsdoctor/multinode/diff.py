@@ -1,0 +1,79 @@
+"""Fingerprints of several nodes -> findings: what differs (``node-env-drift`` when the difference breaks a
+run, ``node-env-differs`` otherwise) and each node's own findings grouped, so one problem on 7 of 8 nodes
+is one line. Pure: no I/O."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Mapping, Sequence, Tuple
+
+from ..model import Evidence, Finding, Report, Severity
+
+# differences that break a job: ranks import different code, build ops for another toolkit, or cannot
+# agree on the collective backend
+BREAKING = ("python_version", "torch", "torch_cuda", "torch_hip", "deepspeed", "transformers", "accelerate", "peft",
+            "nvcc", "accelerator", "deepspeed_ops")
+# worth knowing but not fatal by themselves (a missing variable also shows up as a per-node finding)
+NOTED = ("python", "cuda_home", "gpus", "gpu_names", "ninja_executable", "compiler", "memlock_bytes", "shm_bytes",
+         "mem_total", "env")
+
+
+def _show(v: Any) -> str:
+    return "(none)" if v is None else v if isinstance(v, str) else json.dumps(v, sort_keys=True)
+
+
+def _nodes(hosts: Sequence[str], total: int) -> str:
+    shown = ", ".join(hosts[:6]) + (f", +{len(hosts) - 6} more" if len(hosts) > 6 else "")
+    return f"{len(hosts)} of {total} nodes ({shown})"
+
+
+def differences(prints: Mapping[str, Mapping[str, Any]]) -> Dict[str, List[Tuple[str, List[str]]]]:
+    """key -> [(value shown, hosts)] for the keys whose values differ, most common value first."""
+    out: Dict[str, List[Tuple[str, List[str]]]] = {}
+    for key in BREAKING + NOTED:
+        groups: Dict[str, List[str]] = {}
+        for host, fp in prints.items():
+            groups.setdefault(_show(fp.get(key)), []).append(host)
+        if len(groups) > 1:
+            out[key] = sorted(groups.items(), key=lambda kv: -len(kv[1]))
+    return out
+
+
+def drift_findings(prints: Mapping[str, Mapping[str, Any]]) -> List[Finding]:
+    total = len(prints)
+    found = []
+    for key, groups in differences(prints).items():
+        breaking = key in BREAKING
+        summary = "; ".join(f"{v} on {_nodes(h, total)}" for v, h in groups)
+        found.append(Finding(
+            name="node-env-drift" if breaking else "node-env-differs",
+            severity=Severity.ERROR if breaking else Severity.INFO,
+            title=f"{key} differs between nodes: {summary}",
+            explanation=("Every rank must import the same versions: a different torch, CUDA build, DeepSpeed or "
+                         "Transformers on one node fails the whole job minutes in (mismatched collectives, ops "
+                         "built for another toolkit, different module code)." if breaking else
+                         "Not fatal by itself; listed so the nodes can be made identical."),
+            evidence=tuple(Evidence(what=f"{key} = {v}", where=", ".join(h)) for v, h in groups),
+            section="Multi-node",
+        ))
+    return found
+
+
+def group_findings(per_node: Mapping[str, Report]) -> List[Finding]:
+    """One finding per (name, title) with the nodes it is on; a name whose titles differ per node keeps one
+    line per distinct title."""
+    total = len(per_node)
+    seen: Dict[Tuple[str, str], Tuple[Finding, List[str]]] = {}
+    for host, rep in per_node.items():
+        for f in rep.findings:
+            key = (f.name, f.title)
+            if key not in seen:
+                seen[key] = (f, [])
+            seen[key][1].append(host)
+    out = []
+    for f, hosts in seen.values():
+        where = "all %d nodes" % total if len(hosts) == total else _nodes(hosts, total)
+        out.append(Finding(name=f.name, severity=f.severity, title=f"[{where}] {f.title}",
+                           explanation=f.explanation, fixes=f.fixes, section=f.section,
+                           evidence=(Evidence(what="nodes", where=", ".join(hosts)),) + f.evidence))
+    return out
