@@ -91,8 +91,10 @@ class SmokeRun:
 
 def run(python: str, cfg: Dict[str, Any], nproc: int, timeout: float, steps: int = 12,
         model_config: Optional[Dict[str, Any]] = None, env: Optional[Mapping[str, str]] = None,
-        progress: Optional[Callable[[str], None]] = None) -> SmokeRun:
-    """Launch ``python -m deepspeed.launcher.runner --num_gpus N train.py`` and collect its events."""
+        progress: Optional[Callable[[str], None]] = None, scale: bool = True, seq: Optional[int] = None) -> SmokeRun:
+    """Launch ``python -m deepspeed.launcher.runner --num_gpus N train.py`` and collect its events.
+    ``scale=False`` builds ``model_config`` at its real size (bench/estimate_accuracy.py); ``seq`` sets
+    the sequence length (train.py's default 16 otherwise)."""
     base = dict(os.environ if env is None else env)
     tmp = tempfile.mkdtemp(prefix="dsdoctor-smoke-")
     t0 = time.monotonic()
@@ -113,6 +115,10 @@ def run(python: str, cfg: Dict[str, Any], nproc: int, timeout: float, steps: int
             with open(mpath, "w") as fh:
                 json.dump(model_config, fh)
             argv += ["--model-config", mpath]
+        if not scale:
+            argv.append("--no-scale")
+        if seq is not None:
+            argv += ["--seq", str(seq)]
         private_tmp = os.path.join(tmp, "tmp")  # torch leaves torchinductor_<user> etc. in TMPDIR
         os.mkdir(private_tmp)
         run_env = dict(base, PYTHONUNBUFFERED="1", TORCH_EXTENSIONS_DIR=extensions_dir(base), TMPDIR=private_tmp)

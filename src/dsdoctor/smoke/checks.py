@@ -67,7 +67,8 @@ def report(run: SmokeRun) -> Report:
         facts["ranks"].append({"rank": r, "optimizer": ev.get("optimizer"), "partitioned": ev.get("partitioned"),
                                "local_numel": ev.get("local_numel"), "full_numel": ev.get("full_numel"),
                                "step_seconds": d.get("step_seconds"), "peak_bytes": d.get("peak_bytes"),
-                               "peak_kind": d.get("peak_kind"), "loss_first": (d.get("losses") or [None])[0],
+                               "peak_kind": d.get("peak_kind"), "baseline_rss_bytes": d.get("baseline_rss_bytes"),
+                               "hwm_bytes": d.get("hwm_bytes"), "loss_first": (d.get("losses") or [None])[0],
                                "loss_last": (d.get("losses") or [None])[-1]})
     ok_run = run.rc == 0 and len(done) == run.nproc and not run.timed_out and not run.interrupted
     if run.timed_out or run.interrupted:
