@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from packaging.version import Version
 
 from ..knowledge import deepspeed as K
-from .memory import Workload, activation_bytes, frozen_bytes
+from .memory import Workload, activation_bytes, frozen_bytes, stage3_buffers
 
 # (stage, offload_optimizer, offload_param), fastest first
 OPTIONS: Tuple[Tuple[int, str, str], ...] = (
@@ -118,6 +118,8 @@ def _option(ds: Version, key: Tuple[int, str, str], w: Workload, hw: Hardware, m
     ms_gpu, ms_cpu = model_states(ds, stage, off_opt, off_param, w.trainable, w.largest_layer, g, n)
     gpu_parts = {"model_states": ms_gpu, "activations": activation_bytes(w),
                  "cuda_context": K.CUDA_CONTEXT_BYTES}
+    if stage == 3:
+        gpu_parts.update(stage3_buffers(w))
     cpu_parts = {"model_states": ms_cpu}
     fg, fc = frozen_bytes(w, stage, off_param, g, n)
     if fg or fc:
@@ -147,7 +149,8 @@ def estimate(w: Workload, hw: Hardware, ds: Version, margin: float = 0.1) -> Est
     opts = [_option(ds, key, w, hw, margin) for key in OPTIONS]
     rec = next((o for o in opts if o.fits), None)
     notes = ["model states are DeepSpeed's estimate_zero{2,3}_model_states_mem_needs (zero_init=True, buffer "
-             "factor 1.5); activations, CUDA context and swap buffers are dsdoctor's additions",
+             "factor 1.5); activations, CUDA context, ZeRO-3's gradient bucket and live parameters (DeepSpeed "
+             "defaults) and swap buffers are dsdoctor's additions",
              "activations assume bf16, " + ("gradient checkpointing" if w.grad_ckpt else "no gradient checkpointing")
              + f", micro batch {w.micro_batch}, sequence {w.seq_len}"]
     if hw.gpu_mem is None:

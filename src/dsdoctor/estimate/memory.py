@@ -53,6 +53,17 @@ def activation_bytes(w: Workload) -> int:
     return layers + logits
 
 
+def stage3_buffers(w: Workload) -> Dict[str, int]:
+    """Per-device ZeRO-3 runtime buffers at DeepSpeed's defaults (``knowledge.deepspeed`` §7), 16-bit:
+    the contiguous gradient bucket (``reduce_bucket_size`` elements, allocated whole) and the parameters
+    kept gathered between uses (``stage3_max_live_parameters`` / ``stage3_max_reuse_distance``: up to
+    min(P, 1e9) elements; this includes the largest layer DeepSpeed's 4L term already counts)."""
+    from ..knowledge.deepspeed import STAGE3_MAX_LIVE_PARAMETERS, STAGE3_REDUCE_BUCKET_SIZE
+
+    return {"grad_bucket": BF16 * STAGE3_REDUCE_BUCKET_SIZE,
+            "live_params": BF16 * min(w.total_params, STAGE3_MAX_LIVE_PARAMETERS)}
+
+
 def frozen_bytes(w: Workload, stage: int, off_param: str, g: int, n: int) -> "tuple[int, int]":
     """(GPU bytes per GPU, CPU bytes per node) of frozen base weights (LoRA/QLoRA): 16-bit or 4-bit
     (NF4 + double-quantized constants ≈ 0.52 bytes/param). ZeRO-3 shards them; offload_param puts them on the CPU."""

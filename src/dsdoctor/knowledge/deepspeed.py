@@ -408,6 +408,15 @@ def zero2_model_states_mem(ds: Version, total_params: int, num_gpus_per_node: in
 # loaded takes ~0.5-1 GiB per process; the allocator fragments. Values are deliberately round.
 CUDA_CONTEXT_BYTES = 1 << 30
 
+# ZeRO-3 runtime buffers beyond model states, DeepSpeed defaults (runtime/zero/config.py and stage3.py of
+# 0.19.8): ``reduce_bucket_size`` 5e8 elements -> stage3.py allocates one gradient bucket of that many
+# elements in the gradient dtype on the device when ``contiguous_gradients`` (default true);
+# ``stage3_max_live_parameters`` / ``stage3_max_reuse_distance`` 1e9 -> after the first step's trace,
+# gathered parameters reused within 1e9 elements are not released, so up to min(P, 1e9) 16-bit
+# parameters stay gathered per device. bench/estimate_accuracy.py measured both (docs/estimate.md).
+STAGE3_REDUCE_BUCKET_SIZE = int(5e8)
+STAGE3_MAX_LIVE_PARAMETERS = int(1e9)
+
 # ---------------------------------------------------------------------------------------------------
 # 6. Config schema (ds_config): keys per version, deprecated / removed keys, defaults
 #    Pydantic-validated blocks reject unknown keys (extra="forbid"); the top level ignores them.
