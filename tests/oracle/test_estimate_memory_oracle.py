@@ -1,0 +1,48 @@
+"""Oracle: `dsdoctor estimate`'s per-rank prediction for ZeRO-3 with offload_optimizer=cpu and
+offload_param=cpu stays within ±20 % of the memory a real run adds (torch 2.14.1 + DeepSpeed 0.19.8 +
+Transformers 5.24.0 on the CPU accelerator, one rank, the 58 M-parameter size of
+bench/estimate_accuracy.py, whose predict/measure functions this reuses). A bound on a ratio of memory
+(VmHWM minus the RSS before the model is built), not on time; ~20 s."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+pytestmark = pytest.mark.oracle
+
+REPO = Path(__file__).resolve().parents[2]
+ORACLE = Path(os.environ.get("DSDOCTOR_ORACLE_DIR") or REPO / ".cache" / "oracle")
+
+
+@pytest.fixture(autouse=True)
+def _provisioned() -> None:
+    if not (ORACLE / ".provisioned").is_file():
+        if os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1":
+            pytest.fail("oracle not provisioned: run scripts/provision-oracle.sh")
+        pytest.skip("oracle not provisioned: run scripts/provision-oracle.sh")
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("estimate_accuracy", REPO / "bench" / "estimate_accuracy.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_predicted_peak_within_20_percent_of_measured(tmp_path: Path) -> None:
+    b = _bench()
+    cfg = b.model_config("medium")
+    predicted, parts, params = b.predict(cfg, 1)
+    (tmp_path / "t").mkdir()
+    env = dict(os.environ, PYTHONPATH=f"{ORACLE / 'hf' / 'tf5.24.0'}:{ORACLE / 'ds' / '0.19.8'}",
+               TORCH_EXTENSIONS_DIR=str(ORACLE / "ext-smoke"), HF_HUB_OFFLINE="1", TMPDIR=str(tmp_path / "t"))
+    m = b.measure(str(ORACLE / "venv" / "bin" / "python"), cfg, 1, env)
+    assert m is not None, "the real run failed (its log tail is on stderr)"
+    ratio = predicted / m["added"]
+    assert 0.8 <= ratio <= 1.2, (params, predicted, m, parts)
