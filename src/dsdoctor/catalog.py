@@ -88,6 +88,12 @@ RULES: Dict[str, RuleInfo] = {
     "hostfile-invalid": RuleInfo("DS419", "The hostfile has a bad line, a duplicate host or no hosts"),
     "launcher-args-conflict": RuleInfo("DS420", "deepspeed launcher flags that exclude each other"),
     "omp-threads-oversubscribed": RuleInfo("DS421", "CPU training ranks without OMP_NUM_THREADS"),
+    # dsdoctor lint / fix of Python training scripts (DS500-DS599; also zero3-device-map-conflict DS307,
+    # zero3-low-cpu-mem-usage-conflict DS306)
+    "script-unparseable": RuleInfo("DS500", "A Python file dsdoctor cannot read or parse as Python 3"),
+    "device-map-requires-low-cpu-mem-usage": RuleInfo("DS501", "device_map with low_cpu_mem_usage=False (4.20-4.50)"),
+    "model-loaded-before-ds-config": RuleInfo("DS502", "The model is built before ZeRO-3 is registered (no zero.Init)"),
+    "hf-deepspeed-config-not-kept": RuleInfo("DS503", "An HfDeepSpeedConfig not kept alive until the model loads"),
     # multi-node check and launch (DS700-DS799)
     "node-env-drift": RuleInfo("DS700", "Nodes differ in something every rank must share (torch, CUDA, DeepSpeed, ...)"),
     "node-unreachable": RuleInfo("DS701", "A node of the hostfile could not be probed (ssh/pdsh/srun failed or hung)"),

@@ -183,6 +183,9 @@ def estimate(
     raise typer.Exit(run_estimate(dict(locals()), os.environ, json_out=fmt is Format.json))
 
 
+TargetOpt = typer.Option([], "--target", help="Versions to lint scripts for, e.g. transformers==4.46 (repeatable).")
+
+
 @app.command()
 def lint(
     paths: List[str] = typer.Argument(None, help="Files or directories (default: the current directory)."),
@@ -191,13 +194,32 @@ def lint(
     fix: bool = typer.Option(False, "--fix", help="Apply safe fixes (formatting and comments kept; atomic writes)."),
     unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="With --fix/--diff: also unsafe fixes."),
     diff: bool = typer.Option(False, "--diff", help="Print the fixes as a unified diff; change nothing."),
+    target: List[str] = TargetOpt,
+    python: Optional[str] = PythonOpt,
     fmt: Format = FormatOpt,
     verbose: bool = VerboseOpt,
 ) -> None:
-    """Lint DeepSpeed configs, hostfiles, .deepspeed_env and launch scripts (file:line:col findings)."""
+    """Lint DeepSpeed configs, hostfiles, .deepspeed_env, launch scripts and Python training scripts."""
     from .lint.cli import run_lint
 
-    raise typer.Exit(run_lint(paths or ["."], world_size, ds_version, fix, unsafe_fixes, diff, fmt.value, verbose))
+    raise typer.Exit(run_lint(paths or ["."], world_size, ds_version, fix, unsafe_fixes, diff, fmt.value, verbose,
+                              target, python))
+
+
+@app.command("fix")
+def fix_cmd(
+    paths: List[str] = typer.Argument(None, help="Files or directories to fix (default: the current directory)."),
+    unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="Also apply unsafe fixes."),
+    diff: bool = typer.Option(False, "--diff", help="Print the fixes as a unified diff; change nothing."),
+    target: List[str] = TargetOpt,
+    python: Optional[str] = PythonOpt,
+    fmt: Format = FormatOpt,
+    verbose: bool = VerboseOpt,
+) -> None:
+    """Apply lint's fixes (same as `dsdoctor lint --fix`): minimal edits, formatting kept, atomic writes."""
+    from .lint.cli import run_lint
+
+    raise typer.Exit(run_lint(paths or ["."], None, None, True, unsafe_fixes, diff, fmt.value, verbose, target, python))
 
 
 @app.command()

@@ -42,6 +42,31 @@ def low_cpu_mem_usage_raises_under_zero3(tf: Optional[str]) -> Optional[bool]:
     return None if guard is None else guard[0] != "device_map"
 
 
+# ``device_map`` with ``low_cpu_mem_usage=False`` raises MSG_DEVICE_MAP_NEEDS_LOW_MEM whether or not ZeRO-3 is on
+# (4.46.3 modeling_utils: checked before the ZeRO-3 guard); 4.51 dropped the check.
+DEVICE_MAP_NEEDS_LOW_MEM_SPAN = ("4.20.0", "4.50.99")
+# The guard a script uses to keep ``device_map`` / ``low_cpu_mem_usage`` out of a ZeRO-3 load (4.33+ and 5.x).
+ZERO3_GUARD_NAME = "is_deepspeed_zero3_enabled"
+ZERO3_GUARD_IMPORT = "from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled"
+# ``transformers.deepspeed`` (the pre-4.31 module, kept as a shim) is gone from this version on.
+TF_DEEPSPEED_MODULE_REMOVED = "4.46.0"
+# Creating these registers the ZeRO-3 config for ``from_pretrained`` (a weakref to an HfDeepSpeedConfig):
+# TrainingArguments and its subclasses (TRL configs), HfArgumentParser.parse_* (creates them), Accelerator()
+# under accelerate's DeepSpeed plugin, and a transformers HfDeepSpeedConfig kept alive in a variable.
+ZERO3_REGISTERING_CLASSES = ("TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "ORPOConfig",
+                             "KTOConfig", "RewardConfig", "PPOConfig", "GRPOConfig", "CPOConfig", "Accelerator",
+                             "HfDeepSpeedConfig")
+
+
+def device_map_needs_low_cpu_mem_usage(tf: Optional[str]) -> Optional[bool]:
+    """Does ``device_map`` + ``low_cpu_mem_usage=False`` raise in this version? None when unknown."""
+    ver = parse(tf)
+    if ver is None:
+        return None
+    lo, hi = DEVICE_MAP_NEEDS_LOW_MEM_SPAN
+    return Span(lo, hi, True).contains(ver)
+
+
 # ---------------------------------------------------------------------------------------------------
 # 2. HfDeepSpeedConfig / Trainer integration: "auto" keys (HfTrainerDeepSpeedConfig, same logic 4.20-5.24;
 #    read in 4.46.3 and 5.24.0, .cache/oracle/hf)

@@ -54,6 +54,10 @@ def lint_target(t: Target) -> List[Hit]:
 
 
 def make_target(path: str, kind: str, usage: Usage) -> Target:
+    if kind == "python":
+        from .script import make_target as script_target
+
+        return script_target(path, usage)
     if kind == "ds_config":
         from .reader import read
 
@@ -65,7 +69,8 @@ def make_target(path: str, kind: str, usage: Usage) -> Target:
 
 
 def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Optional[str] = None,
-         loaded_by: Optional[str] = None, max_depth: Optional[int] = None) -> LintResult:
+         loaded_by: Optional[str] = None, max_depth: Optional[int] = None, targets: Sequence[str] = (),
+         python: Optional[str] = None) -> LintResult:
     """Lint the named files/directories (and the ds_configs, hostfiles and .deepspeed_env they reference)."""
     from .discover import scan
     from .launch._files import env_file_vars
@@ -92,10 +97,14 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
         from .discover import _read
 
         base.env_file_vars.update(env_file_vars(_read(p)))
+    if any(k == "python" for k in found.kinds.values()):
+        from .script.setup import python_usage
+
+        python_usage(base, found.kinds, targets, python)
     result = LintResult(Report())
     configs: Dict[str, Target] = {}
     for path, kind in sorted(found.kinds.items(), key=lambda pk: (pk[1] == "accelerate", pk[0])):
-        if kind == "python" or kind == "accelerate":
+        if kind == "accelerate":
             result.files.append(path)
             if kind == "accelerate":
                 from .accelerate import lint_yaml

@@ -26,3 +26,11 @@ from .launch import (  # noqa: F401
     launcher_args_conflict,
     omp_threads,
 )
+from .script import (  # noqa: F401
+    device_map_low_mem,
+    hfds_not_kept,
+    loaded_before_config,
+    parse_error,
+    zero3_device_map,
+    zero3_low_cpu_mem,
+)

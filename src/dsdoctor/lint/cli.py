@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 from ..model import Report, Severity
 
 
 def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[str], fix: bool, unsafe: bool,
-             diff: bool, fmt: str, verbose: bool) -> int:
+             diff: bool, fmt: str, verbose: bool, targets: Sequence[str] = (), python: Optional[str] = None) -> int:
     from . import lint
     from .fix import diff as make_diff
     from .fix import plan, write
@@ -23,20 +23,38 @@ def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[s
     if world_size is not None and world_size <= 0:
         print("dsdoctor: --world-size must be positive", file=sys.stderr)
         return 2
-    res = lint(paths, world_size=world_size, ds_version=ds_version)
+    try:
+        from .script.context import parse_targets
+
+        parse_targets(targets)
+    except ValueError as exc:
+        print(f"dsdoctor: {exc}", file=sys.stderr)
+        return 2
+    res = lint(paths, world_size=world_size, ds_version=ds_version, targets=targets, python=python)
     changes = plan(res.edits, unsafe) if (fix or diff) else {}
+    changes = {p: c for p, c in changes.items() if not p.endswith(".py") or _inside(p, paths)}
     if diff:
         sys.stdout.write(make_diff(changes))
         return res.report.exit_code()
     if fix and changes:
         written = write(changes)
-        res = lint(paths, world_size=world_size, ds_version=ds_version)
+        res = lint(paths, world_size=world_size, ds_version=ds_version, targets=targets, python=python)
         res.report.facts["fixed"] = written
     if fmt == "json":
         sys.stdout.write(json.dumps(to_json(res.report), indent=2) + "\n")
     else:
         render(res.report, verbose)
     return res.report.exit_code()
+
+
+def _inside(path: str, roots: Sequence[str]) -> bool:
+    """Fixes to Python files stay inside the paths the user named (a script found through a launch file is not)."""
+    p = os.path.realpath(path)
+    for r in roots:
+        r = os.path.realpath(r)
+        if p == r or p.startswith(r.rstrip(os.sep) + os.sep):
+            return True
+    return False
 
 
 def to_json(report: Report) -> dict:  # type: ignore[type-arg]

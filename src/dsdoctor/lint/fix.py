@@ -18,6 +18,12 @@ def _read(path: str) -> str:
         return ""
 
 
+def _parses(text: str) -> bool:
+    from .script._source import parses
+
+    return parses(text)
+
+
 def plan(edits: Sequence[Edit], unsafe: bool = False) -> Dict[str, Tuple[str, str]]:
     by_file: Dict[str, List[Edit]] = {}
     for e in edits:
@@ -26,6 +32,7 @@ def plan(edits: Sequence[Edit], unsafe: bool = False) -> Dict[str, Tuple[str, st
         by_file.setdefault(e.path, []).append(e)
     out: Dict[str, Tuple[str, str]] = {}
     for path, es in by_file.items():
+        es = list(dict.fromkeys(es))  # the same edit from several findings (e.g. one import) applies once
         old = _read(path)
         new = old
         appends = [e for e in es if e.start < 0]
@@ -42,7 +49,7 @@ def plan(edits: Sequence[Edit], unsafe: bool = False) -> Dict[str, Tuple[str, st
             if new and not new.endswith("\n"):
                 new += "\n"
             new += line
-        if new != old:
+        if new != old and not (path.endswith(".py") and not _parses(new)):  # never write a broken script
             out[path] = (old, new)
     return out
 

@@ -11,7 +11,7 @@ from ..model import Evidence, Finding, Fix, Severity
 if TYPE_CHECKING:
     from .target import Target
 
-Kind = Literal["ds_config", "accelerate", "hostfile", "deepspeed_env", "shell"]
+Kind = Literal["ds_config", "accelerate", "hostfile", "deepspeed_env", "shell", "python"]
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,10 @@ class Usage:
     memlock: Optional[int] = None  # RLIMIT_MEMLOCK soft (bytes; None = unlimited / unknown)
     multinode: Optional[bool] = None
     env_file_vars: Dict[str, str] = field(default_factory=dict)  # names set by .deepspeed_env files
+    transformers: Optional[str] = None  # Transformers version Python scripts are linted for (None = unknown)
+    transformers_source: str = ""
+    zero3: Optional[bool] = None  # the project runs under ZeRO-3 (None = cannot tell)
+    zero3_source: str = ""
 
 
 @dataclass

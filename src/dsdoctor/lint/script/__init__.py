@@ -1,0 +1,137 @@
+"""Lint of Python training scripts (libcst): ZeRO-3 load-time conflicts, load order, saving, quantization.
+
+Rules live one per module here (kind ``"python"``), registered in ``lint/all_rules.py`` like the config and
+launch rules; they read the analysis that :func:`make_target` stores in ``Target.extra["script"]``. libcst is
+imported only when a .py file is linted. Suppress a finding with ``# dsdoctor: ignore[name]`` on its line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, List, Optional, Tuple
+
+from ...knowledge import transformers as TF
+from ...model import Evidence, Fix, Severity
+from ..rule import Edit, Hit, Rule
+from ..target import Target, Usage
+
+if TYPE_CHECKING:
+    from ._flow import Script, Values
+    from ._source import Source
+
+_IGNORE = re.compile(r"#\s*dsdoctor:\s*ignore(?:\[([^\]]*)\])?")
+
+
+@dataclass
+class Ctx:
+    src: "Source"
+    script: Optional["Script"]
+    values: Optional["Values"]
+    zero3: Optional[bool]
+    zero3_source: str
+    tf: Optional[str]
+    tf_source: str
+
+    @property
+    def under(self) -> str:
+        """How a finding states the ZeRO-3 context."""
+        return f"under ZeRO-3 ({self.zero3_source})" if self.zero3 else "if run with ZeRO-3 (no ZeRO-3 config found)"
+
+    @property
+    def zero3_severity(self) -> Severity:
+        return Severity.ERROR if self.zero3 else Severity.WARNING
+
+
+def make_target(path: str, usage: Usage) -> Target:
+    from ._source import read
+
+    src = read(path)
+    t = Target(path, "python", src.text, usage)
+    script = values = None
+    zero3, source = usage.zero3, usage.zero3_source
+    if src.error is None:
+        from ._flow import Values, analyse
+        from .local import script_zero3
+
+        script = analyse(src.module)
+        values = Values(script)
+        own, own_source = script_zero3(path, script, values)
+        if own is True or (own is False and zero3 is None):
+            zero3, source = own, own_source
+        if zero3 is None and not re.search(r"(?i)deepspeed|TrainingArguments|Trainer\b|HfArgumentParser", src.text):
+            zero3 = False  # not a DeepSpeed/Trainer script: ZeRO-3 rules stay quiet
+    tf_source = usage.transformers_source
+    t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source)
+    return t
+
+
+def ctx(t: Target) -> Ctx:
+    c = t.extra.get("script")
+    assert isinstance(c, Ctx)
+    return c
+
+
+def active(t: Target) -> Optional[Ctx]:
+    """The analysis, when the file parsed."""
+    c = t.extra.get("script")
+    return c if isinstance(c, Ctx) and c.script is not None else None
+
+
+def suppressed(c: Ctx, line: int, name: str) -> bool:
+    m = _IGNORE.search(c.src.line_text(line))
+    if not m:
+        return False
+    return m.group(1) is None or name in {x.strip() for x in m.group(1).split(",")}
+
+
+def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fixes: Tuple[Fix, ...] = (),
+         edits: Tuple[Edit, ...] = (), severity: Optional[Severity] = None,
+         evidence: Tuple[Evidence, ...] = ()) -> List[Hit]:
+    """A hit at ``node`` (none when suppressed on that line); edits only for files read as UTF-8."""
+    c = ctx(t)
+    pos = c.src.span(node)[0] if node is not None else 0
+    line, _ = c.src.linecol(pos)
+    if suppressed(c, line, rule.name):
+        return []
+    if c.src.encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
+        edits = ()
+    return [rule.hit(t, pos, title, explanation, fixes, edits, severity, evidence)]
+
+
+def where(c: Ctx, node: Any, what: str) -> Evidence:
+    line, col = c.src.linecol(c.src.span(node)[0])
+    return Evidence(what, f"{c.src.path}:{line}:{col}", c.src.path, line, col)
+
+
+def guard_import(t: Target) -> Tuple[Edit, ...]:
+    """Insert the ``is_deepspeed_zero3_enabled`` import after the last top-level import (none if present)."""
+    c = ctx(t)
+    s = c.script
+    if s is None or TF.ZERO3_GUARD_NAME in s.imported or re.search(rf"\bdef {TF.ZERO3_GUARD_NAME}\b", c.src.text):
+        return ()
+    if s.last_top_import is not None:
+        pos = c.src.span(s.last_top_import)[1]
+        nl = c.src.text.find("\n", pos)
+        pos = len(c.src.text) if nl < 0 else nl + 1
+        new = TF.ZERO3_GUARD_IMPORT + "\n"
+        if pos == len(c.src.text) and not c.src.text.endswith("\n"):
+            new = "\n" + new
+    else:
+        pos = 0
+        for m in re.finditer(r"^(#.*|\s*)\n", c.src.text, re.M):  # after the shebang / coding / comment header
+            if m.start() != pos:
+                break
+            pos = m.end()
+        new = TF.ZERO3_GUARD_IMPORT + "\n"
+    return (Edit(t.path, pos, pos, new, "safe", f"import {TF.ZERO3_GUARD_NAME}"),)
+
+
+def replace(t: Target, node: Any, new: str, applicability: str = "safe", title: str = "") -> Edit:
+    start, end = ctx(t).src.span(node)
+    return Edit(t.path, start, end, new, applicability, title)  # type: ignore[arg-type]
+
+
+def text_of(t: Target, node: Any) -> str:
+    start, end = ctx(t).src.span(node)
+    return ctx(t).src.text[start:end]

@@ -1,0 +1,407 @@
+"""What a training script does, as far as the rules need it: model loads and their arguments, the calls that
+register ZeRO-3 (TrainingArguments, HfArgumentParser.parse_*, Accelerator, a kept HfDeepSpeedConfig), raw
+``deepspeed.initialize`` / Trainer calls, and their order (calls to functions of the same file are followed).
+
+Argument values are followed through variables (every assignment in the function, any branch), conditional
+expressions, ``**kwargs`` dicts built in the same function, parameters' defaults, and argparse / dataclass
+field defaults (``model_args.low_cpu_mem_usage`` -> ``low_cpu_mem_usage: bool = True``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from ...knowledge import transformers as TF
+from ._vals import FALSE, NONE, TRUE, UNKNOWN
+
+__all__ = ["FALSE", "NONE", "TRUE", "UNKNOWN"]
+LOAD_METHODS = ("from_pretrained", "from_config", "_from_config")
+NOT_A_MODEL = re.compile(r"(?i)tokenizer|config|processor|extractor|peft|adapter|dataset|pipeline")
+MODEL_CTOR = re.compile(r"^[A-Z]\w*(ForCausalLM|ForConditionalGeneration|ForSeq2SeqLM|ForSequenceClassification|"
+                        r"ForTokenClassification|ForMaskedLM|ForQuestionAnswering|LMHeadModel)$")
+
+
+@dataclass
+class Val:
+    kind: str  # NONE / FALSE / TRUE / UNKNOWN
+    node: Any  # the expression the value comes from
+
+
+@dataclass
+class Arg:
+    name: str
+    site: Any  # the expression a fix rewrites (keyword value, dict value)
+    anchor: Any  # what a finding points at
+    values: List[Val]
+
+
+@dataclass
+class Scope:
+    node: Any  # cst.Module or cst.FunctionDef
+    parent: Optional["Scope"]
+    assigns: Dict[str, List[Any]] = field(default_factory=dict)  # name -> value expressions (None: unknown)
+    dicts: Dict[str, Dict[str, List[Tuple[Any, Any]]]] = field(default_factory=dict)  # kwargs dicts
+    params: Dict[str, Optional[Any]] = field(default_factory=dict)
+    returns: Set[str] = field(default_factory=set)
+    globals_: Set[str] = field(default_factory=set)
+
+
+@dataclass
+class Event:
+    kind: str  # load | register | initialize | trainer | call (a function of this file) | move
+    call: Any
+    scope: Scope
+    stmt: Any  # innermost statement line
+    block: Any  # the block holding it
+    seq: int
+    name: str = ""  # callee text
+    zero_init: bool = False  # inside ``with deepspeed.zero.Init()``
+    bound: Optional[str] = None  # the name the call's result is assigned to (register / HfDeepSpeedConfig)
+    bare: bool = False  # an expression statement (result dropped)
+
+
+def dotted(node: Any) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted(node.value)
+        return f"{base}.{node.attr.value}" if base else ""
+    if isinstance(node, cst.Call):
+        inner = dotted(node.func)
+        return f"{inner}()" if inner else ""
+    return ""
+
+
+def kw_key(node: Any) -> Optional[str]:
+    if isinstance(node, cst.SimpleString):
+        s = node.evaluated_value
+        return s if isinstance(s, str) else None
+    return None
+
+
+class Script(cst.CSTVisitor):
+    """One pass over the module collecting scopes, assignments, defaults, imports and ordered events."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.module_scope: Optional[Scope] = None
+        self.scopes: List[Scope] = []
+        self.functions: Dict[str, Scope] = {}  # top-level and nested functions by name
+        self.events: List[Event] = []
+        self.field_defaults: Dict[str, List[Any]] = {}  # dataclass field / argparse dest -> default exprs
+        self.flag_dests: Set[str] = set()  # argparse store_true/false flags (the value can be either)
+        self.args_classes: Set[str] = set(TF.ZERO3_REGISTERING_CLASSES) - {"Accelerator", "HfDeepSpeedConfig"}
+        self.imported: Dict[str, str] = {}  # local name -> "module.name"
+        self.import_nodes: List[Any] = []  # (statement, module text) for every import statement
+        self.last_top_import: Any = None
+        self.calls_with: List[Any] = []  # all Call nodes with their callee text (for context / misc rules)
+        self._stmt: List[Any] = []
+        self._block: List[Any] = []
+        self._class: List[Any] = []
+        self._zero_init = 0
+        self._assign_target: List[Optional[str]] = []
+        self._seq = 0
+
+    @property
+    def scope(self) -> Scope:
+        return self.scopes[-1]
+
+    # scopes and blocks -------------------------------------------------------------------------------
+    def visit_Module(self, node: cst.Module) -> None:
+        self.module_scope = Scope(node, None)
+        self.scopes.append(self.module_scope)
+        self._block.append(node)
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._block.append(node)
+
+    def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._block.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        s = Scope(node, self.scope)
+        for p in list(node.params.params) + list(node.params.kwonly_params) + list(node.params.posonly_params):
+            s.params[p.name.value] = p.default
+        self.functions.setdefault(node.name.value, s)
+        self.scopes.append(s)
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.scopes.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._class.append(node)
+        if any(dotted(b.value).split(".")[-1] in self.args_classes for b in node.bases):
+            self.args_classes.add(node.name.value)
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self._class.pop()
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self._stmt.append(node)
+        if self._block and self._block[-1] is self.module_scope.node and any(  # type: ignore[union-attr]
+                isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body):
+            self.last_top_import = node
+
+    def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self._stmt.pop()
+
+    def visit_With(self, node: cst.With) -> None:
+        if any(dotted(i.item.func if isinstance(i.item, cst.Call) else i.item).endswith("zero.Init") for i in node.items):
+            self._zero_init += 1
+
+    def leave_With(self, node: cst.With) -> None:
+        if any(dotted(i.item.func if isinstance(i.item, cst.Call) else i.item).endswith("zero.Init") for i in node.items):
+            self._zero_init -= 1
+
+    # names -------------------------------------------------------------------------------------------
+    def visit_Global(self, node: cst.Global) -> None:
+        self.scope.globals_.update(n.name.value for n in node.names)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            for n in _names(node.value):
+                self.scope.returns.add(n)
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for a in node.names:
+            full = dotted(a.name)
+            local = a.asname.name.value if a.asname and isinstance(a.asname.name, cst.Name) else full.split(".")[0]
+            self.imported[local] = full
+        self.import_nodes.append((node, " ".join(dotted(a.name) for a in node.names)))
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        mod = ("." * len(node.relative)) + (dotted(node.module) if node.module else "")
+        self.import_nodes.append((node, mod))
+        if isinstance(node.names, cst.ImportStar):
+            return
+        for a in node.names:
+            name = dotted(a.name)
+            local = a.asname.name.value if a.asname and isinstance(a.asname.name, cst.Name) else name
+            self.imported[local] = f"{mod}.{name}"
+
+    def _bind(self, target: Any, value: Any) -> None:
+        sc = self.scope
+        if isinstance(target, cst.Name):
+            sc.assigns.setdefault(target.value, []).append(value)
+            if isinstance(value, cst.Dict):
+                d = sc.dicts.setdefault(target.value, {})
+                for el in value.elements:
+                    if isinstance(el, cst.DictElement) and kw_key(el.key):
+                        d.setdefault(kw_key(el.key) or "", []).append((el.value, el))
+            elif isinstance(value, cst.Call) and dotted(value.func) == "dict":
+                d = sc.dicts.setdefault(target.value, {})
+                for a in value.args:
+                    if a.keyword is not None:
+                        d.setdefault(a.keyword.value, []).append((a.value, a))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for item in target.elements:
+                self._bind(item.value, None)
+        elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and len(target.slice) == 1:
+            sl = target.slice[0].slice
+            key = kw_key(sl.value) if isinstance(sl, cst.Index) else None
+            if key:
+                sc.dicts.setdefault(target.value.value, {}).setdefault(key, []).append((value, value))
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            self._bind(t.target, node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if self._class and isinstance(node.target, cst.Name):  # a dataclass field
+            val = node.value
+            if isinstance(val, cst.Call) and dotted(val.func).split(".")[-1] == "field":
+                val = next((a.value for a in val.args if a.keyword and a.keyword.value == "default"), None)
+            self.field_defaults.setdefault(node.target.value, []).append(val)
+            return
+        if node.value is not None:
+            self._bind(node.target, node.value)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind(node.target, None)
+
+    # calls -------------------------------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        name = dotted(node.func)
+        self.calls_with.append((node, name))
+        last = name.split(".")[-1]
+        if last == "add_argument":
+            self._argparse(node)
+        kind = ""
+        if last in LOAD_METHODS and "." in name and not NOT_A_MODEL.search(name.rsplit(".", 1)[0]):
+            kind = "load"
+        elif MODEL_CTOR.match(last) and node.args:
+            kind = "load"
+        elif last in self.args_classes or last == "Accelerator" or re.match(r"parse_(args_into_dataclasses|json_file|"
+                                                                            r"yaml_file|dict)$", last):
+            kind = "register"
+        elif last == "HfDeepSpeedConfig":
+            kind = "hfds"
+        elif name.endswith("deepspeed.initialize") or name == "initialize" and "deepspeed" in self.imported.get(
+                "initialize", ""):
+            kind = "initialize"
+        elif last.endswith("Trainer") and last[0].isupper():
+            kind = "trainer"
+        elif isinstance(node.func, cst.Attribute) and last in ("cuda", "to", "half", "bfloat16"):
+            kind = "move"
+        elif isinstance(node.func, cst.Name):
+            kind = "call"
+        if not kind or not self._stmt:
+            return
+        stmt = self._stmt[-1]
+        small = stmt.body[0] if len(stmt.body) == 1 else None
+        bound = None
+        if isinstance(small, cst.Assign) and small.value is node and len(small.targets) == 1:
+            t = small.targets[0].target
+            bound = t.value if isinstance(t, cst.Name) else dotted(t) or None
+        bare = isinstance(small, cst.Expr) and small.value is node
+        self._seq += 1
+        self.events.append(Event(kind, node, self.scope, stmt, self._block[-1] if self._block else None, self._seq,
+                                 name, self._zero_init > 0, bound, bare))
+
+    def _argparse(self, node: cst.Call) -> None:
+        flags = [kw_key(a.value) for a in node.args if a.keyword is None]
+        dest = next((kw_key(a.value) for a in node.args if a.keyword and a.keyword.value == "dest"), None)
+        long = [f for f in flags if f and f.startswith("--")]
+        if not dest and long:
+            dest = long[0][2:].replace("-", "_")
+        if not dest:
+            return
+        action = next((kw_key(a.value) for a in node.args if a.keyword and a.keyword.value == "action"), None)
+        if action in ("store_true", "store_false"):
+            self.flag_dests.add(dest)
+        default = next((a.value for a in node.args if a.keyword and a.keyword.value == "default"), None)
+        self.field_defaults.setdefault(dest, []).append(default if action is None else None)
+
+
+def _names(node: Any) -> Set[str]:
+    out: Set[str] = set()
+
+    class V(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            out.add(n.value)
+
+    node.visit(V())
+    return out
+
+
+def names_in(node: Any) -> Set[str]:
+    return _names(node)
+
+
+# values ----------------------------------------------------------------------------------------------
+
+def is_guard(node: Any) -> Optional[bool]:
+    """``is_deepspeed_zero3_enabled()`` -> True; ``not is_deepspeed_zero3_enabled()`` -> False; else None."""
+    if isinstance(node, cst.Call) and dotted(node.func).split(".")[-1] == TF.ZERO3_GUARD_NAME:
+        return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        inner = is_guard(node.expression)
+        return None if inner is None else not inner
+    return None
+
+
+class Values:
+    """Possible values of an expression when the script runs under ZeRO-3."""
+
+    def __init__(self, script: Script) -> None:
+        self.s = script
+
+    def of(self, expr: Any, scope: Scope, depth: int = 0, seen: Optional[Set[Tuple[int, str]]] = None) -> List[Val]:
+        seen = seen if seen is not None else set()
+        if expr is None or depth > 12:
+            return [Val(UNKNOWN, expr)]
+        if isinstance(expr, cst.Name):
+            if expr.value == "None":
+                return [Val(NONE, expr)]
+            if expr.value in ("True", "False"):
+                return [Val(TRUE if expr.value == "True" else FALSE, expr)]
+            return self._name(expr.value, scope, depth, seen, expr)
+        guard = is_guard(expr)
+        if guard is not None:
+            return [Val(TRUE if guard else FALSE, expr)]
+        if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            return [Val(FALSE if isinstance(expr, cst.SimpleString) and expr.evaluated_value == "" else TRUE, expr)]
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            return [Val(FALSE if expr.value in ("0", "0.0") else TRUE, expr)]
+        if isinstance(expr, (cst.Dict, cst.List, cst.Tuple, cst.Set)):
+            return [Val(TRUE if expr.elements else FALSE, expr)]
+        if isinstance(expr, cst.IfExp):
+            g = is_guard(expr.test)
+            if g is True:
+                return self.of(expr.body, scope, depth + 1, seen)
+            if g is False:
+                return self.of(expr.orelse, scope, depth + 1, seen)
+            return self.of(expr.body, scope, depth + 1, seen) + self.of(expr.orelse, scope, depth + 1, seen)
+        if isinstance(expr, cst.Call):
+            if dotted(expr.func) in ("torch.device", "dict"):
+                return [Val(TRUE, expr)]
+            return [Val(UNKNOWN, expr)]
+        if isinstance(expr, cst.Attribute):
+            if dotted(expr.value).split(".")[0] in ("torch", "transformers"):
+                return [Val(TRUE, expr)]
+            return self._field(expr.attr.value, depth, seen, expr)
+        if isinstance(expr, cst.BooleanOperation):
+            return self.of(expr.left, scope, depth + 1, seen) + self.of(expr.right, scope, depth + 1, seen)
+        return [Val(UNKNOWN, expr)]
+
+    def _name(self, name: str, scope: Scope, depth: int, seen: Set[Tuple[int, str]], node: Any) -> List[Val]:
+        sc: Optional[Scope] = scope
+        while sc is not None:
+            key = (id(sc), name)
+            if name in sc.assigns or name in sc.params:
+                if key in seen:
+                    return []
+                seen.add(key)
+                out: List[Val] = []
+                for v in sc.assigns.get(name, []):
+                    out += self.of(v, sc, depth + 1, seen) if v is not None else [Val(UNKNOWN, node)]
+                if name in sc.params:
+                    d = sc.params[name]
+                    out += self.of(d, sc.parent or sc, depth + 1, seen) if d is not None else [Val(UNKNOWN, node)]
+                return out
+            sc = sc.parent
+        return [Val(UNKNOWN, node)]
+
+    def _field(self, attr: str, depth: int, seen: Set[Tuple[int, str]], node: Any) -> List[Val]:
+        defaults = self.s.field_defaults.get(attr)
+        if not defaults:
+            return [Val(UNKNOWN, node)]
+        out: List[Val] = []
+        for d in defaults:
+            if d is None:
+                out.append(Val(UNKNOWN, node))
+            else:
+                out += self.of(d, self.s.module_scope, depth + 1, seen)  # type: ignore[arg-type]
+        return out
+
+    def argument(self, call: cst.Call, key: str, scope: Scope) -> Optional[Arg]:
+        """The value(s) of keyword ``key`` of a call: written out, or through ``**name`` dicts of the scope."""
+        for a in call.args:
+            if a.keyword is not None and a.keyword.value == key:
+                return Arg(key, a.value, a, self.of(a.value, scope))
+        for a in call.args:
+            if a.star == "**" and isinstance(a.value, cst.Name):
+                sc: Optional[Scope] = scope
+                while sc is not None and a.value.value not in sc.dicts:
+                    sc = sc.parent
+                entries = sc.dicts[a.value.value].get(key, []) if sc is not None else []
+                if entries:
+                    vals: List[Val] = []
+                    for value, _ in entries:
+                        vals += self.of(value, sc)  # type: ignore[arg-type]
+                    return Arg(key, entries[-1][0], entries[-1][1], vals)
+            if a.star == "**" and isinstance(a.value, cst.Dict):
+                for el in a.value.elements:
+                    if isinstance(el, cst.DictElement) and kw_key(el.key) == key:
+                        return Arg(key, el.value, el, self.of(el.value, scope))
+        return None
+
+
+def analyse(module: cst.Module) -> Script:
+    s = Script()
+    module.visit(s)
+    return s

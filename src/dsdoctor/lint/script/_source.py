@@ -1,0 +1,104 @@
+"""Read and parse one Python file with libcst (imported here, lazily: only when a .py file is linted).
+
+A file that cannot be read or parsed (syntax error, Python 2, undecodable bytes) gives a per-file error; the
+run goes on with the other files.
+"""
+
+from __future__ import annotations
+
+import io
+import tokenize
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import Any, List, Optional, Tuple
+
+MAX_BYTES = 16 * 2**20
+
+
+@dataclass
+class Source:
+    path: str
+    text: str
+    encoding: str
+    module: Any = None  # libcst.Module
+    positions: Any = None  # node -> CodeRange
+    error: Optional[str] = None
+    _lines: List[int] = field(default_factory=list)
+
+    def offset(self, line: int, col: int) -> int:
+        if not self._lines:
+            self._lines = [0]
+            for i, ch in enumerate(self.text):
+                if ch == "\n":
+                    self._lines.append(i + 1)
+        return self._lines[min(line, len(self._lines)) - 1] + col
+
+    def linecol(self, pos: int) -> Tuple[int, int]:
+        self.offset(1, 0)
+        i = bisect_right(self._lines, pos) - 1
+        return i + 1, pos - self._lines[i] + 1
+
+    def span(self, node: Any) -> Tuple[int, int]:
+        """(start, end) character offsets of a node."""
+        r = self.positions[node]
+        return self.offset(r.start.line, r.start.column), self.offset(r.end.line, r.end.column)
+
+    def line_text(self, line: int) -> str:
+        lines = self.text.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def read(path: str) -> Source:
+    """Decode with the PEP 263 cookie (utf-8 by default) and parse; ``error`` says why it could not."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        return Source(path, "", "utf-8", error=f"cannot read: {exc.strerror or exc}")
+    if len(raw) > MAX_BYTES:
+        return Source(path, "", "utf-8", error=f"larger than {MAX_BYTES // 2**20} MiB: not linted")
+    try:
+        enc, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        text = raw.decode(enc)
+    except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
+        return Source(path, "", "utf-8", error=f"cannot decode: {exc} (declare the encoding with a "
+                                                 "'# -*- coding: ...' line or save as UTF-8)")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    src = Source(path, text, "utf-8" if enc == "utf-8-sig" else enc)
+    return parse(src)
+
+
+def parse(src: Source) -> Source:
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(src.text))
+    except cst.ParserSyntaxError as exc:
+        py2 = " (Python 2 syntax?)" if _looks_py2(src.text) else ""
+        src.error = f"syntax error at line {exc.raw_line}, column {exc.raw_column + 1}{py2}: {exc.message}"
+        return src
+    except (RecursionError, MemoryError) as exc:  # pragma: no cover - pathological nesting
+        src.error = f"cannot parse: {type(exc).__name__}"
+        return src
+    src.module = wrapper.module
+    src.positions = wrapper.resolve(PositionProvider)
+    return src
+
+
+def parses(text: str) -> bool:
+    """Does ``text`` parse as Python 3 (used before writing a fixed file)?"""
+    import libcst as cst
+
+    try:
+        cst.parse_module(text)
+    except Exception:  # noqa: BLE001 - any parser failure means "do not write"
+        return False
+    return True
+
+
+def _looks_py2(text: str) -> bool:
+    import re
+
+    return bool(re.search(r"^\s*print\s+[\"'\w]|^\s*exec\s+[\"']|except\s+\w+\s*,\s*\w+\s*:", text, re.M))

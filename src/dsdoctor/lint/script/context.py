@@ -1,0 +1,76 @@
+"""ZeRO-3 context and target versions for Python scripts.
+
+ZeRO-3 is known from the project (ds_configs the launch scripts / Python reference, accelerate YAML
+``zero_stage``, ``--zero_stage`` / ``--zero-stage`` in launch scripts, ``ACCELERATE_DEEPSPEED_ZERO_STAGE``) and
+from the script itself (``TrainingArguments(deepspeed={...})``, a config path in a call, argparse/dataclass
+defaults). Versions come from ``--target transformers==X`` or the checked environment's package metadata.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+_ZERO_FLAG = re.compile(r"--zero[_-]stage[= ]+['\"]?(\d)|ACCELERATE_DEEPSPEED_ZERO_STAGE=['\"]?(\d)")
+_YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
+
+
+def config_stage(path: str) -> Optional[int]:
+    """``zero_optimization.stage`` of a ds_config file (None: unreadable or not set)."""
+    if not os.path.isfile(path):
+        return None
+    from ..reader import read
+
+    try:
+        doc = read(path)
+    except Exception:  # noqa: BLE001 - the config rules report unreadable configs
+        return None
+    node = doc.root.get("zero_optimization", "stage") if doc.root is not None and doc.root.kind == "object" else None
+    val = node.value if node is not None else None
+    return val if isinstance(val, int) and not isinstance(val, bool) else None
+
+
+def project_zero3(kinds: Dict[str, str], read: "object") -> Tuple[Optional[bool], str]:
+    """(zero3, source) from the files lint found: True with where, False when every stage seen is < 3."""
+    seen: List[int] = []
+    for path, kind in sorted(kinds.items()):
+        stage: Optional[int] = None
+        if kind == "ds_config":
+            stage = config_stage(path)
+        elif kind in ("accelerate", "shell") and os.path.isfile(path):
+            text = read(path)  # type: ignore[operator]
+            m = (_YAML_STAGE if kind == "accelerate" else _ZERO_FLAG).search(text)
+            stage = int(next(g for g in m.groups() if g)) if m else None
+        if stage == 3:
+            return True, f"zero_optimization stage 3 in {path}" if kind == "ds_config" else f"ZeRO stage 3 in {path}"
+        if stage is not None:
+            seen.append(stage)
+    if os.environ.get("ACCELERATE_DEEPSPEED_ZERO_STAGE") == "3":
+        return True, "ACCELERATE_DEEPSPEED_ZERO_STAGE=3 in the environment"
+    if seen:
+        return False, f"ZeRO stage {max(seen)} in the project's configs"
+    return None, ""
+
+
+def parse_targets(targets: Iterable[str]) -> Dict[str, str]:
+    """``["transformers==4.46", "peft==0.13"]`` -> {"transformers": "4.46", ...}; ValueError on a bad one."""
+    out: Dict[str, str] = {}
+    for t in targets:
+        m = re.fullmatch(r"\s*([A-Za-z0-9_.\-]+)\s*==\s*([0-9][0-9A-Za-z.+\-]*)\s*", t)
+        if not m:
+            raise ValueError(f"--target {t!r}: expected NAME==VERSION (e.g. transformers==4.46)")
+        out[m.group(1).lower()] = m.group(2)
+    return out
+
+
+def installed(python: Optional[str], names: Sequence[str] = ("transformers", "peft", "deepspeed")) -> Dict[str, str]:
+    """Versions in the checked environment, from package metadata (nothing imported)."""
+    from ...probes.interpreter import Interpreter, resolve, site_dirs
+    from ...probes.packages import scan
+
+    interp = resolve(python)
+    if not isinstance(interp, Interpreter):
+        return {}
+    pk = scan(site_dirs(interp), names)
+    return {n: v for n in names if (v := pk.version(n)) is not None}

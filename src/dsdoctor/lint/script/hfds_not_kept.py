@@ -1,0 +1,72 @@
+"""hf-deepspeed-config-not-kept: an HfDeepSpeedConfig that dies before the model is loaded (or accelerate's)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ...model import Fix, Severity
+from ..rule import Edit, Example, Hit, Rule, register
+from ..target import Target
+from . import active, emit
+
+
+def check(t: Target) -> Iterator[Hit]:
+    import libcst as cst
+
+    from ._order import stream
+
+    c = active(t)
+    if c is None or c.zero3 is False:
+        return
+    s = c.script
+    assert s is not None
+    for e in (e for e in s.events if e.kind == "hfds"):
+        origin = s.imported.get(e.name.split(".")[0], e.name) if "." not in e.name else e.name
+        if origin.startswith("accelerate") or s.imported.get(e.name, "").startswith("accelerate"):
+            yield from emit(RULE, t, e.call, "accelerate's HfDeepSpeedConfig does not register ZeRO-3 for "
+                            f"from_pretrained {c.under}: use transformers.integrations.HfDeepSpeedConfig",
+                            fixes=(Fix("from transformers.integrations import HfDeepSpeedConfig", "safe"),),
+                            severity=c.zero3_severity)
+            continue
+        small = e.stmt.body[0] if isinstance(e.stmt, cst.SimpleStatementLine) else None
+        edit = None
+        if e.bare:
+            why = "its result is dropped at once"
+            start = c.src.span(e.call)[0]
+            edit = Edit(t.path, start, start, "dschf = ", "safe", "keep the HfDeepSpeedConfig in a variable")
+        elif e.bound == "_":
+            why = "it is bound to `_`"
+            if isinstance(small, cst.Assign):
+                edit = Edit(t.path, *c.src.span(small.targets[0].target), "dschf", "safe", "keep it as dschf")
+        elif (e.bound and e.scope is not s.module_scope and e.bound not in e.scope.returns
+              and e.bound not in e.scope.globals_ and "." not in e.bound):
+            later = [x for x in stream(s, e.scope) if x.seq > e.seq and x.kind == "load"]
+            if later:
+                continue
+            why = f"`{e.bound}` is a local of {getattr(e.scope.node, 'name', cst.Name('?')).value}() and is freed when it returns"
+        else:
+            continue
+        yield from emit(RULE, t, e.call, f"HfDeepSpeedConfig is not kept alive ({why}) {c.under}: transformers holds "
+                        "only a weak reference, so from_pretrained does not see ZeRO-3 and zero.Init never runs",
+                        fixes=(Fix("keep it for the whole load: `dschf = HfDeepSpeedConfig(ds_config)` at module "
+                                   "level (or a variable that outlives the from_pretrained call)", "safe"),),
+                        edits=(edit,) if edit else (), severity=c.zero3_severity)
+
+
+RULE = register(Rule(
+    name="hf-deepspeed-config-not-kept", kind="python", severity=Severity.ERROR, section="Script",
+    summary="An HfDeepSpeedConfig that is not kept alive until the model is loaded",
+    what="`HfDeepSpeedConfig(cfg)` as a bare statement, bound to `_`, or to a local of a function that returns "
+         "before the model is loaded; or accelerate's class of the same name used instead of transformers'.",
+    why="transformers keeps only a weak reference to the object: once it is garbage collected `from_pretrained` no "
+        "longer sees ZeRO-3, so zero.Init never runs (like model-loaded-before-ds-config). accelerate's class never "
+        "registers at all.",
+    fix="`dschf = HfDeepSpeedConfig(ds_config)` (transformers.integrations) at module level, before the load.",
+    check=check,
+    valid=(Example('from transformers.integrations import HfDeepSpeedConfig\n'
+                   'dschf = HfDeepSpeedConfig(ds_config)\n'
+                   'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n', (("zero3", True),)),),
+    invalid=(Example('from transformers.integrations import HfDeepSpeedConfig\n'
+                     'HfDeepSpeedConfig(ds_config)\n'
+                     'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n', (("zero3", True),)),),
+))

@@ -1,0 +1,29 @@
+"""script-unparseable: a Python file lint cannot read or parse (reported per file; the run goes on)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ...model import Fix, Severity
+from ..rule import Example, Hit, Rule, register
+from ..target import Target
+from . import ctx
+
+
+def check(t: Target) -> Iterator[Hit]:
+    c = ctx(t)
+    if c.src.error is not None:
+        yield RULE.hit(t, None, f"not linted: {c.src.error}",
+                       fixes=(Fix("make it valid Python 3 (dsdoctor reads UTF-8 or the declared coding)", "safe"),))
+
+
+RULE = register(Rule(
+    name="script-unparseable", kind="python", severity=Severity.WARNING, section="Script",
+    summary="A Python file dsdoctor cannot read or parse as Python 3",
+    what="A .py file with a syntax error, Python 2 syntax, undecodable bytes (no coding declaration) or over 16 MiB.",
+    why="The script rules cannot look at it; the other files are still linted.",
+    fix="Fix the syntax or the encoding declaration.",
+    check=check,
+    valid=(Example("print('ok')\n"),),
+    invalid=(Example("print 'python 2'\n"), Example("def f(:\n    pass\n")),
+))
