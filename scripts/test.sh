@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v ninja >/dev/null || { apt-get update -qq && apt-get install -y -qq ninja-build; } || true
+# libaio-dev: the NVMe-offload oracle (async_io builds against it)
+[ -f /usr/include/libaio.h ] || { apt-get update -qq && apt-get install -y -qq libaio-dev; } || true
 # multi-node tests (tests/test_multinode_netns.py): real sshd + pdsh in network namespaces
 { [ -x /usr/sbin/sshd ] && command -v pdsh >/dev/null; } || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client pdsh; } || true
 bash scripts/setup-dev.sh
