@@ -102,6 +102,39 @@ def check(
     raise typer.Exit(report.exit_code())
 
 
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def launch(
+    ctx: typer.Context,
+    hostfile: Optional[str] = typer.Option(None, "--hostfile", "-H", help="Preflight every node of this hostfile "
+                                           "(default: the launcher's own -H/--hostfile)."),
+    include: str = typer.Option("", "--include", "-i", help="As deepspeed's --include."),
+    exclude: str = typer.Option("", "--exclude", "-e", help="As deepspeed's --exclude."),
+    python: Optional[str] = typer.Option(None, "--python", help="Interpreter the ranks run (default: the launcher's)."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Write the needed .deepspeed_env lines without asking."),
+    prebuild: bool = typer.Option(False, "--prebuild", help="Build cpu_adam once per node before ranks start."),
+    preflight: bool = typer.Option(True, "--preflight/--no-preflight", help="Run the checks first (default)."),
+    transport: str = typer.Option("auto", "--transport", help="auto, ssh, pdsh or srun (multi-node preflight)."),
+    timeout: float = typer.Option(120.0, "--timeout", help="Seconds per node for the preflight."),
+    fmt: Format = FormatOpt,
+    verbose: bool = VerboseOpt,
+) -> None:
+    """Preflight, then run `deepspeed|torchrun|accelerate launch ...` (after `--`) unchanged; explain a failure.
+    Exit code: the launcher's (1 when the preflight stops it, 2 for usage errors)."""
+    from .launch import main as launch_main
+    from .multinode import HostfileError
+
+    if not ctx.args:
+        typer.echo("dsdoctor: usage: dsdoctor launch [options] -- deepspeed ... train.py ...", err=True)
+        raise typer.Exit(2)
+    try:
+        rc = launch_main(list(ctx.args), hostfile, include, exclude, python, yes, prebuild, preflight, transport,
+                         timeout, fmt is Format.json, verbose)
+    except (HostfileError, OSError) as exc:
+        typer.echo(f"dsdoctor: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    raise typer.Exit(rc)
+
+
 @app.command()
 def verify(
     python: Optional[str] = PythonOpt,

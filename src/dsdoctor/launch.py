@@ -1,0 +1,207 @@
+"""``dsdoctor launch [--hostfile F] -- <deepspeed|torchrun|accelerate launch ...>``: preflight (every node when
+multi-node), stop on errors, offer the ``.deepspeed_env`` lines a multi-node run needs, optionally pre-build
+the JIT ops once per node, then run the real launcher with the arguments unchanged, pass signals through,
+exit with its code, and explain its log when it fails."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from typing import Callable, Dict, List, Optional, Sequence
+
+from .knowledge import deepspeed as K
+from .model import Report
+
+_SKIP = frozenset({"CUDA_VISIBLE_DEVICES"})  # the launcher sets it per node itself
+_LOG_CAP = 32 << 20  # bytes of launcher output kept for explain (the tail)
+
+
+def launcher_python(argv: Sequence[str]) -> Optional[str]:
+    """The interpreter the launcher runs: ``python -m ...`` itself, or the ``#!`` line of ``deepspeed`` /
+    ``torchrun`` / ``accelerate``."""
+    if not argv:
+        return None
+    exe = shutil.which(argv[0]) or argv[0]
+    if os.path.basename(exe).startswith("python"):
+        return exe
+    try:
+        with open(exe, "rb") as fh:
+            first = fh.readline(512).decode("utf-8", "replace")
+    except OSError:
+        return None
+    if first.startswith("#!"):
+        parts = first[2:].split()
+        if parts and os.path.basename(parts[0]).startswith("python"):
+            return parts[0]
+    return None
+
+
+def hostfile_of(argv: Sequence[str]) -> Optional[str]:
+    """``-H/--hostfile`` of a deepspeed command line (before the script), else None."""
+    for i, a in enumerate(argv):
+        if a in ("-H", "--hostfile") and i + 1 < len(argv):
+            return argv[i + 1]
+        if a.startswith("--hostfile="):
+            return a.split("=", 1)[1]
+        if a.endswith(".py"):
+            break
+    return None
+
+
+def needed_env_lines(env: Dict[str, str], have: Dict[str, str]) -> List[str]:
+    """``K=V`` lines for the variables set here that a multi-node launch would not forward."""
+    from packaging.version import Version
+
+    prefixes = K.export_env_prefixes(Version("999"), "cuda")  # current DeepSpeed, CUDA accelerator
+    out = []
+    for k in sorted(env):
+        if k in _SKIP or k in have or k.startswith(prefixes):
+            continue
+        if k in K.MULTINODE_ENV_VARS or k.startswith(K.MULTINODE_ENV_PREFIXES):
+            out.append(f"{k}={env[k]}")
+    return out
+
+
+def append_env_file(path: str, lines: Sequence[str]) -> None:
+    """Append ``lines`` to ``path`` atomically, keeping every existing line."""
+    old = ""
+    if os.path.exists(path):
+        with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+            old = fh.read()
+    if old and not old.endswith("\n"):
+        old += "\n"
+    d = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".deepspeed_env.")
+    with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as fh:
+        fh.write(old + "".join(line + "\n" for line in lines))
+    if os.path.exists(path):
+        shutil.copymode(path, tmp)
+    os.replace(tmp, path)
+
+
+def prebuild_command(python: str) -> str:
+    """Remote shell command that builds cpu_adam once with DeepSpeed's own builder (python: validated path)."""
+    code = "from deepspeed.ops.op_builder import CPUAdamBuilder; CPUAdamBuilder().load(); print('DSDOCTOR-PREBUILT')"
+    return f"{shlex.quote(python)} -c {shlex.quote(code)}"
+
+
+def run_launcher(argv: Sequence[str], echo: Callable[[bytes], None]) -> "tuple[int, str]":
+    """Run the launcher as a child (arguments unchanged), echo its output, forward SIGINT/SIGTERM/SIGHUP;
+    (exit code, tail of the log)."""
+    proc = subprocess.Popen(list(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    sigs = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    old = {s: signal.getsignal(s) for s in sigs}
+
+    def forward(signum: int, _frame: object) -> None:
+        if proc.poll() is None:
+            proc.send_signal(signum)
+
+    for s in sigs:
+        signal.signal(s, forward)
+    buf = bytearray()
+    try:
+        out = proc.stdout
+        assert out is not None
+        for chunk in iter(lambda: os.read(out.fileno(), 65536), b""):
+            echo(chunk)
+            buf += chunk
+            if len(buf) > 2 * _LOG_CAP:
+                del buf[:-_LOG_CAP]
+        rc = proc.wait()
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    if rc < 0:  # killed by a signal: the shell convention
+        rc = 128 - rc
+    return rc, buf.decode("utf-8", "replace")
+
+
+def explain_failure(log: str, rc: int) -> Report:
+    """The launcher's log explained (``dsdoctor explain``), headed by a launch-failed finding."""
+    from .explain.diagnose import diagnose_log
+    from .model import Evidence, Finding, Severity
+
+    rep = diagnose_log(log, source="launcher output")
+    rep.findings.insert(0, Finding(name="launch-failed", severity=Severity.ERROR,
+                                   title=f"the launcher exited with code {rc}; the log explained below",
+                                   evidence=(Evidence(what=f"exit code {rc}", where="launcher"),), section="Launch"))
+    return rep
+
+
+def write_stdout(chunk: bytes) -> None:
+    sys.stdout.buffer.write(chunk)
+    sys.stdout.buffer.flush()
+
+
+def _emit(report: Report, fmt_json: bool, command: str, verbose: bool) -> None:
+    if fmt_json:
+        from .render.json_out import render as render_json
+
+        sys.stderr.write(render_json(report, command) + "\n")
+    else:
+        from .render.text import render as render_text
+
+        render_text(report, verbose=verbose)
+
+
+def _ask(question: str, yes: bool) -> bool:
+    if yes:
+        return True
+    if not sys.stdin.isatty():
+        print(f"{question} [not asked: stdin is not a terminal; pass --yes]", file=sys.stderr)
+        return False
+    return input(f"{question} [y/N] ").strip().lower() in ("y", "yes")
+
+
+def main(argv: List[str], hostfile: Optional[str], include: str, exclude: str, python: Optional[str], yes: bool,
+         prebuild: bool, preflight: bool, transport: str, timeout: float, fmt_json: bool, verbose: bool) -> int:
+    """The whole ``launch`` flow; returns the exit code (the launcher's, or 1 when the preflight stops it)."""
+    from .checks import run_check
+    from .multinode import check_nodes, env_file, nodes_of
+    from .multinode import transport as T
+
+    py = python or launcher_python(argv) or sys.executable
+    hostfile = hostfile or hostfile_of(argv)
+    multi = bool(hostfile and os.path.isfile(hostfile))
+    hosts = nodes_of(hostfile, include, exclude) if multi and hostfile else []
+    if preflight:
+        print(f"dsdoctor: preflight of {len(hosts) or 1} node(s) with {py} ...", file=sys.stderr)
+        rep = check_nodes(hosts, python=py, transport=transport, timeout=timeout) if multi else run_check(py)
+        if rep.exit_code() != 0:
+            _emit(rep, fmt_json, "launch", verbose)
+            print("dsdoctor: not launching: fix the errors above (or --no-preflight)", file=sys.stderr)
+            return 1
+    if multi:
+        env = dict(os.environ)
+        lines = needed_env_lines(env, env_file(env))
+        target = env.get(K.DEEPSPEED_ENV_FILE_VAR, K.DEEPSPEED_ENV_FILE)
+        if lines:
+            print("dsdoctor: a multi-node launch does not forward these variables to the other nodes:\n  "
+                  + "\n  ".join(lines), file=sys.stderr)
+            if _ask(f"append them to {target}?", yes):
+                append_env_file(target, lines)
+                print(f"dsdoctor: appended {len(lines)} line(s) to {target}", file=sys.stderr)
+    if prebuild:
+        print("dsdoctor: pre-building cpu_adam once per node ...", file=sys.stderr)
+        if multi:
+            outs = T.run_ssh(hosts, prebuild_command(py), None, timeout) if T.pick(transport, os.environ) == "ssh" \
+                else T.run_pdsh(hosts, prebuild_command(py), timeout)
+            bad = [h for h, o in outs.items() if "DSDOCTOR-PREBUILT" not in o.stdout]
+        else:
+            r = subprocess.run(shlex.split(prebuild_command(py)), capture_output=True, text=True)
+            bad = [] if "DSDOCTOR-PREBUILT" in r.stdout else ["localhost"]
+            if bad:
+                sys.stderr.write(r.stdout[-4000:] + r.stderr[-4000:])
+        if bad:
+            print(f"dsdoctor: the op build failed on {', '.join(bad)}; not launching "
+                  "(see `dsdoctor verify` for the root cause)", file=sys.stderr)
+            return 1
+    rc, log = run_launcher(argv, write_stdout)
+    if rc != 0:
+        _emit(explain_failure(log, rc), fmt_json, "launch", verbose)
+    return rc
