@@ -36,7 +36,9 @@ def read_hostfile(path: str) -> "OrderedDict[str, int]":
         raise HostfileError(f"cannot read hostfile {path}: {exc.strerror or exc}") from exc
     hosts, problems = hostfile_problems(text)
     if problems:
-        raise HostfileError(f"{path}: {problems[0][1]}")
+        off, msg = problems[0]
+        line = text[off:].split("\n", 1)[0].strip()
+        raise HostfileError(f"{path}: the deepspeed launcher refuses this hostfile: {msg} (line {line!r})")
     for h in hosts:
         check_host(h)
     return OrderedDict(hosts)
