@@ -59,11 +59,19 @@ def make_target(path: str, usage: Usage) -> Target:
         own, own_source = script_zero3(path, script, values)
         if own is True or (own is False and zero3 is None):
             zero3, source = own, own_source
-        if zero3 is None and not re.search(r"(?i)deepspeed|TrainingArguments|Trainer\b|HfArgumentParser", src.text):
+        if zero3 is None and not _trains(script):
             zero3 = False  # not a DeepSpeed/Trainer script: ZeRO-3 rules stay quiet
     tf_source = usage.transformers_source
     t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source)
     return t
+
+
+def _trains(script: "Script") -> bool:
+    """Does the script use DeepSpeed, the HF Trainer/TrainingArguments or accelerate (not just inference)?"""
+    if any(re.search(r"(?i)deepspeed|accelerate|trl", v) for v in script.imported.values()):
+        return True
+    return "deepspeed" in script.field_defaults or any(
+        e.kind in ("register", "initialize", "trainer", "hfds") for e in script.events)
 
 
 def ctx(t: Target) -> Ctx:
@@ -104,7 +112,7 @@ def where(c: Ctx, node: Any, what: str) -> Evidence:
     return Evidence(what, f"{c.src.path}:{line}:{col}", c.src.path, line, col)
 
 
-def guard_import(t: Target) -> Tuple[Edit, ...]:
+def guard_import(t: Target, applicability: str = "safe") -> Tuple[Edit, ...]:
     """Insert the ``is_deepspeed_zero3_enabled`` import after the last top-level import (none if present)."""
     c = ctx(t)
     s = c.script
@@ -124,7 +132,7 @@ def guard_import(t: Target) -> Tuple[Edit, ...]:
                 break
             pos = m.end()
         new = TF.ZERO3_GUARD_IMPORT + "\n"
-    return (Edit(t.path, pos, pos, new, "safe", f"import {TF.ZERO3_GUARD_NAME}"),)
+    return (Edit(t.path, pos, pos, new, applicability, f"import {TF.ZERO3_GUARD_NAME}"),)  # type: ignore[arg-type]
 
 
 def replace(t: Target, node: Any, new: str, applicability: str = "safe", title: str = "") -> Edit:

@@ -62,6 +62,7 @@ class Event:
     zero_init: bool = False  # inside ``with deepspeed.zero.Init()``
     bound: Optional[str] = None  # the name the call's result is assigned to (register / HfDeepSpeedConfig)
     bare: bool = False  # an expression statement (result dropped)
+    dead: bool = False  # in a branch that cannot run under ZeRO-3 (``if not is_deepspeed_zero3_enabled():``)
 
 
 def dotted(node: Any) -> str:
@@ -103,6 +104,8 @@ class Script(cst.CSTVisitor):
         self._block: List[Any] = []
         self._class: List[Any] = []
         self._zero_init = 0
+        self._dead = 0  # depth of branches that cannot run under ZeRO-3
+        self._ifs: List[Tuple[Any, bool, bool, List[Any]]] = []  # (If, body dead, else dead, blocks marked)
         self._assign_target: List[Optional[str]] = []
         self._seq = 0
 
@@ -118,9 +121,30 @@ class Script(cst.CSTVisitor):
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._block.append(node)
+        if self._ifs and self._ifs[-1][0].body is node and self._ifs[-1][1]:
+            self._dead += 1
+            self._ifs[-1][3].append(node)
 
     def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._block.pop()
+        if self._ifs and node in self._ifs[-1][3]:
+            self._dead -= 1
+
+    def visit_If(self, node: cst.If) -> None:
+        g = branch_guard(node.test)
+        self._ifs.append((node, g is False, g is True, []))
+
+    def leave_If(self, node: cst.If) -> None:
+        self._ifs.pop()
+
+    def visit_Else(self, node: cst.Else) -> None:
+        if self._ifs and self._ifs[-1][0].orelse is node and self._ifs[-1][2]:
+            self._dead += 1
+            self._ifs[-1][3].append(node)
+
+    def leave_Else(self, node: cst.Else) -> None:
+        if self._ifs and node in self._ifs[-1][3]:
+            self._dead -= 1
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         s = Scope(node, self.scope)
@@ -185,6 +209,8 @@ class Script(cst.CSTVisitor):
 
     def _bind(self, target: Any, value: Any) -> None:
         sc = self.scope
+        if self._dead:
+            return  # an assignment that does not run under ZeRO-3
         if isinstance(target, cst.Name):
             sc.assigns.setdefault(target.value, []).append(value)
             if isinstance(value, cst.Dict):
@@ -260,7 +286,7 @@ class Script(cst.CSTVisitor):
         bare = isinstance(small, cst.Expr) and small.value is node
         self._seq += 1
         self.events.append(Event(kind, node, self.scope, stmt, self._block[-1] if self._block else None, self._seq,
-                                 name, self._zero_init > 0, bound, bare))
+                                 name, self._zero_init > 0, bound, bare, self._dead > 0))
 
     def _argparse(self, node: cst.Call) -> None:
         flags = [kw_key(a.value) for a in node.args if a.keyword is None]
@@ -301,6 +327,20 @@ def is_guard(node: Any) -> Optional[bool]:
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
         inner = is_guard(node.expression)
         return None if inner is None else not inner
+    return None
+
+
+def branch_guard(test: Any) -> Optional[bool]:
+    """True when ``if test:`` implies ZeRO-3 is on, False when it implies it is off, else None
+    (``a and not is_deepspeed_zero3_enabled()`` -> False; ``a or b`` -> None)."""
+    g = is_guard(test)
+    if g is not None:
+        return g
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        for side in (test.left, test.right):
+            g = branch_guard(side)
+            if g is not None:
+                return g
     return None
 
 

@@ -19,7 +19,7 @@ def loads(t: Target, zero3_only: bool = True) -> Iterator[Tuple[Ctx, "Event"]]:
         return
     assert c.script is not None
     for e in c.script.events:
-        if e.kind == "load" and e.name.endswith(".from_pretrained"):
+        if e.kind == "load" and e.name.endswith(".from_pretrained") and not (zero3_only and e.dead):
             yield c, e
 
 

@@ -1,0 +1,154 @@
+"""Script lint on fixture files (one file per case, expectations in its header), `dsdoctor fix` properties,
+suppression, adversarial input, and laziness (libcst is imported only when a .py file is linted)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import List, Set, Tuple
+
+import pytest
+
+from dsdoctor.lint import lint
+
+CASES = Path(__file__).parent / "cases" / "lint-scripts"
+FILES = sorted(CASES.glob("*.py"))
+Z3 = '{"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 3}}\n'
+
+
+def _setup(case: Path, tmp: Path) -> Tuple[Path, List[str]]:
+    head = case.read_text().splitlines()[0]
+    m = re.search(r"target=(\S+) zero3=(\w+)", head)
+    assert m, f"{case}: first line must be '# dsdoctor-case: target=... zero3=...'"
+    dst = tmp / case.name
+    shutil.copy(case, dst)
+    if m.group(2) == "project":  # the launch script and its ZeRO-3 config, as in a real repo
+        (tmp / "ds_z3.json").write_text(Z3)
+        (tmp / "run.sh").write_text(f"deepspeed --num_gpus 8 {case.name} --deepspeed ds_z3.json\n")
+    return dst, [m.group(1)]
+
+
+def _expected(case: Path) -> Set[Tuple[str, int, str]]:
+    out = set()
+    for m in re.finditer(r"^# expect: ([\w-]+)@(\d+) (\w+)$", case.read_text(), re.M):
+        out.add((m.group(1), int(m.group(2)), m.group(3)))
+    return out
+
+
+@pytest.mark.parametrize("case", FILES, ids=[f.stem for f in FILES])
+def test_case(case: Path, tmp_path: Path) -> None:
+    path, targets = _setup(case, tmp_path)
+    res = lint([str(tmp_path)], targets=targets)
+    got = {(f.name, f.line or 0, f.severity.value) for f in res.report.findings if f.path == str(path)}
+    assert got == _expected(case)
+
+
+def test_fix_preserves_formatting_and_is_idempotent(tmp_path: Path) -> None:
+    from dsdoctor.lint.fix import plan, write
+
+    path, targets = _setup(CASES / "qwen_finetune.py", tmp_path)
+    before = path.read_text()
+    changes = plan(lint([str(tmp_path)], targets=targets).edits)
+    write(changes)
+    after = path.read_text()
+    assert "device_map=None if is_deepspeed_zero3_enabled() else device_map," in after
+    assert "low_cpu_mem_usage=not is_deepspeed_zero3_enabled()," in after
+    assert after.count("import is_deepspeed_zero3_enabled") == 1
+    changed = [ln for ln in after.splitlines() if ln not in before.splitlines()]
+    assert len(changed) == 3  # the two arguments and one import: every other line (comments too) is kept
+    res = lint([str(tmp_path)], targets=targets)
+    assert not [f for f in res.report.findings if f.path == str(path)]
+    assert plan(res.edits) == {}
+
+
+def _cli(*args: str, cwd: Path) -> "subprocess.CompletedProcess[str]":
+    return subprocess.run([sys.executable, "-m", "dsdoctor", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=120)
+
+
+def test_fix_cli_diff_writes_nothing_and_fix_touches_only_given_paths(tmp_path: Path) -> None:
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    path, _ = _setup(CASES / "qwen_finetune.py", proj)
+    other = tmp_path / "other.py"
+    shutil.copy(CASES / "qwen_finetune.py", other)
+    (proj / "run.sh").write_text("deepspeed ../other.py --deepspeed ds_z3.json\n" + (proj / "run.sh").read_text())
+    original = path.read_text()
+    d = _cli("fix", str(proj), "--diff", "--target", "transformers==4.46.3", cwd=tmp_path)
+    assert d.returncode == 1 and "+from transformers.integrations.deepspeed import" in d.stdout
+    assert "other.py" not in d.stdout and path.read_text() == original
+    f = _cli("fix", str(proj), "--target", "transformers==4.46.3", cwd=tmp_path)
+    assert f.returncode == 1 and "other.py" in f.stdout  # still reported, never edited: it is outside proj/
+    assert path.read_text() != original and other.read_text() == (CASES / "qwen_finetune.py").read_text()
+    assert not list(proj.glob(".dsdoctor-*"))  # atomic writes leave no temp file
+
+
+def test_unsafe_fix_only_with_flag(tmp_path: Path) -> None:
+    path, _ = _setup(CASES / "chinese_llama_alpaca_sft.py", tmp_path)
+    original = path.read_text()
+    _cli("fix", str(tmp_path), "--target", "transformers==5.24.0", cwd=tmp_path)
+    assert path.read_text() == original  # a dead argument on 5.x: its edit is unsafe
+    _cli("fix", str(tmp_path), "--target", "transformers==5.24.0", "--unsafe-fixes", cwd=tmp_path)
+    assert "low_cpu_mem_usage=not is_deepspeed_zero3_enabled()," in path.read_text()
+    assert "PeftModel.from_pretrained(model, model_args.peft_path, low_cpu_mem_usage=True)" in path.read_text()
+
+
+def test_never_writes_a_file_that_does_not_parse(tmp_path: Path) -> None:
+    from dsdoctor.lint.fix import plan
+    from dsdoctor.lint.rule import Edit
+
+    p = tmp_path / "t.py"
+    p.write_text("x = f(a=1)\n")
+    assert plan([Edit(str(p), 6, 9, "a=(", "safe")]) == {}
+    assert plan([Edit(str(p), 6, 9, "a=2", "safe")]) != {}
+
+
+def test_bad_target_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "t.py").write_text("x = 1\n")
+    p = _cli("lint", str(tmp_path), "--target", "transformers>=4", cwd=tmp_path)
+    assert p.returncode == 2 and "NAME==VERSION" in p.stderr and "Traceback" not in p.stderr
+
+
+ADVERSARIAL = {
+    "syntax.py": b"def f(:\n    pass\n",
+    "py2.py": b"print 'hello'\nexcept Exception, e:\n",
+    "latin1_undeclared.py": "s = 'caf\u00e9'\n".encode("latin-1"),
+    "nul.py": b"x = 1\x00\n",
+}
+
+
+def test_adversarial_files_are_per_file_errors_and_the_run_goes_on(tmp_path: Path) -> None:
+    for name, data in ADVERSARIAL.items():
+        (tmp_path / name).write_bytes(data)
+    (tmp_path / "latin1_declared.py").write_bytes("# -*- coding: latin-1 -*-\ns = 'caf\u00e9'\n"
+                                                  "from transformers import AutoModelForCausalLM, Trainer\n"
+                                                  "m = AutoModelForCausalLM.from_pretrained('m', device_map='auto')\n"
+                                                  .encode("latin-1"))
+    big = ["import deepspeed", "from transformers import AutoModelForCausalLM"] + [f"x{i} = {i}" for i in range(20000)]
+    big.append("m = AutoModelForCausalLM.from_pretrained('m', device_map='auto')")
+    (tmp_path / "big.py").write_text("\n".join(big) + "\n")
+    (tmp_path / "ds_z3.json").write_text(Z3)
+    (tmp_path / "run.sh").write_text("deepspeed big.py --deepspeed ds_z3.json\n")
+    res = lint([str(tmp_path)], targets=["transformers==4.46.3"])
+    by = {(Path(f.path or "").name, f.name) for f in res.report.findings}
+    for name in ADVERSARIAL:
+        assert (name, "script-unparseable") in by, (name, by)
+    assert ("big.py", "zero3-device-map-conflict") in by
+    assert ("latin1_declared.py", "zero3-device-map-conflict") in by
+    py2 = next(f for f in res.report.findings if (f.path or "").endswith("py2.py"))
+    assert "Python 2" in py2.title
+    p = _cli("lint", str(tmp_path), "--fix", "--target", "transformers==4.46.3", cwd=tmp_path)
+    assert "Traceback" not in p.stderr and p.returncode == 1
+    assert (tmp_path / "latin1_declared.py").read_bytes().count(b"is_deepspeed_zero3_enabled") == 0  # not UTF-8: no edit
+    assert (tmp_path / "syntax.py").read_bytes() == ADVERSARIAL["syntax.py"]
+
+
+def test_check_does_not_import_libcst_without_python_files(tmp_path: Path) -> None:
+    (tmp_path / "ds.json").write_text(Z3)
+    code = ("import sys; from dsdoctor.lint import lint; lint([sys.argv[1]]); "
+            "print('libcst' in sys.modules)")
+    p = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert p.stdout.strip() == "False", p.stderr
