@@ -50,7 +50,7 @@ def make_target(path: str, usage: Usage) -> Target:
     t = Target(path, "python", src.text, usage)
     script = values = None
     zero3, source = usage.zero3, usage.zero3_source
-    if src.error is None:
+    if src.module is not None:
         from ._flow import Values, analyse
         from .local import script_zero3
 
