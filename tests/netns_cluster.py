@@ -1,7 +1,8 @@
 """A throw-away cluster on this machine for the multi-node tests: one network namespace per host, each with
 its own sshd (and its own environment via sshd's SetEnv), plus a client namespace the tests run dsdoctor in.
 
-Addresses are loopback-range (127.100.N.x) and exist only inside the namespaces made here
+Addresses are loopback-range (127.100.0.x on a bridge in the client namespace, so hosts reach each other)
+and exist only inside the namespaces made here
 (``route_localnet`` is enabled per namespace, never on the host). Host names resolve through
 ``/etc/netns/<client>/hosts`` and ssh reads ``/etc/netns/<client>/ssh/ssh_config``: ``ip netns exec`` bind-
 mounts them in the client namespace only. Everything is removed on exit, also when a test fails.
@@ -42,7 +43,7 @@ def unavailable() -> Optional[str]:
 class Host:
     name: str
     env: Dict[str, str] = field(default_factory=dict)  # sshd SetEnv for this host's sessions
-    state: str = "up"  # up | down (no sshd) | hang (sshd stopped: connects, never answers)
+    state: str = "up"  # up | down (no sshd) | hang (sshd stopped: never answers) | stuck (logs in, command hangs)
 
 
 @dataclass
@@ -75,6 +76,10 @@ def cluster(hosts: Sequence[Host]) -> Iterator[Cluster]:
         _sh("ip", "netns", "add", client)
         made.append(client)
         _sh("ip", "netns", "exec", client, "sysctl", "-qw", "net.ipv4.conf.all.route_localnet=1")
+        _sh("ip", "-n", client, "link", "add", "br0", "type", "bridge")
+        _sh("ip", "netns", "exec", client, "sysctl", "-qw", "net.ipv4.conf.br0.route_localnet=1")
+        _sh("ip", "-n", client, "addr", "add", "127.100.0.1/24", "dev", "br0")
+        _sh("ip", "-n", client, "link", "set", "br0", "up")
         key = os.path.join(tmp, "id")
         _sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key)
         _sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", os.path.join(tmp, "hostkey"))
@@ -91,19 +96,21 @@ def cluster(hosts: Sequence[Host]) -> Iterator[Cluster]:
             made.append(ns)
             _sh("ip", "link", "add", f"{tag}c{i}", "netns", client, "type", "veth", "peer", "name", "eth0",
                 "netns", ns)
-            for where, dev, addr in ((client, f"{tag}c{i}", f"127.100.{i}.1/24"), (ns, "eth0", f"127.100.{i}.2/24")):
-                _sh("ip", "netns", "exec", where, "sysctl", "-qw", "net.ipv4.conf.all.route_localnet=1")
-                _sh("ip", "netns", "exec", where, "sysctl", "-qw", f"net.ipv4.conf.{dev}.route_localnet=1")
-                _sh("ip", "-n", where, "addr", "add", addr, "dev", dev)
-                _sh("ip", "-n", where, "link", "set", dev, "up")
-            lines.append(f"127.100.{i}.2 {h.name}\n")
+            _sh("ip", "-n", client, "link", "set", f"{tag}c{i}", "master", "br0", "up")
+            for key in ("all", "eth0"):
+                _sh("ip", "netns", "exec", ns, "sysctl", "-qw", f"net.ipv4.conf.{key}.route_localnet=1")
+            _sh("ip", "-n", ns, "addr", "add", f"127.100.0.{i + 1}/24", "dev", "eth0")
+            _sh("ip", "-n", ns, "link", "set", "eth0", "up")
+            lines.append(f"127.100.0.{i + 1} {h.name}\n")
             if h.state == "down":
                 continue
             cfg = os.path.join(tmp, f"sshd_{i}")
             with open(cfg, "w") as fh:
-                fh.write(f"ListenAddress 127.100.{i}.2\nHostKey {tmp}/hostkey\nAuthorizedKeysFile {tmp}/authorized_keys\n"
+                fh.write(f"ListenAddress 127.100.0.{i + 1}\nHostKey {tmp}/hostkey\nAuthorizedKeysFile {tmp}/authorized_keys\n"
                          f"PermitRootLogin yes\nStrictModes no\nUsePAM no\nPasswordAuthentication no\n"
                          f"KbdInteractiveAuthentication no\nPidFile {tmp}/sshd_{i}.pid\n")
+                if h.state == "stuck":
+                    fh.write("ForceCommand exec sleep 600\n")
                 if h.env:
                     fh.write("SetEnv " + " ".join(f'"{k}={v}"' for k, v in h.env.items()) + "\n")
             p = subprocess.Popen(["ip", "netns", "exec", ns, SSHD, "-D", "-e", "-f", cfg],
@@ -115,8 +122,11 @@ def cluster(hosts: Sequence[Host]) -> Iterator[Cluster]:
         for h in hosts:  # wait until each live sshd answers, then freeze the "hang" ones
             if h.state == "down":
                 continue
+            probe = ["ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=2", h.name, "true"]
+            if h.state == "stuck":  # its command never returns: wait for the port instead
+                probe = ["python3", "-c", f"import socket; socket.create_connection(({h.name!r}, 22), 2)"]
             for _ in range(100):
-                r = c.run(["ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=2", h.name, "true"], timeout=10)
+                r = c.run(probe, timeout=10)
                 if r.returncode == 0:
                     break
             else:
@@ -143,7 +153,13 @@ def cluster(hosts: Sequence[Host]) -> Iterator[Cluster]:
                 p.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 p.kill()
-        for ns in made:
+        for ns in made:  # whatever still runs in a namespace made here (sshd sessions) ends with it
+            got = subprocess.run(["ip", "netns", "pids", ns], capture_output=True, text=True)
+            for pid in got.stdout.split():
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except (OSError, ValueError):
+                    pass
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
         shutil.rmtree(etc, ignore_errors=True)
         if not had_etc_netns:

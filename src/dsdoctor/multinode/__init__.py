@@ -70,7 +70,7 @@ def _parse(out: T.HostOutput) -> Tuple[Optional[Dict[str, Any]], str]:
                 return json.loads(line[len(MARK) + 1:]), ""
             except ValueError as exc:
                 return None, f"unreadable probe output: {exc}"
-    if out.returncode is None:
+    if out.returncode is None or "command timeout" in out.stderr:  # ours, or pdsh -u's
         return None, f"no answer within {out.seconds:.0f}s (timed out; the transport was killed)"
     tail = (out.stderr.strip() or out.stdout.strip()).splitlines()[-3:]
     return None, f"exit {out.returncode}: " + (" | ".join(tail) or "no output")

@@ -8,6 +8,7 @@ Every argv is a list (no local shell). The remote command is built only from dsd
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -100,8 +101,9 @@ def split_prefixed(hosts: Sequence[str], got: HostOutput) -> Dict[str, HostOutpu
             host, sep, rest = line.partition(": ")
             if sep and host in sink:
                 sink[host].append(rest)
-            elif line.strip():
-                for h in hosts:
+            elif line.strip():  # pdsh's "sending SIGTERM to ssh node6": to the hosts it names, else to all
+                words = set(re.split(r"[\s\[\]:,]+", line))
+                for h in [h for h in hosts if h in words] or hosts:
                     errs[h].append(line)
     res = {}
     for h in hosts:
