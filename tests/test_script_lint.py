@@ -60,7 +60,8 @@ def test_fix_preserves_formatting_and_is_idempotent(tmp_path: Path) -> None:
     changed = [ln for ln in after.splitlines() if ln not in before.splitlines()]
     assert len(changed) == 3  # the two arguments and one import: every other line (comments too) is kept
     res = lint([str(tmp_path)], targets=targets)
-    assert not [f for f in res.report.findings if f.path == str(path)]
+    left = [f.name for f in res.report.findings if f.path == str(path)]
+    assert left == ["zero3-unsupported-quantization"]  # GPTQ under ZeRO-3 has no automatic fix
     assert plan(res.edits) == {}
 
 

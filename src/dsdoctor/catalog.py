@@ -94,6 +94,13 @@ RULES: Dict[str, RuleInfo] = {
     "device-map-requires-low-cpu-mem-usage": RuleInfo("DS501", "device_map with low_cpu_mem_usage=False (4.20-4.50)"),
     "model-loaded-before-ds-config": RuleInfo("DS502", "The model is built before ZeRO-3 is registered (no zero.Init)"),
     "hf-deepspeed-config-not-kept": RuleInfo("DS503", "An HfDeepSpeedConfig not kept alive until the model loads"),
+    "model-moved-before-initialize": RuleInfo("DS504", "The model is moved to a device before DeepSpeed takes it"),
+    "removed-transformers-deepspeed-import": RuleInfo("DS505", "An import of transformers.deepspeed (removed in 4.46)"),
+    "qlora-quant-storage-missing": RuleInfo("DS506", "QLoRA under ZeRO-3 without a matching bnb_4bit_quant_storage"),
+    "zero3-unsupported-quantization": RuleInfo("DS507", "An 8-bit / GPTQ / AWQ model trained under ZeRO-3"),
+    "prepare-kbit-under-zero3": RuleInfo("DS508", "prepare_model_for_kbit_training under ZeRO-3"),
+    "peft-checkpointing-reentrant": RuleInfo("DS509", "PEFT + non-reentrant checkpointing under ZeRO-3 (DeepSpeed <= 0.19.2)"),
+    "zero3-unsafe-save": RuleInfo("DS510", "A ZeRO-3 partitioned model saved without gathering"),
     # multi-node check and launch (DS700-DS799)
     "node-env-drift": RuleInfo("DS700", "Nodes differ in something every rank must share (torch, CUDA, DeepSpeed, ...)"),
     "node-unreachable": RuleInfo("DS701", "A node of the hostfile could not be probed (ssh/pdsh/srun failed or hung)"),

@@ -63,6 +63,7 @@ class Event:
     bound: Optional[str] = None  # the name the call's result is assigned to (register / HfDeepSpeedConfig)
     bare: bool = False  # an expression statement (result dropped)
     dead: bool = False  # in a branch that cannot run under ZeRO-3 (``if not is_deepspeed_zero3_enabled():``)
+    gathered: bool = False  # inside ``with deepspeed.zero.GatheredParameters(...)``
 
 
 def dotted(node: Any) -> str:
@@ -91,6 +92,7 @@ class Script(cst.CSTVisitor):
         super().__init__()
         self.module_scope: Optional[Scope] = None
         self.scopes: List[Scope] = []
+        self.all_scopes: List[Scope] = []
         self.functions: Dict[str, Scope] = {}  # top-level and nested functions by name
         self.events: List[Event] = []
         self.field_defaults: Dict[str, List[Any]] = {}  # dataclass field / argparse dest -> default exprs
@@ -100,11 +102,13 @@ class Script(cst.CSTVisitor):
         self.import_nodes: List[Any] = []  # (statement, module text) for every import statement
         self.last_top_import: Any = None
         self.calls_with: List[Any] = []  # all Call nodes with their callee text (for context / misc rules)
+        self.call_scope: Dict[int, Scope] = {}  # id(Call) -> the scope it is in
         self._stmt: List[Any] = []
         self._block: List[Any] = []
         self._class: List[Any] = []
         self._zero_init = 0
         self._dead = 0  # depth of branches that cannot run under ZeRO-3
+        self._gathered = 0
         self._ifs: List[Tuple[Any, bool, bool, List[Any]]] = []  # (If, body dead, else dead, blocks marked)
         self._assign_target: List[Optional[str]] = []
         self._seq = 0
@@ -116,6 +120,7 @@ class Script(cst.CSTVisitor):
     # scopes and blocks -------------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
         self.module_scope = Scope(node, None)
+        self.all_scopes.append(self.module_scope)
         self.scopes.append(self.module_scope)
         self._block.append(node)
 
@@ -151,6 +156,7 @@ class Script(cst.CSTVisitor):
         for p in list(node.params.params) + list(node.params.kwonly_params) + list(node.params.posonly_params):
             s.params[p.name.value] = p.default
         self.functions.setdefault(node.name.value, s)
+        self.all_scopes.append(s)
         self.scopes.append(s)
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -173,13 +179,17 @@ class Script(cst.CSTVisitor):
     def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self._stmt.pop()
 
+    @staticmethod
+    def _with(node: cst.With, suffix: str) -> bool:
+        return any(dotted(i.item.func if isinstance(i.item, cst.Call) else i.item).endswith(suffix) for i in node.items)
+
     def visit_With(self, node: cst.With) -> None:
-        if any(dotted(i.item.func if isinstance(i.item, cst.Call) else i.item).endswith("zero.Init") for i in node.items):
-            self._zero_init += 1
+        self._zero_init += self._with(node, "zero.Init")
+        self._gathered += self._with(node, "GatheredParameters")
 
     def leave_With(self, node: cst.With) -> None:
-        if any(dotted(i.item.func if isinstance(i.item, cst.Call) else i.item).endswith("zero.Init") for i in node.items):
-            self._zero_init -= 1
+        self._zero_init -= self._with(node, "zero.Init")
+        self._gathered -= self._with(node, "GatheredParameters")
 
     # names -------------------------------------------------------------------------------------------
     def visit_Global(self, node: cst.Global) -> None:
@@ -235,6 +245,12 @@ class Script(cst.CSTVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         for t in node.targets:
             self._bind(t.target, node.value)
+            tg = t.target
+            if isinstance(tg, cst.Subscript) and dotted(tg.value) == "os.environ" and len(tg.slice) == 1 \
+                    and isinstance(tg.slice[0].slice, cst.Index) and self._stmt:
+                key = kw_key(tg.slice[0].slice.value)
+                if key:
+                    self._event("env", node, key)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if self._class and isinstance(node.target, cst.Name):  # a dataclass field
@@ -253,6 +269,7 @@ class Script(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         name = dotted(node.func)
         self.calls_with.append((node, name))
+        self.call_scope[id(node)] = self.scope
         last = name.split(".")[-1]
         if last == "add_argument":
             self._argparse(node)
@@ -271,12 +288,18 @@ class Script(cst.CSTVisitor):
             kind = "initialize"
         elif last.endswith("Trainer") and last[0].isupper():
             kind = "trainer"
-        elif isinstance(node.func, cst.Attribute) and last in ("cuda", "to", "half", "bfloat16"):
+        elif (isinstance(node.func, cst.Attribute) and last == "save_pretrained") or name == "torch.save":
+            kind = "save"
+        elif last == "prepare_model_for_kbit_training":
+            kind = "kbit"
+        elif isinstance(node.func, cst.Attribute) and last in ("cuda", "to", "half"):
             kind = "move"
         elif isinstance(node.func, cst.Name):
             kind = "call"
-        if not kind or not self._stmt:
-            return
+        if kind and self._stmt:
+            self._event(kind, node, name)
+
+    def _event(self, kind: str, node: Any, name: str) -> None:
         stmt = self._stmt[-1]
         small = stmt.body[0] if len(stmt.body) == 1 else None
         bound = None
@@ -286,7 +309,7 @@ class Script(cst.CSTVisitor):
         bare = isinstance(small, cst.Expr) and small.value is node
         self._seq += 1
         self.events.append(Event(kind, node, self.scope, stmt, self._block[-1] if self._block else None, self._seq,
-                                 name, self._zero_init > 0, bound, bare, self._dead > 0))
+                                 name, self._zero_init > 0, bound, bare, self._dead > 0, self._gathered > 0))
 
     def _argparse(self, node: cst.Call) -> None:
         flags = [kw_key(a.value) for a in node.args if a.keyword is None]
@@ -439,6 +462,30 @@ class Values:
                     if isinstance(el, cst.DictElement) and kw_key(el.key) == key:
                         return Arg(key, el.value, el, self.of(el.value, scope))
         return None
+
+
+MODEL_MAKERS = ("get_peft_model", "prepare_model_for_kbit_training", "unwrap_model", "from_config", "_from_config")
+
+
+def is_model_call(node: Any) -> bool:
+    """A call whose result is a model (a load, a PEFT wrap, accelerate's unwrap_model)."""
+    if not isinstance(node, cst.Call):
+        return False
+    name = dotted(node.func)
+    last = name.split(".")[-1]
+    if last == "from_pretrained":
+        return not NOT_A_MODEL.search(name.rsplit(".", 1)[0]) or "Peft" in name
+    return last in MODEL_MAKERS or bool(MODEL_CTOR.match(last))
+
+
+def model_names(script: "Script") -> Set[str]:
+    """Names that hold a model somewhere in the file (assigned from a load / PEFT wrap)."""
+    out: Set[str] = set()
+    for sc in script.all_scopes:
+        for name, vals in sc.assigns.items():
+            if any(is_model_call(v) for v in vals):
+                out.add(name)
+    return out
 
 
 def analyse(module: cst.Module) -> Script:

@@ -75,7 +75,7 @@ def read(path: str) -> Source:
 # A file without any of these cannot trigger a script rule: it is only syntax-checked (libcst is ~100x slower).
 RELEVANT = re.compile(r"from_pretrained|from_config|HfDeepSpeedConfig|For(?:CausalLM|ConditionalGeneration|Seq2SeqLM|"
                       r"SequenceClassification|TokenClassification|MaskedLM|QuestionAnswering)|LMHeadModel|deepspeed|"
-                      r"save_pretrained|prepare_model_for_kbit_training|gradient_checkpointing")
+                      r"save_pretrained|prepare_model_for_kbit_training|gradient_checkpointing|DS_SKIP_CUDA_CHECK")
 
 
 def _compile_only(src: Source) -> Source:

@@ -24,8 +24,8 @@ def _dict_stage(d: cst.Dict) -> Optional[int]:
     return None
 
 
-def _stage_of(path: str, expr: Any, script: Script, values: Values) -> Tuple[Optional[int], str]:
-    scope = script.module_scope
+def _stage_of(path: str, expr: Any, script: Script, values: Values, scope: Any = None) -> Tuple[Optional[int], str]:
+    scope = scope or script.module_scope
     assert scope is not None
     for v in values.of(expr, scope):
         node = v.node
@@ -54,7 +54,7 @@ def script_zero3(path: str, script: Script, values: Values) -> Tuple[Optional[bo
         if last == "HfDeepSpeedConfig" and call.args and call.args[0].keyword is None:
             exprs.append(call.args[0].value)
         for e in exprs:
-            st, where = _stage_of(path, e, script, values)
+            st, where = _stage_of(path, e, script, values, script.call_scope.get(id(call)))
             if st is not None:
                 seen.append((st, where))
         if last == "DeepSpeedPlugin":

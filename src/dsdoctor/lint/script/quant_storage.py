@@ -1,0 +1,67 @@
+"""qlora-quant-storage-missing: 4-bit bitsandbytes under ZeRO-3 without a matching ``bnb_4bit_quant_storage``."""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from ...model import Fix, Severity
+from ..rule import Edit, Example, Hit, Rule, register
+from ..target import Target
+from . import active, emit, text_of
+
+
+def check(t: Target) -> Iterator[Hit]:
+    from ._flow import dotted
+
+    c = active(t)
+    if c is None or c.zero3 is False:
+        return
+    assert c.script is not None
+    dtypes = set()
+    for call, name in c.script.calls_with:
+        if name.endswith(".from_pretrained"):
+            for a in call.args:
+                if a.keyword is not None and a.keyword.value in ("torch_dtype", "dtype"):
+                    dtypes.add(text_of(t, a.value))
+    for call, name in c.script.calls_with:
+        if name.split(".")[-1] != "BitsAndBytesConfig":
+            continue
+        kw = {a.keyword.value: a for a in call.args if a.keyword is not None}
+        if "load_in_4bit" not in kw or dotted(kw["load_in_4bit"].value) != "True":
+            continue
+        storage = kw.get("bnb_4bit_quant_storage")
+        edit: Optional[Edit] = None
+        if storage is None:
+            title = f"4-bit bitsandbytes {c.under} without bnb_4bit_quant_storage: the uint8 storage cannot be partitioned"
+            if len(dtypes) == 1 and call.args:
+                pos = c.src.span(call.args[-1].value)[1]
+                edit = Edit(t.path, pos, pos, f", bnb_4bit_quant_storage={next(iter(dtypes))}", "unsafe",
+                            "store the 4-bit weights in the model's dtype")
+        elif dtypes and text_of(t, storage.value) not in dtypes:
+            title = (f"bnb_4bit_quant_storage={text_of(t, storage.value)} differs from the model dtype "
+                     f"({', '.join(sorted(dtypes))}) {c.under}: mixed dtypes in the partitions")
+        else:
+            continue
+        yield from emit(RULE, t, call, title,
+                        fixes=(Fix("bnb_4bit_quant_storage=torch.bfloat16 with torch_dtype=torch.bfloat16 (the same "
+                                   "dtype); bitsandbytes >= 0.43.3, accelerate >= 1.0.1, transformers > 4.44.2, "
+                                   "peft > 0.13.0", "safe"),),
+                        edits=(edit,) if edit else (), severity=c.zero3_severity)
+
+
+RULE = register(Rule(
+    name="qlora-quant-storage-missing", kind="python", severity=Severity.ERROR, section="Script",
+    summary="QLoRA under ZeRO-3 without a bnb_4bit_quant_storage matching the model dtype",
+    what="`BitsAndBytesConfig(load_in_4bit=True, ...)` without `bnb_4bit_quant_storage`, or with a storage dtype other "
+         "than the `torch_dtype` / `dtype` of the load, in a ZeRO-3 project.",
+    why="ZeRO-3 partitions parameters by dtype; 4-bit weights stored as uint8 next to bf16 parameters give DeepSpeed "
+        "dtype errors (`output tensor must have the same type as input tensor`).",
+    fix="`bnb_4bit_quant_storage=torch.bfloat16` and `torch_dtype=torch.bfloat16` (an unsafe fix inserts the storage).",
+    check=check,
+    valid=(Example('q = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16)\n'
+                   'm = AutoModelForCausalLM.from_pretrained("m", quantization_config=q, torch_dtype=torch.bfloat16)\n',
+                   (("zero3", True),)),),
+    invalid=(Example('q = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_compute_dtype=torch.bfloat16)\n'
+                     'm = AutoModelForCausalLM.from_pretrained("m", quantization_config=q, torch_dtype=torch.bfloat16)\n',
+                     (("zero3", True),)),),
+))

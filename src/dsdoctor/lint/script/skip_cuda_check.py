@@ -1,0 +1,52 @@
+"""ds-skip-cuda-check-ineffective (script form): ``os.environ["DS_SKIP_CUDA_CHECK"]`` set to a value DeepSpeed
+ignores, or set only after ``deepspeed.initialize`` has built the ops."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ...knowledge import deepspeed as K
+from ...model import Fix, Severity
+from ..rule import Edit, Example, Hit, Rule, register
+from ..target import Target
+from . import active, emit, where
+
+
+def check(t: Target) -> Iterator[Hit]:
+    import libcst as cst
+
+    from ._order import entries
+
+    c = active(t)
+    if c is None or c.script is None:
+        return
+    for stream in entries(c.script):
+        for i, e in enumerate(stream):
+            if e.kind != "env" or e.name != K.SKIP_CUDA_CHECK_VAR:
+                continue
+            value = e.call.value
+            if isinstance(value, cst.SimpleString) and value.evaluated_value != "1":
+                yield from emit(RULE, t, e.call, f"{K.SKIP_CUDA_CHECK_VAR}={value.value}: DeepSpeed only accepts the "
+                                "exact string \"1\", so the CUDA version check still runs",
+                                fixes=(Fix(f'os.environ["{K.SKIP_CUDA_CHECK_VAR}"] = "1"', "safe"),),
+                                edits=(Edit(t.path, *c.src.span(value), '"1"', "safe", "set it to \"1\""),))
+                continue
+            built = next((x for x in stream[:i] if x.kind == "initialize"), None)
+            if built is not None:
+                yield from emit(RULE, t, e.call, f"{K.SKIP_CUDA_CHECK_VAR} is set after deepspeed.initialize, which "
+                                "already built (and checked) the ops", fixes=(Fix("set it before deepspeed.initialize, "
+                                                                                  "or in the launch environment", "safe"),),
+                                evidence=(where(c, built.call, "the ops are built here"),))
+
+
+RULE = register(Rule(
+    name="ds-skip-cuda-check-ineffective", kind="python", severity=Severity.WARNING, section="Script",
+    summary="DS_SKIP_CUDA_CHECK is set in a way that cannot help",
+    what='`os.environ["DS_SKIP_CUDA_CHECK"] = "true"` (any value but "1"), or setting it after `deepspeed.initialize`.',
+    why='DeepSpeed reads `os.getenv("DS_SKIP_CUDA_CHECK", "0") == "1"` when it builds an op: any other value, or a '
+        "value set after the build, leaves the CUDA version check in place.",
+    fix='`os.environ["DS_SKIP_CUDA_CHECK"] = "1"` before deepspeed.initialize (dsdoctor fix rewrites the value).',
+    check=check,
+    valid=(Example('import os\nos.environ["DS_SKIP_CUDA_CHECK"] = "1"\n'),),
+    invalid=(Example('import os\nos.environ["DS_SKIP_CUDA_CHECK"] = "true"\n'),),
+))
