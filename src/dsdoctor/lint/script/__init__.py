@@ -93,6 +93,14 @@ def suppressed(c: Ctx, line: int, name: str) -> bool:
     return m.group(1) is None or name in {x.strip() for x in m.group(1).split(",")}
 
 
+def selected(usage: Usage, name: str) -> bool:
+    """``[tool.dsdoctor]`` ``select`` (only these) and ``ignore`` (never these) lists of rule names."""
+    select, ignore = usage.tool.get("select"), usage.tool.get("ignore")
+    if isinstance(ignore, list) and name in ignore:
+        return False
+    return not (isinstance(select, list) and select and name not in select)
+
+
 def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fixes: Tuple[Fix, ...] = (),
          edits: Tuple[Edit, ...] = (), severity: Optional[Severity] = None,
          evidence: Tuple[Evidence, ...] = ()) -> List[Hit]:
@@ -100,7 +108,7 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
     c = ctx(t)
     pos = c.src.span(node)[0] if node is not None else 0
     line, _ = c.src.linecol(pos)
-    if suppressed(c, line, rule.name):
+    if suppressed(c, line, rule.name) or not selected(t.usage, rule.name):
         return []
     if c.src.encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
         edits = ()
