@@ -165,3 +165,23 @@ def test_pyproject_tool_section(tmp_path: Path) -> None:
     assert got == {("zero3-device-map-conflict", "error")}  # zero3 known from pyproject: an error, not a warning
     (tmp_path / "pyproject.toml").write_text('[tool.dsdoctor]\nzero3 = true\nignore = ["zero3-device-map-conflict"]\n')
     assert not lint([str(tmp_path)]).report.findings
+
+
+@pytest.mark.parametrize("kind", ["valid", "invalid"])
+def test_inline_config_variants(kind: str, tmp_path: Path) -> None:
+    """Config rules applied to a ds_config dict in a script (registered as variants of the config rules' names)."""
+    from dsdoctor.lint import lint_target, make_target
+    from dsdoctor.lint.rule import VARIANTS, rules_for
+    from dsdoctor.lint.target import Usage
+
+    list(rules_for("python"))
+    assert VARIANTS
+    for rule in VARIANTS:
+        for ex in (rule.valid if kind == "valid" else rule.invalid):
+            p = tmp_path / "train.py"
+            p.write_text(ex.text)
+            got = [h.finding for h in lint_target(make_target(str(p), "python", Usage()))]
+            names = [f.name for f in got]
+            assert (rule.name in names) == (kind == "invalid"), (ex.text, names)
+            for f in got:
+                assert f.path == str(p) and f.line == 2  # the key's line inside the script

@@ -29,6 +29,7 @@ from .launch import (  # noqa: F401
 from .script import (  # noqa: F401
     device_map_low_mem,
     hfds_not_kept,
+    inline_config,
     loaded_before_config,
     moved_before_initialize,
     parse_error,

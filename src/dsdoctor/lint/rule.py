@@ -4,7 +4,7 @@ invalid examples (the examples are its tests, and the docs in ``docs/lint.md``),
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, Literal, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Tuple
 
 from ..model import Evidence, Finding, Fix, Severity
 
@@ -79,9 +79,21 @@ def register(rule: Rule) -> Rule:
     return rule
 
 
+# Another kind's form of a registered name (one name, one code): e.g. a config rule applied to a ds_config dict
+# written inside a Python script. Documented and tested with the registered rule.
+VARIANTS: List[Rule] = []
+
+
+def register_variant(rule: Rule) -> Rule:
+    if rule.name not in REGISTRY:
+        raise ValueError(f"variant of an unregistered lint rule {rule.name}")
+    VARIANTS.append(rule)
+    return rule
+
+
 def rules_for(kind: Kind) -> Iterator[Rule]:
     import importlib
 
     importlib.import_module("dsdoctor.lint.all_rules")  # imports every rule module once
 
-    return (r for r in REGISTRY.values() if r.kind == kind)
+    return (r for r in [*REGISTRY.values(), *VARIANTS] if r.kind == kind)
