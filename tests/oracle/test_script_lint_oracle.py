@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[2]
 ORACLE = Path(os.environ.get("DSDOCTOR_ORACLE_DIR") or REPO / ".cache" / "oracle")
 VPY = ORACLE / "venv" / "bin" / "python"
 FIXTURES = REPO / "tests" / "cases" / "lint-scripts" / "oracle"
-SCRIPTS = ("qwen_style.py", "kwargs_lowmem.py", "late_args.py")
+SCRIPTS = ("qwen_style.py", "kwargs_lowmem.py", "late_args.py", "hfds_dropped.py")
 TFS = ("4.46.3", "5.24.0")
 
 
@@ -128,6 +128,15 @@ def test_model_loaded_before_args_is_not_partitioned_until_fixed(runs: Dict[str,
     assert ("model-loaded-before-ds-config", "error") in _findings(run, "late_args.py")
     assert run["results"][("before", "late_args.py")].get("partitioned") is False
     assert run["results"][("after", "late_args.py")].get("partitioned") is True
+
+
+@pytest.mark.parametrize("tf", TFS)
+def test_dropped_hf_deepspeed_config_is_not_partitioned_until_fixed(runs: Dict[str, Dict[str, Any]], tf: str) -> None:
+    run = runs[tf]
+    assert ("hf-deepspeed-config-not-kept", "error") in _findings(run, "hfds_dropped.py")
+    assert run["results"][("before", "hfds_dropped.py")].get("partitioned") is False
+    assert run["results"][("after", "hfds_dropped.py")].get("partitioned") is True
+    assert "dschf = HfDeepSpeedConfig(DS_CONFIG)" in (run["after"] / "hfds_dropped.py").read_text()
 
 
 @pytest.mark.parametrize("tf", TFS)
