@@ -185,3 +185,15 @@ def test_inline_config_variants(kind: str, tmp_path: Path) -> None:
             assert (rule.name in names) == (kind == "invalid"), (ex.text, names)
             for f in got:
                 assert f.path == str(p) and f.line == 2  # the key's line inside the script
+
+
+def test_zero_stage_option(tmp_path: Path) -> None:
+    import json
+
+    shutil.copy(CASES / "unknown_context_trainer.py", tmp_path / "t.py")
+    sev = {}
+    for stage in ("3", "2"):
+        p = _cli("lint", str(tmp_path), "--zero-stage", stage, "--target", "transformers==4.46.3", "--format", "json",
+                 cwd=tmp_path)
+        sev[stage] = [(f["name"], f["severity"]) for f in json.loads(p.stdout)["findings"]]
+    assert sev == {"3": [("zero3-device-map-conflict", "error")], "2": []}

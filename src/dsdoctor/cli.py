@@ -217,6 +217,7 @@ def estimate(
 
 
 TargetOpt = typer.Option([], "--target", help="Versions to lint scripts for, e.g. transformers==4.46 (repeatable).")
+ZeroStageOpt = typer.Option(None, "--zero-stage", help="The ZeRO stage the scripts run with (else from the project).")
 
 
 @app.command()
@@ -228,6 +229,7 @@ def lint(
     unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="With --fix/--diff: also unsafe fixes."),
     diff: bool = typer.Option(False, "--diff", help="Print the fixes as a unified diff; change nothing."),
     target: List[str] = TargetOpt,
+    zero_stage: Optional[int] = ZeroStageOpt,
     python: Optional[str] = PythonOpt,
     fmt: Format = FormatOpt,
     verbose: bool = VerboseOpt,
@@ -236,7 +238,7 @@ def lint(
     from .lint.cli import run_lint
 
     raise typer.Exit(run_lint(paths or ["."], world_size, ds_version, fix, unsafe_fixes, diff, fmt.value, verbose,
-                              target, python))
+                              target, python, zero_stage))
 
 
 @app.command("fix")
@@ -245,6 +247,7 @@ def fix_cmd(
     unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="Also apply unsafe fixes."),
     diff: bool = typer.Option(False, "--diff", help="Print the fixes as a unified diff; change nothing."),
     target: List[str] = TargetOpt,
+    zero_stage: Optional[int] = ZeroStageOpt,
     python: Optional[str] = PythonOpt,
     fmt: Format = FormatOpt,
     verbose: bool = VerboseOpt,
@@ -252,7 +255,8 @@ def fix_cmd(
     """Apply lint's fixes (same as `dsdoctor lint --fix`): minimal edits, formatting kept, atomic writes."""
     from .lint.cli import run_lint
 
-    raise typer.Exit(run_lint(paths or ["."], None, None, True, unsafe_fixes, diff, fmt.value, verbose, target, python))
+    raise typer.Exit(run_lint(paths or ["."], None, None, True, unsafe_fixes, diff, fmt.value, verbose, target, python,
+                              zero_stage))
 
 
 @app.command()

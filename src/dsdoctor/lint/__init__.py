@@ -70,7 +70,7 @@ def make_target(path: str, kind: str, usage: Usage) -> Target:
 
 def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Optional[str] = None,
          loaded_by: Optional[str] = None, max_depth: Optional[int] = None, targets: Sequence[str] = (),
-         python: Optional[str] = None) -> LintResult:
+         python: Optional[str] = None, zero_stage: Optional[int] = None) -> LintResult:
     """Lint the named files/directories (and the ds_configs, hostfiles and .deepspeed_env they reference)."""
     from .discover import scan
     from .launch._files import env_file_vars
@@ -100,7 +100,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     if any(k == "python" for k in found.kinds.values()):
         from .script.setup import python_usage
 
-        python_usage(base, found.kinds, targets, python)
+        python_usage(base, found.kinds, targets, python, zero_stage)
     result = LintResult(Report())
     configs: Dict[str, Target] = {}
     for path, kind in sorted(found.kinds.items(), key=lambda pk: (pk[1] == "accelerate", pk[0])):

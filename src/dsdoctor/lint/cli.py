@@ -11,7 +11,8 @@ from ..model import Report, Severity
 
 
 def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[str], fix: bool, unsafe: bool,
-             diff: bool, fmt: str, verbose: bool, targets: Sequence[str] = (), python: Optional[str] = None) -> int:
+             diff: bool, fmt: str, verbose: bool, targets: Sequence[str] = (), python: Optional[str] = None,
+             zero_stage: Optional[int] = None) -> int:
     from . import lint
     from .fix import diff as make_diff
     from .fix import plan, write
@@ -30,7 +31,8 @@ def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[s
     except ValueError as exc:
         print(f"dsdoctor: {exc}", file=sys.stderr)
         return 2
-    res = lint(paths, world_size=world_size, ds_version=ds_version, targets=targets, python=python)
+    res = lint(paths, world_size=world_size, ds_version=ds_version, targets=targets, python=python,
+                   zero_stage=zero_stage)
     changes = plan(res.edits, unsafe) if (fix or diff) else {}
     changes = {p: c for p, c in changes.items() if not p.endswith(".py") or _inside(p, paths)}
     if diff:
@@ -38,7 +40,8 @@ def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[s
         return res.report.exit_code()
     if fix and changes:
         written = write(changes)
-        res = lint(paths, world_size=world_size, ds_version=ds_version, targets=targets, python=python)
+        res = lint(paths, world_size=world_size, ds_version=ds_version, targets=targets, python=python,
+                   zero_stage=zero_stage)
         res.report.facts["fixed"] = written
     if fmt == "json":
         sys.stdout.write(json.dumps(to_json(res.report), indent=2) + "\n")

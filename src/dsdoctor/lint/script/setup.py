@@ -43,10 +43,14 @@ def pyproject_tool(paths: Sequence[str]) -> Dict[str, Any]:
     return {}
 
 
-def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], python: Optional[str]) -> None:
+def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], python: Optional[str],
+                 zero_stage: Optional[int] = None) -> None:
     from ..discover import _read
 
-    base.zero3, base.zero3_source = project_zero3(kinds, _read)
+    if zero_stage is not None:
+        base.zero3, base.zero3_source = zero_stage == 3, f"--zero-stage {zero_stage}"
+    else:
+        base.zero3, base.zero3_source = project_zero3(kinds, _read)
     scripts = sorted(p for p, k in kinds.items() if k == "python")
     base.tool = pyproject_tool(scripts)
     if base.zero3 is None and isinstance(base.tool.get("zero3"), bool):
