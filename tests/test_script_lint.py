@@ -197,3 +197,10 @@ def test_zero_stage_option(tmp_path: Path) -> None:
                  cwd=tmp_path)
         sev[stage] = [(f["name"], f["severity"]) for f in json.loads(p.stdout)["findings"]]
     assert sev == {"3": [("zero3-device-map-conflict", "error")], "2": []}
+
+
+def test_libcst_not_imported_for_python_files_no_rule_reads(tmp_path: Path) -> None:
+    (tmp_path / "util.py").write_text("def f(x):\n    return x + 1\n")
+    code = "import sys; from dsdoctor.lint import lint; lint([sys.argv[1]]); print('libcst' in sys.modules)"
+    p = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert p.stdout.strip() == "False", p.stderr

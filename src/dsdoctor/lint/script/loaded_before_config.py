@@ -66,6 +66,8 @@ def move_edit(t: Target, c: Ctx, load: "Event", reg: "Event") -> Optional[Edit]:
 
 
 def check(t: Target) -> Iterator[Hit]:
+    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
+        return
     from ._order import entries
 
     c = active(t)

@@ -36,6 +36,8 @@ def _is_cast(call: Any) -> bool:
 
 
 def check(t: Target) -> Iterator[Hit]:
+    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
+        return
     from ._flow import model_names
     from ._order import entries
 

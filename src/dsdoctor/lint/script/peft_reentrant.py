@@ -30,6 +30,8 @@ def _reentrant(c: Any, value: Any) -> Optional[bool]:
 
 
 def check(t: Target) -> Iterator[Hit]:
+    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
+        return
     from ._flow import dotted
 
     c = active(t)

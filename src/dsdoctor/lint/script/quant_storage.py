@@ -11,6 +11,8 @@ from . import active, emit, text_of
 
 
 def check(t: Target) -> Iterator[Hit]:
+    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
+        return
     from ._flow import dotted
 
     c = active(t)

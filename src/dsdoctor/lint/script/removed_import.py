@@ -15,6 +15,8 @@ NEW = "transformers.integrations.deepspeed"
 
 
 def check(t: Target) -> Iterator[Hit]:
+    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
+        return
     import libcst as cst
 
     from ._flow import dotted

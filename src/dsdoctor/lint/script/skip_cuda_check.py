@@ -13,6 +13,8 @@ from . import active, emit, where
 
 
 def check(t: Target) -> Iterator[Hit]:
+    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
+        return
     import libcst as cst
 
     from ._order import entries

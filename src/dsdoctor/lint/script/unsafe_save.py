@@ -22,6 +22,8 @@ def _is_model(node: Any, models: Set[str]) -> bool:
 
 
 def check(t: Target) -> Iterator[Hit]:
+    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
+        return
     import libcst as cst
 
     from ._flow import dotted, model_names
