@@ -417,6 +417,19 @@ CUDA_CONTEXT_BYTES = 1 << 30
 STAGE3_REDUCE_BUCKET_SIZE = int(5e8)
 STAGE3_MAX_LIVE_PARAMETERS = int(1e9)
 
+# Per-process runtime (host RAM) of a DeepSpeed training rank beyond its imports and process group: what
+# ``deepspeed.initialize`` and the first step add when the model is near-empty. Measured with
+# bench/ds_runtime_rss.py (torch 2.14.1, DeepSpeed 0.19.8, Transformers 5.24.0, CPU accelerator + gloo,
+# ZeRO-3 offload_optimizer/offload_param=cpu, 1 and 2 ranks identical to 1 MiB; /proc/self/smaps per
+# mapping): a 2-layer hidden-64 Llama adds ~94 MiB per rank = torch kernel code pages faulted in
+# (libtorch_cpu.so/libtorch_python.so, file-backed) ~30 MiB + anonymous memory ~32 MiB (one ~26 MiB
+# region touched during ``initialize``) + Python heap ~32 MiB (DeepSpeed's engine/optimizer objects and
+# modules ~16 MiB at ``initialize``, ~14 MiB in step 0); the cpu_adam library itself is 0.3 MiB resident.
+# The shm_comm workspace (csrc/cpu/comm/shm.cpp, 2·1 MiB + 2·32 MiB per rank in /dev/shm) is created by
+# ``init_distributed`` and is only touched by ``inference_all_reduce``, which ZeRO-3 training does not call
+# (RssShmem +0). Minus that model's own ~5 MiB of states and activations, rounded: 90 MiB per rank.
+CPU_RUNTIME_BYTES_PER_RANK = 90 << 20
+
 # ---------------------------------------------------------------------------------------------------
 # 6. Config schema (ds_config): keys per version, deprecated / removed keys, defaults
 #    Pydantic-validated blocks reject unknown keys (extra="forbid"); the top level ignores them.
