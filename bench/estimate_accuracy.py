@@ -2,9 +2,9 @@
 offload_optimizer=cpu and offload_param=cpu on the CPU accelerator (gloo), at three Llama-like sizes,
 1 and 2 ranks. The runs are smoke's standalone train.py at the model's real size (``run(scale=False)``).
 
-Prediction per rank (option ZeRO-3, cpu/cpu): the "GPU" part minus the CUDA context (the CPU accelerator
-has none; its "device" tensors live in host RAM too), with the gradient bucket counted as the pages a step
-touches (min(bucket, P) 16-bit elements), plus the per-node CPU part divided by the ranks on the node.
+Prediction per rank (option ZeRO-3, cpu/cpu): ``dsdoctor.estimate.cpu_accel.zero3_offload_rank_parts`` —
+the "GPU" part without the CUDA context (the CPU accelerator's "device" tensors live in host RAM too), as it
+lands in a CPU rank's resident set, plus the per-node CPU part (with each rank's runtime) divided by the ranks.
 Measured per rank: VmHWM at the end of the run minus VmRSS just before the model is built
 (after imports and the process group), i.e. what model states, activations and DeepSpeed's buffers add.
 
@@ -24,13 +24,12 @@ import tempfile
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from dsdoctor.estimate.core import Hardware, estimate
+from dsdoctor.estimate.cpu_accel import zero3_offload_rank_parts
 from dsdoctor.estimate.inputs import ModelArgs, workload
 from dsdoctor.knowledge.versions import parse
 from dsdoctor.smoke import run
 
 MiB = 1 << 20
-BF16 = 2
 SIZES: Dict[str, Dict[str, Any]] = {  # Llama-like, untied embeddings
     "small": {"hidden_size": 256, "intermediate_size": 688, "num_hidden_layers": 4, "num_attention_heads": 4,
               "num_key_value_heads": 4, "vocab_size": 8192},
@@ -57,7 +56,8 @@ def ds_config() -> Dict[str, Any]:
 
 
 def predict(cfg: Dict[str, Any], nproc: int) -> Tuple[int, Dict[str, int], int]:
-    """(bytes per rank, parts, parameters) for ZeRO-3 cpu/cpu on one node of ``nproc`` CPU ranks."""
+    """(bytes per rank, parts, parameters) for ZeRO-3 cpu/cpu on one node of ``nproc`` CPU ranks
+    (``dsdoctor.estimate.cpu_accel``: the option's parts as they land in a CPU rank's resident set)."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "config.json")
         with open(path, "w") as fh:
@@ -65,13 +65,7 @@ def predict(cfg: Dict[str, Any], nproc: int) -> Tuple[int, Dict[str, int], int]:
         w = workload(ModelArgs(model=path, seq_len=SEQ, micro_batch=MICRO, grad_ckpt=False), os.environ)
     ds = parse("0.19.8")
     assert ds is not None
-    est = estimate(w, Hardware(nproc, 1, None, None), ds)
-    opt = next(o for o in est.options if o.key == (3, "cpu", "cpu"))
-    parts = {f"dev.{k}": v for k, v in opt.gpu_parts.items() if k != "cuda_context"}
-    # RSS counts touched pages only: of the whole gradient bucket (torch.empty) a step touches at most P
-    # elements; on a GPU the allocation itself counts, so `estimate` keeps the full bucket
-    parts["dev.grad_bucket"] = min(parts["dev.grad_bucket"], BF16 * w.total_params)
-    parts.update({f"host.{k}": v // nproc for k, v in opt.cpu_parts.items()})
+    parts = zero3_offload_rank_parts(w, nproc, ds)
     return sum(parts.values()), parts, w.total_params
 
 

@@ -2,7 +2,7 @@
 it fits, and the fastest one that fits with a margin.
 
 Model states are DeepSpeed's own estimator formulas (``knowledge.deepspeed`` §7, oracle-tested); on top
-dsdoctor adds activations, the CUDA context and pinned/NVMe swap buffers (``memory.py``)."""
+dsdoctor adds activations, the CUDA context, each rank's host runtime and pinned/NVMe swap buffers (``memory.py``)."""
 
 from __future__ import annotations
 
@@ -120,7 +120,8 @@ def _option(ds: Version, key: Tuple[int, str, str], w: Workload, hw: Hardware, m
                  "cuda_context": K.CUDA_CONTEXT_BYTES}
     if stage == 3:
         gpu_parts.update(stage3_buffers(w))
-    cpu_parts = {"model_states": ms_cpu}
+    # every rank's process: torch kernels, DeepSpeed's engine/optimizer objects (host RAM, measured; §7)
+    cpu_parts = {"model_states": ms_cpu, "runtime": g * K.CPU_RUNTIME_BYTES_PER_RANK}
     fg, fc = frozen_bytes(w, stage, off_param, g, n)
     if fg or fc:
         gpu_parts["frozen_base_weights"] = fg
@@ -150,7 +151,7 @@ def estimate(w: Workload, hw: Hardware, ds: Version, margin: float = 0.1) -> Est
     rec = next((o for o in opts if o.fits), None)
     notes = ["model states are DeepSpeed's estimate_zero{2,3}_model_states_mem_needs (zero_init=True, buffer "
              "factor 1.5); activations, CUDA context, ZeRO-3's gradient bucket and live parameters (DeepSpeed "
-             "defaults) and swap buffers are dsdoctor's additions",
+             "defaults), each rank's host runtime and swap buffers are dsdoctor's additions",
              "activations assume bf16, " + ("gradient checkpointing" if w.grad_ckpt else "no gradient checkpointing")
              + f", micro batch {w.micro_batch}, sequence {w.seq_len}"]
     if hw.gpu_mem is None:

@@ -55,12 +55,16 @@ def activation_bytes(w: Workload) -> int:
 
 def stage3_buffers(w: Workload) -> Dict[str, int]:
     """Per-device ZeRO-3 runtime buffers at DeepSpeed's defaults (``knowledge.deepspeed`` §7), 16-bit:
-    the contiguous gradient bucket (``reduce_bucket_size`` elements, allocated whole) and the parameters
-    kept gathered between uses (``stage3_max_live_parameters`` / ``stage3_max_reuse_distance``: up to
-    min(P, 1e9) elements; this includes the largest layer DeepSpeed's 4L term already counts)."""
+    the contiguous gradient bucket (``reduce_bucket_size`` elements, allocated whole); the copy
+    ``reduce_scatter_coalesced`` makes of the bucket's gradients (runtime/comm/coalesced_collectives.py:
+    ``torch.cat`` of the rank-interleaved partitions when the bucket holds more than one tensor, up to
+    min(P, bucket) elements; the reduced partitions are views of it until they are copied out); and the
+    parameters kept gathered between uses (``stage3_max_live_parameters`` / ``stage3_max_reuse_distance``:
+    up to min(P, 1e9) elements; this includes the largest layer DeepSpeed's 4L term already counts)."""
     from ..knowledge.deepspeed import STAGE3_MAX_LIVE_PARAMETERS, STAGE3_REDUCE_BUCKET_SIZE
 
     return {"grad_bucket": BF16 * STAGE3_REDUCE_BUCKET_SIZE,
+            "grad_reduce_copy": BF16 * min(w.total_params, STAGE3_REDUCE_BUCKET_SIZE),
             "live_params": BF16 * min(w.total_params, STAGE3_MAX_LIVE_PARAMETERS)}
 
 
