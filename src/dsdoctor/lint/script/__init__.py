@@ -59,8 +59,8 @@ def make_target(path: str, usage: Usage) -> Target:
         own, own_source = script_zero3(path, script, values)
         if own is True or (own is False and zero3 is None):
             zero3, source = own, own_source
-        if zero3 is None and not _trains(script):
-            zero3 = False  # not a DeepSpeed/Trainer script: ZeRO-3 rules stay quiet
+        elif not _trains(script):
+            zero3 = False  # an inference / merge / export script in a ZeRO-3 project: the ZeRO-3 rules stay quiet
     tf_source = usage.transformers_source
     t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source)
     return t
@@ -68,7 +68,8 @@ def make_target(path: str, usage: Usage) -> Target:
 
 def _trains(script: "Script") -> bool:
     """Does the script use DeepSpeed, the HF Trainer/TrainingArguments or accelerate (not just inference)?"""
-    if any(re.search(r"(?i)deepspeed|accelerate|trl", v) for v in script.imported.values()):
+    if any(re.search(r"(?i)deepspeed|accelerate|trl|Trainer|TrainingArguments|HfArgumentParser", v)
+           for v in script.imported.values()):
         return True
     return "deepspeed" in script.field_defaults or any(
         e.kind in ("register", "initialize", "trainer", "hfds") for e in script.events)

@@ -32,9 +32,10 @@ RULE = register(Rule(
     why="It upcasts every non-quantized parameter to fp32: under ZeRO-3 the partitions end up with mixed dtypes.",
     fix="Under ZeRO-3 skip it; enable gradient checkpointing and input grads directly.",
     check=check,
-    valid=(Example('from peft import prepare_model_for_kbit_training\n'
+    valid=(Example('from peft import prepare_model_for_kbit_training\nfrom transformers import Trainer\n'
                    'if not is_deepspeed_zero3_enabled():\n    model = prepare_model_for_kbit_training(model)\n',
                    (("zero3", True),)),),
-    invalid=(Example('from peft import prepare_model_for_kbit_training\nmodel = prepare_model_for_kbit_training(model)\n',
+    invalid=(Example('from peft import prepare_model_for_kbit_training\nfrom transformers import Trainer\n'
+                     'model = prepare_model_for_kbit_training(model)\n',
                      (("zero3", True),)),),
 ))

@@ -60,10 +60,12 @@ RULE = register(Rule(
         "dtype errors (`output tensor must have the same type as input tensor`).",
     fix="`bnb_4bit_quant_storage=torch.bfloat16` and `torch_dtype=torch.bfloat16` (an unsafe fix inserts the storage).",
     check=check,
-    valid=(Example('q = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16)\n'
+    valid=(Example('from transformers import Trainer\n'
+                   'q = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16)\n'
                    'm = AutoModelForCausalLM.from_pretrained("m", quantization_config=q, torch_dtype=torch.bfloat16)\n',
                    (("zero3", True),)),),
-    invalid=(Example('q = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_compute_dtype=torch.bfloat16)\n'
+    invalid=(Example('from transformers import Trainer\n'
+                     'q = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_compute_dtype=torch.bfloat16)\n'
                      'm = AutoModelForCausalLM.from_pretrained("m", quantization_config=q, torch_dtype=torch.bfloat16)\n',
                      (("zero3", True),)),),
 ))
