@@ -25,8 +25,9 @@ def _setup(case: Path, tmp: Path) -> Tuple[Path, List[str]]:
     assert m, f"{case}: first line must be '# dsdoctor-case: target=... zero3=...'"
     dst = tmp / case.name
     shutil.copy(case, dst)
-    if m.group(2) == "project":  # the launch script and its ZeRO-3 config, as in a real repo
+    if m.group(2) in ("project", "file"):  # the ZeRO-3 config (file: only the script names it)
         (tmp / "ds_z3.json").write_text(Z3)
+    if m.group(2) == "project":  # and the launch script that uses it, as in a real repo
         (tmp / "run.sh").write_text(f"deepspeed --num_gpus 8 {case.name} --deepspeed ds_z3.json\n")
     return dst, [m.group(1)]
 
