@@ -31,21 +31,25 @@ def check(t: Target) -> Iterator[Hit]:
                             severity=c.zero3_severity)
             continue
         small = e.stmt.body[0] if isinstance(e.stmt, cst.SimpleStatementLine) else None
+        # a variable keeps it long enough at module level, or when the load follows in the same function
+        load_follows = any(x.seq > e.seq and x.kind == "load" for x in stream(s, e.scope))
+        keepable = e.scope is s.module_scope or load_follows
+        fn = e.scope.node.name.value if isinstance(e.scope.node, cst.FunctionDef) else "?"
         edit = None
         if e.bare:
             why = "its result is dropped at once"
             start = c.src.span(e.call)[0]
-            edit = Edit(t.path, start, start, "dschf = ", "safe", "keep the HfDeepSpeedConfig in a variable")
+            if keepable:
+                edit = Edit(t.path, start, start, "dschf = ", "safe", "keep the HfDeepSpeedConfig in a variable")
         elif e.bound == "_":
             why = "it is bound to `_`"
-            if isinstance(small, cst.Assign):
+            if isinstance(small, cst.Assign) and keepable:
                 edit = Edit(t.path, *c.src.span(small.targets[0].target), "dschf", "safe", "keep it as dschf")
         elif (e.bound and e.scope is not s.module_scope and e.bound not in e.scope.returns
               and e.bound not in e.scope.globals_ and "." not in e.bound):
-            later = [x for x in stream(s, e.scope) if x.seq > e.seq and x.kind == "load"]
-            if later:
+            if load_follows:
                 continue
-            why = f"`{e.bound}` is a local of {getattr(e.scope.node, 'name', cst.Name('?')).value}() and is freed when it returns"
+            why = f"`{e.bound}` is a local of {fn}() and is freed when it returns"
         else:
             continue
         yield from emit(RULE, t, e.call, f"HfDeepSpeedConfig is not kept alive ({why}) {c.under}: transformers holds "
