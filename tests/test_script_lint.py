@@ -234,3 +234,14 @@ def test_fixed_files_lint_clean_where_a_fix_exists(tmp_path: Path) -> None:
         write(plan(lint([str(d)], targets=targets).edits, unsafe=True))
         left = {f.name for f in lint([str(d)], targets=targets).report.findings if f.path == str(path)}
         assert left <= no_fix, (case.name, left)
+
+
+def test_zero3_from_accelerate_yaml_and_facts(tmp_path: Path) -> None:
+    shutil.copy(CASES / "unknown_context_trainer.py", tmp_path / "t.py")
+    (tmp_path / "accelerate_config.yaml").write_text("compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\n"
+                                                     "deepspeed_config:\n  zero_stage: 3\n  offload_param_device: cpu\n")
+    res = lint([str(tmp_path)], targets=["transformers==4.46.3"])
+    got = [(f.name, f.severity.value) for f in res.report.findings if (f.path or "").endswith("t.py")]
+    assert got == [("zero3-device-map-conflict", "error")]
+    assert res.report.facts["transformers"] == "4.46.3" and res.report.facts["zero3"] is True
+    assert "accelerate_config.yaml" in res.report.facts["zero3_source"]

@@ -128,6 +128,9 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     result.report.facts = {"deepspeed": str(base.ds), "deepspeed_source": base.ds_source,
                            "world_size": base.world_size, "world_size_source": base.world_size_source,
                            "files": result.files}
+    if base.transformers or base.zero3 is not None:  # what the Python script verdicts assumed
+        result.report.facts.update(transformers=base.transformers, transformers_source=base.transformers_source,
+                                   zero3=base.zero3, zero3_source=base.zero3_source)
     return result
 
 

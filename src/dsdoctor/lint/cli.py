@@ -86,5 +86,6 @@ def render(report: Report, verbose: bool, out=sys.stdout) -> None:  # type: igno
     errors = sum(f.severity is Severity.ERROR for f in report.findings)
     warnings = sum(f.severity is Severity.WARNING for f in report.findings)
     files = report.facts.get("files", [])
-    print(f"{len(files)} file(s) linted for DeepSpeed {report.facts.get('deepspeed')}: "
+    tf = f", Transformers {report.facts['transformers']}" if report.facts.get("transformers") else ""
+    print(f"{len(files)} file(s) linted for DeepSpeed {report.facts.get('deepspeed')}{tf}: "
           f"{errors} error(s), {warnings} warning(s)", file=out)
