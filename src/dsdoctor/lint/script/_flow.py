@@ -99,7 +99,7 @@ class Script(cst.CSTVisitor):
         self.flag_dests: Set[str] = set()  # argparse store_true/false flags (the value can be either)
         self.args_classes: Set[str] = set(TF.ZERO3_REGISTERING_CLASSES) - {"Accelerator", "HfDeepSpeedConfig"}
         self.imported: Dict[str, str] = {}  # local name -> "module.name"
-        self.import_nodes: List[Any] = []  # (statement, module text) for every import statement
+        self.import_nodes: List[Any] = []  # (statement, module text, inside if/try) for every import statement
         self.last_top_import: Any = None
         self.calls_with: List[Any] = []  # all Call nodes with their callee text (for context / misc rules)
         self.call_scope: Dict[int, Scope] = {}  # id(Call) -> the scope it is in
@@ -109,6 +109,7 @@ class Script(cst.CSTVisitor):
         self._zero_init = 0
         self._dead = 0  # depth of branches that cannot run under ZeRO-3
         self._gathered = 0
+        self._try = 0
         self._ifs: List[Tuple[Any, bool, bool, List[Any]]] = []  # (If, body dead, else dead, blocks marked)
         self._assign_target: List[Optional[str]] = []
         self._seq = 0
@@ -205,11 +206,21 @@ class Script(cst.CSTVisitor):
             full = dotted(a.name)
             local = a.asname.name.value if a.asname and isinstance(a.asname.name, cst.Name) else full.split(".")[0]
             self.imported[local] = full
-        self.import_nodes.append((node, " ".join(dotted(a.name) for a in node.names)))
+        self.import_nodes.append((node, " ".join(dotted(a.name) for a in node.names), self._guarded()))
+
+    def _guarded(self) -> bool:
+        """Inside an ``if`` / ``try`` (a version-gated or fallback import)."""
+        return bool(self._ifs) or self._try > 0
+
+    def visit_Try(self, node: cst.Try) -> None:
+        self._try += 1
+
+    def leave_Try(self, node: cst.Try) -> None:
+        self._try -= 1
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         mod = ("." * len(node.relative)) + (dotted(node.module) if node.module else "")
-        self.import_nodes.append((node, mod))
+        self.import_nodes.append((node, mod, self._guarded()))
         if isinstance(node.names, cst.ImportStar):
             return
         for a in node.names:

@@ -32,7 +32,9 @@ def check(t: Target) -> Iterator[Hit]:
              f"({'transformers ' + c.tf if c.tf else 'version unknown'}): ImportError")
     fix = (Fix(f"import from {NEW} (is_deepspeed_zero3_enabled, HfDeepSpeedConfig, ...)", "safe"),)
     assert c.script is not None
-    for node, mod in c.script.import_nodes:
+    for node, mod, guarded in c.script.import_nodes:
+        if guarded:  # version-gated / try-except fallbacks (accelerate, peft do this) are fine
+            continue
         edit = None
         if isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
             names = [] if isinstance(node.names, cst.ImportStar) else [dotted(a.name) for a in node.names]
@@ -60,6 +62,8 @@ RULE = register(Rule(
     check=check,
     valid=(Example("from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled\n",
                    (("transformers", "4.46.3"),)),
+           Example("try:\n    from transformers.integrations import HfDeepSpeedConfig\nexcept ImportError:\n"
+                   "    from transformers.deepspeed import HfDeepSpeedConfig\n", (("transformers", "4.46.3"),)),
            Example("from transformers.deepspeed import is_deepspeed_zero3_enabled\n", (("transformers", "4.40.0"),))),
     invalid=(Example("from transformers.deepspeed import is_deepspeed_zero3_enabled\n", (("transformers", "4.46.3"),)),
              Example("from transformers import deepspeed\n", (("transformers", "5.24.0"),))),
