@@ -303,6 +303,9 @@ class Script(cst.CSTVisitor):
             kind = "save"
         elif last == "prepare_model_for_kbit_training":
             kind = "kbit"
+        elif last in ("DeepSpeedCPUAdam", "FusedAdam", "DeepSpeedCPUAdagrad", "DeepSpeedCPULion") or (
+                last == "load" and "Builder" in name):
+            kind = "opbuild"  # builds (JIT) and checks a DeepSpeed op now
         elif isinstance(node.func, cst.Attribute) and last in ("cuda", "to", "half"):
             kind = "move"
         elif isinstance(node.func, cst.Name):

@@ -33,11 +33,12 @@ def check(t: Target) -> Iterator[Hit]:
                                 fixes=(Fix(f'os.environ["{K.SKIP_CUDA_CHECK_VAR}"] = "1"', "safe"),),
                                 edits=(Edit(t.path, *c.src.span(value), '"1"', "safe", "set it to \"1\""),))
                 continue
-            built = next((x for x in stream[:i] if x.kind == "initialize"), None)
+            built = next((x for x in stream[:i] if x.kind in ("initialize", "opbuild")), None)
             if built is not None:
-                yield from emit(RULE, t, e.call, f"{K.SKIP_CUDA_CHECK_VAR} is set after deepspeed.initialize, which "
-                                "already built (and checked) the ops", fixes=(Fix("set it before deepspeed.initialize, "
-                                                                                  "or in the launch environment", "safe"),),
+                what = built.name.split(".")[-1] or "the op build"
+                yield from emit(RULE, t, e.call, f"{K.SKIP_CUDA_CHECK_VAR} is set after {what}, which already built "
+                                "(and checked) the ops", fixes=(Fix("set it before the first op is built, or in the "
+                                                                    "launch environment", "safe"),),
                                 evidence=(where(c, built.call, "the ops are built here"),))
 
 
@@ -50,5 +51,7 @@ RULE = register(Rule(
     fix='`os.environ["DS_SKIP_CUDA_CHECK"] = "1"` before deepspeed.initialize (dsdoctor fix rewrites the value).',
     check=check,
     valid=(Example('import os\nos.environ["DS_SKIP_CUDA_CHECK"] = "1"\n'),),
-    invalid=(Example('import os\nos.environ["DS_SKIP_CUDA_CHECK"] = "true"\n'),),
+    invalid=(Example('import os\nos.environ["DS_SKIP_CUDA_CHECK"] = "true"\n'),
+             Example('import os\nfrom deepspeed.ops.adam import DeepSpeedCPUAdam\nopt = DeepSpeedCPUAdam(params)\n'
+                     'os.environ["DS_SKIP_CUDA_CHECK"] = "1"\n')),
 ))
