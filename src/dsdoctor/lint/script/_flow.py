@@ -290,7 +290,7 @@ class Script(cst.CSTVisitor):
         elif MODEL_CTOR.match(last) and node.args:
             kind = "load"
         elif last in self.args_classes or last == "Accelerator" or re.match(r"parse_(args_into_dataclasses|json_file|"
-                                                                            r"yaml_file|dict)$", last):
+                                                                            r"yaml_file|dict|args_and_config)$", last):
             kind = "register"
         elif last == "HfDeepSpeedConfig":
             kind = "hfds"
