@@ -101,6 +101,11 @@ def cluster(hosts: Sequence[Host]) -> Iterator[Cluster]:
                 _sh("ip", "netns", "exec", ns, "sysctl", "-qw", f"net.ipv4.conf.{key}.route_localnet=1")
             _sh("ip", "-n", ns, "addr", "add", f"127.100.0.{i + 1}/24", "dev", "eth0")
             _sh("ip", "-n", ns, "link", "set", "eth0", "up")
+            # lo up (a rank connects to its own address through it), but 127/8 other than 127.0.0.1 is not
+            # local here: the other hosts' loopback-range addresses are reached over eth0
+            _sh("ip", "-n", ns, "link", "set", "lo", "up")
+            _sh("ip", "-n", ns, "route", "del", "local", "127.0.0.0/8", "dev", "lo", "table", "local")
+            _sh("ip", "-n", ns, "route", "replace", "local", "127.0.0.1", "dev", "lo", "table", "local")
             lines.append(f"127.100.0.{i + 1} {h.name}\n")
             if h.state == "down":
                 continue

@@ -19,10 +19,13 @@ PY = os.path.join(ORACLE, "venv", "bin", "python")
 DS = os.path.join(ORACLE, "ds", "0.19.8")
 CPU213 = os.path.join(ORACLE, "venv-cpu213", "lib", "python3.11", "site-packages")
 DSDOCTOR = os.path.join(ROOT, ".venv", "bin", "dsdoctor")
+TRAIN = os.path.join(ROOT, "src", "dsdoctor", "smoke", "train.py")
+EXT = os.path.join(ORACLE, "ext-multinode")  # kept between runs (the ranks' ssh environment builds its own ops)
 
+RANK_ENV = {"GLOO_SOCKET_IFNAME": "eth0", "OMP_NUM_THREADS": "1"}  # gloo on the namespace's own interface
 HOSTS = [
-    Host("node1", {"PYTHONPATH": DS, "TORCH_EXTENSIONS_DIR": "/tmp/ext"}),
-    Host("node2", {"PYTHONPATH": DS, "TORCH_EXTENSIONS_DIR": "/tmp/ext"}),
+    Host("node1", dict(RANK_ENV, PYTHONPATH=DS, TORCH_EXTENSIONS_DIR="/tmp/ext")),
+    Host("node2", dict(RANK_ENV, PYTHONPATH=DS, TORCH_EXTENSIONS_DIR="/tmp/ext")),
     Host("node3", {"PYTHONPATH": f"{CPU213}:{DS}"}),  # another torch (2.13.0 CPU) first on sys.path; no variable
     Host("node4", state="down"),
     Host("node5", state="hang"),
@@ -102,3 +105,34 @@ def test_forwarded_variables_reach_the_probe(net: Cluster) -> None:
                  "--transport", "ssh", "-i", "node1@node3", "-f", "json"], env=env, cwd=net.tmp)
     facts = json.loads(r.stdout)["facts"]
     assert facts["nodes"]["node1"]["torch"] == facts["nodes"]["node3"]["torch"]
+
+
+def test_launch_two_nodes_through_the_real_deepspeed_pdsh_launcher(net: Cluster) -> None:
+    """``dsdoctor launch --yes --prebuild`` over two namespace hosts: preflight of both nodes, the variables
+    the launcher would not forward appended to .deepspeed_env (the user's line kept), cpu_adam pre-built per
+    node, then real ``deepspeed --launcher pdsh`` runs one ZeRO-3 offload rank per node to the end."""
+    run = os.path.join(net.tmp, "run")
+    os.makedirs(run)
+    with open(os.path.join(run, ".deepspeed_env"), "w") as fh:
+        fh.write("MY_SETTING=kept\n")
+    with open(os.path.join(run, "ds.json"), "w") as fh:
+        json.dump({"train_micro_batch_size_per_gpu": 1, "gradient_accumulation_steps": 1,
+                   "optimizer": {"type": "AdamW", "params": {"lr": 0.01}},
+                   "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"},
+                                         "offload_param": {"device": "cpu"}}}, fh)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TORCH_", "HF_"))}
+    env.update(PYTHONPATH=f"{ORACLE}/hf/tf5.24.0:{DS}", TORCH_EXTENSIONS_DIR=EXT, HF_HUB_OFFLINE="1",
+               OMP_NUM_THREADS="1")
+    r = net.run([DSDOCTOR, "launch", "--yes", "--prebuild", "--", PY, "-u", "-m", "deepspeed.launcher.runner",
+                 "--hostfile", os.path.join(net.tmp, "hostfile"), "--include", "node1:0@node2:0",
+                 "--master_addr", "127.100.0.2", "--launcher", "pdsh", TRAIN, "--ds-config", "ds.json",
+                 "--out", "out"], env=env, cwd=run, timeout=900)
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-3000:]
+    assert "preflight of 2 node(s)" in r.stderr
+    with open(os.path.join(run, ".deepspeed_env")) as fh:
+        lines = fh.read().splitlines()
+    assert lines[0] == "MY_SETTING=kept" and f"TORCH_EXTENSIONS_DIR={EXT}" in lines and "HF_HUB_OFFLINE=1" in lines
+    done = [json.loads(line.split("DSDOCTOR-SMOKE ", 1)[1]) for line in r.stdout.splitlines()
+            if "DSDOCTOR-SMOKE " in line and '"done"' in line]
+    assert sorted(d["rank"] for d in done) == [0, 1]
+    assert any(line.startswith("node2: ") for line in r.stdout.splitlines())  # rank 1 really ran on node2

@@ -41,16 +41,21 @@ def launcher_python(argv: Sequence[str]) -> Optional[str]:
     return None
 
 
-def hostfile_of(argv: Sequence[str]) -> Optional[str]:
-    """``-H/--hostfile`` of a deepspeed command line (before the script), else None."""
+def launcher_opt(argv: Sequence[str], short: str, long: str) -> Optional[str]:
+    """The value of ``short``/``long`` on a deepspeed command line (before the script), else None."""
     for i, a in enumerate(argv):
-        if a in ("-H", "--hostfile") and i + 1 < len(argv):
+        if a in (short, long) and i + 1 < len(argv):
             return argv[i + 1]
-        if a.startswith("--hostfile="):
+        if a.startswith(long + "="):
             return a.split("=", 1)[1]
         if a.endswith(".py"):
             break
     return None
+
+
+def hostfile_of(argv: Sequence[str]) -> Optional[str]:
+    """``-H/--hostfile`` of a deepspeed command line (before the script), else None."""
+    return launcher_opt(argv, "-H", "--hostfile")
 
 
 def needed_env_lines(env: Dict[str, str], have: Dict[str, str]) -> List[str]:
@@ -84,10 +89,12 @@ def append_env_file(path: str, lines: Sequence[str]) -> None:
     os.replace(tmp, path)
 
 
-def prebuild_command(python: str) -> str:
-    """Remote shell command that builds cpu_adam once with DeepSpeed's own builder (python: validated path)."""
+def prebuild_command(python: str, env: Optional[Dict[str, str]] = None) -> str:
+    """Shell command that builds cpu_adam once with DeepSpeed's own builder, with ``env`` (what the launcher
+    forwards) applied; every piece is ``shlex.quote``-d."""
     code = "from deepspeed.ops.op_builder import CPUAdamBuilder; CPUAdamBuilder().load(); print('DSDOCTOR-PREBUILT')"
-    return f"{shlex.quote(python)} -c {shlex.quote(code)}"
+    pairs = " ".join(shlex.quote(f"{k}={v}") for k, v in sorted((env or {}).items()) if k.isidentifier())
+    return ("env " + pairs + " " if pairs else "") + f"{shlex.quote(python)} -c {shlex.quote(code)}"
 
 
 def run_launcher(argv: Sequence[str], echo: Callable[[bytes], None]) -> "tuple[int, str]":
@@ -162,11 +169,13 @@ def main(argv: List[str], hostfile: Optional[str], include: str, exclude: str, p
          prebuild: bool, preflight: bool, transport: str, timeout: float, fmt_json: bool, verbose: bool) -> int:
     """The whole ``launch`` flow; returns the exit code (the launcher's, or 1 when the preflight stops it)."""
     from .checks import run_check
-    from .multinode import check_nodes, env_file, nodes_of
+    from .multinode import check_nodes, env_file, forwarded_env, nodes_of
     from .multinode import transport as T
 
-    py = python or launcher_python(argv) or sys.executable
+    py = os.path.abspath(python or launcher_python(argv) or sys.executable)
     hostfile = hostfile or hostfile_of(argv)
+    include = include or launcher_opt(argv, "-i", "--include") or ""
+    exclude = exclude or launcher_opt(argv, "-e", "--exclude") or ""
     multi = bool(hostfile and os.path.isfile(hostfile))
     hosts = nodes_of(hostfile, include, exclude) if multi and hostfile else []
     if preflight:
@@ -189,8 +198,9 @@ def main(argv: List[str], hostfile: Optional[str], include: str, exclude: str, p
     if prebuild:
         print("dsdoctor: pre-building cpu_adam once per node ...", file=sys.stderr)
         if multi:
-            outs = T.run_ssh(hosts, prebuild_command(py), None, timeout) if T.pick(transport, os.environ) == "ssh" \
-                else T.run_pdsh(hosts, prebuild_command(py), timeout)
+            cmd = prebuild_command(py, forwarded_env(os.environ))
+            outs = T.run_ssh(hosts, cmd, None, 900) if T.pick(transport, os.environ) == "ssh" \
+                else T.run_pdsh(hosts, cmd, 900)
             bad = [h for h, o in outs.items() if "DSDOCTOR-PREBUILT" not in o.stdout]
         else:
             r = subprocess.run(shlex.split(prebuild_command(py)), capture_output=True, text=True)
