@@ -4,6 +4,7 @@ round trip, grouping, .deepspeed_env append, launch usage errors."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -112,3 +113,17 @@ def test_launch_passes_the_exit_code(tmp_path: Path) -> None:
                         "import sys; print('hello'); sys.exit(7)"], capture_output=True, text=True, timeout=120,
                        cwd=tmp_path)
     assert p.returncode == 7 and "hello" in p.stdout and "launch-failed" in p.stdout
+
+
+def test_launch_forwards_sigterm_to_the_launcher(tmp_path: Path) -> None:
+    child = ("import signal, sys, time\n"
+             "signal.signal(signal.SIGTERM, lambda *a: (print('got TERM', flush=True), sys.exit(42)))\n"
+             "print('ready', flush=True)\n"
+             "time.sleep(60)\n")
+    p = subprocess.Popen([sys.executable, "-m", "dsdoctor", "launch", "--no-preflight", "--", sys.executable, "-c",
+                          child], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    assert p.stdout is not None
+    assert p.stdout.readline().strip() == "ready"
+    p.send_signal(signal.SIGTERM)
+    out, _ = p.communicate(timeout=60)
+    assert p.returncode == 42 and "got TERM" in out
