@@ -97,7 +97,7 @@ def check(
     if not no_lint:
         from .lint.project import lint_project, merge
 
-        merge(report, lint_project(".", report.facts.get("deepspeed")))
+        merge(report, lint_project(".", report.facts.get("deepspeed"), python))
     _emit(report, fmt, "check", verbose)
     raise typer.Exit(report.exit_code())
 

@@ -33,13 +33,16 @@ class Found:
     accelerator: Optional[str] = None
 
 
+_SOURCE_EXTS = (".py", ".sh", ".bash", ".slurm", ".sbatch", ".json", ".hjson", ".yaml", ".yml", ".toml", ".md")
+
+
 def kind_of(path: str) -> Optional[str]:
     base = os.path.basename(path)
     low = base.lower()
     if base == K.DEEPSPEED_ENV_FILE or base == os.environ.get(K.DEEPSPEED_ENV_FILE_VAR, K.DEEPSPEED_ENV_FILE):
         return "deepspeed_env"
-    if "hostfile" in low or low in ("hosts", "hostlist"):
-        return "hostfile"
+    if ("hostfile" in low and not low.endswith(_SOURCE_EXTS)) or low in ("hosts", "hostlist"):
+        return "hostfile"  # not hostfile_rules.py / make_hostfile.sh: those are code
     if low.endswith((".json", ".hjson")):
         return "ds_config"
     if low.endswith((".sh", ".bash", ".slurm", ".sbatch")):

@@ -16,7 +16,7 @@ MAX_DEPTH = 2  # the project directory and two levels below it (check is a prefl
 MAX_FILES = 200
 
 
-def lint_project(root: str = ".", ds_version: Optional[str] = None) -> Optional[Report]:
+def lint_project(root: str = ".", ds_version: Optional[str] = None, python: Optional[str] = None) -> Optional[Report]:
     """Lint findings for the project under ``root``; None when there is nothing lint reads there."""
     from .discover import walk
 
@@ -24,7 +24,7 @@ def lint_project(root: str = ".", ds_version: Optional[str] = None) -> Optional[
         return None
     from . import lint
 
-    res = lint([root], ds_version=ds_version, max_depth=MAX_DEPTH)
+    res = lint([root], ds_version=ds_version, max_depth=MAX_DEPTH, python=python)  # python: versions of the checked env
     return res.report
 
 
