@@ -1,4 +1,4 @@
-"""Every lint rule's own valid/invalid examples are its tests (the same examples document it in docs/lint.md)."""
+"""Every lint rule's own valid/invalid examples are its tests (the same examples document it in docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -50,5 +50,5 @@ def test_every_rule_documented_and_cataloged() -> None:
 def test_docs_current() -> None:
     from dsdoctor.lint.docs import render
 
-    doc = Path(__file__).resolve().parents[1] / "docs" / "lint.md"
-    assert doc.read_text() == render(), "regenerate: python -m dsdoctor.lint.docs > docs/lint.md"
+    doc = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+    assert doc.read_text() == render(), "regenerate: python -m dsdoctor.lint.docs > docs/rules.md"

@@ -1,4 +1,4 @@
-"""docs/lint.md, generated from the rule registry (tests check it is current)."""
+"""docs/rules.md, generated from the rule registry (tests check it is current)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .rule import REGISTRY, rules_for
 def render() -> str:
     list(rules_for("ds_config"))
     out: List[str] = ["# dsdoctor lint rules", "",
-                      "Generated from `src/dsdoctor/lint` by `python -m dsdoctor.lint.docs > docs/lint.md`. Each rule's "
+                      "Generated from `src/dsdoctor/lint` by `python -m dsdoctor.lint.docs > docs/rules.md`. Each rule's "
                       "examples are also its tests (`tests/test_lint_rules.py`).", ""]
     for name, r in sorted(REGISTRY.items(), key=lambda kv: code_for(kv[0])):
         out += [f"## `{name}` ({code_for(name)}, {r.severity.value}, {r.kind})", "", r.summary + ".", "",

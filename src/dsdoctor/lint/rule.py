@@ -1,5 +1,5 @@
 """Lint rules as data: each rule module defines one ``RULE`` with its docs (what / why / fix), valid and
-invalid examples (the examples are its tests, and the docs in ``docs/lint.md``), and a check function."""
+invalid examples (the examples are its tests, and the docs in ``docs/rules.md``), and a check function."""
 
 from __future__ import annotations
 
