@@ -325,7 +325,7 @@ MSG_NO_SYNC = "no_sync context manager is incompatible with gradient partitionin
 # launcher/ and comm/
 MSG_LAUNCH_EXIT = "{cmd} exits with return code = {rc}"  # launcher/launch.py, logger.error
 MSG_SSH_UNREACHABLE = "Using hostfile at {hostfile} but host={host} was not reachable via ssh."
-MSG_HOSTFILE_BAD = "Bad hostfile text: "  # logger.error before each ValueError below (0.15.4-0.19.8)
+MSG_HOSTFILE_BAD_TEXT = "Bad hostfile text: "  # logger.error before each ValueError below (0.15.4-0.19.8)
 MSG_HOSTFILE_ERRORS = ("Hostfile contains multiple entries for {host}, unable to proceed with launching",
                        "Hostfile contains a bad entry: {line}, unable to proceed with launching",
                        "Hostfile is empty or not formatted correctly, unable to proceed with launching.")

@@ -112,7 +112,7 @@ SIGNATURES: Tuple[Signature, ...] = (
     # ---- launch
     _sig("launcher-mpi-discovery", "", regex=r"No module named '" + K.MSG_MPI_DISCOVERY_MODULE + "'",
          needle=K.MSG_MPI_DISCOVERY_MODULE),
-    _sig("hostfile-invalid", K.MSG_HOSTFILE_BAD),
+    _sig("hostfile-invalid", K.MSG_HOSTFILE_BAD_TEXT),
     *(_sig("hostfile-invalid", m) for m in K.MSG_HOSTFILE_ERRORS),
     _sig("ssh-unreachable", K.MSG_SSH_UNREACHABLE),
     _sig("ssh-unreachable", "", regex=r"ssh: (?:connect to host|Could not resolve hostname) \S{1,200}|"
