@@ -32,13 +32,6 @@ LIVE = ("cuda-mismatch-ds0.15.4", "cuda-mismatch-ds0.19.7", "ninja-missing-ds0.1
         "port-in-use", "sigkill-rank-launcher")
 
 
-@pytest.fixture(autouse=True)
-def _provisioned() -> None:
-    if not (ORACLE / ".provisioned").is_file():
-        if os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1":
-            pytest.fail("oracle not provisioned: run scripts/provision-oracle.sh")
-        pytest.skip("oracle not provisioned: run scripts/provision-oracle.sh")
-
 
 def _explain(path: Path, *args: str, env: Dict[str, str] = None) -> Dict[str, Any]:  # type: ignore[assignment]
     p = subprocess.run([sys.executable, "-m", "dsdoctor", "explain", "-f", "json", *args, str(path)], capture_output=True,

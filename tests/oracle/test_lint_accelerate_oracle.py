@@ -38,13 +38,6 @@ CASES: List[Any] = [
 CONFIG_TIME = {"ds-config-invalid", "fp16-bf16-both-enabled", "partial-offload-requires-stage3"}
 
 
-@pytest.fixture(autouse=True)
-def _provisioned() -> None:
-    if not (ORACLE / ".provisioned").is_file():
-        if os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1":
-            pytest.fail("oracle not provisioned: run scripts/provision-oracle.sh")
-        pytest.skip("oracle not provisioned: run scripts/provision-oracle.sh")
-
 
 def _yaml(ds: Dict[str, Any], mp: Optional[str]) -> str:
     lines = ["compute_environment: LOCAL_MACHINE", "deepspeed_config:"]

@@ -55,13 +55,6 @@ CASES: Dict[str, Dict[str, object]] = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _provisioned() -> None:
-    if not (ORACLE / ".provisioned").is_file():
-        if os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1":
-            pytest.fail("oracle not provisioned: run scripts/provision-oracle.sh")
-        pytest.skip("oracle not provisioned: run scripts/provision-oracle.sh")
-
 
 def _free_port() -> int:
     with socket.socket() as s:

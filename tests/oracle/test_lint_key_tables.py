@@ -21,13 +21,6 @@ VPY = ORACLE / "venv" / "bin" / "python"
 HERE = Path(__file__).parent
 
 
-@pytest.fixture(autouse=True)
-def _provisioned() -> None:
-    if not (ORACLE / ".provisioned").is_file():
-        if os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1":
-            pytest.fail("oracle not provisioned: run scripts/provision-oracle.sh")
-        pytest.skip("oracle not provisioned: run scripts/provision-oracle.sh")
-
 
 @pytest.mark.parametrize("ds", ["0.15.4", "0.19.7", "0.19.8"])
 def test_key_tables_match_pydantic_models(ds: str) -> None:

@@ -21,13 +21,6 @@ CASES = [("--export DS_SKIP_CUDA_CHECK=1 train.py", "deepspeed-export-flag", 2, 
           "Cannot specify num_nodes/gpus with include/exclude")]
 
 
-@pytest.fixture(autouse=True)
-def _provisioned() -> None:
-    if not (ORACLE / ".provisioned").is_file():
-        if os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1":
-            pytest.fail("oracle not provisioned: run scripts/provision-oracle.sh")
-        pytest.skip("oracle not provisioned: run scripts/provision-oracle.sh")
-
 
 @pytest.mark.parametrize("args,name,rc,msg", CASES)
 def test_launcher_rejects_what_lint_flags(args: str, name: str, rc: int, msg: str, tmp_path: Path) -> None:

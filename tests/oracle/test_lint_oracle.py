@@ -33,13 +33,6 @@ CONFIG_TIME = {"ds-config-invalid", "ds-config-duplicate-key", "ds-config-unknow
                "batch-size-mismatch", "fp16-bf16-both-enabled", "partial-offload-requires-stage3", "bucket-size-float"}
 
 
-@pytest.fixture(autouse=True)
-def _provisioned() -> None:
-    if not (ORACLE / ".provisioned").is_file():
-        if os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1":
-            pytest.fail("oracle not provisioned: run scripts/provision-oracle.sh")
-        pytest.skip("oracle not provisioned: run scripts/provision-oracle.sh")
-
 
 def deepspeed_verdicts(ds: str, items: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     """One subprocess checks every item with the real DeepSpeed ``ds``."""

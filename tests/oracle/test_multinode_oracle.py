@@ -12,8 +12,6 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Dict
 
-import pytest
-
 from dsdoctor.multinode.hosts import HostfileError, select
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,13 +22,6 @@ TRAIN = REPO / "src" / "dsdoctor" / "smoke" / "train.py"
 ZERO3 = {"optimizer": {"type": "AdamW", "params": {"lr": 0.01}},
          "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}, "offload_param": {"device": "cpu"}}}
 
-
-@pytest.fixture(autouse=True)
-def _provisioned() -> None:
-    if not (ORACLE / ".provisioned").is_file():
-        if os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1":
-            pytest.fail("oracle not provisioned: run scripts/provision-oracle.sh")
-        pytest.skip("oracle not provisioned: run scripts/provision-oracle.sh")
 
 
 POOL = OrderedDict([("w0", 4), ("w1", 2), ("w2", 8)])

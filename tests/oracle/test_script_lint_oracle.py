@@ -28,13 +28,6 @@ SCRIPTS = ("qwen_style.py", "kwargs_lowmem.py", "late_args.py", "hfds_dropped.py
 TFS = ("4.46.3", "5.24.0")
 
 
-@pytest.fixture(autouse=True)
-def _provisioned() -> None:
-    if not (ORACLE / ".provisioned").is_file():
-        if os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1":
-            pytest.fail("oracle not provisioned: run scripts/provision-oracle.sh")
-        pytest.skip("oracle not provisioned: run scripts/provision-oracle.sh")
-
 
 def _env(tf: str) -> Dict[str, str]:
     env = dict(os.environ)

@@ -24,13 +24,6 @@ VPY = ORACLE / "venv" / "bin" / "python"
 EXT = ORACLE / "ext-smoke"  # kept between runs: the first cpu_adam + shm_comm build takes ~70 s
 
 
-@pytest.fixture(autouse=True)
-def _provisioned() -> None:
-    if not (ORACLE / ".provisioned").is_file():
-        if os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1":
-            pytest.fail("oracle not provisioned: run scripts/provision-oracle.sh")
-        pytest.skip("oracle not provisioned: run scripts/provision-oracle.sh")
-
 
 def _env(tmp: Path, **extra: str) -> Dict[str, str]:
     env = dict(os.environ, PYTHONPATH=f"{ORACLE / 'hf' / 'tf5.24.0'}:{ORACLE / 'ds' / '0.19.8'}",
