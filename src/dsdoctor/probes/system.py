@@ -9,11 +9,12 @@ import os
 import resource
 import time
 from dataclasses import dataclass, field
-from typing import List, Mapping, Optional
+from typing import Callable, List, Mapping, Optional, TypeVar
 
 from ..knowledge import cuda as CK
 from .run import run_tool, which
 
+T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Gpus:
@@ -52,6 +53,12 @@ def probe_gpus(env: Mapping[str, str], path_env: Optional[str]) -> Gpus:
 
 
 def _nvml_count() -> Optional[int]:
+    return _with_nvml(lambda lib, n: n)
+
+
+def _with_nvml(read: "Callable[[ctypes.CDLL, int], Optional[T]]") -> "Optional[T]":
+    """Load NVML (the driver's library; never torch), init, call ``read(lib, device_count)``, shut down.
+    None when there is no driver or a call fails."""
     try:
         lib = ctypes.CDLL("libnvidia-ml.so.1")
     except OSError:
@@ -59,10 +66,13 @@ def _nvml_count() -> Optional[int]:
     try:
         if lib.nvmlInit_v2() != 0:
             return None
-        n = ctypes.c_uint(0)
-        rc = lib.nvmlDeviceGetCount_v2(ctypes.byref(n))
-        lib.nvmlShutdown()
-        return int(n.value) if rc == 0 else None
+        try:
+            n = ctypes.c_uint(0)
+            if lib.nvmlDeviceGetCount_v2(ctypes.byref(n)) != 0:
+                return None
+            return read(lib, int(n.value))
+        finally:
+            lib.nvmlShutdown()
     except AttributeError:
         return None
 
@@ -88,28 +98,19 @@ class _NvmlMemory(ctypes.Structure):
 
 
 def _nvml_memory() -> Optional[List[int]]:
-    try:
-        lib = ctypes.CDLL("libnvidia-ml.so.1")
-    except OSError:
-        return None
-    try:
-        if lib.nvmlInit_v2() != 0:
-            return None
-        n = ctypes.c_uint(0)
+    def read(lib: ctypes.CDLL, n: int) -> Optional[List[int]]:
         out: List[int] = []
-        if lib.nvmlDeviceGetCount_v2(ctypes.byref(n)) == 0:
-            for i in range(n.value):
-                handle = ctypes.c_void_p()
-                info = _NvmlMemory()
-                if lib.nvmlDeviceGetHandleByIndex_v2(i, ctypes.byref(handle)) != 0:
-                    break
-                if lib.nvmlDeviceGetMemoryInfo(handle, ctypes.byref(info)) != 0:
-                    break
-                out.append(int(info.total))
-        lib.nvmlShutdown()
-        return out if len(out) == n.value else None
-    except AttributeError:
-        return None
+        for i in range(n):
+            handle = ctypes.c_void_p()
+            info = _NvmlMemory()
+            if lib.nvmlDeviceGetHandleByIndex_v2(i, ctypes.byref(handle)) != 0:
+                return None
+            if lib.nvmlDeviceGetMemoryInfo(handle, ctypes.byref(info)) != 0:
+                return None
+            out.append(int(info.total))
+        return out
+
+    return _with_nvml(read)
 
 
 @dataclass(frozen=True)
