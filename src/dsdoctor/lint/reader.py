@@ -269,7 +269,9 @@ class _Parser:
                         num: Any
                         if frac or exp:
                             num = float(integer + (frac or "") + (exp or ""))
-                            if num == num and abs(num) != float("inf") and int(num) == num and abs(num) < 1e10:
+                            if abs(num) == float("inf"):  # hjson's int(num) raises OverflowError here
+                                raise _Fatal("Number out of range (OverflowError in hjson)", begin)
+                            if int(num) == num and abs(num) < 1e10:
                                 num = int(num)
                         else:
                             num = int(integer)
