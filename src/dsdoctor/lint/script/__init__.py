@@ -87,6 +87,12 @@ def active(t: Target) -> Optional[Ctx]:
     return c if isinstance(c, Ctx) and c.script is not None else None
 
 
+def zero3_candidate(t: Target) -> Optional[Ctx]:
+    """The analysis of a parsed script that may run under ZeRO-3 (its context is not known to be off)."""
+    c = active(t)
+    return None if c is None or c.zero3 is False else c
+
+
 def suppressed(c: Ctx, line: int, name: str) -> bool:
     m = _IGNORE.search(c.src.line_text(line))
     if not m:

@@ -7,19 +7,17 @@ from typing import Iterator
 from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, register
 from ..target import Target
-from . import active, emit
+from . import emit, zero3_candidate
 
 
 def check(t: Target) -> Iterator[Hit]:
-    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
+    c = zero3_candidate(t)
+    if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
         return
     import libcst as cst
 
     from ._order import stream
 
-    c = active(t)
-    if c is None or c.zero3 is False:
-        return
     s = c.script
     assert s is not None
     for e in (e for e in s.events if e.kind == "hfds"):

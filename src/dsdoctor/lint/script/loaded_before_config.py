@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Iterator, List, Optional, Set
 from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, register
 from ..target import Target
-from . import Ctx, active, emit, where
+from . import Ctx, emit, where, zero3_candidate
 
 if TYPE_CHECKING:
     from ._flow import Event
@@ -66,13 +66,11 @@ def move_edit(t: Target, c: Ctx, load: "Event", reg: "Event") -> Optional[Edit]:
 
 
 def check(t: Target) -> Iterator[Hit]:
-    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
+    c = zero3_candidate(t)
+    if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
         return
     from ._order import entries
 
-    c = active(t)
-    if c is None or c.zero3 is False:
-        return
     seen: Set[int] = set()
     for stream in entries(c.script):  # type: ignore[arg-type]
         first: Optional["Event"] = None

@@ -7,7 +7,7 @@ from typing import Any, Iterator, Set
 from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, register
 from ..target import Target
-from . import active, emit, where
+from . import emit, where, zero3_candidate
 
 _DTYPES = ("float16", "bfloat16", "float32", "half", "float", "dtype")
 
@@ -36,14 +36,12 @@ def _is_cast(call: Any) -> bool:
 
 
 def check(t: Target) -> Iterator[Hit]:
-    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
+    c = zero3_candidate(t)
+    if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
         return
     from ._flow import model_names
     from ._order import entries
 
-    c = active(t)
-    if c is None or c.zero3 is False:
-        return
     assert c.script is not None
     models = model_names(c.script)
     seen: Set[int] = set()

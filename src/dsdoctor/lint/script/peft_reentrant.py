@@ -8,7 +8,7 @@ from ...knowledge.versions import parse
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, register
 from ..target import Target
-from . import active, emit
+from . import emit, zero3_candidate
 
 FIXED_IN = "0.19.3"  # DeepSpeed: non-reentrant checkpointing of PEFT models under ZeRO-3 works from here [reference D12]
 
@@ -30,13 +30,12 @@ def _reentrant(c: Any, value: Any) -> Optional[bool]:
 
 
 def check(t: Target) -> Iterator[Hit]:
-    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
+    c = zero3_candidate(t)
+    if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
         return
     from ._flow import dotted
 
-    c = active(t)
-    if c is None or c.zero3 is False or c.script is None:
-        return
+    assert c.script is not None  # active() only returns parsed scripts
     if not any(v.startswith("peft") for v in c.script.imported.values()):
         return
     ds = t.usage.ds if not t.usage.ds_source.startswith("no DeepSpeed") else None

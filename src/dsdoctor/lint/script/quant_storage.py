@@ -7,17 +7,15 @@ from typing import Iterator, Optional
 from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, register
 from ..target import Target
-from . import active, emit, text_of
+from . import emit, text_of, zero3_candidate
 
 
 def check(t: Target) -> Iterator[Hit]:
-    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
+    c = zero3_candidate(t)
+    if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
         return
     from ._flow import dotted
 
-    c = active(t)
-    if c is None or c.zero3 is False:
-        return
     assert c.script is not None
     dtypes = set()
     for call, name in c.script.calls_with:

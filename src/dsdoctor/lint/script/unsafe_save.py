@@ -7,7 +7,7 @@ from typing import Any, Iterator, Set
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, register
 from ..target import Target
-from . import active, emit
+from . import emit, zero3_candidate
 
 
 def _is_model(node: Any, models: Set[str]) -> bool:
@@ -22,15 +22,14 @@ def _is_model(node: Any, models: Set[str]) -> bool:
 
 
 def check(t: Target) -> Iterator[Hit]:
-    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
+    c = zero3_candidate(t)
+    if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
         return
     import libcst as cst
 
     from ._flow import dotted, model_names
 
-    c = active(t)
-    if c is None or c.zero3 is False or c.script is None:
-        return
+    assert c.script is not None  # active() only returns parsed scripts
     models = model_names(c.script)
     for e in c.script.events:
         if e.kind != "save" or e.dead or e.gathered:
