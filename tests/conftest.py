@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +15,3 @@ def bare_python(tmp_path_factory: pytest.TempPathFactory) -> str:
     d = tmp_path_factory.mktemp("barevenv")
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(d)], check=True)
     return str(d / "bin" / "python")
-
-
-def require_oracle() -> bool:
-    return os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1"

@@ -15,6 +15,11 @@ from typing import Any, Dict, List, Optional
 REPO = Path(__file__).resolve().parents[1]
 ORACLE_DIR = Path(os.environ.get("DSDOCTOR_ORACLE_DIR", REPO / ".cache" / "oracle"))
 
+
+def require_oracle() -> bool:
+    """CI sets DSDOCTOR_REQUIRE_ORACLE=1: a missing oracle is then a failure, never a skip."""
+    return os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1"
+
 NVCC_V = """nvcc: NVIDIA (R) Cuda compiler driver
 Copyright (c) 2005-2024 NVIDIA Corporation
 Built on Tue_Feb_27_16:19:38_PST_2024

@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
-from conftest import require_oracle
-from envfixture import Unavailable, make_bin, make_libs, make_site, make_toolkit
+from envfixture import Unavailable, make_bin, make_libs, make_site, make_toolkit, require_oracle
 
 try:
     import tomllib
