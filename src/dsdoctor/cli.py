@@ -6,10 +6,11 @@ Exit codes: 0 no errors, 1 errors found, 2 dsdoctor could not run (usage or inte
 from __future__ import annotations
 
 import sys
-from enum import Enum
 from typing import TYPE_CHECKING, List, Optional
 
 import typer
+
+from .output import FailOn, Format
 
 if TYPE_CHECKING:
     from .model import Report
@@ -19,25 +20,20 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Preflight, lint, explain, fix and verify DeepSpeed ZeRO-3 / ZeRO-Offload setups.")
 
 
-class Format(str, Enum):
-    text = "text"
-    json = "json"
-
-
 PythonOpt = typer.Option(None, "--python", help="Interpreter whose environment is checked (default: this one).")
 FormatOpt = typer.Option(Format.text, "--format", "-f", help="Output format.")
 VerboseOpt = typer.Option(False, "--verbose", "-v", help="Show evidence, explanations and every fix form.")
+FailOnOpt = typer.Option(FailOn.error, "--fail-on", help="Exit 1 when a finding has at least this severity.")
+ExitZeroOpt = typer.Option(False, "--exit-zero", help="Exit 0 even when findings are reported (2 still means "
+                           "dsdoctor failed).")
 
 
-def _emit(report: "Report", fmt: Format, command: str, verbose: bool) -> None:
-    if fmt is Format.json:
-        from .render.json_out import render as render_json
+def _finish(report: "Report", command: str, fmt: Format, verbose: bool, fail_on: FailOn, exit_zero: bool) -> None:
+    """Render ``report`` in ``fmt`` and exit with the shared exit code (0 clean, 1 findings >= --fail-on)."""
+    from .output import emit, exit_code
 
-        sys.stdout.write(render_json(report, command) + "\n")
-    else:
-        from .render.text import render as render_text
-
-        render_text(report, verbose=verbose)
+    emit(report, command, fmt, verbose)
+    raise typer.Exit(exit_code(report, fail_on, exit_zero))
 
 
 def _interpreter(python: Optional[str]) -> "Optional[Interpreter]":
@@ -71,6 +67,8 @@ def check(
     transport: str = typer.Option("auto", "--transport", help="auto (srun in Slurm, else pdsh, else ssh), ssh, pdsh, "
                                   "srun."),
     timeout: float = typer.Option(120.0, "--timeout", help="Seconds per node before it is reported unreachable."),
+    fail_on: FailOn = FailOnOpt,
+    exit_zero: bool = ExitZeroOpt,
 ) -> None:
     """Preflight the environment: versions, CUDA toolkit vs torch, JIT build toolchain, accelerator, limits;
     then lint the DeepSpeed configs and launch files in the current directory (see `dsdoctor lint`).
@@ -81,8 +79,7 @@ def check(
         from .multinode.command import check_hostfile
 
         report = check_hostfile(hostfile, include, exclude, transport, python, timeout, nvme)
-        _emit(report, fmt, "check", verbose)
-        raise typer.Exit(report.exit_code())
+        _finish(report, "check", fmt, verbose, fail_on, exit_zero)
 
     intent = None
     if ds_config:
@@ -98,8 +95,7 @@ def check(
         from .lint.project import lint_project, merge
 
         merge(report, lint_project(".", report.facts.get("deepspeed"), python))
-    _emit(report, fmt, "check", verbose)
-    raise typer.Exit(report.exit_code())
+    _finish(report, "check", fmt, verbose, fail_on, exit_zero)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -128,7 +124,7 @@ def launch(
         raise typer.Exit(2)
     try:
         rc = launch_main(list(ctx.args), hostfile, include, exclude, python, yes, prebuild, preflight, transport,
-                         timeout, fmt is Format.json, verbose)
+                         timeout, fmt is Format.json, verbose)  # launch prints text or JSON
     except (HostfileError, OSError) as exc:
         typer.echo(f"dsdoctor: {exc}", err=True)
         raise typer.Exit(2) from exc
@@ -144,6 +140,8 @@ def verify(
                                                  help="TORCH_EXTENSIONS_DIR to build in (default: a fresh temporary one)."),
     fmt: Format = FormatOpt,
     verbose: bool = VerboseOpt,
+    fail_on: FailOn = FailOnOpt,
+    exit_zero: bool = ExitZeroOpt,
 ) -> None:
     """Really build and load DeepSpeed ops (as `CPUAdamBuilder().load()` would) and report the root cause."""
     from .model import Report
@@ -180,8 +178,7 @@ def verify(
             tail = merged.facts[name].get("log_tail")
             if tail:
                 print(f"--- {name} build log (tail) ---\n{tail}\n---")
-    _emit(merged, fmt, "verify", verbose)
-    raise typer.Exit(merged.exit_code())
+    _finish(merged, "verify", fmt, verbose, fail_on, exit_zero)
 
 
 @app.command()
@@ -233,12 +230,16 @@ def lint(
     python: Optional[str] = PythonOpt,
     fmt: Format = FormatOpt,
     verbose: bool = VerboseOpt,
+    fail_on: FailOn = FailOnOpt,
+    exit_zero: bool = ExitZeroOpt,
 ) -> None:
     """Lint DeepSpeed configs, hostfiles, .deepspeed_env, launch scripts and Python training scripts."""
     from .lint.cli import run_lint
 
-    raise typer.Exit(run_lint(paths or ["."], world_size, ds_version, fix, unsafe_fixes, diff, fmt.value, verbose,
-                              target, python, zero_stage))
+    report, rc = run_lint(paths or ["."], world_size, ds_version, fix, unsafe_fixes, diff, target, python, zero_stage)
+    if report is None:
+        raise typer.Exit(rc)
+    _finish(report, "lint", fmt, verbose, fail_on, exit_zero)
 
 
 @app.command("fix")
@@ -251,12 +252,16 @@ def fix_cmd(
     python: Optional[str] = PythonOpt,
     fmt: Format = FormatOpt,
     verbose: bool = VerboseOpt,
+    fail_on: FailOn = FailOnOpt,
+    exit_zero: bool = ExitZeroOpt,
 ) -> None:
     """Apply lint's fixes (same as `dsdoctor lint --fix`): minimal edits, formatting kept, atomic writes."""
     from .lint.cli import run_lint
 
-    raise typer.Exit(run_lint(paths or ["."], None, None, True, unsafe_fixes, diff, fmt.value, verbose, target, python,
-                              zero_stage))
+    report, rc = run_lint(paths or ["."], None, None, True, unsafe_fixes, diff, target, python, zero_stage)
+    if report is None:
+        raise typer.Exit(rc)
+    _finish(report, "lint", fmt, verbose, fail_on, exit_zero)
 
 
 @app.command()
@@ -268,11 +273,12 @@ def explain(
     python: Optional[str] = PythonOpt,
     fmt: Format = FormatOpt,
     verbose: bool = VerboseOpt,
+    fail_on: FailOn = FailOnOpt,
+    exit_zero: bool = ExitZeroOpt,
 ) -> None:
     """Find the root cause in a failed DeepSpeed / Hugging Face training log."""
     from .explain.command import InputError, explain_paths, merge_env
     from .explain.command import follow as follow_logs
-    from .explain.output import render_text, to_json
 
     _interpreter(python)
     try:
@@ -285,11 +291,7 @@ def explain(
     except InputError as exc:
         typer.echo(f"dsdoctor: {exc}", err=True)
         raise typer.Exit(2) from exc
-    if fmt is Format.json:
-        sys.stdout.write(to_json(report) + "\n")
-    else:
-        render_text(report, verbose=verbose)
-    raise typer.Exit(report.exit_code())
+    _finish(report, "explain", fmt, verbose, fail_on, exit_zero)
 
 
 @app.command()

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, TextIO, Tuple
 
 from ..model import Report, Severity
 
 
 def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[str], fix: bool, unsafe: bool,
-             diff: bool, fmt: str, verbose: bool, targets: Sequence[str] = (), python: Optional[str] = None,
-             zero_stage: Optional[int] = None) -> int:
+             diff: bool, targets: Sequence[str] = (), python: Optional[str] = None,
+             zero_stage: Optional[int] = None) -> Tuple[Optional[Report], int]:
+    """Lint (and fix) ``paths``: the report to render, or (None, exit code) when there is nothing to render
+    (a usage error, or ``--diff``, which prints the diff itself)."""
     from . import lint
     from .fix import diff as make_diff
     from .fix import plan, write
@@ -20,34 +21,30 @@ def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[s
     missing = [p for p in paths if not os.path.exists(p)]
     if missing:
         print(f"dsdoctor: no such file or directory: {missing[0]}", file=sys.stderr)
-        return 2
+        return None, 2
     if world_size is not None and world_size <= 0:
         print("dsdoctor: --world-size must be positive", file=sys.stderr)
-        return 2
+        return None, 2
     try:
         from .script.context import parse_targets
 
         parse_targets(targets)
     except ValueError as exc:
         print(f"dsdoctor: {exc}", file=sys.stderr)
-        return 2
+        return None, 2
     res = lint(paths, world_size=world_size, ds_version=ds_version, targets=targets, python=python,
                    zero_stage=zero_stage)
     changes = plan(res.edits, unsafe) if (fix or diff) else {}
     changes = {p: c for p, c in changes.items() if not p.endswith(".py") or _inside(p, paths)}
     if diff:
         sys.stdout.write(make_diff(changes))
-        return res.report.exit_code()
+        return None, res.report.exit_code()
     if fix and changes:
         written = write(changes)
         res = lint(paths, world_size=world_size, ds_version=ds_version, targets=targets, python=python,
                    zero_stage=zero_stage)
         res.report.facts["fixed"] = written
-    if fmt == "json":
-        sys.stdout.write(json.dumps(to_json(res.report), indent=2) + "\n")
-    else:
-        render(res.report, verbose)
-    return res.report.exit_code()
+    return res.report, 0
 
 
 def _inside(path: str, roots: Sequence[str]) -> bool:
@@ -72,20 +69,29 @@ def to_json(report: Report) -> dict:  # type: ignore[type-arg]
     return {"schema": 1, "command": "lint", "findings": out, "facts": report.facts}
 
 
-def render(report: Report, verbose: bool, out=sys.stdout) -> None:  # type: ignore[no-untyped-def]
+def render(report: Report, verbose: bool, out: TextIO = sys.stdout) -> None:
+    """``path:line:col: severity CODE [name] title`` per finding (ruff style): rich colours on a terminal,
+    plain text when not a TTY or NO_COLOR is set."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    con = Console(file=out, highlight=False, no_color=bool(os.environ.get("NO_COLOR")) or not out.isatty(),
+                  soft_wrap=True)
+    color = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "blue"}
     for f in report.findings:
         loc = f"{f.path}:{f.line or 1}:{f.col or 1}"
-        print(f"{loc}: {f.severity.value} {f.code} [{f.name}] {f.title}", file=out)
+        c = color[f.severity]
+        con.print(f"[bold]{escape(loc)}[/bold]: [{c}]{f.severity.value}[/{c}] {f.code} \\[{escape(f.name)}] {escape(f.title)}")
         if verbose and f.explanation:
-            print(f"    why: {f.explanation}", file=out)
+            con.print(f"    why: {escape(f.explanation)}")
         for n, fx in enumerate(f.fixes if verbose else f.fixes[:1], 1):
-            tag = "" if fx.applicability == "safe" else " (unsafe)"
-            print(f"    fix {n}: {fx.title}{tag}", file=out)
-            for c in fx.commands:
-                print(f"        {c}", file=out)
+            tag = "" if fx.applicability == "safe" else " [yellow](unsafe)[/yellow]"
+            con.print(f"    fix {n}: {escape(fx.title)}{tag}")
+            for c2 in fx.commands:
+                con.print(f"        {escape(c2)}")
     errors = sum(f.severity is Severity.ERROR for f in report.findings)
     warnings = sum(f.severity is Severity.WARNING for f in report.findings)
     files = report.facts.get("files", [])
     tf = f", Transformers {report.facts['transformers']}" if report.facts.get("transformers") else ""
-    print(f"{len(files)} file(s) linted for DeepSpeed {report.facts.get('deepspeed')}{tf}: "
-          f"{errors} error(s), {warnings} warning(s)", file=out)
+    con.print(escape(f"{len(files)} file(s) linted for DeepSpeed {report.facts.get('deepspeed')}{tf}: "
+                     f"{errors} error(s), {warnings} warning(s)"))
