@@ -1,0 +1,137 @@
+"""What / Why / Example / Fix for every finding name dsdoctor can emit (``catalog.RULES``).
+
+One public accessor: :func:`doc_for` (a name such as ``cuda-version-mismatch`` or a code such as ``DS101``)
+and :func:`all_docs`. Lint names take their docs from the lint rule definitions (``dsdoctor.lint.rule.Rule``,
+whose examples are their tests); every other name is documented once, in a module per command family
+(``env``, ``explain``, ``runtime``, ``multinode``), and its example is executed by ``tests/test_ruledocs.py``
+where one can be.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+from ..model import Severity
+from .spec import RuleExample
+
+__all__ = ["RuleDoc", "RuleExample", "UnknownRule", "doc_for", "all_docs", "lookup", "suggest", "COMMAND_ORDER"]
+
+# How docs/rules.md groups names (the command that owns a name; a name is documented once).
+COMMAND_ORDER: Tuple[str, ...] = ("check", "explain", "lint", "estimate", "smoke", "multinode")
+
+
+@dataclass(frozen=True)
+class RuleDoc:
+    """The documentation of one finding name.
+
+    ``command`` owns the name (docs/rules.md groups by it); ``commands`` are every command that can report it.
+    ``kind`` is the lint input kind (``ds_config``, ``python``, ...) for lint names, else what the finding is
+    read from (``environment``, ``log``, ``model``, ``run``, ``nodes``). ``example`` is every example as plain
+    text; ``examples`` the same, structured (each says where it comes from and how it is executed, or why it
+    cannot be: ``RuleExample.untested``). ``help_anchor`` is the path + anchor of its section in the
+    repository's docs (``docs/rules.md#<name>``); ``notes`` are other commands' forms of the name.
+    """
+
+    name: str
+    code: str
+    summary: str
+    severity: Severity
+    what: str
+    why: str
+    example: str
+    fix: str
+    command: str
+    commands: Tuple[str, ...]
+    kind: str
+    help_anchor: str
+    examples: Tuple[RuleExample, ...] = ()
+    notes: Tuple[str, ...] = ()
+
+    @property
+    def example_untested(self) -> str:
+        """Why no example of this name is executed ("" when one is)."""
+        if any(not e.untested for e in self.examples):
+            return ""
+        return "; ".join(e.untested for e in self.examples) or "no example"
+
+    @property
+    def title(self) -> str:
+        """``name (CODE)``."""
+        return f"{self.name} ({self.code})"
+
+    def markdown(self, level: int = 2) -> str:
+        """This name's section of docs/rules.md (also usable as SARIF ``help.markdown``)."""
+        from .markdown import section
+
+        return section(self, level)
+
+    def text(self) -> str:
+        """Plain text for ``dsdoctor rule NAME``."""
+        from .markdown import plain
+
+        return plain(self)
+
+
+class UnknownRule(LookupError):
+    """A name or code dsdoctor does not have; ``suggestions`` are close names/codes."""
+
+    def __init__(self, query: str, suggestions: List[str]) -> None:
+        self.query = query
+        self.suggestions = suggestions
+        hint = f"; did you mean {' or '.join(suggestions)}?" if suggestions else ""
+        super().__init__(f"unknown rule {query!r}{hint} (`dsdoctor rules` lists them)")
+
+
+_CACHE: Dict[str, RuleDoc] = {}
+
+
+def _build() -> Dict[str, RuleDoc]:
+    if not _CACHE:
+        from .registry import build
+
+        _CACHE.update(build())
+    return _CACHE
+
+
+def all_docs() -> List[RuleDoc]:
+    """Every catalog name's docs, sorted by code."""
+    return sorted(_build().values(), key=lambda d: (d.code, d.name))
+
+
+def lookup(query: str) -> Optional[RuleDoc]:
+    """A name (``cuda-version-mismatch``) or a code (``DS101``, any case); None when unknown."""
+    docs = _build()
+    q = query.strip()
+    if q in docs:
+        return docs[q]
+    if q.lower() in docs:
+        return docs[q.lower()]
+    up = q.upper()
+    for d in docs.values():
+        if d.code == up:
+            return d
+    return None
+
+
+def suggest(query: str, n: int = 3) -> List[str]:
+    """Names or codes close to ``query`` (for did-you-mean)."""
+    docs = _build()
+    q = query.strip()
+    if q.upper().startswith("DS"):
+        return difflib.get_close_matches(q.upper(), sorted({d.code for d in docs.values()}), n, 0.6)
+    got = difflib.get_close_matches(q.lower(), sorted(docs), n, 0.6)
+    if not got:  # a fragment: names that contain it
+        got = [k for k in sorted(docs) if q.lower() and q.lower() in k][:n]
+    return got
+
+
+def doc_for(name: str) -> RuleDoc:
+    """The docs of a catalog name (or its code). Raises :class:`UnknownRule` (a ``LookupError``) otherwise."""
+    got = lookup(name)
+    if got is None:
+        raise UnknownRule(name, suggest(name))
+    return got
+
+
