@@ -214,6 +214,8 @@ def estimate(
 
 
 TargetOpt = typer.Option([], "--target", help="Versions to lint scripts for, e.g. transformers==4.46 (repeatable).")
+SniffOpt = typer.Option(False, "--sniff", help="Skip named JSON/YAML files that are not DeepSpeed / accelerate configs "
+                        "(for pre-commit, which passes every changed file).")
 ZeroStageOpt = typer.Option(None, "--zero-stage", help="The ZeRO stage the scripts run with (else from the project).")
 
 
@@ -230,13 +232,15 @@ def lint(
     python: Optional[str] = PythonOpt,
     fmt: Format = FormatOpt,
     verbose: bool = VerboseOpt,
+    sniff: bool = SniffOpt,
     fail_on: FailOn = FailOnOpt,
     exit_zero: bool = ExitZeroOpt,
 ) -> None:
     """Lint DeepSpeed configs, hostfiles, .deepspeed_env, launch scripts and Python training scripts."""
     from .lint.cli import run_lint
 
-    report, rc = run_lint(paths or ["."], world_size, ds_version, fix, unsafe_fixes, diff, target, python, zero_stage)
+    report, rc = run_lint(paths or ["."], world_size, ds_version, fix, unsafe_fixes, diff, target, python, zero_stage,
+                          sniff)
     if report is None:
         raise typer.Exit(rc)
     _finish(report, "lint", fmt, verbose, fail_on, exit_zero)
@@ -252,13 +256,14 @@ def fix_cmd(
     python: Optional[str] = PythonOpt,
     fmt: Format = FormatOpt,
     verbose: bool = VerboseOpt,
+    sniff: bool = SniffOpt,
     fail_on: FailOn = FailOnOpt,
     exit_zero: bool = ExitZeroOpt,
 ) -> None:
     """Apply lint's fixes (same as `dsdoctor lint --fix`): minimal edits, formatting kept, atomic writes."""
     from .lint.cli import run_lint
 
-    report, rc = run_lint(paths or ["."], None, None, True, unsafe_fixes, diff, target, python, zero_stage)
+    report, rc = run_lint(paths or ["."], None, None, True, unsafe_fixes, diff, target, python, zero_stage, sniff)
     if report is None:
         raise typer.Exit(rc)
     _finish(report, "lint", fmt, verbose, fail_on, exit_zero)

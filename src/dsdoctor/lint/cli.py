@@ -11,9 +11,10 @@ from ..model import Report, Severity
 
 def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[str], fix: bool, unsafe: bool,
              diff: bool, targets: Sequence[str] = (), python: Optional[str] = None,
-             zero_stage: Optional[int] = None) -> Tuple[Optional[Report], int]:
+             zero_stage: Optional[int] = None, sniff: bool = False) -> Tuple[Optional[Report], int]:
     """Lint (and fix) ``paths``: the report to render, or (None, exit code) when there is nothing to render
-    (a usage error, or ``--diff``, which prints the diff itself)."""
+    (a usage error, or ``--diff``, which prints the diff itself). ``sniff``: named JSON/YAML files that do not
+    look like a DeepSpeed / accelerate config are skipped (for hooks that pass every changed file)."""
     from . import lint
     from .fix import diff as make_diff
     from .fix import plan, write
@@ -22,6 +23,10 @@ def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[s
     if missing:
         print(f"dsdoctor: no such file or directory: {missing[0]}", file=sys.stderr)
         return None, 2
+    if sniff:
+        paths = [p for p in paths if looks_linted(p)]
+        if not paths:
+            return Report(facts={"files": []}), 0
     if world_size is not None and world_size <= 0:
         print("dsdoctor: --world-size must be positive", file=sys.stderr)
         return None, 2
@@ -45,6 +50,26 @@ def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[s
                    zero_stage=zero_stage)
         res.report.facts["fixed"] = written
     return res.report, 0
+
+
+def looks_linted(path: str) -> bool:
+    """False for a named JSON/HJSON file with no top-level key DeepSpeed reads, or a YAML file that is not an
+    accelerate config (package.json, CI workflows, ...); True for everything else lint reads."""
+    import re
+
+    from ..knowledge.deepspeed import TOP_LEVEL_KEYS
+    from .discover import _read, kind_of
+
+    if os.path.isdir(path):
+        return True
+    kind = kind_of(path)
+    text = _read(path, 2**20)
+    if kind == "ds_config":
+        keys = "|".join(map(re.escape, TOP_LEVEL_KEYS))
+        return re.search(rf"""(?m)(?:^|[{{,\s])["']?(?:{keys})["']?\s*:""", text) is not None
+    if kind == "accelerate":
+        return re.search(r"(?m)^\s*(?:deepspeed_config|distributed_type|compute_environment)\s*:", text) is not None
+    return True
 
 
 def _inside(path: str, roots: Sequence[str]) -> bool:
