@@ -12,7 +12,7 @@ from typing import Dict, List, Optional, Sequence
 
 from packaging.version import InvalidVersion, Version
 
-from ..model import Report
+from ..model import Finding, Report
 from .rule import Edit, Hit, rules_for
 from .target import Target, Usage
 
@@ -22,6 +22,7 @@ class LintResult:
     report: Report
     edits: List[Edit] = field(default_factory=list)
     files: List[str] = field(default_factory=list)
+    fix_edits: Dict[Finding, List[Edit]] = field(default_factory=dict)  # the edits that fix each finding (SARIF fixes)
 
 
 def installed_deepspeed() -> Optional[str]:
@@ -123,7 +124,10 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
         result.files.append(path)
         for h in hits:
             result.report.findings.append(h.finding)
-            result.edits.extend(_resolve(e, path) for e in h.edits)
+            resolved = [_resolve(e, path) for e in h.edits]
+            result.edits.extend(resolved)
+            if resolved:
+                result.fix_edits.setdefault(h.finding, []).extend(resolved)
     result.report.findings.sort(key=lambda f: (f.path or "", f.line or 0, f.col or 0))
     result.report.facts = {"deepspeed": str(base.ds), "deepspeed_source": base.ds_source,
                            "world_size": base.world_size, "world_size_source": base.world_size_source,
