@@ -16,10 +16,17 @@ from typing import Dict, List, Optional, Tuple
 from ..model import Severity
 from .spec import RuleExample
 
-__all__ = ["RuleDoc", "RuleExample", "UnknownRule", "doc_for", "all_docs", "lookup", "suggest", "COMMAND_ORDER"]
+__all__ = ["RuleDoc", "RuleExample", "UnknownRule", "doc_for", "all_docs", "lookup", "suggest", "command_line", "COMMAND_ORDER"]
 
-# How docs/rules.md groups names (the command that owns a name; a name is documented once).
+# How docs/rules.md groups names (by the command that owns a name; a name is documented once).
 COMMAND_ORDER: Tuple[str, ...] = ("check", "explain", "lint", "estimate", "smoke", "multinode")
+_GROUP_OF = {"verify": "check", "launch": "multinode"}
+_SHOWN = {"multinode": "dsdoctor check --hostfile"}
+
+
+def command_line(command: str) -> str:
+    """How a command name is shown: ``dsdoctor check``, ``dsdoctor check --hostfile``, ..."""
+    return _SHOWN.get(command, f"dsdoctor {command}")
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,11 @@ class RuleDoc:
         if any(not e.untested for e in self.examples):
             return ""
         return "; ".join(e.untested for e in self.examples) or "no example"
+
+    @property
+    def group(self) -> str:
+        """The docs/rules.md section (one of ``COMMAND_ORDER``)."""
+        return _GROUP_OF.get(self.command, self.command)
 
     @property
     def title(self) -> str:

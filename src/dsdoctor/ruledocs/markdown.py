@@ -16,8 +16,14 @@ GROUPS = {
     "lint": "Lint: `dsdoctor lint` / `dsdoctor fix`",
     "estimate": "Memory estimate: `dsdoctor estimate`",
     "smoke": "Rehearsal run: `dsdoctor smoke`",
-    "multinode": "Multi-node: `dsdoctor check --hostfile` / `dsdoctor launch`",
+    "multinode": "Multi-node and launch: `dsdoctor check --hostfile` / `dsdoctor launch`",
 }
+
+
+# which command an example exercises
+TAG = {"lint": "`dsdoctor lint`", "log": "`dsdoctor explain`", "check": "`dsdoctor check`", "facts": "`dsdoctor check`",
+       "verify": "`dsdoctor verify`", "estimate": "`dsdoctor estimate`", "smoke": "`dsdoctor smoke`",
+       "nodes": "`dsdoctor check --hostfile`", "command": "command line", "none": "not executable"}
 
 
 def _fence(text: str) -> List[str]:
@@ -26,16 +32,16 @@ def _fence(text: str) -> List[str]:
 
 
 def section(d: "RuleDoc", level: int = 3) -> str:
+    from . import command_line
+
     h = "#" * level
     out: List[str] = [f'<a id="{d.name}"></a>', "", f"{h} `{d.name}` ({d.code}, {d.severity.value}, {d.kind})", "",
                       d.summary + ".", ""]
     if len(d.commands) > 1:
-        out += ["Reported by: " + ", ".join(f"`dsdoctor {c}`" if c != "multinode" else "`dsdoctor check --hostfile`"
-                                            for c in d.commands) + ".", ""]
+        out += ["Reported by: " + ", ".join(f"`{command_line(c)}`" for c in d.commands) + ".", ""]
     out += [f"**What.** {d.what}", "", f"**Why.** {d.why}", ""]
-    for i, e in enumerate(d.examples):
-        label = "**Example.**" if i == 0 else "**Also.**"
-        out += [f"{label} {e.situation}", ""]
+    for e in d.examples:
+        out += [f"**Example** ({TAG[e.kind]}). {e.situation}", ""]
         if e.text:
             out += _fence(e.text) + [""]
         if e.source and e.kind not in ("lint",):
@@ -52,14 +58,15 @@ def section(d: "RuleDoc", level: int = 3) -> str:
 
 def plain(d: "RuleDoc") -> str:
     """``dsdoctor rule NAME``: What / Why / Example / Fix as plain text."""
+    from . import command_line
+
     out: List[str] = [f"{d.name} ({d.code}, {d.severity.value}): {d.summary}",
-                      "reported by: " + ", ".join(f"dsdoctor {c}" if c != "multinode" else "dsdoctor check --hostfile"
-                                                  for c in d.commands), "", "What", _indent(d.what), "", "Why",
+                      "reported by: " + ", ".join(command_line(c) for c in d.commands), "", "What", _indent(d.what), "", "Why",
                       _indent(d.why), "", "Example"]
     for i, e in enumerate(d.examples):
         if i:
             out.append("")
-        out.append(_indent(e.situation))
+        out.append(_indent(f"[{TAG[e.kind].strip('`')}] {e.situation}"))
         if e.text:
             out.append(_indent(e.text, 6))
         if e.source and e.kind != "lint":
@@ -92,7 +99,7 @@ def render() -> str:
         "`tests/test_ruledocs.py` (an example that cannot be executed says so). On the command line: "
         "`dsdoctor rules`, `dsdoctor rule NAME|CODE`.", ""]
     for cmd in COMMAND_ORDER:
-        group = [d for d in docs if d.command == cmd]
+        group = [d for d in docs if d.group == cmd]
         if not group:
             continue
         out += [f"## {GROUPS[cmd]}", ""]

@@ -16,9 +16,11 @@ from ..model import Severity
 # estimate  ``text`` is a `dsdoctor estimate` command line the test runs
 # smoke     ``data`` (JSON) is a smoke run's exit status, rank events and config fed to `smoke.checks.report`
 # nodes     ``data`` (JSON) is per-node fingerprints fed to `multinode.diff.drift_findings`
-# command   ``text`` is a dsdoctor command line the test runs (``{python}`` = this interpreter)
+# verify    ``text`` is an op's build log fed to `verify.diagnose` (which also runs `dsdoctor check` here)
+# command   ``data`` (JSON: argv, files) is a dsdoctor command line the test runs in a temporary directory
+#           (``{python}`` = the test's interpreter); ``text`` shows it
 # none      not executable here; ``untested`` says why (and what does test it)
-ExampleKind = Literal["lint", "log", "check", "facts", "estimate", "smoke", "nodes", "command", "none"]
+ExampleKind = Literal["lint", "log", "check", "facts", "verify", "estimate", "smoke", "nodes", "command", "none"]
 
 
 @dataclass(frozen=True)
