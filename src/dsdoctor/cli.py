@@ -317,6 +317,28 @@ def smoke(
 
 
 @app.command()
+def rules(
+    fmt: str = typer.Option("text", "--format", "-f", help="text or json."),
+    command: Optional[str] = typer.Option(None, "--command", help="Only the names this command reports (e.g. explain)."),
+) -> None:
+    """List every finding name with its code, severity and one line."""
+    from .ruledocs.cli import run_rules
+
+    raise typer.Exit(run_rules(fmt, command))
+
+
+@app.command()
+def rule(
+    name: str = typer.Argument(..., help="A finding name (cuda-version-mismatch) or code (DS101)."),
+    fmt: str = typer.Option("text", "--format", "-f", help="text or json."),
+) -> None:
+    """Print a finding's What / Why / Example / Fix."""
+    from .ruledocs.cli import run_rule
+
+    raise typer.Exit(run_rule(name, fmt))
+
+
+@app.command()
 def version() -> None:
     """Print dsdoctor's version."""
     from . import __version__
