@@ -159,8 +159,7 @@ def test_check_does_not_import_libcst_without_python_files(tmp_path: Path) -> No
 def test_pyproject_tool_section(tmp_path: Path) -> None:
     case = CASES / "unknown_context_trainer.py"
     shutil.copy(case, tmp_path / case.name)
-    (tmp_path / "pyproject.toml").write_text('[tool.dsdoctor]\nzero3 = true\ntarget = ["transformers==4.46.3"]\n'
-                                             'ignore = ["model-loaded-before-ds-config"]\n')
+    (tmp_path / "pyproject.toml").write_text('[tool.dsdoctor]\nzero3 = true\ntarget = ["transformers==4.46.3"]\n')
     res = lint([str(tmp_path)])
     got = {(f.name, f.severity.value) for f in res.report.findings}
     assert got == {("zero3-device-map-conflict", "error")}  # zero3 known from pyproject: an error, not a warning

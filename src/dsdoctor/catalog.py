@@ -88,6 +88,7 @@ RULES: Dict[str, RuleInfo] = {
     "hostfile-invalid": RuleInfo("DS419", "The hostfile has a bad line, a duplicate host or no hosts"),
     "launcher-args-conflict": RuleInfo("DS420", "deepspeed launcher flags that exclude each other"),
     "omp-threads-oversubscribed": RuleInfo("DS421", "CPU training ranks without OMP_NUM_THREADS"),
+    "unused-suppression": RuleInfo("DS422", "A dsdoctor: ignore comment or config entry that suppresses nothing"),
     # dsdoctor lint / fix of Python training scripts (DS500-DS599; also zero3-device-map-conflict DS307,
     # zero3-low-cpu-mem-usage-conflict DS306)
     "script-unparseable": RuleInfo("DS500", "A Python file dsdoctor cannot read or parse as Python 3"),

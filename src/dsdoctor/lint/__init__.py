@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set
 
 from packaging.version import InvalidVersion, Version
 
-from ..model import Finding, Report
+from ..model import Finding, Report, Severity
 from .rule import Edit, Hit, rules_for
 from .target import Target, Usage
+
+if TYPE_CHECKING:
+    from ..settings import Settings
 
 
 @dataclass
@@ -22,6 +25,7 @@ class LintResult:
     report: Report
     edits: List[Edit] = field(default_factory=list)
     files: List[str] = field(default_factory=list)
+    dropped: Set[object] = field(default_factory=set)  # settings entries that dropped a finding
     fix_edits: Dict[Finding, List[Edit]] = field(default_factory=dict)  # the edits that fix each finding (SARIF fixes)
 
 
@@ -48,10 +52,13 @@ def memlock_limit() -> Optional[int]:
 
 
 def lint_target(t: Target) -> List[Hit]:
+    """Every rule of the file's kind, then its inline ``dsdoctor: ignore`` comments (and unused-suppression)."""
+    from .suppress import suppress
+
     hits: List[Hit] = []
     for rule in rules_for(t.kind):  # type: ignore[arg-type]
         hits.extend(rule.check(t))
-    return hits
+    return suppress(t.path, t.kind, t.text, hits, t.doc)
 
 
 def make_target(path: str, kind: str, usage: Usage) -> Target:
@@ -71,22 +78,40 @@ def make_target(path: str, kind: str, usage: Usage) -> Target:
 
 def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Optional[str] = None,
          loaded_by: Optional[str] = None, max_depth: Optional[int] = None, targets: Sequence[str] = (),
-         python: Optional[str] = None, zero_stage: Optional[int] = None) -> LintResult:
-    """Lint the named files/directories (and the ds_configs, hostfiles and .deepspeed_env they reference)."""
+         python: Optional[str] = None, zero_stage: Optional[int] = None,
+         settings: "Optional[Settings]" = None) -> LintResult:
+    """Lint the named files/directories (and the ds_configs, hostfiles and .deepspeed_env they reference).
+
+    ``settings`` (:mod:`dsdoctor.settings`; default: the configuration file found from ``paths``, which raises
+    ``SettingsError`` when it is bad) gives select / ignore / per-file-ignores and the defaults for the
+    arguments: ``world_size``, ``targets`` and ``zero_stage`` passed here win over it."""
+    from ..settings import load
     from .discover import scan
     from .launch._files import env_file_vars
+    from .script.context import parse_targets
 
+    if settings is None:
+        settings = load(None, paths)
     found = scan(list(paths), max_depth)
-    ver = ds_version or installed_deepspeed()
+    wanted = parse_targets(targets)
+    ver, ver_source = ds_version, "--ds-version"
+    if not ver and "deepspeed" in wanted:
+        ver, ver_source = wanted["deepspeed"], "--target"
+    if not ver and "deepspeed" in parse_targets(settings.target):
+        ver, ver_source = parse_targets(settings.target)["deepspeed"], settings.where("target")
+    if not ver:
+        ver, ver_source = installed_deepspeed(), "installed deepspeed"
     base = Usage()
     if ver:
         try:
             base.ds = Version(ver)
-            base.ds_source = "--ds-version" if ds_version else "installed deepspeed"
+            base.ds_source = ver_source
         except InvalidVersion:
             pass
     base.world_size, base.world_size_source = (world_size, "--world-size") if world_size else \
         (found.world_size, found.world_size_source)
+    if base.world_size is None and settings.world_size:
+        base.world_size, base.world_size_source = settings.world_size, settings.where(f"world-size = {settings.world_size}")
     base.client_optimizer, base.saves_16bit = found.client_optimizer, found.saves_16bit
     base.multinode = found.multinode
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
@@ -101,7 +126,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     if any(k == "python" for k in found.kinds.values()):
         from .script.setup import python_usage
 
-        python_usage(base, found.kinds, targets, python, zero_stage)
+        python_usage(base, found.kinds, targets, python, zero_stage, settings)
     result = LintResult(Report())
     configs: Dict[str, Target] = {}
     for path, kind in sorted(found.kinds.items(), key=lambda pk: (pk[1] == "accelerate", pk[0])):
@@ -110,8 +135,11 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
             if kind == "accelerate":
                 from .accelerate import lint_yaml
                 from .discover import _read
+                from .suppress import apply_to_findings
 
-                result.report.findings += lint_yaml(path, _read(path), base, configs)
+                text = _read(path)
+                for h in apply_to_findings(path, kind, text, lint_yaml(path, text, base, configs)):
+                    _add(result, h, path, settings)
             continue
         if kind == "ds_config" and not os.path.exists(path):
             continue
@@ -123,19 +151,57 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
         hits = lint_target(target)
         result.files.append(path)
         for h in hits:
-            result.report.findings.append(h.finding)
-            resolved = [_resolve(e, path) for e in h.edits]
-            result.edits.extend(resolved)
-            if resolved:
-                result.fix_edits.setdefault(h.finding, []).extend(resolved)
+            _add(result, h, path, settings)
+    linted = {p: k for p, k in found.kinds.items() if p in result.files}
+    for h in unused_entries(settings, linted, result.dropped):
+        _add(result, h, settings.source, settings)
     result.report.findings.sort(key=lambda f: (f.path or "", f.line or 0, f.col or 0))
     result.report.facts = {"deepspeed": str(base.ds), "deepspeed_source": base.ds_source,
                            "world_size": base.world_size, "world_size_source": base.world_size_source,
                            "files": result.files}
+    if settings.source:
+        result.report.facts["config"] = settings.source
     if base.transformers or base.zero3 is not None:  # what the Python script verdicts assumed
         result.report.facts.update(transformers=base.transformers, transformers_source=base.transformers_source,
                                    zero3=base.zero3, zero3_source=base.zero3_source)
     return result
+
+
+def _add(result: LintResult, h: Hit, path: str, settings: "Settings") -> None:
+    """Keep a hit unless select / ignore / per-file-ignores drop it (then its edits are dropped too)."""
+    entry = settings.dropped_by(h.finding.name, h.finding.path)
+    if entry is not None:
+        result.dropped.add(entry)
+        return
+    result.report.findings.append(h.finding)
+    resolved = [_resolve(e, path) for e in h.edits]
+    result.edits.extend(resolved)
+    if resolved:
+        result.fix_edits.setdefault(h.finding, []).extend(resolved)
+
+
+def unused_entries(settings: "Settings", linted: Dict[str, str], dropped: "Set[object]") -> List[Hit]:
+    """unused-suppression for ``ignore`` / ``per-file-ignores`` entries that dropped nothing, where that is known:
+    a linted file is of a kind the rule reads (and, for per-file-ignores, matches the glob)."""
+    from .rule import REGISTRY, VARIANTS
+    from .suppress import NAME, RULE
+
+    out: List[Hit] = []
+    for e in settings.entries:
+        if e.key == "select" or e in dropped or e.name == NAME:
+            continue
+        kinds = {r.kind for r in (*REGISTRY.values(), *VARIANTS) if r.name == e.name}
+        if "ds_config" in kinds:
+            kinds.add("accelerate")  # accelerate YAML is linted with the ds_config rules
+        files = [p for p, k in linted.items() if k in kinds and (e.key == "ignore" or settings.matches(e.glob, p))]
+        if not files:
+            continue
+        where = f"per-file-ignores {e.glob!r}" if e.key == "per-file-ignores" else "ignore"
+        scope = f"{len(files)} matching file(s)" if e.key == "per-file-ignores" else f"the {len(files)} file(s) it applies to"
+        f = Finding(NAME, Severity.WARNING, f"{e.token!r} in {where} suppresses nothing: no {e.name} finding in {scope}",
+                    RULE.why, (), (), RULE.section, settings.source, e.line, 1 if e.line else None)
+        out.append(Hit(f))
+    return out
 
 
 def _resolve(e: Edit, origin: str) -> Edit:

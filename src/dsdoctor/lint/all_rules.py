@@ -1,5 +1,6 @@
 """Imports every lint rule module once (registration happens at import)."""
 
+from . import suppress  # noqa: F401  (unused-suppression; lint_target applies the suppressions)
 from .config import (  # noqa: F401
     auto_without_trainer,
     batch_size_mismatch,

@@ -92,6 +92,7 @@ class Document:
     root: Optional[Node] = None
     error: Optional[ReadError] = None
     strict_json_error: Optional[Tuple[str, int]] = None  # json.loads' message and offset, if it fails
+    comments: List[Tuple[int, int]] = field(default_factory=list)  # (start, end) of each comment hjson skipped
     _lines: List[int] = field(default_factory=list)
 
     def linecol(self, pos: int) -> Tuple[int, int]:
@@ -112,6 +113,7 @@ class _Parser:
     def __init__(self, s: str) -> None:
         self.s = s
         self.depth = 0
+        self.comments: Dict[int, int] = {}  # start -> end of every comment skipped (inline suppressions read them)
 
     # -- lexical helpers (getNext, getEol, skipIndent) ----------------------------------------------------
     def next(self, end: int) -> Tuple[str, int]:
@@ -125,11 +127,13 @@ class _Parser:
                 return ch, end
             ch2 = s[end + 1:end + 2]
             if ch == "#" or (ch == "/" and ch2 == "/"):
-                end = self.eol(end)
+                start, end = end, self.eol(end)
+                self.comments[start] = end
             elif ch == "/" and ch2 == "*":
                 close = s.find("*/", end + 2)
                 if close < 0:  # hjson indexes past the end here (IndexError): still a rejection
                     raise _Fatal("Unterminated /* comment", end)
+                self.comments[end] = close + 2
                 end = close + 2
             else:
                 return ch, end
@@ -418,12 +422,14 @@ class _Parser:
 def parse(text: str, path: str = "<string>") -> Document:
     """Parse HJSON/JSON text; never raises (the error is on the Document)."""
     doc = Document(path=path, text=text)
+    parser = _Parser(text)
     try:
-        doc.root = _Parser(text).document()
+        doc.root = parser.document()
     except ReadError as exc:
         doc.error = exc
     except RecursionError:
         doc.error = ReadError("Nesting too deep", 0)
+    doc.comments = sorted(parser.comments.items())
     try:
         json.loads(text)
     except json.JSONDecodeError as exc:

@@ -34,7 +34,6 @@ class Usage:
     transformers_source: str = ""
     zero3: Optional[bool] = None  # the project runs under ZeRO-3 (None = cannot tell)
     zero3_source: str = ""
-    tool: Dict[str, Any] = field(default_factory=dict)  # [tool.dsdoctor] of the project's pyproject.toml
 
 
 @dataclass

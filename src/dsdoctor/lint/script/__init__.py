@@ -2,7 +2,8 @@
 
 Rules live one per module here (kind ``"python"``), registered in ``lint/all_rules.py`` like the config and
 launch rules; they read the analysis that :func:`make_target` stores in ``Target.extra["script"]``. libcst is
-imported only when a .py file is linted. Suppress a finding with ``# dsdoctor: ignore[name]`` on its line.
+imported only when a .py file is linted. ``# dsdoctor: ignore[name]`` comments are applied by ``lint_target``
+(``lint/suppress.py``) and select / ignore by ``lint()``, as for every file kind.
 """
 
 from __future__ import annotations
@@ -19,9 +20,6 @@ from ..target import Target, Usage
 if TYPE_CHECKING:
     from ._flow import Script, Values
     from ._source import Source
-
-_IGNORE = re.compile(r"#\s*dsdoctor:\s*ignore(?:\[([^\]]*)\])?")
-
 
 @dataclass
 class Ctx:
@@ -93,30 +91,12 @@ def zero3_candidate(t: Target) -> Optional[Ctx]:
     return None if c is None or c.zero3 is False else c
 
 
-def suppressed(c: Ctx, line: int, name: str) -> bool:
-    m = _IGNORE.search(c.src.line_text(line))
-    if not m:
-        return False
-    return m.group(1) is None or name in {x.strip() for x in m.group(1).split(",")}
-
-
-def selected(usage: Usage, name: str) -> bool:
-    """``[tool.dsdoctor]`` ``select`` (only these) and ``ignore`` (never these) lists of rule names."""
-    select, ignore = usage.tool.get("select"), usage.tool.get("ignore")
-    if isinstance(ignore, list) and name in ignore:
-        return False
-    return not (isinstance(select, list) and select and name not in select)
-
-
 def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fixes: Tuple[Fix, ...] = (),
          edits: Tuple[Edit, ...] = (), severity: Optional[Severity] = None,
          evidence: Tuple[Evidence, ...] = ()) -> List[Hit]:
-    """A hit at ``node`` (none when suppressed on that line); edits only for files read as UTF-8."""
+    """A hit at ``node``; edits only for files read as UTF-8."""
     c = ctx(t)
     pos = c.src.span(node)[0] if node is not None else 0
-    line, _ = c.src.linecol(pos)
-    if suppressed(c, line, rule.name) or not selected(t.usage, rule.name):
-        return []
     if c.src.encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
         edits = ()
     return [rule.hit(t, pos, title, explanation, fixes, edits, severity, evidence)]

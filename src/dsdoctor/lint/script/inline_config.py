@@ -14,7 +14,7 @@ from ...model import Severity
 from ..config import auto_without_trainer, offload_client_optimizer
 from ..rule import Example, Hit, Rule, register_variant
 from ..target import Target, Usage
-from . import active, suppressed
+from . import active
 
 
 def _configs(t: Target) -> Iterator[Tuple[Any, Any, bool]]:
@@ -72,8 +72,6 @@ def _run(rule: Rule, t: Target) -> Iterator[Hit]:
                 m = re.search("[\"']" + re.escape(key.group(1)) + "[\"']" + r"\s*:", src)
                 pos = start + m.start() if m else start
             line, col = c.src.linecol(pos)
-            if suppressed(c, line, f.name):
-                continue
             yield Hit(replace(f, path=t.path, line=line, col=col, title=f.title + " (config dict in the script)"))
 
 
