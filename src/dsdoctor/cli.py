@@ -347,7 +347,18 @@ def version() -> None:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    """Console entry point; never lets a traceback escape (exit 2 instead)."""
+    """Console entry point; never lets a traceback escape (exit 2 instead). Everything it prints, on stdout
+    and stderr, in every format, goes through the secret redactor (``dsdoctor.redact``)."""
+    from .redact import install
+
+    restore = install()
+    try:
+        return _main(argv)
+    finally:
+        restore()
+
+
+def _main(argv: Optional[List[str]]) -> int:
     try:
         rv = app(args=argv, standalone_mode=False)
         if isinstance(rv, int):

@@ -141,8 +141,12 @@ def explain_failure(log: str, rc: int) -> Report:
 
 
 def write_stdout(chunk: bytes) -> None:
-    sys.stdout.buffer.write(chunk)
-    sys.stdout.buffer.flush()
+    """The launcher's output, relayed verbatim (not redacted: it is the user's program output, as without dsdoctor)."""
+    from .redact import passthrough
+
+    out = passthrough()
+    out.write(chunk)
+    out.flush()
 
 
 def _emit(report: Report, fmt_json: bool, command: str, verbose: bool) -> None:

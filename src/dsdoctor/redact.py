@@ -1,0 +1,568 @@
+"""One redactor for everything dsdoctor prints: secrets never reach stdout, stderr, a report or an error text.
+
+What is redacted (see docs/report.md):
+
+- the values of secret-named environment variables (``HF_TOKEN``, ``WANDB_API_KEY``, AWS/GCP/Azure keys,
+  anything named ``*_TOKEN``/``*_KEY``/``*_SECRET``/``*PASSWORD*``/``*_PASSWD``/``*CREDENTIAL*`` ...) wherever they
+  appear, also JSON-escaped or in Python ``repr`` form (values shorter than :data:`MIN_LITERAL` are only
+  redacted where dsdoctor shows the variable itself);
+- well-known token shapes anywhere in text: Hugging Face ``hf_...``, GitHub ``ghp_``/``gho_``/``github_pat_``,
+  GitLab ``glpat-``, AWS access key ids (``AKIA``/``ASIA``...), Slack ``xox?-``, OpenAI/Anthropic ``sk-...``,
+  Google ``AIza...``, npm/PyPI tokens, JWTs, PEM private-key blocks;
+- assignments of secret-named keys: ``HF_TOKEN=...``, ``"api_key": "..."``, ``password: ...``,
+  ``--hub_token ...``, Azure ``AccountKey=...``, ``Authorization: Bearer ...``, ``Bearer ...``, URL query
+  parameters (``?sig=``, ``&token=``, ``X-Amz-Signature=``) and credentials in URLs (``scheme://user:pass@host``);
+- optionally (``redact_paths``, ``--redact-paths`` or ``DSDOCTOR_REDACT_PATHS=1``) user names in home paths:
+  ``/home/<name>``, ``/Users/<name>``, ``$HOME`` and the login name as a path component become ``$USER``.
+
+Speed: one compiled regular expression (the environment's secret literals are part of it) and one pass;
+``bench/redact_throughput.py`` measures it (docs/performance.md).
+
+The replacement is ``[REDACTED]`` (no quotes or backslashes: JSON stays valid; brackets: Markdown shows it).
+"""
+
+from __future__ import annotations
+
+import getpass
+import io
+import json
+import os
+import re
+import sys
+from typing import IO, Any, Callable, Dict, Iterable, List, Mapping, Match, Optional, Pattern, TextIO, Tuple
+
+MASK = "[REDACTED]"
+USER_MASK = "$USER"
+MIN_LITERAL = 6  # shorter secret values are masked only where the variable itself is shown (see docs/report.md)
+REDACT_ENV = "DSDOCTOR_REDACT"  # "0": print secrets (debugging dsdoctor itself)
+PATHS_ENV = "DSDOCTOR_REDACT_PATHS"  # "1": also replace user names in home paths, in every command
+
+# ---------------------------------------------------------------------------------------------------------
+# names
+
+_SECRET_ENV_NAMES = frozenset({
+    "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "HUGGINGFACE_TOKEN", "WANDB_API_KEY", "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN", "AWS_ACCESS_KEY_ID", "AWS_SECURITY_TOKEN", "GOOGLE_APPLICATION_CREDENTIALS",
+    "AZURE_CLIENT_SECRET", "AZURE_STORAGE_CONNECTION_STRING", "AZURE_STORAGE_KEY", "AZURE_STORAGE_SAS_TOKEN",
+    "OPENAI_API_KEY", "GITHUB_TOKEN", "GH_TOKEN", "NGC_API_KEY", "COMET_API_KEY", "NEPTUNE_API_TOKEN",
+})
+_NOT_SECRET_ENV = frozenset({"PWD", "OLDPWD"})
+# a word that makes any name secret wherever it appears in it (normalized: lower case, no separators)
+_ALWAYS = ("password", "passwd", "secret", "credential", "connectionstring", "privatekey", "accesskey",
+           "sessiontoken", "authtoken", "accesstoken", "apikey", "apitoken", "refreshtoken", "sastoken")
+# <prefix>token names that are tokenizer vocabulary, not credentials (normalized prefix)
+_VOCAB_TOKENS = frozenset({
+    "", "pad", "eos", "bos", "unk", "sep", "cls", "mask", "special", "additionalspecial", "start", "end", "stop",
+    "image", "video", "audio", "boi", "eoi", "boa", "eoa", "decoderstart", "chat", "think", "tool", "default",
+    "max", "min", "num", "total", "next", "first", "last", "per", "sink", "prompt", "split", "eot", "eom", "fim",
+    "text", "label", "ignore", "placeholder", "new", "vision", "control", "reserved", "sentinel", "extra",
+})
+_VOCAB_TOKENS_TEXT = _VOCAB_TOKENS - {""}  # in text a bare ``token=`` is a credential (``token=x`` args)
+# <prefix>key names that are credentials even in lower case text (normalized prefix ends with one of these)
+_KEY_PREFIXES = ("api", "access", "secret", "private", "account", "sharedaccess", "master", "client", "encryption",
+                 "signing", "subscription", "license", "storage", "wandb", "openai", "hf", "comet", "neptune",
+                 "service", "auth", "app", "consumer", "session", "ssh", "gpg", "pgp", "deploy", "admin", "root",
+                 "primary", "secondary", "sas", "ngc")
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def is_secret_name(name: str) -> bool:
+    """Whether an environment variable (or a config key) of this name holds a secret: ``*_TOKEN``, ``*_KEY``,
+    ``*_SECRET``, ``*PASSWORD*``, ``*_PASSWD``, ``*CREDENTIAL*``, connection strings, private/access keys ...
+    (tokenizer vocabulary such as ``pad_token``/``EOS_TOKEN`` excepted)."""
+    up = name.upper()
+    if up in _SECRET_ENV_NAMES:
+        return True
+    if up in _NOT_SECRET_ENV:
+        return False
+    n = _norm(name)
+    if any(w in n for w in _ALWAYS):
+        return True
+    last = re.split(r"[_.\-]", up)[-1] if re.search(r"[_.\-]", up) else up
+    if last in ("TOKEN", "SECRET", "KEY", "PASSWD", "PWD", "PASS", "APIKEY", "SIGNATURE", "SAS", "PAT"):
+        if last == "TOKEN":
+            return _norm(name[: -len("token")]) not in _VOCAB_TOKENS
+        return len(up) > len(last)  # KEY / PASS / PWD alone: not a secret name
+    return False
+
+
+def _text_key_strength(full: str) -> int:
+    """For a key seen in text (``name=value``, ``"name": value``, ``--name value``): 2 secret, 1 secret when the
+    value looks random, 0 not secret."""
+    name = full.split(".")[-1].lstrip("-")
+    if not name:
+        return 0
+    n = _norm(name)
+    up = name.upper() == name and any(c.isalpha() for c in name)
+    if up and name.upper() in _SECRET_ENV_NAMES:
+        return 2
+    if any(w in n for w in _ALWAYS) or n in ("token", "signature", "sig", "secret"):
+        return 2
+    if n.endswith("token"):
+        return 0 if n[:-5] in _VOCAB_TOKENS_TEXT else 2
+    if n.endswith(("passwd", "pwd")) and n not in ("pwd", "oldpwd"):
+        return 2
+    if re.search(r"(?:[_-]pass|[a-z0-9]Pass|[_-]PASS)$", name):
+        return 2
+    if n.endswith("key") and len(n) > 3:
+        prefix = n[:-3]
+        if up and re.search(r"[_-]KEY$", name):
+            return 2  # environment-variable style: anything named *_KEY
+        if prefix.endswith(_KEY_PREFIXES):
+            return 2
+        return 1 if re.search(r"[_\-.]key$|[a-z0-9]Key$", name) else 0
+    if n == "key":
+        return 1
+    return 0
+
+
+_EXEMPT_VALUES = frozenset({
+    "", "true", "false", "none", "null", "nil", "yes", "no", "on", "off", "auto", "str", "int", "bool", "bytes",
+    "optional", "any", "required", "string", "redacted", "[redacted]", "***", "<redacted>", "undefined", "empty",
+})
+
+
+def _exempt_value(value: str, strength: int, numeric_ok: bool) -> bool:
+    v = value.strip()
+    low = v.lower()
+    if low in _EXEMPT_VALUES or v.startswith(("$", "%", "{{", "<")) or set(v) <= {"*", ".", "-", "#"}:
+        return True
+    if MASK in v:
+        return True
+    if numeric_ok and v.isdigit() and len(v) <= 8:
+        return True
+    if strength == 1:  # a weak name (``key``, ``*_key``): only random-looking values
+        return not (len(v) >= 16 and re.search(r"[0-9]", v) and re.search(r"[A-Za-z]", v) and " " not in v)
+    return False
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the pattern
+
+_KW = r"(?:passw(?:or)?d|secret|credentials?|token|key|pwd|pass|signature)"
+_VALUE = (r"(?:\"(?P<vd>(?:[^\"\\\n,:{}\[\]]|\\[^\n])*)\""  # "double quoted" (no JSON structure inside)
+          r"|'(?P<vs>[^'\"\n]*)'"  # 'single quoted'
+          r"|(?P<vp>\\?[\"'])?(?P<vu>[^\s\"'\\,;&<>(){}\[\]]+))")  # bare (also after an escaped quote: JSON in JSON)
+_FLAG_VALUE = r"(?P<fv>[^\s\"'\\,;&<>(){}\[\]]+)"
+
+_SHAPES = (
+    # PEM private key blocks (unterminated: to the end of the text)
+    r"(?P<pem>-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|\Z))",
+    # token shapes: the whole match is the secret
+    r"(?P<tok>\bhf_[A-Za-z0-9]{30,}"
+    r"|\bapi_org_[A-Za-z0-9]{30,}"
+    r"|\bgh[pousr]_[A-Za-z0-9]{36,}"
+    r"|\bgithub_pat_[A-Za-z0-9_]{22,}"
+    r"|\bglpat-[A-Za-z0-9_-]{20,}"
+    r"|\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"
+    r"|\bxox[abposre]-[A-Za-z0-9-]{10,}"
+    r"|\bsk-(?:proj-|svcacct-|admin-|ant-[a-z0-9]{2,8}-)?[A-Za-z0-9_-]{32,}"
+    r"|\bAIza[0-9A-Za-z_-]{35}"
+    r"|\bnpm_[A-Za-z0-9]{36}"
+    r"|\bpypi-AgE[A-Za-z0-9_-]{50,}"
+    r"|\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*)",
+    # Authorization headers: the credential after the scheme
+    r"(?P<auth>(?i:\b(?:proxy-)?authorization\b[\"']?[ \t]*[:=][ \t]*[\"']?"
+    r"(?:(?:bearer|basic|token|digest|bot|apikey|sharedkey|aws4-hmac-sha256)[ \t]+)?))(?P<authv>[^\s\"'\\,;]+)",
+    r"(?P<bear>\b[Bb]earer[ \t]+)(?P<bearv>[A-Za-z0-9._~+/-]{16,}=*)",
+    # credentials in URLs: scheme://user:PASSWORD@host
+    r"(?P<url>\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s/:@\"'<>\\]*:)(?P<urlv>[^\s/@\"'<>\\]+)(?=@)",
+    # URL query parameters that carry credentials
+    r"(?P<qp>[?&](?i:sig|signature|token|access_token|api_key|apikey|key|password|x-amz-signature"
+    r"|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential)=)(?P<qpv>[^&\s\"'#<>\\]+)",
+    # --flag value / --flag=value
+    r"(?P<flag>(?<![\w-])--[A-Za-z0-9_-]*?(?i:" + _KW + r")[A-Za-z0-9_-]*)(?P<fs>=|[ \t]+)" + _FLAG_VALUE,
+    # name=value, "name": "value", name: value (the name is read back from the keyword in the callback)
+    r"(?P<kv>(?i:" + _KW + r")[A-Za-z0-9_.-]*(?P<kq>[\"']?)[ \t]*[:=][ \t]*)" + _VALUE,
+)
+
+
+# lower-case substrings one of which every match of _SHAPES contains (the fast path of Redactor.redact)
+_TRIGGERS = ("-----begin", "hf_", "api_org_", "gh", "github_pat_", "glpat-", "akia", "asia", "xox", "sk-", "aiza", "npm_",
+             "pypi-", "eyj", "authorization", "bearer", "://", "sig", "pass", "pwd", "secret", "credential", "token", "key")
+_DIRECT = 4096  # shorter texts go through the pattern directly
+
+
+def _literal_forms(value: str) -> List[str]:
+    forms = {value, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1], repr(value)[1:-1],
+             json.dumps(json.dumps(value)[1:-1])[1:-1]}
+    return [f for f in forms if len(f) >= MIN_LITERAL]
+
+
+def secret_literals(env: Mapping[str, str]) -> List[str]:
+    """The values of secret-named variables in ``env`` worth matching anywhere (and their escaped forms)."""
+    out: set[str] = set()
+    for name, value in env.items():
+        if is_secret_name(name) and value and len(value) >= MIN_LITERAL and not _exempt_value(value, 2, False):
+            out.update(_literal_forms(value))
+    return sorted(out, key=lambda s: (-len(s), s))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the redactor
+
+
+def _user_name() -> Optional[str]:
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no passwd entry, no LOGNAME: nothing to replace
+        return None
+
+
+class Redactor:
+    """Redacts secrets (and optionally user names in paths) from text; build once, call :meth:`redact` often."""
+
+    def __init__(self, env: Optional[Mapping[str, str]] = None, redact_paths: bool = False,
+                 home: Optional[str] = None, user: Optional[str] = None) -> None:
+        env = os.environ if env is None else env
+        self.literals = secret_literals(env)
+        self.redact_paths = redact_paths
+        parts = []
+        if self.literals:
+            parts.append("(?P<lit>" + "|".join(re.escape(s) for s in self.literals) + ")")
+        parts += _SHAPES
+        if redact_paths:
+            parts += self._path_patterns(env.get("HOME") if home is None else home, user if user is not None else _user_name())
+        self.pattern: Pattern[str] = re.compile("|".join(parts))
+        self._exact_triggers = list(self.literals)
+        self._low_triggers = list(_TRIGGERS)
+        if redact_paths:
+            self._low_triggers += ["/home/", "/users/", "\\users\\"]
+            home = env.get("HOME") if home is None else home
+            if home and home.count("/") >= 2:
+                self._exact_triggers.append(home.rstrip("/"))
+            user = user if user is not None else _user_name()
+            if user and user != "root" and len(user) >= 2:
+                self._exact_triggers += ["/" + user, "\\" + user]
+
+    @staticmethod
+    def _path_patterns(home: Optional[str], user: Optional[str]) -> List[str]:
+        out = [r"(?P<homep>(?<![\w.-])(?:/home|/Users|/usr/home|[A-Za-z]:(?:\\\\|\\|/)Users)(?:\\\\|\\|/))(?P<homev>[^/\\\s\"':;,<>$]+)"]
+        home = (home or "").rstrip("/")
+        if home and home.count("/") >= 2 and os.path.basename(home) not in ("root", "") and not home.startswith(("/home/", "/Users/")):
+            out.append(r"(?P<hdir>" + re.escape(os.path.dirname(home)) + r"/)(?P<hdirv>" + re.escape(os.path.basename(home)) + r")(?![\w.-])")
+        if user and user != "root" and len(user) >= 2:
+            out.append(r"(?P<userp>(?<=[/\\]))(?P<userv>" + re.escape(user) + r")(?=[/\\]|$|[\s\"':;,)])")
+        return out
+
+    def _sub(self, m: Match[str]) -> str:
+        g = m.groupdict()
+        if g.get("lit") is not None or g["tok"] is not None:
+            return MASK
+        if g["pem"] is not None:
+            return MASK + " (private key)"
+        for head, val in (("auth", "authv"), ("bear", "bearv"), ("url", "urlv"), ("qp", "qpv")):
+            if g[head] is not None:
+                v = g[val]
+                return m.group(0) if _exempt_value(v, 2, False) else g[head] + MASK
+        if g["flag"] is not None:
+            strength = _text_key_strength(g["flag"])
+            v = g["fv"]
+            if strength == 0 or v.startswith("-") or _exempt_value(v, strength, _numeric_ok(g["flag"])):
+                return m.group(0)
+            return g["flag"] + g["fs"] + MASK
+        if g["kv"] is not None:
+            return self._kv(m)
+        for head in ("homep", "hdir", "userp"):
+            if g.get(head) is not None:
+                return g[head] + USER_MASK
+        return m.group(0)
+
+    @staticmethod
+    def _kv(m: Match[str]) -> str:
+        text, start = m.string, m.start()
+        i = start
+        while i > 0 and (text[i - 1].isalnum() or text[i - 1] in "_.-"):
+            i -= 1
+        name_end = m.start("kq") if m.group("kq") else m.end("kv")
+        full = text[i:name_end].rstrip(" \t:=\"'")
+        strength = _text_key_strength(full)
+        if strength == 0:
+            return m.group(0)
+        for grp in ("vd", "vs", "vu"):
+            v = m.group(grp)
+            if v is not None:
+                if _exempt_value(v, strength, _numeric_ok(full)):
+                    return m.group(0)
+                a, b = m.start(grp) - start, m.end(grp) - start
+                whole = m.group(0)
+                return whole[:a] + MASK + whole[b:]
+        return m.group(0)
+
+    def redact(self, text: str) -> str:
+        """``text`` with every secret (and, with ``redact_paths``, every home-path user name) replaced.
+
+        Long texts are not run through the pattern as a whole (Python's ``re`` scans an alternation at a few
+        MB/s): the lines holding a trigger substring (found with ``str.find``) are, and only they can change."""
+        if len(text) < _DIRECT:
+            return self.pattern.sub(self._sub, text) if text else text
+        spans = self._candidate_lines(text)
+        if not spans:
+            return text
+        out: List[str] = []
+        pos = 0
+        for a, b in spans:
+            out.append(text[pos:a])
+            out.append(self.pattern.sub(self._sub, text[a:b]))
+            pos = b
+        out.append(text[pos:])
+        return "".join(out)
+
+    def _candidate_lines(self, text: str) -> List[Tuple[int, int]]:
+        """Merged (start, end) line spans of ``text`` that contain a trigger (a private-key block: to its END)."""
+        low = text.lower()
+        n = len(text)
+        spans: List[Tuple[int, int]] = []
+        for hay, triggers in ((low, self._low_triggers), (text, self._exact_triggers)):
+            for trig in triggers:
+                i = hay.find(trig)
+                while i >= 0:
+                    a = text.rfind("\n", 0, i) + 1
+                    j = i
+                    if trig == "-----begin":
+                        end = low.find("-----end", i)
+                        j = n if end < 0 else end
+                    b = text.find("\n", j)
+                    b = n if b < 0 else b
+                    spans.append((a, b))
+                    i = hay.find(trig, b)
+        if not spans:
+            return spans
+        spans.sort()
+        merged = [spans[0]]
+        for a, b in spans[1:]:
+            if a <= merged[-1][1] + 1:
+                if b > merged[-1][1]:
+                    merged[-1] = (merged[-1][0], b)
+            else:
+                merged.append((a, b))
+        return merged
+
+    def redact_open(self, text: str) -> Tuple[str, bool]:
+        """(redacted text, whether it ends inside an unterminated private-key block) for streaming."""
+        out = self.redact(text)
+        i = text.rfind("-----BEGIN")
+        return out, i >= 0 and "PRIVATE KEY" in text[i:i + 80] and "-----END" not in text[i:]
+
+
+def _numeric_ok(name: str) -> bool:
+    n = _norm(name)
+    return not any(w in n for w in ("password", "passwd", "pwd", "pass", "secret"))
+
+
+_END_PEM = re.compile(r"-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+
+# ---------------------------------------------------------------------------------------------------------
+# module-level API
+
+_cache: Dict[Tuple[Any, ...], Redactor] = {}
+
+
+def enabled(env: Optional[Mapping[str, str]] = None) -> bool:
+    """False only when ``DSDOCTOR_REDACT=0`` (for debugging dsdoctor; never the default)."""
+    return (os.environ if env is None else env).get(REDACT_ENV, "1").strip() != "0"
+
+
+def paths_default(env: Optional[Mapping[str, str]] = None) -> bool:
+    """``DSDOCTOR_REDACT_PATHS=1``: redact user names in home paths in every command."""
+    return (os.environ if env is None else env).get(PATHS_ENV, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def get_redactor(redact_paths: Optional[bool] = None) -> Redactor:
+    """The redactor for this process's environment (rebuilt when secret-named variables change)."""
+    paths = paths_default() if redact_paths is None else redact_paths
+    key = (paths, os.environ.get("HOME"), tuple(sorted((k, v) for k, v in os.environ.items() if is_secret_name(k))))
+    r = _cache.get(key)
+    if r is None:
+        _cache.clear()
+        r = _cache[key] = Redactor(redact_paths=paths)
+    return r
+
+
+def redact(text: str, redact_paths: Optional[bool] = None) -> str:
+    """Redact secrets from ``text`` (call it on every message dsdoctor shows, e.g. ``DsDoctorError``)."""
+    if not enabled():
+        return text
+    return get_redactor(redact_paths).redact(text)
+
+
+def redact_env(env: Mapping[str, str], names: Iterable[str], redact_paths: Optional[bool] = None) -> Dict[str, str]:
+    """``{name: shown value}`` for ``names`` present in ``env``: secret-named variables masked whatever their
+    length (flag values 0/1/true/false shown), every other value through :func:`redact`."""
+    out: Dict[str, str] = {}
+    for name in names:
+        if name not in env:
+            continue
+        value = env[name]
+        if is_secret_name(name) and value.strip().lower() not in ("", "0", "1", "true", "false", "yes", "no", "on", "off"):
+            out[name] = MASK if enabled() else value
+        else:
+            out[name] = redact(value, redact_paths)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------
+# stdout / stderr
+
+
+class RedactingStream(io.TextIOBase):
+    """A text stream that redacts whole lines before they reach ``inner``.
+
+    Text is held until a newline (or :meth:`flush`, so prompts still show), then redacted and written; a
+    private-key block spanning lines is masked to its END line. ``buffer`` is a redacting binary view (click
+    writes there when the terminal encoding is ASCII); :func:`passthrough` gives the raw one for relaying a
+    child's output verbatim (``dsdoctor launch``)."""
+
+    MAX_PENDING = 1 << 16
+
+    def __init__(self, inner: TextIO, redactor: Callable[[], Redactor]) -> None:
+        super().__init__()
+        self.inner = inner
+        self._redactor = redactor
+        self._pending = ""
+        self._in_pem = False
+        self._buffer: Optional[_RedactingBinary] = None
+
+    def _emit(self, chunk: str) -> None:
+        if not chunk:
+            return
+        if self._in_pem:
+            m = _END_PEM.search(chunk)
+            if m is None:
+                return
+            self._in_pem = False
+            chunk = chunk[m.end():]
+        if not enabled():
+            self.inner.write(chunk)
+            return
+        out, self._in_pem = self._redactor().redact_open(chunk)
+        self.inner.write(out)
+
+    def write(self, s: str) -> int:
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        self._pending += s
+        if "\n" in s:
+            cut = self._pending.rfind("\n") + 1
+            chunk, self._pending = self._pending[:cut], self._pending[cut:]
+            self._emit(chunk)
+        elif len(self._pending) > self.MAX_PENDING:
+            chunk, self._pending = self._pending, ""
+            self._emit(chunk)
+        return len(s)
+
+    def flush(self) -> None:
+        if self._pending:
+            chunk, self._pending = self._pending, ""
+            self._emit(chunk)
+        self.inner.flush()
+
+    def close(self) -> None:  # never close the real stdout/stderr
+        try:
+            self.flush()
+        except (OSError, ValueError):
+            pass
+
+    def isatty(self) -> bool:
+        return self.inner.isatty()
+
+    def fileno(self) -> int:
+        return self.inner.fileno()
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.inner, "encoding", None) or "utf-8"
+
+    @property
+    def errors(self) -> Optional[str]:  # type: ignore[override]
+        return getattr(self.inner, "errors", None)
+
+    @property
+    def buffer(self) -> "_RedactingBinary":
+        if self._buffer is None:
+            self._buffer = _RedactingBinary(self)
+        return self._buffer
+
+    def raw_buffer(self) -> IO[bytes]:
+        self.flush()
+        return self.inner.buffer
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+class _RedactingBinary(io.RawIOBase):
+    """Bytes written to a :class:`RedactingStream` (decoded as UTF-8, undecodable bytes kept)."""
+
+    def __init__(self, text: RedactingStream) -> None:
+        super().__init__()
+        self._text = text
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: Any) -> int:
+        data = bytes(b)
+        self._text.write(data.decode("utf-8", "replace"))
+        return len(data)
+
+    def flush(self) -> None:
+        self._text.flush()
+
+    def close(self) -> None:
+        self.flush()
+
+    def isatty(self) -> bool:
+        return self._text.isatty()
+
+    def fileno(self) -> int:
+        return self._text.fileno()
+
+
+def install() -> Callable[[], None]:
+    """Wrap ``sys.stdout``/``sys.stderr`` in :class:`RedactingStream`; returns the function that restores them."""
+    saved = (sys.stdout, sys.stderr)
+
+    def current() -> Redactor:
+        return get_redactor(_paths_override[0])
+
+    for attr in ("stdout", "stderr"):
+        stream = getattr(sys, attr)
+        if stream is not None and not isinstance(stream, RedactingStream):
+            setattr(sys, attr, RedactingStream(stream, current))
+
+    def restore() -> None:
+        for s in (sys.stdout, sys.stderr):
+            try:
+                s.flush()
+            except (OSError, ValueError):
+                pass
+        sys.stdout, sys.stderr = saved
+        _paths_override[0] = None
+
+    return restore
+
+
+_paths_override: List[Optional[bool]] = [None]
+
+
+def set_redact_paths(on: bool) -> None:
+    """Turn home-path redaction on for the rest of this process's output (``report --redact-paths``)."""
+    for s in (sys.stdout, sys.stderr):
+        if isinstance(s, RedactingStream):
+            s.flush()
+    _paths_override[0] = on or None
+
+
+def passthrough() -> IO[bytes]:
+    """The real binary stdout, for relaying a child process's output unchanged (``launch``)."""
+    out = sys.stdout
+    if isinstance(out, RedactingStream):
+        return out.raw_buffer()
+    return out.buffer
