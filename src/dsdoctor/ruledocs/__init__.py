@@ -128,11 +128,14 @@ def lookup(query: str) -> Optional[RuleDoc]:
 
 
 def suggest(query: str, n: int = 3) -> List[str]:
-    """Names or codes close to ``query`` (for did-you-mean)."""
+    """Names or codes close to ``query`` (for did-you-mean); a code is shown with its name."""
     docs = _build()
     q = query.strip()
     if q.upper().startswith("DS"):
-        return difflib.get_close_matches(q.upper(), sorted({d.code for d in docs.values()}), n, 0.6)
+        by_code = {d.code: d.name for d in docs.values()}
+        norm = "DS" + q[2:].upper().replace("O", "0").replace("I", "1").replace("L", "1")
+        codes = [norm] if norm in by_code else difflib.get_close_matches(norm, sorted(by_code), n, 0.6)
+        return [f"{c} ({by_code[c]})" for c in codes]
     got = difflib.get_close_matches(q.lower(), sorted(docs), n, 0.6)
     if not got:  # a fragment: names that contain it
         got = [k for k in sorted(docs) if q.lower() and q.lower() in k][:n]

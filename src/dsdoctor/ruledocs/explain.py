@@ -141,6 +141,9 @@ ENTRIES: Tuple[Entry, ...] = (
           "(`trainer.save_model(out)`) / consolidate the checkpoint (`python <checkpoint>/zero_to_fp32.py "
           "<checkpoint> <out_dir>`). `dsdoctor lint` finds the save in the script (zero3-unsafe-save, DS510).",
           log("zero3-saved-partitioned", "Loading a LoRA adapter that was saved under ZeRO-3:",
+              "Traceback (most recent call last):\n"
+              "  File \"/home/user/proj/infer.py\", line 9, in <module>\n"
+              "    model = PeftModel.from_pretrained(base, \"out/adapter\")\n"
               "RuntimeError: Error(s) in loading state_dict for PeftModelForCausalLM:\n"
               "\tsize mismatch for base_model.model.model.layers.0.self_attn.q_proj.lora_B.default.weight: copying a "
               "param with shape torch.Size([0]) from checkpoint, the shape in current model is torch.Size([4096, "
@@ -308,6 +311,8 @@ ALSO: Tuple[Also, ...] = (
     )),
     Also("offload-client-optimizer", "explain", (
         log("offload-client-optimizer", "`dsdoctor explain` on the failed run:",
+            "[rank0]: Traceback (most recent call last):\n"
+            "[rank0]:   File \"/home/user/proj/train.py\", line 7, in <module>\n"
             "[rank0]:     deepspeed.initialize(model=model, optimizer=opt, config=cfg)\n"
             "[rank0]:     raise ZeRORuntimeException(msg)\n"
             "[rank0]: deepspeed.runtime.zero.utils.ZeRORuntimeException: You are using ZeRO-Offload with a client "
@@ -319,6 +324,7 @@ ALSO: Tuple[Also, ...] = (
     )),
     Also("bucket-size-float", "explain", (
         log("bucket-size-float", "`dsdoctor explain` on the failed run (DeepSpeed 0.19.8, pydantic v2):",
+            "[rank0]: Traceback (most recent call last):\n"
             "[rank0]: pydantic_core._pydantic_core.ValidationError: 1 validation error for DeepSpeedZeroConfig\n"
             "[rank0]: stage3_prefetch_bucket_size\n"
             "[rank0]:   Input should be a valid integer, got a number with a fractional part [type=int_from_float, "
