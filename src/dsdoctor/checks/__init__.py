@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping, Optional
+from typing import TYPE_CHECKING, Mapping, Optional
 
 from ..dsconfig import OffloadIntent
 from ..model import Finding, Passed, Report
@@ -10,6 +10,9 @@ from ..probes.environment import EnvFacts, collect
 from ..probes.interpreter import Interpreter
 from . import context, rules
 from .cpu_adam import predict
+
+if TYPE_CHECKING:
+    from ..probes.cache import ProbeCache
 
 
 def evaluate(facts: EnvFacts, nvme: bool = False, intent: Optional[OffloadIntent] = None) -> Report:
@@ -39,9 +42,11 @@ def run_check(
     nvme: bool = False,
     interp: Optional[Interpreter] = None,
     intent: Optional[OffloadIntent] = None,
+    cache: "Optional[ProbeCache]" = None,
 ) -> Report:
-    """``dsdoctor check``: probe the environment of ``python`` (default: this interpreter) and decide."""
-    return evaluate(collect(python, env, interp), nvme=nvme, intent=intent)
+    """``dsdoctor check``: probe the environment of ``python`` (default: this interpreter) and decide.
+    ``cache`` reuses stored subprocess probe results (``dsdoctor.preflight``; ``check`` always probes)."""
+    return evaluate(collect(python, env, interp, cache), nvme=nvme, intent=intent)
 
 
 def summarize(ctx: context.Context) -> dict:  # type: ignore[type-arg]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Dict, List, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Tuple
 
 from . import interpreter as interp_mod
 from .interpreter import Interpreter
@@ -26,6 +26,9 @@ from .toolchain import (
     run_nvcc,
     toolkit_candidates,
 )
+
+if TYPE_CHECKING:
+    from .cache import ProbeCache
 
 
 @dataclass
@@ -64,7 +67,9 @@ def collect(
     python: Optional[str] = None,
     env: Optional[Mapping[str, str]] = None,
     interp_known: Optional[Interpreter] = None,
+    cache: "Optional[ProbeCache]" = None,
 ) -> EnvFacts:
+    """``cache`` (``dsdoctor.preflight``): reuse stored results of the subprocess probes (see ``probes.cache``)."""
     environ = dict(os.environ if env is None else env)
     failures: List[ProbeFailure] = []
     got = interp_known or interp_mod.resolve(python, environ)
@@ -80,19 +85,19 @@ def collect(
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         f_pkgs = pool.submit(scan, dirs)
-        f_nvcc = pool.submit(run_nvcc, os.path.join(cuda_home.path, "bin", "nvcc")) if cuda_home.path else None
+        f_nvcc = pool.submit(run_nvcc, os.path.join(cuda_home.path, "bin", "nvcc"), cache) if cuda_home.path else None
         f_cands = pool.submit(toolkit_candidates, tool_env, dirs)
-        f_comp = pool.submit(probe_compiler, tool_env)
-        f_gpus = pool.submit(probe_gpus, tool_env, path_env)
+        f_comp = pool.submit(probe_compiler, tool_env, cache)
+        f_gpus = pool.submit(probe_gpus, tool_env, path_env, cache)
         f_aio = pool.submit(probe_libaio, tool_env)
         f_ext = pool.submit(probe_extensions, tool_env)
         limits = probe_limits()
         pkgs = f_pkgs.result()
-        f_ninja = pool.submit(probe_ninja, path_env, pkgs.module_dirs.get("ninja"))
+        f_ninja = pool.submit(probe_ninja, path_env, pkgs.module_dirs.get("ninja"), cache)
         cands = f_cands.result()
         current_real = os.path.realpath(cuda_home.path) if cuda_home.path else None
         f_others = [
-            pool.submit(run_nvcc, os.path.join(h, "bin", "nvcc"))
+            pool.submit(run_nvcc, os.path.join(h, "bin", "nvcc"), cache)
             for h in cands
             if os.path.realpath(h) != current_real
         ]

@@ -9,10 +9,13 @@ import os
 import resource
 import time
 from dataclasses import dataclass, field
-from typing import Callable, List, Mapping, Optional, TypeVar
+from typing import TYPE_CHECKING, Callable, List, Mapping, Optional, TypeVar
 
 from ..knowledge import cuda as CK
 from .run import run_tool, which
+
+if TYPE_CHECKING:
+    from .cache import ProbeCache
 
 T = TypeVar("T")
 
@@ -39,13 +42,24 @@ def _visible(count: int, env: Mapping[str, str]) -> int:
     return min(count, len(ids))
 
 
-def probe_gpus(env: Mapping[str, str], path_env: Optional[str]) -> Gpus:
-    count = _nvml_count()
+def probe_gpus(env: Mapping[str, str], path_env: Optional[str], cache: "Optional[ProbeCache]" = None) -> Gpus:
+    driver = None
+    if cache is not None:
+        from .cache import driver_id
+
+        driver = driver_id()
+    if cache is not None and driver is not None and driver[0]:  # a loaded driver: its identity keys the count
+        count = cache.memo("nvml-count", [list(driver)], _nvml_count, lambda n: n, lambda n: int(n))
+    else:
+        count = _nvml_count()
     if count is not None:
         return Gpus(count, _visible(count, env), "nvml")
     smi = which("nvidia-smi", path_env)
     if smi:
-        res = run_tool([smi, "-L"], timeout=5.0)
+        if cache is not None and driver is not None:
+            res = cache.tool([smi, "-L"], 5.0, list(driver))
+        else:
+            res = run_tool([smi, "-L"], timeout=5.0)
         if res.ok:
             names = tuple(ln for ln in res.stdout.splitlines() if ln.startswith("GPU "))
             return Gpus(len(names), _visible(len(names), env), "nvidia-smi", names)

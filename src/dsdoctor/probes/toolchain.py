@@ -7,10 +7,13 @@ import glob
 import os
 import re
 from dataclasses import dataclass
-from typing import List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Sequence, Tuple
 
 from ..knowledge import cuda as CK
 from .run import ProbeFailure, ToolResult, run_tool, which
+
+if TYPE_CHECKING:
+    from .cache import ProbeCache
 
 NVCC_TIMEOUT = 5.0
 TOOL_TIMEOUT = 5.0
@@ -48,8 +51,16 @@ class Nvcc:
         return self.result.error != "not found"
 
 
-def run_nvcc(path: str) -> Nvcc:
-    res = run_tool([path, "-V"], timeout=NVCC_TIMEOUT)
+def _run(argv: Sequence[str], timeout: float, cache: "Optional[ProbeCache]", depends: Sequence[Any] = (),
+         keep: Optional[Callable[[ToolResult], bool]] = None, valid: Optional[Callable[[ToolResult], bool]] = None) -> ToolResult:
+    """``run_tool``, or its cached result when a probe cache is given (``dsdoctor.preflight``)."""
+    if cache is None:
+        return run_tool(argv, timeout=timeout)
+    return cache.tool(argv, timeout, depends, keep or (lambda r: r.ok), valid or (lambda r: True))
+
+
+def run_nvcc(path: str, cache: "Optional[ProbeCache]" = None) -> Nvcc:
+    res = _run([path, "-V"], NVCC_TIMEOUT, cache, keep=lambda r: r.ok and CK.parse_nvcc_release(r.output) is not None)
     out = res.output
     return Nvcc(path, CK.parse_nvcc_release(out) if res.ok else None, CK.parse_nvcc_full(out), res)
 
@@ -94,11 +105,11 @@ class Ninja:
     result: Optional[ToolResult]
 
 
-def probe_ninja(path_env: Optional[str], module_dir: Optional[str]) -> Ninja:
+def probe_ninja(path_env: Optional[str], module_dir: Optional[str], cache: "Optional[ProbeCache]" = None) -> Ninja:
     exe = which("ninja", path_env)
     if not exe:
         return Ninja(module_dir, None, None, None)
-    res = run_tool([exe, "--version"], timeout=TOOL_TIMEOUT)
+    res = _run([exe, "--version"], TOOL_TIMEOUT, cache)
     ver = res.stdout.strip().splitlines()[0] if res.ok and res.stdout.strip() else None
     return Ninja(module_dir, exe if res.ok else None, ver, res)
 
@@ -116,12 +127,21 @@ class Compiler:
 _GCC_VER = re.compile(r"\b(\d+)\.(\d+)(?:\.(\d+))?\b")
 
 
-def probe_compiler(env: Mapping[str, str]) -> Compiler:
+# Environment variables that change where gcc looks for its runtime libraries (-print-file-name).
+GCC_SEARCH_VARS = ("GCC_EXEC_PREFIX", "COMPILER_PATH", "LIBRARY_PATH")
+
+
+def _found_lib(r: ToolResult) -> bool:
+    out = r.stdout.strip()
+    return r.ok and os.path.isabs(out) and os.path.exists(out)
+
+
+def probe_compiler(env: Mapping[str, str], cache: "Optional[ProbeCache]" = None) -> Compiler:
     name = env.get("CXX") or "c++"
     path = which(name, env.get("PATH"))
     if path is None:
         return Compiler(name, None, None, None, None, None)
-    res = run_tool([path, "--version"], timeout=TOOL_TIMEOUT)
+    res = _run([path, "--version"], TOOL_TIMEOUT, cache)
     if not res.ok:
         return Compiler(name, path, None, None, None, res)
     first = res.stdout.splitlines()[0] if res.stdout else ""
@@ -129,7 +149,9 @@ def probe_compiler(env: Mapping[str, str]) -> Compiler:
     m = _GCC_VER.search(first.split(")")[-1]) or _GCC_VER.search(first)
     version = tuple(int(g) for g in m.groups() if g is not None) if m else None
     lib = "libomp.so" if kind == "clang" else "libgomp.so"
-    omp = run_tool([path, f"-print-file-name={lib}"], timeout=TOOL_TIMEOUT)
+    # the tool runs with this process's environment (run_tool's default): that is what the key depends on
+    depends = [os.environ.get(k) for k in GCC_SEARCH_VARS]
+    omp = _run([path, f"-print-file-name={lib}"], TOOL_TIMEOUT, cache, depends, keep=_found_lib, valid=_found_lib)
     found = omp.stdout.strip() if omp.ok else ""
     openmp = found if found and os.path.isabs(found) and os.path.exists(found) else None
     return Compiler(name, path, kind, version, openmp, res)
