@@ -339,6 +339,24 @@ def rule(
 
 
 @app.command()
+def report(
+    log: Optional[str] = typer.Option(None, "--log", help="A failed training log (file, rank-log directory, gzip): "
+                                      "its tail and explain's diagnosis."),
+    ds_config: Optional[str] = typer.Option(None, "--ds-config", help="The DeepSpeed config you train with."),
+    python: Optional[str] = PythonOpt,
+    redact_paths: bool = typer.Option(False, "--redact-paths", help="Also replace user names in home paths with $USER "
+                                      "(default: DSDOCTOR_REDACT_PATHS=1)."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the report to this file (atomically)."),
+    no_lint: bool = typer.Option(False, "--no-lint", help="Do not lint the current directory."),
+) -> None:
+    """A Markdown bug report to paste into an issue: versions, environment, findings, log tail and diagnosis.
+    Secrets are redacted."""
+    from .report import run_report
+
+    raise typer.Exit(run_report(log, ds_config, python, redact_paths, output, not no_lint))
+
+
+@app.command()
 def version() -> None:
     """Print dsdoctor's version."""
     from . import __version__

@@ -359,6 +359,7 @@ _END_PEM = re.compile(r"-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 # module-level API
 
 _cache: Dict[Tuple[Any, ...], Redactor] = {}
+_paths_override: List[Optional[bool]] = [None]  # set_redact_paths(): this process's choice over the environment's
 
 
 def enabled(env: Optional[Mapping[str, str]] = None) -> bool:
@@ -373,7 +374,9 @@ def paths_default(env: Optional[Mapping[str, str]] = None) -> bool:
 
 def get_redactor(redact_paths: Optional[bool] = None) -> Redactor:
     """The redactor for this process's environment (rebuilt when secret-named variables change)."""
-    paths = paths_default() if redact_paths is None else redact_paths
+    paths = _paths_override[0] if redact_paths is None else redact_paths
+    if paths is None:
+        paths = paths_default()
     key = (paths, os.environ.get("HOME"), tuple(sorted((k, v) for k, v in os.environ.items() if is_secret_name(k))))
     r = _cache.get(key)
     if r is None:
@@ -530,7 +533,7 @@ def install() -> Callable[[], None]:
     saved = (sys.stdout, sys.stderr)
 
     def current() -> Redactor:
-        return get_redactor(_paths_override[0])
+        return get_redactor()
 
     for attr in ("stdout", "stderr"):
         stream = getattr(sys, attr)
@@ -547,9 +550,6 @@ def install() -> Callable[[], None]:
         _paths_override[0] = None
 
     return restore
-
-
-_paths_override: List[Optional[bool]] = [None]
 
 
 def set_redact_paths(on: bool) -> None:
