@@ -74,10 +74,10 @@ class RuleDoc:
         return f"{self.name} ({self.code})"
 
     def markdown(self, level: int = 2) -> str:
-        """This name's section of docs/rules.md (also usable as SARIF ``help.markdown``)."""
+        """This name's section of docs/rules.md without its HTML anchor (SARIF ``help.markdown``, the terminal)."""
         from .markdown import section
 
-        return section(self, level)
+        return section(self, level, anchor=False)
 
     def text(self) -> str:
         """Plain text for ``dsdoctor rule NAME``."""

@@ -31,12 +31,14 @@ def _fence(text: str) -> List[str]:
     return [fence, text.rstrip("\n"), fence]
 
 
-def section(d: "RuleDoc", level: int = 3) -> str:
+def section(d: "RuleDoc", level: int = 3, anchor: bool = True) -> str:
+    """One name's section: heading, summary, commands, What / Why / Example(s) / Fix. ``anchor`` adds the
+    ``<a id="name">`` docs/rules.md links to (left out for SARIF help and the terminal)."""
     from . import command_line
 
     h = "#" * level
-    out: List[str] = [f'<a id="{d.name}"></a>', "", f"{h} `{d.name}` ({d.code}, {d.severity.value}, {d.kind})", "",
-                      d.summary + ".", ""]
+    out: List[str] = [f'<a id="{d.name}"></a>', ""] if anchor else []
+    out += [f"{h} `{d.name}` ({d.code}, {d.severity.value}, {d.kind})", "", d.summary + ".", ""]
     if len(d.commands) > 1:
         out += ["Reported by: " + ", ".join(f"`{command_line(c)}`" for c in d.commands) + ".", ""]
     out += [f"**What.** {d.what}", "", f"**Why.** {d.why}", ""]
@@ -107,7 +109,7 @@ def render() -> str:
         out += [f"| [`{d.name}`](#{d.name}) | {d.code} | {d.severity.value} | {d.summary} |" for d in group]
         out.append("")
         for d in group:
-            out.append(section(d, 3))
+            out.append(section(d, 3, anchor=True))
     return "\n".join(out).rstrip("\n") + "\n"
 
 
