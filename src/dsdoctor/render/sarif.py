@@ -270,30 +270,32 @@ def _result(f: Finding, rule_index: int, command: str, base: str, files: _Files,
     text = f.title if not f.explanation else f"{f.title}\n{f.explanation}"
     res: Dict[str, Any] = {"ruleId": f.name, "ruleIndex": rule_index, "level": LEVEL[f.severity], "message": {"text": text}}
     located = [e for e in f.evidence if e.path and _physical(e.path)]
+    causes = [e for e in located if e.where != CONSEQUENCE]
     primary: Optional[Evidence] = None
-    line_text: Optional[str] = None
-    if f.path and _physical(f.path):
-        snippet = files.line(f.path, f.line) if f.line else None
-        line_text = snippet
-        res["locations"] = [_location(f.path, f.line, f.col, base)]
-        fp_path = f.path
+    fp_path, line_text = "", None
+    if f.path and _physical(f.path):  # lint: the key / call; explain: the log line of the first evidence
+        primary = next((e for e in causes if e.path == f.path and e.line == f.line), None)
+        path, line, col = f.path, f.line, f.col
+    elif causes:
+        primary = causes[0]
+        path, line, col = primary.path or "", primary.line, primary.col
     else:
-        causes = [e for e in located if e.where != CONSEQUENCE]
-        primary = causes[0] if causes else None
-        if primary is not None and primary.path:
+        path, line, col = "", None, None
+    if path:
+        line_text = files.line(path, line) if line else None
+        snippet = line_text if line_text is not None and not col and len(line_text) <= 4000 else None  # whole-line region
+        res["locations"] = [_location(path, line, col, base, _evidence_message(primary) if primary else "", snippet)]
+        fp_path = path
+        if line_text is None and primary is not None:
             line_text = primary.what
-            res["locations"] = [_location(primary.path, primary.line, primary.col, base, _evidence_message(primary),
-                                          primary.what[:2000])]
-            fp_path = primary.path
-        else:
-            res["locations"] = [{"logicalLocations": [{"name": f.section, "fullyQualifiedName": f"{command}/{f.section}",
-                                                       "kind": "module"}],
-                                 "message": {"text": f"dsdoctor {command}: {f.section}"}}]
-            fp_path = ""
+    else:
+        res["locations"] = [{"logicalLocations": [{"name": f.section, "fullyQualifiedName": f"{command}/{f.section}",
+                                                   "kind": "module"}],
+                             "message": {"text": f"dsdoctor {command}: {f.section}"}}]
     related = []
     for n, e in enumerate(located, 1):
         if e is primary or not e.path:
-            continue
+            continue  # the primary location already shows it
         loc = _location(e.path, e.line, e.col, base, _evidence_message(e)[:2000])
         loc["id"] = n
         related.append(loc)
