@@ -48,9 +48,9 @@ ENTRIES: Tuple[Entry, ...] = (
              "`\"recommended\": null` in the JSON; `--write-config` then writes nothing.",
         why="Training with any of those setups runs out of GPU or host memory (model states by DeepSpeed's own "
             "estimate_zero{2,3}_model_states_mem_needs, plus activations, CUDA context and buffers).",
-        fix="Add GPUs or nodes (`--gpus-per-node`, `--nodes`), train LoRA/QLoRA adapters (`--lora-r`, `--qlora`), "
-            "shorten the sequence (`--seq-len`) or keep gradient checkpointing on (the default); NVMe offload needs "
-            "room on an NVMe path and libaio.",
+        fix="As estimate says: add GPUs/nodes (`--gpus-per-node`, `--nodes`), use LoRA/QLoRA (`--lora-r`, "
+            "`--qlora`), shorten the sequence (`--seq-len`) or enable gradient checkpointing (on unless "
+            "`--no-gradient-checkpointing`); each option's GPU and CPU numbers show which resource is short.",
         examples=(
             RuleExample("estimate", "A 67B-parameter Llama-shaped model on one 8 GB GPU with 16 GB of RAM (exit 1, "
                                     "`recommended` null):",
@@ -111,7 +111,7 @@ ENTRIES: Tuple[Entry, ...] = (
              "Adam/AdamW optimizer block, but DeepSpeed did not use DeepSpeedCPUAdam.",
         why="With optimizer offload and an Adam/AdamW block DeepSpeed builds DeepSpeedCPUAdam (the cpu_adam op) "
             "unless the optimizer params ask for torch's (`\"torch_adam\": true`); any other optimizer on offloaded "
-            "fp32 states is much slower, so the config does not do what it appears to.",
+            "fp32 states is much slower. FusedAdam means DeepSpeed did not apply the optimizer offload at all.",
         fix="Keep the optimizer in the ds_config (`\"optimizer\": {\"type\": \"AdamW\", ...}`) without "
             "`\"torch_adam\": true` in its params.",
         examples=(
@@ -135,10 +135,12 @@ ENTRIES: Tuple[Entry, ...] = (
     Entry(
         "smoke-save-failed", E, ("smoke",), "run",
         what="`dsdoctor smoke`: `engine.save_16bit_model()` returned False or wrote no file.",
-        why="Under ZeRO-3 the 16-bit save needs `stage3_gather_16bit_weights_on_model_save: true`; without it (or "
-            "when the gather fails) no usable weights are written and a training run would save nothing.",
-        fix="Set `\"stage3_gather_16bit_weights_on_model_save\": true` in zero_optimization (`dsdoctor lint --fix "
-            "--unsafe-fixes` adds it: zero3-16bit-save-disabled), or consolidate with zero_to_fp32.py.",
+        why="Under ZeRO-3 `save_16bit_model` gathers the partitions only when DeepSpeed's parsed config has "
+            "`stage3_gather_16bit_weights_on_model_save` true; otherwise it logs `Did not save the model ...` and "
+            "returns False. A training run saving the same way writes no usable weights.",
+        fix="Make sure DeepSpeed sees `\"stage3_gather_16bit_weights_on_model_save\": true` in zero_optimization "
+            "(`dsdoctor lint --fix --unsafe-fixes` adds it where a config needs it: zero3-16bit-save-disabled), or "
+            "consolidate a checkpoint with `zero_to_fp32.py`.",
         examples=(
             smoke("A smoke run whose 16-bit save returned False and wrote nothing:",
                   (_init(), _done(saved={"returned": False, "files": []}))),
