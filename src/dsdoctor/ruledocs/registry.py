@@ -65,12 +65,7 @@ def entries() -> Tuple[List[Entry], List[Also]]:
     ents: List[Entry] = []
     also: List[Also] = []
     for fam in FAMILIES:
-        try:
-            mod = importlib.import_module(f"{__package__}.{fam}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__package__}.{fam}":
-                raise
-            continue
+        mod = importlib.import_module(f"{__package__}.{fam}")
         ents += list(getattr(mod, "ENTRIES", ()))
         also += list(getattr(mod, "ALSO", ()))
     return ents, also
