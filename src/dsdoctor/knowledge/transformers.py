@@ -48,6 +48,11 @@ DEVICE_MAP_NEEDS_LOW_MEM_SPAN = ("4.20.0", "4.50.99")
 # The guard a script uses to keep ``device_map`` / ``low_cpu_mem_usage`` out of a ZeRO-3 load (4.33+ and 5.x).
 ZERO3_GUARD_NAME = "is_deepspeed_zero3_enabled"
 ZERO3_GUARD_IMPORT = "from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled"
+# Where that guard reads its state: a module global holding a weakref to the registered HfDeepSpeedConfig
+# (``set_hf_deepspeed_config``), in ``transformers.integrations.deepspeed`` from 4.33 and
+# ``transformers.deepspeed`` before (read in 4.46.3 and 5.24.0; the older module from the reference §2.1).
+ZERO3_STATE_MODULES = ("transformers.integrations.deepspeed", "transformers.deepspeed")
+ZERO3_STATE_WEAKREF = "_hf_deepspeed_config_weak_ref"
 # ``transformers.deepspeed`` (the pre-4.31 module, kept as a shim) is gone from this version on.
 TF_DEEPSPEED_MODULE_REMOVED = "4.46.0"
 # Creating these registers the ZeRO-3 config for ``from_pretrained`` (a weakref to an HfDeepSpeedConfig):
