@@ -159,6 +159,7 @@ def _glob(pat: str) -> Pattern[str]:
 # Names and codes
 # ---------------------------------------------------------------------------------------------------
 
+@lru_cache(maxsize=1)
 def _codes() -> Dict[str, str]:
     return {info.code: name for name, info in RULES.items()}
 
@@ -211,7 +212,10 @@ def _parse(path: str, text: str) -> Dict[str, Any]:
         if m:
             msg = msg[:m.start()]
             line, col = int(m.group(1)), int(m.group(2))
-        loc = f"{path}:{line}:{col}" if line else path
+        elif msg.endswith("(at end of document)"):
+            msg, line, col = msg[:-len("(at end of document)")].rstrip() + " at the end of the file", \
+                len(text.splitlines()) or 1, None
+        loc = f"{path}:{line}:{col}" if line and col else f"{path}:{line}" if line else path
         raise SettingsError(f"{loc}: invalid TOML: {msg}") from None
     return data
 
@@ -355,6 +359,8 @@ def _settings(raw: Any, source: str, text: str, section: str) -> Settings:
 
     def names(key: str, val: Any, glob: str = "") -> List[str]:
         line = where.key(key)
+        if glob:
+            line = where.item(line, glob)
         label = f"per-file-ignores[{glob!r}]" if glob else key
         if not isinstance(val, list) or not all(isinstance(x, str) for x in val):
             raise err(f"{label} must be a list of rule names or codes (strings), got {_tname(val)}", line)
@@ -395,7 +401,7 @@ def _settings(raw: Any, source: str, text: str, section: str) -> Settings:
     if "zero-stage" in values:
         val = values["zero-stage"]
         if not _int(val) or not 0 <= val <= 3:
-            raise err(f"zero-stage must be 0, 1, 2 or 3, got {val!r}", where.key("zero-stage"))
+            raise err(f"zero-stage must be 0, 1, 2 or 3, got {_show(val)}", where.key("zero-stage"))
         s.zero_stage = val
     if "zero3" in values:
         val = values["zero3"]
@@ -409,18 +415,27 @@ def _settings(raw: Any, source: str, text: str, section: str) -> Settings:
     if "world-size" in values:
         val = values["world-size"]
         if not _int(val) or val <= 0:
-            raise err(f"world-size must be a positive integer, got {val!r}", where.key("world-size"))
+            raise err(f"world-size must be a positive integer, got {_show(val)}", where.key("world-size"))
         s.world_size = val
     if "fail-on" in values:
         val = values["fail-on"]
         if val not in FAIL_ON:
-            raise err(f"fail-on must be one of {', '.join(FAIL_ON)}, got {val!r}", where.key("fail-on"))
+            raise err(f"fail-on must be one of {', '.join(FAIL_ON)}, got {_show(val)}", where.key("fail-on"))
         s.fail_on = val
     return s
 
 
 def _int(val: Any) -> bool:
     return isinstance(val, int) and not isinstance(val, bool)
+
+
+def _show(val: Any) -> str:
+    """A value as TOML writes it (``true``, ``"8"``, ``4``)."""
+    if isinstance(val, bool):
+        return "true" if val else "false"
+    if isinstance(val, str):
+        return '"' + val.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(val) if isinstance(val, (int, float)) else _tname(val)
 
 
 def _tname(val: Any) -> str:

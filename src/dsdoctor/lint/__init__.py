@@ -129,6 +129,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
         python_usage(base, found.kinds, targets, python, zero_stage, settings)
     result = LintResult(Report())
     configs: Dict[str, Target] = {}
+    whole = max_depth is None and covers(paths, settings.root)
     for path, kind in sorted(found.kinds.items(), key=lambda pk: (pk[1] == "accelerate", pk[0])):
         if kind == "accelerate":
             result.files.append(path)
@@ -139,7 +140,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
 
                 text = _read(path)
                 for h in apply_to_findings(path, kind, text, lint_yaml(path, text, base, configs)):
-                    _add(result, h, path, settings)
+                    _add(result, h if whole else partial(h), path, settings)
             continue
         if kind == "ds_config" and not os.path.exists(path):
             continue
@@ -151,10 +152,11 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
         hits = lint_target(target)
         result.files.append(path)
         for h in hits:
-            _add(result, h, path, settings)
+            _add(result, h if whole else partial(h), path, settings)
     linted = {p: k for p, k in found.kinds.items() if p in result.files}
-    for h in unused_entries(settings, linted, result.dropped):
-        _add(result, h, settings.source, settings)
+    if whole:  # whether an ignore / per-file-ignores entry is used can only be known from the whole project
+        for h in unused_entries(settings, linted, result.dropped):
+            _add(result, h, settings.source, settings)
     result.report.findings.sort(key=lambda f: (f.path or "", f.line or 0, f.col or 0))
     result.report.facts = {"deepspeed": str(base.ds), "deepspeed_source": base.ds_source,
                            "world_size": base.world_size, "world_size_source": base.world_size_source,
@@ -165,6 +167,32 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
         result.report.facts.update(transformers=base.transformers, transformers_source=base.transformers_source,
                                    zero3=base.zero3, zero3_source=base.zero3_source)
     return result
+
+
+def covers(paths: Sequence[str], root: str) -> bool:
+    """Is ``root`` (the project: the configuration file's directory, else the cwd) inside a directory linted?"""
+    r = os.path.realpath(root)
+    for p in paths:
+        if os.path.isdir(p):
+            d = os.path.realpath(p)
+            if r == d or r.startswith(d.rstrip(os.sep) + os.sep):
+                return True
+    return False
+
+
+def partial(h: Hit) -> Hit:
+    """An unused-suppression found when only part of the project was linted: a suppressed finding may depend on
+    files not linted (the launch script that gives the world size, the script that loads a config ...), so the
+    deletion is only an unsafe fix."""
+    from dataclasses import replace
+
+    from .suppress import NAME
+
+    if h.finding.name != NAME or not h.edits:
+        return h
+    why = "only part of the project was linted: what it suppresses may depend on files that were not"
+    fixes = tuple(replace(f, applicability="unsafe", reason=why) for f in h.finding.fixes)
+    return Hit(replace(h.finding, fixes=fixes), tuple(replace(e, applicability="unsafe") for e in h.edits))
 
 
 def _add(result: LintResult, h: Hit, path: str, settings: "Settings") -> None:

@@ -1,0 +1,1 @@
+deepspeed train.py --deepspeed_config ds.json

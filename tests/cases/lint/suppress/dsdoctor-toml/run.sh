@@ -1,0 +1,1 @@
+deepspeed --num_gpus 1 train.py --deepspeed_config ds.json

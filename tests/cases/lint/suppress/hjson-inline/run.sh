@@ -1,0 +1,1 @@
+deepspeed --num_gpus 8 train.py --deepspeed_config ds.hjson

@@ -1,0 +1,4 @@
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments("out", deepspeed="ds.json")
+other = TrainingArguments("out", deepspeed="legacy/ds2.json")
