@@ -581,6 +581,16 @@ def test_escaping_round_trips(text: str) -> None:
     assert (name, props["file"], props["title"], msg) == ("error", text or "f", text or "t", text)
 
 
+def test_undecodable_bytes_do_not_break_the_output() -> None:
+    f = Finding("unknown", Severity.ERROR, "bad byte \udcff here", evidence=(Evidence("x\udc80", "log"),))
+    line = github.annotation(f)
+    line.encode("utf-8")  # printable
+    assert "bad byte \\udcff here" in github.parse(line)[2]
+    out = sarif.render(Report([f]), "explain", "0.1.0", root=str(REPO))
+    out.encode("utf-8")
+    assert not errors_of(SARIF_VALIDATOR, json.loads(out))
+
+
 def test_annotation_of_a_hostile_finding(tmp_path: Path) -> None:
     """A title/explanation/path with every special character still gives one parseable line per finding, and the
     SARIF of it validates (URIs percent-encoded)."""

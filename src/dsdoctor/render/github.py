@@ -19,7 +19,9 @@ MAX_MESSAGE = 4000
 
 
 def escape_data(s: str) -> str:
-    """The message part (``escapeData`` in ``@actions/core``)."""
+    """The message part (``escapeData`` in ``@actions/core``). Undecodable bytes kept from a log (lone
+    surrogates) are written as ``\\udcXX`` so the line can always be printed."""
+    s = s.encode("utf-8", "backslashreplace").decode("utf-8")
     return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

@@ -48,7 +48,7 @@ def render(report: Report, command: str, tool_version: str,
     ``root``: the directory URIs are relative to (default: ``$GITHUB_WORKSPACE`` when the current directory is
     inside it, else the current directory).
     """
-    return json.dumps(to_sarif(report, command, tool_version, edits, root), indent=2, ensure_ascii=False, default=str)
+    return json.dumps(to_sarif(report, command, tool_version, edits, root), indent=2, default=str)
 
 
 def to_sarif(report: Report, command: str, tool_version: str,
