@@ -8,23 +8,28 @@ reader) are imported only when that walk finds a file lint reads.
 from __future__ import annotations
 
 import os
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from ..model import Report
+
+if TYPE_CHECKING:
+    from ..settings import Settings
 
 MAX_DEPTH = 2  # the project directory and two levels below it (check is a preflight, not a repo crawl)
 MAX_FILES = 200
 
 
-def lint_project(root: str = ".", ds_version: Optional[str] = None, python: Optional[str] = None) -> Optional[Report]:
-    """Lint findings for the project under ``root``; None when there is nothing lint reads there."""
+def lint_project(root: str = ".", ds_version: Optional[str] = None, python: Optional[str] = None,
+                 settings: "Optional[Settings]" = None) -> Optional[Report]:
+    """Lint findings for the project under ``root``; None when there is nothing lint reads there. ``settings``:
+    the command's configuration (default: the one found from ``root``)."""
     from .discover import walk
 
     if not os.path.isdir(root) or not walk(root, MAX_DEPTH, max_files=1):
         return None
     from . import lint
 
-    res = lint([root], ds_version=ds_version, max_depth=MAX_DEPTH, python=python)  # python: versions of the checked env
+    res = lint([root], ds_version=ds_version, max_depth=MAX_DEPTH, python=python, settings=settings)  # python: versions of the checked env
     return res.report
 
 
