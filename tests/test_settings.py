@@ -100,6 +100,24 @@ def test_partial_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         assert "pyproject.toml:10 unused-suppression" not in got and "configs/new.json:5 ds-config-unknown-key" in got
 
 
+def test_comment_scanners() -> None:
+    """What counts as a comment per file kind (a suppression can only be in one)."""
+    from dsdoctor.lint.suppress import comments
+
+    def got(kind: str, text: str) -> List[str]:
+        return [text[a:b] for a, b in comments(kind, text)]
+
+    sh = ('echo "a # b" # c\necho ${#x} # d\nx=\'it\'"\'"\'s\' # e\ncat > ds.json <<EOF\n# body\nEOF\n# after\n'
+          "cat <<-'X' # on the operator line\n\t# body2\n\tX\nls # end\n")
+    assert got("shell", sh) == ["# c", "# d", "# e", "# after", "# on the operator line", "# end"]
+    yaml = "a: it's fine # c1\nb: \"x # y\" # c2\nc: 'q' #c3\n#top\nd: x#not\n"
+    assert got("accelerate", yaml) == ["# c1", "# c2", "#c3", "#top"]
+    assert got("hostfile", "w-0 slots=8#x\nw-1 slots=8 # y\n# z\n") == ["# y", "# z"]
+    assert got("python", 's = "# no"  # yes\nt = """\n# no\n"""\n') == ["# yes"]
+    assert got("python", "def f(:\n    x = '# quoted'\n    y = 1  # yes\n") == ["# yes"]  # cannot tokenize: per line
+    assert got("deepspeed_env", "# A=1\n") == []
+
+
 # ---------------------------------------------------------------------------------------------------
 # Loading
 # ---------------------------------------------------------------------------------------------------

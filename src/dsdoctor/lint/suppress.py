@@ -98,11 +98,15 @@ def python_comments(text: str) -> List[Span]:
 
 
 def hash_comments(text: str, quotes: str = "", shell: bool = False) -> List[Span]:
-    """``#`` comments that start a word (line start or after whitespace), outside ``quotes`` (per line; shell
-    quotes may span lines, and a backslash escapes the next character outside single quotes)."""
+    """``#`` comments that start a word (line start or after whitespace), outside ``quotes``.
+
+    Shell: quotes may span lines, a backslash escapes the next character outside single quotes, and here-document
+    bodies (``<<EOF`` ... ``EOF``) are text, not comments. Otherwise (YAML) a quote opens a quoted scalar only at
+    the start of a value (``it's`` is plain text) and ends at the end of the line at the latest."""
     out: List[Span] = []
     q = ""
     i, n = 0, len(text)
+    heredocs: List[str] = []  # delimiters of here-documents that start after the current line
     while i < n:
         ch = text[i]
         if q:
@@ -116,7 +120,7 @@ def hash_comments(text: str, quotes: str = "", shell: bool = False) -> List[Span
         elif shell and ch == "\\":
             i += 2
             continue
-        elif ch in quotes:
+        elif ch in quotes and (shell or i == 0 or text[i - 1] in " \t\n:[{,-"):
             q = ch
         elif ch == "#" and (i == 0 or text[i - 1] in (" \t\n;&|()" if shell else " \t\n")):
             end = text.find("\n", i)
@@ -124,8 +128,34 @@ def hash_comments(text: str, quotes: str = "", shell: bool = False) -> List[Span
             out.append((i, end))
             i = end
             continue
+        elif shell and ch == "<" and text.startswith("<<", i) and not text.startswith("<<<", i):
+            m = _HEREDOC.match(text, i)
+            if m:
+                heredocs.append(m.group(3))
+                i = m.end()
+                continue
+        elif shell and ch == "\n" and heredocs:
+            i = _skip_heredocs(text, i + 1, heredocs)
+            heredocs = []
+            continue
         i += 1
     return out
+
+
+_HEREDOC = re.compile(r"<<(-?)[ \t]*(['\"]?)([A-Za-z_][\w.-]*)\2")
+
+
+def _skip_heredocs(text: str, i: int, delimiters: List[str]) -> int:
+    """The offset after the bodies of the here-documents opened on the previous line (one after another)."""
+    for d in delimiters:
+        while i < len(text):
+            nl = text.find("\n", i)
+            line_end = len(text) if nl < 0 else nl
+            line = text[i:line_end]
+            i = line_end + 1
+            if line.strip("\t") == d or line.rstrip("\r").lstrip("\t") == d:
+                break
+    return min(i, len(text))
 
 
 def comments(kind: str, text: str, doc: "Optional[Document]" = None) -> List[Span]:
