@@ -142,6 +142,17 @@ def test_discovery_nearest_with_section(tmp_path: Path) -> None:
     assert load(None, [str(sub / "ds.json")]).world_size == 4
 
 
+def test_discovery_skips_a_pyproject_that_only_mentions_dsdoctor(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.dsdoctor]\nworld-size = 16\n")
+    sub = tmp_path / "pkg"
+    sub.mkdir()
+    (sub / "pyproject.toml").write_text('[project.scripts]\ndsdoctor = "dsdoctor.cli:main"\n')  # our own layout
+    assert load(None, [str(sub)]).world_size == 16
+    (sub / "pyproject.toml").write_text("[tool.dsdoctor]\nworld-size = = 1\n")  # mentions it, broken: an error
+    with pytest.raises(SettingsError, match="pkg/pyproject.toml:2:14: invalid TOML"):
+        load(None, [str(sub)])
+
+
 def test_dsdoctor_toml_wins_in_the_same_directory(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.dsdoctor]\nworld-size = 16\n')
     (tmp_path / "dsdoctor.toml").write_text("world-size = 8\n")

@@ -39,6 +39,21 @@ CONFIG_NAMES = ("dsdoctor.toml", "pyproject.toml")  # looked for in this order i
 _SECTION = re.compile(r"""(?m)^\s*\[\s*tool\s*\.\s*["']?dsdoctor\b|^\s*tool\s*\.\s*["']?dsdoctor\b|^\s*dsdoctor\s*[.=]""")
 
 
+def _has_table(head: str) -> bool:
+    """Does a pyproject.toml have a [tool.dsdoctor] table? (A file that cannot be parsed and mentions it: yes, so
+    that loading it reports the error.)"""
+    if not _SECTION.search(head):
+        return False
+    toml = _toml()
+    if toml is None:
+        return True
+    try:
+        tool = toml.loads(head).get("tool")
+    except (toml.TOMLDecodeError, ValueError):
+        return True
+    return isinstance(tool, dict) and "dsdoctor" in tool
+
+
 class SettingsError(Exception):
     """A configuration file dsdoctor cannot use; the message names the file (and line when known)."""
 
@@ -256,7 +271,7 @@ def find_config(paths: Sequence[str] = ()) -> Optional[str]:
                         head = fh.read(2**20).decode("utf-8", errors="replace")
                 except OSError:
                     continue
-                if _SECTION.search(head):
+                if _has_table(head):
                     return f
             parent = os.path.dirname(d)
             if parent == d:
