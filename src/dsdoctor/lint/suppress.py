@@ -239,7 +239,7 @@ def unused(path: str, text: str, ds: Sequence[Directive]) -> List[Hit]:
     from ..settings import resolve, suggest
 
     starts = _line_starts(text)
-    on_disk = _disk_text(path)
+    on_disk: List[Optional[str]] = []  # read once, when the first edit is made
     out: List[Hit] = []
     for d in ds:
         tokens = d.tokens
@@ -269,7 +269,9 @@ def unused(path: str, text: str, ds: Sequence[Directive]) -> List[Hit]:
                 parts.append(f"{', '.join(known)} suppress{'es' if len(known) == 1 else ''} nothing {scope}")
             parts += [f"{t!r} is not a dsdoctor rule{suggest(t)}" for t in unknown]
             title = f"`dsdoctor: {form}[{', '.join(tokens)}]`: " + "; ".join(parts)
-        edit = _edit(path, text, on_disk, d, keep)
+        if not on_disk:
+            on_disk.append(_disk_text(path))
+        edit = _edit(path, text, on_disk[0], d, keep)
         line = bisect_right(starts, d.start)
         col = d.start - starts[line - 1] + 1
         what = "remove the suppression comment" if not keep else f"keep only {', '.join(keep)} in the suppression"
