@@ -375,5 +375,21 @@ def test_cli_config_option(tmp_path: Path) -> None:
     p = _cli(root, "lint", ".", "--config", "ci.toml", "--format", "json")
     assert '"ds-config-unknown-key"' in p.stdout and '"fp16-bf16-both-enabled"' not in p.stdout
     shutil.copy(BAD[0], root / "bad.toml")
-    p = _cli(root, "lint", ".", "--config", "bad.toml")
-    assert p.returncode == 2 and "bad.toml" in p.stderr and "Traceback" not in p.stderr
+    for cmd in (["lint", "."], ["fix", "."], ["explain", "-"], ["check", "--no-lint"]):
+        p = subprocess.run([sys.executable, "-m", "dsdoctor", *cmd, "--config", "bad.toml"], cwd=root, input="",
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 2 and "bad.toml" in p.stderr and "Traceback" not in p.stderr, (cmd, p.stderr)
+        assert p.stdout == "", cmd
+
+
+@pytest.mark.skipif(not _has_config_option(), reason="the CLI has no --config yet")
+def test_cli_fail_on_from_the_config(tmp_path: Path) -> None:
+    """fail-on in the file sets the exit code; --fail-on on the command line wins."""
+    (tmp_path / "ds.json").write_text('{"train_batch_size": 8, "steps_per_prnt": 1}\n')  # a warning only
+    assert _cli(tmp_path, "lint", "ds.json").returncode == 0
+    (tmp_path / "dsdoctor.toml").write_text('fail-on = "warning"\n')
+    assert _cli(tmp_path, "lint", "ds.json").returncode == 1
+    assert _cli(tmp_path, "lint", "ds.json", "--fail-on", "error").returncode == 0
+    (tmp_path / "dsdoctor.toml").write_text('fail-on = "warning"\nignore = ["DS403"]\n')
+    p = _cli(tmp_path, "lint", "ds.json", "--format", "json")
+    assert p.returncode == 0 and '"ds-config-unknown-key"' not in p.stdout
