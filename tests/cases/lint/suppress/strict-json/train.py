@@ -1,4 +1,4 @@
-from transformers import Trainer, TrainingArguments
+from transformers import TrainingArguments
 
 args = TrainingArguments("out", deepspeed="ds.json")
 other = TrainingArguments("out", deepspeed="legacy/ds2.json")
