@@ -236,7 +236,6 @@ def test_fix_json_after_fixing(tmp_path: Path) -> None:
     assert "zero3-device-map-conflict" not in {f["name"] for f in out["findings"]}
 
 
-@pytest.mark.xfail(reason="output.render does not pass LintResult.fix_edits to the SARIF renderer yet", strict=False)
 def test_lint_cli_sarif_carries_fix_edits(tmp_path: Path) -> None:
     proj = tmp_path / "proj"
     shutil.copytree(EXAMPLE, proj)

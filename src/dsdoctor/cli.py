@@ -6,15 +6,17 @@ Exit codes: 0 no errors, 1 errors found, 2 dsdoctor could not run (usage or inte
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, Dict, List, Optional
 
 import typer
 
 from .output import FailOn, Format
 
 if TYPE_CHECKING:
-    from .model import Report
+    from .lint.rule import Edit
+    from .model import Finding, Report
     from .probes.interpreter import Interpreter
+    from .settings import Settings
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Preflight, lint, explain, fix and verify DeepSpeed ZeRO-3 / ZeRO-Offload setups.")
@@ -23,17 +25,39 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 PythonOpt = typer.Option(None, "--python", help="Interpreter whose environment is checked (default: this one).")
 FormatOpt = typer.Option(Format.text, "--format", "-f", help="Output format.")
 VerboseOpt = typer.Option(False, "--verbose", "-v", help="Show evidence, explanations and every fix form.")
-FailOnOpt = typer.Option(FailOn.error, "--fail-on", help="Exit 1 when a finding has at least this severity.")
+FailOnOpt = typer.Option(None, "--fail-on", help="Exit 1 when a finding has at least this severity "
+                         "(default: fail-on in the configuration, else error).", show_default=False)
+ConfigOpt = typer.Option(None, "--config", help="Configuration file (pyproject.toml with \\[tool.dsdoctor], or "
+                         "dsdoctor.toml); default: the nearest one above the paths / the current directory.")
 ExitZeroOpt = typer.Option(False, "--exit-zero", help="Exit 0 even when findings are reported (2 still means "
                            "dsdoctor failed).")
 
 
-def _finish(report: "Report", command: str, fmt: Format, verbose: bool, fail_on: FailOn, exit_zero: bool) -> None:
-    """Render ``report`` in ``fmt`` and exit with the shared exit code (0 clean, 1 findings >= --fail-on)."""
+def _settings(config: Optional[str], paths: List[str]) -> "Settings":
+    """The command's configuration, or exit 2 with the file's problem."""
+    from .settings import SettingsError, for_command
+
+    try:
+        return for_command(config, paths)
+    except SettingsError as exc:
+        typer.echo(f"dsdoctor: {exc}", err=True)
+        raise typer.Exit(2) from exc
+
+
+def _finish(report: "Report", command: str, fmt: Format, verbose: bool, fail_on: Optional[FailOn], exit_zero: bool,
+            settings: "Optional[Settings]" = None, edits: "Optional[Dict[Finding, List[Edit]]]" = None) -> None:
+    """Drop what the configuration ignores, render ``report`` in ``fmt`` and exit with the shared exit code
+    (0 clean, 1 findings >= --fail-on, else the configuration's fail-on, else error)."""
     from .output import emit, exit_code
 
-    emit(report, command, fmt, verbose)
-    raise typer.Exit(exit_code(report, fail_on, exit_zero))
+    if settings is not None:
+        from .settings import apply
+
+        report = apply(report, settings)
+        if fail_on is None and settings.fail_on:
+            fail_on = FailOn(settings.fail_on)
+    emit(report, command, fmt, verbose, edits)
+    raise typer.Exit(exit_code(report, fail_on or FailOn.error, exit_zero))
 
 
 def _interpreter(python: Optional[str]) -> "Optional[Interpreter]":
@@ -67,19 +91,22 @@ def check(
     transport: str = typer.Option("auto", "--transport", help="auto (srun in Slurm, else pdsh, else ssh), ssh, pdsh, "
                                   "srun."),
     timeout: float = typer.Option(120.0, "--timeout", help="Seconds per node before it is reported unreachable."),
-    fail_on: FailOn = FailOnOpt,
+    fail_on: Optional[FailOn] = FailOnOpt,
     exit_zero: bool = ExitZeroOpt,
+    config: Optional[str] = ConfigOpt,
 ) -> None:
     """Preflight the environment: versions, CUDA toolkit vs torch, JIT build toolchain, accelerator, limits;
     then lint the DeepSpeed configs and launch files in the current directory (see `dsdoctor lint`).
     With --hostfile: the same on every node, plus what differs between nodes."""
     from .checks import run_check
 
+    settings = _settings(config, ["."])
+
     if hostfile is not None:
         from .multinode.command import check_hostfile
 
         report = check_hostfile(hostfile, include, exclude, transport, python, timeout, nvme)
-        _finish(report, "check", fmt, verbose, fail_on, exit_zero)
+        _finish(report, "check", fmt, verbose, fail_on, exit_zero, settings)
 
     intent = None
     if ds_config:
@@ -94,8 +121,8 @@ def check(
     if not no_lint:
         from .lint.project import lint_project, merge
 
-        merge(report, lint_project(".", report.facts.get("deepspeed"), python))
-    _finish(report, "check", fmt, verbose, fail_on, exit_zero)
+        merge(report, lint_project(".", report.facts.get("deepspeed"), python, settings))
+    _finish(report, "check", fmt, verbose, fail_on, exit_zero, settings)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -140,8 +167,9 @@ def verify(
                                                  help="TORCH_EXTENSIONS_DIR to build in (default: a fresh temporary one)."),
     fmt: Format = FormatOpt,
     verbose: bool = VerboseOpt,
-    fail_on: FailOn = FailOnOpt,
+    fail_on: Optional[FailOn] = FailOnOpt,
     exit_zero: bool = ExitZeroOpt,
+    config: Optional[str] = ConfigOpt,
 ) -> None:
     """Really build and load DeepSpeed ops (as `CPUAdamBuilder().load()` would) and report the root cause."""
     from .model import Report
@@ -178,7 +206,7 @@ def verify(
             tail = merged.facts[name].get("log_tail")
             if tail:
                 print(f"--- {name} build log (tail) ---\n{tail}\n---")
-    _finish(merged, "verify", fmt, verbose, fail_on, exit_zero)
+    _finish(merged, "verify", fmt, verbose, fail_on, exit_zero, _settings(config, ["."]))
 
 
 @app.command()
@@ -233,17 +261,19 @@ def lint(
     fmt: Format = FormatOpt,
     verbose: bool = VerboseOpt,
     sniff: bool = SniffOpt,
-    fail_on: FailOn = FailOnOpt,
+    fail_on: Optional[FailOn] = FailOnOpt,
     exit_zero: bool = ExitZeroOpt,
+    config: Optional[str] = ConfigOpt,
 ) -> None:
     """Lint DeepSpeed configs, hostfiles, .deepspeed_env, launch scripts and Python training scripts."""
     from .lint.cli import run_lint
 
-    report, rc = run_lint(paths or ["."], world_size, ds_version, fix, unsafe_fixes, diff, target, python, zero_stage,
-                          sniff)
-    if report is None:
+    settings = _settings(config, paths or ["."])
+    res, rc = run_lint(paths or ["."], world_size, ds_version, fix, unsafe_fixes, diff, target, python, zero_stage,
+                       sniff, settings)
+    if res is None:
         raise typer.Exit(rc)
-    _finish(report, "lint", fmt, verbose, fail_on, exit_zero)
+    _finish(res.report, "lint", fmt, verbose, fail_on, exit_zero, settings, res.fix_edits)
 
 
 @app.command("fix")
@@ -257,16 +287,18 @@ def fix_cmd(
     fmt: Format = FormatOpt,
     verbose: bool = VerboseOpt,
     sniff: bool = SniffOpt,
-    fail_on: FailOn = FailOnOpt,
+    fail_on: Optional[FailOn] = FailOnOpt,
     exit_zero: bool = ExitZeroOpt,
+    config: Optional[str] = ConfigOpt,
 ) -> None:
     """Apply lint's fixes (same as `dsdoctor lint --fix`): minimal edits, formatting kept, atomic writes."""
     from .lint.cli import run_lint
 
-    report, rc = run_lint(paths or ["."], None, None, True, unsafe_fixes, diff, target, python, zero_stage, sniff)
-    if report is None:
+    settings = _settings(config, paths or ["."])
+    res, rc = run_lint(paths or ["."], None, None, True, unsafe_fixes, diff, target, python, zero_stage, sniff, settings)
+    if res is None:
         raise typer.Exit(rc)
-    _finish(report, "lint", fmt, verbose, fail_on, exit_zero)
+    _finish(res.report, "lint", fmt, verbose, fail_on, exit_zero, settings, res.fix_edits)
 
 
 @app.command()
@@ -278,8 +310,9 @@ def explain(
     python: Optional[str] = PythonOpt,
     fmt: Format = FormatOpt,
     verbose: bool = VerboseOpt,
-    fail_on: FailOn = FailOnOpt,
+    fail_on: Optional[FailOn] = FailOnOpt,
     exit_zero: bool = ExitZeroOpt,
+    config: Optional[str] = ConfigOpt,
 ) -> None:
     """Find the root cause in a failed DeepSpeed / Hugging Face training log."""
     from .explain.command import InputError, explain_paths, merge_env
@@ -296,7 +329,7 @@ def explain(
     except InputError as exc:
         typer.echo(f"dsdoctor: {exc}", err=True)
         raise typer.Exit(2) from exc
-    _finish(report, "explain", fmt, verbose, fail_on, exit_zero)
+    _finish(report, "explain", fmt, verbose, fail_on, exit_zero, _settings(config, paths or []))
 
 
 @app.command()

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import sys
 from enum import Enum
-from typing import Optional
+from typing import Any, Mapping, Optional, Sequence
 
-from .model import Report, Severity
+from .model import Finding, Report, Severity
 
 
 class Format(str, Enum):
@@ -39,8 +39,10 @@ def exit_code(report: Report, fail_on: FailOn = FailOn.error, exit_zero: bool = 
     return 1 if any(f.severity.rank >= floor for f in report.findings) else 0
 
 
-def render(report: Report, command: str, fmt: Format, verbose: bool = False) -> Optional[str]:
-    """The output of ``command`` in ``fmt`` as a string, or None for text (printed directly by rich)."""
+def render(report: Report, command: str, fmt: Format, verbose: bool = False,
+           edits: Optional[Mapping[Finding, Sequence[Any]]] = None) -> Optional[str]:
+    """The output of ``command`` in ``fmt`` as a string, or None for text (printed directly by rich).
+    ``edits``: lint's text edits per finding (SARIF ``fixes``)."""
     if fmt is Format.json:
         if command == "lint":
             import json
@@ -59,7 +61,7 @@ def render(report: Report, command: str, fmt: Format, verbose: bool = False) -> 
         from . import __version__
         from .render.sarif import render as render_sarif
 
-        return render_sarif(report, command, __version__)
+        return render_sarif(report, command, __version__, edits)
     if fmt is Format.github:
         from .render.github import render as render_github
 
@@ -67,9 +69,10 @@ def render(report: Report, command: str, fmt: Format, verbose: bool = False) -> 
     return None
 
 
-def emit(report: Report, command: str, fmt: Format, verbose: bool = False) -> None:
+def emit(report: Report, command: str, fmt: Format, verbose: bool = False,
+         edits: Optional[Mapping[Finding, Sequence[Any]]] = None) -> None:
     """Write ``report`` to stdout in ``fmt`` (machine formats print nothing else on stdout)."""
-    out = render(report, command, fmt, verbose)
+    out = render(report, command, fmt, verbose, edits)
     if out is not None:
         sys.stdout.write(out if out.endswith("\n") or not out else out + "\n")
         return

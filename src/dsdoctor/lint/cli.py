@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import List, Optional, Sequence, TextIO, Tuple
+from typing import TYPE_CHECKING, List, Optional, Sequence, TextIO, Tuple
 
 from ..model import Report, Severity
+
+if TYPE_CHECKING:
+    from ..settings import Settings
+    from . import LintResult
 
 
 def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[str], fix: bool, unsafe: bool,
              diff: bool, targets: Sequence[str] = (), python: Optional[str] = None,
-             zero_stage: Optional[int] = None, sniff: bool = False) -> Tuple[Optional[Report], int]:
-    """Lint (and fix) ``paths``: the report to render, or (None, exit code) when there is nothing to render
+             zero_stage: Optional[int] = None, sniff: bool = False,
+             settings: "Optional[Settings]" = None) -> Tuple[Optional["LintResult"], int]:
+    """Lint (and fix) ``paths``: the result to render, or (None, exit code) when there is nothing to render
     (a usage error, or ``--diff``, which prints the diff itself). ``sniff``: named JSON/YAML files that do not
     look like a DeepSpeed / accelerate config are skipped (for hooks that pass every changed file)."""
-    from . import lint
+    from . import LintResult, lint
     from .fix import diff as make_diff
     from .fix import plan, write
 
@@ -26,7 +31,7 @@ def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[s
     if sniff:
         paths = [p for p in paths if looks_linted(p)]
         if not paths:
-            return Report(facts={"files": []}), 0
+            return LintResult(Report(facts={"files": []})), 0
     if world_size is not None and world_size <= 0:
         print("dsdoctor: --world-size must be positive", file=sys.stderr)
         return None, 2
@@ -38,7 +43,7 @@ def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[s
         print(f"dsdoctor: {exc}", file=sys.stderr)
         return None, 2
     res = lint(paths, world_size=world_size, ds_version=ds_version, targets=targets, python=python,
-                   zero_stage=zero_stage)
+                   zero_stage=zero_stage, settings=settings)
     changes = plan(res.edits, unsafe) if (fix or diff) else {}
     changes = {p: c for p, c in changes.items() if not p.endswith(".py") or _inside(p, paths)}
     if diff:
@@ -47,9 +52,9 @@ def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[s
     if fix and changes:
         written = write(changes)
         res = lint(paths, world_size=world_size, ds_version=ds_version, targets=targets, python=python,
-                   zero_stage=zero_stage)
+                   zero_stage=zero_stage, settings=settings)
         res.report.facts["fixed"] = written
-    return res.report, 0
+    return res, 0
 
 
 def looks_linted(path: str) -> bool:
