@@ -12,6 +12,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from packaging.version import Version
 
 from ..knowledge import deepspeed as K
+from ..model import Finding, Severity
 from .memory import Workload, activation_bytes, frozen_bytes, stage3_buffers
 
 # (stage, offload_optimizer, offload_param), fastest first
@@ -40,6 +41,9 @@ TRADEOFF = {
                          "needs libaio (async_io) and a fast local SSD",
 }
 
+
+NOTHING_FITS_ADVICE = ("add GPUs/nodes, use LoRA/QLoRA, shorten the sequence or enable gradient checkpointing; each "
+                       "option's GPU and CPU numbers show which resource is short")
 
 @dataclass(frozen=True)
 class Hardware:
@@ -85,6 +89,13 @@ class Estimate:
     deepspeed: str
     notes: List[str] = field(default_factory=list)
 
+    def findings(self) -> List[Finding]:
+        """``estimate-nothing-fits`` when the GPU memory is known and no option fits (else nothing)."""
+        if self.recommended is not None or self.hardware.gpu_mem is None:
+            return []
+        return [Finding("estimate-nothing-fits", Severity.ERROR, "no ZeRO-2/3 x offload option fits with a "
+                        f"{self.margin:.0%} margin", NOTHING_FITS_ADVICE, section="Estimate")]
+
     def to_json(self) -> Dict[str, Any]:
         rec = self.recommended
         return {
@@ -98,6 +109,7 @@ class Estimate:
             "margin": self.margin,
             "deepspeed_formulas": self.deepspeed,
             "notes": self.notes,
+            "findings": [f.to_json() for f in self.findings()],
         }
 
 

@@ -52,8 +52,8 @@ def render_text(est: Estimate, out: TextIO = sys.stdout) -> None:
     elif hw.gpu_mem is None:
         con.print("no recommendation: GPU memory unknown; give --gpu-mem (e.g. --gpu-mem 80GB)")
     else:
-        con.print("[red]no option fits[/red]: add GPUs/nodes, use LoRA/QLoRA, shorten the sequence or enable "
-                  "gradient checkpointing")
+        for f in est.findings():
+            con.print(f"[red]{f.title}[/red] [dim]\\[{f.name} {f.code}][/dim]: {f.explanation}")
     for n in est.notes:
         con.print(f"[dim]note: {n}[/dim]")
 

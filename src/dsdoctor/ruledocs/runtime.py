@@ -44,8 +44,8 @@ ENTRIES: Tuple[Entry, ...] = (
     Entry(
         "estimate-nothing-fits", E, ("estimate",), "model",
         what="`dsdoctor estimate`: none of the six ZeRO-2/3 x offload options (none / cpu / nvme) fits the GPUs and "
-             "host RAM with the requested margin (default 10 %). Reported as `no option fits` with exit code 1 and "
-             "`\"recommended\": null` in the JSON; `--write-config` then writes nothing.",
+             "host RAM with the requested margin (default 10 %). Reported with exit code 1, `\"recommended\": null` and this finding in "
+             "the JSON's `findings`; `--write-config` then writes nothing.",
         why="Training with any of those setups runs out of GPU or host memory (model states by DeepSpeed's own "
             "estimate_zero{2,3}_model_states_mem_needs, plus activations, CUDA context and buffers).",
         fix="As estimate says: add GPUs/nodes (`--gpus-per-node`, `--nodes`), use LoRA/QLoRA (`--lora-r`, "
