@@ -143,9 +143,10 @@ def _exempt_value(value: str, strength: int, numeric_ok: bool) -> bool:
 # the pattern
 
 _KW = r"(?:passw(?:or)?d|secret|credentials?|token|key|pwd|pass|signature)"
-_VALUE = (r"(?:\"(?P<vd>(?:[^\"\\\n,:{}\[\]]|\\[^\n])*)\""  # "double quoted" (no JSON structure inside)
+_VALUE = (r"(?:\"(?![ \t]*[,:\]}])(?P<vd>(?:[^\"\\\n]|\\[^\n])*)\""  # "double quoted" (not a JSON string's end)
+          r"|\\\"(?P<ve>(?:[^\"\\\n]|\\[^\"\n])*)\\\""  # \"escaped double quotes\" (a log line in a JSON string)
           r"|'(?P<vs>[^'\"\n]*)'"  # 'single quoted'
-          r"|(?P<vp>\\?[\"'])?(?P<vu>[^\s\"'\\,;&<>(){}\[\]]+))")  # bare (also after an escaped quote: JSON in JSON)
+          r"|(?P<vp>\\?')?(?P<vu>[^\s\"'\\,;&<>(){}\[\]=:][^\s\"'\\,;&<>(){}\[\]]*))")  # bare
 _FLAG_VALUE = r"(?P<fv>[^\s\"'\\,;&<>(){}\[\]]+)"
 
 _SHAPES = (
@@ -176,7 +177,7 @@ _SHAPES = (
     # --flag value / --flag=value
     r"(?P<flag>(?<![\w-])--[A-Za-z0-9_-]*?(?i:" + _KW + r")[A-Za-z0-9_-]*)(?P<fs>=|[ \t]+)" + _FLAG_VALUE,
     # name=value, "name": "value", name: value (the name is read back from the keyword in the callback)
-    r"(?P<kv>(?i:" + _KW + r")[A-Za-z0-9_.-]*(?P<kq>[\"']?)[ \t]*[:=][ \t]*)" + _VALUE,
+    r"(?P<kv>(?i:" + _KW + r")[A-Za-z0-9_.-]*(?P<kq>\\?[\"']?\]?)[ \t]*(?P<ksep>[:=,])[ \t]*)" + _VALUE,
 )
 
 
@@ -193,12 +194,43 @@ def _literal_forms(value: str) -> List[str]:
 
 
 def secret_literals(env: Mapping[str, str]) -> List[str]:
-    """The values of secret-named variables in ``env`` worth matching anywhere (and their escaped forms)."""
+    """What to match anywhere, from ``env``: the values of secret-named variables, and the secret parts the
+    patterns find inside any value (the ``AccountKey`` of a connection string, the password of a proxy URL),
+    each also JSON-escaped and ``repr``-escaped."""
     out: set[str] = set()
     for name, value in env.items():
-        if is_secret_name(name) and value and len(value) >= MIN_LITERAL and not _exempt_value(value, 2, False):
+        if not value:
+            continue
+        if is_secret_name(name) and len(value) >= MIN_LITERAL and not _exempt_value(value, 2, False):
             out.update(_literal_forms(value))
+        for part in _secret_parts(value):
+            out.update(_literal_forms(part))
     return sorted(out, key=lambda s: (-len(s), s))
+
+
+_base: List["Redactor"] = []
+
+
+def _secret_parts(value: str) -> List[str]:
+    """The substrings of ``value`` the patterns alone would mask."""
+    if not _base:
+        _base.append(Redactor(env={}))
+    base = _base[0]
+    parts = []
+    for m in base.pattern.finditer(value):
+        orig, rep = m.group(0), base._sub(m)
+        if rep == orig:
+            continue
+        a = 0
+        while a < min(len(orig), len(rep)) and orig[a] == rep[a]:
+            a += 1
+        b = 0
+        while b < min(len(orig), len(rep)) - a and orig[-1 - b] == rep[-1 - b]:
+            b += 1
+        part = orig[a:len(orig) - b]
+        if len(part) >= MIN_LITERAL and not _exempt_value(part, 2, False):
+            parts.append(part)
+    return parts
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -282,7 +314,9 @@ class Redactor:
         strength = _text_key_strength(full)
         if strength == 0:
             return m.group(0)
-        for grp in ("vd", "vs", "vu"):
+        if m.group("ksep") == "," and not (m.group("kq") and (m.group("vd") is not None or m.group("ve") is not None or m.group("vs") is not None)):
+            return m.group(0)  # ("NAME", "value") only: a comma after a bare word is prose
+        for grp in ("vd", "ve", "vs", "vu"):
             v = m.group(grp)
             if v is not None:
                 if _exempt_value(v, strength, _numeric_ok(full)):

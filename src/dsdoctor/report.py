@@ -26,6 +26,7 @@ from .model import Finding, Report, Severity
 
 TAIL_LINES = 80
 MAX_TAIL_LINE = 400  # characters of one log line shown in the tail
+MAX_CONFIG_LINES = 200  # of the --ds-config file shown
 MAX_TAIL_READ = 4 << 20  # bytes read from the end of a plain log to find its last lines
 ENV_PREFIXES = ("CUDA_", "CUDNN_", "NCCL_", "DS_", "DEEPSPEED_", "TORCH_", "PYTORCH_", "HF_", "HUGGING_FACE_",
                 "HUGGINGFACE_", "TRANSFORMERS_", "ACCELERATE_", "PEFT_", "WANDB_", "NVIDIA_", "NVCC_", "OMP_", "MKL_",
@@ -309,6 +310,14 @@ def _log_section(path: str, tail_lines: int) -> str:
     return "\n".join(out)
 
 
+def _config_section(path: str) -> str:
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        lines = fh.read().splitlines()
+    more = len(lines) > MAX_CONFIG_LINES
+    body = fence("\n".join(lines[:MAX_CONFIG_LINES]) + ("\n..." if more else ""), "json" if path.endswith(".json") else "")
+    return body + (f"\n\n(first {MAX_CONFIG_LINES} of {len(lines)} lines)" if more else "")
+
+
 def relevant_env(env: Mapping[str, str]) -> List[str]:
     """The names of the environment variables a DeepSpeed bug report should show."""
     return sorted(k for k in env if k in ENV_NAMES or k.startswith(ENV_PREFIXES))
@@ -408,6 +417,9 @@ def build(inp: Inputs) -> str:
         _section("Findings" + (" (check and lint of the current directory)" if inp.lint else " (check)"),
                  lambda: _findings_section(report) + lint_note),
     ]
+    if inp.ds_config is not None:
+        cfg = inp.ds_config
+        parts.append(_section(f"DeepSpeed config: {_md(os.path.basename(cfg))}", lambda: _config_section(cfg)))
     if inp.log is not None:
         log = inp.log
         parts.append(_section(f"Log: {_md(os.path.basename(log.rstrip('/')) or log)}", lambda: _log_section(log, inp.tail_lines)))
