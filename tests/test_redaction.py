@@ -413,7 +413,6 @@ def test_fast_path_equals_the_pattern() -> None:
     ]]
     filler = "[INFO] step=12 loss=1.23 lr=[1e-05]\n" * 200
     text = filler.join(samples) + filler
-    assert len(text) > 4096
     assert r.redact(text) == r.pattern.sub(r._sub, text)
 
 

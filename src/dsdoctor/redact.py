@@ -184,7 +184,6 @@ _SHAPES = (
 # lower-case substrings one of which every match of _SHAPES contains (the fast path of Redactor.redact)
 _TRIGGERS = ("-----begin", "hf_", "api_org_", "gh", "github_pat_", "glpat-", "akia", "asia", "xox", "sk-", "aiza", "npm_",
              "pypi-", "eyj", "authorization", "bearer", "://", "sig", "pass", "pwd", "secret", "credential", "token", "key")
-_DIRECT = 4096  # shorter texts go through the pattern directly
 
 
 def _literal_forms(value: str) -> List[str]:
@@ -329,10 +328,10 @@ class Redactor:
     def redact(self, text: str) -> str:
         """``text`` with every secret (and, with ``redact_paths``, every home-path user name) replaced.
 
-        Long texts are not run through the pattern as a whole (Python's ``re`` scans an alternation at a few
-        MB/s): the lines holding a trigger substring (found with ``str.find``) are, and only they can change."""
-        if len(text) < _DIRECT:
-            return self.pattern.sub(self._sub, text) if text else text
+        The text is not run through the pattern as a whole (Python's ``re`` scans an alternation at a few MB/s):
+        only the lines holding a trigger substring (found with ``str.find``) are, and only they can change."""
+        if not text:
+            return text
         spans = self._candidate_lines(text)
         if not spans:
             return text
