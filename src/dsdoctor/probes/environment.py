@@ -17,7 +17,7 @@ from .toolchain import (
     CudaHome,
     Ninja,
     Nvcc,
-    find_lib,
+    find_libs,
     linker_dirs,
     nvcc_failure,
     probe_compiler,
@@ -121,7 +121,7 @@ def collect(
         cand = os.path.join(interp.include, "Python.h")
         python_h = cand if os.path.exists(cand) else None
     ldirs = linker_dirs(cuda_home.path, tool_env)
-    cuda_libs = {name: find_lib(name, ldirs) for name in ("curand", "cudart", "cublas")}
+    cuda_libs = find_libs(("curand", "cudart", "cublas"), ldirs)
     return EnvFacts(
         env=environ,
         interpreter=interp,

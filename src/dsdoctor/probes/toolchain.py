@@ -7,7 +7,7 @@ import glob
 import os
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..knowledge import cuda as CK
 from .run import ProbeFailure, ToolResult, run_tool, which
@@ -159,16 +159,28 @@ def probe_compiler(env: Mapping[str, str], cache: "Optional[ProbeCache]" = None)
 
 def find_lib(name: str, dirs: Sequence[str]) -> Tuple[Optional[str], Optional[str]]:
     """(linkable ``lib<name>.so`` path, any versioned ``lib<name>.so.*`` path) in ``dirs``."""
-    linkable = versioned = None
+    return find_libs((name,), dirs)[name]
+
+
+def find_libs(names: Sequence[str], dirs: Sequence[str]) -> Dict[str, Tuple[Optional[str], Optional[str]]]:
+    """:func:`find_lib` for several names, listing each directory once (system lib dirs hold thousands of
+    files: one glob per name and directory was most of a cached preflight's time)."""
+    found: Dict[str, List[Optional[str]]] = {n: [None, None] for n in names}
     for d in dirs:
-        cand = os.path.join(d, f"lib{name}.so")
-        if linkable is None and os.path.exists(cand):
-            linkable = cand
-        if versioned is None:
-            hits = glob.glob(os.path.join(d, f"lib{name}.so.*"))
-            if hits:
-                versioned = sorted(hits)[0]
-    return linkable, versioned
+        try:
+            entries = os.listdir(d)
+        except OSError:
+            continue
+        for n in names:
+            linkable, versioned = found[n]
+            if linkable is None and f"lib{n}.so" in entries and os.path.exists(os.path.join(d, f"lib{n}.so")):
+                found[n][0] = os.path.join(d, f"lib{n}.so")
+            if versioned is None:
+                prefix = f"lib{n}.so."
+                hits = [e for e in entries if e.startswith(prefix)]
+                if hits:
+                    found[n][1] = os.path.join(d, min(hits))
+    return {n: (v[0], v[1]) for n, v in found.items()}
 
 
 def linker_dirs(cuda_home: Optional[str], env: Mapping[str, str]) -> List[str]:
