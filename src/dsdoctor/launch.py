@@ -166,7 +166,10 @@ def _ask(question: str, yes: bool) -> bool:
     if not sys.stdin.isatty():
         print(f"{question} [not asked: stdin is not a terminal; pass --yes]", file=sys.stderr)
         return False
-    return input(f"{question} [y/N] ").strip().lower() in ("y", "yes")
+    from .redact import redact
+
+    # input() writes its prompt straight to the terminal (not through the redacting sys.stdout)
+    return input(redact(f"{question} [y/N] ")).strip().lower() in ("y", "yes")
 
 
 def main(argv: List[str], hostfile: Optional[str], include: str, exclude: str, python: Optional[str], yes: bool,
