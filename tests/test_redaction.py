@@ -338,6 +338,10 @@ def test_pattern(text: str, secret: str) -> None:
     "HF_TOKEN=$HF_TOKEN WANDB_API_KEY=${WANDB_API_KEY} hub_token=<HUB_TOKEN>",
     "a disk-partition-name-that-is-long-enough-0123 and task-sk-abc",
     "Bearer token required",
+    '["HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "WANDB_API_KEY", "TRANSFORMERS_CACHE"]',  # a list of names, not values
+    'KEY = "stage3_gather_16bit_weights_on_model_save"',  # a weak name with a value made of words
+    "partial = {FINGERPRINT_KEY: fingerprint(name, uri)}",  # NAME: call(...) is code
+    "see `HF_TOKEN=...` and `use_auth_token=True`.",
 ])
 def test_no_false_positive(line: str) -> None:
     assert R.redact(line) == line
@@ -454,3 +458,13 @@ def test_secret_parts_of_env_values_are_matched_alone() -> None:
     assert "Zm9vYmFyYmF6==" in lits and "proxypw1" in lits
     out = Redactor(env=env).redact("key Zm9vYmFyYmF6== and pw proxypw1")
     assert "Zm9v" not in out and "proxypw1" not in out
+
+
+def test_markdown_inline_code_keeps_its_backticks() -> None:
+    out = R.redact("set `HF_TOKEN=abcdef0123` and `--password hunter2` and `https://u:pw12345@h`")
+    assert out == f"set `HF_TOKEN={MASK}` and `--password {MASK}` and `https://u:{MASK}@h`"
+
+
+def test_call_style_env_assignment() -> None:
+    assert R.redact('os.environ.setdefault("HF_TOKEN", "abcdef0123")') == f'os.environ.setdefault("HF_TOKEN", "{MASK}")'
+    assert R.redact("os.environ['WANDB_API_KEY'] = 'abcdef0123'") == f"os.environ['WANDB_API_KEY'] = '{MASK}'"

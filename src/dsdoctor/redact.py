@@ -126,7 +126,7 @@ _EXEMPT_VALUES = frozenset({
 
 
 def _exempt_value(value: str, strength: int, numeric_ok: bool) -> bool:
-    v = value.strip()
+    v = value.strip().rstrip(".!?")
     low = v.lower()
     if low in _EXEMPT_VALUES or v.startswith(("$", "%", "{{", "<")) or set(v) <= {"*", ".", "-", "#"}:
         return True
@@ -135,8 +135,16 @@ def _exempt_value(value: str, strength: int, numeric_ok: bool) -> bool:
     if numeric_ok and v.isdigit() and len(v) <= 8:
         return True
     if strength == 1:  # a weak name (``key``, ``*_key``): only random-looking values
-        return not (len(v) >= 16 and re.search(r"[0-9]", v) and re.search(r"[A-Za-z]", v) and " " not in v)
+        return not _looks_random(v)
     return False
+
+
+def _looks_random(v: str) -> bool:
+    """16+ characters with letters and digits, and mostly not words (``stage3_gather_16bit_weights`` is words)."""
+    if len(v) < 16 or any(c.isspace() for c in v) or not re.search(r"[0-9]", v) or not re.search(r"[A-Za-z]", v):
+        return False
+    words = sum(len(w) for w in re.findall(r"[a-z]{4,}", v))
+    return words * 2 < len(v)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -146,8 +154,8 @@ _KW = r"(?:passw(?:or)?d|secret|credentials?|token|key|pwd|pass|signature)"
 _VALUE = (r"(?:\"(?![ \t]*[,:\]}])(?P<vd>(?:[^\"\\\n]|\\[^\n])*)\""  # "double quoted" (not a JSON string's end)
           r"|\\\"(?P<ve>(?:[^\"\\\n]|\\[^\"\n])*)\\\""  # \"escaped double quotes\" (a log line in a JSON string)
           r"|'(?P<vs>[^'\"\n]*)'"  # 'single quoted'
-          r"|(?P<vp>\\?')?(?P<vu>[^\s\"'\\,;&<>(){}\[\]=:][^\s\"'\\,;&<>(){}\[\]]*))")  # bare
-_FLAG_VALUE = r"(?P<fv>[^\s\"'\\,;&<>(){}\[\]]+)"
+          r"|(?P<vp>\\?')?(?P<vu>[^\s\"'`\\,;&<>(){}\[\]=:][^\s\"'`\\,;&<>(){}\[\]]*))")  # bare
+_FLAG_VALUE = r"(?P<fv>[^\s\"'`\\,;&<>(){}\[\]]+)"
 
 _SHAPES = (
     # PEM private key blocks (unterminated: to the end of the text)
@@ -167,13 +175,13 @@ _SHAPES = (
     r"|\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*)",
     # Authorization headers: the credential after the scheme
     r"(?P<auth>(?i:\b(?:proxy-)?authorization\b[\"']?[ \t]*[:=][ \t]*[\"']?"
-    r"(?:(?:bearer|basic|token|digest|bot|apikey|sharedkey|aws4-hmac-sha256)[ \t]+)?))(?P<authv>[^\s\"'\\,;]+)",
+    r"(?:(?:bearer|basic|token|digest|bot|apikey|sharedkey|aws4-hmac-sha256)[ \t]+)?))(?P<authv>[^\s\"'`\\,;]+)",
     r"(?P<bear>\b[Bb]earer[ \t]+)(?P<bearv>[A-Za-z0-9._~+/-]{16,}=*)",
     # credentials in URLs: scheme://user:PASSWORD@host
-    r"(?P<url>\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s/:@\"'<>\\]*:)(?P<urlv>[^\s/@\"'<>\\]+)(?=@)",
+    r"(?P<url>\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s/:@\"'<>\\]*:)(?P<urlv>[^\s/@\"'`<>\\]+)(?=@)",
     # URL query parameters that carry credentials
     r"(?P<qp>[?&](?i:sig|signature|token|access_token|api_key|apikey|key|password|x-amz-signature"
-    r"|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential)=)(?P<qpv>[^&\s\"'#<>\\]+)",
+    r"|x-amz-security-token|x-amz-credential|x-goog-signature|x-goog-credential)=)(?P<qpv>[^&\s\"'`#<>\\]+)",
     # --flag value / --flag=value
     r"(?P<flag>(?<![\w-])--[A-Za-z0-9_-]*?(?i:" + _KW + r")[A-Za-z0-9_-]*)(?P<fs>=|[ \t]+)" + _FLAG_VALUE,
     # name=value, "name": "value", name: value (the name is read back from the keyword in the callback)
@@ -271,7 +279,7 @@ class Redactor:
 
     @staticmethod
     def _path_patterns(home: Optional[str], user: Optional[str]) -> List[str]:
-        out = [r"(?P<homep>(?<![\w.-])(?:/home|/Users|/usr/home|[A-Za-z]:(?:\\\\|\\|/)Users)(?:\\\\|\\|/))(?P<homev>[^/\\\s\"':;,<>$]+)"]
+        out = [r"(?P<homep>(?<![\w.-])(?:/home|/Users|/usr/home|[A-Za-z]:(?:\\\\|\\|/)Users)(?:\\\\|\\|/))(?P<homev>[^/\\\s\"'`:;,<>$]+)"]
         home = (home or "").rstrip("/")
         if home and home.count("/") >= 2 and os.path.basename(home) not in ("root", "") and not home.startswith(("/home/", "/Users/")):
             out.append(r"(?P<hdir>" + re.escape(os.path.dirname(home)) + r"/)(?P<hdirv>" + re.escape(os.path.basename(home)) + r")(?![\w.-])")
@@ -313,8 +321,11 @@ class Redactor:
         strength = _text_key_strength(full)
         if strength == 0:
             return m.group(0)
-        if m.group("ksep") == "," and not (m.group("kq") and (m.group("vd") is not None or m.group("ve") is not None or m.group("vs") is not None)):
-            return m.group(0)  # ("NAME", "value") only: a comma after a bare word is prose
+        if m.group("ksep") == "," and not (m.group("kq") and text[i - 2:i] in ('("', "('")
+                                           and (m.group("vd") is not None or m.group("vs") is not None)):
+            return m.group(0)  # only a call's ("NAME", "value"): a list of names or prose is not an assignment
+        if m.group("vu") is not None and text[m.end():m.end() + 1] == "(":
+            return m.group(0)  # NAME = function(...): code, not a value
         for grp in ("vd", "ve", "vs", "vu"):
             v = m.group(grp)
             if v is not None:
