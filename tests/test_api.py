@@ -201,6 +201,7 @@ def test_unreadable_config_is_a_finding(tmp_path: Path) -> None:
     ({"ignore": "ninja-missing"}, TypeError),
     ({"ignore": ["no-such-rule"]}, ValueError),
     ({"world_size": 0}, ValueError),
+    ({"loaded_by": "Trainer"}, ValueError),
 ])
 def test_bad_arguments(kwargs: Dict[str, Any], exc: type) -> None:
     import dsdoctor

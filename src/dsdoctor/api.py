@@ -202,6 +202,8 @@ def preflight(
     unknown = [n for n in ignore if n not in RULES]
     if unknown:
         raise ValueError(f"dsdoctor.preflight: unknown finding name(s) in ignore: {', '.join(unknown)}")
+    if loaded_by not in (None, "trainer", "accelerate", "deepspeed"):
+        raise ValueError(f"dsdoctor.preflight: loaded_by must be 'trainer', 'accelerate', 'deepspeed' or None, not {loaded_by!r}")
     if world_size is not None and (isinstance(world_size, bool) or not isinstance(world_size, int) or world_size < 1):
         raise ValueError(f"dsdoctor.preflight: world_size must be a positive int, not {world_size!r}")
 
