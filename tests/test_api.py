@@ -406,3 +406,16 @@ def test_users_type_check_against_the_api(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "bad.py"], cwd=tmp_path,
                          capture_output=True, text=True, env=env)
     assert bad.returncode == 1 and "Literal['error', 'warning']" in bad.stdout, bad.stdout
+
+
+def test_error_message_is_redacted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The error text quotes the environment (fix commands, evidence): secrets never reach a traceback or log."""
+    from dsdoctor import DsDoctorError
+    from dsdoctor.model import Finding, Fix, Severity
+
+    secret = "hf_QwErTyUiOpAsDfGhJkLzXcVbNm123456"
+    monkeypatch.setenv("HF_TOKEN", secret)
+    f = Finding("package-missing", Severity.ERROR, f"seen HF_TOKEN={secret} in the launcher environment",
+                fixes=(Fix("re-export", commands=(f"export WANDB_API_KEY={secret}",)),))
+    msg = str(DsDoctorError([f]))
+    assert secret not in msg and "package-missing" in msg and "[REDACTED]" in msg

@@ -38,7 +38,9 @@ class DsDoctorError(RuntimeError):
     def __init__(self, findings: Sequence[Finding], report: Optional[Report] = None) -> None:
         self.findings: List[Finding] = list(findings)
         self.report: Optional[Report] = report
-        super().__init__(format_findings(self.findings, report))
+        from .redact import redact  # the message may quote the environment: no secrets in tracebacks / logs
+
+        super().__init__(redact(format_findings(self.findings, report)))
 
     def __reduce__(self) -> Tuple[Any, ...]:  # picklable (multiprocessing ranks report exceptions)
         return (type(self), (self.findings, self.report))
