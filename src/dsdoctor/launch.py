@@ -11,7 +11,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from typing import Callable, Dict, List, Optional, Sequence
 
 from .knowledge import deepspeed as K
@@ -80,13 +79,9 @@ def append_env_file(path: str, lines: Sequence[str]) -> None:
             old = fh.read()
     if old and not old.endswith("\n"):
         old += "\n"
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".deepspeed_env.")
-    with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as fh:
-        fh.write(old + "".join(line + "\n" for line in lines))
-    if os.path.exists(path):
-        shutil.copymode(path, tmp)
-    os.replace(tmp, path)
+    from .atomic import write_text
+
+    write_text(path, old + "".join(line + "\n" for line in lines), errors="surrogateescape")
 
 
 def prebuild_command(python: str, env: Optional[Dict[str, str]] = None) -> str:

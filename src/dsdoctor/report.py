@@ -18,10 +18,10 @@ import os
 import platform
 import re
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Deque, List, Mapping, Optional, Sequence, Tuple
 
+from .atomic import write_text
 from .model import Finding, Report, Severity
 
 TAIL_LINES = 80
@@ -438,32 +438,6 @@ def render(inp: Inputs) -> str:
     return redact(build(inp))
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same directory and ``os.replace``."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".dsdoctor-report-", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        if os.path.exists(path):
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        else:
-            os.chmod(tmp, 0o644 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def run_report(log: Optional[str], ds_config: Optional[str], python: Optional[str], redact_paths: bool,
                output: Optional[str], lint: bool = True) -> int:
     """``dsdoctor report``: 0 written, 2 bad input or an unwritable ``-o``."""
@@ -483,7 +457,7 @@ def run_report(log: Optional[str], ds_config: Optional[str], python: Optional[st
         sys.stdout.write(text)
         return 0
     try:
-        write_atomic(output, text)
+        write_text(output, text)
     except OSError as exc:
         print(f"dsdoctor: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
         return 2

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from typing import Any, Dict, TextIO
 
 from .core import TRADEOFF, Estimate, Option
@@ -83,17 +82,7 @@ def ds_config(opt: Option, micro_batch: int, nvme_path: str = "/local_nvme", pin
 
 
 def write_atomic(path: str, data: Dict[str, Any]) -> None:
-    """Write JSON to ``path`` through a temporary file in the same directory and ``os.replace``."""
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".dsdoctor-", suffix=".json", dir=d)
-    try:
-        with os.fdopen(fd, "w") as fh:
-            json.dump(data, fh, indent=2)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write the ds_config JSON to ``path`` atomically."""
+    from ..atomic import write_text
+
+    write_text(path, json.dumps(data, indent=2) + "\n")

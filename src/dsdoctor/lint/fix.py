@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import os
-import tempfile
 from typing import Dict, List, Sequence, Tuple
 
 from .rule import Edit
@@ -64,19 +62,10 @@ def diff(changes: Dict[str, Tuple[str, str]]) -> str:
 
 def write(changes: Dict[str, Tuple[str, str]]) -> List[str]:
     """Atomic replace of each changed file (temp file in the same directory, then os.replace)."""
+    from ..atomic import write_text
+
     done = []
     for path, (_, new) in changes.items():
-        d = os.path.dirname(os.path.abspath(path))
-        mode = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else 0o644
-        fd, tmp = tempfile.mkstemp(dir=d, prefix=".dsdoctor-")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-                fh.write(new)
-            os.chmod(tmp, mode)
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        write_text(path, new)
         done.append(path)
     return done

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import threading
 import time
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, TypeVar
@@ -147,22 +146,13 @@ class ProbeCache:
             entries = dict(sorted(self._entries.items(), key=lambda kv: kv[1].get("stored", 0))[-MAX_ENTRIES:])
             payload = json.dumps({"version": VERSION, "entries": entries}, sort_keys=True)
             self._dirty = False
-        tmp = None
+        from ..atomic import write_text
+
         try:
             os.makedirs(self.directory, mode=0o700, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".probes-", suffix=".tmp", dir=self.directory)
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(payload)
-            os.replace(tmp, self.path)
-            tmp = None
+            write_text(self.path, payload, mode=0o600)
         except OSError:
             pass
-        finally:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
 
 
 def enabled(env: Optional[Mapping[str, str]] = None) -> bool:
