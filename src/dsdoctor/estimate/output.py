@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import Any, Dict, TextIO
 
@@ -21,11 +20,11 @@ def render_json(est: Estimate) -> str:
 
 
 def render_text(est: Estimate, out: TextIO = sys.stdout) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    con = Console(file=out, highlight=False, no_color=bool(os.environ.get("NO_COLOR")) or not out.isatty(),
-                  soft_wrap=True)
+    from ..render.console import console
+
+    con = console(out)
     w, hw = est.workload, est.hardware
     con.print(f"model: {w.total_params / 1e6:,.1f}M params, largest layer {w.largest_layer / 1e6:,.1f}M"
               + (f", trainable {w.trainable / 1e6:,.2f}M" if w.trainable != w.total_params else "")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import Any, Dict, List, TextIO
 
@@ -39,10 +38,11 @@ def to_json(report: Report) -> str:
 
 
 def render_text(report: Report, verbose: bool = False, out: TextIO = sys.stdout) -> None:
-    from rich.console import Console
     from rich.markup import escape
 
-    con = Console(file=out, highlight=False, no_color=bool(os.environ.get("NO_COLOR")) or not out.isatty(), soft_wrap=True)
+    from ..render.console import console
+
+    con = console(out)
     colors = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "blue"}
     for n, f in enumerate(report.findings):
         label = "Root cause" if n == 0 and f.severity is Severity.ERROR else ("Diagnosis" if n == 0 else "Also")

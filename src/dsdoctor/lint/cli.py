@@ -102,11 +102,11 @@ def to_json(report: Report) -> dict:  # type: ignore[type-arg]
 def render(report: Report, verbose: bool, out: TextIO = sys.stdout) -> None:
     """``path:line:col: severity CODE [name] title`` per finding (ruff style): rich colours on a terminal,
     plain text when not a TTY or NO_COLOR is set."""
-    from rich.console import Console
     from rich.markup import escape
 
-    con = Console(file=out, highlight=False, no_color=bool(os.environ.get("NO_COLOR")) or not out.isatty(),
-                  soft_wrap=True)
+    from ..render.console import console
+
+    con = console(out)
     color = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "blue"}
     for f in report.findings:
         loc = f"{f.path}:{f.line or 1}:{f.col or 1}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Dict, List, TextIO, Union
 
@@ -13,11 +12,11 @@ MARK = {None: ("✓", "green"), Severity.INFO: ("i", "blue"), Severity.WARNING: 
 
 
 def render(report: Report, verbose: bool = False, out: TextIO = sys.stdout) -> None:
-    from rich.console import Console
     from rich.markup import escape
 
-    no_color = bool(os.environ.get("NO_COLOR")) or not out.isatty()
-    con = Console(file=out, highlight=False, no_color=no_color, soft_wrap=True)
+    from .console import console
+
+    con = console(out)
     sections: Dict[str, List[Union[Finding, Passed]]] = {name: [] for name in SECTION_ORDER}
     items_all: List[Union[Finding, Passed]] = [*report.passed, *report.findings]
     for item in items_all:

@@ -6,7 +6,6 @@ Plain text when stdout is not a terminal or ``NO_COLOR`` is set."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import IO, Any, Dict, List, Optional
 
@@ -14,7 +13,9 @@ from . import RuleDoc, UnknownRule, all_docs, command_line, doc_for
 
 
 def _styled(stream: IO[str]) -> bool:
-    return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+    from ..render.console import styled
+
+    return styled(stream)
 
 
 def to_json(d: RuleDoc, full: bool = False) -> Dict[str, Any]:
