@@ -150,6 +150,13 @@ def main() -> int:
     emit("done", losses=losses, step_seconds=round(sum(steady) / len(steady), 4), peak_bytes=mem,
          peak_kind="cuda" if torch.cuda.is_available() else "rss", saved=saved,
          baseline_rss_bytes=baseline.get("VmRSS"), hwm_bytes=end.get("VmHWM"))
+    # Tear gloo/NCCL down together: a rank exiting while its peer still holds the connection (or with live
+    # process-group threads at interpreter exit) aborts with "terminate called without an active exception".
+    import torch.distributed as dist
+
+    if dist.is_available() and dist.is_initialized():
+        dist.barrier()
+        dist.destroy_process_group()
     return 0
 
 
