@@ -13,4 +13,5 @@ bash scripts/provision-oracle.sh
 .venv/bin/python -m mypy
 .venv/bin/python -m ruff check src tests bench
 export DSDOCTOR_REQUIRE_ORACLE=${DSDOCTOR_REQUIRE_ORACLE:-1}
-.venv/bin/python -m pytest -q -rs -p no:cacheprovider "$@"
+# two workers (this machine has 2 cores); files that start torch.distributed share one worker (tests/conftest.py)
+.venv/bin/python -m pytest -q -rs -p no:cacheprovider -n "${DSDOCTOR_TEST_WORKERS:-2}" --dist loadgroup --durations=15 "$@"
