@@ -30,6 +30,7 @@ SERIAL_FILES = {
 }
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the group into the node id
 def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
     root = Path(__file__).resolve().parent.parent
     for item in items:
