@@ -292,13 +292,8 @@ def fix_cmd(
     config: Optional[str] = ConfigOpt,
 ) -> None:
     """Apply lint's fixes (same as `dsdoctor lint --fix`): minimal edits, formatting kept, atomic writes."""
-    from .lint.cli import run_lint
-
-    settings = _settings(config, paths or ["."])
-    res, rc = run_lint(paths or ["."], None, None, True, unsafe_fixes, diff, target, python, zero_stage, sniff, settings)
-    if res is None:
-        raise typer.Exit(rc)
-    _finish(res.report, "lint", fmt, verbose, fail_on, exit_zero, settings, res.fix_edits)
+    lint(paths, None, None, True, unsafe_fixes, diff, target, zero_stage, python, fmt, verbose, sniff, fail_on,
+         exit_zero, config)
 
 
 @app.command()
