@@ -6,13 +6,14 @@ Exit codes: 0 no errors, 1 errors found, 2 dsdoctor could not run (usage or inte
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Dict, List, Optional
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 import typer
 
 from .output import FailOn, Format
 
 if TYPE_CHECKING:
+    from .dsconfig import OffloadIntent
     from .lint.rule import Edit
     from .model import Finding, Report
     from .probes.interpreter import Interpreter
@@ -62,16 +63,18 @@ def _finish(report: "Report", command: str, fmt: Format, verbose: bool, fail_on:
 
 def _interpreter(python: Optional[str]) -> "Optional[Interpreter]":
     """The --python interpreter, or exit 2 with a clear message when it cannot be queried."""
-    if python is None:
-        return None
-    from .probes.interpreter import query
-    from .probes.run import ProbeFailure
+    return _check_inputs(python, None)[0]
 
-    got = query(python)
-    if isinstance(got, ProbeFailure):
-        typer.echo(f"dsdoctor: cannot use --python {python}: {got.reason}", err=True)
-        raise typer.Exit(2)
-    return got
+
+def _check_inputs(python: Optional[str], ds_config: Optional[str]) -> "Tuple[Optional[Interpreter], Optional[OffloadIntent]]":
+    """``--python`` and ``--ds-config`` as the checks read them, or exit 2 with the reason."""
+    from .checks import InputError, resolve_inputs
+
+    try:
+        return resolve_inputs(python, ds_config)
+    except InputError as exc:
+        typer.echo(f"dsdoctor: {exc}", err=True)
+        raise typer.Exit(2) from exc
 
 
 @app.command()
@@ -108,16 +111,8 @@ def check(
         report = check_hostfile(hostfile, include, exclude, transport, python, timeout, nvme)
         _finish(report, "check", fmt, verbose, fail_on, exit_zero, settings)
 
-    intent = None
-    if ds_config:
-        from .dsconfig import ConfigError, load, offload_intent
-
-        try:
-            intent = offload_intent(load(ds_config), ds_config)
-        except ConfigError as exc:
-            typer.echo(f"dsdoctor: {exc}", err=True)
-            raise typer.Exit(2) from exc
-    report = run_check(python, nvme=nvme, interp=_interpreter(python), intent=intent)
+    interp, intent = _check_inputs(python, ds_config)
+    report = run_check(python, nvme=nvme, interp=interp, intent=intent)
     if not no_lint:
         from .lint.project import lint_project, merge
 

@@ -36,7 +36,6 @@ ENV_NAMES = ("CUDA_HOME", "CUDA_PATH", "CC", "CXX", "CUDAHOSTCXX", "LD_LIBRARY_P
              "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "RANK", "LOCAL_RANK", "NODE_RANK",
              "TOKENIZERS_PARALLELISM", "NO_COLOR")
 _MARK = {Severity.ERROR: "✗", Severity.WARNING: "!", Severity.INFO: "i"}
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]")
 
 
 class ReportInputError(Exception):
@@ -215,11 +214,9 @@ def _findings_section(report: Report) -> str:
 
 
 def _clean_line(raw: str) -> str:
-    if "\x1b" in raw:
-        raw = _ANSI.sub("", raw)
-    if "\r" in raw:
-        parts = [p for p in raw.rstrip("\r").split("\r") if p.strip()]
-        raw = parts[-1] if parts else ""
+    from .explain.reader import terminal_text
+
+    raw = terminal_text(raw)
     if len(raw) > MAX_TAIL_LINE:
         raw = raw[: MAX_TAIL_LINE // 2] + " [...] " + raw[-MAX_TAIL_LINE // 2:]
     return raw
@@ -347,33 +344,21 @@ def _section(title: str, body: "Any") -> str:
 
 
 def _check(inp: Inputs) -> Report:
-    from .checks import run_check
+    from .checks import InputError, resolve_inputs, run_check
 
-    interp = None
-    if inp.python is not None:
-        from .probes.interpreter import query
-        from .probes.run import ProbeFailure
-
-        got = query(inp.python)
-        if isinstance(got, ProbeFailure):
-            raise ReportInputError(f"cannot use --python {inp.python}: {got.reason}")
-        interp = got
-    intent = None
-    if inp.ds_config:
-        from .dsconfig import ConfigError, load, offload_intent
-
-        try:
-            intent = offload_intent(load(inp.ds_config), inp.ds_config)
-        except ConfigError as exc:
-            raise ReportInputError(str(exc)) from exc
+    try:
+        interp, intent = resolve_inputs(inp.python, inp.ds_config)
+    except InputError as exc:
+        raise ReportInputError(str(exc)) from exc
     return run_check(inp.python, interp=interp, intent=intent)
 
 
 def _lint(report: Report, inp: Inputs) -> None:
+    from .lint.cli import _inside
     from .lint.project import lint_project, merge
 
     merge(report, lint_project(".", report.facts.get("deepspeed"), inp.python))
-    if inp.ds_config and not _inside(inp.ds_config, "."):
+    if inp.ds_config and not _inside(inp.ds_config, ["."]):
         from .lint import lint
 
         extra = lint([inp.ds_config], ds_version=report.facts.get("deepspeed"), python=inp.python).report
@@ -383,13 +368,6 @@ def _lint(report: Report, inp: Inputs) -> None:
         files = report.facts.setdefault("lint", {}).setdefault("files", [])
         if isinstance(files, list):
             files.append(inp.ds_config)
-
-
-def _inside(path: str, root: str) -> bool:
-    try:
-        return os.path.commonpath([os.path.realpath(path), os.path.realpath(root)]) == os.path.realpath(root)
-    except ValueError:
-        return False
 
 
 def build(inp: Inputs) -> str:

@@ -83,3 +83,30 @@ _ENV_SHOWN = frozenset({
     "CUDA_HOME", "CUDA_PATH", "DS_ACCELERATOR", "DS_SKIP_CUDA_CHECK", "TORCH_EXTENSIONS_DIR", "CUDA_VISIBLE_DEVICES",
     "TORCH_CUDA_ARCH_LIST", "CXX", "CC", "DS_BUILD_OPS", "DS_ENV_FILE",
 })
+
+
+class InputError(Exception):
+    """A ``--python`` that cannot be queried or a ``--ds-config`` that cannot be read (the message says which)."""
+
+
+def resolve_inputs(python: Optional[str], ds_config: Optional[str]) -> "tuple[Optional[Interpreter], Optional[OffloadIntent]]":
+    """The interpreter to check (None: this one) and the offload the config asks for, as every command that runs
+    the environment checks reads them (``check``, ``report``); raises :class:`InputError`."""
+    intent = None
+    if ds_config:
+        from ..dsconfig import ConfigError, load, offload_intent
+
+        try:
+            intent = offload_intent(load(ds_config), ds_config)
+        except ConfigError as exc:
+            raise InputError(str(exc)) from exc
+    interp = None
+    if python is not None:
+        from ..probes.interpreter import query
+        from ..probes.run import ProbeFailure
+
+        got = query(python)
+        if isinstance(got, ProbeFailure):
+            raise InputError(f"cannot use --python {python}: {got.reason}")
+        interp = got
+    return interp, intent

@@ -206,11 +206,9 @@ def split_prefix(text: str) -> Tuple[str, str]:
     return "/".join(keys), text
 
 
-def clean(raw: bytes) -> Tuple[str, str]:
-    """(stream key, what the terminal showed) for one raw line (without its newline)."""
-    if len(raw) > MAX_LINE_BYTES + len(CUT_MARK):
-        raw = raw[:MAX_LINE_BYTES // 2] + CUT_MARK + raw[-MAX_LINE_BYTES // 2:]
-    text = raw.decode("utf-8", "replace")
+def terminal_text(text: str) -> str:
+    """What a terminal shows for one line: ANSI escapes dropped, a progress bar redrawn with ``\r`` reduced to
+    its last segment, CR of CRLF dropped."""
     if "\x1b" in text:
         text = _ANSI.sub("", text)
     if "\r" in text:
@@ -218,7 +216,14 @@ def clean(raw: bytes) -> Tuple[str, str]:
         if "\r" in text:  # a progress bar redrawn in place: the terminal shows the last segment
             parts = [p for p in text.split("\r") if p.strip()]
             text = parts[-1] if parts else ""
-    stream, text = split_prefix(text)
+    return text
+
+
+def clean(raw: bytes) -> Tuple[str, str]:
+    """(stream key, what the terminal showed) for one raw line (without its newline)."""
+    if len(raw) > MAX_LINE_BYTES + len(CUT_MARK):
+        raw = raw[:MAX_LINE_BYTES // 2] + CUT_MARK + raw[-MAX_LINE_BYTES // 2:]
+    stream, text = split_prefix(terminal_text(raw.decode("utf-8", "replace")))
     if text[:1] in _BOX_EDGE or text[-1:] in _BOX_EDGE:  # rich's boxed traceback: │ ... │
         s = text.strip()
         if s[:1] in _BOX_EDGE and (s[-1:] in _BOX_EDGE or len(s) > 2):
