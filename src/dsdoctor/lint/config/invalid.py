@@ -7,7 +7,7 @@ from typing import Iterator
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TF
 from ...model import Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from ._util import zero
 
@@ -47,7 +47,7 @@ def check(t: Target) -> Iterator[Hit]:
                 yield RULE.hit(t, dev.start, f"{which}.device {dev.value!r}: should be 'none', 'cpu' or 'nvme'")
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="ds-config-invalid", kind="ds_config", severity=Severity.ERROR,
     summary="The config cannot be loaded or has a value DeepSpeed rejects",
     what="Syntax errors (with the position hjson stops at), a top level that is not an object, a ZeRO stage "
@@ -63,4 +63,4 @@ RULE = register(Rule(
              Example('{"zero_optimization": {"stage": 4}}'),
              Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "gpu"}}}'),
              Example('{"train_batch_size": 8 // comment\n}', (("loaded_by", "trainer"),))),
-))
+)

@@ -6,7 +6,7 @@ from typing import Iterator
 
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from ._util import offload_device
 
@@ -32,7 +32,7 @@ def check(t: Target) -> Iterator[Hit]:
                         ('"zero_force_ds_cpu_optimizer": false',))))
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="offload-client-optimizer", kind="ds_config", severity=Severity.ERROR,
     summary="Optimizer offload with a client optimizer and no DeepSpeed optimizer block",
     what="offload_optimizer to cpu/nvme, no \"optimizer\" block, zero_force_ds_cpu_optimizer left true, and an "
@@ -47,4 +47,4 @@ RULE = register(Rule(
                      (("loaded_by", "trainer"),)),
              Example('{"zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}}',
                      (("loaded_by", "deepspeed"), ("client_optimizer", True)))),
-))
+)

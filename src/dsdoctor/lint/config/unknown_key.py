@@ -8,7 +8,7 @@ from typing import Dict, Iterator, List, Tuple
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
 from ..reader import Node
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from ._util import rename_edit
 
@@ -72,7 +72,7 @@ def _is_auto(n: Node) -> bool:
     return bool(n.value == "auto")
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="ds-config-unknown-key", kind="ds_config", severity=Severity.ERROR,
     summary="A key the installed DeepSpeed does not know",
     what="Keys that are not fields of the installed DeepSpeed's config models, with a did-you-mean suggestion. "
@@ -85,4 +85,4 @@ RULE = register(Rule(
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "pinmemory": true}}}'),
              Example('{"train_batch_size": 8, "gradient_clip": 1.0}'),
              Example('{"bf16": {"enabled": true, "loss_scale": 0}}')),
-))
+)

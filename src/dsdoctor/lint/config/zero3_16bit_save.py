@@ -6,7 +6,7 @@ from typing import Iterator, Tuple
 
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule, register
+from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
 from ._util import stage, zero
 
@@ -41,7 +41,7 @@ def _indent(text: str, pos: int) -> str:
     return text[start:pos] if text[start:pos].strip() == "" else "  "
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="zero3-16bit-save-disabled", kind="ds_config", severity=Severity.WARNING,
     summary="ZeRO-3 config where a 16-bit model save is expected but not enabled",
     what=f"Stage 3 without {KEY}: true, when the model is saved with trainer.save_model / save_16bit_model.",
@@ -52,4 +52,4 @@ RULE = register(Rule(
     valid=(Example('{"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}}',
                    (("loaded_by", "trainer"),)),),
     invalid=(Example('{"zero_optimization": {"stage": 3}}', (("loaded_by", "trainer"),)),),
-))
+)
