@@ -147,6 +147,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
             continue
         usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
         usage.loaded_by = loaded_by or found.loaded_by.get(path)
+        usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
         target = make_target(path, kind, usage)
         if kind == "ds_config":
             configs[path] = target

@@ -44,7 +44,10 @@ def check(t: Target) -> Iterator[Hit]:
                            fixes=(Fix(f"rename to {sug!r}", "unsafe", (), "a guess from the spelling"),) if sug else (),
                            edits=(rename_edit(t, m, sug, "unsafe"),) if sug else (), severity=Severity.WARNING)
     for path, (keys, _) in K.VALIDATED_BLOCKS.items():
+        where = ".".join(path)
         node = root.get(*path)
+        if node is None and path == ("bf16",) and root.get("bfloat16") is not None:
+            node, where = root.get("bfloat16"), "bfloat16"  # get_bfloat16_config: the old name, read when bf16 is absent
         if node is None or node.kind != "object":
             continue
         accepted: Dict[str, K.ConfigKey] = K.config_keys_for(keys, ds)
@@ -53,7 +56,6 @@ def check(t: Target) -> Iterator[Hit]:
             if m.key in accepted or (path == ("zero_optimization",) and m.key in removed):
                 continue
             sug = _suggest(m.key, sorted(accepted))
-            where = ".".join(path)
             other = _other_versions(keys, m.key)
             title = f"unknown key {where}.{m.key!r} for DeepSpeed {ds}" + (f" {other}" if other else "") + \
                 (f": did you mean {sug!r}?" if sug else "")
