@@ -80,12 +80,13 @@ def make_target(path: str, kind: str, usage: Usage) -> Target:
 def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Optional[str] = None,
          loaded_by: Optional[str] = None, max_depth: Optional[int] = None, targets: Sequence[str] = (),
          python: Optional[str] = None, zero_stage: Optional[int] = None,
-         settings: "Optional[Settings]" = None) -> LintResult:
+         settings: "Optional[Settings]" = None, machine: bool = False) -> LintResult:
     """Lint the named files/directories (and the ds_configs, hostfiles and .deepspeed_env they reference).
 
     ``settings`` (:mod:`dsdoctor.settings`; default: the configuration file found from ``paths``, which raises
     ``SettingsError`` when it is bad) gives select / ignore / per-file-ignores and the defaults for the
-    arguments: ``world_size``, ``targets`` and ``zero_stage`` passed here win over it."""
+    arguments: ``world_size``, ``targets`` and ``zero_stage`` passed here win over it. ``machine``: the files are
+    checked for this machine (``dsdoctor check``), so hardware-dependent rules read its CPU."""
     from ..settings import load
     from .discover import scan
     from .launch._files import env_file_vars
@@ -117,6 +118,10 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     base.multinode = found.multinode
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
     base.memlock = memlock_limit()
+    if machine:
+        from ..checks.cpu_fp16 import machine_cpu_fp16
+
+        base.cpu_fp16, base.cpu_fp16_source = machine_cpu_fp16()
     env_files = [p for p, k in found.kinds.items() if k == "deepspeed_env"]
     if not env_files and os.path.isfile(".deepspeed_env"):
         env_files.append(".deepspeed_env")

@@ -29,7 +29,8 @@ def lint_project(root: str = ".", ds_version: Optional[str] = None, python: Opti
         return None
     from . import lint
 
-    res = lint([root], ds_version=ds_version, max_depth=MAX_DEPTH, python=python, settings=settings)  # python: versions of the checked env
+    res = lint([root], ds_version=ds_version, max_depth=MAX_DEPTH, python=python, settings=settings,
+               machine=True)  # python: versions of the checked env; machine: its CPU
     return res.report
 
 
