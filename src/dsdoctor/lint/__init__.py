@@ -80,13 +80,14 @@ def make_target(path: str, kind: str, usage: Usage) -> Target:
 def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Optional[str] = None,
          loaded_by: Optional[str] = None, max_depth: Optional[int] = None, targets: Sequence[str] = (),
          python: Optional[str] = None, zero_stage: Optional[int] = None,
-         settings: "Optional[Settings]" = None, machine: bool = False) -> LintResult:
+         settings: "Optional[Settings]" = None, machine: bool = False, tests: bool = True) -> LintResult:
     """Lint the named files/directories (and the ds_configs, hostfiles and .deepspeed_env they reference).
 
     ``settings`` (:mod:`dsdoctor.settings`; default: the configuration file found from ``paths``, which raises
     ``SettingsError`` when it is bad) gives select / ignore / per-file-ignores and the defaults for the
     arguments: ``world_size``, ``targets`` and ``zero_stage`` passed here win over it. ``machine``: the files are
-    checked for this machine (``dsdoctor check``), so hardware-dependent rules read its CPU."""
+    checked for this machine (``dsdoctor check``), so hardware-dependent rules read its CPU. ``tests=False``:
+    directories walked leave out test directories (check's project lint)."""
     from ..settings import load
     from .discover import scan
     from .launch._files import env_file_vars
@@ -94,7 +95,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
 
     if settings is None:
         settings = load(None, paths)
-    found = scan(list(paths), max_depth)
+    found = scan(list(paths), max_depth, tests)
     wanted = parse_targets(targets)
     ver, ver_source = ds_version, "--ds-version"
     if not ver and "deepspeed" in wanted:
