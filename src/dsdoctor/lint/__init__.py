@@ -27,18 +27,7 @@ class LintResult:
     files: List[str] = field(default_factory=list)
     dropped: Set[object] = field(default_factory=set)  # settings entries that dropped a finding
     fix_edits: Dict[Finding, List[Edit]] = field(default_factory=dict)  # the edits that fix each finding (SARIF fixes)
-
-
-def installed_deepspeed() -> Optional[str]:
-    """DeepSpeed's version from package metadata (never imported)."""
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-    except ImportError:  # pragma: no cover
-        return None
-    try:
-        return version("deepspeed")
-    except PackageNotFoundError:
-        return None
+    diff_printed: bool = False  # --diff printed the fixes: nothing else is rendered
 
 
 def memlock_limit() -> Optional[int]:
@@ -102,8 +91,11 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
         ver, ver_source = wanted["deepspeed"], "--target"
     if not ver and "deepspeed" in parse_targets(settings.target):
         ver, ver_source = parse_targets(settings.target)["deepspeed"], settings.where("target")
-    if not ver:
-        ver, ver_source = installed_deepspeed(), "installed deepspeed"
+    if not ver:  # the checked environment's (--python), read as check reads it: package metadata, not imported
+        from .script.context import installed
+
+        ver = installed(python, ("deepspeed",)).get("deepspeed")
+        ver_source = f"deepspeed in {python}" if python else "installed deepspeed"
     base = Usage()
     if ver:
         try:
