@@ -103,6 +103,9 @@ ACCELERATE_AUTO_KEYS: Tuple[str, ...] = (
 # DeepSpeedCPUAdam when offload_optimizer.device is not "none" and zero_force_ds_cpu_optimizer is left true, so
 # DeepSpeed's client-optimizer refusal never fires for configs loaded this way (the HF Trainer uses it from 4.30).
 CPU_ADAM_SWAP_LOADERS: Tuple[str, ...] = ("trainer", "accelerate")
+# TrainingArguments.max_grad_norm's default (4.46.3, 5.24.0); under DeepSpeed it only reaches the engine through
+# a gradient_clipping "auto" (trainer_config_process's fill_match; accelerate's clip_grad_norm_ does nothing).
+HF_MAX_GRAD_NORM_DEFAULT = 1.0
 # stage3_gather_16bit_weights_on_model_save "auto": DeepSpeedPlugin (accelerate 1.1.1, 1.15.0; also under the
 # Trainer) fills it from zero3_save_16bit_model, read from this variable (`accelerate launch` sets it from the
 # YAML's zero3_save_16bit_model) and false when unset; raw DeepSpeed drops "auto" (config_utils) -> False.
