@@ -23,7 +23,7 @@ def check(t: Target) -> Iterator[Hit]:
     for key, (value, (line, col)) in y.ds.items():
         if key in TF.ACCELERATE_DEEPSPEED_FIELDS:
             continue
-        sug = difflib.get_close_matches(key, TF.ACCELERATE_DEEPSPEED_FIELDS, n=1, cutoff=0.75)
+        sug = [] if value is None else difflib.get_close_matches(key, TF.ACCELERATE_DEEPSPEED_FIELDS, n=1, cutoff=0.75)
         what = ("a nested DeepSpeed JSON block, which accelerate does not read (only its flat fields such as "
                 "offload_param_device; full DeepSpeed JSON goes in a deepspeed_config_file)") if value is None \
             else "accelerate ignores it"
