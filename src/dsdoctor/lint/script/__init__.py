@@ -57,11 +57,17 @@ def make_target(path: str, usage: Usage) -> Target:
         own, own_source = script_zero3(path, script, values)
         if own is True or (own is False and zero3 is None):
             zero3, source = own, own_source
-        elif not _trains(script):
+        elif not _trains(script) and not asked(source):
             zero3 = False  # an inference / merge / export script in a ZeRO-3 project: the ZeRO-3 rules stay quiet
     tf_source = usage.transformers_source
     t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source)
     return t
+
+
+def asked(source: str) -> bool:
+    """Was the ZeRO-3 context given by the user (``--zero-stage``, the configuration file) rather than found in the
+    project? Then it holds for every script linted, also a helper module that does not train by itself."""
+    return source.startswith("--zero-stage") or "zero3 =" in source or "zero-stage =" in source
 
 
 def _trains(script: "Script") -> bool:

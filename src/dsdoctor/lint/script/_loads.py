@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Iterator, List, Optional, Tuple
 from ...knowledge import transformers as TF
 from ..target import Target
 from . import Ctx, active, ctx, text_of
-from ._vals import FALSE, NONE, TRUE
+from ._vals import FALSE, NONE, TRUE, UNKNOWN
 
 if TYPE_CHECKING:
     from ._flow import Arg, Event, Val
@@ -34,6 +34,11 @@ def non_none(a: Optional["Arg"]) -> List["Val"]:
 
 def truthy(a: Optional["Arg"]) -> List["Val"]:
     return [v for v in a.values if v.kind == TRUE] if a else []
+
+
+def maybe_true(vals: List["Val"]) -> bool:
+    """Can the value be true (a true literal, or one the data flow cannot decide: a flag, ``args.bits == 8``)?"""
+    return any(v.kind in (TRUE, UNKNOWN) for v in vals)
 
 
 def definitely_falsy(a: Optional["Arg"]) -> bool:

@@ -15,7 +15,7 @@ def check(t: Target) -> Iterator[Hit]:
     for c, e in loads(t):
         a = arg(c, e, "device_map")
         bad = non_none(a)
-        if a is None or not bad:
+        if a is None or not bad or e.fallback:  # fallback: the ``except:`` that loads without it runs instead
             continue
         ev = tuple(where(c, v.node, "a non-None device_map comes from here") for v in bad if v.node is not a.site)[:3]
         edit = replace(t, a.site, none_unless_zero3(t, a), "safe", "device_map=None under ZeRO-3")
