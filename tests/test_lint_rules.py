@@ -10,10 +10,10 @@ from packaging.version import Version
 
 from dsdoctor.catalog import RULES as CATALOG
 from dsdoctor.lint import lint_target, make_target
-from dsdoctor.lint.rule import REGISTRY, Example, Rule, rules_for
+from dsdoctor.lint.all_rules import REGISTRY
+from dsdoctor.lint.rule import Example, Rule
 from dsdoctor.lint.target import Usage
 
-list(rules_for("ds_config"))  # register every rule
 FILENAMES = {"ds_config": "ds.json", "hostfile": "hostfile", "deepspeed_env": ".deepspeed_env", "shell": "run.sh", "python": "train.py"}
 
 
@@ -58,3 +58,26 @@ def test_docs_current() -> None:
     assert doc.read_text() == render(), "regenerate: python -m dsdoctor.ruledocs.markdown > docs/rules.md"
     for name in CATALOG:
         assert f'<a id="{name}"></a>' in doc.read_text(), name
+
+
+def test_registry_lists_every_rule_module() -> None:
+    """The registry is an explicit tuple: every rule module's ``RULE`` is listed once, and importing a rule
+    module (or ``lint.rule``) loads no registry (no import side effects, no cycle through ``all_rules``)."""
+    import importlib
+    import pkgutil
+    import subprocess
+    import sys
+
+    from dsdoctor.lint import all_rules, config, launch, script, suppress
+
+    found = [suppress.RULE]
+    for pkg in (config, launch, script):
+        for mod in pkgutil.iter_modules(pkg.__path__):
+            rule = getattr(importlib.import_module(f"{pkg.__name__}.{mod.name}"), "RULE", None)
+            if isinstance(rule, Rule):
+                found.append(rule)
+    assert sorted(r.name for r in found) == sorted(r.name for r in all_rules.RULES)
+    code = ("import sys, dsdoctor.lint.config.fp16_on_cpu, dsdoctor.lint.script.zero3_device_map; "
+            "print('dsdoctor.lint.all_rules' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

@@ -120,18 +120,11 @@ def _world_size(world_size: Optional[int]) -> Tuple[Optional[int], str]:
 
 
 def config_rules() -> "List[Rule]":
-    """The ds_config lint rules (``dsdoctor lint``'s, from ``lint/config``), without importing the launch and
-    Python-script rule modules ``lint.all_rules`` also loads (a test checks both give the same rules)."""
-    import importlib
-    import pkgutil
+    """The ds_config lint rules (``dsdoctor lint``'s, listed in ``lint/config/rules.py``), without importing the
+    launch and Python-script rule modules ``lint.all_rules`` also lists (a test checks both give the same rules)."""
+    from .lint.config.rules import RULES
 
-    from .lint import config as config_pkg
-    from .lint.rule import REGISTRY, VARIANTS
-
-    for mod in pkgutil.iter_modules(config_pkg.__path__):
-        if not mod.name.startswith("_"):
-            importlib.import_module(f"{config_pkg.__name__}.{mod.name}")
-    return [r for r in [*REGISTRY.values(), *VARIANTS] if r.kind == "ds_config"]
+    return list(RULES)
 
 
 def _lint_config(doc: "Document", label: str, report: Report, world_size: Optional[int],

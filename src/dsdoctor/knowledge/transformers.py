@@ -99,6 +99,14 @@ ACCELERATE_AUTO_KEYS: Tuple[str, ...] = (
     "zero_optimization.offload_optimizer.nvme_path", "zero_optimization.offload_param.nvme_path",
     "zero_optimization.stage3_gather_16bit_weights_on_model_save",
 )
+# accelerate's prepare() (accelerator.py _prepare_deepspeed; 1.1.1, 1.15.0) replaces a client torch optimizer with
+# DeepSpeedCPUAdam when offload_optimizer.device is not "none" and zero_force_ds_cpu_optimizer is left true, so
+# DeepSpeed's client-optimizer refusal never fires for configs loaded this way (the HF Trainer uses it from 4.30).
+CPU_ADAM_SWAP_LOADERS: Tuple[str, ...] = ("trainer", "accelerate")
+# stage3_gather_16bit_weights_on_model_save "auto": DeepSpeedPlugin (accelerate 1.1.1, 1.15.0; also under the
+# Trainer) fills it from zero3_save_16bit_model, read from this variable (`accelerate launch` sets it from the
+# YAML's zero3_save_16bit_model) and false when unset; raw DeepSpeed drops "auto" (config_utils) -> False.
+ACCELERATE_SAVE_16BIT_ENV = "ACCELERATE_DEEPSPEED_ZERO3_SAVE_16BIT_MODEL"
 # TrainingArguments(deepspeed=path) and accelerate load a config path with json.load: no comments, no HJSON,
 # and duplicate keys are silently merged (last wins); only a raw DeepSpeed path goes through hjson.
 HF_CONFIG_LOADER = "json.load"

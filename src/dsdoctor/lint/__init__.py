@@ -1,7 +1,7 @@
 """``dsdoctor lint``: DeepSpeed configs, accelerate YAML references, hostfiles, .deepspeed_env and launch commands.
 
 Rules live one per module under ``lint/config`` (ds_config) and ``lint/launch`` (launch files), each a
-:class:`~dsdoctor.lint.rule.Rule` with docs and valid/invalid examples; ``all_rules`` registers them.
+:class:`~dsdoctor.lint.rule.Rule` with docs and valid/invalid examples; ``all_rules`` lists them.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set
 from packaging.version import InvalidVersion, Version
 
 from ..model import Finding, Report, Severity
-from .rule import Edit, Hit, rules_for
+from .rule import Edit, Hit
 from .target import Target, Usage
 
 if TYPE_CHECKING:
@@ -53,6 +53,7 @@ def memlock_limit() -> Optional[int]:
 
 def lint_target(t: Target) -> List[Hit]:
     """Every rule of the file's kind, then its inline ``dsdoctor: ignore`` comments (and unused-suppression)."""
+    from .all_rules import rules_for
     from .suppress import suppress
 
     hits: List[Hit] = []
@@ -146,6 +147,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
             continue
         usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
         usage.loaded_by = loaded_by or found.loaded_by.get(path)
+        usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
         target = make_target(path, kind, usage)
         if kind == "ds_config":
             configs[path] = target
@@ -211,7 +213,7 @@ def _add(result: LintResult, h: Hit, path: str, settings: "Settings") -> None:
 def unused_entries(settings: "Settings", linted: Dict[str, str], dropped: "Set[object]") -> List[Hit]:
     """unused-suppression for ``ignore`` / ``per-file-ignores`` entries that dropped nothing, where that is known:
     a linted file is of a kind the rule reads (and, for per-file-ignores, matches the glob)."""
-    from .rule import REGISTRY, VARIANTS
+    from .all_rules import REGISTRY, VARIANTS
     from .suppress import NAME, RULE
 
     out: List[Hit] = []

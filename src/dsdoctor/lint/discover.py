@@ -19,12 +19,14 @@ _PY_INIT = re.compile(r"deepspeed\.initialize\s*\(([^)]*)\)", re.S)
 _PY_CFG = re.compile(r"""\b(?:deepspeed|config|config_params|deepspeed_config|hf_ds_config)\s*=\s*["']([^"']+\.h?json)["']""")
 _PY_SAVE = re.compile(r"\b(save_16bit_model|save_model|save_pretrained)\s*\(")
 _YAML_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
+_YAML_SAVE16 = re.compile(r"^\s*zero3_save_16bit_model\s*:\s*['\"]?(true|false)\b", re.M | re.I)
 
 
 @dataclass
 class Found:
     kinds: Dict[str, str] = field(default_factory=dict)  # path -> kind
     loaded_by: Dict[str, str] = field(default_factory=dict)  # ds_config path -> trainer|accelerate|deepspeed
+    accelerate_save_16bit: Dict[str, bool] = field(default_factory=dict)  # ds_config path -> its YAML's value
     world_size: Optional[int] = None
     world_size_source: str = ""
     client_optimizer: Optional[bool] = None
@@ -114,12 +116,14 @@ def scan(paths: List[str], max_depth: Optional[int] = None) -> Found:
         elif kind == "python":
             _python(p, found)
         elif kind == "accelerate":
-            for m in _YAML_CFG.finditer(_read(p)):
+            text = _read(p)
+            save16 = _YAML_SAVE16.search(text)
+            for m in _YAML_CFG.finditer(text):
                 cfg = _ref(p, m.group(1))
                 found.kinds.setdefault(cfg, "ds_config")
                 found.loaded_by.setdefault(cfg, "accelerate")
-    if any(k == "python" for k in found.kinds.values()) or found.loaded_by:
-        pass
+                if save16:
+                    found.accelerate_save_16bit[cfg] = save16.group(1).lower() == "true"
     return found
 
 

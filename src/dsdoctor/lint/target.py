@@ -26,6 +26,7 @@ class Usage:
     loaded_by_source: str = ""
     client_optimizer: Optional[bool] = None  # the script passes its own optimizer to deepspeed.initialize
     saves_16bit: Optional[bool] = None  # trainer.save_model / save_16bit_model / save_pretrained expected
+    accelerate_save_16bit: Optional[bool] = None  # an accelerate YAML that uses the config sets zero3_save_16bit_model
     accelerator: Optional[str] = None  # DS_ACCELERATOR (env / script)
     memlock: Optional[int] = None  # RLIMIT_MEMLOCK soft (bytes; None = unlimited / unknown)
     multinode: Optional[bool] = None

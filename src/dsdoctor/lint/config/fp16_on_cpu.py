@@ -6,7 +6,7 @@ from typing import Iterator
 
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target, enabled
 
 
@@ -15,7 +15,7 @@ def check(t: Target) -> Iterator[Hit]:
         yield RULE.hit(t, t.key_pos("fp16"), f"fp16 on the CPU accelerator: `{K.MSG_FP16_UNSUPPORTED}`")
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="fp16-on-cpu", kind="ds_config", severity=Severity.ERROR,
     summary="fp16 enabled for a CPU (DS_ACCELERATOR=cpu) run",
     what="fp16 enabled while the run uses DeepSpeed's CPU accelerator.",
@@ -24,4 +24,4 @@ RULE = register(Rule(
     check=check,
     valid=(Example('{"bf16": {"enabled": true}}', (("accelerator", "cpu"),)),),
     invalid=(Example('{"fp16": {"enabled": true}}', (("accelerator", "cpu"),)),),
-))
+)

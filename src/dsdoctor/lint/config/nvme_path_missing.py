@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from ._util import offload_device
 
@@ -21,7 +21,7 @@ def check(t: Target) -> Iterator[Hit]:
                                fixes=(Fix('add "nvme_path": "/local_nvme" (a directory on a local NVMe drive)', "safe"),))
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="nvme-path-missing", kind="ds_config", severity=Severity.ERROR,
     summary="NVMe offload without nvme_path",
     what='offload_param / offload_optimizer with "device": "nvme" and no nvme_path.',
@@ -30,4 +30,4 @@ RULE = register(Rule(
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "nvme", "nvme_path": "/nvme"}}}'),),
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "nvme"}}}'),),
-))
+)

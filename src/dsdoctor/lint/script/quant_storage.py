@@ -6,7 +6,7 @@ import re
 from typing import Any, Iterator, Optional, Set
 
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule, register
+from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
 from . import Ctx, emit, text_of, zero3_candidate
 from ._loads import maybe_true
@@ -75,7 +75,7 @@ def check(t: Target) -> Iterator[Hit]:
                         edits=(edit,) if edit else (), severity=c.zero3_severity)
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="qlora-quant-storage-missing", kind="python", severity=Severity.ERROR, section="Script",
     summary="QLoRA under ZeRO-3 without a bnb_4bit_quant_storage matching the model dtype",
     what="`BitsAndBytesConfig(load_in_4bit=True, ...)` without `bnb_4bit_quant_storage`, or with a storage dtype other "
@@ -92,4 +92,4 @@ RULE = register(Rule(
                      'q = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_compute_dtype=torch.bfloat16)\n'
                      'm = AutoModelForCausalLM.from_pretrained("m", quantization_config=q, torch_dtype=torch.bfloat16)\n',
                      (("zero3", True),)),),
-))
+)

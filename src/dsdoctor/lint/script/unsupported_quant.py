@@ -6,7 +6,7 @@ from typing import Any, Iterator, List, Tuple
 
 from ...knowledge import trl as TRL
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from . import Ctx, emit, where
 from ._loads import arg, loads, maybe_true
@@ -55,7 +55,7 @@ def check(t: Target) -> Iterator[Hit]:
                                                                  where(c, e.call, "the load that receives it")))
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="zero3-unsupported-quantization", kind="python", severity=Severity.ERROR, section="Script",
     summary="An 8-bit / GPTQ / AWQ quantized model trained under ZeRO-3",
     what="`from_pretrained(..., quantization_config=X)` where X can be `GPTQConfig`, `AwqConfig` or "
@@ -71,4 +71,4 @@ RULE = register(Rule(
     invalid=(Example('from transformers import TrainingArguments\n'
                      'model = AutoModelForCausalLM.from_pretrained("m", quantization_config=GPTQConfig(bits=4) '
                      'if q_lora else None)\n', (("zero3", True),)),),
-))
+)
