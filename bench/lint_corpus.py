@@ -171,7 +171,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         print_scripts(scripts, a.verbose)
     if configs is not None:
         print("configs:")
-        print(configs["text"] if isinstance(configs.get("text"), str) else json.dumps(configs, indent=1))
+        if isinstance(configs.get("text"), str):
+            print(configs["text"])
+        else:
+            print(json.dumps({k: v for k, v in configs.items() if k != "cases"}))
+            for case in configs.get("cases", []) if a.verbose else []:
+                if case.get("missed") or case.get("false_errors") or case.get("false_positives"):
+                    print("  ", json.dumps(case))
     return 0
 
 
