@@ -120,6 +120,9 @@ class Script(cst.CSTVisitor):
         self._tries: List[Any] = []
         self._assign_target: List[Optional[str]] = []
         self._seq = 0
+        self.name_count: Dict[str, int] = {}  # Name nodes by text (a function's own name counts once)
+        self.methods: Set[int] = set()  # id() of the FunctionDef nodes inside a class (called through objects)
+        self.has_main = False  # ``if __name__ == "__main__":`` at module level (a script, not only a library)
 
     @property
     def scope(self) -> Scope:
@@ -155,7 +158,12 @@ class Script(cst.CSTVisitor):
             return branch_guard(test)
         return self.prior.truth(test, self.prior.s.scope_of(self.scope.node))
 
+    def visit_Name(self, node: cst.Name) -> None:
+        self.name_count[node.value] = self.name_count.get(node.value, 0) + 1
+
     def visit_If(self, node: cst.If) -> None:
+        if len(self.scopes) == 1 and "__main__" in cst.Module([]).code_for_node(node.test):
+            self.has_main = True
         g = self._truth(node.test)
         self._ifs.append((node, g is False, g is True, []))
 
@@ -195,6 +203,8 @@ class Script(cst.CSTVisitor):
         for p in list(node.params.params) + list(node.params.kwonly_params) + list(node.params.posonly_params):
             s.params[p.name.value] = p.default
         self.functions.setdefault(node.name.value, s)
+        if self._class:
+            self.methods.add(id(node))
         self.all_scopes.append(s)
         self.scopes.append(s)
 
@@ -329,7 +339,7 @@ class Script(cst.CSTVisitor):
         name = dotted(node.func)
         self.calls_with.append((node, name))
         self.call_scope[id(node)] = self.scope
-        last = name.split(".")[-1]
+        last = node.func.attr.value if isinstance(node.func, cst.Attribute) else name.split(".")[-1]
         if last == "add_argument":
             self._argparse(node)
         if last == "update" and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) \
@@ -350,8 +360,10 @@ class Script(cst.CSTVisitor):
             kind = "initialize"
         elif last.endswith("Trainer") and last[0].isupper():
             kind = "trainer"
-        elif (isinstance(node.func, cst.Attribute) and last == "save_pretrained") or name == "torch.save":
+        elif (isinstance(node.func, cst.Attribute) and last in ("save_pretrained", "_save")) or name == "torch.save":
             kind = "save"
+        elif isinstance(node.func, cst.Attribute) and last in COLLECTIVE_SAVES:
+            kind = "gather"
         elif last == "prepare_model_for_kbit_training":
             kind = "kbit"
         elif last in ("DeepSpeedCPUAdam", "FusedAdam", "DeepSpeedCPUAdagrad", "DeepSpeedCPULion") or (
@@ -649,6 +661,11 @@ class Values:
         return None
 
 
+# Saves that gather the ZeRO-3 partitions: collectives every rank must enter (Trainer.save_model,
+# Accelerator.get_state_dict, DeepSpeedEngine.save_16bit_model / save_checkpoint /
+# _zero3_consolidated_16bit_state_dict).
+COLLECTIVE_SAVES = ("save_model", "get_state_dict", "save_16bit_model", "save_checkpoint",
+                    "_zero3_consolidated_16bit_state_dict")
 MODEL_MAKERS = ("get_peft_model", "prepare_model_for_kbit_training", "unwrap_model", "from_config", "_from_config",
                "merge_and_unload")
 # Attributes that are truthy whenever the run is a DeepSpeed run: the ``--deepspeed`` argument
