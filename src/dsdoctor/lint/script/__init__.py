@@ -18,7 +18,7 @@ from ..rule import Edit, Hit, Rule
 from ..target import Target, Usage
 
 if TYPE_CHECKING:
-    from ._flow import Script, Values
+    from ._flow import Event, Script, Values
     from ._source import Source
 
 @dataclass
@@ -106,6 +106,19 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
     if c.src.encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
         edits = ()
     return [rule.hit(t, pos, title, explanation, fixes, edits, severity, evidence)]
+
+
+def uncalled(c: Ctx, e: "Event") -> bool:
+    """Is the event in a top-level function of a script (it has a ``__main__`` block) that nothing in the file
+    calls or names? (dead code: a helper left behind after the script moved to ``trainer.save_model()``)"""
+    s = c.script
+    assert s is not None
+    fn = e.scope
+    while fn.parent is not None and fn.parent is not s.module_scope:
+        fn = fn.parent
+    name = getattr(getattr(fn.node, "name", None), "value", None)
+    return bool(s.has_main and fn.parent is s.module_scope and id(fn.node) not in s.methods and name
+                and s.name_count.get(name, 0) <= 1)
 
 
 def where(c: Ctx, node: Any, what: str) -> Evidence:

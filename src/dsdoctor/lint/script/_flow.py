@@ -17,7 +17,7 @@ import libcst as cst
 
 from ...knowledge import transformers as TF
 from ...knowledge import trl as TRL
-from ._vals import FALSE, NONE, TRUE, UNKNOWN
+from ._vals import COLLECTIVE_SAVES, FALSE, NONE, TRUE, UNKNOWN
 
 __all__ = ["FALSE", "NONE", "TRUE", "UNKNOWN"]
 LOAD_METHODS = ("from_pretrained", "from_config", "_from_config")
@@ -661,11 +661,6 @@ class Values:
         return None
 
 
-# Saves that gather the ZeRO-3 partitions: collectives every rank must enter (Trainer.save_model,
-# Accelerator.get_state_dict, DeepSpeedEngine.save_16bit_model / save_checkpoint /
-# _zero3_consolidated_16bit_state_dict).
-COLLECTIVE_SAVES = ("save_model", "get_state_dict", "save_16bit_model", "save_checkpoint",
-                    "_zero3_consolidated_16bit_state_dict")
 MODEL_MAKERS = ("get_peft_model", "prepare_model_for_kbit_training", "unwrap_model", "from_config", "_from_config",
                "merge_and_unload")
 # Attributes that are truthy whenever the run is a DeepSpeed run: the ``--deepspeed`` argument

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Set, Tuple
+from typing import Any, Iterator, Set, Tuple
 
 from ...model import Evidence, Fix, Severity
 from ..rule import Example, Hit, Rule
 from ..target import Target
-from . import Ctx, emit, where, zero3_candidate
-
-if TYPE_CHECKING:
-    from ._flow import Event
+from . import Ctx, emit, uncalled, where, zero3_candidate
 
 
 def _is_model(node: Any, models: Set[str]) -> bool:
@@ -49,19 +46,6 @@ def _raw_state_dict(c: Ctx, expr: Any, scope: Any, models: Set[str], depth: int 
             if raw is not None:
                 return raw
     return None
-
-
-def uncalled(c: Ctx, e: "Event") -> bool:
-    """Is the event in a top-level function of a script (it has a ``__main__`` block) that nothing in the file
-    calls or names? (dead code: a helper left behind after the script moved to ``trainer.save_model()``)"""
-    s = c.script
-    assert s is not None
-    fn = e.scope
-    while fn.parent is not None and fn.parent is not s.module_scope:
-        fn = fn.parent
-    name = getattr(getattr(fn.node, "name", None), "value", None)
-    return bool(s.has_main and fn.parent is s.module_scope and id(fn.node) not in s.methods and name
-                and s.name_count.get(name, 0) <= 1)
 
 
 def check(t: Target) -> Iterator[Hit]:
