@@ -2,7 +2,7 @@
 
 Scripts: every ``sNNN.py`` in ``--scripts-dir`` (materialized outside the repo from the corpus' FETCH.tsv;
 default ``$TMPDIR/dsd-corpus/scripts``, else ``/tmp/dsd-corpus/scripts``) is linted alone under ZeRO-3
-(``--zero-stage 3``) for Transformers 4.46 and scored against ``sNNN.json``: a finding matches an expected one
+(``--zero-stage 3``) for Transformers 4.46 and DeepSpeed 0.19.2 (``--ds-version``) and scored against ``sNNN.json``: a finding matches an expected one
 when its name is right and its line is within 3 lines of ``line``, ``origin_line`` or ``call_line``; warnings
 count; a finding that matches nothing is a false positive. Expected findings with a ``condition`` (a flag the
 run must pass) are reported apart from the unconditional ones. ``new:<name>`` labels count under ``<name>``.
@@ -27,6 +27,7 @@ from typing import Any, Dict, List, Optional, Tuple
 REPO = Path(__file__).resolve().parents[1]
 WINDOW = 3
 TRANSFORMERS = "transformers==4.46"
+DEEPSPEED = "0.19.2"  # the newest DeepSpeed the version-conditional labels hold for ("DeepSpeed <= 0.19.2")
 
 
 def corpus_dir() -> Path:
@@ -46,12 +47,12 @@ def label_name(name: str) -> str:
     return name[4:] if name.startswith("new:") else name
 
 
-def lint_script(path: Path) -> List[Tuple[str, int, str]]:
+def lint_script(path: Path, ds_version: Optional[str] = DEEPSPEED) -> List[Tuple[str, int, str]]:
     """(name, line, severity) of every warning or error lint reports for ``path`` alone under ZeRO-3."""
     from dsdoctor.lint import lint
     from dsdoctor.settings import Settings
 
-    res = lint([str(path)], targets=[TRANSFORMERS], zero_stage=3, settings=Settings())
+    res = lint([str(path)], targets=[TRANSFORMERS], zero_stage=3, settings=Settings(), ds_version=ds_version)
     return [(f.name, f.line or 0, f.severity.value) for f in res.report.findings
             if f.severity.value in ("error", "warning") and f.path and Path(f.path).resolve() == path.resolve()]
 
@@ -76,7 +77,7 @@ def score_script(label: Dict[str, Any], found: List[Tuple[str, int, str]]) -> Di
     return {"expected": expected, "hit": hit, "tp": tp, "fp": fp}
 
 
-def score_scripts(scripts_dir: Path, labels_dir: Path) -> Optional[Dict[str, Any]]:
+def score_scripts(scripts_dir: Path, labels_dir: Path, ds_version: Optional[str] = DEEPSPEED) -> Optional[Dict[str, Any]]:
     """Per-rule and total recall / precision over the corpus scripts; None when the files are absent."""
     if not scripts_dir.is_dir():
         return None
@@ -90,7 +91,7 @@ def score_scripts(scripts_dir: Path, labels_dir: Path) -> Optional[Dict[str, Any
             misses.append(f"{lf.stem}: script not materialized")
             continue
         label = json.loads(lf.read_text())
-        s = score_script(label, lint_script(script))
+        s = score_script(label, lint_script(script, ds_version))
         for e, ok in zip(s["expected"], s["hit"]):
             kind = "cond" if e.get("condition") else "strict"
             r = per[label_name(e["name"])]
@@ -147,6 +148,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scripts-dir", type=Path, default=default_scripts_dir())
     ap.add_argument("--corpus", type=Path, default=corpus_dir())
+    ap.add_argument("--ds-version", default=DEEPSPEED, help=f"DeepSpeed to lint the scripts for (default {DEEPSPEED}; "
+                    "'installed': this environment's)")
     ap.add_argument("--json", action="store_true", help="print the results as JSON")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every miss and false positive")
     a = ap.parse_args(argv)
@@ -154,7 +157,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"corpus not found at {a.corpus} (set DSDOCTOR_CORPUS): nothing measured")
         return 0
     out: Dict[str, Any] = {}
-    scripts = score_scripts(a.scripts_dir, a.corpus / "scripts")
+    ds = None if a.ds_version == "installed" else a.ds_version
+    scripts = score_scripts(a.scripts_dir, a.corpus / "scripts", ds)
     if scripts is None:
         print(f"scripts: {a.scripts_dir} absent (materialize them from {a.corpus / 'scripts' / 'FETCH.tsv'}): skipped")
     else:
@@ -167,7 +171,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print()
         return 0
     if scripts is not None:
-        print(f"scripts ({a.scripts_dir}, --zero-stage 3, {TRANSFORMERS}):")
+        print(f"scripts ({a.scripts_dir}, --zero-stage 3, {TRANSFORMERS}, DeepSpeed {a.ds_version}):")
         print_scripts(scripts, a.verbose)
     if configs is not None:
         print("configs:")

@@ -122,6 +122,7 @@ class Script(cst.CSTVisitor):
         self._seq = 0
         self.name_count: Dict[str, int] = {}  # Name nodes by text (a function's own name counts once)
         self.methods: Set[int] = set()  # id() of the FunctionDef nodes inside a class (called through objects)
+        self.attr_assigns: List[Tuple[str, Any, Any, Scope]] = []  # ``obj.attr = value`` that can run: (attr, value, stmt, scope)
         self.has_main = False  # ``if __name__ == "__main__":`` at module level (a script, not only a library)
 
     @property
@@ -315,6 +316,8 @@ class Script(cst.CSTVisitor):
         for t in node.targets:
             self._bind(t.target, node.value)
             tg = t.target
+            if isinstance(tg, cst.Attribute) and not self._dead:
+                self.attr_assigns.append((tg.attr.value, node.value, node, self.scope))
             if isinstance(tg, cst.Subscript) and dotted(tg.value) == "os.environ" and len(tg.slice) == 1 \
                     and isinstance(tg.slice[0].slice, cst.Index) and self._stmt:
                 key = kw_key(tg.slice[0].slice.value)
