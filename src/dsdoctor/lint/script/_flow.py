@@ -38,6 +38,14 @@ class Arg:
     site: Any  # the expression a fix rewrites (keyword value, dict value)
     anchor: Any  # what a finding points at
     values: List[Val]
+    entries: List[Tuple[Any, Any]] = field(default_factory=list)  # (value, anchor) of every ``**dict`` entry
+
+    def set_at(self, bad: List[Val]) -> Tuple[Any, Any]:
+        """(site, anchor) of the dict entry a bad value is set in (the first one), else of the keyword."""
+        for value, anchor in self.entries:
+            if any(v.node is value or _inside(v.node, value) for v in bad if v.node is not None):
+                return value, anchor
+        return self.site, self.anchor
 
 
 @dataclass
@@ -656,7 +664,7 @@ class Values:
                     vals: List[Val] = []
                     for value, _ in entries:
                         vals += self.of(value, sc)  # type: ignore[arg-type]
-                    return Arg(key, entries[-1][0], entries[-1][1], vals)
+                    return Arg(key, entries[-1][0], entries[-1][1], vals, list(entries))
             if a.star == "**" and isinstance(a.value, cst.Dict):
                 for el in a.value.elements:
                     if isinstance(el, cst.DictElement) and kw_key(el.key) == key:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Tuple
 
 from ...knowledge import transformers as TF
 from ..target import Target
@@ -45,9 +45,9 @@ def definitely_falsy(a: Optional["Arg"]) -> bool:
     return bool(a and a.values and all(v.kind == FALSE for v in a.values))
 
 
-def none_unless_zero3(t: Target, a: "Arg") -> str:
+def none_unless_zero3(t: Target, site: Any) -> str:
     """``<expr>`` -> ``None if is_deepspeed_zero3_enabled() else <expr>``."""
-    old = text_of(t, a.site)
+    old = text_of(t, site)
     return f"None if {TF.ZERO3_GUARD_NAME}() else {old}"
 
 

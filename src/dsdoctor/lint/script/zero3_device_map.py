@@ -18,8 +18,10 @@ def check(t: Target) -> Iterator[Hit]:
         if a is None or not bad or e.fallback:  # fallback: the ``except:`` that loads without it runs instead
             continue
         ev = tuple(where(c, v.node, "a non-None device_map comes from here") for v in bad if v.node is not a.site)[:3]
-        edit = replace(t, a.site, none_unless_zero3(t, a), "safe", "device_map=None under ZeRO-3")
-        yield from emit(RULE, t, a.anchor,
+        ev += (where(c, e.call, "the load that receives it"),)
+        site, anchor = a.set_at(bad)
+        edit = replace(t, site, none_unless_zero3(t, site), "safe", "device_map=None under ZeRO-3")
+        yield from emit(RULE, t, anchor,
                         f"device_map reaches {e.name.split('.')[-2]}.from_pretrained {c.under}: "
                         f"ValueError \"{guard_message(c, 'device_map')}\"",
                         fixes=(Fix("pass device_map=None under ZeRO-3: `device_map=None if is_deepspeed_zero3_enabled() "
