@@ -48,6 +48,9 @@ def make_target(path: str, usage: Usage) -> Target:
     t = Target(path, "python", src.text, usage)
     script = values = None
     zero3, source = usage.zero3, usage.zero3_source
+    launched = launch_context(path, usage)
+    if launched is not None:
+        zero3, source = launched
     if src.module is not None:
         from ._flow import Values, analyse
         from .local import script_zero3
@@ -62,6 +65,31 @@ def make_target(path: str, usage: Usage) -> Target:
     tf_source = usage.transformers_source
     t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source)
     return t
+
+
+def launch_context(path: str, usage: Usage) -> Optional[Tuple[Optional[bool], str]]:
+    """The ZeRO-3 context of what really starts ``path``: its own launches (a launch script of the project runs
+    it), else those of a launched script that imports it; (None, "") when the project's launch scripts start
+    only other scripts (the project's configs say nothing about this one); None: no launch says (use the
+    project's)."""
+    import os
+
+    if not usage.launches:
+        return None
+    me = os.path.normpath(path)
+    if me in usage.launches:
+        return usage.launches[me] if usage.launches[me][0] is not None else None
+    mod = os.path.splitext(os.path.basename(me))[0]
+    pattern = re.compile(rf"^\s*(from\s+[\w.]*\b{re.escape(mod)}\b[\w.]*\s+import|import\s+[\w.]*\b{re.escape(mod)}\b)", re.M)
+    for script, ctx_ in sorted(usage.launches.items(), key=lambda kv: kv[1][0] is not True):
+        try:
+            with open(script, encoding="utf-8", errors="replace") as f:
+                importer = f.read(4 * 2**20)
+        except OSError:
+            continue
+        if pattern.search(importer):
+            return ctx_ if ctx_[0] is not None else None
+    return None, ""
 
 
 def asked(source: str) -> bool:
