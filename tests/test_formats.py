@@ -523,6 +523,7 @@ def test_check_project_lint_in_sarif(tmp_path: Path) -> None:
     """check merges the project lint: those findings get file regions, the environment ones logical locations."""
     proj = tmp_path / "proj"
     shutil.copytree(EXAMPLE, proj)
+    (proj / "pyproject.toml").touch()  # check lints the directory it starts in when it is a project
     out = json.loads(run_cli("check", "--format", "json", cwd=proj).stdout)
     valid_output(out)
     doc = json.loads(run_cli("check", "--format", "sarif", cwd=proj).stdout)

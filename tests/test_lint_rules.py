@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 import pytest
 from packaging.version import Version
@@ -11,19 +11,34 @@ from packaging.version import Version
 from dsdoctor.catalog import RULES as CATALOG
 from dsdoctor.lint import lint_target, make_target
 from dsdoctor.lint.all_rules import REGISTRY
-from dsdoctor.lint.rule import Example, Rule
+from dsdoctor.lint.fix import plan
+from dsdoctor.lint.rule import Example, Hit, Rule
 from dsdoctor.lint.target import Usage
 
 FILENAMES = {"ds_config": "ds.json", "hostfile": "hostfile", "deepspeed_env": ".deepspeed_env", "shell": "run.sh", "python": "train.py"}
 
 
-def _run(rule: Rule, ex: Example, tmp: Path) -> List[str]:
+def _hits(rule: Rule, ex: Example, tmp: Path) -> Tuple[Path, List[Hit]]:
     usage = Usage(memlock=None)
     for key, val in ex.options:
         setattr(usage, key, Version(str(val)) if key == "ds" else val)
     path = tmp / FILENAMES[rule.kind]
     path.write_text(ex.text)
-    return [h.finding.name for h in lint_target(make_target(str(path), rule.kind, usage))]
+    return path, lint_target(make_target(str(path), rule.kind, usage))
+
+
+def _run(rule: Rule, ex: Example, tmp: Path) -> List[str]:
+    return [h.finding.name for h in _hits(rule, ex, tmp)[1]]
+
+
+def _fixed(rule: Rule, ex: Example, tmp: Path) -> Tuple[Optional[str], bool]:
+    """The example file after the rule's safe edits of it (None: it has none), and whether a safe edit of
+    another file exists (an append to .deepspeed_env beside a launch script)."""
+    path, hits = _hits(rule, ex, tmp)
+    edits = [e for h in hits if h.finding.name == rule.name for e in h.edits if e.applicability == "safe"]
+    here = [e for e in edits if e.path == str(path) and e.start >= 0]
+    new = plan(here).get(str(path), (ex.text, ex.text))[1] if here else None
+    return new, len(here) < len(edits)
 
 
 CASES: List[Tuple[str, str, int]] = [(name, kind, i) for name, r in sorted(REGISTRY.items())
@@ -37,6 +52,11 @@ def test_rule_examples(name: str, kind: str, i: int, tmp_path: Path) -> None:
     got = _run(rule, ex, tmp_path)
     if kind == "invalid":
         assert name in got, (ex.text, got)
+        fixed, elsewhere = _fixed(rule, ex, tmp_path)
+        # the expected text after `dsdoctor fix` (like Fixit's expected replacement); the script rules'
+        # examples (lint/script, another helper's) are filled there
+        if ex.fixed is not None or not (elsewhere or rule.check.__module__.startswith("dsdoctor.lint.script.")):
+            assert fixed == ex.fixed, (ex.text, fixed)
     else:
         assert name not in got, (ex.text, got)
 

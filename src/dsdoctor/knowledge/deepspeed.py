@@ -214,6 +214,20 @@ def cpu_fallback(ds: Version) -> bool:
     return ds >= v("0.14.1")
 
 
+# fp16 on the CPU accelerator: up to 0.16.7 ``CPU_Accelerator.is_fp16_supported()`` returns False; from 0.16.8
+# (PR #7207) it returns ``torch.ops.mkldnn._is_mkldnn_fp16_supported()`` (oneDNN's f16 support), and the engine
+# raises MSG_FP16_UNSUPPORTED when it is False. The x86 /proc/cpuinfo flags that give oneDNN f16 (this
+# project's oracle machine has avx512_fp16 and the call returns True there); AVX-NE-CONVERT cores
+# (``avx_ne_convert``) may qualify too, so without the flags below the answer stays unknown on such a CPU.
+CPU_FP16_FLAGS = ("avx512_fp16", "amx_fp16")
+CPU_FP16_MAYBE_FLAGS = ("avx_ne_convert",)
+
+
+def cpu_fp16_asks_cpu(ds: Version) -> bool:
+    """Does the CPU accelerator's fp16 support depend on the CPU (>= 0.16.8), rather than always being off?"""
+    return ds >= v("0.16.8")
+
+
 def cpu_accelerator_needs_ipex(ds: Version) -> bool:
     """Up to 0.14.0 ``DS_ACCELERATOR=cpu`` requires intel_extension_for_pytorch."""
     return ds <= v("0.14.0")

@@ -18,11 +18,14 @@ Kind = Literal["ds_config", "accelerate", "hostfile", "deepspeed_env", "shell", 
 @dataclass(frozen=True)
 class Example:
     """A file of ``kind`` with ``text``; ``options`` are lint options (``world_size``, ``ds``, ``loaded_by``,
-    ``client_optimizer``, ``saves_16bit``, ``accelerator``, ``memlock``, ``multinode``...)."""
+    ``client_optimizer``, ``saves_16bit``, ``accelerator``, ``memlock``, ``multinode``...). ``fixed``: for an
+    invalid example, the file's text once the rule's safe edits are applied (``dsdoctor fix``), checked by the
+    example tests; None where the rule has no safe edit of that file."""
 
     text: str
     options: Tuple[Tuple[str, object], ...] = ()
     note: str = ""
+    fixed: Optional[str] = None
 
 
 @dataclass(frozen=True)

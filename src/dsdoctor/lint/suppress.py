@@ -343,7 +343,10 @@ RULE = Rule(
            Example("x = 1  # dsdoctor: ignore[DS307, unused-suppression]\n")),
     invalid=(Example('from transformers import AutoModelForCausalLM, TrainingArguments\n'
                      'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
-                     'model = AutoModelForCausalLM.from_pretrained("m")  # dsdoctor: ignore[zero3-device-map-conflict]\n'),
-             Example("import os  # dsdoctor: ignore\n"),
-             Example("x = 1  # dsdoctor: ignore[zero3-device-map-conflit]\n")),
+                     'model = AutoModelForCausalLM.from_pretrained("m")  # dsdoctor: ignore[zero3-device-map-conflict]\n',
+                     fixed='from transformers import AutoModelForCausalLM, TrainingArguments\n'
+                           'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
+                           'model = AutoModelForCausalLM.from_pretrained("m")\n'),
+             Example("import os  # dsdoctor: ignore\n", fixed="import os\n"),
+             Example("x = 1  # dsdoctor: ignore[zero3-device-map-conflit]\n", fixed="x = 1\n")),
 )

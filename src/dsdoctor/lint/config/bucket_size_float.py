@@ -38,5 +38,6 @@ RULE = Rule(
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "reduce_bucket_size": 5e8}}'),
            Example('{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": 15099494.4}}', (("ds", "0.14.0"),))),
-    invalid=(Example('{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": 15099494.4}}'),),
+    invalid=(Example('{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": 15099494.4}}',
+                     fixed='{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": 15099494}}'),),
 )

@@ -46,6 +46,7 @@ RULE = Rule(
     fix="Rename stage3_gather_fp16_weights_on_model_save (safe --fix); rewrite cpu_offload as an offload block.",
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}}'),),
-    invalid=(Example('{"zero_optimization": {"stage": 3, "stage3_gather_fp16_weights_on_model_save": true}}'),
+    invalid=(Example('{"zero_optimization": {"stage": 3, "stage3_gather_fp16_weights_on_model_save": true}}',
+                     fixed='{"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}}'),
              Example('{"zero_optimization": {"stage": 2, "cpu_offload": true}}')),
 )

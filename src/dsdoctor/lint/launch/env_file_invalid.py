@@ -43,5 +43,7 @@ RULE = Rule(
     fix="One KEY=VALUE per line, nothing else (safe --fix deletes blank and comment lines).",
     check=check,
     valid=(Example("DS_SKIP_CUDA_CHECK=1\nNCCL_DEBUG=INFO\n"),),
-    invalid=(Example("DS_SKIP_CUDA_CHECK=1\n\nCUDA_HOME=/usr/local/cuda\n"), Example("# env\nDS_SKIP_CUDA_CHECK=1\n")),
+    invalid=(Example("DS_SKIP_CUDA_CHECK=1\n\nCUDA_HOME=/usr/local/cuda\n",
+                     fixed="DS_SKIP_CUDA_CHECK=1\nCUDA_HOME=/usr/local/cuda\n"),
+             Example("# env\nDS_SKIP_CUDA_CHECK=1\n", fixed="DS_SKIP_CUDA_CHECK=1\n")),
 )
