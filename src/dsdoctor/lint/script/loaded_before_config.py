@@ -121,5 +121,9 @@ RULE = Rule(
     invalid=(Example('from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
                      'model = AutoModelForCausalLM.from_pretrained("m")\n'
                      'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
-                     'Trainer(model=model, args=args).train()\n', (("zero3", True),)),),
+                     'Trainer(model=model, args=args).train()\n', (("zero3", True),),
+                     fixed='from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
+                           'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
+                           'model = AutoModelForCausalLM.from_pretrained("m")\n'
+                           'Trainer(model=model, args=args).train()\n'),),
 )

@@ -45,5 +45,11 @@ RULE = Rule(
     invalid=(Example('from transformers import AutoModelForCausalLM, TrainingArguments\n'
                      'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
                      'device_map = {"": 0} if q_lora else None\n'
-                     'model = AutoModelForCausalLM.from_pretrained("m", device_map=device_map)\n'),),
+                     'model = AutoModelForCausalLM.from_pretrained("m", device_map=device_map)\n',
+                     fixed='from transformers import AutoModelForCausalLM, TrainingArguments\n'
+                           'from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled\n'
+                           'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
+                           'device_map = {"": 0} if q_lora else None\n'
+                           'model = AutoModelForCausalLM.from_pretrained("m", device_map=None if '
+                           'is_deepspeed_zero3_enabled() else device_map)\n'),),
 )
