@@ -546,9 +546,35 @@ class Values:
                 if name in sc.params:
                     d = sc.params[name]
                     out += self.of(d, sc.parent or sc, depth + 1, seen) if d is not None else [Val(UNKNOWN, node)]
+                    for expr, at in self.passed(sc, name):  # what the file's calls of the function pass
+                        out += self.of(expr, at, depth + 1, seen)
                 return out
             sc = sc.parent
         return [Val(UNKNOWN, node)]
+
+    def passed(self, fn: Scope, param: str) -> List[Tuple[Any, Scope]]:
+        """(argument, caller scope) for ``param`` at every call of the function ``fn`` in the file (by keyword or
+        position; a call with ``*args`` / ``**kwargs`` passes something unknown)."""
+        node = fn.node
+        if not isinstance(node, cst.FunctionDef):
+            return []
+        order = [p.name.value for p in list(node.params.posonly_params) + list(node.params.params)]
+        if order[:1] in (["self"], ["cls"]):
+            order = order[1:]
+        out: List[Tuple[Any, Scope]] = []
+        for call, name in self.s.calls_with:
+            if name != node.name.value and not name.endswith("." + node.name.value):
+                continue
+            at = self.s.scope_at(call)
+            pos = [a for a in call.args if a.keyword is None and not a.star]
+            kw = next((a for a in call.args if a.keyword is not None and a.keyword.value == param), None)
+            if kw is not None:
+                out.append((kw.value, at))
+            elif param in order and order.index(param) < len(pos):
+                out.append((pos[order.index(param)].value, at))
+            elif any(a.star for a in call.args):
+                out.append((None, at))
+        return out
 
     def _field(self, attr: str, depth: int, seen: Set[Tuple[int, str]], node: Any) -> List[Val]:
         defaults = self.s.field_defaults.get(attr)
