@@ -131,6 +131,7 @@ class Script(cst.CSTVisitor):
         self.name_count: Dict[str, int] = {}  # Name nodes by text (a function's own name counts once)
         self.methods: Set[int] = set()  # id() of the FunctionDef nodes inside a class (called through objects)
         self.attr_assigns: List[Tuple[str, Any, Any, Scope]] = []  # ``obj.attr = value`` that can run: (attr, value, stmt, scope)
+        self.dead_calls: Set[int] = set()  # id() of the calls in branches a ZeRO-3 run does not take
         self.has_main = False  # ``if __name__ == "__main__":`` at module level (a script, not only a library)
 
     @property
@@ -350,6 +351,8 @@ class Script(cst.CSTVisitor):
         name = dotted(node.func)
         self.calls_with.append((node, name))
         self.call_scope[id(node)] = self.scope
+        if self._dead:
+            self.dead_calls.add(id(node))
         last = node.func.attr.value if isinstance(node.func, cst.Attribute) else name.split(".")[-1]
         if last == "add_argument":
             self._argparse(node)

@@ -46,7 +46,7 @@ def check(t: Target) -> Iterator[Hit]:
                     dtypes.add(text_of(t, a.value))
     assert c.values is not None
     for call, name in c.script.calls_with:
-        if name.split(".")[-1] != "BitsAndBytesConfig":
+        if name.split(".")[-1] != "BitsAndBytesConfig" or id(call) in c.script.dead_calls:
             continue
         scope = c.script.scope_at(call)
         kw = {a.keyword.value: a for a in call.args if a.keyword is not None}
