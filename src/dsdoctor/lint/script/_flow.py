@@ -132,6 +132,7 @@ class Script(cst.CSTVisitor):
         self.methods: Set[int] = set()  # id() of the FunctionDef nodes inside a class (called through objects)
         self.attr_assigns: List[Tuple[str, Any, Any, Scope]] = []  # ``obj.attr = value`` that can run: (attr, value, stmt, scope)
         self.dead_calls: Set[int] = set()  # id() of the calls in branches a ZeRO-3 run does not take
+        self.if_tests: List[Tuple[Any, Scope, Optional[bool]]] = []  # (test, scope, what this pass decided)
         self.has_main = False  # ``if __name__ == "__main__":`` at module level (a script, not only a library)
 
     @property
@@ -175,6 +176,7 @@ class Script(cst.CSTVisitor):
         if len(self.scopes) == 1 and "__main__" in cst.Module([]).code_for_node(node.test):
             self.has_main = True
         g = self._truth(node.test)
+        self.if_tests.append((node.test, self.scope, g))
         self._ifs.append((node, g is False, g is True, []))
 
     def leave_If(self, node: cst.If) -> None:
@@ -735,6 +737,9 @@ def analyse(module: cst.Module) -> Script:
     """Two passes: the first collects assignments and defaults, the second evaluates ``if`` tests with them."""
     first = Script()
     module.visit(first)
-    s = Script(Values(first))
+    values = Values(first)
+    if all(values.truth(test, sc) == g for test, sc, g in first.if_tests):
+        return first  # no test the data flow decides otherwise: the second pass would find the same
+    s = Script(values)
     module.visit(s)
     return s
