@@ -249,7 +249,7 @@ def test_lint_cli_sarif_carries_fix_edits(tmp_path: Path) -> None:
 
 
 FILENAMES = {"ds_config": "ds.json", "hostfile": "hostfile", "deepspeed_env": ".deepspeed_env", "shell": "run.sh",
-             "python": "train.py"}
+             "python": "train.py", "accelerate": "accelerate.yaml"}
 EXAMPLES = [(name, i) for name, r in sorted(REGISTRY.items()) for i in range(len(r.invalid))]
 
 

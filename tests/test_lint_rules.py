@@ -15,7 +15,8 @@ from dsdoctor.lint.fix import plan
 from dsdoctor.lint.rule import Example, Hit, Rule
 from dsdoctor.lint.target import Usage
 
-FILENAMES = {"ds_config": "ds.json", "hostfile": "hostfile", "deepspeed_env": ".deepspeed_env", "shell": "run.sh", "python": "train.py"}
+FILENAMES = {"ds_config": "ds.json", "hostfile": "hostfile", "deepspeed_env": ".deepspeed_env", "shell": "run.sh", "python": "train.py",
+             "accelerate": "accelerate.yaml"}
 
 
 def _hits(rule: Rule, ex: Example, tmp: Path) -> Tuple[Path, List[Hit]]:

@@ -29,7 +29,8 @@ HERE = Path(__file__).parent
 REAL = REPO / "tests" / "cases" / "lint" / "real"
 # rules whose prediction DeepSpeedConfig itself checks when it is built
 CONFIG_TIME = {"ds-config-invalid", "ds-config-duplicate-key", "ds-config-unknown-key", "ds-config-removed-feature",
-               "batch-size-mismatch", "fp16-bf16-both-enabled", "partial-offload-requires-stage3", "bucket-size-float"}
+               "batch-size-mismatch", "fp16-bf16-both-enabled", "partial-offload-requires-stage3", "bucket-size-float",
+               "fp16-min-loss-scale-fractional", "communication-data-type-renamed"}
 
 
 

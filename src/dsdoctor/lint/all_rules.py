@@ -9,6 +9,7 @@ from typing import Dict, Iterator, Mapping, Tuple
 from . import suppress
 from .config.rules import RULES as CONFIG_RULES
 from .launch import (
+    accelerate_unknown_key,
     env_file_invalid,
     env_not_forwarded,
     export_flag,
@@ -37,6 +38,7 @@ from .script import (
 )
 
 LAUNCH_RULES: Tuple[Rule, ...] = (
+    accelerate_unknown_key.RULE,
     env_file_invalid.RULE,
     env_not_forwarded.RULE,
     export_flag.RULE,

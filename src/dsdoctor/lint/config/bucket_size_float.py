@@ -23,7 +23,7 @@ def check(t: Target) -> Iterator[Hit]:
         if field in K.ZERO_INT_FIELDS and isinstance(val, float) and val != int(val):
             new = str(int(val))
             yield RULE.hit(t, m.value.start, f"zero_optimization.{m.key} = {val!r}: DeepSpeed {t.usage.ds} needs an integer "
-                           "(`Input should be a valid integer, got a number with a fractional part`)",
+                           f"(`{K.MSG_INT_FROM_FLOAT}`)",
                            fixes=(Fix(f"write {new}", "safe", (f'"{m.key}": {new}',)),),
                            edits=(Edit(t.path, m.value.start, m.value.end, new, "safe", f"{m.key}: {new}"),))
 

@@ -83,5 +83,5 @@ RULE = Rule(
              Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "gpu"}}}'),
              Example('{"train_batch_size": 8 // comment\n}', (("loaded_by", "trainer"),)),
              Example('{\n "train_batch_size": 8,\n "zero_optimization": {\n  "stage": 3,\n  "overlap_comm": True,\n'
-                     '  "contiguous_gradients": true\n }\n}', (("loaded_by", "deepspeed"),))),
+                     '  "contiguous_gradients": true\n }\n}')),
 )

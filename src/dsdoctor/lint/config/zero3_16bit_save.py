@@ -9,7 +9,7 @@ from ...knowledge import transformers as TF
 from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
-from ._util import stage, zero
+from ._util import add_member, stage, zero
 
 KEY = "stage3_gather_16bit_weights_on_model_save"
 
@@ -34,23 +34,14 @@ def check(t: Target) -> Iterator[Hit]:
                        "no usable weights.",
                        (Fix(f'set "{KEY}": true (gathers the full model on rank 0 at save)', "unsafe", (f'"{KEY}": true',)),))
         return
-    edits: Tuple[Edit, ...] = ()
-    if flag is None and z.members:
-        last = z.members[-1]
-        indent = _indent(t.text, last.start)
-        edits = (Edit(t.path, last.value.end, last.value.end, f",\n{indent}\"{KEY}\": true", "unsafe",
-                      f"add {KEY}: true"),)
+    add = add_member(t, z, KEY, "true", "unsafe", f"add {KEY}: true") if flag is None else None
+    edits: Tuple[Edit, ...] = (add,) if add else ()
     where = t.key_pos("zero_optimization", KEY) or t.key_pos("zero_optimization")
     yield RULE.hit(t, where, f"ZeRO-3 without {KEY}: the 16-bit model save writes no usable weights",
                    f"`{K.MSG_SAVE_16BIT.format(path='...')}`; HF Trainer (4.x, full fine-tuning) then saves only a "
                    "ZeRO checkpoint and zero_to_fp32.py.",
                    (Fix(f'set "{KEY}": true (gathers the full model on rank 0 at save)', "unsafe", (f'"{KEY}": true',)),),
                    edits)
-
-
-def _indent(text: str, pos: int) -> str:
-    start = text.rfind("\n", 0, pos) + 1
-    return text[start:pos] if text[start:pos].strip() == "" else "  "
 
 
 RULE = Rule(
