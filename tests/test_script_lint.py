@@ -29,7 +29,7 @@ def _setup(case: Path, tmp: Path) -> Tuple[Path, List[str]]:
         (tmp / "ds_z3.json").write_text(Z3)
     if m.group(2) == "project":  # and the launch script that uses it, as in a real repo
         (tmp / "run.sh").write_text(f"deepspeed --num_gpus 8 {case.name} --deepspeed ds_z3.json\n")
-    return dst, [m.group(1)]
+    return dst, m.group(1).split(",")  # target=transformers==X[,deepspeed==Y]
 
 
 def _expected(case: Path) -> Set[Tuple[str, int, str]]:
@@ -133,7 +133,8 @@ def test_adversarial_files_are_per_file_errors_and_the_run_goes_on(tmp_path: Pat
     big.append("m = AutoModelForCausalLM.from_pretrained('m', device_map='auto')")
     (tmp_path / "big.py").write_text("\n".join(big) + "\n")
     (tmp_path / "ds_z3.json").write_text(Z3)
-    (tmp_path / "run.sh").write_text("deepspeed big.py --deepspeed ds_z3.json\n")
+    (tmp_path / "run.sh").write_text("deepspeed big.py --deepspeed ds_z3.json\n"
+                                     "deepspeed latin1_declared.py --deepspeed ds_z3.json\n")
     res = lint([str(tmp_path)], targets=["transformers==4.46.3"])
     by = {(Path(f.path or "").name, f.name) for f in res.report.findings}
     for name in ADVERSARIAL:
@@ -224,7 +225,8 @@ def test_fixed_files_lint_clean_where_a_fix_exists(tmp_path: Path) -> None:
 
     no_fix = {"zero3-unsupported-quantization", "prepare-kbit-under-zero3", "zero3-unsafe-save",
               "hf-deepspeed-config-not-kept", "model-loaded-before-ds-config",
-              "qlora-quant-storage-missing"}  # the storage is inserted only when the load's dtype is written
+              "qlora-quant-storage-missing", "zero3-save-on-rank0-only",
+              "peft-checkpointing-reentrant"}  # the storage is inserted only when the load's dtype is written
     for case in FILES:
         d = tmp_path / case.stem
         d.mkdir()
@@ -243,3 +245,20 @@ def test_zero3_from_accelerate_yaml_and_facts(tmp_path: Path) -> None:
     assert got == [("zero3-device-map-conflict", "error")]
     assert res.report.facts["transformers"] == "4.46.3" and res.report.facts["zero3"] is True
     assert "accelerate_config.yaml" in res.report.facts["zero3_source"]
+
+
+def test_zero3_context_from_what_launches_the_script(tmp_path: Path) -> None:
+    """ZeRO-3 only for the scripts a launch command starts with a stage-3 config (and the modules they import);
+    a config in the tree that no launch uses gives no ZeRO-3 errors."""
+    load = "from transformers import AutoModelForCausalLM, Trainer\n" \
+           "model = AutoModelForCausalLM.from_pretrained('m', device_map='auto')\n"
+    (tmp_path / "ds_z3.json").write_text(Z3)
+    (tmp_path / "ds_z2.json").write_text('{"zero_optimization": {"stage": 2}}\n')
+    (tmp_path / "z2.py").write_text(load)
+    (tmp_path / "z3.py").write_text("import loader\n" + load)
+    (tmp_path / "loader.py").write_text(load)
+    (tmp_path / "other.py").write_text(load)
+    (tmp_path / "run.sh").write_text("deepspeed z2.py --deepspeed ds_z2.json\ndeepspeed --num_gpus 2 z3.py --deepspeed ds_z3.json\n")
+    res = lint([str(tmp_path)], targets=["transformers==4.46.3"])
+    got = {(Path(f.path or "").name, f.severity.value) for f in res.report.findings if f.name == "zero3-device-map-conflict"}
+    assert got == {("z3.py", "error"), ("loader.py", "error"), ("other.py", "warning")}

@@ -106,6 +106,7 @@ RULES: Dict[str, RuleInfo] = {
     "prepare-kbit-under-zero3": RuleInfo("DS508", "prepare_model_for_kbit_training under ZeRO-3"),
     "peft-checkpointing-reentrant": RuleInfo("DS509", "PEFT + non-reentrant checkpointing under ZeRO-3 (DeepSpeed <= 0.19.2)"),
     "zero3-unsafe-save": RuleInfo("DS510", "A ZeRO-3 partitioned model saved without gathering"),
+    "zero3-save-on-rank0-only": RuleInfo("DS511", "A gathering ZeRO-3 save called on rank 0 only"),
     # multi-node check and launch (DS700-DS799)
     "node-env-drift": RuleInfo("DS700", "Nodes differ in something every rank must share (torch, CUDA, DeepSpeed, ...)"),
     "node-unreachable": RuleInfo("DS701", "A node of the hostfile could not be probed (ssh/pdsh/srun failed or hung)"),

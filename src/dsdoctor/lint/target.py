@@ -37,6 +37,7 @@ class Usage:
     transformers_source: str = ""
     zero3: Optional[bool] = None  # the project runs under ZeRO-3 (None = cannot tell)
     zero3_source: str = ""
+    launches: Dict[str, Tuple[Optional[bool], str]] = field(default_factory=dict)  # script -> ZeRO-3 of its launches
 
 
 @dataclass

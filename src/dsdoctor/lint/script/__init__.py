@@ -18,7 +18,7 @@ from ..rule import Edit, Hit, Rule
 from ..target import Target, Usage
 
 if TYPE_CHECKING:
-    from ._flow import Script, Values
+    from ._flow import Event, Script, Values
     from ._source import Source
 
 @dataclass
@@ -48,6 +48,9 @@ def make_target(path: str, usage: Usage) -> Target:
     t = Target(path, "python", src.text, usage)
     script = values = None
     zero3, source = usage.zero3, usage.zero3_source
+    launched = launch_context(path, usage)
+    if launched is not None:
+        zero3, source = launched
     if src.module is not None:
         from ._flow import Values, analyse
         from .local import script_zero3
@@ -57,11 +60,42 @@ def make_target(path: str, usage: Usage) -> Target:
         own, own_source = script_zero3(path, script, values)
         if own is True or (own is False and zero3 is None):
             zero3, source = own, own_source
-        elif not _trains(script):
+        elif not _trains(script) and not asked(source):
             zero3 = False  # an inference / merge / export script in a ZeRO-3 project: the ZeRO-3 rules stay quiet
     tf_source = usage.transformers_source
     t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source)
     return t
+
+
+def launch_context(path: str, usage: Usage) -> Optional[Tuple[Optional[bool], str]]:
+    """The ZeRO-3 context of what really starts ``path``: its own launches (a launch script of the project runs
+    it), else those of a launched script that imports it; (None, "") when the project's launch scripts start
+    only other scripts (the project's configs say nothing about this one); None: no launch says (use the
+    project's)."""
+    import os
+
+    if not usage.launches:
+        return None
+    me = os.path.normpath(path)
+    if me in usage.launches:
+        return usage.launches[me] if usage.launches[me][0] is not None else None
+    mod = os.path.splitext(os.path.basename(me))[0]
+    pattern = re.compile(rf"^\s*(from\s+[\w.]*\b{re.escape(mod)}\b[\w.]*\s+import|import\s+[\w.]*\b{re.escape(mod)}\b)", re.M)
+    for script, ctx_ in sorted(usage.launches.items(), key=lambda kv: kv[1][0] is not True):
+        try:
+            with open(script, encoding="utf-8", errors="replace") as f:
+                importer = f.read(4 * 2**20)
+        except OSError:
+            continue
+        if pattern.search(importer):
+            return ctx_ if ctx_[0] is not None else None
+    return None, ""
+
+
+def asked(source: str) -> bool:
+    """Was the ZeRO-3 context given by the user (``--zero-stage``, the configuration file) rather than found in the
+    project? Then it holds for every script linted, also a helper module that does not train by itself."""
+    return source.startswith("--zero-stage") or "zero3 =" in source or "zero-stage =" in source
 
 
 def _trains(script: "Script") -> bool:
@@ -100,6 +134,19 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
     if c.src.encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
         edits = ()
     return [rule.hit(t, pos, title, explanation, fixes, edits, severity, evidence)]
+
+
+def uncalled(c: Ctx, e: "Event") -> bool:
+    """Is the event in a top-level function of a script (it has a ``__main__`` block) that nothing in the file
+    calls or names? (dead code: a helper left behind after the script moved to ``trainer.save_model()``)"""
+    s = c.script
+    assert s is not None
+    fn = e.scope
+    while fn.parent is not None and fn.parent is not s.module_scope:
+        fn = fn.parent
+    name = getattr(getattr(fn.node, "name", None), "value", None)
+    return bool(s.has_main and fn.parent is s.module_scope and id(fn.node) not in s.methods and name
+                and s.name_count.get(name, 0) <= 1)
 
 
 def where(c: Ctx, node: Any, what: str) -> Evidence:

@@ -16,7 +16,8 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from ...knowledge import transformers as TF
-from ._vals import FALSE, NONE, TRUE, UNKNOWN
+from ...knowledge import trl as TRL
+from ._vals import COLLECTIVE_SAVES, FALSE, NONE, TRUE, UNKNOWN
 
 __all__ = ["FALSE", "NONE", "TRUE", "UNKNOWN"]
 LOAD_METHODS = ("from_pretrained", "from_config", "_from_config")
@@ -37,6 +38,14 @@ class Arg:
     site: Any  # the expression a fix rewrites (keyword value, dict value)
     anchor: Any  # what a finding points at
     values: List[Val]
+    entries: List[Tuple[Any, Any]] = field(default_factory=list)  # (value, anchor) of every ``**dict`` entry
+
+    def set_at(self, bad: List[Val]) -> Tuple[Any, Any]:
+        """(site, anchor) of the dict entry a bad value is set in (the first one), else of the keyword."""
+        for value, anchor in self.entries:
+            if any(v.node is value or _inside(v.node, value) for v in bad if v.node is not None):
+                return value, anchor
+        return self.site, self.anchor
 
 
 @dataclass
@@ -64,6 +73,8 @@ class Event:
     bare: bool = False  # an expression statement (result dropped)
     dead: bool = False  # in a branch that cannot run under ZeRO-3 (``if not is_deepspeed_zero3_enabled():``)
     gathered: bool = False  # inside ``with deepspeed.zero.GatheredParameters(...)``
+    conds: Tuple[Tuple[Any, bool], ...] = ()  # the enclosing ``if`` tests, with True for the body / False for else
+    fallback: bool = False  # in a ``try:`` body whose ``except`` loads the model again (the fallback runs instead)
 
 
 def dotted(node: Any) -> str:
@@ -88,8 +99,9 @@ def kw_key(node: Any) -> Optional[str]:
 class Script(cst.CSTVisitor):
     """One pass over the module collecting scopes, assignments, defaults, imports and ordered events."""
 
-    def __init__(self) -> None:
+    def __init__(self, prior: Optional["Values"] = None) -> None:
         super().__init__()
+        self.prior = prior  # the first pass: evaluates ``if`` tests that need the file's assignments
         self.module_scope: Optional[Scope] = None
         self.scopes: List[Scope] = []
         self.all_scopes: List[Scope] = []
@@ -111,8 +123,17 @@ class Script(cst.CSTVisitor):
         self._gathered = 0
         self._try = 0
         self._ifs: List[Tuple[Any, bool, bool, List[Any]]] = []  # (If, body dead, else dead, blocks marked)
+        self._conds: List[Tuple[Any, bool]] = []
+        self._dead_rest: List[int] = []  # blocks whose rest is dead (after an ``if`` always taken that returns)
+        self._tries: List[Any] = []
         self._assign_target: List[Optional[str]] = []
         self._seq = 0
+        self.name_count: Dict[str, int] = {}  # Name nodes by text (a function's own name counts once)
+        self.methods: Set[int] = set()  # id() of the FunctionDef nodes inside a class (called through objects)
+        self.attr_assigns: List[Tuple[str, Any, Any, Scope]] = []  # ``obj.attr = value`` that can run: (attr, value, stmt, scope)
+        self.dead_calls: Set[int] = set()  # id() of the calls in branches a ZeRO-3 run does not take
+        self.if_tests: List[Tuple[Any, Scope, Optional[bool]]] = []  # (test, scope, what this pass decided)
+        self.has_main = False  # ``if __name__ == "__main__":`` at module level (a script, not only a library)
 
     @property
     def scope(self) -> Scope:
@@ -127,36 +148,75 @@ class Script(cst.CSTVisitor):
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._block.append(node)
-        if self._ifs and self._ifs[-1][0].body is node and self._ifs[-1][1]:
-            self._dead += 1
-            self._ifs[-1][3].append(node)
+        if self._ifs and self._ifs[-1][0].body is node:
+            self._conds.append((self._ifs[-1][0].test, True))
+            if self._ifs[-1][1]:
+                self._dead += 1
+                self._ifs[-1][3].append(node)
 
     def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._block.pop()
+        if self._ifs and self._ifs[-1][0].body is node:
+            self._conds.pop()
         if self._ifs and node in self._ifs[-1][3]:
             self._dead -= 1
+        while self._dead_rest and self._dead_rest[-1] == id(node):
+            self._dead_rest.pop()
+            self._dead -= 1
+
+    def _truth(self, test: Any) -> Optional[bool]:
+        if self.prior is None:
+            return branch_guard(test)
+        return self.prior.truth(test, self.prior.s.scope_of(self.scope.node))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.name_count[node.value] = self.name_count.get(node.value, 0) + 1
 
     def visit_If(self, node: cst.If) -> None:
-        g = branch_guard(node.test)
+        if len(self.scopes) == 1 and "__main__" in cst.Module([]).code_for_node(node.test):
+            self.has_main = True
+        g = self._truth(node.test)
+        self.if_tests.append((node.test, self.scope, g))
         self._ifs.append((node, g is False, g is True, []))
 
     def leave_If(self, node: cst.If) -> None:
-        self._ifs.pop()
+        _, body_dead, else_dead, _ = self._ifs.pop()
+        if else_dead and not self._dead and _exits(node.body) and self._block:
+            self._dead_rest.append(id(self._block[-1]))  # the rest of the block runs only when the test is false
+            self._dead += 1
 
     def visit_Else(self, node: cst.Else) -> None:
-        if self._ifs and self._ifs[-1][0].orelse is node and self._ifs[-1][2]:
-            self._dead += 1
-            self._ifs[-1][3].append(node)
+        if self._ifs and self._ifs[-1][0].orelse is node:
+            self._conds.append((self._ifs[-1][0].test, False))
+            if self._ifs[-1][2]:
+                self._dead += 1
+                self._ifs[-1][3].append(node)
 
     def leave_Else(self, node: cst.Else) -> None:
+        if self._ifs and self._ifs[-1][0].orelse is node:
+            self._conds.pop()
         if self._ifs and node in self._ifs[-1][3]:
             self._dead -= 1
+
+    def scope_of(self, node: Any) -> Scope:
+        """This pass' scope of a module / function node."""
+        found = next((s for s in self.all_scopes if s.node is node), self.module_scope)
+        assert found is not None
+        return found
+
+    def scope_at(self, call: Any) -> Scope:
+        """The scope a call is in."""
+        found = self.call_scope.get(id(call), self.module_scope)
+        assert found is not None
+        return found
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         s = Scope(node, self.scope)
         for p in list(node.params.params) + list(node.params.kwonly_params) + list(node.params.posonly_params):
             s.params[p.name.value] = p.default
         self.functions.setdefault(node.name.value, s)
+        if self._class:
+            self.methods.add(id(node))
         self.all_scopes.append(s)
         self.scopes.append(s)
 
@@ -214,9 +274,15 @@ class Script(cst.CSTVisitor):
 
     def visit_Try(self, node: cst.Try) -> None:
         self._try += 1
+        self._tries.append(node)
 
     def leave_Try(self, node: cst.Try) -> None:
         self._try -= 1
+        self._tries.pop()
+        first = [e for e in self.events if e.kind == "load" and _inside(e.stmt, node.body)]
+        if first and any(_inside(e.stmt, h) for e in self.events if e.kind == "load" for h in node.handlers):
+            for e in first:
+                e.fallback = True
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         mod = ("." * len(node.relative)) + (dotted(node.module) if node.module else "")
@@ -228,22 +294,26 @@ class Script(cst.CSTVisitor):
             local = a.asname.name.value if a.asname and isinstance(a.asname.name, cst.Name) else name
             self.imported[local] = f"{mod}.{name}"
 
+    def _entries(self, name: str, value: Any) -> None:
+        """The keys of a dict literal / ``dict(...)`` call stored in (or merged into) the dict ``name``."""
+        if isinstance(value, cst.Dict):
+            d = self.scope.dicts.setdefault(name, {})
+            for el in value.elements:
+                if isinstance(el, cst.DictElement) and kw_key(el.key):
+                    d.setdefault(kw_key(el.key) or "", []).append((el.value, el))
+        elif isinstance(value, cst.Call) and dotted(value.func) == "dict":
+            d = self.scope.dicts.setdefault(name, {})
+            for a in value.args:
+                if a.keyword is not None:
+                    d.setdefault(a.keyword.value, []).append((a.value, a))
+
     def _bind(self, target: Any, value: Any) -> None:
         sc = self.scope
         if self._dead:
             return  # an assignment that does not run under ZeRO-3
         if isinstance(target, cst.Name):
             sc.assigns.setdefault(target.value, []).append(value)
-            if isinstance(value, cst.Dict):
-                d = sc.dicts.setdefault(target.value, {})
-                for el in value.elements:
-                    if isinstance(el, cst.DictElement) and kw_key(el.key):
-                        d.setdefault(kw_key(el.key) or "", []).append((el.value, el))
-            elif isinstance(value, cst.Call) and dotted(value.func) == "dict":
-                d = sc.dicts.setdefault(target.value, {})
-                for a in value.args:
-                    if a.keyword is not None:
-                        d.setdefault(a.keyword.value, []).append((a.value, a))
+            self._entries(target.value, value)
         elif isinstance(target, (cst.Tuple, cst.List)):
             for item in target.elements:
                 self._bind(item.value, None)
@@ -257,6 +327,8 @@ class Script(cst.CSTVisitor):
         for t in node.targets:
             self._bind(t.target, node.value)
             tg = t.target
+            if isinstance(tg, cst.Attribute) and not self._dead:
+                self.attr_assigns.append((tg.attr.value, node.value, node, self.scope))
             if isinstance(tg, cst.Subscript) and dotted(tg.value) == "os.environ" and len(tg.slice) == 1 \
                     and isinstance(tg.slice[0].slice, cst.Index) and self._stmt:
                 key = kw_key(tg.slice[0].slice.value)
@@ -281,9 +353,14 @@ class Script(cst.CSTVisitor):
         name = dotted(node.func)
         self.calls_with.append((node, name))
         self.call_scope[id(node)] = self.scope
-        last = name.split(".")[-1]
+        if self._dead:
+            self.dead_calls.add(id(node))
+        last = node.func.attr.value if isinstance(node.func, cst.Attribute) else name.split(".")[-1]
         if last == "add_argument":
             self._argparse(node)
+        if last == "update" and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) \
+                and len(node.args) == 1 and not self._dead:
+            self._entries(node.func.value.value, node.args[0].value)
         kind = ""
         if last in LOAD_METHODS and "." in name and not NOT_A_MODEL.search(name.rsplit(".", 1)[0]):
             kind = "load"
@@ -299,8 +376,10 @@ class Script(cst.CSTVisitor):
             kind = "initialize"
         elif last.endswith("Trainer") and last[0].isupper():
             kind = "trainer"
-        elif (isinstance(node.func, cst.Attribute) and last == "save_pretrained") or name == "torch.save":
+        elif (isinstance(node.func, cst.Attribute) and last in ("save_pretrained", "_save")) or name == "torch.save":
             kind = "save"
+        elif isinstance(node.func, cst.Attribute) and last in COLLECTIVE_SAVES:
+            kind = "gather"
         elif last == "prepare_model_for_kbit_training":
             kind = "kbit"
         elif last in ("DeepSpeedCPUAdam", "FusedAdam", "DeepSpeedCPUAdagrad", "DeepSpeedCPULion") or (
@@ -323,7 +402,8 @@ class Script(cst.CSTVisitor):
         bare = isinstance(small, cst.Expr) and small.value is node
         self._seq += 1
         self.events.append(Event(kind, node, self.scope, stmt, self._block[-1] if self._block else None, self._seq,
-                                 name, self._zero_init > 0, bound, bare, self._dead > 0, self._gathered > 0))
+                                 name, self._zero_init > 0, bound, bare, self._dead > 0, self._gathered > 0,
+                                 tuple(self._conds)))
 
     def _argparse(self, node: cst.Call) -> None:
         flags = [kw_key(a.value) for a in node.args if a.keyword is None]
@@ -338,6 +418,26 @@ class Script(cst.CSTVisitor):
             self.flag_dests.add(dest)
         default = next((a.value for a in node.args if a.keyword and a.keyword.value == "default"), None)
         self.field_defaults.setdefault(dest, []).append(default if action is None else None)
+
+
+def _exits(block: Any) -> bool:
+    """Does the block end in ``return`` / ``raise``?"""
+    body = getattr(block, "body", ())
+    last = body[-1] if body else None
+    return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+
+
+def _inside(node: Any, container: Any) -> bool:
+    found = False
+
+    class V(cst.CSTVisitor):
+        def on_visit(self, n: cst.CSTNode) -> bool:
+            nonlocal found
+            found = found or n is node
+            return not found
+
+    container.visit(V())
+    return found
 
 
 def _names(node: Any) -> Set[str]:
@@ -407,18 +507,30 @@ class Values:
         if isinstance(expr, (cst.Dict, cst.List, cst.Tuple, cst.Set)):
             return [Val(TRUE if expr.elements else FALSE, expr)]
         if isinstance(expr, cst.IfExp):
-            g = is_guard(expr.test)
+            g = self.truth(expr.test, scope, depth + 1)
             if g is True:
                 return self.of(expr.body, scope, depth + 1, seen)
             if g is False:
                 return self.of(expr.orelse, scope, depth + 1, seen)
             return self.of(expr.body, scope, depth + 1, seen) + self.of(expr.orelse, scope, depth + 1, seen)
         if isinstance(expr, cst.Call):
-            if dotted(expr.func) in ("torch.device", "dict"):
+            callee = dotted(expr.func)
+            if callee in ("torch.device", "dict") or callee.split(".")[-1] == TRL.KBIT_DEVICE_MAP:
                 return [Val(TRUE, expr)]
+            if callee == "getattr" and len(expr.args) >= 2 and dotted(expr.args[0].value) == "torch":
+                return self.of(expr.args[1].value, scope, depth + 1, seen)  # getattr(torch, "bfloat16"): the name
+            fn = self.s.functions.get(callee)
+            if fn is not None and fn.returns and fn is not scope and (id(fn), callee) not in seen:
+                seen.add((id(fn), callee))  # a helper of the file: what it returns
+                out: List[Val] = []
+                for r in sorted(fn.returns):
+                    out += self._name(r, fn, depth + 1, seen, expr)
+                return out or [Val(UNKNOWN, expr)]
             return [Val(UNKNOWN, expr)]
         if isinstance(expr, cst.Attribute):
             if dotted(expr.value).split(".")[0] in ("torch", "transformers"):
+                return [Val(TRUE, expr)]
+            if expr.attr.value in DS_RUN_TRUTHY:
                 return [Val(TRUE, expr)]
             return self._field(expr.attr.value, depth, seen, expr)
         if isinstance(expr, cst.BooleanOperation):
@@ -439,21 +551,134 @@ class Values:
                 if name in sc.params:
                     d = sc.params[name]
                     out += self.of(d, sc.parent or sc, depth + 1, seen) if d is not None else [Val(UNKNOWN, node)]
+                    for expr, at in self.passed(sc, name):  # what the file's calls of the function pass
+                        out += self.of(expr, at, depth + 1, seen)
                 return out
             sc = sc.parent
         return [Val(UNKNOWN, node)]
+
+    def passed(self, fn: Scope, param: str) -> List[Tuple[Any, Scope]]:
+        """(argument, caller scope) for ``param`` at every call of the function ``fn`` in the file (by keyword or
+        position; a call with ``*args`` / ``**kwargs`` passes something unknown)."""
+        node = fn.node
+        if not isinstance(node, cst.FunctionDef):
+            return []
+        order = [p.name.value for p in list(node.params.posonly_params) + list(node.params.params)]
+        if order[:1] in (["self"], ["cls"]):
+            order = order[1:]
+        out: List[Tuple[Any, Scope]] = []
+        for call, name in self.s.calls_with:
+            if name != node.name.value and not name.endswith("." + node.name.value):
+                continue
+            at = self.s.scope_at(call)
+            pos = [a for a in call.args if a.keyword is None and not a.star]
+            kw = next((a for a in call.args if a.keyword is not None and a.keyword.value == param), None)
+            if kw is not None:
+                out.append((kw.value, at))
+            elif param in order and order.index(param) < len(pos):
+                out.append((pos[order.index(param)].value, at))
+            elif any(a.star for a in call.args):
+                out.append((None, at))
+        return out
 
     def _field(self, attr: str, depth: int, seen: Set[Tuple[int, str]], node: Any) -> List[Val]:
         defaults = self.s.field_defaults.get(attr)
         if not defaults:
             return [Val(UNKNOWN, node)]
-        out: List[Val] = []
+        out: List[Val] = [Val(UNKNOWN, node)]  # the default, or what the command line passes
         for d in defaults:
             if d is None:
                 out.append(Val(UNKNOWN, node))
             else:
                 out += self.of(d, self.s.module_scope, depth + 1, seen)  # type: ignore[arg-type]
         return out
+
+    def truth(self, test: Any, scope: Scope, depth: int = 0) -> Optional[bool]:
+        """Is ``test`` true (False: false) whenever the script runs under ZeRO-3? None: it depends.
+
+        Knows the ZeRO-3 test (every alias), the run's DeepSpeed argument (``args.deepspeed``, truthy in a
+        DeepSpeed run), the ZeRO stage compared with a number (``args.zero_stage == 3``,
+        ``ds_config["zero_optimization"]["stage"] >= 2``) and values the data flow knows (a parameter whose
+        default is False and that nothing in the file changes)."""
+        if depth > 12:
+            return None
+        g = is_guard(test)
+        if g is not None:
+            return g
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            t = self.truth(test.expression, scope, depth + 1)
+            return None if t is None else not t
+        if isinstance(test, cst.BooleanOperation):
+            left, right = self.truth(test.left, scope, depth + 1), self.truth(test.right, scope, depth + 1)
+            if isinstance(test.operator, cst.And):
+                return False if False in (left, right) else (True if left is right is True else None)
+            return True if True in (left, right) else (False if left is right is False else None)
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+            return self._compare(test, scope)
+        if isinstance(test, cst.Name) and self._optional_param(test.value, scope):
+            return None  # ``def f(..., cfg=None)``: an input its callers (maybe in other files) pass
+        if isinstance(test, (cst.Name, cst.Attribute)) and not (isinstance(test, cst.Name) and test.value in
+                                                                 ("True", "False", "None")):
+            kinds = {v.kind for v in self.of(test, scope, depth + 1)}
+            if kinds and kinds <= {FALSE, NONE}:
+                return False
+            if kinds == {TRUE}:
+                return True
+        if isinstance(test, cst.Name) and test.value in ("True", "False"):
+            return test.value == "True"
+        return None
+
+    @staticmethod
+    def _optional_param(name: str, scope: Scope) -> bool:
+        sc: Optional[Scope] = scope
+        while sc is not None and name not in sc.assigns and name not in sc.params:
+            sc = sc.parent
+        return sc is not None and name in sc.params and name not in sc.assigns and dotted(sc.params[name]) == "None"
+
+    def _compare(self, test: cst.Comparison, scope: Scope) -> Optional[bool]:
+        op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+        if isinstance(op, (cst.Is, cst.IsNot)) and dotted(right) == "None":
+            t = self.truth(test.left, scope, 1)
+            if t is True:  # a truthy value is not None
+                return isinstance(op, cst.IsNot)
+            kinds = {v.kind for v in self.of(test.left, scope)}
+            if kinds == {NONE}:
+                return isinstance(op, cst.Is)
+            return None
+        if not self._is_stage(test.left, scope):
+            return None
+        nums = [int(e.value.value) for e in right.elements if isinstance(e.value, cst.Integer)] \
+            if isinstance(right, (cst.List, cst.Tuple, cst.Set)) else []
+        if isinstance(op, (cst.In, cst.NotIn)):
+            return (3 in nums) == isinstance(op, cst.In) if nums else None
+        if not isinstance(right, cst.Integer):
+            return None
+        n = int(right.value)
+        table: Dict[type, bool] = {cst.Equal: 3 == n, cst.NotEqual: 3 != n, cst.GreaterThan: 3 > n,
+                                   cst.GreaterThanEqual: 3 >= n, cst.LessThan: 3 < n, cst.LessThanEqual: 3 <= n}
+        return table.get(type(op))
+
+    def _is_stage(self, expr: Any, scope: Scope, depth: int = 0) -> bool:
+        """Does ``expr`` hold the run's ZeRO stage (``args.zero_stage``, a config's ``zero_optimization.stage``)?"""
+        if depth > 6:
+            return False
+        if isinstance(expr, cst.Attribute):
+            return expr.attr.value in STAGE_NAMES
+        if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
+            return kw_key(expr.slice[0].slice.value) == "stage"
+        if isinstance(expr, cst.Call) and dotted(expr.func).endswith(".get") and expr.args:
+            return kw_key(expr.args[0].value) == "stage"
+        if isinstance(expr, cst.Name):
+            if expr.value in STAGE_NAMES and expr.value in self.s.field_defaults:
+                return True
+            sc: Optional[Scope] = scope
+            while sc is not None and expr.value not in sc.assigns:
+                sc = sc.parent
+            if sc is None:
+                return False
+            vals = sc.assigns[expr.value]
+            return bool(vals) and all(v is not None and self._is_stage(v, sc, depth + 1) for v in vals)
+        return False
 
     def argument(self, call: cst.Call, key: str, scope: Scope) -> Optional[Arg]:
         """The value(s) of keyword ``key`` of a call: written out, or through ``**name`` dicts of the scope."""
@@ -470,7 +695,7 @@ class Values:
                     vals: List[Val] = []
                     for value, _ in entries:
                         vals += self.of(value, sc)  # type: ignore[arg-type]
-                    return Arg(key, entries[-1][0], entries[-1][1], vals)
+                    return Arg(key, entries[-1][0], entries[-1][1], vals, list(entries))
             if a.star == "**" and isinstance(a.value, cst.Dict):
                 for el in a.value.elements:
                     if isinstance(el, cst.DictElement) and kw_key(el.key) == key:
@@ -478,7 +703,13 @@ class Values:
         return None
 
 
-MODEL_MAKERS = ("get_peft_model", "prepare_model_for_kbit_training", "unwrap_model", "from_config", "_from_config")
+MODEL_MAKERS = ("get_peft_model", "prepare_model_for_kbit_training", "unwrap_model", "from_config", "_from_config",
+               "merge_and_unload")
+# Attributes that are truthy whenever the run is a DeepSpeed run: the ``--deepspeed`` argument
+# (TrainingArguments.deepspeed, argparse ``--deepspeed`` from ``deepspeed.add_config_arguments``) and the
+# Trainer / Accelerator's engine (``trainer.deepspeed``, ``trainer.is_deepspeed_enabled``).
+DS_RUN_TRUTHY = ("deepspeed", "is_deepspeed_enabled")
+STAGE_NAMES = ("zero_stage", "stage")
 
 
 def is_model_call(node: Any) -> bool:
@@ -503,6 +734,12 @@ def model_names(script: "Script") -> Set[str]:
 
 
 def analyse(module: cst.Module) -> Script:
-    s = Script()
+    """Two passes: the first collects assignments and defaults, the second evaluates ``if`` tests with them."""
+    first = Script()
+    module.visit(first)
+    values = Values(first)
+    if all(values.truth(test, sc) == g for test, sc, g in first.if_tests):
+        return first  # no test the data flow decides otherwise: the second pass would find the same
+    s = Script(values)
     module.visit(s)
     return s

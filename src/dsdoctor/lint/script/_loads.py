@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Tuple
 
 from ...knowledge import transformers as TF
 from ..target import Target
 from . import Ctx, active, ctx, text_of
-from ._vals import FALSE, NONE, TRUE
+from ._vals import FALSE, NONE, TRUE, UNKNOWN
 
 if TYPE_CHECKING:
     from ._flow import Arg, Event, Val
@@ -36,13 +36,18 @@ def truthy(a: Optional["Arg"]) -> List["Val"]:
     return [v for v in a.values if v.kind == TRUE] if a else []
 
 
+def maybe_true(vals: List["Val"]) -> bool:
+    """Can the value be true (a true literal, or one the data flow cannot decide: a flag, ``args.bits == 8``)?"""
+    return any(v.kind in (TRUE, UNKNOWN) for v in vals)
+
+
 def definitely_falsy(a: Optional["Arg"]) -> bool:
     return bool(a and a.values and all(v.kind == FALSE for v in a.values))
 
 
-def none_unless_zero3(t: Target, a: "Arg") -> str:
+def none_unless_zero3(t: Target, site: Any) -> str:
     """``<expr>`` -> ``None if is_deepspeed_zero3_enabled() else <expr>``."""
-    old = text_of(t, a.site)
+    old = text_of(t, site)
     return f"None if {TF.ZERO3_GUARD_NAME}() else {old}"
 
 

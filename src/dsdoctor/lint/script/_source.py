@@ -13,6 +13,8 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, List, Optional, Tuple
 
+from ._vals import COLLECTIVE_SAVES
+
 MAX_BYTES = 16 * 2**20
 
 
@@ -75,7 +77,8 @@ def read(path: str) -> Source:
 # A file without any of these cannot trigger a script rule: it is only syntax-checked (libcst is ~100x slower).
 RELEVANT = re.compile(r"from_pretrained|from_config|HfDeepSpeedConfig|For(?:CausalLM|ConditionalGeneration|Seq2SeqLM|"
                       r"SequenceClassification|TokenClassification|MaskedLM|QuestionAnswering)|LMHeadModel|deepspeed|"
-                      r"save_pretrained|prepare_model_for_kbit_training|gradient_checkpointing|DS_SKIP_CUDA_CHECK")
+                      r"save_pretrained|prepare_model_for_kbit_training|gradient_checkpointing|DS_SKIP_CUDA_CHECK|"
+                      r"state_dict|" + "|".join(COLLECTIVE_SAVES))
 
 
 def _compile_only(src: Source) -> Source:

@@ -72,5 +72,8 @@ RULE = Rule(
                    'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n', (("zero3", True),)),),
     invalid=(Example('from transformers.integrations import HfDeepSpeedConfig\n'
                      'HfDeepSpeedConfig(ds_config)\n'
-                     'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n', (("zero3", True),)),),
+                     'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n', (("zero3", True),),
+                     fixed='from transformers.integrations import HfDeepSpeedConfig\n'
+                           'dschf = HfDeepSpeedConfig(ds_config)\n'
+                           'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n'),),
 )

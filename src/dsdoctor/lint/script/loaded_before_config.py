@@ -73,29 +73,33 @@ def check(t: Target) -> Iterator[Hit]:
 
     seen: Set[int] = set()
     for stream in entries(c.script):  # type: ignore[arg-type]
-        first: Optional["Event"] = None
+        before: List["Event"] = []  # every model built before the registration (a policy and its reference model)
         for e in stream:
             if _registers(e):
                 break
-            if e.kind == "load" and not e.zero_init:
-                first = e
-                break
-        if first is None or id(first.call) in seen:
+            if e.kind == "load" and not e.zero_init and not e.dead:
+                before.append(e)
+        if not before:
             continue
-        later: List["Event"] = [e for e in stream[stream.index(first) + 1:] if _registers(e) or e.kind == "initialize"]
+        later: List["Event"] = [e for e in stream[stream.index(before[0]) + 1:]
+                                if _registers(e) or e.kind == "initialize"]
         if not later:
             continue
-        seen.add(id(first.call))
         reg = next((e for e in later if _registers(e)), None)
-        edit = move_edit(t, c, first, reg) if reg is not None else None
         what = reg.name.split(".")[-1] if reg else "deepspeed.initialize (no kept HfDeepSpeedConfig)"
-        yield from emit(RULE, t, first.call,
-                        f"the model is built before {what} {c.under}: zero.Init never runs, every rank "
-                        "materializes the full model (host RAM x ranks, then a full copy per GPU)",
-                        fixes=(Fix("create TrainingArguments / Accelerator / `dschf = HfDeepSpeedConfig(cfg)` before "
-                                   "loading the model" + (" (dsdoctor fix moves it)" if edit else ""), "safe"),),
-                        edits=(edit,) if edit else (), severity=c.zero3_severity,
-                        evidence=(where(c, later[0].call, f"{what} comes later"),))
+        for i, first in enumerate(before):
+            if id(first.call) in seen:
+                continue
+            seen.add(id(first.call))
+            edit = move_edit(t, c, first, reg) if reg is not None and i == 0 else None
+            yield from emit(RULE, t, first.call,
+                            f"the model is built before {what} {c.under}: zero.Init never runs, every rank "
+                            "materializes the full model (host RAM x ranks, then a full copy per GPU)",
+                            fixes=(Fix("create TrainingArguments / Accelerator / `dschf = HfDeepSpeedConfig(cfg)` "
+                                       "before loading the model" + (" (dsdoctor fix moves it)" if edit else ""),
+                                       "safe"),),
+                            edits=(edit,) if edit else (), severity=c.zero3_severity,
+                            evidence=(where(c, later[0].call, f"{what} comes later"),))
 
 
 RULE = Rule(
@@ -117,5 +121,9 @@ RULE = Rule(
     invalid=(Example('from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
                      'model = AutoModelForCausalLM.from_pretrained("m")\n'
                      'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
-                     'Trainer(model=model, args=args).train()\n', (("zero3", True),)),),
+                     'Trainer(model=model, args=args).train()\n', (("zero3", True),),
+                     fixed='from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
+                           'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
+                           'model = AutoModelForCausalLM.from_pretrained("m")\n'
+                           'Trainer(model=model, args=args).train()\n'),),
 )

@@ -13,14 +13,14 @@ from . import emit, zero3_candidate
 FIXED_IN = "0.19.3"  # DeepSpeed: non-reentrant checkpointing of PEFT models under ZeRO-3 works from here [reference D12]
 
 
-def _reentrant(c: Any, value: Any) -> Optional[bool]:
+def _reentrant(c: Any, value: Any, scope: Any = None) -> Optional[bool]:
     """``use_reentrant`` in a gradient_checkpointing_kwargs expression (None: unset / unknown)."""
     import libcst as cst
 
     from ._flow import kw_key
 
     assert c.values is not None and c.script is not None
-    for v in c.values.of(value, c.script.module_scope):
+    for v in c.values.of(value, scope or c.script.module_scope):
         node = v.node
         if isinstance(node, cst.Dict):
             for el in node.elements:
@@ -58,17 +58,25 @@ def check(t: Target) -> Iterator[Hit]:
         if re_ is True or (re_ is None and (tf is None or tf.major < 5)):
             continue
         why = "use_reentrant=False" if re_ is False else f"use_reentrant unset (non-reentrant by default on transformers {c.tf})"
-        yield from emit(RULE, t, call, f"PEFT with gradient checkpointing, {why}, on DeepSpeed {ds} {c.under}: "
-                        "CheckpointError: Recomputed values ... (fixed in DeepSpeed 0.19.3)",
-                        fixes=(Fix('gradient_checkpointing_kwargs={"use_reentrant": True}, or DeepSpeed >= 0.19.3', "safe"),),
-                        severity=c.zero3_severity)
+        yield from _hit(t, c, call, why, ds)
+    for attr, value, stmt, scope in c.script.attr_assigns:  # training_args.gradient_checkpointing_kwargs = {...}
+        if attr == "gradient_checkpointing_kwargs" and _reentrant(c, value, scope) is False:
+            yield from _hit(t, c, stmt, "use_reentrant=False", ds)
+
+
+def _hit(t: Target, c: Any, node: Any, why: str, ds: Any) -> Iterator[Hit]:
+    yield from emit(RULE, t, node, f"PEFT with gradient checkpointing, {why}, on DeepSpeed {ds} {c.under}: "
+                    "CheckpointError: Recomputed values ... (fixed in DeepSpeed 0.19.3)",
+                    fixes=(Fix('gradient_checkpointing_kwargs={"use_reentrant": True}, or DeepSpeed >= 0.19.3', "safe"),),
+                    severity=c.zero3_severity)
 
 
 RULE = Rule(
     name="peft-checkpointing-reentrant", kind="python", severity=Severity.ERROR, section="Script",
     summary="PEFT + non-reentrant gradient checkpointing under ZeRO-3 on DeepSpeed <= 0.19.2",
-    what="A PEFT script enabling gradient checkpointing with `use_reentrant=False` (or unset on Transformers >= 5, "
-         "where non-reentrant is the default), with DeepSpeed <= 0.19.2.",
+    what="A PEFT script enabling gradient checkpointing with `use_reentrant=False` (in the call, or set later as "
+         "`training_args.gradient_checkpointing_kwargs = {...}`; or unset on Transformers >= 5, where non-reentrant "
+         "is the default), with DeepSpeed <= 0.19.2.",
     why="The recomputed activations differ from the saved ones under ZeRO-3 on those DeepSpeed versions: "
         "`torch.utils.checkpoint.CheckpointError: Recomputed values for the following tensors have different metadata`.",
     fix='`gradient_checkpointing_kwargs={"use_reentrant": True}`, or DeepSpeed >= 0.19.3.',

@@ -2,19 +2,40 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+import re
+from typing import Any, Iterator, Optional, Set
 
 from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
-from . import emit, text_of, zero3_candidate
+from . import Ctx, emit, text_of, zero3_candidate
+from ._loads import maybe_true
+
+_LITERAL = re.compile(r"torch\.\w+")
+
+
+def _dtypes(c: Ctx, expr: Any, scope: Any) -> Set[str]:
+    """The dtype names ``expr`` can hold (``torch.bfloat16``, ``getattr(torch, args.storage)`` with its default);
+    ``?`` for one the data flow cannot tell."""
+    import libcst as cst
+
+    assert c.values is not None
+    out: Set[str] = set()
+    for v in c.values.of(expr, scope):
+        n = v.node
+        if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == "torch":
+            out.add(n.attr.value)
+        elif isinstance(n, cst.SimpleString) and isinstance(n.evaluated_value, str):
+            out.add(n.evaluated_value)
+        else:
+            out.add("?")
+    return out
 
 
 def check(t: Target) -> Iterator[Hit]:
     c = zero3_candidate(t)
     if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
         return
-    from ._flow import dotted
 
     assert c.script is not None
     dtypes = set()
@@ -23,21 +44,26 @@ def check(t: Target) -> Iterator[Hit]:
             for a in call.args:
                 if a.keyword is not None and a.keyword.value in ("torch_dtype", "dtype"):
                     dtypes.add(text_of(t, a.value))
+    assert c.values is not None
     for call, name in c.script.calls_with:
-        if name.split(".")[-1] != "BitsAndBytesConfig":
+        if name.split(".")[-1] != "BitsAndBytesConfig" or id(call) in c.script.dead_calls:
             continue
+        scope = c.script.scope_at(call)
         kw = {a.keyword.value: a for a in call.args if a.keyword is not None}
-        if "load_in_4bit" not in kw or dotted(kw["load_in_4bit"].value) != "True":
+        if "load_in_4bit" not in kw or not maybe_true(c.values.of(kw["load_in_4bit"].value, scope)):
             continue
         storage = kw.get("bnb_4bit_quant_storage")
+        stored = _dtypes(c, storage.value, scope) if storage is not None else set()
         edit: Optional[Edit] = None
-        if storage is None:
-            title = f"4-bit bitsandbytes {c.under} without bnb_4bit_quant_storage: the uint8 storage cannot be partitioned"
-            if len(dtypes) == 1 and call.args:
+        if storage is None or stored == {"uint8"}:
+            what = "without bnb_4bit_quant_storage" if storage is None else "with bnb_4bit_quant_storage uint8 (the default)"
+            title = f"4-bit bitsandbytes {c.under} {what}: the uint8 storage cannot be partitioned"
+            if storage is None and len(dtypes) == 1 and call.args:
                 pos = c.src.span(call.args[-1].value)[1]
                 edit = Edit(t.path, pos, pos, f", bnb_4bit_quant_storage={next(iter(dtypes))}", "unsafe",
                             "store the 4-bit weights in the model's dtype")
-        elif dtypes and text_of(t, storage.value) not in dtypes:
+        elif dtypes and all(_LITERAL.fullmatch(d) for d in dtypes | {text_of(t, storage.value)}) \
+                and text_of(t, storage.value) not in dtypes:
             title = (f"bnb_4bit_quant_storage={text_of(t, storage.value)} differs from the model dtype "
                      f"({', '.join(sorted(dtypes))}) {c.under}: mixed dtypes in the partitions")
         else:

@@ -65,6 +65,8 @@ RULE = Rule(
            Example("try:\n    from transformers.integrations import HfDeepSpeedConfig\nexcept ImportError:\n"
                    "    from transformers.deepspeed import HfDeepSpeedConfig\n", (("transformers", "4.46.3"),)),
            Example("from transformers.deepspeed import is_deepspeed_zero3_enabled\n", (("transformers", "4.40.0"),))),
-    invalid=(Example("from transformers.deepspeed import is_deepspeed_zero3_enabled\n", (("transformers", "4.46.3"),)),
-             Example("from transformers import deepspeed\n", (("transformers", "5.24.0"),))),
+    invalid=(Example("from transformers.deepspeed import is_deepspeed_zero3_enabled\n", (("transformers", "4.46.3"),),
+                     fixed="from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled\n"),
+             Example("from transformers import deepspeed\n", (("transformers", "5.24.0"),),
+                     fixed="from transformers.integrations import deepspeed\n")),
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict, Optional, Sequence
 
 from ..target import Usage
-from .context import installed, parse_targets, project_zero3
+from .context import installed, launch_contexts, parse_targets, project_zero3
 
 if TYPE_CHECKING:
     from ...settings import Settings
@@ -22,6 +22,7 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
         base.zero3, base.zero3_source = zero_stage == 3, f"--zero-stage {zero_stage}"
     else:
         base.zero3, base.zero3_source = project_zero3(kinds, _read)
+        base.launches = launch_contexts(kinds, _read)
     if base.zero3 is None and settings is not None:
         default = settings.zero3_default()
         if default is not None:

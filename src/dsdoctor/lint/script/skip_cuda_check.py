@@ -51,7 +51,8 @@ RULE = Rule(
     fix='`os.environ["DS_SKIP_CUDA_CHECK"] = "1"` before deepspeed.initialize (dsdoctor fix rewrites the value).',
     check=check,
     valid=(Example('import os\nos.environ["DS_SKIP_CUDA_CHECK"] = "1"\n'),),
-    invalid=(Example('import os\nos.environ["DS_SKIP_CUDA_CHECK"] = "true"\n'),
+    invalid=(Example('import os\nos.environ["DS_SKIP_CUDA_CHECK"] = "true"\n',
+                     fixed='import os\nos.environ["DS_SKIP_CUDA_CHECK"] = "1"\n'),
              Example('import os\nfrom deepspeed.ops.adam import DeepSpeedCPUAdam\nopt = DeepSpeedCPUAdam(params)\n'
                      'os.environ["DS_SKIP_CUDA_CHECK"] = "1"\n')),
 )

@@ -15,11 +15,13 @@ def check(t: Target) -> Iterator[Hit]:
     for c, e in loads(t):
         a = arg(c, e, "device_map")
         bad = non_none(a)
-        if a is None or not bad:
+        if a is None or not bad or e.fallback:  # fallback: the ``except:`` that loads without it runs instead
             continue
         ev = tuple(where(c, v.node, "a non-None device_map comes from here") for v in bad if v.node is not a.site)[:3]
-        edit = replace(t, a.site, none_unless_zero3(t, a), "safe", "device_map=None under ZeRO-3")
-        yield from emit(RULE, t, a.anchor,
+        ev += (where(c, e.call, "the load that receives it"),)
+        site, anchor = a.set_at(bad)
+        edit = replace(t, site, none_unless_zero3(t, site), "safe", "device_map=None under ZeRO-3")
+        yield from emit(RULE, t, anchor,
                         f"device_map reaches {e.name.split('.')[-2]}.from_pretrained {c.under}: "
                         f"ValueError \"{guard_message(c, 'device_map')}\"",
                         fixes=(Fix("pass device_map=None under ZeRO-3: `device_map=None if is_deepspeed_zero3_enabled() "
@@ -43,5 +45,11 @@ RULE = Rule(
     invalid=(Example('from transformers import AutoModelForCausalLM, TrainingArguments\n'
                      'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
                      'device_map = {"": 0} if q_lora else None\n'
-                     'model = AutoModelForCausalLM.from_pretrained("m", device_map=device_map)\n'),),
+                     'model = AutoModelForCausalLM.from_pretrained("m", device_map=device_map)\n',
+                     fixed='from transformers import AutoModelForCausalLM, TrainingArguments\n'
+                           'from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled\n'
+                           'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
+                           'device_map = {"": 0} if q_lora else None\n'
+                           'model = AutoModelForCausalLM.from_pretrained("m", device_map=None if '
+                           'is_deepspeed_zero3_enabled() else device_map)\n'),),
 )

@@ -54,5 +54,12 @@ RULE = Rule(
                      '@dataclass\nclass ModelArguments:\n    low_cpu_mem_usage: bool = True\n'
                      'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
                      'model = AutoModelForCausalLM.from_pretrained("m", low_cpu_mem_usage=margs.low_cpu_mem_usage)\n',
-                     (("transformers", "4.46.3"),)),),
+                     (("transformers", "4.46.3"),),
+                     fixed='from dataclasses import dataclass\n'
+                           'from transformers import AutoModelForCausalLM, TrainingArguments\n'
+                           'from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled\n'
+                           '@dataclass\nclass ModelArguments:\n    low_cpu_mem_usage: bool = True\n'
+                           'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
+                           'model = AutoModelForCausalLM.from_pretrained("m", low_cpu_mem_usage=False if '
+                           'is_deepspeed_zero3_enabled() else margs.low_cpu_mem_usage)\n'),),
 )

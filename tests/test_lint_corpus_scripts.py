@@ -1,0 +1,36 @@
+"""``dsdoctor lint`` on the development corpus' real training scripts (labels in ``../shared/corpus/scripts``, the
+files materialized outside the repo from its FETCH.tsv; skipped where they are absent): >= 90% recall and >= 95%
+precision, strict and conditional labels together and apart (bench/lint_corpus.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("lint_corpus", REPO / "bench" / "lint_corpus.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_scripts_corpus() -> None:
+    bench = _bench()
+    labels = bench.corpus_dir() / "scripts"
+    scripts = bench.default_scripts_dir()
+    if not labels.is_dir() or not scripts.is_dir():
+        pytest.skip(f"no script corpus ({labels}) or no materialized scripts ({scripts})")
+    res = bench.score_scripts(scripts, labels)
+    t = res["total"]
+    hit, exp = t.get("hit_strict", 0) + t.get("hit_cond", 0), t.get("exp_strict", 0) + t.get("exp_cond", 0)
+    assert hit / exp >= 0.9, res["misses"]
+    assert t.get("hit_strict", 0) / max(t.get("exp_strict", 0), 1) >= 0.9, res["misses"]
+    assert t.get("hit_cond", 0) / max(t.get("exp_cond", 0), 1) >= 0.9, res["misses"]
+    assert t.get("tp", 0) / max(t.get("tp", 0) + t.get("fp", 0), 1) >= 0.95, res["false_positives"]
