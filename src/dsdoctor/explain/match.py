@@ -13,7 +13,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Deque, Dict, List, Optional, Tuple
 
-from ..knowledge.signatures import SIGNATURES, Signature
+from .causes import SIGNATURES, Signature
 from .reader import clean
 
 KEEP = 5
