@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .registry import BY_NAME, CAUSES, ENV_CAUSES, SIGNATURES, cause
+from .registry import BY_NAME, CAUSES, ENV_CAUSES, SIGNATURES, all_signatures, cause
 from .spec import Advice, Cause, LogFacts, Seen, Signature
 
-__all__ = ["Advice", "BY_NAME", "CAUSES", "Cause", "ENV_CAUSES", "LogFacts", "SIGNATURES", "Seen", "Signature", "cause"]
+__all__ = ["Advice", "BY_NAME", "CAUSES", "Cause", "ENV_CAUSES", "LogFacts", "SIGNATURES", "Seen", "Signature", "all_signatures", "cause"]

@@ -29,6 +29,11 @@ SIGNATURES: Tuple[Signature, ...] = _signatures()
 ENV_CAUSES: Tuple[str, ...] = tuple(c.name for c in CAUSES if c.predicted_by == f"check:{c.name}")
 
 
+def all_signatures() -> Tuple[Signature, ...]:
+    """The line signatures of every cause, in the scanner's order (``explain/match.py`` reads them here)."""
+    return SIGNATURES
+
+
 def cause(name: str) -> Cause:
     """The spec of a cause name (KeyError when explain has none)."""
     return BY_NAME[name]
