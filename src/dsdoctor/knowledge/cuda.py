@@ -189,3 +189,7 @@ MSG_NINJA_FAILED = "FAILED: {target}"  # ninja: a compile/link step failed (its 
 MSG_NINJA_CALLED = "Command '['ninja', '-v']' returned non-zero exit status"  # torch _run_ninja_build (1.x-2.14)
 MSG_WHICH_CXX = "Command '['which', '{cxx}']' returned non-zero exit status"  # torch 1.x cpp_extension compiler check [unverified]
 MSG_SETUPTOOLS_CMD_FAILED = "error: command '{cmd}' failed with exit"  # setuptools build_ext (status/code)
+# GPU architectures: the first CUDA whose nvcc knows each (NVIDIA's CUDA release notes [unverified]); what nvcc
+# 13.0 knows (`nvcc --list-gpu-arch` of the real 13.0 binary: everything below compute_75 was dropped).
+NVCC_ARCH_SINCE = {"80": (11, 0), "86": (11, 1), "87": (11, 4), "89": (11, 8), "90": (11, 8), "100": (12, 8), "120": (12, 8)}
+NVCC_13_ARCHS = ("75", "80", "86", "87", "88", "89", "90", "100", "103", "110", "120", "121")
