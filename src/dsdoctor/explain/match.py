@@ -51,9 +51,9 @@ _RICH_CALL = re.compile(r"^\s{0,4}❱\s{0,4}(\d{1,7})\s{0,4}[│|]?(.{0,400})$")
 _EXC = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt|Warning|Failure|Unsupported)|"
                   r"[A-Za-z_][\w.]{0,200}\.[A-Z]\w{0,80}|AssertionError|KeyboardInterrupt|StopIteration)(?::\s?(.*)|\s*)$")
 _CHAIN = ("The above exception was the direct cause", "During handling of the above exception")
-_EXT_ROOT = re.compile(r"Using (\S{1,1000}) as PyTorch extensions root")
+_EXT_ROOT = re.compile(r"Using\s{1,4}(\S{1,1000}) as PyTorch extensions root")
 _BUILD_START = re.compile(r"Building extension module (\w{1,100})|Emitting ninja build file|"
-                          r"Waiting for lock|Using \S{1,1000} as PyTorch extensions root")
+                          r"Waiting for lock|Using\s{1,4}\S{1,1000} as PyTorch extensions root")
 _BUILD_DONE = re.compile(r"Loading extension module (\w{1,100})|Time to load (\w{1,100}) op")
 _WARN = re.compile(r"\[WARNING\]|\bUserWarning\b|\bFutureWarning\b|\bDeprecationWarning\b|^W\d{4} ")
 

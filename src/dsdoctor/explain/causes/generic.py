@@ -5,6 +5,7 @@ their names, docs and advice."""
 
 from __future__ import annotations
 
+import re
 from typing import Tuple
 
 from ...fixes import stale_lock_fix
@@ -77,9 +78,17 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_OP_WRAPPED, "deepspeed/ops/adam, adagrad, lion __init__ (0.19.8)",
                   "RuntimeError: DeepSpeedCPUAdagrad requires the cpu_adagrad op, which failed to build/load.", symptom=True),
               msg(K.MSG_NOT_COMPATIBLE, "deepspeed/ops/op_builder/builder.py jit_load (0.9-0.19.8)",
-                  "RuntimeError: Unable to JIT load the async_io op due to it not being compatible due to "
-                  "hardware/software issue. None", symptom=True),
-              msg(CK.MSG_NINJA_STOPPED, "ninja (1.10-1.13)", "ninja: build stopped: subcommand failed.", symptom=True))),
+                  "RuntimeError: Unable to JIT load the evoformer_attn op due to it not being compatible due to "
+                  "hardware/software issue. None", symptom=True),  # async_io: libaio-missing's own signature
+              msg(CK.MSG_NINJA_STOPPED, "ninja (1.10-1.13)", "ninja: build stopped: subcommand failed.", symptom=True),
+              msg(CK.MSG_NINJA_FAILED, "ninja (1.10-1.13): a compile / link step failed", "FAILED: cpu_adam.o ",
+                  symptom=True),
+              msg(CK.MSG_NINJA_CALLED, "torch/utils/cpp_extension.py _run_ninja_build (torch 1.x-2.14)",
+                  "subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.", symptom=True),
+              rx(r"/(?P<op>\w{1,80})/(?P=op)\.so: " + re.escape(CK.MSG_CANNOT_OPEN_SO), CK.MSG_CANNOT_OPEN_SO,
+                 "torch/utils/cpp_extension.py _import_module_from_library on a rank that waited for another's build "
+                 "(torch 1.x-2.14)", "ImportError: /root/.cache/torch_extensions/py310_cu121/fused_adam/fused_adam.so: "
+                 "cannot open shared object file: No such file or directory", symptom=True))),
     Cause(LAUNCH_SYMPTOM, "DS703", "dsdoctor launch: the launcher exited non-zero (the log is explained)", _launch_failed,
           signatures=(
               msg(K.MSG_LAUNCH_EXIT, "deepspeed/launcher/launch.py sigkill_handler (0.9-0.19.8)",
