@@ -41,6 +41,7 @@ class Signature:
     # exception line (often cut in real logs: keep it to a distinctive prefix, or empty for any exception)
     frame: Tuple[str, ...] = ()  # () or (path suffix, function)
     anywhere: bool = False  # a frame signature matching any frame of the traceback, not only the innermost
+    cause_with: str = ""  # a note that is the cause when a symptom line matching this regex is in the log
 
 
 @dataclass
@@ -161,7 +162,8 @@ def _pieces(template: str) -> List[str]:
     return re.split(r"\{[a-z_]+\}", template)
 
 
-def msg(template: str, source: str, *samples: str, symptom: bool = False, note: bool = False, cut: bool = True) -> Signature:
+def msg(template: str, source: str, *samples: str, symptom: bool = False, note: bool = False, cut: bool = True,
+        cause_with: str = "") -> Signature:
     """A signature from a message template (``{placeholder}`` = one token). When its first ``CUT_MIN`` literal
     characters hold a literal piece of ``CUT_NEEDLE`` characters (and ``cut``), a line that ends after at least
     those characters, mid-message, matches too; the needle is that piece. Otherwise the needle is the template's
@@ -170,8 +172,9 @@ def msg(template: str, source: str, *samples: str, symptom: bool = False, note: 
     k = _head(units)
     head = max(_pieces("".join("{x}" if u.startswith("(?P<") else re.sub(r"\\(.)", r"\1", u) for u in units[:k])), key=len)
     if cut and k < len(units) and len(head) >= CUT_NEEDLE:
-        return Signature("", re.compile(_cut(units, k)), symptom, head, note, source, samples)
-    return Signature("", re.compile("".join(units)), symptom, max(_pieces(template), key=len), note, source, samples)
+        return Signature("", re.compile(_cut(units, k)), symptom, head, note, source, samples, cause_with=cause_with)
+    return Signature("", re.compile("".join(units)), symptom, max(_pieces(template), key=len), note, source, samples,
+                     cause_with=cause_with)
 
 
 def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = False, note: bool = False) -> Signature:
@@ -179,11 +182,12 @@ def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = Fals
     return Signature("", re.compile(regex), symptom, needle, note, source, samples)
 
 
-def frame(path: str, func: str, source: str, *samples: str, exc: str = "", anywhere: bool = False) -> Signature:
+def frame(path: str, func: str, source: str, *samples: str, exc: str = "", anywhere: bool = False,
+          symptom: bool = False) -> Signature:
     """A signature on the raising frame: the traceback's innermost frame (any frame with ``anywhere``) is in a
     file ending with ``path`` and function ``func``, and the exception line matches the regex ``exc``.
     Samples are traceback excerpts (tests explain each and want this cause first)."""
-    return Signature("", re.compile(exc), needle=func, source=source, samples=samples, frame=(path, func), anywhere=anywhere)
+    return Signature("", re.compile(exc), symptom, func, source=source, samples=samples, frame=(path, func), anywhere=anywhere)
 
 
 def code_fix(title: str, *edits: str, reason: str = "", applicability: str = "safe") -> Fix:
