@@ -1,8 +1,9 @@
 """Scan a log for signatures, tracebacks and versions, in one streaming pass with bounded memory.
 
-Speed: the raw bytes of each chunk are searched with a few literal tokens (``TOKENS``, bytes.find)
-that every failure line carries; only the lines they hit are decoded, cleaned and matched. Inside a
-traceback (per rank stream) every line is read, so frames, source lines and exception lines are seen.
+Speed: the raw bytes of each chunk go through the prefilter (``prefilter.Prefilter``: one multi-literal pass)
+whose literals are derived, once, from the signatures' needles and the scanner's own structural lines
+(``prefilter_needles``); only the lines holding one are decoded, cleaned and matched. Inside a traceback
+(per rank stream) every line is read, so frames, source lines and exception lines are seen.
 What is kept is bounded: the first ``KEEP`` hits per name, ``MAX_TRACEBACKS`` tracebacks, 20 notes.
 """
 
@@ -11,28 +12,37 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Deque, Dict, List, Optional, Tuple
+from typing import Deque, Dict, List, Optional, Pattern, Set, Tuple
 
 from .causes import SIGNATURES, Signature
+from .prefilter import Prefilter, gate
 from .reader import clean
+
+
+def _signatures() -> Tuple[Signature, ...]:
+    """The one place the scanner (and its prefilter) reads the signatures from."""
+    return SIGNATURES
+
 
 KEEP = 5
 MAX_TRACEBACKS = 64
 MAX_STREAMS = 4096
 TAIL_LINES = 40  # lines read after an exception line (multi-line messages: pydantic, build output, torchrun summary)
 
-_VERSION_RX = (
-    ("deepspeed", re.compile(r"DeepSpeed info: version=(\d[\w.+-]{0,40})")),
-    ("deepspeed", re.compile(r"deepspeed info \.{3,} ?(\d[\w.+-]{0,40})")),
-    ("deepspeed", re.compile(r"\bdeepspeed[=-]=?(\d+\.\d+\.\d+[\w.+]{0,20})")),
-    ("torch", re.compile(r"torch version \.{3,} ?(\d[\w.+-]{0,40})")),
-    ("torch", re.compile(r"\btorch==(\d+\.\d+[\w.+]{0,20})")),
-    ("torch", re.compile(r"PyTorch version(?: \(GPU\?\))?: (\d[\w.+-]{0,40})")),
-    ("torch_cuda", re.compile(r"torch cuda version \.{3,} ?(\d[\w.]{0,20})")),
-    ("nvcc", re.compile(r"nvcc version \.{3,} ?(\d[\w.]{0,20})")),
-    ("transformers", re.compile(r"`?transformers`? version: (\d[\w.+-]{0,40})")),
-    ("transformers", re.compile(r"\btransformers==(\d+\.\d+[\w.+]{0,20})")),
-    ("accelerate", re.compile(r"`?[Aa]ccelerate`? version: (\d[\w.+-]{0,40})")),
+# (name, literals one of which every match holds (the prefilter reads lines holding one), regex)
+_VERSION_RX: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
+    ("deepspeed", ("DeepSpeed info: version=",), re.compile(r"DeepSpeed info: version=(\d[\w.+-]{0,40})")),
+    ("deepspeed", ("deepspeed info ...",), re.compile(r"deepspeed info \.{3,} ?(\d[\w.+-]{0,40})")),
+    ("deepspeed", ("deepspeed=", "deepspeed-"), re.compile(r"\bdeepspeed[=-]=?(\d+\.\d+\.\d+[\w.+]{0,20})")),
+    ("torch", ("torch version ...",), re.compile(r"torch version \.{3,} ?(\d[\w.+-]{0,40})")),
+    ("torch", ("torch==",), re.compile(r"\btorch==(\d+\.\d+[\w.+]{0,20})")),
+    ("torch", ("PyTorch version",), re.compile(r"PyTorch version(?: \(GPU\?\))?: (\d[\w.+-]{0,40})")),
+    ("torch_cuda", ("torch cuda version ...",), re.compile(r"torch cuda version \.{3,} ?(\d[\w.]{0,20})")),
+    ("nvcc", ("nvcc version ...",), re.compile(r"nvcc version \.{3,} ?(\d[\w.]{0,20})")),
+    ("transformers", ("transformers version: ", "transformers` version: "),
+     re.compile(r"`?transformers`? version: (\d[\w.+-]{0,40})")),
+    ("transformers", ("transformers==",), re.compile(r"\btransformers==(\d+\.\d+[\w.+]{0,20})")),
+    ("accelerate", ("ccelerate version: ", "ccelerate` version: "), re.compile(r"`?[Aa]ccelerate`? version: (\d[\w.+-]{0,40})")),
 )
 _TB_START = "Traceback (most recent call last)"
 _FRAME = re.compile(r'^\s{0,8}File "([^"]{1,1000})", line (\d{1,7}), in (\S{1,300})')
@@ -96,51 +106,64 @@ class _Stream:
     wait: int = 0
 
 
-# The coarse prefilter: literal tokens searched with bytes.find (one C pass each; a single regex alternation is
-# 100x slower in CPython). Every failure line contains one of them, or sits in a region read line by line:
-# a traceback (from "Traceback" to its exception line, then TAIL_LINES more for multi-line messages and
-# torchrun's error summary) or a build-failure window (WINDOW_LINES after ninja's "FAILED:", where the compiler
-# output is). tests/test_explain_cases.py holds a fixture for each kind.
-TOKENS: Tuple[bytes, ...] = (
-    b"rror",  # Error / error: exception lines, compiler errors, ChildFailedError, [ERROR] log lines
-    b"Traceback (most",
-    b"FAILED:",  # ninja: compiler output follows
-    b"exits with return code",  # DeepSpeed launcher
-    b"version",  # DeepSpeed info / ds_report / transformers-cli env versions
-    b"deepspeed info",  # ds_report
-    b"No CUDA runtime",  # torch: no GPU visible (a CUDA mismatch is then safe to skip for cpu_adam)
-    b"xtension",  # torch build progress (PyTorch extensions root, Building/Loading extension module)
-    b"DS_SKIP_CUDA_CHECK",
-    b"libaio",
-    b"Warning:",  # Python warnings (PeftWarning, UserWarning, ...)
-    b"connect to host",  # ssh errors as pdsh prints them
-    b"resolve hostname",
-    b"Permission denied",
+# The scanner's own lines, besides the signatures': literals of lines it must read whatever the signatures say
+# (tests/test_explain_cases.py holds a fixture for each kind). Every other line is read only when it holds a
+# signature's needle, or sits in a region read line by line: a traceback (from "Traceback" to its exception
+# line, then TAIL_LINES more for multi-line messages and torchrun's error summary) or a build-failure window
+# (WINDOW_LINES after ninja's "FAILED:", where the compiler output is).
+STRUCTURAL: Tuple[str, ...] = (
+    "Traceback (most",  # a traceback starts: its lines are read one by one
+    "FAILED:",  # ninja: the compiler output follows
+    "No CUDA runtime is found",  # torch's cpp_extension: no GPU visible (diagnose's no_gpu fact)
+    "PyTorch extensions root", "Building extension module", "Loading extension module",  # op build progress:
+    "Emitting ninja build file", "Waiting for lock", "Time to load ",  # (a log that ends inside a build)
+    *(lit for _, lits, _ in _VERSION_RX for lit in lits),  # version lines: advice depends on the versions
 )
+# Python warnings: read only while the warnings list (no-failure's notable warnings) is not full, and a line
+# identical to one already read is skipped: a warning repeated by every rank costs a set lookup.
+SOFT: Tuple[str, ...] = ("Warning:",)
+MAX_WARNINGS = 20
 WINDOW_LINES = 60
 
+_PREFILTER: Optional[Prefilter] = None
 
-def _candidate_starts(chunk: bytes) -> List[int]:
-    """Start offsets of the lines of ``chunk`` holding a token, sorted."""
-    starts = set()
-    find, rfind = chunk.find, chunk.rfind
-    for tok in TOKENS:
-        i = find(tok)
-        while i >= 0:
-            start = rfind(b"\n", 0, i) + 1
-            starts.add(start)
-            nxt = chunk.find(b"\n", i)
-            if nxt < 0:
-                break
-            i = find(tok, nxt)
-    return sorted(starts)
+
+def _build(sigs: Tuple[Signature, ...]) -> Prefilter:
+    missing = [s.name for s in sigs if not s.needle]
+    if missing:
+        raise ValueError(f"signatures without a needle (the prefilter could not read their lines): {missing}")
+    full = [gate(s.needle).encode() for s in sigs] + [t.encode() for t in STRUCTURAL]
+    return Prefilter(full, [t.encode() for t in SOFT])
+
+
+def prefilter(sigs: Optional[Tuple[Signature, ...]] = None) -> Prefilter:
+    """The prefilter for ``sigs`` (default: all signatures; built once, on first use)."""
+    global _PREFILTER
+    if sigs is not None:
+        return _build(sigs)
+    if _PREFILTER is None:
+        _PREFILTER = _build(_signatures())
+    return _PREFILTER
+
+
+def prefilter_needles() -> Tuple[bytes, ...]:
+    """Every literal the prefilter looks for (signature needles, structural and soft literals)."""
+    return prefilter().literals
+
+
+def passes_prefilter(line: bytes) -> bool:
+    """True when the scanner reads and matches ``line`` outside a traceback (it holds a needle)."""
+    return prefilter().passes(line)
 
 
 class Scanner:
     """Feed it sources one after another (``feed_chunk``), then read the collected facts."""
 
-    def __init__(self, sigs: Tuple[Signature, ...] = SIGNATURES) -> None:
-        self.sigs = sigs
+    def __init__(self, sigs: Optional[Tuple[Signature, ...]] = None) -> None:
+        self.sigs = _signatures() if sigs is None else sigs
+        self.prefilter = prefilter(sigs)
+        self._gates = [(sig, gate(sig.needle)) for sig in self.sigs]
+        self._seen_soft: Set[bytes] = set()  # raw soft-only lines already read
         self.hits: Dict[str, List[Hit]] = {}
         self.counts: Dict[Tuple[str, bool], int] = {}
         self.symptoms: List[Hit] = []
@@ -171,28 +194,45 @@ class Scanner:
         self.bytes += len(chunk)
         cur = self._line + 1  # number of the line starting at pos
         pos, n = 0, len(chunk)
-        starts = _candidate_starts(chunk)
+        starts = self.prefilter.lines(chunk)
         k = 0
+        seq = self._sequential()
         while pos < n:
-            if not self._sequential():
-                while k < len(starts) and starts[k] < pos:
+            if not seq:
+                while k < len(starts) and starts[k][0] < pos:
                     k += 1
                 if k == len(starts):
                     break
-                start = starts[k]
+                start, full = starts[k]
+                k += 1
                 if start > pos:
                     cur += chunk.count(b"\n", pos, start)
                     pos = start
+                if not full and self._skip_soft(chunk, pos):
+                    continue
             end = chunk.find(b"\n", pos)
             if end < 0:
                 end = n
             self._line_event(chunk[pos:end], cur)
+            seq = self._sequential()
             cur += 1
             pos = end + 1
         nl = chunk.count(b"\n") + (0 if chunk.endswith(b"\n") else 1)
         self._line += nl
         self.lines += nl
         self._last_raw = (self._last_raw + chunk)[-4096:] if n < 4096 else chunk[-4096:]
+
+    def _skip_soft(self, chunk: bytes, pos: int) -> bool:
+        """A line holding only soft literals: skipped once the warnings list is full or when already read."""
+        if len(self.warnings) >= MAX_WARNINGS:
+            return True
+        end = chunk.find(b"\n", pos)
+        raw = chunk[pos:end if end >= 0 else len(chunk)]
+        if raw in self._seen_soft:
+            return True
+        if len(self._seen_soft) < 4096:
+            self._seen_soft.add(raw)
+        return False
 
     def end_source(self) -> None:
         for st in self.streams.values():  # a log cut inside a traceback: keep what it showed
@@ -299,8 +339,8 @@ class Scanner:
     def _match(self, stream: str, text: str, stripped: str, lineno: int) -> None:
         if not stripped:
             return
-        for sig in self.sigs:
-            if sig.needle and sig.needle not in text:
+        for sig, needle in self._gates:
+            if needle not in text:
                 continue
             m = sig.pattern.search(text)
             if m is None:
@@ -320,8 +360,8 @@ class Scanner:
                 if len(bucket) < KEEP:
                     bucket.append(hit)
             break
-        for name, rx in _VERSION_RX:
-            if name not in self.versions:
+        for name, lits, rx in _VERSION_RX:
+            if name not in self.versions and any(lit in text for lit in lits):
                 vm = rx.search(text)
                 if vm:
                     self.versions[name] = (vm.group(1).rstrip(".,"), self._src, lineno)
@@ -333,5 +373,5 @@ class Scanner:
             self.build_done = False
         elif _BUILD_DONE.search(text):
             self.build_done = True
-        if _WARN.search(text) and len(self.warnings) < 20 and all(w.text != stripped[:300] for w in self.warnings):
+        if len(self.warnings) < MAX_WARNINGS and _WARN.search(text) and all(w.text != stripped[:300] for w in self.warnings):
             self.warnings.append(Hit("warning", self._src, lineno, stream, stripped[:300]))
