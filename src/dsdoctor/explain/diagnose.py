@@ -10,7 +10,7 @@ from typing import Dict, Iterable, List, Optional, Tuple
 from ..knowledge import transformers as TK
 from ..knowledge.versions import major_minor, parse
 from ..model import Evidence, Finding, Report, Severity
-from .causes import BY_NAME, Advice, LogFacts, Seen
+from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
 from .causes.loading import zero3_both
 from .match import Frame, Hit, Scanner, Traceback
@@ -133,8 +133,31 @@ def _finding(name: str, adv: Advice, evidence: List[Evidence], consequences: Lis
                    path=first.path if first else None, line=first.line if first else None)
 
 
+def _frame_hits(sc: Scanner) -> Dict[str, List[Hit]]:
+    """Causes shown by the raising frame (``causes.spec.frame``): one hit per traceback (chained ones too)."""
+    out: Dict[str, List[Hit]] = {}
+    for top in sc.tracebacks:
+        cur: Optional[Traceback] = top
+        while cur is not None:
+            for sig in FRAME_SIGNATURES:
+                frames = cur.frames if sig.anywhere else cur.frames[-1:]
+                fr = next((f for f in reversed(frames) if f.func == sig.frame[1]
+                           and f.path.replace("\\", "/").endswith(sig.frame[0])), None)
+                if fr is None or not sig.pattern.search(cur.exc_text):
+                    continue
+                line = cur.exc_line or cur.line
+                text = cur.exc_text or f'File "{fr.path}", line {fr.line}, in {fr.func}'
+                out.setdefault(sig.name, []).append(Hit(sig.name, cur.source, line, cur.stream, text,
+                                                        order=cur.order + line - cur.line))
+            cur = cur.chained_from
+    return out
+
+
 def _cause_hits(sc: Scanner) -> List[Tuple[str, List[Hit]]]:
-    causes = [(name, hits) for name, hits in sc.hits.items() if hits]
+    merged: Dict[str, List[Hit]] = {name: list(hits) for name, hits in sc.hits.items() if hits}
+    for name, hits in _frame_hits(sc).items():
+        merged[name] = sorted(merged.get(name, []) + hits, key=lambda h: h.order)
+    causes = list(merged.items())
     causes.sort(key=lambda item: item[1][0].order)
     return causes
 

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from .registry import BY_NAME, CAUSES, ENV_CAUSES, SIGNATURES, cause
+from .registry import BY_NAME, CAUSES, ENV_CAUSES, FRAME_SIGNATURES, SIGNATURES, all_signatures, cause
 from .spec import Advice, Cause, LogFacts, Seen, Signature
 
-__all__ = ["Advice", "BY_NAME", "CAUSES", "Cause", "ENV_CAUSES", "LogFacts", "SIGNATURES", "Seen", "Signature", "cause"]
+__all__ = ["Advice", "BY_NAME", "CAUSES", "Cause", "ENV_CAUSES", "FRAME_SIGNATURES", "LogFacts", "SIGNATURES", "Seen",
+           "Signature", "all_signatures", "cause"]

@@ -11,7 +11,7 @@ from ... import fixes as F
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge.versions import major_minor, v
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, log, msg, rx
+from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, frame, log, msg, rx
 
 BUILDER = "deepspeed/ops/op_builder/builder.py"
 CPP_EXT = "torch/utils/cpp_extension.py"
@@ -147,7 +147,18 @@ SPECS: Tuple[Cause, ...] = (
               rx(re.escape(K.MSG_SWALLOWED.split("{op} ")[1]), "only cpu ops can be compiled",
                  f"{BUILDER} is_compatible warning (<= 0.12.3: the op is built CPU-only)",
                  "[WARNING]  cpu_adam cuda is missing or is incompatible with installed torch, only cpu ops can be "
-                 "compiled!", note=True))),
+                 "compiled!", note=True),
+              # the raising frame, for messages cut at a rich box edge or mid-paste
+              frame("op_builder/builder.py", "assert_no_cuda_mismatch", f"{BUILDER} (0.9-0.19.8)",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/opt/envs/ds/0.19.7/deepspeed/ops/op_builder/builder.py\", line 130, in assert_no_cuda_mismatch\n"
+                    "    raise CUDAMismatchException(\n"
+                    "deepspeed.ops.op_builder.builder.CUDAMismatchException: >- DeepSpeed Op Builder: Installed CUDA vers\n"),
+              frame("torch/utils/cpp_extension.py", "_check_cuda_version", f"{CPP_EXT} (torch 1.13-2.14)",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/usr/lib/python3/dist-packages/torch/utils/cpp_extension.py\", line 387, in _check_cuda_version\n"
+                    "    raise RuntimeError(CUDA_MISMATCH_MESSAGE.format(cuda_str_version, torch.version.cuda))\n"
+                    "RuntimeError:\n"))),
     Cause("cuda-toolkit-missing", "DS103", "No CUDA toolkit (CUDA_HOME / nvcc) where DeepSpeed needs one",
           _cuda_toolkit_missing, predicted_by="check:cuda-toolkit-missing", signatures=(
               msg(K.MSG_MISSING_CUDA_HOME, f"{BUILDER} installed_cuda_version (0.9-0.19.4)",

@@ -18,15 +18,21 @@ BY_NAME: Dict[str, Cause] = {c.name: c for c in CAUSES}
 
 
 def _signatures() -> Tuple[Signature, ...]:
-    named = [replace(s, name=c.name) for c in CAUSES for s in c.signatures]
+    named = [replace(s, name=c.name) for c in CAUSES for s in c.signatures if not s.frame]
     causes = [s for s in named if not s.symptom and not s.note]
     return tuple(causes + [s for s in named if s.symptom] + [s for s in named if s.note and not s.symptom])
 
 
-SIGNATURES: Tuple[Signature, ...] = _signatures()
+SIGNATURES: Tuple[Signature, ...] = _signatures()  # line signatures (the scanner's)
+FRAME_SIGNATURES: Tuple[Signature, ...] = tuple(replace(s, name=c.name) for c in CAUSES for s in c.signatures if s.frame)
 
 # causes an environment check can confirm (`explain --env` merges check's finding of the same name)
 ENV_CAUSES: Tuple[str, ...] = tuple(c.name for c in CAUSES if c.predicted_by == f"check:{c.name}")
+
+
+def all_signatures() -> Tuple[Signature, ...]:
+    """The line signatures of every cause, in the scanner's order (``explain/match.py`` reads them here)."""
+    return SIGNATURES
 
 
 def cause(name: str) -> Cause:

@@ -37,6 +37,10 @@ class Signature:
     note: bool = False  # a notable warning, not a failure (listed when nothing failed)
     source: str = ""  # the library file (and versions) that prints it
     samples: Tuple[str, ...] = ()  # lines as the library prints them (tests: each matches, passes the prefilter)
+    # a frame signature: the raising frame is (path suffix, function); ``pattern`` is then matched against the
+    # exception line (often cut in real logs: keep it to a distinctive prefix, or empty for any exception)
+    frame: Tuple[str, ...] = ()  # () or (path suffix, function)
+    anywhere: bool = False  # a frame signature matching any frame of the traceback, not only the innermost
 
 
 @dataclass
@@ -133,6 +137,13 @@ def msg(template: str, source: str, *samples: str, symptom: bool = False, note: 
 def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = False, note: bool = False) -> Signature:
     """A signature from a regex (bounded classes only) and a literal every match contains."""
     return Signature("", re.compile(regex), symptom, needle, note, source, samples)
+
+
+def frame(path: str, func: str, source: str, *samples: str, exc: str = "", anywhere: bool = False) -> Signature:
+    """A signature on the raising frame: the traceback's innermost frame (any frame with ``anywhere``) is in a
+    file ending with ``path`` and function ``func``, and the exception line matches the regex ``exc``.
+    Samples are traceback excerpts (tests explain each and want this cause first)."""
+    return Signature("", re.compile(exc), needle=func, source=source, samples=samples, frame=(path, func), anywhere=anywhere)
 
 
 def code_fix(title: str, *edits: str, reason: str = "", applicability: str = "safe") -> Fix:
