@@ -366,6 +366,12 @@ SRC_CONFIG_NOT_A_FILE = ("base64.urlsafe_b64decode(config_file_or_dict)", "json.
 # ZeRO-3 + CPU offload: unscale_and_clip_grads multiplied the CPU fp32 grads by a GPU norm (0.14.1 PR #5256 /
 # 0.14.3 PR #5493); 0.14.5 (PR #5504) moves the norm to the CPU
 SRC_UNSCALE_GRADS = "grad.mul_(1. / combined_scale)"  # stage3.py unscale_and_clip_grads
+# DeepSpeed's config models (runtime/config_utils.py DeepSpeedConfigModel, extra="forbid") validated by pydantic:
+# v1 in DeepSpeed 0.7-0.14 ("extra fields not permitted"), v2 in 0.15-0.19.8 ("Extra inputs are not permitted")
+MSG_PYDANTIC_EXTRA_V1 = "extra fields not permitted (type=value_error.extra)"
+MSG_PYDANTIC_EXTRA_V2 = "Extra inputs are not permitted [type=extra_forbidden"
+MSG_PYDANTIC_INT_STR = "Input should be a valid integer, unable to parse string as an integer"  # v2: a string such as '5e8'
+MSG_PYDANTIC_TYPE_V1 = "value is not a valid {type} (type=type_error.{err})"  # v1: a value of the wrong type
 UNSCALE_DEVICE_BUG = ("0.14.1", "0.14.4")
 
 

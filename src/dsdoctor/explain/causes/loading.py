@@ -180,7 +180,8 @@ SPECS: Tuple[Cause, ...] = (
               "scales cannot be split and gathered like float tensors.",
               "Train the pre-quantized model with ZeRO-2, or start from the fp16/bf16 weights and quantize on the fly "
               "with a storage dtype ZeRO-3 can gather: `BitsAndBytesConfig(load_in_4bit=True, "
-              "bnb_4bit_quant_storage=torch.bfloat16)`. `dsdoctor lint` finds 8-bit / GPTQ / AWQ models under ZeRO-3 "
+              "bnb_4bit_quant_storage=torch.bfloat16)` (needs bitsandbytes>=0.43.3, accelerate>=1.0.1, "
+              "transformers>4.44.2, peft>0.13.0). `dsdoctor lint` finds 8-bit / GPTQ / AWQ models under ZeRO-3 "
               "in the script (zero3-unsupported-quantization, DS507).",
               (log("zero3-ptq-llamafactory", "LLaMA-Factory asked to fine-tune a GPTQ checkpoint with a ZeRO-3 config:",
                    "[rank0]:     raise ValueError(\"DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models.\")\n"
@@ -295,7 +296,9 @@ SPECS: Tuple[Cause, ...] = (
               (log("deepspeed-moves-quantized-model", "An 8-bit model handed to deepspeed.initialize:",
                    "  File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/engine.py\", line 1311, in "
                    "_configure_distributed_model\n"
-                   "    self.module.to(self.device)\n"),))),
+                   "    self.module.to(self.device)\n"
+                   "ValueError: `.to` is not supported for `8-bit` bitsandbytes models. Please use the model as it is, "
+                   "since the model has already been set to the correct devices and casted to the correct `dtype`.\n"),))),
     Cause("zero3-create-reference-model", "DS362", "TRL create_reference_model() under ZeRO-3",
           _create_reference_model, predicted_by="none", signatures=(
               msg(TK.MSG_TRL_REF_MODEL, "trl/models/modeling_base.py create_reference_model (TRL 0.7-0.19; "
