@@ -333,14 +333,11 @@ SPECS: Tuple[Cause, ...] = (
                  "/usr/bin/ld: cannot find -lcurand: No such file or directory"),)),
     Cause("libaio-missing", "DS111", "libaio (async_io, NVMe offload) is missing",
           _libaio_missing, predicted_by="check:libaio-missing", signatures=(
-              # the load that failed: async_io's only compatibility test on Linux is linking io_submit against -laio
-              msg(K.MSG_NOT_COMPATIBLE.replace("{op}", "async_io"), f"{BUILDER} jit_load (0.9-0.19.8) after "
-                  "op_builder/async_io.py is_compatible", "RuntimeError: Unable to JIT load the async_io op due to it not "
-                  "being compatible due to hardware/software issue. None"),
-              # printed by every process that probes async_io (ds_report, imports): a cause only when async_io failed
+              # printed by every op-compatibility probe (ds_report, any import of the builders): the cause only when
+              # the async_io op then fails
               msg(K.MSG_LIBAIO, "deepspeed/ops/op_builder/async_io.py is_compatible warning (0.9-0.19.8)",
                   "[WARNING]  async_io requires the dev libaio .so object and headers but these were not found.",
-                  note=True))),
+                  note=True, cause_with=r"\basync_io\b"),)),
     Cause("prebuilt-op-mismatch", "DS109", "Prebuilt DeepSpeed ops were built for another torch/CUDA",
           _prebuilt_op_mismatch, predicted_by="check:prebuilt-op-mismatch", signatures=(
               msg(K.MSG_PREBUILT_TORCH, f"{BUILDER} load, installed ops vs torch (0.9-0.19.8)",
