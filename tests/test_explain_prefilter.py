@@ -110,3 +110,17 @@ def test_signatures_without_a_needle_are_refused() -> None:
 
     with pytest.raises(ValueError):
         M.Scanner((Signature("x", re.compile("x")),))
+
+
+def test_chained_exception_after_a_blank_line() -> None:
+    """Python prints a blank line before "During handling of the above exception": the marker is structural."""
+    log = (b'Traceback (most recent call last):\n  File "/home/u/train.py", line 3, in <module>\n    import foo\n'
+           b"ModuleNotFoundError: No module named 'foo'\n\nDuring handling of the above exception, another exception "
+           b'occurred:\n\nTraceback (most recent call last):\n  File "/opt/site-packages/x.py", line 5, in g\n'
+           b'    raise RuntimeError("boom")\nRuntimeError: boom\n')
+    sc = M.Scanner()
+    sc.start_source("log", 0)
+    sc.feed_chunk(log)
+    sc.end_source()
+    second = sc.tracebacks[1]
+    assert second.chained_from is not None and second.chained_from.exc_text.startswith("ModuleNotFoundError")

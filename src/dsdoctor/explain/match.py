@@ -114,6 +114,7 @@ class _Stream:
 STRUCTURAL: Tuple[str, ...] = (
     "Traceback (most",  # a traceback starts: its lines are read one by one
     "FAILED:",  # ninja: the compiler output follows
+    "above exception",  # a chained exception (_CHAIN): Python prints a blank line before it, so it is outside any region
     "No CUDA runtime is found",  # torch's cpp_extension: no GPU visible (diagnose's no_gpu fact)
     "PyTorch extensions root", "Building extension module", "Loading extension module",  # op build progress:
     "Emitting ninja build file", "Waiting for lock", "Time to load ",  # (a log that ends inside a build)
