@@ -106,7 +106,7 @@ def test_repeated_warnings_read_once_listed_in_order() -> None:
 def test_signatures_without_a_needle_are_refused() -> None:
     import re
 
-    from dsdoctor.knowledge.signatures import Signature
+    from dsdoctor.explain.causes import Signature
 
     with pytest.raises(ValueError):
         M.Scanner((Signature("x", re.compile("x")),))

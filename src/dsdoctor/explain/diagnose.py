@@ -9,8 +9,10 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from ..knowledge import transformers as TK
 from ..knowledge.versions import major_minor, parse
-from ..model import Evidence, Finding, Fix, Report, Severity
-from .advice import COLLECT, Advice, LogFacts, advise, zero3_both
+from ..model import Evidence, Finding, Report, Severity
+from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
+from .causes import generic as G
+from .causes.loading import zero3_both
 from .match import Frame, Hit, Scanner, Traceback
 from .reader import Source, bytes_stream, iter_chunks, open_binary
 
@@ -131,8 +133,31 @@ def _finding(name: str, adv: Advice, evidence: List[Evidence], consequences: Lis
                    path=first.path if first else None, line=first.line if first else None)
 
 
+def _frame_hits(sc: Scanner) -> Dict[str, List[Hit]]:
+    """Causes shown by the raising frame (``causes.spec.frame``): one hit per traceback (chained ones too)."""
+    out: Dict[str, List[Hit]] = {}
+    for top in sc.tracebacks:
+        cur: Optional[Traceback] = top
+        while cur is not None:
+            for sig in FRAME_SIGNATURES:
+                frames = cur.frames if sig.anywhere else cur.frames[-1:]
+                fr = next((f for f in reversed(frames) if f.func == sig.frame[1]
+                           and f.path.replace("\\", "/").endswith(sig.frame[0])), None)
+                if fr is None or not sig.pattern.search(cur.exc_text):
+                    continue
+                line = cur.exc_line or cur.line
+                text = cur.exc_text or f'File "{fr.path}", line {fr.line}, in {fr.func}'
+                out.setdefault(sig.name, []).append(Hit(sig.name, cur.source, line, cur.stream, text,
+                                                        order=cur.order + line - cur.line))
+            cur = cur.chained_from
+    return out
+
+
 def _cause_hits(sc: Scanner) -> List[Tuple[str, List[Hit]]]:
-    causes = [(name, hits) for name, hits in sc.hits.items() if hits]
+    merged: Dict[str, List[Hit]] = {name: list(hits) for name, hits in sc.hits.items() if hits}
+    for name, hits in _frame_hits(sc).items():
+        merged[name] = sorted(merged.get(name, []) + hits, key=lambda h: h.order)
+    causes = list(merged.items())
     causes.sort(key=lambda item: item[1][0].order)
     return causes
 
@@ -174,7 +199,7 @@ def diagnose_scan(sc: Scanner) -> Report:
             for h in reversed(hits):  # e.g. the op name from DeepSpeed's ninja line, torch's has none
                 groups.update(h.groups)
             groups.update(first.groups)
-            adv = advise(name, Hit(first.name, first.source, first.line, first.stream, first.text, groups=groups), facts)
+            adv = BY_NAME[name].advise(Seen(first.text, groups), facts)
         evidence = [_ev(h) for h in hits[:3]]
         tb = _tb_for(hits[0], sc)
         fr = user_frame(tb) if tb else None
@@ -190,15 +215,16 @@ def diagnose_scan(sc: Scanner) -> Report:
     return report
 
 
+def _frame_groups(fr: Optional[Frame]) -> Dict[str, str]:
+    return {"path": fr.path, "line": str(fr.line), "func": fr.func} if fr is not None else {}
+
+
 def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
-    op_syms = [s for s in symptoms if s.name == "op-build-failed"]
+    op_syms = [s for s in symptoms if s.name == G.OP_BUILD_SYMPTOM]
     tbs = sorted(sc.tracebacks, key=lambda t: t.order)
     if op_syms:
-        adv = Advice("An op failed to build/load, but the log does not show why (the compiler output or the first "
-                     "exception is not in it)",
-                     "The lines below are consequences only. Collect the build log with the cause, then run explain on it.",
-                     [_collect_fix()])
-        return _finding("op-build-failed-cause-not-in-log", adv, [_ev(op_syms[0])], op_syms[1:])
+        name = "op-build-failed-cause-not-in-log"
+        return _finding(name, BY_NAME[name].advise(Seen(op_syms[0].text), facts), [_ev(op_syms[0])], op_syms[1:])
     if tbs:
         tb = tbs[0]
         root = _root(tb)
@@ -210,45 +236,12 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         if fr is not None:
             ev.append(Evidence(f'File "{fr.path}", line {fr.line}, in {fr.func}' + (f": {fr.code}" if fr.code else ""),
                                "your code", path=fr.path, line=fr.line))
-        if fr is not None and innermost is fr:
-            adv = Advice(f"An exception in your own code: {exc[:200]}", f"Raised in {fr.func} at {fr.path}:{fr.line}, not in "
-                         "DeepSpeed/torch/Transformers. Fix the code there.", [])
-            return _finding("user-code-error", adv, ev, symptoms)
-        adv = Advice(f"A failure dsdoctor does not recognise: {exc[:200]}",
-                     "No known cause matched. " + (f"Your last frame: {fr.path}:{fr.line} in {fr.func}. " if fr else "") +
-                     "Run `dsdoctor check -v` and include the full log when asking for help.", [_collect_fix()])
-        return _finding("unknown", adv, ev, symptoms)
+        name = "user-code-error" if fr is not None and innermost is fr else "unknown"
+        return _finding(name, BY_NAME[name].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)
     if symptoms:
-        adv = Advice("A process failed, but the log does not show why",
-                     "Only the launcher's report is in the log; the failing rank's own output is not.", [_collect_fix()])
-        return _finding("unknown", adv, [_ev(symptoms[0])], symptoms[1:])
+        return _finding("unknown", G.unknown(Seen(), facts), [_ev(symptoms[0])], symptoms[1:])
     if sc.build_started is not None and not sc.build_done:
-        lock = f"{facts.ext_root}/<op>/lock" if facts.ext_root else "~/.cache/torch_extensions/py*/<op>/lock"
-        adv = Advice("The log ends while an op was being built or waited for: likely a stale torch-extensions lock "
-                     "(a silent hang), or the run was cut",
-                     "torch <= 2.13 waits forever, silently, on a leftover lock file in the build dir.",
-                     [_lock_fix(lock)])
-        return _finding("torch-extensions-lock-stale", adv, [_ev(sc.build_started)], [], Severity.WARNING)
+        return _finding("torch-extensions-lock-stale", G.lock_stale(Seen(), facts), [_ev(sc.build_started)], [], Severity.WARNING)
     notes = sc.notes + sc.warnings
-    adv = Advice("No failure in the log" + (f"; {len(notes)} notable warning(s)" if notes else ""),
-                 "No traceback and no known failure message. If the run hung, look for a stale torch-extensions lock "
-                 "(`dsdoctor check`, or `dsdoctor explain --env`).", [])
-    return _finding("no-failure", adv, [_ev(h, f"warning, {h.source}:{h.line}") for h in notes[:10]], [], Severity.INFO)
-
-
-def _collect_fix() -> Fix:
-    from ..fixes import command_fix
-
-    return command_fix("Collect what shows the cause", *COLLECT,
-                       reason="and keep the full build log (the lines between 'Building extension module' and the error)")
-
-
-def _lock_fix(lock: str) -> Fix:
-    from ..fixes import command_fix, stale_lock_fix
-
-    if "<op>" in lock or "*" in lock:
-        return command_fix("Find and delete stale lock files (no build running)", f"ls -la {lock}  # then rm -f it")
-    return stale_lock_fix(lock)
-
-
-
+    return _finding("no-failure", G.no_failure(Seen(groups={"notes": str(len(notes))}), facts),
+                    [_ev(h, f"warning, {h.source}:{h.line}") for h in notes[:10]], [], Severity.INFO)

@@ -14,14 +14,14 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Deque, Dict, List, Optional, Pattern, Set, Tuple
 
-from ..knowledge.signatures import SIGNATURES, Signature
+from .causes import Signature, all_signatures
 from .prefilter import Prefilter, gate
 from .reader import clean
 
 
 def _signatures() -> Tuple[Signature, ...]:
     """The one place the scanner (and its prefilter) reads the signatures from."""
-    return SIGNATURES
+    return all_signatures()
 
 
 KEEP = 5

@@ -125,7 +125,7 @@ def extension_lock_blocks(torch_version: Optional[str]) -> bool:
 
 # ---------------------------------------------------------------------------------------------------
 # Messages torch, the compiler toolchain and the OS print when a JIT op build or a training run fails
-# (``explain`` matches them through knowledge/signatures.py). Read in torch 2.13/2.14 sources and
+# (``explain`` matches them through its cause specs, explain/causes/). Read in torch 2.13/2.14 sources and
 # binaries, gcc 12 / nvcc 13 output; the producing fixture is named where one exists
 # (tests/cases/explain/<name>.log).
 # ---------------------------------------------------------------------------------------------------
@@ -148,7 +148,9 @@ MSG_GLIBCXX = "version `GLIBCXX_{ver}' not found"  # importing a fresh .so again
 MSG_WINDOWS_POSIX_ONLY = "is only supported on POSIX platforms, not Windows."  # DeepSpeed op builders (pin_memory, ...)
 MSG_MSVC_REQUIRED = "Microsoft Visual C++ 14.0 or greater is required"  # setuptools on Windows
 MSG_MSVC_LINK = "LINK : fatal error LNK"  # MSVC linker (e.g. aio.lib / curand.lib not found)
-MSG_CUDA_TORCH_CHECK = "The detected CUDA version ({sys}) mismatches the version that was used to compile PyTorch ({torch})."
+# torch _check_cuda_version: the message goes on with "PyTorch (<torch's CUDA>)" on the next line (torch <= 2.13:
+# a newline in the template) or glued on ("compilePyTorch", 2.14): the prefix is what every version prints on one line
+MSG_CUDA_TORCH_CHECK = "The detected CUDA version ({sys}) mismatches the version that was used to compile"
 
 # torch runtime: distributed rendezvous, DataLoader, allocator, serialization, torchrun
 MSG_SOCKET_LISTEN = "The server socket has failed to listen on any local network address."  # c10d TCPStore

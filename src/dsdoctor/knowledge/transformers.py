@@ -4,7 +4,7 @@ Sections (append to the one you need; never copy a fact that lives elsewhere):
   1. ZeRO-3 load-time guards in ``from_pretrained`` (low_cpu_mem_usage / device_map / quantization)
   2. HfDeepSpeedConfig / Trainer integration ("auto" keys, which values the Trainer fills)
   3. Saving under ZeRO-3
-  4. Messages (log signatures are built from these in ``knowledge/signatures.py``)
+  4. Messages (log signatures are built from these in the cause specs, ``explain/causes/``)
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ HF_PREFETCH_FLOAT_UNTIL = "4.44.2"
 
 
 # ---------------------------------------------------------------------------------------------------
-# 4. Messages (log signatures are built from these in ``knowledge/signatures.py``)
+# 4. Messages (log signatures are built from these in the cause specs, ``explain/causes/``)
 # ---------------------------------------------------------------------------------------------------
 
 MSG_ZERO3_LOW_MEM_411 = "low_cpu_mem_usage arg cannot be used with DeepSpeed ZeRO-3"  # 4.11-4.18

@@ -1,0 +1,168 @@
+"""The shape of one cause ``dsdoctor explain`` can name (:class:`Cause`) and of the lines that show it
+(:class:`Signature`). A cause is written once, in its area module, with everything about it: its name and
+code (public contract), summary, What/Why/Fix docs, signatures (each a message or frame a library really
+prints, with the library file and versions it comes from and sample lines), its advice builder, and which
+pre-launch check predicts it. ``catalog``, ``ruledocs``, the scanner's signature table and
+``explain --env``'s environment causes are derived from these (``registry``).
+
+Every pattern is linear-time on any input: literals joined by bounded token classes, no nested or
+unbounded repetition next to an overlapping class (``tests/test_explain_adversarial.py`` checks).
+``needle`` is a literal every match contains (the prefilter reads only lines holding a needle).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Pattern, Tuple
+
+from packaging.version import Version
+
+from ...fixes import command_fix
+from ...model import Fix, Severity
+from ...ruledocs.spec import RuleExample
+
+LOGS = "tests/cases/explain/"
+WIDE = ("cls", "type", "cmd", "line", "path")  # placeholders whose values may contain spaces
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A line that shows a cause. ``name`` is filled from the cause by the registry."""
+
+    name: str
+    pattern: Pattern[str]
+    symptom: bool = False  # a pointer to an earlier cause, never the cause itself
+    needle: str = ""  # a literal every match contains (the prefilter)
+    note: bool = False  # a notable warning, not a failure (listed when nothing failed)
+    source: str = ""  # the library file (and versions) that prints it
+    samples: Tuple[str, ...] = ()  # lines as the library prints them (tests: each matches, passes the prefilter)
+    # a frame signature: the raising frame is (path suffix, function); ``pattern`` is then matched against the
+    # exception line (often cut in real logs: keep it to a distinctive prefix, or empty for any exception)
+    frame: Tuple[str, ...] = ()  # () or (path suffix, function)
+    anywhere: bool = False  # a frame signature matching any frame of the traceback, not only the innermost
+
+
+@dataclass
+class LogFacts:
+    """What the log says about the environment (versions printed, GPU visibility, paths)."""
+
+    ds: Optional[Version] = None
+    ds_floor: Optional[str] = None  # inferred from message forms when no version is printed
+    torch: Optional[str] = None
+    torch_cuda: Optional[Tuple[int, int]] = None
+    transformers: Optional[str] = None
+    no_gpu: bool = False
+    python: Optional[Tuple[int, int]] = None
+    ext_root: Optional[str] = None
+    extra: Dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Advice:
+    """What explain says about one diagnosis: a one-line summary, why, and ranked fixes."""
+
+    summary: str
+    why: str
+    fixes: List[Fix]
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The first evidence line of a cause: its text and the template placeholders it filled."""
+
+    text: str = ""
+    groups: Dict[str, str] = field(default_factory=dict)
+
+
+# an advice builder: (the cause's first evidence line, what the log says about the environment) -> Advice
+Advise = Callable[[Seen, LogFacts], Advice]
+
+
+@dataclass(frozen=True)
+class Docs:
+    """What / Why / Fix (markdown prose) and examples, for a name explain owns (docs/rules.md)."""
+
+    what: str
+    why: str
+    fix: str
+    examples: Tuple[RuleExample, ...] = ()
+
+
+@dataclass(frozen=True)
+class Cause:
+    """One cause explain can name.
+
+    ``predicted_by`` says which pre-launch check finds it before a run: ``check:<name>``, ``lint:<name>``,
+    ``check --hostfile:<name>``, ``estimate``, or ``none``. ``docs`` is set when explain owns the name's docs;
+    a name another command documents (an environment check, a lint rule) gives explain's log examples in
+    ``log_examples`` instead.
+    """
+
+    name: str
+    code: str
+    summary: str
+    advise: Advise
+    signatures: Tuple[Signature, ...] = ()
+    predicted_by: str = "none"
+    severity: Severity = Severity.ERROR
+    docs: Optional[Docs] = None
+    log_examples: Tuple[RuleExample, ...] = ()
+
+
+def _lit(text: str) -> str:
+    """A message template as a regex: each ``{placeholder}`` becomes a named group of one bounded token
+    (of bounded text for the ``WIDE`` ones)."""
+    out: List[str] = []
+    pos = 0
+    for m in re.finditer(r"\{([a-z_]+)\}", text):
+        out.append(re.escape(text[pos:m.start()]))
+        out.append(r"(?P<%s>%s)" % (m.group(1), r".{1,300}?" if m.group(1) in WIDE else r"\S{1,200}?"))
+        pos = m.end()
+    out.append(re.escape(text[pos:]))
+    return "".join(out)
+
+
+def lit(text: str) -> str:
+    """The regex of a message template (see :func:`msg`), for a signature that changes one group."""
+    return _lit(text)
+
+
+def msg(template: str, source: str, *samples: str, symptom: bool = False, note: bool = False) -> Signature:
+    """A signature from a message template (``{placeholder}`` = one token); needle = its longest literal."""
+    needle = max(re.split(r"\{[a-z_]+\}", template), key=len)
+    return Signature("", re.compile(_lit(template)), symptom, needle, note, source, samples)
+
+
+def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = False, note: bool = False) -> Signature:
+    """A signature from a regex (bounded classes only) and a literal every match contains."""
+    return Signature("", re.compile(regex), symptom, needle, note, source, samples)
+
+
+def frame(path: str, func: str, source: str, *samples: str, exc: str = "", anywhere: bool = False) -> Signature:
+    """A signature on the raising frame: the traceback's innermost frame (any frame with ``anywhere``) is in a
+    file ending with ``path`` and function ``func``, and the exception line matches the regex ``exc``.
+    Samples are traceback excerpts (tests explain each and want this cause first)."""
+    return Signature("", re.compile(exc), needle=func, source=source, samples=samples, frame=(path, func), anywhere=anywhere)
+
+
+def code_fix(title: str, *edits: str, reason: str = "", applicability: str = "safe") -> Fix:
+    """A fix given as commands or edits (``ds_config: ...``, a code line)."""
+    return command_fix(title, *edits, applicability=applicability, reason=reason)  # type: ignore[arg-type]
+
+
+def log(name: str, situation: str, text: str) -> RuleExample:
+    """A docs example that is an excerpt of the fixture ``tests/cases/explain/<name>.log``."""
+    return RuleExample("log", situation, text, source=LOGS + name + ".log")
+
+
+COLLECT = (
+    "dsdoctor verify --op cpu_adam   # rebuilds the op in a fresh dir and shows the compiler output",
+    "dsdoctor check -v               # the environment the op is built in",
+)
+
+
+def collect_fix() -> Fix:
+    """What to collect when the log does not show the cause."""
+    return code_fix("Collect what shows the cause", *COLLECT,
+                    reason="and keep the full build log (the lines between 'Building extension module' and the error)")
