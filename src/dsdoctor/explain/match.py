@@ -104,6 +104,7 @@ class _Stream:
     window: int = 0  # lines still to read one by one (compiler output after "FAILED:")
     last_tb: Optional[Traceback] = None
     wait: int = 0
+    indent: int = 0  # of the "Traceback" line: pip indents a build's traceback (source lines sit deeper)
 
 
 # The scanner's own lines, besides the signatures': literals of lines it must read whatever the signatures say
@@ -280,6 +281,9 @@ class Scanner:
                 tb.chained_from = st.chain
                 st.chain = None
             st.tb, st.after_frame, st.tail_left, st.wait = tb, False, 0, 0
+            st.indent = len(text) - len(text.lstrip())
+            if not text.lstrip().startswith(_TB_START):  # a flattened paste: the line holds a message too
+                self._match(stream, text, stripped, lineno)
             return
         if any(c in text for c in _CHAIN) and st.last_tb is not None:
             st.chain = st.last_tb
@@ -312,7 +316,7 @@ class Scanner:
         if rc and tb.frames:
             tb.frames[-1].code = rc.group(2).strip()
             return True
-        if st.after_frame and (text.startswith((" ", "\t")) or not stripped):
+        if st.after_frame and (len(text) - len(text.lstrip()) > st.indent or not stripped):
             if stripped and not set(stripped) <= set("^~ ") and tb.frames and not tb.frames[-1].code:
                 tb.frames[-1].code = stripped[:400]
             return True  # source line (or the ^^^ markers): code, not a message
