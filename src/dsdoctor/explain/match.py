@@ -51,7 +51,9 @@ _RICH_CALL = re.compile(r"^\s{0,4}❱\s{0,4}(\d{1,7})\s{0,4}[│|]?(.{0,400})$")
 _EXC = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt|Warning|Failure|Unsupported)|"
                   r"[A-Za-z_][\w.]{0,200}\.[A-Z]\w{0,80}|AssertionError|KeyboardInterrupt|StopIteration)(?::\s?(.*)|\s*)$")
 _CHAIN = ("The above exception was the direct cause", "During handling of the above exception")
-_EXT_ROOT = re.compile(r"Using\s{1,4}(\S{1,1000}) as PyTorch extensions root")
+# an exception line outside any traceback (a paste of the last line, a launcher's echo): Error/Exception only
+_LONE_EXC = re.compile(r"^[A-Za-z_][\w.]{0,200}(?:Error|Exception): \S")
+_EXT_ROOT = re.compile(r"Using\s{1,4}(\S{1,1000}) as PyTorch extensions root")  # torch prints two spaces when the dir is relative
 _BUILD_START = re.compile(r"Building extension module (\w{1,100})|Emitting ninja build file|"
                           r"Waiting for lock|Using\s{1,4}\S{1,1000} as PyTorch extensions root")
 _NINJA_RAN = "Allowing ninja to set a default number of workers"  # torch cpp_extension _run_ninja_build (1.x-2.14)
@@ -116,6 +118,9 @@ class _Stream:
 STRUCTURAL: Tuple[str, ...] = (
     "Traceback (most",  # a traceback starts: its lines are read one by one
     "FAILED:",  # ninja: the compiler output follows
+    "above exception",  # a chained exception (_CHAIN): Python prints a blank line before it, so it is outside any region
+    '", line ',  # a frame line outside a traceback: a paste that starts below its "Traceback" header opens one
+    "Error: ", "Exception: ",  # an exception line outside any traceback (_LONE_EXC): recorded as a frameless traceback
     "No CUDA runtime is found",  # torch's cpp_extension: no GPU visible (diagnose's no_gpu fact)
     "PyTorch extensions root", "Building extension module", "Loading extension module",  # op build progress:
     "Emitting ninja build file", "Waiting for lock", "Time to load ",  # (a log that ends inside a build)
@@ -291,6 +296,10 @@ class Scanner:
             st.chain = st.last_tb
             st.tail_left = 0
             return
+        if st.tb is None and _FRAME.match(text):  # a paste that starts at a frame: its header was lost
+            st.tb = Traceback(self._src, lineno, stream, order=self._order(lineno))
+            st.after_frame, st.tail_left, st.wait = False, 0, 0
+            st.indent = max(0, len(text) - len(text.lstrip()) - 2)
         if st.tb is not None:
             if self._traceback_line(st, text, stripped, lineno):
                 return
@@ -300,6 +309,10 @@ class Scanner:
                 st.tail_left = 0
             elif st.last_tb is not None and len(st.last_tb.message) < 10:
                 st.last_tb.message.append(stripped[:500])
+        elif _LONE_EXC.match(stripped):  # an exception line with no traceback: a frameless one
+            tb = Traceback(self._src, lineno, stream, exc_line=lineno, exc_text=stripped[:2000], order=self._order(lineno))
+            self._finish(st, tb)
+            st.tail_left = TAIL_LINES
         self._match(stream, text, stripped, lineno)
 
     def _traceback_line(self, st: _Stream, text: str, stripped: str, lineno: int) -> bool:
