@@ -27,8 +27,14 @@ def _cuda_version_mismatch(s: Seen, f: LogFacts) -> Advice:
         torch_v = f.torch_cuda
     if sys_v and torch_v:
         fixes = F.cuda_mismatch_fixes(f.ds, sys_v, torch_v, sole_blocker="does not match" in s.text, gpu_visible=not f.no_gpu)
-    else:
-        fixes = [F.env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Skip DeepSpeed's CUDA check (exactly the value 1)")]
+    else:  # the versions are not in the log (a cut message, the raising frame only)
+        fixes = [code_fix("Compare the toolkit DeepSpeed found with torch's CUDA",
+                          "$CUDA_HOME/bin/nvcc -V; python -c 'import torch; print(torch.version.cuda)'",
+                          reason="DeepSpeed runs <CUDA_HOME>/bin/nvcc, not the nvcc on PATH"),
+                 code_fix("Install the CUDA toolkit matching torch's CUDA and point CUDA_HOME at it",
+                          "export CUDA_HOME=/usr/local/cuda-<torch.version.cuda>"),
+                 F.env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Or skip DeepSpeed's CUDA check (exactly the value 1)", "unsafe",
+                           f"only when the major versions match (DeepSpeed >= {K.SKIP_CUDA_CHECK_SINCE})")]
     return Advice(f"The CUDA toolkit under CUDA_HOME ({g.get('sys', '?')}) does not match torch's CUDA "
                   f"({g.get('torch', '?')}): DeepSpeed refused to build the op",
                   "DeepSpeed runs $CUDA_HOME/bin/nvcc -V and compares it with torch.version.cuda using its own "
@@ -164,11 +170,11 @@ def _op_builder_bug(s: Seen, f: LogFacts) -> Advice:
     key = next((k for word, k in _BUG_KEYS if word in s.text), "prebuild-objects-missing")
     bug = K.BUILDER_BUGS[key]
     if bug.fixed:
-        fixes = [F.pip_fix(f"deepspeed>={bug.fixed}", f"Upgrade DeepSpeed to {bug.fixed} or later (PR #{bug.pr} fixes this "
+        fixes = [F.pip_fix(f"deepspeed>={bug.fixed}", f"Upgrade DeepSpeed to {bug.fixed} or later (PR {bug.pr} fixes this "
                            "builder bug)", reason="then rebuild the op: remove its torch_extensions dir, or reinstall with "
                            "the same DS_BUILD_* settings")]
     else:
-        fixes = [code_fix(f"Install DeepSpeed with PR #{bug.pr} (not in a release yet)",
+        fixes = [code_fix(f"Install DeepSpeed with PR {bug.pr} (not in a release yet)",
                           "pip install git+https://github.com/deepspeedai/DeepSpeed.git")]
     if key == "curand-unlinked":
         fixes.append(code_fix("Or let the op JIT-build instead of loading the prebuilt one",
@@ -178,7 +184,7 @@ def _op_builder_bug(s: Seen, f: LogFacts) -> Advice:
         fixes.append(F.pip_fix("deepspeed==0.17.4", "Or use the release before the regression"))
     return Advice(f"DeepSpeed's op builder produced a broken build: {bug.what}",
                   f"The op's sources, objects and flags come from DeepSpeed's builder ({bug.versions}), not from your "
-                  f"environment: the toolkit, compiler and libraries are not the problem. Fixed by DeepSpeed PR #{bug.pr}.",
+                  f"environment: the toolkit, compiler and libraries are not the problem. Fixed by DeepSpeed PR {bug.pr}.",
                   fixes)
 
 
