@@ -131,6 +131,7 @@ def extension_lock_blocks(torch_version: Optional[str]) -> bool:
 # ---------------------------------------------------------------------------------------------------
 
 MSG_ERROR_BUILDING = "Error building extension '{op}'"  # torch _run_ninja_build; compiler output follows
+MSG_ERROR_COMPILING = "Error compiling objects for extension"  # torch BuildExtension (setup.py / pip pre-builds)
 MSG_NINJA_STOPPED = "ninja: build stopped: subcommand failed."
 MSG_SH_NOT_FOUND = "/bin/sh: {n}: {cmd}: not found"  # $CXX / nvcc missing (compiler-missing-ds0.19.8)
 MSG_COMPILER_INCOMPATIBLE = "is not compatible with the compiler Pytorch was"  # torch's warning for an odd $CXX
@@ -182,13 +183,8 @@ MSG_NVHPC_CXX = "nvc++"  # NVIDIA HPC SDK's C++ compiler as $CXX in ninja's comp
 MSG_PSABI_AVX512 = "AVX512F vector return without AVX512F enabled changes the ABI"  # gcc -Wpsabi (gcc 12 here)
 MSG_TARGET_MISMATCH = "target specific option mismatch"  # gcc: always_inline _mm512_* intrinsic on a non-AVX-512 target
 MSG_GCC_EMPTY_ARG = "error: : No such file or directory"  # gcc driver given an empty argument ('' on the command line)
-MSG_UNDEFINED_SYMBOL = "undefined symbol: {symbol}"  # ld.so importing an extension .so
 MSG_MULTIPLE_DEFINITION = "multiple definition of `"  # GNU ld: the same object/symbol linked twice
-MSG_CANNOT_OPEN_SO = "cannot open shared object file: No such file or directory"  # ld.so / dlopen
-MSG_NINJA_FAILED = "FAILED: {target}"  # ninja: a compile/link step failed (its output follows)
-MSG_NINJA_CALLED = "Command '['ninja', '-v']' returned non-zero exit status"  # torch _run_ninja_build (1.x-2.14)
 MSG_WHICH_CXX = "Command '['which', '{cxx}']' returned non-zero exit status"  # torch 1.x cpp_extension compiler check [unverified]
-MSG_SETUPTOOLS_CMD_FAILED = "error: command '{cmd}' failed with exit"  # setuptools build_ext (status/code)
 # GPU architectures: the first CUDA whose nvcc knows each (NVIDIA's CUDA release notes [unverified]); what nvcc
 # 13.0 knows (`nvcc --list-gpu-arch` of the real 13.0 binary: everything below compute_75 was dropped).
 NVCC_ARCH_SINCE = {"80": (11, 0), "86": (11, 1), "87": (11, 4), "89": (11, 8), "90": (11, 8), "100": (12, 8), "120": (12, 8)}

@@ -649,13 +649,10 @@ def batch_sizes(tb: Optional[int], mb: Optional[int], ga: Optional[int], ws: int
 # (the default on Windows, BUILD_OP_PLATFORM) the assert aborts `Getting requirements to build wheel`.
 MSG_SETUP_NO_TORCH = "Unable to import torch, pre-compiling ops will be disabled."
 MSG_SETUP_PRECOMPILE_NO_TORCH = "Unable to pre-compile ops without torch installed."
-MSG_SETUP_BUILD_OPS = "DS_BUILD_OPS={n}"  # setup.py prints the value in effect (0.3.1-0.19.8)
 # accelerator/real_accelerator.py get_accelerator: no CUDA GPU visible -> the cpu accelerator (0.14.1-0.19.8)
 MSG_CPU_FALLBACK = "Setting accelerator to CPU. If you have GPU or other accelerator, we were unable to detect it."
-MSG_ACCEL_SELECTED = "Setting ds_accelerator to {name} ({method})"  # logger.info (0.9.3-0.19.8): method "auto detect"
-# The cpu accelerator's own ops (op_builder/cpu/, 0.9.3-0.19.8): a CUDA box builds none of them. ccl_comm needs
-# Intel oneCCL (csrc/cpu/comm/ccl.cpp: #include <oneapi/ccl.hpp>).
-CPU_ACCELERATOR_OPS = ("deepspeed_ccl_comm", "deepspeed_shm_comm", "deepspeed_not_implemented")
+# The cpu accelerator's own ops (op_builder/cpu/, 0.9.3-0.19.8: deepspeed_ccl_comm, deepspeed_shm_comm, ...): a CUDA
+# box builds none of them. ccl_comm needs Intel oneCCL (csrc/cpu/comm/ccl.cpp: #include <oneapi/ccl.hpp>).
 CCL_HEADER = "oneapi/ccl.hpp"
 # op_builder/<cpu|hpu|mlu|npu|xpu>/no_impl.py NotImplementedBuilder.load (0.9.3-0.19.8): the accelerator has no
 # builder for the op (e.g. InferenceBuilder for kernel injection on the cpu accelerator)
@@ -704,5 +701,4 @@ BUILDER_BUGS: Dict[str, BuilderBug] = {
 SIMD_EMPTY_FLAG_FIXED = "0.3.12"
 # simd_width() picks -D__AVX512__ from the CPU flags (py-cpuinfo / lscpu) while the compile target comes from
 # cpu_arch() (-march=native) or the compiler's own default: a compiler (wrapper) targeting x86-64-v3 cannot compile
-# the AVX-512 path of csrc/includes/simd.h.
-SIMD_FLAGS = ("-D__AVX512__", "-D__AVX256__", "-D__SCALAR__")
+# the AVX-512 path of csrc/includes/simd.h (-D__AVX512__ / -D__AVX256__ / -D__SCALAR__).

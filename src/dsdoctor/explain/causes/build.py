@@ -111,6 +111,12 @@ def _libaio_missing(s: Seen, f: LogFacts) -> Advice:
 
 
 def _prebuilt_op_mismatch(s: Seen, f: LogFacts) -> Advice:
+    cached = re.search(r"(\S{1,400}torch_extensions\S{0,200})/[\w.-]{1,200}\.so: undefined symbol", s.text)
+    if cached:  # a JIT build cached by an earlier torch: torch's extensions dir is keyed by Python/CUDA, not torch
+        return Advice("A cached JIT build of the op was made against another torch: its torch symbols are gone",
+                      "torch's extensions root is per Python and CUDA version, not per torch version, so after a torch "
+                      "upgrade the old .so is loaded and misses the symbols it was linked against.",
+                      [code_fix("Remove the cached build so the op is rebuilt for this torch", f"rm -rf {cached.group(1)}")])
     return Advice("DeepSpeed's prebuilt ops were built for another torch/CUDA", s.text, [F.prebuilt_reinstall_fix(None)])
 
 
@@ -132,7 +138,7 @@ def _nvcc_arch_unsupported(s: Seen, f: LogFacts) -> Advice:
                                 f"export CUDA_HOME=/usr/local/cuda-{want}   # a newer one; torch built for CUDA 12 needs a 12.x "
                                 "toolkit", "docker: a CUDA 12 -devel base image"), arch_list])
     return Advice("nvcc cannot build for a GPU architecture in the arch list",
-                  "CUDA 13's nvcc dropped everything below compute_75; DeepSpeed's default list still names "
+                  f"CUDA 13's nvcc dropped everything below compute_{CK.NVCC_13_ARCHS[0]}; DeepSpeed's default list still names "
                   "compute_60/61/70 (and a forked child cannot probe the GPUs).",
                   [F.env_fix("TORCH_CUDA_ARCH_LIST", "8.0;9.0", "List only your GPUs' architectures",
                              reason="nvidia-smi --query-gpu=compute_cap --format=csv gives them")])
@@ -258,6 +264,8 @@ SPECS: Tuple[Cause, ...] = (
               rx(r"No such file or directory: '[^']{0,400}/bin/nvcc'", "/bin/nvcc'",
                  f"{BUILDER} installed_cuda_version runs <CUDA_HOME>/bin/nvcc -V (subprocess, 0.9-0.19.4)",
                  "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda-12.1/bin/nvcc'"),
+              rx(r"/bin/sh: \d{1,6}: \S{0,400}nvcc: not found", "nvcc: not found", "ninja running nvcc through /bin/sh "
+                 "(dash) when no nvcc is on PATH / under CUDA_HOME", "/bin/sh: 1: /usr/local/cuda/bin/nvcc: not found"),
               msg(K.MSG_NVCC_UNRUNNABLE, f"{BUILDER} installed_cuda_version (0.19.5+, PR #8216)",
                   "deepspeed.ops.op_builder.builder.MissingCUDAException: Unable to run /usr/local/cuda/bin/nvcc, "
                   "unable to compile CUDA op(s)"),
@@ -353,7 +361,13 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_PREBUILT_CUDA, f"{BUILDER} load, installed ops vs torch's CUDA (0.9-0.19.8)",
                   "RuntimeError: CUDA version mismatch! DeepSpeed ops were compiled and installed with a different "
                   "version than what is being used at runtime. Please re-install DeepSpeed or switch torch versions. "
-                  "Install CUDA version=11.8, Runtime CUDA version=12.1"))),
+                  "Install CUDA version=11.8, Runtime CUDA version=12.1"),
+              # an op .so (prebuilt, or cached by torch's JIT) linked against another torch's C++ symbols
+              rx(r"(?:torch_extensions|/deepspeed/)[^:\s]{0,400}\.so: undefined symbol: _ZNK?\d{1,2}(?:c10|at|torch)",
+                 ".so: undefined symbol: _ZN", "the dynamic loader importing a DeepSpeed op built against another torch "
+                 "(c10 / at / torch symbols; any torch and DeepSpeed)",
+                 "ImportError: /root/.cache/torch_extensions/py310_cu121/cpu_adam/cpu_adam.so: undefined symbol: "
+                 "_ZN3c104cuda9SetDeviceEi"))),
     Cause("ds-accelerator-invalid", "DS110", "DS_ACCELERATOR is not a value this DeepSpeed accepts",
           _ds_accelerator_invalid, predicted_by="check:ds-accelerator-invalid", signatures=(
               rx(r"DS_ACCELERATOR must be one of", "DS_ACCELERATOR must be one of",
