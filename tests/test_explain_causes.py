@@ -107,3 +107,14 @@ def test_a_yielding_cause_is_not_the_root_when_another_cause_is_in_the_log(monke
     assert diagnose_log(log).findings[0].name == "gpu-oom"  # log order
     monkeypatch.setattr(D, "BY_NAME", dict(D.BY_NAME, **{"gpu-oom": replace(D.BY_NAME["gpu-oom"], yields=True)}))
     assert [f.name for f in diagnose_log(log).findings][:2] == ["deepspeed-no-sync-incompat", "gpu-oom"]
+
+
+def test_docs_explain_md_lists_every_cause() -> None:
+    from pathlib import Path
+
+    from dsdoctor.explain.causes import docs
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "explain.md").read_text(encoding="utf-8")
+    assert docs.render(doc) == doc, "docs/explain.md is stale: python -m dsdoctor.explain.causes.docs docs/explain.md"
+    for c in CAUSES:
+        assert f"| `{c.name}` | {c.code} |" in doc
