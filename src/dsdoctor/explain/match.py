@@ -170,6 +170,7 @@ class Scanner:
         self.prefilter = prefilter(sigs)
         self._gates = [(sig, gate(sig.needle)) for sig in self.sigs]
         self._seen_soft: Set[bytes] = set()  # raw soft-only lines already read
+        self._lone: Set[str] = set()  # exception lines seen outside tracebacks
         self.hits: Dict[str, List[Hit]] = {}
         self.counts: Dict[Tuple[str, bool], int] = {}
         self.symptoms: List[Hit] = []
@@ -309,7 +310,10 @@ class Scanner:
         elif _LONE_EXC.match(stripped):  # an exception line with no traceback: a frameless one
             tb = Traceback(self._src, lineno, stream, exc_line=lineno, exc_text=stripped[:2000], order=self._order(lineno))
             self._finish(st, tb)
-            st.tail_left = TAIL_LINES
+            if tb.exc_text not in self._lone:  # its message lines once: a line logged every step stays cheap
+                st.tail_left = TAIL_LINES
+                if len(self._lone) < 4096:
+                    self._lone.add(tb.exc_text)
         self._match(stream, text, stripped, lineno)
 
     def _traceback_line(self, st: _Stream, text: str, stripped: str, lineno: int) -> bool:
