@@ -110,7 +110,7 @@ class _Stream:
 
 
 # The scanner's own lines, besides the signatures': literals of lines it must read whatever the signatures say
-# (tests/test_explain_cases.py holds a fixture for each kind). Every other line is read only when it holds a
+# (tests/test_explain_prefilter.py and test_explain_scanner.py check each kind). Every other line is read only when it holds a
 # signature's needle, or sits in a region read line by line: a traceback (from "Traceback" to its exception
 # line, then TAIL_LINES more for multi-line messages and torchrun's error summary) or a build-failure window
 # (WINDOW_LINES after ninja's "FAILED:", where the compiler output is).
