@@ -152,7 +152,8 @@ def _frame_hits(sc: Scanner) -> List[Hit]:
             for sig in FRAME_SIGNATURES:
                 frames = cur.frames if sig.anywhere else cur.frames[-1:]
                 fr = next((f for f in reversed(frames) if f.func == sig.frame[1]
-                           and f.path.replace("\\", "/").endswith(sig.frame[0])), None)
+                           and f.path.replace("\\", "/").endswith(sig.frame[0])
+                           and (sig.code is None or sig.code.search(f.code))), None)
                 if fr is None or not sig.pattern.search(cur.exc_text):
                     continue
                 line = cur.exc_line or cur.line
@@ -179,7 +180,8 @@ def _cause_hits(sc: Scanner, extra: List[Hit]) -> List[Tuple[str, List[Hit]]]:
     for h in extra:
         merged.setdefault(h.name, []).append(h)
     causes = [(name, sorted(hits, key=lambda h: h.order)) for name, hits in merged.items()]
-    causes.sort(key=lambda item: item[1][0].order)
+    # the root first: in log order, except that a cause which is often another failure's consequence yields
+    causes.sort(key=lambda item: (BY_NAME[item[0]].yields, item[1][0].order))
     return causes
 
 

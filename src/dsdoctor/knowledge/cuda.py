@@ -193,3 +193,27 @@ MSG_SETUPTOOLS_CMD_FAILED = "error: command '{cmd}' failed with exit"  # setupto
 # 13.0 knows (`nvcc --list-gpu-arch` of the real 13.0 binary: everything below compute_75 was dropped).
 NVCC_ARCH_SINCE = {"80": (11, 0), "86": (11, 1), "87": (11, 4), "89": (11, 8), "90": (11, 8), "100": (12, 8), "120": (12, 8)}
 NVCC_13_ARCHS = ("75", "80", "86", "87", "88", "89", "90", "100", "103", "110", "120", "121")
+
+# torch / CUDA / NCCL at run time (torch 2.14 binaries libtorch_cuda.so, libc10_cuda.so; libcudart.so.13 error strings;
+# NCCL sources v2.7.8-v2.30 from github.com/NVIDIA/nccl)
+MSG_NCCL_WATCHDOG = "Watchdog caught collective operation timeout: "  # ProcessGroupNCCL.cpp (torch 1.10-2.14)
+MSG_NCCL_NO_SOCKET = "Bootstrap : no socket interface found"  # NCCL src/bootstrap.cc (2.x): NCCL_SOCKET_IFNAME matches nothing
+MSG_PEER_ACCESS = "peer access is not supported between these"  # CUDA error 217 (cudaErrorPeerAccessUnsupported), NCCL p2p.cc / "Cuda failure 217"
+MSG_UNDEFINED_NCCL = "undefined symbol: nccl"  # ld.so loading libtorch_cuda.so against an older libnccl (e.g. ncclCommRegister, NCCL 2.19+)
+NCCL_P2P_DISABLE = "NCCL_P2P_DISABLE"
+NCCL_SOCKET_IFNAME = "NCCL_SOCKET_IFNAME"
+# c10/cuda/CUDAFunctions.cpp; torch < 1.5 cuda/__init__.py _check_driver
+MSG_DRIVER_TOO_OLD = "The NVIDIA driver on your system is too old (found version {ver})"
+MSG_NO_KERNEL_IMAGE = "no kernel image is available for execution on the device"  # CUDA error 209 (cudaErrorNoKernelImageForDevice)
+# torch/cuda/__init__.py _check_capability
+MSG_ARCH_NOT_COMPATIBLE = "with CUDA capability sm_{cap} is not compatible with the current PyTorch installation."
+MSG_INVALID_ORDINAL = "CUDA error: invalid device ordinal"  # CUDA error 101, torch.cuda.set_device(n) with n >= visible GPUs
+MSG_CUBLAS_NOT_SUPPORTED = "CUBLAS_STATUS_NOT_SUPPORTED"  # cuBLAS refusing a GEMM; with CUDA_R_16BF: bf16 on a GPU before sm_80
+BF16_MIN_CC = (8, 0)
+# torch/utils/checkpoint.py (2.1-2.14)
+MSG_CHECKPOINT_META = "Recomputed values for the following tensors have different metadata than during the forward pass."
+MSG_RECOMPUTED_SIZE0 = "recomputed metadata: {'shape': torch.Size([0])"  # the same error's per-tensor line: a ZeRO-3 partition
+MSG_TENSOR_SIZE = "The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension"  # ATen broadcasting
+MSG_VIEW_INVALID = "shape '[{shape}]' is invalid for input of size"  # ATen InferSize.h (view/reshape)
+MSG_CANNOT_IMPORT = "cannot import name '{name}' from '{module}'"  # Python's ImportError
+MSG_UNRECOGNIZED_LOCAL_RANK = "error: unrecognized arguments: --local"  # argparse, on the --local_rank / --local-rank a launcher appends

@@ -331,6 +331,48 @@ MSG_HOSTFILE_ERRORS = ("Hostfile contains multiple entries for {host}, unable to
                        "Hostfile is empty or not formatted correctly, unable to proceed with launching.")
 MSG_NO_GPU_RESOURCES = "Unable to proceed, no GPU resources available"
 MSG_MPI_DISCOVERY_MODULE = "mpi4py"  # init_distributed() without RANK/... imports mpi4py (mpi_discovery)
+# comm/comm.py init_distributed (0.8.3-0.19.8)
+MSG_MPI_DISCOVERY_INFO = "Not using the DeepSpeed or dist launchers, attempting to detect MPI environment"
+MSG_NO_HOSTFILE = "Unable to find hostfile, will proceed with training with local resources only."  # runner.py fetch_hostfile (0.8.3-0.19.8)
+MSG_NO_SLOT = "No slot '{slot}' specified on host '{host}'"  # runner.py parse_resource_filter (0.8.3-0.19.8)
+# runner.py main turns CUDA_VISIBLE_DEVICES into --include (0.8.3-0.14: "Detected CUDA_VISIBLE_DEVICES=...";
+# 0.15+: "Detected VISIBLE_DEVICES=..."), then parse_inclusion_exclusion maps the ids onto the local slots 0..n-1
+MSG_VISIBLE_DEVICES_INCLUDE = "VISIBLE_DEVICES={devices}: setting --include={include}"
+SRC_PARSE_INCLUSION = "parse_inclusion_exclusion(resource_pool, args.include, args.exclude)"  # runner.py main's call line
+MSG_SSH_CHECK = "ssh -o PasswordAuthentication=no {host} hostname"  # runner.py main's passwordless-ssh probe (0.8.3-0.19.8)
+# runner.py sigkill_handler uses kill_cmd, assigned only for a multi-node pdsh run (0.8-0.19.8): Python's NameError
+# ("free variable 'kill_cmd' referenced before assignment" <= 3.10, "cannot access free variable 'kill_cmd'" 3.11+)
+MSG_KILL_CMD = "free variable 'kill_cmd'"
+
+# runtime/engine.py, runtime/zero/ and utils/ (same text 0.8.3-0.19.8 unless noted)
+# engine.py _configure_zero_optimizer; accelerate's _prepare_deepspeed asserts the same text
+MSG_ZERO_NEEDS_OPTIMIZER = "zero stage {stage} requires an optimizer"
+SRC_ZERO_NO_OPTIMIZER = "_configure_zero_optimizer(optimizer=None)"  # engine.py __init__: ZeRO without any optimizer
+# engine.py _configure_optimizer
+MSG_UNTESTED_OPTIMIZER = "You are using an untested ZeRO Optimizer. Please add <\"zero_allow_untested_optimizer\": true>"
+ALLOW_UNTESTED_OPTIMIZER = '"zero_allow_untested_optimizer": true'
+# engine.py _load_zero_checkpoint
+MSG_DP_WORLD_SIZE = "The checkpoint being loaded used a DP world size of {saved} but the current world size is {now}."
+MSG_HPZ_GROUP = "ZeRO parameter intra parallel group is already initialized"  # utils/groups.py _create_zero_param_parallel_group (0.10-0.19.8)
+MSG_UNIQUE_ITEM = "expected there to be only one unique element in"  # runtime/utils.py get_only_unique_item (ZeRO-3 all_gather_coalesced)
+SRC_UNIQUE_DTYPE = "get_only_unique_item(p.dtype"  # partition_parameters.py all_gather_coalesced's source line
+MSG_DTYPE_UNSUPPORTED = "Type {dtype} is not supported"  # engine.py _do_sanity_check (<= 0.14: "...supported.", 0.15+: "... on your device.")
+MSG_MICRO_BATCH_ZERO = "Micro batch size per gpu: {mb} has to be greater than 0"  # config.py _batch_assertion
+MSG_NVME_PATH_NONE = '"nvme_path" in DeepSpeed Config cannot be None if remote device is nvme'  # partition_parameters.py _validate_remote_device
+SRC_VALIDATE_REMOTE = "_validate_remote_device(remote_device"  # zero.Init's call line: the traceback went into that assertion
+MSG_CONFIG_NOT_FOUND = "Expected a string path to an existing deepspeed config"  # config.py (0.9-0.19.8) and accelerate's HfDeepSpeedConfig
+# accelerate HfDeepSpeedConfig.__init__ (0.2x-1.15) tries these on a path that does not exist (a path that exists is json.load-ed)
+SRC_CONFIG_NOT_A_FILE = ("base64.urlsafe_b64decode(config_file_or_dict)", "json.loads(config_file_or_dict)")
+# ZeRO-3 + CPU offload: unscale_and_clip_grads multiplied the CPU fp32 grads by a GPU norm (0.14.1 PR #5256 /
+# 0.14.3 PR #5493); 0.14.5 (PR #5504) moves the norm to the CPU
+SRC_UNSCALE_GRADS = "grad.mul_(1. / combined_scale)"  # stage3.py unscale_and_clip_grads
+# DeepSpeed's config models (runtime/config_utils.py DeepSpeedConfigModel, extra="forbid") validated by pydantic:
+# v1 in DeepSpeed 0.7-0.14 ("extra fields not permitted"), v2 in 0.15-0.19.8 ("Extra inputs are not permitted")
+MSG_PYDANTIC_EXTRA_V1 = "extra fields not permitted (type=value_error.extra)"
+MSG_PYDANTIC_EXTRA_V2 = "Extra inputs are not permitted [type=extra_forbidden"
+MSG_PYDANTIC_INT_STR = "Input should be a valid integer, unable to parse string as an integer"  # v2: a string such as '5e8'
+MSG_PYDANTIC_TYPE_V1 = "value is not a valid {type} (type=type_error.{err})"  # v1: a value of the wrong type
+UNSCALE_DEVICE_BUG = ("0.14.1", "0.14.4")
 
 
 def cpu_adam_failure_tail(ds: Version) -> str:
@@ -567,6 +609,7 @@ PARTIAL_OFFLOAD_SINCE = "0.12.3"  # offload_optimizer.ratio
 MSG_DUPLICATE_KEYS = "Duplicate keys in DeepSpeed config: {keys}"
 MSG_BATCH = ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step "
              "* world_size {tb} != {mb} * {ga} * {ws}")
+MSG_BATCH_CUT = MSG_BATCH.split(" equal")[0]  # the assertion as a narrow terminal wraps it
 MSG_BATCH_NONE = "Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided"
 MSG_FP16_BF16 = "bfloat16 and fp16 modes cannot be simultaneously enabled"
 MSG_FP16_UNSUPPORTED = "Type fp16 is not supported on your device."

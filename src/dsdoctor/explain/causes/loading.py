@@ -5,10 +5,15 @@ from __future__ import annotations
 
 from typing import Tuple
 
+from ... import fixes as F
+from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, log, msg
+from ...model import Fix
+from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, log, msg, rx
 
 MODELING = "transformers/modeling_utils.py from_pretrained"
+PARTITION = "deepspeed/runtime/zero/partition_parameters.py"
+LOAD_STATE = "torch/nn/modules/module.py load_state_dict size mismatch (torch 1.x-2.14)"
 
 
 def _zero3_load(name: str, text: str, f: LogFacts) -> Advice:
@@ -41,17 +46,42 @@ def _device_map(s: Seen, f: LogFacts) -> Advice:
     return _zero3_load("zero3-device-map-conflict", s.text, f)
 
 
+def _gather_fix() -> Fix:
+    return code_fix("Gather the parameters around the code that reads them",
+                    "with deepspeed.zero.GatheredParameters(list(module.parameters()), modifier_rank=None): ...")
+
+
 def _quantized(s: Seen, f: LogFacts) -> Advice:
-    return Advice("A quantized model's mixed dtypes break ZeRO-3 partitioning", s.text,
-                  [code_fix("Store 4-bit weights in the training dtype",
+    return Advice("A quantized model ZeRO-3 cannot partition", s.text[:300],
+                  [code_fix("Train a pre-quantized (GPTQ/AWQ/PTQ) model with ZeRO-2, or start from the fp16/bf16 weights",
+                            'ds_config: "zero_optimization": {"stage": 2}',
+                            reason="ZeRO-3 partitions parameters at load time; packed int weights cannot be split"),
+                   code_fix("QLoRA under ZeRO-3: quantize on the fly with a storage dtype ZeRO-3 can gather",
+                            "BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16), torch_dtype=torch.bfloat16",
+                            reason="needs bitsandbytes>=0.43.3, accelerate>=1.0.1, transformers>4.44.2, peft>0.13.0")])
+
+
+def _mixed_dtypes(s: Seen, f: LogFacts) -> Advice:
+    return Advice("Parameters of different dtypes in one ZeRO-3 gather: the flat all-gather needs one dtype", s.text[:300],
+                  [code_fix("Give every parameter the training dtype before deepspeed.initialize / the Trainer",
+                            "model.to(torch.bfloat16)   # or: for p in model.parameters(): p.data = p.data.to(torch.bfloat16)",
+                            reason="LoRA / new heads / resized embeddings created in fp32 next to bf16/fp16 weights; "
+                                   "the ds_config fp16/bf16 block must match the dtype the model is loaded in"),
+                   code_fix("Only if the model is loaded in 4-bit (QLoRA): store the 4-bit weights in the training dtype",
                             "BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16), torch_dtype=torch.bfloat16",
                             reason="needs bitsandbytes>=0.43.3, accelerate>=1.0.1, transformers>4.44.2, peft>0.13.0")])
 
 
 def _partitioned_access(s: Seen, f: LogFacts) -> Advice:
     return Advice("A ZeRO-3 partitioned parameter (size 0 on this rank) was used outside a gather", s.text,
-                  [code_fix("Gather the parameters around the code that reads them",
-                            "with deepspeed.zero.GatheredParameters(list(module.parameters()), modifier_rank=None): ...")])
+                  [code_fix("Run the model through the DeepSpeed engine (a reference / frozen model too: "
+                            "deepspeed.initialize or accelerator.prepare it), or build it outside zero.Init",
+                            "ref_engine, *_ = deepspeed.initialize(model=ref_model, config=ds_config)",
+                            reason="under ZeRO-3 only the engine's forward gathers the weights"),
+                   _gather_fix(),
+                   code_fix("Loading a full checkpoint into a zero.Init model: load with from_pretrained, or inside a gather",
+                            "with deepspeed.zero.GatheredParameters(list(model.parameters()), modifier_rank=0): "
+                            "model.load_state_dict(sd)")])
 
 
 def _saved_partitioned(s: Seen, f: LogFacts) -> Advice:
@@ -60,6 +90,46 @@ def _saved_partitioned(s: Seen, f: LogFacts) -> Advice:
                             'ds_config: "zero_optimization": {"stage3_gather_16bit_weights_on_model_save": true}'),
                    code_fix("Or save through the Trainer / consolidate the checkpoint", "trainer.save_model(out)",
                             "python <checkpoint>/zero_to_fp32.py <checkpoint> <out_dir>")])
+
+
+def _moved_quantized(s: Seen, f: LogFacts) -> Advice:
+    return Advice("The DeepSpeed engine moved a bitsandbytes-quantized model to its device, which Transformers refuses",
+                  "deepspeed.initialize calls module.to(device) (engine.py _configure_distributed_model); Transformers "
+                  "raises for 8-bit models, and for 4-bit ones with bitsandbytes < 0.43.2.",
+                  [F.pip_fix("bitsandbytes>=0.43.2", "4-bit: upgrade bitsandbytes (and Transformers) so .to() is allowed"),
+                   code_fix("8-bit: load in 4-bit, or keep the quantized model out of deepspeed.initialize",
+                            "BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16)")])
+
+
+def _create_reference_model(s: Seen, f: LogFacts) -> Advice:
+    return Advice("TRL's create_reference_model() cannot copy a ZeRO-3 partitioned model", s.text[:300],
+                  [code_fix("Load the reference model on its own (TRL then prepares it with DeepSpeed)",
+                            "ref_model = AutoModelForCausalLM.from_pretrained(name)   # instead of create_reference_model(model)"),
+                   code_fix("Or pass ref_model=None with a PEFT model (the adapter-disabled policy is the reference)",
+                            "DPOTrainer(model, ref_model=None, peft_config=lora_config, ...)")])
+
+
+def _not_converted(s: Seen, f: LogFacts) -> Advice:
+    return Advice("A parameter without ZeRO-3's ds_* attributes reached ZeRO-3 code: it was never converted by zero.Init "
+                  "or was replaced afterwards", s.text[:300],
+                  [code_fix("Build the model under zero.Init: create TrainingArguments(deepspeed=...) / HfDeepSpeedConfig "
+                            "before from_pretrained",
+                            "args = TrainingArguments(..., deepspeed=cfg); model = AutoModel.from_pretrained(...)",
+                            reason="parameters created before, or added after (new heads, PEFT modules built outside the "
+                                   "Trainer), are plain tensors"),
+                   code_fix("Model code that replaces a parameter (self.weight = nn.Parameter(...)) drops the ds_* "
+                            "attributes: update it in place instead",
+                            "self.weight.data = torch.nn.functional.normalize(self.weight.data)",
+                            reason="e.g. a remote-code head that re-creates its weight on the first forward")])
+
+
+def _zeropp_hpz(s: Seen, f: LogFacts) -> Advice:
+    return Advice("ZeRO++ hierarchical partitioning (zero_hpz_partition_size > 1) was set up twice: a second model was "
+                  "built under zero.Init in the same process", s.text[:300],
+                  [code_fix("Use hpZ with one zero.Init model per process, or turn it off",
+                            'ds_config: "zero_optimization": {"zero_hpz_partition_size": 1}',
+                            reason="DeepSpeed creates the intra-node parameter group once (utils/groups.py) and asserts "
+                                   "on the second")])
 
 
 SPECS: Tuple[Cause, ...] = (
@@ -98,19 +168,46 @@ SPECS: Tuple[Cause, ...] = (
                   "    raise ValueError(\"DeepSpeed Zero-3 is not compatible with passing a `device_map`.\")\n"
                   "ValueError: DeepSpeed Zero-3 is not compatible with passing a `device_map`.\n"),)),
     Cause("zero3-quantized-model-conflict", "DS308", "A quantized model loaded in a way ZeRO-3 cannot partition",
-          _quantized, predicted_by="lint:qlora-quant-storage-missing", signatures=(
-              msg(TK.MSG_DTYPE_MIXED, "torch/distributed/distributed_c10d.py all_gather_into_tensor, via DeepSpeed "
-                  "partition_parameters.py _all_gather_dtype (torch 2.x, DeepSpeed 0.10-0.19)",
-                  "TypeError: output tensor must have the same type as input tensor"),),
+          _quantized, predicted_by="lint:zero3-unsupported-quantization", signatures=(
+              msg(TK.MSG_LLAMAFACTORY_PTQ, "LLaMA-Factory src/llamafactory/model/model_utils/quantization.py "
+                  "configure_quantization (0.8.3-0.9.3)",
+                  "ValueError: DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models."),),
           docs=Docs(
-              "A quantized (bitsandbytes 4-bit) model under ZeRO-3 fails when DeepSpeed gathers its parameters: "
-              "`output tensor must have the same type as input tensor` (mixed dtypes in one partition).",
-              "ZeRO-3 flattens and all-gathers parameters of one dtype; 4-bit weights stored as uint8 next to bf16 ones "
-              "break that.",
-              "Store the 4-bit weights in the training dtype: `BitsAndBytesConfig(load_in_4bit=True, "
-              "bnb_4bit_quant_storage=torch.bfloat16)` with `torch_dtype=torch.bfloat16` (needs bitsandbytes>=0.43.3, "
-              "accelerate>=1.0.1, transformers>4.44.2, peft>0.13.0). `dsdoctor lint` finds this in the script "
-              "(qlora-quant-storage-missing, DS506).",
+              "A pre-quantized model (GPTQ / AWQ / other post-training quantization) was loaded for training under "
+              "ZeRO-3: the framework refuses it (`DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models`), "
+              "or ZeRO-3 fails to partition the packed weights.",
+              "ZeRO-3 partitions every parameter while the model is built (zero.Init); packed integer weights and their "
+              "scales cannot be split and gathered like float tensors.",
+              "Train the pre-quantized model with ZeRO-2, or start from the fp16/bf16 weights and quantize on the fly "
+              "with a storage dtype ZeRO-3 can gather: `BitsAndBytesConfig(load_in_4bit=True, "
+              "bnb_4bit_quant_storage=torch.bfloat16)` (needs bitsandbytes>=0.43.3, accelerate>=1.0.1, "
+              "transformers>4.44.2, peft>0.13.0). `dsdoctor lint` finds 8-bit / GPTQ / AWQ models under ZeRO-3 "
+              "in the script (zero3-unsupported-quantization, DS507).",
+              (log("zero3-ptq-llamafactory", "LLaMA-Factory asked to fine-tune a GPTQ checkpoint with a ZeRO-3 config:",
+                   "[rank0]:     raise ValueError(\"DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models.\")\n"
+                   "[rank0]: ValueError: DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models.\n"),))),
+    Cause("zero3-mixed-param-dtypes", "DS360", "Parameters of different dtypes in one ZeRO-3 all-gather",
+          _mixed_dtypes, predicted_by="lint:qlora-quant-storage-missing", signatures=(
+              msg(TK.MSG_DTYPE_MIXED, "torch/distributed/distributed_c10d.py all_gather_into_tensor, via DeepSpeed "
+                  f"{PARTITION} _all_gather_dtype (torch 2.x, DeepSpeed 0.10-0.19)",
+                  "TypeError: output tensor must have the same type as input tensor",
+                  "RuntimeError: output tensor must have the same type as input tensor"),
+              msg(K.MSG_UNIQUE_ITEM, f"deepspeed/runtime/utils.py get_only_unique_item, from {PARTITION} "
+                  "all_gather_coalesced (0.8-0.19.8)",
+                  "RuntimeError: expected there to be only one unique element in <generator object "
+                  "Init._convert_to_deepspeed_param.<locals>.all_gather_coalesced.<locals>.<genexpr> at 0x7f00c0ffee00>")),
+          docs=Docs(
+              "ZeRO-3 failed to gather a group of parameters because they do not share one dtype: `output tensor must "
+              "have the same type as input tensor` or `expected there to be only one unique element in <generator "
+              "... all_gather_coalesced ...>`.",
+              "ZeRO-3 all-gathers the partitions of a module's parameters into one flat buffer of a single dtype. "
+              "Parameters added in fp32 (LoRA adapters, a new head, resized embeddings) next to fp16/bf16 weights, a "
+              "config whose fp16/bf16 block does not match the loaded dtype, or 4-bit weights stored as uint8 (QLoRA "
+              "without `bnb_4bit_quant_storage`) all break it.",
+              "Give every parameter the training dtype before `deepspeed.initialize` / the Trainer (e.g. "
+              "`model.to(torch.bfloat16)`, and the same dtype in the ds_config's bf16/fp16 block). For QLoRA store the "
+              "4-bit weights in that dtype: `BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16)`; "
+              "`dsdoctor lint` finds that one in the script (qlora-quant-storage-missing, DS506).",
               (log("zero3-quantized-qlora",
                    "QLoRA under ZeRO-3 without bnb_4bit_quant_storage:",
                    "[rank1]:   File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/partition_parameters.py\", "
@@ -120,7 +217,18 @@ SPECS: Tuple[Cause, ...] = (
     Cause("zero3-partitioned-param-access", "DS309", "A ZeRO-3 partitioned parameter used outside a gather (size-0 weights)",
           _partitioned_access, predicted_by="none", signatures=(
               msg(TK.MSG_WEIGHT_2D, "torch/nn/functional.py embedding (torch 1.x-2.14) on a size-0 ZeRO-3 weight",
-                  "RuntimeError: 'weight' must be 2-D"),),
+                  "RuntimeError: 'weight' must be 2-D"),
+              msg(TK.MSG_SIZE0_CURRENT, f"{LOAD_STATE}: the model side is a ZeRO-3 partition",
+                  "size mismatch for model.layers.0.mlp.up_proj.weight: copying a param with shape torch.Size([11008, "
+                  "4096]) from checkpoint, the shape in current model is torch.Size([0])."),
+              rx(r"The size of tensor a \(0\) must match the size of tensor b \(\d{1,9}\)|"
+                 r"The size of tensor a \(\d{1,9}\) must match the size of tensor b \(0\)",
+                 "must match the size of tensor b", "ATen broadcasting check (torch 1.x-2.14) with a size-0 ZeRO-3 partition",
+                 "RuntimeError: The size of tensor a (0) must match the size of tensor b (2048) at non-singleton dimension 1"),
+              rx(r"shape '\[(?:-?\d{1,12}, ){0,6}0(?:, -?\d{1,12}){0,6}\]' is invalid for input of size",
+                 "' is invalid for input of size", "ATen InferSize.h view/reshape (torch 1.x-2.14) to a size read from a "
+                 "partitioned parameter (e.g. config.vocab_size from a size-0 embedding)",
+                 "RuntimeError: shape '[-1, 0]' is invalid for input of size 1048576")),
           docs=Docs(
               "A ZeRO-3 partitioned parameter (size 0 on this rank) was used outside a gather: e.g. the model called "
               "directly instead of through the engine, or a weight read in custom code (`'weight' must be 2-D`).",
@@ -171,4 +279,75 @@ SPECS: Tuple[Cause, ...] = (
                    "\tsize mismatch for base_model.model.model.layers.0.self_attn.q_proj.lora_B.default.weight: copying a "
                    "param with shape torch.Size([0]) from checkpoint, the shape in current model is torch.Size([4096, "
                    "16]).\n"),))),
+    Cause("deepspeed-moves-quantized-model", "DS361", "deepspeed.initialize moved a bitsandbytes-quantized model",
+          _moved_quantized, predicted_by="none", signatures=(
+              msg(TK.MSG_BNB_TO, "transformers/modeling_utils.py PreTrainedModel.to (4.30-5.x), called by DeepSpeed "
+                  "engine.py _configure_distributed_model",
+                  "ValueError: `.to` is not supported for `8-bit` bitsandbytes models. Please use the model as it is, "
+                  "since the model has already been set to the correct devices and casted to the correct `dtype`."),),
+          docs=Docs(
+              "`deepspeed.initialize` failed while moving a bitsandbytes 4-bit/8-bit model to its GPU: Transformers "
+              "raises ``ValueError: `.to` is not supported for `8-bit` bitsandbytes models``.",
+              "DeepSpeed's engine calls `module.to(device)` on the model it wraps (engine.py "
+              "`_configure_distributed_model`). Transformers forbids moving 8-bit models, and 4-bit ones with "
+              "bitsandbytes < 0.43.2.",
+              "For 4-bit: `pip install 'bitsandbytes>=0.43.2'` with a current Transformers. For 8-bit: load in 4-bit "
+              "instead, or keep the quantized model out of `deepspeed.initialize`.",
+              (log("deepspeed-moves-quantized-model", "An 8-bit model handed to deepspeed.initialize:",
+                   "  File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/engine.py\", line 1311, in "
+                   "_configure_distributed_model\n"
+                   "    self.module.to(self.device)\n"
+                   "ValueError: `.to` is not supported for `8-bit` bitsandbytes models. Please use the model as it is, "
+                   "since the model has already been set to the correct devices and casted to the correct `dtype`.\n"),))),
+    Cause("zero3-create-reference-model", "DS362", "TRL create_reference_model() under ZeRO-3",
+          _create_reference_model, predicted_by="none", signatures=(
+              msg(TK.MSG_TRL_REF_MODEL, "trl/models/modeling_base.py create_reference_model (TRL 0.7-0.19; "
+                  "trl/experimental/utils.py in 1.x)",
+                  "ValueError: DeepSpeed ZeRO-3 is enabled and is not compatible with `create_reference_model()`. "
+                  "Please instantiate your reference model directly with `AutoModelForCausalLM.from_pretrained()`."),),
+          docs=Docs(
+              "TRL refused to build a reference model by copying the policy: ``DeepSpeed ZeRO-3 is enabled and is not "
+              "compatible with `create_reference_model()` ``.",
+              "`create_reference_model()` deep-copies the policy model; under ZeRO-3 its parameters are partitions, so "
+              "the copy would share or lose them.",
+              "Load the reference model on its own with `from_pretrained` (TRL prepares it with DeepSpeed), or with a "
+              "PEFT model pass `ref_model=None` so the adapter-disabled policy serves as the reference.",
+              (log("zero3-create-reference-model", "A DPO script calling create_reference_model under ZeRO-3:",
+                   "[rank0]:     raise ValueError(\n"
+                   "[rank0]: ValueError: DeepSpeed ZeRO-3 is enabled and is not compatible with `create_reference_model()`. "
+                   "Please instantiate your reference model directly with `AutoModelForCausalLM.from_pretrained()`.\n"),))),
+    Cause("zero3-param-not-converted", "DS363", "A parameter without ZeRO-3's ds_* attributes reached ZeRO-3 code",
+          _not_converted, predicted_by="lint:model-loaded-before-ds-config", signatures=(
+              rx(r"'Parameter' object has no attribute 'ds_[a-z_]{2,30}'", "object has no attribute 'ds_",
+                 f"Python AttributeError on a parameter DeepSpeed {PARTITION} never converted (ds_numel read by "
+                 "transformers trainer_pt_utils.py get_model_param_count, ds_status by the ZeRO-3 fetch; 0.8-0.19.8)",
+                 "AttributeError: 'Parameter' object has no attribute 'ds_numel'",
+                 "AttributeError: 'Parameter' object has no attribute 'ds_status'"),),
+          docs=Docs(
+              "ZeRO-3 code met a parameter without the `ds_*` attributes zero.Init attaches: `'Parameter' object has "
+              "no attribute 'ds_numel'` / `'ds_status'` / `'ds_id'`.",
+              "Under ZeRO-3 every parameter is converted when the model is built inside zero.Init. A model built before "
+              "ZeRO-3 was registered (TrainingArguments(deepspeed=...) / HfDeepSpeedConfig created after "
+              "from_pretrained), a module added afterwards outside the Trainer, or model code that replaces a parameter "
+              "(`self.weight = nn.Parameter(...)`) leaves plain tensors.",
+              "Create TrainingArguments(deepspeed=...) (or keep an HfDeepSpeedConfig alive) before from_pretrained; add "
+              "modules before the engine is built; in model code update parameters in place "
+              "(`self.weight.data = ...`) instead of replacing them. `dsdoctor lint` finds the first one in the script "
+              "(model-loaded-before-ds-config, DS502).",
+              (log("zero3-param-not-converted", "The Trainer counting parameters of a model built before ZeRO-3 was set up:",
+                   "  File \"/venv/lib/python3.11/site-packages/transformers/trainer_pt_utils.py\", line 1102, in numel\n"
+                   "    return p.ds_numel\n"
+                   "AttributeError: 'Parameter' object has no attribute 'ds_numel'\n"),))),
+    Cause("zeropp-hpz-second-model", "DS364", "ZeRO++ hpZ with a second zero.Init model in the process",
+          _zeropp_hpz, predicted_by="none", signatures=(
+              msg(K.MSG_HPZ_GROUP, "deepspeed/utils/groups.py _create_zero_param_parallel_group (0.10-0.19.8)",
+                  "AssertionError: ZeRO parameter intra parallel group is already initialized"),),
+          docs=Docs(
+              "DeepSpeed asserted `ZeRO parameter intra parallel group is already initialized`: ZeRO++ hierarchical "
+              "partitioning (`zero_hpz_partition_size` > 1) was set up a second time.",
+              "With hpZ, each zero.Init creates the intra-node parameter process group; DeepSpeed allows that once per "
+              "process, so a second model built under zero.Init (a vision tower and an LLM, a reference model) asserts.",
+              "Keep hpZ to one zero.Init model per process, or set `\"zero_hpz_partition_size\": 1`.",
+              (log("zeropp-hpz-second-model", "Two from_pretrained calls under a ZeRO++ hpZ config:",
+                   "AssertionError: ZeRO parameter intra parallel group is already initialized\n"),))),
 )

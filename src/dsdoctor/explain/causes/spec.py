@@ -41,6 +41,7 @@ class Signature:
     # exception line (often cut in real logs: keep it to a distinctive prefix, or empty for any exception)
     frame: Tuple[str, ...] = ()  # () or (path suffix, function)
     anywhere: bool = False  # a frame signature matching any frame of the traceback, not only the innermost
+    code: Optional[Pattern[str]] = None  # a frame signature: the frame's source line must match too (a call into the failure)
     cause_with: str = ""  # a note that is the cause when a symptom line matching this regex is in the log
 
 
@@ -109,6 +110,9 @@ class Cause:
     severity: Severity = Severity.ERROR
     docs: Optional[Docs] = None
     log_examples: Tuple[RuleExample, ...] = ()
+    # often a consequence of another failure in the same run (a collective timing out because another rank died):
+    # reported first only when the log shows no other cause
+    yields: bool = False
 
 
 def _units(text: str) -> List[str]:
@@ -183,11 +187,13 @@ def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = Fals
 
 
 def frame(path: str, func: str, source: str, *samples: str, exc: str = "", anywhere: bool = False,
-          symptom: bool = False) -> Signature:
+          code: str = "", symptom: bool = False) -> Signature:
     """A signature on the raising frame: the traceback's innermost frame (any frame with ``anywhere``) is in a
-    file ending with ``path`` and function ``func``, and the exception line matches the regex ``exc``.
+    file ending with ``path`` and function ``func``, its source line matches the regex ``code`` (when given: the
+    call the failure happened in, for a log cut below it), and the exception line matches the regex ``exc``.
     Samples are traceback excerpts (tests explain each and want this cause first)."""
-    return Signature("", re.compile(exc), symptom, func, source=source, samples=samples, frame=(path, func), anywhere=anywhere)
+    return Signature("", re.compile(exc), symptom, func, source=source, samples=samples, frame=(path, func), anywhere=anywhere,
+                     code=re.compile(code) if code else None)
 
 
 def code_fix(title: str, *edits: str, reason: str = "", applicability: str = "safe") -> Fix:
