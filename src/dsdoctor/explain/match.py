@@ -51,9 +51,11 @@ _RICH_CALL = re.compile(r"^\s{0,4}❱\s{0,4}(\d{1,7})\s{0,4}[│|]?(.{0,400})$")
 _EXC = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt|Warning|Failure|Unsupported)|"
                   r"[A-Za-z_][\w.]{0,200}\.[A-Z]\w{0,80}|AssertionError|KeyboardInterrupt|StopIteration)(?::\s?(.*)|\s*)$")
 _CHAIN = ("The above exception was the direct cause", "During handling of the above exception")
-_EXT_ROOT = re.compile(r"Using (\S{1,1000}) as PyTorch extensions root")
+# an exception line outside any traceback (a paste of the last line, a launcher's echo): Error/Exception only
+_LONE_EXC = re.compile(r"^[A-Za-z_][\w.]{0,200}(?:Error|Exception): \S")
+_EXT_ROOT = re.compile(r"Using\s{1,4}(\S{1,1000}) as PyTorch extensions root")  # torch prints two spaces when the dir is relative
 _BUILD_START = re.compile(r"Building extension module (\w{1,100})|Emitting ninja build file|"
-                          r"Waiting for lock|Using \S{1,1000} as PyTorch extensions root")
+                          r"Waiting for lock|Using\s{1,4}\S{1,1000} as PyTorch extensions root")
 _BUILD_DONE = re.compile(r"Loading extension module (\w{1,100})|Time to load (\w{1,100}) op")
 _WARN = re.compile(r"\[WARNING\]|\bUserWarning\b|\bFutureWarning\b|\bDeprecationWarning\b|^W\d{4} ")
 
@@ -108,13 +110,16 @@ class _Stream:
 
 
 # The scanner's own lines, besides the signatures': literals of lines it must read whatever the signatures say
-# (tests/test_explain_cases.py holds a fixture for each kind). Every other line is read only when it holds a
+# (tests/test_explain_prefilter.py and test_explain_scanner.py check each kind). Every other line is read only when it holds a
 # signature's needle, or sits in a region read line by line: a traceback (from "Traceback" to its exception
 # line, then TAIL_LINES more for multi-line messages and torchrun's error summary) or a build-failure window
 # (WINDOW_LINES after ninja's "FAILED:", where the compiler output is).
 STRUCTURAL: Tuple[str, ...] = (
     "Traceback (most",  # a traceback starts: its lines are read one by one
     "FAILED:",  # ninja: the compiler output follows
+    "above exception",  # a chained exception (_CHAIN): Python prints a blank line before it, so it is outside any region
+    '", line ',  # a frame line outside a traceback: a paste that starts below its "Traceback" header opens one
+    "Error: ", "Exception: ",  # an exception line outside any traceback (_LONE_EXC): recorded as a frameless traceback
     "No CUDA runtime is found",  # torch's cpp_extension: no GPU visible (diagnose's no_gpu fact)
     "PyTorch extensions root", "Building extension module", "Loading extension module",  # op build progress:
     "Emitting ninja build file", "Waiting for lock", "Time to load ",  # (a log that ends inside a build)
@@ -165,6 +170,7 @@ class Scanner:
         self.prefilter = prefilter(sigs)
         self._gates = [(sig, gate(sig.needle)) for sig in self.sigs]
         self._seen_soft: Set[bytes] = set()  # raw soft-only lines already read
+        self._lone: Set[str] = set()  # exception lines seen outside tracebacks
         self.hits: Dict[str, List[Hit]] = {}
         self.counts: Dict[Tuple[str, bool], int] = {}
         self.symptoms: List[Hit] = []
@@ -288,6 +294,10 @@ class Scanner:
             st.chain = st.last_tb
             st.tail_left = 0
             return
+        if st.tb is None and _FRAME.match(text):  # a paste that starts at a frame: its header was lost
+            st.tb = Traceback(self._src, lineno, stream, order=self._order(lineno))
+            st.after_frame, st.tail_left, st.wait = False, 0, 0
+            st.indent = max(0, len(text) - len(text.lstrip()) - 2)
         if st.tb is not None:
             if self._traceback_line(st, text, stripped, lineno):
                 return
@@ -297,6 +307,13 @@ class Scanner:
                 st.tail_left = 0
             elif st.last_tb is not None and len(st.last_tb.message) < 10:
                 st.last_tb.message.append(stripped[:500])
+        elif _LONE_EXC.match(stripped):  # an exception line with no traceback: a frameless one
+            tb = Traceback(self._src, lineno, stream, exc_line=lineno, exc_text=stripped[:2000], order=self._order(lineno))
+            self._finish(st, tb)
+            if tb.exc_text not in self._lone:  # its message lines once: a line logged every step stays cheap
+                st.tail_left = TAIL_LINES
+                if len(self._lone) < 4096:
+                    self._lone.add(tb.exc_text)
         self._match(stream, text, stripped, lineno)
 
     def _traceback_line(self, st: _Stream, text: str, stripped: str, lineno: int) -> bool:
