@@ -268,6 +268,9 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         return _finding(name, BY_NAME[name].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)
     if symptoms:
         return _finding("unknown", G.unknown(Seen(), facts), [_ev(symptoms[0])], symptoms[1:])
+    if sc.build_ran is not None and not sc.build_done:  # the log ends while ninja compiled: cut, not a lock wait
+        name = "op-build-failed-cause-not-in-log"
+        return _finding(name, BY_NAME[name].advise(Seen(), facts), [_ev(sc.build_ran)], [])
     if sc.build_started is not None and not sc.build_done:
         return _finding("torch-extensions-lock-stale", G.lock_stale(Seen(), facts), [_ev(sc.build_started)], [], Severity.WARNING)
     notes = sc.notes + sc.warnings

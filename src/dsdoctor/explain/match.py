@@ -56,6 +56,7 @@ _LONE_EXC = re.compile(r"^[A-Za-z_][\w.]{0,200}(?:Error|Exception): \S")
 _EXT_ROOT = re.compile(r"Using\s{1,4}(\S{1,1000}) as PyTorch extensions root")  # torch prints two spaces when the dir is relative
 _BUILD_START = re.compile(r"Building extension module (\w{1,100})|Emitting ninja build file|"
                           r"Waiting for lock|Using\s{1,4}\S{1,1000} as PyTorch extensions root")
+_NINJA_RAN = "Allowing ninja to set a default number of workers"  # torch cpp_extension _run_ninja_build (1.x-2.14)
 _BUILD_DONE = re.compile(r"Loading extension module (\w{1,100})|Time to load (\w{1,100}) op")
 _WARN = re.compile(r"\[WARNING\]|\bUserWarning\b|\bFutureWarning\b|\bDeprecationWarning\b|^W\d{4} ")
 
@@ -123,6 +124,7 @@ STRUCTURAL: Tuple[str, ...] = (
     "No CUDA runtime is found",  # torch's cpp_extension: no GPU visible (diagnose's no_gpu fact)
     "PyTorch extensions root", "Building extension module", "Loading extension module",  # op build progress:
     "Emitting ninja build file", "Waiting for lock", "Time to load ",  # (a log that ends inside a build)
+    "Allowing ninja to set a default number of workers",  # torch runs ninja: the lock was taken, compiling began
     *(lit for _, lits, _ in _VERSION_RX for lit in lits),  # version lines: advice depends on the versions
 )
 # Python warnings: read only while the warnings list (no-failure's notable warnings) is not full, and a line
@@ -181,6 +183,7 @@ class Scanner:
         self.ext_root: Optional[str] = None
         self.build_started: Optional[Hit] = None
         self.build_done = False
+        self.build_ran: Optional[Hit] = None  # ninja was started for the last build (not a lock wait)
         self.streams: Dict[str, _Stream] = {}
         self.tail: Deque[Tuple[str, int, str]] = deque(maxlen=TAIL_LINES)
         self.lines = 0
@@ -389,9 +392,12 @@ class Scanner:
         er = _EXT_ROOT.search(text)
         if er:
             self.ext_root = er.group(1)
-        if _BUILD_START.search(text):
-            self.build_started = Hit("build", self._src, lineno, stream, stripped[:500])
+        if _NINJA_RAN in text:
+            self.build_ran = Hit("build", self._src, lineno, stream, stripped[:500])
             self.build_done = False
+        elif _BUILD_START.search(text):
+            self.build_started = Hit("build", self._src, lineno, stream, stripped[:500])
+            self.build_done, self.build_ran = False, None
         elif _BUILD_DONE.search(text):
             self.build_done = True
         if len(self.warnings) < MAX_WARNINGS and _WARN.search(text) and all(w.text != stripped[:300] for w in self.warnings):

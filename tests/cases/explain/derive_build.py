@@ -87,6 +87,16 @@ _CXX20 = ("In file included from /opt/envs/venv/lib/python3.11/site-packages/tor
           "    5 | #error C++20 or later compatible compiler is required to use PyTorch.\n"
           "      |  ^~~~~")
 
+# torch 2.13 cpp_extension.py's build-progress messages (lines 2820, 2448, 2542, 2840; logged at info/debug, shown
+# here as a `%(message)s` handler prints them), then ninja's first compile line (from compiler-missing-ds0.19.8.log):
+# the log was cut while ninja compiled
+_CUT = ("Using /home/user/.cache/torch_extensions/py311_cpu as PyTorch extensions root...\n"
+        "Emitting ninja build file /home/user/.cache/torch_extensions/py311_cpu/cpu_adam/build.ninja...\n"
+        "Building extension module cpu_adam...\n"
+        "Allowing ninja to set a default number of workers... (overridable by setting the environment variable MAX_JOBS=N)\n"
+        + "[1/3] " + next(ln for ln in (HERE / "compiler-missing-ds0.19.8.log").read_text().splitlines()
+                          if ln.startswith("/nonexistent/c++ -MMD")).replace("/nonexistent/c++", "c++") + "\n")
+
 CASES: Dict[str, Tuple[str, str, str, str]] = {
     # name: (expect, description, produced, log)
     "op-builder-bug-rocm-ds0.17.5": (
@@ -97,6 +107,10 @@ CASES: Dict[str, Tuple[str, str, str, str]] = {
         "op-builder-bug", "DeepSpeed 0.15.4 (cxx_args -std=c++17) building fused_adam against torch 2.14.1 (C++20 headers)",
         "assembled: the #error lines are real (g++ 12.2 -std=c++17 on torch 2.14.1's torch/extension.h, run here); "
         "the bug and its fix: DeepSpeed PR #8238 (0.19.5); skeleton real", _build_log(_CXX20, "fused_adam")),
+    "op-build-log-ends-compiling": (
+        "op-build-failed-cause-not-in-log", "a log cut while ninja compiled cpu_adam (ninja was started: not a lock wait)",
+        "source-derived: torch 2.13 cpp_extension.py's progress messages; ninja's compile line from "
+        "compiler-missing-ds0.19.8.log (real)", _CUT),
     "torch-hipify-too-old-ds0.15.4": (
         "torch-hipify-too-old", "DeepSpeed 0.15.4 setup.py on a ROCm torch whose hipify() lacks hipify_extra_files_only",
         "source-derived: frames and line numbers of DeepSpeed v0.15.4 setup.py / op_builder/builder.py hipify_extension "
