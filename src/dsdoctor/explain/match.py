@@ -317,7 +317,7 @@ class Scanner:
         self._match(stream, text, stripped, lineno)
 
     def _traceback_line(self, st: _Stream, text: str, stripped: str, lineno: int) -> bool:
-        """Consume a line inside a traceback; True when it was structure (frame / source), not content."""
+        """Consume a line inside a traceback; True when it was structure only (source lines, box borders)."""
         tb = st.tb
         assert tb is not None
         fm = _FRAME.match(text) or _RICH_FRAME.match(text)
@@ -327,7 +327,7 @@ class Scanner:
             else:
                 tb.frames[-1] = Frame(fm.group(1), int(fm.group(2)), fm.group(3))
             st.after_frame = True
-            return True
+            return False  # structure, and matched too: a frame line can be a signature (a paste without its header)
         rc = _RICH_CALL.match(stripped)
         if rc and tb.frames:
             tb.frames[-1].code = rc.group(2).strip()
