@@ -5,6 +5,7 @@ their names, docs and advice."""
 
 from __future__ import annotations
 
+import re
 from typing import Tuple
 
 from ...fixes import stale_lock_fix
@@ -32,6 +33,15 @@ def _launch_failed(s: Seen, f: LogFacts) -> Advice:
 def user_code(s: Seen, f: LogFacts) -> Advice:
     """``s.text``: the exception line; ``s.groups``: ``func``, ``path``, ``line`` of the user's raising frame."""
     g = s.groups
+    if CK.MSG_UNRECOGNIZED_LOCAL_RANK in s.text:  # the signature below: the script's argparse, no frame
+        return Advice(f"The script's argument parser rejects the local-rank argument the launcher adds: {s.text[:160]}",
+                      "The deepspeed launcher (and torch.distributed.launch) append --local_rank=<n> (torch >= 2.0's "
+                      "launch: --local-rank=<n>) to every rank's command line; a parser that does not declare it exits "
+                      "with status 2 before any training code runs.",
+                      [code_fix("Declare the argument in the script's parser (both spellings)",
+                                'parser.add_argument("--local_rank", "--local-rank", type=int, default=0)'),
+                       code_fix("Or keep it off the command line and read LOCAL_RANK from the environment",
+                                "deepspeed --no_local_rank train.py ...   # or torchrun; then int(os.environ['LOCAL_RANK'])")])
     return Advice(f"An exception in your own code: {s.text[:200]}", f"Raised in {g.get('func')} at {g.get('path')}:"
                   f"{g.get('line')}, not in DeepSpeed/torch/Transformers. Fix the code there.", [])
 
@@ -111,6 +121,12 @@ SPECS: Tuple[Cause, ...] = (
     Cause("torch-extensions-lock-stale", "DS108", "A leftover torch-extensions lock file: the next build hangs", lock_stale,
           predicted_by="check:torch-extensions-lock-stale", severity=Severity.WARNING),
     Cause("user-code-error", "DS325", "The failure is an exception in the user's own code", user_code,
+          signatures=(
+              rx(re.escape(CK.MSG_UNRECOGNIZED_LOCAL_RANK) + r"[_-]rank", CK.MSG_UNRECOGNIZED_LOCAL_RANK,
+                 "Python's argparse (error(): '<prog>: error: unrecognized arguments: ...') on the --local_rank=<n> that "
+                 "deepspeed/launcher/launch.py (0.3-0.19.8) and torch.distributed.launch (--local-rank from torch 2.0) add",
+                 "train.py: error: unrecognized arguments: --local_rank=1",
+                 "main.py: error: unrecognized arguments: --local-rank=0"),),
           docs=Docs(
               "The failure is an exception raised in the user's own code (the innermost frame of the traceback is in "
               "the training script, not in DeepSpeed/torch/Transformers).",
