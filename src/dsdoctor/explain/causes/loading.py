@@ -235,7 +235,10 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_UNIQUE_ITEM, f"deepspeed/runtime/utils.py get_only_unique_item, from {PARTITION} "
                   "all_gather_coalesced (0.8-0.19.8)",
                   "RuntimeError: expected there to be only one unique element in <generator object "
-                  "Init._convert_to_deepspeed_param.<locals>.all_gather_coalesced.<locals>.<genexpr> at 0x7f00c0ffee00>")),
+                  "Init._convert_to_deepspeed_param.<locals>.all_gather_coalesced.<locals>.<genexpr> at 0x7f00c0ffee00>"),
+              rx(re.escape(K.SRC_UNIQUE_DTYPE), K.SRC_UNIQUE_DTYPE, f"{PARTITION} all_gather_coalesced's source line, the "
+                 "call that raises it (0.8-0.19.8), as a boxed (rich) or headless traceback shows it when the message is cut",
+                 "│ ❱ 1204 │   │   │   │   │   dtype=get_only_unique_item(p.dtype for p in params),          │")),
           docs=Docs(
               "ZeRO-3 failed to gather a group of parameters because they do not share one dtype: `output tensor must "
               "have the same type as input tensor` or `expected there to be only one unique element in <generator "
