@@ -110,3 +110,34 @@ def test_signatures_without_a_needle_are_refused() -> None:
 
     with pytest.raises(ValueError):
         M.Scanner((Signature("x", re.compile("x")),))
+
+
+def test_chained_exception_after_a_blank_line() -> None:
+    """Python prints a blank line before "During handling of the above exception": the marker is structural."""
+    log = (b'Traceback (most recent call last):\n  File "/home/u/train.py", line 3, in <module>\n    import foo\n'
+           b"ModuleNotFoundError: No module named 'foo'\n\nDuring handling of the above exception, another exception "
+           b'occurred:\n\nTraceback (most recent call last):\n  File "/opt/site-packages/x.py", line 5, in g\n'
+           b'    raise RuntimeError("boom")\nRuntimeError: boom\n')
+    sc = M.Scanner()
+    sc.start_source("log", 0)
+    sc.feed_chunk(log)
+    sc.end_source()
+    second = sc.tracebacks[1]
+    assert second.chained_from is not None and second.chained_from.exc_text.startswith("ModuleNotFoundError")
+
+
+def test_the_benchmark_noise_is_not_read() -> None:
+    """bench/explain_throughput.py's mix (warnings with their echo, tqdm bars, training output): not one of
+    its noise lines is a full candidate, so the speed does not hang on what the warnings say."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "explain_throughput.py"
+    spec = importlib.util.spec_from_file_location("explain_throughput", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    lines = [f"{w}: {cat}: {msg}" for w, cat, msg, _ in bench.WARNINGS] + [e for *_, e in bench.WARNINGS]
+    lines += [t.format(loss=1.5, g=0.2, e=0.1, s=1, ms=2, r=3, step=4) for t in bench.TRAINING]
+    lines.append(bench._bar(__import__("random").Random(0), 5))
+    for line in lines:
+        assert not M.passes_prefilter(b"worker-0: [rank3]: " + line.encode()), line

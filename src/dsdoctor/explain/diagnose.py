@@ -17,9 +17,18 @@ from .match import Frame, Hit, Scanner, Traceback
 from .reader import Source, bytes_stream, iter_chunks, open_binary
 
 SECTION = "explain"
-LIB_PATH = re.compile(r"(?:site-packages|dist-packages|/lib/python\d|<frozen|/(?:deepspeed|torch|transformers|accelerate|"
-                      r"peft|trl|pydantic|pydantic_core|huggingface_hub|safetensors|numpy|bitsandbytes)/|"
-                      r"/bin/(?:deepspeed|torchrun|accelerate|ds_report|python[\d.]*)$)")
+# Libraries whose frames are never "the user's code" (a package of the user's own project installed in
+# site-packages is: its bug is a user-code-error). Also Python's own library, and DeepSpeed's source tree.
+LIBS = ("deepspeed", "op_builder", "torch", "transformers", "accelerate", "peft", "trl", "pydantic", "pydantic_core",
+        "huggingface_hub", "safetensors", "numpy", "bitsandbytes", "datasets", "tokenizers", "triton", "apex", "flash_attn",
+        "xformers", "lightning", "pytorch_lightning", "mpi4py", "setuptools", "pip", "_distutils", "pkg_resources",
+        "importlib", "multiprocessing", "concurrent", "runpy", "argparse", "json", "subprocess")
+LIB_PATH = re.compile(r"(?:<frozen |<string>|[/\\](?:%s)(?:[/\\]|\.py$)|[/\\]lib[/\\]python\d[\d.]*[/\\](?!site-packages|dist-packages)|"
+                      r"[/\\]bin[/\\](?:deepspeed|torchrun|accelerate|ds_report|python[\d.]*)$)" % "|".join(LIBS))
+# An exception that carries a library's name (its class's module, or the message) is not a bug in the user's code
+# even when the user's frame is the innermost one (a C++ op raising, a traceback cut above the library's frames).
+LIB_EXCEPTION = re.compile(r"^(?:%s)\.|\b(?:CUDA|NCCL|cuDNN|CUDNN|cuBLAS|CUBLAS|cuda|nccl|DeepSpeed|deepspeed|ZeRO|torch|"
+                           r"transformers|accelerate|peft|bitsandbytes|triton)\b" % "|".join(LIBS[:12]))
 CONSEQUENCE = "consequence"
 
 
@@ -133,9 +142,10 @@ def _finding(name: str, adv: Advice, evidence: List[Evidence], consequences: Lis
                    path=first.path if first else None, line=first.line if first else None)
 
 
-def _frame_hits(sc: Scanner) -> Dict[str, List[Hit]]:
-    """Causes shown by the raising frame (``causes.spec.frame``): one hit per traceback (chained ones too)."""
-    out: Dict[str, List[Hit]] = {}
+def _frame_hits(sc: Scanner) -> List[Hit]:
+    """Causes and symptoms shown by the raising frame (``causes.spec.frame``): one hit per traceback (chained
+    ones too) and signature."""
+    out: List[Hit] = []
     for top in sc.tracebacks:
         cur: Optional[Traceback] = top
         while cur is not None:
@@ -148,26 +158,40 @@ def _frame_hits(sc: Scanner) -> Dict[str, List[Hit]]:
                     continue
                 line = cur.exc_line or cur.line
                 text = cur.exc_text or f'File "{fr.path}", line {fr.line}, in {fr.func}'
-                out.setdefault(sig.name, []).append(Hit(sig.name, cur.source, line, cur.stream, text,
-                                                        order=cur.order + line - cur.line))
+                out.append(Hit(sig.name, cur.source, line, cur.stream, text, sig.symptom, order=cur.order + line - cur.line))
             cur = cur.chained_from
     return out
 
 
-def _cause_hits(sc: Scanner) -> List[Tuple[str, List[Hit]]]:
+def _promoted(sc: Scanner, symptoms: List[Hit]) -> List[Hit]:
+    """Notes that are the cause because a symptom they explain is in the log (``Signature.cause_with``)."""
+    out: List[Hit] = []
+    for h in sc.notes:
+        for sig in BY_NAME[h.name].signatures:
+            if (sig.note and sig.cause_with and sig.pattern.search(h.text)
+                    and any(re.search(sig.cause_with, s.text) for s in symptoms)):
+                out.append(Hit(h.name, h.source, h.line, h.stream, h.text, groups=h.groups, order=h.order))
+                break
+    return out
+
+
+def _cause_hits(sc: Scanner, extra: List[Hit]) -> List[Tuple[str, List[Hit]]]:
     merged: Dict[str, List[Hit]] = {name: list(hits) for name, hits in sc.hits.items() if hits}
-    for name, hits in _frame_hits(sc).items():
-        merged[name] = sorted(merged.get(name, []) + hits, key=lambda h: h.order)
-    causes = list(merged.items())
-    causes.sort(key=lambda item: item[1][0].order)
+    for h in extra:
+        merged.setdefault(h.name, []).append(h)
+    causes = [(name, sorted(hits, key=lambda h: h.order)) for name, hits in merged.items()]
+    # the root first: in log order, except that a cause which is often another failure's consequence yields
+    causes.sort(key=lambda item: (BY_NAME[item[0]].yields, item[1][0].order))
     return causes
 
 
 def _decide_combined(hits: List[Hit], sc: Scanner) -> Tuple[str, Optional[Advice]]:
     """Transformers 4.20-4.50's combined ZeRO-3 message: which argument did the call pass?"""
     h = hits[0]
-    if TK.MSG_ZERO3_COMBINED not in h.text:
+    if TK.MSG_ZERO3_LOW_MEM_411 in h.text or TK.MSG_ZERO3_LOW_MEM_419 in h.text:
         return "zero3-low-cpu-mem-usage-conflict", None
+    # 4.20-4.50's one message for both arguments, or a cut line that could be either
+
     tb = _tb_for(h, sc)
     fr = user_frame(tb) if tb else None
     code = fr.code if fr else ""
@@ -186,8 +210,10 @@ def diagnose_scan(sc: Scanner) -> Report:
                     "tracebacks": sum(t.count for t in sc.tracebacks)}
     findings: List[Finding] = []
     used: Dict[str, bool] = {}
-    symptoms = sorted(sc.symptoms, key=lambda h: h.order)
-    for i, (name, hits) in enumerate(_cause_hits(sc)):
+    framed = _frame_hits(sc)
+    symptoms = sorted(sc.symptoms + [h for h in framed if h.symptom], key=lambda h: h.order)
+    extra = [h for h in framed if not h.symptom] + _promoted(sc, symptoms)
+    for i, (name, hits) in enumerate(_cause_hits(sc, extra)):
         adv: Optional[Advice] = None
         if name == "zero3-low-cpu-mem-usage-conflict":
             name, adv = _decide_combined(hits, sc)
@@ -237,10 +263,14 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         if fr is not None:
             ev.append(Evidence(f'File "{fr.path}", line {fr.line}, in {fr.func}' + (f": {fr.code}" if fr.code else ""),
                                "your code", path=fr.path, line=fr.line))
-        name = "user-code-error" if fr is not None and innermost is fr else "unknown"
+        mine = fr is not None and innermost is fr and bool(tb.exc_text) and not LIB_EXCEPTION.search(tb.exc_text)
+        name = "user-code-error" if mine else "unknown"
         return _finding(name, BY_NAME[name].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)
     if symptoms:
         return _finding("unknown", G.unknown(Seen(), facts), [_ev(symptoms[0])], symptoms[1:])
+    if sc.build_ran is not None and not sc.build_done:  # the log ends while ninja compiled: cut, not a lock wait
+        name = "op-build-failed-cause-not-in-log"
+        return _finding(name, BY_NAME[name].advise(Seen(), facts), [_ev(sc.build_ran)], [])
     if sc.build_started is not None and not sc.build_done:
         return _finding("torch-extensions-lock-stale", G.lock_stale(Seen(), facts), [_ev(sc.build_started)], [], Severity.WARNING)
     notes = sc.notes + sc.warnings

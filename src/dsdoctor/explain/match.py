@@ -51,9 +51,12 @@ _RICH_CALL = re.compile(r"^\s{0,4}❱\s{0,4}(\d{1,7})\s{0,4}[│|]?(.{0,400})$")
 _EXC = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt|Warning|Failure|Unsupported)|"
                   r"[A-Za-z_][\w.]{0,200}\.[A-Z]\w{0,80}|AssertionError|KeyboardInterrupt|StopIteration)(?::\s?(.*)|\s*)$")
 _CHAIN = ("The above exception was the direct cause", "During handling of the above exception")
-_EXT_ROOT = re.compile(r"Using (\S{1,1000}) as PyTorch extensions root")
+# an exception line outside any traceback (a paste of the last line, a launcher's echo): Error/Exception only
+_LONE_EXC = re.compile(r"^[A-Za-z_][\w.]{0,200}(?:Error|Exception): \S")
+_EXT_ROOT = re.compile(r"Using\s{1,4}(\S{1,1000}) as PyTorch extensions root")  # torch prints two spaces when the dir is relative
 _BUILD_START = re.compile(r"Building extension module (\w{1,100})|Emitting ninja build file|"
-                          r"Waiting for lock|Using \S{1,1000} as PyTorch extensions root")
+                          r"Waiting for lock|Using\s{1,4}\S{1,1000} as PyTorch extensions root")
+_NINJA_RAN = "Allowing ninja to set a default number of workers"  # torch cpp_extension _run_ninja_build (1.x-2.14)
 _BUILD_DONE = re.compile(r"Loading extension module (\w{1,100})|Time to load (\w{1,100}) op")
 _WARN = re.compile(r"\[WARNING\]|\bUserWarning\b|\bFutureWarning\b|\bDeprecationWarning\b|^W\d{4} ")
 
@@ -104,19 +107,24 @@ class _Stream:
     window: int = 0  # lines still to read one by one (compiler output after "FAILED:")
     last_tb: Optional[Traceback] = None
     wait: int = 0
+    indent: int = 0  # of the "Traceback" line: pip indents a build's traceback (source lines sit deeper)
 
 
 # The scanner's own lines, besides the signatures': literals of lines it must read whatever the signatures say
-# (tests/test_explain_cases.py holds a fixture for each kind). Every other line is read only when it holds a
+# (tests/test_explain_prefilter.py and test_explain_scanner.py check each kind). Every other line is read only when it holds a
 # signature's needle, or sits in a region read line by line: a traceback (from "Traceback" to its exception
 # line, then TAIL_LINES more for multi-line messages and torchrun's error summary) or a build-failure window
 # (WINDOW_LINES after ninja's "FAILED:", where the compiler output is).
 STRUCTURAL: Tuple[str, ...] = (
     "Traceback (most",  # a traceback starts: its lines are read one by one
     "FAILED:",  # ninja: the compiler output follows
+    "above exception",  # a chained exception (_CHAIN): Python prints a blank line before it, so it is outside any region
+    '", line ',  # a frame line outside a traceback: a paste that starts below its "Traceback" header opens one
+    "Error: ", "Exception: ",  # an exception line outside any traceback (_LONE_EXC): recorded as a frameless traceback
     "No CUDA runtime is found",  # torch's cpp_extension: no GPU visible (diagnose's no_gpu fact)
     "PyTorch extensions root", "Building extension module", "Loading extension module",  # op build progress:
     "Emitting ninja build file", "Waiting for lock", "Time to load ",  # (a log that ends inside a build)
+    "Allowing ninja to set a default number of workers",  # torch runs ninja: the lock was taken, compiling began
     *(lit for _, lits, _ in _VERSION_RX for lit in lits),  # version lines: advice depends on the versions
 )
 # Python warnings: read only while the warnings list (no-failure's notable warnings) is not full, and a line
@@ -164,6 +172,7 @@ class Scanner:
         self.prefilter = prefilter(sigs)
         self._gates = [(sig, gate(sig.needle)) for sig in self.sigs]
         self._seen_soft: Set[bytes] = set()  # raw soft-only lines already read
+        self._lone: Set[str] = set()  # exception lines seen outside tracebacks
         self.hits: Dict[str, List[Hit]] = {}
         self.counts: Dict[Tuple[str, bool], int] = {}
         self.symptoms: List[Hit] = []
@@ -174,6 +183,7 @@ class Scanner:
         self.ext_root: Optional[str] = None
         self.build_started: Optional[Hit] = None
         self.build_done = False
+        self.build_ran: Optional[Hit] = None  # ninja was started for the last build (not a lock wait)
         self.streams: Dict[str, _Stream] = {}
         self.tail: Deque[Tuple[str, int, str]] = deque(maxlen=TAIL_LINES)
         self.lines = 0
@@ -279,11 +289,18 @@ class Scanner:
                 tb.chained_from = st.chain
                 st.chain = None
             st.tb, st.after_frame, st.tail_left, st.wait = tb, False, 0, 0
+            st.indent = len(text) - len(text.lstrip())
+            if not text.lstrip().startswith(_TB_START):  # a flattened paste: the line holds a message too
+                self._match(stream, text, stripped, lineno)
             return
         if any(c in text for c in _CHAIN) and st.last_tb is not None:
             st.chain = st.last_tb
             st.tail_left = 0
             return
+        if st.tb is None and _FRAME.match(text):  # a paste that starts at a frame: its header was lost
+            st.tb = Traceback(self._src, lineno, stream, order=self._order(lineno))
+            st.after_frame, st.tail_left, st.wait = False, 0, 0
+            st.indent = max(0, len(text) - len(text.lstrip()) - 2)
         if st.tb is not None:
             if self._traceback_line(st, text, stripped, lineno):
                 return
@@ -293,6 +310,13 @@ class Scanner:
                 st.tail_left = 0
             elif st.last_tb is not None and len(st.last_tb.message) < 10:
                 st.last_tb.message.append(stripped[:500])
+        elif _LONE_EXC.match(stripped):  # an exception line with no traceback: a frameless one
+            tb = Traceback(self._src, lineno, stream, exc_line=lineno, exc_text=stripped[:2000], order=self._order(lineno))
+            self._finish(st, tb)
+            if tb.exc_text not in self._lone:  # its message lines once: a line logged every step stays cheap
+                st.tail_left = TAIL_LINES
+                if len(self._lone) < 4096:
+                    self._lone.add(tb.exc_text)
         self._match(stream, text, stripped, lineno)
 
     def _traceback_line(self, st: _Stream, text: str, stripped: str, lineno: int) -> bool:
@@ -311,7 +335,7 @@ class Scanner:
         if rc and tb.frames:
             tb.frames[-1].code = rc.group(2).strip()
             return True
-        if st.after_frame and (text.startswith((" ", "\t")) or not stripped):
+        if st.after_frame and (len(text) - len(text.lstrip()) > st.indent or not stripped):
             if stripped and not set(stripped) <= set("^~ ") and tb.frames and not tb.frames[-1].code:
                 tb.frames[-1].code = stripped[:400]
             return True  # source line (or the ^^^ markers): code, not a message
@@ -368,9 +392,12 @@ class Scanner:
         er = _EXT_ROOT.search(text)
         if er:
             self.ext_root = er.group(1)
-        if _BUILD_START.search(text):
-            self.build_started = Hit("build", self._src, lineno, stream, stripped[:500])
+        if _NINJA_RAN in text:
+            self.build_ran = Hit("build", self._src, lineno, stream, stripped[:500])
             self.build_done = False
+        elif _BUILD_START.search(text):
+            self.build_started = Hit("build", self._src, lineno, stream, stripped[:500])
+            self.build_done, self.build_ran = False, None
         elif _BUILD_DONE.search(text):
             self.build_done = True
         if len(self.warnings) < MAX_WARNINGS and _WARN.search(text) and all(w.text != stripped[:300] for w in self.warnings):

@@ -136,7 +136,8 @@ MSG_SH_NOT_FOUND = "/bin/sh: {n}: {cmd}: not found"  # $CXX / nvcc missing (comp
 MSG_COMPILER_INCOMPATIBLE = "is not compatible with the compiler Pytorch was"  # torch's warning for an odd $CXX
 MSG_PYTHON_H = "Python.h: No such file or directory"
 CUDA_HEADERS = ("cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "cuda_fp16.h", "cuda_bf16.h", "curand.h",
-                "curand_kernel.h", "cublas_v2.h", "cusparse.h", "cusolverDn.h")
+                "curand_kernel.h", "cublas_v2.h", "cusparse.h", "cusolverDn.h",
+                "cuda_profiler_api.h")  # DeepSpeed's csrc/includes/gemm_test.h (cpu_adam's CUDA part <= 0.14.2)
 MSG_HEADER_MISSING = "{header}: No such file or directory"
 MSG_OMP_H = "omp.h: No such file or directory"
 MSG_GCC_UNSUPPORTED = "unsupported GNU version! gcc versions later than {n} are not supported!"  # crt/host_config.h
@@ -163,6 +164,35 @@ MSG_STREAM_WRITER = "PytorchStreamWriter failed writing file"
 MSG_ZIP_WRITE = "[enforce fail at inline_container.cc:{n}] . unexpected pos"  # torch 2.14 torch.save on a full disk (disk-full-save)
 MSG_ELASTIC_SIGNAL = "Signal {n} (SIG{name}) received by PID"  # torch.distributed.elastic (torchrun)
 MSG_CHILD_FAILED = "torch.distributed.elastic.multiprocessing.errors.ChildFailedError"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Build / load messages of the toolchain (explain/causes/build.py). nvcc texts read in the nvcc 13.0 binary
+# (.cache/oracle nvcc, its printf templates); gcc / ld / ld.so texts from gcc 12 / binutils 2.40 / glibc 2.36 runs here;
+# torch header texts from the installed torch 2.13.0 / 2.14.1 (torch/include), older torch where marked [unverified].
+# ---------------------------------------------------------------------------------------------------
+
+MSG_NVCC_HOST_STD = "flag is not supported with the configured host compiler. Flag will be ignored."  # nvcc: host gcc too old
+MSG_NVCC_VALUE_UNDEFINED = "Value '{value}' is not defined for option 'std'"  # nvcc < 11 has no -std=c++17
+MSG_CXX11_REQUIRED = "This file requires compiler and library support for the ISO C++ 2011 standard"  # libstdc++ <= 5 c++0x_warning.h
+MSG_TORCH_GCC9 = "trying to build PyTorch with a too old version of GCC"  # c10/util/C++17.h, torch 2.1-2.12 [unverified]
+MSG_TORCH_CXX20 = "C++20 or later compatible compiler is required to use PyTorch."  # torch/csrc/api/include/torch/all.h (2.14.1)
+MSG_LIBC_HEADER = "features.h: No such file or directory"  # glibc's headers missing (no libc6-dev / broken sysroot)
+MSG_NVHPC_CXX = "nvc++"  # NVIDIA HPC SDK's C++ compiler as $CXX in ninja's compile line: torch's headers reject it
+MSG_PSABI_AVX512 = "AVX512F vector return without AVX512F enabled changes the ABI"  # gcc -Wpsabi (gcc 12 here)
+MSG_TARGET_MISMATCH = "target specific option mismatch"  # gcc: always_inline _mm512_* intrinsic on a non-AVX-512 target
+MSG_GCC_EMPTY_ARG = "error: : No such file or directory"  # gcc driver given an empty argument ('' on the command line)
+MSG_UNDEFINED_SYMBOL = "undefined symbol: {symbol}"  # ld.so importing an extension .so
+MSG_MULTIPLE_DEFINITION = "multiple definition of `"  # GNU ld: the same object/symbol linked twice
+MSG_CANNOT_OPEN_SO = "cannot open shared object file: No such file or directory"  # ld.so / dlopen
+MSG_NINJA_FAILED = "FAILED: {target}"  # ninja: a compile/link step failed (its output follows)
+MSG_NINJA_CALLED = "Command '['ninja', '-v']' returned non-zero exit status"  # torch _run_ninja_build (1.x-2.14)
+MSG_WHICH_CXX = "Command '['which', '{cxx}']' returned non-zero exit status"  # torch 1.x cpp_extension compiler check [unverified]
+MSG_SETUPTOOLS_CMD_FAILED = "error: command '{cmd}' failed with exit"  # setuptools build_ext (status/code)
+# GPU architectures: the first CUDA whose nvcc knows each (NVIDIA's CUDA release notes [unverified]); what nvcc
+# 13.0 knows (`nvcc --list-gpu-arch` of the real 13.0 binary: everything below compute_75 was dropped).
+NVCC_ARCH_SINCE = {"80": (11, 0), "86": (11, 1), "87": (11, 4), "89": (11, 8), "90": (11, 8), "100": (12, 8), "120": (12, 8)}
+NVCC_13_ARCHS = ("75", "80", "86", "87", "88", "89", "90", "100", "103", "110", "120", "121")
 
 # torch / CUDA / NCCL at run time (torch 2.14 binaries libtorch_cuda.so, libc10_cuda.so; libcudart.so.13 error strings;
 # NCCL sources v2.7.8-v2.30 from github.com/NVIDIA/nccl)

@@ -69,15 +69,30 @@ def _cuda_headers_missing(s: Seen, f: LogFacts) -> Advice:
                             reason="then export CUDA_HOME to that toolkit")])
 
 
+_TOO_OLD = (CK.MSG_TORCH_GCC9, CK.MSG_NVCC_HOST_STD, CK.MSG_CXX11_REQUIRED)
+
+
 def _host_compiler_unsupported(s: Seen, f: LogFacts) -> Advice:
     m = re.search(r"later than (\d+)", s.text)
     if m:
         fixes = list(F.gcc_limit_fixes(int(m.group(1))))
     elif "omp.h" in s.text:
         fixes = [F.openmp_fix()]
+    elif CK.MSG_LIBC_HEADER in s.text:
+        fixes = [code_fix("Install the C library headers the compiler needs", "apt-get install libc6-dev   # yum: glibc-devel",
+                          reason="a private gcc (module / home-directory build) must also find the system's /usr/include")]
+    elif CK.MSG_NVHPC_CXX in s.text:
+        fixes = [F.env_fix("CXX", "g++", "Build with g++, not NVIDIA HPC SDK's nvc++ (torch's headers reject it)",
+                           reason="or unload the nvhpc module before building")]
+    elif any(t in s.text for t in _TOO_OLD):
+        fixes = [code_fix("Build with a newer gcc (>= 9) for both the C++ and the nvcc host steps",
+                          "export CC=gcc-12 CXX=g++-12   # torch passes $CC to nvcc as -ccbin; or: module load gcc/12",
+                          reason="a fresh build dir: remove the op's torch_extensions dir first")]
     else:
-        fixes = [F.compiler_fix(), code_fix("Or point CXX at an existing compiler", "unset CXX   # or export CXX=g++")]
-    return Advice(f"The host C++ compiler cannot build the op: {s.text[:160]}", "torch builds JIT ops with $CXX or c++.", fixes)
+        fixes = [F.compiler_fix(), code_fix("Or point CXX at an existing compiler", "unset CXX   # or export CXX=g++",
+                                            reason="yum: gcc-c++; conda: cxx-compiler")]
+    return Advice(f"The host C++ compiler cannot build the op: {s.text[:160]}", "torch builds JIT ops with $CXX or c++ "
+                  "(and nvcc's host steps with $CC or its default gcc).", fixes)
 
 
 def _cuda_libs_missing(s: Seen, f: LogFacts) -> Advice:
@@ -98,9 +113,21 @@ def _ds_accelerator_invalid(s: Seen, f: LogFacts) -> Advice:
 
 
 def _nvcc_arch_unsupported(s: Seen, f: LogFacts) -> Advice:
+    arch = s.groups.get("arch", "")
+    since = CK.NVCC_ARCH_SINCE.get(arch)
+    arch_list = F.env_fix("TORCH_CUDA_ARCH_LIST", "8.0;9.0", "Or list only architectures this nvcc knows",
+                          reason="your GPUs' ones: nvidia-smi --query-gpu=compute_cap --format=csv")
+    if since:  # a GPU newer than the toolkit
+        want = f"{since[0]}.{since[1]}"
+        return Advice(f"The CUDA toolkit building the op is too old for compute_{arch} (its nvcc needs CUDA >= {want})",
+                      f"compute_{arch} is known to nvcc from CUDA {want}; the nvcc under CUDA_HOME / on PATH is older. "
+                      "torch and the toolkit may agree with each other: no version check fails, nvcc just has no target.",
+                      [code_fix(f"Build with a CUDA >= {want} toolkit (matching torch's CUDA)",
+                                f"export CUDA_HOME=/usr/local/cuda-{want}   # a newer one; torch built for CUDA 12 needs a 12.x "
+                                "toolkit", "docker: a CUDA 12 -devel base image"), arch_list])
     return Advice("nvcc cannot build for a GPU architecture in the arch list",
-                  "CUDA 13's nvcc dropped compute_60/61/70; DeepSpeed's default list still names them "
-                  "(and a forked child cannot probe the GPUs).",
+                  "CUDA 13's nvcc dropped everything below compute_75; DeepSpeed's default list still names "
+                  "compute_60/61/70 (and a forked child cannot probe the GPUs).",
                   [F.env_fix("TORCH_CUDA_ARCH_LIST", "8.0;9.0", "List only your GPUs' architectures",
                              reason="nvidia-smi --query-gpu=compute_cap --format=csv gives them")])
 
@@ -123,6 +150,64 @@ def _libstdcxx_mismatch(s: Seen, f: LogFacts) -> Advice:
 def _windows_op_build(s: Seen, f: LogFacts) -> Advice:
     return Advice("DeepSpeed ops cannot be JIT-built on native Windows", s.text,
                   [code_fix("Run training under WSL2 or Linux", "wsl --install")])
+
+
+# ---- build causes dsdoctor had no name for (corpus new:op-builder-bug, new:cpu-simd-flags-mismatch, new:nvcc-too-old)
+
+# an op .so that loads but misses a CUDA-library symbol (not linked) or one of DeepSpeed's own (a source left out)
+_OP_SO_SYMBOL = r"\.so: undefined symbol: (?P<symbol>curand\w{1,60}|_ZN\d{1,3}deepspeed\w{1,300})"
+_BUG_KEYS = (("curand", "curand-unlinked"), ("deepspeed_io_handle", "npu-aio-sources"), ("NoneType", "rocm-compile-flag-none"),
+             ("C++20", "cxx17-with-torch-cxx20"), ("multiple definition", "evoformer-same-object"))
+
+
+def _op_builder_bug(s: Seen, f: LogFacts) -> Advice:
+    key = next((k for word, k in _BUG_KEYS if word in s.text), "prebuild-objects-missing")
+    bug = K.BUILDER_BUGS[key]
+    if bug.fixed:
+        fixes = [F.pip_fix(f"deepspeed>={bug.fixed}", f"Upgrade DeepSpeed to {bug.fixed} or later (PR #{bug.pr} fixes this "
+                           "builder bug)", reason="then rebuild the op: remove its torch_extensions dir, or reinstall with "
+                           "the same DS_BUILD_* settings")]
+    else:
+        fixes = [code_fix(f"Install DeepSpeed with PR #{bug.pr} (not in a release yet)",
+                          "pip install git+https://github.com/deepspeedai/DeepSpeed.git")]
+    if key == "curand-unlinked":
+        fixes.append(code_fix("Or let the op JIT-build instead of loading the prebuilt one",
+                              "pip uninstall -y deepspeed && DS_BUILD_OPS=0 pip install deepspeed",
+                              reason="the JIT builds of those releases pass -lcurand"))
+    elif key == "rocm-compile-flag-none":
+        fixes.append(F.pip_fix("deepspeed==0.17.4", "Or use the release before the regression"))
+    return Advice(f"DeepSpeed's op builder produced a broken build: {bug.what}",
+                  f"The op's sources, objects and flags come from DeepSpeed's builder ({bug.versions}), not from your "
+                  f"environment: the toolkit, compiler and libraries are not the problem. Fixed by DeepSpeed PR #{bug.pr}.",
+                  fixes)
+
+
+def _cpu_simd_flags_mismatch(s: Seen, f: LogFacts) -> Advice:
+    if CK.MSG_GCC_EMPTY_ARG in s.text:
+        return Advice("cpu_adam was compiled with an empty SIMD flag: DeepSpeed did not recognise this CPU",
+                      f"DeepSpeed < {K.SIMD_EMPTY_FLAG_FIXED}'s simd_width() returned '' for CPUs it did not know; gcc "
+                      "reads the empty argument as a file name.",
+                      [F.pip_fix(f"deepspeed>={K.SIMD_EMPTY_FLAG_FIXED}", f"Upgrade DeepSpeed ({K.SIMD_EMPTY_FLAG_FIXED} "
+                                 "builds unknown CPUs with -D__SCALAR__, PR #796)")])
+    return Advice("cpu_adam's AVX-512 code was compiled for a target without AVX-512",
+                  "DeepSpeed picks its SIMD path (-D__AVX512__) from the CPU's flags (py-cpuinfo / lscpu), but the "
+                  "compiler targets another -march (a site compiler wrapper or module default, CFLAGS/CXXFLAGS, or a "
+                  "build host unlike the run host), so simd.h's _mm512 intrinsics cannot compile.",
+                  [code_fix("Let the compiler target this CPU: find and remove the -march override",
+                            "env | grep -E '^C(XX)?FLAGS'; c++ -Q --help=target | grep -- '-march='",
+                            reason="DeepSpeed itself passes -march=native"),
+                   code_fix("Build the op on (and for) the machine that runs it",
+                            "python -c 'import deepspeed; deepspeed.ops.op_builder.CPUAdamBuilder().load()'")])
+
+
+def _nvcc_too_old(s: Seen, f: LogFacts) -> Advice:
+    fixes = F.toolkit_fixes(f.torch_cuda, f.ds) if f.torch_cuda else [
+        code_fix("Point CUDA_HOME at a CUDA >= 11 toolkit matching torch's CUDA",
+                 "python -c 'import torch; print(torch.version.cuda)'   # then: export CUDA_HOME=/usr/local/cuda-<that>",
+                 "which nvcc; nvcc -V   # the nvcc the build runs")]
+    return Advice(f"The nvcc that built the op is too old: it rejects -std={s.groups.get('value', 'c++17')}",
+                  "nvcc before CUDA 11 has no -std=c++17, which DeepSpeed's and torch's headers need: the toolkit the "
+                  "build found is older than torch's CUDA (often a second toolkit on PATH or CUDA_HOME).", list(fixes))
 
 
 _NINJA_TORCH = CK.MSG_TORCH_NINJA.split(": ", 1)[1].split(" (")[0]
@@ -169,7 +254,18 @@ SPECS: Tuple[Cause, ...] = (
                  "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda-12.1/bin/nvcc'"),
               msg(K.MSG_NVCC_UNRUNNABLE, f"{BUILDER} installed_cuda_version (0.19.5+, PR #8216)",
                   "deepspeed.ops.op_builder.builder.MissingCUDAException: Unable to run /usr/local/cuda/bin/nvcc, "
-                  "unable to compile CUDA op(s)"))),
+                  "unable to compile CUDA op(s)"),
+              # raised inside installed_cuda_version (`assert cuda_home`, the nvcc -V subprocess), the message cut
+              frame("op_builder/builder.py", "installed_cuda_version", f"{BUILDER} (0.3-0.19.8)",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/opt/src/DeepSpeed/setup.py\", line 100, in <module>\n"
+                    "    cuda_major_ver, cuda_minor_ver = installed_cuda_version()\n"
+                    "  File \"/opt/src/DeepSpeed/op_builder/builder.py\", line 52, in installed_cuda_version\n"
+                    "    output = subprocess.check_output([cuda_home + \"/bin/nvcc\", \"-V\"], universal_newlines=True)\n"
+                    "  File \"/usr/lib/python3.8/subprocess.py\", line 858, in __init__\n"
+                    "    self._execute_child(args, executable, preexec_fn, close_fds,\n",
+                    exc=r"^(?:$|AssertionError|FileNotFoundError|PermissionError|OSError|subprocess\.CalledProcessError|"
+                        r"\S{0,80}MissingCUDAException)", anywhere=True))),
     Cause("ninja-missing", "DS104", "ninja, needed for JIT op builds, is not found the way DeepSpeed looks",
           _ninja_missing, predicted_by="check:ninja-missing", signatures=(
               msg(K.MSG_NINJA, f"{BUILDER} jit_load (0.9-0.19.8)",
@@ -209,6 +305,24 @@ SPECS: Tuple[Cause, ...] = (
                   "csrc/includes/cpu_adam.h:9:10: fatal error: omp.h: No such file or directory"),
               rx(r"/bin/sh: \d{1,6}: \S{1,400}: not found", ": not found", "ninja running $CXX / nvcc through /bin/sh (dash)",
                  "/bin/sh: 1: /nonexistent/c++: not found"),
+              msg(CK.MSG_LIBC_HEADER, "gcc including glibc's features.h (from cuda's crt/host_config.h or libstdc++)",
+                  "/opt/cuda-10.2/include/crt/host_config.h:206:10: fatal error: features.h: No such file or directory"),
+              msg(CK.MSG_WHICH_CXX, f"{CPP_EXT} check_compiler_ok_for_platform runs `which <compiler>` (torch 1.x)",
+                  "subprocess.CalledProcessError: Command '['which', 'c++']' returned non-zero exit status 1."),
+              rx(r"\[\d{1,5}/\d{1,5}\] (?:\S{0,400}/)?nvc\+\+ -MMD", CK.MSG_NVHPC_CXX + " -MMD",
+                 f"ninja's compile line from {CPP_EXT} (`$cxx -MMD -MF ...`) with NVIDIA HPC SDK's nvc++ as the compiler",
+                 "[1/3] /opt/nvidia/hpc_sdk/Linux_x86_64/22.2/compilers/bin/nvc++ -MMD -MF fused_adam_frontend.o.d "
+                 "-DTORCH_EXTENSION_NAME=fused_adam"),
+              msg(CK.MSG_TORCH_GCC9, "torch c10/util/C++17.h #error (torch 2.1-2.12) [unverified: not in the installed 2.13/2.14]",
+                  "torch/include/c10/util/C++17.h:13:2: error: #error \"You're trying to build PyTorch with a too old "
+                  "version of GCC. We need GCC 9 or later.\""),
+              msg(CK.MSG_NVCC_HOST_STD, "nvcc (template read in the nvcc 13.0 binary): its host gcc lacks the -std",
+                  "nvcc warning : The -std=c++17 flag is not supported with the configured host compiler. Flag will be "
+                  "ignored."),
+              msg(CK.MSG_CXX11_REQUIRED, "libstdc++ <= 5 bits/c++0x_warning.h #error (gcc 4.x / 5 without -std=c++11)",
+                  "/usr/include/c++/5/bits/c++0x_warning.h:32:2: error: #error This file requires compiler and library "
+                  "support for the ISO C++ 2011 standard. This support must be enabled with the -std=c++11 or -std=gnu++11 "
+                  "compiler options."),
               msg(CK.MSG_COMPILER_INCOMPATIBLE, f"{CPP_EXT} check_compiler_abi_compatibility warning (torch 1.x-2.14)",
                   "Your compiler (c++) is not compatible with the compiler Pytorch was built with for this platform, "
                   "which is g++ on linux.", note=True))),
@@ -219,8 +333,11 @@ SPECS: Tuple[Cause, ...] = (
                  "/usr/bin/ld: cannot find -lcurand: No such file or directory"),)),
     Cause("libaio-missing", "DS111", "libaio (async_io, NVMe offload) is missing",
           _libaio_missing, predicted_by="check:libaio-missing", signatures=(
+              # printed by every op-compatibility probe (ds_report, any import of the builders): the cause only when
+              # the async_io op then fails
               msg(K.MSG_LIBAIO, "deepspeed/ops/op_builder/async_io.py is_compatible warning (0.9-0.19.8)",
-                  "[WARNING]  async_io requires the dev libaio .so object and headers but these were not found."),)),
+                  "[WARNING]  async_io requires the dev libaio .so object and headers but these were not found.",
+                  note=True, cause_with=r"\basync_io\b"),)),
     Cause("prebuilt-op-mismatch", "DS109", "Prebuilt DeepSpeed ops were built for another torch/CUDA",
           _prebuilt_op_mismatch, predicted_by="check:prebuilt-op-mismatch", signatures=(
               msg(K.MSG_PREBUILT_TORCH, f"{BUILDER} load, installed ops vs torch (0.9-0.19.8)",
@@ -319,4 +436,85 @@ SPECS: Tuple[Cause, ...] = (
               (log("windows-msvc", "A cpu_adam build on Windows:",
                    "error: Microsoft Visual C++ 14.0 or greater is required. Get it with \"Microsoft C++ Build Tools\"\n"
                    "ninja: build stopped: subcommand failed.\n" + CPU_ADAM_TAIL),))),
+    Cause("op-builder-bug", "DS340", "DeepSpeed's own op builder produced a broken build (fixed in a later release)",
+          _op_builder_bug, predicted_by="none", signatures=(
+              rx(_OP_SO_SYMBOL, ".so: undefined symbol: ", "the dynamic loader (glibc ld.so) importing an op .so that "
+                 f"{BUILDER} linked without -lcurand (cpu_adam_op < 0.6.2, transformer_inference < 0.5.10, quantizer "
+                 "< 0.10.0) or built without one of its sources (NPU async_io, PR #7894)",
+                 "ImportError: /opt/conda/lib/python3.8/site-packages/deepspeed/ops/adam/cpu_adam_op.cpython-38-x86_64-"
+                 "linux-gnu.so: undefined symbol: curandCreateGenerator",
+                 "ImportError: /opt/envs/ds/ops/aio/async_io.so: undefined symbol: _ZN21deepspeed_io_handle_t18_create_io"),
+              msg(CK.MSG_TORCH_CXX20, "torch 2.14.1 torch/csrc/api/include/torch/all.h, compiled with DeepSpeed <= 0.19.4's "
+                  "hard-coded -std=c++17 (PR #8238)",
+                  "torch/csrc/api/include/torch/all.h:5:2: error: #error C++20 or later compatible compiler is required to "
+                  "use PyTorch."),
+              rx(r"multiple definition of `\w{1,200}\(", CK.MSG_MULTIPLE_DEFINITION, "GNU ld linking an op whose DeepSpeed "
+                 "builder lists two sources with one object name (evoformer_attn < 0.11.2, PR #4556)",
+                 "attention.o:(.text+0x330): multiple definition of `attention_impl(at::Tensor&, at::Tensor&)'; "
+                 "attention.o:(.text+0x330): first defined here"),
+              rx(r"ld: cannot find \S{1,400}/build/temp\S{1,300}\.o: No such file or directory", "ld: cannot find ",
+                 "GNU ld in DeepSpeed 0.13.3's pre-build (setup.py build_ext, DS_BUILD_*=1; fixed 0.13.4)",
+                 "/usr/bin/ld: cannot find /tmp/pip-install-q/deepspeed_1/build/temp.linux-x86_64-3.10/csrc/adam/"
+                 "multi_tensor_adam.o: No such file or directory"),
+              frame("op_builder/builder.py", "strip_empty_entries", f"{BUILDER} jit_load on a flag builder that returned "
+                    "None (get_cuda_compile_flag on ROCm, 0.17.5; PR #7521)",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/opt/rocm/venv/lib/python3.12/site-packages/deepspeed/ops/op_builder/builder.py\", line 570, in "
+                    "jit_load\n"
+                    "    cxx_args = self.strip_empty_entries(self.cxx_args())\n"
+                    "  File \"/opt/rocm/venv/lib/python3.12/site-packages/deepspeed/ops/op_builder/builder.py\", line 401, in "
+                    "strip_empty_entries\n"
+                    "    return [x for x in args if len(x) > 0]\n"
+                    "TypeError: object of type 'NoneType' has no len()\n",
+                    exc=r"^TypeError: object of type 'NoneType' has no len", anywhere=True)),
+          docs=Docs(
+              "An op built (or was prebuilt) and then failed because of DeepSpeed's own build setup: an op `.so` that "
+              "imports with `undefined symbol: curandCreateGenerator` (not linked with -lcurand) or a DeepSpeed symbol "
+              "(a source file left out), torch's `C++20 or later compatible compiler is required` under DeepSpeed's "
+              "hard-coded `-std=c++17`, `multiple definition of` DeepSpeed functions, or the link step missing the "
+              "build's own object files.",
+              "The sources, objects, compile and link flags of an op come from DeepSpeed's op builder; these failures "
+              "were DeepSpeed bugs, each fixed in a release (knowledge/deepspeed.py BUILDER_BUGS). The toolkit, compiler "
+              "and libraries are not the problem, and reinstalling them does not help.",
+              "Upgrade DeepSpeed to the release that fixed it (the finding names it), then rebuild the op. For prebuilt "
+              "ops missing -lcurand, a JIT build (`DS_BUILD_OPS=0`) also works.",
+              (log("op-builder-bug-curand-unlinked", "Importing a prebuilt cpu_adam_op linked without libcurand:",
+                   "ImportError: /home/user/proj/site/deepspeed/ops/adam/cpu_adam_op.cpython-311-x86_64-linux-gnu.so: "
+                   "undefined symbol: curandCreateGenerator\n"),))),
+    Cause("cpu-simd-flags-mismatch", "DS343", "cpu_adam's SIMD flags do not fit the compile target",
+          _cpu_simd_flags_mismatch, predicted_by="none", signatures=(
+              msg(CK.MSG_PSABI_AVX512, "gcc -Wpsabi on DeepSpeed's csrc/includes/simd.h __m512 path (gcc 7-14; 12.2 run here)",
+                  "csrc/includes/simd.h:51:51: warning: AVX512F vector return without AVX512F enabled changes the ABI "
+                  "[-Wpsabi]"),
+              msg(CK.MSG_TARGET_MISMATCH, "gcc inlining an always_inline _mm512 intrinsic for a non-AVX-512 target (12.2 run here)",
+                  "avx512fintrin.h:6331:1: error: inlining failed in call to 'always_inline' '__m512 _mm512_loadu_ps(const "
+                  "void*)': target specific option mismatch"),
+              rx(r"(?:gcc|g\+\+|c\+\+|cc): error: : No such file or directory", CK.MSG_GCC_EMPTY_ARG,
+                 "the gcc driver given DeepSpeed < 0.3.12's empty SIMD flag (builder.py simd_width, PR #796)",
+                 "x86_64-linux-gnu-gcc: error: : No such file or directory")),
+          docs=Docs(
+              "cpu_adam failed to compile because its SIMD code path does not fit the compile target: gcc warns "
+              "`AVX512F vector return without AVX512F enabled changes the ABI` / fails with `target specific option "
+              "mismatch` on simd.h's _mm512 intrinsics, or (DeepSpeed < 0.3.12) gets an empty argument "
+              "(`gcc: error: : No such file or directory`).",
+              "DeepSpeed chooses `-D__AVX512__` / `-D__AVX256__` from the CPU's flags but the compiler's `-march` comes "
+              "from elsewhere (a site compiler wrapper or module default such as x86-64-v3, CFLAGS, or a build host "
+              "unlike the run host). Old releases passed an empty flag for CPUs they did not recognise.",
+              "Remove the `-march` override so the compiler targets the CPU (DeepSpeed passes `-march=native`), or build "
+              "the op on the machine that runs it; for the empty flag, upgrade DeepSpeed (>= 0.3.12).",
+              (log("cpu-simd-flags-mismatch", "cpu_adam compiled by a compiler wrapper targeting x86-64-v3:",
+                   "/opt/envs/ds/0.19.8/deepspeed/ops/csrc/includes/simd.h:51:51: warning: AVX512F vector return without "
+                   "AVX512F enabled changes the ABI [-Wpsabi]\n"),))),
+    Cause("nvcc-too-old", "DS348", "The nvcc building the op predates CUDA 11 (no -std=c++17)",
+          _nvcc_too_old, predicted_by="none", signatures=(
+              msg(CK.MSG_NVCC_VALUE_UNDEFINED, "nvcc < 11.0 (message template read in the nvcc 13.0 binary)",
+                  "nvcc fatal   : Value 'c++17' is not defined for option 'std'"),),
+          docs=Docs(
+              "nvcc rejected `-std=c++17` (`Value 'c++17' is not defined for option 'std'`) while building an op.",
+              "Only nvcc from CUDA 11 on knows C++17, which DeepSpeed's sources and torch's headers need: the nvcc the "
+              "build ran is older than torch's CUDA (often a second, older toolkit first on PATH or in CUDA_HOME).",
+              "Point CUDA_HOME (and PATH) at a toolkit matching torch's CUDA (`python -c 'import torch; "
+              "print(torch.version.cuda)'`), then rebuild.",
+              (log("nvcc-too-old", "fused_adam built by a CUDA 10 nvcc:",
+                   "nvcc fatal   : Value 'c++17' is not defined for option 'std'\n"),))),
 )

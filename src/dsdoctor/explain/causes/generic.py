@@ -12,9 +12,11 @@ from ...fixes import stale_lock_fix
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, collect_fix, log, msg, rx
+from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, collect_fix, frame, log, msg, rx
 
 OP_BUILD_SYMPTOM = "op-build-failed"
+_ARGS, _LOCAL = CK.MSG_UNRECOGNIZED_LOCAL_RANK.rsplit(" ", 1)
+ARGPARSE_LOCAL_RANK = re.compile(re.escape(_ARGS) + r" (?:\S{1,200} ){0,20}" + re.escape(_LOCAL) + "[-_]rank")
 LAUNCH_SYMPTOM = "launch-failed"
 
 
@@ -32,16 +34,14 @@ def _launch_failed(s: Seen, f: LogFacts) -> Advice:
 
 def user_code(s: Seen, f: LogFacts) -> Advice:
     """``s.text``: the exception line; ``s.groups``: ``func``, ``path``, ``line`` of the user's raising frame."""
+    if ARGPARSE_LOCAL_RANK.search(s.text):
+        return Advice("The script's argument parser rejects the --local_rank argument the launcher passes to every rank",
+                      "The deepspeed launcher (and torch.distributed.launch) append --local_rank=N (torch 2.x's launcher: "
+                      "--local-rank=N) to the script's arguments; argparse exits with status 2 on an unknown argument.",
+                      [code_fix("Accept it in the script", 'parser.add_argument("--local_rank", "--local-rank", type=int, default=-1)'),
+                       code_fix("Or do not pass it: read LOCAL_RANK from the environment",
+                                "deepspeed --no_local_rank train.py ...   # torchrun never passes it")])
     g = s.groups
-    if CK.MSG_UNRECOGNIZED_LOCAL_RANK in s.text:  # the signature below: the script's argparse, no frame
-        return Advice(f"The script's argument parser rejects the local-rank argument the launcher adds: {s.text[:160]}",
-                      "The deepspeed launcher (and torch.distributed.launch) append --local_rank=<n> (torch >= 2.0's "
-                      "launch: --local-rank=<n>) to every rank's command line; a parser that does not declare it exits "
-                      "with status 2 before any training code runs.",
-                      [code_fix("Declare the argument in the script's parser (both spellings)",
-                                'parser.add_argument("--local_rank", "--local-rank", type=int, default=0)'),
-                       code_fix("Or keep it off the command line and read LOCAL_RANK from the environment",
-                                "deepspeed --no_local_rank train.py ...   # or torchrun; then int(os.environ['LOCAL_RANK'])")])
     return Advice(f"An exception in your own code: {s.text[:200]}", f"Raised in {g.get('func')} at {g.get('path')}:"
                   f"{g.get('line')}, not in DeepSpeed/torch/Transformers. Fix the code there.", [])
 
@@ -89,7 +89,21 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_NOT_COMPATIBLE, "deepspeed/ops/op_builder/builder.py jit_load (0.9-0.19.8)",
                   "RuntimeError: Unable to JIT load the async_io op due to it not being compatible due to "
                   "hardware/software issue. None", symptom=True),
-              msg(CK.MSG_NINJA_STOPPED, "ninja (1.10-1.13)", "ninja: build stopped: subcommand failed.", symptom=True))),
+              msg(CK.MSG_NINJA_STOPPED, "ninja (1.10-1.13)", "ninja: build stopped: subcommand failed.", symptom=True),
+              rx(r"^FAILED: \S{1,400}\.(?:o|so|pyd)\s*$", "FAILED: ", "ninja (1.10-1.13), a failed build step (its compiler "
+                 "output, when kept, follows)", "FAILED: cpu_adam.o", symptom=True),
+              rx(r"Command '\['ninja', '-v'", "Command '['ninja', '-v'", "torch/utils/cpp_extension.py _run_ninja_build, "
+                 "subprocess.CalledProcessError (torch 1.x-2.14)",
+                 "subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.", symptom=True),
+              rx(r"torch_extensions[/\\][^:\s]{1,400}\.so: cannot open shared object file", "cannot open shared object file",
+                 "torch/utils/cpp_extension.py _import_module_from_library (torch 1.x-2.14): another rank's build of the "
+                 "op failed, so its .so does not exist",
+                 "ImportError: /root/.cache/torch_extensions/py38_cu116/fused_adam/fused_adam.so: cannot open shared object "
+                 "file: No such file or directory", symptom=True),
+              frame("op_builder/builder.py", "jit_load", "deepspeed/ops/op_builder/builder.py (0.9-0.19.8): the op's JIT "
+                    "build or load failed", "Traceback (most recent call last):\n"
+                    "  File \"/venv/lib/python3.10/site-packages/deepspeed/ops/op_builder/builder.py\", line 497, in jit_load\n"
+                    "    op_module = load(name=self.name,\n", anywhere=True, symptom=True))),
     Cause(LAUNCH_SYMPTOM, "DS703", "dsdoctor launch: the launcher exited non-zero (the log is explained)", _launch_failed,
           signatures=(
               msg(K.MSG_LAUNCH_EXIT, "deepspeed/launcher/launch.py sigkill_handler (0.9-0.19.8)",
@@ -120,13 +134,9 @@ SPECS: Tuple[Cause, ...] = (
                    "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'\n"),))),
     Cause("torch-extensions-lock-stale", "DS108", "A leftover torch-extensions lock file: the next build hangs", lock_stale,
           predicted_by="check:torch-extensions-lock-stale", severity=Severity.WARNING),
-    Cause("user-code-error", "DS325", "The failure is an exception in the user's own code", user_code,
-          signatures=(
-              rx(re.escape(CK.MSG_UNRECOGNIZED_LOCAL_RANK) + r"[_-]rank", CK.MSG_UNRECOGNIZED_LOCAL_RANK,
-                 "Python's argparse (error(): '<prog>: error: unrecognized arguments: ...') on the --local_rank=<n> that "
-                 "deepspeed/launcher/launch.py (0.3-0.19.8) and torch.distributed.launch (--local-rank from torch 2.0) add",
-                 "train.py: error: unrecognized arguments: --local_rank=1",
-                 "main.py: error: unrecognized arguments: --local-rank=0"),),
+    Cause("user-code-error", "DS325", "The failure is an exception in the user's own code", user_code, signatures=(
+        rx(ARGPARSE_LOCAL_RANK.pattern, _ARGS, "CPython Lib/argparse.py ArgumentParser.parse_args "
+           "(3.x), on the launcher's --local_rank", "train.py: error: unrecognized arguments: --local_rank=1"),),
           docs=Docs(
               "The failure is an exception raised in the user's own code (the innermost frame of the traceback is in "
               "the training script, not in DeepSpeed/torch/Transformers).",

@@ -42,6 +42,7 @@ class Signature:
     frame: Tuple[str, ...] = ()  # () or (path suffix, function)
     anywhere: bool = False  # a frame signature matching any frame of the traceback, not only the innermost
     code: Optional[Pattern[str]] = None  # a frame signature: the frame's source line must match too (a call into the failure)
+    cause_with: str = ""  # a note that is the cause when a symptom line matching this regex is in the log
 
 
 @dataclass
@@ -109,19 +110,25 @@ class Cause:
     severity: Severity = Severity.ERROR
     docs: Optional[Docs] = None
     log_examples: Tuple[RuleExample, ...] = ()
+    # often a consequence of another failure in the same run (a collective timing out because another rank died):
+    # reported first only when the log shows no other cause
+    yields: bool = False
 
 
-def _lit(text: str) -> str:
-    """A message template as a regex: each ``{placeholder}`` becomes a named group of one bounded token
-    (of bounded text for the ``WIDE`` ones)."""
+def _units(text: str) -> List[str]:
+    """A message template as regex units: one per literal character, one per ``{placeholder}`` (a named group
+    of one bounded token, of bounded text for the ``WIDE`` ones)."""
     out: List[str] = []
     pos = 0
     for m in re.finditer(r"\{([a-z_]+)\}", text):
-        out.append(re.escape(text[pos:m.start()]))
+        out += [re.escape(c) for c in text[pos:m.start()]]
         out.append(r"(?P<%s>%s)" % (m.group(1), r".{1,300}?" if m.group(1) in WIDE else r"\S{1,200}?"))
         pos = m.end()
-    out.append(re.escape(text[pos:]))
-    return "".join(out)
+    return out + [re.escape(c) for c in text[pos:]]
+
+
+def _lit(text: str) -> str:
+    return "".join(_units(text))
 
 
 def lit(text: str) -> str:
@@ -129,10 +136,49 @@ def lit(text: str) -> str:
     return _lit(text)
 
 
-def msg(template: str, source: str, *samples: str, symptom: bool = False, note: bool = False) -> Signature:
-    """A signature from a message template (``{placeholder}`` = one token); needle = its longest literal."""
-    needle = max(re.split(r"\{[a-z_]+\}", template), key=len)
-    return Signature("", re.compile(_lit(template)), symptom, needle, note, source, samples)
+CUT_MIN = 40  # a message cut after this many literal characters (placeholders between them allowed) still matches
+CUT_NEEDLE = 16  # ... when the literal pieces in those first characters hold one this long (the needle)
+CUT_SPAN = 150  # ... and one that goes on this far is taken as a whole
+
+
+def _head(units: List[str]) -> int:
+    """How many units hold the first ``CUT_MIN`` literal characters (len(units) when the template is shorter)."""
+    seen = 0
+    for i, u in enumerate(units):
+        if not u.startswith("(?P<"):
+            seen += 1
+            if seen == CUT_MIN:
+                return i + 1
+    return len(units)
+
+
+def _cut(units: List[str], k: int) -> str:
+    """``units[:k]``, then each next unit or the end of the line: the message, or a prefix of it that ends the
+    line (a paste cut mid-message, a rich box cut at its edge, a message hard-wrapped or split over [rankN]:
+    lines). Linear: each level is one unit or the end of the line."""
+    tail = ""
+    for u in reversed(units[k:k + CUT_SPAN]):
+        tail = "(?:%s%s|\\s*$)" % (u, tail)
+    return "".join(units[:k]) + tail
+
+
+def _pieces(template: str) -> List[str]:
+    return re.split(r"\{[a-z_]+\}", template)
+
+
+def msg(template: str, source: str, *samples: str, symptom: bool = False, note: bool = False, cut: bool = True,
+        cause_with: str = "") -> Signature:
+    """A signature from a message template (``{placeholder}`` = one token). When its first ``CUT_MIN`` literal
+    characters hold a literal piece of ``CUT_NEEDLE`` characters (and ``cut``), a line that ends after at least
+    those characters, mid-message, matches too; the needle is that piece. Otherwise the needle is the template's
+    longest literal piece."""
+    units = _units(template)
+    k = _head(units)
+    head = max(_pieces("".join("{x}" if u.startswith("(?P<") else re.sub(r"\\(.)", r"\1", u) for u in units[:k])), key=len)
+    if cut and k < len(units) and len(head) >= CUT_NEEDLE:
+        return Signature("", re.compile(_cut(units, k)), symptom, head, note, source, samples, cause_with=cause_with)
+    return Signature("", re.compile("".join(units)), symptom, max(_pieces(template), key=len), note, source, samples,
+                     cause_with=cause_with)
 
 
 def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = False, note: bool = False) -> Signature:
@@ -141,12 +187,12 @@ def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = Fals
 
 
 def frame(path: str, func: str, source: str, *samples: str, exc: str = "", anywhere: bool = False,
-          code: str = "") -> Signature:
+          code: str = "", symptom: bool = False) -> Signature:
     """A signature on the raising frame: the traceback's innermost frame (any frame with ``anywhere``) is in a
     file ending with ``path`` and function ``func``, its source line matches the regex ``code`` (when given: the
     call the failure happened in, for a log cut below it), and the exception line matches the regex ``exc``.
     Samples are traceback excerpts (tests explain each and want this cause first)."""
-    return Signature("", re.compile(exc), needle=func, source=source, samples=samples, frame=(path, func), anywhere=anywhere,
+    return Signature("", re.compile(exc), symptom, func, source=source, samples=samples, frame=(path, func), anywhere=anywhere,
                      code=re.compile(code) if code else None)
 
 
