@@ -95,3 +95,26 @@ def test_docs_written_once() -> None:
 def test_env_causes_are_the_ones_check_predicts() -> None:
     assert "cuda-version-mismatch" in ENV_CAUSES and "memlock-too-low" in ENV_CAUSES
     assert all(RULES[n].code.startswith("DS1") for n in ENV_CAUSES)
+
+
+def test_a_yielding_cause_is_not_the_root_when_another_cause_is_in_the_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from dsdoctor.explain import diagnose as D
+
+    log = ("[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+           "[rank0]: AssertionError: no_sync context manager is incompatible with gradient partitioning logic of ZeRO stage 2\n")
+    assert diagnose_log(log).findings[0].name == "gpu-oom"  # log order
+    monkeypatch.setattr(D, "BY_NAME", dict(D.BY_NAME, **{"gpu-oom": replace(D.BY_NAME["gpu-oom"], yields=True)}))
+    assert [f.name for f in diagnose_log(log).findings][:2] == ["deepspeed-no-sync-incompat", "gpu-oom"]
+
+
+def test_docs_explain_md_lists_every_cause() -> None:
+    from pathlib import Path
+
+    from dsdoctor.explain.causes import docs
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "explain.md").read_text(encoding="utf-8")
+    assert docs.render(doc) == doc, "docs/explain.md is stale: python -m dsdoctor.explain.causes.docs docs/explain.md"
+    for c in CAUSES:
+        assert f"| `{c.name}` | {c.code} |" in doc

@@ -4,6 +4,8 @@ prefilter, so these lines are read wherever they stand."""
 
 from __future__ import annotations
 
+import pytest
+
 from dsdoctor.explain import diagnose_log
 from dsdoctor.explain import match as M
 
@@ -46,3 +48,14 @@ def test_warnings_and_log_levels_are_not_exceptions() -> None:
 def test_relative_extensions_root_with_two_spaces() -> None:
     sc = _scan("Using  .cache/torch_extensions/py310_cu118 as PyTorch extensions root...\n")
     assert sc.ext_root == ".cache/torch_extensions/py310_cu118" and sc.build_started is not None
+
+
+def test_an_exception_logged_every_step_stays_cheap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its message lines are read after the first one only: the rest of the log keeps the prefilter's pace."""
+    read = []
+    orig = M.Scanner._line_event
+    monkeypatch.setattr(M.Scanner, "_line_event", lambda self, raw, n: (read.append(n), orig(self, raw, n))[1])
+    log = "".join(f"[rank{r}]: ValueError: bad sample\n[rank{r}]: step {i}\n" for i in range(500) for r in range(4))
+    sc = _scan(log)
+    assert len(sc.tracebacks) == 1 and sc.tracebacks[0].count > 1900
+    assert len(read) < 2000 + 4 * 2 * M.TAIL_LINES  # each exception line, and one message tail

@@ -180,7 +180,8 @@ def _cause_hits(sc: Scanner, extra: List[Hit]) -> List[Tuple[str, List[Hit]]]:
     for h in extra:
         merged.setdefault(h.name, []).append(h)
     causes = [(name, sorted(hits, key=lambda h: h.order)) for name, hits in merged.items()]
-    causes.sort(key=lambda item: item[1][0].order)
+    # the root first: in log order, except that a cause which is often another failure's consequence yields
+    causes.sort(key=lambda item: (BY_NAME[item[0]].yields, item[1][0].order))
     return causes
 
 

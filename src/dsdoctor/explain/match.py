@@ -111,7 +111,7 @@ class _Stream:
 
 
 # The scanner's own lines, besides the signatures': literals of lines it must read whatever the signatures say
-# (tests/test_explain_cases.py holds a fixture for each kind). Every other line is read only when it holds a
+# (tests/test_explain_prefilter.py and test_explain_scanner.py check each kind). Every other line is read only when it holds a
 # signature's needle, or sits in a region read line by line: a traceback (from "Traceback" to its exception
 # line, then TAIL_LINES more for multi-line messages and torchrun's error summary) or a build-failure window
 # (WINDOW_LINES after ninja's "FAILED:", where the compiler output is).
@@ -171,7 +171,8 @@ class Scanner:
         self.sigs = _signatures() if sigs is None else sigs
         self.prefilter = prefilter(sigs)
         self._gates = [(sig, gate(sig.needle)) for sig in self.sigs]
-        self._seen_soft: Set[bytes] = set()  # raw soft-only lines already read
+        self._seen_soft: Set[bytes] = set()  # raw soft-only lines already read (the prefilter skips them)
+        self._lone: Set[str] = set()  # exception lines seen outside tracebacks
         self.hits: Dict[str, List[Hit]] = {}
         self.counts: Dict[Tuple[str, bool], int] = {}
         self.symptoms: List[Hit] = []
@@ -203,7 +204,7 @@ class Scanner:
         self.bytes += len(chunk)
         cur = self._line + 1  # number of the line starting at pos
         pos, n = 0, len(chunk)
-        starts = self.prefilter.lines(chunk)
+        starts = self.prefilter.lines(chunk, len(self.warnings) < MAX_WARNINGS, self._seen_soft)
         k = 0
         seq = self._sequential()
         while pos < n:
@@ -212,13 +213,11 @@ class Scanner:
                     k += 1
                 if k == len(starts):
                     break
-                start, full = starts[k]
+                start = starts[k][0]
                 k += 1
                 if start > pos:
                     cur += chunk.count(b"\n", pos, start)
                     pos = start
-                if not full and self._skip_soft(chunk, pos):
-                    continue
             end = chunk.find(b"\n", pos)
             if end < 0:
                 end = n
@@ -230,18 +229,6 @@ class Scanner:
         self._line += nl
         self.lines += nl
         self._last_raw = (self._last_raw + chunk)[-4096:] if n < 4096 else chunk[-4096:]
-
-    def _skip_soft(self, chunk: bytes, pos: int) -> bool:
-        """A line holding only soft literals: skipped once the warnings list is full or when already read."""
-        if len(self.warnings) >= MAX_WARNINGS:
-            return True
-        end = chunk.find(b"\n", pos)
-        raw = chunk[pos:end if end >= 0 else len(chunk)]
-        if raw in self._seen_soft:
-            return True
-        if len(self._seen_soft) < 4096:
-            self._seen_soft.add(raw)
-        return False
 
     def end_source(self) -> None:
         for st in self.streams.values():  # a log cut inside a traceback: keep what it showed
@@ -312,11 +299,14 @@ class Scanner:
         elif _LONE_EXC.match(stripped):  # an exception line with no traceback: a frameless one
             tb = Traceback(self._src, lineno, stream, exc_line=lineno, exc_text=stripped[:2000], order=self._order(lineno))
             self._finish(st, tb)
-            st.tail_left = TAIL_LINES
+            if tb.exc_text not in self._lone:  # its message lines once: a line logged every step stays cheap
+                st.tail_left = TAIL_LINES
+                if len(self._lone) < 4096:
+                    self._lone.add(tb.exc_text)
         self._match(stream, text, stripped, lineno)
 
     def _traceback_line(self, st: _Stream, text: str, stripped: str, lineno: int) -> bool:
-        """Consume a line inside a traceback; True when it was structure (frame / source), not content."""
+        """Consume a line inside a traceback; True when it was structure only (source lines, box borders)."""
         tb = st.tb
         assert tb is not None
         fm = _FRAME.match(text) or _RICH_FRAME.match(text)
@@ -326,7 +316,7 @@ class Scanner:
             else:
                 tb.frames[-1] = Frame(fm.group(1), int(fm.group(2)), fm.group(3))
             st.after_frame = True
-            return True
+            return False  # structure, and matched too: a frame line can be a signature (a paste without its header)
         rc = _RICH_CALL.match(stripped)
         if rc and tb.frames:
             tb.frames[-1].code = rc.group(2).strip()

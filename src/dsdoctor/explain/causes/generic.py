@@ -15,7 +15,8 @@ from ...model import Severity
 from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, collect_fix, frame, log, msg, rx
 
 OP_BUILD_SYMPTOM = "op-build-failed"
-ARGPARSE_LOCAL_RANK = re.compile(r"error: unrecognized arguments: .{0,200}--local[-_]rank")
+_ARGS, _LOCAL = CK.MSG_UNRECOGNIZED_LOCAL_RANK.rsplit(" ", 1)
+ARGPARSE_LOCAL_RANK = re.compile(re.escape(_ARGS) + r" (?:\S{1,200} ){0,20}" + re.escape(_LOCAL) + "[-_]rank")
 LAUNCH_SYMPTOM = "launch-failed"
 
 
@@ -136,7 +137,7 @@ SPECS: Tuple[Cause, ...] = (
     Cause("torch-extensions-lock-stale", "DS108", "A leftover torch-extensions lock file: the next build hangs", lock_stale,
           predicted_by="check:torch-extensions-lock-stale", severity=Severity.WARNING),
     Cause("user-code-error", "DS325", "The failure is an exception in the user's own code", user_code, signatures=(
-        rx(ARGPARSE_LOCAL_RANK.pattern, "error: unrecognized arguments", "CPython Lib/argparse.py ArgumentParser.parse_args "
+        rx(ARGPARSE_LOCAL_RANK.pattern, _ARGS, "CPython Lib/argparse.py ArgumentParser.parse_args "
            "(3.x), on the launcher's --local_rank", "train.py: error: unrecognized arguments: --local_rank=1"),),
           docs=Docs(
               "The failure is an exception raised in the user's own code (the innermost frame of the traceback is in "

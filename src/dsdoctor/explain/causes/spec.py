@@ -110,6 +110,9 @@ class Cause:
     severity: Severity = Severity.ERROR
     docs: Optional[Docs] = None
     log_examples: Tuple[RuleExample, ...] = ()
+    # often a consequence of another failure in the same run (a collective timing out because another rank died):
+    # reported first only when the log shows no other cause
+    yields: bool = False
 
 
 def _units(text: str) -> List[str]:
