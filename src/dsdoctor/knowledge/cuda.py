@@ -132,6 +132,9 @@ def extension_lock_blocks(torch_version: Optional[str]) -> bool:
 
 MSG_ERROR_BUILDING = "Error building extension '{op}'"  # torch _run_ninja_build; compiler output follows
 MSG_ERROR_COMPILING = "Error compiling objects for extension"  # torch BuildExtension (setup.py / pip pre-builds)
+# pip (26.3 _internal/exceptions/build.py; older pips the same words): a package's build step failed
+MSG_PIP_STEP_FAILED = "did not run successfully."  # "× Getting requirements to build wheel did not run successfully."
+MSG_PIP_WHEEL_FAILED = "Failed building wheel for {name}"  # pip < 24 (wheel_builder.py); 24+: "Failed to build {name}"
 MSG_NINJA_STOPPED = "ninja: build stopped: subcommand failed."
 MSG_SH_NOT_FOUND = "/bin/sh: {n}: {cmd}: not found"  # $CXX / nvcc missing (compiler-missing-ds0.19.8)
 MSG_COMPILER_INCOMPATIBLE = "is not compatible with the compiler Pytorch was"  # torch's warning for an odd $CXX
