@@ -649,6 +649,7 @@ def batch_sizes(tb: Optional[int], mb: Optional[int], ga: Optional[int], ws: int
 # (the default on Windows, BUILD_OP_PLATFORM) the assert aborts `Getting requirements to build wheel`.
 MSG_SETUP_NO_TORCH = "Unable to import torch, pre-compiling ops will be disabled."
 MSG_SETUP_PRECOMPILE_NO_TORCH = "Unable to pre-compile ops without torch installed."
+MSG_SETUP_PRECOMPILE_OP_NO_TORCH = "Unable to pre-compile {op}, please first install torch"  # DS_BUILD_<OP>=1 alone
 # accelerator/real_accelerator.py get_accelerator: no CUDA GPU visible -> the cpu accelerator (0.14.1-0.19.8)
 MSG_CPU_FALLBACK = "Setting accelerator to CPU. If you have GPU or other accelerator, we were unable to detect it."
 # The cpu accelerator's own ops (op_builder/cpu/, 0.9.3-0.19.8: deepspeed_ccl_comm, deepspeed_shm_comm, ...): a CUDA

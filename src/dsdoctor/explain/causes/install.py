@@ -96,6 +96,8 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_SETUP_PRECOMPILE_NO_TORCH, "DeepSpeed setup.py assert when DS_BUILD_OPS=1 (0.4.1-0.19.8)",
                   "AssertionError: Unable to pre-compile ops without torch installed. Please install torch before "
                   "attempting to pre-compile ops."),
+              msg(K.MSG_SETUP_PRECOMPILE_OP_NO_TORCH, "DeepSpeed setup.py assert when one DS_BUILD_<OP>=1 (0.4.1-0.19.8)",
+                  "AssertionError: Unable to pre-compile cpu_adam, please first install torch"),
               msg(K.MSG_SETUP_NO_TORCH, "DeepSpeed setup.py warning when `import torch` fails (0.4.1-0.19.8)",
                   "[WARNING] Unable to import torch, pre-compiling ops will be disabled. Please visit "
                   "https://pytorch.org/ to see how to properly install torch on your system.",
