@@ -178,6 +178,8 @@ MSG_CHILD_FAILED = "torch.distributed.elastic.multiprocessing.errors.ChildFailed
 
 MSG_NVCC_HOST_STD = "flag is not supported with the configured host compiler. Flag will be ignored."  # nvcc: host gcc too old
 MSG_NVCC_VALUE_UNDEFINED = "Value '{value}' is not defined for option 'std'"  # nvcc < 11 has no -std=c++17
+# the first CUDA whose nvcc accepts each -std (NVIDIA's CUDA release notes [unverified])
+NVCC_STD_SINCE = {"c++14": (9, 0), "c++17": (11, 0), "c++20": (12, 0)}
 MSG_CXX11_REQUIRED = "This file requires compiler and library support for the ISO C++ 2011 standard"  # libstdc++ <= 5 c++0x_warning.h
 MSG_TORCH_GCC9 = "trying to build PyTorch with a too old version of GCC"  # c10/util/C++17.h, torch 2.1-2.12 [unverified]
 MSG_TORCH_CXX20 = "C++20 or later compatible compiler is required to use PyTorch."  # torch/csrc/api/include/torch/all.h (2.14.1)

@@ -214,12 +214,15 @@ def _cpu_simd_flags_mismatch(s: Seen, f: LogFacts) -> Advice:
 
 def _nvcc_too_old(s: Seen, f: LogFacts) -> Advice:
     fixes = F.toolkit_fixes(f.torch_cuda, f.ds) if f.torch_cuda else [
-        code_fix("Point CUDA_HOME at a CUDA >= 11 toolkit matching torch's CUDA",
+        code_fix("Point CUDA_HOME at a toolkit matching torch's CUDA",
                  "python -c 'import torch; print(torch.version.cuda)'   # then: export CUDA_HOME=/usr/local/cuda-<that>",
                  "which nvcc; nvcc -V   # the nvcc the build runs")]
-    return Advice(f"The nvcc that built the op is too old: it rejects -std={s.groups.get('value', 'c++17')}",
-                  "nvcc before CUDA 11 has no -std=c++17, which DeepSpeed's and torch's headers need: the toolkit the "
-                  "build found is older than torch's CUDA (often a second toolkit on PATH or CUDA_HOME).", list(fixes))
+    std = s.groups.get("value", "c++17")
+    since = CK.NVCC_STD_SINCE.get(std, (11, 0))
+    return Advice(f"The nvcc that built the op is too old: it rejects -std={std}",
+                  f"nvcc before CUDA {since[0]}.{since[1]} has no -std={std}, which DeepSpeed's and torch's headers need: "
+                  "the toolkit the build found is older than torch's CUDA (often a second toolkit on PATH or CUDA_HOME).",
+                  list(fixes))
 
 
 _NINJA_TORCH = CK.MSG_TORCH_NINJA.split(": ", 1)[1].split(" (")[0]
