@@ -183,6 +183,8 @@ NVCC_STD_SINCE = {"c++14": (9, 0), "c++17": (11, 0), "c++20": (12, 0)}
 MSG_CXX11_REQUIRED = "This file requires compiler and library support for the ISO C++ 2011 standard"  # libstdc++ <= 5 c++0x_warning.h
 MSG_TORCH_GCC9 = "trying to build PyTorch with a too old version of GCC"  # c10/util/C++17.h, torch 2.1-2.12 [unverified]
 MSG_TORCH_CXX20 = "C++20 or later compatible compiler is required to use PyTorch."  # torch/csrc/api/include/torch/all.h (2.14.1)
+MSG_TORCH_NO_CUDA_HOME = "CUDA_HOME environment variable is not set."  # cpp_extension _join_cuda_home (torch 1.x-2.14)
+MSG_LIBAIO_HEADER = "libaio.h: No such file or directory"  # gcc on DeepSpeed's csrc/aio (async_io / gds)
 MSG_LIBC_HEADER = "features.h: No such file or directory"  # glibc's headers missing (no libc6-dev / broken sysroot)
 MSG_NVHPC_CXX = "nvc++"  # NVIDIA HPC SDK's C++ compiler as $CXX in ninja's compile line: torch's headers reject it
 MSG_PSABI_AVX512 = "AVX512F vector return without AVX512F enabled changes the ABI"  # gcc -Wpsabi (gcc 12 here)

@@ -267,6 +267,8 @@ SPECS: Tuple[Cause, ...] = (
               rx(r"No such file or directory: '[^']{0,400}/bin/nvcc'", "/bin/nvcc'",
                  f"{BUILDER} installed_cuda_version runs <CUDA_HOME>/bin/nvcc -V (subprocess, 0.9-0.19.4)",
                  "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda-12.1/bin/nvcc'"),
+              msg(CK.MSG_TORCH_NO_CUDA_HOME, f"{CPP_EXT} _join_cuda_home, building a CUDA extension (torch 1.x-2.14)",
+                  "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root."),
               rx(r"/bin/sh: \d{1,6}: \S{0,400}nvcc: not found", "nvcc: not found", "ninja running nvcc through /bin/sh "
                  "(dash) when no nvcc is on PATH / under CUDA_HOME", "/bin/sh: 1: /usr/local/cuda/bin/nvcc: not found"),
               msg(K.MSG_NVCC_UNRUNNABLE, f"{BUILDER} installed_cuda_version (0.19.5+, PR #8216)",
@@ -350,6 +352,11 @@ SPECS: Tuple[Cause, ...] = (
                  "/usr/bin/ld: cannot find -lcurand: No such file or directory"),)),
     Cause("libaio-missing", "DS111", "libaio (async_io, NVMe offload) is missing",
           _libaio_missing, predicted_by="check:libaio-missing", signatures=(
+              # the async_io build itself (DS_BUILD_AIO=1 / a JIT build without the compatibility probe)
+              msg(CK.MSG_LIBAIO_HEADER, "gcc compiling DeepSpeed's csrc/aio (#include <libaio.h>, 0.9-0.19.8)",
+                  "csrc/aio/common/deepspeed_aio_utils.h:17:10: fatal error: libaio.h: No such file or directory"),
+              rx(r"cannot find -laio\b", "cannot find -laio", "ld linking DeepSpeed's async_io op (-laio, 0.9-0.19.8)",
+                 "/usr/bin/ld: cannot find -laio: No such file or directory"),
               # printed by every op-compatibility probe (ds_report, any import of the builders): the cause only when
               # the async_io op then fails
               msg(K.MSG_LIBAIO, "deepspeed/ops/op_builder/async_io.py is_compatible warning (0.9-0.19.8)",
