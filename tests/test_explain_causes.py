@@ -117,3 +117,11 @@ def test_docs_explain_md_lists_every_cause() -> None:
     assert docs.render(doc) == doc, "docs/explain.md is stale: python -m dsdoctor.explain.causes.docs docs/explain.md"
     for c in CAUSES:
         assert f"| `{c.name}` | {c.code} |" in doc
+
+
+def test_a_warning_is_the_cause_only_with_the_failure_it_explains() -> None:
+    warn = "[WARNING]  async_io requires the dev libaio .so object and headers but these were not found.\n"
+    assert diagnose_log(warn * 3 + "[WARNING]  async_io: please install the libaio-dev package with apt\n").findings[0].name == "no-failure"
+    failed = "RuntimeError: Unable to JIT load the async_io op due to it not being compatible due to hardware/software issue. None\n"
+    assert diagnose_log(warn + failed).findings[0].name == "libaio-missing"
+    assert diagnose_log(warn + "ninja: build stopped: subcommand failed.\n").findings[0].name == "op-build-failed-cause-not-in-log"
