@@ -125,3 +125,24 @@ def test_a_warning_is_the_cause_only_with_the_failure_it_explains() -> None:
     failed = "RuntimeError: Unable to JIT load the async_io op due to it not being compatible due to hardware/software issue. None\n"
     assert diagnose_log(warn + failed).findings[0].name == "libaio-missing"
     assert diagnose_log(warn + "ninja: build stopped: subcommand failed.\n").findings[0].name == "op-build-failed-cause-not-in-log"
+
+
+@pytest.mark.parametrize("log,want", [
+    ("Traceback (most recent call last):\n  File \"/home/u/train.py\", line 3, in <module>\n    main()\n"
+     "KeyError: 'seq_len'\n", "user-code-error"),
+    # the user's frame, but the exception is a library's (a C++ op raising, a cut traceback)
+    ("Traceback (most recent call last):\n  File \"/home/u/train.py\", line 3, in <module>\n    x.cuda()\n"
+     "RuntimeError: CUDA error: an illegal memory access was encountered\n", "unknown"),
+    ("Traceback (most recent call last):\n  File \"/home/u/train.py\", line 3, in <module>\n    engine.step()\n"
+     "deepspeed.runtime.zero.utils.ZeRORuntimeException: something new\n", "unknown"),
+    # the project's own package in site-packages is the user's code
+    ("Traceback (most recent call last):\n  File \"/env/lib/python3.10/site-packages/myproj/data.py\", line 9, in load\n"
+     "    open(p)\nFileNotFoundError: [Errno 2] No such file or directory: 'data/info.json'\n", "user-code-error"),
+    # cut before the exception line: nothing to blame on the user
+    ("Traceback (most recent call last):\n  File \"/home/u/train.py\", line 3, in <module>\n    main()\n", "unknown"),
+    # DeepSpeed's source tree (setup.py builds) is not the user's code
+    ("Traceback (most recent call last):\n  File \"G:\\\\src\\\\DeepSpeed-0.7.3\\\\op_builder\\\\builder.py\", line 40, in x\n"
+     "    y()\nTypeError: z\n", "unknown"),
+])
+def test_a_log_with_an_exception_is_never_no_failure(log: str, want: str) -> None:
+    assert diagnose_log(log).findings[0].name == want
