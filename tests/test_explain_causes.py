@@ -146,3 +146,11 @@ def test_a_warning_is_the_cause_only_with_the_failure_it_explains() -> None:
 ])
 def test_a_log_with_an_exception_is_never_no_failure(log: str, want: str) -> None:
     assert diagnose_log(log).findings[0].name == want
+
+
+def test_every_pattern_compiles() -> None:
+    """Patterns compile when first used (LazyPattern): make sure each one can."""
+    for s in SIGNATURES + FRAME_SIGNATURES:
+        for p in (s.pattern, s.code):
+            if p is not None and hasattr(p, "compiled"):
+                p.compiled()
