@@ -30,6 +30,7 @@ LIB_PATH = re.compile(r"(?:<frozen |<string>|[/\\](?:%s)(?:[/\\]|\.py$)|[/\\]lib
 LIB_EXCEPTION = re.compile(r"^(?:%s)\.|\b(?:CUDA|NCCL|cuDNN|CUDNN|cuBLAS|CUBLAS|cuda|nccl|DeepSpeed|deepspeed|ZeRO|torch|"
                            r"transformers|accelerate|peft|bitsandbytes|triton)\b" % "|".join(LIBS[:12]))
 CONSEQUENCE = "consequence"
+WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN\b|^W\d{4} ")  # a warning line is not a failure
 
 
 def scan_sources(sources: Iterable[Source], scanner: Optional[Scanner] = None) -> Scanner:
@@ -164,12 +165,15 @@ def _frame_hits(sc: Scanner) -> List[Hit]:
 
 
 def _promoted(sc: Scanner, symptoms: List[Hit]) -> List[Hit]:
-    """Notes that are the cause because a symptom they explain is in the log (``Signature.cause_with``)."""
+    """Notes that are the cause because a failure they explain is in the log (``Signature.cause_with``, searched in
+    the symptom lines, the exception lines and the log's last lines)."""
     out: List[Hit] = []
+    failures = ([s.text for s in symptoms] + [t.exc_text for t in sc.tracebacks if t.exc_text]
+                + [t for _, _, t in sc.tail if not WARNING.search(t)])
     for h in sc.notes:
         for sig in BY_NAME[h.name].signatures:
             if (sig.note and sig.cause_with and sig.pattern.search(h.text)
-                    and any(re.search(sig.cause_with, s.text) for s in symptoms)):
+                    and any(re.search(sig.cause_with, t) and not sig.pattern.search(t) for t in failures)):
                 out.append(Hit(h.name, h.source, h.line, h.stream, h.text, groups=h.groups, order=h.order))
                 break
     return out
