@@ -76,6 +76,9 @@ def _cuda_headers_missing(s: Seen, f: LogFacts) -> Advice:
 
 
 _TOO_OLD = (CK.MSG_TORCH_GCC9, CK.MSG_NVCC_HOST_STD, CK.MSG_CXX11_REQUIRED)
+# a warning-level build line names its cause only when the build then failed (a symptom, an exception, the tail)
+_BUILD_FAILED = "|".join(re.escape(m) for m in ("FAILED: ", CK.MSG_NINJA_STOPPED, CK.MSG_ERROR_BUILDING.split("{")[0],
+                                                 CK.MSG_ERROR_COMPILING))
 
 
 def _host_compiler_unsupported(s: Seen, f: LogFacts) -> Advice:
@@ -331,7 +334,7 @@ SPECS: Tuple[Cause, ...] = (
               rx(r"\[\d{1,5}/\d{1,5}\] (?:\S{0,400}/)?nvc\+\+ -MMD", CK.MSG_NVHPC_CXX + " -MMD",
                  f"ninja's compile line from {CPP_EXT} (`$cxx -MMD -MF ...`) with NVIDIA HPC SDK's nvc++ as the compiler",
                  "[1/3] /opt/nvidia/hpc_sdk/Linux_x86_64/22.2/compilers/bin/nvc++ -MMD -MF fused_adam_frontend.o.d "
-                 "-DTORCH_EXTENSION_NAME=fused_adam"),
+                 "-DTORCH_EXTENSION_NAME=fused_adam", note=True, cause_with=_BUILD_FAILED),
               msg(CK.MSG_TORCH_GCC9, "torch c10/util/C++17.h #error (torch 2.1-2.12) [unverified: not in the installed 2.13/2.14]",
                   "torch/include/c10/util/C++17.h:13:2: error: #error \"You're trying to build PyTorch with a too old "
                   "version of GCC. We need GCC 9 or later.\""),
@@ -515,7 +518,7 @@ SPECS: Tuple[Cause, ...] = (
           _cpu_simd_flags_mismatch, predicted_by="none", signatures=(
               msg(CK.MSG_PSABI_AVX512, "gcc -Wpsabi on DeepSpeed's csrc/includes/simd.h __m512 path (gcc 7-14; 12.2 run here)",
                   "csrc/includes/simd.h:51:51: warning: AVX512F vector return without AVX512F enabled changes the ABI "
-                  "[-Wpsabi]"),
+                  "[-Wpsabi]", note=True, cause_with=_BUILD_FAILED),
               msg(CK.MSG_TARGET_MISMATCH, "gcc inlining an always_inline _mm512 intrinsic for a non-AVX-512 target (12.2 run here)",
                   "avx512fintrin.h:6331:1: error: inlining failed in call to 'always_inline' '__m512 _mm512_loadu_ps(const "
                   "void*)': target specific option mismatch"),
@@ -534,7 +537,8 @@ SPECS: Tuple[Cause, ...] = (
               "the op on the machine that runs it; for the empty flag, upgrade DeepSpeed (>= 0.3.12).",
               (log("cpu-simd-flags-mismatch", "cpu_adam compiled by a compiler wrapper targeting x86-64-v3:",
                    "/opt/envs/ds/0.19.8/deepspeed/ops/csrc/includes/simd.h:51:51: warning: AVX512F vector return without "
-                   "AVX512F enabled changes the ABI [-Wpsabi]\n"),))),
+                   "AVX512F enabled changes the ABI [-Wpsabi]\n"
+                   "ninja: build stopped: subcommand failed.\n"),))),
     Cause("nvcc-too-old", "DS348", "The nvcc building the op predates CUDA 11 (no -std=c++17)",
           _nvcc_too_old, predicted_by="none", signatures=(
               msg(CK.MSG_NVCC_VALUE_UNDEFINED, "nvcc < 11.0 (message template read in the nvcc 13.0 binary)",

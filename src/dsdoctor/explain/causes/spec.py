@@ -215,9 +215,10 @@ def msg(template: str, source: str, *samples: str, symptom: bool = False, note: 
                      cause_with=cause_with)
 
 
-def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = False, note: bool = False) -> Signature:
+def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = False, note: bool = False,
+       cause_with: str = "") -> Signature:
     """A signature from a regex (bounded classes only) and a literal every match contains."""
-    return Signature("", LazyPattern(regex), symptom, needle, note, source, samples)
+    return Signature("", LazyPattern(regex), symptom, needle, note, source, samples, cause_with=cause_with)
 
 
 def frame(path: str, func: str, source: str, *samples: str, exc: str = "", anywhere: bool = False,
