@@ -25,8 +25,8 @@ def _torch_not_importable(s: Seen, f: LogFacts) -> Advice:
                   "setup.py cannot pre-compile ops. DS_BUILD_OPS defaults to 1 on native Windows.",
                   [code_fix("Build against this environment's torch", "pip install --no-build-isolation deepspeed",
                             reason="torch, setuptools and wheel must already be installed in it"),
-                   F.env_fix("DS_BUILD_OPS", "0", "Or install without pre-compiled ops (JIT-built when first used, on Linux)",
-                             launcher="pip install deepspeed"),
+                   code_fix("Or install without pre-compiled ops (JIT-built when first used, on Linux)",
+                            "DS_BUILD_OPS=0 pip install deepspeed"),
                    code_fix("On native Windows: train under WSL2 (or install a prebuilt Windows wheel)", "wsl --install")])
 
 
