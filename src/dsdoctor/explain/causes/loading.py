@@ -420,15 +420,16 @@ SPECS: Tuple[Cause, ...] = (
                  "unscale_and_clip_grads' source line (0.14.1-0.14.4: PR #5256 / #5493, fixed by #5504 in 0.14.5), "
                  "seen in a traceback pasted without its header",
                  "    self.fp32_partitioned_groups_flat[sub_group_id].grad.mul_(1. / combined_scale)"),
-              frame("deepspeed/runtime/zero/stage3.py", "unscale_and_clip_grads", "the same line in a traceback "
-                    "(DeepSpeed 0.14.1-0.14.4)",
+              frame("deepspeed/runtime/zero/stage3.py", "*", "the same line as the raising frame's source line "
+                    "(DeepSpeed 0.14.1-0.14.4; any function: ranks' lines interleave in real logs)",
                     "Traceback (most recent call last):\n"
                     "  File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/stage3.py\", line 2117, in "
                     "unscale_and_clip_grads\n"
                     "    self.fp32_partitioned_groups_flat[sub_group_id].grad.mul_(1. / combined_scale)\n"
                     "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
                     "and cpu!\n",
-                    exc=r"^(?:RuntimeError: Expected all tensors to be on the same device|$)")),
+                    exc=r"^(?:RuntimeError: Expected all tensors to be on the same device|$)",
+                    code=re.escape(K.SRC_UNSCALE_GRADS))),
           docs=Docs(
               "ZeRO-3 with CPU offload fails in the optimizer step: `Expected all tensors to be on the same device, "
               "but found at least two devices, cuda:N and cpu!` in stage3.py `unscale_and_clip_grads` "
