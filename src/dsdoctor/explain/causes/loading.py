@@ -54,14 +54,17 @@ def _gather_fix() -> Fix:
                     "with deepspeed.zero.GatheredParameters(list(module.parameters()), modifier_rank=None): ...")
 
 
+def _quant_storage_fix(title: str) -> Fix:
+    return code_fix(title, "BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16), torch_dtype=torch.bfloat16",
+                    reason="needs bitsandbytes>=0.43.3, accelerate>=1.0.1, transformers>4.44.2, peft>0.13.0")
+
+
 def _quantized(s: Seen, f: LogFacts) -> Advice:
     return Advice("A quantized model ZeRO-3 cannot partition", s.text[:300],
                   [code_fix("Train a pre-quantized (GPTQ/AWQ/PTQ) model with ZeRO-2, or start from the fp16/bf16 weights",
                             'ds_config: "zero_optimization": {"stage": 2}',
                             reason="ZeRO-3 partitions parameters at load time; packed int weights cannot be split"),
-                   code_fix("QLoRA under ZeRO-3: quantize on the fly with a storage dtype ZeRO-3 can gather",
-                            "BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16), torch_dtype=torch.bfloat16",
-                            reason="needs bitsandbytes>=0.43.3, accelerate>=1.0.1, transformers>4.44.2, peft>0.13.0")])
+                   _quant_storage_fix("QLoRA under ZeRO-3: quantize on the fly with a storage dtype ZeRO-3 can gather")])
 
 
 def _mixed_dtypes(s: Seen, f: LogFacts) -> Advice:
@@ -70,9 +73,8 @@ def _mixed_dtypes(s: Seen, f: LogFacts) -> Advice:
                             "model.to(torch.bfloat16)   # or: for p in model.parameters(): p.data = p.data.to(torch.bfloat16)",
                             reason="LoRA / new heads / resized embeddings created in fp32 next to bf16/fp16 weights; "
                                    "the ds_config fp16/bf16 block must match the dtype the model is loaded in"),
-                   code_fix("Only if the model is loaded in 4-bit (QLoRA): store the 4-bit weights in the training dtype",
-                            "BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16), torch_dtype=torch.bfloat16",
-                            reason="needs bitsandbytes>=0.43.3, accelerate>=1.0.1, transformers>4.44.2, peft>0.13.0")])
+                   _quant_storage_fix("Only if the model is loaded in 4-bit (QLoRA): store the 4-bit weights in the "
+                                      "training dtype")])
 
 
 def _partitioned_access(s: Seen, f: LogFacts) -> Advice:
