@@ -83,8 +83,13 @@ def test_both_engines_read_the_same_lines() -> None:
     slow = Prefilter(pf.literals[:pf.nfull], pf.literals[pf.nfull:], engine="bytes.find")
     assert slow.engine == "bytes.find" and pf.engine == ENGINE
     for log in _logs():
+        seen_fast: "set[bytes]" = set()
+        seen_slow: "set[bytes]" = set()
         for chunk in iter_chunks(bytes_stream(log), size=4096):
             assert pf.lines(chunk) == slow.lines(chunk)
+            assert pf.lines(chunk, False) == slow.lines(chunk, False) == [x for x in pf.lines(chunk) if x[1]]
+            assert pf.lines(chunk, True, seen_fast) == slow.lines(chunk, True, seen_slow)
+        assert seen_fast == seen_slow
 
 
 def test_repeated_warnings_read_once_listed_in_order() -> None:

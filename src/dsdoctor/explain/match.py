@@ -171,7 +171,7 @@ class Scanner:
         self.sigs = _signatures() if sigs is None else sigs
         self.prefilter = prefilter(sigs)
         self._gates = [(sig, gate(sig.needle)) for sig in self.sigs]
-        self._seen_soft: Set[bytes] = set()  # raw soft-only lines already read
+        self._seen_soft: Set[bytes] = set()  # raw soft-only lines already read (the prefilter skips them)
         self._lone: Set[str] = set()  # exception lines seen outside tracebacks
         self.hits: Dict[str, List[Hit]] = {}
         self.counts: Dict[Tuple[str, bool], int] = {}
@@ -204,7 +204,7 @@ class Scanner:
         self.bytes += len(chunk)
         cur = self._line + 1  # number of the line starting at pos
         pos, n = 0, len(chunk)
-        starts = self.prefilter.lines(chunk)
+        starts = self.prefilter.lines(chunk, len(self.warnings) < MAX_WARNINGS, self._seen_soft)
         k = 0
         seq = self._sequential()
         while pos < n:
@@ -213,13 +213,11 @@ class Scanner:
                     k += 1
                 if k == len(starts):
                     break
-                start, full = starts[k]
+                start = starts[k][0]
                 k += 1
                 if start > pos:
                     cur += chunk.count(b"\n", pos, start)
                     pos = start
-                if not full and self._skip_soft(chunk, pos):
-                    continue
             end = chunk.find(b"\n", pos)
             if end < 0:
                 end = n
@@ -231,18 +229,6 @@ class Scanner:
         self._line += nl
         self.lines += nl
         self._last_raw = (self._last_raw + chunk)[-4096:] if n < 4096 else chunk[-4096:]
-
-    def _skip_soft(self, chunk: bytes, pos: int) -> bool:
-        """A line holding only soft literals: skipped once the warnings list is full or when already read."""
-        if len(self.warnings) >= MAX_WARNINGS:
-            return True
-        end = chunk.find(b"\n", pos)
-        raw = chunk[pos:end if end >= 0 else len(chunk)]
-        if raw in self._seen_soft:
-            return True
-        if len(self._seen_soft) < 4096:
-            self._seen_soft.add(raw)
-        return False
 
     def end_source(self) -> None:
         for st in self.streams.values():  # a log cut inside a traceback: keep what it showed
@@ -320,7 +306,7 @@ class Scanner:
         self._match(stream, text, stripped, lineno)
 
     def _traceback_line(self, st: _Stream, text: str, stripped: str, lineno: int) -> bool:
-        """Consume a line inside a traceback; True when it was structure (frame / source), not content."""
+        """Consume a line inside a traceback; True when it was structure only (source lines, box borders)."""
         tb = st.tb
         assert tb is not None
         fm = _FRAME.match(text) or _RICH_FRAME.match(text)
@@ -330,7 +316,7 @@ class Scanner:
             else:
                 tb.frames[-1] = Frame(fm.group(1), int(fm.group(2)), fm.group(3))
             st.after_frame = True
-            return True
+            return False  # structure, and matched too: a frame line can be a signature (a paste without its header)
         rc = _RICH_CALL.match(stripped)
         if rc and tb.frames:
             tb.frames[-1].code = rc.group(2).strip()

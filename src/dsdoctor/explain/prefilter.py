@@ -14,7 +14,7 @@ literal, so slower in proportion to their number. See docs/performance.md ("## e
 
 from __future__ import annotations
 
-from typing import AbstractSet, Dict, List, Sequence, Tuple
+from typing import AbstractSet, Dict, List, Optional, Sequence, Set, Tuple
 
 try:  # tests run both engines (Prefilter(..., engine="bytes.find"))
     import ahocorasick_rs as _ac
@@ -25,6 +25,7 @@ ENGINE = "aho-corasick" if _ac is not None else "bytes.find"
 
 GROUP = 64  # literals per searcher: the crate's packed (Teddy) searcher takes at most 64
 NEEDLE_MAX = 32  # a signature's needle is cut to this many characters: a line cut after them still passes
+SEEN_MAX = 4096  # soft-only lines remembered (then the others are read again: slower, same result)
 
 
 def _minimal(lits: AbstractSet[bytes]) -> List[bytes]:
@@ -60,31 +61,48 @@ class Prefilter:
         """True when the scanner reads and matches ``line`` (it holds a full literal)."""
         return any(lit in line for lit in self.literals[:self.nfull])
 
-    def lines(self, chunk: bytes) -> List[Tuple[int, bool]]:
+    def lines(self, chunk: bytes, soft: bool = True, seen: Optional[Set[bytes]] = None) -> List[Tuple[int, bool]]:
         """Start offsets of the lines of ``chunk`` holding a literal, sorted, each with whether it holds a full
-        literal (False: only soft ones)."""
-        found: Dict[int, bool] = {}
-        rfind = chunk.rfind
+        literal. Lines holding only soft ones come when ``soft``, and not those whose bytes are in ``seen``
+        (each one returned is added to it, up to ``SEEN_MAX``)."""
+        full = self._spans(chunk, True)
+        out = [(start, True) for start in full]
+        if soft and self.nfull < len(self.literals):
+            for start, end in self._spans(chunk, False).items():
+                if start in full:
+                    continue
+                if seen is not None:
+                    raw = chunk[start:end]
+                    if raw in seen:
+                        continue
+                    if len(seen) < SEEN_MAX:
+                        seen.add(raw)
+                out.append((start, False))
+            out.sort()
+        return out
+
+    def _spans(self, chunk: bytes, full: bool) -> Dict[int, int]:
+        """{line start: line end} of the lines holding a full (or a soft) literal, in order."""
+        found: Dict[int, int] = {}
+        rfind, find, n = chunk.rfind, chunk.find, len(chunk)
         if self._groups:
             for is_full, ac in self._groups:
+                if is_full != full:
+                    continue
                 end = -1  # end of the line of the previous match
                 for _, pos, _ in ac.find_matches_as_indexes(chunk):
                     if pos > end:
-                        start = rfind(b"\n", 0, pos) + 1
-                        end = chunk.find(b"\n", pos)
+                        end = find(b"\n", pos)
                         if end < 0:
-                            end = len(chunk)
-                        found[start] = found.get(start, False) or is_full
-            return sorted(found.items())
-        find = chunk.find
-        for k, lit in enumerate(self.literals):
-            full = k < self.nfull
+                            end = n
+                        found[rfind(b"\n", 0, pos) + 1] = end
+            return found if len(self._groups) == 1 else dict(sorted(found.items()))
+        for lit in (self.literals[:self.nfull] if full else self.literals[self.nfull:]):
             i = find(lit)
             while i >= 0:
-                start = rfind(b"\n", 0, i) + 1
-                found[start] = found.get(start, False) or full
-                nxt = find(b"\n", i)
-                if nxt < 0:
+                end = find(b"\n", i)
+                found[rfind(b"\n", 0, i) + 1] = n if end < 0 else end
+                if end < 0:
                     break
-                i = find(lit, nxt)
-        return sorted(found.items())
+                i = find(lit, end)
+        return dict(sorted(found.items()))
