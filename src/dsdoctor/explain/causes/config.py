@@ -225,10 +225,6 @@ SPECS: Tuple[Cause, ...] = (
                     "    assert not self.zero_optimization_partition_gradients(), \\\n"
                     "AssertionError\n",
                     exc=r"^(?:AssertionError|$)"),
-              rx(r'accelerate/accelerator\.py", line \d{1,6}, in no_sync', ", in no_sync",
-                 "accelerate/accelerator.py Accelerator.no_sync -> DeepSpeedEngine.no_sync (Accelerate 0.2x-1.15 with "
-                 "DeepSpeed 0.16-0.19.8), a traceback pasted without its header",
-                 '  File "/venv/lib/python3.11/site-packages/accelerate/accelerator.py", line 1104, in no_sync'),
               frame("accelerate/accelerator.py", "no_sync", "accelerate/accelerator.py Accelerator.no_sync entering "
                     "DeepSpeedEngine.no_sync (Accelerate 0.2x-1.15, DeepSpeed 0.16-0.19.8), the log cut inside it",
                     "Traceback (most recent call last):\n"
