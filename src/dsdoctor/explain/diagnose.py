@@ -152,7 +152,7 @@ def _frame_hits(sc: Scanner) -> List[Hit]:
         while cur is not None:
             for sig in FRAME_SIGNATURES:
                 frames = cur.frames if sig.anywhere else cur.frames[-1:]
-                fr = next((f for f in reversed(frames) if f.func == sig.frame[1]
+                fr = next((f for f in reversed(frames) if sig.frame[1] in ("*", f.func)
                            and f.path.replace("\\", "/").endswith(sig.frame[0])
                            and (sig.code is None or sig.code.search(f.code))), None)
                 if fr is None or not sig.pattern.search(cur.exc_text):
