@@ -154,3 +154,13 @@ def test_every_pattern_compiles() -> None:
         for p in (s.pattern, s.code):
             if p is not None and hasattr(p, "compiled"):
                 p.compiled()
+
+
+def test_a_line_is_evidence_once() -> None:
+    """A message signature and a frame signature on the same exception line: one evidence line, not a consequence."""
+    from pathlib import Path
+
+    log = (Path(__file__).resolve().parents[1] / "examples" / "zero3-offload" / "train.log").read_text()
+    f = diagnose_log(log).findings[0]
+    lines = [(e.path, e.line) for e in f.evidence if e.line is not None]
+    assert f.name == "cuda-version-mismatch" and len(lines) == len(set(lines)), f.evidence

@@ -137,7 +137,8 @@ def _ev(h: Hit, where: str = "") -> Evidence:
 
 def _finding(name: str, adv: Advice, evidence: List[Evidence], consequences: List[Hit],
              severity: Severity = Severity.ERROR) -> Finding:
-    ev = tuple(evidence) + tuple(_ev(h, CONSEQUENCE) for h in consequences[:8])
+    seen = {(e.path, e.line) for e in evidence}
+    ev = tuple(evidence) + tuple(_ev(h, CONSEQUENCE) for h in [h for h in consequences if (h.source, h.line) not in seen][:8])
     first = evidence[0] if evidence else None
     return Finding(name, severity, adv.summary, adv.why, ev, tuple(adv.fixes), SECTION,
                    path=first.path if first else None, line=first.line if first else None)
@@ -152,7 +153,7 @@ def _frame_hits(sc: Scanner) -> List[Hit]:
         while cur is not None:
             for sig in FRAME_SIGNATURES:
                 frames = cur.frames if sig.anywhere else cur.frames[-1:]
-                fr = next((f for f in reversed(frames) if f.func == sig.frame[1]
+                fr = next((f for f in reversed(frames) if sig.frame[1] in ("*", f.func)
                            and f.path.replace("\\", "/").endswith(sig.frame[0])
                            and (sig.code is None or sig.code.search(f.code))), None)
                 if fr is None or not sig.pattern.search(cur.exc_text):
@@ -181,8 +182,10 @@ def _promoted(sc: Scanner, symptoms: List[Hit]) -> List[Hit]:
 
 def _cause_hits(sc: Scanner, extra: List[Hit]) -> List[Tuple[str, List[Hit]]]:
     merged: Dict[str, List[Hit]] = {name: list(hits) for name, hits in sc.hits.items() if hits}
-    for h in extra:
-        merged.setdefault(h.name, []).append(h)
+    for h in extra:  # a frame signature's hit on a line a message signature already gave this cause: once
+        bucket = merged.setdefault(h.name, [])
+        if all((o.source, o.line) != (h.source, h.line) for o in bucket):
+            bucket.append(h)
     causes = [(name, sorted(hits, key=lambda h: h.order)) for name, hits in merged.items()]
     # the root first: in log order, except that a cause which is often another failure's consequence yields
     causes.sort(key=lambda item: (BY_NAME[item[0]].yields, item[1][0].order))

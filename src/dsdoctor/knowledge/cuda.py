@@ -200,6 +200,8 @@ NVCC_13_ARCHS = ("75", "80", "86", "87", "88", "89", "90", "100", "103", "110", 
 # torch / CUDA / NCCL at run time (torch 2.14 binaries libtorch_cuda.so, libc10_cuda.so; libcudart.so.13 error strings;
 # NCCL sources v2.7.8-v2.30 from github.com/NVIDIA/nccl)
 MSG_NCCL_WATCHDOG = "Watchdog caught collective operation timeout: "  # ProcessGroupNCCL.cpp (torch 1.10-2.14)
+# NCCL transport/net_socket.cc ncclNetSocketInit (2.x): the same interface search for the socket transport
+MSG_NCCL_NO_NET_IF = "NET/Socket : no interface found"
 MSG_NCCL_NO_SOCKET = "Bootstrap : no socket interface found"  # NCCL src/bootstrap.cc (2.x): NCCL_SOCKET_IFNAME matches nothing
 MSG_PEER_ACCESS = "peer access is not supported between these"  # CUDA error 217 (cudaErrorPeerAccessUnsupported), NCCL p2p.cc / "Cuda failure 217"
 MSG_UNDEFINED_NCCL = "undefined symbol: nccl"  # ld.so loading libtorch_cuda.so against an older libnccl (e.g. ncclCommRegister, NCCL 2.19+)
@@ -207,6 +209,8 @@ NCCL_P2P_DISABLE = "NCCL_P2P_DISABLE"
 NCCL_SOCKET_IFNAME = "NCCL_SOCKET_IFNAME"
 # c10/cuda/CUDAFunctions.cpp; torch < 1.5 cuda/__init__.py _check_driver
 MSG_DRIVER_TOO_OLD = "The NVIDIA driver on your system is too old (found version {ver})"
+# CUDA error 35 (cudaErrorInsufficientDriver): the CUDA runtime torch ships needs a newer driver
+MSG_DRIVER_INSUFFICIENT = "CUDA driver version is insufficient for CUDA runtime version"
 MSG_NO_KERNEL_IMAGE = "no kernel image is available for execution on the device"  # CUDA error 209 (cudaErrorNoKernelImageForDevice)
 # torch/cuda/__init__.py _check_capability
 MSG_ARCH_NOT_COMPATIBLE = "with CUDA capability sm_{cap} is not compatible with the current PyTorch installation."

@@ -225,10 +225,14 @@ SPECS: Tuple[Cause, ...] = (
                     "    assert not self.zero_optimization_partition_gradients(), \\\n"
                     "AssertionError\n",
                     exc=r"^(?:AssertionError|$)"),
-              rx(r'accelerate/accelerator\.py", line \d{1,6}, in no_sync', ", in no_sync",
-                 "accelerate/accelerator.py Accelerator.no_sync -> DeepSpeedEngine.no_sync (Accelerate 0.2x-1.15 with "
-                 "DeepSpeed 0.16-0.19.8), a traceback pasted without its header",
-                 '  File "/venv/lib/python3.11/site-packages/accelerate/accelerator.py", line 1104, in no_sync')),
+              frame("accelerate/accelerator.py", "no_sync", "accelerate/accelerator.py Accelerator.no_sync entering "
+                    "DeepSpeedEngine.no_sync (Accelerate 0.2x-1.15, DeepSpeed 0.16-0.19.8), the log cut inside it",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/venv/lib/python3.11/site-packages/accelerate/accelerator.py\", line 1104, in no_sync\n"
+                    "    with context():\n"
+                    "  File \"/usr/lib/python3.11/contextlib.py\", line 137, in __enter__\n"
+                    "    return next(self.gen)\n",
+                    anywhere=True, exc=r"^(?:AssertionError|$)")),
           docs=Docs(
               "`engine.no_sync()` (or accelerate's accumulate with no_sync) was used with ZeRO stage 2 or 3.",
               "DeepSpeed asserts: `no_sync context manager is incompatible with gradient partitioning logic of ZeRO "

@@ -74,8 +74,8 @@ def _nccl_p2p(s: Seen, f: LogFacts) -> Advice:
 
 
 def _nccl_ifname(s: Seen, f: LogFacts) -> Advice:
-    return Advice(f"NCCL found no network interface for its bootstrap: {CK.NCCL_SOCKET_IFNAME} names none of this "
-                  "host's interfaces", "NCCL reports it as an internal error; the reason is on its `Last error:` line. "
+    return Advice(f"NCCL found no usable network interface: {CK.NCCL_SOCKET_IFNAME} names none of this host's "
+                  "interfaces", "NCCL reports it as an internal error; the reason is on its `Last error:` line. "
                   f"{CK.NCCL_SOCKET_IFNAME} is often copied from another cluster's launch script.",
                   [code_fix(f"Unset {CK.NCCL_SOCKET_IFNAME}, or set it to an interface this host has",
                             "ip -br addr   # then: export NCCL_SOCKET_IFNAME=<iface>   (or unset NCCL_SOCKET_IFNAME)",
@@ -242,7 +242,10 @@ SPECS: Tuple[Cause, ...] = (
           _nccl_ifname, predicted_by="none", signatures=(
               msg(CK.MSG_NCCL_NO_SOCKET, "NCCL src/bootstrap.cc bootstrapNetInit (NCCL 2.x), the `Last error:` of an "
                   "ncclInternalError",
-                  "Bootstrap : no socket interface found"),),
+                  "Bootstrap : no socket interface found"),
+              msg(CK.MSG_NCCL_NO_NET_IF, "NCCL src/transport/net_socket.cc ncclNetSocketInit (NCCL 2.x): the socket "
+                  "transport's interface search, same NCCL_SOCKET_IFNAME",
+                  "worker-1:2291:2291 [0] transport/net_socket.cc:46 NCCL WARN NET/Socket : no interface found")),
           docs=Docs(
               "NCCL could not start: `ncclInternalError: Internal check failed.` with `Last error: Bootstrap : no "
               "socket interface found`.",

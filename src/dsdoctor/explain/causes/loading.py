@@ -54,14 +54,17 @@ def _gather_fix() -> Fix:
                     "with deepspeed.zero.GatheredParameters(list(module.parameters()), modifier_rank=None): ...")
 
 
+def _quant_storage_fix(title: str) -> Fix:
+    return code_fix(title, "BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16), torch_dtype=torch.bfloat16",
+                    reason="needs bitsandbytes>=0.43.3, accelerate>=1.0.1, transformers>4.44.2, peft>0.13.0")
+
+
 def _quantized(s: Seen, f: LogFacts) -> Advice:
     return Advice("A quantized model ZeRO-3 cannot partition", s.text[:300],
                   [code_fix("Train a pre-quantized (GPTQ/AWQ/PTQ) model with ZeRO-2, or start from the fp16/bf16 weights",
                             'ds_config: "zero_optimization": {"stage": 2}',
                             reason="ZeRO-3 partitions parameters at load time; packed int weights cannot be split"),
-                   code_fix("QLoRA under ZeRO-3: quantize on the fly with a storage dtype ZeRO-3 can gather",
-                            "BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16), torch_dtype=torch.bfloat16",
-                            reason="needs bitsandbytes>=0.43.3, accelerate>=1.0.1, transformers>4.44.2, peft>0.13.0")])
+                   _quant_storage_fix("QLoRA under ZeRO-3: quantize on the fly with a storage dtype ZeRO-3 can gather")])
 
 
 def _mixed_dtypes(s: Seen, f: LogFacts) -> Advice:
@@ -70,9 +73,8 @@ def _mixed_dtypes(s: Seen, f: LogFacts) -> Advice:
                             "model.to(torch.bfloat16)   # or: for p in model.parameters(): p.data = p.data.to(torch.bfloat16)",
                             reason="LoRA / new heads / resized embeddings created in fp32 next to bf16/fp16 weights; "
                                    "the ds_config fp16/bf16 block must match the dtype the model is loaded in"),
-                   code_fix("Only if the model is loaded in 4-bit (QLoRA): store the 4-bit weights in the training dtype",
-                            "BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16), torch_dtype=torch.bfloat16",
-                            reason="needs bitsandbytes>=0.43.3, accelerate>=1.0.1, transformers>4.44.2, peft>0.13.0")])
+                   _quant_storage_fix("Only if the model is loaded in 4-bit (QLoRA): store the 4-bit weights in the "
+                                      "training dtype")])
 
 
 def _partitioned_access(s: Seen, f: LogFacts) -> Advice:
@@ -420,15 +422,16 @@ SPECS: Tuple[Cause, ...] = (
                  "unscale_and_clip_grads' source line (0.14.1-0.14.4: PR #5256 / #5493, fixed by #5504 in 0.14.5), "
                  "seen in a traceback pasted without its header",
                  "    self.fp32_partitioned_groups_flat[sub_group_id].grad.mul_(1. / combined_scale)"),
-              frame("deepspeed/runtime/zero/stage3.py", "unscale_and_clip_grads", "the same line in a traceback "
-                    "(DeepSpeed 0.14.1-0.14.4)",
+              frame("deepspeed/runtime/zero/stage3.py", "*", "the same line as the raising frame's source line "
+                    "(DeepSpeed 0.14.1-0.14.4; any function: ranks' lines interleave in real logs)",
                     "Traceback (most recent call last):\n"
                     "  File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/stage3.py\", line 2117, in "
                     "unscale_and_clip_grads\n"
                     "    self.fp32_partitioned_groups_flat[sub_group_id].grad.mul_(1. / combined_scale)\n"
                     "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
                     "and cpu!\n",
-                    exc=r"^(?:RuntimeError: Expected all tensors to be on the same device|$)")),
+                    exc=r"^(?:RuntimeError: Expected all tensors to be on the same device|$)",
+                    code=re.escape(K.SRC_UNSCALE_GRADS))),
           docs=Docs(
               "ZeRO-3 with CPU offload fails in the optimizer step: `Expected all tensors to be on the same device, "
               "but found at least two devices, cuda:N and cpu!` in stage3.py `unscale_and_clip_grads` "

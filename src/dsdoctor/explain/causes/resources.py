@@ -53,7 +53,8 @@ def _driver_cuda(found: str) -> str:
 def _driver_too_old(s: Seen, f: LogFacts) -> Advice:
     found = _driver_cuda(s.groups.get("ver", "").rstrip(").,"))
     torch_cuda = f"{f.torch_cuda[0]}.{f.torch_cuda[1]}" if f.torch_cuda else "torch's CUDA"
-    return Advice(f"The NVIDIA driver supports CUDA {found or '?'} only, older than {torch_cuda}: torch cannot use the GPU",
+    drv = f"supports CUDA {found} only, older than {torch_cuda}" if found else f"is older than {torch_cuda} needs"
+    return Advice(f"The NVIDIA driver {drv}: torch cannot use the GPU",
                   "torch checks the driver when CUDA initialises; with an older driver it warns and sees no GPU (or "
                   "raises on the first .cuda()). A CUDA toolkit or DS_SKIP_CUDA_CHECK does not change the driver.",
                   [code_fix("Upgrade the NVIDIA driver to one that supports torch's CUDA",
@@ -188,7 +189,10 @@ SPECS: Tuple[Cause, ...] = (
                   "NVIDIA driver on your system is too old (found version 12020). Please update your GPU driver by "
                   "downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx "
                   "Alternatively, go to: https://pytorch.org to install a PyTorch version that has been compiled with "
-                  "your version of the CUDA driver."),),
+                  "your version of the CUDA driver."),
+              msg(CK.MSG_DRIVER_INSUFFICIENT, "CUDA error 35 (cudaErrorInsufficientDriver) through torch "
+                  "(c10/cuda/CUDAException.cpp, torch 1.x-2.14)",
+                  "RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version")),
           docs=Docs(
               "torch cannot use the GPU because the NVIDIA driver is older than the CUDA torch was built for: `The "
               "NVIDIA driver on your system is too old (found version 11080)` (11080 = CUDA 11.8).",

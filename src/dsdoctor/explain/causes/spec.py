@@ -224,7 +224,7 @@ def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = Fals
 def frame(path: str, func: str, source: str, *samples: str, exc: str = "", anywhere: bool = False,
           code: str = "", symptom: bool = False) -> Signature:
     """A signature on the raising frame: the traceback's innermost frame (any frame with ``anywhere``) is in a
-    file ending with ``path`` and function ``func``, its source line matches the regex ``code`` (when given: the
+    file ending with ``path`` and function ``func`` (``"*"``: any), its source line matches the regex ``code`` (when given: the
     call the failure happened in, for a log cut below it), and the exception line matches the regex ``exc``.
     Samples are traceback excerpts (tests explain each and want this cause first)."""
     return Signature("", LazyPattern(exc), symptom, func, source=source, samples=samples, frame=(path, func), anywhere=anywhere,
