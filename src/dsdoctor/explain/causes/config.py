@@ -282,7 +282,9 @@ SPECS: Tuple[Cause, ...] = (
     Cause("nvme-path-missing", "DS411", "NVMe offload without nvme_path",
           _nvme_path, predicted_by="lint:nvme-path-missing", signatures=(
               msg(K.MSG_NVME_PATH_NONE, "deepspeed/runtime/zero/partition_parameters.py Init._validate_remote_device (0.9-0.19.8)",
-                  "AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is nvme"),
+                  "AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is nvme",
+                  "[rank0]: AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is "
+                  "OffloadDeviceEnum.nvme"),
               frame("deepspeed/runtime/zero/partition_parameters.py", "__init__", "the same assertion, the log cut in "
                     "_validate_remote_device (all its asserts are about the nvme offload block; 0.9-0.19.8)",
                     "Traceback (most recent call last):\n"
@@ -292,7 +294,8 @@ SPECS: Tuple[Cause, ...] = (
                     code=r"_validate_remote_device\(", exc=r"^(?:AssertionError|$)")),
           log_examples=(
               log("nvme-path-missing", "from_pretrained under ZeRO-3 with offload_param device nvme and no nvme_path:",
-                  "AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is nvme\n"),)),
+                  "[rank0]: AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is "
+                  "OffloadDeviceEnum.nvme\n"),)),
     Cause("zero-stage-requires-optimizer", "DS365", "ZeRO stage 1/2 started without an optimizer",
           _needs_optimizer, predicted_by="none", signatures=(
               msg(K.MSG_ZERO_NEEDS_OPTIMIZER, "deepspeed/runtime/engine.py _configure_zero_optimizer (0.5-0.19.8) and "
@@ -315,7 +318,7 @@ SPECS: Tuple[Cause, ...] = (
               "for evaluation / generation / a reference model use ZeRO stage 0 (or 3, which runs without an optimizer).",
               (log("zero-stage-requires-optimizer", "deepspeed.initialize(model=model, config=cfg) for evaluation, with a "
                                                      "ZeRO-2 config:",
-                   "AssertionError: zero stage 2 requires an optimizer\n"),))),
+                   "[rank0]: AssertionError: zero stage 2 requires an optimizer\n"),))),
     Cause("zero-untested-optimizer", "DS366", "A client optimizer ZeRO does not list, without zero_allow_untested_optimizer",
           _untested_optimizer, predicted_by="none", signatures=(
               msg(K.MSG_UNTESTED_OPTIMIZER, "deepspeed/runtime/engine.py _configure_optimizer (0.8.3-0.19.8)",
@@ -329,9 +332,9 @@ SPECS: Tuple[Cause, ...] = (
               "optimizer) asserts unless the config allows it.",
               "Set `\"zero_allow_untested_optimizer\": true` in the DeepSpeed config, or use one of DeepSpeed's "
               "optimizers through its `\"optimizer\"` block.",
-              (log("zero-untested-optimizer", "A custom Lion optimizer passed to deepspeed.initialize under ZeRO-1:",
-                   "AssertionError: You are using an untested ZeRO Optimizer. Please add <\"zero_allow_untested_optimizer\": "
-                   "true> in the configuration file to use it.\n"),))),
+              (log("zero-untested-optimizer", "A client torch.optim.Rprop passed to deepspeed.initialize under ZeRO-1:",
+                   "[rank0]: AssertionError: You are using an untested ZeRO Optimizer. Please add "
+                   "<\"zero_allow_untested_optimizer\": true> in the configuration file to use it.\n"),))),
     Cause("ds-config-path-not-found", "DS367", "The DeepSpeed config path does not exist (read as JSON/base64 text)",
           _path_not_found, predicted_by="none", signatures=(
               msg(K.MSG_CONFIG_NOT_FOUND, "accelerate/utils/deepspeed.py HfDeepSpeedConfig (Accelerate 0.2x-1.15; "
@@ -359,7 +362,7 @@ SPECS: Tuple[Cause, ...] = (
               "Fix the path (a typo, or a relative path resolved from another working directory): `ls -l` it from the "
               "directory the launcher starts the script in, or pass an absolute path.",
               (log("ds-config-path-not-found", "TrainingArguments(deepspeed=\"configs/ds_z2.jsn\") (a typo):",
-                   "    config = json.loads(config_file_or_dict)\n"
+                   "    config_decoded = base64.urlsafe_b64decode(config_file_or_dict).decode(\"utf-8\")\n"
                    "ValueError: Expected a string path to an existing deepspeed config, or a dictionary, or a base64 "
                    "encoded string. Received: configs/ds_z2.jsn\n"),))),
 )
