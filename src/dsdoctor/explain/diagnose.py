@@ -30,6 +30,7 @@ LIB_PATH = re.compile(r"(?:<frozen |<string>|[/\\](?:%s)(?:[/\\]|\.py$)|[/\\]lib
 LIB_EXCEPTION = re.compile(r"^(?:%s)\.|\b(?:CUDA|NCCL|cuDNN|CUDNN|cuBLAS|CUBLAS|cuda|nccl|DeepSpeed|deepspeed|ZeRO|torch|"
                            r"transformers|accelerate|peft|bitsandbytes|triton)\b" % "|".join(LIBS[:12]))
 CONSEQUENCE = "consequence"
+WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN\b|^W\d{4} ")  # a warning line is not a failure
 
 
 def scan_sources(sources: Iterable[Source], scanner: Optional[Scanner] = None) -> Scanner:
@@ -136,7 +137,8 @@ def _ev(h: Hit, where: str = "") -> Evidence:
 
 def _finding(name: str, adv: Advice, evidence: List[Evidence], consequences: List[Hit],
              severity: Severity = Severity.ERROR) -> Finding:
-    ev = tuple(evidence) + tuple(_ev(h, CONSEQUENCE) for h in consequences[:8])
+    seen = {(e.path, e.line) for e in evidence}
+    ev = tuple(evidence) + tuple(_ev(h, CONSEQUENCE) for h in [h for h in consequences if (h.source, h.line) not in seen][:8])
     first = evidence[0] if evidence else None
     return Finding(name, severity, adv.summary, adv.why, ev, tuple(adv.fixes), SECTION,
                    path=first.path if first else None, line=first.line if first else None)
@@ -164,12 +166,15 @@ def _frame_hits(sc: Scanner) -> List[Hit]:
 
 
 def _promoted(sc: Scanner, symptoms: List[Hit]) -> List[Hit]:
-    """Notes that are the cause because a symptom they explain is in the log (``Signature.cause_with``)."""
+    """Notes that are the cause because a failure they explain is in the log (``Signature.cause_with``, searched in
+    the symptom lines, the exception lines and the log's last lines)."""
     out: List[Hit] = []
+    failures = ([s.text for s in symptoms] + [t.exc_text for t in sc.tracebacks if t.exc_text]
+                + [t for _, _, t in sc.tail if not WARNING.search(t)])
     for h in sc.notes:
         for sig in BY_NAME[h.name].signatures:
             if (sig.note and sig.cause_with and sig.pattern.search(h.text)
-                    and any(re.search(sig.cause_with, s.text) for s in symptoms)):
+                    and any(re.search(sig.cause_with, t) and not sig.pattern.search(t) for t in failures)):
                 out.append(Hit(h.name, h.source, h.line, h.stream, h.text, groups=h.groups, order=h.order))
                 break
     return out
@@ -177,8 +182,10 @@ def _promoted(sc: Scanner, symptoms: List[Hit]) -> List[Hit]:
 
 def _cause_hits(sc: Scanner, extra: List[Hit]) -> List[Tuple[str, List[Hit]]]:
     merged: Dict[str, List[Hit]] = {name: list(hits) for name, hits in sc.hits.items() if hits}
-    for h in extra:
-        merged.setdefault(h.name, []).append(h)
+    for h in extra:  # a frame signature's hit on a line a message signature already gave this cause: once
+        bucket = merged.setdefault(h.name, [])
+        if all((o.source, o.line) != (h.source, h.line) for o in bucket):
+            bucket.append(h)
     causes = [(name, sorted(hits, key=lambda h: h.order)) for name, hits in merged.items()]
     # the root first: in log order, except that a cause which is often another failure's consequence yields
     causes.sort(key=lambda item: (BY_NAME[item[0]].yields, item[1][0].order))

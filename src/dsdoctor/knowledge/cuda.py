@@ -131,6 +131,10 @@ def extension_lock_blocks(torch_version: Optional[str]) -> bool:
 # ---------------------------------------------------------------------------------------------------
 
 MSG_ERROR_BUILDING = "Error building extension '{op}'"  # torch _run_ninja_build; compiler output follows
+MSG_ERROR_COMPILING = "Error compiling objects for extension"  # torch BuildExtension (setup.py / pip pre-builds)
+# pip (26.3 _internal/exceptions/build.py; older pips the same words): a package's build step failed
+MSG_PIP_STEP_FAILED = "did not run successfully."  # "× Getting requirements to build wheel did not run successfully."
+MSG_PIP_WHEEL_FAILED = "Failed building wheel for {name}"  # pip < 24 (wheel_builder.py); 24+: "Failed to build {name}"
 MSG_NINJA_STOPPED = "ninja: build stopped: subcommand failed."
 MSG_SH_NOT_FOUND = "/bin/sh: {n}: {cmd}: not found"  # $CXX / nvcc missing (compiler-missing-ds0.19.8)
 MSG_COMPILER_INCOMPATIBLE = "is not compatible with the compiler Pytorch was"  # torch's warning for an odd $CXX
@@ -174,6 +178,8 @@ MSG_CHILD_FAILED = "torch.distributed.elastic.multiprocessing.errors.ChildFailed
 
 MSG_NVCC_HOST_STD = "flag is not supported with the configured host compiler. Flag will be ignored."  # nvcc: host gcc too old
 MSG_NVCC_VALUE_UNDEFINED = "Value '{value}' is not defined for option 'std'"  # nvcc < 11 has no -std=c++17
+# the first CUDA whose nvcc accepts each -std (NVIDIA's CUDA release notes [unverified])
+NVCC_STD_SINCE = {"c++14": (9, 0), "c++17": (11, 0), "c++20": (12, 0)}
 MSG_CXX11_REQUIRED = "This file requires compiler and library support for the ISO C++ 2011 standard"  # libstdc++ <= 5 c++0x_warning.h
 MSG_TORCH_GCC9 = "trying to build PyTorch with a too old version of GCC"  # c10/util/C++17.h, torch 2.1-2.12 [unverified]
 MSG_TORCH_CXX20 = "C++20 or later compatible compiler is required to use PyTorch."  # torch/csrc/api/include/torch/all.h (2.14.1)
@@ -182,13 +188,8 @@ MSG_NVHPC_CXX = "nvc++"  # NVIDIA HPC SDK's C++ compiler as $CXX in ninja's comp
 MSG_PSABI_AVX512 = "AVX512F vector return without AVX512F enabled changes the ABI"  # gcc -Wpsabi (gcc 12 here)
 MSG_TARGET_MISMATCH = "target specific option mismatch"  # gcc: always_inline _mm512_* intrinsic on a non-AVX-512 target
 MSG_GCC_EMPTY_ARG = "error: : No such file or directory"  # gcc driver given an empty argument ('' on the command line)
-MSG_UNDEFINED_SYMBOL = "undefined symbol: {symbol}"  # ld.so importing an extension .so
 MSG_MULTIPLE_DEFINITION = "multiple definition of `"  # GNU ld: the same object/symbol linked twice
-MSG_CANNOT_OPEN_SO = "cannot open shared object file: No such file or directory"  # ld.so / dlopen
-MSG_NINJA_FAILED = "FAILED: {target}"  # ninja: a compile/link step failed (its output follows)
-MSG_NINJA_CALLED = "Command '['ninja', '-v']' returned non-zero exit status"  # torch _run_ninja_build (1.x-2.14)
 MSG_WHICH_CXX = "Command '['which', '{cxx}']' returned non-zero exit status"  # torch 1.x cpp_extension compiler check [unverified]
-MSG_SETUPTOOLS_CMD_FAILED = "error: command '{cmd}' failed with exit"  # setuptools build_ext (status/code)
 # GPU architectures: the first CUDA whose nvcc knows each (NVIDIA's CUDA release notes [unverified]); what nvcc
 # 13.0 knows (`nvcc --list-gpu-arch` of the real 13.0 binary: everything below compute_75 was dropped).
 NVCC_ARCH_SINCE = {"80": (11, 0), "86": (11, 1), "87": (11, 4), "89": (11, 8), "90": (11, 8), "100": (12, 8), "120": (12, 8)}

@@ -650,13 +650,11 @@ def batch_sizes(tb: Optional[int], mb: Optional[int], ga: Optional[int], ws: int
 # (the default on Windows, BUILD_OP_PLATFORM) the assert aborts `Getting requirements to build wheel`.
 MSG_SETUP_NO_TORCH = "Unable to import torch, pre-compiling ops will be disabled."
 MSG_SETUP_PRECOMPILE_NO_TORCH = "Unable to pre-compile ops without torch installed."
-MSG_SETUP_BUILD_OPS = "DS_BUILD_OPS={n}"  # setup.py prints the value in effect (0.3.1-0.19.8)
+MSG_SETUP_PRECOMPILE_OP_NO_TORCH = "Unable to pre-compile {op}, please first install torch"  # DS_BUILD_<OP>=1 alone
 # accelerator/real_accelerator.py get_accelerator: no CUDA GPU visible -> the cpu accelerator (0.14.1-0.19.8)
 MSG_CPU_FALLBACK = "Setting accelerator to CPU. If you have GPU or other accelerator, we were unable to detect it."
-MSG_ACCEL_SELECTED = "Setting ds_accelerator to {name} ({method})"  # logger.info (0.9.3-0.19.8): method "auto detect"
-# The cpu accelerator's own ops (op_builder/cpu/, 0.9.3-0.19.8): a CUDA box builds none of them. ccl_comm needs
-# Intel oneCCL (csrc/cpu/comm/ccl.cpp: #include <oneapi/ccl.hpp>).
-CPU_ACCELERATOR_OPS = ("deepspeed_ccl_comm", "deepspeed_shm_comm", "deepspeed_not_implemented")
+# The cpu accelerator's own ops (op_builder/cpu/, 0.9.3-0.19.8: deepspeed_ccl_comm, deepspeed_shm_comm, ...): a CUDA
+# box builds none of them. ccl_comm needs Intel oneCCL (csrc/cpu/comm/ccl.cpp: #include <oneapi/ccl.hpp>).
 CCL_HEADER = "oneapi/ccl.hpp"
 # op_builder/<cpu|hpu|mlu|npu|xpu>/no_impl.py NotImplementedBuilder.load (0.9.3-0.19.8): the accelerator has no
 # builder for the op (e.g. InferenceBuilder for kernel injection on the cpu accelerator)
@@ -679,29 +677,30 @@ class BuilderBug(NamedTuple):
     what: str
     versions: str  # the affected releases, as far as read
     fixed: Optional[str]  # the first release with the fix (None: not released as of 0.19.8)
-    pr: int
+    pr: str  # the DeepSpeed pull request(s) that fixed it
 
 
 # Keyed by what the log shows (matched in explain/causes/build.py).
 BUILDER_BUGS: Dict[str, BuilderBug] = {
     "curand-unlinked": BuilderBug("a prebuilt/JIT op (cpu_adam_op, quantizer, transformer_inference) linked without "
-                                  "-lcurand: `undefined symbol: curandCreateGenerator` at import", "<= 0.9.x", "0.10.0", 3846),
+                                  "-lcurand: `undefined symbol: curandCreateGenerator` at import",
+                                  "transformer_inference JIT < 0.5.10, cpu_adam_op prebuilt < 0.6.2, quantizer < 0.10.0",
+                                  "0.10.0", "#1688, #1879, #3846"),
     "rocm-compile-flag-none": BuilderBug("CPUAdamBuilder.get_cuda_compile_flag returns None on ROCm torch: "
                                          "strip_empty_entries raises `object of type 'NoneType' has no len()`",
-                                         "0.17.5", "0.17.6", 7521),
+                                         "0.17.5", "0.17.6", "#7521"),
     "cxx17-with-torch-cxx20": BuilderBug("cxx_args pass -std=c++17 after torch's -std=c++20; torch >= 2.12 headers "
-                                         "need C++20", "<= 0.19.4", "0.19.5", 8238),
+                                         "need C++20", "<= 0.19.4", "0.19.5", "#8238"),
     "evoformer-same-object": BuilderBug("evoformer_attn lists attention.cpp and attention.cu, both compiled to "
-                                        "attention.o: `multiple definition of attention_impl`", "<= 0.11.1", "0.11.2", 4556),
+                                        "attention.o: `multiple definition of attention_impl`", "<= 0.11.1", "0.11.2", "#4556"),
     "prebuild-objects-missing": BuilderBug("0.13.3's pre-build (DS_BUILD_*=1) links object files the compile step did "
-                                           "not write: `ld: cannot find .../build/temp.../*.o`", "0.13.3", "0.13.4", 5194),
+                                           "not write: `ld: cannot find .../build/temp.../*.o`", "0.13.3", "0.13.4", "#5194"),
     "npu-aio-sources": BuilderBug("the NPU AsyncIOBuilder's sources omit deepspeed_py_io_handle.cpp: "
-                                  "`async_io.so: undefined symbol: ...deepspeed_io_handle_t...`", "<= 0.18.7", None, 7894),
+                                  "`async_io.so: undefined symbol: ...deepspeed_io_handle_t...`", "<= 0.18.7", None, "#7894"),
 }
 # cpu_adam's SIMD flag (builder.py simd_width) was '' on CPUs the 0.3.x builder did not know: gcc reads the empty
 # argument as a file ("gcc: error: : No such file or directory"); 0.3.12 (PR #796) returns -D__SCALAR__.
 SIMD_EMPTY_FLAG_FIXED = "0.3.12"
 # simd_width() picks -D__AVX512__ from the CPU flags (py-cpuinfo / lscpu) while the compile target comes from
 # cpu_arch() (-march=native) or the compiler's own default: a compiler (wrapper) targeting x86-64-v3 cannot compile
-# the AVX-512 path of csrc/includes/simd.h.
-SIMD_FLAGS = ("-D__AVX512__", "-D__AVX256__", "-D__SCALAR__")
+# the AVX-512 path of csrc/includes/simd.h (-D__AVX512__ / -D__AVX256__ / -D__SCALAR__).

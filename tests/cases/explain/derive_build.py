@@ -81,7 +81,7 @@ _OLD_HOST = ("nvcc warning : The -std=c++17 flag is not supported with the confi
 # g++ 12.2 -std=c++17 on torch 2.14.1's torch/extension.h (run here): what DeepSpeed <= 0.19.4's hard-coded -std=c++17
 # (after torch's own -std=c++20) gives
 _CXX20 = ("In file included from /opt/envs/venv/lib/python3.11/site-packages/torch/include/torch/extension.h:6,\n"
-          "                 from /opt/envs/ds/0.15.4/deepspeed/ops/csrc/adam/fused_adam_frontend.cpp:6:\n"
+          "                 from /opt/envs/ds/0.19.8/deepspeed/ops/csrc/adam/fused_adam.cpp:6:\n"
           "/opt/envs/venv/lib/python3.11/site-packages/torch/include/torch/csrc/api/include/torch/all.h:5:2: error: "
           "#error C++20 or later compatible compiler is required to use PyTorch.\n"
           "    5 | #error C++20 or later compatible compiler is required to use PyTorch.\n"
@@ -104,9 +104,12 @@ CASES: Dict[str, Tuple[str, str, str, str]] = {
         "source-derived: frames and line numbers of DeepSpeed v0.17.5 cpu_adam.py / op_builder/builder.py (git tag), "
         "the TypeError Python raises for len(None); the bug and its fix: PR #7521 (0.17.6)", _ROCM_NONE),
     "op-builder-bug-cxx17-torch2.14": (
-        "op-builder-bug", "DeepSpeed 0.15.4 (cxx_args -std=c++17) building fused_adam against torch 2.14.1 (C++20 headers)",
+        "op-builder-bug", "DeepSpeed's hard-coded -std=c++17 (<= 0.19.4) building fused_adam against torch 2.14.1 "
+        "(C++20 headers)",
         "assembled: the #error lines are real (g++ 12.2 -std=c++17 on torch 2.14.1's torch/extension.h, run here); "
-        "the bug and its fix: DeepSpeed PR #8238 (0.19.5); skeleton real", _build_log(_CXX20, "fused_adam")),
+        "the bug and its fix: DeepSpeed PR #8238 (0.19.5); skeleton: the real 0.19.8 build log, its compile lines "
+        "given <= 0.19.4's cxx_args (-O3 -std=c++17 -g, read in v0.15.4 / v0.19.4)",
+        _build_log(_CXX20, "fused_adam").replace("-std=c++20 -O3 -g", "-std=c++20 -O3 -std=c++17 -g")),
     "op-build-log-ends-compiling": (
         "op-build-failed-cause-not-in-log", "a log cut while ninja compiled cpu_adam (ninja was started: not a lock wait)",
         "source-derived: torch 2.13 cpp_extension.py's progress messages; ninja's compile line from "

@@ -27,8 +27,14 @@ def _cuda_version_mismatch(s: Seen, f: LogFacts) -> Advice:
         torch_v = f.torch_cuda
     if sys_v and torch_v:
         fixes = F.cuda_mismatch_fixes(f.ds, sys_v, torch_v, sole_blocker="does not match" in s.text, gpu_visible=not f.no_gpu)
-    else:
-        fixes = [F.env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Skip DeepSpeed's CUDA check (exactly the value 1)")]
+    else:  # the versions are not in the log (a cut message, the raising frame only)
+        fixes = [code_fix("Compare the toolkit DeepSpeed found with torch's CUDA",
+                          "$CUDA_HOME/bin/nvcc -V; python -c 'import torch; print(torch.version.cuda)'",
+                          reason="DeepSpeed runs <CUDA_HOME>/bin/nvcc, not the nvcc on PATH"),
+                 code_fix("Install the CUDA toolkit matching torch's CUDA and point CUDA_HOME at it",
+                          "export CUDA_HOME=/usr/local/cuda-<torch.version.cuda>"),
+                 F.env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Or skip DeepSpeed's CUDA check (exactly the value 1)", "unsafe",
+                           f"only when the major versions match (DeepSpeed >= {K.SKIP_CUDA_CHECK_SINCE})")]
     return Advice(f"The CUDA toolkit under CUDA_HOME ({g.get('sys', '?')}) does not match torch's CUDA "
                   f"({g.get('torch', '?')}): DeepSpeed refused to build the op",
                   "DeepSpeed runs $CUDA_HOME/bin/nvcc -V and compares it with torch.version.cuda using its own "
@@ -105,6 +111,12 @@ def _libaio_missing(s: Seen, f: LogFacts) -> Advice:
 
 
 def _prebuilt_op_mismatch(s: Seen, f: LogFacts) -> Advice:
+    cached = re.search(r"(\S{1,400}torch_extensions\S{0,200})/[\w.-]{1,200}\.so: undefined symbol", s.text)
+    if cached:  # a JIT build cached by an earlier torch: torch's extensions dir is keyed by Python/CUDA, not torch
+        return Advice("A cached JIT build of the op was made against another torch: its torch symbols are gone",
+                      "torch's extensions root is per Python and CUDA version, not per torch version, so after a torch "
+                      "upgrade the old .so is loaded and misses the symbols it was linked against.",
+                      [code_fix("Remove the cached build so the op is rebuilt for this torch", f"rm -rf {cached.group(1)}")])
     return Advice("DeepSpeed's prebuilt ops were built for another torch/CUDA", s.text, [F.prebuilt_reinstall_fix(None)])
 
 
@@ -126,7 +138,7 @@ def _nvcc_arch_unsupported(s: Seen, f: LogFacts) -> Advice:
                                 f"export CUDA_HOME=/usr/local/cuda-{want}   # a newer one; torch built for CUDA 12 needs a 12.x "
                                 "toolkit", "docker: a CUDA 12 -devel base image"), arch_list])
     return Advice("nvcc cannot build for a GPU architecture in the arch list",
-                  "CUDA 13's nvcc dropped everything below compute_75; DeepSpeed's default list still names "
+                  f"CUDA 13's nvcc dropped everything below compute_{CK.NVCC_13_ARCHS[0]}; DeepSpeed's default list still names "
                   "compute_60/61/70 (and a forked child cannot probe the GPUs).",
                   [F.env_fix("TORCH_CUDA_ARCH_LIST", "8.0;9.0", "List only your GPUs' architectures",
                              reason="nvidia-smi --query-gpu=compute_cap --format=csv gives them")])
@@ -164,11 +176,11 @@ def _op_builder_bug(s: Seen, f: LogFacts) -> Advice:
     key = next((k for word, k in _BUG_KEYS if word in s.text), "prebuild-objects-missing")
     bug = K.BUILDER_BUGS[key]
     if bug.fixed:
-        fixes = [F.pip_fix(f"deepspeed>={bug.fixed}", f"Upgrade DeepSpeed to {bug.fixed} or later (PR #{bug.pr} fixes this "
+        fixes = [F.pip_fix(f"deepspeed>={bug.fixed}", f"Upgrade DeepSpeed to {bug.fixed} or later (PR {bug.pr} fixes this "
                            "builder bug)", reason="then rebuild the op: remove its torch_extensions dir, or reinstall with "
                            "the same DS_BUILD_* settings")]
     else:
-        fixes = [code_fix(f"Install DeepSpeed with PR #{bug.pr} (not in a release yet)",
+        fixes = [code_fix(f"Install DeepSpeed with PR {bug.pr} (not in a release yet)",
                           "pip install git+https://github.com/deepspeedai/DeepSpeed.git")]
     if key == "curand-unlinked":
         fixes.append(code_fix("Or let the op JIT-build instead of loading the prebuilt one",
@@ -178,7 +190,7 @@ def _op_builder_bug(s: Seen, f: LogFacts) -> Advice:
         fixes.append(F.pip_fix("deepspeed==0.17.4", "Or use the release before the regression"))
     return Advice(f"DeepSpeed's op builder produced a broken build: {bug.what}",
                   f"The op's sources, objects and flags come from DeepSpeed's builder ({bug.versions}), not from your "
-                  f"environment: the toolkit, compiler and libraries are not the problem. Fixed by DeepSpeed PR #{bug.pr}.",
+                  f"environment: the toolkit, compiler and libraries are not the problem. Fixed by DeepSpeed PR {bug.pr}.",
                   fixes)
 
 
@@ -202,12 +214,15 @@ def _cpu_simd_flags_mismatch(s: Seen, f: LogFacts) -> Advice:
 
 def _nvcc_too_old(s: Seen, f: LogFacts) -> Advice:
     fixes = F.toolkit_fixes(f.torch_cuda, f.ds) if f.torch_cuda else [
-        code_fix("Point CUDA_HOME at a CUDA >= 11 toolkit matching torch's CUDA",
+        code_fix("Point CUDA_HOME at a toolkit matching torch's CUDA",
                  "python -c 'import torch; print(torch.version.cuda)'   # then: export CUDA_HOME=/usr/local/cuda-<that>",
                  "which nvcc; nvcc -V   # the nvcc the build runs")]
-    return Advice(f"The nvcc that built the op is too old: it rejects -std={s.groups.get('value', 'c++17')}",
-                  "nvcc before CUDA 11 has no -std=c++17, which DeepSpeed's and torch's headers need: the toolkit the "
-                  "build found is older than torch's CUDA (often a second toolkit on PATH or CUDA_HOME).", list(fixes))
+    std = s.groups.get("value", "c++17")
+    since = CK.NVCC_STD_SINCE.get(std, (11, 0))
+    return Advice(f"The nvcc that built the op is too old: it rejects -std={std}",
+                  f"nvcc before CUDA {since[0]}.{since[1]} has no -std={std}, which DeepSpeed's and torch's headers need: "
+                  "the toolkit the build found is older than torch's CUDA (often a second toolkit on PATH or CUDA_HOME).",
+                  list(fixes))
 
 
 _NINJA_TORCH = CK.MSG_TORCH_NINJA.split(": ", 1)[1].split(" (")[0]
@@ -252,6 +267,8 @@ SPECS: Tuple[Cause, ...] = (
               rx(r"No such file or directory: '[^']{0,400}/bin/nvcc'", "/bin/nvcc'",
                  f"{BUILDER} installed_cuda_version runs <CUDA_HOME>/bin/nvcc -V (subprocess, 0.9-0.19.4)",
                  "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda-12.1/bin/nvcc'"),
+              rx(r"/bin/sh: \d{1,6}: \S{0,400}nvcc: not found", "nvcc: not found", "ninja running nvcc through /bin/sh "
+                 "(dash) when no nvcc is on PATH / under CUDA_HOME", "/bin/sh: 1: /usr/local/cuda/bin/nvcc: not found"),
               msg(K.MSG_NVCC_UNRUNNABLE, f"{BUILDER} installed_cuda_version (0.19.5+, PR #8216)",
                   "deepspeed.ops.op_builder.builder.MissingCUDAException: Unable to run /usr/local/cuda/bin/nvcc, "
                   "unable to compile CUDA op(s)"),
@@ -347,7 +364,13 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_PREBUILT_CUDA, f"{BUILDER} load, installed ops vs torch's CUDA (0.9-0.19.8)",
                   "RuntimeError: CUDA version mismatch! DeepSpeed ops were compiled and installed with a different "
                   "version than what is being used at runtime. Please re-install DeepSpeed or switch torch versions. "
-                  "Install CUDA version=11.8, Runtime CUDA version=12.1"))),
+                  "Install CUDA version=11.8, Runtime CUDA version=12.1"),
+              # an op .so (prebuilt, or cached by torch's JIT) linked against another torch's C++ symbols
+              rx(r"(?:torch_extensions|/deepspeed/)[^:\s]{0,400}\.so: undefined symbol: _ZNK?\d{1,2}(?:c10|at|torch)",
+                 ".so: undefined symbol: _ZN", "the dynamic loader importing a DeepSpeed op built against another torch "
+                 "(c10 / at / torch symbols; any torch and DeepSpeed)",
+                 "ImportError: /root/.cache/torch_extensions/py310_cu121/cpu_adam/cpu_adam.so: undefined symbol: "
+                 "_ZN3c104cuda9SetDeviceEi"))),
     Cause("ds-accelerator-invalid", "DS110", "DS_ACCELERATOR is not a value this DeepSpeed accepts",
           _ds_accelerator_invalid, predicted_by="check:ds-accelerator-invalid", signatures=(
               rx(r"DS_ACCELERATOR must be one of", "DS_ACCELERATOR must be one of",

@@ -90,6 +90,13 @@ SPECS: Tuple[Cause, ...] = (
                   "RuntimeError: Unable to JIT load the async_io op due to it not being compatible due to "
                   "hardware/software issue. None", symptom=True),
               msg(CK.MSG_NINJA_STOPPED, "ninja (1.10-1.13)", "ninja: build stopped: subcommand failed.", symptom=True),
+              msg(CK.MSG_ERROR_COMPILING, "torch/utils/cpp_extension.py BuildExtension (setup.py builds, torch 1.x-2.14)",
+                  "RuntimeError: Error compiling objects for extension", symptom=True),
+              # pip building DeepSpeed's sdist (its ops are pre-built by setup.py): the step failed, its cause above
+              msg(CK.MSG_PIP_STEP_FAILED, "pip _internal/exceptions/build.py (pip 22-26)",
+                  "  × Getting requirements to build wheel did not run successfully.", symptom=True),
+              msg(CK.MSG_PIP_WHEEL_FAILED, "pip _internal/wheel_builder.py (pip < 24)",
+                  "  ERROR: Failed building wheel for deepspeed", symptom=True),
               rx(r"^FAILED: \S{1,400}\.(?:o|so|pyd)\s*$", "FAILED: ", "ninja (1.10-1.13), a failed build step (its compiler "
                  "output, when kept, follows)", "FAILED: cpu_adam.o", symptom=True),
               rx(r"Command '\['ninja', '-v'", "Command '['ninja', '-v'", "torch/utils/cpp_extension.py _run_ninja_build, "

@@ -9,11 +9,14 @@ import re
 from typing import Tuple
 
 from ... import fixes as F
+from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import swift as SK
 from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, frame, log, msg, rx
 
 BUILDER = "deepspeed/ops/op_builder/builder.py"
+# pip's failure lines (generic.py's symptoms): with one of them, setup.py's torch warning is the cause
+_PIP_FAILED = "|".join(re.escape(m.split("{")[0]) for m in (CK.MSG_PIP_STEP_FAILED, CK.MSG_PIP_WHEEL_FAILED))
 
 
 def _torch_not_importable(s: Seen, f: LogFacts) -> Advice:
@@ -93,9 +96,12 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_SETUP_PRECOMPILE_NO_TORCH, "DeepSpeed setup.py assert when DS_BUILD_OPS=1 (0.4.1-0.19.8)",
                   "AssertionError: Unable to pre-compile ops without torch installed. Please install torch before "
                   "attempting to pre-compile ops."),
+              msg(K.MSG_SETUP_PRECOMPILE_OP_NO_TORCH, "DeepSpeed setup.py assert when one DS_BUILD_<OP>=1 (0.4.1-0.19.8)",
+                  "AssertionError: Unable to pre-compile cpu_adam, please first install torch"),
               msg(K.MSG_SETUP_NO_TORCH, "DeepSpeed setup.py warning when `import torch` fails (0.4.1-0.19.8)",
                   "[WARNING] Unable to import torch, pre-compiling ops will be disabled. Please visit "
-                  "https://pytorch.org/ to see how to properly install torch on your system.")),
+                  "https://pytorch.org/ to see how to properly install torch on your system.",
+                  note=True, cause_with=_PIP_FAILED)),
           docs=Docs(
               "`pip install deepspeed` failed in `Getting requirements to build wheel`: setup.py printed `Unable to "
               "import torch, pre-compiling ops will be disabled`, then (with `DS_BUILD_OPS=1`) asserted `Unable to "
@@ -105,8 +111,10 @@ SPECS: Tuple[Cause, ...] = (
               "`pip install --no-build-isolation deepspeed` (torch, setuptools and wheel installed first), or "
               "`DS_BUILD_OPS=0` to let ops JIT-build at run time (Linux); on Windows, WSL2 or a prebuilt wheel.",
               (log("torch-not-importable-at-build-ds0.19.8", "DS_BUILD_OPS=1 pip wheel of the 0.19.8 sdist:",
+                   "  × Getting requirements to build wheel did not run successfully.\n"
                    "      [WARNING] Unable to import torch, pre-compiling ops will be disabled. Please visit "
-                   "https://pytorch.org/ to see how to properly install torch on your system.\n"),))),
+                   "https://pytorch.org/ to see how to properly install torch on your system.\n"
+                   "      DS_BUILD_OPS=1\n"),))),
     Cause("accelerator-autodetect-cpu", "DS342", "DeepSpeed auto-selected its CPU accelerator (no GPU visible)",
           _accelerator_autodetect_cpu, predicted_by="none", signatures=(
               msg(K.CCL_HEADER + ": No such file or directory", "gcc compiling csrc/cpu/comm/ccl.cpp, the cpu "

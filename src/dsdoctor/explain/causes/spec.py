@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Pattern, Tuple
+from typing import Callable, Dict, List, Match, Optional, Pattern, Tuple, Union
 
 from packaging.version import Version
 
@@ -26,12 +26,43 @@ LOGS = "tests/cases/explain/"
 WIDE = ("cls", "type", "cmd", "line", "path")  # placeholders whose values may contain spaces
 
 
+class LazyPattern:
+    """A regex built and compiled when first used: importing the specs (every command reads the catalog's names
+    and codes) compiles nothing, and a scan compiles only the patterns whose needle it met."""
+
+    __slots__ = ("_make", "_text", "_rx")
+
+    def __init__(self, pattern: Union[str, Callable[[], str]]) -> None:
+        self._text: Optional[str] = pattern if isinstance(pattern, str) else None
+        self._make = pattern if not isinstance(pattern, str) else None
+        self._rx: Optional[Pattern[str]] = None
+
+    @property
+    def pattern(self) -> str:
+        """The regex source."""
+        if self._text is None:
+            assert self._make is not None
+            self._text = self._make()
+        return self._text
+
+    def compiled(self) -> Pattern[str]:
+        if self._rx is None:
+            self._rx = re.compile(self.pattern)
+        return self._rx
+
+    def search(self, text: str) -> Optional[Match[str]]:
+        return self.compiled().search(text)
+
+    def __repr__(self) -> str:
+        return f"LazyPattern({self.pattern!r})"
+
+
 @dataclass(frozen=True)
 class Signature:
     """A line that shows a cause. ``name`` is filled from the cause by the registry."""
 
     name: str
-    pattern: Pattern[str]
+    pattern: Union[Pattern[str], LazyPattern]
     symptom: bool = False  # a pointer to an earlier cause, never the cause itself
     needle: str = ""  # a literal every match contains (the prefilter)
     note: bool = False  # a notable warning, not a failure (listed when nothing failed)
@@ -41,7 +72,7 @@ class Signature:
     # exception line (often cut in real logs: keep it to a distinctive prefix, or empty for any exception)
     frame: Tuple[str, ...] = ()  # () or (path suffix, function)
     anywhere: bool = False  # a frame signature matching any frame of the traceback, not only the innermost
-    code: Optional[Pattern[str]] = None  # a frame signature: the frame's source line must match too (a call into the failure)
+    code: Optional[Union[Pattern[str], LazyPattern]] = None  # a frame signature: the frame's source line must match too (a call into the failure)
     cause_with: str = ""  # a note that is the cause when a symptom line matching this regex is in the log
 
 
@@ -141,15 +172,19 @@ CUT_NEEDLE = 16  # ... when the literal pieces in those first characters hold on
 CUT_SPAN = 150  # ... and one that goes on this far is taken as a whole
 
 
-def _head(units: List[str]) -> int:
-    """How many units hold the first ``CUT_MIN`` literal characters (len(units) when the template is shorter)."""
-    seen = 0
-    for i, u in enumerate(units):
-        if not u.startswith("(?P<"):
-            seen += 1
-            if seen == CUT_MIN:
-                return i + 1
-    return len(units)
+def _head(template: str) -> Tuple[int, str]:
+    """How many units (see ``_units``) hold the template's first ``CUT_MIN`` literal characters (all of them when
+    it is shorter), and the longest literal piece among those characters."""
+    seen, units, best = 0, 0, ""
+    for i, piece in enumerate(re.split(r"(\{[a-z_]+\})", template)):
+        if i % 2:  # a placeholder
+            units += 1
+            continue
+        take = piece[:CUT_MIN - seen]
+        seen, units, best = seen + len(take), units + len(take), max(best, take, key=len)
+        if seen == CUT_MIN:
+            return units, best
+    return -1, best
 
 
 def _cut(units: List[str], k: int) -> str:
@@ -172,18 +207,17 @@ def msg(template: str, source: str, *samples: str, symptom: bool = False, note: 
     characters hold a literal piece of ``CUT_NEEDLE`` characters (and ``cut``), a line that ends after at least
     those characters, mid-message, matches too; the needle is that piece. Otherwise the needle is the template's
     longest literal piece."""
-    units = _units(template)
-    k = _head(units)
-    head = max(_pieces("".join("{x}" if u.startswith("(?P<") else re.sub(r"\\(.)", r"\1", u) for u in units[:k])), key=len)
-    if cut and k < len(units) and len(head) >= CUT_NEEDLE:
-        return Signature("", re.compile(_cut(units, k)), symptom, head, note, source, samples, cause_with=cause_with)
-    return Signature("", re.compile("".join(units)), symptom, max(_pieces(template), key=len), note, source, samples,
+    k, head = _head(template)
+    if cut and k >= 0 and len(head) >= CUT_NEEDLE:
+        return Signature("", LazyPattern(lambda: _cut(_units(template), k)), symptom, head, note, source, samples,
+                         cause_with=cause_with)
+    return Signature("", LazyPattern(lambda: _lit(template)), symptom, max(_pieces(template), key=len), note, source, samples,
                      cause_with=cause_with)
 
 
 def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = False, note: bool = False) -> Signature:
     """A signature from a regex (bounded classes only) and a literal every match contains."""
-    return Signature("", re.compile(regex), symptom, needle, note, source, samples)
+    return Signature("", LazyPattern(regex), symptom, needle, note, source, samples)
 
 
 def frame(path: str, func: str, source: str, *samples: str, exc: str = "", anywhere: bool = False,
@@ -192,8 +226,8 @@ def frame(path: str, func: str, source: str, *samples: str, exc: str = "", anywh
     file ending with ``path`` and function ``func`` (``"*"``: any), its source line matches the regex ``code`` (when given: the
     call the failure happened in, for a log cut below it), and the exception line matches the regex ``exc``.
     Samples are traceback excerpts (tests explain each and want this cause first)."""
-    return Signature("", re.compile(exc), symptom, func, source=source, samples=samples, frame=(path, func), anywhere=anywhere,
-                     code=re.compile(code) if code else None)
+    return Signature("", LazyPattern(exc), symptom, func, source=source, samples=samples, frame=(path, func), anywhere=anywhere,
+                     code=LazyPattern(code) if code else None)
 
 
 def code_fix(title: str, *edits: str, reason: str = "", applicability: str = "safe") -> Fix:
