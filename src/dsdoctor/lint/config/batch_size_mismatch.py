@@ -6,7 +6,7 @@ from typing import Iterator, Optional
 
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 
 
@@ -70,7 +70,7 @@ def _auto_fix() -> Fix:
                ('"train_batch_size": "auto", "train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto"',))
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="batch-size-mismatch", kind="ds_config", severity=Severity.ERROR,
     summary="train_batch_size != micro batch x gradient accumulation x world size",
     what="DeepSpeed's batch arithmetic (missing values derived by integer division, as `_set_batch_related_parameters` "
@@ -84,4 +84,4 @@ RULE = register(Rule(
     invalid=(Example('{"train_batch_size": 16, "train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 4}',
                      (("world_size", 4),)),
              Example('{"train_batch_size": 6, "train_micro_batch_size_per_gpu": 4}', (("world_size", 2),))),
-))
+)
