@@ -11,7 +11,11 @@ from ... import fixes as F
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
 from ...knowledge.versions import parse, v
+from ...lint.config import auto_without_trainer as AWT
+from ...lint.config import batch_size_mismatch as BSM
+from ...lint.config import bucket_size_float as BSF
 from ...lint.config import nvme_path_missing as NVME
+from ...lint.config import offload_client_optimizer as OCO
 from ...model import Fix
 from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, frame, log, msg, rx
 
@@ -20,11 +24,9 @@ DS_CONFIG = "deepspeed/runtime/config.py"
 
 def _offload_client_optimizer(s: Seen, f: LogFacts) -> Advice:
     return Advice("A torch (client) optimizer was passed with ZeRO-Offload; DeepSpeed refuses it by default", s.text[:300],
-                  [code_fix("Let DeepSpeed build the optimizer (DeepSpeedCPUAdam)",
-                            'ds_config: "optimizer": {"type": "AdamW", "params": {"lr": 2e-5}}   # and do not pass optimizer='),
+                  [OCO.FIXES[0],  # lint's fixes for the same config (offload-client-optimizer), then explain's
                    code_fix("Or construct deepspeed.ops.adam.DeepSpeedCPUAdam yourself", "from deepspeed.ops.adam import DeepSpeedCPUAdam"),
-                   code_fix("Or force the client optimizer", f"ds_config: {K.MSG_FORCE_DS_CPU_OPTIMIZER}", applicability="unsafe",
-                            reason="a torch optimizer on offloaded fp32 states is much slower")])
+                   *OCO.FIXES[1:]])
 
 
 def _trainer_mismatch(s: Seen, f: LogFacts) -> Advice:
@@ -34,7 +36,8 @@ def _trainer_mismatch(s: Seen, f: LogFacts) -> Advice:
 
 def _auto_without_trainer(s: Seen, f: LogFacts) -> Advice:
     return Advice('"auto" values reached DeepSpeed without the HF Trainer to fill them', s.text,
-                  [code_fix('Replace every "auto" with a number', 'ds_config: "train_micro_batch_size_per_gpu": 4, '
+                  [AWT.FIX,  # lint's fix (ds-config-auto-without-trainer), then how
+                   code_fix('Replace every "auto" with a number', 'ds_config: "train_micro_batch_size_per_gpu": 4, '
                             '"gradient_accumulation_steps": 1 (and remove/compute "train_batch_size")'),
                    code_fix("Or pass the config through TrainingArguments(deepspeed=...) and the Trainer", "TrainingArguments(deepspeed=cfg)")])
 
@@ -42,7 +45,8 @@ def _auto_without_trainer(s: Seen, f: LogFacts) -> Advice:
 def _batch_size_mismatch(s: Seen, f: LogFacts) -> Advice:
     g = s.groups
     ws = g.get("ws", "?")
-    fixes = [code_fix("Let DeepSpeed derive train_batch_size", 'ds_config: remove "train_batch_size" (or "auto" under the Trainer)')]
+    fixes = [code_fix("Let DeepSpeed derive train_batch_size", 'ds_config: remove "train_batch_size" (or "auto" under the Trainer)'),
+             BSM.auto_fix()]  # lint's fix under the HF Trainer (batch-size-mismatch)
     why = "DeepSpeed asserts train_batch_size == micro_batch_per_gpu * gradient_accumulation_steps * world_size."
     if ws == "1":
         why += (" It saw world size 1: the config was read before torch.distributed was initialised (zero.Init / "
@@ -54,7 +58,8 @@ def _batch_size_mismatch(s: Seen, f: LogFacts) -> Advice:
 
 def _bucket_size_float(s: Seen, f: LogFacts) -> Advice:
     key = f.extra.get("float_key", "the bucket size")
-    fixes = [code_fix(f"Write {key} as an integer", f'ds_config: "{key}": 15099494')]
+    m = re.search(r"input_value=(\d{1,15})\.\d", s.text)
+    fixes = [BSF.int_fix(key, m.group(1) if m else "15099494")]  # lint's fix (bucket-size-float)
     tf = parse(f.transformers)
     if tf is None or tf < v("4.45.0"):
         fixes.append(F.pip_fix("transformers>=4.45.0", "Upgrade Transformers (<= 4.44 filled \"auto\" bucket sizes as floats)"))
