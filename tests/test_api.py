@@ -24,7 +24,7 @@ from envfixture import NVCC_V, make_bin, make_site
 from dsdoctor.api import DICT_LABEL, DsDoctorError, config_rules, format_findings
 from dsdoctor.hf import ZeRO3KwargsWarning, zero3_enabled, zero3_safe_kwargs
 from dsdoctor.knowledge import transformers as TF
-from dsdoctor.lint.rule import rules_for
+from dsdoctor.lint.all_rules import rules_for
 from dsdoctor.model import Finding, Fix, Report, Severity
 from dsdoctor.probes.cache import FILE_NAME, ProbeCache
 from dsdoctor.probes.environment import collect

@@ -21,8 +21,9 @@ from packaging.version import Version
 
 from dsdoctor.explain.command import explain_paths
 from dsdoctor.lint import lint, lint_target, make_target
+from dsdoctor.lint.all_rules import REGISTRY
 from dsdoctor.lint.fix import plan
-from dsdoctor.lint.rule import REGISTRY, Edit, Rule, rules_for
+from dsdoctor.lint.rule import Edit, Rule
 from dsdoctor.lint.target import Usage
 from dsdoctor.model import Evidence, Finding, Fix, Report, Severity
 from dsdoctor.render import github, sarif
@@ -248,8 +249,7 @@ def test_lint_cli_sarif_carries_fix_edits(tmp_path: Path) -> None:
 
 
 FILENAMES = {"ds_config": "ds.json", "hostfile": "hostfile", "deepspeed_env": ".deepspeed_env", "shell": "run.sh",
-             "python": "train.py"}
-list(rules_for("ds_config"))  # register every rule
+             "python": "train.py", "accelerate": "accelerate.yaml"}
 EXAMPLES = [(name, i) for name, r in sorted(REGISTRY.items()) for i in range(len(r.invalid))]
 
 
@@ -523,6 +523,7 @@ def test_check_project_lint_in_sarif(tmp_path: Path) -> None:
     """check merges the project lint: those findings get file regions, the environment ones logical locations."""
     proj = tmp_path / "proj"
     shutil.copytree(EXAMPLE, proj)
+    (proj / "pyproject.toml").touch()  # check lints the directory it starts in when it is a project
     out = json.loads(run_cli("check", "--format", "json", cwd=proj).stdout)
     valid_output(out)
     doc = json.loads(run_cli("check", "--format", "sarif", cwd=proj).stdout)

@@ -12,7 +12,9 @@ from typing import Any, Dict
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "zero3-offload"
 
 
-def check(cwd: Path, *args: str) -> Dict[str, Any]:
+def check(cwd: Path, *args: str, project: bool = True) -> Dict[str, Any]:
+    if project:  # check lints the directory it starts in only when that is a project
+        (cwd / "pyproject.toml").touch()
     p = subprocess.run([sys.executable, "-m", "dsdoctor", "check", "--format", "json", *args], cwd=cwd,
                        capture_output=True, text=True, timeout=120)
     assert p.returncode in (0, 1), p.stderr
@@ -55,6 +57,48 @@ def test_text_output_shows_location(tmp_path: Path) -> None:
     (tmp_path / "ds.json").write_text('{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_sz": 1}}\n')
     (tmp_path / "loose.json").write_text('{"not": "a ds_config"}\n')  # referenced by nothing: not read
     (tmp_path / "run.sh").write_text("deepspeed train.py --deepspeed ds.json\n")
+    (tmp_path / "pyproject.toml").touch()
     p = subprocess.run([sys.executable, "-m", "dsdoctor", "check"], cwd=tmp_path, capture_output=True, text=True,
                        timeout=120)
     assert "ds.json:1:" in p.stdout and "ds-config-unknown-key" in p.stdout and "loose.json" not in p.stdout
+
+
+RUN = "deepspeed --num_gpus 2 train.py --deepspeed ds.json\n"
+BAD = '{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_sz": 1}}\n'
+
+
+def test_outside_a_project_nothing_is_linted(tmp_path: Path) -> None:
+    """Started in a directory that is no project (/tmp, a home directory): no git root, no pyproject.toml."""
+    (tmp_path / "ds.json").write_text(BAD)
+    (tmp_path / "run.sh").write_text(RUN)
+    out = check(tmp_path, project=False)
+    assert out["facts"]["lint"] == {"files": []}
+    (tmp_path / ".git").mkdir()  # a git root is a project
+    assert "run.sh" in check(tmp_path, project=False)["facts"]["lint"]["files"]
+
+
+def test_project_lint_skips_tests_ignored_hidden_and_envs(tmp_path: Path) -> None:
+    for d in ("tests", "build", ".hidden", "env", "scratch", "src"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "ds.json").write_text(BAD)
+        (tmp_path / d / "run.sh").write_text(RUN)
+    (tmp_path / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (tmp_path / ".gitignore").write_text("# temp\nscratch/\n")
+    files = check(tmp_path)["facts"]["lint"]["files"]
+    assert "src/run.sh" in files and "src/ds.json" in files
+    assert not [f for f in files if f.split("/")[0] in ("tests", "build", ".hidden", "env", "scratch")], files
+
+
+def test_lint_dot_reads_tests_but_not_ignored(tmp_path: Path) -> None:
+    from dsdoctor.lint.discover import walk
+
+    for d in ("tests", "scratch", "node_modules"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "run.sh").write_text(RUN)
+    (tmp_path / "keep.sh").write_text(RUN)
+    (tmp_path / ".gitignore").write_text("scratch\n/keep.sh\n!keep.sh\n")
+    got = {str(Path(p).relative_to(tmp_path)) for p in walk(str(tmp_path))}
+    assert got == {"tests/run.sh", "keep.sh"}
+    assert {str(Path(p).relative_to(tmp_path)) for p in walk(str(tmp_path), tests=False)} == {"keep.sh"}
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)  # git's own answer when in a work tree
+    assert {str(Path(p).relative_to(tmp_path)) for p in walk(str(tmp_path))} == got

@@ -3,27 +3,43 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 import pytest
 from packaging.version import Version
 
 from dsdoctor.catalog import RULES as CATALOG
 from dsdoctor.lint import lint_target, make_target
-from dsdoctor.lint.rule import REGISTRY, Example, Rule, rules_for
+from dsdoctor.lint.all_rules import REGISTRY
+from dsdoctor.lint.fix import plan
+from dsdoctor.lint.rule import Example, Hit, Rule
 from dsdoctor.lint.target import Usage
 
-list(rules_for("ds_config"))  # register every rule
-FILENAMES = {"ds_config": "ds.json", "hostfile": "hostfile", "deepspeed_env": ".deepspeed_env", "shell": "run.sh", "python": "train.py"}
+FILENAMES = {"ds_config": "ds.json", "hostfile": "hostfile", "deepspeed_env": ".deepspeed_env", "shell": "run.sh", "python": "train.py",
+             "accelerate": "accelerate.yaml"}
 
 
-def _run(rule: Rule, ex: Example, tmp: Path) -> List[str]:
+def _hits(rule: Rule, ex: Example, tmp: Path) -> Tuple[Path, List[Hit]]:
     usage = Usage(memlock=None)
     for key, val in ex.options:
         setattr(usage, key, Version(str(val)) if key == "ds" else val)
     path = tmp / FILENAMES[rule.kind]
     path.write_text(ex.text)
-    return [h.finding.name for h in lint_target(make_target(str(path), rule.kind, usage))]
+    return path, lint_target(make_target(str(path), rule.kind, usage))
+
+
+def _run(rule: Rule, ex: Example, tmp: Path) -> List[str]:
+    return [h.finding.name for h in _hits(rule, ex, tmp)[1]]
+
+
+def _fixed(rule: Rule, ex: Example, tmp: Path) -> Tuple[Optional[str], bool]:
+    """The example file after the rule's safe edits of it (None: it has none), and whether a safe edit of
+    another file exists (an append to .deepspeed_env beside a launch script)."""
+    path, hits = _hits(rule, ex, tmp)
+    edits = [e for h in hits if h.finding.name == rule.name for e in h.edits if e.applicability == "safe"]
+    here = [e for e in edits if e.path == str(path) and e.start >= 0]
+    new = plan(here).get(str(path), (ex.text, ex.text))[1] if here else None
+    return new, len(here) < len(edits)
 
 
 CASES: List[Tuple[str, str, int]] = [(name, kind, i) for name, r in sorted(REGISTRY.items())
@@ -37,6 +53,11 @@ def test_rule_examples(name: str, kind: str, i: int, tmp_path: Path) -> None:
     got = _run(rule, ex, tmp_path)
     if kind == "invalid":
         assert name in got, (ex.text, got)
+        fixed, elsewhere = _fixed(rule, ex, tmp_path)
+        # the expected text after `dsdoctor fix` (like Fixit's expected replacement); the script rules'
+        # examples (lint/script, another helper's) are filled there
+        if ex.fixed is not None or not (elsewhere or rule.check.__module__.startswith("dsdoctor.lint.script.")):
+            assert fixed == ex.fixed, (ex.text, fixed)
     else:
         assert name not in got, (ex.text, got)
 
@@ -58,3 +79,26 @@ def test_docs_current() -> None:
     assert doc.read_text() == render(), "regenerate: python -m dsdoctor.ruledocs.markdown > docs/rules.md"
     for name in CATALOG:
         assert f'<a id="{name}"></a>' in doc.read_text(), name
+
+
+def test_registry_lists_every_rule_module() -> None:
+    """The registry is an explicit tuple: every rule module's ``RULE`` is listed once, and importing a rule
+    module (or ``lint.rule``) loads no registry (no import side effects, no cycle through ``all_rules``)."""
+    import importlib
+    import pkgutil
+    import subprocess
+    import sys
+
+    from dsdoctor.lint import all_rules, config, launch, script, suppress
+
+    found = [suppress.RULE]
+    for pkg in (config, launch, script):
+        for mod in pkgutil.iter_modules(pkg.__path__):
+            rule = getattr(importlib.import_module(f"{pkg.__name__}.{mod.name}"), "RULE", None)
+            if isinstance(rule, Rule):
+                found.append(rule)
+    assert sorted(r.name for r in found) == sorted(r.name for r in all_rules.RULES)
+    code = ("import sys, dsdoctor.lint.config.fp16_on_cpu, dsdoctor.lint.script.zero3_device_map; "
+            "print('dsdoctor.lint.all_rules' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

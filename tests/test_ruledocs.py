@@ -215,7 +215,7 @@ def test_estimate_example(name: str, i: int, ex: RuleExample, tmp_path: Path) ->
 
 
 def test_lint_examples_are_the_rules_own() -> None:
-    from dsdoctor.lint.rule import REGISTRY
+    from dsdoctor.lint.all_rules import REGISTRY
 
     for d in all_docs():
         if d.command == "lint":

@@ -171,10 +171,9 @@ def test_pyproject_tool_section(tmp_path: Path) -> None:
 def test_inline_config_variants(kind: str, tmp_path: Path) -> None:
     """Config rules applied to a ds_config dict in a script (registered as variants of the config rules' names)."""
     from dsdoctor.lint import lint_target, make_target
-    from dsdoctor.lint.rule import VARIANTS, rules_for
+    from dsdoctor.lint.all_rules import VARIANTS
     from dsdoctor.lint.target import Usage
 
-    list(rules_for("python"))
     assert VARIANTS
     for rule in VARIANTS:
         for ex in (rule.valid if kind == "valid" else rule.invalid):

@@ -120,18 +120,11 @@ def _world_size(world_size: Optional[int]) -> Tuple[Optional[int], str]:
 
 
 def config_rules() -> "List[Rule]":
-    """The ds_config lint rules (``dsdoctor lint``'s, from ``lint/config``), without importing the launch and
-    Python-script rule modules ``lint.all_rules`` also loads (a test checks both give the same rules)."""
-    import importlib
-    import pkgutil
+    """The ds_config lint rules (``dsdoctor lint``'s, listed in ``lint/config/rules.py``), without importing the
+    launch and Python-script rule modules ``lint.all_rules`` also lists (a test checks both give the same rules)."""
+    from .lint.config.rules import RULES
 
-    from .lint import config as config_pkg
-    from .lint.rule import REGISTRY, VARIANTS
-
-    for mod in pkgutil.iter_modules(config_pkg.__path__):
-        if not mod.name.startswith("_"):
-            importlib.import_module(f"{config_pkg.__name__}.{mod.name}")
-    return [r for r in [*REGISTRY.values(), *VARIANTS] if r.kind == "ds_config"]
+    return list(RULES)
 
 
 def _lint_config(doc: "Document", label: str, report: Report, world_size: Optional[int],
@@ -152,6 +145,9 @@ def _lint_config(doc: "Document", label: str, report: Report, world_size: Option
     usage.loaded_by_source = "preflight(loaded_by=...)" if loaded_by else ""
     usage.accelerator = report.facts.get("accelerator") or os.environ.get("DS_ACCELERATOR")
     usage.memlock = report.facts.get("memlock_bytes")
+    from .checks.cpu_fp16 import machine_cpu_fp16
+
+    usage.cpu_fp16, usage.cpu_fp16_source = machine_cpu_fp16()
     usage.transformers = report.facts.get("transformers")
     target = Target(label, "ds_config", doc.text, usage, doc)
     linted = Report()

@@ -49,6 +49,10 @@ RULES: Dict[str, RuleInfo] = {
     "launcher-args-conflict": RuleInfo("DS420", "deepspeed launcher flags that exclude each other"),
     "omp-threads-oversubscribed": RuleInfo("DS421", "CPU training ranks without OMP_NUM_THREADS"),
     "unused-suppression": RuleInfo("DS422", "A dsdoctor: ignore comment or config entry that suppresses nothing"),
+    "gradient-clipping-unset-under-trainer": RuleInfo("DS423", "No gradient_clipping under the HF Trainer: max_grad_norm is ignored"),
+    "fp16-min-loss-scale-fractional": RuleInfo("DS424", "fp16.min_loss_scale is a fraction (an integer field)"),
+    "communication-data-type-renamed": RuleInfo("DS425", "communication_data_type this DeepSpeed does not accept"),
+    "accelerate-yaml-unknown-deepspeed-key": RuleInfo("DS426", "accelerate YAML deepspeed_config key accelerate ignores"),
     # dsdoctor lint / fix of Python training scripts (DS500-DS599; also zero3-device-map-conflict DS307,
     # zero3-low-cpu-mem-usage-conflict DS306)
     "script-unparseable": RuleInfo("DS500", "A Python file dsdoctor cannot read or parse as Python 3"),

@@ -46,9 +46,11 @@ def _settings(config: Optional[str], paths: List[str]) -> "Settings":
 
 
 def _finish(report: "Report", command: str, fmt: Format, verbose: bool, fail_on: Optional[FailOn], exit_zero: bool,
-            settings: "Optional[Settings]" = None, edits: "Optional[Dict[Finding, List[Edit]]]" = None) -> None:
-    """Drop what the configuration ignores, render ``report`` in ``fmt`` and exit with the shared exit code
-    (0 clean, 1 findings >= --fail-on, else the configuration's fail-on, else error)."""
+            settings: "Optional[Settings]" = None, edits: "Optional[Dict[Finding, List[Edit]]]" = None,
+            show: bool = True) -> None:
+    """Drop what the configuration ignores, render ``report`` in ``fmt`` (unless ``show`` is False: ``--diff``
+    printed its own output) and exit with the shared exit code (0 clean, 1 findings >= --fail-on, else the
+    configuration's fail-on, else error; 0 with --exit-zero)."""
     from .output import emit, exit_code
 
     if settings is not None:
@@ -57,7 +59,8 @@ def _finish(report: "Report", command: str, fmt: Format, verbose: bool, fail_on:
         report = apply(report, settings)
         if fail_on is None and settings.fail_on:
             fail_on = FailOn(settings.fail_on)
-    emit(report, command, fmt, verbose, edits)
+    if show:
+        emit(report, command, fmt, verbose, edits)
     raise typer.Exit(exit_code(report, fail_on or FailOn.error, exit_zero))
 
 
@@ -268,7 +271,7 @@ def lint(
                        sniff, settings)
     if res is None:
         raise typer.Exit(rc)
-    _finish(res.report, "lint", fmt, verbose, fail_on, exit_zero, settings, res.fix_edits)
+    _finish(res.report, "lint", fmt, verbose, fail_on, exit_zero, settings, res.fix_edits, show=not res.diff_printed)
 
 
 @app.command("fix")

@@ -16,6 +16,7 @@ from typing import Dict
 
 import pytest
 
+from dsdoctor.knowledge import deepspeed as K
 from dsdoctor.lint import lint
 
 pytestmark = pytest.mark.oracle
@@ -32,12 +33,6 @@ CASES: Dict[str, Dict[str, object]] = {
         "config": {"train_batch_size": 1, "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}},
         "fails_with": "You are using ZeRO-Offload with a client provided optimizer",
     },
-    "fp16-on-cpu": {
-        "train": HEAD + "engine, *_ = deepspeed.initialize(model=m, model_parameters=m.parameters(), config='ds.json')\n",
-        "config": {"train_batch_size": 1, "fp16": {"enabled": True},
-                   "optimizer": {"type": "AdamW", "params": {"lr": 1e-3}}},
-        "fails_with": "Type fp16 is not supported on your device",
-    },
     "nvme-path-missing": {
         "train": HEAD + "engine, *_ = deepspeed.initialize(model=m, model_parameters=m.parameters(), config='ds.json')\n",
         "config": {"train_batch_size": 1, "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "nvme"}},
@@ -53,7 +48,9 @@ CASES: Dict[str, Dict[str, object]] = {
         "prints": "SAVED False",  # no error: the save is silently skipped (an INFO log line, hidden by default)
     },
 }
-
+FP16_TRAIN = HEAD + ("engine, *_ = deepspeed.initialize(model=m, model_parameters=m.parameters(), config='ds.json')\n"
+                     "print('STARTED', engine.__class__.__name__)\n")
+FP16_CONFIG = {"train_batch_size": 1, "fp16": {"enabled": True}, "optimizer": {"type": "AdamW", "params": {"lr": 1e-3}}}
 
 
 def _free_port() -> int:
@@ -74,11 +71,7 @@ def test_engine_does_what_lint_predicts(name: str, tmp_path: Path, monkeypatch: 
     assert name in found, sorted(found)
     assert found[name].severity.value in ("error", "warning")
 
-    env = dict(os.environ, PYTHONPATH=str(ORACLE / "ds" / "0.19.8"), MASTER_ADDR="127.0.0.1",
-               MASTER_PORT=str(_free_port()), RANK="0", LOCAL_RANK="0", WORLD_SIZE="1", OMP_NUM_THREADS="1",
-               TORCH_EXTENSIONS_DIR=str(ORACLE / "ext-lint"))
-    env.pop("DS_ACCELERATOR", None)
-    p = subprocess.run([str(VPY), "train.py"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
+    p = _run(tmp_path)
     out = p.stdout + p.stderr
     if "fails_with" in case:
         assert p.returncode != 0 and str(case["fails_with"]) in out, out[-3000:]
@@ -86,6 +79,46 @@ def test_engine_does_what_lint_predicts(name: str, tmp_path: Path, monkeypatch: 
         assert p.returncode == 0 and str(case["prints"]) in out, out[-3000:]
         out_dir = tmp_path / "out"
         assert not out_dir.exists() or not any(out_dir.iterdir())  # nothing was written
+
+
+def _run(tmp_path: Path) -> "subprocess.CompletedProcess[str]":
+    """train.py in ``tmp_path`` with the oracle's DeepSpeed 0.19.8 (one rank, CPU accelerator)."""
+    env = dict(os.environ, PYTHONPATH=str(ORACLE / "ds" / "0.19.8"), MASTER_ADDR="127.0.0.1",
+               MASTER_PORT=str(_free_port()), RANK="0", LOCAL_RANK="0", WORLD_SIZE="1", OMP_NUM_THREADS="1",
+               TORCH_EXTENSIONS_DIR=str(ORACLE / "ext-lint"))
+    env.pop("DS_ACCELERATOR", None)
+    return subprocess.run([str(VPY), "train.py"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
+
+
+def test_fp16_on_cpu_follows_the_cpu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """fp16 on DeepSpeed 0.19.8's CPU accelerator works exactly on CPUs where oneDNN has fp16: the subject is that
+    difference, so this holds on both kinds of machine. ``lint`` (target CPU unknown) warns; ``check``'s lint
+    (``machine=True``) predicts this CPU from /proc/cpuinfo, and real torch and the engine must agree with it."""
+    from dsdoctor.checks.cpu_fp16 import machine_cpu_fp16
+
+    (tmp_path / "train.py").write_text(FP16_TRAIN)
+    (tmp_path / "ds.json").write_text(json.dumps(FP16_CONFIG, indent=2))
+    monkeypatch.setenv("DS_ACCELERATOR", "cpu")
+    torch_says = subprocess.run([str(VPY), "-c", "import torch; print(torch.ops.mkldnn._is_mkldnn_fp16_supported())"],
+                                capture_output=True, text=True, timeout=300).stdout.strip()
+    assert torch_says in ("True", "False"), torch_says
+    supported = torch_says == "True"
+    predicted, why = machine_cpu_fp16()
+    assert predicted in (supported, None), why
+
+    unknown = [f for f in lint([str(tmp_path)], ds_version="0.19.8").report.findings if f.name == "fp16-on-cpu"]
+    assert [f.severity.value for f in unknown] == ["warning"] and "unless the CPU has" in unknown[0].title
+    here = [f for f in lint([str(tmp_path)], ds_version="0.19.8", machine=True).report.findings
+            if f.name == "fp16-on-cpu"]
+    if predicted is not None:
+        assert [f.severity.value for f in here] == ([] if supported else ["error"]), (why, here)
+
+    p = _run(tmp_path)
+    out = p.stdout + p.stderr
+    if supported:
+        assert p.returncode == 0 and "STARTED" in out, out[-3000:]
+    else:
+        assert p.returncode != 0 and K.MSG_FP16_UNSUPPORTED in out, out[-3000:]
 
 
 def test_16bit_save_works_once_the_flag_is_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -214,6 +214,20 @@ def cpu_fallback(ds: Version) -> bool:
     return ds >= v("0.14.1")
 
 
+# fp16 on the CPU accelerator: up to 0.16.7 ``CPU_Accelerator.is_fp16_supported()`` returns False; from 0.16.8
+# (PR #7207) it returns ``torch.ops.mkldnn._is_mkldnn_fp16_supported()`` (oneDNN's f16 support), and the engine
+# raises MSG_FP16_UNSUPPORTED when it is False. The x86 /proc/cpuinfo flags that give oneDNN f16 (this
+# project's oracle machine has avx512_fp16 and the call returns True there); AVX-NE-CONVERT cores
+# (``avx_ne_convert``) may qualify too, so without the flags below the answer stays unknown on such a CPU.
+CPU_FP16_FLAGS = ("avx512_fp16", "amx_fp16")
+CPU_FP16_MAYBE_FLAGS = ("avx_ne_convert",)
+
+
+def cpu_fp16_asks_cpu(ds: Version) -> bool:
+    """Does the CPU accelerator's fp16 support depend on the CPU (>= 0.16.8), rather than always being off?"""
+    return ds >= v("0.16.8")
+
+
 def cpu_accelerator_needs_ipex(ds: Version) -> bool:
     """Up to 0.14.0 ``DS_ACCELERATOR=cpu`` requires intel_extension_for_pytorch."""
     return ds <= v("0.14.0")
@@ -358,7 +372,8 @@ MSG_UNIQUE_ITEM = "expected there to be only one unique element in"  # runtime/u
 SRC_UNIQUE_DTYPE = "get_only_unique_item(p.dtype"  # partition_parameters.py all_gather_coalesced's source line
 MSG_DTYPE_UNSUPPORTED = "Type {dtype} is not supported"  # engine.py _do_sanity_check (<= 0.14: "...supported.", 0.15+: "... on your device.")
 MSG_MICRO_BATCH_ZERO = "Micro batch size per gpu: {mb} has to be greater than 0"  # config.py _batch_assertion
-MSG_NVME_PATH_NONE = '"nvme_path" in DeepSpeed Config cannot be None if remote device is nvme'  # partition_parameters.py _validate_remote_device
+# (the f-string prints the enum: "... remote device is OffloadDeviceEnum.nvme" in 0.19.8 on Python 3.11)
+MSG_NVME_PATH_NONE = '"nvme_path" in DeepSpeed Config cannot be None if remote device is'  # partition_parameters.py _validate_remote_device
 SRC_VALIDATE_REMOTE = "_validate_remote_device(remote_device"  # zero.Init's call line: the traceback went into that assertion
 MSG_CONFIG_NOT_FOUND = "Expected a string path to an existing deepspeed config"  # config.py (0.9-0.19.8) and accelerate's HfDeepSpeedConfig
 # accelerate HfDeepSpeedConfig.__init__ (0.2x-1.15) tries these on a path that does not exist (a path that exists is json.load-ed)
@@ -600,6 +615,29 @@ ZERO_INT_FIELDS = ("reduce_bucket_size", "allgather_bucket_size", "sub_group_siz
                    "param_persistence_threshold", "model_persistence_threshold", "max_live_parameters",
                    "max_reuse_distance", "module_granularity_threshold", "zero_hpz_partition_size")
 PYDANTIC_V2_SINCE = "0.15.0"
+# fp16 integer fields: DeepSpeedFP16Config (precision_config.py, pydantic, from PRECISION_MODELS_SINCE) types
+# min_loss_scale as int, so a fractional value (1e-4) is rejected; before, DeepSpeed passed it on as given.
+FP16_MIN_LOSS_SCALE = "min_loss_scale"
+# communication_data_type (and seq_parallel_communication_data_type): get_communication_data_type lowercases the
+# value and accepts these; the bfloat16 spelling changed from "bfp16" to "bf16" in 0.14.1.
+COMM_DATA_TYPE_KEYS = ("communication_data_type", "seq_parallel_communication_data_type")
+_COMM_DATA_TYPES: Tuple[Span[Tuple[str, ...]], ...] = (
+    Span(None, "0.14.0", ("fp16", "bfp16", "fp32")),
+    Span("0.14.1", None, ("fp16", "bf16", "fp32")),
+)
+MSG_COMM_DATA_TYPE = "Invalid communication_data_type. Supported data types: {types}. Got: {val}"
+# gradient_clipping when the config does not set it (constants.py GRADIENT_CLIPPING_DEFAULT; #8068 in 0.19.3).
+_GRADIENT_CLIPPING_DEFAULT: Tuple[Span[float], ...] = (Span(None, "0.19.2", 0.0), Span("0.19.3", None, 1.0))
+
+
+def comm_data_types(ds: Version) -> Tuple[str, ...]:
+    """The values get_communication_data_type accepts (lowercased) in ``ds``."""
+    return lookup(_COMM_DATA_TYPES, ds, ())
+
+
+def gradient_clipping_default(ds: Version) -> float:
+    """DeepSpeed's gradient_clipping when the config leaves it out (0.0 = no clipping)."""
+    return lookup(_GRADIENT_CLIPPING_DEFAULT, ds, 0.0)
 ZERO_DEFAULTS: Dict[str, object] = {"stage": 0, "reduce_bucket_size": 500_000_000, "allgather_bucket_size": 500_000_000,
                                     "sub_group_size": 1_000_000_000, "prefetch_bucket_size": 50_000_000,
                                     "param_persistence_threshold": 100_000, "gather_16bit_weights_on_model_save": False}

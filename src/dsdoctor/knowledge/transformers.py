@@ -99,6 +99,26 @@ ACCELERATE_AUTO_KEYS: Tuple[str, ...] = (
     "zero_optimization.offload_optimizer.nvme_path", "zero_optimization.offload_param.nvme_path",
     "zero_optimization.stage3_gather_16bit_weights_on_model_save",
 )
+# accelerate's prepare() (accelerator.py _prepare_deepspeed; 1.1.1, 1.15.0) replaces a client torch optimizer with
+# DeepSpeedCPUAdam when offload_optimizer.device is not "none" and zero_force_ds_cpu_optimizer is left true, so
+# DeepSpeed's client-optimizer refusal never fires for configs loaded this way (the HF Trainer uses it from 4.30).
+CPU_ADAM_SWAP_LOADERS: Tuple[str, ...] = ("trainer", "accelerate")
+# The deepspeed_config fields of an accelerate config YAML: `accelerate launch`'s DeepSpeed arguments (commands/
+# launch.py, accelerate 1.1.1 and 1.15.0). launch copies every YAML key onto its namespace but builds the ranks'
+# environment (ACCELERATE_DEEPSPEED_*) and DeepSpeedPlugin only from these: any other key is silently ignored.
+ACCELERATE_DEEPSPEED_FIELDS: Tuple[str, ...] = (
+    "deepspeed_config_file", "deepspeed_exclusion_filter", "deepspeed_hostfile", "deepspeed_inclusion_filter",
+    "deepspeed_moe_layer_cls_names", "deepspeed_multinode_launcher", "gradient_accumulation_steps",
+    "gradient_clipping", "offload_optimizer_device", "offload_optimizer_nvme_path", "offload_param_device",
+    "offload_param_nvme_path", "zero3_init_flag", "zero3_save_16bit_model", "zero_stage",
+)
+# TrainingArguments.max_grad_norm's default (4.46.3, 5.24.0); under DeepSpeed it only reaches the engine through
+# a gradient_clipping "auto" (trainer_config_process's fill_match; accelerate's clip_grad_norm_ does nothing).
+HF_MAX_GRAD_NORM_DEFAULT = 1.0
+# stage3_gather_16bit_weights_on_model_save "auto": DeepSpeedPlugin (accelerate 1.1.1, 1.15.0; also under the
+# Trainer) fills it from zero3_save_16bit_model, read from this variable (`accelerate launch` sets it from the
+# YAML's zero3_save_16bit_model) and false when unset; raw DeepSpeed drops "auto" (config_utils) -> False.
+ACCELERATE_SAVE_16BIT_ENV = "ACCELERATE_DEEPSPEED_ZERO3_SAVE_16BIT_MODEL"
 # TrainingArguments(deepspeed=path) and accelerate load a config path with json.load: no comments, no HJSON,
 # and duplicate keys are silently merged (last wins); only a raw DeepSpeed path goes through hjson.
 HF_CONFIG_LOADER = "json.load"

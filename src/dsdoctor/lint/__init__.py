@@ -1,7 +1,7 @@
 """``dsdoctor lint``: DeepSpeed configs, accelerate YAML references, hostfiles, .deepspeed_env and launch commands.
 
 Rules live one per module under ``lint/config`` (ds_config) and ``lint/launch`` (launch files), each a
-:class:`~dsdoctor.lint.rule.Rule` with docs and valid/invalid examples; ``all_rules`` registers them.
+:class:`~dsdoctor.lint.rule.Rule` with docs and valid/invalid examples; ``all_rules`` lists them.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set
 from packaging.version import InvalidVersion, Version
 
 from ..model import Finding, Report, Severity
-from .rule import Edit, Hit, rules_for
+from .rule import Edit, Hit
 from .target import Target, Usage
 
 if TYPE_CHECKING:
@@ -27,18 +27,7 @@ class LintResult:
     files: List[str] = field(default_factory=list)
     dropped: Set[object] = field(default_factory=set)  # settings entries that dropped a finding
     fix_edits: Dict[Finding, List[Edit]] = field(default_factory=dict)  # the edits that fix each finding (SARIF fixes)
-
-
-def installed_deepspeed() -> Optional[str]:
-    """DeepSpeed's version from package metadata (never imported)."""
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-    except ImportError:  # pragma: no cover
-        return None
-    try:
-        return version("deepspeed")
-    except PackageNotFoundError:
-        return None
+    diff_printed: bool = False  # --diff printed the fixes: nothing else is rendered
 
 
 def memlock_limit() -> Optional[int]:
@@ -53,6 +42,7 @@ def memlock_limit() -> Optional[int]:
 
 def lint_target(t: Target) -> List[Hit]:
     """Every rule of the file's kind, then its inline ``dsdoctor: ignore`` comments (and unused-suppression)."""
+    from .all_rules import rules_for
     from .suppress import suppress
 
     hits: List[Hit] = []
@@ -79,12 +69,14 @@ def make_target(path: str, kind: str, usage: Usage) -> Target:
 def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Optional[str] = None,
          loaded_by: Optional[str] = None, max_depth: Optional[int] = None, targets: Sequence[str] = (),
          python: Optional[str] = None, zero_stage: Optional[int] = None,
-         settings: "Optional[Settings]" = None) -> LintResult:
+         settings: "Optional[Settings]" = None, machine: bool = False, tests: bool = True) -> LintResult:
     """Lint the named files/directories (and the ds_configs, hostfiles and .deepspeed_env they reference).
 
     ``settings`` (:mod:`dsdoctor.settings`; default: the configuration file found from ``paths``, which raises
     ``SettingsError`` when it is bad) gives select / ignore / per-file-ignores and the defaults for the
-    arguments: ``world_size``, ``targets`` and ``zero_stage`` passed here win over it."""
+    arguments: ``world_size``, ``targets`` and ``zero_stage`` passed here win over it. ``machine``: the files are
+    checked for this machine (``dsdoctor check``), so hardware-dependent rules read its CPU. ``tests=False``:
+    directories walked leave out test directories (check's project lint)."""
     from ..settings import load
     from .discover import scan
     from .launch._files import env_file_vars
@@ -92,15 +84,18 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
 
     if settings is None:
         settings = load(None, paths)
-    found = scan(list(paths), max_depth)
+    found = scan(list(paths), max_depth, tests)
     wanted = parse_targets(targets)
     ver, ver_source = ds_version, "--ds-version"
     if not ver and "deepspeed" in wanted:
         ver, ver_source = wanted["deepspeed"], "--target"
     if not ver and "deepspeed" in parse_targets(settings.target):
         ver, ver_source = parse_targets(settings.target)["deepspeed"], settings.where("target")
-    if not ver:
-        ver, ver_source = installed_deepspeed(), "installed deepspeed"
+    if not ver:  # the checked environment's (--python), read as check reads it: package metadata, not imported
+        from .script.context import installed
+
+        ver = installed(python, ("deepspeed",)).get("deepspeed")
+        ver_source = f"deepspeed in {python}" if python else "installed deepspeed"
     base = Usage()
     if ver:
         try:
@@ -116,6 +111,10 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     base.multinode = found.multinode
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
     base.memlock = memlock_limit()
+    if machine:
+        from ..checks.cpu_fp16 import machine_cpu_fp16
+
+        base.cpu_fp16, base.cpu_fp16_source = machine_cpu_fp16()
     env_files = [p for p, k in found.kinds.items() if k == "deepspeed_env"]
     if not env_files and os.path.isfile(".deepspeed_env"):
         env_files.append(".deepspeed_env")
@@ -146,6 +145,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
             continue
         usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
         usage.loaded_by = loaded_by or found.loaded_by.get(path)
+        usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
         target = make_target(path, kind, usage)
         if kind == "ds_config":
             configs[path] = target
@@ -211,7 +211,7 @@ def _add(result: LintResult, h: Hit, path: str, settings: "Settings") -> None:
 def unused_entries(settings: "Settings", linted: Dict[str, str], dropped: "Set[object]") -> List[Hit]:
     """unused-suppression for ``ignore`` / ``per-file-ignores`` entries that dropped nothing, where that is known:
     a linted file is of a kind the rule reads (and, for per-file-ignores, matches the glob)."""
-    from .rule import REGISTRY, VARIANTS
+    from .all_rules import REGISTRY, VARIANTS
     from .suppress import NAME, RULE
 
     out: List[Hit] = []

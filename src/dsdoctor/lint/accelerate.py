@@ -56,6 +56,7 @@ def parse(text: str) -> Optional[AccelerateYaml]:
     ds: Dict[str, Tuple[Any, Pos]] = {}
     ds_pos: Optional[Pos] = None
     in_ds = False
+    ds_indent: Optional[int] = None  # deepspeed_config's own keys; deeper lines belong to a nested block
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -71,7 +72,9 @@ def parse(text: str) -> Optional[AccelerateYaml]:
             else:
                 top[key] = (_scalar(raw), pos)
         elif in_ds:
-            ds[key] = (_scalar(raw), pos)
+            ds_indent = len(indent) if ds_indent is None else ds_indent
+            if len(indent) == ds_indent:
+                ds[key] = (_scalar(raw), pos)
     if ds_pos is None:
         return None
     return AccelerateYaml(top, ds, ds_pos)
@@ -135,12 +138,14 @@ def mixed_precision_conflict(y: AccelerateYaml, cfg: Target) -> Optional[str]:
 def lint_yaml(path: str, text: str, usage: Usage, config_targets: Dict[str, Target]) -> List[Finding]:
     """Findings for one accelerate YAML (positions in the YAML)."""
     from . import lint_target
+    from .all_rules import rules_for
     from .reader import parse as parse_json
 
     y = parse(text)
     if y is None:
         return []
-    out: List[Finding] = []
+    yaml_target = Target(path, "accelerate", text, usage)
+    out: List[Finding] = [h.finding for rule in rules_for("accelerate") for h in rule.check(yaml_target)]
     cfg_file = y.ds.get("deepspeed_config_file")
     if cfg_file is not None and cfg_file[0] not in (None, "none"):
         for cpath, t in config_targets.items():

@@ -17,9 +17,10 @@ def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[s
              diff: bool, targets: Sequence[str] = (), python: Optional[str] = None,
              zero_stage: Optional[int] = None, sniff: bool = False,
              settings: "Optional[Settings]" = None) -> Tuple[Optional["LintResult"], int]:
-    """Lint (and fix) ``paths``: the result to render, or (None, exit code) when there is nothing to render
-    (a usage error, or ``--diff``, which prints the diff itself). ``sniff``: named JSON/YAML files that do not
-    look like a DeepSpeed / accelerate config are skipped (for hooks that pass every changed file)."""
+    """Lint (and fix) ``paths``: the result (with ``diff_printed`` set when ``--diff`` printed the diff: the
+    caller then renders nothing but exits with the shared exit code), or (None, exit code) on a usage error.
+    ``sniff``: named JSON/YAML files that do not look like a DeepSpeed / accelerate config are skipped (for hooks
+    that pass every changed file)."""
     from . import LintResult, lint
     from .fix import diff as make_diff
     from .fix import plan, write
@@ -48,7 +49,8 @@ def run_lint(paths: List[str], world_size: Optional[int], ds_version: Optional[s
     changes = {p: c for p, c in changes.items() if not p.endswith(".py") or _inside(p, paths)}
     if diff:
         sys.stdout.write(make_diff(changes))
-        return None, res.report.exit_code()
+        res.diff_printed = True
+        return res, 0
     if fix and changes:
         written = write(changes)
         res = lint(paths, world_size=world_size, ds_version=ds_version, targets=targets, python=python,

@@ -3,28 +3,37 @@ world size from launcher args and hostfiles."""
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 from ..knowledge import deepspeed as K
 from .launch._files import hostfile_problems
 from .launch.shell import parse as parse_shell
 
-SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".cache", "site-packages", ".tox", ".mypy_cache"}
+# Never walked into (as ruff's default excludes; hidden directories are skipped too, and any directory holding a
+# virtualenv's pyvenv.cfg or conda's conda-meta); a directory named on the command line is still linted.
+SKIP_DIRS = {"venv", "node_modules", "__pycache__", "site-packages", "__pypackages__", "_build", "buck-out", "build",
+             "dist"}
+ENV_MARKERS = ("pyvenv.cfg", "conda-meta")
+TEST_DIRS = {"tests", "test", "testing"}  # skipped by check's project lint (lint . still reads them)
+PROJECT_MARKERS = (".git", "pyproject.toml")  # check lints the directory it starts in only when it is a project
 MAX_FILES = 2000
 _PY_TRAINER = re.compile(r"\b(TrainingArguments|Seq2SeqTrainingArguments|SFTConfig|Trainer)\s*\(")
 _PY_INIT = re.compile(r"deepspeed\.initialize\s*\(([^)]*)\)", re.S)
 _PY_CFG = re.compile(r"""\b(?:deepspeed|config|config_params|deepspeed_config|hf_ds_config)\s*=\s*["']([^"']+\.h?json)["']""")
 _PY_SAVE = re.compile(r"\b(save_16bit_model|save_model|save_pretrained)\s*\(")
 _YAML_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
+_YAML_SAVE16 = re.compile(r"^\s*zero3_save_16bit_model\s*:\s*['\"]?(true|false)\b", re.M | re.I)
 
 
 @dataclass
 class Found:
     kinds: Dict[str, str] = field(default_factory=dict)  # path -> kind
     loaded_by: Dict[str, str] = field(default_factory=dict)  # ds_config path -> trainer|accelerate|deepspeed
+    accelerate_save_16bit: Dict[str, bool] = field(default_factory=dict)  # ds_config path -> its YAML's value
     world_size: Optional[int] = None
     world_size_source: str = ""
     client_optimizer: Optional[bool] = None
@@ -62,21 +71,88 @@ def _read(path: str, limit: int = 2 * 2**20) -> str:
         return ""
 
 
-def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES) -> List[str]:
-    """Files lint reads under ``root`` (``max_depth`` directory levels below it; None = all)."""
+def is_project(root: str) -> bool:
+    """Is ``root`` a project's directory (a git work tree's root, or it has a pyproject.toml)?"""
+    return any(os.path.exists(os.path.join(root, m)) for m in PROJECT_MARKERS)
+
+
+def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES, tests: bool = True) -> List[str]:
+    """Files lint reads under ``root`` (``max_depth`` directory levels below it; None = all), without what git
+    ignores (.gitignore), hidden directories, virtualenvs, site-packages and node_modules; ``tests=False`` also
+    leaves out test directories."""
     out: List[str] = []
     base = root.rstrip(os.sep).count(os.sep)
+    ignored = Ignored(root)
     for d, dirs, files in os.walk(root):
         if max_depth is not None and d.rstrip(os.sep).count(os.sep) - base >= max_depth:
             dirs[:] = []
-        dirs[:] = [x for x in dirs if x not in SKIP_DIRS and not x.startswith(".")]
-        for f in files:
+        dirs[:] = sorted(x for x in dirs if _walk_into(os.path.join(d, x), x, tests) and
+                         not ignored(os.path.join(d, x), True))
+        for f in sorted(files):
             p = os.path.join(d, f)
-            if kind_of(p) in ("shell", "python", "accelerate", "deepspeed_env", "hostfile"):
+            kind = kind_of(p)
+            if f.startswith(".") and kind != "deepspeed_env":
+                continue  # .pre-commit-config.yaml & co. are not accelerate configs
+            if kind in ("shell", "python", "accelerate", "deepspeed_env", "hostfile") and not ignored(p, False):
                 out.append(p)
             if len(out) >= max_files:
                 return out
     return out
+
+
+def _walk_into(path: str, name: str, tests: bool) -> bool:
+    if name.startswith(".") or name in SKIP_DIRS or (not tests and name in TEST_DIRS):
+        return False
+    return not any(os.path.exists(os.path.join(path, m)) for m in ENV_MARKERS)
+
+
+class Ignored:
+    """What git ignores under ``root``: asked from git when ``root`` is in a work tree (``git ls-files --others
+    --ignored --exclude-standard --directory``: every .gitignore, .git/info/exclude and the global excludes),
+    else from ``root``'s own .gitignore (basic patterns: ``name``, ``dir/``, ``/anchored``, ``*`` globs, ``!``)."""
+
+    def __init__(self, root: str) -> None:
+        self.root = os.path.abspath(root)
+        self.paths: Optional[Set[str]] = self._from_git()
+        self.patterns: List[Tuple[bool, bool, bool, str]] = [] if self.paths is not None else self._from_file()
+
+    def __call__(self, path: str, is_dir: bool) -> bool:
+        rel = os.path.relpath(os.path.abspath(path), self.root).replace(os.sep, "/")
+        if self.paths is not None:
+            return (rel + "/" if is_dir else rel) in self.paths
+        hit = False
+        for negate, dir_only, anchored, pat in self.patterns:
+            if dir_only and not is_dir:
+                continue
+            if fnmatch.fnmatchcase(rel if anchored else rel.rsplit("/", 1)[-1], pat):
+                hit = not negate
+        return hit
+
+    def _from_git(self) -> Optional[Set[str]]:
+        import subprocess
+
+        try:
+            p = subprocess.run(["git", "-C", self.root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
+                                "--directory"], capture_output=True, timeout=30)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if p.returncode != 0:
+            return None
+        return {x for x in p.stdout.decode("utf-8", "replace").split("\0") if x}
+
+    def _from_file(self) -> List[Tuple[bool, bool, bool, str]]:
+        out: List[Tuple[bool, bool, bool, str]] = []
+        for line in _read(os.path.join(self.root, ".gitignore")).splitlines():
+            line = line.rstrip()
+            if not line or line.startswith("#"):
+                continue
+            negate = line.startswith("!")
+            line = line[1:] if negate else line
+            dir_only = line.endswith("/")
+            line = line.rstrip("/")
+            anchored = "/" in line
+            out.append((negate, dir_only, anchored, line.lstrip("/").replace("**/", "*")))
+        return out
 
 
 def _ref(base: str, ref: str) -> str:
@@ -88,13 +164,14 @@ def _ref(base: str, ref: str) -> str:
     return os.path.normpath(os.path.join(os.path.dirname(base), ref))
 
 
-def scan(paths: List[str], max_depth: Optional[int] = None) -> Found:
-    """Classify the named paths and follow references from scripts / Python / YAML to ds_configs."""
+def scan(paths: List[str], max_depth: Optional[int] = None, tests: bool = True) -> Found:
+    """Classify the named paths and follow references from scripts / Python / YAML to ds_configs (``tests``:
+    walk into test directories)."""
     found = Found()
     queue: List[str] = []
     for p in paths:
         if os.path.isdir(p):
-            queue += walk(p, max_depth)
+            queue += walk(p, max_depth, tests=tests)
         else:
             queue.append(p)
     seen: Set[str] = set()
@@ -114,12 +191,14 @@ def scan(paths: List[str], max_depth: Optional[int] = None) -> Found:
         elif kind == "python":
             _python(p, found)
         elif kind == "accelerate":
-            for m in _YAML_CFG.finditer(_read(p)):
+            text = _read(p)
+            save16 = _YAML_SAVE16.search(text)
+            for m in _YAML_CFG.finditer(text):
                 cfg = _ref(p, m.group(1))
                 found.kinds.setdefault(cfg, "ds_config")
                 found.loaded_by.setdefault(cfg, "accelerate")
-    if any(k == "python" for k in found.kinds.values()) or found.loaded_by:
-        pass
+                if save16:
+                    found.accelerate_save_16bit[cfg] = save16.group(1).lower() == "true"
     return found
 
 

@@ -21,15 +21,17 @@ MAX_FILES = 200
 
 def lint_project(root: str = ".", ds_version: Optional[str] = None, python: Optional[str] = None,
                  settings: "Optional[Settings]" = None) -> Optional[Report]:
-    """Lint findings for the project under ``root``; None when there is nothing lint reads there. ``settings``:
+    """Lint findings for the project under ``root`` (a git root or a directory with a pyproject.toml; its test
+    directories left out); None when ``root`` is no project or has nothing lint reads. ``settings``:
     the command's configuration (default: the one found from ``root``)."""
-    from .discover import walk
+    from .discover import is_project, walk
 
-    if not os.path.isdir(root) or not walk(root, MAX_DEPTH, max_files=1):
+    if not os.path.isdir(root) or not is_project(root) or not walk(root, MAX_DEPTH, max_files=1, tests=False):
         return None
     from . import lint
 
-    res = lint([root], ds_version=ds_version, max_depth=MAX_DEPTH, python=python, settings=settings)  # python: versions of the checked env
+    res = lint([root], ds_version=ds_version, max_depth=MAX_DEPTH, python=python, settings=settings,
+               machine=True, tests=False)  # python: versions of the checked env; machine: its CPU
     return res.report
 
 

@@ -1,10 +1,11 @@
 """Lint rules as data: each rule module defines one ``RULE`` with its docs (what / why / fix), valid and
-invalid examples (the examples are its tests, and the docs in ``docs/rules.md``), and a check function."""
+invalid examples (the examples are its tests, and the docs in ``docs/rules.md``), and a check function.
+``lint/all_rules.py`` lists the rules (this module knows none of them)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Iterable, Literal, Optional, Tuple
 
 from ..model import Evidence, Finding, Fix, Severity
 
@@ -17,11 +18,14 @@ Kind = Literal["ds_config", "accelerate", "hostfile", "deepspeed_env", "shell", 
 @dataclass(frozen=True)
 class Example:
     """A file of ``kind`` with ``text``; ``options`` are lint options (``world_size``, ``ds``, ``loaded_by``,
-    ``client_optimizer``, ``saves_16bit``, ``accelerator``, ``memlock``, ``multinode``...)."""
+    ``client_optimizer``, ``saves_16bit``, ``accelerator``, ``memlock``, ``multinode``...). ``fixed``: for an
+    invalid example, the file's text once the rule's safe edits are applied (``dsdoctor fix``), checked by the
+    example tests; None where the rule has no safe edit of that file."""
 
     text: str
     options: Tuple[Tuple[str, object], ...] = ()
     note: str = ""
+    fixed: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -67,33 +71,3 @@ class Rule:
         f = Finding(self.name, severity or self.severity, title, explanation or self.why, evidence, fixes,
                     self.section, target.path, line, col)
         return Hit(f, edits)
-
-
-REGISTRY: Dict[str, Rule] = {}
-
-
-def register(rule: Rule) -> Rule:
-    if rule.name in REGISTRY:
-        raise ValueError(f"duplicate lint rule {rule.name}")
-    REGISTRY[rule.name] = rule
-    return rule
-
-
-# Another kind's form of a registered name (one name, one code): e.g. a config rule applied to a ds_config dict
-# written inside a Python script. Documented and tested with the registered rule.
-VARIANTS: List[Rule] = []
-
-
-def register_variant(rule: Rule) -> Rule:
-    if rule.name not in REGISTRY:
-        raise ValueError(f"variant of an unregistered lint rule {rule.name}")
-    VARIANTS.append(rule)
-    return rule
-
-
-def rules_for(kind: Kind) -> Iterator[Rule]:
-    import importlib
-
-    importlib.import_module("dsdoctor.lint.all_rules")  # imports every rule module once
-
-    return (r for r in [*REGISTRY.values(), *VARIANTS] if r.kind == kind)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..model import Finding, Fix, Severity
-from .rule import Edit, Example, Hit, Rule, register
+from .rule import Edit, Example, Hit, Rule
 
 if TYPE_CHECKING:
     from .reader import Document
@@ -324,7 +324,7 @@ def _check(t: "Target") -> Iterable[Hit]:
     return ()  # lint_target reports it after every other rule has run on the file (see suppress())
 
 
-RULE = register(Rule(
+RULE = Rule(
     name=NAME, kind="python", severity=Severity.WARNING, section="Suppressions",
     summary="A dsdoctor: ignore comment (or config entry) that suppresses nothing",
     what="An inline `dsdoctor: ignore[...]` / `ignore-file[...]` comment, in any file kind lint reads, whose names "
@@ -343,7 +343,10 @@ RULE = register(Rule(
            Example("x = 1  # dsdoctor: ignore[DS307, unused-suppression]\n")),
     invalid=(Example('from transformers import AutoModelForCausalLM, TrainingArguments\n'
                      'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
-                     'model = AutoModelForCausalLM.from_pretrained("m")  # dsdoctor: ignore[zero3-device-map-conflict]\n'),
-             Example("import os  # dsdoctor: ignore\n"),
-             Example("x = 1  # dsdoctor: ignore[zero3-device-map-conflit]\n")),
-))
+                     'model = AutoModelForCausalLM.from_pretrained("m")  # dsdoctor: ignore[zero3-device-map-conflict]\n',
+                     fixed='from transformers import AutoModelForCausalLM, TrainingArguments\n'
+                           'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
+                           'model = AutoModelForCausalLM.from_pretrained("m")\n'),
+             Example("import os  # dsdoctor: ignore\n", fixed="import os\n"),
+             Example("x = 1  # dsdoctor: ignore[zero3-device-map-conflit]\n", fixed="x = 1\n")),
+)

@@ -26,8 +26,11 @@ class Usage:
     loaded_by_source: str = ""
     client_optimizer: Optional[bool] = None  # the script passes its own optimizer to deepspeed.initialize
     saves_16bit: Optional[bool] = None  # trainer.save_model / save_16bit_model / save_pretrained expected
+    accelerate_save_16bit: Optional[bool] = None  # an accelerate YAML that uses the config sets zero3_save_16bit_model
     accelerator: Optional[str] = None  # DS_ACCELERATOR (env / script)
     memlock: Optional[int] = None  # RLIMIT_MEMLOCK soft (bytes; None = unlimited / unknown)
+    cpu_fp16: Optional[bool] = None  # the run's CPU has oneDNN fp16 (check / preflight on the machine; None = unknown)
+    cpu_fp16_source: str = ""
     multinode: Optional[bool] = None
     env_file_vars: Dict[str, str] = field(default_factory=dict)  # names set by .deepspeed_env files
     transformers: Optional[str] = None  # Transformers version Python scripts are linted for (None = unknown)

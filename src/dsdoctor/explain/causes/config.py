@@ -11,7 +11,11 @@ from ... import fixes as F
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
 from ...knowledge.versions import parse, v
+from ...lint.config import auto_without_trainer as AWT
+from ...lint.config import batch_size_mismatch as BSM
+from ...lint.config import bucket_size_float as BSF
 from ...lint.config import nvme_path_missing as NVME
+from ...lint.config import offload_client_optimizer as OCO
 from ...model import Fix
 from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, frame, log, msg, rx
 
@@ -20,11 +24,9 @@ DS_CONFIG = "deepspeed/runtime/config.py"
 
 def _offload_client_optimizer(s: Seen, f: LogFacts) -> Advice:
     return Advice("A torch (client) optimizer was passed with ZeRO-Offload; DeepSpeed refuses it by default", s.text[:300],
-                  [code_fix("Let DeepSpeed build the optimizer (DeepSpeedCPUAdam)",
-                            'ds_config: "optimizer": {"type": "AdamW", "params": {"lr": 2e-5}}   # and do not pass optimizer='),
+                  [OCO.FIXES[0],  # lint's fixes for the same config (offload-client-optimizer), then explain's
                    code_fix("Or construct deepspeed.ops.adam.DeepSpeedCPUAdam yourself", "from deepspeed.ops.adam import DeepSpeedCPUAdam"),
-                   code_fix("Or force the client optimizer", f"ds_config: {K.MSG_FORCE_DS_CPU_OPTIMIZER}", applicability="unsafe",
-                            reason="a torch optimizer on offloaded fp32 states is much slower")])
+                   *OCO.FIXES[1:]])
 
 
 def _trainer_mismatch(s: Seen, f: LogFacts) -> Advice:
@@ -34,7 +36,8 @@ def _trainer_mismatch(s: Seen, f: LogFacts) -> Advice:
 
 def _auto_without_trainer(s: Seen, f: LogFacts) -> Advice:
     return Advice('"auto" values reached DeepSpeed without the HF Trainer to fill them', s.text,
-                  [code_fix('Replace every "auto" with a number', 'ds_config: "train_micro_batch_size_per_gpu": 4, '
+                  [AWT.FIX,  # lint's fix (ds-config-auto-without-trainer), then how
+                   code_fix('Replace every "auto" with a number', 'ds_config: "train_micro_batch_size_per_gpu": 4, '
                             '"gradient_accumulation_steps": 1 (and remove/compute "train_batch_size")'),
                    code_fix("Or pass the config through TrainingArguments(deepspeed=...) and the Trainer", "TrainingArguments(deepspeed=cfg)")])
 
@@ -42,7 +45,8 @@ def _auto_without_trainer(s: Seen, f: LogFacts) -> Advice:
 def _batch_size_mismatch(s: Seen, f: LogFacts) -> Advice:
     g = s.groups
     ws = g.get("ws", "?")
-    fixes = [code_fix("Let DeepSpeed derive train_batch_size", 'ds_config: remove "train_batch_size" (or "auto" under the Trainer)')]
+    fixes = [code_fix("Let DeepSpeed derive train_batch_size", 'ds_config: remove "train_batch_size" (or "auto" under the Trainer)'),
+             BSM.auto_fix()]  # lint's fix under the HF Trainer (batch-size-mismatch)
     why = "DeepSpeed asserts train_batch_size == micro_batch_per_gpu * gradient_accumulation_steps * world_size."
     if ws == "1":
         why += (" It saw world size 1: the config was read before torch.distributed was initialised (zero.Init / "
@@ -54,7 +58,8 @@ def _batch_size_mismatch(s: Seen, f: LogFacts) -> Advice:
 
 def _bucket_size_float(s: Seen, f: LogFacts) -> Advice:
     key = f.extra.get("float_key", "the bucket size")
-    fixes = [code_fix(f"Write {key} as an integer", f'ds_config: "{key}": 15099494')]
+    m = re.search(r"input_value=(\d{1,15})\.\d", s.text)
+    fixes = [BSF.int_fix(key, m.group(1) if m else "15099494")]  # lint's fix (bucket-size-float)
     tf = parse(f.transformers)
     if tf is None or tf < v("4.45.0"):
         fixes.append(F.pip_fix("transformers>=4.45.0", "Upgrade Transformers (<= 4.44 filled \"auto\" bucket sizes as floats)"))
@@ -282,7 +287,9 @@ SPECS: Tuple[Cause, ...] = (
     Cause("nvme-path-missing", "DS411", "NVMe offload without nvme_path",
           _nvme_path, predicted_by="lint:nvme-path-missing", signatures=(
               msg(K.MSG_NVME_PATH_NONE, "deepspeed/runtime/zero/partition_parameters.py Init._validate_remote_device (0.9-0.19.8)",
-                  "AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is nvme"),
+                  "AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is nvme",
+                  "[rank0]: AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is "
+                  "OffloadDeviceEnum.nvme"),
               frame("deepspeed/runtime/zero/partition_parameters.py", "__init__", "the same assertion, the log cut in "
                     "_validate_remote_device (all its asserts are about the nvme offload block; 0.9-0.19.8)",
                     "Traceback (most recent call last):\n"
@@ -292,7 +299,8 @@ SPECS: Tuple[Cause, ...] = (
                     code=r"_validate_remote_device\(", exc=r"^(?:AssertionError|$)")),
           log_examples=(
               log("nvme-path-missing", "from_pretrained under ZeRO-3 with offload_param device nvme and no nvme_path:",
-                  "AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is nvme\n"),)),
+                  "[rank0]: AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is "
+                  "OffloadDeviceEnum.nvme\n"),)),
     Cause("zero-stage-requires-optimizer", "DS365", "ZeRO stage 1/2 started without an optimizer",
           _needs_optimizer, predicted_by="none", signatures=(
               msg(K.MSG_ZERO_NEEDS_OPTIMIZER, "deepspeed/runtime/engine.py _configure_zero_optimizer (0.5-0.19.8) and "
@@ -315,7 +323,7 @@ SPECS: Tuple[Cause, ...] = (
               "for evaluation / generation / a reference model use ZeRO stage 0 (or 3, which runs without an optimizer).",
               (log("zero-stage-requires-optimizer", "deepspeed.initialize(model=model, config=cfg) for evaluation, with a "
                                                      "ZeRO-2 config:",
-                   "AssertionError: zero stage 2 requires an optimizer\n"),))),
+                   "[rank0]: AssertionError: zero stage 2 requires an optimizer\n"),))),
     Cause("zero-untested-optimizer", "DS366", "A client optimizer ZeRO does not list, without zero_allow_untested_optimizer",
           _untested_optimizer, predicted_by="none", signatures=(
               msg(K.MSG_UNTESTED_OPTIMIZER, "deepspeed/runtime/engine.py _configure_optimizer (0.8.3-0.19.8)",
@@ -329,9 +337,9 @@ SPECS: Tuple[Cause, ...] = (
               "optimizer) asserts unless the config allows it.",
               "Set `\"zero_allow_untested_optimizer\": true` in the DeepSpeed config, or use one of DeepSpeed's "
               "optimizers through its `\"optimizer\"` block.",
-              (log("zero-untested-optimizer", "A custom Lion optimizer passed to deepspeed.initialize under ZeRO-1:",
-                   "AssertionError: You are using an untested ZeRO Optimizer. Please add <\"zero_allow_untested_optimizer\": "
-                   "true> in the configuration file to use it.\n"),))),
+              (log("zero-untested-optimizer", "A client torch.optim.Rprop passed to deepspeed.initialize under ZeRO-1:",
+                   "[rank0]: AssertionError: You are using an untested ZeRO Optimizer. Please add "
+                   "<\"zero_allow_untested_optimizer\": true> in the configuration file to use it.\n"),))),
     Cause("ds-config-path-not-found", "DS367", "The DeepSpeed config path does not exist (read as JSON/base64 text)",
           _path_not_found, predicted_by="none", signatures=(
               msg(K.MSG_CONFIG_NOT_FOUND, "accelerate/utils/deepspeed.py HfDeepSpeedConfig (Accelerate 0.2x-1.15; "
@@ -359,7 +367,7 @@ SPECS: Tuple[Cause, ...] = (
               "Fix the path (a typo, or a relative path resolved from another working directory): `ls -l` it from the "
               "directory the launcher starts the script in, or pass an absolute path.",
               (log("ds-config-path-not-found", "TrainingArguments(deepspeed=\"configs/ds_z2.jsn\") (a typo):",
-                   "    config = json.loads(config_file_or_dict)\n"
+                   "    config_decoded = base64.urlsafe_b64decode(config_file_or_dict).decode(\"utf-8\")\n"
                    "ValueError: Expected a string path to an existing deepspeed config, or a dictionary, or a base64 "
                    "encoded string. Received: configs/ds_z2.jsn\n"),))),
 )

@@ -132,7 +132,13 @@ SPECS: Tuple[Cause, ...] = (
           _mpi_discovery, predicted_by="none", signatures=(
               rx(r"No module named '" + K.MSG_MPI_DISCOVERY_MODULE + "'", K.MSG_MPI_DISCOVERY_MODULE,
                  "deepspeed/comm/comm.py mpi_discovery, from init_distributed without RANK (0.9-0.19.8)",
-                 "ModuleNotFoundError: No module named 'mpi4py'"),),
+                 "ModuleNotFoundError: No module named 'mpi4py'"),
+              # printed by every run without launcher variables, also a working mpirun one: the cause only when the
+              # process then crashed in MPI (mpi4py / the MPI library's init) with nothing else to blame
+              msg(K.MSG_MPI_DISCOVERY_INFO, "deepspeed/comm/comm.py init_distributed logger.info (0.8.3-0.19.8)",
+                  "[2026-11-30 17:02:11,907] [INFO] [comm.py:892:init_distributed] Not using the DeepSpeed or dist "
+                  "launchers, attempting to detect MPI environment...",
+                  note=True, cause_with=r"Segmentation fault|Caught signal \d|mpi4py|MPI_Init|PMI")),
           docs=Docs(
               "The script was started without a launcher (no RANK / WORLD_SIZE / MASTER_ADDR): "
               "`deepspeed.init_distributed()` fell back to MPI discovery and failed (`No module named 'mpi4py'`).",

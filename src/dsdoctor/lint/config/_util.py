@@ -54,3 +54,14 @@ def num(node: Optional[Node]) -> Optional[float]:
     if node is None or isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
         return None
     return node.value
+
+
+def add_member(t: Target, obj: Node, key: str, value: str, applicability: str, title: str) -> Optional[Edit]:
+    """Append ``"key": value`` to a non-empty object, on its own line with the last member's indentation."""
+    if not obj.members:
+        return None
+    last = obj.members[-1]
+    start = t.text.rfind("\n", 0, last.start) + 1
+    indent = t.text[start:last.start] if t.text[start:last.start].strip() == "" else " "
+    sep = f",\n{indent}" if t.text[start:last.start].strip() == "" and start > 0 else ", "
+    return Edit(t.path, last.value.end, last.value.end, f'{sep}"{key}": {value}', applicability, title)  # type: ignore[arg-type]

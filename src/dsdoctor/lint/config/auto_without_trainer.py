@@ -7,7 +7,7 @@ from typing import Iterator, List, Tuple
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
 from ..reader import Node
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 
 _SILENT = ("zero_optimization", "fp16", "bf16")  # DeepSpeedConfigModel drops "auto" keys: defaults apply silently
@@ -20,6 +20,10 @@ def _autos(node: Node, prefix: str = "") -> Iterator[Tuple[str, int]]:
             yield path, m.start
         elif m.value.kind == "object":
             yield from _autos(m.value, path + ".")
+
+
+# the fix, shared with `dsdoctor explain` (the TypeError in a log: explain/causes/config.py)
+FIX = Fix("write a number, or train through the HF Trainer which fills it", "safe")
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -41,11 +45,11 @@ def check(t: Target) -> Iterator[Hit]:
         else:
             hits.append(RULE.hit(t, pos, f'{path}: "auto" under {who} is left as a string: DeepSpeed fails '
                                  "(TypeError: '>' not supported between instances of 'str' and 'int')",
-                                 fixes=(Fix("write a number, or train through the HF Trainer which fills it", "safe"),)))
+                                 fixes=(FIX,)))
     yield from hits
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="ds-config-auto-without-trainer", kind="ds_config", severity=Severity.ERROR,
     summary='"auto" values in a config used without the HF Trainer',
     what='"auto" is a Hugging Face Trainer convention. Under raw DeepSpeed (or accelerate without the Trainer, for '
@@ -58,4 +62,4 @@ RULE = register(Rule(
     invalid=(Example('{"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": 1}',
                      (("loaded_by", "deepspeed"),)),
              Example('{"train_batch_size": 8, "bf16": {"enabled": "auto"}}', (("loaded_by", "deepspeed"),))),
-))
+)

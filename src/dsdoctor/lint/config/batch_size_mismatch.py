@@ -6,7 +6,7 @@ from typing import Iterator, Optional
 
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 
 
@@ -34,7 +34,7 @@ def check(t: Target) -> Iterator[Hit]:
         if tb is not None and mb is not None and ga is not None and t.usage.world_size and tb != mb * ga * t.usage.world_size:
             yield RULE.hit(t, pos, f"train_batch_size {tb} != {mb} * {ga} * {t.usage.world_size} "
                            f"(world size from {t.usage.world_size_source}): HF reports a mismatch",
-                           fixes=(_auto_fix(),))
+                           fixes=(auto_fix(),))
         return
     if tb is None and mb is None and t.usage.loaded_by == "deepspeed":
         yield RULE.hit(t, t.doc.root.start, K.MSG_BATCH_NONE + " (raw DeepSpeed: nothing fills them)")
@@ -65,12 +65,13 @@ def check(t: Target) -> Iterator[Hit]:
                                    "  # and delete train_batch_size",)),))
 
 
-def _auto_fix() -> Fix:
+def auto_fix() -> Fix:
+    """The fix under the HF Trainer (also `dsdoctor explain`'s for the same assertion in a log)."""
     return Fix('set the batch keys to "auto" so the Trainer fills them', "safe",
                ('"train_batch_size": "auto", "train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto"',))
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="batch-size-mismatch", kind="ds_config", severity=Severity.ERROR,
     summary="train_batch_size != micro batch x gradient accumulation x world size",
     what="DeepSpeed's batch arithmetic (missing values derived by integer division, as `_set_batch_related_parameters` "
@@ -84,4 +85,4 @@ RULE = register(Rule(
     invalid=(Example('{"train_batch_size": 16, "train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 4}',
                      (("world_size", 4),)),
              Example('{"train_batch_size": 6, "train_micro_batch_size_per_gpu": 4}', (("world_size", 2),))),
-))
+)

@@ -8,9 +8,14 @@ from packaging.version import Version
 
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule, register
+from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
 from ._util import zero
+
+
+def int_fix(key: str, new: str) -> Fix:
+    """Write the size as an integer (also `dsdoctor explain`'s fix for the pydantic error in a log)."""
+    return Fix(f"write {new}", "safe", (f'"{key}": {new}',))
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -23,12 +28,12 @@ def check(t: Target) -> Iterator[Hit]:
         if field in K.ZERO_INT_FIELDS and isinstance(val, float) and val != int(val):
             new = str(int(val))
             yield RULE.hit(t, m.value.start, f"zero_optimization.{m.key} = {val!r}: DeepSpeed {t.usage.ds} needs an integer "
-                           "(`Input should be a valid integer, got a number with a fractional part`)",
-                           fixes=(Fix(f"write {new}", "safe", (f'"{m.key}": {new}',)),),
+                           f"(`{K.MSG_INT_FROM_FLOAT}`)",
+                           fixes=(int_fix(m.key, new),),
                            edits=(Edit(t.path, m.value.start, m.value.end, new, "safe", f"{m.key}: {new}"),))
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="bucket-size-float", kind="ds_config", severity=Severity.ERROR,
     summary="A fractional float for an integer ZeRO size (DeepSpeed >= 0.15)",
     what="reduce_bucket_size, allgather_bucket_size, stage3_prefetch_bucket_size, ... written with a fractional "
@@ -38,5 +43,6 @@ RULE = register(Rule(
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "reduce_bucket_size": 5e8}}'),
            Example('{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": 15099494.4}}', (("ds", "0.14.0"),))),
-    invalid=(Example('{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": 15099494.4}}'),),
-))
+    invalid=(Example('{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": 15099494.4}}',
+                     fixed='{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": 15099494}}'),),
+)

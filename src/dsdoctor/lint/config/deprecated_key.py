@@ -6,7 +6,7 @@ from typing import Iterator, Tuple
 
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule, register
+from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
 from ._util import rename_edit, zero
 
@@ -37,7 +37,7 @@ def check(t: Target) -> Iterator[Hit]:
                                   () if edits else (f'"{new}": {{"device": "cpu"}}',)),), edits=edits)
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="ds-config-deprecated-key", kind="ds_config", severity=Severity.WARNING,
     summary="A deprecated config key (still accepted, renamed upstream)",
     what="cpu_offload, cpu_offload_param, cpu_offload_use_pin_memory, stage3_gather_fp16_weights_on_model_save, "
@@ -46,6 +46,7 @@ RULE = register(Rule(
     fix="Rename stage3_gather_fp16_weights_on_model_save (safe --fix); rewrite cpu_offload as an offload block.",
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}}'),),
-    invalid=(Example('{"zero_optimization": {"stage": 3, "stage3_gather_fp16_weights_on_model_save": true}}'),
+    invalid=(Example('{"zero_optimization": {"stage": 3, "stage3_gather_fp16_weights_on_model_save": true}}',
+                     fixed='{"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}}'),
              Example('{"zero_optimization": {"stage": 2, "cpu_offload": true}}')),
-))
+)

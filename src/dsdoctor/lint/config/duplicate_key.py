@@ -7,7 +7,7 @@ from typing import Dict, Iterator
 from ...knowledge import deepspeed as K
 from ...model import Severity
 from ..reader import Node
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 
 
@@ -39,7 +39,7 @@ def check(t: Target) -> Iterator[Hit]:
                 seen[m.key] = m.start
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="ds-config-duplicate-key", kind="ds_config", severity=Severity.ERROR,
     summary="A key appears twice in the same object",
     what="The same key twice in one object, at any depth.",
@@ -49,4 +49,4 @@ RULE = register(Rule(
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3}, "bf16": {"enabled": true}}'),),
     invalid=(Example('{"zero_optimization": {"stage": 3,\n  "stage": 2}}'),),
-))
+)

@@ -6,7 +6,7 @@ from typing import Iterator
 
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target, enabled
 
 
@@ -17,7 +17,7 @@ def check(t: Target) -> Iterator[Hit]:
         yield RULE.hit(t, t.key_pos("bf16") or t.key_pos("bfloat16"), K.MSG_FP16_BF16)
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="fp16-bf16-both-enabled", kind="ds_config", severity=Severity.ERROR,
     summary="fp16 and bf16 are both enabled",
     what='"fp16": {"enabled": true} together with "bf16": {"enabled": true}.',
@@ -26,4 +26,4 @@ RULE = register(Rule(
     check=check,
     valid=(Example('{"fp16": {"enabled": false}, "bf16": {"enabled": true}}'),),
     invalid=(Example('{"fp16": {"enabled": true}, "bf16": {"enabled": true}}'),),
-))
+)

@@ -7,7 +7,8 @@ from typing import Iterator
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TF
 from ...model import Severity
-from ..rule import Example, Hit, Rule, register
+from ..reader import Node
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from ._util import zero
 
@@ -27,6 +28,14 @@ def check(t: Target) -> Iterator[Hit]:
         msg, pos = doc.strict_json_error
         yield RULE.hit(t, pos, f"{t.usage.loaded_by} loads the config with {TF.HF_CONFIG_LOADER}: {msg} "
                        "(comments and HJSON work only for a raw DeepSpeed path)")
+    elif doc.strict_json_error:
+        for n in _pasted(root, t.text):
+            yield RULE.hit(t, n.start, f"hjson reads the quoteless value {t.text[n.start:n.end]} as the string "
+                           f"{n.value!r}, not a JSON value (a Python literal or name pasted into the config?)",
+                           "DeepSpeed loads a config path with hjson: an unquoted word runs to the end of the line, "
+                           "comma included, so typed settings fail validation (`Input should be a valid boolean`) or "
+                           "comparisons with a string.")
+            break  # one is enough: the file is not JSON
     z = t.node("zero_optimization")
     if z is not None and z.kind not in ("object", "bool"):
         yield RULE.hit(t, z.start, "zero_optimization must be an object")
@@ -47,12 +56,22 @@ def check(t: Target) -> Iterator[Hit]:
                 yield RULE.hit(t, dev.start, f"{which}.device {dev.value!r}: should be 'none', 'cpu' or 'nvme'")
 
 
-RULE = register(Rule(
+def _pasted(node: Node, text: str) -> Iterator[Node]:
+    """Quoteless strings that end in a comma: ``True,`` / ``global_batch_size,`` where JSON had a value."""
+    for child in [m.value for m in node.members] + node.items:
+        if child.kind == "string" and text[child.start:child.start + 1] not in ("'", '"') and \
+                str(child.value).endswith(","):
+            yield child
+        yield from _pasted(child, text)
+
+
+RULE = Rule(
     name="ds-config-invalid", kind="ds_config", severity=Severity.ERROR,
     summary="The config cannot be loaded or has a value DeepSpeed rejects",
     what="Syntax errors (with the position hjson stops at), a top level that is not an object, a ZeRO stage "
-         "outside 0-3, an offload device other than none/cpu/nvme; and comments/HJSON in a config that HF "
-         "Trainer or accelerate load with json.load.",
+         "outside 0-3, an offload device other than none/cpu/nvme; comments/HJSON in a config that HF "
+         "Trainer or accelerate load with json.load; and, for raw DeepSpeed, a quoteless value that hjson reads "
+         "as a string ending in a comma (Python's True/False or a variable name pasted into the file).",
     why="DeepSpeed loads a config path with hjson; HF Trainer and accelerate with json.load. Either fails before "
         "training starts, often after the model has been loaded.",
     fix="Fix the syntax at the reported position; remove comments when the config goes through HF.",
@@ -62,5 +81,7 @@ RULE = register(Rule(
     invalid=(Example('{"train_batch_size": 8,\n "zero_optimization": {"stage": 3}'),
              Example('{"zero_optimization": {"stage": 4}}'),
              Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "gpu"}}}'),
-             Example('{"train_batch_size": 8 // comment\n}', (("loaded_by", "trainer"),))),
-))
+             Example('{"train_batch_size": 8 // comment\n}', (("loaded_by", "trainer"),)),
+             Example('{\n "train_batch_size": 8,\n "zero_optimization": {\n  "stage": 3,\n  "overlap_comm": True,\n'
+                     '  "contiguous_gradients": true\n }\n}')),
+)

@@ -7,7 +7,7 @@ from typing import Iterator
 from ...fixes import memlock_fix
 from ...knowledge import deepspeed as K
 from ...model import Evidence, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from ._util import offload_device
 
@@ -35,7 +35,7 @@ def check(t: Target) -> Iterator[Hit]:
         return
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="memlock-too-low", kind="ds_config", severity=Severity.WARNING,
     summary="ulimit -l is too low for the config's pinned offload buffers",
     what="offload_* to cpu/nvme with pin_memory true (explicit, or the default from 0.19.5) and RLIMIT_MEMLOCK "
@@ -47,4 +47,4 @@ RULE = register(Rule(
                    (("memlock", 65536), ("ds", "0.19.8"))),),
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}}',
                      (("memlock", 65536), ("ds", "0.19.8"))),),
-))
+)

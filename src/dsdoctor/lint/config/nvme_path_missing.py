@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from ._util import offload_device
 
@@ -24,7 +24,7 @@ def check(t: Target) -> Iterator[Hit]:
                                fixes=(FIX,))
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="nvme-path-missing", kind="ds_config", severity=Severity.ERROR,
     summary="NVMe offload without nvme_path",
     what='offload_param / offload_optimizer with "device": "nvme" and no nvme_path.',
@@ -33,4 +33,4 @@ RULE = register(Rule(
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "nvme", "nvme_path": "/nvme"}}}'),),
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "nvme"}}}'),),
-))
+)

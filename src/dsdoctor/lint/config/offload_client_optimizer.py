@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...knowledge import deepspeed as K
+from ...knowledge import transformers as TF
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from ._util import offload_device
 
@@ -18,33 +19,45 @@ def check(t: Target) -> Iterator[Hit]:
     force = t.node("zero_force_ds_cpu_optimizer")
     if force is not None and force.value is False:
         return
-    client = t.usage.client_optimizer or t.usage.loaded_by == "trainer"
-    if not client:
+    if t.usage.loaded_by in TF.CPU_ADAM_SWAP_LOADERS or t.usage.client_optimizer is False:
         return
-    who = "the HF Trainer creates its own torch AdamW" if t.usage.loaded_by == "trainer" else \
-        "the script passes its own optimizer to deepspeed.initialize"
+    if t.usage.client_optimizer:
+        who, sev = "the script passes its own optimizer to deepspeed.initialize", Severity.ERROR
+    elif t.usage.loaded_by == "deepspeed":
+        who, sev = "if the script passes its own optimizer to deepspeed.initialize (without one, nothing is " \
+                   "offloaded)", Severity.WARNING
+    else:
+        return
     yield RULE.hit(t, t.key_pos("zero_optimization", "offload_optimizer"),
-                   f"offload_optimizer without an optimizer block: {who}, and DeepSpeed refuses it (ZeRORuntimeException)",
+                   f"offload_optimizer without an optimizer block: {who}, DeepSpeed refuses it (ZeRORuntimeException)",
                    K.MSG_CLIENT_OPTIMIZER.format(type="AdamW"),
-                   (Fix('add an "optimizer" block (DeepSpeed then uses DeepSpeedCPUAdam)', "safe",
-                        ('"optimizer": {"type": "AdamW", "params": {"lr": "auto", "weight_decay": "auto"}}',)),
-                    Fix('or set "zero_force_ds_cpu_optimizer": false (slow: the client optimizer steps on CPU)', "unsafe",
-                        ('"zero_force_ds_cpu_optimizer": false',))))
+                   FIXES, severity=sev)
 
 
-RULE = register(Rule(
+# the fixes, shared with `dsdoctor explain` (the ZeRORuntimeException in a log: explain/causes/config.py)
+FIXES = (Fix('add an "optimizer" block (DeepSpeed then uses DeepSpeedCPUAdam)', "safe",
+             ('"optimizer": {"type": "AdamW", "params": {"lr": "auto", "weight_decay": "auto"}}',)),
+         Fix('or set "zero_force_ds_cpu_optimizer": false (slow: the client optimizer steps on CPU)', "unsafe",
+             ('"zero_force_ds_cpu_optimizer": false',)))
+
+
+RULE = Rule(
     name="offload-client-optimizer", kind="ds_config", severity=Severity.ERROR,
     summary="Optimizer offload with a client optimizer and no DeepSpeed optimizer block",
-    what="offload_optimizer to cpu/nvme, no \"optimizer\" block, zero_force_ds_cpu_optimizer left true, and an "
-         "optimizer supplied by the script (deepspeed.initialize(optimizer=...)) or by the HF Trainer.",
+    what="offload_optimizer to cpu/nvme, no \"optimizer\" block, zero_force_ds_cpu_optimizer left true, and a "
+         "config raw deepspeed.initialize loads: an error when the script passes its own optimizer "
+         "(deepspeed.initialize(optimizer=...)), a warning when that is not known. Not under the HF Trainer or "
+         "accelerate: accelerate's prepare() replaces a torch optimizer with DeepSpeedCPUAdam when offloading.",
     why="The engine raises `You are using ZeRO-Offload with a client provided optimizer (...)` unless the optimizer is "
         "DeepSpeedCPUAdam.",
     fix='Add an "optimizer" block, or set "zero_force_ds_cpu_optimizer": false.',
     check=check,
     valid=(Example('{"optimizer": {"type": "AdamW", "params": {}}, "zero_optimization": {"stage": 3, '
-                   '"offload_optimizer": {"device": "cpu"}}}', (("loaded_by", "trainer"),)),),
+                   '"offload_optimizer": {"device": "cpu"}}}', (("loaded_by", "deepspeed"), ("client_optimizer", True))),
+           Example('{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}}}',
+                   (("loaded_by", "trainer"),), "the HF Trainer (through accelerate) uses DeepSpeedCPUAdam")),
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}}}',
-                     (("loaded_by", "trainer"),)),
+                     (("loaded_by", "deepspeed"),)),
              Example('{"zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}}',
                      (("loaded_by", "deepspeed"), ("client_optimizer", True)))),
-))
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from ._util import offload_device, stage
 
@@ -19,7 +19,7 @@ def check(t: Target) -> Iterator[Hit]:
                        fixes=(Fix("use stage 3 to offload parameters, or delete offload_param", "unsafe"),))
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="offload-param-ignored-below-stage3", kind="ds_config", severity=Severity.WARNING,
     summary="offload_param is set but ZeRO stage < 3 never reads it",
     what="zero_optimization.offload_param with device cpu/nvme and stage 0, 1 or 2.",
@@ -29,4 +29,4 @@ RULE = register(Rule(
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}}'),),
     invalid=(Example('{"zero_optimization": {"stage": 2, "offload_param": {"device": "cpu"}}}'),),
-))
+)

@@ -6,7 +6,7 @@ from typing import Iterator
 
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from ._util import num, offload_device, stage
 
@@ -22,7 +22,7 @@ def check(t: Target) -> Iterator[Hit]:
                        f"offload_optimizer.ratio {ratio} with ZeRO stage {st}: `{K.MSG_PARTIAL_OFFLOAD}`")
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="partial-offload-requires-stage3", kind="ds_config", severity=Severity.ERROR,
     summary="Partial optimizer offload (ratio < 1) outside ZeRO stage 3",
     what="zero_optimization.offload_optimizer.ratio below 1.0 with stage 0-2.",
@@ -31,4 +31,4 @@ RULE = register(Rule(
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "ratio": 0.3}}}'),),
     invalid=(Example('{"zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu", "ratio": 0.3}}}'),),
-))
+)

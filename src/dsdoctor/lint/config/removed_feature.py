@@ -6,7 +6,7 @@ from typing import Iterator
 
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from ._util import zero
 
@@ -29,7 +29,7 @@ def check(t: Target) -> Iterator[Hit]:
                            fixes=(Fix(f"delete {key!r}", "unsafe"),))
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="ds-config-removed-feature", kind="ds_config", severity=Severity.ERROR,
     summary="A section for a feature the installed DeepSpeed removed",
     what="Top-level amp, nebula, sparse_attention, compression_training, ... and zero_optimization.mics_* / "
@@ -40,4 +40,4 @@ RULE = register(Rule(
     valid=(Example('{"amp": {"enabled": true}}', (("ds", "0.19.6"),)),),
     invalid=(Example('{"train_batch_size": 8, "amp": {"enabled": true}}'),
              Example('{"zero_optimization": {"stage": 3, "mics_shard_size": 8}}')),
-))
+)

@@ -8,7 +8,7 @@ from typing import Dict, Iterator, List, Tuple
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
 from ..reader import Node
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from ._util import rename_edit
 
@@ -44,7 +44,10 @@ def check(t: Target) -> Iterator[Hit]:
                            fixes=(Fix(f"rename to {sug!r}", "unsafe", (), "a guess from the spelling"),) if sug else (),
                            edits=(rename_edit(t, m, sug, "unsafe"),) if sug else (), severity=Severity.WARNING)
     for path, (keys, _) in K.VALIDATED_BLOCKS.items():
+        where = ".".join(path)
         node = root.get(*path)
+        if node is None and path == ("bf16",) and root.get("bfloat16") is not None:
+            node, where = root.get("bfloat16"), "bfloat16"  # get_bfloat16_config: the old name, read when bf16 is absent
         if node is None or node.kind != "object":
             continue
         accepted: Dict[str, K.ConfigKey] = K.config_keys_for(keys, ds)
@@ -53,7 +56,6 @@ def check(t: Target) -> Iterator[Hit]:
             if m.key in accepted or (path == ("zero_optimization",) and m.key in removed):
                 continue
             sug = _suggest(m.key, sorted(accepted))
-            where = ".".join(path)
             other = _other_versions(keys, m.key)
             title = f"unknown key {where}.{m.key!r} for DeepSpeed {ds}" + (f" {other}" if other else "") + \
                 (f": did you mean {sug!r}?" if sug else "")
@@ -72,7 +74,7 @@ def _is_auto(n: Node) -> bool:
     return bool(n.value == "auto")
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="ds-config-unknown-key", kind="ds_config", severity=Severity.ERROR,
     summary="A key the installed DeepSpeed does not know",
     what="Keys that are not fields of the installed DeepSpeed's config models, with a did-you-mean suggestion. "
@@ -85,4 +87,4 @@ RULE = register(Rule(
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "pinmemory": true}}}'),
              Example('{"train_batch_size": 8, "gradient_clip": 1.0}'),
              Example('{"bf16": {"enabled": true, "loss_scale": 0}}')),
-))
+)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Iterator, Tuple
 
 from ...knowledge import deepspeed as K
+from ...knowledge import transformers as TF
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule, register
+from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
-from ._util import stage, zero
+from ._util import add_member, stage, zero
 
 KEY = "stage3_gather_16bit_weights_on_model_save"
 
@@ -19,15 +20,22 @@ def check(t: Target) -> Iterator[Hit]:
         return
     if not (t.usage.saves_16bit or t.usage.loaded_by == "trainer"):
         return
-    flag = z.get(KEY) or z.get("gather_16bit_weights_on_model_save") or z.get("stage3_gather_fp16_weights_on_model_save")
-    if flag is not None and flag.value in (True, "auto"):
+    member = next((m for m in map(z.member, (KEY, "gather_16bit_weights_on_model_save",
+                                             "stage3_gather_fp16_weights_on_model_save")) if m), None)
+    flag = member.value if member else None
+    if flag is not None and (flag.value is True or (flag.value == "auto" and t.usage.accelerate_save_16bit)):
         return
-    edits: Tuple[Edit, ...] = ()
-    if flag is None and z.members:
-        last = z.members[-1]
-        indent = _indent(t.text, last.start)
-        edits = (Edit(t.path, last.value.end, last.value.end, f",\n{indent}\"{KEY}\": true", "unsafe",
-                      f"add {KEY}: true"),)
+    if flag is not None and flag.value == "auto":
+        yield RULE.hit(t, member.start if member else None,
+                       f'ZeRO-3 with {KEY}: "auto": false unless `accelerate launch` sets zero3_save_16bit_model: true',
+                       f"accelerate's DeepSpeedPlugin (also under the HF Trainer) fills this \"auto\" from "
+                       f"zero3_save_16bit_model ({TF.ACCELERATE_SAVE_16BIT_ENV}, false when unset) and raw DeepSpeed "
+                       f"drops it (default false): `{K.MSG_SAVE_16BIT.format(path='...')}`; the 16-bit save writes "
+                       "no usable weights.",
+                       (Fix(f'set "{KEY}": true (gathers the full model on rank 0 at save)', "unsafe", (f'"{KEY}": true',)),))
+        return
+    add = add_member(t, z, KEY, "true", "unsafe", f"add {KEY}: true") if flag is None else None
+    edits: Tuple[Edit, ...] = (add,) if add else ()
     where = t.key_pos("zero_optimization", KEY) or t.key_pos("zero_optimization")
     yield RULE.hit(t, where, f"ZeRO-3 without {KEY}: the 16-bit model save writes no usable weights",
                    f"`{K.MSG_SAVE_16BIT.format(path='...')}`; HF Trainer (4.x, full fine-tuning) then saves only a "
@@ -36,12 +44,7 @@ def check(t: Target) -> Iterator[Hit]:
                    edits)
 
 
-def _indent(text: str, pos: int) -> str:
-    start = text.rfind("\n", 0, pos) + 1
-    return text[start:pos] if text[start:pos].strip() == "" else "  "
-
-
-RULE = register(Rule(
+RULE = Rule(
     name="zero3-16bit-save-disabled", kind="ds_config", severity=Severity.WARNING,
     summary="ZeRO-3 config where a 16-bit model save is expected but not enabled",
     what=f"Stage 3 without {KEY}: true, when the model is saved with trainer.save_model / save_16bit_model.",
@@ -52,4 +55,4 @@ RULE = register(Rule(
     valid=(Example('{"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}}',
                    (("loaded_by", "trainer"),)),),
     invalid=(Example('{"zero_optimization": {"stage": 3}}', (("loaded_by", "trainer"),)),),
-))
+)

@@ -7,7 +7,7 @@ from typing import Iterator
 
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from ..rule import Edit, Example, Hit, Rule, register
+from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
 from ._files import env_file_lines
 
@@ -33,7 +33,7 @@ def check(t: Target) -> Iterator[Hit]:
                            severity=Severity.WARNING)
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="deepspeed-env-file-invalid", kind="deepspeed_env", severity=Severity.ERROR, section="Launch",
     summary=".deepspeed_env has lines the launcher cannot parse",
     what="Blank lines, comment lines or lines without `=` (the runner does `key, val = line.split('=', 1)`), and "
@@ -43,5 +43,7 @@ RULE = register(Rule(
     fix="One KEY=VALUE per line, nothing else (safe --fix deletes blank and comment lines).",
     check=check,
     valid=(Example("DS_SKIP_CUDA_CHECK=1\nNCCL_DEBUG=INFO\n"),),
-    invalid=(Example("DS_SKIP_CUDA_CHECK=1\n\nCUDA_HOME=/usr/local/cuda\n"), Example("# env\nDS_SKIP_CUDA_CHECK=1\n")),
-))
+    invalid=(Example("DS_SKIP_CUDA_CHECK=1\n\nCUDA_HOME=/usr/local/cuda\n",
+                     fixed="DS_SKIP_CUDA_CHECK=1\nCUDA_HOME=/usr/local/cuda\n"),
+             Example("# env\nDS_SKIP_CUDA_CHECK=1\n", fixed="DS_SKIP_CUDA_CHECK=1\n")),
+)

@@ -7,7 +7,7 @@ from typing import Dict, Iterator
 from ...fixes import env_fix
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from ..rule import Edit, Example, Hit, Rule, register
+from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
 from .shell import parse
 
@@ -41,7 +41,7 @@ def check(t: Target) -> Iterator[Hit]:
                                        f"append {name} to ./.deepspeed_env"),) if value != "..." else ())
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="env-not-forwarded", kind="shell", severity=Severity.WARNING, section="Launch",
     summary="A variable the other nodes need is not forwarded by the multi-node launcher",
     what="DS_SKIP_CUDA_CHECK, CUDA_HOME, TORCH_EXTENSIONS_DIR, LD_LIBRARY_PATH, HF_* ... exported or prefixed in the "
@@ -52,4 +52,4 @@ RULE = register(Rule(
     check=check,
     valid=(Example("export NCCL_DEBUG=INFO\ndeepspeed --hostfile hosts train.py\n", (("multinode", True),)),),
     invalid=(Example("export DS_SKIP_CUDA_CHECK=1\ndeepspeed --hostfile hosts train.py\n", (("multinode", True),)),),
-))
+)

@@ -7,7 +7,7 @@ from typing import Iterator, Tuple
 from ...fixes import env_fix
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from .shell import parse
 
@@ -28,7 +28,7 @@ def check(t: Target) -> Iterator[Hit]:
                 yield RULE.hit(t, cmd.token_pos[i], f"deepspeed has no --export flag: `{K.MSG_NO_EXPORT}`", fixes=fixes)
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="deepspeed-export-flag", kind="shell", severity=Severity.ERROR, section="Launch",
     summary="`deepspeed --export` does not exist",
     what="`--export` before the training script on a `deepspeed` command line.",
@@ -37,4 +37,4 @@ RULE = register(Rule(
     check=check,
     valid=(Example("DS_SKIP_CUDA_CHECK=1 deepspeed --num_gpus 2 train.py --deepspeed ds.json\n"),),
     invalid=(Example("deepspeed --export DS_SKIP_CUDA_CHECK=1 train.py --deepspeed ds.json\n"),),
-))
+)

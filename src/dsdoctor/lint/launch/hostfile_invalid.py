@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...model import Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from ._files import hostfile_problems
 
@@ -16,7 +16,7 @@ def check(t: Target) -> Iterator[Hit]:
         yield RULE.hit(t, off, f"ValueError: {msg}")
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="hostfile-invalid", kind="hostfile", severity=Severity.ERROR, section="Launch",
     summary="The hostfile has a bad line, a duplicate host or no hosts",
     what="Each non-blank, non-# line must match `^(\\S+)\\s+slots=(\\d+)`; a host may appear once.",
@@ -26,4 +26,4 @@ RULE = register(Rule(
     check=check,
     valid=(Example("# two nodes\nworker-0 slots=8\n\nworker-1 slots=8\n"),),
     invalid=(Example("worker-0 slots=8\nworker-0 slots=8\n"), Example("worker-0 gpus=8\n"), Example("# nothing\n")),
-))
+)

@@ -6,7 +6,7 @@ from typing import Iterator
 
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from .shell import parse
 
@@ -24,7 +24,7 @@ def check(t: Target) -> Iterator[Hit]:
             yield RULE.hit(t, num[1], f"ValueError: {K.MSG_INCLUDE_NUM}")
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="launcher-args-conflict", kind="shell", severity=Severity.ERROR, section="Launch",
     summary="deepspeed launcher flags that exclude each other",
     what="--include/--exclude together with --num_gpus/--num_nodes, or --include with --exclude.",
@@ -34,4 +34,4 @@ RULE = register(Rule(
     check=check,
     valid=(Example("deepspeed --include localhost:0,1 train.py\n"),),
     invalid=(Example("deepspeed --include localhost:0,1 --num_gpus 2 train.py\n"),),
-))
+)

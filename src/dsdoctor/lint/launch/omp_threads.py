@@ -6,7 +6,7 @@ from typing import Iterator
 
 from ...fixes import env_fix
 from ...model import Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from .shell import parse
 
@@ -25,7 +25,7 @@ def check(t: Target) -> Iterator[Hit]:
                        fixes=(env_fix("OMP_NUM_THREADS", "1", "set OMP_NUM_THREADS (cores / ranks)"),))
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="omp-threads-oversubscribed", kind="shell", severity=Severity.WARNING, section="Launch",
     summary="CPU training ranks without OMP_NUM_THREADS oversubscribe the cores",
     what="A launch with DS_ACCELERATOR=cpu where OMP_NUM_THREADS is not set (and deepspeed's --bind_cores_to_rank, "
@@ -35,4 +35,4 @@ RULE = register(Rule(
     check=check,
     valid=(Example("DS_ACCELERATOR=cpu OMP_NUM_THREADS=1 deepspeed --num_gpus 2 train.py\n"),),
     invalid=(Example("DS_ACCELERATOR=cpu deepspeed --num_gpus 2 train.py\n"),),
-))
+)

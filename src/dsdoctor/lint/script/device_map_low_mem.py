@@ -6,7 +6,7 @@ from typing import Iterator
 
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from . import emit
 from ._loads import arg, definitely_falsy, loads, non_none, version_note
@@ -28,7 +28,7 @@ def check(t: Target) -> Iterator[Hit]:
                         severity=Severity.ERROR if raises else Severity.WARNING)
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="device-map-requires-low-cpu-mem-usage", kind="python", severity=Severity.ERROR, section="Script",
     summary="device_map together with low_cpu_mem_usage=False (Transformers 4.20-4.50)",
     what="One `from_pretrained` call gets a non-None `device_map` and a falsy `low_cpu_mem_usage` (the Qwen "
@@ -41,4 +41,4 @@ RULE = register(Rule(
                    (("transformers", "4.51.0"),)),),
     invalid=(Example('model = AutoModelForCausalLM.from_pretrained("m", device_map="auto", low_cpu_mem_usage=False)\n',
                      (("transformers", "4.46.3"),)),),
-))
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule, register
+from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
 from . import emit, zero3_candidate
 
@@ -57,7 +57,7 @@ def check(t: Target) -> Iterator[Hit]:
                         edits=(edit,) if edit else (), severity=c.zero3_severity)
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="hf-deepspeed-config-not-kept", kind="python", severity=Severity.ERROR, section="Script",
     summary="An HfDeepSpeedConfig that is not kept alive until the model is loaded",
     what="`HfDeepSpeedConfig(cfg)` as a bare statement, bound to `_`, or to a local of a function that returns "
@@ -73,4 +73,4 @@ RULE = register(Rule(
     invalid=(Example('from transformers.integrations import HfDeepSpeedConfig\n'
                      'HfDeepSpeedConfig(ds_config)\n'
                      'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n', (("zero3", True),)),),
-))
+)

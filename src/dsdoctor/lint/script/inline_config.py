@@ -8,11 +8,11 @@ import ast
 import json
 import re
 from dataclasses import replace
-from typing import Any, Iterator, List, Optional, Tuple
+from typing import Any, Iterator, Tuple
 
 from ...model import Severity
 from ..config import auto_without_trainer, offload_client_optimizer
-from ..rule import Example, Hit, Rule, register_variant
+from ..rule import Example, Hit, Rule
 from ..target import Target, Usage
 from . import active
 
@@ -76,13 +76,13 @@ def _run(rule: Rule, t: Target) -> Iterator[Hit]:
 
 
 def _variant(base: Rule, valid: str, invalid: str) -> Rule:
-    return register_variant(Rule(
+    return Rule(
         name=base.name, kind="python", severity=base.severity, summary=base.summary, what=base.what, why=base.why,
         fix=base.fix, check=lambda t: _run(base, t), section="Script",
-        valid=(Example(valid),), invalid=(Example(invalid),)))
+        valid=(Example(valid),), invalid=(Example(invalid),))
 
 
-VARIANTS: List[Optional[Rule]] = [
+VARIANTS: Tuple[Rule, ...] = (
     _variant(auto_without_trainer.RULE,
              'import deepspeed\nengine, *_ = deepspeed.initialize(model=m, config={"train_batch_size": 8})\n',
              'import deepspeed\nengine, *_ = deepspeed.initialize(model=m, config={"train_batch_size": "auto"})\n'),
@@ -92,5 +92,5 @@ VARIANTS: List[Optional[Rule]] = [
              'engine, *_ = deepspeed.initialize(model=m, config=cfg)\n',
              'import deepspeed\ncfg = {"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}}}\n'
              'engine, *_ = deepspeed.initialize(model=m, optimizer=opt, config=cfg)\n'),
-]
+)
 __all__ = ["VARIANTS", "Severity"]

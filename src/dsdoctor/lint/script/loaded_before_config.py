@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator, List, Optional, Set
 
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule, register
+from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
 from . import Ctx, emit, where, zero3_candidate
 
@@ -98,7 +98,7 @@ def check(t: Target) -> Iterator[Hit]:
                         evidence=(where(c, later[0].call, f"{what} comes later"),))
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="model-loaded-before-ds-config", kind="python", severity=Severity.ERROR, section="Script",
     summary="The model is built before ZeRO-3 is registered, so zero.Init never runs",
     what="A model load (`from_pretrained`, `from_config`, `XForCausalLM(config)`) runs before the first "
@@ -118,4 +118,4 @@ RULE = register(Rule(
                      'model = AutoModelForCausalLM.from_pretrained("m")\n'
                      'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
                      'Trainer(model=model, args=args).train()\n', (("zero3", True),)),),
-))
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Set
 
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule, register
+from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
 from . import emit, where, zero3_candidate
 
@@ -67,7 +67,7 @@ def check(t: Target) -> Iterator[Hit]:
                             evidence=(where(c, later.call, "DeepSpeed takes the model here"),))
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="model-moved-before-initialize", kind="python", severity=Severity.WARNING, section="Script",
     summary="The model is moved to a device before deepspeed.initialize / the Trainer",
     what="`model.cuda()`, `model.to(device)` or `model.half()` before `deepspeed.initialize`, `accelerator.prepare` "
@@ -80,4 +80,4 @@ RULE = register(Rule(
                    'engine, *_ = deepspeed.initialize(model=model, config="ds.json")\n', (("zero3", True),)),),
     invalid=(Example('import deepspeed\nmodel = AutoModelForCausalLM.from_pretrained("m")\nmodel.cuda()\n'
                      'engine, *_ = deepspeed.initialize(model=model, config="ds.json")\n', (("zero3", True),)),),
-))
+)

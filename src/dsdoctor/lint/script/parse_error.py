@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from . import ctx
 
@@ -17,7 +17,7 @@ def check(t: Target) -> Iterator[Hit]:
                        fixes=(Fix("make it valid Python 3 (dsdoctor reads UTF-8 or the declared coding)", "safe"),))
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="script-unparseable", kind="python", severity=Severity.WARNING, section="Script",
     summary="A Python file dsdoctor cannot read or parse as Python 3",
     what="A .py file with a syntax error, Python 2 syntax, undecodable bytes (no coding declaration) or over 16 MiB.",
@@ -26,4 +26,4 @@ RULE = register(Rule(
     check=check,
     valid=(Example("print('ok')\n"),),
     invalid=(Example("print 'python 2'\n"), Example("def f(:\n    pass\n")),
-))
+)

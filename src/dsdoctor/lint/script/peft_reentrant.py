@@ -6,7 +6,7 @@ from typing import Any, Iterator, Optional
 
 from ...knowledge.versions import parse
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from . import emit, zero3_candidate
 
@@ -66,7 +66,7 @@ def check(t: Target) -> Iterator[Hit]:
                         severity=c.zero3_severity)
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="peft-checkpointing-reentrant", kind="python", severity=Severity.ERROR, section="Script",
     summary="PEFT + non-reentrant gradient checkpointing under ZeRO-3 on DeepSpeed <= 0.19.2",
     what="A PEFT script enabling gradient checkpointing with `use_reentrant=False` (or unset on Transformers >= 5, "
@@ -81,4 +81,4 @@ RULE = register(Rule(
     invalid=(Example('import peft\nargs = TrainingArguments("o", gradient_checkpointing=True, '
                      'gradient_checkpointing_kwargs={"use_reentrant": False})\n', (("zero3", True), ("ds", "0.19.2"),
                                                                                   ("ds_source", "--ds-version"))),),
-))
+)

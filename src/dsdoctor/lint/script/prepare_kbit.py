@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from . import active, emit
 
@@ -24,7 +24,7 @@ def check(t: Target) -> Iterator[Hit]:
                             severity=Severity.WARNING)
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="prepare-kbit-under-zero3", kind="python", severity=Severity.WARNING, section="Script",
     summary="prepare_model_for_kbit_training under ZeRO-3",
     what="A call to PEFT's `prepare_model_for_kbit_training` in a ZeRO-3 project (not inside "
@@ -38,4 +38,4 @@ RULE = register(Rule(
     invalid=(Example('from peft import prepare_model_for_kbit_training\nfrom transformers import Trainer\n'
                      'model = prepare_model_for_kbit_training(model)\n',
                      (("zero3", True),)),),
-))
+)

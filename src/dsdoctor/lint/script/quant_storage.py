@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule, register
+from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
 from . import emit, text_of, zero3_candidate
 
@@ -49,7 +49,7 @@ def check(t: Target) -> Iterator[Hit]:
                         edits=(edit,) if edit else (), severity=c.zero3_severity)
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="qlora-quant-storage-missing", kind="python", severity=Severity.ERROR, section="Script",
     summary="QLoRA under ZeRO-3 without a bnb_4bit_quant_storage matching the model dtype",
     what="`BitsAndBytesConfig(load_in_4bit=True, ...)` without `bnb_4bit_quant_storage`, or with a storage dtype other "
@@ -66,4 +66,4 @@ RULE = register(Rule(
                      'q = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_compute_dtype=torch.bfloat16)\n'
                      'm = AutoModelForCausalLM.from_pretrained("m", quantization_config=q, torch_dtype=torch.bfloat16)\n',
                      (("zero3", True),)),),
-))
+)

@@ -7,7 +7,7 @@ from typing import Iterator
 from ...knowledge import transformers as TF
 from ...knowledge.versions import parse
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule, register
+from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
 from . import active, emit
 
@@ -52,7 +52,7 @@ def check(t: Target) -> Iterator[Hit]:
             yield from emit(RULE, t, node, title, fixes=fix, severity=sev)
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="removed-transformers-deepspeed-import", kind="python", severity=Severity.ERROR, section="Script",
     summary="An import of transformers.deepspeed, removed in Transformers 4.46",
     what="`from transformers.deepspeed import ...`, `from transformers import deepspeed` or "
@@ -67,4 +67,4 @@ RULE = register(Rule(
            Example("from transformers.deepspeed import is_deepspeed_zero3_enabled\n", (("transformers", "4.40.0"),))),
     invalid=(Example("from transformers.deepspeed import is_deepspeed_zero3_enabled\n", (("transformers", "4.46.3"),)),
              Example("from transformers import deepspeed\n", (("transformers", "5.24.0"),))),
-))
+)

@@ -7,7 +7,7 @@ from typing import Iterator
 
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule, register
+from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
 from . import active, emit, where
 
@@ -42,7 +42,7 @@ def check(t: Target) -> Iterator[Hit]:
                                 evidence=(where(c, built.call, "the ops are built here"),))
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="ds-skip-cuda-check-ineffective", kind="python", severity=Severity.WARNING, section="Script",
     summary="DS_SKIP_CUDA_CHECK is set in a way that cannot help",
     what='`os.environ["DS_SKIP_CUDA_CHECK"] = "true"` (any value but "1"), or setting it after `deepspeed.initialize`.',
@@ -54,4 +54,4 @@ RULE = register(Rule(
     invalid=(Example('import os\nos.environ["DS_SKIP_CUDA_CHECK"] = "true"\n'),
              Example('import os\nfrom deepspeed.ops.adam import DeepSpeedCPUAdam\nopt = DeepSpeedCPUAdam(params)\n'
                      'os.environ["DS_SKIP_CUDA_CHECK"] = "1"\n')),
-))
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Set
 
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from . import emit, zero3_candidate
 
@@ -54,7 +54,7 @@ def check(t: Target) -> Iterator[Hit]:
                         severity=c.zero3_severity)
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="zero3-unsafe-save", kind="python", severity=Severity.ERROR, section="Script",
     summary="A ZeRO-3 partitioned model saved without gathering",
     what="`model.save_pretrained(dir)` without a consolidated `state_dict=`, or `torch.save(model.state_dict(), ...)`, "
@@ -68,4 +68,4 @@ RULE = register(Rule(
                    'trainer.save_model("out")\nmodel.save_pretrained("out", state_dict=sd)\n', (("zero3", True),)),),
     invalid=(Example('model = AutoModelForCausalLM.from_pretrained("m")\ntrainer = Trainer(model=model)\ntrainer.train()\n'
                      'model.save_pretrained("out")\n', (("zero3", True),)),),
-))
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterator, List
 
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from . import emit, where
 from ._loads import arg, loads
@@ -47,7 +47,7 @@ def check(t: Target) -> Iterator[Hit]:
                             severity=c.zero3_severity, evidence=(where(c, node, f"{what} comes from here"),))
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="zero3-unsupported-quantization", kind="python", severity=Severity.ERROR, section="Script",
     summary="An 8-bit / GPTQ / AWQ quantized model trained under ZeRO-3",
     what="`from_pretrained(..., quantization_config=X)` where X can be `GPTQConfig`, `AwqConfig` or "
@@ -62,4 +62,4 @@ RULE = register(Rule(
     invalid=(Example('from transformers import TrainingArguments\n'
                      'model = AutoModelForCausalLM.from_pretrained("m", quantization_config=GPTQConfig(bits=4) '
                      'if q_lora else None)\n', (("zero3", True),)),),
-))
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from . import emit, guard_import, replace, where
 from ._loads import arg, guard_message, loads, non_none, none_unless_zero3
@@ -27,7 +27,7 @@ def check(t: Target) -> Iterator[Hit]:
                         edits=(edit,) + guard_import(t), severity=c.zero3_severity, evidence=ev)
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="zero3-device-map-conflict", kind="python", severity=Severity.ERROR, section="Script",
     summary="A device_map passed to from_pretrained under ZeRO-3",
     what="`from_pretrained(..., device_map=X)` where X can be non-None (a literal, a variable set in a branch, a "
@@ -44,4 +44,4 @@ RULE = register(Rule(
                      'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
                      'device_map = {"": 0} if q_lora else None\n'
                      'model = AutoModelForCausalLM.from_pretrained("m", device_map=device_map)\n'),),
-))
+)

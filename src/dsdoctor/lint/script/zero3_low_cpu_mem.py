@@ -6,7 +6,7 @@ from typing import Iterator
 
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule, register
+from ..rule import Example, Hit, Rule
 from ..target import Target
 from . import emit, guard_import, replace
 from ._loads import arg, false_if_zero3, guard_message, loads, truthy, version_note
@@ -34,7 +34,7 @@ def check(t: Target) -> Iterator[Hit]:
                             severity=c.zero3_severity if raises else Severity.WARNING)
 
 
-RULE = register(Rule(
+RULE = Rule(
     name="zero3-low-cpu-mem-usage-conflict", kind="python", severity=Severity.ERROR, section="Script",
     summary="low_cpu_mem_usage=True in from_pretrained under ZeRO-3",
     what="A truthy `low_cpu_mem_usage` (literal, variable, `**kwargs`, argparse/dataclass default) reaches a model's "
@@ -55,4 +55,4 @@ RULE = register(Rule(
                      'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
                      'model = AutoModelForCausalLM.from_pretrained("m", low_cpu_mem_usage=margs.low_cpu_mem_usage)\n',
                      (("transformers", "4.46.3"),)),),
-))
+)

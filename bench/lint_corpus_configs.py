@@ -1,0 +1,121 @@
+"""Benchmark: ``dsdoctor lint`` on the real ds_configs and accelerate YAML of the development corpus.
+
+Reads ``../shared/corpus/configs/kNNN.json`` (override: ``DSDOCTOR_CORPUS``; nothing is copied into the repo),
+writes each ``config_text`` to a temporary directory and lints it with the options its fields give
+(``used_with`` -> loaded_by, ``world_size``, the DeepSpeed version its expected findings hold for).
+Scoring (the corpus README): on a config with no expected findings any error is a false error; a warning or
+error named by a ``known_non_findings`` entry is a false positive; expected findings are found by name (a
+``new:<name>`` label counts once dsdoctor reports ``<name>``).
+
+    .venv/bin/python bench/lint_corpus_configs.py [CORPUS_DIR/configs] [--verbose]
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+REPO = Path(__file__).resolve().parents[1]
+LOADED_BY = {"hf_trainer": "trainer", "accelerate": "accelerate", "raw_deepspeed": "deepspeed"}
+FILENAME = {"ds_config": "ds_config.json", "accelerate_yaml": "accelerate_config.yaml"}
+
+
+def corpus_configs() -> Path:
+    """The corpus' configs/ folder: ``$DSDOCTOR_CORPUS/configs``, else ``../shared/corpus/configs``."""
+    root = os.environ.get("DSDOCTOR_CORPUS") or str(REPO.parent / "shared" / "corpus")
+    return Path(root) / "configs"
+
+
+def world_size(field: Any) -> Optional[int]:
+    """``"8 (num_processes: 8)"`` -> 8; None when unknown or only per node (``"8 per node (...)"``)."""
+    if isinstance(field, int):
+        return field
+    m = re.match(r"\s*(\d+)\s*(\(|$)", str(field or ""))
+    return int(m.group(1)) if m else None
+
+
+def ds_version(case: Dict[str, Any]) -> Optional[str]:
+    """The DeepSpeed version to lint with: the latest known one, unless an expected finding holds only up to an
+    older version (``"<= 0.16.9"``)."""
+    for e in case.get("expected_findings", ()):
+        m = re.match(r"\s*<=?\s*(\d+\.\d+(?:\.\d+)?)", str(e.get("deepspeed_versions", "")))
+        if m:
+            return m.group(1)
+    return None
+
+
+def lint_case(case: Dict[str, Any], tmp: str) -> List[Tuple[str, str]]:
+    """(name, severity) of every finding ``dsdoctor lint`` reports for the case's config text."""
+    from dsdoctor.lint import lint
+    from dsdoctor.settings import Settings
+
+    path = os.path.join(tmp, FILENAME.get(case["kind"], "ds_config.json"))
+    with open(path, "w") as fh:
+        fh.write(case["config_text"])
+    res = lint([path], world_size=world_size(case.get("world_size")), ds_version=ds_version(case),
+               loaded_by=LOADED_BY.get(case.get("used_with", "")), settings=Settings())
+    return [(f.name, f.severity.value) for f in res.report.findings]
+
+
+def score_configs(corpus_dir: "str | Path") -> Dict[str, Any]:
+    """False errors, false positives and recall over every ``kNNN.json`` in ``corpus_dir`` (the corpus root or
+    its ``configs/`` folder), with per-case detail."""
+    if (Path(corpus_dir) / "configs").is_dir():
+        corpus_dir = Path(corpus_dir) / "configs"
+    cases: List[Dict[str, Any]] = []
+    totals = {"configs": 0, "clean_configs": 0, "false_errors": 0, "false_positives": 0, "expected": 0, "found": 0}
+    for p in sorted(glob.glob(os.path.join(str(corpus_dir), "k*.json"))):
+        case = json.loads(Path(p).read_text())
+        with tempfile.TemporaryDirectory(prefix="dsd-cfg-") as tmp:
+            got = lint_case(case, tmp)
+        names = {n for n, _ in got}
+        expected = [e["name"] for e in case.get("expected_findings", ())]
+        found = [e for e in expected if e.split(":", 1)[-1] in names]
+        missed = [e for e in expected if e not in found]
+        false_errors = [n for n, sev in got if sev == "error"] if not expected else []
+        banned = {k["name"].split(":", 1)[-1] for k in case.get("known_non_findings", ())}
+        false_pos = [n for n, sev in got if n in banned and sev in ("error", "warning")]
+        totals["configs"] += 1
+        totals["clean_configs"] += not expected
+        totals["false_errors"] += len(false_errors)
+        totals["false_positives"] += len(false_pos)
+        totals["expected"] += len(expected)
+        totals["found"] += len(found)
+        cases.append({"id": Path(p).stem, "got": got, "found": found, "missed": missed, "false_errors": false_errors,
+                      "false_positives": false_pos})
+    named = [m for c in cases for m in c["missed"] if not m.startswith("new:")]
+    new = [e for c in cases for e in c["found"] + c["missed"] if e.startswith("new:")]
+    out: Dict[str, Any] = dict(totals)
+    out["recall"] = totals["found"] / totals["expected"] if totals["expected"] else 1.0
+    out["expected_named"] = totals["expected"] - len(new)
+    out["found_named"] = out["expected_named"] - len(named)
+    out["recall_named"] = out["found_named"] / out["expected_named"] if out["expected_named"] else 1.0
+    out["cases"] = cases
+    return out
+
+
+def main(argv: List[str]) -> int:
+    args = [a for a in argv if not a.startswith("-")]
+    corpus = Path(args[0]) if args else corpus_configs()
+    if not corpus.is_dir():
+        print(f"no corpus at {corpus} (set DSDOCTOR_CORPUS)", file=sys.stderr)
+        return 2
+    s = score_configs(corpus)
+    for c in s["cases"]:
+        if c["missed"] or c["false_errors"] or c["false_positives"] or "--verbose" in argv:
+            print(f"{c['id']}: missed={c['missed']} false_errors={c['false_errors']} "
+                  f"false_positives={c['false_positives']} got={sorted(set(n for n, _ in c['got']))}")
+    print(f"configs {s['configs']} ({s['clean_configs']} without expected findings): false errors "
+          f"{s['false_errors']}, false positives {s['false_positives']}; recall {s['found']}/{s['expected']} "
+          f"= {s['recall']:.0%} (named rules only: {s['found_named']}/{s['expected_named']} = {s['recall_named']:.0%})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
