@@ -2,7 +2,7 @@
 
 Each must give a bounded result: explain finishes (a generous liveness limit on a subprocess, not a timing
 assertion), never raises, and its output stays small. The patterns are linear by construction (bounded token
-classes between literals; see knowledge/signatures.py)."""
+classes between literals; see explain/causes/spec.py)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsdoctor.explain import diagnose_log
+from dsdoctor.explain.causes import SIGNATURES
 from dsdoctor.explain.reader import MAX_LINE_BYTES, bytes_stream, clean, iter_chunks
-from dsdoctor.knowledge.signatures import SIGNATURES
 
 LIVENESS_S = 120  # a hang or catastrophic backtracking would exceed this by orders of magnitude
 

@@ -238,10 +238,10 @@ def _builders() -> Dict[str, Tuple[List[Fix], Tuple[str, ...]]]:
     from packaging.version import Version
 
     from dsdoctor import fixes as F
-    from dsdoctor.explain.advice import LogFacts, advise
+    from dsdoctor.explain.causes import LogFacts, Seen, cause
 
     def adv(name: str) -> List[Fix]:
-        return advise(name, None, LogFacts()).fixes
+        return cause(name).advise(Seen(), LogFacts()).fixes
 
     return {
         "cuda-version-mismatch": (F.cuda_mismatch_fixes(None, (13, 5), (13, 0), sole_blocker=True, gpu_visible=False)
@@ -303,7 +303,7 @@ def test_fix_text_agrees_with_builders(name: str) -> None:
 
 
 def test_collect_fix_of_unrecognised_causes() -> None:
-    from dsdoctor.explain.advice import COLLECT
+    from dsdoctor.explain.causes.spec import COLLECT
 
     for name in ("op-build-failed-cause-not-in-log", "unknown"):
         for cmd in COLLECT:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Callable, Dict, List, Mapping, Optional
 
 from .checks import run_check
-from .knowledge.signatures import all_matches, first_cause
+from .explain import diagnose_log
+from .explain.command import NEUTRAL
 from .model import Evidence, Finding, Passed, Report, Severity
 from .probes import child
 from .probes.run import kill_tree
@@ -88,9 +89,9 @@ def diagnose(result: VerifyResult, python: Optional[str]) -> Report:
         return report
     # check sees the same build dir the child used (its lock files, its TORCH_EXTENSIONS_DIR)
     checked = run_check(python, env=dict(os.environ, TORCH_EXTENSIONS_DIR=result.extensions_dir))
-    sig, line = first_cause(result.log)
-    symptoms = [ln for s, ln in all_matches(result.log) if s.symptom]
-    if result.timed_out and sig is None:
+    explained = diagnose_log(result.log, source=f"{result.op} build log")
+    primary = explained.findings[0]
+    if result.timed_out and primary.name in NEUTRAL:
         lock_findings = [f for f in checked.findings if f.name == "torch-extensions-lock-stale"]
         report.findings.extend(lock_findings)
         report.findings.append(Finding(
@@ -98,24 +99,20 @@ def diagnose(result: VerifyResult, python: Optional[str]) -> Report:
             "A silent hang usually means a stale lock file in the build directory, or a very slow compile (raise --timeout).",
             (Evidence("no output for the rest of the run", "verify subprocess"),), (), "verify"))
         return report
-    if sig is not None and not sig.symptom:
-        # Reuse check's finding (same fixes everywhere) when it saw the same cause.
-        same = [f for f in checked.findings if f.name == sig.name]
-        ev = (Evidence(line or "", f"{result.op} build log"),) + tuple(Evidence(s, "consequence") for s in symptoms[:2])
-        if same:
-            f0 = same[0]
-            report.findings.append(Finding(f0.name, Severity.ERROR, f"{result.op} failed: {f0.title}", f0.explanation,
-                                           ev + f0.evidence, f0.fixes, "verify"))
-        else:
-            report.findings.append(Finding(sig.name, Severity.ERROR, f"{result.op} failed: {line}",
-                                           "Found in the build log.", ev, (), "verify"))
+    if primary.name not in NEUTRAL:
+        # check's finding of the same cause has the environment-specific fixes (same builders as explain's)
+        same = [f for f in checked.findings if f.name == primary.name]
+        f0 = same[0] if same else primary
+        report.findings.append(Finding(primary.name, Severity.ERROR, f"{result.op} failed: {f0.title}", f0.explanation,
+                                       primary.evidence + (f0.evidence if same else ()), f0.fixes or primary.fixes, "verify"))
     else:
         predicted = checked.predictions.get("cpu_adam", {}).get("cause") if result.op == "cpu_adam" else None
+        line = primary.evidence[0].what if primary.evidence and primary.name != "no-failure" else tail[-300:]
         report.findings.append(Finding(
             "op-build-failed", Severity.ERROR, f"{result.op} failed to build/load; the cause is not in the log",
             f"`dsdoctor check` predicts: {predicted or 'no cause'}. Collect the full build log (below, and in "
             f"{result.extensions_dir}) and `dsdoctor check -v` output.",
-            (Evidence(line or tail[-300:], f"{result.op} build log"),), (), "verify"))
+            (Evidence(line, f"{result.op} build log"),), (), "verify"))
     report.facts["log_tail"] = tail
     return report
 

@@ -6,15 +6,13 @@ import time
 from typing import List, Optional, Sequence, Tuple
 
 from ..model import Evidence, Finding, Report, Severity
+from .causes import ENV_CAUSES
 from .diagnose import diagnose_scan, scan_sources
 from .match import Scanner
 from .reader import MAX_LINE_BYTES, InputError, Source, StdinRaw, expand, open_binary
 
 FOLLOW_POLL_S = 0.5
-# causes an environment check can confirm (same names in check and explain)
-ENV_CAUSES = ("cuda-version-mismatch", "cuda-toolkit-missing", "ninja-missing", "host-compiler-unsupported",
-              "python-headers-missing", "cuda-libs-missing", "torch-extensions-lock-stale", "prebuilt-op-mismatch",
-              "ds-accelerator-invalid", "libaio-missing", "shm-too-small", "memlock-too-low")
+# ENV_CAUSES: causes an environment check can confirm (same names in check and explain; from the cause specs)
 NEUTRAL = ("no-failure", "unknown", "op-build-failed-cause-not-in-log", "torch-extensions-lock-stale")
 
 

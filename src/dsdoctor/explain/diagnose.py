@@ -9,16 +9,28 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from ..knowledge import transformers as TK
 from ..knowledge.versions import major_minor, parse
-from ..model import Evidence, Finding, Fix, Report, Severity
-from .advice import COLLECT, Advice, LogFacts, advise, zero3_both
+from ..model import Evidence, Finding, Report, Severity
+from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
+from .causes import generic as G
+from .causes.loading import zero3_both
 from .match import Frame, Hit, Scanner, Traceback
 from .reader import Source, bytes_stream, iter_chunks, open_binary
 
 SECTION = "explain"
-LIB_PATH = re.compile(r"(?:site-packages|dist-packages|/lib/python\d|<frozen|/(?:deepspeed|torch|transformers|accelerate|"
-                      r"peft|trl|pydantic|pydantic_core|huggingface_hub|safetensors|numpy|bitsandbytes)/|"
-                      r"/bin/(?:deepspeed|torchrun|accelerate|ds_report|python[\d.]*)$)")
+# Libraries whose frames are never "the user's code" (a package of the user's own project installed in
+# site-packages is: its bug is a user-code-error). Also Python's own library, and DeepSpeed's source tree.
+LIBS = ("deepspeed", "op_builder", "torch", "transformers", "accelerate", "peft", "trl", "pydantic", "pydantic_core",
+        "huggingface_hub", "safetensors", "numpy", "bitsandbytes", "datasets", "tokenizers", "triton", "apex", "flash_attn",
+        "xformers", "lightning", "pytorch_lightning", "mpi4py", "setuptools", "pip", "_distutils", "pkg_resources",
+        "importlib", "multiprocessing", "concurrent", "runpy", "argparse", "json", "subprocess")
+LIB_PATH = re.compile(r"(?:<frozen |<string>|[/\\](?:%s)(?:[/\\]|\.py$)|[/\\]lib[/\\]python\d[\d.]*[/\\](?!site-packages|dist-packages)|"
+                      r"[/\\]bin[/\\](?:deepspeed|torchrun|accelerate|ds_report|python[\d.]*)$)" % "|".join(LIBS))
+# An exception that carries a library's name (its class's module, or the message) is not a bug in the user's code
+# even when the user's frame is the innermost one (a C++ op raising, a traceback cut above the library's frames).
+LIB_EXCEPTION = re.compile(r"^(?:%s)\.|\b(?:CUDA|NCCL|cuDNN|CUDNN|cuBLAS|CUBLAS|cuda|nccl|DeepSpeed|deepspeed|ZeRO|torch|"
+                           r"transformers|accelerate|peft|bitsandbytes|triton)\b" % "|".join(LIBS[:12]))
 CONSEQUENCE = "consequence"
+WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN\b|^W\d{4} ")  # a warning line is not a failure
 
 
 def scan_sources(sources: Iterable[Source], scanner: Optional[Scanner] = None) -> Scanner:
@@ -125,23 +137,68 @@ def _ev(h: Hit, where: str = "") -> Evidence:
 
 def _finding(name: str, adv: Advice, evidence: List[Evidence], consequences: List[Hit],
              severity: Severity = Severity.ERROR) -> Finding:
-    ev = tuple(evidence) + tuple(_ev(h, CONSEQUENCE) for h in consequences[:8])
+    seen = {(e.path, e.line) for e in evidence}
+    ev = tuple(evidence) + tuple(_ev(h, CONSEQUENCE) for h in [h for h in consequences if (h.source, h.line) not in seen][:8])
     first = evidence[0] if evidence else None
     return Finding(name, severity, adv.summary, adv.why, ev, tuple(adv.fixes), SECTION,
                    path=first.path if first else None, line=first.line if first else None)
 
 
-def _cause_hits(sc: Scanner) -> List[Tuple[str, List[Hit]]]:
-    causes = [(name, hits) for name, hits in sc.hits.items() if hits]
-    causes.sort(key=lambda item: item[1][0].order)
+def _frame_hits(sc: Scanner) -> List[Hit]:
+    """Causes and symptoms shown by the raising frame (``causes.spec.frame``): one hit per traceback (chained
+    ones too) and signature."""
+    out: List[Hit] = []
+    for top in sc.tracebacks:
+        cur: Optional[Traceback] = top
+        while cur is not None:
+            for sig in FRAME_SIGNATURES:
+                frames = cur.frames if sig.anywhere else cur.frames[-1:]
+                fr = next((f for f in reversed(frames) if sig.frame[1] in ("*", f.func)
+                           and f.path.replace("\\", "/").endswith(sig.frame[0])
+                           and (sig.code is None or sig.code.search(f.code))), None)
+                if fr is None or not sig.pattern.search(cur.exc_text):
+                    continue
+                line = cur.exc_line or cur.line
+                text = cur.exc_text or f'File "{fr.path}", line {fr.line}, in {fr.func}'
+                out.append(Hit(sig.name, cur.source, line, cur.stream, text, sig.symptom, order=cur.order + line - cur.line))
+            cur = cur.chained_from
+    return out
+
+
+def _promoted(sc: Scanner, symptoms: List[Hit]) -> List[Hit]:
+    """Notes that are the cause because a failure they explain is in the log (``Signature.cause_with``, searched in
+    the symptom lines, the exception lines and the log's last lines)."""
+    out: List[Hit] = []
+    failures = ([s.text for s in symptoms] + [t.exc_text for t in sc.tracebacks if t.exc_text]
+                + [t for _, _, t in sc.tail if not WARNING.search(t)])
+    for h in sc.notes:
+        for sig in BY_NAME[h.name].signatures:
+            if (sig.note and sig.cause_with and sig.pattern.search(h.text)
+                    and any(re.search(sig.cause_with, t) and not sig.pattern.search(t) for t in failures)):
+                out.append(Hit(h.name, h.source, h.line, h.stream, h.text, groups=h.groups, order=h.order))
+                break
+    return out
+
+
+def _cause_hits(sc: Scanner, extra: List[Hit]) -> List[Tuple[str, List[Hit]]]:
+    merged: Dict[str, List[Hit]] = {name: list(hits) for name, hits in sc.hits.items() if hits}
+    for h in extra:  # a frame signature's hit on a line a message signature already gave this cause: once
+        bucket = merged.setdefault(h.name, [])
+        if all((o.source, o.line) != (h.source, h.line) for o in bucket):
+            bucket.append(h)
+    causes = [(name, sorted(hits, key=lambda h: h.order)) for name, hits in merged.items()]
+    # the root first: in log order, except that a cause which is often another failure's consequence yields
+    causes.sort(key=lambda item: (BY_NAME[item[0]].yields, item[1][0].order))
     return causes
 
 
 def _decide_combined(hits: List[Hit], sc: Scanner) -> Tuple[str, Optional[Advice]]:
     """Transformers 4.20-4.50's combined ZeRO-3 message: which argument did the call pass?"""
     h = hits[0]
-    if TK.MSG_ZERO3_COMBINED not in h.text:
+    if TK.MSG_ZERO3_LOW_MEM_411 in h.text or TK.MSG_ZERO3_LOW_MEM_419 in h.text:
         return "zero3-low-cpu-mem-usage-conflict", None
+    # 4.20-4.50's one message for both arguments, or a cut line that could be either
+
     tb = _tb_for(h, sc)
     fr = user_frame(tb) if tb else None
     code = fr.code if fr else ""
@@ -160,8 +217,10 @@ def diagnose_scan(sc: Scanner) -> Report:
                     "tracebacks": sum(t.count for t in sc.tracebacks)}
     findings: List[Finding] = []
     used: Dict[str, bool] = {}
-    symptoms = sorted(sc.symptoms, key=lambda h: h.order)
-    for i, (name, hits) in enumerate(_cause_hits(sc)):
+    framed = _frame_hits(sc)
+    symptoms = sorted(sc.symptoms + [h for h in framed if h.symptom], key=lambda h: h.order)
+    extra = [h for h in framed if not h.symptom] + _promoted(sc, symptoms)
+    for i, (name, hits) in enumerate(_cause_hits(sc, extra)):
         adv: Optional[Advice] = None
         if name == "zero3-low-cpu-mem-usage-conflict":
             name, adv = _decide_combined(hits, sc)
@@ -174,7 +233,7 @@ def diagnose_scan(sc: Scanner) -> Report:
             for h in reversed(hits):  # e.g. the op name from DeepSpeed's ninja line, torch's has none
                 groups.update(h.groups)
             groups.update(first.groups)
-            adv = advise(name, Hit(first.name, first.source, first.line, first.stream, first.text, groups=groups), facts)
+            adv = BY_NAME[name].advise(Seen(first.text, groups), facts)
         evidence = [_ev(h) for h in hits[:3]]
         tb = _tb_for(hits[0], sc)
         fr = user_frame(tb) if tb else None
@@ -190,15 +249,16 @@ def diagnose_scan(sc: Scanner) -> Report:
     return report
 
 
+def _frame_groups(fr: Optional[Frame]) -> Dict[str, str]:
+    return {"path": fr.path, "line": str(fr.line), "func": fr.func} if fr is not None else {}
+
+
 def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
-    op_syms = [s for s in symptoms if s.name == "op-build-failed"]
+    op_syms = [s for s in symptoms if s.name == G.OP_BUILD_SYMPTOM]
     tbs = sorted(sc.tracebacks, key=lambda t: t.order)
     if op_syms:
-        adv = Advice("An op failed to build/load, but the log does not show why (the compiler output or the first "
-                     "exception is not in it)",
-                     "The lines below are consequences only. Collect the build log with the cause, then run explain on it.",
-                     [_collect_fix()])
-        return _finding("op-build-failed-cause-not-in-log", adv, [_ev(op_syms[0])], op_syms[1:])
+        name = "op-build-failed-cause-not-in-log"
+        return _finding(name, BY_NAME[name].advise(Seen(op_syms[0].text), facts), [_ev(op_syms[0])], op_syms[1:])
     if tbs:
         tb = tbs[0]
         root = _root(tb)
@@ -210,45 +270,16 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         if fr is not None:
             ev.append(Evidence(f'File "{fr.path}", line {fr.line}, in {fr.func}' + (f": {fr.code}" if fr.code else ""),
                                "your code", path=fr.path, line=fr.line))
-        if fr is not None and innermost is fr:
-            adv = Advice(f"An exception in your own code: {exc[:200]}", f"Raised in {fr.func} at {fr.path}:{fr.line}, not in "
-                         "DeepSpeed/torch/Transformers. Fix the code there.", [])
-            return _finding("user-code-error", adv, ev, symptoms)
-        adv = Advice(f"A failure dsdoctor does not recognise: {exc[:200]}",
-                     "No known cause matched. " + (f"Your last frame: {fr.path}:{fr.line} in {fr.func}. " if fr else "") +
-                     "Run `dsdoctor check -v` and include the full log when asking for help.", [_collect_fix()])
-        return _finding("unknown", adv, ev, symptoms)
+        mine = fr is not None and innermost is fr and bool(tb.exc_text) and not LIB_EXCEPTION.search(tb.exc_text)
+        name = "user-code-error" if mine else "unknown"
+        return _finding(name, BY_NAME[name].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)
     if symptoms:
-        adv = Advice("A process failed, but the log does not show why",
-                     "Only the launcher's report is in the log; the failing rank's own output is not.", [_collect_fix()])
-        return _finding("unknown", adv, [_ev(symptoms[0])], symptoms[1:])
+        return _finding("unknown", G.unknown(Seen(), facts), [_ev(symptoms[0])], symptoms[1:])
+    if sc.build_ran is not None and not sc.build_done:  # the log ends while ninja compiled: cut, not a lock wait
+        name = "op-build-failed-cause-not-in-log"
+        return _finding(name, BY_NAME[name].advise(Seen(), facts), [_ev(sc.build_ran)], [])
     if sc.build_started is not None and not sc.build_done:
-        lock = f"{facts.ext_root}/<op>/lock" if facts.ext_root else "~/.cache/torch_extensions/py*/<op>/lock"
-        adv = Advice("The log ends while an op was being built or waited for: likely a stale torch-extensions lock "
-                     "(a silent hang), or the run was cut",
-                     "torch <= 2.13 waits forever, silently, on a leftover lock file in the build dir.",
-                     [_lock_fix(lock)])
-        return _finding("torch-extensions-lock-stale", adv, [_ev(sc.build_started)], [], Severity.WARNING)
+        return _finding("torch-extensions-lock-stale", G.lock_stale(Seen(), facts), [_ev(sc.build_started)], [], Severity.WARNING)
     notes = sc.notes + sc.warnings
-    adv = Advice("No failure in the log" + (f"; {len(notes)} notable warning(s)" if notes else ""),
-                 "No traceback and no known failure message. If the run hung, look for a stale torch-extensions lock "
-                 "(`dsdoctor check`, or `dsdoctor explain --env`).", [])
-    return _finding("no-failure", adv, [_ev(h, f"warning, {h.source}:{h.line}") for h in notes[:10]], [], Severity.INFO)
-
-
-def _collect_fix() -> Fix:
-    from ..fixes import command_fix
-
-    return command_fix("Collect what shows the cause", *COLLECT,
-                       reason="and keep the full build log (the lines between 'Building extension module' and the error)")
-
-
-def _lock_fix(lock: str) -> Fix:
-    from ..fixes import command_fix, stale_lock_fix
-
-    if "<op>" in lock or "*" in lock:
-        return command_fix("Find and delete stale lock files (no build running)", f"ls -la {lock}  # then rm -f it")
-    return stale_lock_fix(lock)
-
-
-
+    return _finding("no-failure", G.no_failure(Seen(groups={"notes": str(len(notes))}), facts),
+                    [_ev(h, f"warning, {h.source}:{h.line}") for h in notes[:10]], [], Severity.INFO)

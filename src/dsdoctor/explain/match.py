@@ -1,8 +1,9 @@
 """Scan a log for signatures, tracebacks and versions, in one streaming pass with bounded memory.
 
-Speed: the raw bytes of each chunk are searched with a few literal tokens (``TOKENS``, bytes.find)
-that every failure line carries; only the lines they hit are decoded, cleaned and matched. Inside a
-traceback (per rank stream) every line is read, so frames, source lines and exception lines are seen.
+Speed: the raw bytes of each chunk go through the prefilter (``prefilter.Prefilter``: one multi-literal pass)
+whose literals are derived, once, from the signatures' needles and the scanner's own structural lines
+(``prefilter_needles``); only the lines holding one are decoded, cleaned and matched. Inside a traceback
+(per rank stream) every line is read, so frames, source lines and exception lines are seen.
 What is kept is bounded: the first ``KEEP`` hits per name, ``MAX_TRACEBACKS`` tracebacks, 20 notes.
 """
 
@@ -11,28 +12,37 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Deque, Dict, List, Optional, Tuple
+from typing import Deque, Dict, List, Optional, Pattern, Set, Tuple
 
-from ..knowledge.signatures import SIGNATURES, Signature
+from .causes import Signature, all_signatures
+from .prefilter import Prefilter, gate
 from .reader import clean
+
+
+def _signatures() -> Tuple[Signature, ...]:
+    """The one place the scanner (and its prefilter) reads the signatures from."""
+    return all_signatures()
+
 
 KEEP = 5
 MAX_TRACEBACKS = 64
 MAX_STREAMS = 4096
 TAIL_LINES = 40  # lines read after an exception line (multi-line messages: pydantic, build output, torchrun summary)
 
-_VERSION_RX = (
-    ("deepspeed", re.compile(r"DeepSpeed info: version=(\d[\w.+-]{0,40})")),
-    ("deepspeed", re.compile(r"deepspeed info \.{3,} ?(\d[\w.+-]{0,40})")),
-    ("deepspeed", re.compile(r"\bdeepspeed[=-]=?(\d+\.\d+\.\d+[\w.+]{0,20})")),
-    ("torch", re.compile(r"torch version \.{3,} ?(\d[\w.+-]{0,40})")),
-    ("torch", re.compile(r"\btorch==(\d+\.\d+[\w.+]{0,20})")),
-    ("torch", re.compile(r"PyTorch version(?: \(GPU\?\))?: (\d[\w.+-]{0,40})")),
-    ("torch_cuda", re.compile(r"torch cuda version \.{3,} ?(\d[\w.]{0,20})")),
-    ("nvcc", re.compile(r"nvcc version \.{3,} ?(\d[\w.]{0,20})")),
-    ("transformers", re.compile(r"`?transformers`? version: (\d[\w.+-]{0,40})")),
-    ("transformers", re.compile(r"\btransformers==(\d+\.\d+[\w.+]{0,20})")),
-    ("accelerate", re.compile(r"`?[Aa]ccelerate`? version: (\d[\w.+-]{0,40})")),
+# (name, literals one of which every match holds (the prefilter reads lines holding one), regex)
+_VERSION_RX: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
+    ("deepspeed", ("DeepSpeed info: version=",), re.compile(r"DeepSpeed info: version=(\d[\w.+-]{0,40})")),
+    ("deepspeed", ("deepspeed info ...",), re.compile(r"deepspeed info \.{3,} ?(\d[\w.+-]{0,40})")),
+    ("deepspeed", ("deepspeed=", "deepspeed-"), re.compile(r"\bdeepspeed[=-]=?(\d+\.\d+\.\d+[\w.+]{0,20})")),
+    ("torch", ("torch version ...",), re.compile(r"torch version \.{3,} ?(\d[\w.+-]{0,40})")),
+    ("torch", ("torch==",), re.compile(r"\btorch==(\d+\.\d+[\w.+]{0,20})")),
+    ("torch", ("PyTorch version",), re.compile(r"PyTorch version(?: \(GPU\?\))?: (\d[\w.+-]{0,40})")),
+    ("torch_cuda", ("torch cuda version ...",), re.compile(r"torch cuda version \.{3,} ?(\d[\w.]{0,20})")),
+    ("nvcc", ("nvcc version ...",), re.compile(r"nvcc version \.{3,} ?(\d[\w.]{0,20})")),
+    ("transformers", ("transformers version: ", "transformers` version: "),
+     re.compile(r"`?transformers`? version: (\d[\w.+-]{0,40})")),
+    ("transformers", ("transformers==",), re.compile(r"\btransformers==(\d+\.\d+[\w.+]{0,20})")),
+    ("accelerate", ("ccelerate version: ", "ccelerate` version: "), re.compile(r"`?[Aa]ccelerate`? version: (\d[\w.+-]{0,40})")),
 )
 _TB_START = "Traceback (most recent call last)"
 _FRAME = re.compile(r'^\s{0,8}File "([^"]{1,1000})", line (\d{1,7}), in (\S{1,300})')
@@ -41,9 +51,12 @@ _RICH_CALL = re.compile(r"^\s{0,4}❱\s{0,4}(\d{1,7})\s{0,4}[│|]?(.{0,400})$")
 _EXC = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt|Warning|Failure|Unsupported)|"
                   r"[A-Za-z_][\w.]{0,200}\.[A-Z]\w{0,80}|AssertionError|KeyboardInterrupt|StopIteration)(?::\s?(.*)|\s*)$")
 _CHAIN = ("The above exception was the direct cause", "During handling of the above exception")
-_EXT_ROOT = re.compile(r"Using (\S{1,1000}) as PyTorch extensions root")
+# an exception line outside any traceback (a paste of the last line, a launcher's echo): Error/Exception only
+_LONE_EXC = re.compile(r"^[A-Za-z_][\w.]{0,200}(?:Error|Exception): \S")
+_EXT_ROOT = re.compile(r"Using\s{1,4}(\S{1,1000}) as PyTorch extensions root")  # torch prints two spaces when the dir is relative
 _BUILD_START = re.compile(r"Building extension module (\w{1,100})|Emitting ninja build file|"
-                          r"Waiting for lock|Using \S{1,1000} as PyTorch extensions root")
+                          r"Waiting for lock|Using\s{1,4}\S{1,1000} as PyTorch extensions root")
+_NINJA_RAN = "Allowing ninja to set a default number of workers"  # torch cpp_extension _run_ninja_build (1.x-2.14)
 _BUILD_DONE = re.compile(r"Loading extension module (\w{1,100})|Time to load (\w{1,100}) op")
 _WARN = re.compile(r"\[WARNING\]|\bUserWarning\b|\bFutureWarning\b|\bDeprecationWarning\b|^W\d{4} ")
 
@@ -94,53 +107,72 @@ class _Stream:
     window: int = 0  # lines still to read one by one (compiler output after "FAILED:")
     last_tb: Optional[Traceback] = None
     wait: int = 0
+    indent: int = 0  # of the "Traceback" line: pip indents a build's traceback (source lines sit deeper)
 
 
-# The coarse prefilter: literal tokens searched with bytes.find (one C pass each; a single regex alternation is
-# 100x slower in CPython). Every failure line contains one of them, or sits in a region read line by line:
-# a traceback (from "Traceback" to its exception line, then TAIL_LINES more for multi-line messages and
-# torchrun's error summary) or a build-failure window (WINDOW_LINES after ninja's "FAILED:", where the compiler
-# output is). tests/test_explain_cases.py holds a fixture for each kind.
-TOKENS: Tuple[bytes, ...] = (
-    b"rror",  # Error / error: exception lines, compiler errors, ChildFailedError, [ERROR] log lines
-    b"Traceback (most",
-    b"FAILED:",  # ninja: compiler output follows
-    b"exits with return code",  # DeepSpeed launcher
-    b"version",  # DeepSpeed info / ds_report / transformers-cli env versions
-    b"deepspeed info",  # ds_report
-    b"No CUDA runtime",  # torch: no GPU visible (a CUDA mismatch is then safe to skip for cpu_adam)
-    b"xtension",  # torch build progress (PyTorch extensions root, Building/Loading extension module)
-    b"DS_SKIP_CUDA_CHECK",
-    b"libaio",
-    b"Warning:",  # Python warnings (PeftWarning, UserWarning, ...)
-    b"connect to host",  # ssh errors as pdsh prints them
-    b"resolve hostname",
-    b"Permission denied",
+# The scanner's own lines, besides the signatures': literals of lines it must read whatever the signatures say
+# (tests/test_explain_prefilter.py and test_explain_scanner.py check each kind). Every other line is read only when it holds a
+# signature's needle, or sits in a region read line by line: a traceback (from "Traceback" to its exception
+# line, then TAIL_LINES more for multi-line messages and torchrun's error summary) or a build-failure window
+# (WINDOW_LINES after ninja's "FAILED:", where the compiler output is).
+STRUCTURAL: Tuple[str, ...] = (
+    "Traceback (most",  # a traceback starts: its lines are read one by one
+    "FAILED:",  # ninja: the compiler output follows
+    "above exception",  # a chained exception (_CHAIN): Python prints a blank line before it, so it is outside any region
+    '", line ',  # a frame line outside a traceback: a paste that starts below its "Traceback" header opens one
+    "Error: ", "Exception: ",  # an exception line outside any traceback (_LONE_EXC): recorded as a frameless traceback
+    "No CUDA runtime is found",  # torch's cpp_extension: no GPU visible (diagnose's no_gpu fact)
+    "PyTorch extensions root", "Building extension module", "Loading extension module",  # op build progress:
+    "Emitting ninja build file", "Waiting for lock", "Time to load ",  # (a log that ends inside a build)
+    "Allowing ninja to set a default number of workers",  # torch runs ninja: the lock was taken, compiling began
+    *(lit for _, lits, _ in _VERSION_RX for lit in lits),  # version lines: advice depends on the versions
 )
+# Python warnings: read only while the warnings list (no-failure's notable warnings) is not full, and a line
+# identical to one already read is skipped: a warning repeated by every rank costs a set lookup.
+SOFT: Tuple[str, ...] = ("Warning:",)
+MAX_WARNINGS = 20
 WINDOW_LINES = 60
 
+_PREFILTER: Optional[Prefilter] = None
 
-def _candidate_starts(chunk: bytes) -> List[int]:
-    """Start offsets of the lines of ``chunk`` holding a token, sorted."""
-    starts = set()
-    find, rfind = chunk.find, chunk.rfind
-    for tok in TOKENS:
-        i = find(tok)
-        while i >= 0:
-            start = rfind(b"\n", 0, i) + 1
-            starts.add(start)
-            nxt = chunk.find(b"\n", i)
-            if nxt < 0:
-                break
-            i = find(tok, nxt)
-    return sorted(starts)
+
+def _build(sigs: Tuple[Signature, ...]) -> Prefilter:
+    missing = [s.name for s in sigs if not s.needle]
+    if missing:
+        raise ValueError(f"signatures without a needle (the prefilter could not read their lines): {missing}")
+    full = [gate(s.needle).encode() for s in sigs] + [t.encode() for t in STRUCTURAL]
+    return Prefilter(full, [t.encode() for t in SOFT])
+
+
+def prefilter(sigs: Optional[Tuple[Signature, ...]] = None) -> Prefilter:
+    """The prefilter for ``sigs`` (default: all signatures; built once, on first use)."""
+    global _PREFILTER
+    if sigs is not None:
+        return _build(sigs)
+    if _PREFILTER is None:
+        _PREFILTER = _build(_signatures())
+    return _PREFILTER
+
+
+def prefilter_needles() -> Tuple[bytes, ...]:
+    """Every literal the prefilter looks for (signature needles, structural and soft literals)."""
+    return prefilter().literals
+
+
+def passes_prefilter(line: bytes) -> bool:
+    """True when the scanner reads and matches ``line`` outside a traceback (it holds a needle)."""
+    return prefilter().passes(line)
 
 
 class Scanner:
     """Feed it sources one after another (``feed_chunk``), then read the collected facts."""
 
-    def __init__(self, sigs: Tuple[Signature, ...] = SIGNATURES) -> None:
-        self.sigs = sigs
+    def __init__(self, sigs: Optional[Tuple[Signature, ...]] = None) -> None:
+        self.sigs = _signatures() if sigs is None else sigs
+        self.prefilter = prefilter(sigs)
+        self._gates = [(sig, gate(sig.needle)) for sig in self.sigs]
+        self._seen_soft: Set[bytes] = set()  # raw soft-only lines already read (the prefilter skips them)
+        self._lone: Set[str] = set()  # exception lines seen outside tracebacks
         self.hits: Dict[str, List[Hit]] = {}
         self.counts: Dict[Tuple[str, bool], int] = {}
         self.symptoms: List[Hit] = []
@@ -151,6 +183,7 @@ class Scanner:
         self.ext_root: Optional[str] = None
         self.build_started: Optional[Hit] = None
         self.build_done = False
+        self.build_ran: Optional[Hit] = None  # ninja was started for the last build (not a lock wait)
         self.streams: Dict[str, _Stream] = {}
         self.tail: Deque[Tuple[str, int, str]] = deque(maxlen=TAIL_LINES)
         self.lines = 0
@@ -171,15 +204,17 @@ class Scanner:
         self.bytes += len(chunk)
         cur = self._line + 1  # number of the line starting at pos
         pos, n = 0, len(chunk)
-        starts = _candidate_starts(chunk)
+        starts = self.prefilter.lines(chunk, len(self.warnings) < MAX_WARNINGS, self._seen_soft)
         k = 0
+        seq = self._sequential()
         while pos < n:
-            if not self._sequential():
-                while k < len(starts) and starts[k] < pos:
+            if not seq:
+                while k < len(starts) and starts[k][0] < pos:
                     k += 1
                 if k == len(starts):
                     break
-                start = starts[k]
+                start = starts[k][0]
+                k += 1
                 if start > pos:
                     cur += chunk.count(b"\n", pos, start)
                     pos = start
@@ -187,6 +222,7 @@ class Scanner:
             if end < 0:
                 end = n
             self._line_event(chunk[pos:end], cur)
+            seq = self._sequential()
             cur += 1
             pos = end + 1
         nl = chunk.count(b"\n") + (0 if chunk.endswith(b"\n") else 1)
@@ -239,11 +275,18 @@ class Scanner:
                 tb.chained_from = st.chain
                 st.chain = None
             st.tb, st.after_frame, st.tail_left, st.wait = tb, False, 0, 0
+            st.indent = len(text) - len(text.lstrip())
+            if not text.lstrip().startswith(_TB_START):  # a flattened paste: the line holds a message too
+                self._match(stream, text, stripped, lineno)
             return
         if any(c in text for c in _CHAIN) and st.last_tb is not None:
             st.chain = st.last_tb
             st.tail_left = 0
             return
+        if st.tb is None and _FRAME.match(text):  # a paste that starts at a frame: its header was lost
+            st.tb = Traceback(self._src, lineno, stream, order=self._order(lineno))
+            st.after_frame, st.tail_left, st.wait = False, 0, 0
+            st.indent = max(0, len(text) - len(text.lstrip()) - 2)
         if st.tb is not None:
             if self._traceback_line(st, text, stripped, lineno):
                 return
@@ -253,10 +296,17 @@ class Scanner:
                 st.tail_left = 0
             elif st.last_tb is not None and len(st.last_tb.message) < 10:
                 st.last_tb.message.append(stripped[:500])
+        elif _LONE_EXC.match(stripped):  # an exception line with no traceback: a frameless one
+            tb = Traceback(self._src, lineno, stream, exc_line=lineno, exc_text=stripped[:2000], order=self._order(lineno))
+            self._finish(st, tb)
+            if tb.exc_text not in self._lone:  # its message lines once: a line logged every step stays cheap
+                st.tail_left = TAIL_LINES
+                if len(self._lone) < 4096:
+                    self._lone.add(tb.exc_text)
         self._match(stream, text, stripped, lineno)
 
     def _traceback_line(self, st: _Stream, text: str, stripped: str, lineno: int) -> bool:
-        """Consume a line inside a traceback; True when it was structure (frame / source), not content."""
+        """Consume a line inside a traceback; True when it was structure only (source lines, box borders)."""
         tb = st.tb
         assert tb is not None
         fm = _FRAME.match(text) or _RICH_FRAME.match(text)
@@ -266,12 +316,12 @@ class Scanner:
             else:
                 tb.frames[-1] = Frame(fm.group(1), int(fm.group(2)), fm.group(3))
             st.after_frame = True
-            return True
+            return False  # structure, and matched too: a frame line can be a signature (a paste without its header)
         rc = _RICH_CALL.match(stripped)
         if rc and tb.frames:
             tb.frames[-1].code = rc.group(2).strip()
             return True
-        if st.after_frame and (text.startswith((" ", "\t")) or not stripped):
+        if st.after_frame and (len(text) - len(text.lstrip()) > st.indent or not stripped):
             if stripped and not set(stripped) <= set("^~ ") and tb.frames and not tb.frames[-1].code:
                 tb.frames[-1].code = stripped[:400]
             return True  # source line (or the ^^^ markers): code, not a message
@@ -299,8 +349,8 @@ class Scanner:
     def _match(self, stream: str, text: str, stripped: str, lineno: int) -> None:
         if not stripped:
             return
-        for sig in self.sigs:
-            if sig.needle and sig.needle not in text:
+        for sig, needle in self._gates:
+            if needle not in text:
                 continue
             m = sig.pattern.search(text)
             if m is None:
@@ -320,18 +370,21 @@ class Scanner:
                 if len(bucket) < KEEP:
                     bucket.append(hit)
             break
-        for name, rx in _VERSION_RX:
-            if name not in self.versions:
+        for name, lits, rx in _VERSION_RX:
+            if name not in self.versions and any(lit in text for lit in lits):
                 vm = rx.search(text)
                 if vm:
                     self.versions[name] = (vm.group(1).rstrip(".,"), self._src, lineno)
         er = _EXT_ROOT.search(text)
         if er:
             self.ext_root = er.group(1)
-        if _BUILD_START.search(text):
-            self.build_started = Hit("build", self._src, lineno, stream, stripped[:500])
+        if _NINJA_RAN in text:
+            self.build_ran = Hit("build", self._src, lineno, stream, stripped[:500])
             self.build_done = False
+        elif _BUILD_START.search(text):
+            self.build_started = Hit("build", self._src, lineno, stream, stripped[:500])
+            self.build_done, self.build_ran = False, None
         elif _BUILD_DONE.search(text):
             self.build_done = True
-        if _WARN.search(text) and len(self.warnings) < 20 and all(w.text != stripped[:300] for w in self.warnings):
+        if len(self.warnings) < MAX_WARNINGS and _WARN.search(text) and all(w.text != stripped[:300] for w in self.warnings):
             self.warnings.append(Hit("warning", self._src, lineno, stream, stripped[:300]))

@@ -125,18 +125,23 @@ def extension_lock_blocks(torch_version: Optional[str]) -> bool:
 
 # ---------------------------------------------------------------------------------------------------
 # Messages torch, the compiler toolchain and the OS print when a JIT op build or a training run fails
-# (``explain`` matches them through knowledge/signatures.py). Read in torch 2.13/2.14 sources and
+# (``explain`` matches them through its cause specs, explain/causes/). Read in torch 2.13/2.14 sources and
 # binaries, gcc 12 / nvcc 13 output; the producing fixture is named where one exists
 # (tests/cases/explain/<name>.log).
 # ---------------------------------------------------------------------------------------------------
 
 MSG_ERROR_BUILDING = "Error building extension '{op}'"  # torch _run_ninja_build; compiler output follows
+MSG_ERROR_COMPILING = "Error compiling objects for extension"  # torch BuildExtension (setup.py / pip pre-builds)
+# pip (26.3 _internal/exceptions/build.py; older pips the same words): a package's build step failed
+MSG_PIP_STEP_FAILED = "did not run successfully."  # "× Getting requirements to build wheel did not run successfully."
+MSG_PIP_WHEEL_FAILED = "Failed building wheel for {name}"  # pip < 24 (wheel_builder.py); 24+: "Failed to build {name}"
 MSG_NINJA_STOPPED = "ninja: build stopped: subcommand failed."
 MSG_SH_NOT_FOUND = "/bin/sh: {n}: {cmd}: not found"  # $CXX / nvcc missing (compiler-missing-ds0.19.8)
 MSG_COMPILER_INCOMPATIBLE = "is not compatible with the compiler Pytorch was"  # torch's warning for an odd $CXX
 MSG_PYTHON_H = "Python.h: No such file or directory"
 CUDA_HEADERS = ("cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "cuda_fp16.h", "cuda_bf16.h", "curand.h",
-                "curand_kernel.h", "cublas_v2.h", "cusparse.h", "cusolverDn.h")
+                "curand_kernel.h", "cublas_v2.h", "cusparse.h", "cusolverDn.h",
+                "cuda_profiler_api.h")  # DeepSpeed's csrc/includes/gemm_test.h (cpu_adam's CUDA part <= 0.14.2)
 MSG_HEADER_MISSING = "{header}: No such file or directory"
 MSG_OMP_H = "omp.h: No such file or directory"
 MSG_GCC_UNSUPPORTED = "unsupported GNU version! gcc versions later than {n} are not supported!"  # crt/host_config.h
@@ -148,7 +153,9 @@ MSG_GLIBCXX = "version `GLIBCXX_{ver}' not found"  # importing a fresh .so again
 MSG_WINDOWS_POSIX_ONLY = "is only supported on POSIX platforms, not Windows."  # DeepSpeed op builders (pin_memory, ...)
 MSG_MSVC_REQUIRED = "Microsoft Visual C++ 14.0 or greater is required"  # setuptools on Windows
 MSG_MSVC_LINK = "LINK : fatal error LNK"  # MSVC linker (e.g. aio.lib / curand.lib not found)
-MSG_CUDA_TORCH_CHECK = "The detected CUDA version ({sys}) mismatches the version that was used to compile PyTorch ({torch})."
+# torch _check_cuda_version: the message goes on with "PyTorch (<torch's CUDA>)" on the next line (torch <= 2.13:
+# a newline in the template) or glued on ("compilePyTorch", 2.14): the prefix is what every version prints on one line
+MSG_CUDA_TORCH_CHECK = "The detected CUDA version ({sys}) mismatches the version that was used to compile"
 
 # torch runtime: distributed rendezvous, DataLoader, allocator, serialization, torchrun
 MSG_SOCKET_LISTEN = "The server socket has failed to listen on any local network address."  # c10d TCPStore
@@ -161,3 +168,59 @@ MSG_STREAM_WRITER = "PytorchStreamWriter failed writing file"
 MSG_ZIP_WRITE = "[enforce fail at inline_container.cc:{n}] . unexpected pos"  # torch 2.14 torch.save on a full disk (disk-full-save)
 MSG_ELASTIC_SIGNAL = "Signal {n} (SIG{name}) received by PID"  # torch.distributed.elastic (torchrun)
 MSG_CHILD_FAILED = "torch.distributed.elastic.multiprocessing.errors.ChildFailedError"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Build / load messages of the toolchain (explain/causes/build.py). nvcc texts read in the nvcc 13.0 binary
+# (.cache/oracle nvcc, its printf templates); gcc / ld / ld.so texts from gcc 12 / binutils 2.40 / glibc 2.36 runs here;
+# torch header texts from the installed torch 2.13.0 / 2.14.1 (torch/include), older torch where marked [unverified].
+# ---------------------------------------------------------------------------------------------------
+
+MSG_NVCC_HOST_STD = "flag is not supported with the configured host compiler. Flag will be ignored."  # nvcc: host gcc too old
+MSG_NVCC_VALUE_UNDEFINED = "Value '{value}' is not defined for option 'std'"  # nvcc < 11 has no -std=c++17
+# the first CUDA whose nvcc accepts each -std (NVIDIA's CUDA release notes [unverified])
+NVCC_STD_SINCE = {"c++14": (9, 0), "c++17": (11, 0), "c++20": (12, 0)}
+MSG_CXX11_REQUIRED = "This file requires compiler and library support for the ISO C++ 2011 standard"  # libstdc++ <= 5 c++0x_warning.h
+MSG_TORCH_GCC9 = "trying to build PyTorch with a too old version of GCC"  # c10/util/C++17.h, torch 2.1-2.12 [unverified]
+MSG_TORCH_CXX20 = "C++20 or later compatible compiler is required to use PyTorch."  # torch/csrc/api/include/torch/all.h (2.14.1)
+MSG_TORCH_NO_CUDA_HOME = "CUDA_HOME environment variable is not set."  # cpp_extension _join_cuda_home (torch 1.x-2.14)
+MSG_LIBAIO_HEADER = "libaio.h: No such file or directory"  # gcc on DeepSpeed's csrc/aio (async_io / gds)
+MSG_LIBC_HEADER = "features.h: No such file or directory"  # glibc's headers missing (no libc6-dev / broken sysroot)
+MSG_NVHPC_CXX = "nvc++"  # NVIDIA HPC SDK's C++ compiler as $CXX in ninja's compile line: torch's headers reject it
+MSG_PSABI_AVX512 = "AVX512F vector return without AVX512F enabled changes the ABI"  # gcc -Wpsabi (gcc 12 here)
+MSG_TARGET_MISMATCH = "target specific option mismatch"  # gcc: always_inline _mm512_* intrinsic on a non-AVX-512 target
+MSG_GCC_EMPTY_ARG = "error: : No such file or directory"  # gcc driver given an empty argument ('' on the command line)
+MSG_MULTIPLE_DEFINITION = "multiple definition of `"  # GNU ld: the same object/symbol linked twice
+MSG_WHICH_CXX = "Command '['which', '{cxx}']' returned non-zero exit status"  # torch 1.x cpp_extension compiler check [unverified]
+# GPU architectures: the first CUDA whose nvcc knows each (NVIDIA's CUDA release notes [unverified]); what nvcc
+# 13.0 knows (`nvcc --list-gpu-arch` of the real 13.0 binary: everything below compute_75 was dropped).
+NVCC_ARCH_SINCE = {"80": (11, 0), "86": (11, 1), "87": (11, 4), "89": (11, 8), "90": (11, 8), "100": (12, 8), "120": (12, 8)}
+NVCC_13_ARCHS = ("75", "80", "86", "87", "88", "89", "90", "100", "103", "110", "120", "121")
+
+# torch / CUDA / NCCL at run time (torch 2.14 binaries libtorch_cuda.so, libc10_cuda.so; libcudart.so.13 error strings;
+# NCCL sources v2.7.8-v2.30 from github.com/NVIDIA/nccl)
+MSG_NCCL_WATCHDOG = "Watchdog caught collective operation timeout: "  # ProcessGroupNCCL.cpp (torch 1.10-2.14)
+# NCCL transport/net_socket.cc ncclNetSocketInit (2.x): the same interface search for the socket transport
+MSG_NCCL_NO_NET_IF = "NET/Socket : no interface found"
+MSG_NCCL_NO_SOCKET = "Bootstrap : no socket interface found"  # NCCL src/bootstrap.cc (2.x): NCCL_SOCKET_IFNAME matches nothing
+MSG_PEER_ACCESS = "peer access is not supported between these"  # CUDA error 217 (cudaErrorPeerAccessUnsupported), NCCL p2p.cc / "Cuda failure 217"
+MSG_UNDEFINED_NCCL = "undefined symbol: nccl"  # ld.so loading libtorch_cuda.so against an older libnccl (e.g. ncclCommRegister, NCCL 2.19+)
+NCCL_P2P_DISABLE = "NCCL_P2P_DISABLE"
+NCCL_SOCKET_IFNAME = "NCCL_SOCKET_IFNAME"
+# c10/cuda/CUDAFunctions.cpp; torch < 1.5 cuda/__init__.py _check_driver
+MSG_DRIVER_TOO_OLD = "The NVIDIA driver on your system is too old (found version {ver})"
+# CUDA error 35 (cudaErrorInsufficientDriver): the CUDA runtime torch ships needs a newer driver
+MSG_DRIVER_INSUFFICIENT = "CUDA driver version is insufficient for CUDA runtime version"
+MSG_NO_KERNEL_IMAGE = "no kernel image is available for execution on the device"  # CUDA error 209 (cudaErrorNoKernelImageForDevice)
+# torch/cuda/__init__.py _check_capability
+MSG_ARCH_NOT_COMPATIBLE = "with CUDA capability sm_{cap} is not compatible with the current PyTorch installation."
+MSG_INVALID_ORDINAL = "CUDA error: invalid device ordinal"  # CUDA error 101, torch.cuda.set_device(n) with n >= visible GPUs
+MSG_CUBLAS_NOT_SUPPORTED = "CUBLAS_STATUS_NOT_SUPPORTED"  # cuBLAS refusing a GEMM; with CUDA_R_16BF: bf16 on a GPU before sm_80
+BF16_MIN_CC = (8, 0)
+# torch/utils/checkpoint.py (2.1-2.14)
+MSG_CHECKPOINT_META = "Recomputed values for the following tensors have different metadata than during the forward pass."
+MSG_RECOMPUTED_SIZE0 = "recomputed metadata: {'shape': torch.Size([0])"  # the same error's per-tensor line: a ZeRO-3 partition
+MSG_TENSOR_SIZE = "The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension"  # ATen broadcasting
+MSG_VIEW_INVALID = "shape '[{shape}]' is invalid for input of size"  # ATen InferSize.h (view/reshape)
+MSG_CANNOT_IMPORT = "cannot import name '{name}' from '{module}'"  # Python's ImportError
+MSG_UNRECOGNIZED_LOCAL_RANK = "error: unrecognized arguments: --local"  # argparse, on the --local_rank / --local-rank a launcher appends

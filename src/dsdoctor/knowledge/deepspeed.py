@@ -345,6 +345,49 @@ MSG_HOSTFILE_ERRORS = ("Hostfile contains multiple entries for {host}, unable to
                        "Hostfile is empty or not formatted correctly, unable to proceed with launching.")
 MSG_NO_GPU_RESOURCES = "Unable to proceed, no GPU resources available"
 MSG_MPI_DISCOVERY_MODULE = "mpi4py"  # init_distributed() without RANK/... imports mpi4py (mpi_discovery)
+# comm/comm.py init_distributed (0.8.3-0.19.8)
+MSG_MPI_DISCOVERY_INFO = "Not using the DeepSpeed or dist launchers, attempting to detect MPI environment"
+MSG_NO_HOSTFILE = "Unable to find hostfile, will proceed with training with local resources only."  # runner.py fetch_hostfile (0.8.3-0.19.8)
+MSG_NO_SLOT = "No slot '{slot}' specified on host '{host}'"  # runner.py parse_resource_filter (0.8.3-0.19.8)
+# runner.py main turns CUDA_VISIBLE_DEVICES into --include (0.8.3-0.14: "Detected CUDA_VISIBLE_DEVICES=...";
+# 0.15+: "Detected VISIBLE_DEVICES=..."), then parse_inclusion_exclusion maps the ids onto the local slots 0..n-1
+MSG_VISIBLE_DEVICES_INCLUDE = "VISIBLE_DEVICES={devices}: setting --include={include}"
+SRC_PARSE_INCLUSION = "parse_inclusion_exclusion(resource_pool, args.include, args.exclude)"  # runner.py main's call line
+MSG_SSH_CHECK = "ssh -o PasswordAuthentication=no {host} hostname"  # runner.py main's passwordless-ssh probe (0.8.3-0.19.8)
+# runner.py sigkill_handler uses kill_cmd, assigned only for a multi-node pdsh run (0.8-0.19.8): Python's NameError
+# ("free variable 'kill_cmd' referenced before assignment" <= 3.10, "cannot access free variable 'kill_cmd'" 3.11+)
+MSG_KILL_CMD = "free variable 'kill_cmd'"
+
+# runtime/engine.py, runtime/zero/ and utils/ (same text 0.8.3-0.19.8 unless noted)
+# engine.py _configure_zero_optimizer; accelerate's _prepare_deepspeed asserts the same text
+MSG_ZERO_NEEDS_OPTIMIZER = "zero stage {stage} requires an optimizer"
+SRC_ZERO_NO_OPTIMIZER = "_configure_zero_optimizer(optimizer=None)"  # engine.py __init__: ZeRO without any optimizer
+# engine.py _configure_optimizer
+MSG_UNTESTED_OPTIMIZER = "You are using an untested ZeRO Optimizer. Please add <\"zero_allow_untested_optimizer\": true>"
+ALLOW_UNTESTED_OPTIMIZER = '"zero_allow_untested_optimizer": true'
+# engine.py _load_zero_checkpoint
+MSG_DP_WORLD_SIZE = "The checkpoint being loaded used a DP world size of {saved} but the current world size is {now}."
+MSG_HPZ_GROUP = "ZeRO parameter intra parallel group is already initialized"  # utils/groups.py _create_zero_param_parallel_group (0.10-0.19.8)
+MSG_UNIQUE_ITEM = "expected there to be only one unique element in"  # runtime/utils.py get_only_unique_item (ZeRO-3 all_gather_coalesced)
+SRC_UNIQUE_DTYPE = "get_only_unique_item(p.dtype"  # partition_parameters.py all_gather_coalesced's source line
+MSG_DTYPE_UNSUPPORTED = "Type {dtype} is not supported"  # engine.py _do_sanity_check (<= 0.14: "...supported.", 0.15+: "... on your device.")
+MSG_MICRO_BATCH_ZERO = "Micro batch size per gpu: {mb} has to be greater than 0"  # config.py _batch_assertion
+# (the f-string prints the enum: "... remote device is OffloadDeviceEnum.nvme" in 0.19.8 on Python 3.11)
+MSG_NVME_PATH_NONE = '"nvme_path" in DeepSpeed Config cannot be None if remote device is'  # partition_parameters.py _validate_remote_device
+SRC_VALIDATE_REMOTE = "_validate_remote_device(remote_device"  # zero.Init's call line: the traceback went into that assertion
+MSG_CONFIG_NOT_FOUND = "Expected a string path to an existing deepspeed config"  # config.py (0.9-0.19.8) and accelerate's HfDeepSpeedConfig
+# accelerate HfDeepSpeedConfig.__init__ (0.2x-1.15) tries these on a path that does not exist (a path that exists is json.load-ed)
+SRC_CONFIG_NOT_A_FILE = ("base64.urlsafe_b64decode(config_file_or_dict)", "json.loads(config_file_or_dict)")
+# ZeRO-3 + CPU offload: unscale_and_clip_grads multiplied the CPU fp32 grads by a GPU norm (0.14.1 PR #5256 /
+# 0.14.3 PR #5493); 0.14.5 (PR #5504) moves the norm to the CPU
+SRC_UNSCALE_GRADS = "grad.mul_(1. / combined_scale)"  # stage3.py unscale_and_clip_grads
+# DeepSpeed's config models (runtime/config_utils.py DeepSpeedConfigModel, extra="forbid") validated by pydantic:
+# v1 in DeepSpeed 0.7-0.14 ("extra fields not permitted"), v2 in 0.15-0.19.8 ("Extra inputs are not permitted")
+MSG_PYDANTIC_EXTRA_V1 = "extra fields not permitted (type=value_error.extra)"
+MSG_PYDANTIC_EXTRA_V2 = "Extra inputs are not permitted [type=extra_forbidden"
+MSG_PYDANTIC_INT_STR = "Input should be a valid integer, unable to parse string as an integer"  # v2: a string such as '5e8'
+MSG_PYDANTIC_TYPE_V1 = "value is not a valid {type} (type=type_error.{err})"  # v1: a value of the wrong type
+UNSCALE_DEVICE_BUG = ("0.14.1", "0.14.4")
 
 
 def cpu_adam_failure_tail(ds: Version) -> str:
@@ -604,6 +647,7 @@ PARTIAL_OFFLOAD_SINCE = "0.12.3"  # offload_optimizer.ratio
 MSG_DUPLICATE_KEYS = "Duplicate keys in DeepSpeed config: {keys}"
 MSG_BATCH = ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step "
              "* world_size {tb} != {mb} * {ga} * {ws}")
+MSG_BATCH_CUT = MSG_BATCH.split(" equal")[0]  # the assertion as a narrow terminal wraps it
 MSG_BATCH_NONE = "Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided"
 MSG_FP16_BF16 = "bfloat16 and fp16 modes cannot be simultaneously enabled"
 MSG_FP16_UNSUPPORTED = "Type fp16 is not supported on your device."
@@ -632,3 +676,68 @@ def batch_sizes(tb: Optional[int], mb: Optional[int], ga: Optional[int], ws: int
     if mb is not None:
         return mb * ws, mb, 1
     raise ValueError(MSG_BATCH_NONE)
+
+
+# ---------------------------------------------------------------------------------------------------
+# 8. Install / op-build messages and builder bugs (``explain`` names them; explain/causes/build.py)
+#    Read in the DeepSpeed git tags v0.3.1-v0.19.5 and the installed 0.15.4 / 0.19.7 / 0.19.8 (.cache/oracle).
+# ---------------------------------------------------------------------------------------------------
+
+# setup.py (0.4.1-0.19.8): `import torch` failed (pip's isolated build env has no torch), then with DS_BUILD_OPS=1
+# (the default on Windows, BUILD_OP_PLATFORM) the assert aborts `Getting requirements to build wheel`.
+MSG_SETUP_NO_TORCH = "Unable to import torch, pre-compiling ops will be disabled."
+MSG_SETUP_PRECOMPILE_NO_TORCH = "Unable to pre-compile ops without torch installed."
+MSG_SETUP_PRECOMPILE_OP_NO_TORCH = "Unable to pre-compile {op}, please first install torch"  # DS_BUILD_<OP>=1 alone
+# accelerator/real_accelerator.py get_accelerator: no CUDA GPU visible -> the cpu accelerator (0.14.1-0.19.8)
+MSG_CPU_FALLBACK = "Setting accelerator to CPU. If you have GPU or other accelerator, we were unable to detect it."
+# The cpu accelerator's own ops (op_builder/cpu/, 0.9.3-0.19.8: deepspeed_ccl_comm, deepspeed_shm_comm, ...): a CUDA
+# box builds none of them. ccl_comm needs Intel oneCCL (csrc/cpu/comm/ccl.cpp: #include <oneapi/ccl.hpp>).
+CCL_HEADER = "oneapi/ccl.hpp"
+# op_builder/<cpu|hpu|mlu|npu|xpu>/no_impl.py NotImplementedBuilder.load (0.9.3-0.19.8): the accelerator has no
+# builder for the op (e.g. InferenceBuilder for kernel injection on the cpu accelerator)
+MSG_OP_NOT_IMPLEMENTED = "This op had not been implemented on {backend} backend."
+# op_builder/builder.py hipify_extension (0.6.0-0.19.8): `from torch.utils.hipify import hipify_python`, then
+# hipify(..., hipify_extra_files_only=True): a torch without the module / that argument fails here (ROCm builds)
+TORCH_HIPIFY_MODULE = "torch.utils.hipify"
+MSG_HIPIFY_KWARG = "hipify() got an unexpected keyword argument"
+# deepspeed/ops/op_builder is a symlink (git checkout) or a copy made by setup.py: importing deepspeed from a source
+# tree where neither exists (a fork checkout, symlinks not materialised) fails in deepspeed/ops/adam/cpu_adam.py.
+MSG_NO_OP_BUILDER_MODULE = "No module named 'deepspeed.ops.op_builder'"
+# launcher/launch.py sets LOCAL_SIZE (0.10-0.19.8), not torchrun's LOCAL_WORLD_SIZE: a framework reading the latter
+# sees 1 local process under the deepspeed launcher.
+LAUNCHER_LOCAL_SIZE_VAR = "LOCAL_SIZE"
+
+
+class BuilderBug(NamedTuple):
+    """A DeepSpeed op-builder bug that breaks a build or load, and the release that fixed it."""
+
+    what: str
+    versions: str  # the affected releases, as far as read
+    fixed: Optional[str]  # the first release with the fix (None: not released as of 0.19.8)
+    pr: str  # the DeepSpeed pull request(s) that fixed it
+
+
+# Keyed by what the log shows (matched in explain/causes/build.py).
+BUILDER_BUGS: Dict[str, BuilderBug] = {
+    "curand-unlinked": BuilderBug("a prebuilt/JIT op (cpu_adam_op, quantizer, transformer_inference) linked without "
+                                  "-lcurand: `undefined symbol: curandCreateGenerator` at import",
+                                  "transformer_inference JIT < 0.5.10, cpu_adam_op prebuilt < 0.6.2, quantizer < 0.10.0",
+                                  "0.10.0", "#1688, #1879, #3846"),
+    "rocm-compile-flag-none": BuilderBug("CPUAdamBuilder.get_cuda_compile_flag returns None on ROCm torch: "
+                                         "strip_empty_entries raises `object of type 'NoneType' has no len()`",
+                                         "0.17.5", "0.17.6", "#7521"),
+    "cxx17-with-torch-cxx20": BuilderBug("cxx_args pass -std=c++17 after torch's -std=c++20; torch >= 2.12 headers "
+                                         "need C++20", "<= 0.19.4", "0.19.5", "#8238"),
+    "evoformer-same-object": BuilderBug("evoformer_attn lists attention.cpp and attention.cu, both compiled to "
+                                        "attention.o: `multiple definition of attention_impl`", "<= 0.11.1", "0.11.2", "#4556"),
+    "prebuild-objects-missing": BuilderBug("0.13.3's pre-build (DS_BUILD_*=1) links object files the compile step did "
+                                           "not write: `ld: cannot find .../build/temp.../*.o`", "0.13.3", "0.13.4", "#5194"),
+    "npu-aio-sources": BuilderBug("the NPU AsyncIOBuilder's sources omit deepspeed_py_io_handle.cpp: "
+                                  "`async_io.so: undefined symbol: ...deepspeed_io_handle_t...`", "<= 0.18.7", None, "#7894"),
+}
+# cpu_adam's SIMD flag (builder.py simd_width) was '' on CPUs the 0.3.x builder did not know: gcc reads the empty
+# argument as a file ("gcc: error: : No such file or directory"); 0.3.12 (PR #796) returns -D__SCALAR__.
+SIMD_EMPTY_FLAG_FIXED = "0.3.12"
+# simd_width() picks -D__AVX512__ from the CPU flags (py-cpuinfo / lscpu) while the compile target comes from
+# cpu_arch() (-march=native) or the compiler's own default: a compiler (wrapper) targeting x86-64-v3 cannot compile
+# the AVX-512 path of csrc/includes/simd.h (-D__AVX512__ / -D__AVX256__ / -D__SCALAR__).

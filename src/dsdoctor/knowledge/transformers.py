@@ -4,7 +4,7 @@ Sections (append to the one you need; never copy a fact that lives elsewhere):
   1. ZeRO-3 load-time guards in ``from_pretrained`` (low_cpu_mem_usage / device_map / quantization)
   2. HfDeepSpeedConfig / Trainer integration ("auto" keys, which values the Trainer fills)
   3. Saving under ZeRO-3
-  4. Messages (log signatures are built from these in ``knowledge/signatures.py``)
+  4. Messages (log signatures are built from these in the cause specs, ``explain/causes/``)
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ HF_PREFETCH_FLOAT_UNTIL = "4.44.2"
 
 
 # ---------------------------------------------------------------------------------------------------
-# 4. Messages (log signatures are built from these in ``knowledge/signatures.py``)
+# 4. Messages (log signatures are built from these in the cause specs, ``explain/causes/``)
 # ---------------------------------------------------------------------------------------------------
 
 MSG_ZERO3_LOW_MEM_411 = "low_cpu_mem_usage arg cannot be used with DeepSpeed ZeRO-3"  # 4.11-4.18
@@ -144,8 +144,22 @@ MSG_ACCELERATE_NO_16BIT = "Cannot get 16bit model weights because `stage3_gather
 MSG_PEFT_UNGATHERED = "were not gathered before save_pretrained() and are therefore incomplete."  # PEFT >= 0.21
 MSG_SIZE0_CHECKPOINT = "copying a param with shape torch.Size([0]) from checkpoint"  # loading weights saved partitioned
 MSG_WEIGHT_2D = "'weight' must be 2-D"  # F.embedding on a partitioned (size-0) weight
-MSG_DTYPE_MIXED = "output tensor must have the same type as input tensor"  # QLoRA + ZeRO-3 without bnb_4bit_quant_storage [reported]
+# ZeRO-3 all-gather of mixed-dtype params (QLoRA without bnb_4bit_quant_storage, fp16 LoRA on bf16 weights)
+MSG_DTYPE_MIXED = "output tensor must have the same type as input tensor"
 MSG_BNB_ZERO3 = "bnb_4bit_quant_storage"
+MSG_SIZE0_CURRENT = "the shape in current model is torch.Size([0])."  # loading full weights into a model built under zero.Init
+# torch Module._load_from_state_dict's line that the two above end (torch 1.x-2.14): "size mismatch for {key}: copying a
+# param with shape {ckpt} from checkpoint, the shape in current model is {model}."
+MSG_NO_DS_ATTR = "'Parameter' object has no attribute 'ds_{attr}'"  # a parameter zero.Init never converted (or one model code replaced)
+MSG_BF16_UNSUPPORTED = "Your setup doesn't support bf16/gpu."  # training_args.py __post_init__ (4.2x-5.24)
+MSG_REQUIRE_VERSION = "{req} is required for a normal functioning of this module, but found {found}"  # utils/versions.py require_version (4.x-5.24)
+# modeling_utils.py PreTrainedModel.to on a bitsandbytes model: "`.to` is not supported for `4-bit` or `8-bit` bitsandbytes
+# models." (4.30-4.3x), "`.to` is not supported for `8-bit` bitsandbytes models." (4.4x-5.x)
+MSG_BNB_TO = "`.to` is not supported for `"
+# trl models/modeling_base.py (0.7-0.19), experimental/utils.py (1.x)
+MSG_TRL_REF_MODEL = "DeepSpeed ZeRO-3 is enabled and is not compatible with `create_reference_model()`"
+# LLaMA-Factory model_utils/quantization.py (0.8.3-0.9.3)
+MSG_LLAMAFACTORY_PTQ = "DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models."
 
 # section 1's table: (trigger, message) per version range
 ZERO3_LOAD_GUARD: Tuple[Span[Tuple[str, str]], ...] = (

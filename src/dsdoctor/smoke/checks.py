@@ -14,23 +14,10 @@ _EXC = re.compile(r"^(?:\[rank\d+\]:\s*)?(\w+(?:\.\w+)*(?:Error|Exception|Interr
 
 
 def diagnose(log: str) -> Report:
-    """The root cause of a failed run: ``explain`` (one line to switch), else the signature table."""
-    try:
-        from ..explain import diagnose_log
-    except ImportError:  # explain not there: the signature table and the last exception line
-        return _fallback(log)
+    """The root cause of a failed run, by ``explain`` (the one diagnoser)."""
+    from ..explain import diagnose_log
+
     return diagnose_log(log, source="smoke run")
-
-
-def _fallback(log: str) -> Report:
-    from ..knowledge.signatures import first_cause
-
-    sig, line = first_cause(log)
-    rep = Report()
-    if sig is not None and not sig.symptom:
-        rep.findings.append(Finding(sig.name, Severity.ERROR, line or sig.name, "Found in the smoke run's log.",
-                                    (Evidence(line or "", "smoke run"),), (), SECTION))
-    return rep
 
 
 def last_exception(log: str) -> Optional[str]:

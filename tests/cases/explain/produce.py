@@ -155,6 +155,28 @@ SCENARIOS: List[Scenario] = [
              _DIST + _MODEL + "cfg = {'train_batch_size': 2, 'zero_optimization': {'stage': 2}, 'optimizer': {'type': 'AdamW', "
              "'params': {'lr': 1e-3}}}\nengine, *_ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config=cfg)\n"
              "with engine.no_sync():\n    pass\n", env={"PORT": "29748"}),
+    Scenario("zero-stage-requires-optimizer", "deepspeed.initialize(model=model, config=<ZeRO-2, no optimizer block>) "
+             "without an optimizer (an evaluation run with the training config)", "zero-stage-requires-optimizer",
+             _DIST + _MODEL + "cfg = {'train_batch_size': 2, 'zero_optimization': {'stage': 2}}\n"
+             "deepspeed.initialize(model=model, config=cfg)\n", env={"PORT": "29751"}),
+    Scenario("zero-untested-optimizer", "deepspeed.initialize with a client torch.optim.Rprop under ZeRO-1 (not in "
+             "DeepSpeed's ZeRO-supported list)", "zero-untested-optimizer",
+             _DIST + _MODEL + "cfg = {'train_batch_size': 2, 'zero_optimization': {'stage': 1}}\n"
+             "opt = torch.optim.Rprop(model.parameters())\n"
+             "deepspeed.initialize(model=model, optimizer=opt, config=cfg)\n", env={"PORT": "29752"}),
+    Scenario("ds-config-unknown-key-pydantic2", "DeepSpeed 0.19.8 config whose bf16 block carries fp16's "
+             "loss_scale_window (pydantic 2 forbids the extra key)", "ds-config-unknown-key",
+             _DIST + _MODEL + "cfg = {'train_batch_size': 2, 'bf16': {'enabled': True, 'loss_scale_window': 500}, "
+             "'optimizer': {'type': 'AdamW', 'params': {'lr': 1e-3}}}\n"
+             "deepspeed.initialize(model=model, model_parameters=model.parameters(), config=cfg)\n", env={"PORT": "29753"}),
+    Scenario("nvme-path-missing", "deepspeed.zero.Init with offload_param device nvme and no nvme_path", "nvme-path-missing",
+             _DIST + _MODEL + "cfg = {'train_batch_size': 2, 'zero_optimization': {'stage': 3, 'offload_param': "
+             "{'device': 'nvme'}}}\n"
+             "with deepspeed.zero.Init(config_dict_or_path=cfg):\n    m = torch.nn.Linear(8, 8)\n", env={"PORT": "29754"}),
+    Scenario("ds-config-path-not-found", "transformers 4.46.3 TrainingArguments(deepspeed=<a path that does not exist>) "
+             "(a typo): accelerate's HfDeepSpeedConfig parses the string as JSON, then base64", "ds-config-path-not-found",
+             "from transformers import TrainingArguments\n"
+             "TrainingArguments(output_dir='out', deepspeed='configs/ds_z2.jsn', report_to=[])\n", hf="tf4.46.3"),
     Scenario("hostfile-invalid", "the deepspeed launcher with a hostfile entry it cannot parse", "hostfile-invalid", "",
              env={"DS_ACCELERATOR": "cpu"}, setup="printf 'worker-1 slots=two\\n' > hostfile; echo 'print(1)' > victim.py",
              argv=("{py}", "-u", "{oracle}/ds/0.19.8/bin/deepspeed", "--hostfile", "hostfile", "victim.py")),
@@ -216,7 +238,8 @@ def _toml_str(text: str) -> str:
 
 
 def write(s: Scenario, rc: int, out: str, tmp: Path) -> None:
-    out = out.replace(str(ORACLE), "/opt/envs").replace(str(REPO), "/work/proj").replace(str(tmp), "/home/user/proj")
+    for real, shown in ((ORACLE, "/opt/envs"), (ORACLE.resolve(), "/opt/envs"), (REPO, "/work/proj"), (tmp, "/home/user/proj")):
+        out = out.replace(str(real), shown)
     (HERE / f"{s.name}.log").write_text(out)
     lines = [f"description = {_toml_str(s.description)}", f"produced = {_toml_str(s.how())}",
              f"exit_status = {rc}", "", "[expect]", f"primary = {_toml_str(s.expect)}"]

@@ -22,6 +22,10 @@ def _autos(node: Node, prefix: str = "") -> Iterator[Tuple[str, int]]:
             yield from _autos(m.value, path + ".")
 
 
+# the fix, shared with `dsdoctor explain` (the TypeError in a log: explain/causes/config.py)
+FIX = Fix("write a number, or train through the HF Trainer which fills it", "safe")
+
+
 def check(t: Target) -> Iterator[Hit]:
     root = t.doc.root if t.doc else None
     if root is None or root.kind != "object" or t.usage.loaded_by not in ("deepspeed", "accelerate"):
@@ -41,7 +45,7 @@ def check(t: Target) -> Iterator[Hit]:
         else:
             hits.append(RULE.hit(t, pos, f'{path}: "auto" under {who} is left as a string: DeepSpeed fails '
                                  "(TypeError: '>' not supported between instances of 'str' and 'int')",
-                                 fixes=(Fix("write a number, or train through the HF Trainer which fills it", "safe"),)))
+                                 fixes=(FIX,)))
     yield from hits
 
 

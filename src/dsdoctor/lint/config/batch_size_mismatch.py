@@ -34,7 +34,7 @@ def check(t: Target) -> Iterator[Hit]:
         if tb is not None and mb is not None and ga is not None and t.usage.world_size and tb != mb * ga * t.usage.world_size:
             yield RULE.hit(t, pos, f"train_batch_size {tb} != {mb} * {ga} * {t.usage.world_size} "
                            f"(world size from {t.usage.world_size_source}): HF reports a mismatch",
-                           fixes=(_auto_fix(),))
+                           fixes=(auto_fix(),))
         return
     if tb is None and mb is None and t.usage.loaded_by == "deepspeed":
         yield RULE.hit(t, t.doc.root.start, K.MSG_BATCH_NONE + " (raw DeepSpeed: nothing fills them)")
@@ -65,7 +65,8 @@ def check(t: Target) -> Iterator[Hit]:
                                    "  # and delete train_batch_size",)),))
 
 
-def _auto_fix() -> Fix:
+def auto_fix() -> Fix:
+    """The fix under the HF Trainer (also `dsdoctor explain`'s for the same assertion in a log)."""
     return Fix('set the batch keys to "auto" so the Trainer fills them', "safe",
                ('"train_batch_size": "auto", "train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto"',))
 

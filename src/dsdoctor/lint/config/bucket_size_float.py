@@ -13,6 +13,11 @@ from ..target import Target
 from ._util import zero
 
 
+def int_fix(key: str, new: str) -> Fix:
+    """Write the size as an integer (also `dsdoctor explain`'s fix for the pydantic error in a log)."""
+    return Fix(f"write {new}", "safe", (f'"{key}": {new}',))
+
+
 def check(t: Target) -> Iterator[Hit]:
     z = zero(t)
     if z is None or t.usage.ds < Version(K.PYDANTIC_V2_SINCE):
@@ -24,7 +29,7 @@ def check(t: Target) -> Iterator[Hit]:
             new = str(int(val))
             yield RULE.hit(t, m.value.start, f"zero_optimization.{m.key} = {val!r}: DeepSpeed {t.usage.ds} needs an integer "
                            f"(`{K.MSG_INT_FROM_FLOAT}`)",
-                           fixes=(Fix(f"write {new}", "safe", (f'"{m.key}": {new}',)),),
+                           fixes=(int_fix(m.key, new),),
                            edits=(Edit(t.path, m.value.start, m.value.end, new, "safe", f"{m.key}: {new}"),))
 
 

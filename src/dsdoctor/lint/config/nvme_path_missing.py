@@ -9,6 +9,9 @@ from ..rule import Example, Hit, Rule
 from ..target import Target
 from ._util import offload_device
 
+# the fix, shared with `dsdoctor explain` (the same cause seen in a log: explain/causes/config.py)
+FIX = Fix('add "nvme_path": "/local_nvme" (a directory on a local NVMe drive)', "safe")
+
 
 def check(t: Target) -> Iterator[Hit]:
     for which in ("offload_param", "offload_optimizer"):
@@ -18,7 +21,7 @@ def check(t: Target) -> Iterator[Hit]:
             if path is None or path.value in (None, ""):
                 yield RULE.hit(t, t.key_pos("zero_optimization", which, "device"),
                                f"{which}.device is nvme but no nvme_path is set",
-                               fixes=(Fix('add "nvme_path": "/local_nvme" (a directory on a local NVMe drive)', "safe"),))
+                               fixes=(FIX,))
 
 
 RULE = Rule(

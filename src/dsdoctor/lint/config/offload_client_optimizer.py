@@ -31,10 +31,14 @@ def check(t: Target) -> Iterator[Hit]:
     yield RULE.hit(t, t.key_pos("zero_optimization", "offload_optimizer"),
                    f"offload_optimizer without an optimizer block: {who}, DeepSpeed refuses it (ZeRORuntimeException)",
                    K.MSG_CLIENT_OPTIMIZER.format(type="AdamW"),
-                   (Fix('add an "optimizer" block (DeepSpeed then uses DeepSpeedCPUAdam)', "safe",
-                        ('"optimizer": {"type": "AdamW", "params": {"lr": "auto", "weight_decay": "auto"}}',)),
-                    Fix('or set "zero_force_ds_cpu_optimizer": false (slow: the client optimizer steps on CPU)', "unsafe",
-                        ('"zero_force_ds_cpu_optimizer": false',))), severity=sev)
+                   FIXES, severity=sev)
+
+
+# the fixes, shared with `dsdoctor explain` (the ZeRORuntimeException in a log: explain/causes/config.py)
+FIXES = (Fix('add an "optimizer" block (DeepSpeed then uses DeepSpeedCPUAdam)', "safe",
+             ('"optimizer": {"type": "AdamW", "params": {"lr": "auto", "weight_decay": "auto"}}',)),
+         Fix('or set "zero_force_ds_cpu_optimizer": false (slow: the client optimizer steps on CPU)', "unsafe",
+             ('"zero_force_ds_cpu_optimizer": false',)))
 
 
 RULE = Rule(

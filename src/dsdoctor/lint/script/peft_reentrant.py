@@ -11,6 +11,8 @@ from ..target import Target
 from . import emit, zero3_candidate
 
 FIXED_IN = "0.19.3"  # DeepSpeed: non-reentrant checkpointing of PEFT models under ZeRO-3 works from here [reference D12]
+# the fix, shared with `dsdoctor explain` (the CheckpointError seen in a log: explain/causes/loading.py)
+FIX = Fix('gradient_checkpointing_kwargs={"use_reentrant": True}, or DeepSpeed >= ' + FIXED_IN, "safe")
 
 
 def _reentrant(c: Any, value: Any, scope: Any = None) -> Optional[bool]:
@@ -67,7 +69,7 @@ def check(t: Target) -> Iterator[Hit]:
 def _hit(t: Target, c: Any, node: Any, why: str, ds: Any) -> Iterator[Hit]:
     yield from emit(RULE, t, node, f"PEFT with gradient checkpointing, {why}, on DeepSpeed {ds} {c.under}: "
                     "CheckpointError: Recomputed values ... (fixed in DeepSpeed 0.19.3)",
-                    fixes=(Fix('gradient_checkpointing_kwargs={"use_reentrant": True}, or DeepSpeed >= 0.19.3', "safe"),),
+                    fixes=(FIX,),
                     severity=c.zero3_severity)
 
 

@@ -1,0 +1,178 @@
+"""Benchmark: `dsdoctor explain` on the development corpus of real failure logs.
+
+Each case (``../shared/corpus/logs/*.json``: a ``log`` excerpt and its labelled root ``cause``) is explained
+in-process with the library API (``dsdoctor.explain.diagnose_log``). Scored, per the corpus README:
+
+- top-1: the first diagnosis is ``cause`` or one of ``acceptable``; a ``new:X`` cause counts once
+  ``bench/corpus_names.toml`` ``[names]`` maps ``"new:X"`` to the finding name dsdoctor gives it;
+- wrong advice: a fix (title, commands, reason, forms) containing a case's ``wrong_advice`` item
+  (case-insensitive);
+- tracebacks: an exception raised by dsdoctor itself (caught and counted, never fatal);
+- time per case.
+
+    .venv/bin/python bench/explain_corpus.py [--corpus ../shared/corpus/logs] [--json] [--misses]
+
+The corpus is found as ``--corpus``, else ``$DSDOCTOR_CORPUS`` (the corpus root or its ``logs/``), else
+``<repo>/../shared/corpus/logs``. Exits 0 (a measurement, not a gate; tests/test_explain_corpus.py is the gate).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import traceback
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+REPO = Path(__file__).resolve().parents[1]
+NAMES = REPO / "bench" / "corpus_names.toml"
+
+
+def default_corpus() -> Path:
+    """Where the corpus logs are: ``$DSDOCTOR_CORPUS`` (root or logs/), else ``<repo>/../shared/corpus/logs``."""
+    env = os.environ.get("DSDOCTOR_CORPUS")
+    base = Path(env) if env else REPO.parent / "shared" / "corpus"
+    return base / "logs" if (base / "logs").is_dir() else base
+
+
+def load_names(path: Path = NAMES) -> Dict[str, str]:
+    """The ``[names]`` table: corpus ``new:X`` label -> dsdoctor finding name."""
+    if not path.is_file():
+        return {}
+    from dsdoctor.settings import _toml  # tomllib, or tomli before Python 3.11
+
+    data = _toml().loads(path.read_text(encoding="utf-8"))
+    return {str(k): str(v) for k, v in data.get("names", {}).items()}
+
+
+@dataclass
+class CaseResult:
+    case: str
+    cause: str  # the label (new:X mapped to dsdoctor's name when the table has it)
+    label: str  # the label as written in the corpus
+    got: str  # dsdoctor's first diagnosis ("<traceback>" when dsdoctor raised)
+    ok: bool
+    wrong_advice: List[str] = field(default_factory=list)
+    error: str = ""
+    seconds: float = 0.0
+    all_names: List[str] = field(default_factory=list)
+
+
+def _fix_text(fix: Any) -> str:
+    parts = [fix.title, fix.reason, *fix.commands]
+    parts += [f"{k} {v}" for k, v in fix.forms]
+    return "\n".join(parts).lower()
+
+
+def run_case(path: Path, names: Dict[str, str]) -> CaseResult:
+    """Explain one corpus case and score it."""
+    from dsdoctor.explain import diagnose_log
+
+    case = json.loads(path.read_text(encoding="utf-8"))
+    label = str(case["cause"])
+    cause = names.get(label, label)
+    ok_names = {cause, *(names.get(a, a) for a in case.get("acceptable") or [])}
+    t0 = time.perf_counter()
+    try:
+        report = diagnose_log(case["log"], source=path.name)
+    except Exception:  # a dsdoctor bug: counted, never fatal
+        return CaseResult(path.stem, cause, label, "<traceback>", False, error=traceback.format_exc(limit=-3),
+                          seconds=time.perf_counter() - t0)
+    dt = time.perf_counter() - t0
+    got = report.findings[0].name if report.findings else "<none>"
+    wrong: List[str] = []
+    for item in case.get("wrong_advice") or []:
+        needle = str(item).lower()
+        if any(needle in _fix_text(fx) for f in report.findings for fx in f.fixes):
+            wrong.append(str(item))
+    # an unmapped "new:X" stays "new:X": no dsdoctor name equals it, so it counts as a miss
+    return CaseResult(path.stem, cause, label, got, got in ok_names, wrong, seconds=dt,
+                      all_names=[f.name for f in report.findings])
+
+
+def run(corpus: Path, names: Optional[Dict[str, str]] = None) -> List[CaseResult]:
+    """Score every ``*.json`` case under ``corpus`` (sorted by name)."""
+    table = load_names() if names is None else names
+    return [run_case(p, table) for p in sorted(corpus.glob("*.json"))]
+
+
+def summary(results: List[CaseResult]) -> Dict[str, Any]:
+    """Totals: top-1 (count and %), wrong advice, tracebacks, time per case, confusion pairs."""
+    n = len(results)
+    ok = sum(r.ok for r in results)
+    times = sorted(r.seconds for r in results)
+    confusion = Counter((r.cause, r.got) for r in results if not r.ok)
+    return {
+        "cases": n, "top1": ok, "top1_pct": round(100.0 * ok / n, 1) if n else 0.0,
+        "wrong_advice": sum(1 for r in results if r.wrong_advice),
+        "tracebacks": sum(1 for r in results if r.error),
+        "seconds_total": round(sum(times), 3),
+        "ms_per_case_median": round(1000 * times[n // 2], 2) if n else 0.0,
+        "ms_per_case_max": round(1000 * times[-1], 2) if n else 0.0,
+        "confusion": [{"cause": c, "got": g, "count": k} for (c, g), k in confusion.most_common()],
+    }
+
+
+def per_cause(results: List[CaseResult]) -> List[Tuple[str, int, int, str]]:
+    """(cause, right, cases, what it got instead) per cause, most cases first."""
+    by: Dict[str, List[CaseResult]] = {}
+    for r in results:
+        by.setdefault(r.cause, []).append(r)
+    rows = []
+    for cause, rs in by.items():
+        wrong = Counter(r.got for r in rs if not r.ok)
+        rows.append((cause, sum(r.ok for r in rs), len(rs), ", ".join(f"{g} x{k}" for g, k in wrong.most_common())))
+    rows.sort(key=lambda row: (-row[2], row[0]))
+    return rows
+
+
+def render(results: List[CaseResult], misses: bool = False) -> str:
+    rows = per_cause(results)
+    w = max([len(r[0]) for r in rows] + [5])
+    out = [f"{'cause':<{w}}  right/cases  instead"]
+    out += [f"{c:<{w}}  {ok:>5}/{n:<5}  {inst}" for c, ok, n, inst in rows]
+    s = summary(results)
+    if misses:
+        out.append("")
+        out += [f"miss {r.case}: {r.cause} -> {r.got}" for r in results if not r.ok]
+    for r in results:
+        if r.wrong_advice:
+            out.append(f"wrong advice {r.case}: {r.wrong_advice}")
+        if r.error:
+            out.append(f"traceback {r.case}:\n{r.error}")
+    out.append("")
+    out.append(f"top-1 {s['top1']}/{s['cases']} ({s['top1_pct']}%), wrong advice {s['wrong_advice']}, "
+               f"tracebacks {s['tracebacks']}, {s['ms_per_case_median']} ms/case median "
+               f"({s['ms_per_case_max']} max, {s['seconds_total']} s total)")
+    return "\n".join(out)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", type=Path, default=None, help="the corpus logs/ folder (default: %(default)s)")
+    ap.add_argument("--json", action="store_true", help="print the results as JSON")
+    ap.add_argument("--misses", action="store_true", help="list every missed case")
+    args = ap.parse_args(argv)
+    corpus: Path = args.corpus or default_corpus()
+    if (corpus / "logs").is_dir():
+        corpus = corpus / "logs"
+    if not corpus.is_dir():
+        print(f"no corpus at {corpus} (set --corpus or DSDOCTOR_CORPUS)", file=sys.stderr)
+        return 0
+    results = run(corpus)
+    if args.json:
+        print(json.dumps({"summary": summary(results), "per_cause": [
+            {"cause": c, "right": ok, "cases": n, "instead": inst} for c, ok, n, inst in per_cause(results)],
+            "cases": [asdict(r) for r in results]}, indent=2))
+    else:
+        print(render(results, args.misses))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

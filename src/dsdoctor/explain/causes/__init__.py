@@ -1,0 +1,10 @@
+"""The causes ``dsdoctor explain`` can name: one :class:`~.spec.Cause` per cause, in an area module
+(``build``, ``loading``, ``config``, ``launch``, ``resources``, ``generic``), collected in ``registry.CAUSES``."""
+
+from __future__ import annotations
+
+from .registry import BY_NAME, CAUSES, ENV_CAUSES, FRAME_SIGNATURES, SIGNATURES, all_signatures, cause
+from .spec import Advice, Cause, LogFacts, Seen, Signature
+
+__all__ = ["Advice", "BY_NAME", "CAUSES", "Cause", "ENV_CAUSES", "FRAME_SIGNATURES", "LogFacts", "SIGNATURES", "Seen",
+           "Signature", "all_signatures", "cause"]

@@ -1,0 +1,554 @@
+"""Causes of a failed op build / load: the CUDA toolkit, compilers, headers and libraries, prebuilt ops, the
+accelerator choice, GPU architectures and drivers. The messages live in ``knowledge/deepspeed.py`` and
+``knowledge/cuda.py``; names checked by ``dsdoctor check`` keep its names and codes (DS1xx)."""
+
+from __future__ import annotations
+
+import re
+from typing import Tuple
+
+from ... import fixes as F
+from ...knowledge import cuda as CK
+from ...knowledge import deepspeed as K
+from ...knowledge.versions import major_minor, v
+from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, frame, log, msg, rx
+
+BUILDER = "deepspeed/ops/op_builder/builder.py"
+CPP_EXT = "torch/utils/cpp_extension.py"
+CPU_ADAM_TAIL = ("  File \"/opt/envs/ds/0.19.8/deepspeed/ops/adam/cpu_adam.py\", line 95, in __init__\n"
+                 "    raise RuntimeError(\"DeepSpeedCPUAdam requires the cpu_adam op, which failed to build/load.\") from e\n"
+                 "RuntimeError: DeepSpeedCPUAdam requires the cpu_adam op, which failed to build/load.\n")
+
+
+def _cuda_version_mismatch(s: Seen, f: LogFacts) -> Advice:
+    g = s.groups
+    sys_v, torch_v = major_minor(g.get("sys")), major_minor(g.get("torch"))
+    if torch_v is None:
+        torch_v = f.torch_cuda
+    if sys_v and torch_v:
+        fixes = F.cuda_mismatch_fixes(f.ds, sys_v, torch_v, sole_blocker="does not match" in s.text, gpu_visible=not f.no_gpu)
+    else:  # the versions are not in the log (a cut message, the raising frame only)
+        fixes = [code_fix("Compare the toolkit DeepSpeed found with torch's CUDA",
+                          "$CUDA_HOME/bin/nvcc -V; python -c 'import torch; print(torch.version.cuda)'",
+                          reason="DeepSpeed runs <CUDA_HOME>/bin/nvcc, not the nvcc on PATH"),
+                 code_fix("Install the CUDA toolkit matching torch's CUDA and point CUDA_HOME at it",
+                          "export CUDA_HOME=/usr/local/cuda-<torch.version.cuda>"),
+                 F.env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Or skip DeepSpeed's CUDA check (exactly the value 1)", "unsafe",
+                           f"only when the major versions match (DeepSpeed >= {K.SKIP_CUDA_CHECK_SINCE})")]
+    return Advice(f"The CUDA toolkit under CUDA_HOME ({g.get('sys', '?')}) does not match torch's CUDA "
+                  f"({g.get('torch', '?')}): DeepSpeed refused to build the op",
+                  "DeepSpeed runs $CUDA_HOME/bin/nvcc -V and compares it with torch.version.cuda using its own "
+                  "minor-version table (no entry for CUDA 13 in any version). The `ds_opt_adam` AttributeError "
+                  "(<= 0.19.7) or `failed to build/load` RuntimeError (0.19.8) that follows is a consequence. "
+                  "DS_SKIP_CUDA_CHECK only works with exactly the value 1.", fixes)
+
+
+def _cuda_toolkit_missing(s: Seen, f: LogFacts) -> Advice:
+    fixes = F.toolkit_fixes(f.torch_cuda, f.ds) if f.torch_cuda else [
+        code_fix("Point CUDA_HOME at the CUDA toolkit matching torch's CUDA",
+                 "python -c 'import torch; print(torch.version.cuda)'   # then: export CUDA_HOME=/usr/local/cuda-<that>")]
+    if f.ds is None or f.ds < v("0.19.8"):
+        fixes.insert(len(fixes) - 1, F.pip_fix("deepspeed>=0.19.8", "Upgrade DeepSpeed to 0.19.8: its cpu_adam needs no "
+                                               "CUDA toolkit"))
+    return Advice("No usable CUDA toolkit: DeepSpeed could not run <CUDA_HOME>/bin/nvcc",
+                  "DeepSpeed reads the toolkit version by running <CUDA_HOME>/bin/nvcc -V (not the nvcc on PATH). "
+                  "DS_SKIP_CUDA_CHECK does not help with a missing toolkit.", fixes)
+
+
+def _ninja_missing(s: Seen, f: LogFacts) -> Advice:
+    module = f.extra.get("ninja_check") == "module"
+    return Advice(f"ninja is not installed where DeepSpeed looks, so the {s.groups.get('op', 'op')} JIT build could not start",
+                  "DeepSpeed <= 0.18.2 checks `import ninja` (the Python package; apt's ninja does not count); "
+                  ">= 0.18.3 runs `ninja --version` on PATH.", list(F.ninja_fixes(None, module)))
+
+
+def _python_headers_missing(s: Seen, f: LogFacts) -> Advice:
+    return Advice("Python.h is missing: the op's C++ sources cannot be compiled", "Every op build includes Python.h.",
+                  [F.python_headers_fix(f.python)])
+
+
+def _cuda_headers_missing(s: Seen, f: LogFacts) -> Advice:
+    return Advice("CUDA headers are missing under CUDA_HOME: the op's sources cannot be compiled",
+                  "CUDA_HOME points at a toolkit without its include/ directory (a runtime-only or nvcc-only install).",
+                  [code_fix("Install the CUDA development headers matching torch's CUDA",
+                            "conda install -c nvidia cuda-cudart-dev cuda-libraries-dev   # or apt install cuda-toolkit-X-Y",
+                            reason="then export CUDA_HOME to that toolkit")])
+
+
+_TOO_OLD = (CK.MSG_TORCH_GCC9, CK.MSG_NVCC_HOST_STD, CK.MSG_CXX11_REQUIRED)
+# a warning-level build line names its cause only when the build then failed (a symptom, an exception, the tail)
+_BUILD_FAILED = "|".join(re.escape(m) for m in ("FAILED: ", CK.MSG_NINJA_STOPPED, CK.MSG_ERROR_BUILDING.split("{")[0],
+                                                 CK.MSG_ERROR_COMPILING))
+
+
+def _host_compiler_unsupported(s: Seen, f: LogFacts) -> Advice:
+    m = re.search(r"later than (\d+)", s.text)
+    if m:
+        fixes = list(F.gcc_limit_fixes(int(m.group(1))))
+    elif "omp.h" in s.text:
+        fixes = [F.openmp_fix()]
+    elif CK.MSG_LIBC_HEADER in s.text:
+        fixes = [code_fix("Install the C library headers the compiler needs", "apt-get install libc6-dev   # yum: glibc-devel",
+                          reason="a private gcc (module / home-directory build) must also find the system's /usr/include")]
+    elif CK.MSG_NVHPC_CXX in s.text:
+        fixes = [F.env_fix("CXX", "g++", "Build with g++, not NVIDIA HPC SDK's nvc++ (torch's headers reject it)",
+                           reason="or unload the nvhpc module before building")]
+    elif any(t in s.text for t in _TOO_OLD):
+        fixes = [code_fix("Build with a newer gcc (>= 9) for both the C++ and the nvcc host steps",
+                          "export CC=gcc-12 CXX=g++-12   # torch passes $CC to nvcc as -ccbin; or: module load gcc/12",
+                          reason="a fresh build dir: remove the op's torch_extensions dir first")]
+    else:
+        fixes = [F.compiler_fix(), code_fix("Or point CXX at an existing compiler", "unset CXX   # or export CXX=g++",
+                                            reason="yum: gcc-c++; conda: cxx-compiler")]
+    return Advice(f"The host C++ compiler cannot build the op: {s.text[:160]}", "torch builds JIT ops with $CXX or c++ "
+                  "(and nvcc's host steps with $CC or its default gcc).", fixes)
+
+
+def _cuda_libs_missing(s: Seen, f: LogFacts) -> Advice:
+    return Advice("A CUDA library the op links (libcurand/libcudart) is not where the linker looks",
+                  "DeepSpeed's CUDA cpu_adam (<= 0.19.7) links -lcurand -L$CUDA_HOME/lib64.", [F.curand_fix(f.torch_cuda)])
+
+
+def _libaio_missing(s: Seen, f: LogFacts) -> Advice:
+    return Advice("libaio is missing: async_io (NVMe offload) cannot build", f"`{K.MSG_LIBAIO}`", [F.libaio_fix()])
+
+
+def _prebuilt_op_mismatch(s: Seen, f: LogFacts) -> Advice:
+    cached = re.search(r"(\S{1,400}torch_extensions\S{0,200})/[\w.-]{1,200}\.so: undefined symbol", s.text)
+    if cached:  # a JIT build cached by an earlier torch: torch's extensions dir is keyed by Python/CUDA, not torch
+        return Advice("A cached JIT build of the op was made against another torch: its torch symbols are gone",
+                      "torch's extensions root is per Python and CUDA version, not per torch version, so after a torch "
+                      "upgrade the old .so is loaded and misses the symbols it was linked against.",
+                      [code_fix("Remove the cached build so the op is rebuilt for this torch", f"rm -rf {cached.group(1)}")])
+    return Advice("DeepSpeed's prebuilt ops were built for another torch/CUDA", s.text, [F.prebuilt_reinstall_fix(None)])
+
+
+def _ds_accelerator_invalid(s: Seen, f: LogFacts) -> Advice:
+    return Advice("DS_ACCELERATOR names an accelerator this DeepSpeed cannot use", s.text, [F.unset_accelerator_fix()])
+
+
+def _nvcc_arch_unsupported(s: Seen, f: LogFacts) -> Advice:
+    arch = s.groups.get("arch", "")
+    since = CK.NVCC_ARCH_SINCE.get(arch)
+    arch_list = F.env_fix("TORCH_CUDA_ARCH_LIST", "8.0;9.0", "Or list only architectures this nvcc knows",
+                          reason="your GPUs' ones: nvidia-smi --query-gpu=compute_cap --format=csv")
+    if since:  # a GPU newer than the toolkit
+        want = f"{since[0]}.{since[1]}"
+        return Advice(f"The CUDA toolkit building the op is too old for compute_{arch} (its nvcc needs CUDA >= {want})",
+                      f"compute_{arch} is known to nvcc from CUDA {want}; the nvcc under CUDA_HOME / on PATH is older. "
+                      "torch and the toolkit may agree with each other: no version check fails, nvcc just has no target.",
+                      [code_fix(f"Build with a CUDA >= {want} toolkit (matching torch's CUDA)",
+                                f"export CUDA_HOME=/usr/local/cuda-{want}   # a newer one; torch built for CUDA 12 needs a 12.x "
+                                "toolkit", "docker: a CUDA 12 -devel base image"), arch_list])
+    return Advice("nvcc cannot build for a GPU architecture in the arch list",
+                  f"CUDA 13's nvcc dropped everything below compute_{CK.NVCC_13_ARCHS[0]}; DeepSpeed's default list still names "
+                  "compute_60/61/70 (and a forked child cannot probe the GPUs).",
+                  [F.env_fix("TORCH_CUDA_ARCH_LIST", "8.0;9.0", "List only your GPUs' architectures",
+                             reason="nvidia-smi --query-gpu=compute_cap --format=csv gives them")])
+
+
+def _compiler_killed(s: Seen, f: LogFacts) -> Advice:
+    return Advice("The compiler was killed while building the op (almost always out of host memory)",
+                  "ninja runs one compiler per core; each cc1plus for DeepSpeed ops can take several GB.",
+                  [F.env_fix("MAX_JOBS", "1", "Build with one compiler job at a time"),
+                   code_fix("Or add memory / swap", "free -g; dmesg | grep -i 'killed process'")])
+
+
+def _libstdcxx_mismatch(s: Seen, f: LogFacts) -> Advice:
+    return Advice("The freshly built op needs a newer libstdc++ than the one the process loaded",
+                  "The op was compiled with a newer gcc than the libstdc++ in the environment (often conda's).",
+                  [code_fix("Give the environment a newer libstdc++", "conda install -c conda-forge 'libstdcxx-ng>=13'"),
+                   F.env_fix("LD_PRELOAD", "/usr/lib/x86_64-linux-gnu/libstdc++.so.6", "Or load the system libstdc++ first",
+                             "unsafe", "may clash with other libraries in the environment")])
+
+
+def _windows_op_build(s: Seen, f: LogFacts) -> Advice:
+    return Advice("DeepSpeed ops cannot be JIT-built on native Windows", s.text,
+                  [code_fix("Run training under WSL2 or Linux", "wsl --install")])
+
+
+# ---- build causes dsdoctor had no name for (corpus new:op-builder-bug, new:cpu-simd-flags-mismatch, new:nvcc-too-old)
+
+# an op .so that loads but misses a CUDA-library symbol (not linked) or one of DeepSpeed's own (a source left out)
+_OP_SO_SYMBOL = r"\.so: undefined symbol: (?P<symbol>curand\w{1,60}|_ZN\d{1,3}deepspeed\w{1,300})"
+_BUG_KEYS = (("curand", "curand-unlinked"), ("deepspeed_io_handle", "npu-aio-sources"), ("NoneType", "rocm-compile-flag-none"),
+             ("C++20", "cxx17-with-torch-cxx20"), ("multiple definition", "evoformer-same-object"))
+
+
+def _op_builder_bug(s: Seen, f: LogFacts) -> Advice:
+    key = next((k for word, k in _BUG_KEYS if word in s.text), "prebuild-objects-missing")
+    bug = K.BUILDER_BUGS[key]
+    if bug.fixed:
+        fixes = [F.pip_fix(f"deepspeed>={bug.fixed}", f"Upgrade DeepSpeed to {bug.fixed} or later (PR {bug.pr} fixes this "
+                           "builder bug)", reason="then rebuild the op: remove its torch_extensions dir, or reinstall with "
+                           "the same DS_BUILD_* settings")]
+    else:
+        fixes = [code_fix(f"Install DeepSpeed with PR {bug.pr} (not in a release yet)",
+                          "pip install git+https://github.com/deepspeedai/DeepSpeed.git")]
+    if key == "curand-unlinked":
+        fixes.append(code_fix("Or let the op JIT-build instead of loading the prebuilt one",
+                              "pip uninstall -y deepspeed && DS_BUILD_OPS=0 pip install deepspeed",
+                              reason="the JIT builds of those releases pass -lcurand"))
+    elif key == "rocm-compile-flag-none":
+        fixes.append(F.pip_fix("deepspeed==0.17.4", "Or use the release before the regression"))
+    return Advice(f"DeepSpeed's op builder produced a broken build: {bug.what}",
+                  f"The op's sources, objects and flags come from DeepSpeed's builder ({bug.versions}), not from your "
+                  f"environment: the toolkit, compiler and libraries are not the problem. Fixed by DeepSpeed PR {bug.pr}.",
+                  fixes)
+
+
+def _cpu_simd_flags_mismatch(s: Seen, f: LogFacts) -> Advice:
+    if CK.MSG_GCC_EMPTY_ARG in s.text:
+        return Advice("cpu_adam was compiled with an empty SIMD flag: DeepSpeed did not recognise this CPU",
+                      f"DeepSpeed < {K.SIMD_EMPTY_FLAG_FIXED}'s simd_width() returned '' for CPUs it did not know; gcc "
+                      "reads the empty argument as a file name.",
+                      [F.pip_fix(f"deepspeed>={K.SIMD_EMPTY_FLAG_FIXED}", f"Upgrade DeepSpeed ({K.SIMD_EMPTY_FLAG_FIXED} "
+                                 "builds unknown CPUs with -D__SCALAR__, PR #796)")])
+    return Advice("cpu_adam's AVX-512 code was compiled for a target without AVX-512",
+                  "DeepSpeed picks its SIMD path (-D__AVX512__) from the CPU's flags (py-cpuinfo / lscpu), but the "
+                  "compiler targets another -march (a site compiler wrapper or module default, CFLAGS/CXXFLAGS, or a "
+                  "build host unlike the run host), so simd.h's _mm512 intrinsics cannot compile.",
+                  [code_fix("Let the compiler target this CPU: find and remove the -march override",
+                            "env | grep -E '^C(XX)?FLAGS'; c++ -Q --help=target | grep -- '-march='",
+                            reason="DeepSpeed itself passes -march=native"),
+                   code_fix("Build the op on (and for) the machine that runs it",
+                            "python -c 'import deepspeed; deepspeed.ops.op_builder.CPUAdamBuilder().load()'")])
+
+
+def _nvcc_too_old(s: Seen, f: LogFacts) -> Advice:
+    fixes = F.toolkit_fixes(f.torch_cuda, f.ds) if f.torch_cuda else [
+        code_fix("Point CUDA_HOME at a toolkit matching torch's CUDA",
+                 "python -c 'import torch; print(torch.version.cuda)'   # then: export CUDA_HOME=/usr/local/cuda-<that>",
+                 "which nvcc; nvcc -V   # the nvcc the build runs")]
+    std = s.groups.get("value", "c++17")
+    since = CK.NVCC_STD_SINCE.get(std, (11, 0))
+    return Advice(f"The nvcc that built the op is too old: it rejects -std={std}",
+                  f"nvcc before CUDA {since[0]}.{since[1]} has no -std={std}, which DeepSpeed's and torch's headers need: "
+                  "the toolkit the build found is older than torch's CUDA (often a second toolkit on PATH or CUDA_HOME).",
+                  list(fixes))
+
+
+_NINJA_TORCH = CK.MSG_TORCH_NINJA.split(": ", 1)[1].split(" (")[0]
+_HEADERS = "|".join(re.escape(h) for h in CK.CUDA_HEADERS)
+_GCC_NVCC = "cuda/include/crt/host_config.h (nvcc 11-13)"
+
+SPECS: Tuple[Cause, ...] = (
+    Cause("cuda-version-mismatch", "DS101", "The CUDA toolkit under CUDA_HOME does not match torch's CUDA",
+          _cuda_version_mismatch, predicted_by="check:cuda-version-mismatch", signatures=(
+              msg(K.MSG_MISMATCH_CORE + ", unable", f"{BUILDER} assert_no_cuda_mismatch, CUDAMismatchException (0.9-0.19.8)",
+                  "deepspeed.ops.op_builder.builder.CUDAMismatchException: >- DeepSpeed Op Builder: Installed CUDA version "
+                  "13.5 does not match the version torch was compiled with 13.0, unable to compile cuda/cpp extensions "
+                  "without a matching cuda version."),
+              msg(CK.MSG_CUDA_TORCH_CHECK, f"{CPP_EXT} _check_cuda_version (torch 1.13-2.14)",
+                  "RuntimeError: "
+                  "The detected CUDA version (12.4) mismatches the version that was used to compile"),
+              msg("Detected `DS_SKIP_CUDA_CHECK=1`: Allowing this combination of CUDA",
+                  f"{BUILDER} assert_no_cuda_mismatch, warning when DS_SKIP_CUDA_CHECK=1 (0.9-0.19.8)",
+                  "[WARNING]  DeepSpeed Op Builder: Installed CUDA version 13.5 does not match the version torch was "
+                  "compiled with 13.0.Detected `DS_SKIP_CUDA_CHECK=1`: Allowing this combination of CUDA, but it may "
+                  "result in unexpected behavior.", note=True),
+              rx(re.escape(K.MSG_SWALLOWED.split("{op} ")[1]), "only cpu ops can be compiled",
+                 f"{BUILDER} is_compatible warning (<= 0.12.3: the op is built CPU-only)",
+                 "[WARNING]  cpu_adam cuda is missing or is incompatible with installed torch, only cpu ops can be "
+                 "compiled!", note=True),
+              # the raising frame, for messages cut at a rich box edge or mid-paste
+              frame("op_builder/builder.py", "assert_no_cuda_mismatch", f"{BUILDER} (0.9-0.19.8)",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/opt/envs/ds/0.19.7/deepspeed/ops/op_builder/builder.py\", line 130, in assert_no_cuda_mismatch\n"
+                    "    raise CUDAMismatchException(\n"
+                    "deepspeed.ops.op_builder.builder.CUDAMismatchException: >- DeepSpeed Op Builder: Installed CUDA vers\n"),
+              frame("torch/utils/cpp_extension.py", "_check_cuda_version", f"{CPP_EXT} (torch 1.13-2.14)",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/usr/lib/python3/dist-packages/torch/utils/cpp_extension.py\", line 387, in _check_cuda_version\n"
+                    "    raise RuntimeError(CUDA_MISMATCH_MESSAGE.format(cuda_str_version, torch.version.cuda))\n"
+                    "RuntimeError:\n"))),
+    Cause("cuda-toolkit-missing", "DS103", "No CUDA toolkit (CUDA_HOME / nvcc) where DeepSpeed needs one",
+          _cuda_toolkit_missing, predicted_by="check:cuda-toolkit-missing", signatures=(
+              msg(K.MSG_MISSING_CUDA_HOME, f"{BUILDER} installed_cuda_version (0.9-0.19.4)",
+                  "deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, unable to compile "
+                  "CUDA op(s)"),
+              rx(r"No such file or directory: '[^']{0,400}/bin/nvcc'", "/bin/nvcc'",
+                 f"{BUILDER} installed_cuda_version runs <CUDA_HOME>/bin/nvcc -V (subprocess, 0.9-0.19.4)",
+                 "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda-12.1/bin/nvcc'"),
+              msg(CK.MSG_TORCH_NO_CUDA_HOME, f"{CPP_EXT} _join_cuda_home, building a CUDA extension (torch 1.x-2.14)",
+                  "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root."),
+              rx(r"/bin/sh: \d{1,6}: \S{0,400}nvcc: not found", "nvcc: not found", "ninja running nvcc through /bin/sh "
+                 "(dash) when no nvcc is on PATH / under CUDA_HOME", "/bin/sh: 1: /usr/local/cuda/bin/nvcc: not found"),
+              msg(K.MSG_NVCC_UNRUNNABLE, f"{BUILDER} installed_cuda_version (0.19.5+, PR #8216)",
+                  "deepspeed.ops.op_builder.builder.MissingCUDAException: Unable to run /usr/local/cuda/bin/nvcc, "
+                  "unable to compile CUDA op(s)"),
+              # raised inside installed_cuda_version (`assert cuda_home`, the nvcc -V subprocess), the message cut
+              frame("op_builder/builder.py", "installed_cuda_version", f"{BUILDER} (0.3-0.19.8)",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/opt/src/DeepSpeed/setup.py\", line 100, in <module>\n"
+                    "    cuda_major_ver, cuda_minor_ver = installed_cuda_version()\n"
+                    "  File \"/opt/src/DeepSpeed/op_builder/builder.py\", line 52, in installed_cuda_version\n"
+                    "    output = subprocess.check_output([cuda_home + \"/bin/nvcc\", \"-V\"], universal_newlines=True)\n"
+                    "  File \"/usr/lib/python3.8/subprocess.py\", line 858, in __init__\n"
+                    "    self._execute_child(args, executable, preexec_fn, close_fds,\n",
+                    exc=r"^(?:$|AssertionError|FileNotFoundError|PermissionError|OSError|subprocess\.CalledProcessError|"
+                        r"\S{0,80}MissingCUDAException)", anywhere=True))),
+    Cause("ninja-missing", "DS104", "ninja, needed for JIT op builds, is not found the way DeepSpeed looks",
+          _ninja_missing, predicted_by="check:ninja-missing", signatures=(
+              msg(K.MSG_NINJA, f"{BUILDER} jit_load (0.9-0.19.8)",
+                  "RuntimeError: Unable to JIT load the cpu_adam op due to ninja not being installed."),
+              msg(_NINJA_TORCH, f"{CPP_EXT} verify_ninja_availability (torch 1.x-2.14)",
+                  "RuntimeError: Ninja is required to load C++ extensions (pip install ninja to get it)"))),
+    Cause("python-headers-missing", "DS106", "Python.h is missing, so no op can be compiled",
+          _python_headers_missing, predicted_by="check:python-headers-missing", signatures=(
+              msg(CK.MSG_PYTHON_H, "gcc compiling torch/include/torch/extension.h (any torch)",
+                  "/opt/envs/venv/lib/python3.11/site-packages/torch/include/torch/extension.h:9:10: fatal error: "
+                  "Python.h: No such file or directory"),)),
+    Cause("cuda-headers-missing", "DS300", "CUDA headers (cuda_runtime.h, ...) missing where an op is compiled",
+          _cuda_headers_missing, predicted_by="none", signatures=(
+              rx(r"(?:%s): No such file or directory" % _HEADERS, ".h: No such file",
+                 "gcc / nvcc compiling DeepSpeed's csrc against $CUDA_HOME/include",
+                 "<command-line>: fatal error: cuda_runtime.h: No such file or directory"),),
+          docs=Docs(
+              "The op build failed because a CUDA header (`cuda_runtime.h`, `cuda.h`, `cublas_v2.h`, `curand.h`, ...) is "
+              "not found: CUDA_HOME points at a toolkit without its include/ directory (a runtime-only or nvcc-only "
+              "install).",
+              "CUDA ops (and cpu_adam's CUDA build before 0.19.8) compile against the toolkit's headers.",
+              "Install the CUDA development headers matching torch's CUDA (`conda install -c nvidia cuda-cudart-dev "
+              "cuda-libraries-dev`, or `apt install cuda-toolkit-X-Y`), then export CUDA_HOME to that toolkit.",
+              (log("cuda-headers-missing", "A fused_adam build on a toolkit without headers:",
+                   "FAILED: [code=127] fused_adam.o \n"
+                   "<command-line>: fatal error: cuda_runtime.h: No such file or directory\n"
+                   "compilation terminated.\n"
+                   "ninja: build stopped: subcommand failed.\n"),))),
+    Cause("host-compiler-unsupported", "DS105", "No usable C++ compiler / OpenMP for JIT op builds",
+          _host_compiler_unsupported, predicted_by="check:host-compiler-unsupported", signatures=(
+              msg(CK.MSG_GCC_UNSUPPORTED, _GCC_NVCC,
+                  "/usr/local/cuda/include/crt/host_config.h:143:2: error: #error -- unsupported GNU version! gcc "
+                  "versions later than 12 are not supported! The nvcc flag '-allow-unsupported-compiler' can be used "
+                  "to override this version check; however, using an unsupported host compiler may cause compilation "
+                  "failure or incorrect run time execution. Use at your own risk."),
+              msg(CK.MSG_OMP_H, "gcc / clang compiling DeepSpeed's cpu_adam (#include <omp.h>)",
+                  "csrc/includes/cpu_adam.h:9:10: fatal error: omp.h: No such file or directory"),
+              rx(r"/bin/sh: \d{1,6}: \S{1,400}: not found", ": not found", "ninja running $CXX / nvcc through /bin/sh (dash)",
+                 "/bin/sh: 1: /nonexistent/c++: not found"),
+              msg(CK.MSG_LIBC_HEADER, "gcc including glibc's features.h (from cuda's crt/host_config.h or libstdc++)",
+                  "/opt/cuda-10.2/include/crt/host_config.h:206:10: fatal error: features.h: No such file or directory"),
+              msg(CK.MSG_WHICH_CXX, f"{CPP_EXT} check_compiler_ok_for_platform runs `which <compiler>` (torch 1.x)",
+                  "subprocess.CalledProcessError: Command '['which', 'c++']' returned non-zero exit status 1."),
+              rx(r"\[\d{1,5}/\d{1,5}\] (?:\S{0,400}/)?nvc\+\+ -MMD", CK.MSG_NVHPC_CXX + " -MMD",
+                 f"ninja's compile line from {CPP_EXT} (`$cxx -MMD -MF ...`) with NVIDIA HPC SDK's nvc++ as the compiler",
+                 "[1/3] /opt/nvidia/hpc_sdk/Linux_x86_64/22.2/compilers/bin/nvc++ -MMD -MF fused_adam_frontend.o.d "
+                 "-DTORCH_EXTENSION_NAME=fused_adam", note=True, cause_with=_BUILD_FAILED),
+              msg(CK.MSG_TORCH_GCC9, "torch c10/util/C++17.h #error (torch 2.1-2.12) [unverified: not in the installed 2.13/2.14]",
+                  "torch/include/c10/util/C++17.h:13:2: error: #error \"You're trying to build PyTorch with a too old "
+                  "version of GCC. We need GCC 9 or later.\""),
+              msg(CK.MSG_NVCC_HOST_STD, "nvcc (template read in the nvcc 13.0 binary): its host gcc lacks the -std",
+                  "nvcc warning : The -std=c++17 flag is not supported with the configured host compiler. Flag will be "
+                  "ignored."),
+              msg(CK.MSG_CXX11_REQUIRED, "libstdc++ <= 5 bits/c++0x_warning.h #error (gcc 4.x / 5 without -std=c++11)",
+                  "/usr/include/c++/5/bits/c++0x_warning.h:32:2: error: #error This file requires compiler and library "
+                  "support for the ISO C++ 2011 standard. This support must be enabled with the -std=c++11 or -std=gnu++11 "
+                  "compiler options."),
+              msg(CK.MSG_COMPILER_INCOMPATIBLE, f"{CPP_EXT} check_compiler_abi_compatibility warning (torch 1.x-2.14)",
+                  "Your compiler (c++) is not compatible with the compiler Pytorch was built with for this platform, "
+                  "which is g++ on linux.", note=True))),
+    Cause("cuda-libs-missing", "DS107", "libcurand / libcudart missing where the CUDA cpu_adam build links",
+          _cuda_libs_missing, predicted_by="check:cuda-libs-missing", signatures=(
+              rx(r"cannot find -l(?:curand|cudart|cublas|cusparse|cusolver)", "cannot find -l",
+                 "ld linking DeepSpeed's cpu_adam.so (-lcurand, DeepSpeed <= 0.19.7)",
+                 "/usr/bin/ld: cannot find -lcurand: No such file or directory"),)),
+    Cause("libaio-missing", "DS111", "libaio (async_io, NVMe offload) is missing",
+          _libaio_missing, predicted_by="check:libaio-missing", signatures=(
+              # the async_io build itself (DS_BUILD_AIO=1 / a JIT build without the compatibility probe)
+              msg(CK.MSG_LIBAIO_HEADER, "gcc compiling DeepSpeed's csrc/aio (#include <libaio.h>, 0.9-0.19.8)",
+                  "csrc/aio/common/deepspeed_aio_utils.h:17:10: fatal error: libaio.h: No such file or directory"),
+              rx(r"cannot find -laio\b", "cannot find -laio", "ld linking DeepSpeed's async_io op (-laio, 0.9-0.19.8)",
+                 "/usr/bin/ld: cannot find -laio: No such file or directory"),
+              # printed by every op-compatibility probe (ds_report, any import of the builders): the cause only when
+              # the async_io op then fails
+              msg(K.MSG_LIBAIO, "deepspeed/ops/op_builder/async_io.py is_compatible warning (0.9-0.19.8)",
+                  "[WARNING]  async_io requires the dev libaio .so object and headers but these were not found.",
+                  note=True, cause_with=r"\basync_io\b"),)),
+    Cause("prebuilt-op-mismatch", "DS109", "Prebuilt DeepSpeed ops were built for another torch/CUDA",
+          _prebuilt_op_mismatch, predicted_by="check:prebuilt-op-mismatch", signatures=(
+              msg(K.MSG_PREBUILT_TORCH, f"{BUILDER} load, installed ops vs torch (0.9-0.19.8)",
+                  "RuntimeError: PyTorch version mismatch! DeepSpeed ops were compiled and installed with a different "
+                  "version than what is being used at runtime. Please re-install DeepSpeed or switch torch versions. "
+                  "Install torch version=2.1, Runtime torch version=2.3"),
+              msg(K.MSG_PREBUILT_CUDA, f"{BUILDER} load, installed ops vs torch's CUDA (0.9-0.19.8)",
+                  "RuntimeError: CUDA version mismatch! DeepSpeed ops were compiled and installed with a different "
+                  "version than what is being used at runtime. Please re-install DeepSpeed or switch torch versions. "
+                  "Install CUDA version=11.8, Runtime CUDA version=12.1"),
+              # an op .so (prebuilt, or cached by torch's JIT) linked against another torch's C++ symbols
+              rx(r"(?:torch_extensions|/deepspeed/)[^:\s]{0,400}\.so: undefined symbol: _ZNK?\d{1,2}(?:c10|at|torch)",
+                 ".so: undefined symbol: _ZN", "the dynamic loader importing a DeepSpeed op built against another torch "
+                 "(c10 / at / torch symbols; any torch and DeepSpeed)",
+                 "ImportError: /root/.cache/torch_extensions/py310_cu121/cpu_adam/cpu_adam.so: undefined symbol: "
+                 "_ZN3c104cuda9SetDeviceEi"))),
+    Cause("ds-accelerator-invalid", "DS110", "DS_ACCELERATOR is not a value this DeepSpeed accepts",
+          _ds_accelerator_invalid, predicted_by="check:ds-accelerator-invalid", signatures=(
+              rx(r"DS_ACCELERATOR must be one of", "DS_ACCELERATOR must be one of",
+                 "deepspeed/accelerator/real_accelerator.py get_accelerator (0.9-0.19.8)",
+                 "ValueError: DS_ACCELERATOR must be one of ['cuda', 'cpu', 'xpu', 'npu', 'mps', 'hpu', 'mlu', "
+                 "'sdaa', 'supa', 'klxpu']. Value \"gpu\" is not supported"),
+              msg("CPU_Accelerator requires intel_extension_for_pytorch",
+                  "deepspeed/accelerator/real_accelerator.py get_accelerator, DS_ACCELERATOR=cpu (older releases; not 0.15+)",
+                  "ValueError: CPU_Accelerator requires intel_extension_for_pytorch, which is not installed on this "
+                  "system."))),
+    Cause("nvcc-arch-unsupported", "DS304", "nvcc does not know a GPU architecture in the arch list",
+          _nvcc_arch_unsupported, predicted_by="none", signatures=(
+              msg(CK.MSG_NVCC_ARCH, "nvcc (CUDA 12.x: compute_35; 13.0: compute_60/61/70 removed)",
+                  "nvcc fatal   : Unsupported gpu architecture 'compute_60'"),
+              msg(K.MSG_FORK_ARCH, f"{BUILDER} compute_capability_args (0.16-0.19.8)",
+                  "RuntimeError: DeepSpeed JIT builder for 'fused_adam' cannot probe CUDA device capabilities in a "
+                  "forked subprocess where CUDA has already been initialized. Set TORCH_CUDA_ARCH_LIST to specify "
+                  "target architectures explicitly."),
+              msg(K.MSG_NO_COMPUTE_CAPS, f"{BUILDER} compute_capability_args (0.12-0.19.8)",
+                  "RuntimeError: Unable to load fused_adam op due to no compute capabilities remaining after "
+                  "filtering")),
+          docs=Docs(
+              "nvcc refused a GPU architecture in the build's arch list (`Unsupported gpu architecture 'compute_60'`), "
+              "or DeepSpeed found no compute capability left after filtering, or could not probe the GPUs in a forked "
+              "child where CUDA was already initialised.",
+              "CUDA 13's nvcc dropped compute_60/61/70, and DeepSpeed's default list still names them (a forked child "
+              "cannot probe the GPUs to narrow it).",
+              "List only your GPUs' architectures: `export TORCH_CUDA_ARCH_LIST=\"8.0;9.0\"` (`nvidia-smi "
+              "--query-gpu=compute_cap --format=csv` gives them).",
+              (log("nvcc-arch-unsupported", "A fused_adam build with CUDA 13's nvcc:",
+                   "FAILED: [code=127] fused_adam.o \n"
+                   "nvcc fatal   : Unsupported gpu architecture 'compute_60'\n"
+                   "ninja: build stopped: subcommand failed.\n"),))),
+    Cause("compiler-killed", "DS301", "The compiler was killed (usually out of memory) while building an op",
+          _compiler_killed, predicted_by="none", signatures=(
+              msg(CK.MSG_COMPILER_KILLED, "gcc driver when cc1plus is killed (gcc 9-14)",
+                  "c++: fatal error: Killed signal terminated program cc1plus"),
+              msg(CK.MSG_ICE_KILLED, "gcc driver, cc1plus killed mid-compile (gcc 7-14)",
+                  "c++: internal compiler error: Killed (program cc1plus)")),
+          docs=Docs(
+              "The compiler was killed while building an op (`Killed signal terminated program cc1plus`, or an internal "
+              "compiler error after a kill).",
+              "ninja runs one compiler per core, and each cc1plus for DeepSpeed ops can take several GB: the host runs "
+              "out of memory and the OOM killer stops the compiler. Almost always memory, not a code problem.",
+              "Build with one compiler job at a time (`export MAX_JOBS=1`; every form of the variable is shown), or add "
+              "memory / swap (check with `free -g; dmesg | grep -i 'killed process'`).",
+              (log("compiler-killed", "A cpu_adam build whose compilers were killed:",
+                   "FAILED: [code=127] cpu_adam.o \n"
+                   "c++: fatal error: Killed signal terminated program cc1plus\n"
+                   "compilation terminated.\n"
+                   "ninja: build stopped: subcommand failed.\n" + CPU_ADAM_TAIL),))),
+    Cause("libstdcxx-mismatch", "DS305", "A freshly built op fails to import: GLIBCXX version not found",
+          _libstdcxx_mismatch, predicted_by="none", signatures=(
+              msg(CK.MSG_GLIBCXX, "the dynamic loader importing the built <op>.so (glibc ld.so)",
+                  "ImportError: /opt/conda/envs/ft/lib/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required "
+                  "by /root/.cache/torch_extensions/py310_cu121/cpu_adam/cpu_adam.so)"),),
+          docs=Docs(
+              "A freshly built op fails to import: `version `GLIBCXX_3.4.NN' not found (required by .../<op>.so)`.",
+              "The op was compiled with a newer gcc than the libstdc++ the process loaded (often conda's, older than "
+              "the system compiler).",
+              "Give the environment a newer libstdc++ (`conda install -c conda-forge 'libstdcxx-ng>=13'`), or (unsafe: "
+              "may clash with other libraries) load the system one first: `export "
+              "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libstdc++.so.6`.",
+              (log("libstdcxx-mismatch", "cpu_adam built, then its import failed:",
+                   "Loading extension module cpu_adam...\n"
+                   "Traceback (most recent call last):\n"
+                   "  File \"/opt/conda/envs/ft/lib/python3.10/site-packages/torch/utils/cpp_extension.py\", line 1746, in "
+                   "_import_module_from_library\n"
+                   "    module = importlib.util.module_from_spec(spec)\n"
+                   "ImportError: /opt/conda/envs/ft/lib/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by "
+                   "/root/.cache/torch_extensions/py310_cu121/cpu_adam/cpu_adam.so)\n"),))),
+    Cause("windows-op-build-unsupported", "DS303", "DeepSpeed ops cannot be JIT-built on native Windows",
+          _windows_op_build, predicted_by="none", signatures=(
+              msg(CK.MSG_WINDOWS_POSIX_ONLY, "deepspeed/ops/op_builder/*.py is_compatible on Windows (0.10-0.19.8)",
+                  "[WARNING]  async_io is only supported on POSIX platforms, not Windows."),
+              msg(CK.MSG_MSVC_REQUIRED, "setuptools/_distutils/_msvccompiler.py (setuptools 60-75)",
+                  "error: Microsoft Visual C++ 14.0 or greater is required. Get it with \"Microsoft C++ Build Tools\": "
+                  "https://visualstudio.microsoft.com/visual-cpp-build-tools/"),
+              msg(CK.MSG_MSVC_LINK, "MSVC link.exe (Visual Studio 2019-2022)",
+                  "LINK : fatal error LNK1181: cannot open input file 'aio.lib'")),
+          docs=Docs(
+              "An op build failed on native Windows (MSVC required / not found, POSIX-only sources, link errors of the "
+              "MSVC toolchain).",
+              "DeepSpeed ops cannot be JIT-built on native Windows.",
+              "Run training under WSL2 or Linux (`wsl --install`).",
+              (log("windows-msvc", "A cpu_adam build on Windows:",
+                   "error: Microsoft Visual C++ 14.0 or greater is required. Get it with \"Microsoft C++ Build Tools\"\n"
+                   "ninja: build stopped: subcommand failed.\n" + CPU_ADAM_TAIL),))),
+    Cause("op-builder-bug", "DS340", "DeepSpeed's own op builder produced a broken build (fixed in a later release)",
+          _op_builder_bug, predicted_by="none", signatures=(
+              rx(_OP_SO_SYMBOL, ".so: undefined symbol: ", "the dynamic loader (glibc ld.so) importing an op .so that "
+                 f"{BUILDER} linked without -lcurand (cpu_adam_op < 0.6.2, transformer_inference < 0.5.10, quantizer "
+                 "< 0.10.0) or built without one of its sources (NPU async_io, PR #7894)",
+                 "ImportError: /opt/conda/lib/python3.8/site-packages/deepspeed/ops/adam/cpu_adam_op.cpython-38-x86_64-"
+                 "linux-gnu.so: undefined symbol: curandCreateGenerator",
+                 "ImportError: /opt/envs/ds/ops/aio/async_io.so: undefined symbol: _ZN21deepspeed_io_handle_t18_create_io"),
+              msg(CK.MSG_TORCH_CXX20, "torch 2.14.1 torch/csrc/api/include/torch/all.h, compiled with DeepSpeed <= 0.19.4's "
+                  "hard-coded -std=c++17 (PR #8238)",
+                  "torch/csrc/api/include/torch/all.h:5:2: error: #error C++20 or later compatible compiler is required to "
+                  "use PyTorch."),
+              rx(r"multiple definition of `\w{1,200}\(", CK.MSG_MULTIPLE_DEFINITION, "GNU ld linking an op whose DeepSpeed "
+                 "builder lists two sources with one object name (evoformer_attn < 0.11.2, PR #4556)",
+                 "attention.o:(.text+0x330): multiple definition of `attention_impl(at::Tensor&, at::Tensor&)'; "
+                 "attention.o:(.text+0x330): first defined here"),
+              rx(r"ld: cannot find \S{1,400}/build/temp\S{1,300}\.o: No such file or directory", "ld: cannot find ",
+                 "GNU ld in DeepSpeed 0.13.3's pre-build (setup.py build_ext, DS_BUILD_*=1; fixed 0.13.4)",
+                 "/usr/bin/ld: cannot find /tmp/pip-install-q/deepspeed_1/build/temp.linux-x86_64-3.10/csrc/adam/"
+                 "multi_tensor_adam.o: No such file or directory"),
+              frame("op_builder/builder.py", "strip_empty_entries", f"{BUILDER} jit_load on a flag builder that returned "
+                    "None (get_cuda_compile_flag on ROCm, 0.17.5; PR #7521)",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/opt/rocm/venv/lib/python3.12/site-packages/deepspeed/ops/op_builder/builder.py\", line 570, in "
+                    "jit_load\n"
+                    "    cxx_args = self.strip_empty_entries(self.cxx_args())\n"
+                    "  File \"/opt/rocm/venv/lib/python3.12/site-packages/deepspeed/ops/op_builder/builder.py\", line 401, in "
+                    "strip_empty_entries\n"
+                    "    return [x for x in args if len(x) > 0]\n"
+                    "TypeError: object of type 'NoneType' has no len()\n",
+                    exc=r"^TypeError: object of type 'NoneType' has no len", anywhere=True)),
+          docs=Docs(
+              "An op built (or was prebuilt) and then failed because of DeepSpeed's own build setup: an op `.so` that "
+              "imports with `undefined symbol: curandCreateGenerator` (not linked with -lcurand) or a DeepSpeed symbol "
+              "(a source file left out), torch's `C++20 or later compatible compiler is required` under DeepSpeed's "
+              "hard-coded `-std=c++17`, `multiple definition of` DeepSpeed functions, or the link step missing the "
+              "build's own object files.",
+              "The sources, objects, compile and link flags of an op come from DeepSpeed's op builder; these failures "
+              "were DeepSpeed bugs, each fixed in a release (knowledge/deepspeed.py BUILDER_BUGS). The toolkit, compiler "
+              "and libraries are not the problem, and reinstalling them does not help.",
+              "Upgrade DeepSpeed to the release that fixed it (the finding names it), then rebuild the op. For prebuilt "
+              "ops missing -lcurand, a JIT build (`DS_BUILD_OPS=0`) also works.",
+              (log("op-builder-bug-curand-unlinked", "Importing a prebuilt cpu_adam_op linked without libcurand:",
+                   "ImportError: /home/user/proj/site/deepspeed/ops/adam/cpu_adam_op.cpython-311-x86_64-linux-gnu.so: "
+                   "undefined symbol: curandCreateGenerator\n"),))),
+    Cause("cpu-simd-flags-mismatch", "DS343", "cpu_adam's SIMD flags do not fit the compile target",
+          _cpu_simd_flags_mismatch, predicted_by="none", signatures=(
+              msg(CK.MSG_PSABI_AVX512, "gcc -Wpsabi on DeepSpeed's csrc/includes/simd.h __m512 path (gcc 7-14; 12.2 run here)",
+                  "csrc/includes/simd.h:51:51: warning: AVX512F vector return without AVX512F enabled changes the ABI "
+                  "[-Wpsabi]", note=True, cause_with=_BUILD_FAILED),
+              msg(CK.MSG_TARGET_MISMATCH, "gcc inlining an always_inline _mm512 intrinsic for a non-AVX-512 target (12.2 run here)",
+                  "avx512fintrin.h:6331:1: error: inlining failed in call to 'always_inline' '__m512 _mm512_loadu_ps(const "
+                  "void*)': target specific option mismatch"),
+              rx(r"(?:gcc|g\+\+|c\+\+|cc): error: : No such file or directory", CK.MSG_GCC_EMPTY_ARG,
+                 "the gcc driver given DeepSpeed < 0.3.12's empty SIMD flag (builder.py simd_width, PR #796)",
+                 "x86_64-linux-gnu-gcc: error: : No such file or directory")),
+          docs=Docs(
+              "cpu_adam failed to compile because its SIMD code path does not fit the compile target: gcc warns "
+              "`AVX512F vector return without AVX512F enabled changes the ABI` / fails with `target specific option "
+              "mismatch` on simd.h's _mm512 intrinsics, or (DeepSpeed < 0.3.12) gets an empty argument "
+              "(`gcc: error: : No such file or directory`).",
+              "DeepSpeed chooses `-D__AVX512__` / `-D__AVX256__` from the CPU's flags but the compiler's `-march` comes "
+              "from elsewhere (a site compiler wrapper or module default such as x86-64-v3, CFLAGS, or a build host "
+              "unlike the run host). Old releases passed an empty flag for CPUs they did not recognise.",
+              "Remove the `-march` override so the compiler targets the CPU (DeepSpeed passes `-march=native`), or build "
+              "the op on the machine that runs it; for the empty flag, upgrade DeepSpeed (>= 0.3.12).",
+              (log("cpu-simd-flags-mismatch", "cpu_adam compiled by a compiler wrapper targeting x86-64-v3:",
+                   "/opt/envs/ds/0.19.8/deepspeed/ops/csrc/includes/simd.h:51:51: warning: AVX512F vector return without "
+                   "AVX512F enabled changes the ABI [-Wpsabi]\n"
+                   "ninja: build stopped: subcommand failed.\n"),))),
+    Cause("nvcc-too-old", "DS348", "The nvcc building the op predates CUDA 11 (no -std=c++17)",
+          _nvcc_too_old, predicted_by="none", signatures=(
+              msg(CK.MSG_NVCC_VALUE_UNDEFINED, "nvcc < 11.0 (message template read in the nvcc 13.0 binary)",
+                  "nvcc fatal   : Value 'c++17' is not defined for option 'std'"),),
+          docs=Docs(
+              "nvcc rejected `-std=c++17` (`Value 'c++17' is not defined for option 'std'`) while building an op.",
+              "Only nvcc from CUDA 11 on knows C++17, which DeepSpeed's sources and torch's headers need: the nvcc the "
+              "build ran is older than torch's CUDA (often a second, older toolkit first on PATH or in CUDA_HOME).",
+              "Point CUDA_HOME (and PATH) at a toolkit matching torch's CUDA (`python -c 'import torch; "
+              "print(torch.version.cuda)'`), then rebuild.",
+              (log("nvcc-too-old", "fused_adam built by a CUDA 10 nvcc:",
+                   "nvcc fatal   : Value 'c++17' is not defined for option 'std'\n"),))),
+)

@@ -1,0 +1,183 @@
+"""What explain says when no specific cause matched: symptoms (pointers to an earlier cause, never the cause),
+an op that failed without its cause in the log, a hang while an op was built, an exception in the user's own
+code, a failure nobody recognises, and no failure at all. ``diagnose`` decides between them; these specs give
+their names, docs and advice."""
+
+from __future__ import annotations
+
+import re
+from typing import Tuple
+
+from ...fixes import stale_lock_fix
+from ...knowledge import cuda as CK
+from ...knowledge import deepspeed as K
+from ...model import Severity
+from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, collect_fix, frame, log, msg, rx
+
+OP_BUILD_SYMPTOM = "op-build-failed"
+_ARGS, _LOCAL = CK.MSG_UNRECOGNIZED_LOCAL_RANK.rsplit(" ", 1)
+ARGPARSE_LOCAL_RANK = re.compile(re.escape(_ARGS) + r" (?:\S{1,200} ){0,20}" + re.escape(_LOCAL) + "[-_]rank")
+LAUNCH_SYMPTOM = "launch-failed"
+
+
+def _op_build_failed(s: Seen, f: LogFacts) -> Advice:
+    return Advice("An op failed to build/load, but the log does not show why (the compiler output or the first "
+                  "exception is not in it)",
+                  "The lines below are consequences only. Collect the build log with the cause, then run explain on it.",
+                  [collect_fix()])
+
+
+def _launch_failed(s: Seen, f: LogFacts) -> Advice:
+    return Advice("A process failed, but the log does not show why",
+                  "Only the launcher's report is in the log; the failing rank's own output is not.", [collect_fix()])
+
+
+def user_code(s: Seen, f: LogFacts) -> Advice:
+    """``s.text``: the exception line; ``s.groups``: ``func``, ``path``, ``line`` of the user's raising frame."""
+    if ARGPARSE_LOCAL_RANK.search(s.text):
+        return Advice("The script's argument parser rejects the --local_rank argument the launcher passes to every rank",
+                      "The deepspeed launcher (and torch.distributed.launch) append --local_rank=N (torch 2.x's launcher: "
+                      "--local-rank=N) to the script's arguments; argparse exits with status 2 on an unknown argument.",
+                      [code_fix("Accept it in the script", 'parser.add_argument("--local_rank", "--local-rank", type=int, default=-1)'),
+                       code_fix("Or do not pass it: read LOCAL_RANK from the environment",
+                                "deepspeed --no_local_rank train.py ...   # torchrun never passes it")])
+    g = s.groups
+    return Advice(f"An exception in your own code: {s.text[:200]}", f"Raised in {g.get('func')} at {g.get('path')}:"
+                  f"{g.get('line')}, not in DeepSpeed/torch/Transformers. Fix the code there.", [])
+
+
+def unknown(s: Seen, f: LogFacts) -> Advice:
+    """``s.text``: the exception line ("" for a launcher's report only); ``s.groups``: the user's last frame."""
+    if not s.text:
+        return _launch_failed(s, f)
+    g = s.groups
+    mine = f"Your last frame: {g['path']}:{g['line']} in {g['func']}. " if g.get("path") else ""
+    return Advice(f"A failure dsdoctor does not recognise: {s.text[:200]}",
+                  "No known cause matched. " + mine + "Run `dsdoctor check -v` and include the full log when asking for help.",
+                  [collect_fix()])
+
+
+def lock_stale(s: Seen, f: LogFacts) -> Advice:
+    lock = f"{f.ext_root}/<op>/lock" if f.ext_root else "~/.cache/torch_extensions/py*/<op>/lock"
+    fix = (code_fix("Find and delete stale lock files (no build running)", f"ls -la {lock}  # then rm -f it")
+           if "<op>" in lock or "*" in lock else stale_lock_fix(lock))
+    return Advice("The log ends while an op was being built or waited for: likely a stale torch-extensions lock "
+                  "(a silent hang), or the run was cut",
+                  "torch <= 2.13 waits forever, silently, on a leftover lock file in the build dir.", [fix])
+
+
+def no_failure(s: Seen, f: LogFacts) -> Advice:
+    """``s.groups["notes"]``: how many notable warnings the log has."""
+    n = int(s.groups.get("notes", "0"))
+    return Advice("No failure in the log" + (f"; {n} notable warning(s)" if n else ""),
+                  "No traceback and no known failure message. If the run hung, look for a stale torch-extensions lock "
+                  "(`dsdoctor check`, or `dsdoctor explain --env`).", [])
+
+
+SPECS: Tuple[Cause, ...] = (
+    # ---- symptoms: pointers to an earlier cause, never the cause
+    Cause(OP_BUILD_SYMPTOM, "DS116", "dsdoctor verify: the op failed to build or load", _op_build_failed,
+          predicted_by="verify", signatures=(
+              msg(CK.MSG_ERROR_BUILDING, "torch/utils/cpp_extension.py _run_ninja_build (torch 1.x-2.14)",
+                  "RuntimeError: Error building extension 'cpu_adam'", symptom=True),
+              msg(K.MSG_DS_OPT_ADAM, "deepspeed/ops/adam/cpu_adam.py __del__ (0.9-0.19.7)",
+                  "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'", symptom=True),
+              msg(K.MSG_CPU_ADAM_WRAPPED, "deepspeed/ops/adam/cpu_adam.py __init__ (0.19.8)",
+                  "RuntimeError: DeepSpeedCPUAdam requires the cpu_adam op, which failed to build/load.", symptom=True),
+              msg(K.MSG_OP_WRAPPED, "deepspeed/ops/adam, adagrad, lion __init__ (0.19.8)",
+                  "RuntimeError: DeepSpeedCPUAdagrad requires the cpu_adagrad op, which failed to build/load.", symptom=True),
+              msg(K.MSG_NOT_COMPATIBLE, "deepspeed/ops/op_builder/builder.py jit_load (0.9-0.19.8)",
+                  "RuntimeError: Unable to JIT load the async_io op due to it not being compatible due to "
+                  "hardware/software issue. None", symptom=True),
+              msg(CK.MSG_NINJA_STOPPED, "ninja (1.10-1.13)", "ninja: build stopped: subcommand failed.", symptom=True),
+              msg(CK.MSG_ERROR_COMPILING, "torch/utils/cpp_extension.py BuildExtension (setup.py builds, torch 1.x-2.14)",
+                  "RuntimeError: Error compiling objects for extension", symptom=True),
+              # pip building DeepSpeed's sdist (its ops are pre-built by setup.py): the step failed, its cause above
+              msg(CK.MSG_PIP_STEP_FAILED, "pip _internal/exceptions/build.py (pip 22-26)",
+                  "  × Getting requirements to build wheel did not run successfully.", symptom=True),
+              msg(CK.MSG_PIP_WHEEL_FAILED, "pip _internal/wheel_builder.py (pip < 24)",
+                  "  ERROR: Failed building wheel for deepspeed", symptom=True),
+              rx(r"^FAILED: \S{1,400}\.(?:o|so|pyd)\s*$", "FAILED: ", "ninja (1.10-1.13), a failed build step (its compiler "
+                 "output, when kept, follows)", "FAILED: cpu_adam.o", symptom=True),
+              rx(r"Command '\['ninja', '-v'", "Command '['ninja', '-v'", "torch/utils/cpp_extension.py _run_ninja_build, "
+                 "subprocess.CalledProcessError (torch 1.x-2.14)",
+                 "subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.", symptom=True),
+              rx(r"torch_extensions[/\\][^:\s]{1,400}\.so: cannot open shared object file", "cannot open shared object file",
+                 "torch/utils/cpp_extension.py _import_module_from_library (torch 1.x-2.14): another rank's build of the "
+                 "op failed, so its .so does not exist",
+                 "ImportError: /root/.cache/torch_extensions/py38_cu116/fused_adam/fused_adam.so: cannot open shared object "
+                 "file: No such file or directory", symptom=True),
+              frame("op_builder/builder.py", "jit_load", "deepspeed/ops/op_builder/builder.py (0.9-0.19.8): the op's JIT "
+                    "build or load failed", "Traceback (most recent call last):\n"
+                    "  File \"/venv/lib/python3.10/site-packages/deepspeed/ops/op_builder/builder.py\", line 497, in jit_load\n"
+                    "    op_module = load(name=self.name,\n", anywhere=True, symptom=True))),
+    Cause(LAUNCH_SYMPTOM, "DS703", "dsdoctor launch: the launcher exited non-zero (the log is explained)", _launch_failed,
+          signatures=(
+              msg(K.MSG_LAUNCH_EXIT, "deepspeed/launcher/launch.py sigkill_handler (0.9-0.19.8)",
+                  "[2026-11-29 16:36:04,989] [ERROR] [launch.py:259:sigkill_handler] ['/opt/envs/venv/bin/python', '-u', "
+                  "'train.py', '--local_rank=1'] exits with return code = 1", symptom=True),
+              msg(CK.MSG_CHILD_FAILED, "torch/distributed/elastic/multiprocessing/errors (torchrun, torch 2.x-2.14)",
+                  "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:", symptom=True),
+              rx(r"Signal \d{1,2} \(SIG[A-Z]{2,6}\) received by PID", "received by PID",
+                 "torch/distributed/elastic/multiprocessing/api.py (torchrun, torch 2.x-2.14)",
+                 "traceback : Signal 15 (SIGTERM) received by PID 13516", symptom=True))),
+    # ---- no specific cause
+    Cause("op-build-failed-cause-not-in-log", "DS302", "An op failed to build/load but the log does not show why",
+          _op_build_failed, predicted_by="verify",
+          docs=Docs(
+              "The log shows that an op failed to build or load (`ds_opt_adam` AttributeError, `failed to build/load`, "
+              "`Error building extension`, `ninja: build stopped`) but not why: the compiler output or the first "
+              "exception is not in it (a truncated log, or one rank's tail).",
+              "Those lines are consequences only; guessing a cause from them would be wrong half the time, so explain "
+              "says what to collect instead.",
+              "Collect what shows the cause: `dsdoctor verify --op cpu_adam` (rebuilds the op in a fresh dir and shows "
+              "the compiler output) and `dsdoctor check -v` (the environment the op is built in); keep the full build "
+              "log (the lines between `Building extension module` and the error) and run explain on it.",
+              (log("op-build-cause-cut", "A log that kept only its last lines:",
+                   "Exception ignored in: <function DeepSpeedCPUAdam.__del__ at 0x7f5cd4f4a020>\n"
+                   "Traceback (most recent call last):\n"
+                   "  File \"/opt/envs/ds/0.19.7/deepspeed/ops/adam/cpu_adam.py\", line 99, in __del__\n"
+                   "    self.ds_opt_adam.destroy_adam(self.opt_id)\n"
+                   "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'\n"),))),
+    Cause("torch-extensions-lock-stale", "DS108", "A leftover torch-extensions lock file: the next build hangs", lock_stale,
+          predicted_by="check:torch-extensions-lock-stale", severity=Severity.WARNING),
+    Cause("user-code-error", "DS325", "The failure is an exception in the user's own code", user_code, signatures=(
+        rx(ARGPARSE_LOCAL_RANK.pattern, _ARGS, "CPython Lib/argparse.py ArgumentParser.parse_args "
+           "(3.x), on the launcher's --local_rank", "train.py: error: unrecognized arguments: --local_rank=1"),),
+          docs=Docs(
+              "The failure is an exception raised in the user's own code (the innermost frame of the traceback is in "
+              "the training script, not in DeepSpeed/torch/Transformers).",
+              "No environment or configuration cause: the evidence points at the file and line that raised.",
+              "Fix the code at the reported file:line (explain shows the frame).",
+              (log("user-code-error", "A KeyError in the script's own batch building:",
+                   "Traceback (most recent call last):\n"
+                   "  File \"/home/user/proj/train.py\", line 7, in <module>\n"
+                   "    main()\n"
+                   "  File \"/home/user/proj/train.py\", line 3, in <listcomp>\n"
+                   "    return [r['input_ids'] for r in rows]\n"
+                   "KeyError: 'input_ids'\n"),))),
+    Cause("unknown", "DS326", "A failure dsdoctor does not recognise", unknown,
+          docs=Docs(
+              "A failure dsdoctor does not recognise: a traceback (or a launcher's failure report) with no known cause.",
+              "explain never invents a cause; it shows the exception and the user's last frame.",
+              "Run `dsdoctor check -v` and `dsdoctor verify --op cpu_adam`, and include the full log when asking for "
+              "help.",
+              (log("unknown-nccl", "An NCCL error:",
+                   "[rank3]: Traceback (most recent call last):\n"
+                   "[rank3]:   File \"/home/user/proj/train.py\", line 91, in <module>\n"
+                   "[rank3]:     trainer.train()\n"
+                   "[rank3]:   File \"/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py\", line 3404, "
+                   "in all_reduce\n"
+                   "[rank3]:     work = group.allreduce([tensor], opts)\n"),))),
+    Cause("no-failure", "DS324", "The log shows no failure", no_failure, severity=Severity.INFO,
+          docs=Docs(
+              "The log shows no failure: no traceback and no known failure message. Notable warnings are listed "
+              "(e.g. a CUDA mismatch allowed by DS_SKIP_CUDA_CHECK=1, CPU-only ops built silently).",
+              "explain never invents a cause. If the run hung, the log cannot show why.",
+              "Nothing to fix in the log. If the run hung, look for a stale torch-extensions lock (`dsdoctor check`, or "
+              "`dsdoctor explain --env`).",
+              (log("no-failure-skip-check", "A run that went on with DS_SKIP_CUDA_CHECK=1:",
+                   "W1129 16:36:37.096000 14009 torch/utils/cpp_extension.py:183] No CUDA runtime is found, using "
+                   "CUDA_HOME='/opt/envs/nvcc/13.5/nvidia/cu13'\n"
+                   "constructed\n"),))),
+)

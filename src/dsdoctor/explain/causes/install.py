@@ -1,0 +1,205 @@
+"""Causes of a failed DeepSpeed install or import, or of the wrong accelerator / process layout: pip's build
+isolation, the accelerator auto-detection, ops an accelerator cannot build, a source tree shadowing the
+install, torch's hipify for ROCm builds, ms-swift's model-parallel check. Messages live in
+``knowledge/deepspeed.py`` and ``knowledge/swift.py``."""
+
+from __future__ import annotations
+
+import re
+from typing import Tuple
+
+from ... import fixes as F
+from ...knowledge import cuda as CK
+from ...knowledge import deepspeed as K
+from ...knowledge import swift as SK
+from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, frame, log, msg, rx
+
+BUILDER = "deepspeed/ops/op_builder/builder.py"
+# pip's failure lines (generic.py's symptoms): with one of them, setup.py's torch warning is the cause
+_PIP_FAILED = "|".join(re.escape(m.split("{")[0]) for m in (CK.MSG_PIP_STEP_FAILED, CK.MSG_PIP_WHEEL_FAILED))
+
+
+def _torch_not_importable(s: Seen, f: LogFacts) -> Advice:
+    return Advice("Installing DeepSpeed with DS_BUILD_OPS=1 failed: its setup.py could not import torch",
+                  "pip builds the sdist in an isolated environment that does not see the torch installed in yours, so "
+                  "setup.py cannot pre-compile ops. DS_BUILD_OPS defaults to 1 on native Windows.",
+                  [code_fix("Build against this environment's torch", "pip install --no-build-isolation deepspeed",
+                            reason="torch, setuptools and wheel must already be installed in it"),
+                   code_fix("Or install without pre-compiled ops (JIT-built when first used, on Linux)",
+                            "DS_BUILD_OPS=0 pip install deepspeed"),
+                   code_fix("On native Windows: train under WSL2 (or install a prebuilt Windows wheel)", "wsl --install")])
+
+
+def _accelerator_autodetect_cpu(s: Seen, f: LogFacts) -> Advice:
+    return Advice("DeepSpeed selected its CPU accelerator because it saw no GPU, and built or listed CPU ops",
+                  "get_accelerator() picks cuda only when torch sees a CUDA device; on a build host, container or VM "
+                  "without a visible GPU it picks cpu, whose ops (deepspeed_ccl_comm needs Intel oneCCL, "
+                  "deepspeed_shm_comm, ...) are not the CUDA ones.",
+                  [F.env_fix("DS_ACCELERATOR", "cuda", "Tell DeepSpeed which accelerator to use",
+                             reason="in the environment of the process that builds (pip) and of the one that runs",
+                             launcher="pip install deepspeed"),
+                   code_fix("Check that torch sees the GPU where it builds and runs",
+                            "python -c 'import torch; print(torch.cuda.is_available(), torch.version.cuda)'",
+                            "nvidia-smi   # containers: --gpus all; VMs: pass the GPU through (/dev/kfd for ROCm)")])
+
+
+def _op_not_implemented(s: Seen, f: LogFacts) -> Advice:
+    backend = s.groups.get("backend", "selected")
+    return Advice(f"The {backend} accelerator has no build of this DeepSpeed op",
+                  f"DeepSpeed's {backend} op builders give NotImplementedBuilder for ops written only for CUDA (e.g. the "
+                  "transformer_inference kernels of kernel injection); no install flag can build them there.",
+                  [code_fix("Inference: use automatic tensor parallelism instead of kernel injection",
+                            "deepspeed.init_inference(model, replace_with_kernel_inject=False, ...)"),
+                   code_fix("If this machine has a GPU, DeepSpeed did not see it",
+                            "python -c 'import torch; print(torch.cuda.is_available())'   # then DS_ACCELERATOR=cuda")])
+
+
+def _source_tree_shadows_install(s: Seen, f: LogFacts) -> Advice:
+    return Advice("`import deepspeed` found a DeepSpeed source tree, not the installed package",
+                  "deepspeed/ops/op_builder exists only as a symlink in a git checkout or as the copy setup.py makes when "
+                  "installing; a tree without it (a fork, symlinks not materialised) shadows the installed package when "
+                  "Python runs inside it or it is on PYTHONPATH.",
+                  [code_fix("Run from another directory (and keep the checkout off PYTHONPATH)",
+                            "cd ~ && python -c 'import deepspeed; print(deepspeed.__file__)'"),
+                   code_fix("Or install the checkout itself", "pip install -e .   # inside the checkout")])
+
+
+def _torch_hipify_too_old(s: Seen, f: LogFacts) -> Advice:
+    return Advice("The installed torch's hipify is older than what DeepSpeed's ROCm build calls",
+                  "DeepSpeed hipifies its CUDA sources with torch.utils.hipify (with hipify_extra_files_only and other "
+                  "arguments, 0.6+); a torch without the module or those arguments cannot build DeepSpeed for ROCm.",
+                  [code_fix("Install a current ROCm build of torch",
+                            "pip install torch --index-url https://download.pytorch.org/whl/rocm6.2   # your ROCm version"),
+                   code_fix("Or use a DeepSpeed release as old as that torch", "pip install 'deepspeed<0.6'")])
+
+
+def _device_map_mp(s: Seen, f: LogFacts) -> Advice:
+    n, lws = s.groups.get("n_gpu") or "N", s.groups.get("lws") or "1"
+    return Advice(f"ms-swift saw {n} GPUs for {lws} local process(es), chose device_map model parallelism, and refuses "
+                  "DeepSpeed with it",
+                  f"swift counts local processes from {SK.LOCAL_WORLD_SIZE_VAR} (torchrun sets it): one process started "
+                  f"for all GPUs ({SK.NPROC_VAR} not reaching the command) or the deepspeed launcher (which sets "
+                  f"{K.LAUNCHER_LOCAL_SIZE_VAR}) leaves it at 1.",
+                  [code_fix("Start one process per GPU through swift's launcher",
+                            f"{SK.NPROC_VAR}={n} swift sft --deepspeed default-zero2 ...",
+                            reason="the variables on the command's own line (no blank line after a trailing `\\`)"),
+                   code_fix("Multi-node: start swift on every node with torchrun's variables, not through the deepspeed "
+                            "--hostfile launcher", f"NNODES=2 NODE_RANK=0 MASTER_ADDR=<node0> {SK.NPROC_VAR}={n} swift sft ..."),
+                   code_fix("Or upgrade ms-swift", "pip install -U ms-swift")])
+
+
+_SWIFT_SRC = "ms-swift swift/llm/utils/argument.py (1.5.4-2.x), swift/llm/argument/train_args.py (3.0-4.5.2)"
+
+SPECS: Tuple[Cause, ...] = (
+    Cause("torch-not-importable-at-build", "DS341", "DeepSpeed's setup.py cannot import torch while DS_BUILD_OPS=1",
+          _torch_not_importable, predicted_by="none", signatures=(
+              msg(K.MSG_SETUP_PRECOMPILE_NO_TORCH, "DeepSpeed setup.py assert when DS_BUILD_OPS=1 (0.4.1-0.19.8)",
+                  "AssertionError: Unable to pre-compile ops without torch installed. Please install torch before "
+                  "attempting to pre-compile ops."),
+              msg(K.MSG_SETUP_PRECOMPILE_OP_NO_TORCH, "DeepSpeed setup.py assert when one DS_BUILD_<OP>=1 (0.4.1-0.19.8)",
+                  "AssertionError: Unable to pre-compile cpu_adam, please first install torch"),
+              msg(K.MSG_SETUP_NO_TORCH, "DeepSpeed setup.py warning when `import torch` fails (0.4.1-0.19.8)",
+                  "[WARNING] Unable to import torch, pre-compiling ops will be disabled. Please visit "
+                  "https://pytorch.org/ to see how to properly install torch on your system.",
+                  note=True, cause_with=_PIP_FAILED)),
+          docs=Docs(
+              "`pip install deepspeed` failed in `Getting requirements to build wheel`: setup.py printed `Unable to "
+              "import torch, pre-compiling ops will be disabled`, then (with `DS_BUILD_OPS=1`) asserted `Unable to "
+              "pre-compile ops without torch installed`.",
+              "pip builds an sdist in an isolated environment that does not see the torch installed in yours; "
+              "pre-compiling ops (`DS_BUILD_OPS=1`, the default on native Windows) needs torch at build time.",
+              "`pip install --no-build-isolation deepspeed` (torch, setuptools and wheel installed first), or "
+              "`DS_BUILD_OPS=0` to let ops JIT-build at run time (Linux); on Windows, WSL2 or a prebuilt wheel.",
+              (log("torch-not-importable-at-build-ds0.19.8", "DS_BUILD_OPS=1 pip wheel of the 0.19.8 sdist:",
+                   "  × Getting requirements to build wheel did not run successfully.\n"
+                   "      [WARNING] Unable to import torch, pre-compiling ops will be disabled. Please visit "
+                   "https://pytorch.org/ to see how to properly install torch on your system.\n"
+                   "      DS_BUILD_OPS=1\n"),))),
+    Cause("accelerator-autodetect-cpu", "DS342", "DeepSpeed auto-selected its CPU accelerator (no GPU visible)",
+          _accelerator_autodetect_cpu, predicted_by="none", signatures=(
+              msg(K.CCL_HEADER + ": No such file or directory", "gcc compiling csrc/cpu/comm/ccl.cpp, the cpu "
+                  "accelerator's deepspeed_ccl_comm op (0.9.3-0.19.8)",
+                  "csrc/cpu/comm/ccl.cpp:8:10: fatal error: oneapi/ccl.hpp: No such file or directory"),
+              rx(r"building 'deepspeed\.ops\.comm\.deepspeed_(?:ccl|shm)_comm_op' extension", "building 'deepspeed.ops.comm.",
+                 "setuptools build_ext of a cpu-accelerator op (DS_BUILD_OPS=1, 0.9.3-0.19.8)",
+                 "building 'deepspeed.ops.comm.deepspeed_ccl_comm_op' extension"),
+              msg(K.MSG_CPU_FALLBACK, "deepspeed/accelerator/real_accelerator.py get_accelerator (0.14.1-0.19.8)",
+                  "[WARNING] [real_accelerator.py:213:get_accelerator] Setting accelerator to CPU. If you have GPU or "
+                  "other accelerator, we were unable to detect it.", note=True)),
+          docs=Docs(
+              "DeepSpeed picked its CPU accelerator (`Setting accelerator to CPU. If you have GPU or other accelerator, "
+              "we were unable to detect it.`) and then built or listed the cpu accelerator's ops: a build fails on "
+              "`oneapi/ccl.hpp` (deepspeed_ccl_comm), or ds_report lists deepspeed_not_implemented / ccl_comm instead "
+              "of the CUDA ops.",
+              "get_accelerator() selects cuda only when torch sees a CUDA device (0.14.1+); a build host, container or VM "
+              "without a visible GPU gets cpu.",
+              "Set `DS_ACCELERATOR=cuda` for the process that builds and the one that runs, and make the GPU visible "
+              "there (`python -c 'import torch; print(torch.cuda.is_available())'`).",
+              (log("accelerator-autodetect-cpu-ccl", "DS_BUILD_CCL_COMM=1 pip wheel on a machine without a visible GPU:",
+                   "      csrc/cpu/comm/ccl.cpp:8:10: fatal error: oneapi/ccl.hpp: No such file or directory\n"),))),
+    Cause("op-not-implemented-on-accelerator", "DS346", "The selected accelerator has no build of this DeepSpeed op",
+          _op_not_implemented, predicted_by="none", signatures=(
+              msg(K.MSG_OP_NOT_IMPLEMENTED, "deepspeed/ops/op_builder/<cpu|hpu|mlu|npu|xpu>/no_impl.py "
+                  "NotImplementedBuilder.load (0.9.3-0.19.8)", "ValueError: This op had not been implemented on CPU backend."),),
+          docs=Docs(
+              "An op load raised `This op had not been implemented on <CPU|HPU|NPU|...> backend.`",
+              "The selected accelerator's op builders have no implementation of that op (e.g. the transformer_inference "
+              "kernels used by `init_inference(replace_with_kernel_inject=True)` on the cpu accelerator).",
+              "Use a path the accelerator supports (`replace_with_kernel_inject=False`: automatic tensor parallelism), "
+              "or run on a GPU accelerator (if the machine has one, DeepSpeed did not see it).",
+              (log("op-not-implemented-cpu-inject", "init_inference with kernel injection on the cpu accelerator:",
+                   "ValueError: This op had not been implemented on CPU backend.\n"),))),
+    Cause("source-tree-shadows-install", "DS347", "A DeepSpeed source tree shadows the installed package",
+          _source_tree_shadows_install, predicted_by="none", signatures=(
+              msg(K.MSG_NO_OP_BUILDER_MODULE, "deepspeed/comm/ccl.py, ops/adam/cpu_adam.py importing deepspeed.ops.op_builder "
+                  "(0.9-0.19.8)", "ModuleNotFoundError: No module named 'deepspeed.ops.op_builder'"),),
+          docs=Docs(
+              "`import deepspeed` failed with `No module named 'deepspeed.ops.op_builder'`, its frames in a source tree.",
+              "In a DeepSpeed checkout deepspeed/ops/op_builder is a symlink (or setup.py's copy at install); a tree "
+              "without it shadows the installed package when Python runs inside it or it is on PYTHONPATH.",
+              "Run from another directory (`python -c 'import deepspeed; print(deepspeed.__file__)'` shows which one "
+              "loads), or `pip install -e .` the checkout.",
+              (log("source-tree-shadows-install", "`import deepspeed` inside a checkout without the op_builder link:",
+                   "ModuleNotFoundError: No module named 'deepspeed.ops.op_builder'\n"),))),
+    Cause("torch-hipify-too-old", "DS344", "torch's hipify lacks what DeepSpeed's ROCm build calls",
+          _torch_hipify_too_old, predicted_by="none", signatures=(
+              msg(K.MSG_HIPIFY_KWARG, f"{BUILDER} hipify_extension calling torch's hipify (0.6.0-0.19.8)",
+                  "TypeError: hipify() got an unexpected keyword argument 'hipify_extra_files_only'"),
+              rx(r"No module named '" + re.escape(K.TORCH_HIPIFY_MODULE) + "'", K.TORCH_HIPIFY_MODULE + "'",
+                 f"{BUILDER} hipify_extension (0.6.0-0.19.8) / setup.py importing torch.utils.hipify",
+                 "ModuleNotFoundError: No module named 'torch.utils.hipify'"),
+              frame("op_builder/builder.py", "hipify_extension", f"{BUILDER} (0.6.0-0.19.8), the message cut",
+                    "Traceback (most recent call last):\n"
+                    "  File \"setup.py\", line 194, in <module>\n"
+                    "    builder.hipify_extension()\n"
+                    "  File \"/opt/src/DeepSpeed/op_builder/builder.py\", line 738, in hipify_extension\n"
+                    "    hipify_python.hipify(\n"
+                    "TypeError: hipify() got an unexpec\n", anywhere=True)),
+          docs=Docs(
+              "A ROCm build of DeepSpeed failed in hipify: `hipify() got an unexpected keyword argument ...` or `No "
+              "module named 'torch.utils.hipify'`.",
+              "DeepSpeed converts its CUDA sources with torch.utils.hipify and calls it with newer arguments "
+              "(hipify_extra_files_only, 0.6+); the installed torch's hipify is missing or older.",
+              "Install a current ROCm build of torch (or a DeepSpeed as old as the torch).",
+              (log("torch-hipify-too-old-ds0.15.4", "DeepSpeed 0.15.4's setup.py on a ROCm torch with an old hipify:",
+                   "TypeError: hipify() got an unexpected keyword argument 'hipify_extra_files_only'\n"),))),
+    Cause("device-map-mp-under-deepspeed", "DS345", "ms-swift chose device_map model parallelism and refuses DeepSpeed",
+          _device_map_mp, predicted_by="none", signatures=(
+              rx(r"DeepSpeed is not compatible with (?:MP|`device_map`)\.(?: n_gpu: (?P<n_gpu>\d{1,4}), "
+                 r"local_world_size: (?P<lws>\d{1,4}))?", "DeepSpeed is not compatible with ", _SWIFT_SRC,
+                 "ValueError: DeepSpeed is not compatible with MP. n_gpu: 8, local_world_size: 1.",
+                 "ValueError: DeepSpeed is not compatible with `device_map`. n_gpu: 4, local_world_size: 1."),
+              msg(SK.MSG_DDP_MP, "ms-swift swift/utils/torch_utils.py is_ddp_plus_mp (2.x)",
+                  "[INFO:swift] Using DDP + MP(device_map)", note=True)),
+          docs=Docs(
+              "ms-swift refused to start: `DeepSpeed is not compatible with MP. n_gpu: 8, local_world_size: 1.` (or "
+              "``with `device_map` ``, 3.2+).",
+              "swift uses device_map model parallelism when it sees more GPUs than local processes; it counts those "
+              "from LOCAL_WORLD_SIZE (set by torchrun), so one process started for all GPUs, or the deepspeed "
+              "launcher (which sets LOCAL_SIZE), looks like model parallelism, which DeepSpeed cannot combine with.",
+              "Start one process per GPU through swift's launcher (`NPROC_PER_NODE=8 swift sft ...`, the variable on "
+              "the command's own line); multi-node: NNODES / NODE_RANK / MASTER_ADDR on every node, not the deepspeed "
+              "--hostfile launcher.",
+              (log("device-map-mp-swift2.6", "`swift sft --deepspeed` started as one process on 8 GPUs:",
+                   "ValueError: DeepSpeed is not compatible with MP. n_gpu: 8, local_world_size: 1.\n"),))),
+)

@@ -1,0 +1,273 @@
+"""Causes that are a resource running out: GPU memory, host memory (the OOM killer), /dev/shm, disk, locked
+memory. The messages live in ``knowledge/cuda.py`` and ``knowledge/deepspeed.py``."""
+
+from __future__ import annotations
+
+from typing import Tuple
+
+from ... import fixes as F
+from ...knowledge import cuda as CK
+from ...knowledge import deepspeed as K
+from ...knowledge import transformers as TK
+from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, lit, log, msg, rx
+
+LAUNCH = "deepspeed/launcher/launch.py sigkill_handler (0.9-0.19.8)"
+ELASTIC = "torch/distributed/elastic/multiprocessing/api.py (torchrun, torch 2.x-2.14)"
+
+
+def _gpu_oom(s: Seen, f: LogFacts) -> Advice:
+    return Advice("CUDA out of memory", s.text[:300],
+                  [code_fix("Offload or shrink", 'ds_config: "offload_param": {"device": "cpu"}, smaller train_micro_batch_size_per_gpu, '
+                            "gradient_checkpointing=True"), code_fix("Size it first", "dsdoctor estimate")])
+
+
+def _shm(s: Seen, f: LogFacts) -> Advice:
+    return Advice("A process died of SIGBUS: /dev/shm is too small", s.text,
+                  [F.shm_fix(), code_fix("Or load data in the main process", "DataLoader(..., num_workers=0)")])
+
+
+def _disk(s: Seen, f: LogFacts) -> Advice:
+    return Advice("Writing a file failed (disk full or write error)", s.text,
+                  [code_fix("Free space or write elsewhere", "df -h <output_dir>", reason="save_total_limit bounds checkpoints")])
+
+
+def _host_oom(s: Seen, f: LogFacts) -> Advice:
+    return Advice("A rank was killed with SIGKILL (exit -9) and left no traceback: almost always the host OOM killer",
+                  "Each rank loading the full model into host RAM (no zero.Init: the model built before "
+                  "TrainingArguments/HfDeepSpeedConfig) or CPU offload buffers exceed RAM.",
+                  [code_fix("Confirm it", "dmesg -T | grep -i -E 'killed process|out of memory'"),
+                   code_fix("Load under zero.Init: create TrainingArguments(deepspeed=...) before from_pretrained",
+                            "args = TrainingArguments(..., deepspeed=cfg); model = AutoModel.from_pretrained(..., torch_dtype=torch.bfloat16)"),
+                   code_fix("Size it first", "dsdoctor estimate")])
+
+
+def _memlock(s: Seen, f: LogFacts) -> Advice:
+    return Advice("ulimit -l is too low for pinned offload buffers", s.text, [F.memlock_fix()])
+
+
+def _driver_cuda(found: str) -> str:
+    """The CUDA version a driver supports, from torch's "found version 11080" (11.8)."""
+    return f"{int(found) // 1000}.{int(found) % 1000 // 10}" if found.isdigit() else found
+
+
+def _driver_too_old(s: Seen, f: LogFacts) -> Advice:
+    found = _driver_cuda(s.groups.get("ver", "").rstrip(").,"))
+    torch_cuda = f"{f.torch_cuda[0]}.{f.torch_cuda[1]}" if f.torch_cuda else "torch's CUDA"
+    drv = f"supports CUDA {found} only, older than {torch_cuda}" if found else f"is older than {torch_cuda} needs"
+    return Advice(f"The NVIDIA driver {drv}: torch cannot use the GPU",
+                  "torch checks the driver when CUDA initialises; with an older driver it warns and sees no GPU (or "
+                  "raises on the first .cuda()). A CUDA toolkit or DS_SKIP_CUDA_CHECK does not change the driver.",
+                  [code_fix("Upgrade the NVIDIA driver to one that supports torch's CUDA",
+                            "nvidia-smi   # 'CUDA Version' is the newest CUDA this driver supports"),
+                   code_fix("Or install a torch build for the CUDA the driver supports",
+                            "pip install torch --index-url https://download.pytorch.org/whl/cu118   # pick the cuXYZ <= the driver's",
+                            reason="then rebuild DeepSpeed's ops against it")])
+
+
+def _no_kernel_image(s: Seen, f: LogFacts) -> Advice:
+    return Advice("The CUDA code that ran has no kernels for this GPU's architecture", s.text[:300],
+                  [code_fix("Install a torch build whose arch list covers this GPU",
+                            "python -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'",
+                            reason="e.g. an Ampere sm_86 GPU needs a CUDA 11.1+ build; install from "
+                                   "https://download.pytorch.org/whl/<cuXYZ>"),
+                   F.env_fix("TORCH_CUDA_ARCH_LIST", "7.0;8.0;8.6", "If the failing kernel is a DeepSpeed / extension op: "
+                             "rebuild it for every GPU in the machine",
+                             reason="then `pip install --force-reinstall --no-cache-dir deepspeed` (DS_BUILD_OPS=1) or "
+                                    "clear ~/.cache/torch_extensions; a build on one card compiles only its arch")])
+
+
+def _bf16_gpu(s: Seen, f: LogFacts) -> Advice:
+    return Advice("bf16 was requested on a GPU without bf16 support (compute capability < 8.0: V100, T4, P100, TITAN X, "
+                  "RTX 20xx)", s.text[:300],
+                  [code_fix("Train in fp16 instead: turn bf16 off in BOTH the DeepSpeed config and the script",
+                            'ds_config: "bf16": {"enabled": false}, "fp16": {"enabled": true}   # and TrainingArguments(bf16=False, fp16=True)',
+                            reason="the Trainer raises from TrainingArguments before DeepSpeed reads its config"),
+                   code_fix("Check the GPU", "nvidia-smi --query-gpu=name,compute_cap --format=csv")])
+
+
+def _fp16_gpu(s: Seen, f: LogFacts) -> Advice:
+    return Advice("DeepSpeed's accelerator reports no fp16 support: a GPU before compute capability 7.0 (Pascal and "
+                  "older), or the CPU accelerator (no GPU visible)", s.text[:300],
+                  [code_fix("Train in fp32: remove the fp16 (and bf16) blocks from the DeepSpeed config",
+                            'ds_config: "fp16": {"enabled": false}, "bf16": {"enabled": false}'),
+                   code_fix("Check which accelerator and GPU DeepSpeed saw",
+                            "nvidia-smi --query-gpu=name,compute_cap --format=csv; ds_report | head -20")])
+
+
+def _exit(rc: str) -> str:
+    """The launcher's exit line for one return code."""
+    return lit(K.MSG_LAUNCH_EXIT).replace(r"(?P<rc>\S{1,200}?)", r"(?P<rc>%s)\b" % rc)
+
+
+_LAUNCH_LINE = ("[2026-11-29 16:36:04,989] [ERROR] [launch.py:259:sigkill_handler] ['/opt/envs/venv/bin/python', '-u', "
+                "'train.py', '--local_rank=1'] exits with return code = ")
+
+SPECS: Tuple[Cause, ...] = (
+    Cause("gpu-oom", "DS322", "CUDA out of memory", _gpu_oom, predicted_by="estimate", signatures=(
+        msg(CK.MSG_CUDA_OOM, "torch/csrc/cuda/CUDACachingAllocator.cpp (torch 1.x-2.14)",
+           "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 "
+           "GiB of which 1.06 GiB is free."),
+        rx(r"\bOutOfMemoryError\b", "OutOfMemoryError", "torch.OutOfMemoryError / torch.cuda.OutOfMemoryError (torch 1.13-2.14)",
+           "torch.cuda.OutOfMemoryError: CUDA error: out of memory")),
+        docs=Docs(
+            "CUDA out of memory (`torch.OutOfMemoryError: CUDA out of memory`).",
+            "The model states, activations and buffers on one GPU exceed its memory for this ZeRO stage, offload "
+            "setting and micro batch.",
+            "Offload or shrink: ds_config `\"offload_param\": {\"device\": \"cpu\"}`, a smaller "
+            "train_micro_batch_size_per_gpu, `gradient_checkpointing=True`; size it first with `dsdoctor estimate`.",
+            (log("gpu-oom", "An OOM in a Trainer forward:",
+                 "[rank0]:   File \"/opt/conda/lib/python3.11/site-packages/torch/nn/modules/linear.py\", line 125, in "
+                 "forward\n"
+                 "[rank0]:     return F.linear(input, self.weight, self.bias)\n"
+                 "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+                 "capacity of 79.19 GiB of which 1.06 GiB is free. Including non-PyTorch memory, this process has "
+                 "78.12 GiB memory in use. Of the allocated memory 75.02 GiB is allocated by PyTorch, and 1.54 GiB is "
+                 "reserved by PyTorch but unallocated.\n"),))),
+    Cause("shm-too-small", "DS112", "/dev/shm is small for multi-process data loading / NCCL", _shm,
+          predicted_by="check:shm-too-small", signatures=(
+              msg(CK.MSG_SHM, "torch/utils/data/_utils/signal_handling / worker.py (torch 1.x-2.14)",
+                 "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm)."),
+              rx(r"DataLoader worker \(pid \d{1,10}\) is killed by signal: Bus error", "is killed by signal: Bus error",
+                 "torch/utils/data/dataloader.py _try_get_data (torch 1.x-2.14)",
+                 "RuntimeError: DataLoader worker (pid 13733) is killed by signal: Bus error. It is possible that "
+                 "dataloader's workers are out of shared memory. Please try to raise your shared memory limit."),
+              rx(_exit("-7"), "exits with return code = -7", LAUNCH, _LAUNCH_LINE + "-7"),
+              rx(r"Signal 7 \(SIGBUS\) received by PID", "SIGBUS", ELASTIC, "traceback : Signal 7 (SIGBUS) received by PID 13517"),
+              rx(r"exitcode\s{0,4}:\s{0,4}-7\b", "exitcode", ELASTIC,
+                 "E1129 16:36:13.669000 13476 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -7) "
+                 "local_rank: 1 (pid: 13517) of binary: /opt/envs/venv/bin/python"))),
+    Cause("disk-write-failed", "DS323", "Writing a checkpoint/file failed (disk full or write error)", _disk,
+          predicted_by="none", signatures=(
+              msg(CK.MSG_ENOSPC, "the OS (ENOSPC, errno 28) through Python / torch / safetensors",
+                 "OSError: [Errno 28] No space left on device"),
+              msg(CK.MSG_STREAM_WRITER, "caffe2/serialize/inline_container.cc (torch 1.x-2.13)",
+                 "RuntimeError: [enforce fail at inline_container.cc:595] . PytorchStreamWriter failed writing file "
+                 "data/0: file write failed"),
+              msg(CK.MSG_ZIP_WRITE, "caffe2/serialize/inline_container.cc (torch 2.14)",
+                 "RuntimeError: [enforce fail at inline_container.cc:672] . unexpected pos 704 vs 598")),
+          docs=Docs(
+              "Writing a checkpoint or file failed: `No space left on device`, or torch's zip writer failing "
+              "(`unexpected pos`, `iostream error`).",
+              "The disk (or quota) is full, or the target cannot be written; checkpoints of large models are big and "
+              "accumulate.",
+              "Free space or write elsewhere (`df -h <output_dir>`); `save_total_limit` bounds the number of "
+              "checkpoints the Trainer keeps.",
+              (log("disk-full-save", "torch.save to a full device:",
+                   "RuntimeError: basic_ios::clear: iostream error\n"
+                   "RuntimeError: [enforce fail at inline_container.cc:672] . unexpected pos 704 vs 598\n"),))),
+    Cause("host-oom-killed", "DS321", "A rank was killed with SIGKILL (exit -9), usually the host OOM killer", _host_oom,
+          predicted_by="estimate", signatures=(
+              rx(_exit("-9"), "exits with return code = -9", LAUNCH, _LAUNCH_LINE + "-9"),
+              rx(r"exitcode\s{0,4}:\s{0,4}-9\b", "exitcode", ELASTIC,
+                 "E1129 16:36:13.669000 13476 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -9) "
+                 "local_rank: 1 (pid: 13517) of binary: /opt/envs/venv/bin/python"),
+              rx(r"Signal 9 \(SIGKILL\) received by PID", "SIGKILL", ELASTIC, "traceback : Signal 9 (SIGKILL) received by PID 13517"),
+              rx(r"is killed by signal: Killed", "killed by signal: Killed", "torch/utils/data/dataloader.py (torch 1.x-2.14)",
+                 "RuntimeError: DataLoader worker (pid 2717) is killed by signal: Killed.")),
+          docs=Docs(
+              "A rank was killed with SIGKILL (`exits with return code = -9`, `exitcode: -9`, `Signal 9 (SIGKILL)`) "
+              "and left no traceback.",
+              "Almost always the host OOM killer: each rank loading the full model into host RAM (no zero.Init "
+              "because the model was built before TrainingArguments/HfDeepSpeedConfig), or CPU offload buffers "
+              "exceeding RAM.",
+              "Confirm it (`dmesg -T | grep -i -E 'killed process|out of memory'`); load under zero.Init by creating "
+              "`TrainingArguments(deepspeed=...)` before `from_pretrained` (`dsdoctor lint` finds that: "
+              "model-loaded-before-ds-config); size it first (`dsdoctor estimate`).",
+              (log("sigkill-rank-launcher", "The deepspeed launcher's report of a rank killed by SIGKILL:",
+                   "[2026-11-29 16:36:04,986] [INFO] [launch.py:253:sigkill_handler] Killing subprocess 13229\n"
+                   "[2026-11-29 16:36:04,989] [INFO] [launch.py:253:sigkill_handler] Killing subprocess 13230\n"
+                   "[2026-11-29 16:36:04,989] [ERROR] [launch.py:259:sigkill_handler] ['/opt/envs/venv/bin/python', "
+                   "'-u', 'victim.py', '--local_rank=1'] exits with return code = -9\n"),))),
+    # no log line shows it: `explain --env` adds check's finding (the limit) when the log shows no cause
+    Cause("memlock-too-low", "DS113", "ulimit -l is too low for pinned offload buffers", _memlock,
+          predicted_by="check:memlock-too-low"),
+    Cause("cuda-driver-too-old", "DS380", "The NVIDIA driver is older than torch's CUDA",
+          _driver_too_old, predicted_by="none", signatures=(
+              msg(CK.MSG_DRIVER_TOO_OLD, "c10/cuda/CUDAFunctions.cpp (torch 1.5-2.14, a UserWarning at CUDA init); "
+                  "torch/cuda/__init__.py _check_driver (torch < 1.5, an AssertionError)",
+                  "/venv/lib/python3.11/site-packages/torch/cuda/__init__.py:182: UserWarning: CUDA initialization: The "
+                  "NVIDIA driver on your system is too old (found version 12020). Please update your GPU driver by "
+                  "downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx "
+                  "Alternatively, go to: https://pytorch.org to install a PyTorch version that has been compiled with "
+                  "your version of the CUDA driver."),
+              msg(CK.MSG_DRIVER_INSUFFICIENT, "CUDA error 35 (cudaErrorInsufficientDriver) through torch "
+                  "(c10/cuda/CUDAException.cpp, torch 1.x-2.14)",
+                  "RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version")),
+          docs=Docs(
+              "torch cannot use the GPU because the NVIDIA driver is older than the CUDA torch was built for: `The "
+              "NVIDIA driver on your system is too old (found version 11080)` (11080 = CUDA 11.8).",
+              "Each torch build needs a driver that supports its CUDA version. With an older driver torch warns at "
+              "CUDA initialisation and sees no GPU (older torch raises on the first `.cuda()`); a CUDA toolkit or "
+              "`DS_SKIP_CUDA_CHECK` does not change the driver.",
+              "Upgrade the NVIDIA driver (`nvidia-smi` shows the newest CUDA it supports), or install a torch build "
+              "for that CUDA (`pip install torch --index-url https://download.pytorch.org/whl/cu118`).",
+              (log("cuda-driver-too-old", "A torch 2.14 (CUDA 13.0) wheel on a node whose driver supports CUDA 12.2:",
+                   "/venv/lib/python3.11/site-packages/torch/cuda/__init__.py:182: UserWarning: CUDA initialization: The "
+                   "NVIDIA driver on your system is too old (found version 12020). Please update your GPU driver by "
+                   "downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx "
+                   "Alternatively, go to: https://pytorch.org to install a PyTorch version that has been compiled with "
+                   "your version of the CUDA driver. (Triggered internally at /pytorch/c10/cuda/CUDAFunctions.cpp:119.)\n"),))),
+    Cause("no-kernel-image", "DS381", "No kernels for this GPU's architecture in torch or a prebuilt op",
+          _no_kernel_image, predicted_by="none", signatures=(
+              msg(CK.MSG_NO_KERNEL_IMAGE, "CUDA error 209 (cudaErrorNoKernelImageForDevice) through torch "
+                  "(c10/cuda/CUDAException.cpp, torch 1.x-2.14; THC 'cuda runtime error (209)' in torch < 1.8)",
+                  "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+                  "RuntimeError: cuda runtime error (209) : no kernel image is available for execution on the device at "
+                  "/pytorch/aten/src/THC/THCGeneral.cpp:51"),
+              msg(CK.MSG_ARCH_NOT_COMPATIBLE, "torch/cuda/__init__.py _check_capability warning (torch 1.x-2.14)",
+                  "NVIDIA GeForce RTX 4090 with CUDA capability sm_89 is not compatible with the current PyTorch "
+                  "installation.")),
+          docs=Docs(
+              "A CUDA kernel could not run on this GPU: `CUDA error: no kernel image is available for execution on "
+              "the device` (often after torch's warning `... with CUDA capability sm_XX is not compatible with the "
+              "current PyTorch installation`).",
+              "The torch build (or a prebuilt DeepSpeed / extension op) contains kernels only for other GPU "
+              "architectures: an old CUDA build on a new GPU, or ops compiled on a machine with another card (a "
+              "build compiles only for the GPU it sees unless TORCH_CUDA_ARCH_LIST says more). The traceback points at "
+              "an innocent line; CUDA_LAUNCH_BLOCKING only moves the error.",
+              "Install a torch build whose arch list covers the GPU (`torch.cuda.get_arch_list()` vs "
+              "`torch.cuda.get_device_capability()`); for a DeepSpeed / extension op, rebuild it with "
+              "`TORCH_CUDA_ARCH_LIST` listing every GPU of the machine.",
+              (log("no-kernel-image", "A torch build for sm_50-sm_80 on an sm_89 GPU:",
+                   "NVIDIA GeForce RTX 4090 with CUDA capability sm_89 is not compatible with the current PyTorch "
+                   "installation.\n"),))),
+    Cause("bf16-unsupported-gpu", "DS382", "bf16 requested on a GPU without bf16 (compute capability < 8.0)",
+          _bf16_gpu, predicted_by="none", signatures=(
+              msg(TK.MSG_BF16_UNSUPPORTED, "transformers/training_args.py __post_init__ (4.2x-5.24)",
+                  "ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU with "
+                  "cuda>=11.0"),
+              rx(K.MSG_DTYPE_UNSUPPORTED.format(dtype="bf16"), K.MSG_DTYPE_UNSUPPORTED.format(dtype="bf16"),
+                 "deepspeed/runtime/engine.py _do_sanity_check (0.14-0.19.8)",
+                 "ValueError: Type bf16 is not supported on your device."),
+              rx(CK.MSG_CUBLAS_NOT_SUPPORTED + r".{0,400}?CUDA_R_16BF", CK.MSG_CUBLAS_NOT_SUPPORTED,
+                 "cuBLAS through aten/src/ATen/cuda/CUDABlas.cpp (torch 1.10-2.14): a bf16 GEMM on a pre-Ampere GPU",
+                 "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx( handle, opa, opb, m, "
+                 "n, k, &falpha, a, CUDA_R_16BF, lda, b, CUDA_R_16BF, ldb, &fbeta, c, CUDA_R_16BF, ldc, "
+                 "compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`")),
+          docs=Docs(
+              "bf16 was requested on a GPU that has none: the Trainer's `Your setup doesn't support bf16/gpu`, "
+              "DeepSpeed's `Type bf16 is not supported`, or cuBLAS's `CUBLAS_STATUS_NOT_SUPPORTED` on a `CUDA_R_16BF` "
+              "GEMM.",
+              "Native bf16 needs compute capability 8.0 (Ampere) or newer; V100, T4, P100, TITAN X and RTX 20xx have "
+              "none.",
+              "Train in fp16: turn bf16 off in both the DeepSpeed config and the script (`TrainingArguments(bf16=False, "
+              "fp16=True)`: the Trainer checks before DeepSpeed reads its config).",
+              (log("bf16-unsupported-gpu", "TrainingArguments(bf16=True) on a V100:",
+                   "ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU with "
+                   "cuda>=11.0\n"),))),
+    Cause("fp16-unsupported-gpu", "DS383", "fp16 requested where DeepSpeed's accelerator has none (GPU < sm_70, or CPU)",
+          _fp16_gpu, predicted_by="lint:fp16-on-cpu", signatures=(
+              rx(K.MSG_DTYPE_UNSUPPORTED.format(dtype="fp16"), K.MSG_DTYPE_UNSUPPORTED.format(dtype="fp16"),
+                 "deepspeed/runtime/engine.py _do_sanity_check (<= 0.14: 'Type fp16 is not supported.', 0.15-0.19.8: "
+                 "'... on your device.')",
+                 "ValueError: Type fp16 is not supported.", "ValueError: Type fp16 is not supported on your device."),),
+          docs=Docs(
+              "DeepSpeed refused the config's fp16: `ValueError: Type fp16 is not supported` (`... on your device`).",
+              "The DeepSpeed accelerator reports the dtypes the device supports: CUDA GPUs below compute capability "
+              "7.0 (Pascal and older) and the CPU accelerator (chosen when no GPU is visible) have no fp16.",
+              "Train in fp32 (remove the fp16/bf16 blocks), or run on a GPU with compute capability 7.0+; check which "
+              "accelerator DeepSpeed chose (`ds_report`). `dsdoctor lint` finds fp16 in a CPU run's config "
+              "(fp16-on-cpu, DS409).",
+              (log("fp16-unsupported-gpu", "An fp16 config on a TITAN X (sm_61):",
+                   "[rank0]: ValueError: Type fp16 is not supported.\n"),))),
+)

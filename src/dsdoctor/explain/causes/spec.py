@@ -1,0 +1,253 @@
+"""The shape of one cause ``dsdoctor explain`` can name (:class:`Cause`) and of the lines that show it
+(:class:`Signature`). A cause is written once, in its area module, with everything about it: its name and
+code (public contract), summary, What/Why/Fix docs, signatures (each a message or frame a library really
+prints, with the library file and versions it comes from and sample lines), its advice builder, and which
+pre-launch check predicts it. ``catalog``, ``ruledocs``, the scanner's signature table and
+``explain --env``'s environment causes are derived from these (``registry``).
+
+Every pattern is linear-time on any input: literals joined by bounded token classes, no nested or
+unbounded repetition next to an overlapping class (``tests/test_explain_adversarial.py`` checks).
+``needle`` is a literal every match contains (the prefilter reads only lines holding a needle).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Match, Optional, Pattern, Tuple, Union
+
+from packaging.version import Version
+
+from ...fixes import command_fix
+from ...model import Fix, Severity
+from ...ruledocs.spec import RuleExample
+
+LOGS = "tests/cases/explain/"
+WIDE = ("cls", "type", "cmd", "line", "path")  # placeholders whose values may contain spaces
+
+
+class LazyPattern:
+    """A regex built and compiled when first used: importing the specs (every command reads the catalog's names
+    and codes) compiles nothing, and a scan compiles only the patterns whose needle it met."""
+
+    __slots__ = ("_make", "_text", "_rx")
+
+    def __init__(self, pattern: Union[str, Callable[[], str]]) -> None:
+        self._text: Optional[str] = pattern if isinstance(pattern, str) else None
+        self._make = pattern if not isinstance(pattern, str) else None
+        self._rx: Optional[Pattern[str]] = None
+
+    @property
+    def pattern(self) -> str:
+        """The regex source."""
+        if self._text is None:
+            assert self._make is not None
+            self._text = self._make()
+        return self._text
+
+    def compiled(self) -> Pattern[str]:
+        if self._rx is None:
+            self._rx = re.compile(self.pattern)
+        return self._rx
+
+    def search(self, text: str) -> Optional[Match[str]]:
+        return self.compiled().search(text)
+
+    def __repr__(self) -> str:
+        return f"LazyPattern({self.pattern!r})"
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A line that shows a cause. ``name`` is filled from the cause by the registry."""
+
+    name: str
+    pattern: Union[Pattern[str], LazyPattern]
+    symptom: bool = False  # a pointer to an earlier cause, never the cause itself
+    needle: str = ""  # a literal every match contains (the prefilter)
+    note: bool = False  # a notable warning, not a failure (listed when nothing failed)
+    source: str = ""  # the library file (and versions) that prints it
+    samples: Tuple[str, ...] = ()  # lines as the library prints them (tests: each matches, passes the prefilter)
+    # a frame signature: the raising frame is (path suffix, function); ``pattern`` is then matched against the
+    # exception line (often cut in real logs: keep it to a distinctive prefix, or empty for any exception)
+    frame: Tuple[str, ...] = ()  # () or (path suffix, function)
+    anywhere: bool = False  # a frame signature matching any frame of the traceback, not only the innermost
+    code: Optional[Union[Pattern[str], LazyPattern]] = None  # a frame signature: the frame's source line must match too (a call into the failure)
+    cause_with: str = ""  # a note that is the cause when a symptom line matching this regex is in the log
+
+
+@dataclass
+class LogFacts:
+    """What the log says about the environment (versions printed, GPU visibility, paths)."""
+
+    ds: Optional[Version] = None
+    ds_floor: Optional[str] = None  # inferred from message forms when no version is printed
+    torch: Optional[str] = None
+    torch_cuda: Optional[Tuple[int, int]] = None
+    transformers: Optional[str] = None
+    no_gpu: bool = False
+    python: Optional[Tuple[int, int]] = None
+    ext_root: Optional[str] = None
+    extra: Dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Advice:
+    """What explain says about one diagnosis: a one-line summary, why, and ranked fixes."""
+
+    summary: str
+    why: str
+    fixes: List[Fix]
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The first evidence line of a cause: its text and the template placeholders it filled."""
+
+    text: str = ""
+    groups: Dict[str, str] = field(default_factory=dict)
+
+
+# an advice builder: (the cause's first evidence line, what the log says about the environment) -> Advice
+Advise = Callable[[Seen, LogFacts], Advice]
+
+
+@dataclass(frozen=True)
+class Docs:
+    """What / Why / Fix (markdown prose) and examples, for a name explain owns (docs/rules.md)."""
+
+    what: str
+    why: str
+    fix: str
+    examples: Tuple[RuleExample, ...] = ()
+
+
+@dataclass(frozen=True)
+class Cause:
+    """One cause explain can name.
+
+    ``predicted_by`` says which pre-launch check finds it before a run: ``check:<name>``, ``lint:<name>``,
+    ``check --hostfile:<name>``, ``estimate``, or ``none``. ``docs`` is set when explain owns the name's docs;
+    a name another command documents (an environment check, a lint rule) gives explain's log examples in
+    ``log_examples`` instead.
+    """
+
+    name: str
+    code: str
+    summary: str
+    advise: Advise
+    signatures: Tuple[Signature, ...] = ()
+    predicted_by: str = "none"
+    severity: Severity = Severity.ERROR
+    docs: Optional[Docs] = None
+    log_examples: Tuple[RuleExample, ...] = ()
+    # often a consequence of another failure in the same run (a collective timing out because another rank died):
+    # reported first only when the log shows no other cause
+    yields: bool = False
+
+
+def _units(text: str) -> List[str]:
+    """A message template as regex units: one per literal character, one per ``{placeholder}`` (a named group
+    of one bounded token, of bounded text for the ``WIDE`` ones)."""
+    out: List[str] = []
+    pos = 0
+    for m in re.finditer(r"\{([a-z_]+)\}", text):
+        out += [re.escape(c) for c in text[pos:m.start()]]
+        out.append(r"(?P<%s>%s)" % (m.group(1), r".{1,300}?" if m.group(1) in WIDE else r"\S{1,200}?"))
+        pos = m.end()
+    return out + [re.escape(c) for c in text[pos:]]
+
+
+def _lit(text: str) -> str:
+    return "".join(_units(text))
+
+
+def lit(text: str) -> str:
+    """The regex of a message template (see :func:`msg`), for a signature that changes one group."""
+    return _lit(text)
+
+
+CUT_MIN = 40  # a message cut after this many literal characters (placeholders between them allowed) still matches
+CUT_NEEDLE = 16  # ... when the literal pieces in those first characters hold one this long (the needle)
+CUT_SPAN = 150  # ... and one that goes on this far is taken as a whole
+
+
+def _head(template: str) -> Tuple[int, str]:
+    """How many units (see ``_units``) hold the template's first ``CUT_MIN`` literal characters (all of them when
+    it is shorter), and the longest literal piece among those characters."""
+    seen, units, best = 0, 0, ""
+    for i, piece in enumerate(re.split(r"(\{[a-z_]+\})", template)):
+        if i % 2:  # a placeholder
+            units += 1
+            continue
+        take = piece[:CUT_MIN - seen]
+        seen, units, best = seen + len(take), units + len(take), max(best, take, key=len)
+        if seen == CUT_MIN:
+            return units, best
+    return -1, best
+
+
+def _cut(units: List[str], k: int) -> str:
+    """``units[:k]``, then each next unit or the end of the line: the message, or a prefix of it that ends the
+    line (a paste cut mid-message, a rich box cut at its edge, a message hard-wrapped or split over [rankN]:
+    lines). Linear: each level is one unit or the end of the line."""
+    tail = ""
+    for u in reversed(units[k:k + CUT_SPAN]):
+        tail = "(?:%s%s|\\s*$)" % (u, tail)
+    return "".join(units[:k]) + tail
+
+
+def _pieces(template: str) -> List[str]:
+    return re.split(r"\{[a-z_]+\}", template)
+
+
+def msg(template: str, source: str, *samples: str, symptom: bool = False, note: bool = False, cut: bool = True,
+        cause_with: str = "") -> Signature:
+    """A signature from a message template (``{placeholder}`` = one token). When its first ``CUT_MIN`` literal
+    characters hold a literal piece of ``CUT_NEEDLE`` characters (and ``cut``), a line that ends after at least
+    those characters, mid-message, matches too; the needle is that piece. Otherwise the needle is the template's
+    longest literal piece."""
+    k, head = _head(template)
+    if cut and k >= 0 and len(head) >= CUT_NEEDLE:
+        return Signature("", LazyPattern(lambda: _cut(_units(template), k)), symptom, head, note, source, samples,
+                         cause_with=cause_with)
+    return Signature("", LazyPattern(lambda: _lit(template)), symptom, max(_pieces(template), key=len), note, source, samples,
+                     cause_with=cause_with)
+
+
+def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = False, note: bool = False,
+       cause_with: str = "") -> Signature:
+    """A signature from a regex (bounded classes only) and a literal every match contains."""
+    return Signature("", LazyPattern(regex), symptom, needle, note, source, samples, cause_with=cause_with)
+
+
+def frame(path: str, func: str, source: str, *samples: str, exc: str = "", anywhere: bool = False,
+          code: str = "", symptom: bool = False) -> Signature:
+    """A signature on the raising frame: the traceback's innermost frame (any frame with ``anywhere``) is in a
+    file ending with ``path`` and function ``func`` (``"*"``: any), its source line matches the regex ``code`` (when given: the
+    call the failure happened in, for a log cut below it), and the exception line matches the regex ``exc``.
+    Samples are traceback excerpts (tests explain each and want this cause first)."""
+    return Signature("", LazyPattern(exc), symptom, func, source=source, samples=samples, frame=(path, func), anywhere=anywhere,
+                     code=LazyPattern(code) if code else None)
+
+
+def code_fix(title: str, *edits: str, reason: str = "", applicability: str = "safe") -> Fix:
+    """A fix given as commands or edits (``ds_config: ...``, a code line)."""
+    return command_fix(title, *edits, applicability=applicability, reason=reason)  # type: ignore[arg-type]
+
+
+def log(name: str, situation: str, text: str) -> RuleExample:
+    """A docs example that is an excerpt of the fixture ``tests/cases/explain/<name>.log``."""
+    return RuleExample("log", situation, text, source=LOGS + name + ".log")
+
+
+COLLECT = (
+    "dsdoctor verify --op cpu_adam   # rebuilds the op in a fresh dir and shows the compiler output",
+    "dsdoctor check -v               # the environment the op is built in",
+)
+
+
+def collect_fix() -> Fix:
+    """What to collect when the log does not show the cause."""
+    return code_fix("Collect what shows the cause", *COLLECT,
+                    reason="and keep the full build log (the lines between 'Building extension module' and the error)")

@@ -1,0 +1,61 @@
+"""The scanner's structural reading (explain/match.py): tracebacks whose header a paste lost, exception lines
+with no traceback, torch's extensions-root line with a relative path. Each is a structural literal of the
+prefilter, so these lines are read wherever they stand."""
+
+from __future__ import annotations
+
+import pytest
+
+from dsdoctor.explain import diagnose_log
+from dsdoctor.explain import match as M
+
+
+def _scan(log: str) -> M.Scanner:
+    sc = M.Scanner()
+    sc.start_source("log", 0)
+    sc.feed_chunk(log.encode())
+    sc.end_source()
+    return sc
+
+
+HEADLESS = ('step 10 loss 1.2\nFile "/home/u/proj/train.py", line 125, in <module>\n    main()\n'
+            '  File "/opt/conda/lib/python3.10/site-packages/transformers/trainer.py", line 1633, in train\n'
+            '    return inner_training_loop(\n  File "/home/u/proj/train.py", line 28, in collate\n'
+            '    seq_len = feature["seq_len"]\nKeyError: \'seq_len\'\n')
+
+
+def test_a_paste_that_starts_at_a_frame_is_a_traceback() -> None:
+    sc = _scan(HEADLESS)
+    assert len(sc.tracebacks) == 1
+    tb = sc.tracebacks[0]
+    assert [f.func for f in tb.frames] == ["<module>", "train", "collate"]
+    assert tb.exc_text == "KeyError: 'seq_len'" and tb.frames[-1].code == 'seq_len = feature["seq_len"]'
+    assert diagnose_log(HEADLESS).findings[0].name == "user-code-error"
+
+
+def test_a_lone_exception_line_is_a_frameless_traceback() -> None:
+    sc = _scan("[rank0]: step 3\n[rank0]: ImportError: libcudart.so.12: cannot open shared object file\n[rank0]: bye\n")
+    assert [(t.exc_text, t.frames) for t in sc.tracebacks] == [
+        ("ImportError: libcudart.so.12: cannot open shared object file", [])]
+    assert diagnose_log("ImportError: libcudart.so.12: cannot open shared object file\n").findings[0].name != "no-failure"
+
+
+def test_warnings_and_log_levels_are_not_exceptions() -> None:
+    sc = _scan("UserWarning: something\n[ERROR] Error: retrying\nerror: not a Python exception\nmy Error: text\n")
+    assert sc.tracebacks == []
+
+
+def test_relative_extensions_root_with_two_spaces() -> None:
+    sc = _scan("Using  .cache/torch_extensions/py310_cu118 as PyTorch extensions root...\n")
+    assert sc.ext_root == ".cache/torch_extensions/py310_cu118" and sc.build_started is not None
+
+
+def test_an_exception_logged_every_step_stays_cheap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its message lines are read after the first one only: the rest of the log keeps the prefilter's pace."""
+    read = []
+    orig = M.Scanner._line_event
+    monkeypatch.setattr(M.Scanner, "_line_event", lambda self, raw, n: (read.append(n), orig(self, raw, n))[1])
+    log = "".join(f"[rank{r}]: ValueError: bad sample\n[rank{r}]: step {i}\n" for i in range(500) for r in range(4))
+    sc = _scan(log)
+    assert len(sc.tracebacks) == 1 and sc.tracebacks[0].count > 1900
+    assert len(read) < 2000 + 4 * 2 * M.TAIL_LINES  # each exception line, and one message tail
