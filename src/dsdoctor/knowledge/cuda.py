@@ -122,7 +122,12 @@ def extension_lock_blocks(torch_version: Optional[str]) -> bool:
     from .versions import parse
 
     ver = parse(torch_version)
-    return ver is None or ver < parse("2.14.0")  # type: ignore[operator]
+    return ver is None or ver < parse(TORCH_FILE_LOCK_SINCE)  # type: ignore[operator]
+
+
+TORCH_FILE_LOCK_SINCE = "2.14.0"  # cpp_extension: `with FileLock(os.path.join(build_directory, 'lock'))` (2.14.1)
+# torch releases whose sources/binaries the facts above were read in (`dsdoctor --version` prints the range)
+TORCH_SOURCES_READ: Tuple[str, ...] = ("2.13.0", "2.14.0", "2.14.1")
 
 
 # ---------------------------------------------------------------------------------------------------
