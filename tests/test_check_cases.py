@@ -63,11 +63,24 @@ def run_case(case: Dict[str, Any], tmp: Path, bare_python: str) -> Dict[str, Any
         env["CPATH"] = str(tmp / "inc")
     for k, v in case.get("env", {}).items():
         env[k] = str(v).replace("{tmp}", str(tmp)).replace("{site}", str(site))
+    for k in case.get("unset_env", []):  # e.g. TORCH_EXTENSIONS_DIR: torch's default root under $HOME/.cache
+        env.pop(k, None)
+    for rel in case.get("site_files", []):  # empty files under site-packages (e.g. a wheel's versioned library)
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text("")
     for key in ("stale_lock", "busy_lock"):
         lock = machine.get(key)
         if lock:
             (tmp / "ext" / lock).mkdir(parents=True)
             (tmp / "ext" / lock / "lock").write_text("")
+    for rel in machine.get("home_locks", []):  # <root>/<op> under $HOME/.cache/torch_extensions; {py}: pyXY<abi>
+        build = tmp / "home" / ".cache" / "torch_extensions" / rel.replace("{py}", _py_tag(bare_python))
+        build.mkdir(parents=True)
+        (build / "lock").write_text("")
+    cli_args = list(case.get("cli_args", []))
+    if "ds_config" in case:  # a DeepSpeed config passed with --ds-config
+        (tmp / "ds_config.json").write_text(json.dumps(case["ds_config"]))
+        cli_args += ["--ds-config", str(tmp / "ds_config.json")]
     python = bare_python
     if machine.get("python_without_headers"):
         env["PYTHONPATH"] = os.pathsep.join([str(_headerless(tmp)), env["PYTHONPATH"]])
@@ -82,8 +95,7 @@ def run_case(case: Dict[str, Any], tmp: Path, bare_python: str) -> Dict[str, Any
     if machine.get("busy_lock"):  # a process "building" in that directory: the lock is live
         builder = subprocess.Popen(["sleep", "60"], cwd=tmp / "ext" / machine["busy_lock"])
     try:
-        argv = [sys.executable, "-m", "dsdoctor", "check", "--python", python, "--format", "json",
-                *case.get("cli_args", [])]
+        argv = [sys.executable, "-m", "dsdoctor", "check", "--python", python, "--format", "json", *cli_args]
         if hide:
             argv = _hidden(hide, argv)
         proc = subprocess.run(
@@ -100,6 +112,13 @@ def run_case(case: Dict[str, Any], tmp: Path, bare_python: str) -> Dict[str, Any
     out: Dict[str, Any] = json.loads(proc.stdout)  # nothing but JSON on stdout
     out["_rc"] = proc.returncode
     return out
+
+
+def _py_tag(python: str) -> str:
+    """``py<major><minor><abiflags>`` of ``python``, as torch names its default extensions root."""
+    out = subprocess.run([python, "-c", "import sys; print('py%d%d%s' % (sys.version_info[0], sys.version_info[1], "
+                          "getattr(sys, 'abiflags', '')))"], capture_output=True, text=True, check=True)
+    return out.stdout.strip()
 
 
 def _headerless(tmp: Path) -> Path:
@@ -171,6 +190,13 @@ def test_case(path: Path, tmp_path: Path, bare_python: str) -> None:
         f = next(f for f in out["findings"] if f["name"] == name)
         for text in absent:
             assert text not in json.dumps(f["fixes"]), f"{text} offered for {name}: {f['fixes']}" + ctx
+    for name, texts in exp.get("fixes_contain", {}).items():  # {site}: the fixture site-packages
+        f = next(f for f in out["findings"] if f["name"] == name)
+        for text in texts:
+            text = text.replace("{site}", str(tmp_path / "site"))
+            assert text in json.dumps(f["fixes"]), f"{text} not offered for {name}: {f['fixes']}" + ctx
+    for name, want in exp.get("explanation_contains", {}).items():
+        assert any(f["name"] == name and want in f["explanation"] for f in out["findings"]), f"{name}: {want!r}" + ctx
     for name, want in exp.get("fix_applicability", {}).items():
         f = next(f for f in out["findings"] if f["name"] == name)
         got = {fx["title"].split(" (")[0]: fx["applicability"] for fx in f["fixes"]}

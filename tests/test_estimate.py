@@ -123,3 +123,16 @@ def test_written_config_lints_clean(hw: List[str], tmp_path: Path) -> None:
     p = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", "--world-size", hw[3], "--ds-version", "0.19.8",
                         "-f", "json", str(dest)], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and json.loads(p.stdout)["findings"] == [], p.stdout
+
+
+def test_model_positional_like_accelerate(tmp_path: Path) -> None:
+    """`dsdoctor estimate ./my-model` (as `accelerate estimate-memory MODEL`) = `--model ./my-model`."""
+    (tmp_path / "my-model").mkdir()
+    (tmp_path / "my-model" / "config.json").write_text(json.dumps(LLAMA))
+    model = str(tmp_path / "my-model")
+    rc, positional, err = _run([model, "--gpu-mem", "4GB", "--gpus-per-node", "1", "-f", "json"], tmp_path)
+    assert rc == 0, err
+    rc, option, _ = _run(["--model", model, "--gpu-mem", "4GB", "--gpus-per-node", "1", "-f", "json"], tmp_path)
+    assert json.loads(positional) == json.loads(option)
+    rc, _, err = _run([model, "--model", str(tmp_path), "--gpu-mem", "4GB"], tmp_path)
+    assert rc == 2 and "two models given" in err

@@ -23,6 +23,21 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Preflight, lint, explain, fix and verify DeepSpeed ZeRO-3 / ZeRO-Offload setups.")
 
 
+def _version_callback(value: bool) -> None:
+    if value:
+        from . import __version__
+        from .knowledge.coverage import version_text
+
+        typer.echo(version_text(__version__))
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(_version: bool = typer.Option(False, "--version", "-V", callback=_version_callback, is_eager=True,
+                                        help="Print dsdoctor's version and the versions it knows facts for.")) -> None:
+    """Preflight, lint, explain, fix and verify DeepSpeed ZeRO-3 / ZeRO-Offload setups."""
+
+
 PythonOpt = typer.Option(None, "--python", help="Interpreter whose environment is checked (default: this one).")
 FormatOpt = typer.Option(Format.text, "--format", "-f", help="Output format.")
 VerboseOpt = typer.Option(False, "--verbose", "-v", help="Show evidence, explanations and every fix form.")
@@ -209,7 +224,9 @@ def verify(
 
 @app.command()
 def estimate(
-    model: Optional[str] = typer.Option(None, "--model", help="Model dir, config.json, or org/name in the local HF cache."),
+    model_arg: Optional[str] = typer.Argument(None, metavar="[MODEL]", show_default=False,
+                                              help="Model dir, config.json, or org/name in the local HF cache."),
+    model: Optional[str] = typer.Option(None, "--model", help="The same as MODEL."),
     params: Optional[float] = typer.Option(None, "--params", help="Total parameters (e.g. 7e9) instead of --model."),
     largest_layer: Optional[float] = typer.Option(None, "--largest-layer", help="Largest layer's parameters."),
     layers: Optional[int] = typer.Option(None, "--layers"),
@@ -384,10 +401,8 @@ def report(
 
 @app.command()
 def version() -> None:
-    """Print dsdoctor's version."""
-    from . import __version__
-
-    typer.echo(__version__)
+    """Print dsdoctor's version and the versions it knows facts for."""
+    _version_callback(True)
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -64,9 +64,23 @@ def _mm(t: Tuple[int, int]) -> str:
     return "%d.%d" % t
 
 
+# PyPI's CUDA >= 13 toolkit wheels that make a usable nvcc in ``<site-packages>/nvidia/cu<major>``:
+# nvidia-cuda-nvcc requires nvidia-cuda-crt and nvidia-nvvm unpinned, so pip would pull the newest minor of
+# those (a mixed toolkit) unless they are pinned too. [read in nvidia-cuda-nvcc 13.0.88 / 13.5.37 METADATA;
+# nvidia-cuda-crt 13.0.88 ships nvidia/cu13/include/crt, nvidia-nvvm 13.0.88 nvidia/cu13/nvvm/bin/cicc]
+PIP_TOOLKIT_WHEELS: Tuple[str, ...] = ("nvidia-cuda-nvcc", "nvidia-cuda-crt", "nvidia-nvvm")
+PIP_TOOLKIT_SINCE = 13  # CUDA 12's nvidia-cuda-nvcc-cu12 holds no usable nvcc toolchain
+
+
+def pip_toolkit_home(site: Optional[str], major: int) -> str:
+    """Where PyPI's CUDA ``major`` toolkit wheels land: ``<site-packages>/nvidia/cu<major>``."""
+    return f"{site or '<site-packages>'}/nvidia/cu{major}"
+
+
 def toolkit_fixes(want: Tuple[int, int], ds: Optional[Version], python: Optional[str] = None,
-                  other_toolkits: Sequence[Tuple[str, Tuple[int, int]]] = ()) -> List[Fix]:
-    """(a) a matching toolkit already on disk (``other_toolkits``: (CUDA_HOME, release)); (d) installing one."""
+                  other_toolkits: Sequence[Tuple[str, Tuple[int, int]]] = (), site: Optional[str] = None) -> List[Fix]:
+    """(a) a matching toolkit already on disk (``other_toolkits``: (CUDA_HOME, release)); (d) installing one.
+    ``site``: the checked environment's site-packages (where pip puts the toolkit wheels)."""
     from .knowledge import deepspeed as K
 
     out: List[Fix] = []
@@ -75,25 +89,31 @@ def toolkit_fixes(want: Tuple[int, int], ds: Optional[Version], python: Optional
             out.append(env_fix("CUDA_HOME", home, f"Point CUDA_HOME at the CUDA {_mm(release)} toolkit found at {home}"))
             break
     ver = _mm(want)
-    if want[0] >= 13:
-        cmd = f"{shlex.quote(python or 'python')} -m pip install 'nvidia-cuda-nvcc=={ver}.*'"
-        note = "then export CUDA_HOME=<site-packages>/nvidia/cu13"
-    else:
-        cmd = f"conda install -c nvidia 'cuda-nvcc={ver}' 'cuda-libraries-dev={ver}'"
-        note = f"or apt install cuda-toolkit-{want[0]}-{want[1]}; then export CUDA_HOME to it"
+    if want[0] >= PIP_TOOLKIT_SINCE:
+        pins = " ".join(shlex.quote(f"{w}=={ver}.*") for w in PIP_TOOLKIT_WHEELS)
+        home = pip_toolkit_home(site, want[0])
+        out.append(command_fix(
+            f"Install a CUDA {ver} toolkit (matching torch) from PyPI and point CUDA_HOME at it",
+            f"{shlex.quote(python or 'python')} -m pip install {pins}", f"export CUDA_HOME={shlex.quote(home)}",
+            reason=f"DeepSpeed runs $CUDA_HOME/bin/nvcc, not the nvcc on PATH: without CUDA_HOME the wheels change "
+                   f"nothing. nvcc's crt/nvvm dependencies are pinned to {ver} too (unpinned, pip takes the newest: "
+                   "a mixed toolkit)."))
+        return out
+    cmd = f"conda install -c nvidia 'cuda-nvcc={ver}' 'cuda-libraries-dev={ver}'"
+    note = f"or apt install cuda-toolkit-{want[0]}-{want[1]}; then export CUDA_HOME to it"
     out.append(command_fix(f"Install a CUDA {ver} toolkit (matching torch)", cmd, reason=note))
     return out
 
 
 def cuda_mismatch_fixes(ds: Optional[Version], system: Tuple[int, int], torch_cuda: Tuple[int, int], *,
                         sole_blocker: bool, gpu_visible: bool, python: Optional[str] = None,
-                        other_toolkits: Sequence[Tuple[str, Tuple[int, int]]] = ()) -> List[Fix]:
+                        other_toolkits: Sequence[Tuple[str, Tuple[int, int]]] = (), site: Optional[str] = None) -> List[Fix]:
     """Fixes for a CUDA toolkit / torch CUDA mismatch. ``ds`` None = unknown but the mismatch was fatal
     (a log showed DeepSpeed raising it: 0.12.4-0.19.7 for cpu_adam's JIT, or an install-time build)."""
     from .knowledge import deepspeed as K
     from .knowledge.versions import v
 
-    fixes = toolkit_fixes(torch_cuda, ds, python, other_toolkits)
+    fixes = toolkit_fixes(torch_cuda, ds, python, other_toolkits, site)
     out: List[Fix] = list(fixes[:-1])
     major_diff = system[0] != torch_cuda[0]
     if sole_blocker and (ds is None or K.skip_cuda_check_supported(ds)):
@@ -153,9 +173,37 @@ def gcc_limit_fixes(limit: int) -> Tuple[Fix, ...]:
                     "an unsupported host compiler may miscompile CUDA code"))
 
 
-def curand_fix(torch_cuda: Optional[Tuple[int, int]]) -> Fix:
-    x, y = (str(torch_cuda[0]), str(torch_cuda[1])) if torch_cuda else ("X", "Y")
-    return command_fix("Install the CUDA curand development library", f"apt-get install libcurand-dev-{x}-{y}")
+def curand_fix(torch_cuda: Optional[Tuple[int, int]], *, cuda_home: Optional[str] = None,
+               versioned: Optional[str] = None, searched: Sequence[str] = (), site: Optional[str] = None,
+               python: Optional[str] = None) -> Fix:
+    """A linkable ``libcurand.so`` where ``-lcurand`` is searched (DeepSpeed's ``-L$CUDA_HOME/lib64``, or ``lib``;
+    ``searched``: every directory the linker looks in).
+
+    A runtime-only copy (``versioned``, e.g. PyPI's ``nvidia-curand`` puts only ``libcurand.so.10`` in
+    ``<site>/nvidia/cu13/lib``) gets its linker name beside it, plus LIBRARY_PATH when that directory is not
+    searched. Without one: CUDA >= 13 takes ``nvidia-curand`` through ``cuda-toolkit[curand]`` pinned to
+    torch's CUDA; older toolkits, NVIDIA's own apt package (NVIDIA's CUDA repository, not Debian's), which
+    installs into ``/usr/local/cuda-X.Y``."""
+    import os
+
+    ver = "%d.%d" % torch_cuda if torch_cuda else "X.Y"
+    cmds: List[str] = []
+    if versioned is None and torch_cuda is not None and torch_cuda[0] >= PIP_TOOLKIT_SINCE:
+        cmds.append(f"{shlex.quote(python or 'python')} -m pip install {shlex.quote(f'cuda-toolkit[curand]=={ver}.*')}")
+        versioned = f"{pip_toolkit_home(site, torch_cuda[0])}/lib/libcurand.so.10"  # nvidia-curand 10.x (CUDA 13)
+    if versioned is not None:
+        lib_dir = os.path.dirname(versioned)
+        cmds.append(f"ln -s {shlex.quote(os.path.basename(versioned))} {shlex.quote(lib_dir + '/libcurand.so')}")
+        if lib_dir not in searched:
+            cmds.append(f"export LIBRARY_PATH={shlex.quote(lib_dir)}${{LIBRARY_PATH:+:$LIBRARY_PATH}}")
+        return command_fix("Give the linker a libcurand.so (the CUDA runtime wheels ship only the versioned library)",
+                           *cmds, reason="ld resolves -lcurand only through the unversioned name libcurand.so; "
+                           "the built op then loads the same libcurand.so.N torch already uses")
+    dash = ver.replace(".", "-")
+    return command_fix(f"Install the CUDA {ver} curand development library into the toolkit",
+                       f"apt-get install libcurand-dev-{dash}",
+                       reason=f"from NVIDIA's CUDA apt repository (not Debian's); it installs into /usr/local/cuda-{ver}"
+                       + (f", so CUDA_HOME must be that toolkit (it is {cuda_home} today)" if cuda_home else ""))
 
 
 def libaio_fix() -> Fix:
@@ -177,5 +225,10 @@ def prebuilt_reinstall_fix(python: Optional[str]) -> Fix:
                    reason="pip install --force-reinstall --no-cache-dir deepspeed")
 
 
+def unset_fix(name: str, title: str = "", reason: str = "") -> Fix:
+    """Unset an environment variable (``title`` defaults to "Unset NAME")."""
+    return command_fix(title or f"Unset {name}", f"unset {name}", reason=reason)
+
+
 def unset_accelerator_fix() -> Fix:
-    return command_fix("Unset DS_ACCELERATOR to let DeepSpeed auto-detect", "unset DS_ACCELERATOR")
+    return unset_fix("DS_ACCELERATOR", "Unset DS_ACCELERATOR to let DeepSpeed auto-detect")

@@ -3,14 +3,17 @@ CUDA pair as DeepSpeed sees it. Pure functions of ``EnvFacts`` + knowledge."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 from packaging.version import Version
 
+from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
 from ..knowledge.versions import major_minor, parse
 from ..probes.environment import EnvFacts
+from ..probes.system import ExtLock
 
 
 @dataclass(frozen=True)
@@ -36,8 +39,33 @@ class Context:
     def python_exe(self) -> Optional[str]:
         return self.facts.interpreter.executable if self.facts.interpreter else None
 
+    @property
+    def site(self) -> Optional[str]:
+        """The site-packages directory holding torch (where ``pip install`` into this environment puts wheels)."""
+        torch = self.facts.packages.torch
+        return os.path.dirname(torch.package_dir.rstrip("/")) if torch and torch.package_dir else None
+
+    @property
+    def own_locks(self) -> List[ExtLock]:
+        """Build locks in the checked torch's own extensions root: ``$TORCH_EXTENSIONS_DIR``, else
+        ``<cache>/torch_extensions/py<XY><abiflags>_<cuXYZ|rocmXY|cpu>`` of that torch and Python (other roots
+        belong to other environments, which this torch never builds in)."""
+        torch, interp = self.facts.packages.torch, self.facts.interpreter
+        root = self.facts.env.get("TORCH_EXTENSIONS_DIR")
+        if root:
+            return [lk for lk in self.facts.extensions.locks if _under(lk.path, root)]
+        if torch is None or interp is None:
+            return []
+        sub = CK.torch_extensions_subdir(interp.version[:2], torch.cuda, torch.hip, interp.abiflags)
+        return [lk for lk in self.facts.extensions.locks
+                if os.path.basename(os.path.dirname(os.path.dirname(lk.path))) == sub]
+
     def env(self, name: str) -> Optional[str]:
         return self.facts.env.get(name)
+
+
+def _under(path: str, root: str) -> bool:
+    return os.path.dirname(os.path.dirname(os.path.realpath(path))) == os.path.realpath(root)
 
 
 def _select_accelerator(facts: EnvFacts, ds: Version, gpu_visible: bool) -> Accelerator:

@@ -194,7 +194,7 @@ def stale_lock(ctx: Context, op: str) -> Optional[str]:
     """The op's ``lock`` file when no running process is building it and this torch waits on it."""
     if not CK.extension_lock_blocks(ctx.torch_version):
         return None
-    for lock in ctx.facts.extensions.locks:
+    for lock in ctx.own_locks:
         if os.path.basename(os.path.dirname(lock.path)) == op and not lock.busy:
             return lock.path
     return None

@@ -26,6 +26,7 @@ from ..fixes import (
     stale_lock_fix,
     toolkit_fixes,
     unset_accelerator_fix,
+    unset_fix,
 )
 from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
@@ -123,7 +124,7 @@ def _others(ctx: Context) -> List[Tuple[str, Tuple[int, int]]]:
 
 def _toolkit_fixes(ctx: Context, want: Tuple[int, int]) -> List[Fix]:
     """(a) a matching toolkit already on disk; (d) installing one."""
-    return toolkit_fixes(want, ctx.ds, ctx.python_exe, _others(ctx))
+    return toolkit_fixes(want, ctx.ds, ctx.python_exe, _others(ctx), ctx.site)
 
 
 def cuda(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
@@ -168,7 +169,10 @@ def cuda(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     elif accel == "cuda" and mode == "fatal" and skip_on:
         sev, title = Severity.WARNING, (f"CUDA {_mm(ctx.nvcc_release)} vs torch CUDA {ctx.torch_cuda_str}: allowed only "
                                         "because DS_SKIP_CUDA_CHECK=1")
-        expl = f"{why_table} The op will be compiled against a toolkit torch was not built with."
+        expl = f"{why_table} " + (
+            "The op will be compiled against a toolkit torch was not built with." if ctx.gpu_visible else
+            "No GPU is visible, so cpu_adam is built for the CPU (build_for_cpu): no CUDA code is compiled or linked "
+            "here. On a machine with a GPU the same environment compiles and links the op against this toolkit.")
     elif accel == "cuda" and mode == "swallowed":
         sev, title = Severity.WARNING, (f"CUDA {_mm(ctx.nvcc_release)} vs torch CUDA {ctx.torch_cuda_str}: DeepSpeed {ds} "
                                         "will silently build CPU-only ops")
@@ -177,8 +181,10 @@ def cuda(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         sev = Severity.WARNING if accel == "cuda" else Severity.INFO
         title = (f"CUDA toolkit {_mm(ctx.nvcc_release)} does not match torch's CUDA {ctx.torch_cuda_str} "
                  f"(cpu_adam is not affected on DeepSpeed {ds} / {accel} accelerator)")
+        cuda_ops = ("and compiles CUDA ops against the wrong toolkit" if ctx.gpu_visible else
+                    "and, on a machine with a visible GPU, the JIT builds of CUDA ops (fused_adam, ...)")
         expl = (f"{why_table} It still fails installs with DS_BUILD_OPS=1 / DS_BUILD_<OP>=1"
-                f"{' (from 0.12.4)' if K.install_build_mismatch_fatal(ds) else ''} and compiles CUDA ops against the wrong toolkit.")
+                f"{' (from 0.12.4)' if K.install_build_mismatch_fatal(ds) else ''} {cuda_ops}.")
     if major_diff:
         expl += (" The major versions differ: torch's own install-time check (setup.py builds with .cu sources) "
                  "rejects that even with DS_SKIP_CUDA_CHECK=1.")
@@ -204,7 +210,8 @@ _TOOLKIT_BLOCKERS = frozenset({"cuda-libs-missing", "cuda-toolkit-missing"})
 def _mismatch_fixes(ctx: Context, pred: OpPrediction, major_diff: bool) -> List[Fix]:
     assert ctx.ds is not None and ctx.torch_cuda is not None and ctx.nvcc_release is not None
     return cuda_mismatch_fixes(ctx.ds, ctx.nvcc_release, ctx.torch_cuda, sole_blocker=_skip_is_enough(ctx, pred),
-                               gpu_visible=ctx.gpu_visible, python=ctx.python_exe, other_toolkits=_others(ctx))
+                               gpu_visible=ctx.gpu_visible, python=ctx.python_exe, other_toolkits=_others(ctx),
+                               site=ctx.site)
 
 
 def _toolkit_missing(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
@@ -235,40 +242,77 @@ def _toolkit_missing(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     yield from _skip_var(ctx, pred, mismatch=False, no_toolkit=True)
 
 
+def _without_skip(ctx: Context, value: Optional[str]) -> OpPrediction:
+    """The cpu_adam prediction with ``DS_SKIP_CUDA_CHECK`` set to ``value`` (None: unset); pure, no probing."""
+    env = {k: val for k, val in ctx.facts.env.items() if k != K.SKIP_CUDA_CHECK_VAR}
+    if value is not None:
+        env[K.SKIP_CUDA_CHECK_VAR] = value
+    return predict(context.build(dataclasses.replace(ctx.facts, env=env)))
+
+
+def _skip_needed(ctx: Context, mismatch: bool) -> bool:
+    """Would DeepSpeed's CUDA check reject this toolkit for cpu_adam without the variable? (fatal: the
+    build fails; swallowed, DeepSpeed <= 0.12.3: it silently builds CPU-only)."""
+    if not mismatch or ctx.accelerator.name != "cuda":
+        return False
+    assert ctx.ds is not None
+    if K.cpu_adam_cuda_check(ctx.ds) == "swallowed":
+        return True
+    return "cuda-version-mismatch" in _without_skip(ctx, None).blockers
+
+
 def _skip_var(ctx: Context, pred: OpPrediction, mismatch: bool, no_toolkit: bool = False) -> Iterable[Result]:
-    """``ds-skip-cuda-check-ineffective``: a value other than exactly 1, or set where it cannot help."""
+    """``ds-skip-cuda-check-ineffective``: a value other than exactly 1 where the skip is needed, or the
+    variable set where it cannot help or is not needed. The advice is the same whatever the value: "set it to
+    exactly 1" only where a check would fail without it, "unset it" where none would."""
     assert ctx.ds is not None
     raw = ctx.env(K.SKIP_CUDA_CHECK_VAR)
     if raw is None:
         return
     ev = (Evidence(f"{K.SKIP_CUDA_CHECK_VAR}={raw!r}", "environment"),)
-    fix_one = env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Set it to exactly 1")
-    if raw != "1":
-        sev = Severity.ERROR if "cuda-version-mismatch" in pred.blockers else Severity.WARNING
-        yield Finding("ds-skip-cuda-check-ineffective", sev,
-                      f"DS_SKIP_CUDA_CHECK={raw!r} is ignored: DeepSpeed compares the value with the exact string '1'",
-                      "DeepSpeed runs os.getenv('DS_SKIP_CUDA_CHECK', '0') == '1'; 'true', 'yes', ' 1' all still raise.",
-                      ev, (fix_one,), S_CUDA)
-    elif not K.skip_cuda_check_supported(ctx.ds):
+    exact = raw == "1"
+    shown = f"{K.SKIP_CUDA_CHECK_VAR}={raw if exact else repr(raw)}"
+    ignored = "" if exact else "; the value is ignored anyway (DeepSpeed reads only the exact string '1')"
+    unset = unset_fix(K.SKIP_CUDA_CHECK_VAR, reason="and drop it from ~/.bashrc / .deepspeed_env / the launch script")
+    if not K.skip_cuda_check_supported(ctx.ds):
         yield Finding("ds-skip-cuda-check-ineffective", Severity.WARNING,
                       f"DS_SKIP_CUDA_CHECK does not exist in DeepSpeed {ctx.ds} (added in {K.SKIP_CUDA_CHECK_SINCE})",
                       evidence=ev, fixes=(pip_fix(f"deepspeed>={K.SKIP_CUDA_CHECK_SINCE}", "Upgrade DeepSpeed", ctx.python_exe),),
                       section=S_CUDA)
     elif no_toolkit:
-        sev = Severity.ERROR if "cuda-toolkit-missing" in pred.blockers else Severity.INFO
+        sev = Severity.WARNING if "cuda-toolkit-missing" in pred.blockers else Severity.INFO  # the error is the toolkit's
         yield Finding("ds-skip-cuda-check-ineffective", sev,
-                      "DS_SKIP_CUDA_CHECK=1 cannot help: it is consulted only after a toolkit version was read",
+                      f"{shown} cannot help: it is consulted only after a toolkit version was read",
                       "A missing CUDA_HOME or nvcc fails before the skip is looked at.", ev, (), S_CUDA)
-    elif K.cpu_adam_cuda_check(ctx.ds) == "not-checked":
+    elif _skip_needed(ctx, mismatch):
+        if not exact:
+            # a warning even when cpu_adam fails: the failure is cuda-version-mismatch's error (one failure, one error)
+            yield Finding("ds-skip-cuda-check-ineffective", Severity.WARNING,
+                          f"DS_SKIP_CUDA_CHECK={raw!r} is ignored: DeepSpeed compares the value with the exact string '1'",
+                          "DeepSpeed runs os.getenv('DS_SKIP_CUDA_CHECK', '0') == '1'; 'true', 'yes', ' 1' all still raise.",
+                          ev, (env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Set it to exactly 1"),), S_CUDA)
+        elif ctx.nvcc_release and ctx.torch_cuda and ctx.nvcc_release[0] != ctx.torch_cuda[0]:
+            yield Finding("ds-skip-cuda-check-ineffective", Severity.INFO,
+                          "DS_SKIP_CUDA_CHECK=1 does not cover torch's own install-time check of a major CUDA difference",
+                          "torch's _check_cuda_version (setup.py builds with .cu sources, e.g. DS_BUILD_OPS=1) raises "
+                          "for a differing major version whatever DeepSpeed's variable says; JIT builds are not affected.",
+                          ev, (), S_CUDA)
+    elif mismatch:
         yield Finding("ds-skip-cuda-check-ineffective", Severity.INFO,
-                      f"DS_SKIP_CUDA_CHECK=1 is unnecessary for cpu_adam on DeepSpeed {ctx.ds} (no CUDA check there)",
-                      "It still matters for install-time builds (DS_BUILD_OPS=1 / DS_BUILD_<OP>=1).", ev, (), S_CUDA)
-    elif mismatch and ctx.nvcc_release and ctx.torch_cuda and ctx.nvcc_release[0] != ctx.torch_cuda[0]:
+                      f"{shown} is unnecessary for cpu_adam on DeepSpeed {ctx.ds} ({ctx.accelerator.name} accelerator): "
+                      f"no CUDA check fails for it{ignored}",
+                      "It matters only for builds of CUDA ops against this toolkit (DS_BUILD_OPS=1 / DS_BUILD_<OP>=1 "
+                      "installs, fused ops JIT-built with a visible GPU); there it must be exactly 1.",
+                      ev, (unset, env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Or, to build CUDA ops against this toolkit, "
+                                          "set it to exactly 1", "unsafe", "the ops are compiled against a toolkit "
+                                          "torch was not built with")) if not exact else (unset,), S_CUDA)
+    else:
         yield Finding("ds-skip-cuda-check-ineffective", Severity.INFO,
-                      "DS_SKIP_CUDA_CHECK=1 does not cover torch's own install-time check of a major CUDA difference",
-                      "torch's _check_cuda_version (setup.py builds with .cu sources, e.g. DS_BUILD_OPS=1) raises "
-                      "for a differing major version whatever DeepSpeed's variable says; JIT builds are not affected.",
-                      ev, (), S_CUDA)
+                      f"{shown} is unnecessary: the CUDA toolkit passes DeepSpeed's check{ignored}",
+                      f"nvcc {_mm(ctx.nvcc_release)} and torch's CUDA {ctx.torch_cuda_str} are accepted by DeepSpeed "
+                      f"{ctx.ds}: no CUDA check fails, whatever the variable says. Left set, it would hide a real mismatch "
+                      "after a toolkit or torch upgrade.",
+                      ev, (unset,), S_CUDA)
 
 
 # -------------------------------------------------------------------------------------------- build
@@ -346,23 +390,15 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         yield Passed(S_BUILD, "Python.h present", f.python_h)
     # CUDA libraries (CUDA builder with a visible GPU links -lcurand -L$CUDA_HOME/lib64)
     if K.cpu_adam_builder(ds, ctx.accelerator.name or "") == "cuda-torchcpu" and ctx.cuda_home:
-        linkable, versioned = f.cuda_libs.get("curand", (None, None))
-        if linkable is None:
-            sev = _sev(pred, "cuda-libs-missing", Severity.WARNING if ctx.gpu_visible else Severity.INFO)
-            extra = f" Only {versioned} exists (runtime, not linkable)." if versioned else ""
-            yield Finding("cuda-libs-missing", sev, "libcurand.so not found where cpu_adam's CUDA build links",
-                          f"DeepSpeed {ds} links cpu_adam with -lcurand -L{ctx.cuda_home}/lib64 when a GPU is visible.{extra}",
-                          (Evidence("no libcurand.so in " + ", ".join(CK.cuda_lib_dirs(ctx.cuda_home)) + " or system lib dirs", ctx.cuda_home),),
-                          (curand_fix(ctx.torch_cuda),), S_BUILD)
-    # stale locks (only torch <= 2.13 waits on a leftover lock file)
-    blocks = CK.extension_lock_blocks(ctx.torch_version)
-    for lock in f.extensions.locks:
+        yield from _curand(ctx, pred)
+    # stale locks: only torch <= 2.13 waits on a leftover lock file (FileBaton); 2.14's OS file lock is released
+    # by the kernel when its holder dies, so a leftover file there is nothing to report
+    if not CK.extension_lock_blocks(ctx.torch_version):
+        return
+    for lock in ctx.own_locks:
         op = os.path.basename(os.path.dirname(lock.path))
         if lock.busy:
             yield Passed(S_BUILD, f"{op}: a build is running now", lock.path)
-            continue
-        if not blocks:
-            yield Passed(S_BUILD, f"{op}: leftover lock file is harmless with torch {ctx.torch_version} (OS file lock)", lock.path)
             continue
         is_cause = "torch-extensions-lock-stale" in pred.blockers and stale_lock(ctx, pred.op) == lock.path
         yield Finding("torch-extensions-lock-stale", Severity.ERROR if is_cause else Severity.WARNING,
@@ -371,6 +407,31 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
                       f"Left by a killed build {lock.age_s / 60:.0f} min ago.",
                       (Evidence(f"lock file, {lock.age_s:.0f}s old, no process building", lock.path),),
                       (stale_lock_fix(lock.path),), S_BUILD)
+
+
+def _curand(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
+    """``cuda-libs-missing``: TorchCPUOpBuilder links ``-lcurand -L$CUDA_HOME/lib64`` (or ``lib``) whenever torch
+    sees a GPU. Without one here the build is CPU-only, but the same environment fails on a GPU machine."""
+    assert ctx.cuda_home is not None
+    linkable, versioned = ctx.facts.cuda_libs.get("curand", (None, None))
+    if linkable is not None:
+        return
+    dirs = list(CK.cuda_lib_dirs(ctx.cuda_home))
+    searched = dirs + [d for d in (ctx.env("LIBRARY_PATH") or "").split(os.pathsep) if d] + list(CK.SYSTEM_LIB_DIRS)
+    if "cuda-libs-missing" in pred.blockers:
+        sev, title = Severity.ERROR, "cpu_adam will fail to link: no libcurand.so (`cannot find -lcurand`)"
+    elif ctx.gpu_visible:
+        sev, title = Severity.WARNING, "libcurand.so not found where cpu_adam's CUDA build links"
+    else:
+        sev, title = Severity.WARNING, ("no libcurand.so: cpu_adam builds CPU-only here (no visible GPU), but fails to "
+                                        "link (`cannot find -lcurand`) wherever a GPU is visible")
+    extra = f" Only {versioned} exists (a runtime library: ld needs the linker name libcurand.so)." if versioned else ""
+    yield Finding("cuda-libs-missing", sev, title,
+                  f"DeepSpeed {ctx.ds} links cpu_adam with -lcurand -L<CUDA_HOME>/lib64 (or lib) when a GPU is visible."
+                  f"{extra}",
+                  (Evidence("no libcurand.so in " + ", ".join(dirs) + ", LIBRARY_PATH or the system lib dirs", ctx.cuda_home),),
+                  (curand_fix(ctx.torch_cuda, cuda_home=ctx.cuda_home, versioned=versioned, searched=searched, site=ctx.site,
+                              python=ctx.python_exe),), S_BUILD)
 
 
 def _ninja_fixes(ctx: Context, mode: str, hint: str) -> Tuple[Fix, ...]:
@@ -395,11 +456,9 @@ def system(ctx: Context, pred: OpPrediction, intent: Optional[OffloadIntent] = N
                       (shm_fix(),), S_SYS)
     elif lim.shm_bytes is not None:
         yield Passed(S_SYS, f"/dev/shm {lim.shm_bytes / 2**30:.1f} GiB")
-    if ctx.ds is not None:
+    if ctx.ds is not None and intent.offload:  # pinned offload buffers exist only with an offload config
         default_pin = K.pin_memory_default(ctx.ds)
         pinned = intent.pin_memory if intent.pin_memory is not None else default_pin
-        if intent.source and not intent.offload:
-            pinned = False  # the config offloads nothing: no pinned offload buffers
         if lim.memlock_soft is not None and lim.memlock_soft < MIN_MEMLOCK:
             why = (f"{intent.source} sets pin_memory: true" if intent.pin_memory else
                    f"offload_* pin_memory defaults to {'true from 0.19.5' if default_pin else 'false before 0.19.5'} (DeepSpeed {ctx.ds})")

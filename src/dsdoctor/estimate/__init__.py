@@ -8,6 +8,15 @@ from typing import Any, Dict, Mapping
 from ..knowledge.versions import parse
 
 
+def _model(positional: Any, option: Any) -> Any:
+    """``estimate MODEL`` (as ``accelerate estimate-memory MODEL``) or ``--model MODEL``; both only if equal."""
+    from .inputs import InputError
+
+    if positional and option and positional != option:
+        raise InputError(f"two models given: {positional!r} and --model {option!r}")
+    return positional or option
+
+
 def run_estimate(opts: Dict[str, Any], env: Mapping[str, str], json_out: bool) -> int:
     """The command's body: 0 an option fits (or fitting is undecidable), 1 none fits, 2 bad input."""
     from .core import estimate
@@ -21,8 +30,9 @@ def run_estimate(opts: Dict[str, Any], env: Mapping[str, str], json_out: bool) -
             raise InputError(f"--deepspeed-version {opts['ds_version']!r} is not a version")
         if opts["margin"] < 0 or opts["margin"] >= 1:
             raise InputError("--margin must be in [0, 1)")
+        model = _model(opts.get("model_arg"), opts["model"])
         args = ModelArgs(
-            model=opts["model"], params=int(opts["params"]) if opts["params"] else None,
+            model=model, params=int(opts["params"]) if opts["params"] else None,
             largest_layer=int(opts["largest_layer"]) if opts["largest_layer"] else None,
             layers=opts["layers"], hidden=opts["hidden"], vocab=opts["vocab"], lora_r=opts["lora_r"],
             lora_targets=tuple(t.strip() for t in opts["lora_targets"].split(",") if t.strip()),

@@ -65,15 +65,17 @@ def nvcc_max_gcc(cuda: Tuple[int, int]) -> Optional[int]:
     return None
 
 
-def torch_extensions_subdir(py: Tuple[int, int], torch_cuda: Optional[str], torch_hip: Optional[str]) -> str:
-    """torch's default JIT build root name: ``py311_cu121`` / ``py311_rocm60`` / ``py311_cpu``."""
+def torch_extensions_subdir(py: Tuple[int, int], torch_cuda: Optional[str], torch_hip: Optional[str],
+                            abiflags: str = "") -> str:
+    """torch's default JIT build root name: ``py311_cu121`` / ``py311_rocm60`` / ``py311_cpu`` (``py313t_...``
+    for a free-threaded Python: ``sys.abiflags``). [cpp_extension._get_build_directory, torch 2.13.0 / 2.14.1]"""
     if torch_cuda:
         tag = "cu" + torch_cuda.replace(".", "")
     elif torch_hip:
         tag = "rocm" + torch_hip.replace(".", "")
     else:
         tag = "cpu"
-    return f"py{py[0]}{py[1]}_{tag}"
+    return f"py{py[0]}{py[1]}{abiflags}_{tag}"
 
 
 def torch_install_check_fatal(system: Tuple[int, int], torch_cuda: Tuple[int, int]) -> bool:
@@ -120,7 +122,12 @@ def extension_lock_blocks(torch_version: Optional[str]) -> bool:
     from .versions import parse
 
     ver = parse(torch_version)
-    return ver is None or ver < parse("2.14.0")  # type: ignore[operator]
+    return ver is None or ver < parse(TORCH_FILE_LOCK_SINCE)  # type: ignore[operator]
+
+
+TORCH_FILE_LOCK_SINCE = "2.14.0"  # cpp_extension: `with FileLock(os.path.join(build_directory, 'lock'))` (2.14.1)
+# torch releases whose sources/binaries the facts above were read in (`dsdoctor --version` prints the range)
+TORCH_SOURCES_READ: Tuple[str, ...] = ("2.13.0", "2.14.0", "2.14.1")
 
 
 # ---------------------------------------------------------------------------------------------------

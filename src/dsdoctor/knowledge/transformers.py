@@ -13,6 +13,9 @@ from typing import Optional, Tuple
 
 from .versions import Span, parse
 
+# Releases whose sources the facts below were read in (provisioned, .cache/oracle/hf); ``dsdoctor --version``.
+SOURCES_READ: Tuple[str, ...] = ("4.46.3", "5.24.0")
+
 # ---------------------------------------------------------------------------------------------------
 # 1. ZeRO-3 load-time guards in ``from_pretrained`` (all ValueError). Read in the released sources of
 #    4.46.3 and 5.24.0 (provisioned, .cache/oracle/hf) and raised for real by

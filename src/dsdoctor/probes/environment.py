@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -122,6 +123,12 @@ def collect(
         python_h = cand if os.path.exists(cand) else None
     ldirs = linker_dirs(cuda_home.path, tool_env)
     cuda_libs = find_libs(("curand", "cudart", "cublas"), ldirs)
+    # Not on the link path: PyPI's CUDA runtime wheels in the env (torch cu13 pulls nvidia-curand: only the
+    # versioned libcurand.so.10 in <site>/nvidia/cu13/lib), a copy a fix can give the linker name to.
+    wheel_dirs = [d for s in dirs for d in sorted(glob.glob(os.path.join(s, "nvidia", "cu*", "lib")))]
+    for name, (_linkable, versioned) in find_libs(tuple(cuda_libs), wheel_dirs).items():
+        if cuda_libs[name][1] is None and versioned is not None:
+            cuda_libs[name] = (cuda_libs[name][0], versioned)
     return EnvFacts(
         env=environ,
         interpreter=interp,

@@ -43,7 +43,8 @@ ENTRIES: Tuple[Entry, ...] = (
             "already on disk (`export CUDA_HOME=<that toolkit>`); `export DS_SKIP_CUDA_CHECK=1` (exactly 1; offered "
             "only when the check is the sole blocker, and marked unsafe across CUDA major versions with a visible "
             "GPU); upgrade to `deepspeed>=0.19.8`, whose cpu_adam is a plain CPU build (when cpu_adam is the only op "
-            "you need); or install a toolkit matching torch (`pip install 'nvidia-cuda-nvcc==13.0.*'` for CUDA 13, "
+            "you need); or install a toolkit matching torch (`pip install 'nvidia-cuda-nvcc==13.0.*' "
+            "'nvidia-cuda-crt==13.0.*' 'nvidia-nvvm==13.0.*'` then CUDA_HOME=<site-packages>/nvidia/cu13 for CUDA 13, "
             "`conda install -c nvidia 'cuda-nvcc=X.Y' 'cuda-libraries-dev=X.Y'` before). With `-v` every variable "
             "is shown as a one-off prefix, a shell rc line, an in-script line and a `.deepspeed_env` line.",
         examples=(
@@ -77,7 +78,8 @@ ENTRIES: Tuple[Entry, ...] = (
         why="DeepSpeed reads the toolkit version by running `<CUDA_HOME>/bin/nvcc -V` (not the nvcc on PATH). "
             "DS_SKIP_CUDA_CHECK does not help with a missing toolkit: it is consulted only after a version was read.",
         fix="Install the CUDA toolkit matching torch's CUDA and export CUDA_HOME to it (`pip install "
-            "'nvidia-cuda-nvcc==13.0.*'` then CUDA_HOME=<site-packages>/nvidia/cu13 for CUDA 13; `conda install -c "
+            "'nvidia-cuda-nvcc==13.0.*' 'nvidia-cuda-crt==13.0.*' 'nvidia-nvvm==13.0.*'` then "
+            "CUDA_HOME=<site-packages>/nvidia/cu13 for CUDA 13; `conda install -c "
             "nvidia 'cuda-nvcc=X.Y' 'cuda-libraries-dev=X.Y'` or `apt install cuda-toolkit-X-Y` before), or point "
             "CUDA_HOME at a matching toolkit dsdoctor found on disk; on the CUDA accelerator before 0.19.8, "
             "upgrading to `deepspeed>=0.19.8` also works (its cpu_adam needs no CUDA toolkit).",
@@ -150,12 +152,16 @@ ENTRIES: Tuple[Entry, ...] = (
     Entry(
         "cuda-libs-missing", E, ("check", "verify", "explain"), "environment",
         what="No linkable `libcurand.so` where cpu_adam's CUDA build links it: DeepSpeed <= 0.19.7 on the CUDA "
-             "accelerator links cpu_adam with `-lcurand -L$CUDA_HOME/lib64` when a GPU is visible (info when none "
-             "is). Only a versioned runtime (`libcurand.so.10`) is not linkable. `explain` also recognises a missing "
-             "-lcudart/-lcublas/-lcusparse/-lcusolver.",
+             "accelerator links cpu_adam with `-lcurand -L$CUDA_HOME/lib64` (or `lib`) when a GPU is visible (a "
+             "warning when none is: the same environment fails wherever one is). Only a versioned runtime "
+             "(`libcurand.so.10`) is not linkable. `explain` also recognises a missing -lcudart/-lcublas/-lcusparse/"
+             "-lcusolver.",
         why="The link step fails (`cannot find -lcurand`) after compiling, and cpu_adam never loads.",
-        fix="Install the CUDA curand development library matching torch's CUDA (`apt-get install "
-            "libcurand-dev-X-Y`).",
+        fix="Give the linker a `libcurand.so`: beside a runtime-only `libcurand.so.N` (PyPI's `nvidia-curand`, "
+            "which torch cu13 pulls, ships only that in `<site-packages>/nvidia/cu13/lib`) `ln -s libcurand.so.N "
+            "libcurand.so` and put that directory on LIBRARY_PATH; for CUDA >= 13 without one, first `pip install "
+            "'cuda-toolkit[curand]==X.Y.*'`; for a `/usr/local/cuda-X.Y` toolkit, NVIDIA's CUDA apt repository "
+            "package `libcurand-dev-X-Y` (not in Debian's sources).",
         examples=(
             case("cuda-libs-missing-0.15.4-gpu-fatal",
                  "DeepSpeed 0.15.4 with a visible GPU and a toolkit without libcurand.so."),
@@ -297,19 +303,22 @@ ENTRIES: Tuple[Entry, ...] = (
 
 ALSO: Tuple[Also, ...] = (
     Also("ds-skip-cuda-check-ineffective", "check", (
-        case("skip-true-ignored-error",
+        case("skip-true-ignored-warning",
              "`dsdoctor check` with DS_SKIP_CUDA_CHECK=true in the environment (DeepSpeed 0.15.4, nvcc 13.0 vs torch "
-             "cu121): both the mismatch and this finding are errors."),
-    ), note="`dsdoctor check` reports the environment variable form: a value other than exactly `1` (error when the "
-            "CUDA mismatch is fatal), a DeepSpeed before 0.9.3 (no such variable), `1` with no toolkit (it is read "
-            "only after a version was read), `1` that is unnecessary (0.19.8: cpu_adam is not checked), and `1` "
-            "facing torch's own major-version check at install time. Fix: `export DS_SKIP_CUDA_CHECK=1` before the "
-            "op is built, or upgrade DeepSpeed as the finding says."),
+             "cu121): the mismatch is the error, this finding a warning whose fix is exactly `1`."),
+        case("skip-true-matching-13.0-unset",
+             "`dsdoctor check` with DS_SKIP_CUDA_CHECK=true and a toolkit matching torch: no check fails, the fix "
+             "is to unset it (the same as for `1`)."),
+    ), note="`dsdoctor check` reports the environment variable form: a value other than exactly `1` where a CUDA "
+            "check would fail without it (fix: `export DS_SKIP_CUDA_CHECK=1`), a DeepSpeed before 0.9.3 (no such "
+            "variable), any value with no toolkit (it is read only after a version was read), any value where no "
+            "check fails (a matching toolkit, or 0.19.8 whose cpu_adam is not checked: fix `unset DS_SKIP_CUDA_CHECK`), "
+            "and `1` facing torch's own major-version check at install time."),
     Also("memlock-too-low", "check", (
         case("memlock-low-0.19.5-warning",
              "`dsdoctor check` with `ulimit -l` lowered to 1 MiB on DeepSpeed 0.19.5 (pin_memory defaults to true "
              "from 0.19.5: a warning; info before)."),
-    ), note="`dsdoctor check` reports the machine's limit (RLIMIT_MEMLOCK below 64 MiB): a warning when pinned "
-            "offload buffers will be used (the `--ds-config` sets pin_memory, or the default is true from "
-            "DeepSpeed 0.19.5), else info."),
+    ), note="`dsdoctor check` reports the machine's limit (RLIMIT_MEMLOCK below 64 MiB): only with a `--ds-config` "
+            "that offloads (no offload, no pinned offload buffers): a warning when pinned buffers will be used (the "
+            "config sets pin_memory, or the default is true from DeepSpeed 0.19.5), else info."),
 )
