@@ -10,6 +10,7 @@ import shutil
 import stat
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Dict, List, Optional
 
 REPO = Path(__file__).resolve().parents[1]
@@ -187,3 +188,15 @@ def make_libs(names: List[str], libdir: Path) -> Path:
     for n in names:
         (libdir / f"lib{n}.so").write_text("")
     return libdir
+
+
+def load_bench(name: str) -> "ModuleType":
+    """Import ``bench/<name>.py`` (benchmarks are scripts, not a package; tests reuse their scoring)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parents[1] / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses in the module look themselves up there
+    spec.loader.exec_module(mod)
+    return mod

@@ -5,25 +5,19 @@ message, where the corpus is absent (a fresh clone)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any, List
 
 import pytest
+from envfixture import load_bench
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "explain_corpus.py"
 GOAL_PCT = 95.0
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("explain_corpus", BENCH)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_bench("explain_corpus")
 
 
 @pytest.fixture(scope="module")

@@ -4,21 +4,17 @@ errors, no false positives, and >= 90% of the labelled defects found by name, ``
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from envfixture import load_bench
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("lint_corpus_configs", REPO / "bench" / "lint_corpus_configs.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_bench("lint_corpus_configs")
 
 
 def test_configs_corpus() -> None:

@@ -4,21 +4,17 @@ precision, strict and conditional labels together and apart (bench/lint_corpus.p
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from envfixture import load_bench
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("lint_corpus", REPO / "bench" / "lint_corpus.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_bench("lint_corpus")
 
 
 def test_scripts_corpus() -> None:

@@ -6,12 +6,12 @@ bench/estimate_accuracy.py, whose predict/measure functions this reuses). A boun
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from envfixture import load_bench
 
 pytestmark = pytest.mark.oracle
 
@@ -21,11 +21,7 @@ ORACLE = Path(os.environ.get("DSDOCTOR_ORACLE_DIR") or REPO / ".cache" / "oracle
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("estimate_accuracy", REPO / "bench" / "estimate_accuracy.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_bench("estimate_accuracy")
 
 
 def test_predicted_peak_within_20_percent_of_measured(tmp_path: Path) -> None:
