@@ -167,6 +167,10 @@ MSG_CUDA_TORCH_CHECK = "The detected CUDA version ({sys}) mismatches the version
 # torch runtime: distributed rendezvous, DataLoader, allocator, serialization, torchrun
 MSG_SOCKET_LISTEN = "The server socket has failed to listen on any local network address."  # c10d TCPStore
 MSG_EADDRINUSE = "Address already in use"  # "errno: 98 - Address already in use"
+# c10d TCPStore barrier (libtorch_cpu.so, torch 2.x: "Timed out after {} seconds waiting for clients. {}/{} clients joined.")
+MSG_STORE_WAIT_CLIENTS = "Timed out after {secs} seconds waiting for clients. {joined}/{world} clients joined."
+# torch/distributed/distributed_c10d.py _store_based_barrier (torch 1.x-2.14)
+MSG_STORE_BARRIER = "Timed out initializing process group in store based barrier"
 MSG_DATALOADER_SIGNAL = "DataLoader worker (pid {pid}) is killed by signal: {signal}"
 MSG_SHM = "insufficient shared memory (shm)"
 MSG_CUDA_OOM = "CUDA out of memory. Tried to allocate"  # torch.OutOfMemoryError / torch.cuda.OutOfMemoryError

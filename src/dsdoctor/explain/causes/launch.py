@@ -32,6 +32,15 @@ def _hostfile_invalid(s: Seen, f: LogFacts) -> Advice:
                             "printf 'worker-1 slots=8\\nworker-2 slots=8\\n' > hostfile")])
 
 
+def _hostfile_not_found(s: Seen, f: LogFacts) -> Advice:
+    return Advice("The deepspeed launcher found no hostfile and started this node only; the other nodes never joined",
+                  s.text,
+                  [code_fix("Pass the hostfile to the launcher explicitly (its default is /job/hostfile)",
+                            "deepspeed --hostfile /path/to/hostfile train.py ...   # one `<host> slots=<gpus>` per line"),
+                   code_fix("Check that a wrapper script forwards it", "grep -n -- '--hostfile' your_launch_script.sh",
+                            reason="a wrapper that builds the deepspeed command line may drop --hostfile")])
+
+
 def _port_in_use(s: Seen, f: LogFacts) -> Advice:
     port = f.extra.get("port", "<port>")
     return Advice(f"The rendezvous port {port} is already in use (another run, or a leftover process)", s.text,
@@ -162,6 +171,29 @@ SPECS: Tuple[Cause, ...] = (
                   "[2026-11-29 16:40:47,411] [ERROR] [runner.py:247:_parse_hostfile] Bad hostfile text: ['worker-1 "
                   "slots=two\\n']\n"
                   "ValueError: Hostfile contains a bad entry: worker-1 slots=two, unable to proceed with launching\n"),)),
+    Cause("hostfile-not-found", "DS384", "Multi-node run launched without its hostfile: only this node started",
+          _hostfile_not_found, predicted_by="check --hostfile:node-unreachable", signatures=(
+              # printed by every single-node run too: the cause only when setting up torch.distributed then failed
+              # (the world the script expects never assembles)
+              msg(K.MSG_NO_HOSTFILE, f"{RUNNER} fetch_hostfile logger.warning (0.8.3-0.19.8)",
+                  "[2026-11-30 10:02:11,101] [WARNING] [runner.py:214:fetch_hostfile] Unable to find hostfile, will "
+                  "proceed with training with local resources only.",
+                  note=True, cause_with=r"rendezvous|init_process_group|waiting for clients|store based barrier|"
+                                        r"DistStoreError"),),
+          docs=Docs(
+              "The `deepspeed` launcher found no hostfile (`Unable to find hostfile, will proceed with training with "
+              "local resources only.`) and started ranks on this node only; the run then failed or timed out while "
+              "setting up torch.distributed, because the world it expects spans nodes that were never started.",
+              "Without `--hostfile` the launcher reads `/job/hostfile`; when that is absent it silently runs a "
+              "single-node job, and a script or framework that sizes its world for several nodes waits at "
+              "rendezvous for ranks that never come (`" + CK.MSG_STORE_WAIT_CLIENTS.split(".")[0] + "`).",
+              "Pass `--hostfile <file>` to `deepspeed` (and make any wrapper script forward it); "
+              "`dsdoctor check --hostfile <file>` checks the hosts before a run.",
+              (log("hostfile-not-found", "`dsdoctor explain` on the run (no hostfile, a two-node world expected):",
+                   "[2026-11-30 10:02:11,101] [WARNING] [runner.py:214:fetch_hostfile] Unable to find hostfile, will "
+                   "proceed with training with local resources only.\n"
+                   "[rank0]: torch.distributed.DistStoreError: Timed out after 1801 seconds waiting for clients. 2/4 "
+                   "clients joined.\n"),))),
     Cause("ssh-unreachable", "DS320", "The multi-node launcher cannot reach a host over ssh",
           _ssh_unreachable, predicted_by="check --hostfile:node-unreachable", signatures=(
               msg(K.MSG_SSH_UNREACHABLE, f"{RUNNER} main, passwordless-ssh check (0.9-0.19.8)",
