@@ -144,6 +144,11 @@ def _finding(name: str, adv: Advice, evidence: List[Evidence], consequences: Lis
                    path=first.path if first else None, line=first.line if first else None)
 
 
+def _is_frame(f: Frame, where: Tuple[str, ...]) -> bool:
+    """``f`` is in a file ending with ``where[0]`` and function ``where[1]`` (``"*"``: any)."""
+    return where[1] in ("*", f.func) and f.path.replace("\\", "/").endswith(where[0])
+
+
 def _frame_hits(sc: Scanner) -> List[Hit]:
     """Causes and symptoms shown by the raising frame (``causes.spec.frame``): one hit per traceback (chained
     ones too) and signature."""
@@ -153,9 +158,9 @@ def _frame_hits(sc: Scanner) -> List[Hit]:
         while cur is not None:
             for sig in FRAME_SIGNATURES:
                 frames = cur.frames if sig.anywhere else cur.frames[-1:]
-                fr = next((f for f in reversed(frames) if sig.frame[1] in ("*", f.func)
-                           and f.path.replace("\\", "/").endswith(sig.frame[0])
-                           and (sig.code is None or sig.code.search(f.code))), None)
+                fr = next((f for i, f in enumerate(reversed(frames)) if _is_frame(f, sig.frame)
+                           and (sig.code is None or sig.code.search(f.code))
+                           and (not sig.below or any(_is_frame(d, sig.below) for d in frames[len(frames) - i:]))), None)
                 if fr is None or not sig.pattern.search(cur.exc_text):
                     continue
                 line = cur.exc_line or cur.line

@@ -213,7 +213,22 @@ SPECS: Tuple[Cause, ...] = (
           _quantized, predicted_by="lint:zero3-unsupported-quantization", signatures=(
               msg(TK.MSG_LLAMAFACTORY_PTQ, "LLaMA-Factory src/llamafactory/model/model_utils/quantization.py "
                   "configure_quantization (0.8.3-0.9.3)",
-                  "ValueError: DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models."),),
+                  "ValueError: DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models."),
+              # a paste often stops inside the model's __init__: the frames still show a pre-quantized checkpoint's
+              # loader building the model inside zero.Init
+              frame(".py", "from_quantized", "AutoAWQ awq/models/base.py from_quantized -> from_config (0.2.x, read in "
+                    f"0.2.9; AutoGPTQ's from_quantized alike) building the model inside zero.Init ({PARTITION} wrapper, "
+                    "DeepSpeed 0.8-0.19.8)",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/home/user/proj/train.py\", line 30, in <module>\n"
+                    "    model = AutoAWQForCausalLM.from_quantized(args.model, fuse_layers=False)\n"
+                    "  File \"/venv/lib/python3.11/site-packages/awq/models/base.py\", line 498, in from_quantized\n"
+                    "    model = target_cls.from_config(\n"
+                    "  File \"/venv/lib/python3.11/site-packages/transformers/modeling_utils.py\", line 1318, in _from_config\n"
+                    "    model = cls(config, **kwargs)\n"
+                    f"  File \"/venv/lib/python3.11/site-packages/{PARTITION}\", line 511, in wrapper\n"
+                    "    f(module, *args, **kwargs)\n",
+                    anywhere=True, below=(PARTITION, "wrapper"))),
           docs=Docs(
               "A pre-quantized model (GPTQ / AWQ / other post-training quantization) was loaded for training under "
               "ZeRO-3: the framework refuses it (`DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models`), "

@@ -74,6 +74,7 @@ class Signature:
     anywhere: bool = False  # a frame signature matching any frame of the traceback, not only the innermost
     code: Optional[Union[Pattern[str], LazyPattern]] = None  # a frame signature: the frame's source line must match too (a call into the failure)
     cause_with: str = ""  # a note that is the cause when a symptom line matching this regex is in the log
+    below: Tuple[str, ...] = ()  # a frame signature: a deeper frame (called from the matched one) is (path suffix, function)
 
 
 @dataclass
@@ -222,13 +223,15 @@ def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = Fals
 
 
 def frame(path: str, func: str, source: str, *samples: str, exc: str = "", anywhere: bool = False,
-          code: str = "", symptom: bool = False) -> Signature:
+          code: str = "", symptom: bool = False, below: Tuple[str, ...] = ()) -> Signature:
     """A signature on the raising frame: the traceback's innermost frame (any frame with ``anywhere``) is in a
     file ending with ``path`` and function ``func`` (``"*"``: any), its source line matches the regex ``code`` (when given: the
     call the failure happened in, for a log cut below it), and the exception line matches the regex ``exc``.
+    With ``below`` = (path suffix, function), a frame deeper than the matched one must be that one too (the failure
+    happened inside a call the matched frame made, e.g. a quantized loader building the model under zero.Init).
     Samples are traceback excerpts (tests explain each and want this cause first)."""
     return Signature("", LazyPattern(exc), symptom, func, source=source, samples=samples, frame=(path, func), anywhere=anywhere,
-                     code=LazyPattern(code) if code else None)
+                     code=LazyPattern(code) if code else None, below=below)
 
 
 def code_fix(title: str, *edits: str, reason: str = "", applicability: str = "safe") -> Fix:
