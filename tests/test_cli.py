@@ -42,3 +42,34 @@ def test_json_is_the_only_stdout(bare_python: str) -> None:
 def test_text_output_is_plain_when_not_a_tty(bare_python: str) -> None:
     p = dsdoctor("check", "--python", bare_python)
     assert "\x1b[" not in p.stdout and "[✗] Packages" in p.stdout
+
+
+def test_every_command_has_help_without_typer() -> None:
+    from dsdoctor.cli import commands, main
+
+    assert {"check", "lint", "fix", "explain", "verify", "estimate", "smoke", "launch", "rules", "rule", "report"} <= set(commands())
+    for c in commands():
+        assert main([c, "--help"]) == 0
+    assert main([]) == 2  # no command: the help, as a usage error
+    assert "typer" not in sys.modules and "click" not in sys.modules
+
+
+def test_usage_errors_are_one_clear_message() -> None:
+    p = dsdoctor("check", "--format", "xml")
+    assert p.returncode == 2 and "invalid choice: 'xml' (choose from text, json, sarif, github)" in p.stderr
+    assert "Traceback" not in p.stderr
+    p = dsdoctor("lint", "--no-such-flag")
+    assert p.returncode == 2 and "unrecognized arguments: --no-such-flag" in p.stderr
+
+
+def test_smoke_config_points_to_ds_config() -> None:
+    """`--config` is dsdoctor's settings file everywhere else: smoke's old `--config` (a ds_config) is refused
+    with a pointer to --ds-config rather than silently meaning something else."""
+    p = dsdoctor("smoke", "--config", "ds.json")
+    assert p.returncode == 2 and "use --ds-config ds.json" in p.stderr and "Traceback" not in p.stderr
+    assert "--ds-config" in dsdoctor("smoke", "--help").stdout
+
+
+def test_launch_needs_a_command() -> None:
+    p = dsdoctor("launch", "--no-preflight")
+    assert p.returncode == 2 and "dsdoctor launch [options] -- deepspeed" in p.stderr

@@ -65,7 +65,7 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Tuple[Path, Path, Dict[st
 
 
 def _commands(bindir: Path, env: Dict[str, str]) -> List[str]:
-    code = "import typer.main; from dsdoctor.cli import app; print(' '.join(sorted(typer.main.get_command(app).commands)))"
+    code = "from dsdoctor.cli import commands; print(' '.join(sorted(commands())))"
     out = subprocess.run([str(bindir / "python"), "-c", code], capture_output=True, text=True, env=env, check=True)
     return out.stdout.split()
 

@@ -1,15 +1,16 @@
 """Command line. Commands are thin: parse options, call one function, render, return an exit code.
 
 Exit codes: 0 no errors, 1 errors found, 2 dsdoctor could not run (usage or internal error).
+The parser is :mod:`dsdoctor.cliparse` (argparse: fast to start; see docs/performance.md).
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, NoReturn, Optional, Tuple
 
-import typer
-
+from .cliparse import App, choice, enum_metavar, opt, usage_error
 from .output import FailOn, Format
 
 if TYPE_CHECKING:
@@ -19,34 +20,24 @@ if TYPE_CHECKING:
     from .probes.interpreter import Interpreter
     from .settings import Settings
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Preflight, lint, explain, fix and verify DeepSpeed ZeRO-3 / ZeRO-Offload setups.")
+app = App("dsdoctor", "Preflight, lint, explain, fix and verify DeepSpeed ZeRO-3 / ZeRO-Offload setups.")
 
 
-def _version_callback(value: bool) -> None:
-    if value:
-        from . import __version__
-        from .knowledge.coverage import version_text
-
-        typer.echo(version_text(__version__))
-        raise typer.Exit(0)
+def _exit(code: int) -> NoReturn:
+    raise SystemExit(code)
 
 
-@app.callback()
-def _root(_version: bool = typer.Option(False, "--version", "-V", callback=_version_callback, is_eager=True,
-                                        help="Print dsdoctor's version and the versions it knows facts for.")) -> None:
-    """Preflight, lint, explain, fix and verify DeepSpeed ZeRO-3 / ZeRO-Offload setups."""
-
-
-PythonOpt = typer.Option(None, "--python", help="Interpreter whose environment is checked (default: this one).")
-FormatOpt = typer.Option(Format.text, "--format", "-f", help="Output format.")
-VerboseOpt = typer.Option(False, "--verbose", "-v", help="Show evidence, explanations and every fix form.")
-FailOnOpt = typer.Option(None, "--fail-on", help="Exit 1 when a finding has at least this severity "
-                         "(default: fail-on in the configuration, else error).", show_default=False)
-ConfigOpt = typer.Option(None, "--config", help="Configuration file (pyproject.toml with \\[tool.dsdoctor], or "
-                         "dsdoctor.toml); default: the nearest one above the paths / the current directory.")
-ExitZeroOpt = typer.Option(False, "--exit-zero", help="Exit 0 even when findings are reported (2 still means "
-                           "dsdoctor failed).")
+PythonOpt = opt("--python", help="Interpreter whose environment is checked (default: this one).")
+FormatOpt = opt("--format", "-f", dest="fmt", type=choice(Format), default=Format.text, metavar=enum_metavar(Format),
+                help="Output format.")
+VerboseOpt = opt("--verbose", "-v", action="store_true", help="Show evidence, explanations and every fix form.")
+FailOnOpt = opt("--fail-on", type=choice(FailOn), metavar=enum_metavar(FailOn), help="Exit 1 when a finding has at "
+                "least this severity (default: fail-on in the configuration, else error).")
+ConfigOpt = opt("--config", help="Configuration file (pyproject.toml with [tool.dsdoctor], or "
+                "dsdoctor.toml); default: the nearest one above the paths / the current directory.")
+ExitZeroOpt = opt("--exit-zero", action="store_true", help="Exit 0 even when findings are reported (2 still means "
+                  "dsdoctor failed).")
+DsConfigHelp = "The DeepSpeed config you train with"
 
 
 def _settings(config: Optional[str], paths: List[str]) -> "Settings":
@@ -56,13 +47,12 @@ def _settings(config: Optional[str], paths: List[str]) -> "Settings":
     try:
         return for_command(config, paths)
     except SettingsError as exc:
-        typer.echo(f"dsdoctor: {exc}", err=True)
-        raise typer.Exit(2) from exc
+        usage_error(str(exc))
 
 
 def _finish(report: "Report", command: str, fmt: Format, verbose: bool, fail_on: Optional[FailOn], exit_zero: bool,
             settings: "Optional[Settings]" = None, edits: "Optional[Dict[Finding, List[Edit]]]" = None,
-            show: bool = True) -> None:
+            show: bool = True) -> NoReturn:
     """Drop what the configuration ignores, render ``report`` in ``fmt`` (unless ``show`` is False: ``--diff``
     printed its own output) and exit with the shared exit code (0 clean, 1 findings >= --fail-on, else the
     configuration's fail-on, else error; 0 with --exit-zero)."""
@@ -76,7 +66,7 @@ def _finish(report: "Report", command: str, fmt: Format, verbose: bool, fail_on:
             fail_on = FailOn(settings.fail_on)
     if show:
         emit(report, command, fmt, verbose, edits)
-    raise typer.Exit(exit_code(report, fail_on or FailOn.error, exit_zero))
+    _exit(exit_code(report, fail_on or FailOn.error, exit_zero))
 
 
 def _interpreter(python: Optional[str]) -> "Optional[Interpreter]":
@@ -91,31 +81,25 @@ def _check_inputs(python: Optional[str], ds_config: Optional[str]) -> "Tuple[Opt
     try:
         return resolve_inputs(python, ds_config)
     except InputError as exc:
-        typer.echo(f"dsdoctor: {exc}", err=True)
-        raise typer.Exit(2) from exc
+        usage_error(str(exc))
 
 
-@app.command()
-def check(
-    python: Optional[str] = PythonOpt,
-    fmt: Format = FormatOpt,
-    verbose: bool = VerboseOpt,
-    nvme: bool = typer.Option(False, "--nvme", help="Also check what NVMe offload (async_io) needs."),
-    ds_config: Optional[str] = typer.Option(None, "--ds-config", help="The DeepSpeed config you will train with "
-                                            "(NVMe / pinned offload decide the libaio and memlock checks)."),
-    no_lint: bool = typer.Option(False, "--no-lint", help="Do not lint the DeepSpeed configs / launch files found "
-                                 "in the current directory."),
-    hostfile: Optional[str] = typer.Option(None, "--hostfile", "-H", help="Check every node of this DeepSpeed "
-                                           "hostfile (through ssh/pdsh/srun) and diff them."),
-    include: str = typer.Option("", "--include", "-i", help="As deepspeed's --include (NAME[:SLOT,..][@...])."),
-    exclude: str = typer.Option("", "--exclude", "-e", help="As deepspeed's --exclude."),
-    transport: str = typer.Option("auto", "--transport", help="auto (srun in Slurm, else pdsh, else ssh), ssh, pdsh, "
-                                  "srun."),
-    timeout: float = typer.Option(120.0, "--timeout", help="Seconds per node before it is reported unreachable."),
-    fail_on: Optional[FailOn] = FailOnOpt,
-    exit_zero: bool = ExitZeroOpt,
-    config: Optional[str] = ConfigOpt,
-) -> None:
+@app.command(
+    PythonOpt, FormatOpt, VerboseOpt,
+    opt("--nvme", action="store_true", help="Also check what NVMe offload (async_io) needs."),
+    opt("--ds-config", help=f"{DsConfigHelp} (NVMe / pinned offload decide the libaio and memlock checks)."),
+    opt("--no-lint", action="store_true", help="Do not lint the DeepSpeed configs / launch files found in the "
+        "current directory."),
+    opt("--hostfile", "-H", help="Check every node of this DeepSpeed hostfile (through ssh/pdsh/srun) and diff them."),
+    opt("--include", "-i", default="", help="As deepspeed's --include (NAME[:SLOT,..][@...])."),
+    opt("--exclude", "-e", default="", help="As deepspeed's --exclude."),
+    opt("--transport", default="auto", help="auto (srun in Slurm, else pdsh, else ssh), ssh, pdsh, srun."),
+    opt("--timeout", type=float, default=120.0, help="Seconds per node before it is reported unreachable."),
+    FailOnOpt, ExitZeroOpt, ConfigOpt,
+)
+def check(python: Optional[str], fmt: Format, verbose: bool, nvme: bool, ds_config: Optional[str], no_lint: bool,
+          hostfile: Optional[str], include: str, exclude: str, transport: str, timeout: float,
+          fail_on: Optional[FailOn], exit_zero: bool, config: Optional[str]) -> None:
     """Preflight the environment: versions, CUDA toolkit vs torch, JIT build toolchain, accelerator, limits;
     then lint the DeepSpeed configs and launch files in the current directory (see `dsdoctor lint`).
     With --hostfile: the same on every node, plus what differs between nodes."""
@@ -138,61 +122,55 @@ def check(
     _finish(report, "check", fmt, verbose, fail_on, exit_zero, settings)
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def launch(
-    ctx: typer.Context,
-    hostfile: Optional[str] = typer.Option(None, "--hostfile", "-H", help="Preflight every node of this hostfile "
-                                           "(default: the launcher's own -H/--hostfile)."),
-    include: str = typer.Option("", "--include", "-i", help="As deepspeed's --include."),
-    exclude: str = typer.Option("", "--exclude", "-e", help="As deepspeed's --exclude."),
-    python: Optional[str] = typer.Option(None, "--python", help="Interpreter the ranks run (default: the launcher's)."),
-    yes: bool = typer.Option(False, "--yes", "-y", help="Write the needed .deepspeed_env lines without asking."),
-    prebuild: bool = typer.Option(False, "--prebuild", help="Build cpu_adam once per node before ranks start."),
-    preflight: bool = typer.Option(True, "--preflight/--no-preflight", help="Run the checks first (default)."),
-    transport: str = typer.Option("auto", "--transport", help="auto, ssh, pdsh or srun (multi-node preflight)."),
-    timeout: float = typer.Option(120.0, "--timeout", help="Seconds per node for the preflight."),
-    fmt: Format = FormatOpt,
-    verbose: bool = VerboseOpt,
-) -> None:
+@app.command(
+    opt("--hostfile", "-H", help="Preflight every node of this hostfile (default: the launcher's own -H/--hostfile)."),
+    opt("--include", "-i", default="", help="As deepspeed's --include."),
+    opt("--exclude", "-e", default="", help="As deepspeed's --exclude."),
+    opt("--python", help="Interpreter the ranks run (default: the launcher's)."),
+    opt("--yes", "-y", action="store_true", help="Write the needed .deepspeed_env lines without asking."),
+    opt("--prebuild", action="store_true", help="Build cpu_adam once per node before ranks start."),
+    opt("--preflight", action=argparse.BooleanOptionalAction, default=True, help="Run the checks first (default)."),
+    opt("--transport", default="auto", help="auto, ssh, pdsh or srun (multi-node preflight)."),
+    opt("--timeout", type=float, default=120.0, help="Seconds per node for the preflight."),
+    FormatOpt, VerboseOpt,
+    extra_args=True,
+)
+def launch(hostfile: Optional[str], include: str, exclude: str, python: Optional[str], yes: bool, prebuild: bool,
+           preflight: bool, transport: str, timeout: float, fmt: Format, verbose: bool, extra: List[str]) -> None:
     """Preflight, then run `deepspeed|torchrun|accelerate launch ...` (after `--`) unchanged; explain a failure.
     Exit code: the launcher's (1 when the preflight stops it, 2 for usage errors)."""
     from .launch import main as launch_main
     from .multinode import HostfileError
 
-    if not ctx.args:
-        typer.echo("dsdoctor: usage: dsdoctor launch [options] -- deepspeed ... train.py ...", err=True)
-        raise typer.Exit(2)
+    if not extra:
+        usage_error("usage: dsdoctor launch [options] -- deepspeed ... train.py ...")
     try:
-        rc = launch_main(list(ctx.args), hostfile, include, exclude, python, yes, prebuild, preflight, transport,
+        rc = launch_main(list(extra), hostfile, include, exclude, python, yes, prebuild, preflight, transport,
                          timeout, fmt is Format.json, verbose)  # launch prints text or JSON
     except (HostfileError, OSError) as exc:
-        typer.echo(f"dsdoctor: {exc}", err=True)
-        raise typer.Exit(2) from exc
-    raise typer.Exit(rc)
+        usage_error(str(exc))
+    _exit(rc)
 
 
-@app.command()
-def verify(
-    python: Optional[str] = PythonOpt,
-    op: List[str] = typer.Option(["cpu_adam"], "--op", help="Op to build and load: cpu_adam (default), async_io, ..."),
-    timeout: float = typer.Option(900.0, "--timeout", help="Seconds before the build is declared hung."),
-    extensions_dir: Optional[str] = typer.Option(None, "--extensions-dir",
-                                                 help="TORCH_EXTENSIONS_DIR to build in (default: a fresh temporary one)."),
-    fmt: Format = FormatOpt,
-    verbose: bool = VerboseOpt,
-    fail_on: Optional[FailOn] = FailOnOpt,
-    exit_zero: bool = ExitZeroOpt,
-    config: Optional[str] = ConfigOpt,
-) -> None:
+@app.command(
+    PythonOpt,
+    opt("--op", action="append", help="Op to build and load: cpu_adam (default), async_io, ... (repeatable)."),
+    opt("--timeout", type=float, default=900.0, help="Seconds before the build is declared hung."),
+    opt("--extensions-dir", help="TORCH_EXTENSIONS_DIR to build in (default: a fresh temporary one)."),
+    FormatOpt, VerboseOpt, FailOnOpt, ExitZeroOpt, ConfigOpt,
+)
+def verify(python: Optional[str], op: Optional[List[str]], timeout: float, extensions_dir: Optional[str], fmt: Format,
+           verbose: bool, fail_on: Optional[FailOn], exit_zero: bool, config: Optional[str]) -> None:
     """Really build and load DeepSpeed ops (as `CPUAdamBuilder().load()` would) and report the root cause."""
     from .model import Report
     from .probes.child import BUILDERS
     from .verify import build_op, default_python, diagnose
 
+    op = op or ["cpu_adam"]
     bad = [o for o in op if o not in BUILDERS]
     if bad:
-        typer.echo(f"unknown op {bad[0]!r}; choose from {', '.join(BUILDERS)}", err=True)
-        raise typer.Exit(2)
+        print(f"unknown op {bad[0]!r}; choose from {', '.join(BUILDERS)}", file=sys.stderr)
+        _exit(2)
     py = default_python(python)
     merged = Report()
     for name in op:
@@ -222,64 +200,59 @@ def verify(
     _finish(merged, "verify", fmt, verbose, fail_on, exit_zero, _settings(config, ["."]))
 
 
-@app.command()
-def estimate(
-    model_arg: Optional[str] = typer.Argument(None, metavar="[MODEL]", show_default=False,
-                                              help="Model dir, config.json, or org/name in the local HF cache."),
-    model: Optional[str] = typer.Option(None, "--model", help="The same as MODEL."),
-    params: Optional[float] = typer.Option(None, "--params", help="Total parameters (e.g. 7e9) instead of --model."),
-    largest_layer: Optional[float] = typer.Option(None, "--largest-layer", help="Largest layer's parameters."),
-    layers: Optional[int] = typer.Option(None, "--layers"),
-    hidden: Optional[int] = typer.Option(None, "--hidden"),
-    vocab: Optional[int] = typer.Option(None, "--vocab"),
-    lora_r: Optional[int] = typer.Option(None, "--lora-r", help="LoRA rank: only adapters are trained."),
-    lora_targets: str = typer.Option("q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj", "--lora-targets"),
-    qlora: bool = typer.Option(False, "--qlora", help="4-bit base weights (with --lora-r)."),
-    seq_len: int = typer.Option(2048, "--seq-len"),
-    micro_batch: int = typer.Option(1, "--micro-batch"),
-    no_grad_ckpt: bool = typer.Option(False, "--no-gradient-checkpointing"),
-    gpus_per_node: Optional[int] = typer.Option(None, "--gpus-per-node", help="Default: detected (NVML/nvidia-smi)."),
-    nodes: int = typer.Option(1, "--nodes"),
-    gpu_mem: Optional[str] = typer.Option(None, "--gpu-mem", help="Per GPU, e.g. 80GB (default: detected)."),
-    cpu_mem: Optional[str] = typer.Option(None, "--cpu-mem", help="Per node, e.g. 512GB (default: this host's RAM)."),
-    margin: float = typer.Option(0.1, "--margin", help="Headroom an option must leave to count as fitting."),
-    ds_version: str = typer.Option("0.19.8", "--deepspeed-version", help="Whose estimator formulas to use."),
-    transformers4: bool = typer.Option(False, "--transformers4", help="Count MoE experts as Transformers 4.x lays them out."),
-    write_config: Optional[str] = typer.Option(None, "--write-config", help="Write a ds_config for the recommended option."),
-    fmt: Format = FormatOpt,
-) -> None:
+@app.command(
+    opt("model_arg", nargs="?", metavar="MODEL", help="Model dir, config.json, or org/name in the local HF cache."),
+    opt("--model", help="The same as MODEL."),
+    opt("--params", type=float, help="Total parameters (e.g. 7e9) instead of --model."),
+    opt("--largest-layer", type=float, help="Largest layer's parameters."),
+    opt("--layers", type=int),
+    opt("--hidden", type=int),
+    opt("--vocab", type=int),
+    opt("--lora-r", type=int, help="LoRA rank: only adapters are trained."),
+    opt("--lora-targets", default="q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj"),
+    opt("--qlora", action="store_true", help="4-bit base weights (with --lora-r)."),
+    opt("--seq-len", type=int, default=2048),
+    opt("--micro-batch", type=int, default=1),
+    opt("--no-gradient-checkpointing", dest="no_grad_ckpt", action="store_true"),
+    opt("--gpus-per-node", type=int, help="Default: detected (NVML/nvidia-smi)."),
+    opt("--nodes", type=int, default=1),
+    opt("--gpu-mem", help="Per GPU, e.g. 80GB (default: detected)."),
+    opt("--cpu-mem", help="Per node, e.g. 512GB (default: this host's RAM)."),
+    opt("--margin", type=float, default=0.1, help="Headroom an option must leave to count as fitting."),
+    opt("--deepspeed-version", dest="ds_version", default="0.19.8", help="Whose estimator formulas to use."),
+    opt("--transformers4", action="store_true", help="Count MoE experts as Transformers 4.x lays them out."),
+    opt("--write-config", help="Write a ds_config for the recommended option."),
+    FormatOpt,
+)
+def estimate(**opts: Any) -> None:
     """Will it fit? Every ZeRO-2/3 x offload option with per-GPU and per-node memory, and the fastest that fits."""
     import os
 
     from .estimate import run_estimate
 
-    raise typer.Exit(run_estimate(dict(locals()), os.environ, json_out=fmt is Format.json))
+    _exit(run_estimate(opts, os.environ, json_out=opts["fmt"] is Format.json))
 
 
-TargetOpt = typer.Option([], "--target", help="Versions to lint scripts for, e.g. transformers==4.46 (repeatable).")
-SniffOpt = typer.Option(False, "--sniff", help="Skip named JSON/YAML files that are not DeepSpeed / accelerate configs "
-                        "(for pre-commit, which passes every changed file).")
-ZeroStageOpt = typer.Option(None, "--zero-stage", help="The ZeRO stage the scripts run with (else from the project).")
+PathsHelp = "Files or directories (default: the current directory)."
+TargetOpt = opt("--target", action="append", default=[], help="Versions to lint scripts for, e.g. transformers==4.46 "
+                "(repeatable).")
+SniffOpt = opt("--sniff", action="store_true", help="Skip named JSON/YAML files that are not DeepSpeed / accelerate "
+               "configs (for pre-commit, which passes every changed file).")
+ZeroStageOpt = opt("--zero-stage", type=int, help="The ZeRO stage the scripts run with (else from the project).")
 
 
-@app.command()
-def lint(
-    paths: List[str] = typer.Argument(None, help="Files or directories (default: the current directory)."),
-    world_size: Optional[int] = typer.Option(None, "--world-size", help="Ranks in the run (else from launcher args / hostfile)."),
-    ds_version: Optional[str] = typer.Option(None, "--ds-version", help="DeepSpeed version to lint for (default: installed)."),
-    fix: bool = typer.Option(False, "--fix", help="Apply safe fixes (formatting and comments kept; atomic writes)."),
-    unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="With --fix/--diff: also unsafe fixes."),
-    diff: bool = typer.Option(False, "--diff", help="Print the fixes as a unified diff; change nothing."),
-    target: List[str] = TargetOpt,
-    zero_stage: Optional[int] = ZeroStageOpt,
-    python: Optional[str] = PythonOpt,
-    fmt: Format = FormatOpt,
-    verbose: bool = VerboseOpt,
-    sniff: bool = SniffOpt,
-    fail_on: Optional[FailOn] = FailOnOpt,
-    exit_zero: bool = ExitZeroOpt,
-    config: Optional[str] = ConfigOpt,
-) -> None:
+@app.command(
+    opt("paths", nargs="*", metavar="PATH", help=PathsHelp),
+    opt("--world-size", type=int, help="Ranks in the run (else from launcher args / hostfile)."),
+    opt("--ds-version", help="DeepSpeed version to lint for (default: installed)."),
+    opt("--fix", action="store_true", help="Apply safe fixes (formatting and comments kept; atomic writes)."),
+    opt("--unsafe-fixes", action="store_true", help="With --fix/--diff: also unsafe fixes."),
+    opt("--diff", action="store_true", help="Print the fixes as a unified diff; change nothing."),
+    TargetOpt, ZeroStageOpt, PythonOpt, FormatOpt, VerboseOpt, SniffOpt, FailOnOpt, ExitZeroOpt, ConfigOpt,
+)
+def lint(paths: List[str], world_size: Optional[int], ds_version: Optional[str], fix: bool, unsafe_fixes: bool,
+         diff: bool, target: List[str], zero_stage: Optional[int], python: Optional[str], fmt: Format, verbose: bool,
+         sniff: bool, fail_on: Optional[FailOn], exit_zero: bool, config: Optional[str]) -> None:
     """Lint DeepSpeed configs, hostfiles, .deepspeed_env, launch scripts and Python training scripts."""
     from .lint.cli import run_lint
 
@@ -287,43 +260,34 @@ def lint(
     res, rc = run_lint(paths or ["."], world_size, ds_version, fix, unsafe_fixes, diff, target, python, zero_stage,
                        sniff, settings)
     if res is None:
-        raise typer.Exit(rc)
+        _exit(rc)
     _finish(res.report, "lint", fmt, verbose, fail_on, exit_zero, settings, res.fix_edits, show=not res.diff_printed)
 
 
-@app.command("fix")
-def fix_cmd(
-    paths: List[str] = typer.Argument(None, help="Files or directories to fix (default: the current directory)."),
-    unsafe_fixes: bool = typer.Option(False, "--unsafe-fixes", help="Also apply unsafe fixes."),
-    diff: bool = typer.Option(False, "--diff", help="Print the fixes as a unified diff; change nothing."),
-    target: List[str] = TargetOpt,
-    zero_stage: Optional[int] = ZeroStageOpt,
-    python: Optional[str] = PythonOpt,
-    fmt: Format = FormatOpt,
-    verbose: bool = VerboseOpt,
-    sniff: bool = SniffOpt,
-    fail_on: Optional[FailOn] = FailOnOpt,
-    exit_zero: bool = ExitZeroOpt,
-    config: Optional[str] = ConfigOpt,
-) -> None:
+@app.command(
+    opt("paths", nargs="*", metavar="PATH", help="Files or directories to fix (default: the current directory)."),
+    opt("--unsafe-fixes", action="store_true", help="Also apply unsafe fixes."),
+    opt("--diff", action="store_true", help="Print the fixes as a unified diff; change nothing."),
+    TargetOpt, ZeroStageOpt, PythonOpt, FormatOpt, VerboseOpt, SniffOpt, FailOnOpt, ExitZeroOpt, ConfigOpt,
+    name="fix",
+)
+def fix_cmd(paths: List[str], unsafe_fixes: bool, diff: bool, target: List[str], zero_stage: Optional[int],
+            python: Optional[str], fmt: Format, verbose: bool, sniff: bool, fail_on: Optional[FailOn], exit_zero: bool,
+            config: Optional[str]) -> None:
     """Apply lint's fixes (same as `dsdoctor lint --fix`): minimal edits, formatting kept, atomic writes."""
     lint(paths, None, None, True, unsafe_fixes, diff, target, zero_stage, python, fmt, verbose, sniff, fail_on,
          exit_zero, config)
 
 
-@app.command()
-def explain(
-    paths: List[str] = typer.Argument(None, help="Log files, a directory of rank logs, or - for stdin (gzip accepted)."),
-    follow: bool = typer.Option(False, "--follow", help="Watch live logs; report as soon as a cause appears."),
-    follow_seconds: Optional[float] = typer.Option(None, "--follow-seconds", help="Stop following after this many seconds."),
-    env: bool = typer.Option(False, "--env", help="Also run the environment checks and merge what they confirm."),
-    python: Optional[str] = PythonOpt,
-    fmt: Format = FormatOpt,
-    verbose: bool = VerboseOpt,
-    fail_on: Optional[FailOn] = FailOnOpt,
-    exit_zero: bool = ExitZeroOpt,
-    config: Optional[str] = ConfigOpt,
-) -> None:
+@app.command(
+    opt("paths", nargs="*", metavar="PATH", help="Log files, a directory of rank logs, or - for stdin (gzip accepted)."),
+    opt("--follow", action="store_true", help="Watch live logs; report as soon as a cause appears."),
+    opt("--follow-seconds", type=float, help="Stop following after this many seconds."),
+    opt("--env", action="store_true", help="Also run the environment checks and merge what they confirm."),
+    PythonOpt, FormatOpt, VerboseOpt, FailOnOpt, ExitZeroOpt, ConfigOpt,
+)
+def explain(paths: List[str], follow: bool, follow_seconds: Optional[float], env: bool, python: Optional[str],
+            fmt: Format, verbose: bool, fail_on: Optional[FailOn], exit_zero: bool, config: Optional[str]) -> None:
     """Find the root cause in a failed DeepSpeed / Hugging Face training log."""
     from .explain.command import InputError, explain_paths, merge_env
     from .explain.command import follow as follow_logs
@@ -337,72 +301,86 @@ def explain(
         else:
             report = explain_paths(paths or ["-"], env=env, python=python)
     except InputError as exc:
-        typer.echo(f"dsdoctor: {exc}", err=True)
-        raise typer.Exit(2) from exc
+        usage_error(str(exc))
     _finish(report, "explain", fmt, verbose, fail_on, exit_zero, _settings(config, paths or []))
 
 
-@app.command()
-def smoke(
-    python: Optional[str] = PythonOpt,
-    nproc: int = typer.Option(1, "--nproc", help="Processes (ranks) to launch."),
-    config: Optional[str] = typer.Option(None, "--config", help="Your ds_config (default: ZeRO-3, both offloads to CPU)."),
-    model: Optional[str] = typer.Option(None, "--model", help="Model dir / config.json: its architecture, scaled down."),
-    steps: int = typer.Option(12, "--steps"),
-    timeout: float = typer.Option(900.0, "--timeout", help="Overall seconds before everything is stopped."),
-    fmt: Format = FormatOpt,
-    verbose: bool = VerboseOpt,
-) -> None:
+SMOKE_CONFIG_MOVED = ("smoke's DeepSpeed config is --ds-config (--config is dsdoctor's own configuration file in "
+                      "every other command): use --ds-config {path}")
+
+
+@app.command(
+    PythonOpt,
+    opt("--nproc", type=int, default=1, help="Processes (ranks) to launch."),
+    opt("--ds-config", help="Your ds_config (default: ZeRO-3, both offloads to CPU)."),
+    opt("--config", dest="old_config", help=argparse.SUPPRESS),
+    opt("--model", help="Model dir / config.json: its architecture, scaled down."),
+    opt("--steps", type=int, default=12),
+    opt("--timeout", type=float, default=900.0, help="Overall seconds before everything is stopped."),
+    FormatOpt, VerboseOpt,
+)
+def smoke(python: Optional[str], nproc: int, ds_config: Optional[str], old_config: Optional[str], model: Optional[str],
+          steps: int, timeout: float, fmt: Format, verbose: bool) -> None:
     """Prove it runs: a real ZeRO-3 offload run of a tiny model through the deepspeed launcher, with checks."""
     from .smoke.command import run_smoke
 
-    raise typer.Exit(run_smoke(python, nproc, config, model, steps, timeout, fmt is Format.json, verbose))
+    if old_config is not None:
+        usage_error(SMOKE_CONFIG_MOVED.format(path=old_config))
+    _exit(run_smoke(python, nproc, ds_config, model, steps, timeout, fmt is Format.json, verbose))
 
 
-@app.command()
-def rules(
-    fmt: str = typer.Option("text", "--format", "-f", help="text or json."),
-    command: Optional[str] = typer.Option(None, "--command", help="Only the names this command reports (e.g. explain)."),
-) -> None:
+@app.command(
+    opt("--format", "-f", dest="fmt", default="text", help="text or json."),
+    opt("--command", help="Only the names this command reports (e.g. explain)."),
+)
+def rules(fmt: str, command: Optional[str]) -> None:
     """List every finding name with its code, severity and one line."""
     from .ruledocs.cli import run_rules
 
-    raise typer.Exit(run_rules(fmt, command))
+    _exit(run_rules(fmt, command))
 
 
-@app.command()
-def rule(
-    name: str = typer.Argument(..., help="A finding name (cuda-version-mismatch) or code (DS101)."),
-    fmt: str = typer.Option("text", "--format", "-f", help="text or json."),
-) -> None:
+@app.command(
+    opt("name", help="A finding name (cuda-version-mismatch) or code (DS101)."),
+    opt("--format", "-f", dest="fmt", default="text", help="text or json."),
+)
+def rule(name: str, fmt: str) -> None:
     """Print a finding's What / Why / Example / Fix."""
     from .ruledocs.cli import run_rule
 
-    raise typer.Exit(run_rule(name, fmt))
+    _exit(run_rule(name, fmt))
 
 
-@app.command()
-def report(
-    log: Optional[str] = typer.Option(None, "--log", help="A failed training log (file, rank-log directory, gzip): "
-                                      "its tail and explain's diagnosis."),
-    ds_config: Optional[str] = typer.Option(None, "--ds-config", help="The DeepSpeed config you train with."),
-    python: Optional[str] = PythonOpt,
-    redact_paths: bool = typer.Option(False, "--redact-paths", help="Also replace user names in home paths with $USER "
-                                      "(default: DSDOCTOR_REDACT_PATHS=1)."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the report to this file (atomically)."),
-    no_lint: bool = typer.Option(False, "--no-lint", help="Do not lint the current directory."),
-) -> None:
+@app.command(
+    opt("--log", help="A failed training log (file, rank-log directory, gzip): its tail and explain's diagnosis."),
+    opt("--ds-config", help=f"{DsConfigHelp}."),
+    PythonOpt,
+    opt("--redact-paths", action="store_true", help="Also replace user names in home paths with $USER "
+        "(default: DSDOCTOR_REDACT_PATHS=1)."),
+    opt("--output", "-o", help="Write the report to this file (atomically)."),
+    opt("--no-lint", action="store_true", help="Do not lint the current directory."),
+)
+def report(log: Optional[str], ds_config: Optional[str], python: Optional[str], redact_paths: bool,
+           output: Optional[str], no_lint: bool) -> None:
     """A Markdown bug report to paste into an issue: versions, environment, findings, log tail and diagnosis.
     Secrets are redacted."""
     from .report import run_report
 
-    raise typer.Exit(run_report(log, ds_config, python, redact_paths, output, not no_lint))
+    _exit(run_report(log, ds_config, python, redact_paths, output, not no_lint))
 
 
 @app.command()
 def version() -> None:
     """Print dsdoctor's version and the versions it knows facts for."""
-    _version_callback(True)
+    from . import __version__
+    from .knowledge.coverage import version_text
+
+    print(version_text(__version__))
+
+
+def commands() -> List[str]:
+    """The command names, in help order."""
+    return list(app.commands)
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -419,24 +397,14 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 def _main(argv: Optional[List[str]]) -> int:
     try:
-        rv = app(args=argv, standalone_mode=False)
-        if isinstance(rv, int):
-            return rv
-    except typer.Exit as exc:
-        return int(exc.exit_code)
-    except SystemExit as exc:  # click usage errors in standalone_mode=False come as exceptions below
-        return int(exc.code or 0) if isinstance(exc.code, int) else 2
+        return app(sys.argv[1:] if argv is None else argv)
+    except SystemExit as exc:  # usage errors (2), --help (0) and the commands' exit codes
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except KeyboardInterrupt:
+        return 2
     except Exception as exc:  # noqa: BLE001 - the contract is exit 2 with a message, not a traceback
-        # click's exceptions (typer may vendor click, so match by shape, not by import)
-        if type(exc).__name__ == "Abort":
-            return 2
-        show = getattr(exc, "show", None)
-        if callable(show) and hasattr(exc, "exit_code"):
-            show()
-            return 2
         print(f"dsdoctor: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
-    return 0
 
 
 if __name__ == "__main__":

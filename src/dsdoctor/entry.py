@@ -1,4 +1,4 @@
-"""The ``dsdoctor`` console entry point: ``--version`` answers without importing the CLI layer (typer, rich),
+"""The ``dsdoctor`` console entry point: ``--version`` answers without importing the CLI layer (argparse, rich, the commands),
 everything else goes to :func:`dsdoctor.cli.main`."""
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ def test_two_processes_with_user_config_and_model(tmp_path: Path) -> None:
     (tmp_path / "m" / "config.json").write_text(json.dumps(
         {"model_type": "qwen2", "hidden_size": 896, "intermediate_size": 4864, "num_hidden_layers": 24,
          "num_attention_heads": 14, "num_key_value_heads": 2, "vocab_size": 151936, "tie_word_embeddings": True}))
-    rc, out, _ = _smoke(tmp_path, "--nproc", "2", "--config", str(tmp_path / "ds.json"), "--model", str(tmp_path / "m"))
+    rc, out, _ = _smoke(tmp_path, "--nproc", "2", "--ds-config", str(tmp_path / "ds.json"), "--model", str(tmp_path / "m"))
     assert rc == 0, out
     assert len(out["facts"]["ranks"]) == 2
     assert all(r["optimizer"] == "DeepSpeedCPUAdam" and r["partitioned"] for r in out["facts"]["ranks"])
@@ -95,7 +95,7 @@ def test_broken_config_names_the_batch_mismatch(tmp_path: Path) -> None:
         "train_batch_size": 3, "train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 1,
         "optimizer": {"type": "AdamW", "params": {"lr": 0.01}},
         "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}, "offload_param": {"device": "cpu"}}}))
-    rc, out, _ = _smoke(tmp_path, "--config", str(tmp_path / "ds.json"))
+    rc, out, _ = _smoke(tmp_path, "--ds-config", str(tmp_path / "ds.json"))
     assert rc == 1
     first = out["findings"][0]
     assert first["name"] in ("batch-size-mismatch", "smoke-failed"), first

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-import typer
-
+from ..cliparse import usage_error
 from ..model import Report
 from . import check_nodes, nodes_of
 from .hosts import HostfileError
@@ -14,16 +13,13 @@ from .transport import TRANSPORTS
 
 def check_hostfile(hostfile: str, include: str, exclude: str, transport: str, python: Optional[str],
                    timeout: float, nvme: bool = False) -> Report:
+    """``check`` on every node of ``hostfile``; exit 2 (SystemExit) on a usage error."""
     if transport not in TRANSPORTS:
-        typer.echo(f"dsdoctor: unknown --transport {transport!r}; choose from {', '.join(TRANSPORTS)}", err=True)
-        raise typer.Exit(2)
+        usage_error(f"unknown --transport {transport!r}; choose from {', '.join(TRANSPORTS)}")
     if python is not None and not python.startswith("/"):
-        typer.echo("dsdoctor: --python must be an absolute path with --hostfile (it is looked up on every node)",
-                   err=True)
-        raise typer.Exit(2)
+        usage_error("--python must be an absolute path with --hostfile (it is looked up on every node)")
     try:
         hosts = nodes_of(hostfile, include, exclude)
     except HostfileError as exc:
-        typer.echo(f"dsdoctor: {exc}", err=True)
-        raise typer.Exit(2) from exc
+        usage_error(str(exc))
     return check_nodes(hosts, python=python, transport=transport, timeout=timeout, nvme=nvme)

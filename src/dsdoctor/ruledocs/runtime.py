@@ -101,7 +101,7 @@ ENTRIES: Tuple[Entry, ...] = (
             "that keeps it at 0, frozen parameters.",
         fix="Check the `optimizer` (lr) and `scheduler` blocks of the config (warmup_min_lr / warmup_num_steps).",
         examples=(
-            smoke("`dsdoctor smoke --config ds.json` with `\"lr\": 0` in the optimizer block:",
+            smoke("`dsdoctor smoke --ds-config ds.json` with `\"lr\": 0` in the optimizer block:",
                   (_init(), _done([10.42] * 12))),
         ),
     ),
