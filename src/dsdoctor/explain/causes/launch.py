@@ -132,6 +132,10 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     return Advice("Installed packages disagree on an API: an import or version requirement failed", s.text[:300], fixes)
 
 
+# torch.distributed setup failing or timing out: the frames of a paste cut there, or the store's timeout messages
+_RENDEZVOUS_FAILED = "|".join(("rendezvous", "init_process_group", "DistStoreError",
+                               re.escape(CK.MSG_STORE_WAIT_CLIENTS.split("} ")[1].split(".")[0]), re.escape(CK.MSG_STORE_BARRIER)))
+
 _HOSTFILE_SAMPLES = ("ValueError: Hostfile contains multiple entries for worker-1, unable to proceed with launching",
                      "ValueError: Hostfile contains a bad entry: worker-1 slots=two, unable to proceed with launching",
                      "ValueError: Hostfile is empty or not formatted correctly, unable to proceed with launching.")
@@ -178,8 +182,7 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_NO_HOSTFILE, f"{RUNNER} fetch_hostfile logger.warning (0.8.3-0.19.8)",
                   "[2026-11-30 10:02:11,101] [WARNING] [runner.py:214:fetch_hostfile] Unable to find hostfile, will "
                   "proceed with training with local resources only.",
-                  note=True, cause_with=r"rendezvous|init_process_group|waiting for clients|store based barrier|"
-                                        r"DistStoreError"),),
+                  note=True, cause_with=_RENDEZVOUS_FAILED),),
           docs=Docs(
               "The `deepspeed` launcher found no hostfile (`Unable to find hostfile, will proceed with training with "
               "local resources only.`) and started ranks on this node only; the run then failed or timed out while "
