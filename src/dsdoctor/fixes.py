@@ -50,6 +50,14 @@ def pip_fix(requirement: str, title: str, python: Optional[str] = None, reason: 
     )
 
 
+
+def cpu_adam_upgrade_fix(python: Optional[str] = None) -> Fix:
+    """Upgrade to the first DeepSpeed whose cpu_adam needs no CUDA toolkit (check and explain give this one)."""
+    from .knowledge import deepspeed as K
+
+    return pip_fix(f"deepspeed>={K.CPU_ADAM_PLAIN_CPU_FROM}", f"Upgrade DeepSpeed to {K.CPU_ADAM_PLAIN_CPU_FROM}: its "
+                   "cpu_adam needs no CUDA toolkit", python)
+
 def command_fix(title: str, *commands: str, applicability: Applicability = "safe", reason: str = "") -> Fix:
     return Fix(title=title, applicability=applicability, commands=tuple(commands), reason=reason)
 
@@ -129,9 +137,9 @@ def cuda_mismatch_fixes(ds: Optional[Version], system: Tuple[int, int], torch_cu
             app, reason = "safe", ("no CUDA code is compiled or linked for cpu_adam here" if not gpu_visible
                                    else "a minor CUDA difference: the APIs are compatible.")
         out.append(env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Skip DeepSpeed's CUDA check (exactly the value 1)", app, reason))
-    if sole_blocker and (ds is None or (K.cpu_adam_cuda_check(ds) == "fatal" and ds < v("0.19.8"))):
-        out.append(pip_fix("deepspeed>=0.19.8", "Upgrade DeepSpeed to 0.19.8, whose cpu_adam is a plain CPU build "
-                           "(when CPU offload's cpu_adam is the only op you need)", python))
+    if sole_blocker and (ds is None or (K.cpu_adam_cuda_check(ds) == "fatal" and ds < v(K.CPU_ADAM_PLAIN_CPU_FROM))):
+        out.append(pip_fix(f"deepspeed>={K.CPU_ADAM_PLAIN_CPU_FROM}", f"Upgrade DeepSpeed to {K.CPU_ADAM_PLAIN_CPU_FROM}, "
+                           "whose cpu_adam is a plain CPU build (when CPU offload's cpu_adam is the only op you need)", python))
     out.extend(fixes[-1:])
     return out
 

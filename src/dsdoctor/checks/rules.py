@@ -11,6 +11,7 @@ from typing import Callable, Iterable, List, Optional, Tuple, Union
 from ..dsconfig import OffloadIntent
 from ..fixes import (
     compiler_fix,
+    cpu_adam_upgrade_fix,
     cuda_mismatch_fixes,
     curand_fix,
     env_fix,
@@ -232,9 +233,8 @@ def _toolkit_missing(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         sev = Severity.INFO if ctx.accelerator.name != "cuda" else Severity.WARNING
         title = "No usable CUDA toolkit: CUDA ops cannot be built (cpu_adam builds CPU-only here)"
     fixes = _toolkit_fixes(ctx, ctx.torch_cuda)
-    if ctx.ds < v("0.19.8") and ctx.accelerator.name == "cuda":
-        fixes.insert(len(fixes) - 1, pip_fix("deepspeed>=0.19.8", "Upgrade DeepSpeed to 0.19.8: its cpu_adam needs no "
-                                             "CUDA toolkit", ctx.python_exe))
+    if ctx.ds < v(K.CPU_ADAM_PLAIN_CPU_FROM) and ctx.accelerator.name == "cuda":
+        fixes.insert(len(fixes) - 1, cpu_adam_upgrade_fix(ctx.python_exe))
     yield Finding("cuda-toolkit-missing", sev, title,
                   "DeepSpeed reads the toolkit version by running <CUDA_HOME>/bin/nvcc -V (not the nvcc on PATH). "
                   "DS_SKIP_CUDA_CHECK does not help with a missing toolkit.",

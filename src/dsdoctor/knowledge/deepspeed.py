@@ -83,6 +83,10 @@ CPU_ADAM_CUDA_CHECK: Tuple[Span[CheckMode], ...] = (
 )
 
 
+# the first release whose cpu_adam needs no CUDA toolkit at all (the table's open-ended "not-checked" span)
+CPU_ADAM_PLAIN_CPU_FROM: str = next(s.lo for s in CPU_ADAM_CUDA_CHECK if s.value == "not-checked" and s.hi is None and s.lo)
+
+
 def cpu_adam_cuda_check(ds: Version) -> CheckMode:
     return lookup(CPU_ADAM_CUDA_CHECK, ds, "not-checked")
 

@@ -47,9 +47,8 @@ def _cuda_toolkit_missing(s: Seen, f: LogFacts) -> Advice:
     fixes = F.toolkit_fixes(f.torch_cuda, f.ds) if f.torch_cuda else [
         code_fix("Point CUDA_HOME at the CUDA toolkit matching torch's CUDA",
                  "python -c 'import torch; print(torch.version.cuda)'   # then: export CUDA_HOME=/usr/local/cuda-<that>")]
-    if f.ds is None or f.ds < v("0.19.8"):
-        fixes.insert(len(fixes) - 1, F.pip_fix("deepspeed>=0.19.8", "Upgrade DeepSpeed to 0.19.8: its cpu_adam needs no "
-                                               "CUDA toolkit"))
+    if f.ds is None or f.ds < v(K.CPU_ADAM_PLAIN_CPU_FROM):
+        fixes.insert(len(fixes) - 1, F.cpu_adam_upgrade_fix())
     return Advice("No usable CUDA toolkit: DeepSpeed could not run <CUDA_HOME>/bin/nvcc",
                   "DeepSpeed reads the toolkit version by running <CUDA_HOME>/bin/nvcc -V (not the nvcc on PATH). "
                   "DS_SKIP_CUDA_CHECK does not help with a missing toolkit.", fixes)
