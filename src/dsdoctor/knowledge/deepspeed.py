@@ -697,6 +697,9 @@ MSG_CPU_FALLBACK = "Setting accelerator to CPU. If you have GPU or other acceler
 # The cpu accelerator's own ops (op_builder/cpu/, 0.9.3-0.19.8: deepspeed_ccl_comm, deepspeed_shm_comm, ...): a CUDA
 # box builds none of them. ccl_comm needs Intel oneCCL (csrc/cpu/comm/ccl.cpp: #include <oneapi/ccl.hpp>).
 CCL_HEADER = "oneapi/ccl.hpp"
+# ... and the op names only the cpu accelerator has (op_builder/cpu NAME; not_implemented and ccl_comm 0.9.3-0.19.8,
+# shm_comm 0.14.2-0.19.8): ds_report rows for them show that get_accelerator() picked cpu
+CPU_ACCELERATOR_ONLY_OPS = ("deepspeed_not_implemented", "deepspeed_ccl_comm", "deepspeed_shm_comm")
 # op_builder/<cpu|hpu|mlu|npu|xpu>/no_impl.py NotImplementedBuilder.load (0.9.3-0.19.8): the accelerator has no
 # builder for the op (e.g. InferenceBuilder for kernel injection on the cpu accelerator)
 MSG_OP_NOT_IMPLEMENTED = "This op had not been implemented on {backend} backend."
