@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
+
+from ..textpos import LineIndex
 
 MAX_BYTES = 16 * 2**20  # a DeepSpeed config is a few KB; bigger files are reported, not parsed
 MAX_DEPTH = 200  # hjson recurses ~3 Python frames per level: deeper documents hit RecursionError there
@@ -93,14 +94,18 @@ class Document:
     error: Optional[ReadError] = None
     strict_json_error: Optional[Tuple[str, int]] = None  # json.loads' message and offset, if it fails
     comments: List[Tuple[int, int]] = field(default_factory=list)  # (start, end) of each comment hjson skipped
-    _lines: List[int] = field(default_factory=list)
+    _index: Optional[LineIndex] = field(default=None, repr=False, compare=False)
+
+    @property
+    def index(self) -> LineIndex:
+        """The text's line index (built once)."""
+        if self._index is None:
+            self._index = LineIndex(self.text)
+        return self._index
 
     def linecol(self, pos: int) -> Tuple[int, int]:
         """1-based line and column of an offset (columns count characters)."""
-        if not self._lines:
-            self._lines = [0] + [m.end() for m in re.finditer("\n", self.text)]
-        i = bisect_right(self._lines, pos) - 1
-        return i + 1, pos - self._lines[i] + 1
+        return self.index.linecol(pos)
 
     @property
     def data(self) -> Dict[str, Any]:

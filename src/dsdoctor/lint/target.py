@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from packaging.version import Version
 
+from ..knowledge.deepspeed import LATEST_KNOWN
+from ..textpos import LineIndex
 from .reader import Document, Node
-
-LATEST_KNOWN = "0.19.8"
 
 
 @dataclass
@@ -48,15 +46,24 @@ class Target:
     usage: Usage
     doc: Optional[Document] = None  # ds_config
     extra: Dict[str, Any] = field(default_factory=dict)
-    _lines: List[int] = field(default_factory=list)
+    _index: Optional[LineIndex] = field(default=None, repr=False, compare=False)
+
+    @property
+    def index(self) -> LineIndex:
+        """The text's line index (the config document's, for a ds_config)."""
+        if self.doc is not None:
+            return self.doc.index
+        if self._index is None:
+            self._index = LineIndex(self.text)
+        return self._index
 
     def linecol(self, pos: int) -> Tuple[int, int]:
-        if self.doc is not None:
-            return self.doc.linecol(pos)
-        if not self._lines:
-            self._lines = [0] + [m.end() for m in re.finditer("\n", self.text)]
-        i = bisect_right(self._lines, pos) - 1
-        return i + 1, pos - self._lines[i] + 1
+        """1-based line and column of an offset."""
+        return self.index.linecol(pos)
+
+    def line_start(self, pos: int) -> int:
+        """Offset of the start of the line holding ``pos``."""
+        return self.index.line_start(pos)
 
     def node(self, *path: str) -> Optional[Node]:
         if self.doc is None or self.doc.root is None:

@@ -26,6 +26,7 @@ from urllib.parse import quote
 
 from ..catalog import RULES, code_for
 from ..model import Evidence, Finding, Report, Severity
+from ..textpos import LineIndex
 
 if TYPE_CHECKING:
     from ..lint.rule import Edit
@@ -392,15 +393,13 @@ def _fix(edits: Sequence["Edit"], description: str, base: str, files: _Files) ->
 def offsets_region(text: str, start: int, end: int) -> Dict[str, Any]:
     """The region ``[start, end)`` of ``text`` (code-point offsets): 1-based lines and columns (``endColumn`` is one
     past the last character, as SARIF defines it) plus ``charOffset`` / ``charLength``."""
-    sl, sc = linecol(text, start)
-    el, ec = linecol(text, end)
+    index = LineIndex(text, universal=True)
+    sl, sc = index.linecol(start)
+    el, ec = index.linecol(end)
     return {"startLine": sl, "startColumn": sc, "endLine": el, "endColumn": ec, "charOffset": start,
             "charLength": end - start}
 
 
 def linecol(text: str, pos: int) -> Tuple[int, int]:
     """1-based line and column of offset ``pos`` (CR, LF and CR LF end lines)."""
-    line, start = 1, 0
-    for m in _NEWLINE.finditer(text, 0, pos):
-        line, start = line + 1, m.end()
-    return line, pos - start + 1
+    return LineIndex(text, universal=True).linecol(pos)
