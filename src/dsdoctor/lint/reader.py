@@ -40,6 +40,10 @@ class ReadError(Exception):
         self.pos = pos
 
 
+class FileError(ReadError):
+    """The file itself could not be read as text (missing, unreadable, too large): no position in it."""
+
+
 class _Fatal(ReadError):
     """Where hjson raises IndexError/RecursionError (not HjsonDecodeError): its braceless-root fallback does
     not catch these, so neither do we."""
@@ -450,9 +454,9 @@ def read(path: str) -> Document:
         with open(path, "rb") as fh:
             raw = fh.read(MAX_BYTES + 1)
     except OSError as exc:
-        return Document(path=path, text="", error=ReadError(f"cannot read the file: {exc.strerror or exc}", 0))
+        return Document(path=path, text="", error=FileError(f"cannot read the file: {exc.strerror or exc}", 0))
     if len(raw) > MAX_BYTES:
-        return Document(path=path, text="", error=ReadError(
+        return Document(path=path, text="", error=FileError(
             f"the file is larger than {MAX_BYTES // 2**20} MiB; a DeepSpeed config is a few KB (not parsed)", 0))
     try:
         text = raw.decode("utf-8")
