@@ -49,6 +49,28 @@ class LineIndex:
         return self.starts[max(min(line, len(self.starts)), 1) - 1]
 
 
+class HasLines:
+    """Mixin for an object with a ``text``: its :class:`LineIndex` (built once, rebuilt if ``text`` is replaced)
+    and positions through it."""
+
+    text: str
+
+    @property
+    def index(self) -> LineIndex:
+        idx = self.__dict__.get("_line_index")
+        if not isinstance(idx, LineIndex) or idx.text is not self.text:
+            idx = self.__dict__["_line_index"] = LineIndex(self.text)
+        return idx
+
+    def linecol(self, pos: int) -> Tuple[int, int]:
+        """1-based line and column of an offset (columns count characters)."""
+        return self.index.linecol(pos)
+
+    def line_start(self, pos: int) -> int:
+        """Offset of the start of the line holding ``pos``."""
+        return self.index.line_start(pos)
+
+
 def linecol(text: str, pos: int, universal: bool = False) -> Tuple[int, int]:
     """1-based line and column of one offset of ``text`` (a :class:`LineIndex` when there are many)."""
     return LineIndex(text, universal).linecol(pos)

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..textpos import LineIndex
+from ..textpos import HasLines
 
 MAX_BYTES = 16 * 2**20  # a DeepSpeed config is a few KB; bigger files are reported, not parsed
 MAX_DEPTH = 200  # hjson recurses ~3 Python frames per level: deeper documents hit RecursionError there
@@ -89,7 +89,7 @@ class Node:
 
 
 @dataclass
-class Document:
+class Document(HasLines):
     """A read config: text, root node (None when unreadable), the error that stopped reading, positions."""
 
     path: str
@@ -98,18 +98,6 @@ class Document:
     error: Optional[ReadError] = None
     strict_json_error: Optional[Tuple[str, int]] = None  # json.loads' message and offset, if it fails
     comments: List[Tuple[int, int]] = field(default_factory=list)  # (start, end) of each comment hjson skipped
-    _index: Optional[LineIndex] = field(default=None, repr=False, compare=False)
-
-    @property
-    def index(self) -> LineIndex:
-        """The text's line index (built once)."""
-        if self._index is None:
-            self._index = LineIndex(self.text)
-        return self._index
-
-    def linecol(self, pos: int) -> Tuple[int, int]:
-        """1-based line and column of an offset (columns count characters)."""
-        return self.index.linecol(pos)
 
     @property
     def data(self) -> Dict[str, Any]:

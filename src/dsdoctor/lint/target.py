@@ -8,7 +8,7 @@ from typing import Any, Dict, Optional, Tuple
 from packaging.version import Version
 
 from ..knowledge.deepspeed import LATEST_KNOWN
-from ..textpos import LineIndex
+from ..textpos import HasLines, LineIndex
 from .reader import Document, Node
 
 
@@ -39,31 +39,18 @@ class Usage:
 
 
 @dataclass
-class Target:
+class Target(HasLines):
     path: str
     kind: str
     text: str
     usage: Usage
     doc: Optional[Document] = None  # ds_config
     extra: Dict[str, Any] = field(default_factory=dict)
-    _index: Optional[LineIndex] = field(default=None, repr=False, compare=False)
 
     @property
     def index(self) -> LineIndex:
         """The text's line index (the config document's, for a ds_config)."""
-        if self.doc is not None:
-            return self.doc.index
-        if self._index is None:
-            self._index = LineIndex(self.text)
-        return self._index
-
-    def linecol(self, pos: int) -> Tuple[int, int]:
-        """1-based line and column of an offset."""
-        return self.index.linecol(pos)
-
-    def line_start(self, pos: int) -> int:
-        """Offset of the start of the line holding ``pos``."""
-        return self.index.line_start(pos)
+        return self.doc.index if self.doc is not None else super().index
 
     def node(self, *path: str) -> Optional[Node]:
         if self.doc is None or self.doc.root is None:

@@ -9,37 +9,27 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Optional, Tuple
 
-from ...textpos import LineIndex
+from ...textpos import HasLines
 from ._vals import COLLECTIVE_SAVES
 
 MAX_BYTES = 16 * 2**20
 
 
 @dataclass
-class Source:
+class Source(HasLines):
     path: str
     text: str
     encoding: str
     module: Any = None  # libcst.Module
     positions: Any = None  # node -> CodeRange
     error: Optional[str] = None
-    _index: Optional[LineIndex] = field(default=None, repr=False, compare=False)
-
-    @property
-    def index(self) -> LineIndex:
-        if self._index is None:
-            self._index = LineIndex(self.text)
-        return self._index
 
     def offset(self, line: int, col: int) -> int:
         """Offset of 1-based ``line`` and 0-based ``col`` (libcst's positions)."""
         return self.index.line_offset(line) + col
-
-    def linecol(self, pos: int) -> Tuple[int, int]:
-        return self.index.linecol(pos)
 
     def span(self, node: Any) -> Tuple[int, int]:
         """(start, end) character offsets of a node."""
