@@ -25,7 +25,9 @@ def run_estimate(opts: Dict[str, Any], env: Mapping[str, str], json_out: bool) -
     from .output import ds_config, render_json, render_text, write_atomic
 
     try:
-        ds = parse(opts["ds_version"])
+        from ..knowledge.deepspeed import LATEST_KNOWN
+
+        ds = parse(opts.get("ds_version") or LATEST_KNOWN)
         if ds is None:
             raise InputError(f"--deepspeed-version {opts['ds_version']!r} is not a version")
         if opts["margin"] < 0 or opts["margin"] >= 1:
