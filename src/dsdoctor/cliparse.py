@@ -45,12 +45,6 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\nTry '{self.prog} --help' for help.\n")
 
 
-def usage_error(message: str) -> NoReturn:
-    """Print ``dsdoctor: message`` on stderr and exit 2 (a usage error: dsdoctor could not run)."""
-    print(f"dsdoctor: {message}", file=sys.stderr)
-    raise SystemExit(2)
-
-
 def choice(enum: Type[Any]) -> Callable[[str], Any]:
     """An argparse ``type`` for a str Enum with a clear error listing the values."""
     values = [e.value for e in enum]
