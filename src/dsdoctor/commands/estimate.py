@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from typing import Mapping, Optional
 
 from ..errors import UsageError
+from ..estimate.inputs import ModelArgs
 from ..exitcodes import FAILED, FINDINGS, OK
 from . import Outcome
 
-DEFAULT_LORA_TARGETS = "q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj"
+DEFAULT_LORA_TARGETS = ",".join(ModelArgs.lora_targets)
 
 
 @dataclass
@@ -45,7 +46,7 @@ def run(o: Options, env: Optional[Mapping[str, str]] = None) -> Outcome:
     GPU memory unknown), 1 when none fits; bad input raises UsageError. ``--write-config`` writes the recommended
     option's ds_config (what it did goes to ``messages``, printed after the table)."""
     from ..estimate.core import estimate
-    from ..estimate.inputs import InputError, ModelArgs, hardware, workload
+    from ..estimate.inputs import InputError, hardware, workload
     from ..estimate.memory import parse_size
     from ..knowledge.versions import parse
 

@@ -42,7 +42,7 @@ def render_text(report: Report, verbose: bool = False, out: Optional[TextIO] = N
     """Root cause first (what was seen, the consequences, the fixes), then the other diagnoses."""
     from rich.markup import escape
 
-    from .console import console
+    from .console import console, print_fixes
 
     con = console(out or sys.stdout)
     colors = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "blue"}
@@ -60,16 +60,7 @@ def render_text(report: Report, verbose: bool = False, out: Optional[TextIO] = N
             con.print(f"    consequence (line {e.line}): [dim]{escape(e.what[:300])}[/dim]")
         if verbose and f.explanation:
             con.print(f"    why: {escape(f.explanation)}")
-        for i, fix in enumerate(f.fixes if (verbose or n == 0) else f.fixes[:1], 1):
-            tag = "" if fix.applicability == "safe" else " [yellow](unsafe)[/yellow]"
-            con.print(f"    fix {i}: {escape(fix.title)}{tag}")
-            if fix.reason and verbose:
-                con.print(f"           [dim]{escape(fix.reason)}[/dim]")
-            for cmd in fix.commands:
-                con.print(f"           $ {escape(cmd)}")
-            if verbose:
-                for label2, form in fix.forms:
-                    con.print(f"           [dim]{label2}:[/dim] {escape(form)}")
+        print_fixes(con, f.fixes if (verbose or n == 0) else f.fixes[:1], verbose, 4)
         if n == 0 and len(report.findings) > 1:
             con.print("")
     if not verbose:
