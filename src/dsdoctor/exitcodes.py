@@ -7,10 +7,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, List, Sequence
 
 if TYPE_CHECKING:
-    from .model import Report
+    from .model import Finding, Report
 
 OK = 0
 FINDINGS = 1
@@ -18,13 +18,19 @@ FAILED = 2
 INTERRUPTED = 130
 
 
+def at_or_above(findings: "Sequence[Finding]", level: str) -> "List[Finding]":
+    """The findings whose severity is at least ``level`` (a severity; ``never``: none): what fails a command
+    (``--fail-on``) or blocks ``dsdoctor.preflight`` (``raise_on``)."""
+    from .model import Severity
+
+    level = str(getattr(level, "value", level))
+    if level == "never":
+        return []
+    floor = Severity(level).rank
+    return [f for f in findings if f.severity.rank >= floor]
+
+
 def for_report(report: "Report", fail_on: str = "error", exit_zero: bool = False) -> int:
     """:data:`FINDINGS` when ``report`` has a finding of at least ``fail_on`` (a severity, or ``never``), else
     :data:`OK`; always OK with ``exit_zero``. :data:`FAILED` is raised as ``errors.UsageError``, not computed."""
-    from .model import Severity
-
-    level = str(getattr(fail_on, "value", fail_on))
-    if exit_zero or level == "never":
-        return OK
-    floor = Severity(level).rank
-    return FINDINGS if any(f.severity.rank >= floor for f in report.findings) else OK
+    return OK if exit_zero or not at_or_above(report.findings, fail_on) else FINDINGS

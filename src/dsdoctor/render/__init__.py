@@ -2,7 +2,7 @@
 
 Every command's output goes through :func:`emit`: ``json`` (the envelope of :mod:`.json_out`; lint's and
 explain's own shapes), ``sarif`` (:mod:`.sarif`), ``github`` (:mod:`.github`) and text (:mod:`.text` for
-check / verify / smoke / launch, :mod:`.lint` for lint and fix, :mod:`.explain`; estimate's table). Renderers
+check / verify / smoke / launch, :mod:`.lint` for lint and fix, :mod:`.explain`, :mod:`.estimate`). Renderers
 are imported on first use: ``dsdoctor check`` starts without rich or json.
 """
 
@@ -21,7 +21,7 @@ def render(report: Any, command: str, fmt: str, verbose: bool = False,
     if command == "estimate":
         if fmt != "json":
             return None
-        from ..estimate.output import render_json as estimate_json
+        from .estimate import render_json as estimate_json
 
         return estimate_json(report)
     if fmt == "json":
@@ -65,7 +65,7 @@ def emit(report: Any, command: str, fmt: str, verbose: bool = False,
 
         render_explain(report, verbose, stream)
     elif command == "estimate":
-        from ..estimate.output import render_text as render_estimate
+        from .estimate import render_text as render_estimate
 
         render_estimate(report, stream)
     else:
