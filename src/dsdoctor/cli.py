@@ -120,8 +120,9 @@ def verify(**opts: Any) -> int:
     opt("--gpu-mem", help="Per GPU, e.g. 80GB (default: detected)."),
     opt("--cpu-mem", help="Per node, e.g. 512GB (default: this host's RAM)."),
     opt("--margin", type=float, default=0.1, help="Headroom an option must leave to count as fitting."),
-    opt("--ds-version", "--deepspeed-version", dest="ds_version", default="0.19.8",
-        help="Whose estimator formulas to use (the DeepSpeed version, as lint's --ds-version)."),
+    opt("--ds-version", "--deepspeed-version", dest="ds_version",
+        help="Whose estimator formulas to use (the DeepSpeed version, as lint's --ds-version). "
+        "[default: the newest release dsdoctor knows]"),
     opt("--transformers4", action="store_true", help="Count MoE experts as Transformers 4.x lays them out."),
     opt("--write-config", help="Write a ds_config for the recommended option."),
     FormatOpt,

@@ -36,7 +36,7 @@ class Options:
     gpu_mem: Optional[str] = None
     cpu_mem: Optional[str] = None
     margin: float = 0.1
-    ds_version: str = "0.19.8"
+    ds_version: Optional[str] = None  # None: the newest release dsdoctor knows
     transformers4: bool = False
     write_config: Optional[str] = None
 
@@ -48,11 +48,12 @@ def run(o: Options, env: Optional[Mapping[str, str]] = None) -> Outcome:
     from ..estimate.core import estimate
     from ..estimate.inputs import InputError, hardware, workload
     from ..estimate.memory import parse_size
+    from ..knowledge.deepspeed import LATEST_KNOWN
     from ..knowledge.versions import parse
 
     env = os.environ if env is None else env
     try:
-        ds = parse(o.ds_version)
+        ds = parse(o.ds_version or LATEST_KNOWN)
         if ds is None:
             raise InputError(f"--ds-version {o.ds_version!r} is not a version")
         if o.margin < 0 or o.margin >= 1:
