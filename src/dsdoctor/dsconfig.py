@@ -7,8 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, Optional
 
+from .errors import UsageError
 
-class ConfigError(Exception):
+
+class ConfigError(UsageError):
     """The config cannot be read or parsed (message says where and why)."""
 
 

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..errors import UsageError
 from ..textpos import HasLines
 
 MAX_BYTES = 16 * 2**20  # a DeepSpeed config is a few KB; bigger files are reported, not parsed
@@ -31,7 +32,7 @@ _CHUNK = re.compile(r"(.*?)(['\"\\\x00-\x1f])", re.VERBOSE | re.MULTILINE | re.D
 _BACKSLASH = {'"': '"', "'": "'", "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
 
-class ReadError(Exception):
+class ReadError(UsageError):
     """The document is not what DeepSpeed's hjson loading accepts. ``pos`` is a 0-based offset."""
 
     def __init__(self, msg: str, pos: int) -> None:
