@@ -49,7 +49,8 @@ def main() -> int:
     ap.add_argument("--dsdoctor", default=os.path.join(os.path.dirname(sys.executable), "dsdoctor"))
     args = ap.parse_args()
     args.python, args.dsdoctor = os.path.abspath(args.python), os.path.abspath(args.dsdoctor)  # run from a temp dir
-    env = dict(os.environ)
+    # as an installed package runs: from bytecode (pip compiles it at install; here the warm-up run writes it)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     if args.pythonpath:
         env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in args.pythonpath.split(os.pathsep))
     own_env = {k: v for k, v in env.items() if k != "PYTHONPATH"}  # dsdoctor's own interpreter, not the checked env's
