@@ -24,7 +24,7 @@ def parse_nvcc_release(output: str) -> Optional[Tuple[int, int]]:
     tokens = output.split()
     if "release" not in tokens:
         return None
-    idx = tokens.index("release")
+    idx = tokens.index("release")  # (not versions.major_minor: this module ships to other nodes, stdlib only)
     if idx + 1 >= len(tokens):
         return None
     parts = tokens[idx + 1].replace(",", "").split(".")
