@@ -42,7 +42,7 @@ FIXES = (Fix('add an "optimizer" block (DeepSpeed then uses DeepSpeedCPUAdam)', 
 
 
 RULE = Rule(
-    name="offload-client-optimizer", kind="ds_config", severity=Severity.ERROR,
+    name="offload-client-optimizer", code="DS413", kind="ds_config", severity=Severity.ERROR,
     summary="Optimizer offload with a client optimizer and no DeepSpeed optimizer block",
     what="offload_optimizer to cpu/nvme, no \"optimizer\" block, zero_force_ds_cpu_optimizer left true, and a "
          "config raw deepspeed.initialize loads: an error when the script passes its own optimizer "
