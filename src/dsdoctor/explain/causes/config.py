@@ -291,7 +291,7 @@ SPECS: Tuple[Cause, ...] = (
                     "  File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/partition_parameters.py\", line 1019, "
                     "in __init__\n"
                     "    self._validate_remote_device(remote_device, _ds_config)\n",
-                    code=r"_validate_remote_device\(", exc=r"^(?:AssertionError|$)")),
+                    code=re.escape(K.SRC_VALIDATE_REMOTE), exc=r"^(?:AssertionError|$)")),
           log_examples=(
               log("nvme-path-missing", "from_pretrained under ZeRO-3 with offload_param device nvme and no nvme_path:",
                   "[rank0]: AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is "

@@ -38,7 +38,7 @@ def check(t: Target) -> Iterator[Hit]:
 FIXES = (Fix('add an "optimizer" block (DeepSpeed then uses DeepSpeedCPUAdam)', "safe",
              ('"optimizer": {"type": "AdamW", "params": {"lr": "auto", "weight_decay": "auto"}}',)),
          Fix('or set "zero_force_ds_cpu_optimizer": false (slow: the client optimizer steps on CPU)', "unsafe",
-             ('"zero_force_ds_cpu_optimizer": false',)))
+             (K.MSG_FORCE_DS_CPU_OPTIMIZER,)))
 
 
 RULE = Rule(
