@@ -6,8 +6,9 @@ Names are a public contract: never rename or reuse one. Codes are stable too.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
-from typing import Dict, Iterator, Mapping
+from typing import Dict, Iterator, List, Mapping
 
 
 @dataclass(frozen=True)
@@ -17,23 +18,28 @@ class RuleInfo:
 
 
 class Catalog(Mapping[str, RuleInfo]):
-    """name -> :class:`RuleInfo`, read from ``specs.FAMILIES`` one family at a time: a lookup imports the families
-    up to the one that has the name (check's names are in the first), iterating imports them all."""
+    """name -> :class:`RuleInfo`, read from ``specs.FAMILIES`` one family at a time: a lookup reads families until
+    one has the name, first those whose module is imported already (the running command's: ``check`` finds its
+    names without importing lint's rules, ``lint`` without importing check's probes); iterating reads them all."""
 
     def __init__(self) -> None:
         self._got: Dict[str, RuleInfo] = {}
-        self._read = 0
+        self._unread: List[str] = []
+        self._started = False
 
     def _next(self) -> bool:
         from .specs import FAMILIES
 
-        if self._read == len(FAMILIES):
+        if not self._started:
+            self._unread, self._started = [m for m, _ in FAMILIES], True
+        if not self._unread:
             return False
-        for s in FAMILIES[self._read]():
+        module = next((m for m in self._unread if m in sys.modules), self._unread[0])
+        self._unread.remove(module)
+        for s in dict(FAMILIES)[module]():
             info = RuleInfo(s.code, s.summary)
             if self._got.setdefault(s.name, info) != info:
                 raise ValueError(f"{s.name}: two codes or summaries ({self._got[s.name]} and {info})")
-        self._read += 1
         return True
 
     def __getitem__(self, name: str) -> RuleInfo:

@@ -5,8 +5,9 @@ A name has exactly one spec that owns it (its code, summary, What / Why / Fix): 
 forms of a name (an explain ``Cause`` without docs, check's ``Form`` of a lint rule) take its name, code and summary
 from that spec. ``catalog`` and ``ruledocs`` are derived from these lists.
 
-The lists are grouped by command family, each imported on first use: the catalog reads the families in order
-until it finds a name, so ``dsdoctor check`` (whose names are all in the first) imports no lint rule or smoke code.
+The lists are grouped by command family, each imported on first use: the catalog reads families until it finds
+a name, those whose module the running command already imported first, so ``dsdoctor check`` (whose names are
+all in check's family) imports no lint rule or smoke code and ``dsdoctor lint`` no check or probe code.
 """
 
 from __future__ import annotations
@@ -22,12 +23,17 @@ if TYPE_CHECKING:
 
 
 def check_family() -> Tuple["Named", ...]:
-    """check / verify / explain / launch: the environment checks, the lint rules check reports a form of, and
-    every explain cause (all on check's and explain's import path anyway)."""
+    """check / verify: the environment checks and the lint rules check reports a form of."""
     from .checks.rules import FORMS, SPECS
+
+    return (*SPECS, *(f.of for f in FORMS))
+
+
+def explain_family() -> Tuple["Named", ...]:
+    """Every explain cause (``verify``'s op-build-failed and ``launch``'s launch-failed among them)."""
     from .explain.causes.registry import CAUSES
 
-    return (*SPECS, *(f.of for f in FORMS), *CAUSES)
+    return CAUSES
 
 
 def lint_family() -> Tuple["Rule", ...]:
@@ -39,20 +45,35 @@ def lint_family() -> Tuple["Rule", ...]:
 
 def runtime_specs() -> Tuple["FindingSpec", ...]:
     """The run-time commands' own specs: check's, estimate's, smoke's, multi-node's."""
-    from .checks.rules import SPECS as CHECK
-    from .estimate.core import SPECS as ESTIMATE
-    from .multinode import SPECS as MULTINODE
-    from .smoke.checks import SPECS as SMOKE
+    from .checks.rules import SPECS
 
-    return CHECK + ESTIMATE + SMOKE + MULTINODE
+    return SPECS + estimate_family() + smoke_family() + multinode_family()
 
 
-def run_family() -> Tuple["FindingSpec", ...]:
-    """estimate, smoke, multi-node."""
-    return tuple(s for s in runtime_specs() if s.commands[0] not in ("check", "verify"))
+def estimate_family() -> Tuple["FindingSpec", ...]:
+    from .estimate.core import SPECS
+
+    return SPECS
 
 
-FAMILIES: Tuple[Callable[[], Tuple["Named", ...]], ...] = (check_family, lint_family, run_family)
+def smoke_family() -> Tuple["FindingSpec", ...]:
+    from .smoke.checks import SPECS
+
+    return SPECS
+
+
+def multinode_family() -> Tuple["FindingSpec", ...]:
+    from .multinode import SPECS
+
+    return SPECS
+
+
+# (the module a family's specs are in, the family): every name is in one of them
+FAMILIES: Tuple[Tuple[str, Callable[[], Tuple["Named", ...]]], ...] = (
+    ("dsdoctor.checks.rules", check_family), ("dsdoctor.explain.causes.registry", explain_family),
+    ("dsdoctor.lint.all_rules", lint_family),
+    ("dsdoctor.estimate.core", estimate_family), ("dsdoctor.smoke.checks", smoke_family),
+    ("dsdoctor.multinode", multinode_family))
 
 
 def owners() -> List["Spec"]:

@@ -1,6 +1,8 @@
 """Environment rules: facts + knowledge -> findings. One function per finding family; each returns
 findings and healthy (✓) results. Severity follows the cpu_adam prediction: the cause that will make
-``CPUAdamBuilder().load()`` fail is an error, the rest are warnings or info."""
+``CPUAdamBuilder().load()`` fail is an error, the rest are warnings or info. Each name check emits is one
+:class:`~dsdoctor.spec.FindingSpec` beside its function (``SPECS``: code, summary, What / Why / Fix, examples);
+``FORMS`` are check's forms of two names lint rules own."""
 
 from __future__ import annotations
 
