@@ -20,12 +20,12 @@ from packaging.version import Version
 
 from ...fixes import command_fix
 from ...model import Fix, Severity
-from ...spec import RuleExample, log
+from ...spec import RuleExample
+from ...spec import log as log  # re-exported: the cause modules' docs examples
 
 if TYPE_CHECKING:
     from ...spec import Named
 
-__all__ = ["log"]  # re-exported: the cause modules' docs examples
 WIDE = ("cls", "type", "cmd", "line", "path")  # placeholders whose values may contain spaces
 
 
