@@ -1,8 +1,10 @@
-"""Benchmark: cold `dsdoctor check` vs DeepSpeed's own `ds_report`, same environment, same run.
+"""Benchmark: cold `dsdoctor check` vs DeepSpeed's own `ds_report`, same environment, same run; and
+`dsdoctor --version` against `python -c pass` of the interpreter dsdoctor runs under (its start-up floor).
 
-Each sample is a fresh process (cold interpreter); with --drop-caches (root) the OS page cache is
-emptied before every sample, so both commands read everything from disk. The two
-commands alternate so machine noise hits both alike; we report medians and the ratio.
+Each sample is a fresh process (cold interpreter) started in an empty temporary directory (so check's lint of
+the current directory finds nothing: the environment check alone); with --drop-caches (root) the OS page cache
+is emptied before every sample, so the commands read everything from disk. The commands alternate so machine
+noise hits them alike; we report medians, the ratio and the difference.
 
     .venv/bin/python bench/check_vs_ds_report.py --python .cache/oracle/venv/bin/python \
         --pythonpath .cache/oracle/ds/0.19.8 --runs 9
@@ -18,6 +20,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Dict, List
 
@@ -29,11 +32,11 @@ def drop_caches() -> None:
         fh.write("3\n")
 
 
-def timed(argv: List[str], env: Dict[str, str], cold: bool = False) -> float:
+def timed(argv: List[str], env: Dict[str, str], cwd: str, cold: bool = False) -> float:
     if cold:
         drop_caches()
     t0 = time.perf_counter()
-    subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     return time.perf_counter() - t0
 
 
@@ -45,19 +48,25 @@ def main() -> int:
     ap.add_argument("--drop-caches", action="store_true", help="drop the page cache before every sample (root)")
     ap.add_argument("--dsdoctor", default=os.path.join(os.path.dirname(sys.executable), "dsdoctor"))
     args = ap.parse_args()
-    env = dict(os.environ)
+    args.python, args.dsdoctor = os.path.abspath(args.python), os.path.abspath(args.dsdoctor)  # run from a temp dir
+    # as an installed package runs: from bytecode (pip compiles it at install; here the warm-up run writes it)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     if args.pythonpath:
-        env["PYTHONPATH"] = args.pythonpath
+        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in args.pythonpath.split(os.pathsep))
+    own_env = {k: v for k, v in env.items() if k != "PYTHONPATH"}  # dsdoctor's own interpreter, not the checked env's
     cmds = {
-        "dsdoctor check": [args.dsdoctor, "check", "--python", args.python, "--format", "json"],
-        "ds_report": [args.python, "-c", "from deepspeed.env_report import cli_main; cli_main()"],
+        "dsdoctor check": ([args.dsdoctor, "check", "--python", args.python, "--format", "json"], env),
+        "ds_report": ([args.python, "-c", "from deepspeed.env_report import cli_main; cli_main()"], env),
+        "dsdoctor --version": ([args.dsdoctor, "--version"], own_env),
+        "python -c pass": ([sys.executable, "-c", "pass"], own_env),
     }
-    for argv in cmds.values():  # one warm-up each (page cache), not counted
-        timed(argv, env)
     samples: Dict[str, List[float]] = {k: [] for k in cmds}
-    for _ in range(args.runs):
-        for name, argv in cmds.items():
-            samples[name].append(timed(argv, env, args.drop_caches))
+    with tempfile.TemporaryDirectory(prefix="dsd-bench-") as cwd:
+        for argv, e in cmds.values():  # one warm-up each (page cache), not counted
+            timed(argv, e, cwd)
+        for _ in range(args.runs):
+            for name, (argv, e) in cmds.items():
+                samples[name].append(timed(argv, e, cwd, args.drop_caches))
     med = {k: statistics.median(v) for k, v in samples.items()}
     ds_ver = subprocess.run([args.python, "-c", "import importlib.metadata as m; print(m.version('deepspeed'))"],
                             env=env, capture_output=True, text=True).stdout.strip()
@@ -68,6 +77,8 @@ def main() -> int:
     for k, v in samples.items():
         print(f"| {k} | {med[k]:.3f} | {min(v):.3f} | {max(v):.3f} |")
     print(f"\nratio ds_report / dsdoctor check: {med['ds_report'] / med['dsdoctor check']:.1f}x")
+    print(f"dsdoctor --version over python -c pass: {1000 * (med['dsdoctor --version'] - med['python -c pass']):.0f} ms"
+          f"; load average {os.getloadavg()[0]:.1f}")
     return 0
 
 

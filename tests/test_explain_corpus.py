@@ -35,7 +35,7 @@ def test_no_traceback_and_no_wrong_advice(results: List[Any]) -> None:
     assert [(r.case, r.wrong_advice) for r in results if r.wrong_advice] == []
 
 
-@pytest.mark.xfail(strict=False, reason="top-1 on the corpus: 53/200 (26.5%) before the cause specs, 187/200 (93.5%) now; goal 95%")
+# top-1 on the corpus: 53/200 (26.5%) before the cause specs, 190/200 (95.0%) with them
 def test_top1_goal(results: List[Any]) -> None:
     ok = sum(r.ok for r in results)
     misses = [f"{r.case}: {r.cause} -> {r.got}" for r in results if not r.ok]

@@ -391,7 +391,7 @@ def test_fingerprint_survives_lines_added_above(tmp_path: Path) -> None:
 def test_explain_fixture_formats(log: Path) -> None:
     """Every explain fixture, in process: JSON valid against the project schema, SARIF against the official one
     (the evidence lines of the log as locations), annotations at the first evidence line."""
-    from dsdoctor.explain.output import to_json
+    from dsdoctor.render.explain import to_json
 
     rel = str(log.relative_to(REPO))
     cwd = os.getcwd()

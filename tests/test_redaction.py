@@ -256,7 +256,7 @@ def test_report_sections(outputs: Dict[str, Dict[str, str]]) -> None:
 R = Redactor(env={}, redact_paths=False)
 
 
-@pytest.mark.parametrize("text, secret", [
+PATTERN_CASES = [
     ("HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyzABCDEFGH", "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH"),
     ("using hf_abcdefghijklmnopqrstuvwxyzABCDEFGH now", "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH"),
     ("git push https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/o/r", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
@@ -306,10 +306,32 @@ R = Redactor(env={}, redact_paths=False)
     ("apiKey: AbCdEf012345", "AbCdEf012345"),
     ("accessToken=AbCdEf012345", "AbCdEf012345"),
     ("sort_key=a1b2c3d4e5f6a7b8c9d0", "a1b2c3d4e5f6a7b8c9d0"),  # weak name, random-looking value
-])
+]
+
+
+@pytest.mark.parametrize("text, secret", PATTERN_CASES)
 def test_pattern(text: str, secret: str) -> None:
     out = R.redact(text)
     assert secret not in out and MASK in out, out
+
+
+def test_long_text_one_pass_scan_redacts_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log of >= 64 KiB is searched for the triggers in one aho-corasick pass: every case above, among non-ASCII
+    progress bars and warnings (character offsets, not bytes), comes out as with ``str.find`` per trigger."""
+    import dsdoctor.redact as redact_mod
+
+    filler = ["  3%|█▏      | 12/400 [00:03<01:40,  3.9it/s]", "UserWarning: the use_reentrant parameter should be "
+              "passed explicitly", "€ step 5 loss 1.25"]
+    lines: List[str] = []
+    cases = [c for c in PATTERN_CASES if "-----BEGIN" not in c[0]]  # an unterminated key block runs to the end
+    for text, _ in cases:
+        lines += filler * 40 + [text]
+    big = "\n".join(lines) + "\n"
+    assert len(big) >= 1 << 16
+    one_pass = R.redact(big)
+    monkeypatch.setattr(redact_mod, "_ONE_PASS", 1 << 62)
+    assert one_pass == R.redact(big)
+    assert all(secret not in one_pass for _, secret in cases if len(secret) >= 6) and one_pass.count(MASK) >= len(cases)
 
 
 @pytest.mark.parametrize("line", [

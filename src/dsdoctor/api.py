@@ -224,8 +224,9 @@ def preflight(
     report.facts["preflight"] = {"config": label or None, "raise_on": raise_on, "ignored": list(ignore),
                                  "cache": None if store is None else {"path": store.path, "hits": store.hits,
                                                                       "misses": store.misses}}
-    threshold = Severity(raise_on).rank
-    blocking = [f for f in report.findings if f.severity.rank >= threshold and f.name not in ignore]
+    from .exitcodes import at_or_above
+
+    blocking = [f for f in at_or_above(report.findings, raise_on) if f.name not in ignore]
     if blocking:
         raise DsDoctorError(blocking, report)
     return report

@@ -1,6 +1,7 @@
-"""Command line. Commands are thin: parse options, call one function, render, return an exit code.
+"""Command line: declare each command's options, parse, call the command's ``run`` (:mod:`dsdoctor.commands`),
+render its Outcome (:mod:`dsdoctor.render`) and return its exit code (:mod:`dsdoctor.exitcodes`).
 
-Exit codes: 0 no errors, 1 errors found, 2 dsdoctor could not run (usage or internal error).
+A :class:`~dsdoctor.errors.UsageError` from anywhere is caught once, in :func:`main` (exit 2).
 The parser is :mod:`dsdoctor.cliparse` (argparse: fast to start; see docs/performance.md).
 """
 
@@ -8,24 +9,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any, Dict, List, NoReturn, Optional, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional
 
-from .cliparse import App, choice, enum_metavar, opt, usage_error
+from .cliparse import App, choice, enum_metavar, opt
 from .output import FailOn, Format
 
 if TYPE_CHECKING:
-    from .dsconfig import OffloadIntent
-    from .lint.rule import Edit
-    from .model import Finding, Report
-    from .probes.interpreter import Interpreter
-    from .settings import Settings
+    from .commands import Outcome
 
 app = App("dsdoctor", "Preflight, lint, explain, fix and verify DeepSpeed ZeRO-3 / ZeRO-Offload setups.")
-
-
-def _exit(code: int) -> NoReturn:
-    raise SystemExit(code)
-
 
 PythonOpt = opt("--python", help="Interpreter whose environment is checked (default: this one).")
 FormatOpt = opt("--format", "-f", dest="fmt", type=choice(Format), default=Format.text, metavar=enum_metavar(Format),
@@ -40,48 +32,16 @@ ExitZeroOpt = opt("--exit-zero", action="store_true", help="Exit 0 even when fin
 DsConfigHelp = "The DeepSpeed config you train with"
 
 
-def _settings(config: Optional[str], paths: List[str]) -> "Settings":
-    """The command's configuration, or exit 2 with the file's problem."""
-    from .settings import SettingsError, for_command
+def _done(outcome: "Outcome", command: str, fmt: Format, verbose: bool) -> int:
+    """Render what the command produced (unless it printed its own output), then its stderr messages; the exit
+    code is the command's (:mod:`dsdoctor.exitcodes`)."""
+    if not outcome.rendered and outcome.report is not None:
+        from .render import emit
 
-    try:
-        return for_command(config, paths)
-    except SettingsError as exc:
-        usage_error(str(exc))
-
-
-def _finish(report: "Report", command: str, fmt: Format, verbose: bool, fail_on: Optional[FailOn], exit_zero: bool,
-            settings: "Optional[Settings]" = None, edits: "Optional[Dict[Finding, List[Edit]]]" = None,
-            show: bool = True) -> NoReturn:
-    """Drop what the configuration ignores, render ``report`` in ``fmt`` (unless ``show`` is False: ``--diff``
-    printed its own output) and exit with the shared exit code (0 clean, 1 findings >= --fail-on, else the
-    configuration's fail-on, else error; 0 with --exit-zero)."""
-    from .output import emit, exit_code
-
-    if settings is not None:
-        from .settings import apply
-
-        report = apply(report, settings)
-        if fail_on is None and settings.fail_on:
-            fail_on = FailOn(settings.fail_on)
-    if show:
-        emit(report, command, fmt, verbose, edits)
-    _exit(exit_code(report, fail_on or FailOn.error, exit_zero))
-
-
-def _interpreter(python: Optional[str]) -> "Optional[Interpreter]":
-    """The --python interpreter, or exit 2 with a clear message when it cannot be queried."""
-    return _check_inputs(python, None)[0]
-
-
-def _check_inputs(python: Optional[str], ds_config: Optional[str]) -> "Tuple[Optional[Interpreter], Optional[OffloadIntent]]":
-    """``--python`` and ``--ds-config`` as the checks read them, or exit 2 with the reason."""
-    from .checks import InputError, resolve_inputs
-
-    try:
-        return resolve_inputs(python, ds_config)
-    except InputError as exc:
-        usage_error(str(exc))
+        emit(outcome.report, command, fmt, verbose, outcome.edits)
+    for line in outcome.messages:
+        print(line, file=sys.stderr)
+    return outcome.exit_code
 
 
 @app.command(
@@ -97,29 +57,13 @@ def _check_inputs(python: Optional[str], ds_config: Optional[str]) -> "Tuple[Opt
     opt("--timeout", type=float, default=120.0, help="Seconds per node before it is reported unreachable."),
     FailOnOpt, ExitZeroOpt, ConfigOpt,
 )
-def check(python: Optional[str], fmt: Format, verbose: bool, nvme: bool, ds_config: Optional[str], no_lint: bool,
-          hostfile: Optional[str], include: str, exclude: str, transport: str, timeout: float,
-          fail_on: Optional[FailOn], exit_zero: bool, config: Optional[str]) -> None:
+def check(fmt: Format, verbose: bool, **opts: Any) -> int:
     """Preflight the environment: versions, CUDA toolkit vs torch, JIT build toolchain, accelerator, limits;
     then lint the DeepSpeed configs and launch files in the current directory (see `dsdoctor lint`).
     With --hostfile: the same on every node, plus what differs between nodes."""
-    from .checks import run_check
+    from .commands.check import Options, run
 
-    settings = _settings(config, ["."])
-
-    if hostfile is not None:
-        from .multinode.command import check_hostfile
-
-        report = check_hostfile(hostfile, include, exclude, transport, python, timeout, nvme)
-        _finish(report, "check", fmt, verbose, fail_on, exit_zero, settings)
-
-    interp, intent = _check_inputs(python, ds_config)
-    report = run_check(python, nvme=nvme, interp=interp, intent=intent)
-    if not no_lint:
-        from .lint.project import lint_project, merge
-
-        merge(report, lint_project(".", report.facts.get("deepspeed"), python, settings))
-    _finish(report, "check", fmt, verbose, fail_on, exit_zero, settings)
+    return _done(run(Options(**opts)), "check", fmt, verbose)
 
 
 @app.command(
@@ -135,21 +79,12 @@ def check(python: Optional[str], fmt: Format, verbose: bool, nvme: bool, ds_conf
     FormatOpt, VerboseOpt,
     extra_args=True,
 )
-def launch(hostfile: Optional[str], include: str, exclude: str, python: Optional[str], yes: bool, prebuild: bool,
-           preflight: bool, transport: str, timeout: float, fmt: Format, verbose: bool, extra: List[str]) -> None:
+def launch(**opts: Any) -> int:
     """Preflight, then run `deepspeed|torchrun|accelerate launch ...` (after `--`) unchanged; explain a failure.
     Exit code: the launcher's (1 when the preflight stops it, 2 for usage errors)."""
-    from .launch import main as launch_main
-    from .multinode import HostfileError
+    from .commands.launch import Options, run
 
-    if not extra:
-        usage_error("usage: dsdoctor launch [options] -- deepspeed ... train.py ...")
-    try:
-        rc = launch_main(list(extra), hostfile, include, exclude, python, yes, prebuild, preflight, transport,
-                         timeout, fmt is Format.json, verbose)  # launch prints text or JSON
-    except (HostfileError, OSError) as exc:
-        usage_error(str(exc))
-    _exit(rc)
+    return run(Options(**opts)).exit_code
 
 
 @app.command(
@@ -159,45 +94,11 @@ def launch(hostfile: Optional[str], include: str, exclude: str, python: Optional
     opt("--extensions-dir", help="TORCH_EXTENSIONS_DIR to build in (default: a fresh temporary one)."),
     FormatOpt, VerboseOpt, FailOnOpt, ExitZeroOpt, ConfigOpt,
 )
-def verify(python: Optional[str], op: Optional[List[str]], timeout: float, extensions_dir: Optional[str], fmt: Format,
-           verbose: bool, fail_on: Optional[FailOn], exit_zero: bool, config: Optional[str]) -> None:
+def verify(**opts: Any) -> int:
     """Really build and load DeepSpeed ops (as `CPUAdamBuilder().load()` would) and report the root cause."""
-    from .model import Report
-    from .probes.child import BUILDERS
-    from .verify import build_op, default_python, diagnose
+    from .commands.verify import Options, run
 
-    op = op or ["cpu_adam"]
-    bad = [o for o in op if o not in BUILDERS]
-    if bad:
-        print(f"unknown op {bad[0]!r}; choose from {', '.join(BUILDERS)}", file=sys.stderr)
-        _exit(2)
-    py = default_python(python)
-    merged = Report()
-    for name in op:
-        if fmt is Format.text and sys.stderr.isatty():
-            from rich.console import Console
-
-            con = Console(stderr=True)
-            with con.status(f"building {name} with DeepSpeed ...") as status:
-
-                def tick(seconds: float, n: str = name) -> None:
-                    status.update(f"building {n} with DeepSpeed ... {seconds:.0f}s")
-
-                res = build_op(name, py, timeout, extensions_dir, tick=tick)
-        else:
-            if fmt is Format.text:
-                print(f"building {name} with DeepSpeed (timeout {timeout:g}s) ...", file=sys.stderr)
-            res = build_op(name, py, timeout, extensions_dir)
-        rep = diagnose(res, python)
-        merged.findings += rep.findings
-        merged.passed += rep.passed
-        merged.facts[name] = rep.facts
-    if fmt is Format.text and verbose:
-        for name in op:
-            tail = merged.facts[name].get("log_tail")
-            if tail:
-                print(f"--- {name} build log (tail) ---\n{tail}\n---")
-    _finish(merged, "verify", fmt, verbose, fail_on, exit_zero, _settings(config, ["."]))
+    return _done(run(Options(**opts)), "verify", opts["fmt"], opts["verbose"])
 
 
 @app.command(
@@ -219,18 +120,18 @@ def verify(python: Optional[str], op: Optional[List[str]], timeout: float, exten
     opt("--gpu-mem", help="Per GPU, e.g. 80GB (default: detected)."),
     opt("--cpu-mem", help="Per node, e.g. 512GB (default: this host's RAM)."),
     opt("--margin", type=float, default=0.1, help="Headroom an option must leave to count as fitting."),
-    opt("--deepspeed-version", dest="ds_version", default="0.19.8", help="Whose estimator formulas to use."),
+    opt("--ds-version", "--deepspeed-version", dest="ds_version",
+        help="Whose estimator formulas to use (the DeepSpeed version, as lint's --ds-version). "
+        "[default: the newest release dsdoctor knows]"),
     opt("--transformers4", action="store_true", help="Count MoE experts as Transformers 4.x lays them out."),
     opt("--write-config", help="Write a ds_config for the recommended option."),
     FormatOpt,
 )
-def estimate(**opts: Any) -> None:
+def estimate(fmt: Format, **opts: Any) -> int:
     """Will it fit? Every ZeRO-2/3 x offload option with per-GPU and per-node memory, and the fastest that fits."""
-    import os
+    from .commands.estimate import Options, run
 
-    from .estimate import run_estimate
-
-    _exit(run_estimate(opts, os.environ, json_out=opts["fmt"] is Format.json))
+    return _done(run(Options(**opts)), "estimate", fmt, False)
 
 
 PathsHelp = "Files or directories (default: the current directory)."
@@ -250,18 +151,11 @@ ZeroStageOpt = opt("--zero-stage", type=int, help="The ZeRO stage the scripts ru
     opt("--diff", action="store_true", help="Print the fixes as a unified diff; change nothing."),
     TargetOpt, ZeroStageOpt, PythonOpt, FormatOpt, VerboseOpt, SniffOpt, FailOnOpt, ExitZeroOpt, ConfigOpt,
 )
-def lint(paths: List[str], world_size: Optional[int], ds_version: Optional[str], fix: bool, unsafe_fixes: bool,
-         diff: bool, target: List[str], zero_stage: Optional[int], python: Optional[str], fmt: Format, verbose: bool,
-         sniff: bool, fail_on: Optional[FailOn], exit_zero: bool, config: Optional[str]) -> None:
+def lint(fmt: Format, verbose: bool, **opts: Any) -> int:
     """Lint DeepSpeed configs, hostfiles, .deepspeed_env, launch scripts and Python training scripts."""
-    from .lint.cli import run_lint
+    from .commands.lint import Options, run
 
-    settings = _settings(config, paths or ["."])
-    res, rc = run_lint(paths or ["."], world_size, ds_version, fix, unsafe_fixes, diff, target, python, zero_stage,
-                       sniff, settings)
-    if res is None:
-        _exit(rc)
-    _finish(res.report, "lint", fmt, verbose, fail_on, exit_zero, settings, res.fix_edits, show=not res.diff_printed)
+    return _done(run(Options(**opts)), "lint", fmt, verbose)
 
 
 @app.command(
@@ -271,12 +165,11 @@ def lint(paths: List[str], world_size: Optional[int], ds_version: Optional[str],
     TargetOpt, ZeroStageOpt, PythonOpt, FormatOpt, VerboseOpt, SniffOpt, FailOnOpt, ExitZeroOpt, ConfigOpt,
     name="fix",
 )
-def fix_cmd(paths: List[str], unsafe_fixes: bool, diff: bool, target: List[str], zero_stage: Optional[int],
-            python: Optional[str], fmt: Format, verbose: bool, sniff: bool, fail_on: Optional[FailOn], exit_zero: bool,
-            config: Optional[str]) -> None:
+def fix_cmd(fmt: Format, verbose: bool, **opts: Any) -> int:
     """Apply lint's fixes (same as `dsdoctor lint --fix`): minimal edits, formatting kept, atomic writes."""
-    lint(paths, None, None, True, unsafe_fixes, diff, target, zero_stage, python, fmt, verbose, sniff, fail_on,
-         exit_zero, config)
+    from .commands.lint import Options, run
+
+    return _done(run(Options(fix=True, **opts)), "lint", fmt, verbose)
 
 
 @app.command(
@@ -286,27 +179,11 @@ def fix_cmd(paths: List[str], unsafe_fixes: bool, diff: bool, target: List[str],
     opt("--env", action="store_true", help="Also run the environment checks and merge what they confirm."),
     PythonOpt, FormatOpt, VerboseOpt, FailOnOpt, ExitZeroOpt, ConfigOpt,
 )
-def explain(paths: List[str], follow: bool, follow_seconds: Optional[float], env: bool, python: Optional[str],
-            fmt: Format, verbose: bool, fail_on: Optional[FailOn], exit_zero: bool, config: Optional[str]) -> None:
+def explain(fmt: Format, verbose: bool, **opts: Any) -> int:
     """Find the root cause in a failed DeepSpeed / Hugging Face training log."""
-    from .explain.command import InputError, explain_paths, merge_env
-    from .explain.command import follow as follow_logs
+    from .commands.explain import Options, run
 
-    _interpreter(python)
-    try:
-        if follow:
-            report = follow_logs(paths or ["-"], follow_seconds)
-            if env:
-                merge_env(report, python)
-        else:
-            report = explain_paths(paths or ["-"], env=env, python=python)
-    except InputError as exc:
-        usage_error(str(exc))
-    _finish(report, "explain", fmt, verbose, fail_on, exit_zero, _settings(config, paths or []))
-
-
-SMOKE_CONFIG_MOVED = ("smoke's DeepSpeed config is --ds-config (--config is dsdoctor's own configuration file in "
-                      "every other command): use --ds-config {path}")
+    return _done(run(Options(**opts)), "explain", fmt, verbose)
 
 
 @app.command(
@@ -319,36 +196,33 @@ SMOKE_CONFIG_MOVED = ("smoke's DeepSpeed config is --ds-config (--config is dsdo
     opt("--timeout", type=float, default=900.0, help="Overall seconds before everything is stopped."),
     FormatOpt, VerboseOpt,
 )
-def smoke(python: Optional[str], nproc: int, ds_config: Optional[str], old_config: Optional[str], model: Optional[str],
-          steps: int, timeout: float, fmt: Format, verbose: bool) -> None:
+def smoke(**opts: Any) -> int:
     """Prove it runs: a real ZeRO-3 offload run of a tiny model through the deepspeed launcher, with checks."""
-    from .smoke.command import run_smoke
+    from .commands.smoke import Options, run
 
-    if old_config is not None:
-        usage_error(SMOKE_CONFIG_MOVED.format(path=old_config))
-    _exit(run_smoke(python, nproc, ds_config, model, steps, timeout, fmt is Format.json, verbose))
+    return run(Options(**opts)).exit_code
 
 
 @app.command(
     opt("--format", "-f", dest="fmt", default="text", help="text or json."),
     opt("--command", help="Only the names this command reports (e.g. explain)."),
 )
-def rules(fmt: str, command: Optional[str]) -> None:
+def rules(**opts: Any) -> int:
     """List every finding name with its code, severity and one line."""
-    from .ruledocs.cli import run_rules
+    from .commands.rules import Options, run
 
-    _exit(run_rules(fmt, command))
+    return run(Options(**opts)).exit_code
 
 
 @app.command(
     opt("name", help="A finding name (cuda-version-mismatch) or code (DS101)."),
     opt("--format", "-f", dest="fmt", default="text", help="text or json."),
 )
-def rule(name: str, fmt: str) -> None:
+def rule(**opts: Any) -> int:
     """Print a finding's What / Why / Example / Fix."""
-    from .ruledocs.cli import run_rule
+    from .commands.rules import RuleOptions, run_one
 
-    _exit(run_rule(name, fmt))
+    return run_one(RuleOptions(**opts)).exit_code
 
 
 @app.command(
@@ -360,13 +234,12 @@ def rule(name: str, fmt: str) -> None:
     opt("--output", "-o", help="Write the report to this file (atomically)."),
     opt("--no-lint", action="store_true", help="Do not lint the current directory."),
 )
-def report(log: Optional[str], ds_config: Optional[str], python: Optional[str], redact_paths: bool,
-           output: Optional[str], no_lint: bool) -> None:
+def report(**opts: Any) -> int:
     """A Markdown bug report to paste into an issue: versions, environment, findings, log tail and diagnosis.
     Secrets are redacted."""
-    from .report import run_report
+    from .commands.report import Options, run
 
-    _exit(run_report(log, ds_config, python, redact_paths, output, not no_lint))
+    return run(Options(**opts)).exit_code
 
 
 @app.command()
@@ -396,15 +269,29 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 def _main(argv: Optional[List[str]]) -> int:
+    from .errors import UsageError
+    from .exitcodes import FAILED
+
     try:
         return app(sys.argv[1:] if argv is None else argv)
-    except SystemExit as exc:  # usage errors (2), --help (0) and the commands' exit codes
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except UsageError as exc:  # the one place a usage / input error becomes exit 2
+        sys.stderr.write(exc.lines())
+        return FAILED
+    except SystemExit as exc:  # --help (0) and argparse's own usage errors (2)
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else FAILED)
     except KeyboardInterrupt:
-        return 2
+        return FAILED
     except Exception as exc:  # noqa: BLE001 - the contract is exit 2 with a message, not a traceback
-        print(f"dsdoctor: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 2
+        import os
+
+        if os.environ.get("DSDOCTOR_DEBUG"):
+            import traceback
+
+            traceback.print_exc()
+        print(f"dsdoctor: internal error: {type(exc).__name__}: {exc}\n"
+              "  note: this is a bug in dsdoctor; please report it with the traceback that DSDOCTOR_DEBUG=1 prints",
+              file=sys.stderr)
+        return FAILED
 
 
 if __name__ == "__main__":

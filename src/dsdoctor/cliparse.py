@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import sys
 from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple, Type
+
+from .errors import UsageError
+from .exitcodes import FAILED
 
 Command = Callable[..., Any]
 
@@ -37,18 +39,23 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         return ", ".join(action.option_strings) + " " + self._format_args(action, self._get_default_metavar_for_optional(action))
 
 
+class ParseError(UsageError):
+    """argparse's own usage errors (unknown flag, bad value): printed as the usage, then one
+    ``dsdoctor <command>: error: ...`` line and where the help is."""
+
+    def __init__(self, usage: str, prog: str, message: str) -> None:
+        super().__init__(message)
+        self.text = f"{usage}{prog}: error: {message}\nTry '{prog} --help' for help.\n"
+
+    def lines(self) -> str:
+        return self.text
+
+
 class Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one ``dsdoctor <command>: error: ...`` line after the usage, exit 2."""
+    """An ArgumentParser whose errors are :class:`ParseError` (exit 2 where every UsageError is)."""
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\nTry '{self.prog} --help' for help.\n")
-
-
-def usage_error(message: str) -> NoReturn:
-    """Print ``dsdoctor: message`` on stderr and exit 2 (a usage error: dsdoctor could not run)."""
-    print(f"dsdoctor: {message}", file=sys.stderr)
-    raise SystemExit(2)
+        raise ParseError(self.format_usage(), self.prog, message)
 
 
 def choice(enum: Type[Any]) -> Callable[[str], Any]:
@@ -115,7 +122,8 @@ class App:
         return top
 
     def __call__(self, argv: Sequence[str]) -> int:
-        """Parse ``argv`` and run the command; SystemExit carries usage errors (2) and help (0)."""
+        """Parse ``argv`` and run the command; its exit code. Raises ParseError for a bad command line;
+        ``--help`` exits 0 (SystemExit)."""
         args = list(argv)
         top = self.parser()
         spec = self.commands.get(args[0]) if args else None
@@ -133,7 +141,7 @@ class App:
         cmd = "version" if opts.pop("version") else opts.pop("_command")
         if cmd is None:
             top.print_help()
-            return 2
+            return FAILED
         fn, _options, takes_extra = self.commands[cmd]
         opts.pop("_command", None)
         if takes_extra:

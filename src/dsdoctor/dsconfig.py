@@ -1,14 +1,16 @@
 """Reading a DeepSpeed config (ds_config) for what the environment checks need: NVMe / pinned offload.
-The full config lint (schema per version, positions) is `dsdoctor lint`'s job."""
+The file is read by lint's reader (:mod:`dsdoctor.lint.reader`); the full config lint (schema per version)
+is `dsdoctor lint`'s job."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Dict, Optional
 
+from .errors import UsageError
 
-class ConfigError(Exception):
+
+class ConfigError(UsageError):
     """The config cannot be read or parsed (message says where and why)."""
 
 
@@ -21,28 +23,22 @@ class OffloadIntent:
 
 
 def load(path: str) -> Dict[str, Any]:
-    """Parse a ds_config: JSON, or HJSON (what DeepSpeed itself accepts) when the hjson package is present."""
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    text = raw.decode("utf-8", errors="replace")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        try:
-            import hjson
-        except ImportError:
-            raise ConfigError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg} "
-                              "(HJSON configs need `pip install hjson`)") from exc
-        try:
-            data = hjson.loads(text)
-        except Exception as hexc:  # hjson raises its own HjsonDecodeError
-            raise ConfigError(f"{path}: not valid JSON/HJSON: {hexc}") from hexc
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: the top level must be an object, not {type(data).__name__}")
-    return dict(data)
+    """Parse a ds_config as DeepSpeed loads it (HJSON: JSON plus comments, quoteless keys and strings, ...) with
+    the reader ``lint`` uses, so every command accepts and rejects the same files; no hjson package needed.
+    Raises :class:`ConfigError` (``path:line:col: ...`` when the text is at fault)."""
+    from .lint.reader import FileError, read
+
+    doc = read(path)
+    if isinstance(doc.error, FileError):
+        raise ConfigError(f"{path}: {doc.error.msg}")
+    if doc.error is not None:
+        line, col = doc.linecol(doc.error.pos)
+        raise ConfigError(f"{path}:{line}:{col}: not a loadable DeepSpeed config: {doc.error.msg}")
+    root = doc.root
+    if root is None or not isinstance(root.value, dict):
+        kind = type(root.value).__name__ if root is not None else "nothing"
+        raise ConfigError(f"{path}: the top level must be an object, not {kind}")
+    return dict(root.value)
 
 
 def offload_intent(cfg: Dict[str, Any], source: str = "") -> OffloadIntent:

@@ -147,14 +147,10 @@ def write_stdout(chunk: bytes) -> None:
 
 
 def _emit(report: Report, fmt_json: bool, command: str, verbose: bool) -> None:
-    if fmt_json:
-        from .render.json_out import render as render_json
+    """The preflight's / the failure's report: text on stdout, or JSON on stderr (stdout is the launcher's)."""
+    from .render import emit
 
-        sys.stderr.write(render_json(report, command) + "\n")
-    else:
-        from .render.text import render as render_text
-
-        render_text(report, verbose=verbose)
+    emit(report, command, "json" if fmt_json else "text", verbose, out=sys.stderr if fmt_json else sys.stdout)
 
 
 def _ask(question: str, yes: bool) -> bool:
@@ -173,6 +169,7 @@ def main(argv: List[str], hostfile: Optional[str], include: str, exclude: str, p
          prebuild: bool, preflight: bool, transport: str, timeout: float, fmt_json: bool, verbose: bool) -> int:
     """The whole ``launch`` flow; returns the exit code (the launcher's, or 1 when the preflight stops it)."""
     from .checks import run_check
+    from .exitcodes import FINDINGS, OK, for_report
     from .multinode import check_nodes, env_file, forwarded_env, nodes_of
     from .multinode import transport as T
 
@@ -185,10 +182,10 @@ def main(argv: List[str], hostfile: Optional[str], include: str, exclude: str, p
     if preflight:
         print(f"dsdoctor: preflight of {len(hosts) or 1} node(s) with {py} ...", file=sys.stderr)
         rep = check_nodes(hosts, python=py, transport=transport, timeout=timeout) if multi else run_check(py)
-        if rep.exit_code() != 0:
+        if for_report(rep) != OK:
             _emit(rep, fmt_json, "launch", verbose)
             print("dsdoctor: not launching: fix the errors above (or --no-preflight)", file=sys.stderr)
-            return 1
+            return FINDINGS
     if multi:
         env = dict(os.environ)
         lines = needed_env_lines(env, env_file(env))
@@ -214,7 +211,7 @@ def main(argv: List[str], hostfile: Optional[str], include: str, exclude: str, p
         if bad:
             print(f"dsdoctor: the op build failed on {', '.join(bad)}; not launching "
                   "(see `dsdoctor verify` for the root cause)", file=sys.stderr)
-            return 1
+            return FINDINGS
     rc, log = run_launcher(argv, write_stdout)
     if rc != 0:
         _emit(explain_failure(log, rc), fmt_json, "launch", verbose)

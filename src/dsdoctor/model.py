@@ -135,4 +135,7 @@ class Report:
         return max((f.severity for f in self.findings), key=lambda s: s.rank)
 
     def exit_code(self) -> int:
-        return 1 if any(f.severity is Severity.ERROR for f in self.findings) else 0
+        """The exit code of this report with the default ``--fail-on error`` (see :mod:`dsdoctor.exitcodes`)."""
+        from .exitcodes import for_report
+
+        return for_report(self)

@@ -23,13 +23,14 @@ The replacement is ``[REDACTED]`` (no quotes or backslashes: JSON stays valid; b
 
 from __future__ import annotations
 
+import functools
 import getpass
 import io
 import json
 import os
 import re
 import sys
-from typing import IO, Any, Callable, Dict, Iterable, List, Mapping, Match, Optional, Pattern, TextIO, Tuple
+from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Mapping, Match, Optional, Pattern, Sequence, TextIO, Tuple
 
 MASK = "[REDACTED]"
 USER_MASK = "$USER"
@@ -190,8 +191,10 @@ _SHAPES = (
 
 
 # lower-case substrings one of which every match of _SHAPES contains (the fast path of Redactor.redact)
-_TRIGGERS = ("-----begin", "hf_", "api_org_", "gh", "github_pat_", "glpat-", "akia", "asia", "xox", "sk-", "aiza", "npm_",
-             "pypi-", "eyj", "authorization", "bearer", "://", "sig", "pass", "pwd", "secret", "credential", "token", "key")
+# (as precise as the shapes allow: "gh" alone or "sig" alone would send every line with "through" or "design" to the regex)
+_TRIGGERS = ("-----begin", "hf_", "api_org_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "akia", "asia",
+             "xox", "sk-", "aiza", "npm_", "pypi-", "eyj", "authorization", "bearer", "://", "sig=", "signature", "pass", "pwd",
+             "secret", "credential", "token", "key")
 
 
 def _literal_forms(value: str) -> List[str]:
@@ -361,18 +364,13 @@ class Redactor:
         n = len(text)
         spans: List[Tuple[int, int]] = []
         for hay, triggers in ((low, self._low_triggers), (text, self._exact_triggers)):
-            for trig in triggers:
-                i = hay.find(trig)
-                while i >= 0:
-                    a = text.rfind("\n", 0, i) + 1
-                    j = i
-                    if trig == "-----begin":
-                        end = low.find("-----end", i)
-                        j = n if end < 0 else end
-                    b = text.find("\n", j)
-                    b = n if b < 0 else b
-                    spans.append((a, b))
-                    i = hay.find(trig, b)
+            for trig, i in _occurrences(hay, triggers):
+                j = i
+                if trig == "-----begin":
+                    end = low.find("-----end", i)
+                    j = n if end < 0 else end
+                b = text.find("\n", j)
+                spans.append((text.rfind("\n", 0, i) + 1, n if b < 0 else b))
         if not spans:
             return spans
         spans.sort()
@@ -390,6 +388,33 @@ class Redactor:
         out = self.redact(text)
         i = text.rfind("-----BEGIN")
         return out, i >= 0 and "PRIVATE KEY" in text[i:i + 80] and "-----END" not in text[i:]
+
+
+_ONE_PASS = 1 << 16  # texts this long are searched for all triggers in one aho-corasick pass (not worth its import below)
+
+
+@functools.lru_cache(maxsize=8)
+def _automaton(triggers: Tuple[str, ...]) -> Any:
+    try:
+        import ahocorasick_rs
+    except ImportError:  # no wheel for this platform: str.find per trigger
+        return None
+    return ahocorasick_rs.AhoCorasick(list(triggers))
+
+
+def _occurrences(hay: str, triggers: Sequence[str]) -> Iterator[Tuple[str, int]]:
+    """(trigger, position) of triggers in ``hay``: every line holding one yields at least one (not every overlap)."""
+    ac = _automaton(tuple(triggers)) if len(hay) >= _ONE_PASS and triggers else None
+    if ac is not None:
+        for k, start, _ in ac.find_matches_as_indexes(hay):
+            yield triggers[k], start
+        return
+    for trig in triggers:
+        i = hay.find(trig)
+        while i >= 0:
+            yield trig, i
+            b = hay.find("\n", i)
+            i = -1 if b < 0 else hay.find(trig, b)
 
 
 def _numeric_ok(name: str) -> bool:

@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Deque, List, Mapping, Optional, Sequence, Tuple
 
-from .atomic import write_text
+from .errors import UsageError
 from .model import Finding, Report, Severity
 
 TAIL_LINES = 80
@@ -38,7 +38,7 @@ ENV_NAMES = ("CUDA_HOME", "CUDA_PATH", "CC", "CXX", "CUDAHOSTCXX", "LD_LIBRARY_P
 _MARK = {Severity.ERROR: "✗", Severity.WARNING: "!", Severity.INFO: "i"}
 
 
-class ReportInputError(Exception):
+class ReportInputError(UsageError):
     """A --log / --ds-config / --python the report cannot use (exit 2 with this message)."""
 
 
@@ -354,11 +354,11 @@ def _check(inp: Inputs) -> Report:
 
 
 def _lint(report: Report, inp: Inputs) -> None:
-    from .lint.cli import _inside
+    from .commands.lint import inside
     from .lint.project import lint_project, merge
 
     merge(report, lint_project(".", report.facts.get("deepspeed"), inp.python))
-    if inp.ds_config and not _inside(inp.ds_config, ["."]):
+    if inp.ds_config and not inside(inp.ds_config, ["."]):
         from .lint import lint
 
         extra = lint([inp.ds_config], ds_version=report.facts.get("deepspeed"), python=inp.python).report
@@ -414,30 +414,3 @@ def render(inp: Inputs) -> str:
     from .redact import redact
 
     return redact(build(inp))
-
-
-def run_report(log: Optional[str], ds_config: Optional[str], python: Optional[str], redact_paths: bool,
-               output: Optional[str], lint: bool = True) -> int:
-    """``dsdoctor report``: 0 written, 2 bad input or an unwritable ``-o``."""
-    from .redact import set_redact_paths
-
-    if redact_paths:
-        set_redact_paths(True)  # also what dsdoctor prints besides the report (messages, errors)
-    if output is not None and os.path.isdir(output):
-        print(f"dsdoctor: -o {output}: is a directory", file=sys.stderr)
-        return 2
-    try:
-        text = render(Inputs(log=log, ds_config=ds_config, python=python, lint=lint))
-    except ReportInputError as exc:
-        print(f"dsdoctor: {exc}", file=sys.stderr)
-        return 2
-    if output is None:
-        sys.stdout.write(text)
-        return 0
-    try:
-        write_text(output, text)
-    except OSError as exc:
-        print(f"dsdoctor: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    print(f"dsdoctor: wrote {output} (secrets redacted; review it before posting)", file=sys.stderr)
-    return 0

@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Any, Dict, List, Optional, Pattern, Sequence, Set, Tuple
 
 from .catalog import RULES
+from .errors import UsageError
 from .model import Report
 
 FAIL_ON = ("error", "warning", "info", "never")
@@ -54,7 +55,7 @@ def _has_table(head: str) -> bool:
     return isinstance(tool, dict) and "dsdoctor" in tool
 
 
-class SettingsError(Exception):
+class SettingsError(UsageError):
     """A configuration file dsdoctor cannot use; the message names the file (and line when known)."""
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Mapping, Optional
 
 from ..dsconfig import OffloadIntent
+from ..errors import UsageError
 from ..model import Finding, Passed, Report
 from ..probes.environment import EnvFacts, collect
 from ..probes.interpreter import Interpreter
@@ -85,7 +86,7 @@ _ENV_SHOWN = frozenset({
 })
 
 
-class InputError(Exception):
+class InputError(UsageError):
     """A ``--python`` that cannot be queried or a ``--ds-config`` that cannot be read (the message says which)."""
 
 

@@ -9,13 +9,14 @@ import os
 from dataclasses import dataclass
 from typing import Any, Dict, Mapping, Optional, Tuple
 
+from ..errors import UsageError
 from ..probes.system import probe_gpu_memory, probe_gpus, probe_limits
 from .core import Hardware
 from .memory import Workload
 from .params import ConfigProblem, count_params, lora_params
 
 
-class InputError(ValueError):
+class InputError(UsageError, ValueError):
     """Bad or missing input: shown to the user, exit 2."""
 
 

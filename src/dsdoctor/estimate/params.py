@@ -15,10 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
+from ..errors import UsageError
+
 Modules = List[Tuple[str, int, int]]  # (module kind, own params, how many such modules)
 
 
-class ConfigProblem(ValueError):
+class ConfigProblem(UsageError, ValueError):
     """The config cannot be counted (unknown architecture, missing or invalid key)."""
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterable, List, Optional, Tuple
 
+from ..knowledge import deepspeed as K
 from ..knowledge import transformers as TK
 from ..knowledge.versions import major_minor, parse
 from ..model import Evidence, Finding, Report, Severity
@@ -82,7 +83,7 @@ def log_facts(sc: Scanner) -> LogFacts:
     if f.ds is None:
         names = {h.text for h in sc.symptoms}
         if any("requires the cpu_adam op" in t for t in names):
-            f.ds_floor = "0.19.8"
+            f.ds_floor = K.CPU_ADAM_WRAPPED_SINCE  # the message form only that release and later print
     for tb in sc.tracebacks:
         if "int_from_float" in " ".join(tb.message) or "fractional part" in " ".join(tb.message):
             keys = [m for m in tb.message if re.fullmatch(r"[\w.]{3,100}", m)]

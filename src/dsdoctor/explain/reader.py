@@ -17,6 +17,8 @@ import sys
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator, List, Optional, Tuple
 
+from ..errors import UsageError
+
 CHUNK_BYTES = 1 << 20
 MAX_LINE_BYTES = 64 * 1024  # a longer line keeps its first and last half of this
 MAX_TEXT = 8192  # characters of a cleaned line that are matched
@@ -24,7 +26,7 @@ CUT_MARK = b" [... dsdoctor: line cut ...] "
 LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz", ".stdout", ".stderr")
 
 
-class InputError(Exception):
+class InputError(UsageError):
     """A log path that cannot be read (explain exits 2 with this message)."""
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Mapping, Optional, Sequence, Tuple
 
+from .versions import major_minor
+
 # torch.utils.cpp_extension._find_cuda_home() (torch 2.x): `CUDA_HOME or CUDA_PATH` (an empty value counts
 # as unset; a set value is used even if the directory does not exist), then dirname(dirname(which nvcc))
 # without resolving links, then /usr/local/cuda only if it exists. Only for CUDA builds of torch:
@@ -27,13 +29,7 @@ def parse_nvcc_release(output: str) -> Optional[Tuple[int, int]]:
     idx = tokens.index("release")
     if idx + 1 >= len(tokens):
         return None
-    parts = tokens[idx + 1].replace(",", "").split(".")
-    if len(parts) < 2:
-        return None
-    try:
-        return int(parts[0]), int(parts[1])
-    except ValueError:
-        return None
+    return major_minor(tokens[idx + 1].replace(",", ""))
 
 
 _NVCC_FULL = re.compile(r"\bV(\d+\.\d+\.\d+)\b")

@@ -12,6 +12,10 @@ from packaging.version import Version
 
 from .versions import Span, lookup, v
 
+# The newest DeepSpeed release whose sources these facts were read from: what lint and estimate assume when no
+# version is given or installed.
+LATEST_KNOWN = "0.19.8"
+
 # ---------------------------------------------------------------------------------------------------
 # 1. The CUDA version check (op_builder/builder.py: installed_cuda_version / assert_no_cuda_mismatch)
 # ---------------------------------------------------------------------------------------------------
@@ -320,6 +324,7 @@ MSG_MISSING_CUDA_HOME = "CUDA_HOME does not exist, unable to compile CUDA op(s)"
 MSG_NINJA = "Unable to JIT load the {op} op due to ninja not being installed."
 MSG_DS_OPT_ADAM = "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'"
 MSG_CPU_ADAM_WRAPPED = "DeepSpeedCPUAdam requires the cpu_adam op, which failed to build/load."
+CPU_ADAM_WRAPPED_SINCE = "0.19.8"  # DeepSpeedCPUAdam.__init__ raises MSG_CPU_ADAM_WRAPPED (before: MSG_DS_OPT_ADAM at GC)
 MSG_ACCEL_INVALID = 'DS_ACCELERATOR must be one of {allowed}. Value "{value}" is not supported'
 MSG_PREBUILT_TORCH = "PyTorch version mismatch! DeepSpeed ops were compiled and installed with a different version"
 MSG_PREBUILT_CUDA = "CUDA version mismatch! DeepSpeed ops were compiled and installed with a different version"
@@ -387,7 +392,7 @@ UNSCALE_DEVICE_BUG = ("0.14.1", "0.14.4")
 
 def cpu_adam_failure_tail(ds: Version) -> str:
     """The line a user sees last when cpu_adam fails: a pointer, never the cause."""
-    return MSG_CPU_ADAM_WRAPPED if ds >= v("0.19.8") else MSG_DS_OPT_ADAM
+    return MSG_CPU_ADAM_WRAPPED if ds >= v(CPU_ADAM_WRAPPED_SINCE) else MSG_DS_OPT_ADAM
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -683,6 +688,9 @@ MSG_CPU_FALLBACK = "Setting accelerator to CPU. If you have GPU or other acceler
 # The cpu accelerator's own ops (op_builder/cpu/, 0.9.3-0.19.8: deepspeed_ccl_comm, deepspeed_shm_comm, ...): a CUDA
 # box builds none of them. ccl_comm needs Intel oneCCL (csrc/cpu/comm/ccl.cpp: #include <oneapi/ccl.hpp>).
 CCL_HEADER = "oneapi/ccl.hpp"
+# ... and the op names only the cpu accelerator has (op_builder/cpu NAME; not_implemented and ccl_comm 0.9.3-0.19.8,
+# shm_comm 0.14.2-0.19.8): ds_report rows for them show that get_accelerator() picked cpu
+CPU_ACCELERATOR_ONLY_OPS = ("deepspeed_not_implemented", "deepspeed_ccl_comm", "deepspeed_shm_comm")
 # op_builder/<cpu|hpu|mlu|npu|xpu>/no_impl.py NotImplementedBuilder.load (0.9.3-0.19.8): the accelerator has no
 # builder for the op (e.g. InferenceBuilder for kernel injection on the cpu accelerator)
 MSG_OP_NOT_IMPLEMENTED = "This op had not been implemented on {backend} backend."

@@ -240,7 +240,7 @@ def _resolve(e: Edit, origin: str) -> Edit:
 
 
 def apply_edits(edits: Sequence[Edit], unsafe: bool = False) -> Dict[str, "tuple[str, str]"]:
-    """New text per file (old, new); non-overlapping edits, applied back to front."""
+    """New text per file (old, new), as ``--fix`` writes it (:mod:`dsdoctor.lint.edits` decides what applies)."""
     from .fix import plan
 
     return plan(edits, unsafe)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from typing import Dict, List, Sequence, Tuple
 
+from .edits import apply, by_file, replacements, selected
 from .rule import Edit
 
 
@@ -23,30 +24,12 @@ def _parses(text: str) -> bool:
 
 
 def plan(edits: Sequence[Edit], unsafe: bool = False) -> Dict[str, Tuple[str, str]]:
-    by_file: Dict[str, List[Edit]] = {}
-    for e in edits:
-        if e.applicability == "unsafe" and not unsafe:
-            continue
-        by_file.setdefault(e.path, []).append(e)
+    """(old, new) text of each file the edits change (:mod:`dsdoctor.lint.edits` decides which apply and how);
+    a Python file whose new text would not parse is left out."""
     out: Dict[str, Tuple[str, str]] = {}
-    for path, es in by_file.items():
-        es = list(dict.fromkeys(es))  # the same edit from several findings (e.g. one import) applies once
+    for path, es in by_file(selected(edits, unsafe)).items():
         old = _read(path)
-        new = old
-        appends = [e for e in es if e.start < 0]
-        last = len(new) + 1
-        for e in sorted((e for e in es if e.start >= 0), key=lambda e: -e.start):
-            if e.end > last:  # overlapping edits: keep the later one only
-                continue
-            new = new[:e.start] + e.new + new[e.end:]
-            last = e.start
-        for e in appends:
-            line = e.new
-            if line.split("=", 1)[0] + "=" in new:
-                continue
-            if new and not new.endswith("\n"):
-                new += "\n"
-            new += line
+        new = apply(old, replacements(old, es))
         if new != old and not (path.endswith(".py") and not _parses(new)):  # never write a broken script
             out[path] = (old, new)
     return out

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
+
+from ..errors import UsageError
+from ..textpos import HasLines
 
 MAX_BYTES = 16 * 2**20  # a DeepSpeed config is a few KB; bigger files are reported, not parsed
 MAX_DEPTH = 200  # hjson recurses ~3 Python frames per level: deeper documents hit RecursionError there
@@ -30,13 +32,17 @@ _CHUNK = re.compile(r"(.*?)(['\"\\\x00-\x1f])", re.VERBOSE | re.MULTILINE | re.D
 _BACKSLASH = {'"': '"', "'": "'", "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
 
-class ReadError(Exception):
+class ReadError(UsageError):
     """The document is not what DeepSpeed's hjson loading accepts. ``pos`` is a 0-based offset."""
 
     def __init__(self, msg: str, pos: int) -> None:
         super().__init__(msg)
         self.msg = msg
         self.pos = pos
+
+
+class FileError(ReadError):
+    """The file itself could not be read as text (missing, unreadable, too large): no position in it."""
 
 
 class _Fatal(ReadError):
@@ -84,7 +90,7 @@ class Node:
 
 
 @dataclass
-class Document:
+class Document(HasLines):
     """A read config: text, root node (None when unreadable), the error that stopped reading, positions."""
 
     path: str
@@ -93,14 +99,6 @@ class Document:
     error: Optional[ReadError] = None
     strict_json_error: Optional[Tuple[str, int]] = None  # json.loads' message and offset, if it fails
     comments: List[Tuple[int, int]] = field(default_factory=list)  # (start, end) of each comment hjson skipped
-    _lines: List[int] = field(default_factory=list)
-
-    def linecol(self, pos: int) -> Tuple[int, int]:
-        """1-based line and column of an offset (columns count characters)."""
-        if not self._lines:
-            self._lines = [0] + [m.end() for m in re.finditer("\n", self.text)]
-        i = bisect_right(self._lines, pos) - 1
-        return i + 1, pos - self._lines[i] + 1
 
     @property
     def data(self) -> Dict[str, Any]:
@@ -445,9 +443,9 @@ def read(path: str) -> Document:
         with open(path, "rb") as fh:
             raw = fh.read(MAX_BYTES + 1)
     except OSError as exc:
-        return Document(path=path, text="", error=ReadError(f"cannot read the file: {exc.strerror or exc}", 0))
+        return Document(path=path, text="", error=FileError(f"cannot read the file: {exc.strerror or exc}", 0))
     if len(raw) > MAX_BYTES:
-        return Document(path=path, text="", error=ReadError(
+        return Document(path=path, text="", error=FileError(
             f"the file is larger than {MAX_BYTES // 2**20} MiB; a DeepSpeed config is a few KB (not parsed)", 0))
     try:
         text = raw.decode("utf-8")

@@ -25,11 +25,11 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..model import Finding, Fix, Severity
+from ..textpos import LineIndex
 from .rule import Edit, Example, Hit, Rule
 
 if TYPE_CHECKING:
@@ -75,17 +75,13 @@ class Directive:
 # Comments per file kind
 # ---------------------------------------------------------------------------------------------------
 
-def _line_starts(text: str) -> List[int]:
-    return [0] + [m.end() for m in re.finditer("\n", text)]
-
-
 def python_comments(text: str) -> List[Span]:
-    starts = _line_starts(text)
+    index = LineIndex(text)
     out: List[Span] = []
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
             if tok.type == tokenize.COMMENT:
-                s = starts[tok.start[0] - 1] + tok.start[1]
+                s = index.line_offset(tok.start[0]) + tok.start[1]
                 out.append((s, s + len(tok.string)))
     except (tokenize.TokenError, IndentationError, SyntaxError):
         # a file Python cannot tokenize (it is reported as script-unparseable): '#' to the end of the line, as
@@ -190,13 +186,13 @@ def _logical_lines(text: str) -> Dict[int, Tuple[int, int]]:
 def directives(kind: str, text: str, doc: "Optional[Document]" = None) -> List[Directive]:
     if "dsdoctor:" not in text:
         return []
-    starts = _line_starts(text)
+    index = LineIndex(text)
     logical = _logical_lines(text) if kind == "shell" else {}
     out: List[Directive] = []
     for cs, ce in comments(kind, text, doc):
         body = text[cs:ce]
         for m in DIRECTIVE.finditer(body):
-            line = bisect_right(starts, cs + m.start())
+            line, _ = index.linecol(cs + m.start())
             first, last = logical.get(line, (line, line))
             names = m.group("names")
             tokens = None if names is None else [t for t in re.split(r"[\s,]+", names) if t]
@@ -216,7 +212,7 @@ def suppress(path: str, kind: str, text: str, hits: Sequence[Hit], doc: "Optiona
     ds = directives(kind, text, doc)
     if not ds:
         return list(hits)
-    starts = _line_starts(text)
+    starts = LineIndex(text).starts
     kept: List[Hit] = []
     for h in hits:
         f = h.finding
@@ -238,7 +234,7 @@ def suppress(path: str, kind: str, text: str, hits: Sequence[Hit], doc: "Optiona
 def unused(path: str, text: str, ds: Sequence[Directive]) -> List[Hit]:
     from ..settings import resolve, suggest
 
-    starts = _line_starts(text)
+    index = LineIndex(text)
     on_disk: List[Optional[str]] = []  # read once, when the first edit is made
     out: List[Hit] = []
     for d in ds:
@@ -271,9 +267,8 @@ def unused(path: str, text: str, ds: Sequence[Directive]) -> List[Hit]:
             title = f"`dsdoctor: {form}[{', '.join(tokens)}]`: " + "; ".join(parts)
         if not on_disk:
             on_disk.append(_disk_text(path))
-        edit = _edit(path, text, on_disk[0], d, keep)
-        line = bisect_right(starts, d.start)
-        col = d.start - starts[line - 1] + 1
+        edit = _edit(path, index, on_disk[0], d, keep)
+        line, col = index.linecol(d.start)
         what = "remove the suppression comment" if not keep else f"keep only {', '.join(keep)} in the suppression"
         f = Finding(NAME, Severity.WARNING, title, RULE.why, (), (Fix(what, "safe"),) if edit else (), RULE.section,
                     path, line, col)
@@ -290,7 +285,8 @@ def _disk_text(path: str) -> Optional[str]:
         return None
 
 
-def _edit(path: str, text: str, on_disk: Optional[str], d: Directive, keep: List[str]) -> Optional[Edit]:
+def _edit(path: str, index: LineIndex, on_disk: Optional[str], d: Directive, keep: List[str]) -> Optional[Edit]:
+    text = index.text
     if on_disk != text:  # a BOM, another encoding, undecodable bytes: offsets would not match the file
         return None
     if keep and d.names_span is not None:
@@ -305,7 +301,7 @@ def _edit(path: str, text: str, on_disk: Optional[str], d: Directive, keep: List
         s, e = d.start, body_end
     while s > 0 and text[s - 1] in " \t":
         s -= 1
-    line_start = text.rfind("\n", 0, s) + 1
+    line_start = index.line_start(s)
     nl = text.find("\n", e)
     line_end = len(text) if nl < 0 else nl
     if s == line_start and not text[e:line_end].strip():  # nothing else on the line: delete the line

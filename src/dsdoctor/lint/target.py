@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from packaging.version import Version
 
+from ..knowledge.deepspeed import LATEST_KNOWN
+from ..textpos import HasLines, LineIndex
 from .reader import Document, Node
-
-LATEST_KNOWN = "0.19.8"
 
 
 @dataclass
@@ -41,22 +39,18 @@ class Usage:
 
 
 @dataclass
-class Target:
+class Target(HasLines):
     path: str
     kind: str
     text: str
     usage: Usage
     doc: Optional[Document] = None  # ds_config
     extra: Dict[str, Any] = field(default_factory=dict)
-    _lines: List[int] = field(default_factory=list)
 
-    def linecol(self, pos: int) -> Tuple[int, int]:
-        if self.doc is not None:
-            return self.doc.linecol(pos)
-        if not self._lines:
-            self._lines = [0] + [m.end() for m in re.finditer("\n", self.text)]
-        i = bisect_right(self._lines, pos) - 1
-        return i + 1, pos - self._lines[i] + 1
+    @property
+    def index(self) -> LineIndex:
+        """The text's line index (the config document's, for a ds_config)."""
+        return self.doc.index if self.doc is not None else super().index
 
     def node(self, *path: str) -> Optional[Node]:
         if self.doc is None or self.doc.root is None:

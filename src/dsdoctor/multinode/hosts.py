@@ -11,12 +11,13 @@ import re
 from collections import OrderedDict
 from typing import Dict, List, Tuple
 
+from ..errors import UsageError
 from ..lint.launch._files import hostfile_problems
 
 HOST_OK = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,252}$")
 
 
-class HostfileError(ValueError):
+class HostfileError(UsageError, ValueError):
     """The hostfile or --include/--exclude cannot be used (the message says why)."""
 
 

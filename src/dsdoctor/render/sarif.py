@@ -26,6 +26,7 @@ from urllib.parse import quote
 
 from ..catalog import RULES, code_for
 from ..model import Evidence, Finding, Report, Severity
+from ..textpos import LineIndex
 
 if TYPE_CHECKING:
     from ..lint.rule import Edit
@@ -331,8 +332,10 @@ def _fixes(f: Finding, edits: Sequence["Edit"], base: str, files: _Files) -> Lis
     unsafe ones, all edits as a second fix (what ``--fix --unsafe-fixes`` applies)."""
     if not edits:
         return []
+    from ..lint.edits import selected
+
     uniq = list(dict.fromkeys(edits))
-    safe = [e for e in uniq if e.applicability == "safe"]
+    safe = selected(uniq, unsafe=False)
     out: List[Dict[str, Any]] = []
     safe_titles = [x.title for x in f.fixes if x.applicability == "safe"]
     unsafe_titles = [x.title for x in f.fixes if x.applicability == "unsafe"]
@@ -355,33 +358,18 @@ def _joined(edits: Sequence["Edit"]) -> str:
 def _fix(edits: Sequence["Edit"], description: str, base: str, files: _Files) -> Optional[Dict[str, Any]]:
     """One SARIF fix, or None when the edits cannot be applied (a file changed since, or a Python result that
     would not parse: ``--fix`` refuses those too)."""
+    from ..lint.edits import by_file, replacements
     from ..lint.fix import plan
 
     applied = plan(edits, unsafe=True)
-    by_file: Dict[str, List["Edit"]] = {}
-    for e in edits:
-        by_file.setdefault(e.path, []).append(e)
     changes = []
-    for path, es in by_file.items():
+    for path, es in by_file(edits).items():
         if path not in applied:
             return None
         text = files.text(path) or ""
-        reps = []
-        last = len(text) + 1
-        spans: List[Tuple[int, int, str]] = []
-        for e in sorted((e for e in es if e.start >= 0), key=lambda e: -e.start):
-            if e.end > last or e.end > len(text):  # overlapping / stale: plan() keeps the later one only
-                continue
-            spans.append((e.start, e.end, e.new))
-            last = e.start
-        for e in es:
-            if e.start < 0:  # an append (``.deepspeed_env``): plan() adds it at the end, after a newline if needed
-                line = e.new
-                if line.split("=", 1)[0] + "=" in text:
-                    continue
-                spans.append((len(text), len(text), ("\n" if text and not text.endswith("\n") else "") + line))
-        for start, end, new in sorted(spans):
-            reps.append({"deletedRegion": offsets_region(text, start, end), "insertedContent": {"text": new}})
+        index = LineIndex(text, universal=True)
+        reps = [{"deletedRegion": offsets_region(text, start, end, index), "insertedContent": {"text": new}}
+                for start, end, new in replacements(text, es)]
         if reps:
             changes.append({"artifactLocation": artifact_location(path, base), "replacements": reps})
     if not changes:
@@ -389,18 +377,16 @@ def _fix(edits: Sequence["Edit"], description: str, base: str, files: _Files) ->
     return {"description": {"text": description}, "artifactChanges": changes}
 
 
-def offsets_region(text: str, start: int, end: int) -> Dict[str, Any]:
+def offsets_region(text: str, start: int, end: int, index: Optional[LineIndex] = None) -> Dict[str, Any]:
     """The region ``[start, end)`` of ``text`` (code-point offsets): 1-based lines and columns (``endColumn`` is one
     past the last character, as SARIF defines it) plus ``charOffset`` / ``charLength``."""
-    sl, sc = linecol(text, start)
-    el, ec = linecol(text, end)
+    index = index or LineIndex(text, universal=True)
+    sl, sc = index.linecol(start)
+    el, ec = index.linecol(end)
     return {"startLine": sl, "startColumn": sc, "endLine": el, "endColumn": ec, "charOffset": start,
             "charLength": end - start}
 
 
 def linecol(text: str, pos: int) -> Tuple[int, int]:
     """1-based line and column of offset ``pos`` (CR, LF and CR LF end lines)."""
-    line, start = 1, 0
-    for m in _NEWLINE.finditer(text, 0, pos):
-        line, start = line + 1, m.end()
-    return line, pos - start + 1
+    return LineIndex(text, universal=True).linecol(pos)

@@ -14,7 +14,7 @@ MARK = {None: ("✓", "green"), Severity.INFO: ("i", "blue"), Severity.WARNING: 
 def render(report: Report, verbose: bool = False, out: TextIO = sys.stdout) -> None:
     from rich.markup import escape
 
-    from .console import console
+    from .console import console, print_fixes
 
     con = console(out)
     sections: Dict[str, List[Union[Finding, Passed]]] = {name: [] for name in SECTION_ORDER}
@@ -42,16 +42,7 @@ def render(report: Report, verbose: bool = False, out: TextIO = sys.stdout) -> N
                     con.print(f"        seen: {escape(e.what)}" + (f" [dim]({escape(e.where)})[/dim]" if e.where else ""))
                 if f.explanation:
                     con.print(f"        why:  {escape(f.explanation)}")
-            for n, fix in enumerate(f.fixes if verbose else f.fixes[:2], 1):
-                tag = "" if fix.applicability == "safe" else " [yellow](unsafe)[/yellow]"
-                con.print(f"        fix {n}: {escape(fix.title)}{tag}")
-                if verbose and fix.reason:
-                    con.print(f"               [dim]{escape(fix.reason)}[/dim]")
-                for cmd in fix.commands:
-                    con.print(f"               $ {escape(cmd)}")
-                if verbose:
-                    for label, form in fix.forms:
-                        con.print(f"               [dim]{label}:[/dim] {escape(form)}")
+            print_fixes(con, f.fixes if verbose else f.fixes[:2], verbose, 8)
     errors = sum(f.severity is Severity.ERROR for f in report.findings)
     warnings = sum(f.severity is Severity.WARNING for f in report.findings)
     pred = report.predictions.get("cpu_adam")

@@ -13,6 +13,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
+from ..errors import UsageError
 from ..model import Severity
 from ..spec import RuleExample
 
@@ -86,7 +87,7 @@ class RuleDoc:
         return plain(self)
 
 
-class UnknownRule(LookupError):
+class UnknownRule(UsageError, LookupError):
     """A name or code dsdoctor does not have; ``suggestions`` are close names/codes."""
 
     def __init__(self, query: str, suggestions: List[str]) -> None:

@@ -1,6 +1,6 @@
-"""Bodies of ``dsdoctor rules`` and ``dsdoctor rule NAME`` (the commands in ``cli.py`` only call these).
+"""Bodies of ``dsdoctor rules`` and ``dsdoctor rule NAME`` (:mod:`dsdoctor.commands.rules` calls these).
 
-Both return the exit code: 0, or 2 for an unknown name / format (with a did-you-mean on stderr, no traceback).
+Both return the exit code 0; an unknown name / format raises UsageError (UnknownRule has a did-you-mean).
 Plain text when stdout is not a terminal or ``NO_COLOR`` is set."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import json
 import sys
 from typing import IO, Any, Dict, List, Optional
 
-from . import RuleDoc, UnknownRule, all_docs, command_line, doc_for
+from ..errors import UsageError
+from . import RuleDoc, all_docs, command_line, doc_for
 
 
 def _styled(stream: IO[str]) -> bool:
@@ -35,15 +36,15 @@ def run_rules(fmt: str = "text", command: Optional[str] = None, stream: Optional
     if command:
         docs = [d for d in docs if command in d.commands or d.group == command]
         if not docs:
-            print(f"dsdoctor: no rules for command {command!r} (check, verify, explain, lint, estimate, smoke, "
-                  "multinode, launch)", file=sys.stderr)
-            return 2
+            raise UsageError(f"no rules for command {command!r} (check, verify, explain, lint, estimate, smoke, "
+                             "multinode, launch)")
     if fmt == "json":
-        out.write(json.dumps({"schema": 1, "rules": [to_json(d) for d in docs]}, indent=2) + "\n")
+        from ..render.json_out import dumps, envelope
+
+        out.write(dumps(envelope(None, rules=[to_json(d) for d in docs])) + "\n")
         return 0
     if fmt != "text":
-        print(f"dsdoctor: unknown format {fmt!r} (text, json)", file=sys.stderr)
-        return 2
+        raise UsageError(f"unknown format {fmt!r} (text, json)")
     if _styled(out):
         from rich.console import Console
         from rich.table import Table
@@ -66,17 +67,12 @@ def run_rules(fmt: str = "text", command: Optional[str] = None, stream: Optional
 def run_rule(query: str, fmt: str = "text", stream: Optional[IO[str]] = None) -> int:
     """``dsdoctor rule NAME|CODE``: What / Why / Example / Fix."""
     out = stream or sys.stdout
-    try:
-        d = doc_for(query)
-    except UnknownRule as exc:
-        print(f"dsdoctor: {exc}", file=sys.stderr)
-        return 2
+    d = doc_for(query)
     if fmt == "json":
         out.write(json.dumps(to_json(d, full=True), indent=2) + "\n")
         return 0
     if fmt != "text":
-        print(f"dsdoctor: unknown format {fmt!r} (text, json)", file=sys.stderr)
-        return 2
+        raise UsageError(f"unknown format {fmt!r} (text, json)")
     if not _styled(out):
         out.write(d.text())
         return 0

@@ -208,6 +208,9 @@ SCENARIOS: List[Scenario] = [
              "for b in DataLoader(D(), num_workers=1): pass\n", ds=None),
     Scenario("disk-full-save", "torch.save of a state dict to /dev/full (ENOSPC on write)", "disk-write-failed",
              "import torch\ntorch.save({'w': torch.zeros(1 << 20)}, '/dev/full')\n", ds=None),
+    Scenario("accelerator-autodetect-cpu-ds-report", "ds_report of deepspeed 0.19.8 on a machine with no visible GPU (no "
+             "DS_ACCELERATOR): the cpu accelerator is auto-selected and its ops are listed", "accelerator-autodetect-cpu", "",
+             argv=("{py}", "-u", "{oracle}/ds/0.19.8/bin/ds_report")),
     Scenario("user-code-error", "a plain bug in the training script after DeepSpeed imported fine", "user-code-error",
              "import deepspeed\ndef build_batch(rows):\n    return [r['input_ids'] for r in rows]\n"
              "def main():\n    batch = build_batch([{'ids': [1, 2]}])\n    print(batch)\nmain()\n"),

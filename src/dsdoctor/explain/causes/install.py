@@ -125,7 +125,9 @@ SPECS: Tuple[Cause, ...] = (
                  "building 'deepspeed.ops.comm.deepspeed_ccl_comm_op' extension"),
               msg(K.MSG_CPU_FALLBACK, "deepspeed/accelerator/real_accelerator.py get_accelerator (0.14.1-0.19.8)",
                   "[WARNING] [real_accelerator.py:213:get_accelerator] Setting accelerator to CPU. If you have GPU or "
-                  "other accelerator, we were unable to detect it.", note=True)),
+                  "other accelerator, we were unable to detect it.", note=True,
+                  # the cause when the log goes on to ds_report's rows for the cpu accelerator's own ops
+                  cause_with=r"^(?:%s) ?\.* \[(?:NO|YES)\]" % "|".join(K.CPU_ACCELERATOR_ONLY_OPS))),
           docs=Docs(
               "DeepSpeed picked its CPU accelerator (`Setting accelerator to CPU. If you have GPU or other accelerator, "
               "we were unable to detect it.`) and then built or listed the cpu accelerator's ops: a build fails on "
@@ -136,7 +138,13 @@ SPECS: Tuple[Cause, ...] = (
               "Set `DS_ACCELERATOR=cuda` for the process that builds and the one that runs, and make the GPU visible "
               "there (`python -c 'import torch; print(torch.cuda.is_available())'`).",
               (log("accelerator-autodetect-cpu-ccl", "DS_BUILD_CCL_COMM=1 pip wheel on a machine without a visible GPU:",
-                   "      csrc/cpu/comm/ccl.cpp:8:10: fatal error: oneapi/ccl.hpp: No such file or directory\n"),))),
+                   "      csrc/cpu/comm/ccl.cpp:8:10: fatal error: oneapi/ccl.hpp: No such file or directory\n"),
+               log("accelerator-autodetect-cpu-ds-report", "ds_report on a machine without a visible GPU (no DS_ACCELERATOR):",
+                   "[2026-12-01 23:41:15,251] [WARNING] [real_accelerator.py:213:get_accelerator] Setting accelerator to "
+                   "CPU. If you have GPU or other accelerator, we were unable to detect it.\n"
+                   "op name ................ installed .. compatible\n"
+                   "--------------------------------------------------\n"
+                   "deepspeed_not_implemented  [NO] ....... [OKAY]\n"),))),
     Cause("op-not-implemented-on-accelerator", "DS346", "The selected accelerator has no build of this DeepSpeed op",
           _op_not_implemented, predicted_by="none", signatures=(
               msg(K.MSG_OP_NOT_IMPLEMENTED, "deepspeed/ops/op_builder/<cpu|hpu|mlu|npu|xpu>/no_impl.py "

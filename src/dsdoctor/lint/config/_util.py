@@ -61,7 +61,7 @@ def add_member(t: Target, obj: Node, key: str, value: str, applicability: str, t
     if not obj.members:
         return None
     last = obj.members[-1]
-    start = t.text.rfind("\n", 0, last.start) + 1
+    start = t.line_start(last.start)
     indent = t.text[start:last.start] if t.text[start:last.start].strip() == "" else " "
     sep = f",\n{indent}" if t.text[start:last.start].strip() == "" and start > 0 else ", "
     return Edit(t.path, last.value.end, last.value.end, f'{sep}"{key}": {value}', applicability, title)  # type: ignore[arg-type]

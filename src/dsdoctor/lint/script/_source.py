@@ -9,37 +9,27 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from bisect import bisect_right
-from dataclasses import dataclass, field
-from typing import Any, List, Optional, Tuple
+from dataclasses import dataclass
+from typing import Any, Optional, Tuple
 
+from ...textpos import HasLines
 from ._vals import COLLECTIVE_SAVES
 
 MAX_BYTES = 16 * 2**20
 
 
 @dataclass
-class Source:
+class Source(HasLines):
     path: str
     text: str
     encoding: str
     module: Any = None  # libcst.Module
     positions: Any = None  # node -> CodeRange
     error: Optional[str] = None
-    _lines: List[int] = field(default_factory=list)
 
     def offset(self, line: int, col: int) -> int:
-        if not self._lines:
-            self._lines = [0]
-            for i, ch in enumerate(self.text):
-                if ch == "\n":
-                    self._lines.append(i + 1)
-        return self._lines[min(line, len(self._lines)) - 1] + col
-
-    def linecol(self, pos: int) -> Tuple[int, int]:
-        self.offset(1, 0)
-        i = bisect_right(self._lines, pos) - 1
-        return i + 1, pos - self._lines[i] + 1
+        """Offset of 1-based ``line`` and 0-based ``col`` (libcst's positions)."""
+        return self.index.line_offset(line) + col
 
     def span(self, node: Any) -> Tuple[int, int]:
         """(start, end) character offsets of a node."""

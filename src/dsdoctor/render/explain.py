@@ -1,13 +1,13 @@
-"""explain's output: ``{"diagnoses": [...]}`` JSON (the first is the primary) and a plain text rendering."""
+"""``explain`` output: the ``diagnoses`` JSON shape (the first is the primary) and the text rendering."""
 
 from __future__ import annotations
 
-import json
 import sys
-from typing import Any, Dict, List, TextIO
+from typing import Any, Dict, List, Optional, TextIO
 
+from ..explain.diagnose import CONSEQUENCE
 from ..model import Finding, Report, Severity
-from .diagnose import CONSEQUENCE
+from .json_out import dumps, envelope
 
 
 def _line(e: Any) -> Dict[str, Any]:
@@ -20,6 +20,7 @@ def _line(e: Any) -> Dict[str, Any]:
 
 
 def diagnosis_json(f: Finding) -> Dict[str, Any]:
+    """One diagnosis: its name, summary, the log lines seen, their consequences and the fixes."""
     return {
         "name": f.name,
         "code": f.code,
@@ -33,16 +34,17 @@ def diagnosis_json(f: Finding) -> Dict[str, Any]:
 
 
 def to_json(report: Report) -> str:
-    return json.dumps({"schema": 1, "command": "explain", "diagnoses": [diagnosis_json(f) for f in report.findings],
-                       "facts": report.facts}, indent=2, default=str)
+    """explain's JSON document: the diagnoses and the facts."""
+    return dumps(envelope("explain", diagnoses=[diagnosis_json(f) for f in report.findings], facts=report.facts))
 
 
-def render_text(report: Report, verbose: bool = False, out: TextIO = sys.stdout) -> None:
+def render_text(report: Report, verbose: bool = False, out: Optional[TextIO] = None) -> None:
+    """Root cause first (what was seen, the consequences, the fixes), then the other diagnoses."""
     from rich.markup import escape
 
-    from ..render.console import console
+    from .console import console, print_fixes
 
-    con = console(out)
+    con = console(out or sys.stdout)
     colors = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "blue"}
     for n, f in enumerate(report.findings):
         label = "Root cause" if n == 0 and f.severity is Severity.ERROR else ("Diagnosis" if n == 0 else "Also")
@@ -58,16 +60,7 @@ def render_text(report: Report, verbose: bool = False, out: TextIO = sys.stdout)
             con.print(f"    consequence (line {e.line}): [dim]{escape(e.what[:300])}[/dim]")
         if verbose and f.explanation:
             con.print(f"    why: {escape(f.explanation)}")
-        for i, fix in enumerate(f.fixes if (verbose or n == 0) else f.fixes[:1], 1):
-            tag = "" if fix.applicability == "safe" else " [yellow](unsafe)[/yellow]"
-            con.print(f"    fix {i}: {escape(fix.title)}{tag}")
-            if fix.reason and verbose:
-                con.print(f"           [dim]{escape(fix.reason)}[/dim]")
-            for cmd in fix.commands:
-                con.print(f"           $ {escape(cmd)}")
-            if verbose:
-                for label2, form in fix.forms:
-                    con.print(f"           [dim]{label2}:[/dim] {escape(form)}")
+        print_fixes(con, f.fixes if (verbose or n == 0) else f.fixes[:1], verbose, 4)
         if n == 0 and len(report.findings) > 1:
             con.print("")
     if not verbose:

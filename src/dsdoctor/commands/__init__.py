@@ -1,0 +1,61 @@
+"""The commands: one module each, a plain ``run(options) -> Outcome`` (no parsing, no rendering, no exit).
+
+``dsdoctor.cli`` parses the command line into the command's ``Options``, calls ``run``, renders
+``Outcome.report`` with :func:`dsdoctor.render.emit` and exits with ``Outcome.exit_code``. A command that cannot
+run on its input raises :class:`dsdoctor.errors.UsageError` (exit 2). ``launch`` and ``smoke`` stream their
+output while they run and return ``rendered=True``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Sequence
+
+if TYPE_CHECKING:
+    from ..model import Report
+    from ..settings import Settings
+
+
+@dataclass
+class Outcome:
+    """What a command produced. ``report``: what to render (a Report; estimate's Estimate; None when nothing is
+    left to print); ``edits``: lint's text edits per finding (SARIF ``fixes``); ``rendered``: the command printed
+    its own output (``lint --diff``, launch, smoke, report, rules); ``messages``: stderr lines after the output."""
+
+    report: Any
+    exit_code: int
+    edits: Optional[Mapping[Any, Sequence[Any]]] = None
+    rendered: bool = False
+    messages: List[str] = field(default_factory=list)
+
+
+@dataclass
+class Gate:
+    """The options of every command that reports findings: ``--fail-on``, ``--exit-zero``, ``--config``."""
+
+    fail_on: Optional[str] = None
+    exit_zero: bool = False
+    config: Optional[str] = None
+
+
+def settings(gate: Gate, paths: Sequence[str]) -> "Settings":
+    """The command's configuration (``--config``, else the nearest one above ``paths``); raises SettingsError."""
+    from ..settings import for_command
+
+    return for_command(gate.config, list(paths))
+
+
+def conclude(report: "Report", gate: Gate, config: "Optional[Settings]" = None,
+             edits: Optional[Mapping[Any, Sequence[Any]]] = None, rendered: bool = False) -> Outcome:
+    """Drop what the configuration ignores and decide the exit code: findings >= ``--fail-on``, else the
+    configuration's ``fail-on``, else error (0 with ``--exit-zero``)."""
+    from ..exitcodes import for_report
+
+    fail_on = gate.fail_on
+    if config is not None:
+        from ..settings import apply
+
+        report = apply(report, config)
+        if fail_on is None and config.fail_on:
+            fail_on = config.fail_on
+    return Outcome(report, for_report(report, fail_on or "error", gate.exit_zero), edits, rendered)

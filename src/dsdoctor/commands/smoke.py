@@ -1,0 +1,71 @@
+"""``dsdoctor smoke``: a real ZeRO-3 offload run of a tiny model through the deepspeed launcher, with checks.
+It streams progress on stderr while it runs and renders its report itself (``rendered``)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any, Dict, Optional
+
+from ..errors import UsageError
+from ..exitcodes import INTERRUPTED
+from . import Outcome
+
+SMOKE_CONFIG_MOVED = ("smoke's DeepSpeed config is --ds-config (--config is dsdoctor's own configuration file in "
+                      "every other command): use --ds-config {path}")
+
+
+@dataclass
+class Options:
+    """``smoke``'s options (see ``dsdoctor smoke --help``); ``old_config`` is the retired ``--config``."""
+
+    python: Optional[str] = None
+    nproc: int = 1
+    ds_config: Optional[str] = None
+    old_config: Optional[str] = None
+    model: Optional[str] = None
+    steps: int = 12
+    timeout: float = 900.0
+    fmt: str = "text"
+    verbose: bool = False
+
+
+def run(o: Options) -> Outcome:
+    """Run the smoke test; exit 0 passed, 1 a check failed, 130 interrupted; bad input raises UsageError."""
+    from ..dsconfig import load
+    from ..exitcodes import for_report
+    from ..render import emit
+    from ..smoke import default_config, fill_auto
+    from ..smoke import run as run_smoke
+    from ..smoke.checks import report
+
+    if o.old_config is not None:
+        raise UsageError(SMOKE_CONFIG_MOVED.format(path=o.old_config))
+    if o.nproc < 1 or o.steps < 4 or o.timeout <= 0:
+        raise UsageError("--nproc >= 1, --steps >= 4 and --timeout > 0 are required")
+    py = os.path.abspath(o.python or sys.executable)
+    if not (os.path.isfile(py) and os.access(py, os.X_OK)):
+        raise UsageError(f"cannot use --python {py}: not an executable file")
+    cfg = fill_auto(load(o.ds_config), o.nproc) if o.ds_config else default_config()
+    model_cfg: Optional[Dict[str, Any]] = None
+    if o.model:
+        from ..estimate.inputs import find_config, load_config
+
+        model_cfg = load_config(find_config(o.model, os.environ))
+    fmt = str(getattr(o.fmt, "value", o.fmt))
+    json_out = fmt == "json"
+
+    def progress(msg: str) -> None:
+        if not json_out:
+            print(f"  {msg}", file=sys.stderr, flush=True)
+
+    if not json_out:
+        print(f"smoke: ZeRO-{(cfg.get('zero_optimization') or {}).get('stage', '?')} run, {o.nproc} process(es), "
+              f"timeout {o.timeout:g}s ...", file=sys.stderr, flush=True)
+    res = run_smoke(py, cfg, o.nproc, o.timeout, o.steps, model_cfg, progress=progress)
+    rep = report(res)
+    emit(rep, "smoke", "json" if json_out else "text", o.verbose)
+    if not json_out and o.verbose and rep.facts.get("log_tail"):
+        print(f"--- smoke log (tail) ---\n{rep.facts['log_tail']}\n---")
+    return Outcome(rep, INTERRUPTED if res.interrupted else for_report(rep), rendered=True)

@@ -1,0 +1,63 @@
+"""``dsdoctor verify``: really build and load DeepSpeed ops and name the root cause of a failure."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import List, Optional
+
+from ..errors import UsageError
+from . import Gate, Outcome, conclude, settings
+
+
+@dataclass
+class Options(Gate):
+    """``verify``'s options (see ``dsdoctor verify --help``); ``fmt`` / ``verbose`` decide the progress shown
+    while building and whether the build logs' tails are printed."""
+
+    python: Optional[str] = None
+    op: Optional[List[str]] = None
+    timeout: float = 900.0
+    extensions_dir: Optional[str] = None
+    fmt: str = "text"
+    verbose: bool = False
+
+
+def run(o: Options) -> Outcome:
+    """Build each op (default cpu_adam) with a timeout, diagnose each result, merge them into one report."""
+    from ..model import Report
+    from ..probes.child import BUILDERS
+    from ..verify import build_op, default_python, diagnose
+
+    ops = o.op or ["cpu_adam"]
+    bad = [name for name in ops if name not in BUILDERS]
+    if bad:
+        raise UsageError(f"unknown op {bad[0]!r}; choose from {', '.join(BUILDERS)}")
+    text = str(getattr(o.fmt, "value", o.fmt)) == "text"
+    py = default_python(o.python)
+    merged = Report()
+    for name in ops:
+        if text and sys.stderr.isatty():
+            from rich.console import Console
+
+            con = Console(stderr=True)
+            with con.status(f"building {name} with DeepSpeed ...") as status:
+
+                def tick(seconds: float, n: str = name) -> None:
+                    status.update(f"building {n} with DeepSpeed ... {seconds:.0f}s")
+
+                res = build_op(name, py, o.timeout, o.extensions_dir, tick=tick)
+        else:
+            if text:
+                print(f"building {name} with DeepSpeed (timeout {o.timeout:g}s) ...", file=sys.stderr)
+            res = build_op(name, py, o.timeout, o.extensions_dir)
+        rep = diagnose(res, o.python)
+        merged.findings += rep.findings
+        merged.passed += rep.passed
+        merged.facts[name] = rep.facts
+    if text and o.verbose:
+        for name in ops:
+            tail = merged.facts[name].get("log_tail")
+            if tail:
+                print(f"--- {name} build log (tail) ---\n{tail}\n---")
+    return conclude(merged, o, settings(o, ["."]))

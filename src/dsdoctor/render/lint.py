@@ -1,0 +1,50 @@
+"""``lint`` / ``fix`` output: ruff-style text lines and the lint JSON shape (docs/output.md)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Dict, Optional, TextIO
+
+from ..model import Report, Severity
+from .json_out import envelope
+
+
+def to_json(report: Report) -> Dict[str, Any]:
+    """The lint shape: per finding its name, code, severity, location, title, fixes (and explanation)."""
+    keys = ("name", "code", "severity", "path", "line", "col", "title", "fixes")
+    out = []
+    for f in report.findings:
+        d = f.to_json()
+        item = {k: d.get(k) for k in keys}
+        if d.get("explanation"):
+            item["explanation"] = d["explanation"]
+        out.append(item)
+    return envelope("lint", findings=out, facts=report.facts)
+
+
+def render(report: Report, verbose: bool, out: Optional[TextIO] = None) -> None:
+    """``path:line:col: severity CODE [name] title`` per finding (ruff style): rich colours on a terminal,
+    plain text when not a TTY or NO_COLOR is set."""
+    from rich.markup import escape
+
+    from .console import console
+
+    con = console(out or sys.stdout)
+    color = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "blue"}
+    for f in report.findings:
+        loc = f"{f.path}:{f.line or 1}:{f.col or 1}"
+        c = color[f.severity]
+        con.print(f"[bold]{escape(loc)}[/bold]: [{c}]{f.severity.value}[/{c}] {f.code} \\[{escape(f.name)}] {escape(f.title)}")
+        if verbose and f.explanation:
+            con.print(f"    why: {escape(f.explanation)}")
+        for n, fx in enumerate(f.fixes if verbose else f.fixes[:1], 1):
+            tag = "" if fx.applicability == "safe" else " [yellow](unsafe)[/yellow]"
+            con.print(f"    fix {n}: {escape(fx.title)}{tag}")
+            for c2 in fx.commands:
+                con.print(f"        {escape(c2)}")
+    errors = sum(f.severity is Severity.ERROR for f in report.findings)
+    warnings = sum(f.severity is Severity.WARNING for f in report.findings)
+    files = report.facts.get("files", [])
+    tf = f", Transformers {report.facts['transformers']}" if report.facts.get("transformers") else ""
+    con.print(escape(f"{len(files)} file(s) linted for DeepSpeed {report.facts.get('deepspeed')}{tf}: "
+                     f"{errors} error(s), {warnings} warning(s)"))
