@@ -125,12 +125,14 @@ def run_launcher(argv: Sequence[str], echo: Callable[[bytes], None]) -> "tuple[i
 
 def explain_failure(log: str, rc: int) -> Report:
     """The launcher's log explained (``dsdoctor explain``), headed by a launch-failed finding."""
+    from .explain.causes.generic import LAUNCH_DOCS, LAUNCH_SYMPTOM
     from .explain.diagnose import diagnose_log
     from .model import Evidence, Finding, Severity
 
     rep = diagnose_log(log, source="launcher output")
-    rep.findings.insert(0, Finding(name="launch-failed", severity=Severity.ERROR,
+    rep.findings.insert(0, Finding(name=LAUNCH_SYMPTOM, severity=Severity.ERROR,
                                    title=f"the launcher exited with code {rc}; the log explained below",
+                                   explanation=LAUNCH_DOCS.why,
                                    evidence=(Evidence(what=f"exit code {rc}", where="launcher"),), section="Launch"))
     return rep
 

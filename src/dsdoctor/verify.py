@@ -14,6 +14,7 @@ from typing import Callable, Dict, List, Mapping, Optional
 
 from .checks import run_check
 from .explain import diagnose_log
+from .explain.causes.generic import OP_BUILD_SYMPTOM as OP_BUILD_FAILED
 from .explain.command import NEUTRAL
 from .model import Evidence, Finding, Passed, Report, Severity
 from .probes import child
@@ -95,7 +96,7 @@ def diagnose(result: VerifyResult, python: Optional[str]) -> Report:
         lock_findings = [f for f in checked.findings if f.name == "torch-extensions-lock-stale"]
         report.findings.extend(lock_findings)
         report.findings.append(Finding(
-            "op-build-failed", Severity.ERROR, f"{result.op} did not finish within the timeout",
+            OP_BUILD_FAILED, Severity.ERROR, f"{result.op} did not finish within the timeout",
             "A silent hang usually means a stale lock file in the build directory, or a very slow compile (raise --timeout).",
             (Evidence("no output for the rest of the run", "verify subprocess"),), (), "verify"))
         return report
@@ -109,7 +110,7 @@ def diagnose(result: VerifyResult, python: Optional[str]) -> Report:
         predicted = checked.predictions.get("cpu_adam", {}).get("cause") if result.op == "cpu_adam" else None
         line = primary.evidence[0].what if primary.evidence and primary.name != "no-failure" else tail[-300:]
         report.findings.append(Finding(
-            "op-build-failed", Severity.ERROR, f"{result.op} failed to build/load; the cause is not in the log",
+            OP_BUILD_FAILED, Severity.ERROR, f"{result.op} failed to build/load; the cause is not in the log",
             f"`dsdoctor check` predicts: {predicted or 'no cause'}. Collect the full build log (below, and in "
             f"{result.extensions_dir}) and `dsdoctor check -v` output.",
             (Evidence(line, f"{result.op} build log"),), (), "verify"))

@@ -1,6 +1,8 @@
 """Environment rules: facts + knowledge -> findings. One function per finding family; each returns
 findings and healthy (✓) results. Severity follows the cpu_adam prediction: the cause that will make
-``CPUAdamBuilder().load()`` fail is an error, the rest are warnings or info."""
+``CPUAdamBuilder().load()`` fail is an error, the rest are warnings or info. Each name check emits is one
+:class:`~dsdoctor.spec.FindingSpec` beside its function (``SPECS``: code, summary, What / Why / Fix, examples);
+``FORMS`` are check's forms of two names lint rules own."""
 
 from __future__ import annotations
 
@@ -32,7 +34,10 @@ from ..fixes import (
 from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
 from ..knowledge.versions import v
+from ..lint.config import memlock_too_low as MEMLOCK
+from ..lint.script import skip_cuda_check as SKIP
 from ..model import Evidence, Finding, Fix, Passed, Severity
+from ..spec import FindingSpec, Form, RuleExample, case, log
 from . import context
 from .context import Context
 from .cpu_adam import OpPrediction, prebuilt_mismatch, predict, stale_lock
@@ -41,6 +46,7 @@ Result = Union[Finding, Passed]
 Rule = Callable[[Context, OpPrediction], Iterable[Result]]
 
 S_PKG, S_ACCEL, S_CUDA, S_BUILD, S_SYS = "Packages", "Accelerator", "CUDA toolkit", "JIT op build", "System"
+E, W = Severity.ERROR, Severity.WARNING
 
 
 def _sev(pred: OpPrediction, name: str, otherwise: Severity = Severity.WARNING) -> Severity:
@@ -54,13 +60,27 @@ def _mm(t: Optional[Tuple[int, int]]) -> str:
 # --------------------------------------------------------------------------------------------- packages
 
 
+PACKAGE_MISSING = FindingSpec(
+    "package-missing", "DS115", E, "torch or deepspeed is not installed in the checked environment",
+    ("check",), "environment",
+    what="torch or deepspeed is not installed in the checked environment (the interpreter running dsdoctor, or "
+         "`--python`).",
+    why="Nothing can be predicted or built without them; often the wrong interpreter was checked.",
+    fix="Install it into that environment (`python -m pip install deepspeed`), or point `--python` at the "
+        "training environment's interpreter.",
+    examples=(
+        case("package-missing-deepspeed", "An environment with torch but no deepspeed."),
+    ),
+)
+
+
 def packages(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     pk = ctx.facts.packages
     where = ctx.python_exe or "?"
     for name in ("torch", "deepspeed"):
         if pk.version(name) is None and not (name == "torch" and pk.torch):
-            yield Finding(
-                "package-missing", Severity.ERROR, f"{name} is not installed for {where}",
+            yield PACKAGE_MISSING.finding(
+                Severity.ERROR, f"{name} is not installed for {where}",
                 explanation=f"dsdoctor checks the environment of {where}; pass --python to check another one.",
                 evidence=(Evidence(f"no {name} distribution on sys.path", where),),
                 fixes=(pip_fix(name, f"Install {name}", ctx.python_exe),), section=S_PKG)
@@ -71,16 +91,48 @@ def packages(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         yield Passed(S_PKG, ", ".join(parts), f"python {ctx.facts.interpreter.short if ctx.facts.interpreter else '?'}: {where}")
 
 
+PROBE_FAILED = FindingSpec(
+    "probe-failed", "DS114", W, "A probe of the environment failed (hung, crashed or printed garbage)",
+    ("check",), "environment",
+    what="A probe of the environment hung (killed at its timeout), crashed, or printed something dsdoctor "
+         "cannot parse: e.g. `nvcc -V` that hangs or prints garbage, a damaged torch/version.py, unreadable "
+         "package metadata. Named, never a traceback.",
+    why="dsdoctor could not read this fact, so checks that depend on it are less certain. DeepSpeed runs the "
+        "same tool and will likely fail the same way.",
+    fix="Run the named probe yourself (the finding shows the command and its output) and repair what it reads: "
+        "the toolkit under CUDA_HOME, the package installation.",
+    examples=(
+        case("fault-nvcc-hangs", "`$CUDA_HOME/bin/nvcc` hangs: the probe is killed at its timeout and reported as "
+                                 "`probe 'nvcc -V' failed`."),
+    ),
+)
+
+
 def probe_failures(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     for fail in ctx.facts.failures:
-        yield Finding(
-            "probe-failed", Severity.WARNING, f"probe '{fail.probe}' failed: {fail.reason}",
-            explanation="dsdoctor could not read this fact, so checks that depend on it are less certain. "
-            "DeepSpeed runs the same tool and will likely fail the same way.",
+        yield PROBE_FAILED.finding(
+            Severity.WARNING, f"probe '{fail.probe}' failed: {fail.reason}",
             evidence=(Evidence(fail.reason, fail.where),), section=S_SYS)
 
 
 # ------------------------------------------------------------------------------------------ accelerator
+
+
+DS_ACCELERATOR_INVALID = FindingSpec(
+    "ds-accelerator-invalid", "DS110", E, "DS_ACCELERATOR is not a value this DeepSpeed accepts",
+    ("check", "verify", "explain"), "environment",
+    what="`DS_ACCELERATOR` is not in the installed DeepSpeed's list (exact, lower-case: e.g. 0.19.8 accepts "
+         "cuda, cpu, xpu, npu, mps, hpu, mlu, sdaa, supa, klxpu), or the selected accelerator has no cpu_adam "
+         "(the CPU accelerator before 0.10.1; `cpu` <= 0.14.0 needs intel_extension_for_pytorch). A warning when "
+         "DeepSpeed < 0.14.1 will auto-select cuda on a machine where torch sees no GPU (no CPU fallback yet).",
+    why="`get_accelerator()` raises `DS_ACCELERATOR must be one of ...` for any other value, before training "
+        "starts.",
+    fix="Unset it to let DeepSpeed auto-detect (`unset DS_ACCELERATOR`), or use the exact lower-case value; for "
+        "the CPU accelerator's missing cpu_adam, `pip install 'deepspeed>=0.10.1'`.",
+    examples=(
+        case("accel-tpu-invalid", "DS_ACCELERATOR=tpu with DeepSpeed 0.19.8."),
+    ),
+)
 
 
 def accelerator(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
@@ -93,15 +145,15 @@ def accelerator(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         fixes: List[Fix] = [unset_accelerator_fix()]
         if value and value.strip().lower() in allowed:
             fixes.insert(0, env_fix("DS_ACCELERATOR", value.strip().lower(), "Use the exact lower-case value"))
-        yield Finding(
-            "ds-accelerator-invalid", Severity.ERROR, f"DS_ACCELERATOR={value!r} will make get_accelerator() fail",
+        yield DS_ACCELERATOR_INVALID.finding(
+            Severity.ERROR, f"DS_ACCELERATOR={value!r} will make get_accelerator() fail",
             explanation=f"DeepSpeed {ctx.ds} accepts {', '.join(allowed)}. {acc.error}",
             evidence=(Evidence(f"DS_ACCELERATOR={value!r}", "environment"),), fixes=tuple(fixes), section=S_ACCEL)
         return
     gpu_txt = f"{gpus.visible} of {gpus.count} GPU(s) visible via {gpus.source}" if gpus.count else gpus.source
     if "ds-accelerator-invalid" in pred.blockers:  # the accelerator is valid but has no cpu_adam builder
-        yield Finding(
-            "ds-accelerator-invalid", Severity.ERROR,
+        yield DS_ACCELERATOR_INVALID.finding(
+            Severity.ERROR,
             f"DeepSpeed {ctx.ds}'s {acc.name} accelerator has no cpu_adam op ({acc.how})",
             explanation=f"`{pred.message}` The CPU accelerator gained CPUAdamBuilder in 0.10.1.",
             evidence=(Evidence(f"accelerator {acc.name}, deepspeed {ctx.ds}", "environment / package metadata"),),
@@ -109,8 +161,8 @@ def accelerator(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         return
     yield Passed(S_ACCEL, f"DeepSpeed will use the {acc.name} accelerator ({acc.how})", gpu_txt)
     if acc.name == "cuda" and not ctx.gpu_visible and acc.how.startswith("auto-detect"):
-        yield Finding(
-            "ds-accelerator-invalid", Severity.WARNING,
+        yield DS_ACCELERATOR_INVALID.finding(
+            Severity.WARNING,
             f"DeepSpeed {ctx.ds} will select the cuda accelerator, but torch will see no GPU",
             explanation="Before 0.14.1 DeepSpeed has no CPU fallback; training will fail at the first CUDA call.",
             evidence=(Evidence(gpu_txt, gpus.source),), section=S_ACCEL)
@@ -126,6 +178,52 @@ def _others(ctx: Context) -> List[Tuple[str, Tuple[int, int]]]:
 def _toolkit_fixes(ctx: Context, want: Tuple[int, int]) -> List[Fix]:
     """(a) a matching toolkit already on disk; (d) installing one."""
     return toolkit_fixes(want, ctx.ds, ctx.python_exe, _others(ctx), ctx.site)
+
+
+CUDA_VERSION_MISMATCH = FindingSpec(
+    "cuda-version-mismatch", "DS101", E, "The CUDA toolkit under CUDA_HOME does not match torch's CUDA",
+    ("check", "verify", "explain"), "environment",
+    what="The CUDA toolkit DeepSpeed will build with (`$CUDA_HOME/bin/nvcc -V`, CUDA_HOME resolved as torch "
+         "resolves it) has another version than torch was built with (`torch.version.cuda`), and the installed "
+         "DeepSpeed's own minor-mismatch table does not accept the pair. It is an error where it makes cpu_adam "
+         "fail: DeepSpeed 0.12.4-0.19.7 (and 0.12.2, and <= 0.9.0) on the CUDA accelerator; a warning where "
+         "DeepSpeed swallows it (<= 0.12.3: CPU-only ops) or only installs with DS_BUILD_OPS=1 / DS_BUILD_<OP>=1 "
+         "are affected; cpu_adam is not checked at all from 0.19.8. `explain` finds DeepSpeed's "
+         "CUDAMismatchException in a log.",
+    why="DeepSpeed's TorchCPUOpBuilder runs `assert_no_cuda_mismatch` while computing cpu_adam's compile flags "
+        "and raises CUDAMismatchException. The table accepts a differing minor only when both are listed under "
+        "the toolkit's major, and no DeepSpeed version has an entry for CUDA 13, so 13.5 vs torch's 13.0 is "
+        "fatal. The last line users see is `AttributeError: 'DeepSpeedCPUAdam' object has no attribute "
+        "'ds_opt_adam'` (<= 0.19.7) or `DeepSpeedCPUAdam requires the cpu_adam op, which failed to build/load.` "
+        "(0.19.8): consequences, not the cause.",
+    fix="In the order dsdoctor ranks them: point CUDA_HOME at a toolkit with torch's CUDA version when one is "
+        "already on disk (`export CUDA_HOME=<that toolkit>`); `export DS_SKIP_CUDA_CHECK=1` (exactly 1; offered "
+        "only when the check is the sole blocker, and marked unsafe across CUDA major versions with a visible "
+        "GPU); upgrade to `deepspeed>=0.19.8`, whose cpu_adam is a plain CPU build (when cpu_adam is the only op "
+        "you need); or install a toolkit matching torch (`pip install 'nvidia-cuda-nvcc==13.0.*' "
+        "'nvidia-cuda-crt==13.0.*' 'nvidia-nvvm==13.0.*'` then CUDA_HOME=<site-packages>/nvidia/cu13 for CUDA 13, "
+        "`conda install -c nvidia 'cuda-nvcc=X.Y' 'cuda-libraries-dev=X.Y'` before). With `-v` every variable "
+        "is shown as a one-off prefix, a shell rc line, an in-script line and a `.deepspeed_env` line.",
+    examples=(
+        case("cuda13-minor-13.5-vs-cu130-0.19.7-fatal",
+             "DeepSpeed 0.19.7, torch 2.9.0+cu130, a real CUDA 13.5 toolkit as CUDA_HOME, DS_ACCELERATOR=cuda: "
+             "`dsdoctor check` predicts that cpu_adam fails with this error."),
+        log("cuda-mismatch-ds0.19.7",
+            "The same failure in a training log (DeepSpeed 0.19.7); `dsdoctor explain` names it and marks the "
+            "ds_opt_adam AttributeError as a consequence.",
+            "    assert_no_cuda_mismatch(self.name)\n"
+            "  File \"/opt/envs/ds/0.19.7/deepspeed/ops/op_builder/builder.py\", line 130, in assert_no_cuda_mismatch\n"
+            "    raise CUDAMismatchException(\n"
+            "deepspeed.ops.op_builder.builder.CUDAMismatchException: >- DeepSpeed Op Builder: Installed CUDA version "
+            "13.5 does not match the version torch was compiled with 13.0, unable to compile cuda/cpp extensions "
+            "without a matching cuda version.\n"
+            "Exception ignored in: <function DeepSpeedCPUAdam.__del__ at 0x7fd7bd63dc60>\n"
+            "Traceback (most recent call last):\n"
+            "  File \"/opt/envs/ds/0.19.7/deepspeed/ops/adam/cpu_adam.py\", line 99, in __del__\n"
+            "    self.ds_opt_adam.destroy_adam(self.opt_id)\n"
+            "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'\n"),
+    ),
+)
 
 
 def cuda(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
@@ -190,7 +288,7 @@ def cuda(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         expl += (" The major versions differ: torch's own install-time check (setup.py builds with .cu sources) "
                  "rejects that even with DS_SKIP_CUDA_CHECK=1.")
     fixes = _mismatch_fixes(ctx, pred, major_diff)
-    yield Finding("cuda-version-mismatch", sev, title, expl, seen, tuple(fixes), S_CUDA)
+    yield CUDA_VERSION_MISMATCH.finding(sev, title, expl, seen, tuple(fixes), S_CUDA)
     yield from _skip_var(ctx, pred, mismatch=True)
 
 
@@ -215,6 +313,36 @@ def _mismatch_fixes(ctx: Context, pred: OpPrediction, major_diff: bool) -> List[
                                site=ctx.site)
 
 
+CUDA_TOOLKIT_MISSING = FindingSpec(
+    "cuda-toolkit-missing", "DS103", E, "No CUDA toolkit (CUDA_HOME / nvcc) where DeepSpeed needs one",
+    ("check", "verify", "explain"), "environment",
+    what="No usable CUDA toolkit where DeepSpeed needs one: torch finds no CUDA_HOME (no CUDA_HOME/CUDA_PATH, "
+         "no nvcc on PATH, no /usr/local/cuda), `$CUDA_HOME/bin/nvcc` does not exist, or `nvcc -V` prints no "
+         "version. An error where it makes cpu_adam fail (the CUDA accelerator before 0.19.8, by version: a raw "
+         "FileNotFoundError up to 0.19.4, MissingCUDAException with a visible GPU) or where `import deepspeed` "
+         "itself fails (0.14.1-0.19.4 on a GPU machine without CUDA_HOME); otherwise a warning/info that CUDA "
+         "ops cannot be built.",
+    why="DeepSpeed reads the toolkit version by running `<CUDA_HOME>/bin/nvcc -V` (not the nvcc on PATH). "
+        "DS_SKIP_CUDA_CHECK does not help with a missing toolkit: it is consulted only after a version was read.",
+    fix="Install the CUDA toolkit matching torch's CUDA and export CUDA_HOME to it (`pip install "
+        "'nvidia-cuda-nvcc==13.0.*' 'nvidia-cuda-crt==13.0.*' 'nvidia-nvvm==13.0.*'` then "
+        "CUDA_HOME=<site-packages>/nvidia/cu13 for CUDA 13; `conda install -c "
+        "nvidia 'cuda-nvcc=X.Y' 'cuda-libraries-dev=X.Y'` or `apt install cuda-toolkit-X-Y` before), or point "
+        "CUDA_HOME at a matching toolkit dsdoctor found on disk; on the CUDA accelerator before 0.19.8, "
+        "upgrading to `deepspeed>=0.19.8` also works (its cpu_adam needs no CUDA toolkit).",
+    examples=(
+        case("no-nvcc-0.19.4-fatal",
+             "DeepSpeed 0.19.4 with DS_ACCELERATOR=cuda and a CUDA_HOME that has no bin/nvcc: cpu_adam's JIT "
+             "build raises a raw FileNotFoundError."),
+        log("cuda-toolkit-missing-ds0.16", "The same in a training log:",
+            "  File \"/usr/lib/python3/dist-packages/deepspeed/ops/op_builder/builder.py\", line 52, in "
+            "installed_cuda_version\n"
+            "    output = subprocess.check_output([cuda_home + \"/bin/nvcc\", \"-V\"], universal_newlines=True)\n"
+            "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda-12.1/bin/nvcc'\n"),
+    ),
+)
+
+
 def _toolkit_missing(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     assert ctx.torch_cuda is not None and ctx.ds is not None
     f = ctx.facts
@@ -235,9 +363,8 @@ def _toolkit_missing(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     fixes = _toolkit_fixes(ctx, ctx.torch_cuda)
     if ctx.ds < v(K.CPU_ADAM_PLAIN_CPU_FROM) and ctx.accelerator.name == "cuda":
         fixes.insert(len(fixes) - 1, cpu_adam_upgrade_fix(ctx.python_exe))
-    yield Finding("cuda-toolkit-missing", sev, title,
-                  "DeepSpeed reads the toolkit version by running <CUDA_HOME>/bin/nvcc -V (not the nvcc on PATH). "
-                  "DS_SKIP_CUDA_CHECK does not help with a missing toolkit.",
+    yield CUDA_TOOLKIT_MISSING.finding(sev, title,
+                  None,
                   (Evidence(what, where),), tuple(fixes), S_CUDA)
     yield from _skip_var(ctx, pred, mismatch=False, no_toolkit=True)
 
@@ -275,30 +402,30 @@ def _skip_var(ctx: Context, pred: OpPrediction, mismatch: bool, no_toolkit: bool
     ignored = "" if exact else "; the value is ignored anyway (DeepSpeed reads only the exact string '1')"
     unset = unset_fix(K.SKIP_CUDA_CHECK_VAR, reason="and drop it from ~/.bashrc / .deepspeed_env / the launch script")
     if not K.skip_cuda_check_supported(ctx.ds):
-        yield Finding("ds-skip-cuda-check-ineffective", Severity.WARNING,
+        yield Finding(SKIP.RULE.name, Severity.WARNING,
                       f"DS_SKIP_CUDA_CHECK does not exist in DeepSpeed {ctx.ds} (added in {K.SKIP_CUDA_CHECK_SINCE})",
                       evidence=ev, fixes=(pip_fix(f"deepspeed>={K.SKIP_CUDA_CHECK_SINCE}", "Upgrade DeepSpeed", ctx.python_exe),),
                       section=S_CUDA)
     elif no_toolkit:
         sev = Severity.WARNING if "cuda-toolkit-missing" in pred.blockers else Severity.INFO  # the error is the toolkit's
-        yield Finding("ds-skip-cuda-check-ineffective", sev,
+        yield Finding(SKIP.RULE.name, sev,
                       f"{shown} cannot help: it is consulted only after a toolkit version was read",
                       "A missing CUDA_HOME or nvcc fails before the skip is looked at.", ev, (), S_CUDA)
     elif _skip_needed(ctx, mismatch):
         if not exact:
             # a warning even when cpu_adam fails: the failure is cuda-version-mismatch's error (one failure, one error)
-            yield Finding("ds-skip-cuda-check-ineffective", Severity.WARNING,
+            yield Finding(SKIP.RULE.name, Severity.WARNING,
                           f"DS_SKIP_CUDA_CHECK={raw!r} is ignored: DeepSpeed compares the value with the exact string '1'",
                           "DeepSpeed runs os.getenv('DS_SKIP_CUDA_CHECK', '0') == '1'; 'true', 'yes', ' 1' all still raise.",
                           ev, (env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Set it to exactly 1"),), S_CUDA)
         elif ctx.nvcc_release and ctx.torch_cuda and ctx.nvcc_release[0] != ctx.torch_cuda[0]:
-            yield Finding("ds-skip-cuda-check-ineffective", Severity.INFO,
+            yield Finding(SKIP.RULE.name, Severity.INFO,
                           "DS_SKIP_CUDA_CHECK=1 does not cover torch's own install-time check of a major CUDA difference",
                           "torch's _check_cuda_version (setup.py builds with .cu sources, e.g. DS_BUILD_OPS=1) raises "
                           "for a differing major version whatever DeepSpeed's variable says; JIT builds are not affected.",
                           ev, (), S_CUDA)
     elif mismatch:
-        yield Finding("ds-skip-cuda-check-ineffective", Severity.INFO,
+        yield Finding(SKIP.RULE.name, Severity.INFO,
                       f"{shown} is unnecessary for cpu_adam on DeepSpeed {ctx.ds} ({ctx.accelerator.name} accelerator): "
                       f"no CUDA check fails for it{ignored}",
                       "It matters only for builds of CUDA ops against this toolkit (DS_BUILD_OPS=1 / DS_BUILD_<OP>=1 "
@@ -307,7 +434,7 @@ def _skip_var(ctx: Context, pred: OpPrediction, mismatch: bool, no_toolkit: bool
                                           "set it to exactly 1", "unsafe", "the ops are compiled against a toolkit "
                                           "torch was not built with")) if not exact else (unset,), S_CUDA)
     else:
-        yield Finding("ds-skip-cuda-check-ineffective", Severity.INFO,
+        yield Finding(SKIP.RULE.name, Severity.INFO,
                       f"{shown} is unnecessary: the CUDA toolkit passes DeepSpeed's check{ignored}",
                       f"nvcc {_mm(ctx.nvcc_release)} and torch's CUDA {ctx.torch_cuda_str} are accepted by DeepSpeed "
                       f"{ctx.ds}: no CUDA check fails, whatever the variable says. Left set, it would hide a real mismatch "
@@ -316,6 +443,109 @@ def _skip_var(ctx: Context, pred: OpPrediction, mismatch: bool, no_toolkit: bool
 
 
 # -------------------------------------------------------------------------------------------- build
+
+
+NINJA_MISSING = FindingSpec(
+    "ninja-missing", "DS104", E, "ninja, needed for JIT op builds, is not found the way DeepSpeed looks",
+    ("check", "verify", "explain"), "environment",
+    what="ninja is not found the way the installed DeepSpeed looks for it: DeepSpeed <= 0.18.2 needs the Python "
+         "`ninja` module (`import ninja`; apt's ninja-build does not count) and an executable; >= 0.18.3 runs "
+         "`ninja --version` on PATH. Also reported when the environment's bin directory (with its ninja) is not "
+         "on PATH because the environment was not activated.",
+    why="Every JIT op build needs ninja; without it every op fails with `Unable to JIT load the <op> op due to "
+        "ninja not being installed.`",
+    fix="Install ninja into the training environment (`python -m pip install ninja`); from DeepSpeed 0.18.3 the "
+        "system package also works (`apt-get install ninja-build`); when the environment's bin dir has ninja "
+        "but is not on PATH, activate the environment (`export PATH=<env>/bin:$PATH`).",
+    examples=(
+        case("ninja-0.18.3-no-executable-fatal",
+             "DeepSpeed 0.18.3 with the ninja module installed but no ninja executable on PATH."),
+        log("ninja-missing-ds0.19.8", "The same in a log (DeepSpeed 0.19.8):",
+            "    raise RuntimeError(f\"Unable to JIT load the {self.name} op due to ninja not being installed.\") "
+            "from e\n"
+            "RuntimeError: Unable to JIT load the cpu_adam op due to ninja not being installed.\n"
+            "RuntimeError: DeepSpeedCPUAdam requires the cpu_adam op, which failed to build/load.\n"),
+    ),
+)
+
+
+HOST_COMPILER_UNSUPPORTED = FindingSpec(
+    "host-compiler-unsupported", "DS105", E, "No usable C++ compiler / OpenMP for JIT op builds",
+    ("check", "verify", "explain"), "environment",
+    what="No usable host C++ compiler for JIT op builds: no `$CXX` / `c++` on PATH, a compiler without an OpenMP "
+         "runtime (cpu_adam is built with -fopenmp), or a gcc newer than the CUDA toolkit's nvcc accepts where "
+         "cpu_adam still compiles a .cu kernel (DeepSpeed <= 0.14.2 with a visible GPU).",
+    why="torch builds JIT ops with `$CXX` or `c++`; nvcc refuses host compilers newer than the one its release "
+        "supports.",
+    fix="Install a compiler (`apt-get install g++`) or point CXX at one (`unset CXX` / `export CXX=g++`); for "
+        "OpenMP `apt-get install libgomp1 libomp-dev`; for a gcc nvcc rejects, `export CXX=g++-<newest "
+        "supported>` (or, unsafe, `export NVCC_APPEND_FLAGS=-allow-unsupported-compiler`).",
+    examples=(
+        case("compiler-missing-fatal", "No c++ on PATH at all (DeepSpeed 0.15.4): every JIT build fails."),
+        log("compiler-missing-ds0.19.8", "In a log, with CXX pointing at a compiler that does not exist:",
+            "FAILED: [code=127] cpu_adam.o \n"
+            "/bin/sh: 1: /nonexistent/c++: not found\n"
+            "ninja: build stopped: subcommand failed.\n"),
+    ),
+)
+
+
+PYTHON_HEADERS_MISSING = FindingSpec(
+    "python-headers-missing", "DS106", E, "Python.h is missing, so no op can be compiled",
+    ("check", "verify", "explain"), "environment",
+    what="`Python.h` is missing from the checked interpreter's include directory (a Python installed without its "
+         "-dev package).",
+    why="Every op's C++ sources include torch/extension.h, which includes Python.h: no op can be compiled.",
+    fix="Install the headers for that Python version (`apt-get install python3.X-dev`); conda environments ship "
+        "them; with pyenv, reinstall the version.",
+    examples=(
+        case("python-headers-missing-fatal", "An interpreter whose include directory has no Python.h."),
+        log("python-headers-missing", "In a log:",
+            "/opt/envs/venv/lib/python3.11/site-packages/torch/include/torch/extension.h:9:10: fatal error: "
+            "Python.h: No such file or directory\n"
+            "compilation terminated.\n"
+            "ninja: build stopped: subcommand failed.\n"),
+    ),
+)
+
+
+TORCH_EXTENSIONS_LOCK_STALE = FindingSpec(
+    "torch-extensions-lock-stale", "DS108", E, "A leftover torch-extensions lock file: the next build hangs",
+    ("check", "verify", "explain"), "environment",
+    what="A `lock` file left in a torch-extensions build directory (`$TORCH_EXTENSIONS_DIR/<op>/lock`) by a "
+         "killed build, with no process building there, under torch <= 2.13. An error when it is the op "
+         "dsdoctor predicts (cpu_adam), a warning for other ops. With torch 2.14+ (an OS file lock) the "
+         "leftover file is harmless and not reported. `explain` reports it (warning) when a log ends while a "
+         "build was started or waited for.",
+    why="torch <= 2.13 guards JIT builds with a FileBaton: the file's existence makes every later build of that "
+        "op wait forever, printing nothing.",
+    fix="Delete the stale lock (`rm -f <TORCH_EXTENSIONS_DIR>/<op>/lock`) when no build is running.",
+    examples=(
+        case("lock-stale-cpu-adam-fatal",
+             "A leftover cpu_adam/lock under TORCH_EXTENSIONS_DIR with no build running (torch 2.4)."),
+        log("libstdcxx-mismatch",
+            "A log that ends right after torch announced the build (the first line of a real build log; a "
+            "run that hangs on a stale lock prints nothing after it):",
+            "Using /root/.cache/torch_extensions/py310_cu121 as PyTorch extensions root...\n"),
+    ),
+)
+
+
+PREBUILT_OP_MISMATCH = FindingSpec(
+    "prebuilt-op-mismatch", "DS109", E, "Prebuilt DeepSpeed ops were built for another torch/CUDA",
+    ("check", "verify", "explain"), "environment",
+    what="DeepSpeed was installed with prebuilt ops (DS_BUILD_OPS=1 / DS_BUILD_<OP>=1) recorded for another "
+         "torch or CUDA version than the installed one (`git_version_info_installed.py`'s torch_info). A "
+         "warning when the prebuilt op is not used (built for another accelerator: JIT runs instead).",
+    why="`load()` of a prebuilt op compares the recorded versions and raises `PyTorch version mismatch! "
+        "DeepSpeed ops were compiled and installed with a different version` (or the CUDA one).",
+    fix="Reinstall DeepSpeed against this torch, using JIT ops (`pip install --force-reinstall --no-cache-dir "
+        "deepspeed`).",
+    examples=(
+        case("prebuilt-torch-version-mismatch-fatal",
+             "cpu_adam prebuilt against torch 2.3; torch is now 2.4.0+cu121 (DeepSpeed 0.15.4)."),
+    ),
+)
 
 
 def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
@@ -328,7 +558,7 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         bad = prebuilt_mismatch(ctx)
         built = ", ".join(sorted(k for k, v in inst.installed_ops.items() if v))
         if bad:
-            yield Finding("prebuilt-op-mismatch", _sev(pred, "prebuilt-op-mismatch"),
+            yield PREBUILT_OP_MISMATCH.finding(_sev(pred, "prebuilt-op-mismatch"),
                           "DeepSpeed's prebuilt ops were built for another torch/CUDA and will refuse to load",
                           f"Prebuilt ops: {built} (accelerator {inst.accelerator_name!r}). {bad}",
                           (Evidence(f"torch_info={inst.torch_info}", os.path.join(inst.package_dir, "git_version_info_installed.py")),),
@@ -349,7 +579,7 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
                     f"(or export PATH={off}:$PATH) before launching training.")
         elif nj.module_dir and not nj.executable:
             hint = " The ninja module is installed but its executable is not on PATH."
-        yield Finding("ninja-missing", _sev(pred, "ninja-missing"),
+        yield NINJA_MISSING.finding(_sev(pred, "ninja-missing"),
                       f"ninja not found the way DeepSpeed {ds} looks for it ({need})",
                       f"DeepSpeed {'<= 0.18.2 checks `import ninja`' if mode == 'module' else '>= 0.18.3 runs `ninja --version`'}; "
                       f"a missing ninja fails every JIT op with `{K.MSG_NINJA.format(op='cpu_adam')}`.{hint}",
@@ -360,12 +590,12 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     # compiler + OpenMP
     c = f.compiler
     if c.path is None:
-        yield Finding("host-compiler-unsupported", _sev(pred, "host-compiler-unsupported"),
-                      f"No C++ compiler: {c.name!r} is not on PATH", "torch builds JIT ops with $CXX or c++.",
+        yield HOST_COMPILER_UNSUPPORTED.finding(_sev(pred, "host-compiler-unsupported"),
+                      f"No C++ compiler: {c.name!r} is not on PATH", None,
                       (Evidence(f"{c.name}: not found", "PATH"),),
                       (compiler_fix(),), S_BUILD)
     elif c.kind is not None and c.openmp is None:
-        yield Finding("host-compiler-unsupported", _sev(pred, "host-compiler-unsupported"),
+        yield HOST_COMPILER_UNSUPPORTED.finding(_sev(pred, "host-compiler-unsupported"),
                       f"{c.name} has no OpenMP runtime: cpu_adam is built with -fopenmp",
                       evidence=(Evidence(f"{c.path} -print-file-name=lib{'omp' if c.kind == 'clang' else 'gomp'}.so found nothing", c.path),),
                       fixes=(openmp_fix(),), section=S_BUILD)
@@ -373,7 +603,7 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         ver = ".".join(map(str, c.version)) if c.version else "?"
         limit = CK.nvcc_max_gcc(ctx.nvcc_release) if ctx.nvcc_release else None
         if "host-compiler-unsupported" in pred.blockers and limit is not None:
-            yield Finding("host-compiler-unsupported", Severity.ERROR,
+            yield HOST_COMPILER_UNSUPPORTED.finding(Severity.ERROR,
                           f"nvcc {_mm(ctx.nvcc_release)} rejects host gcc {ver} (newest supported: {limit})", pred.message,
                           (Evidence(f"{c.path} {ver}", c.path or ""),),
                           gcc_limit_fixes(limit), S_BUILD)
@@ -382,7 +612,7 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     # Python.h
     if f.python_h is None and f.interpreter is not None:
         v = f.interpreter.version
-        yield Finding("python-headers-missing", _sev(pred, "python-headers-missing"),
+        yield PYTHON_HEADERS_MISSING.finding(_sev(pred, "python-headers-missing"),
                       f"Python.h is missing for Python {v[0]}.{v[1]}: no op can be compiled",
                       evidence=(Evidence(f"{f.interpreter.include}/Python.h not found", f.interpreter.include),),
                       fixes=(python_headers_fix((v[0], v[1])),), section=S_BUILD)
@@ -401,12 +631,38 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
             yield Passed(S_BUILD, f"{op}: a build is running now", lock.path)
             continue
         is_cause = "torch-extensions-lock-stale" in pred.blockers and stale_lock(ctx, pred.op) == lock.path
-        yield Finding("torch-extensions-lock-stale", Severity.ERROR if is_cause else Severity.WARNING,
+        yield TORCH_EXTENSIONS_LOCK_STALE.finding(Severity.ERROR if is_cause else Severity.WARNING,
                       f"Stale build lock for {op}: the next build of {op} will hang silently",
                       f"torch waits on {lock.path} forever (no message) and no running process is building there. "
                       f"Left by a killed build {lock.age_s / 60:.0f} min ago.",
                       (Evidence(f"lock file, {lock.age_s:.0f}s old, no process building", lock.path),),
                       (stale_lock_fix(lock.path),), S_BUILD)
+
+
+CUDA_LIBS_MISSING = FindingSpec(
+    "cuda-libs-missing", "DS107", E, "libcurand / libcudart missing where the CUDA cpu_adam build links",
+    ("check", "verify", "explain"), "environment",
+    what="No linkable `libcurand.so` where cpu_adam's CUDA build links it: DeepSpeed <= 0.19.7 on the CUDA "
+         "accelerator links cpu_adam with `-lcurand -L$CUDA_HOME/lib64` (or `lib`) when a GPU is visible (a "
+         "warning when none is: the same environment fails wherever one is). Only a versioned runtime "
+         "(`libcurand.so.10`) is not linkable. `explain` also recognises a missing -lcudart/-lcublas/-lcusparse/"
+         "-lcusolver.",
+    why="The link step fails (`cannot find -lcurand`) after compiling, and cpu_adam never loads.",
+    fix="Give the linker a `libcurand.so`: beside a runtime-only `libcurand.so.N` (PyPI's `nvidia-curand`, "
+        "which torch cu13 pulls, ships only that in `<site-packages>/nvidia/cu13/lib`) `ln -s libcurand.so.N "
+        "libcurand.so` and put that directory on LIBRARY_PATH; for CUDA >= 13 without one, first `pip install "
+        "'cuda-toolkit[curand]==X.Y.*'`; for a `/usr/local/cuda-X.Y` toolkit, NVIDIA's CUDA apt repository "
+        "package `libcurand-dev-X-Y` (not in Debian's sources).",
+    examples=(
+        case("cuda-libs-missing-0.15.4-gpu-fatal",
+             "DeepSpeed 0.15.4 with a visible GPU and a toolkit without libcurand.so."),
+        log("cuda-libs-missing", "In a log:",
+            "FAILED: [code=127] cpu_adam.o \n"
+            "/usr/bin/ld: cannot find -lcurand: No such file or directory\n"
+            "collect2: error: ld returned 1 exit status\n"
+            "ninja: build stopped: subcommand failed.\n"),
+    ),
+)
 
 
 def _curand(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
@@ -426,7 +682,7 @@ def _curand(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         sev, title = Severity.WARNING, ("no libcurand.so: cpu_adam builds CPU-only here (no visible GPU), but fails to "
                                         "link (`cannot find -lcurand`) wherever a GPU is visible")
     extra = f" Only {versioned} exists (a runtime library: ld needs the linker name libcurand.so)." if versioned else ""
-    yield Finding("cuda-libs-missing", sev, title,
+    yield CUDA_LIBS_MISSING.finding(sev, title,
                   f"DeepSpeed {ctx.ds} links cpu_adam with -lcurand -L<CUDA_HOME>/lib64 (or lib) when a GPU is visible."
                   f"{extra}",
                   (Evidence("no libcurand.so in " + ", ".join(dirs) + ", LIBRARY_PATH or the system lib dirs", ctx.cuda_home),),
@@ -445,13 +701,53 @@ MIN_SHM = 512 * 1024 * 1024
 MIN_MEMLOCK = 64 * 1024 * 1024  # pinned offload buffers are far larger; 64 MiB is the Docker default
 
 
+LIBAIO_MISSING = FindingSpec(
+    "libaio-missing", "DS111", E, "libaio (async_io, NVMe offload) is missing",
+    ("check", "verify", "explain"), "environment",
+    what="NVMe offload is configured (a ds_config offloading to nvme via `--ds-config`, or `--nvme`) and no "
+         "linkable `libaio.so` + `libaio.h` is found.",
+    why="async_io (ZeRO-Infinity's NVMe swapping) test-links `io_submit` against -laio: `async_io requires the "
+        "dev libaio .so object and headers but these were not found.`",
+    fix="Install libaio (`apt-get install libaio-dev`; yum: libaio-devel; pacman: libaio).",
+    examples=(
+        case("libaio-missing-nvme", "`dsdoctor check --nvme` on a machine without libaio."),
+        log("libaio-missing", "In a log:",
+            " [WARNING]  async_io requires the dev libaio .so object and headers but these were not found.\n"
+            " [WARNING]  async_io: please install the libaio-dev package with apt\n"
+            "RuntimeError: Unable to JIT load the async_io op due to it not being compatible due to "
+            "hardware/software issue. None\n"),
+    ),
+)
+
+
+SHM_TOO_SMALL = FindingSpec(
+    "shm-too-small", "DS112", W, "/dev/shm is small for multi-process data loading / NCCL",
+    ("check", "explain"), "environment",
+    what="`/dev/shm` is smaller than 512 MiB (the Docker default is 64 MiB). `explain` reports it when a "
+         "DataLoader worker or a rank died of SIGBUS (bus error, exit -7).",
+    why="NCCL and DataLoader workers pass data through /dev/shm; DeepSpeed's ds_report warns below 512 MB. "
+        "Running out kills the process with SIGBUS.",
+    fix="Docker: give the container more shared memory (`docker run --shm-size=16g ...` or `--ipc=host`); or "
+        "load data in the main process (`DataLoader(..., num_workers=0)`).",
+    examples=(
+        RuleExample("facts", "A container whose /dev/shm is 64 MiB (a limit a test cannot change for real: the "
+                             "real facts of this machine are collected and /dev/shm's size replaced).",
+                    data='{"limits": {"shm_bytes": 67108864}}'),
+        log("dataloader-sigbus", "In a log:",
+            "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared "
+            "memory (shm).\n"
+            "RuntimeError: DataLoader worker (pid(s) 13733) exited unexpectedly\n"),
+    ),
+)
+
+
 def system(ctx: Context, pred: OpPrediction, intent: Optional[OffloadIntent] = None) -> Iterable[Result]:
     """shm, memlock (pinned offload buffers), libaio (NVMe offload, when configured or asked for)."""
     intent = intent or OffloadIntent()
     lim = ctx.facts.limits
     if lim.shm_bytes is not None and lim.shm_bytes < MIN_SHM:
-        yield Finding("shm-too-small", Severity.WARNING, f"/dev/shm is {lim.shm_bytes / 2**20:.0f} MiB",
-                      "NCCL and DataLoader workers use /dev/shm; DeepSpeed's ds_report warns below 512 MB.",
+        yield SHM_TOO_SMALL.finding(Severity.WARNING, f"/dev/shm is {lim.shm_bytes / 2**20:.0f} MiB",
+                      None,
                       (Evidence(f"{lim.shm_bytes} bytes", "/dev/shm (statvfs)"),),
                       (shm_fix(),), S_SYS)
     elif lim.shm_bytes is not None:
@@ -462,7 +758,7 @@ def system(ctx: Context, pred: OpPrediction, intent: Optional[OffloadIntent] = N
         if lim.memlock_soft is not None and lim.memlock_soft < MIN_MEMLOCK:
             why = (f"{intent.source} sets pin_memory: true" if intent.pin_memory else
                    f"offload_* pin_memory defaults to {'true from 0.19.5' if default_pin else 'false before 0.19.5'} (DeepSpeed {ctx.ds})")
-            yield Finding("memlock-too-low", Severity.WARNING if pinned else Severity.INFO,
+            yield Finding(MEMLOCK.RULE.name, Severity.WARNING if pinned else Severity.INFO,
                           f"ulimit -l is {lim.memlock_soft // 1024} KiB: pinned offload buffers may fail or fall back",
                           f"{why}; pinned host memory counts against the memlock limit.",
                           (Evidence(f"RLIMIT_MEMLOCK soft = {lim.memlock_soft}", "ulimit -l"),),
@@ -472,7 +768,7 @@ def system(ctx: Context, pred: OpPrediction, intent: Optional[OffloadIntent] = N
     nvme = intent.nvme
     aio = ctx.facts.libaio
     if nvme and (aio.library is None or aio.header is None):
-        yield Finding("libaio-missing", Severity.ERROR,
+        yield LIBAIO_MISSING.finding(Severity.ERROR,
                       "libaio is missing: NVMe offload (async_io) cannot build" + (f" ({intent.source} offloads to nvme)" if intent.source else ""),
                       f"`{K.MSG_LIBAIO}` async_io test-links io_submit against -laio.",
                       (Evidence(f"libaio.so: {aio.library or 'not found'}; runtime: {aio.runtime or 'not found'}; "
@@ -483,3 +779,32 @@ def system(ctx: Context, pred: OpPrediction, intent: Optional[OffloadIntent] = N
 
 
 RULES: Tuple[Rule, ...] = (packages, probe_failures, accelerator, cuda, build)
+
+SPECS: Tuple[FindingSpec, ...] = (
+    CUDA_VERSION_MISMATCH, CUDA_TOOLKIT_MISSING, NINJA_MISSING, HOST_COMPILER_UNSUPPORTED, PYTHON_HEADERS_MISSING,
+    CUDA_LIBS_MISSING, TORCH_EXTENSIONS_LOCK_STALE, PREBUILT_OP_MISMATCH, DS_ACCELERATOR_INVALID, LIBAIO_MISSING,
+    SHM_TOO_SMALL, PROBE_FAILED, PACKAGE_MISSING,
+)
+
+# check's environment forms of two names lint's rules own (their docs are the rules')
+FORMS: Tuple[Form, ...] = (
+    Form(SKIP.RULE, "check", (
+        case("skip-true-ignored-warning",
+             "`dsdoctor check` with DS_SKIP_CUDA_CHECK=true in the environment (DeepSpeed 0.15.4, nvcc 13.0 vs torch "
+             "cu121): the mismatch is the error, this finding a warning whose fix is exactly `1`."),
+        case("skip-true-matching-13.0-unset",
+             "`dsdoctor check` with DS_SKIP_CUDA_CHECK=true and a toolkit matching torch: no check fails, the fix "
+             "is to unset it (the same as for `1`)."),
+    ), note="`dsdoctor check` reports the environment variable form: a value other than exactly `1` where a CUDA "
+            "check would fail without it (fix: `export DS_SKIP_CUDA_CHECK=1`), a DeepSpeed before 0.9.3 (no such "
+            "variable), any value with no toolkit (it is read only after a version was read), any value where no "
+            "check fails (a matching toolkit, or 0.19.8 whose cpu_adam is not checked: fix `unset DS_SKIP_CUDA_CHECK`), "
+            "and `1` facing torch's own major-version check at install time."),
+    Form(MEMLOCK.RULE, "check", (
+        case("memlock-low-0.19.5-warning",
+             "`dsdoctor check` with `ulimit -l` lowered to 1 MiB on DeepSpeed 0.19.5 (pin_memory defaults to true "
+             "from 0.19.5: a warning; info before)."),
+    ), note="`dsdoctor check` reports the machine's limit (RLIMIT_MEMLOCK below 64 MiB): only with a `--ds-config` "
+            "that offloads (no offload, no pinned offload buffers): a warning when pinned buffers will be used (the "
+            "config sets pin_memory, or the default is true from DeepSpeed 0.19.5), else info."),
+)

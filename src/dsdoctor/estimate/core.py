@@ -13,6 +13,7 @@ from packaging.version import Version
 
 from ..knowledge import deepspeed as K
 from ..model import Finding, Severity
+from ..spec import FindingSpec, RuleExample
 from .memory import Workload, activation_bytes, frozen_bytes, stage3_buffers
 
 # (stage, offload_optimizer, offload_param), fastest first
@@ -93,8 +94,8 @@ class Estimate:
         """``estimate-nothing-fits`` when the GPU memory is known and no option fits (else nothing)."""
         if self.recommended is not None or self.hardware.gpu_mem is None:
             return []
-        return [Finding("estimate-nothing-fits", Severity.ERROR, "no ZeRO-2/3 x offload option fits with a "
-                        f"{self.margin:.0%} margin", NOTHING_FITS_ADVICE, section="Estimate")]
+        return [ESTIMATE_NOTHING_FITS.finding(Severity.ERROR, "no ZeRO-2/3 x offload option fits with a "
+                                              f"{self.margin:.0%} margin", NOTHING_FITS_ADVICE, section="Estimate")]
 
     def to_json(self) -> Dict[str, Any]:
         rec = self.recommended
@@ -169,3 +170,27 @@ def estimate(w: Workload, hw: Hardware, ds: Version, margin: float = 0.1) -> Est
     if hw.gpu_mem is None:
         notes.append("GPU memory unknown (no NVIDIA driver seen): give --gpu-mem to decide what fits")
     return Estimate(opts, rec, w, hw, margin, "0.14.3+" if ds >= Version("0.14.3") else "<=0.14.2", notes)
+
+
+E = Severity.ERROR
+ESTIMATE_NOTHING_FITS = FindingSpec(
+    "estimate-nothing-fits", "DS601", E, "No ZeRO-2/3 offload option fits the GPUs and host RAM",
+    ("estimate",), "model",
+    what="`dsdoctor estimate`: none of the six ZeRO-2/3 x offload options (none / cpu / nvme) fits the GPUs and "
+         "host RAM with the requested margin (default 10 %). Reported with exit code 1, `\"recommended\": null` and this finding in "
+         "the JSON's `findings`; `--write-config` then writes nothing.",
+    why="Training with any of those setups runs out of GPU or host memory (model states by DeepSpeed's own "
+        "estimate_zero{2,3}_model_states_mem_needs, plus activations, CUDA context and buffers).",
+    fix="As estimate says: add GPUs/nodes (`--gpus-per-node`, `--nodes`), use LoRA/QLoRA (`--lora-r`, "
+        "`--qlora`), shorten the sequence (`--seq-len`) or enable gradient checkpointing (on unless "
+        "`--no-gradient-checkpointing`); each option's GPU and CPU numbers show which resource is short.",
+    examples=(
+        RuleExample("estimate", "A 67B-parameter Llama-shaped model on one 8 GB GPU with 16 GB of RAM (exit 1, "
+                                "`recommended` null):",
+                    "dsdoctor estimate --gpus-per-node 1 --gpu-mem 8GB --cpu-mem 16GB --layers 80 --hidden 8192 "
+                    "--vocab 128256 --format json",
+                    source="tests/cases/estimate/nothing-fits.toml"),
+    ),
+)
+
+SPECS: Tuple[FindingSpec, ...] = (ESTIMATE_NOTHING_FITS,)

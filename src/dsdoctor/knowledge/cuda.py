@@ -84,8 +84,7 @@ def torch_install_check_fatal(system: Tuple[int, int], torch_cuda: Tuple[int, in
     return system[0] != torch_cuda[0]
 
 
-# Libraries the CUDA cpu_adam build links (``-lcurand`` always; ``-lcudart -lcublas`` with a GPU).
-CPU_ADAM_CUDA_LIBS: Tuple[str, ...] = ("curand",)
+# Libraries the CUDA cpu_adam build links (``-lcurand`` always; ``-lcudart -lcublas`` with a GPU): the probe looks for each.
 CPU_ADAM_CUDA_LIBS_GPU: Tuple[str, ...] = ("curand", "cudart", "cublas")
 
 # Default system library directories the linker searches (Debian/Ubuntu multiarch layout included).
@@ -143,17 +142,14 @@ MSG_ERROR_COMPILING = "Error compiling objects for extension"  # torch BuildExte
 MSG_PIP_STEP_FAILED = "did not run successfully."  # "× Getting requirements to build wheel did not run successfully."
 MSG_PIP_WHEEL_FAILED = "Failed building wheel for {name}"  # pip < 24 (wheel_builder.py); 24+: "Failed to build {name}"
 MSG_NINJA_STOPPED = "ninja: build stopped: subcommand failed."
-MSG_SH_NOT_FOUND = "/bin/sh: {n}: {cmd}: not found"  # $CXX / nvcc missing (compiler-missing-ds0.19.8)
 MSG_COMPILER_INCOMPATIBLE = "is not compatible with the compiler Pytorch was"  # torch's warning for an odd $CXX
 MSG_PYTHON_H = "Python.h: No such file or directory"
 CUDA_HEADERS = ("cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "cuda_fp16.h", "cuda_bf16.h", "curand.h",
                 "curand_kernel.h", "cublas_v2.h", "cusparse.h", "cusolverDn.h",
                 "cuda_profiler_api.h")  # DeepSpeed's csrc/includes/gemm_test.h (cpu_adam's CUDA part <= 0.14.2)
-MSG_HEADER_MISSING = "{header}: No such file or directory"
 MSG_OMP_H = "omp.h: No such file or directory"
 MSG_GCC_UNSUPPORTED = "unsupported GNU version! gcc versions later than {n} are not supported!"  # crt/host_config.h
 MSG_NVCC_ARCH = "Unsupported gpu architecture 'compute_{arch}'"  # nvcc fatal (real nvcc 13.0: compute_60)
-MSG_CANNOT_FIND_LIB = "cannot find -l{lib}"  # ld
 MSG_COMPILER_KILLED = "Killed signal terminated program cc1plus"  # gcc when the OOM killer hits cc1plus
 MSG_ICE_KILLED = "internal compiler error: Killed (program cc1plus)"
 MSG_GLIBCXX = "version `GLIBCXX_{ver}' not found"  # importing a fresh .so against an older libstdc++
@@ -171,13 +167,11 @@ MSG_EADDRINUSE = "Address already in use"  # "errno: 98 - Address already in use
 MSG_STORE_WAIT_CLIENTS = "Timed out after {secs} seconds waiting for clients. {joined}/{world} clients joined."
 # torch/distributed/distributed_c10d.py _store_based_barrier (torch 1.x-2.14)
 MSG_STORE_BARRIER = "Timed out initializing process group in store based barrier"
-MSG_DATALOADER_SIGNAL = "DataLoader worker (pid {pid}) is killed by signal: {signal}"
 MSG_SHM = "insufficient shared memory (shm)"
 MSG_CUDA_OOM = "CUDA out of memory. Tried to allocate"  # torch.OutOfMemoryError / torch.cuda.OutOfMemoryError
 MSG_ENOSPC = "No space left on device"
 MSG_STREAM_WRITER = "PytorchStreamWriter failed writing file"
 MSG_ZIP_WRITE = "[enforce fail at inline_container.cc:{n}] . unexpected pos"  # torch 2.14 torch.save on a full disk (disk-full-save)
-MSG_ELASTIC_SIGNAL = "Signal {n} (SIG{name}) received by PID"  # torch.distributed.elastic (torchrun)
 MSG_CHILD_FAILED = "torch.distributed.elastic.multiprocessing.errors.ChildFailedError"
 
 
@@ -227,11 +221,7 @@ MSG_NO_KERNEL_IMAGE = "no kernel image is available for execution on the device"
 MSG_ARCH_NOT_COMPATIBLE = "with CUDA capability sm_{cap} is not compatible with the current PyTorch installation."
 MSG_INVALID_ORDINAL = "CUDA error: invalid device ordinal"  # CUDA error 101, torch.cuda.set_device(n) with n >= visible GPUs
 MSG_CUBLAS_NOT_SUPPORTED = "CUBLAS_STATUS_NOT_SUPPORTED"  # cuBLAS refusing a GEMM; with CUDA_R_16BF: bf16 on a GPU before sm_80
-BF16_MIN_CC = (8, 0)
 # torch/utils/checkpoint.py (2.1-2.14)
 MSG_CHECKPOINT_META = "Recomputed values for the following tensors have different metadata than during the forward pass."
 MSG_RECOMPUTED_SIZE0 = "recomputed metadata: {'shape': torch.Size([0])"  # the same error's per-tensor line: a ZeRO-3 partition
-MSG_TENSOR_SIZE = "The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension"  # ATen broadcasting
-MSG_VIEW_INVALID = "shape '[{shape}]' is invalid for input of size"  # ATen InferSize.h (view/reshape)
-MSG_CANNOT_IMPORT = "cannot import name '{name}' from '{module}'"  # Python's ImportError
 MSG_UNRECOGNIZED_LOCAL_RANK = "error: unrecognized arguments: --local"  # argparse, on the --local_rank / --local-rank a launcher appends

@@ -290,10 +290,6 @@ LAUNCHER_FLAGS_WITH_VALUE = ("-H", "--hostfile", "-i", "--include", "-e", "--exc
                              "--max_elastic_nodes", "--num_gpus", "--num_accelerators", "--master_port",
                              "--master_addr", "--node_rank", "--launcher", "--launcher_args", "--module", "--comment",
                              "--elastic_training_args", "--ssh_port", "--venv_script", "--bind_core_list")
-LAUNCHER_BOOL_FLAGS = ("--no_python", "--no_local_rank", "--no_ssh_check", "--force_multi", "--save_pid",
-                       "--enable_each_rank_log", "--autotuning", "--elastic_training", "--bind_cores_to_rank",
-                       "--no_ssh", "--enable_xpu", "-m")
-HOSTFILE_DEFAULT = "/job/hostfile"
 HOSTFILE_LINE = r"^(\S+)\s+slots=(\d+)"
 MSG_HOSTFILE_DUPLICATE = "Hostfile contains multiple entries for {host}, unable to proceed with launching"
 MSG_HOSTFILE_BAD = "Hostfile contains a bad entry: {line}, unable to proceed with launching"
@@ -335,7 +331,6 @@ MSG_PREBUILT_CUDA = "CUDA version mismatch! DeepSpeed ops were compiled and inst
 MSG_LIBAIO = "async_io requires the dev libaio .so object and headers but these were not found."
 MSG_NVCC_UNRUNNABLE = "Unable to run {nvcc}, unable to compile CUDA op(s)"  # 0.19.5+ (PR #8216)
 MSG_OP_WRAPPED = "requires the {op} op, which failed to build/load."  # 0.19.8: cpu_adam, cpu_adagrad, cpu_lion
-MSG_DEL_IGNORED = "Exception ignored in: <function DeepSpeedCPU{opt}.__del__"  # <= 0.19.7, noise after the cause
 MSG_NOT_COMPATIBLE = "Unable to JIT load the {op} op due to it not being compatible due to hardware/software issue."
 MSG_NO_COMPUTE_CAPS = "Unable to load {op} op due to no compute capabilities remaining after filtering"
 MSG_FORK_ARCH = "cannot probe CUDA device capabilities in a forked subprocess where CUDA has already been initialized"
@@ -352,7 +347,6 @@ MSG_HOSTFILE_BAD_TEXT = "Bad hostfile text: "  # logger.error before each ValueE
 MSG_HOSTFILE_ERRORS = ("Hostfile contains multiple entries for {host}, unable to proceed with launching",
                        "Hostfile contains a bad entry: {line}, unable to proceed with launching",
                        "Hostfile is empty or not formatted correctly, unable to proceed with launching.")
-MSG_NO_GPU_RESOURCES = "Unable to proceed, no GPU resources available"
 MSG_MPI_DISCOVERY_MODULE = "mpi4py"  # init_distributed() without RANK/... imports mpi4py (mpi_discovery)
 # comm/comm.py init_distributed (0.8.3-0.19.8)
 MSG_MPI_DISCOVERY_INFO = "Not using the DeepSpeed or dist launchers, attempting to detect MPI environment"
@@ -360,9 +354,7 @@ MSG_NO_HOSTFILE = "Unable to find hostfile, will proceed with training with loca
 MSG_NO_SLOT = "No slot '{slot}' specified on host '{host}'"  # runner.py parse_resource_filter (0.8.3-0.19.8)
 # runner.py main turns CUDA_VISIBLE_DEVICES into --include (0.8.3-0.14: "Detected CUDA_VISIBLE_DEVICES=...";
 # 0.15+: "Detected VISIBLE_DEVICES=..."), then parse_inclusion_exclusion maps the ids onto the local slots 0..n-1
-MSG_VISIBLE_DEVICES_INCLUDE = "VISIBLE_DEVICES={devices}: setting --include={include}"
 SRC_PARSE_INCLUSION = "parse_inclusion_exclusion(resource_pool, args.include, args.exclude)"  # runner.py main's call line
-MSG_SSH_CHECK = "ssh -o PasswordAuthentication=no {host} hostname"  # runner.py main's passwordless-ssh probe (0.8.3-0.19.8)
 # runner.py sigkill_handler uses kill_cmd, assigned only for a multi-node pdsh run (0.8-0.19.8): Python's NameError
 # ("free variable 'kill_cmd' referenced before assignment" <= 3.10, "cannot access free variable 'kill_cmd'" 3.11+)
 MSG_KILL_CMD = "free variable 'kill_cmd'"
@@ -370,7 +362,6 @@ MSG_KILL_CMD = "free variable 'kill_cmd'"
 # runtime/engine.py, runtime/zero/ and utils/ (same text 0.8.3-0.19.8 unless noted)
 # engine.py _configure_zero_optimizer; accelerate's _prepare_deepspeed asserts the same text
 MSG_ZERO_NEEDS_OPTIMIZER = "zero stage {stage} requires an optimizer"
-SRC_ZERO_NO_OPTIMIZER = "_configure_zero_optimizer(optimizer=None)"  # engine.py __init__: ZeRO without any optimizer
 # engine.py _configure_optimizer
 MSG_UNTESTED_OPTIMIZER = "You are using an untested ZeRO Optimizer. Please add <\"zero_allow_untested_optimizer\": true>"
 ALLOW_UNTESTED_OPTIMIZER = '"zero_allow_untested_optimizer": true'
@@ -647,11 +638,6 @@ def comm_data_types(ds: Version) -> Tuple[str, ...]:
 def gradient_clipping_default(ds: Version) -> float:
     """DeepSpeed's gradient_clipping when the config leaves it out (0.0 = no clipping)."""
     return lookup(_GRADIENT_CLIPPING_DEFAULT, ds, 0.0)
-ZERO_DEFAULTS: Dict[str, object] = {"stage": 0, "reduce_bucket_size": 500_000_000, "allgather_bucket_size": 500_000_000,
-                                    "sub_group_size": 1_000_000_000, "prefetch_bucket_size": 50_000_000,
-                                    "param_persistence_threshold": 100_000, "gather_16bit_weights_on_model_save": False}
-ZERO_FORCE_DS_CPU_OPTIMIZER_DEFAULT = True
-PARTIAL_OFFLOAD_SINCE = "0.12.3"  # offload_optimizer.ratio
 
 MSG_DUPLICATE_KEYS = "Duplicate keys in DeepSpeed config: {keys}"
 MSG_BATCH = ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step "

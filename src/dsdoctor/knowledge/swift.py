@@ -12,8 +12,4 @@ from __future__ import annotations
 
 LOCAL_WORLD_SIZE_VAR = "LOCAL_WORLD_SIZE"
 NPROC_VAR = "NPROC_PER_NODE"  # swift's own launcher runs torchrun with this many processes per node
-# swift/llm/utils/argument.py (1.5.4-2.x) and swift/llm/argument/train_args.py (3.0-3.2.0)
-MSG_MP_DEEPSPEED = "DeepSpeed is not compatible with MP. n_gpu: {n_gpu}, local_world_size: {lws}."
-# swift/llm/argument/train_args.py (3.2.1-4.5.2)
-MSG_DEVICE_MAP_DEEPSPEED = "DeepSpeed is not compatible with `device_map`. n_gpu: {n_gpu}, local_world_size: {lws}."
 MSG_DDP_MP = "Using DDP + MP(device_map)"  # swift/utils/torch_utils.py is_ddp_plus_mp, logger.info (2.x)

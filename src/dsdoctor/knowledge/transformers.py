@@ -80,19 +80,6 @@ def device_map_needs_low_cpu_mem_usage(tf: Optional[str]) -> Optional[bool]:
 #    read in 4.46.3 and 5.24.0, .cache/oracle/hf)
 # ---------------------------------------------------------------------------------------------------
 
-# Filled from TrainingArguments by trainer_config_process (at TrainingArguments creation).
-HF_AUTO_KEYS_ARGS: Tuple[str, ...] = (
-    "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "train_batch_size", "gradient_clipping",
-    "optimizer.params.lr", "optimizer.params.betas", "optimizer.params.eps", "optimizer.params.weight_decay",
-    "scheduler.params.warmup_min_lr", "scheduler.params.warmup_max_lr", "fp16.enabled", "bf16.enabled",
-    "amp.enabled", "amp.opt_level",
-)
-# Filled at train time by trainer_config_finalize (from the model's hidden_size and the step counts).
-HF_AUTO_KEYS_MODEL: Tuple[str, ...] = (
-    "zero_optimization.reduce_bucket_size", "zero_optimization.stage3_prefetch_bucket_size",
-    "zero_optimization.stage3_param_persistence_threshold", "scheduler.params.total_num_steps",
-    "scheduler.params.warmup_num_steps",
-)
 # accelerate (without Trainer) fills these in prepare()/the plugin; any other "auto" stays a string.
 ACCELERATE_AUTO_KEYS: Tuple[str, ...] = (
     "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "train_batch_size", "gradient_clipping",
@@ -125,9 +112,6 @@ ACCELERATE_SAVE_16BIT_ENV = "ACCELERATE_DEEPSPEED_ZERO3_SAVE_16BIT_MODEL"
 # TrainingArguments(deepspeed=path) and accelerate load a config path with json.load: no comments, no HJSON,
 # and duplicate keys are silently merged (last wins); only a raw DeepSpeed path goes through hjson.
 HF_CONFIG_LOADER = "json.load"
-# Up to 4.44 stage3_prefetch_bucket_size "auto" was filled as a float (0.9*h*h); 4.45.0 wraps it in int().
-HF_PREFETCH_FLOAT_UNTIL = "4.44.2"
-
 
 # ---------------------------------------------------------------------------------------------------
 # 4. Messages (log signatures are built from these in the cause specs, ``explain/causes/``)
@@ -141,7 +125,6 @@ MSG_DEVICE_MAP_NEEDS_LOW_MEM = "Passing along a `device_map` requires `low_cpu_m
 MSG_ACCELERATE_DEVICE_MAP_AUTO = "You can't train a model that has been loaded with `device_map='auto'` in any distributed mode."
 MSG_CONFIG_MISMATCH = "Please correct the following DeepSpeed config values that mismatch TrainingArguments values:"
 MSG_CONFIG_MISMATCH_ACCELERATE = "Please correct the following DeepSpeed config values that mismatch kwargs"
-MSG_CONFIG_MISMATCH_ITEM = "- ds {key}={ds_val} vs hf {hf_key}={hf_val}"
 MSG_GATHER_16BIT_FALSE = "stage3_gather_16bit_weights_on_model_save=false. Saving the full checkpoint instead"  # Trainer warning
 MSG_ACCELERATE_NO_16BIT = "Cannot get 16bit model weights because `stage3_gather_16bit_weights_on_model_save` in DeepSpeed config is False."
 MSG_PEFT_UNGATHERED = "were not gathered before save_pretrained() and are therefore incomplete."  # PEFT >= 0.21
@@ -149,11 +132,9 @@ MSG_SIZE0_CHECKPOINT = "copying a param with shape torch.Size([0]) from checkpoi
 MSG_WEIGHT_2D = "'weight' must be 2-D"  # F.embedding on a partitioned (size-0) weight
 # ZeRO-3 all-gather of mixed-dtype params (QLoRA without bnb_4bit_quant_storage, fp16 LoRA on bf16 weights)
 MSG_DTYPE_MIXED = "output tensor must have the same type as input tensor"
-MSG_BNB_ZERO3 = "bnb_4bit_quant_storage"
 MSG_SIZE0_CURRENT = "the shape in current model is torch.Size([0])."  # loading full weights into a model built under zero.Init
 # torch Module._load_from_state_dict's line that the two above end (torch 1.x-2.14): "size mismatch for {key}: copying a
 # param with shape {ckpt} from checkpoint, the shape in current model is {model}."
-MSG_NO_DS_ATTR = "'Parameter' object has no attribute 'ds_{attr}'"  # a parameter zero.Init never converted (or one model code replaced)
 MSG_BF16_UNSUPPORTED = "Your setup doesn't support bf16/gpu."  # training_args.py __post_init__ (4.2x-5.24)
 MSG_REQUIRE_VERSION = "{req} is required for a normal functioning of this module, but found {found}"  # utils/versions.py require_version (4.x-5.24)
 # modeling_utils.py PreTrainedModel.to on a bitsandbytes model: "`.to` is not supported for `4-bit` or `8-bit` bitsandbytes

@@ -50,6 +50,9 @@ class Hit:
 
 @dataclass(frozen=True)
 class Rule:
+    """One lint rule: the spec of its finding name (name, ``code``, summary, What / Why / Fix, examples) and its
+    check. ``catalog`` and ``ruledocs`` read the name's code and docs here."""
+
     name: str  # the catalog name (public contract)
     kind: Kind
     severity: Severity  # the usual severity (a rule may report another one in a given case)
@@ -61,6 +64,7 @@ class Rule:
     valid: Tuple[Example, ...] = ()
     invalid: Tuple[Example, ...] = ()
     section: str = field(default="Config")
+    code: str = ""  # the short code (public contract, e.g. ``DS408``)
 
     def hit(self, target: "Target", pos: Optional[int], title: str, explanation: str = "",
             fixes: Tuple[Fix, ...] = (), edits: Tuple[Edit, ...] = (), severity: Optional[Severity] = None,

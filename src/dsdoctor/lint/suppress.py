@@ -321,7 +321,7 @@ def _check(t: "Target") -> Iterable[Hit]:
 
 
 RULE = Rule(
-    name=NAME, kind="python", severity=Severity.WARNING, section="Suppressions",
+    name=NAME, code="DS422", kind="python", severity=Severity.WARNING, section="Suppressions",
     summary="A dsdoctor: ignore comment (or config entry) that suppresses nothing",
     what="An inline `dsdoctor: ignore[...]` / `ignore-file[...]` comment, in any file kind lint reads, whose names "
          "(or, bare, the whole comment) silenced no finding on their line or file, or that names no dsdoctor rule; and "

@@ -11,17 +11,42 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from ..checks import evaluate
 from ..knowledge import deepspeed as K
 from ..lint.launch._files import env_file_vars
-from ..model import Evidence, Finding, Report, Severity
+from ..model import Evidence, Report, Severity
 from ..probes.environment import EnvFacts
 from ..probes.remote import MARK, bundle, one_liner
 from ..probes.wire import decode
+from ..spec import FindingSpec, RuleExample
 from . import transport as T
-from .diff import drift_findings, group_findings
+from .diff import NODE_ENV_DIFFERS, NODE_ENV_DRIFT, drift_findings, group_findings
 from .hosts import HostfileError, read_hostfile, select
 
 __all__ = ["HostfileError", "check_nodes", "forwarded_env", "nodes_of"]
 
 _REMOTE_STDIN = "command -v python3 >/dev/null 2>&1 && exec python3 - || exec python -"
+
+
+E = Severity.ERROR
+
+
+def _command_example(situation: str, argv: Tuple[str, ...], files: Dict[str, str], shown: str) -> RuleExample:
+    return RuleExample("command", situation, shown, data=json.dumps({"argv": list(argv), "files": files}, sort_keys=True))
+
+
+NODE_UNREACHABLE = FindingSpec(
+    "node-unreachable", "DS701", E, "A node of the hostfile could not be probed (ssh/pdsh/srun failed or hung)",
+    ("multinode", "launch"), "nodes",
+    what="A node of the hostfile could not be probed: ssh/pdsh/srun failed (unknown host, refused, no key), the "
+         "probe hung past `--timeout`, or it returned no result. The other nodes are still checked.",
+    why="The launcher cannot start ranks there either: the job would fail or hang at startup.",
+    fix="Make non-interactive ssh work exactly as the launcher uses it (`ssh -o BatchMode=yes <host> true`, "
+        "`ssh-copy-id <host>`), fix the host name in the hostfile, or leave the node out (`--exclude`).",
+    examples=(
+        _command_example("A hostfile naming a host that does not resolve, probed over ssh (the real ssh client):",
+                ("check", "--hostfile", "hostfile", "--transport", "ssh", "--timeout", "20", "--format", "json"),
+                {"hostfile": "worker-9.invalid slots=8\n"},
+                "$ cat hostfile\nworker-9.invalid slots=8\n$ dsdoctor check --hostfile hostfile --transport ssh\n"),
+    ),
+)
 
 
 def nodes_of(hostfile: str, include: str = "", exclude: str = "") -> List[str]:
@@ -108,13 +133,14 @@ def check_nodes(hosts: List[str], python: Optional[str] = None, transport: str =
         per_node[h] = rep
         prints[h] = fingerprint(decoded[h], rep)
     for h, why in down.items():
-        report.findings.append(Finding(
-            name="node-unreachable", severity=Severity.ERROR, title=f"{h}: not checked ({why})",
-            explanation="The launcher cannot start ranks there either: the job would fail or hang at startup. "
-                        "The other nodes were still checked.",
-            evidence=(Evidence(what=why, where=f"{via} {h}"),), section="Multi-node"))
+        report.findings.append(NODE_UNREACHABLE.finding(
+            Severity.ERROR, f"{h}: not checked ({why})", NODE_UNREACHABLE.why + " The other nodes were still checked.",
+            (Evidence(what=why, where=f"{via} {h}"),), section="Multi-node"))
     report.findings += drift_findings(prints) + group_findings(per_node)
     report.findings.sort(key=lambda f: -f.severity.rank)
     report.facts = {"transport": via, "nodes": prints, "unreachable": down,
                     "seconds": {h: round(o.seconds, 2) for h, o in outs.items()}}
     return report
+
+
+SPECS: Tuple[FindingSpec, ...] = (NODE_UNREACHABLE, NODE_ENV_DRIFT, NODE_ENV_DIFFERS)

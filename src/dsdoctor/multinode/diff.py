@@ -8,6 +8,7 @@ import json
 from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
 from ..model import Evidence, Finding, Report, Severity
+from ..spec import FindingSpec, RuleExample
 
 # differences that break a job: ranks import different code, build ops for another toolkit, or cannot
 # agree on the collective backend
@@ -16,6 +17,51 @@ BREAKING = ("python_version", "torch", "torch_cuda", "torch_hip", "deepspeed", "
 # worth knowing but not fatal by themselves (a missing variable also shows up as a per-node finding)
 NOTED = ("python", "cuda_home", "gpus", "gpu_names", "ninja_executable", "compiler", "memlock_bytes", "shm_bytes",
          "mem_total", "env")
+
+
+E, INFO = Severity.ERROR, Severity.INFO
+
+
+def _nodes_example(situation: str, prints: Dict[str, Dict[str, Any]]) -> RuleExample:
+    text = "\n".join(f"{h}: " + ", ".join(f"{k}={v}" for k, v in fp.items()) for h, fp in prints.items()) + "\n"
+    return RuleExample("nodes", situation, text, data=json.dumps(prints, sort_keys=True))
+
+
+NODE_ENV_DRIFT = FindingSpec(
+    "node-env-drift", "DS700", E, "Nodes differ in something every rank must share (torch, CUDA, DeepSpeed, ...)",
+    ("multinode", "launch"), "nodes",
+    what="`dsdoctor check --hostfile` (and `launch`'s preflight): the nodes differ in something every rank must "
+         "share: Python version, torch / its CUDA or ROCm build, DeepSpeed, Transformers, accelerate, peft, the "
+         "nvcc release, the accelerator, DeepSpeed's prebuilt ops. The finding lists each value with the nodes "
+         "that have it, most common first.",
+    why="Every rank must import the same versions: a different torch, CUDA build, DeepSpeed or Transformers on "
+        "one node fails the whole job minutes in (mismatched collectives, ops built for another toolkit, "
+        "different module code).",
+    fix="Make the odd nodes match the others: install the listed versions there (or point them at the same "
+        "shared environment), then re-run `dsdoctor check --hostfile`.",
+    examples=(
+        _nodes_example("Three nodes, one with another torch:",
+              {"worker-1": {"torch": "2.4.0+cu121"}, "worker-2": {"torch": "2.4.0+cu121"},
+               "worker-3": {"torch": "2.5.1+cu121"}}),
+    ),
+)
+
+
+NODE_ENV_DIFFERS = FindingSpec(
+    "node-env-differs", "DS702", INFO, "Nodes differ in something not fatal by itself (paths, limits, variables)",
+    ("multinode", "launch"), "nodes",
+    what="The nodes differ in something not fatal by itself: the interpreter path, CUDA_HOME, GPU count or "
+         "names, the ninja executable, the compiler, memlock / shm limits, total memory, forwarded environment "
+         "variables.",
+    why="Not fatal by itself; listed so the nodes can be made identical (a missing variable also shows up as a "
+        "per-node finding).",
+    fix="Make the nodes identical where it matters to you; forward variables every node needs with "
+        "`.deepspeed_env` (`dsdoctor launch` offers the lines).",
+    examples=(
+        _nodes_example("Two nodes with their CUDA toolkit at different paths:",
+              {"worker-1": {"cuda_home": "/usr/local/cuda-12.1"}, "worker-2": {"cuda_home": "/opt/cuda"}}),
+    ),
+)
 
 
 def _show(v: Any) -> str:
@@ -45,17 +91,10 @@ def drift_findings(prints: Mapping[str, Mapping[str, Any]]) -> List[Finding]:
     for key, groups in differences(prints).items():
         breaking = key in BREAKING
         summary = "; ".join(f"{v} on {_nodes(h, total)}" for v, h in groups)
-        found.append(Finding(
-            name="node-env-drift" if breaking else "node-env-differs",
-            severity=Severity.ERROR if breaking else Severity.INFO,
-            title=f"{key} differs between nodes: {summary}",
-            explanation=("Every rank must import the same versions: a different torch, CUDA build, DeepSpeed or "
-                         "Transformers on one node fails the whole job minutes in (mismatched collectives, ops "
-                         "built for another toolkit, different module code)." if breaking else
-                         "Not fatal by itself; listed so the nodes can be made identical."),
-            evidence=tuple(Evidence(what=f"{key} = {v}", where=", ".join(h)) for v, h in groups),
-            section="Multi-node",
-        ))
+        spec = NODE_ENV_DRIFT if breaking else NODE_ENV_DIFFERS
+        found.append(spec.finding(spec.severity, f"{key} differs between nodes: {summary}",
+                                  evidence=tuple(Evidence(what=f"{key} = {v}", where=", ".join(h)) for v, h in groups),
+                                  section="Multi-node"))
     return found
 
 

@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Tuple
 
+from ..knowledge import cuda as CK
 from . import interpreter as interp_mod
 from .interpreter import Interpreter
 from .packages import Packages, scan
@@ -122,7 +123,7 @@ def collect(
         cand = os.path.join(interp.include, "Python.h")
         python_h = cand if os.path.exists(cand) else None
     ldirs = linker_dirs(cuda_home.path, tool_env)
-    cuda_libs = find_libs(("curand", "cudart", "cublas"), ldirs)
+    cuda_libs = find_libs(CK.CPU_ADAM_CUDA_LIBS_GPU, ldirs)
     # Not on the link path: PyPI's CUDA runtime wheels in the env (torch cu13 pulls nvidia-curand: only the
     # versioned libcurand.so.10 in <site>/nvidia/cu13/lib), a copy a fix can give the linker name to.
     wheel_dirs = [d for s in dirs for d in sorted(glob.glob(os.path.join(s, "nvidia", "cu*", "lib")))]

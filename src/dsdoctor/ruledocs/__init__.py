@@ -1,9 +1,9 @@
 """What / Why / Example / Fix for every finding name dsdoctor can emit (``catalog.RULES``).
 
 One public accessor: :func:`doc_for` (a name such as ``cuda-version-mismatch`` or a code such as ``DS101``)
-and :func:`all_docs`. Lint names take their docs from the lint rule definitions (``dsdoctor.lint.rule.Rule``,
-whose examples are their tests); every other name is documented once, in a module per command family
-(``env``, ``explain``, ``runtime``, ``multinode``), and its example is executed by ``tests/test_ruledocs.py``
+and :func:`all_docs`. Every name is documented once, by its spec in the module that emits it
+(``dsdoctor.specs``): lint names by their rule (``dsdoctor.lint.rule.Rule``, whose examples are their tests),
+explain's by their cause, the others by their ``FindingSpec``, whose examples ``tests/test_ruledocs.py`` executes
 where one can be.
 """
 
@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..errors import UsageError
 from ..model import Severity
-from .spec import RuleExample
+from ..spec import RuleExample
 
 __all__ = ["RuleDoc", "RuleExample", "UnknownRule", "doc_for", "all_docs", "lookup", "suggest", "command_line", "COMMAND_ORDER"]
 

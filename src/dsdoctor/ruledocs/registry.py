@@ -1,38 +1,23 @@
-"""Builds every catalog name's :class:`RuleDoc`: lint names from the lint rule definitions, the others from
-the family modules (``env``, ``explain``, ``runtime``, ``multinode``), plus other commands' forms (``Also``).
-A catalog name nobody documented falls back to its catalog summary (tests fail on such a name)."""
+"""Builds every catalog name's :class:`RuleDoc` from its one spec (``dsdoctor.specs.owners``: a run-time
+``FindingSpec``, a lint ``Rule``, an explain ``Cause`` with docs), plus other commands' forms of it
+(``specs.forms``: their command, examples and note). A catalog name nobody documented falls back to its catalog
+summary (tests fail on such a name)."""
 
 from __future__ import annotations
 
-import importlib
-from typing import Dict, List, Tuple
+from typing import TYPE_CHECKING, Dict, List, Tuple
 
 from ..catalog import RULES
 from ..model import Severity
+from ..spec import FindingSpec, RuleExample
 from . import RuleDoc
-from .spec import Also, Entry, RuleExample
 
-FAMILIES = ("env", "explain", "runtime", "multinode")
+if TYPE_CHECKING:
+    from ..specs import Spec
 
 
 def anchor(name: str) -> str:
     return f"docs/rules.md#{name}"
-
-
-def _lint_docs() -> Dict[str, RuleDoc]:
-    from ..lint.all_rules import REGISTRY
-
-    out: Dict[str, RuleDoc] = {}
-    for name, r in REGISTRY.items():
-        ex = r.invalid[0] if r.invalid else None
-        examples: Tuple[RuleExample, ...] = ()
-        if ex is not None:
-            opts = ", ".join(f"{k}={v}" for k, v in ex.options)
-            examples = (RuleExample("lint", f"A {r.kind} file (reported)" + (f", with {opts}" if opts else "") + ".",
-                                    ex.text.rstrip("\n"), source=f"dsdoctor.lint rule {name} (invalid example 1)"),)
-        out[name] = RuleDoc(name, RULES[name].code, r.summary, r.severity, r.what, r.why, render_examples(examples),
-                            r.fix, "lint", ("lint",), r.kind, anchor(name), examples)
-    return out
 
 
 def render_examples(examples: Tuple[RuleExample, ...]) -> str:
@@ -49,9 +34,27 @@ def render_examples(examples: Tuple[RuleExample, ...]) -> str:
     return "\n\n".join(parts)
 
 
-def _from_entry(e: Entry) -> RuleDoc:
-    return RuleDoc(e.name, RULES[e.name].code, RULES[e.name].summary, e.severity, e.what, e.why,
-                   render_examples(e.examples), e.fix, e.commands[0], e.commands, e.kind, anchor(e.name), e.examples)
+def _doc(s: "Spec") -> RuleDoc:
+    from ..explain.causes.spec import Cause
+    from ..lint.rule import Rule
+
+    if isinstance(s, Rule):
+        ex = s.invalid[0] if s.invalid else None
+        examples: Tuple[RuleExample, ...] = ()
+        if ex is not None:
+            opts = ", ".join(f"{k}={v}" for k, v in ex.options)
+            examples = (RuleExample("lint", f"A {s.kind} file (reported)" + (f", with {opts}" if opts else "") + ".",
+                                    ex.text.rstrip("\n"), source=f"dsdoctor.lint rule {s.name} (invalid example 1)"),)
+        return RuleDoc(s.name, s.code, s.summary, s.severity, s.what, s.why, render_examples(examples), s.fix, "lint",
+                       ("lint",), s.kind, anchor(s.name), examples)
+    if isinstance(s, Cause):
+        d = s.docs
+        assert d is not None
+        return RuleDoc(s.name, s.code, s.summary, s.severity, d.what, d.why, render_examples(d.examples), d.fix,
+                       d.commands[0], d.commands, d.kind, anchor(s.name), d.examples)
+    assert isinstance(s, FindingSpec)
+    return RuleDoc(s.name, s.code, s.summary, s.severity, s.what, s.why, render_examples(s.examples), s.fix,
+                   s.commands[0], s.commands, s.kind, anchor(s.name), s.examples)
 
 
 def _fallback(name: str) -> RuleDoc:
@@ -60,33 +63,22 @@ def _fallback(name: str) -> RuleDoc:
                    anchor(name))
 
 
-def entries() -> Tuple[List[Entry], List[Also]]:
-    ents: List[Entry] = []
-    also: List[Also] = []
-    for fam in FAMILIES:
-        mod = importlib.import_module(f"{__package__}.{fam}")
-        ents += list(getattr(mod, "ENTRIES", ()))
-        also += list(getattr(mod, "ALSO", ()))
-    return ents, also
-
-
 def build() -> Dict[str, RuleDoc]:
-    docs = _lint_docs()
-    ents, also = entries()
-    for e in ents:
-        if e.name not in RULES:
-            raise ValueError(f"rule docs for {e.name!r}, which is not in catalog.RULES")
-        if e.name in docs:
-            raise ValueError(f"{e.name!r} documented twice")
-        docs[e.name] = _from_entry(e)
-    for a in also:
-        d = docs.get(a.name)
+    from ..specs import forms, owners
+
+    docs: Dict[str, RuleDoc] = {}
+    for s in owners():
+        if s.name in docs:
+            raise ValueError(f"{s.name!r} documented twice")
+        docs[s.name] = _doc(s)
+    for name, f in forms():
+        d = docs.get(name)
         if d is None:
-            raise ValueError(f"Also for undocumented name {a.name!r}")
-        examples = d.examples + a.examples
-        docs[a.name] = RuleDoc(d.name, d.code, d.summary, d.severity, d.what, d.why, render_examples(examples), d.fix,
-                               d.command, d.commands + ((a.command,) if a.command not in d.commands else ()), d.kind,
-                               d.help_anchor, examples, d.notes + ((a.note,) if a.note else ()))
+            raise ValueError(f"a {f.command} form of undocumented name {name!r}")
+        examples = d.examples + f.examples
+        docs[name] = RuleDoc(d.name, d.code, d.summary, d.severity, d.what, d.why, render_examples(examples), d.fix,
+                             d.command, d.commands + ((f.command,) if f.command not in d.commands else ()), d.kind,
+                             d.help_anchor, examples, d.notes + ((f.note,) if f.note else ()))
     for name in RULES:
         if name not in docs:
             docs[name] = _fallback(name)

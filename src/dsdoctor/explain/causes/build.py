@@ -8,10 +8,11 @@ import re
 from typing import Tuple
 
 from ... import fixes as F
+from ...checks import rules as CHK
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge.versions import major_minor, v
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, frame, log, msg, rx
+from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, form, frame, log, msg, rx
 
 BUILDER = "deepspeed/ops/op_builder/builder.py"
 CPP_EXT = "torch/utils/cpp_extension.py"
@@ -232,8 +233,7 @@ _HEADERS = "|".join(re.escape(h) for h in CK.CUDA_HEADERS)
 _GCC_NVCC = "cuda/include/crt/host_config.h (nvcc 11-13)"
 
 SPECS: Tuple[Cause, ...] = (
-    Cause("cuda-version-mismatch", "DS101", "The CUDA toolkit under CUDA_HOME does not match torch's CUDA",
-          _cuda_version_mismatch, predicted_by="check:cuda-version-mismatch", signatures=(
+    form(CHK.CUDA_VERSION_MISMATCH, _cuda_version_mismatch, predicted_by="check:cuda-version-mismatch", signatures=(
               msg(K.MSG_MISMATCH_CORE + ", unable", f"{BUILDER} assert_no_cuda_mismatch, CUDAMismatchException (0.9-0.19.8)",
                   "deepspeed.ops.op_builder.builder.CUDAMismatchException: >- DeepSpeed Op Builder: Installed CUDA version "
                   "13.5 does not match the version torch was compiled with 13.0, unable to compile cuda/cpp extensions "
@@ -261,8 +261,7 @@ SPECS: Tuple[Cause, ...] = (
                     "  File \"/usr/lib/python3/dist-packages/torch/utils/cpp_extension.py\", line 387, in _check_cuda_version\n"
                     "    raise RuntimeError(CUDA_MISMATCH_MESSAGE.format(cuda_str_version, torch.version.cuda))\n"
                     "RuntimeError:\n"))),
-    Cause("cuda-toolkit-missing", "DS103", "No CUDA toolkit (CUDA_HOME / nvcc) where DeepSpeed needs one",
-          _cuda_toolkit_missing, predicted_by="check:cuda-toolkit-missing", signatures=(
+    form(CHK.CUDA_TOOLKIT_MISSING, _cuda_toolkit_missing, predicted_by="check:cuda-toolkit-missing", signatures=(
               msg(K.MSG_MISSING_CUDA_HOME, f"{BUILDER} installed_cuda_version (0.9-0.19.4)",
                   "deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, unable to compile "
                   "CUDA op(s)"),
@@ -287,14 +286,12 @@ SPECS: Tuple[Cause, ...] = (
                     "    self._execute_child(args, executable, preexec_fn, close_fds,\n",
                     exc=r"^(?:$|AssertionError|FileNotFoundError|PermissionError|OSError|subprocess\.CalledProcessError|"
                         r"\S{0,80}MissingCUDAException)", anywhere=True))),
-    Cause("ninja-missing", "DS104", "ninja, needed for JIT op builds, is not found the way DeepSpeed looks",
-          _ninja_missing, predicted_by="check:ninja-missing", signatures=(
+    form(CHK.NINJA_MISSING, _ninja_missing, predicted_by="check:ninja-missing", signatures=(
               msg(K.MSG_NINJA, f"{BUILDER} jit_load (0.9-0.19.8)",
                   "RuntimeError: Unable to JIT load the cpu_adam op due to ninja not being installed."),
               msg(_NINJA_TORCH, f"{CPP_EXT} verify_ninja_availability (torch 1.x-2.14)",
                   "RuntimeError: Ninja is required to load C++ extensions (pip install ninja to get it)"))),
-    Cause("python-headers-missing", "DS106", "Python.h is missing, so no op can be compiled",
-          _python_headers_missing, predicted_by="check:python-headers-missing", signatures=(
+    form(CHK.PYTHON_HEADERS_MISSING, _python_headers_missing, predicted_by="check:python-headers-missing", signatures=(
               msg(CK.MSG_PYTHON_H, "gcc compiling torch/include/torch/extension.h (any torch)",
                   "/opt/envs/venv/lib/python3.11/site-packages/torch/include/torch/extension.h:9:10: fatal error: "
                   "Python.h: No such file or directory"),)),
@@ -315,8 +312,7 @@ SPECS: Tuple[Cause, ...] = (
                    "<command-line>: fatal error: cuda_runtime.h: No such file or directory\n"
                    "compilation terminated.\n"
                    "ninja: build stopped: subcommand failed.\n"),))),
-    Cause("host-compiler-unsupported", "DS105", "No usable C++ compiler / OpenMP for JIT op builds",
-          _host_compiler_unsupported, predicted_by="check:host-compiler-unsupported", signatures=(
+    form(CHK.HOST_COMPILER_UNSUPPORTED, _host_compiler_unsupported, predicted_by="check:host-compiler-unsupported", signatures=(
               msg(CK.MSG_GCC_UNSUPPORTED, _GCC_NVCC,
                   "/usr/local/cuda/include/crt/host_config.h:143:2: error: #error -- unsupported GNU version! gcc "
                   "versions later than 12 are not supported! The nvcc flag '-allow-unsupported-compiler' can be used "
@@ -347,13 +343,11 @@ SPECS: Tuple[Cause, ...] = (
               msg(CK.MSG_COMPILER_INCOMPATIBLE, f"{CPP_EXT} check_compiler_abi_compatibility warning (torch 1.x-2.14)",
                   "Your compiler (c++) is not compatible with the compiler Pytorch was built with for this platform, "
                   "which is g++ on linux.", note=True))),
-    Cause("cuda-libs-missing", "DS107", "libcurand / libcudart missing where the CUDA cpu_adam build links",
-          _cuda_libs_missing, predicted_by="check:cuda-libs-missing", signatures=(
+    form(CHK.CUDA_LIBS_MISSING, _cuda_libs_missing, predicted_by="check:cuda-libs-missing", signatures=(
               rx(r"cannot find -l(?:curand|cudart|cublas|cusparse|cusolver)", "cannot find -l",
                  "ld linking DeepSpeed's cpu_adam.so (-lcurand, DeepSpeed <= 0.19.7)",
                  "/usr/bin/ld: cannot find -lcurand: No such file or directory"),)),
-    Cause("libaio-missing", "DS111", "libaio (async_io, NVMe offload) is missing",
-          _libaio_missing, predicted_by="check:libaio-missing", signatures=(
+    form(CHK.LIBAIO_MISSING, _libaio_missing, predicted_by="check:libaio-missing", signatures=(
               # the async_io build itself (DS_BUILD_AIO=1 / a JIT build without the compatibility probe)
               msg(CK.MSG_LIBAIO_HEADER, "gcc compiling DeepSpeed's csrc/aio (#include <libaio.h>, 0.9-0.19.8)",
                   "csrc/aio/common/deepspeed_aio_utils.h:17:10: fatal error: libaio.h: No such file or directory"),
@@ -364,8 +358,7 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_LIBAIO, "deepspeed/ops/op_builder/async_io.py is_compatible warning (0.9-0.19.8)",
                   "[WARNING]  async_io requires the dev libaio .so object and headers but these were not found.",
                   note=True, cause_with=r"\basync_io\b"),)),
-    Cause("prebuilt-op-mismatch", "DS109", "Prebuilt DeepSpeed ops were built for another torch/CUDA",
-          _prebuilt_op_mismatch, predicted_by="check:prebuilt-op-mismatch", signatures=(
+    form(CHK.PREBUILT_OP_MISMATCH, _prebuilt_op_mismatch, predicted_by="check:prebuilt-op-mismatch", signatures=(
               msg(K.MSG_PREBUILT_TORCH, f"{BUILDER} load, installed ops vs torch (0.9-0.19.8)",
                   "RuntimeError: PyTorch version mismatch! DeepSpeed ops were compiled and installed with a different "
                   "version than what is being used at runtime. Please re-install DeepSpeed or switch torch versions. "
@@ -380,8 +373,7 @@ SPECS: Tuple[Cause, ...] = (
                  "(c10 / at / torch symbols; any torch and DeepSpeed)",
                  "ImportError: /root/.cache/torch_extensions/py310_cu121/cpu_adam/cpu_adam.so: undefined symbol: "
                  "_ZN3c104cuda9SetDeviceEi"))),
-    Cause("ds-accelerator-invalid", "DS110", "DS_ACCELERATOR is not a value this DeepSpeed accepts",
-          _ds_accelerator_invalid, predicted_by="check:ds-accelerator-invalid", signatures=(
+    form(CHK.DS_ACCELERATOR_INVALID, _ds_accelerator_invalid, predicted_by="check:ds-accelerator-invalid", signatures=(
               rx(r"DS_ACCELERATOR must be one of", "DS_ACCELERATOR must be one of",
                  "deepspeed/accelerator/real_accelerator.py get_accelerator (0.9-0.19.8)",
                  "ValueError: DS_ACCELERATOR must be one of ['cuda', 'cpu', 'xpu', 'npu', 'mps', 'hpu', 'mlu', "

@@ -14,10 +14,12 @@ from ...knowledge.versions import parse, v
 from ...lint.config import auto_without_trainer as AWT
 from ...lint.config import batch_size_mismatch as BSM
 from ...lint.config import bucket_size_float as BSF
+from ...lint.config import invalid as INVALID
 from ...lint.config import nvme_path_missing as NVME
 from ...lint.config import offload_client_optimizer as OCO
+from ...lint.config import unknown_key as UNKNOWN_KEY
 from ...model import Fix
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, frame, log, msg, rx
+from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, form, frame, log, msg, rx
 
 DS_CONFIG = "deepspeed/runtime/config.py"
 
@@ -132,8 +134,7 @@ def _path_not_found(s: Seen, f: LogFacts) -> Advice:
 
 
 SPECS: Tuple[Cause, ...] = (
-    Cause("offload-client-optimizer", "DS413", "Optimizer offload with a client optimizer and no optimizer block",
-          _offload_client_optimizer, predicted_by="lint:offload-client-optimizer", signatures=(
+    form(OCO.RULE, _offload_client_optimizer, predicted_by="lint:offload-client-optimizer", signatures=(
               msg(K.MSG_CLIENT_OPTIMIZER.split(" Please")[0], "deepspeed/runtime/engine.py _configure_zero_optimizer "
                   "(ZeRORuntimeException, 0.10-0.19.8)",
                   "deepspeed.runtime.zero.utils.ZeRORuntimeException: You are using ZeRO-Offload with a client provided "
@@ -173,8 +174,7 @@ SPECS: Tuple[Cause, ...] = (
                    "values:\n"
                    "- ds train_micro_batch_size_per_gpu=4 vs hf per_device_train_batch_size=8\n"
                    "The easiest method is to set these DeepSpeed config values to 'auto'.\n"),))),
-    Cause("ds-config-auto-without-trainer", "DS407", '"auto" config values where no HF Trainer fills them',
-          _auto_without_trainer, predicted_by="lint:ds-config-auto-without-trainer", signatures=(
+    form(AWT.RULE, _auto_without_trainer, predicted_by="lint:ds-config-auto-without-trainer", signatures=(
               msg(K.MSG_AUTO_COMPARE, f"{DS_CONFIG} _batch_assertion on a string \"auto\" (0.9.5-0.19.8)",
                   "TypeError: '>' not supported between instances of 'str' and 'int'"),
               frame("deepspeed/runtime/lr_schedules.py", "__init__", "deepspeed/runtime/lr_schedules.py WarmupLR / "
@@ -189,8 +189,7 @@ SPECS: Tuple[Cause, ...] = (
                   "[rank0]:   File \"/opt/envs/ds/0.19.8/deepspeed/runtime/config.py\", line 596, in _batch_assertion\n"
                   "[rank0]:     assert (train_batch > 0), f\"Train batch size: {train_batch} has to be greater than 0\"\n"
                   "[rank0]: TypeError: '>' not supported between instances of 'str' and 'int'\n"),)),
-    Cause("batch-size-mismatch", "DS406", "train_batch_size != micro batch x gradient accumulation x world size",
-          _batch_size_mismatch, predicted_by="lint:batch-size-mismatch", signatures=(
+    form(BSM.RULE, _batch_size_mismatch, predicted_by="lint:batch-size-mismatch", signatures=(
               msg(K.MSG_BATCH, f"{DS_CONFIG} _batch_assertion (0.9.5-0.19.8)",
                   "AssertionError: Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu "
                   "* gradient_acc_step * world_size 16 != 8 * 1 * 1"),
@@ -206,8 +205,7 @@ SPECS: Tuple[Cause, ...] = (
                   "[rank0]:     assert train_batch == micro_batch * grad_acc * self.world_size, (\n"
                   "[rank0]: AssertionError: Check batch related parameters. train_batch_size is not equal to "
                   "micro_batch_per_gpu * gradient_acc_step * world_size 16 != 8 * 1 * 1\n"),)),
-    Cause("bucket-size-float", "DS415", "A fractional float for an integer ZeRO size (DeepSpeed >= 0.15)",
-          _bucket_size_float, predicted_by="lint:bucket-size-float", signatures=(
+    form(BSF.RULE, _bucket_size_float, predicted_by="lint:bucket-size-float", signatures=(
               msg(K.MSG_INT_FROM_FLOAT, "pydantic_core int_from_float, DeepSpeedZeroConfig (DeepSpeed 0.15-0.19.8, pydantic 2)",
                   "  Input should be a valid integer, got a number with a fractional part [type=int_from_float, "
                   "input_value=15099494.4, input_type=float]"),),
@@ -249,8 +247,7 @@ SPECS: Tuple[Cause, ...] = (
                    "[rank0]:     assert not self.zero_optimization_partition_gradients(), \\\n"
                    "[rank0]: AssertionError: no_sync context manager is incompatible with gradient partitioning logic of "
                    "ZeRO stage 2\n"),))),
-    Cause("ds-config-unknown-key", "DS403", "A config key the installed DeepSpeed does not know",
-          _unknown_key, predicted_by="lint:ds-config-unknown-key", signatures=(
+    form(UNKNOWN_KEY.RULE, _unknown_key, predicted_by="lint:ds-config-unknown-key", signatures=(
               msg(K.MSG_PYDANTIC_EXTRA_V1, "pydantic v1 error_wrappers ValidationError of DeepSpeed's config models "
                   "(runtime/config_utils.py DeepSpeedConfigModel extra=forbid, DeepSpeed 0.7-0.14)",
                   "extra fields not permitted (type=value_error.extra)"),
@@ -262,8 +259,7 @@ SPECS: Tuple[Cause, ...] = (
                   "pydantic_core._pydantic_core.ValidationError: 1 validation error for DeepSpeedBF16Config\n"
                   "loss_scale_window\n"
                   "  Extra inputs are not permitted [type=extra_forbidden, input_value=500, input_type=int]\n"),)),
-    Cause("ds-config-invalid", "DS401", "The DeepSpeed config cannot be loaded or has a value DeepSpeed rejects",
-          _invalid, predicted_by="lint:ds-config-invalid", signatures=(
+    form(INVALID.RULE, _invalid, predicted_by="lint:ds-config-invalid", signatures=(
               msg(K.MSG_PYDANTIC_INT_STR, "pydantic_core int_parsing, DeepSpeed's config models (0.15-0.19.8, pydantic 2)",
                   "  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, "
                   "input_value='5e8', input_type=str]"),
@@ -284,8 +280,7 @@ SPECS: Tuple[Cause, ...] = (
                   "    config = json.load(f)\n"
                   "json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 12 column 5 "
                   "(char 287)\n"),)),
-    Cause("nvme-path-missing", "DS411", "NVMe offload without nvme_path",
-          _nvme_path, predicted_by="lint:nvme-path-missing", signatures=(
+    form(NVME.RULE, _nvme_path, predicted_by="lint:nvme-path-missing", signatures=(
               msg(K.MSG_NVME_PATH_NONE, "deepspeed/runtime/zero/partition_parameters.py Init._validate_remote_device (0.9-0.19.8)",
                   "AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is nvme",
                   "[rank0]: AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is "
@@ -296,7 +291,7 @@ SPECS: Tuple[Cause, ...] = (
                     "  File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/partition_parameters.py\", line 1019, "
                     "in __init__\n"
                     "    self._validate_remote_device(remote_device, _ds_config)\n",
-                    code=r"_validate_remote_device\(", exc=r"^(?:AssertionError|$)")),
+                    code=re.escape(K.SRC_VALIDATE_REMOTE), exc=r"^(?:AssertionError|$)")),
           log_examples=(
               log("nvme-path-missing", "from_pretrained under ZeRO-3 with offload_param device nvme and no nvme_path:",
                   "[rank0]: AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is "

@@ -44,13 +44,14 @@ def _cell(text: str) -> str:
 
 def example(c: Cause) -> str:
     """A line that shows the cause: its first signature's first sample (a frame signature: the frame line), else
-    the last line of its docs example."""
+    the last line of its first docs log example."""
     for s in c.signatures:
         if s.samples and _shows(s):
             lines = [ln for ln in s.samples[0].splitlines() if ln.strip()]
             return _cell(next((ln for ln in lines if "File " in ln), lines[-1]) if s.frame else lines[0])
-    if c.docs and c.docs.examples and c.docs.examples[0].text:
-        lines = c.docs.examples[0].text.strip().splitlines()
+    logs = [e for e in c.docs.examples if e.kind == "log" and e.text] if c.docs else []
+    if logs:
+        lines = logs[0].text.strip().splitlines()
         exc = [ln for ln in lines if re.match(r"\S*(?:Error|Exception)\b", ln.strip())]
         return _cell(exc[-1] if exc else lines[0])
     return ""

@@ -5,14 +5,17 @@ their names, docs and advice."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Tuple
 
+from ...checks import rules as CHK
 from ...fixes import stale_lock_fix
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, collect_fix, frame, log, msg, rx
+from ...spec import RuleExample
+from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, collect_fix, form, frame, log, msg, rx
 
 OP_BUILD_SYMPTOM = "op-build-failed"
 _ARGS, _LOCAL = CK.MSG_UNRECOGNIZED_LOCAL_RANK.rsplit(" ", 1)
@@ -74,10 +77,53 @@ def no_failure(s: Seen, f: LogFacts) -> Advice:
                   "(`dsdoctor check`, or `dsdoctor explain --env`).", [])
 
 
+# `dsdoctor verify` leads with this symptom when the log shows no cause it recognises (its docs group)
+OP_BUILD_DOCS = Docs(
+    what="`dsdoctor verify` really built and loaded the op (DeepSpeed's own `<Builder>().load()` in a subprocess "
+         "with a fresh TORCH_EXTENSIONS_DIR) and it failed or did not finish within `--timeout`, and the build "
+         "log does not show a cause dsdoctor recognises. (A recognised cause is reported under its own name.)",
+    why="The op will fail the same way in training; without the cause in the log only the build log and the "
+        "environment can tell.",
+    fix="Collect the full build log (shown with `-v`, and kept in the extensions dir) and `dsdoctor check -v`; "
+        "on a timeout look for a stale lock in the build dir or raise `--timeout` for a slow compile.",
+    examples=(
+        RuleExample("verify", "`dsdoctor verify --op cpu_adam` where the build log ends with only the symptom "
+                              "(the compiler output is not in it). The log is fed to verify's diagnosis, which "
+                              "also runs `dsdoctor check` on this machine.",
+                    "Exception ignored in: <function DeepSpeedCPUAdam.__del__ at 0x7f5cd4f4a020>\n"
+                    "Traceback (most recent call last):\n"
+                    "  File \"/opt/envs/ds/0.19.7/deepspeed/ops/adam/cpu_adam.py\", line 99, in __del__\n"
+                    "    self.ds_opt_adam.destroy_adam(self.opt_id)\n"
+                    "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'\n",
+                    source="tests/cases/explain/op-build-cause-cut.log"),
+    ),
+    commands=("verify",), kind="environment",
+)
+
+
+# `dsdoctor launch` heads its report with this symptom (its docs group)
+LAUNCH_DOCS = Docs(
+    what="`dsdoctor launch`: the launcher (`deepspeed`, `torchrun`, `accelerate launch`, run unchanged after "
+         "`--`) exited non-zero. The finding heads the explanation of its log (`dsdoctor explain` on what it "
+         "printed); dsdoctor exits with the launcher's code. In `explain` it is a symptom line (`exits with "
+         "return code`, `ChildFailedError`), never the cause.",
+    why="The run failed; the cause is in the findings that follow it.",
+    fix="Apply the fixes of the cause explained below it; when none is recognised, follow `unknown`'s advice "
+        "(`dsdoctor check -v`, the full log).",
+    examples=(
+        RuleExample("command", "A launched command that exits with code 7 (no preflight):",
+                    "$ dsdoctor launch --no-preflight -- python -c \"import sys; print('step 1'); sys.exit(7)\"\n",
+                    data=json.dumps({"argv": ["launch", "--no-preflight", "--", "{python}", "-c",
+                                              "import sys; print('step 1'); sys.exit(7)"], "files": {}}, sort_keys=True)),
+    ),
+    commands=("launch",), kind="run",
+)
+
+
 SPECS: Tuple[Cause, ...] = (
     # ---- symptoms: pointers to an earlier cause, never the cause
     Cause(OP_BUILD_SYMPTOM, "DS116", "dsdoctor verify: the op failed to build or load", _op_build_failed,
-          predicted_by="verify", signatures=(
+          docs=OP_BUILD_DOCS, predicted_by="verify", signatures=(
               msg(CK.MSG_ERROR_BUILDING, "torch/utils/cpp_extension.py _run_ninja_build (torch 1.x-2.14)",
                   "RuntimeError: Error building extension 'cpu_adam'", symptom=True),
               msg(K.MSG_DS_OPT_ADAM, "deepspeed/ops/adam/cpu_adam.py __del__ (0.9-0.19.7)",
@@ -112,7 +158,7 @@ SPECS: Tuple[Cause, ...] = (
                     "  File \"/venv/lib/python3.10/site-packages/deepspeed/ops/op_builder/builder.py\", line 497, in jit_load\n"
                     "    op_module = load(name=self.name,\n", anywhere=True, symptom=True))),
     Cause(LAUNCH_SYMPTOM, "DS703", "dsdoctor launch: the launcher exited non-zero (the log is explained)", _launch_failed,
-          signatures=(
+          docs=LAUNCH_DOCS, signatures=(
               msg(K.MSG_LAUNCH_EXIT, "deepspeed/launcher/launch.py sigkill_handler (0.9-0.19.8)",
                   "[2026-11-29 16:36:04,989] [ERROR] [launch.py:259:sigkill_handler] ['/opt/envs/venv/bin/python', '-u', "
                   "'train.py', '--local_rank=1'] exits with return code = 1", symptom=True),
@@ -139,7 +185,7 @@ SPECS: Tuple[Cause, ...] = (
                    "  File \"/opt/envs/ds/0.19.7/deepspeed/ops/adam/cpu_adam.py\", line 99, in __del__\n"
                    "    self.ds_opt_adam.destroy_adam(self.opt_id)\n"
                    "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'\n"),))),
-    Cause("torch-extensions-lock-stale", "DS108", "A leftover torch-extensions lock file: the next build hangs", lock_stale,
+    form(CHK.TORCH_EXTENSIONS_LOCK_STALE, lock_stale,
           predicted_by="check:torch-extensions-lock-stale", severity=Severity.WARNING),
     Cause("user-code-error", "DS325", "The failure is an exception in the user's own code", user_code, signatures=(
         rx(ARGPARSE_LOCAL_RANK.pattern, _ARGS, "CPython Lib/argparse.py ArgumentParser.parse_args "

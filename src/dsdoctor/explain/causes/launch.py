@@ -11,8 +11,9 @@ from ... import fixes as F
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
+from ...lint.launch import hostfile_invalid as HOSTFILE
 from ...model import Fix
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, frame, log, msg, rx
+from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, form, frame, log, msg, rx
 
 RUNNER = "deepspeed/launcher/runner.py"
 SSH = "OpenSSH client errors as pdsh / the launcher relay them (OpenSSH 7-9)"
@@ -163,8 +164,7 @@ SPECS: Tuple[Cause, ...] = (
                    "  File \"/opt/envs/ds/0.19.8/deepspeed/comm/comm.py\", line 917, in mpi_discovery\n"
                    "    from mpi4py import MPI\n"
                    "ModuleNotFoundError: No module named 'mpi4py'\n"),))),
-    Cause("hostfile-invalid", "DS419", "The hostfile has a bad line, a duplicate host or no hosts",
-          _hostfile_invalid, predicted_by="lint:hostfile-invalid", signatures=(
+    form(HOSTFILE.RULE, _hostfile_invalid, predicted_by="lint:hostfile-invalid", signatures=(
               msg(K.MSG_HOSTFILE_BAD_TEXT, f"{RUNNER} _parse_hostfile logger.error (0.15.4-0.19.8)",
                   "[2026-11-29 16:40:47,411] [ERROR] [runner.py:247:_parse_hostfile] Bad hostfile text: ['worker-1 "
                   "slots=two\\n']"),

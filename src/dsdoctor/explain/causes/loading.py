@@ -11,8 +11,10 @@ from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
 from ...lint.script import peft_reentrant as PEFT_REENTRANT
+from ...lint.script import zero3_device_map as DEVICE_MAP
+from ...lint.script import zero3_low_cpu_mem as LOW_CPU_MEM
 from ...model import Fix
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, frame, log, msg, rx
+from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, form, frame, log, msg, rx
 
 MODELING = "transformers/modeling_utils.py from_pretrained"
 PARTITION = "deepspeed/runtime/zero/partition_parameters.py"
@@ -175,8 +177,7 @@ def _checkpoint_meta(s: Seen, f: LogFacts) -> Advice:
 
 
 SPECS: Tuple[Cause, ...] = (
-    Cause("zero3-low-cpu-mem-usage-conflict", "DS306", "low_cpu_mem_usage=True in from_pretrained under ZeRO-3",
-          _low_cpu_mem, predicted_by="lint:zero3-low-cpu-mem-usage-conflict", signatures=(
+    form(LOW_CPU_MEM.RULE, _low_cpu_mem, predicted_by="lint:zero3-low-cpu-mem-usage-conflict", signatures=(
               msg(TK.MSG_ZERO3_LOW_MEM_411, f"{MODELING} (Transformers 4.11-4.18)",
                   "ValueError: low_cpu_mem_usage arg cannot be used with DeepSpeed ZeRO-3"),
               msg(TK.MSG_ZERO3_LOW_MEM_419, f"{MODELING} (Transformers 4.19)",
@@ -193,8 +194,7 @@ SPECS: Tuple[Cause, ...] = (
                   "    raise ValueError(\n"
                   "ValueError: DeepSpeed Zero-3 is not compatible with `low_cpu_mem_usage=True` or with passing a "
                   "`device_map`.\n"),)),
-    Cause("zero3-device-map-conflict", "DS307", "A device_map passed to from_pretrained under ZeRO-3",
-          _device_map, predicted_by="lint:zero3-device-map-conflict", signatures=(
+    form(DEVICE_MAP.RULE, _device_map, predicted_by="lint:zero3-device-map-conflict", signatures=(
               msg(TK.MSG_ZERO3_DEVICE_MAP, f"{MODELING} (Transformers 4.51-5.x)",
                   "ValueError: DeepSpeed Zero-3 is not compatible with passing a `device_map`."),
               msg(TK.MSG_DEVICE_MAP_NEEDS_LOW_MEM, f"{MODELING} (Transformers 4.20-4.50; ZeRO-3 sets low_cpu_mem_usage=False)",
@@ -462,8 +462,7 @@ SPECS: Tuple[Cause, ...] = (
                    "    self.fp32_partitioned_groups_flat[sub_group_id].grad.mul_(1. / combined_scale)\n"
                    "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
                    "and cpu!\n"),))),
-    Cause("peft-checkpointing-reentrant", "DS509", "PEFT + non-reentrant checkpointing under ZeRO-3 (DeepSpeed <= 0.19.2)",
-          _checkpoint_meta, predicted_by="lint:peft-checkpointing-reentrant", signatures=(
+    form(PEFT_REENTRANT.RULE, _checkpoint_meta, predicted_by="lint:peft-checkpointing-reentrant", signatures=(
               msg(CK.MSG_RECOMPUTED_SIZE0, "torch/utils/checkpoint.py CheckpointError's per-tensor lines (torch 2.1-2.14) "
                   "with a ZeRO-3 size-0 partition",
                   "recomputed metadata: {'shape': torch.Size([0]), 'dtype': torch.bfloat16, 'device': "

@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import Tuple
 
 from ... import fixes as F
+from ...checks import rules as CHK
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, lit, log, msg, rx
+from ...lint.config import memlock_too_low as MEMLOCK
+from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, form, lit, log, msg, rx
 
 LAUNCH = "deepspeed/launcher/launch.py sigkill_handler (0.9-0.19.8)"
 ELASTIC = "torch/distributed/elastic/multiprocessing/api.py (torchrun, torch 2.x-2.14)"
@@ -123,7 +125,7 @@ SPECS: Tuple[Cause, ...] = (
                  "capacity of 79.19 GiB of which 1.06 GiB is free. Including non-PyTorch memory, this process has "
                  "78.12 GiB memory in use. Of the allocated memory 75.02 GiB is allocated by PyTorch, and 1.54 GiB is "
                  "reserved by PyTorch but unallocated.\n"),))),
-    Cause("shm-too-small", "DS112", "/dev/shm is small for multi-process data loading / NCCL", _shm,
+    form(CHK.SHM_TOO_SMALL, _shm,
           predicted_by="check:shm-too-small", signatures=(
               msg(CK.MSG_SHM, "torch/utils/data/_utils/signal_handling / worker.py (torch 1.x-2.14)",
                  "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm)."),
@@ -179,7 +181,7 @@ SPECS: Tuple[Cause, ...] = (
                    "[2026-11-29 16:36:04,989] [ERROR] [launch.py:259:sigkill_handler] ['/opt/envs/venv/bin/python', "
                    "'-u', 'victim.py', '--local_rank=1'] exits with return code = -9\n"),))),
     # no log line shows it: `explain --env` adds check's finding (the limit) when the log shows no cause
-    Cause("memlock-too-low", "DS113", "ulimit -l is too low for pinned offload buffers", _memlock,
+    form(MEMLOCK.RULE, _memlock,
           predicted_by="check:memlock-too-low"),
     Cause("cuda-driver-too-old", "DS380", "The NVIDIA driver is older than torch's CUDA",
           _driver_too_old, predicted_by="none", signatures=(

@@ -14,15 +14,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Match, Optional, Pattern, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Match, Optional, Pattern, Tuple, Union
 
 from packaging.version import Version
 
 from ...fixes import command_fix
 from ...model import Fix, Severity
-from ...ruledocs.spec import RuleExample
+from ...spec import RuleExample
+from ...spec import log as log  # re-exported: the cause modules' docs examples
 
-LOGS = "tests/cases/explain/"
+if TYPE_CHECKING:
+    from ...spec import Named
+
 WIDE = ("cls", "type", "cmd", "line", "path")  # placeholders whose values may contain spaces
 
 
@@ -115,12 +118,16 @@ Advise = Callable[[Seen, LogFacts], Advice]
 
 @dataclass(frozen=True)
 class Docs:
-    """What / Why / Fix (markdown prose) and examples, for a name explain owns (docs/rules.md)."""
+    """What / Why / Fix (markdown prose) and examples, for a name explain owns (docs/rules.md). ``commands``
+    report it (the first owns its docs/rules.md group: ``verify`` / ``launch`` for the symptoms those commands
+    lead with); ``kind`` is what it is read from."""
 
     what: str
     why: str
     fix: str
     examples: Tuple[RuleExample, ...] = ()
+    commands: Tuple[str, ...] = ("explain",)
+    kind: str = "log"
 
 
 @dataclass(frozen=True)
@@ -239,9 +246,10 @@ def code_fix(title: str, *edits: str, reason: str = "", applicability: str = "sa
     return command_fix(title, *edits, applicability=applicability, reason=reason)  # type: ignore[arg-type]
 
 
-def log(name: str, situation: str, text: str) -> RuleExample:
-    """A docs example that is an excerpt of the fixture ``tests/cases/explain/<name>.log``."""
-    return RuleExample("log", situation, text, source=LOGS + name + ".log")
+def form(owner: "Named", advise: Advise, **kw: Any) -> Cause:
+    """explain's form of a name whose spec is elsewhere (an environment check, a lint rule): the name, code and
+    summary are the owner's, the docs too (``log_examples`` adds explain's examples to them)."""
+    return Cause(owner.name, owner.code, owner.summary, advise, **kw)
 
 
 COLLECT = (

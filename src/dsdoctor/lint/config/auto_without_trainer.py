@@ -50,7 +50,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="ds-config-auto-without-trainer", kind="ds_config", severity=Severity.ERROR,
+    name="ds-config-auto-without-trainer", code="DS407", kind="ds_config", severity=Severity.ERROR,
     summary='"auto" values in a config used without the HF Trainer',
     what='"auto" is a Hugging Face Trainer convention. Under raw DeepSpeed (or accelerate without the Trainer, for '
          "the keys it does not fill) it is never replaced.",

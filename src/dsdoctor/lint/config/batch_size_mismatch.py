@@ -72,7 +72,7 @@ def auto_fix() -> Fix:
 
 
 RULE = Rule(
-    name="batch-size-mismatch", kind="ds_config", severity=Severity.ERROR,
+    name="batch-size-mismatch", code="DS406", kind="ds_config", severity=Severity.ERROR,
     summary="train_batch_size != micro batch x gradient accumulation x world size",
     what="DeepSpeed's batch arithmetic (missing values derived by integer division, as `_set_batch_related_parameters` "
          "does) with the world size from the launcher args, the hostfile or --world-size.",

@@ -34,7 +34,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="bucket-size-float", kind="ds_config", severity=Severity.ERROR,
+    name="bucket-size-float", code="DS415", kind="ds_config", severity=Severity.ERROR,
     summary="A fractional float for an integer ZeRO size (DeepSpeed >= 0.15)",
     what="reduce_bucket_size, allgather_bucket_size, stage3_prefetch_bucket_size, ... written with a fractional "
          "part (e.g. 0.9*h*h pasted from an old HF-filled config).",

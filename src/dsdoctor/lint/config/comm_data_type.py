@@ -31,7 +31,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="communication-data-type-renamed", kind="ds_config", severity=Severity.ERROR,
+    name="communication-data-type-renamed", code="DS425", kind="ds_config", severity=Severity.ERROR,
     summary="communication_data_type not accepted by this DeepSpeed (bfp16 is bf16 from 0.14.1)",
     what="communication_data_type (or seq_parallel_communication_data_type) other than the values the DeepSpeed "
          "version accepts: fp16 / bfp16 / fp32 up to 0.14.0, fp16 / bf16 / fp32 from 0.14.1.",

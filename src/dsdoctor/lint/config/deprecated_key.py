@@ -38,7 +38,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="ds-config-deprecated-key", kind="ds_config", severity=Severity.WARNING,
+    name="ds-config-deprecated-key", code="DS404", kind="ds_config", severity=Severity.WARNING,
     summary="A deprecated config key (still accepted, renamed upstream)",
     what="cpu_offload, cpu_offload_param, cpu_offload_use_pin_memory, stage3_gather_fp16_weights_on_model_save, "
          "and the boolean zero_optimization format.",

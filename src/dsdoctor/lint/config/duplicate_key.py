@@ -40,7 +40,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="ds-config-duplicate-key", kind="ds_config", severity=Severity.ERROR,
+    name="ds-config-duplicate-key", code="DS402", kind="ds_config", severity=Severity.ERROR,
     summary="A key appears twice in the same object",
     what="The same key twice in one object, at any depth.",
     why="DeepSpeed loads configs with a hook that raises `ValueError: Duplicate keys in DeepSpeed config: [...]`; "

@@ -18,7 +18,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="fp16-bf16-both-enabled", kind="ds_config", severity=Severity.ERROR,
+    name="fp16-bf16-both-enabled", code="DS408", kind="ds_config", severity=Severity.ERROR,
     summary="fp16 and bf16 are both enabled",
     what='"fp16": {"enabled": true} together with "bf16": {"enabled": true}.',
     why="DeepSpeedConfig asserts `bfloat16 and fp16 modes cannot be simultaneously enabled`.",

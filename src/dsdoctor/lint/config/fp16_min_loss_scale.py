@@ -25,7 +25,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="fp16-min-loss-scale-fractional", kind="ds_config", severity=Severity.ERROR,
+    name="fp16-min-loss-scale-fractional", code="DS424", kind="ds_config", severity=Severity.ERROR,
     summary="fp16.min_loss_scale is a fraction, DeepSpeed's fp16 config needs an integer",
     what=f"fp16.{K.FP16_MIN_LOSS_SCALE} with a fractional part, for DeepSpeed >= {K.PRECISION_MODELS_SINCE}.",
     why=f"From {K.PRECISION_MODELS_SINCE} the fp16 block is a pydantic model (DeepSpeedFP16Config) with "

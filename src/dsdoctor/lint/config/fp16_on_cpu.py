@@ -27,7 +27,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="fp16-on-cpu", kind="ds_config", severity=Severity.ERROR,
+    name="fp16-on-cpu", code="DS409", kind="ds_config", severity=Severity.ERROR,
     summary="fp16 enabled for a CPU (DS_ACCELERATOR=cpu) run",
     what="fp16 enabled while the run uses DeepSpeed's CPU accelerator: an error up to DeepSpeed 0.16.7 (no fp16 "
          f"on any CPU) and where `dsdoctor check` / `preflight()` see a CPU without {UNLESS}; a warning from "

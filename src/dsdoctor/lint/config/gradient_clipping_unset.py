@@ -33,7 +33,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="gradient-clipping-unset-under-trainer", kind="ds_config", severity=Severity.WARNING,
+    name="gradient-clipping-unset-under-trainer", code="DS423", kind="ds_config", severity=Severity.WARNING,
     summary="A config the HF Trainer uses without gradient_clipping: max_grad_norm is silently ignored",
     what="A ds_config loaded through the HF Trainer (TrainingArguments(deepspeed=...)) with no gradient_clipping key: "
          "a warning where DeepSpeed's default is no clipping (up to 0.19.2), an info from 0.19.3 (its default 1.0 is "

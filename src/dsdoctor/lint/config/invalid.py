@@ -66,7 +66,7 @@ def _pasted(node: Node, text: str) -> Iterator[Node]:
 
 
 RULE = Rule(
-    name="ds-config-invalid", kind="ds_config", severity=Severity.ERROR,
+    name="ds-config-invalid", code="DS401", kind="ds_config", severity=Severity.ERROR,
     summary="The config cannot be loaded or has a value DeepSpeed rejects",
     what="Syntax errors (with the position hjson stops at), a top level that is not an object, a ZeRO stage "
          "outside 0-3, an offload device other than none/cpu/nvme; comments/HJSON in a config that HF "

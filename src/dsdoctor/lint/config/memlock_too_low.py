@@ -36,7 +36,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="memlock-too-low", kind="ds_config", severity=Severity.WARNING,
+    name="memlock-too-low", code="DS113", kind="ds_config", severity=Severity.WARNING,
     summary="ulimit -l is too low for the config's pinned offload buffers",
     what="offload_* to cpu/nvme with pin_memory true (explicit, or the default from 0.19.5) and RLIMIT_MEMLOCK "
          "below 64 MiB on this machine.",

@@ -25,7 +25,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="nvme-path-missing", kind="ds_config", severity=Severity.ERROR,
+    name="nvme-path-missing", code="DS411", kind="ds_config", severity=Severity.ERROR,
     summary="NVMe offload without nvme_path",
     what='offload_param / offload_optimizer with "device": "nvme" and no nvme_path.',
     why="Validation passes (nvme_path defaults to None) and the swapper fails later, at engine start.",

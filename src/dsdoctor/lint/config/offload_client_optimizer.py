@@ -38,11 +38,11 @@ def check(t: Target) -> Iterator[Hit]:
 FIXES = (Fix('add an "optimizer" block (DeepSpeed then uses DeepSpeedCPUAdam)', "safe",
              ('"optimizer": {"type": "AdamW", "params": {"lr": "auto", "weight_decay": "auto"}}',)),
          Fix('or set "zero_force_ds_cpu_optimizer": false (slow: the client optimizer steps on CPU)', "unsafe",
-             ('"zero_force_ds_cpu_optimizer": false',)))
+             (K.MSG_FORCE_DS_CPU_OPTIMIZER,)))
 
 
 RULE = Rule(
-    name="offload-client-optimizer", kind="ds_config", severity=Severity.ERROR,
+    name="offload-client-optimizer", code="DS413", kind="ds_config", severity=Severity.ERROR,
     summary="Optimizer offload with a client optimizer and no DeepSpeed optimizer block",
     what="offload_optimizer to cpu/nvme, no \"optimizer\" block, zero_force_ds_cpu_optimizer left true, and a "
          "config raw deepspeed.initialize loads: an error when the script passes its own optimizer "

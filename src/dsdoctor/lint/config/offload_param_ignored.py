@@ -20,7 +20,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="offload-param-ignored-below-stage3", kind="ds_config", severity=Severity.WARNING,
+    name="offload-param-ignored-below-stage3", code="DS410", kind="ds_config", severity=Severity.WARNING,
     summary="offload_param is set but ZeRO stage < 3 never reads it",
     what="zero_optimization.offload_param with device cpu/nvme and stage 0, 1 or 2.",
     why="Only ZeRO-3 partitions and offloads parameters; stages 1-2 ignore the block silently (no version checks it), "

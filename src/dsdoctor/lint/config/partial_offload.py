@@ -23,7 +23,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="partial-offload-requires-stage3", kind="ds_config", severity=Severity.ERROR,
+    name="partial-offload-requires-stage3", code="DS412", kind="ds_config", severity=Severity.ERROR,
     summary="Partial optimizer offload (ratio < 1) outside ZeRO stage 3",
     what="zero_optimization.offload_optimizer.ratio below 1.0 with stage 0-2.",
     why="DeepSpeedZeroConfig's validator fails: `Partial offloading only supported for ZeRO Stage 3.`",

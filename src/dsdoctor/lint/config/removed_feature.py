@@ -30,7 +30,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="ds-config-removed-feature", kind="ds_config", severity=Severity.ERROR,
+    name="ds-config-removed-feature", code="DS405", kind="ds_config", severity=Severity.ERROR,
     summary="A section for a feature the installed DeepSpeed removed",
     what="Top-level amp, nebula, sparse_attention, compression_training, ... and zero_optimization.mics_* / "
          "zeropp_loco_param, per the installed version's removal list (0.19.7+).",

@@ -75,7 +75,7 @@ def _is_auto(n: Node) -> bool:
 
 
 RULE = Rule(
-    name="ds-config-unknown-key", kind="ds_config", severity=Severity.ERROR,
+    name="ds-config-unknown-key", code="DS403", kind="ds_config", severity=Severity.ERROR,
     summary="A key the installed DeepSpeed does not know",
     what="Keys that are not fields of the installed DeepSpeed's config models, with a did-you-mean suggestion. "
          "An error inside zero_optimization / offload_* / fp16 / bf16 (0.17.1+ for fp16/bf16), where pydantic "

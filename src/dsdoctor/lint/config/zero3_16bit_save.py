@@ -45,7 +45,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="zero3-16bit-save-disabled", kind="ds_config", severity=Severity.WARNING,
+    name="zero3-16bit-save-disabled", code="DS414", kind="ds_config", severity=Severity.WARNING,
     summary="ZeRO-3 config where a 16-bit model save is expected but not enabled",
     what=f"Stage 3 without {KEY}: true, when the model is saved with trainer.save_model / save_16bit_model.",
     why="DeepSpeed logs `Did not save the model ... because stage3_gather_16bit_weights_on_model_save is False`; "

@@ -36,7 +36,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="accelerate-yaml-unknown-deepspeed-key", kind="accelerate", severity=Severity.WARNING, section="Launch",
+    name="accelerate-yaml-unknown-deepspeed-key", code="DS426", kind="accelerate", severity=Severity.WARNING, section="Launch",
     summary="An accelerate config YAML's deepspeed_config has a key accelerate does not know (silently ignored)",
     what="A key under deepspeed_config of an accelerate config YAML that is not one of `accelerate launch`'s "
          "DeepSpeed fields (zero_stage, offload_param_device, zero3_save_16bit_model, deepspeed_config_file, ...): "

@@ -34,7 +34,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="deepspeed-env-file-invalid", kind="deepspeed_env", severity=Severity.ERROR, section="Launch",
+    name="deepspeed-env-file-invalid", code="DS418", kind="deepspeed_env", severity=Severity.ERROR, section="Launch",
     summary=".deepspeed_env has lines the launcher cannot parse",
     what="Blank lines, comment lines or lines without `=` (the runner does `key, val = line.split('=', 1)`), and "
          "values with spaces or shell characters before 0.16.5 (exported unquoted).",

@@ -42,7 +42,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="env-not-forwarded", kind="shell", severity=Severity.WARNING, section="Launch",
+    name="env-not-forwarded", code="DS417", kind="shell", severity=Severity.WARNING, section="Launch",
     summary="A variable the other nodes need is not forwarded by the multi-node launcher",
     what="DS_SKIP_CUDA_CHECK, CUDA_HOME, TORCH_EXTENSIONS_DIR, LD_LIBRARY_PATH, HF_* ... exported or prefixed in the "
          "script of a multi-node `deepspeed` launch, matching no forwarded prefix and absent from .deepspeed_env.",

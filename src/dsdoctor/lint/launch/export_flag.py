@@ -29,7 +29,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="deepspeed-export-flag", kind="shell", severity=Severity.ERROR, section="Launch",
+    name="deepspeed-export-flag", code="DS416", kind="shell", severity=Severity.ERROR, section="Launch",
     summary="`deepspeed --export` does not exist",
     what="`--export` before the training script on a `deepspeed` command line.",
     why="The launcher's argparse has no --export (0.9.5-0.19.8): it exits with `unrecognized arguments: --export`.",

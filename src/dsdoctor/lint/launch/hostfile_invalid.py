@@ -17,7 +17,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="hostfile-invalid", kind="hostfile", severity=Severity.ERROR, section="Launch",
+    name="hostfile-invalid", code="DS419", kind="hostfile", severity=Severity.ERROR, section="Launch",
     summary="The hostfile has a bad line, a duplicate host or no hosts",
     what="Each non-blank, non-# line must match `^(\\S+)\\s+slots=(\\d+)`; a host may appear once.",
     why="The deepspeed launcher raises ValueError (`Hostfile contains a bad entry ...`, `... multiple entries for ...`, "

@@ -25,7 +25,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="launcher-args-conflict", kind="shell", severity=Severity.ERROR, section="Launch",
+    name="launcher-args-conflict", code="DS420", kind="shell", severity=Severity.ERROR, section="Launch",
     summary="deepspeed launcher flags that exclude each other",
     what="--include/--exclude together with --num_gpus/--num_nodes, or --include with --exclude.",
     why="The runner raises `Cannot specify num_nodes/gpus with include/exclude` / "

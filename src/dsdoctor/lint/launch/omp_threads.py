@@ -26,7 +26,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="omp-threads-oversubscribed", kind="shell", severity=Severity.WARNING, section="Launch",
+    name="omp-threads-oversubscribed", code="DS421", kind="shell", severity=Severity.WARNING, section="Launch",
     summary="CPU training ranks without OMP_NUM_THREADS oversubscribe the cores",
     what="A launch with DS_ACCELERATOR=cpu where OMP_NUM_THREADS is not set (and deepspeed's --bind_cores_to_rank, "
          "which sets it, is not used).",

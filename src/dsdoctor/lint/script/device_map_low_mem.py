@@ -29,7 +29,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="device-map-requires-low-cpu-mem-usage", kind="python", severity=Severity.ERROR, section="Script",
+    name="device-map-requires-low-cpu-mem-usage", code="DS501", kind="python", severity=Severity.ERROR, section="Script",
     summary="device_map together with low_cpu_mem_usage=False (Transformers 4.20-4.50)",
     what="One `from_pretrained` call gets a non-None `device_map` and a falsy `low_cpu_mem_usage` (the Qwen "
          "fine-tuning pattern with `low_cpu_mem_usage` switched off).",

@@ -58,7 +58,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="hf-deepspeed-config-not-kept", kind="python", severity=Severity.ERROR, section="Script",
+    name="hf-deepspeed-config-not-kept", code="DS503", kind="python", severity=Severity.ERROR, section="Script",
     summary="An HfDeepSpeedConfig that is not kept alive until the model is loaded",
     what="`HfDeepSpeedConfig(cfg)` as a bare statement, bound to `_`, or to a local of a function that returns "
          "before the model is loaded; or accelerate's class of the same name used instead of transformers'.",

@@ -103,7 +103,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="model-loaded-before-ds-config", kind="python", severity=Severity.ERROR, section="Script",
+    name="model-loaded-before-ds-config", code="DS502", kind="python", severity=Severity.ERROR, section="Script",
     summary="The model is built before ZeRO-3 is registered, so zero.Init never runs",
     what="A model load (`from_pretrained`, `from_config`, `XForCausalLM(config)`) runs before the first "
          "`TrainingArguments` (or subclass / TRL config), `HfArgumentParser.parse_*`, `Accelerator()` or kept "

@@ -68,7 +68,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="model-moved-before-initialize", kind="python", severity=Severity.WARNING, section="Script",
+    name="model-moved-before-initialize", code="DS504", kind="python", severity=Severity.WARNING, section="Script",
     summary="The model is moved to a device before deepspeed.initialize / the Trainer",
     what="`model.cuda()`, `model.to(device)` or `model.half()` before `deepspeed.initialize`, `accelerator.prepare` "
          "or the Trainer, in a ZeRO-3 project (dtype-only casts such as `.to(torch.bfloat16)` are not reported).",

@@ -18,7 +18,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="script-unparseable", kind="python", severity=Severity.WARNING, section="Script",
+    name="script-unparseable", code="DS500", kind="python", severity=Severity.WARNING, section="Script",
     summary="A Python file dsdoctor cannot read or parse as Python 3",
     what="A .py file with a syntax error, Python 2 syntax, undecodable bytes (no coding declaration) or over 16 MiB.",
     why="The script rules cannot look at it; the other files are still linted.",

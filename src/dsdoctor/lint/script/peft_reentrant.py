@@ -74,7 +74,7 @@ def _hit(t: Target, c: Any, node: Any, why: str, ds: Any) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="peft-checkpointing-reentrant", kind="python", severity=Severity.ERROR, section="Script",
+    name="peft-checkpointing-reentrant", code="DS509", kind="python", severity=Severity.ERROR, section="Script",
     summary="PEFT + non-reentrant gradient checkpointing under ZeRO-3 on DeepSpeed <= 0.19.2",
     what="A PEFT script enabling gradient checkpointing with `use_reentrant=False` (in the call, or set later as "
          "`training_args.gradient_checkpointing_kwargs = {...}`; or unset on Transformers >= 5, where non-reentrant "

@@ -25,7 +25,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="prepare-kbit-under-zero3", kind="python", severity=Severity.WARNING, section="Script",
+    name="prepare-kbit-under-zero3", code="DS508", kind="python", severity=Severity.WARNING, section="Script",
     summary="prepare_model_for_kbit_training under ZeRO-3",
     what="A call to PEFT's `prepare_model_for_kbit_training` in a ZeRO-3 project (not inside "
          "`if not is_deepspeed_zero3_enabled():`).",

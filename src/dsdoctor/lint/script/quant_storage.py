@@ -76,7 +76,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="qlora-quant-storage-missing", kind="python", severity=Severity.ERROR, section="Script",
+    name="qlora-quant-storage-missing", code="DS506", kind="python", severity=Severity.ERROR, section="Script",
     summary="QLoRA under ZeRO-3 without a bnb_4bit_quant_storage matching the model dtype",
     what="`BitsAndBytesConfig(load_in_4bit=True, ...)` without `bnb_4bit_quant_storage`, or with a storage dtype other "
          "than the `torch_dtype` / `dtype` of the load, in a ZeRO-3 project.",

@@ -66,7 +66,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="zero3-save-on-rank0-only", kind="python", severity=Severity.ERROR, section="Script",
+    name="zero3-save-on-rank0-only", code="DS511", kind="python", severity=Severity.ERROR, section="Script",
     summary="A gathering ZeRO-3 save called on rank 0 only",
     what="`trainer.save_model()`, `accelerator.get_state_dict()`, `engine.save_16bit_model()` / `save_checkpoint()` "
          "inside `if local_rank == 0:` / `if trainer.args.should_save:` / `if accelerator.is_main_process:` in a "

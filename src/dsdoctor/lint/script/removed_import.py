@@ -53,7 +53,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="removed-transformers-deepspeed-import", kind="python", severity=Severity.ERROR, section="Script",
+    name="removed-transformers-deepspeed-import", code="DS505", kind="python", severity=Severity.ERROR, section="Script",
     summary="An import of transformers.deepspeed, removed in Transformers 4.46",
     what="`from transformers.deepspeed import ...`, `from transformers import deepspeed` or "
          "`import transformers.deepspeed` (the pre-4.31 location, kept as a shim until 4.45).",

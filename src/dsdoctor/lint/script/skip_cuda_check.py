@@ -43,7 +43,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="ds-skip-cuda-check-ineffective", kind="python", severity=Severity.WARNING, section="Script",
+    name="ds-skip-cuda-check-ineffective", code="DS102", kind="python", severity=Severity.WARNING, section="Script",
     summary="DS_SKIP_CUDA_CHECK is set in a way that cannot help",
     what='`os.environ["DS_SKIP_CUDA_CHECK"] = "true"` (any value but "1"), or setting it after `deepspeed.initialize`.',
     why='DeepSpeed reads `os.getenv("DS_SKIP_CUDA_CHECK", "0") == "1"` when it builds an op: any other value, or a '

@@ -90,7 +90,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="zero3-unsafe-save", kind="python", severity=Severity.ERROR, section="Script",
+    name="zero3-unsafe-save", code="DS510", kind="python", severity=Severity.ERROR, section="Script",
     summary="A ZeRO-3 partitioned model saved without gathering",
     what="`model.save_pretrained(dir)` without a consolidated `state_dict=`, or `torch.save(model.state_dict(), ...)`, "
          "outside `deepspeed.zero.GatheredParameters`, in a ZeRO-3 project (`trainer.save_model()` is fine).",

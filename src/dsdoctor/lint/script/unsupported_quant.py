@@ -56,7 +56,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="zero3-unsupported-quantization", kind="python", severity=Severity.ERROR, section="Script",
+    name="zero3-unsupported-quantization", code="DS507", kind="python", severity=Severity.ERROR, section="Script",
     summary="An 8-bit / GPTQ / AWQ quantized model trained under ZeRO-3",
     what="`from_pretrained(..., quantization_config=X)` where X can be `GPTQConfig`, `AwqConfig` or "
          "`BitsAndBytesConfig(load_in_8bit=V)` with V that can be true (a literal, `args.bits == 8`, a flag), also "

@@ -30,7 +30,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="zero3-device-map-conflict", kind="python", severity=Severity.ERROR, section="Script",
+    name="zero3-device-map-conflict", code="DS307", kind="python", severity=Severity.ERROR, section="Script",
     summary="A device_map passed to from_pretrained under ZeRO-3",
     what="`from_pretrained(..., device_map=X)` where X can be non-None (a literal, a variable set in a branch, a "
          "`**kwargs` dict entry, an argparse/dataclass default) in a script that runs under ZeRO-3.",

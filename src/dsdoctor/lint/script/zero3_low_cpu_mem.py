@@ -35,7 +35,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="zero3-low-cpu-mem-usage-conflict", kind="python", severity=Severity.ERROR, section="Script",
+    name="zero3-low-cpu-mem-usage-conflict", code="DS306", kind="python", severity=Severity.ERROR, section="Script",
     summary="low_cpu_mem_usage=True in from_pretrained under ZeRO-3",
     what="A truthy `low_cpu_mem_usage` (literal, variable, `**kwargs`, argparse/dataclass default) reaches a model's "
          "`from_pretrained` under ZeRO-3. PEFT's argument of the same name (`PeftModel.from_pretrained`, "
