@@ -698,7 +698,6 @@ def _ninja_fixes(ctx: Context, mode: str, hint: str) -> Tuple[Fix, ...]:
 # ------------------------------------------------------------------------------------------- system
 
 MIN_SHM = 512 * 1024 * 1024
-MIN_MEMLOCK = 64 * 1024 * 1024  # pinned offload buffers are far larger; 64 MiB is the Docker default
 
 
 LIBAIO_MISSING = FindingSpec(
@@ -753,15 +752,11 @@ def system(ctx: Context, pred: OpPrediction, intent: Optional[OffloadIntent] = N
     elif lim.shm_bytes is not None:
         yield Passed(S_SYS, f"/dev/shm {lim.shm_bytes / 2**30:.1f} GiB")
     if ctx.ds is not None and intent.offload:  # pinned offload buffers exist only with an offload config
-        default_pin = K.pin_memory_default(ctx.ds)
-        pinned = intent.pin_memory if intent.pin_memory is not None else default_pin
-        if lim.memlock_soft is not None and lim.memlock_soft < MIN_MEMLOCK:
-            why = (f"{intent.source} sets pin_memory: true" if intent.pin_memory else
-                   f"offload_* pin_memory defaults to {'true from 0.19.5' if default_pin else 'false before 0.19.5'} (DeepSpeed {ctx.ds})")
-            yield Finding(MEMLOCK.RULE.name, Severity.WARNING if pinned else Severity.INFO,
-                          f"ulimit -l is {lim.memlock_soft // 1024} KiB: pinned offload buffers may fail or fall back",
-                          f"{why}; pinned host memory counts against the memlock limit.",
-                          (Evidence(f"RLIMIT_MEMLOCK soft = {lim.memlock_soft}", "ulimit -l"),),
+        if lim.memlock_soft is not None and MEMLOCK.too_low(lim.memlock_soft):
+            on, why = MEMLOCK.pinned(intent.pin_memory, intent.source, ctx.ds)
+            title, explanation, evidence = MEMLOCK.parts(lim.memlock_soft, why)
+            # unpinned buffers: an info line here (lint, which points at a config key, says nothing)
+            yield Finding(MEMLOCK.RULE.name, Severity.WARNING if on else Severity.INFO, title, explanation, evidence,
                           (memlock_fix(),), S_SYS)
         else:
             yield Passed(S_SYS, "ulimit -l " + ("unlimited" if lim.memlock_soft is None else f"{lim.memlock_soft // 1024} KiB"))
@@ -804,7 +799,8 @@ FORMS: Tuple[Form, ...] = (
         case("memlock-low-0.19.5-warning",
              "`dsdoctor check` with `ulimit -l` lowered to 1 MiB on DeepSpeed 0.19.5 (pin_memory defaults to true "
              "from 0.19.5: a warning; info before)."),
-    ), note="`dsdoctor check` reports the machine's limit (RLIMIT_MEMLOCK below 64 MiB): only with a `--ds-config` "
-            "that offloads (no offload, no pinned offload buffers): a warning when pinned buffers will be used (the "
-            "config sets pin_memory, or the default is true from DeepSpeed 0.19.5), else info."),
+    ), note=f"`dsdoctor check` reports the machine's limit (RLIMIT_MEMLOCK below {MEMLOCK.MIN_MEMLOCK >> 20} MiB): only "
+            "with a `--ds-config` that offloads (no offload, no pinned offload buffers): a warning when pinned buffers "
+            "will be used (the config sets pin_memory, or the default is true from DeepSpeed "
+            f"{K.PIN_MEMORY_DEFAULT_TRUE_FROM}), else info."),
 )

@@ -175,9 +175,12 @@ def load_verbose_default(ds: Version) -> bool:
     return ds <= v("0.17.5")
 
 
+PIN_MEMORY_DEFAULT_TRUE_FROM = "0.19.5"  # PR #8207
+
+
 def pin_memory_default(ds: Version) -> bool:
     """offload_* ``pin_memory`` defaults to True from 0.19.5 (PR #8207)."""
-    return ds >= v("0.19.5")
+    return ds >= v(PIN_MEMORY_DEFAULT_TRUE_FROM)
 
 
 def import_fails_without_toolkit(ds: Version) -> bool:

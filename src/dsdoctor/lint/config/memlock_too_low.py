@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional, Tuple
+
+from packaging.version import Version
 
 from ...fixes import memlock_fix
 from ...knowledge import deepspeed as K
@@ -11,35 +13,52 @@ from ..rule import Example, Hit, Rule
 from ..target import Target
 from ._util import offload_device
 
-MIN_MEMLOCK = 64 * 1024 * 1024  # the same threshold as check (checks/rules.py)
+MIN_MEMLOCK = 64 * 1024 * 1024  # pinned offload buffers are far larger; 64 MiB is the Docker default
+
+
+def too_low(limit: Optional[int]) -> bool:
+    """RLIMIT_MEMLOCK (bytes, None = unlimited) below what pinned offload buffers need."""
+    return limit is not None and limit < MIN_MEMLOCK
+
+
+def pinned(explicit: Optional[bool], where: str, ds: Version) -> Tuple[bool, str]:
+    """Whether offload buffers are pinned (``explicit``: the config's pin_memory, None when unset), and why."""
+    if explicit is not None:
+        return explicit, f"{where} sets pin_memory: {str(explicit).lower()}"
+    default = K.pin_memory_default(ds)
+    return default, (f"offload_* pin_memory defaults to {'true from' if default else 'false before'} "
+                     f"{K.PIN_MEMORY_DEFAULT_TRUE_FROM} (DeepSpeed {ds})")
+
+
+def parts(limit: int, why: str) -> Tuple[str, str, Tuple[Evidence, ...]]:
+    """Title, explanation and evidence of the finding, as lint and check both report it."""
+    return (f"ulimit -l is {limit // 1024} KiB: pinned offload buffers may fail or fall back",
+            f"{why}; pinned host memory counts against the memlock limit.",
+            (Evidence(f"RLIMIT_MEMLOCK soft = {limit}", "ulimit -l"),))
 
 
 def check(t: Target) -> Iterator[Hit]:
     lim = t.usage.memlock
-    if lim is None or lim >= MIN_MEMLOCK:
+    if lim is None or not too_low(lim):
         return
     for which in ("offload_optimizer", "offload_param"):
         got = offload_device(t, which)
         if not got or got[0] not in ("cpu", "nvme"):
             continue
         pin = got[1].get("pin_memory")
-        pinned = pin.value is True if pin is not None and isinstance(pin.value, bool) else K.pin_memory_default(t.usage.ds)
-        if not pinned:
+        on, why = pinned(pin.value if pin is not None and isinstance(pin.value, bool) else None, which, t.usage.ds)
+        if not on:
             continue
-        why = (f"{which} sets pin_memory: true" if pin is not None else
-               f"offload_* pin_memory defaults to true from 0.19.5 (DeepSpeed {t.usage.ds})")
-        yield RULE.hit(t, t.key_pos("zero_optimization", which),
-                       f"ulimit -l is {lim // 1024} KiB: pinned offload buffers may fail or fall back",
-                       f"{why}; pinned host memory counts against the memlock limit.",
-                       (memlock_fix(),), evidence=(Evidence(f"RLIMIT_MEMLOCK soft = {lim}", "ulimit -l"),))
+        title, explanation, evidence = parts(lim, why)
+        yield RULE.hit(t, t.key_pos("zero_optimization", which), title, explanation, (memlock_fix(),), evidence=evidence)
         return
 
 
 RULE = Rule(
     name="memlock-too-low", code="DS113", kind="ds_config", severity=Severity.WARNING,
     summary="ulimit -l is too low for the config's pinned offload buffers",
-    what="offload_* to cpu/nvme with pin_memory true (explicit, or the default from 0.19.5) and RLIMIT_MEMLOCK "
-         "below 64 MiB on this machine.",
+    what=f"offload_* to cpu/nvme with pin_memory true (explicit, or the default from {K.PIN_MEMORY_DEFAULT_TRUE_FROM}) "
+         f"and RLIMIT_MEMLOCK below {MIN_MEMLOCK >> 20} MiB on this machine.",
     why="Pinned host memory counts against the memlock limit: allocations fail or fall back to pageable memory.",
     fix="ulimit -l unlimited (docker: --ulimit memlock=-1).",
     check=check, section="Config",
