@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional
 
 from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
-from ..knowledge.versions import major_minor, v
+from ..knowledge.versions import major_minor
 from .context import Context
 
 
@@ -120,8 +120,7 @@ def _cuda_builder_steps(ctx: Context, p: OpPrediction) -> Optional[OpPrediction]
         if not ctx.gpu_visible:
             return None
         failed = toolkit_unreadable("AssertionError")
-    elif ctx.gpu_visible and ds >= v("0.12.3"):
-        # nvcc_args(): only when torch sees a GPU (build_for_cpu is False); nothing catches it.
+    elif ctx.gpu_visible and K.gpu_build_reads_toolkit_uncaught(ds):
         failed = toolkit_unreadable("MissingCUDAException")
     else:
         failed = None

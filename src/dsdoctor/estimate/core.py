@@ -169,7 +169,8 @@ def estimate(w: Workload, hw: Hardware, ds: Version, margin: float = 0.1) -> Est
              + f", micro batch {w.micro_batch}, sequence {w.seq_len}"]
     if hw.gpu_mem is None:
         notes.append("GPU memory unknown (no NVIDIA driver seen): give --gpu-mem to decide what fits")
-    return Estimate(opts, rec, w, hw, margin, "0.14.3+" if ds >= Version("0.14.3") else "<=0.14.2", notes)
+    span = next(s for s in K.ZERO2_GPU_NO_OFFLOAD if s.contains(ds))  # which of DeepSpeed's formulas applies
+    return Estimate(opts, rec, w, hw, margin, f"{span.lo}+" if span.lo else f"<={span.hi}", notes)
 
 
 E = Severity.ERROR

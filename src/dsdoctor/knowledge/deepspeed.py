@@ -126,6 +126,12 @@ def cuda_check_needs_gpu(ds: Version) -> bool:
     return v("0.8.1") <= ds <= v("0.9.0")
 
 
+def gpu_build_reads_toolkit_uncaught(ds: Version) -> bool:
+    """From 0.12.3, with a GPU visible (``build_for_cpu`` False), cpu_adam's ``nvcc_args()`` reads the toolkit and
+    nothing catches what that raises (MissingCUDAException)."""
+    return ds >= v("0.12.3")
+
+
 def failed_nvcc_caught(ds: Version) -> bool:
     """A nvcc that exists but cannot be run or exits non-zero (OSError / CalledProcessError): from 0.19.5
     (PR #8216) a MissingCUDAException that cpu_adam's compile-flag probe catches; before, it propagates

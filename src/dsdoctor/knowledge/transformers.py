@@ -132,6 +132,11 @@ MSG_SIZE0_CHECKPOINT = "copying a param with shape torch.Size([0]) from checkpoi
 MSG_WEIGHT_2D = "'weight' must be 2-D"  # F.embedding on a partitioned (size-0) weight
 # ZeRO-3 all-gather of mixed-dtype params (QLoRA without bnb_4bit_quant_storage, fp16 LoRA on bf16 weights)
 MSG_DTYPE_MIXED = "output tensor must have the same type as input tensor"
+# QLoRA under ZeRO-3 with bnb_4bit_quant_storage (the HF "DeepSpeed ZeRO-3 + QLoRA" guide, accelerate/peft docs):
+# the releases that gather 4-bit weights stored in a float dtype
+QLORA_ZERO3_REQUIRES: Tuple[str, ...] = ("bitsandbytes>=0.43.3", "accelerate>=1.0.1", "transformers>4.44.2", "peft>0.13.0")
+# HfTrainerDeepSpeedConfig fills "auto" bucket sizes with integers from 4.45 (before: 0.9 * hidden**2, a float)
+AUTO_BUCKET_INT_FROM = "4.45.0"
 MSG_SIZE0_CURRENT = "the shape in current model is torch.Size([0])."  # loading full weights into a model built under zero.Init
 # torch Module._load_from_state_dict's line that the two above end (torch 1.x-2.14): "size mismatch for {key}: copying a
 # param with shape {ckpt} from checkpoint, the shape in current model is {model}."

@@ -63,8 +63,9 @@ def _bucket_size_float(s: Seen, f: LogFacts) -> Advice:
     m = re.search(r"input_value=(\d{1,15})\.\d", s.text)
     fixes = [BSF.int_fix(key, m.group(1) if m else "15099494")]  # lint's fix (bucket-size-float)
     tf = parse(f.transformers)
-    if tf is None or tf < v("4.45.0"):
-        fixes.append(F.pip_fix("transformers>=4.45.0", "Upgrade Transformers (<= 4.44 filled \"auto\" bucket sizes as floats)"))
+    if tf is None or tf < v(TK.AUTO_BUCKET_INT_FROM):
+        fixes.append(F.pip_fix(f"transformers>={TK.AUTO_BUCKET_INT_FROM}",
+                               "Upgrade Transformers (older releases filled \"auto\" bucket sizes as floats)"))
     return Advice(f"DeepSpeed's config model rejected a float for {key}",
                   "DeepSpeed >= 0.15 validates with pydantic v2, which refuses 15099494.4 for an int field.", fixes)
 

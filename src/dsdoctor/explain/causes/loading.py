@@ -58,7 +58,7 @@ def _gather_fix() -> Fix:
 
 def _quant_storage_fix(title: str) -> Fix:
     return code_fix(title, "BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16), torch_dtype=torch.bfloat16",
-                    reason="needs bitsandbytes>=0.43.3, accelerate>=1.0.1, transformers>4.44.2, peft>0.13.0")
+                    reason="needs " + ", ".join(TK.QLORA_ZERO3_REQUIRES))
 
 
 def _quantized(s: Seen, f: LogFacts) -> Advice:
@@ -237,8 +237,8 @@ SPECS: Tuple[Cause, ...] = (
               "scales cannot be split and gathered like float tensors.",
               "Train the pre-quantized model with ZeRO-2, or start from the fp16/bf16 weights and quantize on the fly "
               "with a storage dtype ZeRO-3 can gather: `BitsAndBytesConfig(load_in_4bit=True, "
-              "bnb_4bit_quant_storage=torch.bfloat16)` (needs bitsandbytes>=0.43.3, accelerate>=1.0.1, "
-              "transformers>4.44.2, peft>0.13.0). `dsdoctor lint` finds 8-bit / GPTQ / AWQ models under ZeRO-3 "
+              f"bnb_4bit_quant_storage=torch.bfloat16)` (needs {', '.join(TK.QLORA_ZERO3_REQUIRES)}). `dsdoctor lint` "
+              "finds 8-bit / GPTQ / AWQ models under ZeRO-3 "
               "in the script (zero3-unsupported-quantization, DS507).",
               (log("zero3-ptq-llamafactory", "LLaMA-Factory asked to fine-tune a GPTQ checkpoint with a ZeRO-3 config:",
                    "[rank0]:     raise ValueError(\"DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models.\")\n"

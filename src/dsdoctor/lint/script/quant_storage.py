@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator, Optional, Set
 
+from ...knowledge import transformers as TK
 from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule
 from ..target import Target
@@ -70,8 +71,7 @@ def check(t: Target) -> Iterator[Hit]:
             continue
         yield from emit(RULE, t, call, title,
                         fixes=(Fix("bnb_4bit_quant_storage=torch.bfloat16 with torch_dtype=torch.bfloat16 (the same "
-                                   "dtype); bitsandbytes >= 0.43.3, accelerate >= 1.0.1, transformers > 4.44.2, "
-                                   "peft > 0.13.0", "safe"),),
+                                   "dtype); " + ", ".join(TK.QLORA_ZERO3_REQUIRES), "safe"),),
                         edits=(edit,) if edit else (), severity=c.zero3_severity)
 
 
