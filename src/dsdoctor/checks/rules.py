@@ -697,7 +697,7 @@ def _ninja_fixes(ctx: Context, mode: str, hint: str) -> Tuple[Fix, ...]:
 
 # ------------------------------------------------------------------------------------------- system
 
-MIN_SHM = 512 * 1024 * 1024
+MIN_SHM = 512 * 1024 * 1024  # DeepSpeed's ds_report warns below 512 MB
 
 
 LIBAIO_MISSING = FindingSpec(
@@ -722,7 +722,7 @@ LIBAIO_MISSING = FindingSpec(
 SHM_TOO_SMALL = FindingSpec(
     "shm-too-small", "DS112", W, "/dev/shm is small for multi-process data loading / NCCL",
     ("check", "explain"), "environment",
-    what="`/dev/shm` is smaller than 512 MiB (the Docker default is 64 MiB). `explain` reports it when a "
+    what=f"`/dev/shm` is smaller than {MIN_SHM >> 20} MiB (the Docker default is 64 MiB). `explain` reports it when a "
          "DataLoader worker or a rank died of SIGBUS (bus error, exit -7).",
     why="NCCL and DataLoader workers pass data through /dev/shm; DeepSpeed's ds_report warns below 512 MB. "
         "Running out kills the process with SIGBUS.",
