@@ -11,6 +11,11 @@ in-process with the library API (``dsdoctor.explain.diagnose_log``). Scored, per
 - time per case.
 
     .venv/bin/python bench/explain_corpus.py [--corpus ../shared/corpus/logs] [--json] [--misses]
+    .venv/bin/python bench/explain_corpus.py --transform all   # the same logs as other tools show them
+
+``--transform`` rewrites every log the way real logs differ from the pasted excerpt (``TRANSFORMS``): rank and
+pdsh prefixes, CRLF, ANSI colour, a log collector's timestamp on every line, foreign lines interleaved, a hard
+wrap; it reports top-1 on the cases the plain log gets right.
 
 The corpus is found as ``--corpus``, else ``$DSDOCTOR_CORPUS`` (the corpus root or its ``logs/``), else
 ``<repo>/../shared/corpus/logs``. Exits 0 (a measurement, not a gate; tests/test_explain_corpus.py is the gate).
@@ -27,7 +32,7 @@ import traceback
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 REPO = Path(__file__).resolve().parents[1]
 NAMES = REPO / "bench" / "corpus_names.toml"
@@ -69,11 +74,48 @@ def _fix_text(fix: Any) -> str:
     return "\n".join(parts).lower()
 
 
-def run_case(path: Path, names: Dict[str, str]) -> CaseResult:
-    """Explain one corpus case and score it."""
+_NOISE = ("  3%|\u2588\u258f      | 12/400 [00:03<01:40,  3.9it/s]",
+          "/opt/conda/lib/python3.11/site-packages/transformers/trainer.py:3421: FutureWarning: `tokenizer` is deprecated "
+          "and will be removed in version 5.0.0.",
+          "{'loss': 1.2345, 'grad_norm': 0.5, 'learning_rate': 1e-05, 'epoch': 0.1}")
+
+
+def _each(prefix: str) -> Callable[[str], str]:
+    return lambda s: "\n".join(prefix + ln for ln in s.split("\n"))
+
+
+def _interleave(s: str) -> str:  # another writer's lines (tqdm on stderr, a logger) between every third line
+    out: List[str] = []
+    for i, ln in enumerate(s.split("\n")):
+        out += [ln, _NOISE[i % 3]] if i % 3 == 2 else [ln]
+    return "\n".join(out)
+
+
+def _wrap(s: str, width: int = 100) -> str:  # a terminal or pastebin that hard-wraps long lines
+    return "\n".join("\n".join(ln[i:i + width] for i in range(0, len(ln), width)) or ln for ln in s.split("\n"))
+
+
+# name -> a rewrite of the whole log (how the same output looks through other launchers, collectors, terminals)
+TRANSFORMS: Dict[str, Callable[[str], str]] = {
+    "rank": _each("[rank3]: "),
+    "pdsh": _each("worker-1: [rank3]: "),
+    "crlf": lambda s: s.replace("\n", "\r\n"),
+    "ansi": lambda s: "\n".join("\x1b[31m" + ln + "\x1b[0m" if "Error" in ln else ln for ln in s.split("\n")),
+    "stamp-logging": _each("2024-05-01 10:00:00,123 - INFO - "),
+    "stamp-cri": _each("2024-05-01T10:00:00.123456789Z stderr F "),
+    "stamp-actions": _each("2024-05-01T10:00:00.1234567Z "),
+    "interleaved": _interleave,
+    "wrap100": _wrap,
+}
+
+
+def run_case(path: Path, names: Dict[str, str], transform: Optional[Callable[[str], str]] = None) -> CaseResult:
+    """Explain one corpus case (its log rewritten by ``transform`` when given) and score it."""
     from dsdoctor.explain import diagnose_log
 
     case = json.loads(path.read_text(encoding="utf-8"))
+    if transform is not None:
+        case["log"] = transform(case["log"])
     label = str(case["cause"])
     cause = names.get(label, label)
     ok_names = {cause, *(names.get(a, a) for a in case.get("acceptable") or [])}
@@ -95,10 +137,11 @@ def run_case(path: Path, names: Dict[str, str]) -> CaseResult:
                       all_names=[f.name for f in report.findings])
 
 
-def run(corpus: Path, names: Optional[Dict[str, str]] = None) -> List[CaseResult]:
+def run(corpus: Path, names: Optional[Dict[str, str]] = None,
+        transform: Optional[Callable[[str], str]] = None) -> List[CaseResult]:
     """Score every ``*.json`` case under ``corpus`` (sorted by name)."""
     table = load_names() if names is None else names
-    return [run_case(p, table) for p in sorted(corpus.glob("*.json"))]
+    return [run_case(p, table, transform) for p in sorted(corpus.glob("*.json"))]
 
 
 def summary(results: List[CaseResult]) -> Dict[str, Any]:
@@ -157,6 +200,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--corpus", type=Path, default=None, help="the corpus logs/ folder (default: %(default)s)")
     ap.add_argument("--json", action="store_true", help="print the results as JSON")
     ap.add_argument("--misses", action="store_true", help="list every missed case")
+    ap.add_argument("--transform", choices=[*TRANSFORMS, "all"], help="rewrite the logs (see TRANSFORMS); top-1 kept "
+                    "on the cases the plain logs get right")
     args = ap.parse_args(argv)
     corpus: Path = args.corpus or default_corpus()
     if (corpus / "logs").is_dir():
@@ -165,6 +210,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"no corpus at {corpus} (set --corpus or DSDOCTOR_CORPUS)", file=sys.stderr)
         return 0
     results = run(corpus)
+    if args.transform:
+        plain = {r.case for r in results if r.ok}
+        for name in TRANSFORMS if args.transform == "all" else [args.transform]:
+            lost = [r for r in run(corpus, transform=TRANSFORMS[name]) if r.case in plain and not r.ok]
+            print(f"{name:<14} {len(plain) - len(lost)}/{len(plain)}  " + " ".join(f"{r.case}:{r.got}" for r in lost[:8]))
+        return 0
     if args.json:
         print(json.dumps({"summary": summary(results), "per_cause": [
             {"cause": c, "right": ok, "cases": n, "instead": inst} for c, ok, n, inst in per_cause(results)],

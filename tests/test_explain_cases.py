@@ -220,3 +220,22 @@ def test_follow_stdin_stops_at_eof_and_reads_gzip() -> None:
     p = _dsdoctor_stdin(["-"])
     out, _ = p.communicate(gzip.compress(raw), timeout=30)
     assert json.loads(out)["diagnoses"][0]["name"] == "ninja-missing"
+
+
+# the same output through other launchers, collectors and terminals (bench/explain_corpus.py TRANSFORMS; a hard wrap
+# is measured there, not held here: a message wrapped mid-word is not always recognisable)
+ROBUST = ("rank", "pdsh", "crlf", "ansi", "stamp-logging", "stamp-cri", "stamp-actions", "interleaved")
+
+
+@pytest.mark.parametrize("transform", ROBUST)
+def test_cases_survive_prefixes_stamps_and_interleaving(transform: str) -> None:
+    from envfixture import load_bench
+
+    rewrite = load_bench("explain_corpus").TRANSFORMS[transform]
+    lost = []
+    for toml in CASES:
+        log = toml.with_suffix(".log").read_bytes().decode("utf-8", "surrogateescape")
+        got = diagnose_log(rewrite(log), source=toml.with_suffix(".log").name).findings[0].name
+        if got != _case(toml)["expect"]["primary"]:
+            lost.append(f"{toml.stem}: {got}")
+    assert lost == []

@@ -40,3 +40,15 @@ def test_top1_goal(results: List[Any]) -> None:
     ok = sum(r.ok for r in results)
     misses = [f"{r.case}: {r.cause} -> {r.got}" for r in results if not r.ok]
     assert 100.0 * ok / len(results) >= GOAL_PCT, f"top-1 {ok}/{len(results)}; misses:\n" + "\n".join(misses)
+
+
+# the corpus logs as other launchers, log collectors and terminals show them (bench/explain_corpus.py --transform):
+# a case diagnosed right stays right. The hard wrap ("wrap100") is measured by the bench, not held here.
+@pytest.mark.parametrize("transform", ["rank", "pdsh", "crlf", "ansi", "stamp-logging", "stamp-cri", "stamp-actions",
+                                       "interleaved"])
+def test_right_cases_stay_right_through_other_writers(results: List[Any], transform: str) -> None:
+    bench = _bench()
+    right = {r.case for r in results if r.ok}
+    lost = [f"{r.case}: {r.cause} -> {r.got}" for r in bench.run(bench.default_corpus(), transform=bench.TRANSFORMS[transform])
+            if r.case in right and not r.ok]
+    assert lost == []

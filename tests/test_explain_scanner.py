@@ -59,3 +59,33 @@ def test_an_exception_logged_every_step_stays_cheap(monkeypatch: pytest.MonkeyPa
     sc = _scan(log)
     assert len(sc.tracebacks) == 1 and sc.tracebacks[0].count > 1900
     assert len(read) < 2000 + 4 * 2 * M.TAIL_LINES  # each exception line, and one message tail
+
+
+@pytest.mark.parametrize("line, stream, text", [
+    ("2024-05-01T10:00:00.123456789Z stderr F [rank3]: KeyError: 'x'", "rank3", "KeyError: 'x'"),  # containerd
+    ("2024-05-01T10:00:00.1234567Z worker-1: [rank0]: boom", "worker-1/rank0", "boom"),  # GitHub Actions
+    ("2024-05-01 10:00:00,123 - INFO - Traceback (most recent call last):", "", "Traceback (most recent call last):"),
+    ("[rank2]: 2024-05-01 10:00:00,123 - ERROR - boom", "rank2", "boom"),
+    ("2024-05-01T10:00:00+02:00 \tx", "", "\tx"),
+    # DeepSpeed's own bracketed stamp stays (its signatures read it); a date inside the text is not a prefix
+    ("[2024-05-24 09:17:18,762] [WARNING] [real_accelerator.py:162:get_accelerator] x", "",
+     "[2024-05-24 09:17:18,762] [WARNING] [real_accelerator.py:162:get_accelerator] x"),
+    ("2024-05-01 was the day", "", "2024-05-01 was the day"),
+])
+def test_a_collectors_timestamp_is_not_part_of_the_line(line: str, stream: str, text: str) -> None:
+    from dsdoctor.explain.reader import split_prefix
+
+    assert split_prefix(line) == (stream, text)
+
+
+def test_another_writers_lines_inside_a_traceback() -> None:
+    """A tqdm bar between a frame and its source line, a logger's lines between frames: the frames keep their
+    source lines and the exception line is the real one."""
+    log = ('Traceback (most recent call last):\n  File "/home/u/train.py", line 9, in <module>\n'
+           "  3%|\u2588\u258f      | 12/400 [00:03<01:40,  3.9it/s]\n    main()\n"
+           "{'loss': 1.2, 'epoch': 0.1}\n" * 1 +
+           '  File "/home/u/train.py", line 5, in main\n' + "{'loss': 1.1, 'epoch': 0.2}\n" * 2 +
+           "    batch = rows['input_ids']\nKeyError: 'input_ids'\n")
+    tb = _scan(log).tracebacks[0]
+    assert [(f.func, f.code) for f in tb.frames] == [("<module>", "main()"), ("main", "batch = rows['input_ids']")]
+    assert tb.exc_text == "KeyError: 'input_ids'"

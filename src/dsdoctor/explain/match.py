@@ -52,6 +52,7 @@ _EXC = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt|War
                   r"[A-Za-z_][\w.]{0,200}\.[A-Z]\w{0,80}|AssertionError|KeyboardInterrupt|StopIteration)(?::\s?(.*)|\s*)$")
 _CHAIN = ("The above exception was the direct cause", "During handling of the above exception")
 # an exception line outside any traceback (a paste of the last line, a launcher's echo): Error/Exception only
+_PROGRESS = re.compile(r"(?:[^|]{0,80}: ?)?\d{1,3}%\|")  # a tqdm bar: "  3%|█▏ | 12/400 [...]", "Map:  40%|████ ..."
 _LONE_EXC = re.compile(r"^[A-Za-z_][\w.]{0,200}(?:Error|Exception): \S")
 _EXT_ROOT = re.compile(r"Using\s{1,4}(\S{1,1000}) as PyTorch extensions root")  # torch prints two spaces when the dir is relative
 _BUILD_START = re.compile(r"Building extension module (\w{1,100})|Emitting ninja build file|"
@@ -315,11 +316,13 @@ class Scanner:
                 tb.frames.append(Frame(fm.group(1), int(fm.group(2)), fm.group(3)))
             else:
                 tb.frames[-1] = Frame(fm.group(1), int(fm.group(2)), fm.group(3))
-            st.after_frame = True
+            st.after_frame, st.wait = True, 0  # wait: lines since the last frame
             return False  # structure, and matched too: a frame line can be a signature (a paste without its header)
         rc = _RICH_CALL.match(stripped)
         if rc and tb.frames:
             tb.frames[-1].code = rc.group(2).strip()
+            return True
+        if _PROGRESS.match(stripped):  # another writer's progress bar between the traceback's lines: not part of it
             return True
         if st.after_frame and (len(text) - len(text.lstrip()) > st.indent or not stripped):
             if stripped and not set(stripped) <= set("^~ ") and tb.frames and not tb.frames[-1].code:
@@ -334,7 +337,8 @@ class Scanner:
             st.tb, st.after_frame, st.tail_left = None, False, TAIL_LINES
             return False
         st.wait += 1
-        st.after_frame = False
+        # a foreign line (another writer, interleaved) between a frame and its source line keeps the frame open
+        st.after_frame = st.after_frame and bool(tb.frames) and not tb.frames[-1].code
         return False
 
     def _finish(self, st: _Stream, tb: Traceback) -> None:

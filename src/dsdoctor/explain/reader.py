@@ -175,6 +175,11 @@ _RANK = re.compile(r"\[(rank|default|)(\d{1,6})\][ ]?:[ ]?")  # torch [rank3]: ;
 # pdsh / DeepSpeed multi-node "worker-1: ": a host name (letters, digits, '-', dots; a digit or a dot in it)
 _HOST = re.compile(r"([A-Za-z0-9][A-Za-z0-9.-]{0,62}): ")
 _SRUN = re.compile(r"(\d{1,5}): ")  # srun --label
+# a log collector's or logger's timestamp before every line (not a stream): ISO 8601 from docker/kubectl --timestamps
+# and GitHub Actions, containerd's "<time> stdout F ", Python logging's "2024-05-01 10:00:00,123 - INFO - ". Not
+# DeepSpeed's own bracketed "[2024-05-01 10:00:00,123] [INFO]" (its signatures keep those).
+_STAMP = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?(?: (?:stdout|stderr) [FP])?"
+                    r"(?: (?:- )?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)(?: -)?)?(?: |\t|$)")
 
 
 def _hostlike(name: str) -> bool:
@@ -186,24 +191,26 @@ def _hostlike(name: str) -> bool:
 
 
 def split_prefix(text: str) -> Tuple[str, str]:
-    """(stream key, text without rank/host prefixes)."""
+    """(stream key, text without rank/host prefixes and without a timestamp before or between them)."""
     keys: List[str] = []
-    for _ in range(3):
-        m = _RANK.match(text)
-        if m:
-            keys.append(("local" if m.group(1) == "default" else "rank") + m.group(2))
-        else:
-            m = _HOST.match(text)
-            if m and _hostlike(m.group(1)):
-                keys.append(m.group(1))
-            elif not keys:
-                m = _SRUN.match(text)
-                if m:
-                    keys.append("task" + m.group(1))
+    for _ in range(4):
+        m = _STAMP.match(text) if text[:1].isdigit() else None  # dropped, not a stream
+        if m is None:
+            m = _RANK.match(text)
+            if m:
+                keys.append(("local" if m.group(1) == "default" else "rank") + m.group(2))
+            else:
+                m = _HOST.match(text)
+                if m and _hostlike(m.group(1)):
+                    keys.append(m.group(1))
+                elif not keys:
+                    m = _SRUN.match(text)
+                    if m:
+                        keys.append("task" + m.group(1))
+                    else:
+                        break
                 else:
                     break
-            else:
-                break
         text = text[m.end():]
     return "/".join(keys), text
 
