@@ -89,3 +89,20 @@ def test_another_writers_lines_inside_a_traceback() -> None:
     tb = _scan(log).tracebacks[0]
     assert [(f.func, f.code) for f in tb.frames] == [("<module>", "main()"), ("main", "batch = rows['input_ids']")]
     assert tb.exc_text == "KeyError: 'input_ids'"
+
+
+def test_hard_wrapped_frame_lines_are_joined() -> None:
+    """A terminal or pastebin that hard-wraps at a fixed width splits long frame lines: before `", line N`, and
+    inside the function name. The frames come out whole."""
+    path = "/opt/conda/envs/train/lib/python3.10/site-packages/deepspeed/ops/op_builder/builder.py"
+    full = f'  File "{path}", line 40, in installed_cuda_version'
+    log = ("Traceback (most recent call last):\n" + full[:70] + "\n" + full[70:] + "\n    assert cuda_home\n"
+           + f'  File "{path}", line 87, in assert_no_cu\nda_mismatch\n    x = installed_cuda_version()\n'
+           "AssertionError\n")
+    tb = _scan(log).tracebacks[0]
+    assert [(f.path, f.func, f.code) for f in tb.frames] == [
+        (path, "installed_cuda_version", "assert cuda_home"), (path, "assert_no_cuda_mismatch", "x = installed_cuda_version()")]
+    assert tb.exc_text == "AssertionError"
+    # a short line that only looks like a frame's start is read as it is
+    assert [f.func for f in _scan('Traceback (most recent call last):\n  File "a.py", line 1, in f\n    g()\n'
+                                  'ValueError: bad\n').tracebacks[0].frames] == ["f"]

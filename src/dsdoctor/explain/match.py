@@ -46,6 +46,8 @@ _VERSION_RX: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
 )
 _TB_START = "Traceback (most recent call last)"
 _FRAME = re.compile(r'^\s{0,8}File "([^"]{1,1000})", line (\d{1,7}), in (\S{1,300})')
+_IDENT_REST = re.compile(r"[A-Za-z0-9_>]{1,200}$")
+_FRAME_HEAD = re.compile(r'^\s{0,8}File "[^"]{1,1000}(?:"(?:, line \d{0,7}(?:, i?)?)?)?$')  # cut by a hard wrap
 _RICH_FRAME = re.compile(r"^\s{0,4}(\S{1,1000}?\.py):(\d{1,7}) in (\S{1,300})\s*$")
 _RICH_CALL = re.compile(r"^\s{0,4}❱\s{0,4}(\d{1,7})\s{0,4}[│|]?(.{0,400})$")
 _EXC = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt|Warning|Failure|Unsupported)|"
@@ -109,6 +111,9 @@ class _Stream:
     last_tb: Optional[Traceback] = None
     wait: int = 0
     indent: int = 0  # of the "Traceback" line: pip indents a build's traceback (source lines sit deeper)
+    frame_head: str = ""  # a frame line hard-wrapped before its `", line N, in f`: joined with what follows
+    frame_parts: int = 0
+    frame_len: int = 0  # of the last frame line: a long one may have been wrapped inside its function name
 
 
 # The scanner's own lines, besides the signatures': literals of lines it must read whatever the signatures say
@@ -265,6 +270,22 @@ class Scanner:
     def _line_event(self, raw: bytes, lineno: int) -> None:
         stream, text = clean(raw)
         st = self._stream(stream)
+        if st.frame_head:  # the rest of a hard-wrapped frame line (at most 4 pieces)?
+            head, st.frame_head = st.frame_head, ""
+            joined = head + text
+            if _FRAME.match(joined):
+                text = joined
+            elif _FRAME_HEAD.match(joined) and st.frame_parts < 4:
+                st.frame_head, st.frame_parts = joined, st.frame_parts + 1
+                return
+            else:  # not a wrap: the held line is read as it was
+                self._read_line(stream, st, head, lineno - 1)
+        elif _FRAME_HEAD.match(text) and not _FRAME.match(text) and len(text) >= 60:
+            st.frame_head, st.frame_parts = text, 1
+            return
+        self._read_line(stream, st, text, lineno)
+
+    def _read_line(self, stream: str, st: _Stream, text: str, lineno: int) -> None:
         stripped = text.strip()
         if st.window > 0:
             st.window -= 1
@@ -316,13 +337,19 @@ class Scanner:
                 tb.frames.append(Frame(fm.group(1), int(fm.group(2)), fm.group(3)))
             else:
                 tb.frames[-1] = Frame(fm.group(1), int(fm.group(2)), fm.group(3))
-            st.after_frame, st.wait = True, 0  # wait: lines since the last frame
+            st.after_frame, st.wait, st.frame_len = True, 0, len(text)  # wait: lines since the last frame
             return False  # structure, and matched too: a frame line can be a signature (a paste without its header)
         rc = _RICH_CALL.match(stripped)
         if rc and tb.frames:
             tb.frames[-1].code = rc.group(2).strip()
             return True
         if _PROGRESS.match(stripped):  # another writer's progress bar between the traceback's lines: not part of it
+            return True
+        if (st.after_frame and st.frame_len >= 60 and tb.frames and not tb.frames[-1].code and text == stripped
+                and _IDENT_REST.match(stripped)):  # a hard wrap inside the function name: "in installed_cu" + "da_version"
+            f = tb.frames[-1]
+            tb.frames[-1] = Frame(f.path, f.line, f.func + stripped)
+            st.frame_len = 0
             return True
         if st.after_frame and (len(text) - len(text.lstrip()) > st.indent or not stripped):
             if stripped and not set(stripped) <= set("^~ ") and tb.frames and not tb.frames[-1].code:
