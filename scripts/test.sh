@@ -8,6 +8,8 @@ command -v ninja >/dev/null || { apt-get update -qq && apt-get install -y -qq ni
 [ -f /usr/include/libaio.h ] || { apt-get update -qq && apt-get install -y -qq libaio-dev; } || true
 # multi-node tests (tests/test_multinode_netns.py): real sshd + pdsh in network namespaces
 { [ -x /usr/sbin/sshd ] && command -v pdsh >/dev/null; } || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client pdsh; } || true
+# shell-completion tests (tests/test_completion.py) run the real zsh and fish where they are installed
+{ command -v zsh && command -v fish; } >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zsh fish || true
 bash scripts/setup-dev.sh
 bash scripts/provision-oracle.sh
 .venv/bin/python -m mypy

@@ -242,6 +242,16 @@ def report(**opts: Any) -> int:
     return run(Options(**opts)).exit_code
 
 
+@app.command(opt("shell", choices=("bash", "zsh", "fish"), help="bash, zsh or fish."))
+def completion(shell: str) -> int:
+    """Print a shell completion script for dsdoctor: `eval "$(dsdoctor completion bash)"` in ~/.bashrc (zsh: the
+    same with zsh, in ~/.zshrc); fish: `dsdoctor completion fish > ~/.config/fish/completions/dsdoctor.fish`."""
+    from .completion import script
+
+    sys.stdout.write(script(app.parser(), shell))
+    return 0
+
+
 @app.command()
 def version() -> None:
     """Print dsdoctor's version and the versions it knows facts for."""

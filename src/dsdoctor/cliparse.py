@@ -69,6 +69,7 @@ def choice(enum: Type[Any]) -> Callable[[str], Any]:
             raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(values)})") from None
 
     convert.__name__ = enum.__name__
+    convert.choices = tuple(values)  # type: ignore[attr-defined]  # read by dsdoctor.completion
     return convert
 
 
