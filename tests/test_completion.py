@@ -41,6 +41,7 @@ CASES = [
     (["dsdoctor", "lint", "--fail-on", "w"], ["warning"]),
     (["dsdoctor", "completion", ""], ["bash", "zsh", "fish"]),
     (["dsdoctor", "explain", "--for"], ["--format"]),
+    (["dsdoctor", "rules", "-f", ""], ["text", "json"]),
 ]
 
 

@@ -349,7 +349,7 @@ def test_rule_unknown_is_a_clear_error(tmp_path: Path) -> None:
     p = _run(["rule", "DS1O1"], tmp_path)
     assert p.returncode == 2 and "DS101" in p.stderr
     p = _run(["rules", "--format", "xml"], tmp_path)
-    assert p.returncode == 2 and "unknown format" in p.stderr
+    assert p.returncode == 2 and "invalid choice: 'xml' (choose from 'text', 'json')" in p.stderr
 
 
 def test_rule_rich_output_on_a_terminal() -> None:

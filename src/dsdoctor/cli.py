@@ -204,7 +204,7 @@ def smoke(**opts: Any) -> int:
 
 
 @app.command(
-    opt("--format", "-f", dest="fmt", default="text", help="text or json."),
+    opt("--format", "-f", dest="fmt", default="text", choices=("text", "json"), metavar="[text|json]", help="Output format."),
     opt("--command", help="Only the names this command reports (e.g. explain)."),
 )
 def rules(**opts: Any) -> int:
@@ -216,7 +216,7 @@ def rules(**opts: Any) -> int:
 
 @app.command(
     opt("name", help="A finding name (cuda-version-mismatch) or code (DS101)."),
-    opt("--format", "-f", dest="fmt", default="text", help="text or json."),
+    opt("--format", "-f", dest="fmt", default="text", choices=("text", "json"), metavar="[text|json]", help="Output format."),
 )
 def rule(**opts: Any) -> int:
     """Print a finding's What / Why / Example / Fix."""
