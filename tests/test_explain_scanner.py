@@ -106,3 +106,13 @@ def test_hard_wrapped_frame_lines_are_joined() -> None:
     # a short line that only looks like a frame's start is read as it is
     assert [f.func for f in _scan('Traceback (most recent call last):\n  File "a.py", line 1, in f\n    g()\n'
                                   'ValueError: bad\n').tracebacks[0].frames] == ["f"]
+
+
+def test_a_message_hard_wrapped_after_its_needle_is_read_with_the_next_line() -> None:
+    """A line holding a signature's needle that does not match may go on in the next line (a terminal's fixed-width
+    wrap): the two are matched together. A wrap that splits the needle itself is not recognised (docs/explain.md)."""
+    head = "[2024-05-01 10:00:00,123] [rank0] model load failed: ValueError: DeepSpeed Zero-3 is not compatib"
+    log = "step 1\n" + head + "\nle with `low_cpu_mem_usage=True` or with passing a `device_map`.\nstep 2\n"
+    assert diagnose_log(log).findings[0].name == "zero3-low-cpu-mem-usage-conflict"
+    # an indented line after it is not a continuation
+    assert diagnose_log(log.replace("\nle with", "\n    le with")).findings[0].name == "no-failure"

@@ -44,6 +44,7 @@ _VERSION_RX: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     ("transformers", ("transformers==",), re.compile(r"\btransformers==(\d+\.\d+[\w.+]{0,20})")),
     ("accelerate", ("ccelerate version: ", "ccelerate` version: "), re.compile(r"`?[Aa]ccelerate`? version: (\d[\w.+-]{0,40})")),
 )
+WRAP_MIN = 60  # a line this long may have been hard-wrapped (terminals, pastebins: 80-200 columns)
 _TB_START = "Traceback (most recent call last)"
 _FRAME = re.compile(r'^\s{0,8}File "([^"]{1,1000})", line (\d{1,7}), in (\S{1,300})')
 _IDENT_REST = re.compile(r"[A-Za-z0-9_>]{1,200}$")
@@ -179,6 +180,8 @@ class Scanner:
         self._gates = [(sig, gate(sig.needle)) for sig in self.sigs]
         self._seen_soft: Set[bytes] = set()  # raw soft-only lines already read (the prefilter skips them)
         self._lone: Set[str] = set()  # exception lines seen outside tracebacks
+        # a line holding a needle whose signature did not match, when it may go on in the next line (a hard wrap)
+        self._wrap: Optional[Tuple[str, str, int, List[Tuple[Signature, str]]]] = None
         self.hits: Dict[str, List[Hit]] = {}
         self.counts: Dict[Tuple[str, bool], int] = {}
         self.symptoms: List[Hit] = []
@@ -251,7 +254,7 @@ class Scanner:
                 self.tail.append((stream, self._line - len(raws) + 1 + i, text.strip()))
 
     def _sequential(self) -> bool:
-        return any(st.tb is not None or st.tail_left > 0 or st.window > 0 or st.after_frame for st in self.streams.values())
+        return self._wrap is not None or any(st.tb is not None or st.tail_left > 0 or st.window > 0 or st.after_frame for st in self.streams.values())
 
     # --------------------------------------------------------------------------------- one line
     def _stream(self, key: str) -> _Stream:
@@ -269,6 +272,12 @@ class Scanner:
 
     def _line_event(self, raw: bytes, lineno: int) -> None:
         stream, text = clean(raw)
+        if self._wrap is not None:  # the line after one that held a needle: matched as its continuation
+            head_stream, head, head_line, near = self._wrap
+            self._wrap = None
+            if text and stream in ("", head_stream) and not text.startswith("  "):
+                joined = head + text
+                self._match(head_stream, joined, joined.strip(), head_line, near)
         st = self._stream(stream)
         if st.frame_head:  # the rest of a hard-wrapped frame line (at most 4 pieces)?
             head, st.frame_head = st.frame_head, ""
@@ -377,14 +386,17 @@ class Scanner:
         if len(self.tracebacks) < MAX_TRACEBACKS:
             self.tracebacks.append(tb)
 
-    def _match(self, stream: str, text: str, stripped: str, lineno: int) -> None:
+    def _match(self, stream: str, text: str, stripped: str, lineno: int,
+               gates: Optional[List[Tuple[Signature, str]]] = None) -> None:
         if not stripped:
             return
-        for sig, needle in self._gates:
+        near: List[Tuple[Signature, str]] = []
+        for sig, needle in self._gates if gates is None else gates:
             if needle not in text:
                 continue
             m = sig.pattern.search(text)
             if m is None:
+                near.append((sig, needle))
                 continue
             key = (sig.name, sig.symptom or sig.note)
             self.counts[key] = self.counts.get(key, 0) + 1
@@ -401,6 +413,9 @@ class Scanner:
                 if len(bucket) < KEEP:
                     bucket.append(hit)
             break
+        else:
+            if near and gates is None and len(text) >= WRAP_MIN:  # a needle but no match: maybe hard-wrapped
+                self._wrap = (stream, text, lineno, near)
         for name, lits, rx in _VERSION_RX:
             if name not in self.versions and any(lit in text for lit in lits):
                 vm = rx.search(text)
