@@ -107,6 +107,9 @@ TRANSFORMS: Dict[str, Callable[[str], str]] = {
     "interleaved": _interleave,
     "wrap100": _wrap,
 }
+# the rewrites the tests hold every right case through (a hard wrap is measured, not held: a wrap that splits a
+# needle is not recognised)
+HELD: Tuple[str, ...] = tuple(name for name in TRANSFORMS if name != "wrap100")
 
 
 def run_case(path: Path, names: Dict[str, str], transform: Optional[Callable[[str], str]] = None) -> CaseResult:

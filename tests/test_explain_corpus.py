@@ -43,9 +43,8 @@ def test_top1_goal(results: List[Any]) -> None:
 
 
 # the corpus logs as other launchers, log collectors and terminals show them (bench/explain_corpus.py --transform):
-# a case diagnosed right stays right. The hard wrap ("wrap100") is measured by the bench, not held here.
-@pytest.mark.parametrize("transform", ["rank", "pdsh", "crlf", "ansi", "stamp-logging", "stamp-cri", "stamp-actions",
-                                       "interleaved"])
+# a case diagnosed right stays right (bench HELD: every rewrite but the hard wrap, which the bench measures).
+@pytest.mark.parametrize("transform", _bench().HELD)
 def test_right_cases_stay_right_through_other_writers(results: List[Any], transform: str) -> None:
     bench = _bench()
     right = {r.case for r in results if r.ok}

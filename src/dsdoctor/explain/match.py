@@ -289,7 +289,7 @@ class Scanner:
                 return
             else:  # not a wrap: the held line is read as it was
                 self._read_line(stream, st, head, lineno - 1)
-        elif _FRAME_HEAD.match(text) and not _FRAME.match(text) and len(text) >= 60:
+        elif _FRAME_HEAD.match(text) and not _FRAME.match(text) and len(text) >= WRAP_MIN:
             st.frame_head, st.frame_parts = text, 1
             return
         self._read_line(stream, st, text, lineno)
@@ -354,7 +354,7 @@ class Scanner:
             return True
         if _PROGRESS.match(stripped):  # another writer's progress bar between the traceback's lines: not part of it
             return True
-        if (st.after_frame and st.frame_len >= 60 and tb.frames and not tb.frames[-1].code and text == stripped
+        if (st.after_frame and st.frame_len >= WRAP_MIN and tb.frames and not tb.frames[-1].code and text == stripped
                 and _IDENT_REST.match(stripped)):  # a hard wrap inside the function name: "in installed_cu" + "da_version"
             f = tb.frames[-1]
             tb.frames[-1] = Frame(f.path, f.line, f.func + stripped)
