@@ -13,6 +13,7 @@ from typing import Any, Dict, List
 import pytest
 from envfixture import load_bench
 
+from dsdoctor.exitcodes import for_report
 from dsdoctor.explain import diagnose_log
 
 try:
@@ -89,7 +90,7 @@ def test_cli_stdin_gzip_dir_and_bad_input(tmp_path: Path) -> None:
 
 def test_no_failure_exit_0() -> None:
     report = diagnose_log("step 1 loss 2.0\nstep 2 loss 1.9\n")
-    assert report.findings[0].name == "no-failure" and report.exit_code() == 0
+    assert report.findings[0].name == "no-failure" and for_report(report) == 0
 
 
 def test_same_fixes_as_check() -> None:

@@ -7,86 +7,86 @@ import ast
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Dict, Iterator, List, Tuple
+from typing import Iterator, List, Tuple
 
+from dsdoctor import names
 from dsdoctor.catalog import RULES
 from dsdoctor.explain.causes import CAUSES
-from dsdoctor.lint.all_rules import RULES as LINT_RULES
 from dsdoctor.lint.all_rules import VARIANTS
 from dsdoctor.ruledocs import doc_for
-from dsdoctor.spec import FindingSpec
 from dsdoctor.specs import FAMILIES, forms, owners
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "dsdoctor"
 
 
-def _names_written(tree: ast.AST) -> Iterator[str]:
-    """Name literals a spec is written with: ``FindingSpec("x", ...)``, ``Cause("x", ...)``, ``Rule(name="x", ...)``."""
+WORDS = {names.UNKNOWN}  # also an ordinary word (a value nobody could read): code means the name by N.UNKNOWN
+
+
+def _name_literals(tree: ast.AST) -> Iterator[Tuple[str, int]]:
+    """String literals equal to a finding name (docstrings and f-string pieces included)."""
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        fn = node.func.id if isinstance(node.func, ast.Name) else node.func.attr if isinstance(node.func, ast.Attribute) else ""
-        if fn in ("FindingSpec", "Cause") and node.args and isinstance(node.args[0], ast.Constant):
-            yield str(node.args[0].value)
-        if fn in ("FindingSpec", "Cause", "Rule"):
-            yield from (str(k.value.value) for k in node.keywords if k.arg == "name" and isinstance(k.value, ast.Constant))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names.CODES \
+                and node.value not in WORDS:
+            yield node.value, node.lineno
 
 
 def test_every_name_has_exactly_one_spec() -> None:
     got = Counter(s.name for s in owners())
     assert not [n for n, k in got.items() if k > 1], "documented twice"
-    assert set(got) == set(RULES), set(got) ^ set(RULES)
+    assert set(got) == set(names.CODES), set(got) ^ set(names.CODES)
 
 
-def test_no_name_is_written_into_two_specs() -> None:
-    """A second spec of a name (a cause or check typing a lint rule's name, code and summary again instead of taking
-    them from it) fails here even when it agrees with the first."""
-    seen: Dict[str, List[str]] = {}
-    for p in SRC.rglob("*.py"):
-        for name in _names_written(ast.parse(p.read_text(encoding="utf-8"))):
-            seen.setdefault(name, []).append(str(p.relative_to(SRC)))
-    twice = {n: ps for n, ps in seen.items() if len(ps) > 1}
-    assert not twice, twice
+def test_every_spec_is_held_by_its_owner() -> None:
+    """The names table says which family holds each name's spec; ``specs.FAMILIES`` reads it from there."""
+    for owner, family in FAMILIES.items():
+        for s in family():
+            assert names.owner(s.name) in FAMILIES and FAMILIES[names.owner(s.name)] is family, (s.name, owner)
 
 
-def test_forms_take_the_owners_name_code_and_summary() -> None:
+def test_no_name_is_typed_outside_the_names_table() -> None:
+    """Code refers to a finding name through its constant in ``dsdoctor.names``, never by retyping the string
+    (a typo there is a silent miss: a finding nobody documents, a rule select that matches nothing)."""
+    typed = [f"{p.relative_to(SRC)}:{line} {name!r}" for p in sorted(SRC.rglob("*.py")) if p.name != "names.py"
+             for name, line in _name_literals(ast.parse(p.read_text(encoding="utf-8")))]
+    assert not typed, typed
+
+
+def test_forms_name_an_owned_spec() -> None:
     own = {s.name: s for s in owners()}
     for c in CAUSES:
-        o = own[c.name]
-        assert (c.code, c.summary) == (o.code, o.summary), c.name
-        assert (c.docs is None) == (o is not c), f"{c.name}: a cause without docs is a form of another command's spec"
-    for name, f in forms():
-        assert name in own, f"a {f.command} form of {name}, which no spec owns"
-        assert f.command == "explain" or f.of is own[name], name
+        assert c.name in own, c.name
+        assert (c.spec is None) == (own[c.name] is not c.spec), f"{c.name}: a cause without a spec is a form"
+        assert c.code == own[c.name].code
+    for f in forms():
+        assert f.of in own, f"a {f.command} form of {f.of}, which no spec owns"
     for v in VARIANTS:
         assert (v.code, v.summary) == (own[v.name].code, own[v.name].summary), v.name
 
 
 def test_codes_unique_and_well_formed() -> None:
-    codes = Counter(s.code for s in owners())
+    codes = Counter(code for code, _ in names.CODES.values())
     assert not [c for c, k in codes.items() if k > 1]
     for s in owners():
         assert re.fullmatch(r"DS\d{3}", s.code), s.name
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", s.name), s.name
         assert s.summary and not s.summary.endswith("."), s.name
-    assert all(r.code for r in LINT_RULES)
+    for const, value in vars(names).items():
+        if const.isupper() and isinstance(value, str) and const != "UNKNOWN_CODE":
+            assert const == value.upper().replace("-", "_") and value in names.CODES, const
 
 
 def test_catalog_is_the_specs() -> None:
     for s in owners():
         assert RULES[s.name].code == s.code and RULES[s.name].summary == s.summary, s.name
-    first = {s.name for s in dict(FAMILIES)["dsdoctor.checks.rules"]()}  # what `dsdoctor check` reports needs only its family
-    from dsdoctor.checks.rules import FORMS, SPECS
-
-    assert {s.name for s in SPECS} | {f.of.name for f in FORMS} <= first
+    assert list(RULES) == list(names.CODES)
 
 
 def test_every_catalog_entry_has_docs_from_its_spec() -> None:
     for s in owners():
         d = doc_for(s.name)
         assert d.code == s.code and d.what.strip() and d.why.strip() and d.fix.strip() and d.examples, s.name
-        if isinstance(s, FindingSpec):
-            assert (d.what, d.why, d.fix, d.commands[:len(s.commands)]) == (s.what, s.why, s.fix, s.commands), s.name
+        assert (d.what, d.why, d.fix, d.commands[:len(s.commands)]) == (s.docs.what, s.docs.why, s.docs.fix,
+                                                                         s.commands), s.name
 
 
 # ------------------------------------------------------------------------------------------ knowledge constants

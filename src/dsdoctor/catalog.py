@@ -1,14 +1,15 @@
-"""Every finding name dsdoctor can emit, with its short code and one-line summary, derived from the specs
-(``dsdoctor.specs``: the check, lint, explain, estimate, smoke and multi-node modules that emit them).
+"""Every finding name dsdoctor can emit, with its short code and one-line summary: the names table
+(:mod:`dsdoctor.names`) for the names and codes, the owning spec (``dsdoctor.specs``) for the summary.
 
 Names are a public contract: never rename or reuse one. Codes are stable too.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Mapping
+from typing import Dict, Iterator, Mapping
+
+from . import names
 
 
 @dataclass(frozen=True)
@@ -18,52 +19,42 @@ class RuleInfo:
 
 
 class Catalog(Mapping[str, RuleInfo]):
-    """name -> :class:`RuleInfo`, read from ``specs.FAMILIES`` one family at a time: a lookup reads families until
-    one has the name, first those whose module is imported already (the running command's: ``check`` finds its
-    names without importing lint's rules, ``lint`` without importing check's probes); iterating reads them all."""
+    """name -> :class:`RuleInfo`; a lookup imports only the family that owns the name (``names.owner``), so
+    ``check`` finds its names without importing lint's rules and ``lint`` without importing check's probes."""
 
     def __init__(self) -> None:
         self._got: Dict[str, RuleInfo] = {}
-        self._unread: List[str] = []
-        self._started = False
+        self._read: Dict[str, bool] = {}
 
-    def _next(self) -> bool:
+    def _read_family(self, owner: str) -> None:
         from .specs import FAMILIES
 
-        if not self._started:
-            self._unread, self._started = [m for m, _ in FAMILIES], True
-        if not self._unread:
-            return False
-        module = next((m for m in self._unread if m in sys.modules), self._unread[0])
-        self._unread.remove(module)
-        for s in dict(FAMILIES)[module]():
+        fam = FAMILIES[owner]
+        if self._read.get(fam.__name__):
+            return
+        self._read[fam.__name__] = True
+        for s in fam():
             info = RuleInfo(s.code, s.summary)
             if self._got.setdefault(s.name, info) != info:
-                raise ValueError(f"{s.name}: two codes or summaries ({self._got[s.name]} and {info})")
-        return True
+                raise ValueError(f"{s.name}: two specs ({self._got[s.name]} and {info})")
 
     def __getitem__(self, name: str) -> RuleInfo:
-        while name not in self._got:
-            if not self._next():
-                raise KeyError(name)
+        if name not in names.CODES:
+            raise KeyError(name)
+        if name not in self._got:
+            self._read_family(names.owner(name))
         return self._got[name]
 
-    def _all(self) -> Dict[str, RuleInfo]:
-        while self._next():
-            pass
-        return self._got
-
     def __iter__(self) -> Iterator[str]:
-        return iter(self._all())
+        return iter(names.CODES)
 
     def __len__(self) -> int:
-        return len(self._all())
+        return len(names.CODES)
 
 
 RULES: Mapping[str, RuleInfo] = Catalog()
 
 
 def code_for(name: str) -> str:
-    """The short code of a finding name (``DS000`` for names not in the catalog)."""
-    info = RULES.get(name)
-    return info.code if info else "DS000"
+    """The short code of a finding name (``DS000`` for names not in the table)."""
+    return names.code(name)

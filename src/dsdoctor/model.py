@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Dict, List, Literal, Optional, Tuple
 
+from . import names
+
 Applicability = Literal["safe", "unsafe"]
 
 
@@ -92,9 +94,8 @@ class Finding:
 
     @property
     def code(self) -> str:
-        from .catalog import code_for
-
-        return code_for(self.name)
+        """The short code, from the names table (``DS000`` for a name not in it)."""
+        return names.code(self.name)
 
     def to_json(self) -> Dict[str, Any]:
         return {
@@ -133,9 +134,3 @@ class Report:
         if not self.findings:
             return None
         return max((f.severity for f in self.findings), key=lambda s: s.rank)
-
-    def exit_code(self) -> int:
-        """The exit code of this report with the default ``--fail-on error`` (see :mod:`dsdoctor.exitcodes`)."""
-        from .exitcodes import for_report
-
-        return for_report(self)

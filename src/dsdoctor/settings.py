@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Dict, List, Optional, Pattern, Sequence, Set, Tuple
 
-from .catalog import RULES
+from . import names
 from .errors import UsageError
 from .model import Report
 
@@ -177,20 +177,20 @@ def _glob(pat: str) -> Pattern[str]:
 
 @lru_cache(maxsize=1)
 def _codes() -> Dict[str, str]:
-    return {info.code: name for name, info in RULES.items()}
+    return {code: name for name, (code, _) in names.CODES.items()}
 
 
 def resolve(token: str) -> Optional[str]:
     """A finding name from a name or a code (``DS101``, any case); None when dsdoctor has no such rule."""
     t = token.strip()
-    if t in RULES:
+    if t in names.CODES:
         return t
     return _codes().get(t.upper())
 
 
 def suggest(token: str) -> str:
     """`` (did you mean 'x'?)`` for an unknown rule name or code, or ""."""
-    pool = list(RULES) + list(_codes())
+    pool = list(names.CODES) + list(_codes())
     close = difflib.get_close_matches(token.strip(), pool, n=1, cutoff=0.6)
     if not close and token.strip().upper() != token.strip():
         close = difflib.get_close_matches(token.strip().upper(), list(_codes()), n=1, cutoff=0.6)

@@ -1,14 +1,15 @@
-"""The shape of one finding name: :class:`FindingSpec` (name, code, summary, What / Why / Fix, examples), written
-once in the module that emits the finding. Lint rules (``lint.rule.Rule``) and explain's causes
-(``explain.causes.spec.Cause``) carry the same name / code / summary (:class:`Named`); ``dsdoctor.specs``
-collects them all, and ``catalog`` and ``ruledocs`` are derived from that.
+"""The one declaration shape of a finding name: :class:`FindingSpec` (name, severity, summary and its
+:class:`Docs`: What / Why / Fix, examples, what it is read from), written once in the module that emits the
+finding; its code comes from the names table (:mod:`dsdoctor.names`). A lint ``Rule`` and an explain ``Cause``
+hold one; ``dsdoctor.specs`` collects them all, and ``catalog`` and ``ruledocs`` are derived from that.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Optional, Tuple
+from typing import Literal, Optional, Tuple
 
+from . import names
 from .model import Evidence, Finding, Fix, Severity
 
 # How a docs example is executed (``tests/test_ruledocs.py``):
@@ -38,59 +39,66 @@ class RuleExample:
     untested: str = ""  # why it is not executed
 
 
-if TYPE_CHECKING:  # typing only: building a Protocol class costs import time on every command
-    from typing import Protocol
-
-    class Named(Protocol):
-        """What every spec of a finding name has (a :class:`FindingSpec`, a lint ``Rule``, an explain ``Cause``)."""
-
-        @property
-        def name(self) -> str: ...
-
-        @property
-        def code(self) -> str: ...
-
-        @property
-        def summary(self) -> str: ...
-
-
 @dataclass(frozen=True)
-class Form:
-    """Another command's form of a name whose spec (``of``) is elsewhere, e.g. ``check``'s environment form of a
-    lint rule: adds the command, its examples and a note to that name's docs."""
+class Docs:
+    """What / Why / Fix (markdown prose) and examples of one finding name (docs/rules.md, ``dsdoctor rule NAME``;
+    the examples are its tests), and what the finding is read from (``reads``: ``environment``, ``model``,
+    ``run``, ``nodes``, ``log``, or the lint file kind ``ds_config`` / ``python`` / ``shell`` / ...)."""
 
-    of: "Named"
-    command: str
-    examples: Tuple[RuleExample, ...] = ()
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class FindingSpec:
-    """One finding name a run-time command emits (check, verify, estimate, smoke, multi-node): its public name
-    and code, usual severity, one-line summary, What / Why / Fix (markdown prose) and docs examples.
-    ``commands[0]`` owns it (its docs/rules.md group); ``kind`` is what the finding is read from
-    (``environment``, ``model``, ``run``, ``nodes``)."""
-
-    name: str
-    code: str
-    severity: Severity
-    summary: str
-    commands: Tuple[str, ...]
-    kind: str
     what: str
     why: str
     fix: str
     examples: Tuple[RuleExample, ...] = ()
+    reads: str = "environment"
+
+
+@dataclass(frozen=True)
+class FindingSpec:
+    """The one declaration shape of a finding name, written once in the module that emits it: its public name
+    (a constant of :mod:`dsdoctor.names`, which also holds its code), usual severity, one-line summary and
+    :class:`Docs`. ``commands`` report it (``commands[0]`` owns its docs/rules.md group; default: the owner in
+    the names table); ``section`` groups it in text output. A lint ``Rule`` and an explain ``Cause`` hold one."""
+
+    name: str
+    severity: Severity
+    summary: str
+    docs: Docs
+    commands: Tuple[str, ...] = ()
     section: str = "general"
 
-    def finding(self, severity: Severity, title: str, explanation: Optional[str] = None,
+    def __post_init__(self) -> None:
+        if not self.commands:
+            object.__setattr__(self, "commands", (names.owner(self.name),))
+
+    @property
+    def code(self) -> str:
+        """The short code, from the names table."""
+        return names.code(self.name)
+
+    @property
+    def why(self) -> str:
+        return self.docs.why
+
+    def finding(self, severity: Optional[Severity] = None, title: str = "", explanation: Optional[str] = None,
                 evidence: Tuple[Evidence, ...] = (), fixes: Tuple[Fix, ...] = (), section: Optional[str] = None,
                 path: Optional[str] = None, line: Optional[int] = None, col: Optional[int] = None) -> Finding:
-        """A finding of this name (``Finding``'s arguments less the name); the explanation is the spec's Why
-        unless the case has its own."""
-        return Finding(self.name, severity, title, self.why if explanation is None else explanation, evidence, fixes,
+        """A finding of this name (``Finding``'s arguments less the name; the severity defaults to the spec's);
+        the explanation is the spec's Why unless the case has its own."""
+        return Finding(self.name, severity or self.severity, title or self.summary,
+                       self.docs.why if explanation is None else explanation, evidence, fixes,
                        section or self.section, path, line, col)
+
+
+@dataclass(frozen=True)
+class Form:
+    """Another command's form of a name whose spec is elsewhere (``of``: the name, a :mod:`dsdoctor.names`
+    constant), e.g. ``check``'s environment form of a lint rule: adds the command, its examples and a note to
+    that name's docs."""
+
+    of: str
+    command: str
+    examples: Tuple[RuleExample, ...] = ()
+    note: str = ""
 
 
 def case(name: str, situation: str) -> RuleExample:

@@ -1,53 +1,42 @@
 """Every finding name's spec, read from the modules that emit them: explicit lists, nothing registers itself.
 
-A name has exactly one spec that owns it (its code, summary, What / Why / Fix): a :class:`~dsdoctor.spec.FindingSpec`
-(check, verify, estimate, smoke, multi-node), a lint ``Rule``, or an explain ``Cause`` with docs. Other commands'
-forms of a name (an explain ``Cause`` without docs, check's ``Form`` of a lint rule) take its name, code and summary
-from that spec. ``catalog`` and ``ruledocs`` are derived from these lists.
+A name has exactly one spec (a :class:`~dsdoctor.spec.FindingSpec`: severity, summary, What / Why / Fix), held
+by the family the names table (:mod:`dsdoctor.names`) says owns it: check's environment checks, a lint ``Rule``,
+an explain ``Cause`` (verify's op-build-failed and launch's launch-failed among them), estimate's, smoke's,
+multi-node's. Other commands' forms of a name (check's ``Form`` of a lint rule, an explain ``Cause`` without a
+spec) name it and add examples. ``catalog`` and ``ruledocs`` are derived from these lists.
 
-The lists are grouped by command family, each imported on first use: the catalog reads families until it finds
-a name, those whose module the running command already imported first, so ``dsdoctor check`` (whose names are
-all in check's family) imports no lint rule or smoke code and ``dsdoctor lint`` no check or probe code.
+Each family is imported on first use, so a lookup of one name (``catalog.RULES[name]``) imports only its owner's
+family: ``dsdoctor check`` imports no lint rule or smoke code, ``dsdoctor lint`` no check or probe code.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, List, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, List, Tuple
 
 if TYPE_CHECKING:
-    from .explain.causes.spec import Cause
-    from .lint.rule import Rule
-    from .spec import FindingSpec, Form, Named
-
-    Spec = Union[FindingSpec, Rule, Cause]
+    from .spec import FindingSpec, Form
 
 
-def check_family() -> Tuple["Named", ...]:
-    """check / verify: the environment checks and the lint rules check reports a form of."""
-    from .checks.rules import FORMS, SPECS
-
-    return (*SPECS, *(f.of for f in FORMS))
-
-
-def explain_family() -> Tuple["Named", ...]:
-    """Every explain cause (``verify``'s op-build-failed and ``launch``'s launch-failed among them)."""
-    from .explain.causes.registry import CAUSES
-
-    return CAUSES
-
-
-def lint_family() -> Tuple["Rule", ...]:
-    """Every lint rule (``lint.all_rules``)."""
-    from .lint.all_rules import RULES
-
-    return RULES
-
-
-def runtime_specs() -> Tuple["FindingSpec", ...]:
-    """The run-time commands' own specs: check's, estimate's, smoke's, multi-node's."""
+def check_family() -> Tuple["FindingSpec", ...]:
+    """check's environment checks."""
     from .checks.rules import SPECS
 
-    return SPECS + estimate_family() + smoke_family() + multinode_family()
+    return SPECS
+
+
+def explain_family() -> Tuple["FindingSpec", ...]:
+    """Every explain cause explain owns (``verify``'s op-build-failed and ``launch``'s launch-failed among them)."""
+    from .explain.causes.registry import CAUSES
+
+    return tuple(c.spec for c in CAUSES if c.spec is not None)
+
+
+def lint_family() -> Tuple["FindingSpec", ...]:
+    """Every lint rule's spec (``lint.all_rules``)."""
+    from .lint.all_rules import RULES
+
+    return tuple(r.spec for r in RULES)
 
 
 def estimate_family() -> Tuple["FindingSpec", ...]:
@@ -68,28 +57,28 @@ def multinode_family() -> Tuple["FindingSpec", ...]:
     return SPECS
 
 
-# (the module a family's specs are in, the family): every name is in one of them
-FAMILIES: Tuple[Tuple[str, Callable[[], Tuple["Named", ...]]], ...] = (
-    ("dsdoctor.checks.rules", check_family), ("dsdoctor.explain.causes.registry", explain_family),
-    ("dsdoctor.lint.all_rules", lint_family),
-    ("dsdoctor.estimate.core", estimate_family), ("dsdoctor.smoke.checks", smoke_family),
-    ("dsdoctor.multinode", multinode_family))
+# the owner of a name (``names.owner``) -> the family that holds its spec
+FAMILIES: Dict[str, Callable[[], Tuple["FindingSpec", ...]]] = {
+    "check": check_family, "verify": explain_family, "launch": explain_family, "explain": explain_family,
+    "lint": lint_family, "estimate": estimate_family, "smoke": smoke_family, "multinode": multinode_family}
 
 
-def owners() -> List["Spec"]:
-    """The one spec of every name: run-time specs, lint rules, explain causes with docs (a test checks that no
-    name has two)."""
-    from .explain.causes.registry import CAUSES
+def owners() -> List["FindingSpec"]:
+    """The one spec of every name, family by family (a test checks that no name has two)."""
+    seen: List[Callable[[], Tuple["FindingSpec", ...]]] = []
+    out: List["FindingSpec"] = []
+    for fam in FAMILIES.values():
+        if fam not in seen:
+            seen.append(fam)
+            out += fam()
+    return out
 
-    return [*runtime_specs(), *lint_family(), *(c for c in CAUSES if c.docs is not None)]
 
-
-def forms() -> List[Tuple[str, "Form"]]:
-    """(name, form) for every other command's form of a name: check's forms of lint rules, then explain's log
-    examples of names another command owns."""
+def forms() -> List["Form"]:
+    """Every other command's form of a name: check's forms of lint rules, then explain's log examples of names
+    another command owns."""
     from .checks.rules import FORMS
     from .explain.causes.registry import CAUSES
     from .spec import Form
 
-    out = [(f.of.name, f) for f in FORMS]
-    return out + [(c.name, Form(c, "explain", c.log_examples)) for c in CAUSES if c.docs is None and c.log_examples]
+    return [*FORMS, *(Form(c.name, "explain", c.log_examples) for c in CAUSES if c.spec is None and c.log_examples)]

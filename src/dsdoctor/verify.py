@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Mapping, Optional
 
+from . import names as N
 from .checks import run_check
 from .explain import diagnose_log
 from .explain.causes.generic import OP_BUILD_SYMPTOM as OP_BUILD_FAILED
@@ -93,7 +94,7 @@ def diagnose(result: VerifyResult, python: Optional[str]) -> Report:
     explained = diagnose_log(result.log, source=f"{result.op} build log")
     primary = explained.findings[0]
     if result.timed_out and primary.name in NEUTRAL:
-        lock_findings = [f for f in checked.findings if f.name == "torch-extensions-lock-stale"]
+        lock_findings = [f for f in checked.findings if f.name == N.TORCH_EXTENSIONS_LOCK_STALE]
         report.findings.extend(lock_findings)
         report.findings.append(Finding(
             OP_BUILD_FAILED, Severity.ERROR, f"{result.op} did not finish within the timeout",
@@ -108,7 +109,7 @@ def diagnose(result: VerifyResult, python: Optional[str]) -> Report:
                                        primary.evidence + (f0.evidence if same else ()), f0.fixes or primary.fixes, "verify"))
     else:
         predicted = checked.predictions.get("cpu_adam", {}).get("cause") if result.op == "cpu_adam" else None
-        line = primary.evidence[0].what if primary.evidence and primary.name != "no-failure" else tail[-300:]
+        line = primary.evidence[0].what if primary.evidence and primary.name != N.NO_FAILURE else tail[-300:]
         report.findings.append(Finding(
             OP_BUILD_FAILED, Severity.ERROR, f"{result.op} failed to build/load; the cause is not in the log",
             f"`dsdoctor check` predicts: {predicted or 'no cause'}. Collect the full build log (below, and in "

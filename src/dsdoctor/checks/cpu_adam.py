@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
+from .. import names as N
 from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
 from ..knowledge.versions import major_minor
@@ -55,16 +56,16 @@ def predict(ctx: Context, op: str = "cpu_adam") -> OpPrediction:
     f = ctx.facts
     p = OpPrediction(op=op, loads=True, accelerator=ctx.accelerator.name)
     if f.packages.torch is None:
-        return _fail(p, "package-missing", "No module named 'torch'")
+        return _fail(p, N.PACKAGE_MISSING, "No module named 'torch'")
     if ctx.ds is None:
-        return _fail(p, "package-missing", "No module named 'deepspeed'")
+        return _fail(p, N.PACKAGE_MISSING, "No module named 'deepspeed'")
     if ctx.accelerator.name is None:
-        return _fail(p, "ds-accelerator-invalid", ctx.accelerator.error or "")
+        return _fail(p, N.DS_ACCELERATOR_INVALID, ctx.accelerator.error or "")
     ds, accel = ctx.ds, ctx.accelerator.name
     builder = K.cpu_adam_builder(ds, accel)
     p.builder = builder
     if builder == "not-implemented":
-        return _fail(p, "ds-accelerator-invalid", "This op had not been implemented on CPU backend.")
+        return _fail(p, N.DS_ACCELERATOR_INVALID, "This op had not been implemented on CPU backend.")
 
     # A prebuilt op is imported instead of JIT-building when it was built for this accelerator.
     inst = f.packages.deepspeed
@@ -72,28 +73,28 @@ def predict(ctx: Context, op: str = "cpu_adam") -> OpPrediction:
         p.path = "prebuilt"
         mismatch = prebuilt_mismatch(ctx)
         if mismatch:
-            return _fail(p, "prebuilt-op-mismatch", mismatch)
+            return _fail(p, N.PREBUILT_OP_MISMATCH, mismatch)
         return p
     p.path = "jit"
 
     # DeepSpeed <= 0.18.2 tests `import ninja`; torch's build then always needs the executable.
     if K.ninja_detection(ds) == "module" and not f.ninja.module_dir:
-        _fail(p, "ninja-missing", K.MSG_NINJA.format(op=op))
+        _fail(p, N.NINJA_MISSING, K.MSG_NINJA.format(op=op))
     elif not f.ninja.executable:
         msg = K.MSG_NINJA.format(op=op) if K.ninja_detection(ds) == "executable" else CK.MSG_TORCH_NINJA
-        _fail(p, "ninja-missing", msg)
+        _fail(p, N.NINJA_MISSING, msg)
 
     if builder == "cuda-torchcpu":
         _cuda_builder_steps(ctx, p)
 
     if stale_lock(ctx, op):
-        _fail(p, "torch-extensions-lock-stale", "(no message: the build waits on the lock forever)")
+        _fail(p, N.TORCH_EXTENSIONS_LOCK_STALE, "(no message: the build waits on the lock forever)")
     if f.compiler.path is None:
-        _fail(p, "host-compiler-unsupported", f"/bin/sh: 1: {f.compiler.name}: not found")
+        _fail(p, N.HOST_COMPILER_UNSUPPORTED, f"/bin/sh: 1: {f.compiler.name}: not found")
     elif f.compiler.openmp is None and f.compiler.kind is not None:
-        _fail(p, "host-compiler-unsupported", "fatal error: omp.h: No such file or directory")
+        _fail(p, N.HOST_COMPILER_UNSUPPORTED, "fatal error: omp.h: No such file or directory")
     if f.python_h is None:
-        _fail(p, "python-headers-missing", "fatal error: Python.h: No such file or directory")
+        _fail(p, N.PYTHON_HEADERS_MISSING, "fatal error: Python.h: No such file or directory")
     return p
 
 
@@ -108,11 +109,11 @@ def _cuda_builder_steps(ctx: Context, p: OpPrediction) -> Optional[OpPrediction]
     def toolkit_unreadable(exc: str) -> Optional[OpPrediction]:
         """A toolkit read that nothing catches: no CUDA_HOME, no nvcc, or an nvcc giving no release."""
         if ctx.cuda_home is None:
-            return _fail(p, "cuda-toolkit-missing", f"{exc}: {K.MSG_MISSING_CUDA_HOME}")
+            return _fail(p, N.CUDA_TOOLKIT_MISSING, f"{exc}: {K.MSG_MISSING_CUDA_HOME}")
         if nvcc_missing:
-            return _fail(p, "cuda-toolkit-missing", K.missing_nvcc_message(ds, nvcc_path))
+            return _fail(p, N.CUDA_TOOLKIT_MISSING, K.missing_nvcc_message(ds, nvcc_path))
         if nvcc_broken:
-            return _fail(p, "cuda-toolkit-missing", f"{nvcc_path} -V failed or printed no release")
+            return _fail(p, N.CUDA_TOOLKIT_MISSING, f"{nvcc_path} -V failed or printed no release")
         return None
 
     if K.cuda_check_needs_gpu(ds):
@@ -131,18 +132,18 @@ def _cuda_builder_steps(ctx: Context, p: OpPrediction) -> Optional[OpPrediction]
     mode = K.cpu_adam_cuda_check(ds)
     if ctx.cuda_home is None:
         if not K.missing_cuda_home_caught(ds):
-            return _fail(p, "cuda-toolkit-missing", f"AssertionError: {K.MSG_MISSING_CUDA_HOME}")
+            return _fail(p, N.CUDA_TOOLKIT_MISSING, f"AssertionError: {K.MSG_MISSING_CUDA_HOME}")
         p.notes.append(K.MSG_SWALLOWED.format(op=p.op))
     elif nvcc_missing:
         if not K.missing_nvcc_caught(ds):
-            return _fail(p, "cuda-toolkit-missing", K.missing_nvcc_message(ds, nvcc_path))
+            return _fail(p, N.CUDA_TOOLKIT_MISSING, K.missing_nvcc_message(ds, nvcc_path))
         p.notes.append(K.MSG_SWALLOWED.format(op=p.op))
     elif nvcc_broken:
         # nvcc ran and exited non-zero / could not be run: caught from 0.19.5; unparseable or hung: never.
         res = f.nvcc.result if f.nvcc else None
         ran_and_failed = res is not None and not res.ok and not (res.error or "").startswith("timed out")
         if mode == "fatal" and not (ran_and_failed and K.failed_nvcc_caught(ds)):
-            return _fail(p, "cuda-toolkit-missing", f"{nvcc_path} -V failed or printed no release")
+            return _fail(p, N.CUDA_TOOLKIT_MISSING, f"{nvcc_path} -V failed or printed no release")
         p.notes.append(K.MSG_SWALLOWED.format(op=p.op))
     else:
         assert ctx.nvcc_release is not None and ctx.torch_cuda is not None
@@ -156,7 +157,7 @@ def _cuda_builder_steps(ctx: Context, p: OpPrediction) -> Optional[OpPrediction]
             elif K.skip_cuda_check_active(ds, ctx.env(K.SKIP_CUDA_CHECK_VAR)):
                 p.notes.append(K.MSG_SKIP_WARNING.format(sys=sys_s, torch=ctx.torch_cuda_str))
             else:  # recorded; the later steps still run so a skip's consequences are known too
-                _fail(p, "cuda-version-mismatch",
+                _fail(p, N.CUDA_VERSION_MISMATCH,
                       "CUDAMismatchException: " + K.MSG_MISMATCH.format(sys=sys_s, torch=ctx.torch_cuda_str))
 
     # build_for_cpu is False (CUDA sources, -lcurand) with a visible GPU, and always on 0.12.2.
@@ -164,10 +165,10 @@ def _cuda_builder_steps(ctx: Context, p: OpPrediction) -> Optional[OpPrediction]
         if K.cpu_adam_compiles_cuda_sources(ds) and ctx.nvcc_release and f.compiler.kind == "gcc":
             limit = CK.nvcc_max_gcc(ctx.nvcc_release)
             if limit is not None and f.compiler.version and f.compiler.version[0] > limit:
-                return _fail(p, "host-compiler-unsupported",
+                return _fail(p, N.HOST_COMPILER_UNSUPPORTED,
                              f"#error -- unsupported GNU version! gcc versions later than {limit} are not supported!")
         if f.cuda_libs.get("curand", (None, None))[0] is None:
-            return _fail(p, "cuda-libs-missing", "/usr/bin/ld: cannot find -lcurand")
+            return _fail(p, N.CUDA_LIBS_MISSING, "/usr/bin/ld: cannot find -lcurand")
     return None
 
 

@@ -10,6 +10,7 @@ import dataclasses
 import os
 from typing import Callable, Iterable, List, Optional, Tuple, Union
 
+from .. import names as N
 from ..dsconfig import OffloadIntent
 from ..fixes import (
     compiler_fix,
@@ -37,7 +38,7 @@ from ..knowledge.versions import v
 from ..lint.config import memlock_too_low as MEMLOCK
 from ..lint.script import skip_cuda_check as SKIP
 from ..model import Evidence, Finding, Fix, Passed, Severity
-from ..spec import FindingSpec, Form, RuleExample, case, log
+from ..spec import Docs, FindingSpec, Form, RuleExample, case, log
 from . import context
 from .context import Context
 from .cpu_adam import OpPrediction, prebuilt_mismatch, predict, stale_lock
@@ -61,17 +62,20 @@ def _mm(t: Optional[Tuple[int, int]]) -> str:
 
 
 PACKAGE_MISSING = FindingSpec(
-    "package-missing", "DS115", E, "torch or deepspeed is not installed in the checked environment",
-    ("check",), "environment",
-    what="torch or deepspeed is not installed in the checked environment (the interpreter running dsdoctor, or "
+    N.PACKAGE_MISSING,
+    E,
+    "torch or deepspeed is not installed in the checked environment",
+    Docs(
+        what="torch or deepspeed is not installed in the checked environment (the interpreter running dsdoctor, or "
          "`--python`).",
-    why="Nothing can be predicted or built without them; often the wrong interpreter was checked.",
-    fix="Install it into that environment (`python -m pip install deepspeed`), or point `--python` at the "
+        why="Nothing can be predicted or built without them; often the wrong interpreter was checked.",
+        fix="Install it into that environment (`python -m pip install deepspeed`), or point `--python` at the "
         "training environment's interpreter.",
-    examples=(
+        examples=(
         case("package-missing-deepspeed", "An environment with torch but no deepspeed."),
     ),
-)
+        reads="environment"),
+    ("check",))
 
 
 def packages(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
@@ -92,20 +96,23 @@ def packages(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
 
 
 PROBE_FAILED = FindingSpec(
-    "probe-failed", "DS114", W, "A probe of the environment failed (hung, crashed or printed garbage)",
-    ("check",), "environment",
-    what="A probe of the environment hung (killed at its timeout), crashed, or printed something dsdoctor "
+    N.PROBE_FAILED,
+    W,
+    "A probe of the environment failed (hung, crashed or printed garbage)",
+    Docs(
+        what="A probe of the environment hung (killed at its timeout), crashed, or printed something dsdoctor "
          "cannot parse: e.g. `nvcc -V` that hangs or prints garbage, a damaged torch/version.py, unreadable "
          "package metadata. Named, never a traceback.",
-    why="dsdoctor could not read this fact, so checks that depend on it are less certain. DeepSpeed runs the "
+        why="dsdoctor could not read this fact, so checks that depend on it are less certain. DeepSpeed runs the "
         "same tool and will likely fail the same way.",
-    fix="Run the named probe yourself (the finding shows the command and its output) and repair what it reads: "
+        fix="Run the named probe yourself (the finding shows the command and its output) and repair what it reads: "
         "the toolkit under CUDA_HOME, the package installation.",
-    examples=(
+        examples=(
         case("fault-nvcc-hangs", "`$CUDA_HOME/bin/nvcc` hangs: the probe is killed at its timeout and reported as "
                                  "`probe 'nvcc -V' failed`."),
     ),
-)
+        reads="environment"),
+    ("check",))
 
 
 def probe_failures(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
@@ -119,20 +126,23 @@ def probe_failures(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
 
 
 DS_ACCELERATOR_INVALID = FindingSpec(
-    "ds-accelerator-invalid", "DS110", E, "DS_ACCELERATOR is not a value this DeepSpeed accepts",
-    ("check", "verify", "explain"), "environment",
-    what="`DS_ACCELERATOR` is not in the installed DeepSpeed's list (exact, lower-case: e.g. 0.19.8 accepts "
+    N.DS_ACCELERATOR_INVALID,
+    E,
+    "DS_ACCELERATOR is not a value this DeepSpeed accepts",
+    Docs(
+        what="`DS_ACCELERATOR` is not in the installed DeepSpeed's list (exact, lower-case: e.g. 0.19.8 accepts "
          "cuda, cpu, xpu, npu, mps, hpu, mlu, sdaa, supa, klxpu), or the selected accelerator has no cpu_adam "
          "(the CPU accelerator before 0.10.1; `cpu` <= 0.14.0 needs intel_extension_for_pytorch). A warning when "
          "DeepSpeed < 0.14.1 will auto-select cuda on a machine where torch sees no GPU (no CPU fallback yet).",
-    why="`get_accelerator()` raises `DS_ACCELERATOR must be one of ...` for any other value, before training "
+        why="`get_accelerator()` raises `DS_ACCELERATOR must be one of ...` for any other value, before training "
         "starts.",
-    fix="Unset it to let DeepSpeed auto-detect (`unset DS_ACCELERATOR`), or use the exact lower-case value; for "
+        fix="Unset it to let DeepSpeed auto-detect (`unset DS_ACCELERATOR`), or use the exact lower-case value; for "
         "the CPU accelerator's missing cpu_adam, `pip install 'deepspeed>=0.10.1'`.",
-    examples=(
+        examples=(
         case("accel-tpu-invalid", "DS_ACCELERATOR=tpu with DeepSpeed 0.19.8."),
     ),
-)
+        reads="environment"),
+    ("check", "verify", "explain"))
 
 
 def accelerator(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
@@ -151,7 +161,7 @@ def accelerator(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
             evidence=(Evidence(f"DS_ACCELERATOR={value!r}", "environment"),), fixes=tuple(fixes), section=S_ACCEL)
         return
     gpu_txt = f"{gpus.visible} of {gpus.count} GPU(s) visible via {gpus.source}" if gpus.count else gpus.source
-    if "ds-accelerator-invalid" in pred.blockers:  # the accelerator is valid but has no cpu_adam builder
+    if N.DS_ACCELERATOR_INVALID in pred.blockers:  # the accelerator is valid but has no cpu_adam builder
         yield DS_ACCELERATOR_INVALID.finding(
             Severity.ERROR,
             f"DeepSpeed {ctx.ds}'s {acc.name} accelerator has no cpu_adam op ({acc.how})",
@@ -181,22 +191,24 @@ def _toolkit_fixes(ctx: Context, want: Tuple[int, int]) -> List[Fix]:
 
 
 CUDA_VERSION_MISMATCH = FindingSpec(
-    "cuda-version-mismatch", "DS101", E, "The CUDA toolkit under CUDA_HOME does not match torch's CUDA",
-    ("check", "verify", "explain"), "environment",
-    what="The CUDA toolkit DeepSpeed will build with (`$CUDA_HOME/bin/nvcc -V`, CUDA_HOME resolved as torch "
+    N.CUDA_VERSION_MISMATCH,
+    E,
+    "The CUDA toolkit under CUDA_HOME does not match torch's CUDA",
+    Docs(
+        what="The CUDA toolkit DeepSpeed will build with (`$CUDA_HOME/bin/nvcc -V`, CUDA_HOME resolved as torch "
          "resolves it) has another version than torch was built with (`torch.version.cuda`), and the installed "
          "DeepSpeed's own minor-mismatch table does not accept the pair. It is an error where it makes cpu_adam "
          "fail: DeepSpeed 0.12.4-0.19.7 (and 0.12.2, and <= 0.9.0) on the CUDA accelerator; a warning where "
          "DeepSpeed swallows it (<= 0.12.3: CPU-only ops) or only installs with DS_BUILD_OPS=1 / DS_BUILD_<OP>=1 "
          "are affected; cpu_adam is not checked at all from 0.19.8. `explain` finds DeepSpeed's "
          "CUDAMismatchException in a log.",
-    why="DeepSpeed's TorchCPUOpBuilder runs `assert_no_cuda_mismatch` while computing cpu_adam's compile flags "
+        why="DeepSpeed's TorchCPUOpBuilder runs `assert_no_cuda_mismatch` while computing cpu_adam's compile flags "
         "and raises CUDAMismatchException. The table accepts a differing minor only when both are listed under "
         "the toolkit's major, and no DeepSpeed version has an entry for CUDA 13, so 13.5 vs torch's 13.0 is "
         "fatal. The last line users see is `AttributeError: 'DeepSpeedCPUAdam' object has no attribute "
         "'ds_opt_adam'` (<= 0.19.7) or `DeepSpeedCPUAdam requires the cpu_adam op, which failed to build/load.` "
         "(0.19.8): consequences, not the cause.",
-    fix="In the order dsdoctor ranks them: point CUDA_HOME at a toolkit with torch's CUDA version when one is "
+        fix="In the order dsdoctor ranks them: point CUDA_HOME at a toolkit with torch's CUDA version when one is "
         "already on disk (`export CUDA_HOME=<that toolkit>`); `export DS_SKIP_CUDA_CHECK=1` (exactly 1; offered "
         "only when the check is the sole blocker, and marked unsafe across CUDA major versions with a visible "
         "GPU); upgrade to `deepspeed>=0.19.8`, whose cpu_adam is a plain CPU build (when cpu_adam is the only op "
@@ -204,7 +216,7 @@ CUDA_VERSION_MISMATCH = FindingSpec(
         "'nvidia-cuda-crt==13.0.*' 'nvidia-nvvm==13.0.*'` then CUDA_HOME=<site-packages>/nvidia/cu13 for CUDA 13, "
         "`conda install -c nvidia 'cuda-nvcc=X.Y' 'cuda-libraries-dev=X.Y'` before). With `-v` every variable "
         "is shown as a one-off prefix, a shell rc line, an in-script line and a `.deepspeed_env` line.",
-    examples=(
+        examples=(
         case("cuda13-minor-13.5-vs-cu130-0.19.7-fatal",
              "DeepSpeed 0.19.7, torch 2.9.0+cu130, a real CUDA 13.5 toolkit as CUDA_HOME, DS_ACCELERATOR=cuda: "
              "`dsdoctor check` predicts that cpu_adam fails with this error."),
@@ -223,7 +235,8 @@ CUDA_VERSION_MISMATCH = FindingSpec(
             "    self.ds_opt_adam.destroy_adam(self.opt_id)\n"
             "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'\n"),
     ),
-)
+        reads="environment"),
+    ("check", "verify", "explain"))
 
 
 def cuda(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
@@ -259,7 +272,7 @@ def cuda(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     why_table = (f"DeepSpeed {ds} accepts a differing pair only when both are listed under the toolkit's major "
                  f"in its table ({', '.join(f'{k}: {len(v)} minors' for k, v in sorted(table.items()))}; "
                  "no entry for CUDA 13 in any version).")
-    if "cuda-version-mismatch" in pred.blockers:
+    if N.CUDA_VERSION_MISMATCH in pred.blockers:
         sev, title = Severity.ERROR, (f"cpu_adam will fail: CUDA toolkit {_mm(ctx.nvcc_release)} (nvcc) does not match "
                                       f"torch's CUDA {ctx.torch_cuda_str}")
         expl = (f"On the {accel} accelerator DeepSpeed {ds} builds cpu_adam with TorchCPUOpBuilder, whose compile flags run "
@@ -296,14 +309,14 @@ def _skip_is_enough(ctx: Context, pred: OpPrediction) -> bool:
     """Is DeepSpeed's check the sole toolkit blocker? Predict again with ``DS_SKIP_CUDA_CHECK=1`` (pure: no
     probing): skipping must clear the mismatch and leave no other problem with this toolkit (e.g. no
     linkable libcurand) that would fail the build right after the check."""
-    if "cuda-version-mismatch" not in pred.blockers:
+    if N.CUDA_VERSION_MISMATCH not in pred.blockers:
         return False
     facts = dataclasses.replace(ctx.facts, env=dict(ctx.facts.env, **{K.SKIP_CUDA_CHECK_VAR: "1"}))
     after = predict(context.build(facts))
-    return "cuda-version-mismatch" not in after.blockers and not set(after.blockers) & _TOOLKIT_BLOCKERS
+    return N.CUDA_VERSION_MISMATCH not in after.blockers and not set(after.blockers) & _TOOLKIT_BLOCKERS
 
 
-_TOOLKIT_BLOCKERS = frozenset({"cuda-libs-missing", "cuda-toolkit-missing"})
+_TOOLKIT_BLOCKERS = frozenset({N.CUDA_LIBS_MISSING, N.CUDA_TOOLKIT_MISSING})
 
 
 def _mismatch_fixes(ctx: Context, pred: OpPrediction, major_diff: bool) -> List[Fix]:
@@ -314,23 +327,25 @@ def _mismatch_fixes(ctx: Context, pred: OpPrediction, major_diff: bool) -> List[
 
 
 CUDA_TOOLKIT_MISSING = FindingSpec(
-    "cuda-toolkit-missing", "DS103", E, "No CUDA toolkit (CUDA_HOME / nvcc) where DeepSpeed needs one",
-    ("check", "verify", "explain"), "environment",
-    what="No usable CUDA toolkit where DeepSpeed needs one: torch finds no CUDA_HOME (no CUDA_HOME/CUDA_PATH, "
+    N.CUDA_TOOLKIT_MISSING,
+    E,
+    "No CUDA toolkit (CUDA_HOME / nvcc) where DeepSpeed needs one",
+    Docs(
+        what="No usable CUDA toolkit where DeepSpeed needs one: torch finds no CUDA_HOME (no CUDA_HOME/CUDA_PATH, "
          "no nvcc on PATH, no /usr/local/cuda), `$CUDA_HOME/bin/nvcc` does not exist, or `nvcc -V` prints no "
          "version. An error where it makes cpu_adam fail (the CUDA accelerator before 0.19.8, by version: a raw "
          "FileNotFoundError up to 0.19.4, MissingCUDAException with a visible GPU) or where `import deepspeed` "
          "itself fails (0.14.1-0.19.4 on a GPU machine without CUDA_HOME); otherwise a warning/info that CUDA "
          "ops cannot be built.",
-    why="DeepSpeed reads the toolkit version by running `<CUDA_HOME>/bin/nvcc -V` (not the nvcc on PATH). "
+        why="DeepSpeed reads the toolkit version by running `<CUDA_HOME>/bin/nvcc -V` (not the nvcc on PATH). "
         "DS_SKIP_CUDA_CHECK does not help with a missing toolkit: it is consulted only after a version was read.",
-    fix="Install the CUDA toolkit matching torch's CUDA and export CUDA_HOME to it (`pip install "
+        fix="Install the CUDA toolkit matching torch's CUDA and export CUDA_HOME to it (`pip install "
         "'nvidia-cuda-nvcc==13.0.*' 'nvidia-cuda-crt==13.0.*' 'nvidia-nvvm==13.0.*'` then "
         "CUDA_HOME=<site-packages>/nvidia/cu13 for CUDA 13; `conda install -c "
         "nvidia 'cuda-nvcc=X.Y' 'cuda-libraries-dev=X.Y'` or `apt install cuda-toolkit-X-Y` before), or point "
         "CUDA_HOME at a matching toolkit dsdoctor found on disk; on the CUDA accelerator before 0.19.8, "
         "upgrading to `deepspeed>=0.19.8` also works (its cpu_adam needs no CUDA toolkit).",
-    examples=(
+        examples=(
         case("no-nvcc-0.19.4-fatal",
              "DeepSpeed 0.19.4 with DS_ACCELERATOR=cuda and a CUDA_HOME that has no bin/nvcc: cpu_adam's JIT "
              "build raises a raw FileNotFoundError."),
@@ -340,7 +355,8 @@ CUDA_TOOLKIT_MISSING = FindingSpec(
             "    output = subprocess.check_output([cuda_home + \"/bin/nvcc\", \"-V\"], universal_newlines=True)\n"
             "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda-12.1/bin/nvcc'\n"),
     ),
-)
+        reads="environment"),
+    ("check", "verify", "explain"))
 
 
 def _toolkit_missing(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
@@ -352,7 +368,7 @@ def _toolkit_missing(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         what, where = f"{ctx.cuda_home}/bin/nvcc does not exist (CUDA_HOME from {f.cuda_home.source})", ctx.cuda_home
     else:
         what, where = f"{ctx.cuda_home}/bin/nvcc -V gave no version ({f.nvcc.result.describe_failure()})", f.nvcc.path
-    if "cuda-toolkit-missing" in pred.blockers:
+    if N.CUDA_TOOLKIT_MISSING in pred.blockers:
         sev = Severity.ERROR
         title = f"cpu_adam will fail: no usable CUDA toolkit ({pred.message})"
     elif ctx.gpu_visible and K.import_fails_without_toolkit(ctx.ds) and ctx.cuda_home is None:
@@ -385,7 +401,7 @@ def _skip_needed(ctx: Context, mismatch: bool) -> bool:
     assert ctx.ds is not None
     if K.cpu_adam_cuda_check(ctx.ds) == "swallowed":
         return True
-    return "cuda-version-mismatch" in _without_skip(ctx, None).blockers
+    return N.CUDA_VERSION_MISMATCH in _without_skip(ctx, None).blockers
 
 
 def _skip_var(ctx: Context, pred: OpPrediction, mismatch: bool, no_toolkit: bool = False) -> Iterable[Result]:
@@ -407,7 +423,7 @@ def _skip_var(ctx: Context, pred: OpPrediction, mismatch: bool, no_toolkit: bool
                       evidence=ev, fixes=(pip_fix(f"deepspeed>={K.SKIP_CUDA_CHECK_SINCE}", "Upgrade DeepSpeed", ctx.python_exe),),
                       section=S_CUDA)
     elif no_toolkit:
-        sev = Severity.WARNING if "cuda-toolkit-missing" in pred.blockers else Severity.INFO  # the error is the toolkit's
+        sev = Severity.WARNING if N.CUDA_TOOLKIT_MISSING in pred.blockers else Severity.INFO  # the error is the toolkit's
         yield Finding(SKIP.RULE.name, sev,
                       f"{shown} cannot help: it is consulted only after a toolkit version was read",
                       "A missing CUDA_HOME or nvcc fails before the skip is looked at.", ev, (), S_CUDA)
@@ -446,18 +462,20 @@ def _skip_var(ctx: Context, pred: OpPrediction, mismatch: bool, no_toolkit: bool
 
 
 NINJA_MISSING = FindingSpec(
-    "ninja-missing", "DS104", E, "ninja, needed for JIT op builds, is not found the way DeepSpeed looks",
-    ("check", "verify", "explain"), "environment",
-    what="ninja is not found the way the installed DeepSpeed looks for it: DeepSpeed <= 0.18.2 needs the Python "
+    N.NINJA_MISSING,
+    E,
+    "ninja, needed for JIT op builds, is not found the way DeepSpeed looks",
+    Docs(
+        what="ninja is not found the way the installed DeepSpeed looks for it: DeepSpeed <= 0.18.2 needs the Python "
          "`ninja` module (`import ninja`; apt's ninja-build does not count) and an executable; >= 0.18.3 runs "
          "`ninja --version` on PATH. Also reported when the environment's bin directory (with its ninja) is not "
          "on PATH because the environment was not activated.",
-    why="Every JIT op build needs ninja; without it every op fails with `Unable to JIT load the <op> op due to "
+        why="Every JIT op build needs ninja; without it every op fails with `Unable to JIT load the <op> op due to "
         "ninja not being installed.`",
-    fix="Install ninja into the training environment (`python -m pip install ninja`); from DeepSpeed 0.18.3 the "
+        fix="Install ninja into the training environment (`python -m pip install ninja`); from DeepSpeed 0.18.3 the "
         "system package also works (`apt-get install ninja-build`); when the environment's bin dir has ninja "
         "but is not on PATH, activate the environment (`export PATH=<env>/bin:$PATH`).",
-    examples=(
+        examples=(
         case("ninja-0.18.3-no-executable-fatal",
              "DeepSpeed 0.18.3 with the ninja module installed but no ninja executable on PATH."),
         log("ninja-missing-ds0.19.8", "The same in a log (DeepSpeed 0.19.8):",
@@ -466,86 +484,99 @@ NINJA_MISSING = FindingSpec(
             "RuntimeError: Unable to JIT load the cpu_adam op due to ninja not being installed.\n"
             "RuntimeError: DeepSpeedCPUAdam requires the cpu_adam op, which failed to build/load.\n"),
     ),
-)
+        reads="environment"),
+    ("check", "verify", "explain"))
 
 
 HOST_COMPILER_UNSUPPORTED = FindingSpec(
-    "host-compiler-unsupported", "DS105", E, "No usable C++ compiler / OpenMP for JIT op builds",
-    ("check", "verify", "explain"), "environment",
-    what="No usable host C++ compiler for JIT op builds: no `$CXX` / `c++` on PATH, a compiler without an OpenMP "
+    N.HOST_COMPILER_UNSUPPORTED,
+    E,
+    "No usable C++ compiler / OpenMP for JIT op builds",
+    Docs(
+        what="No usable host C++ compiler for JIT op builds: no `$CXX` / `c++` on PATH, a compiler without an OpenMP "
          "runtime (cpu_adam is built with -fopenmp), or a gcc newer than the CUDA toolkit's nvcc accepts where "
          "cpu_adam still compiles a .cu kernel (DeepSpeed <= 0.14.2 with a visible GPU).",
-    why="torch builds JIT ops with `$CXX` or `c++`; nvcc refuses host compilers newer than the one its release "
+        why="torch builds JIT ops with `$CXX` or `c++`; nvcc refuses host compilers newer than the one its release "
         "supports.",
-    fix="Install a compiler (`apt-get install g++`) or point CXX at one (`unset CXX` / `export CXX=g++`); for "
+        fix="Install a compiler (`apt-get install g++`) or point CXX at one (`unset CXX` / `export CXX=g++`); for "
         "OpenMP `apt-get install libgomp1 libomp-dev`; for a gcc nvcc rejects, `export CXX=g++-<newest "
         "supported>` (or, unsafe, `export NVCC_APPEND_FLAGS=-allow-unsupported-compiler`).",
-    examples=(
+        examples=(
         case("compiler-missing-fatal", "No c++ on PATH at all (DeepSpeed 0.15.4): every JIT build fails."),
         log("compiler-missing-ds0.19.8", "In a log, with CXX pointing at a compiler that does not exist:",
             "FAILED: [code=127] cpu_adam.o \n"
             "/bin/sh: 1: /nonexistent/c++: not found\n"
             "ninja: build stopped: subcommand failed.\n"),
     ),
-)
+        reads="environment"),
+    ("check", "verify", "explain"))
 
 
 PYTHON_HEADERS_MISSING = FindingSpec(
-    "python-headers-missing", "DS106", E, "Python.h is missing, so no op can be compiled",
-    ("check", "verify", "explain"), "environment",
-    what="`Python.h` is missing from the checked interpreter's include directory (a Python installed without its "
+    N.PYTHON_HEADERS_MISSING,
+    E,
+    "Python.h is missing, so no op can be compiled",
+    Docs(
+        what="`Python.h` is missing from the checked interpreter's include directory (a Python installed without its "
          "-dev package).",
-    why="Every op's C++ sources include torch/extension.h, which includes Python.h: no op can be compiled.",
-    fix="Install the headers for that Python version (`apt-get install python3.X-dev`); conda environments ship "
+        why="Every op's C++ sources include torch/extension.h, which includes Python.h: no op can be compiled.",
+        fix="Install the headers for that Python version (`apt-get install python3.X-dev`); conda environments ship "
         "them; with pyenv, reinstall the version.",
-    examples=(
+        examples=(
         case("python-headers-missing-fatal", "An interpreter whose include directory has no Python.h."),
-        log("python-headers-missing", "In a log:",
+        log(N.PYTHON_HEADERS_MISSING, "In a log:",
             "/opt/envs/venv/lib/python3.11/site-packages/torch/include/torch/extension.h:9:10: fatal error: "
             "Python.h: No such file or directory\n"
             "compilation terminated.\n"
             "ninja: build stopped: subcommand failed.\n"),
     ),
-)
+        reads="environment"),
+    ("check", "verify", "explain"))
 
 
 TORCH_EXTENSIONS_LOCK_STALE = FindingSpec(
-    "torch-extensions-lock-stale", "DS108", E, "A leftover torch-extensions lock file: the next build hangs",
-    ("check", "verify", "explain"), "environment",
-    what="A `lock` file left in a torch-extensions build directory (`$TORCH_EXTENSIONS_DIR/<op>/lock`) by a "
+    N.TORCH_EXTENSIONS_LOCK_STALE,
+    E,
+    "A leftover torch-extensions lock file: the next build hangs",
+    Docs(
+        what="A `lock` file left in a torch-extensions build directory (`$TORCH_EXTENSIONS_DIR/<op>/lock`) by a "
          "killed build, with no process building there, under torch <= 2.13. An error when it is the op "
          "dsdoctor predicts (cpu_adam), a warning for other ops. With torch 2.14+ (an OS file lock) the "
          "leftover file is harmless and not reported. `explain` reports it (warning) when a log ends while a "
          "build was started or waited for.",
-    why="torch <= 2.13 guards JIT builds with a FileBaton: the file's existence makes every later build of that "
+        why="torch <= 2.13 guards JIT builds with a FileBaton: the file's existence makes every later build of that "
         "op wait forever, printing nothing.",
-    fix="Delete the stale lock (`rm -f <TORCH_EXTENSIONS_DIR>/<op>/lock`) when no build is running.",
-    examples=(
+        fix="Delete the stale lock (`rm -f <TORCH_EXTENSIONS_DIR>/<op>/lock`) when no build is running.",
+        examples=(
         case("lock-stale-cpu-adam-fatal",
              "A leftover cpu_adam/lock under TORCH_EXTENSIONS_DIR with no build running (torch 2.4)."),
-        log("libstdcxx-mismatch",
+        log(N.LIBSTDCXX_MISMATCH,
             "A log that ends right after torch announced the build (the first line of a real build log; a "
             "run that hangs on a stale lock prints nothing after it):",
             "Using /root/.cache/torch_extensions/py310_cu121 as PyTorch extensions root...\n"),
     ),
-)
+        reads="environment"),
+    ("check", "verify", "explain"))
 
 
 PREBUILT_OP_MISMATCH = FindingSpec(
-    "prebuilt-op-mismatch", "DS109", E, "Prebuilt DeepSpeed ops were built for another torch/CUDA",
-    ("check", "verify", "explain"), "environment",
-    what="DeepSpeed was installed with prebuilt ops (DS_BUILD_OPS=1 / DS_BUILD_<OP>=1) recorded for another "
+    N.PREBUILT_OP_MISMATCH,
+    E,
+    "Prebuilt DeepSpeed ops were built for another torch/CUDA",
+    Docs(
+        what="DeepSpeed was installed with prebuilt ops (DS_BUILD_OPS=1 / DS_BUILD_<OP>=1) recorded for another "
          "torch or CUDA version than the installed one (`git_version_info_installed.py`'s torch_info). A "
          "warning when the prebuilt op is not used (built for another accelerator: JIT runs instead).",
-    why="`load()` of a prebuilt op compares the recorded versions and raises `PyTorch version mismatch! "
+        why="`load()` of a prebuilt op compares the recorded versions and raises `PyTorch version mismatch! "
         "DeepSpeed ops were compiled and installed with a different version` (or the CUDA one).",
-    fix="Reinstall DeepSpeed against this torch, using JIT ops (`pip install --force-reinstall --no-cache-dir "
+        fix="Reinstall DeepSpeed against this torch, using JIT ops (`pip install --force-reinstall --no-cache-dir "
         "deepspeed`).",
-    examples=(
+        examples=(
         case("prebuilt-torch-version-mismatch-fatal",
              "cpu_adam prebuilt against torch 2.3; torch is now 2.4.0+cu121 (DeepSpeed 0.15.4)."),
     ),
-)
+        reads="environment"),
+    ("check", "verify", "explain"))
 
 
 def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
@@ -558,7 +589,7 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         bad = prebuilt_mismatch(ctx)
         built = ", ".join(sorted(k for k, v in inst.installed_ops.items() if v))
         if bad:
-            yield PREBUILT_OP_MISMATCH.finding(_sev(pred, "prebuilt-op-mismatch"),
+            yield PREBUILT_OP_MISMATCH.finding(_sev(pred, N.PREBUILT_OP_MISMATCH),
                           "DeepSpeed's prebuilt ops were built for another torch/CUDA and will refuse to load",
                           f"Prebuilt ops: {built} (accelerator {inst.accelerator_name!r}). {bad}",
                           (Evidence(f"torch_info={inst.torch_info}", os.path.join(inst.package_dir, "git_version_info_installed.py")),),
@@ -579,7 +610,7 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
                     f"(or export PATH={off}:$PATH) before launching training.")
         elif nj.module_dir and not nj.executable:
             hint = " The ninja module is installed but its executable is not on PATH."
-        yield NINJA_MISSING.finding(_sev(pred, "ninja-missing"),
+        yield NINJA_MISSING.finding(_sev(pred, N.NINJA_MISSING),
                       f"ninja not found the way DeepSpeed {ds} looks for it ({need})",
                       f"DeepSpeed {'<= 0.18.2 checks `import ninja`' if mode == 'module' else '>= 0.18.3 runs `ninja --version`'}; "
                       f"a missing ninja fails every JIT op with `{K.MSG_NINJA.format(op='cpu_adam')}`.{hint}",
@@ -590,19 +621,19 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     # compiler + OpenMP
     c = f.compiler
     if c.path is None:
-        yield HOST_COMPILER_UNSUPPORTED.finding(_sev(pred, "host-compiler-unsupported"),
+        yield HOST_COMPILER_UNSUPPORTED.finding(_sev(pred, N.HOST_COMPILER_UNSUPPORTED),
                       f"No C++ compiler: {c.name!r} is not on PATH", None,
                       (Evidence(f"{c.name}: not found", "PATH"),),
                       (compiler_fix(),), S_BUILD)
     elif c.kind is not None and c.openmp is None:
-        yield HOST_COMPILER_UNSUPPORTED.finding(_sev(pred, "host-compiler-unsupported"),
+        yield HOST_COMPILER_UNSUPPORTED.finding(_sev(pred, N.HOST_COMPILER_UNSUPPORTED),
                       f"{c.name} has no OpenMP runtime: cpu_adam is built with -fopenmp",
                       evidence=(Evidence(f"{c.path} -print-file-name=lib{'omp' if c.kind == 'clang' else 'gomp'}.so found nothing", c.path),),
                       fixes=(openmp_fix(),), section=S_BUILD)
     else:
         ver = ".".join(map(str, c.version)) if c.version else "?"
         limit = CK.nvcc_max_gcc(ctx.nvcc_release) if ctx.nvcc_release else None
-        if "host-compiler-unsupported" in pred.blockers and limit is not None:
+        if N.HOST_COMPILER_UNSUPPORTED in pred.blockers and limit is not None:
             yield HOST_COMPILER_UNSUPPORTED.finding(Severity.ERROR,
                           f"nvcc {_mm(ctx.nvcc_release)} rejects host gcc {ver} (newest supported: {limit})", pred.message,
                           (Evidence(f"{c.path} {ver}", c.path or ""),),
@@ -612,7 +643,7 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     # Python.h
     if f.python_h is None and f.interpreter is not None:
         v = f.interpreter.version
-        yield PYTHON_HEADERS_MISSING.finding(_sev(pred, "python-headers-missing"),
+        yield PYTHON_HEADERS_MISSING.finding(_sev(pred, N.PYTHON_HEADERS_MISSING),
                       f"Python.h is missing for Python {v[0]}.{v[1]}: no op can be compiled",
                       evidence=(Evidence(f"{f.interpreter.include}/Python.h not found", f.interpreter.include),),
                       fixes=(python_headers_fix((v[0], v[1])),), section=S_BUILD)
@@ -630,7 +661,7 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         if lock.busy:
             yield Passed(S_BUILD, f"{op}: a build is running now", lock.path)
             continue
-        is_cause = "torch-extensions-lock-stale" in pred.blockers and stale_lock(ctx, pred.op) == lock.path
+        is_cause = N.TORCH_EXTENSIONS_LOCK_STALE in pred.blockers and stale_lock(ctx, pred.op) == lock.path
         yield TORCH_EXTENSIONS_LOCK_STALE.finding(Severity.ERROR if is_cause else Severity.WARNING,
                       f"Stale build lock for {op}: the next build of {op} will hang silently",
                       f"torch waits on {lock.path} forever (no message) and no running process is building there. "
@@ -640,29 +671,32 @@ def build(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
 
 
 CUDA_LIBS_MISSING = FindingSpec(
-    "cuda-libs-missing", "DS107", E, "libcurand / libcudart missing where the CUDA cpu_adam build links",
-    ("check", "verify", "explain"), "environment",
-    what="No linkable `libcurand.so` where cpu_adam's CUDA build links it: DeepSpeed <= 0.19.7 on the CUDA "
+    N.CUDA_LIBS_MISSING,
+    E,
+    "libcurand / libcudart missing where the CUDA cpu_adam build links",
+    Docs(
+        what="No linkable `libcurand.so` where cpu_adam's CUDA build links it: DeepSpeed <= 0.19.7 on the CUDA "
          "accelerator links cpu_adam with `-lcurand -L$CUDA_HOME/lib64` (or `lib`) when a GPU is visible (a "
          "warning when none is: the same environment fails wherever one is). Only a versioned runtime "
          "(`libcurand.so.10`) is not linkable. `explain` also recognises a missing -lcudart/-lcublas/-lcusparse/"
          "-lcusolver.",
-    why="The link step fails (`cannot find -lcurand`) after compiling, and cpu_adam never loads.",
-    fix="Give the linker a `libcurand.so`: beside a runtime-only `libcurand.so.N` (PyPI's `nvidia-curand`, "
+        why="The link step fails (`cannot find -lcurand`) after compiling, and cpu_adam never loads.",
+        fix="Give the linker a `libcurand.so`: beside a runtime-only `libcurand.so.N` (PyPI's `nvidia-curand`, "
         "which torch cu13 pulls, ships only that in `<site-packages>/nvidia/cu13/lib`) `ln -s libcurand.so.N "
         "libcurand.so` and put that directory on LIBRARY_PATH; for CUDA >= 13 without one, first `pip install "
         "'cuda-toolkit[curand]==X.Y.*'`; for a `/usr/local/cuda-X.Y` toolkit, NVIDIA's CUDA apt repository "
         "package `libcurand-dev-X-Y` (not in Debian's sources).",
-    examples=(
+        examples=(
         case("cuda-libs-missing-0.15.4-gpu-fatal",
              "DeepSpeed 0.15.4 with a visible GPU and a toolkit without libcurand.so."),
-        log("cuda-libs-missing", "In a log:",
+        log(N.CUDA_LIBS_MISSING, "In a log:",
             "FAILED: [code=127] cpu_adam.o \n"
             "/usr/bin/ld: cannot find -lcurand: No such file or directory\n"
             "collect2: error: ld returned 1 exit status\n"
             "ninja: build stopped: subcommand failed.\n"),
     ),
-)
+        reads="environment"),
+    ("check", "verify", "explain"))
 
 
 def _curand(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
@@ -674,7 +708,7 @@ def _curand(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         return
     dirs = list(CK.cuda_lib_dirs(ctx.cuda_home))
     searched = dirs + [d for d in (ctx.env("LIBRARY_PATH") or "").split(os.pathsep) if d] + list(CK.SYSTEM_LIB_DIRS)
-    if "cuda-libs-missing" in pred.blockers:
+    if N.CUDA_LIBS_MISSING in pred.blockers:
         sev, title = Severity.ERROR, "cpu_adam will fail to link: no libcurand.so (`cannot find -lcurand`)"
     elif ctx.gpu_visible:
         sev, title = Severity.WARNING, "libcurand.so not found where cpu_adam's CUDA build links"
@@ -701,34 +735,39 @@ MIN_SHM = 512 * 1024 * 1024  # DeepSpeed's ds_report warns below 512 MB
 
 
 LIBAIO_MISSING = FindingSpec(
-    "libaio-missing", "DS111", E, "libaio (async_io, NVMe offload) is missing",
-    ("check", "verify", "explain"), "environment",
-    what="NVMe offload is configured (a ds_config offloading to nvme via `--ds-config`, or `--nvme`) and no "
+    N.LIBAIO_MISSING,
+    E,
+    "libaio (async_io, NVMe offload) is missing",
+    Docs(
+        what="NVMe offload is configured (a ds_config offloading to nvme via `--ds-config`, or `--nvme`) and no "
          "linkable `libaio.so` + `libaio.h` is found.",
-    why="async_io (ZeRO-Infinity's NVMe swapping) test-links `io_submit` against -laio: `async_io requires the "
+        why="async_io (ZeRO-Infinity's NVMe swapping) test-links `io_submit` against -laio: `async_io requires the "
         "dev libaio .so object and headers but these were not found.`",
-    fix="Install libaio (`apt-get install libaio-dev`; yum: libaio-devel; pacman: libaio).",
-    examples=(
+        fix="Install libaio (`apt-get install libaio-dev`; yum: libaio-devel; pacman: libaio).",
+        examples=(
         case("libaio-missing-nvme", "`dsdoctor check --nvme` on a machine without libaio."),
-        log("libaio-missing", "In a log:",
+        log(N.LIBAIO_MISSING, "In a log:",
             " [WARNING]  async_io requires the dev libaio .so object and headers but these were not found.\n"
             " [WARNING]  async_io: please install the libaio-dev package with apt\n"
             "RuntimeError: Unable to JIT load the async_io op due to it not being compatible due to "
             "hardware/software issue. None\n"),
     ),
-)
+        reads="environment"),
+    ("check", "verify", "explain"))
 
 
 SHM_TOO_SMALL = FindingSpec(
-    "shm-too-small", "DS112", W, "/dev/shm is small for multi-process data loading / NCCL",
-    ("check", "explain"), "environment",
-    what=f"`/dev/shm` is smaller than {MIN_SHM >> 20} MiB (the Docker default is 64 MiB). `explain` reports it when a "
+    N.SHM_TOO_SMALL,
+    W,
+    "/dev/shm is small for multi-process data loading / NCCL",
+    Docs(
+        what=f"`/dev/shm` is smaller than {MIN_SHM >> 20} MiB (the Docker default is 64 MiB). `explain` reports it when a "
          "DataLoader worker or a rank died of SIGBUS (bus error, exit -7).",
-    why="NCCL and DataLoader workers pass data through /dev/shm; DeepSpeed's ds_report warns below 512 MB. "
+        why="NCCL and DataLoader workers pass data through /dev/shm; DeepSpeed's ds_report warns below 512 MB. "
         "Running out kills the process with SIGBUS.",
-    fix="Docker: give the container more shared memory (`docker run --shm-size=16g ...` or `--ipc=host`); or "
+        fix="Docker: give the container more shared memory (`docker run --shm-size=16g ...` or `--ipc=host`); or "
         "load data in the main process (`DataLoader(..., num_workers=0)`).",
-    examples=(
+        examples=(
         RuleExample("facts", "A container whose /dev/shm is 64 MiB (a limit a test cannot change for real: the "
                              "real facts of this machine are collected and /dev/shm's size replaced).",
                     data='{"limits": {"shm_bytes": 67108864}}'),
@@ -737,7 +776,8 @@ SHM_TOO_SMALL = FindingSpec(
             "memory (shm).\n"
             "RuntimeError: DataLoader worker (pid(s) 13733) exited unexpectedly\n"),
     ),
-)
+        reads="environment"),
+    ("check", "explain"))
 
 
 def system(ctx: Context, pred: OpPrediction, intent: Optional[OffloadIntent] = None) -> Iterable[Result]:
@@ -783,7 +823,7 @@ SPECS: Tuple[FindingSpec, ...] = (
 
 # check's environment forms of two names lint's rules own (their docs are the rules')
 FORMS: Tuple[Form, ...] = (
-    Form(SKIP.RULE, "check", (
+    Form(N.DS_SKIP_CUDA_CHECK_INEFFECTIVE, "check", (
         case("skip-true-ignored-warning",
              "`dsdoctor check` with DS_SKIP_CUDA_CHECK=true in the environment (DeepSpeed 0.15.4, nvcc 13.0 vs torch "
              "cu121): the mismatch is the error, this finding a warning whose fix is exactly `1`."),
@@ -795,7 +835,7 @@ FORMS: Tuple[Form, ...] = (
             "variable), any value with no toolkit (it is read only after a version was read), any value where no "
             "check fails (a matching toolkit, or 0.19.8 whose cpu_adam is not checked: fix `unset DS_SKIP_CUDA_CHECK`), "
             "and `1` facing torch's own major-version check at install time."),
-    Form(MEMLOCK.RULE, "check", (
+    Form(N.MEMLOCK_TOO_LOW, "check", (
         case("memlock-low-0.19.5-warning",
              "`dsdoctor check` with `ulimit -l` lowered to 1 MiB on DeepSpeed 0.19.5 (pin_memory defaults to true "
              "from 0.19.5: a warning; info before)."),

@@ -11,9 +11,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from packaging.version import Version
 
+from .. import names as N
 from ..knowledge import deepspeed as K
 from ..model import Finding, Severity
-from ..spec import FindingSpec, RuleExample
+from ..spec import Docs, FindingSpec, RuleExample
 from .memory import Workload, activation_bytes, frozen_bytes, stage3_buffers
 
 # (stage, offload_optimizer, offload_param), fastest first
@@ -175,23 +176,26 @@ def estimate(w: Workload, hw: Hardware, ds: Version, margin: float = 0.1) -> Est
 
 E = Severity.ERROR
 ESTIMATE_NOTHING_FITS = FindingSpec(
-    "estimate-nothing-fits", "DS601", E, "No ZeRO-2/3 offload option fits the GPUs and host RAM",
-    ("estimate",), "model",
-    what="`dsdoctor estimate`: none of the six ZeRO-2/3 x offload options (none / cpu / nvme) fits the GPUs and "
+    N.ESTIMATE_NOTHING_FITS,
+    E,
+    "No ZeRO-2/3 offload option fits the GPUs and host RAM",
+    Docs(
+        what="`dsdoctor estimate`: none of the six ZeRO-2/3 x offload options (none / cpu / nvme) fits the GPUs and "
          "host RAM with the requested margin (default 10 %). Reported with exit code 1, `\"recommended\": null` and this finding in "
          "the JSON's `findings`; `--write-config` then writes nothing.",
-    why="Training with any of those setups runs out of GPU or host memory (model states by DeepSpeed's own "
+        why="Training with any of those setups runs out of GPU or host memory (model states by DeepSpeed's own "
         "estimate_zero{2,3}_model_states_mem_needs, plus activations, CUDA context and buffers).",
-    fix="As estimate says: add GPUs/nodes (`--gpus-per-node`, `--nodes`), use LoRA/QLoRA (`--lora-r`, "
+        fix="As estimate says: add GPUs/nodes (`--gpus-per-node`, `--nodes`), use LoRA/QLoRA (`--lora-r`, "
         "`--qlora`), shorten the sequence (`--seq-len`) or enable gradient checkpointing (on unless "
         "`--no-gradient-checkpointing`); each option's GPU and CPU numbers show which resource is short.",
-    examples=(
+        examples=(
         RuleExample("estimate", "A 67B-parameter Llama-shaped model on one 8 GB GPU with 16 GB of RAM (exit 1, "
                                 "`recommended` null):",
                     "dsdoctor estimate --gpus-per-node 1 --gpu-mem 8GB --cpu-mem 16GB --layers 80 --hidden 8192 "
                     "--vocab 128256 --format json",
                     source="tests/cases/estimate/nothing-fits.toml"),
     ),
-)
+        reads="model"),
+    ("estimate",))
 
 SPECS: Tuple[FindingSpec, ...] = (ESTIMATE_NOTHING_FITS,)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import List, Optional, Sequence, Tuple
 
+from .. import names as N
 from ..model import Evidence, Finding, Report, Severity
 from .causes import ENV_CAUSES
 from .diagnose import diagnose_scan, scan_sources
@@ -13,7 +14,7 @@ from .reader import MAX_LINE_BYTES, InputError, Source, StdinRaw, expand, open_b
 
 FOLLOW_POLL_S = 0.5
 # ENV_CAUSES: causes an environment check can confirm (same names in check and explain; from the cause specs)
-NEUTRAL = ("no-failure", "unknown", "op-build-failed-cause-not-in-log", "torch-extensions-lock-stale")
+NEUTRAL = (N.NO_FAILURE, N.UNKNOWN, N.OP_BUILD_FAILED_CAUSE_NOT_IN_LOG, N.TORCH_EXTENSIONS_LOCK_STALE)
 
 
 def explain_paths(paths: List[str], *, env: bool = False, python: Optional[str] = None) -> Report:
@@ -45,7 +46,7 @@ def merge_reports(report: Report, checked: Report) -> None:
             f = Finding(f.name, f.severity, f.title + " (confirmed by the environment check)", f.explanation + " " + c.explanation,
                         ev, c.fixes or f.fixes, f.section, f.path, f.line)
         merged.append(f)
-    extra = [c for c in by_name.values() if c.severity is Severity.ERROR or c.name == "torch-extensions-lock-stale"]
+    extra = [c for c in by_name.values() if c.severity is Severity.ERROR or c.name == N.TORCH_EXTENSIONS_LOCK_STALE]
     extra = [Finding(c.name, c.severity, c.title + " (found by the environment check, not in the log)", c.explanation,
                      tuple(Evidence(e.what, f"dsdoctor check: {e.where}") for e in c.evidence), c.fixes, "explain")
              for c in extra]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterable, List, Optional, Tuple
 
+from .. import names as N
 from ..knowledge import deepspeed as K
 from ..knowledge import transformers as TK
 from ..knowledge.versions import major_minor, parse
@@ -78,8 +79,8 @@ def log_facts(sc: Scanner) -> LogFacts:
             if m:
                 f.python = (int(m.group(1)), int(m.group(2)))
                 break
-    if sc.hits.get("ninja-missing"):
-        f.extra["ninja_check"] = "executable" if any("Ninja is required" in h.text for h in sc.hits["ninja-missing"]) else "module"
+    if sc.hits.get(N.NINJA_MISSING):
+        f.extra["ninja_check"] = "executable" if any("Ninja is required" in h.text for h in sc.hits[N.NINJA_MISSING]) else "module"
     if f.ds is None:
         names = {h.text for h in sc.symptoms}
         if any("requires the cpu_adam op" in t for t in names):
@@ -89,7 +90,7 @@ def log_facts(sc: Scanner) -> LogFacts:
             keys = [m for m in tb.message if re.fullmatch(r"[\w.]{3,100}", m)]
             if keys:
                 f.extra["float_key"] = keys[-1]
-    for h in sc.hits.get("port-in-use", []):
+    for h in sc.hits.get(N.PORT_IN_USE, []):
         m = re.search(r"port: (\d{2,5})|:(\d{2,5})\b", h.text)
         if m:
             f.extra["port"] = m.group(1) or m.group(2)
@@ -202,7 +203,7 @@ def _decide_combined(hits: List[Hit], sc: Scanner) -> Tuple[str, Optional[Advice
     """Transformers 4.20-4.50's combined ZeRO-3 message: which argument did the call pass?"""
     h = hits[0]
     if TK.MSG_ZERO3_LOW_MEM_411 in h.text or TK.MSG_ZERO3_LOW_MEM_419 in h.text:
-        return "zero3-low-cpu-mem-usage-conflict", None
+        return N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, None
     # 4.20-4.50's one message for both arguments, or a cut line that could be either
 
     tb = _tb_for(h, sc)
@@ -210,10 +211,10 @@ def _decide_combined(hits: List[Hit], sc: Scanner) -> Tuple[str, Optional[Advice
     code = fr.code if fr else ""
     dm, low = "device_map" in code, "low_cpu_mem_usage" in code
     if dm and not low:
-        return "zero3-device-map-conflict", None
+        return N.ZERO3_DEVICE_MAP_CONFLICT, None
     if low and not dm:
-        return "zero3-low-cpu-mem-usage-conflict", None
-    return "zero3-low-cpu-mem-usage-conflict", zero3_both(h.text)
+        return N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, None
+    return N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, zero3_both(h.text)
 
 
 def diagnose_scan(sc: Scanner) -> Report:
@@ -228,7 +229,7 @@ def diagnose_scan(sc: Scanner) -> Report:
     extra = [h for h in framed if not h.symptom] + _promoted(sc, symptoms)
     for i, (name, hits) in enumerate(_cause_hits(sc, extra)):
         adv: Optional[Advice] = None
-        if name == "zero3-low-cpu-mem-usage-conflict":
+        if name == N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT:
             name, adv = _decide_combined(hits, sc)
         if used.get(name):
             continue
@@ -263,7 +264,7 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
     op_syms = [s for s in symptoms if s.name == G.OP_BUILD_SYMPTOM]
     tbs = sorted(sc.tracebacks, key=lambda t: t.order)
     if op_syms:
-        name = "op-build-failed-cause-not-in-log"
+        name = N.OP_BUILD_FAILED_CAUSE_NOT_IN_LOG
         return _finding(name, BY_NAME[name].advise(Seen(op_syms[0].text), facts), [_ev(op_syms[0])], op_syms[1:])
     if tbs:
         tb = tbs[0]
@@ -277,15 +278,15 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
             ev.append(Evidence(f'File "{fr.path}", line {fr.line}, in {fr.func}' + (f": {fr.code}" if fr.code else ""),
                                "your code", path=fr.path, line=fr.line))
         mine = fr is not None and innermost is fr and bool(tb.exc_text) and not LIB_EXCEPTION.search(tb.exc_text)
-        name = "user-code-error" if mine else "unknown"
+        name = N.USER_CODE_ERROR if mine else N.UNKNOWN
         return _finding(name, BY_NAME[name].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)
     if symptoms:
-        return _finding("unknown", G.unknown(Seen(), facts), [_ev(symptoms[0])], symptoms[1:])
+        return _finding(N.UNKNOWN, G.unknown(Seen(), facts), [_ev(symptoms[0])], symptoms[1:])
     if sc.build_ran is not None and not sc.build_done:  # the log ends while ninja compiled: cut, not a lock wait
-        name = "op-build-failed-cause-not-in-log"
+        name = N.OP_BUILD_FAILED_CAUSE_NOT_IN_LOG
         return _finding(name, BY_NAME[name].advise(Seen(), facts), [_ev(sc.build_ran)], [])
     if sc.build_started is not None and not sc.build_done:
-        return _finding("torch-extensions-lock-stale", G.lock_stale(Seen(), facts), [_ev(sc.build_started)], [], Severity.WARNING)
+        return _finding(N.TORCH_EXTENSIONS_LOCK_STALE, G.lock_stale(Seen(), facts), [_ev(sc.build_started)], [], Severity.WARNING)
     notes = sc.notes + sc.warnings
-    return _finding("no-failure", G.no_failure(Seen(groups={"notes": str(len(notes))}), facts),
+    return _finding(N.NO_FAILURE, G.no_failure(Seen(groups={"notes": str(len(notes))}), facts),
                     [_ev(h, f"warning, {h.source}:{h.line}") for h in notes[:10]], [], Severity.INFO)

@@ -4,10 +4,11 @@ invalid examples (the examples are its tests, and the docs in ``docs/rules.md``)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Iterable, Literal, Optional, Tuple
 
 from ..model import Evidence, Finding, Fix, Severity
+from ..spec import Docs, FindingSpec, RuleExample
 
 if TYPE_CHECKING:
     from .target import Target
@@ -50,21 +51,52 @@ class Hit:
 
 @dataclass(frozen=True)
 class Rule:
-    """One lint rule: the spec of its finding name (name, ``code``, summary, What / Why / Fix, examples) and its
-    check. ``catalog`` and ``ruledocs`` read the name's code and docs here."""
+    """One lint rule: the spec of its finding name (:class:`~dsdoctor.spec.FindingSpec`: name, severity, summary,
+    What / Why / Fix; ``spec.docs.reads`` is the file kind it lints), its check, and valid and invalid examples
+    (its tests, and the example in its docs)."""
 
-    name: str  # the catalog name (public contract)
-    kind: Kind
-    severity: Severity  # the usual severity (a rule may report another one in a given case)
-    summary: str
-    what: str
-    why: str
-    fix: str
+    spec: FindingSpec
     check: Callable[["Target"], Iterable[Hit]]
     valid: Tuple[Example, ...] = ()
     invalid: Tuple[Example, ...] = ()
-    section: str = field(default="Config")
-    code: str = ""  # the short code (public contract, e.g. ``DS408``)
+
+    def __post_init__(self) -> None:
+        # the first invalid example is also the docs example (the spec's, where it has none of its own)
+        ex = self.invalid[0] if self.invalid else None
+        if ex is not None and not self.spec.docs.examples:
+            opts = ", ".join(f"{k}={v}" for k, v in ex.options)
+            shown = RuleExample("lint", f"A {self.kind} file (reported)" + (f", with {opts}" if opts else "") + ".",
+                                ex.text.rstrip("\n"), source=f"dsdoctor.lint rule {self.name} (invalid example 1)")
+            object.__setattr__(self, "spec", replace(self.spec, docs=replace(self.spec.docs, examples=(shown,))))
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def code(self) -> str:
+        return self.spec.code
+
+    @property
+    def severity(self) -> Severity:
+        return self.spec.severity
+
+    @property
+    def summary(self) -> str:
+        return self.spec.summary
+
+    @property
+    def kind(self) -> Kind:
+        """The file kind the rule lints."""
+        return self.spec.docs.reads  # type: ignore[return-value]
+
+    @property
+    def section(self) -> str:
+        return self.spec.section
+
+    @property
+    def why(self) -> str:
+        return self.spec.docs.why
 
     def hit(self, target: "Target", pos: Optional[int], title: str, explanation: str = "",
             fixes: Tuple[Fix, ...] = (), edits: Tuple[Edit, ...] = (), severity: Optional[Severity] = None,
@@ -75,3 +107,9 @@ class Rule:
         f = Finding(self.name, severity or self.severity, title, explanation or self.why, evidence, fixes,
                     self.section, target.path, line, col)
         return Hit(f, edits)
+
+
+def spec(name: str, kind: Kind, severity: Severity, summary: str, what: str, why: str, fix: str,
+         section: str = "Config") -> FindingSpec:
+    """A lint rule's spec: its name (a :mod:`dsdoctor.names` constant) linting files of ``kind``."""
+    return FindingSpec(name, severity, summary, Docs(what, why, fix, reads=kind), ("lint",), section)

@@ -28,15 +28,16 @@ import tokenize
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
+from .. import names as N
 from ..model import Finding, Fix, Severity
 from ..textpos import LineIndex
-from .rule import Edit, Example, Hit, Rule
+from .rule import Edit, Example, Hit, Rule, spec
 
 if TYPE_CHECKING:
     from .reader import Document
     from .target import Target
 
-NAME = "unused-suppression"
+NAME = N.UNUSED_SUPPRESSION
 DIRECTIVE = re.compile(r"(?:#|//|/\*)[ \t]*dsdoctor:[ \t]*(?P<kind>ignore-file|ignore)(?![\w-])"
                        r"(?:\[(?P<names>[^\]\n]*)\])?")
 Span = Tuple[int, int]
@@ -321,7 +322,7 @@ def _check(t: "Target") -> Iterable[Hit]:
 
 
 RULE = Rule(
-    name=NAME, code="DS422", kind="python", severity=Severity.WARNING, section="Suppressions",
+    spec(NAME, "python", Severity.WARNING, section="Suppressions",
     summary="A dsdoctor: ignore comment (or config entry) that suppresses nothing",
     what="An inline `dsdoctor: ignore[...]` / `ignore-file[...]` comment, in any file kind lint reads, whose names "
          "(or, bare, the whole comment) silenced no finding on their line or file, or that names no dsdoctor rule; and "
@@ -330,7 +331,7 @@ RULE = Rule(
     why="A suppression that matches nothing is stale (the problem was fixed, or the name is misspelled) and will "
         "silently hide the next real finding on that line.",
     fix="Delete the comment, or the unused names in it (safe fix: `dsdoctor fix` removes it); for a configuration "
-        "entry, delete it from the file. Keep one on purpose with `dsdoctor: ignore[name, unused-suppression]`.",
+        "entry, delete it from the file. Keep one on purpose with `dsdoctor: ignore[name, unused-suppression]`."),
     check=_check,
     valid=(Example('from transformers import AutoModelForCausalLM, TrainingArguments\n'
                    'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'

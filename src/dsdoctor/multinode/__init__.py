@@ -8,6 +8,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
+from .. import names as N
 from ..checks import evaluate
 from ..knowledge import deepspeed as K
 from ..lint.launch._files import env_file_vars
@@ -15,7 +16,7 @@ from ..model import Evidence, Report, Severity
 from ..probes.environment import EnvFacts
 from ..probes.remote import MARK, bundle, one_liner
 from ..probes.wire import decode
-from ..spec import FindingSpec, RuleExample
+from ..spec import Docs, FindingSpec, RuleExample
 from . import transport as T
 from .diff import NODE_ENV_DIFFERS, NODE_ENV_DRIFT, drift_findings, group_findings
 from .hosts import HostfileError, read_hostfile, select
@@ -33,20 +34,23 @@ def _command_example(situation: str, argv: Tuple[str, ...], files: Dict[str, str
 
 
 NODE_UNREACHABLE = FindingSpec(
-    "node-unreachable", "DS701", E, "A node of the hostfile could not be probed (ssh/pdsh/srun failed or hung)",
-    ("multinode", "launch"), "nodes",
-    what="A node of the hostfile could not be probed: ssh/pdsh/srun failed (unknown host, refused, no key), the "
+    N.NODE_UNREACHABLE,
+    E,
+    "A node of the hostfile could not be probed (ssh/pdsh/srun failed or hung)",
+    Docs(
+        what="A node of the hostfile could not be probed: ssh/pdsh/srun failed (unknown host, refused, no key), the "
          "probe hung past `--timeout`, or it returned no result. The other nodes are still checked.",
-    why="The launcher cannot start ranks there either: the job would fail or hang at startup.",
-    fix="Make non-interactive ssh work exactly as the launcher uses it (`ssh -o BatchMode=yes <host> true`, "
+        why="The launcher cannot start ranks there either: the job would fail or hang at startup.",
+        fix="Make non-interactive ssh work exactly as the launcher uses it (`ssh -o BatchMode=yes <host> true`, "
         "`ssh-copy-id <host>`), fix the host name in the hostfile, or leave the node out (`--exclude`).",
-    examples=(
+        examples=(
         _command_example("A hostfile naming a host that does not resolve, probed over ssh (the real ssh client):",
                 ("check", "--hostfile", "hostfile", "--transport", "ssh", "--timeout", "20", "--format", "json"),
                 {"hostfile": "worker-9.invalid slots=8\n"},
                 "$ cat hostfile\nworker-9.invalid slots=8\n$ dsdoctor check --hostfile hostfile --transport ssh\n"),
     ),
-)
+        reads="nodes"),
+    ("multinode", "launch"))
 
 
 def nodes_of(hostfile: str, include: str = "", exclude: str = "") -> List[str]:

@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
+from .. import names as N
 from ..model import Evidence, Finding, Report, Severity
-from ..spec import FindingSpec, RuleExample
+from ..spec import Docs, FindingSpec, RuleExample
 
 # differences that break a job: ranks import different code, build ops for another toolkit, or cannot
 # agree on the collective backend
@@ -28,40 +29,46 @@ def _nodes_example(situation: str, prints: Dict[str, Dict[str, Any]]) -> RuleExa
 
 
 NODE_ENV_DRIFT = FindingSpec(
-    "node-env-drift", "DS700", E, "Nodes differ in something every rank must share (torch, CUDA, DeepSpeed, ...)",
-    ("multinode", "launch"), "nodes",
-    what="`dsdoctor check --hostfile` (and `launch`'s preflight): the nodes differ in something every rank must "
+    N.NODE_ENV_DRIFT,
+    E,
+    "Nodes differ in something every rank must share (torch, CUDA, DeepSpeed, ...)",
+    Docs(
+        what="`dsdoctor check --hostfile` (and `launch`'s preflight): the nodes differ in something every rank must "
          "share: Python version, torch / its CUDA or ROCm build, DeepSpeed, Transformers, accelerate, peft, the "
          "nvcc release, the accelerator, DeepSpeed's prebuilt ops. The finding lists each value with the nodes "
          "that have it, most common first.",
-    why="Every rank must import the same versions: a different torch, CUDA build, DeepSpeed or Transformers on "
+        why="Every rank must import the same versions: a different torch, CUDA build, DeepSpeed or Transformers on "
         "one node fails the whole job minutes in (mismatched collectives, ops built for another toolkit, "
         "different module code).",
-    fix="Make the odd nodes match the others: install the listed versions there (or point them at the same "
+        fix="Make the odd nodes match the others: install the listed versions there (or point them at the same "
         "shared environment), then re-run `dsdoctor check --hostfile`.",
-    examples=(
+        examples=(
         _nodes_example("Three nodes, one with another torch:",
               {"worker-1": {"torch": "2.4.0+cu121"}, "worker-2": {"torch": "2.4.0+cu121"},
                "worker-3": {"torch": "2.5.1+cu121"}}),
     ),
-)
+        reads="nodes"),
+    ("multinode", "launch"))
 
 
 NODE_ENV_DIFFERS = FindingSpec(
-    "node-env-differs", "DS702", INFO, "Nodes differ in something not fatal by itself (paths, limits, variables)",
-    ("multinode", "launch"), "nodes",
-    what="The nodes differ in something not fatal by itself: the interpreter path, CUDA_HOME, GPU count or "
+    N.NODE_ENV_DIFFERS,
+    INFO,
+    "Nodes differ in something not fatal by itself (paths, limits, variables)",
+    Docs(
+        what="The nodes differ in something not fatal by itself: the interpreter path, CUDA_HOME, GPU count or "
          "names, the ninja executable, the compiler, memlock / shm limits, total memory, forwarded environment "
          "variables.",
-    why="Not fatal by itself; listed so the nodes can be made identical (a missing variable also shows up as a "
+        why="Not fatal by itself; listed so the nodes can be made identical (a missing variable also shows up as a "
         "per-node finding).",
-    fix="Make the nodes identical where it matters to you; forward variables every node needs with "
+        fix="Make the nodes identical where it matters to you; forward variables every node needs with "
         "`.deepspeed_env` (`dsdoctor launch` offers the lines).",
-    examples=(
+        examples=(
         _nodes_example("Two nodes with their CUDA toolkit at different paths:",
               {"worker-1": {"cuda_home": "/usr/local/cuda-12.1"}, "worker-2": {"cuda_home": "/opt/cuda"}}),
     ),
-)
+        reads="nodes"),
+    ("multinode", "launch"))
 
 
 def _show(v: Any) -> str:

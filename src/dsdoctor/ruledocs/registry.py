@@ -5,15 +5,12 @@ summary (tests fail on such a name)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, List, Tuple
+from typing import Dict, List, Tuple
 
 from ..catalog import RULES
 from ..model import Severity
 from ..spec import FindingSpec, RuleExample
 from . import RuleDoc
-
-if TYPE_CHECKING:
-    from ..specs import Spec
 
 
 def anchor(name: str) -> str:
@@ -34,27 +31,10 @@ def render_examples(examples: Tuple[RuleExample, ...]) -> str:
     return "\n\n".join(parts)
 
 
-def _doc(s: "Spec") -> RuleDoc:
-    from ..explain.causes.spec import Cause
-    from ..lint.rule import Rule
-
-    if isinstance(s, Rule):
-        ex = s.invalid[0] if s.invalid else None
-        examples: Tuple[RuleExample, ...] = ()
-        if ex is not None:
-            opts = ", ".join(f"{k}={v}" for k, v in ex.options)
-            examples = (RuleExample("lint", f"A {s.kind} file (reported)" + (f", with {opts}" if opts else "") + ".",
-                                    ex.text.rstrip("\n"), source=f"dsdoctor.lint rule {s.name} (invalid example 1)"),)
-        return RuleDoc(s.name, s.code, s.summary, s.severity, s.what, s.why, render_examples(examples), s.fix, "lint",
-                       ("lint",), s.kind, anchor(s.name), examples)
-    if isinstance(s, Cause):
-        d = s.docs
-        assert d is not None
-        return RuleDoc(s.name, s.code, s.summary, s.severity, d.what, d.why, render_examples(d.examples), d.fix,
-                       d.commands[0], d.commands, d.kind, anchor(s.name), d.examples)
-    assert isinstance(s, FindingSpec)
-    return RuleDoc(s.name, s.code, s.summary, s.severity, s.what, s.why, render_examples(s.examples), s.fix,
-                   s.commands[0], s.commands, s.kind, anchor(s.name), s.examples)
+def _doc(s: FindingSpec) -> RuleDoc:
+    d = s.docs
+    return RuleDoc(s.name, s.code, s.summary, s.severity, d.what, d.why, render_examples(d.examples), d.fix,
+                   s.commands[0], s.commands, d.reads, anchor(s.name), d.examples)
 
 
 def _fallback(name: str) -> RuleDoc:
@@ -71,7 +51,8 @@ def build() -> Dict[str, RuleDoc]:
         if s.name in docs:
             raise ValueError(f"{s.name!r} documented twice")
         docs[s.name] = _doc(s)
-    for name, f in forms():
+    for f in forms():
+        name = f.of
         d = docs.get(name)
         if d is None:
             raise ValueError(f"a {f.command} form of undocumented name {name!r}")

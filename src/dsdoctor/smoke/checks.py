@@ -7,8 +7,9 @@ import json
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
+from .. import names as N
 from ..model import Evidence, Finding, Passed, Report, Severity
-from ..spec import FindingSpec, RuleExample
+from ..spec import Docs, FindingSpec, RuleExample
 from . import MARK, SmokeRun
 
 SECTION = "smoke"
@@ -68,7 +69,7 @@ def report(run: SmokeRun) -> Report:
                                     tuple(Evidence(ln, "last output") for ln in run.log.splitlines()[-3:]), (), SECTION))
     if not ok_run:
         cause = diagnose(run.log)
-        primary = [f for f in cause.findings if f.severity is Severity.ERROR and f.name not in ("no-failure", "unknown")]
+        primary = [f for f in cause.findings if f.severity is Severity.ERROR and f.name not in (N.NO_FAILURE, N.UNKNOWN)]
         if primary:
             f0 = primary[0]
             rep.findings.append(Finding(f0.name, Severity.ERROR, f"smoke run failed: {f0.title}", f0.explanation,
@@ -158,15 +159,17 @@ def _example(situation: str, events: Tuple[Dict[str, Any], ...], rc: int = 0, cf
 
 
 SMOKE_FAILED = FindingSpec(
-    "smoke-failed", "DS610", E, "dsdoctor smoke: the ZeRO-3 offload rehearsal did not finish",
-    ("smoke",), "run",
-    what="`dsdoctor smoke`: the ZeRO-3 offload rehearsal (a tiny model through the real deepspeed launcher) "
+    N.SMOKE_FAILED,
+    E,
+    "dsdoctor smoke: the ZeRO-3 offload rehearsal did not finish",
+    Docs(
+        what="`dsdoctor smoke`: the ZeRO-3 offload rehearsal (a tiny model through the real deepspeed launcher) "
          "exited non-zero and `explain` recognises no cause in its log (a recognised cause is reported under "
          "its own name instead, e.g. ninja-missing). The title carries the last exception line.",
-    why="The same setup will fail in training; dsdoctor does not know why.",
-    fix="Read the log tail (`dsdoctor smoke -v`, or `facts.log_tail` in the JSON), run `dsdoctor check -v`, and "
+        why="The same setup will fail in training; dsdoctor does not know why.",
+        fix="Read the log tail (`dsdoctor smoke -v`, or `facts.log_tail` in the JSON), run `dsdoctor check -v`, and "
         "include both when asking for help.",
-    examples=(
+        examples=(
         _example("`dsdoctor smoke` whose ranks fail in an all-reduce with an NCCL error dsdoctor does not recognise "
               "(exit 1):", (), rc=1,
               extra_log="[rank3]: Traceback (most recent call last):\n"
@@ -176,90 +179,106 @@ SMOKE_FAILED = FindingSpec(
                         "[rank3]: torch.distributed.DistBackendError: NCCL error in: "
                         "/pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:77, unhandled system error\n"),
     ),
-)
+        reads="run"),
+    ("smoke",))
 
 
 SMOKE_TIMEOUT = FindingSpec(
-    "smoke-timeout", "DS611", E, "dsdoctor smoke: the run exceeded its overall timeout",
-    ("smoke",), "run",
-    what="`dsdoctor smoke`: the run did not finish within `--timeout` (default 900 s) or was interrupted "
+    N.SMOKE_TIMEOUT,
+    E,
+    "dsdoctor smoke: the run exceeded its overall timeout",
+    Docs(
+        what="`dsdoctor smoke`: the run did not finish within `--timeout` (default 900 s) or was interrupted "
          "(Ctrl-C); every process was stopped (SIGINT to the launcher, then SIGKILL to the process tree).",
-    why="A first cpu_adam build takes about a minute; a silent hang usually is a stale lock in "
+        why="A first cpu_adam build takes about a minute; a silent hang usually is a stale lock in "
         "TORCH_EXTENSIONS_DIR (torch <= 2.13 waits on it forever).",
-    fix="Run `dsdoctor check` (it reports torch-extensions-lock-stale with the `rm -f` of the lock), or raise "
+        fix="Run `dsdoctor check` (it reports torch-extensions-lock-stale with the `rm -f` of the lock), or raise "
         "`--timeout` for a slow first build.",
-    examples=(
+        examples=(
         _example("`dsdoctor smoke --timeout 6` stopped while cpu_adam was still being built:", (), rc=-2,
               timed_out=True,
               extra_log="Using /root/.cache/dsdoctor/torch_extensions as PyTorch extensions root...\n"
                         "Building extension module cpu_adam...\n"),
     ),
-)
+        reads="run"),
+    ("smoke",))
 
 
 SMOKE_LOSS_NOT_DECREASING = FindingSpec(
-    "smoke-loss-not-decreasing", "DS612", E, "dsdoctor smoke: the loss did not fall on a learnable task",
-    ("smoke",), "run",
-    what="`dsdoctor smoke`: on its learnable task (a repeated token pattern) the mean of rank 0's last three "
+    N.SMOKE_LOSS_NOT_DECREASING,
+    E,
+    "dsdoctor smoke: the loss did not fall on a learnable task",
+    Docs(
+        what="`dsdoctor smoke`: on its learnable task (a repeated token pattern) the mean of rank 0's last three "
          "losses is not below 90 % of the first loss, or fewer than four steps ran.",
-    why="The optimizer does not update the weights as configured: a zero or tiny learning rate, a scheduler "
+        why="The optimizer does not update the weights as configured: a zero or tiny learning rate, a scheduler "
         "that keeps it at 0, frozen parameters.",
-    fix="Check the `optimizer` (lr) and `scheduler` blocks of the config (warmup_min_lr / warmup_num_steps).",
-    examples=(
+        fix="Check the `optimizer` (lr) and `scheduler` blocks of the config (warmup_min_lr / warmup_num_steps).",
+        examples=(
         _example("`dsdoctor smoke --ds-config ds.json` with `\"lr\": 0` in the optimizer block:",
               (_init(), _done([10.42] * 12))),
     ),
-)
+        reads="run"),
+    ("smoke",))
 
 
 SMOKE_UNEXPECTED_OPTIMIZER = FindingSpec(
-    "smoke-unexpected-optimizer", "DS613", E, "dsdoctor smoke: DeepSpeed picked another optimizer than expected",
-    ("smoke",), "run",
-    what="`dsdoctor smoke`: the config offloads the optimizer (offload_optimizer device cpu/nvme) with an "
+    N.SMOKE_UNEXPECTED_OPTIMIZER,
+    E,
+    "dsdoctor smoke: DeepSpeed picked another optimizer than expected",
+    Docs(
+        what="`dsdoctor smoke`: the config offloads the optimizer (offload_optimizer device cpu/nvme) with an "
          "Adam/AdamW optimizer block, but DeepSpeed did not use DeepSpeedCPUAdam.",
-    why="With optimizer offload and an Adam/AdamW block DeepSpeed builds DeepSpeedCPUAdam (the cpu_adam op) "
+        why="With optimizer offload and an Adam/AdamW block DeepSpeed builds DeepSpeedCPUAdam (the cpu_adam op) "
         "unless the optimizer params ask for torch's (`\"torch_adam\": true`); any other optimizer on offloaded "
         "fp32 states is much slower. FusedAdam means DeepSpeed did not apply the optimizer offload at all.",
-    fix="Keep the optimizer in the ds_config (`\"optimizer\": {\"type\": \"AdamW\", ...}`) without "
+        fix="Keep the optimizer in the ds_config (`\"optimizer\": {\"type\": \"AdamW\", ...}`) without "
         "`\"torch_adam\": true` in its params.",
-    examples=(
+        examples=(
         _example("A smoke run whose engine reports FusedAdam although offload_optimizer is cpu:",
               (_init(optimizer="FusedAdam"), _done())),
     ),
-)
+        reads="run"),
+    ("smoke",))
 
 
 SMOKE_PARAMS_NOT_PARTITIONED = FindingSpec(
-    "smoke-params-not-partitioned", "DS614", E, "dsdoctor smoke: ZeRO-3 did not partition the parameters",
-    ("smoke",), "run",
-    what="`dsdoctor smoke` with ZeRO stage 3: some parameters still hold their full tensor on a rank after "
+    N.SMOKE_PARAMS_NOT_PARTITIONED,
+    E,
+    "dsdoctor smoke: ZeRO-3 did not partition the parameters",
+    Docs(
+        what="`dsdoctor smoke` with ZeRO stage 3: some parameters still hold their full tensor on a rank after "
          "`deepspeed.initialize` (no `ds_id`, or a non-empty local tensor).",
-    why="ZeRO-3 did not partition the model: it was not built under zero.Init or the stage is not applied, so "
+        why="ZeRO-3 did not partition the model: it was not built under zero.Init or the stage is not applied, so "
         "every rank holds the full model and memory does not scale with ranks.",
-    fix="Make sure the config's `zero_optimization.stage` is 3 and the model is created under ZeRO-3 "
+        fix="Make sure the config's `zero_optimization.stage` is 3 and the model is created under ZeRO-3 "
         "(`deepspeed.zero.Init`, or TrainingArguments(deepspeed=...) before from_pretrained).",
-    examples=(
+        examples=(
         _example("A smoke run whose rank 0 reports `partitioned: false`:",
               (_init(partitioned=False), _done())),
     ),
-)
+        reads="run"),
+    ("smoke",))
 
 
 SMOKE_SAVE_FAILED = FindingSpec(
-    "smoke-save-failed", "DS615", E, "dsdoctor smoke: the 16-bit model save failed or was skipped",
-    ("smoke",), "run",
-    what="`dsdoctor smoke`: `engine.save_16bit_model()` returned False or wrote no file.",
-    why="Under ZeRO-3 `save_16bit_model` gathers the partitions only when DeepSpeed's parsed config has "
+    N.SMOKE_SAVE_FAILED,
+    E,
+    "dsdoctor smoke: the 16-bit model save failed or was skipped",
+    Docs(
+        what="`dsdoctor smoke`: `engine.save_16bit_model()` returned False or wrote no file.",
+        why="Under ZeRO-3 `save_16bit_model` gathers the partitions only when DeepSpeed's parsed config has "
         "`stage3_gather_16bit_weights_on_model_save` true; otherwise it logs `Did not save the model ...` and "
         "returns False. A training run saving the same way writes no usable weights.",
-    fix="Make sure DeepSpeed sees `\"stage3_gather_16bit_weights_on_model_save\": true` in zero_optimization "
+        fix="Make sure DeepSpeed sees `\"stage3_gather_16bit_weights_on_model_save\": true` in zero_optimization "
         "(`dsdoctor lint --fix --unsafe-fixes` adds it where a config needs it: zero3-16bit-save-disabled), or "
         "consolidate a checkpoint with `zero_to_fp32.py`.",
-    examples=(
+        examples=(
         _example("A smoke run whose 16-bit save returned False and wrote nothing:",
               (_init(), _done(saved={"returned": False, "files": []}))),
     ),
-)
+        reads="run"),
+    ("smoke",))
 
 
 SPECS: Tuple[FindingSpec, ...] = (SMOKE_FAILED, SMOKE_TIMEOUT, SMOKE_LOSS_NOT_DECREASING, SMOKE_UNEXPECTED_OPTIMIZER,

@@ -8,11 +8,12 @@ import re
 from typing import Tuple
 
 from ... import fixes as F
-from ...checks import rules as CHK
+from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge.versions import major_minor, v
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, form, frame, log, msg, rx
+from ...model import Severity
+from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
 BUILDER = "deepspeed/ops/op_builder/builder.py"
 CPP_EXT = "torch/utils/cpp_extension.py"
@@ -233,7 +234,7 @@ _HEADERS = "|".join(re.escape(h) for h in CK.CUDA_HEADERS)
 _GCC_NVCC = "cuda/include/crt/host_config.h (nvcc 11-13)"
 
 SPECS: Tuple[Cause, ...] = (
-    form(CHK.CUDA_VERSION_MISMATCH, _cuda_version_mismatch, predicted_by="check:cuda-version-mismatch", signatures=(
+    form(N.CUDA_VERSION_MISMATCH, _cuda_version_mismatch, signatures=(
               msg(K.MSG_MISMATCH_CORE + ", unable", f"{BUILDER} assert_no_cuda_mismatch, CUDAMismatchException (0.9-0.19.8)",
                   "deepspeed.ops.op_builder.builder.CUDAMismatchException: >- DeepSpeed Op Builder: Installed CUDA version "
                   "13.5 does not match the version torch was compiled with 13.0, unable to compile cuda/cpp extensions "
@@ -261,7 +262,7 @@ SPECS: Tuple[Cause, ...] = (
                     "  File \"/usr/lib/python3/dist-packages/torch/utils/cpp_extension.py\", line 387, in _check_cuda_version\n"
                     "    raise RuntimeError(CUDA_MISMATCH_MESSAGE.format(cuda_str_version, torch.version.cuda))\n"
                     "RuntimeError:\n"))),
-    form(CHK.CUDA_TOOLKIT_MISSING, _cuda_toolkit_missing, predicted_by="check:cuda-toolkit-missing", signatures=(
+    form(N.CUDA_TOOLKIT_MISSING, _cuda_toolkit_missing, signatures=(
               msg(K.MSG_MISSING_CUDA_HOME, f"{BUILDER} installed_cuda_version (0.9-0.19.4)",
                   "deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, unable to compile "
                   "CUDA op(s)"),
@@ -286,33 +287,38 @@ SPECS: Tuple[Cause, ...] = (
                     "    self._execute_child(args, executable, preexec_fn, close_fds,\n",
                     exc=r"^(?:$|AssertionError|FileNotFoundError|PermissionError|OSError|subprocess\.CalledProcessError|"
                         r"\S{0,80}MissingCUDAException)", anywhere=True))),
-    form(CHK.NINJA_MISSING, _ninja_missing, predicted_by="check:ninja-missing", signatures=(
+    form(N.NINJA_MISSING, _ninja_missing, signatures=(
               msg(K.MSG_NINJA, f"{BUILDER} jit_load (0.9-0.19.8)",
                   "RuntimeError: Unable to JIT load the cpu_adam op due to ninja not being installed."),
               msg(_NINJA_TORCH, f"{CPP_EXT} verify_ninja_availability (torch 1.x-2.14)",
                   "RuntimeError: Ninja is required to load C++ extensions (pip install ninja to get it)"))),
-    form(CHK.PYTHON_HEADERS_MISSING, _python_headers_missing, predicted_by="check:python-headers-missing", signatures=(
+    form(N.PYTHON_HEADERS_MISSING, _python_headers_missing, signatures=(
               msg(CK.MSG_PYTHON_H, "gcc compiling torch/include/torch/extension.h (any torch)",
                   "/opt/envs/venv/lib/python3.11/site-packages/torch/include/torch/extension.h:9:10: fatal error: "
                   "Python.h: No such file or directory"),)),
-    Cause("cuda-headers-missing", "DS300", "CUDA headers (cuda_runtime.h, ...) missing where an op is compiled",
-          _cuda_headers_missing, predicted_by="none", signatures=(
-              rx(r"(?:%s): No such file or directory" % _HEADERS, ".h: No such file",
-                 "gcc / nvcc compiling DeepSpeed's csrc against $CUDA_HOME/include",
-                 "<command-line>: fatal error: cuda_runtime.h: No such file or directory"),),
-          docs=Docs(
-              "The op build failed because a CUDA header (`cuda_runtime.h`, `cuda.h`, `cublas_v2.h`, `curand.h`, ...) is "
+    cause(
+    N.CUDA_HEADERS_MISSING,
+    Severity.ERROR,
+    "CUDA headers (cuda_runtime.h, ...) missing where an op is compiled",
+    _cuda_headers_missing,
+    Docs(
+        what="The op build failed because a CUDA header (`cuda_runtime.h`, `cuda.h`, `cublas_v2.h`, `curand.h`, ...) is "
               "not found: CUDA_HOME points at a toolkit without its include/ directory (a runtime-only or nvcc-only "
               "install).",
-              "CUDA ops (and cpu_adam's CUDA build before 0.19.8) compile against the toolkit's headers.",
-              "Install the CUDA development headers matching torch's CUDA (`conda install -c nvidia cuda-cudart-dev "
+        why="CUDA ops (and cpu_adam's CUDA build before 0.19.8) compile against the toolkit's headers.",
+        fix="Install the CUDA development headers matching torch's CUDA (`conda install -c nvidia cuda-cudart-dev "
               "cuda-libraries-dev`, or `apt install cuda-toolkit-X-Y`), then export CUDA_HOME to that toolkit.",
-              (log("cuda-headers-missing", "A fused_adam build on a toolkit without headers:",
+        examples=(log(N.CUDA_HEADERS_MISSING, "A fused_adam build on a toolkit without headers:",
                    "FAILED: [code=127] fused_adam.o \n"
                    "<command-line>: fatal error: cuda_runtime.h: No such file or directory\n"
                    "compilation terminated.\n"
-                   "ninja: build stopped: subcommand failed.\n"),))),
-    form(CHK.HOST_COMPILER_UNSUPPORTED, _host_compiler_unsupported, predicted_by="check:host-compiler-unsupported", signatures=(
+                   "ninja: build stopped: subcommand failed.\n"),),
+        reads="log"),
+    signatures=(
+              rx(r"(?:%s): No such file or directory" % _HEADERS, ".h: No such file",
+                 "gcc / nvcc compiling DeepSpeed's csrc against $CUDA_HOME/include",
+                 "<command-line>: fatal error: cuda_runtime.h: No such file or directory"),)),
+    form(N.HOST_COMPILER_UNSUPPORTED, _host_compiler_unsupported, signatures=(
               msg(CK.MSG_GCC_UNSUPPORTED, _GCC_NVCC,
                   "/usr/local/cuda/include/crt/host_config.h:143:2: error: #error -- unsupported GNU version! gcc "
                   "versions later than 12 are not supported! The nvcc flag '-allow-unsupported-compiler' can be used "
@@ -343,11 +349,11 @@ SPECS: Tuple[Cause, ...] = (
               msg(CK.MSG_COMPILER_INCOMPATIBLE, f"{CPP_EXT} check_compiler_abi_compatibility warning (torch 1.x-2.14)",
                   "Your compiler (c++) is not compatible with the compiler Pytorch was built with for this platform, "
                   "which is g++ on linux.", note=True))),
-    form(CHK.CUDA_LIBS_MISSING, _cuda_libs_missing, predicted_by="check:cuda-libs-missing", signatures=(
+    form(N.CUDA_LIBS_MISSING, _cuda_libs_missing, signatures=(
               rx(r"cannot find -l(?:curand|cudart|cublas|cusparse|cusolver)", "cannot find -l",
                  "ld linking DeepSpeed's cpu_adam.so (-lcurand, DeepSpeed <= 0.19.7)",
                  "/usr/bin/ld: cannot find -lcurand: No such file or directory"),)),
-    form(CHK.LIBAIO_MISSING, _libaio_missing, predicted_by="check:libaio-missing", signatures=(
+    form(N.LIBAIO_MISSING, _libaio_missing, signatures=(
               # the async_io build itself (DS_BUILD_AIO=1 / a JIT build without the compatibility probe)
               msg(CK.MSG_LIBAIO_HEADER, "gcc compiling DeepSpeed's csrc/aio (#include <libaio.h>, 0.9-0.19.8)",
                   "csrc/aio/common/deepspeed_aio_utils.h:17:10: fatal error: libaio.h: No such file or directory"),
@@ -358,7 +364,7 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_LIBAIO, "deepspeed/ops/op_builder/async_io.py is_compatible warning (0.9-0.19.8)",
                   "[WARNING]  async_io requires the dev libaio .so object and headers but these were not found.",
                   note=True, cause_with=r"\basync_io\b"),)),
-    form(CHK.PREBUILT_OP_MISMATCH, _prebuilt_op_mismatch, predicted_by="check:prebuilt-op-mismatch", signatures=(
+    form(N.PREBUILT_OP_MISMATCH, _prebuilt_op_mismatch, signatures=(
               msg(K.MSG_PREBUILT_TORCH, f"{BUILDER} load, installed ops vs torch (0.9-0.19.8)",
                   "RuntimeError: PyTorch version mismatch! DeepSpeed ops were compiled and installed with a different "
                   "version than what is being used at runtime. Please re-install DeepSpeed or switch torch versions. "
@@ -373,7 +379,7 @@ SPECS: Tuple[Cause, ...] = (
                  "(c10 / at / torch symbols; any torch and DeepSpeed)",
                  "ImportError: /root/.cache/torch_extensions/py310_cu121/cpu_adam/cpu_adam.so: undefined symbol: "
                  "_ZN3c104cuda9SetDeviceEi"))),
-    form(CHK.DS_ACCELERATOR_INVALID, _ds_accelerator_invalid, predicted_by="check:ds-accelerator-invalid", signatures=(
+    form(N.DS_ACCELERATOR_INVALID, _ds_accelerator_invalid, signatures=(
               rx(r"DS_ACCELERATOR must be one of", "DS_ACCELERATOR must be one of",
                  "deepspeed/accelerator/real_accelerator.py get_accelerator (0.9-0.19.8)",
                  "ValueError: DS_ACCELERATOR must be one of ['cuda', 'cpu', 'xpu', 'npu', 'mps', 'hpu', 'mlu', "
@@ -382,8 +388,25 @@ SPECS: Tuple[Cause, ...] = (
                   "deepspeed/accelerator/real_accelerator.py get_accelerator, DS_ACCELERATOR=cpu (older releases; not 0.15+)",
                   "ValueError: CPU_Accelerator requires intel_extension_for_pytorch, which is not installed on this "
                   "system."))),
-    Cause("nvcc-arch-unsupported", "DS304", "nvcc does not know a GPU architecture in the arch list",
-          _nvcc_arch_unsupported, predicted_by="none", signatures=(
+    cause(
+    N.NVCC_ARCH_UNSUPPORTED,
+    Severity.ERROR,
+    "nvcc does not know a GPU architecture in the arch list",
+    _nvcc_arch_unsupported,
+    Docs(
+        what="nvcc refused a GPU architecture in the build's arch list (`Unsupported gpu architecture 'compute_60'`), "
+              "or DeepSpeed found no compute capability left after filtering, or could not probe the GPUs in a forked "
+              "child where CUDA was already initialised.",
+        why="CUDA 13's nvcc dropped compute_60/61/70, and DeepSpeed's default list still names them (a forked child "
+              "cannot probe the GPUs to narrow it).",
+        fix="List only your GPUs' architectures: `export TORCH_CUDA_ARCH_LIST=\"8.0;9.0\"` (`nvidia-smi "
+              "--query-gpu=compute_cap --format=csv` gives them).",
+        examples=(log(N.NVCC_ARCH_UNSUPPORTED, "A fused_adam build with CUDA 13's nvcc:",
+                   "FAILED: [code=127] fused_adam.o \n"
+                   "nvcc fatal   : Unsupported gpu architecture 'compute_60'\n"
+                   "ninja: build stopped: subcommand failed.\n"),),
+        reads="log"),
+    signatures=(
               msg(CK.MSG_NVCC_ARCH, "nvcc (CUDA 12.x: compute_35; 13.0: compute_60/61/70 removed)",
                   "nvcc fatal   : Unsupported gpu architecture 'compute_60'"),
               msg(K.MSG_FORK_ARCH, f"{BUILDER} compute_capability_args (0.16-0.19.8)",
@@ -392,76 +415,98 @@ SPECS: Tuple[Cause, ...] = (
                   "target architectures explicitly."),
               msg(K.MSG_NO_COMPUTE_CAPS, f"{BUILDER} compute_capability_args (0.12-0.19.8)",
                   "RuntimeError: Unable to load fused_adam op due to no compute capabilities remaining after "
-                  "filtering")),
-          docs=Docs(
-              "nvcc refused a GPU architecture in the build's arch list (`Unsupported gpu architecture 'compute_60'`), "
-              "or DeepSpeed found no compute capability left after filtering, or could not probe the GPUs in a forked "
-              "child where CUDA was already initialised.",
-              "CUDA 13's nvcc dropped compute_60/61/70, and DeepSpeed's default list still names them (a forked child "
-              "cannot probe the GPUs to narrow it).",
-              "List only your GPUs' architectures: `export TORCH_CUDA_ARCH_LIST=\"8.0;9.0\"` (`nvidia-smi "
-              "--query-gpu=compute_cap --format=csv` gives them).",
-              (log("nvcc-arch-unsupported", "A fused_adam build with CUDA 13's nvcc:",
-                   "FAILED: [code=127] fused_adam.o \n"
-                   "nvcc fatal   : Unsupported gpu architecture 'compute_60'\n"
-                   "ninja: build stopped: subcommand failed.\n"),))),
-    Cause("compiler-killed", "DS301", "The compiler was killed (usually out of memory) while building an op",
-          _compiler_killed, predicted_by="none", signatures=(
-              msg(CK.MSG_COMPILER_KILLED, "gcc driver when cc1plus is killed (gcc 9-14)",
-                  "c++: fatal error: Killed signal terminated program cc1plus"),
-              msg(CK.MSG_ICE_KILLED, "gcc driver, cc1plus killed mid-compile (gcc 7-14)",
-                  "c++: internal compiler error: Killed (program cc1plus)")),
-          docs=Docs(
-              "The compiler was killed while building an op (`Killed signal terminated program cc1plus`, or an internal "
+                  "filtering"))),
+    cause(
+    N.COMPILER_KILLED,
+    Severity.ERROR,
+    "The compiler was killed (usually out of memory) while building an op",
+    _compiler_killed,
+    Docs(
+        what="The compiler was killed while building an op (`Killed signal terminated program cc1plus`, or an internal "
               "compiler error after a kill).",
-              "ninja runs one compiler per core, and each cc1plus for DeepSpeed ops can take several GB: the host runs "
+        why="ninja runs one compiler per core, and each cc1plus for DeepSpeed ops can take several GB: the host runs "
               "out of memory and the OOM killer stops the compiler. Almost always memory, not a code problem.",
-              "Build with one compiler job at a time (`export MAX_JOBS=1`; every form of the variable is shown), or add "
+        fix="Build with one compiler job at a time (`export MAX_JOBS=1`; every form of the variable is shown), or add "
               "memory / swap (check with `free -g; dmesg | grep -i 'killed process'`).",
-              (log("compiler-killed", "A cpu_adam build whose compilers were killed:",
+        examples=(log(N.COMPILER_KILLED, "A cpu_adam build whose compilers were killed:",
                    "FAILED: [code=127] cpu_adam.o \n"
                    "c++: fatal error: Killed signal terminated program cc1plus\n"
                    "compilation terminated.\n"
-                   "ninja: build stopped: subcommand failed.\n" + CPU_ADAM_TAIL),))),
-    Cause("libstdcxx-mismatch", "DS305", "A freshly built op fails to import: GLIBCXX version not found",
-          _libstdcxx_mismatch, predicted_by="none", signatures=(
-              msg(CK.MSG_GLIBCXX, "the dynamic loader importing the built <op>.so (glibc ld.so)",
-                  "ImportError: /opt/conda/envs/ft/lib/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required "
-                  "by /root/.cache/torch_extensions/py310_cu121/cpu_adam/cpu_adam.so)"),),
-          docs=Docs(
-              "A freshly built op fails to import: `version `GLIBCXX_3.4.NN' not found (required by .../<op>.so)`.",
-              "The op was compiled with a newer gcc than the libstdc++ the process loaded (often conda's, older than "
+                   "ninja: build stopped: subcommand failed.\n" + CPU_ADAM_TAIL),),
+        reads="log"),
+    signatures=(
+              msg(CK.MSG_COMPILER_KILLED, "gcc driver when cc1plus is killed (gcc 9-14)",
+                  "c++: fatal error: Killed signal terminated program cc1plus"),
+              msg(CK.MSG_ICE_KILLED, "gcc driver, cc1plus killed mid-compile (gcc 7-14)",
+                  "c++: internal compiler error: Killed (program cc1plus)"))),
+    cause(
+    N.LIBSTDCXX_MISMATCH,
+    Severity.ERROR,
+    "A freshly built op fails to import: GLIBCXX version not found",
+    _libstdcxx_mismatch,
+    Docs(
+        what="A freshly built op fails to import: `version `GLIBCXX_3.4.NN' not found (required by .../<op>.so)`.",
+        why="The op was compiled with a newer gcc than the libstdc++ the process loaded (often conda's, older than "
               "the system compiler).",
-              "Give the environment a newer libstdc++ (`conda install -c conda-forge 'libstdcxx-ng>=13'`), or (unsafe: "
+        fix="Give the environment a newer libstdc++ (`conda install -c conda-forge 'libstdcxx-ng>=13'`), or (unsafe: "
               "may clash with other libraries) load the system one first: `export "
               "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libstdc++.so.6`.",
-              (log("libstdcxx-mismatch", "cpu_adam built, then its import failed:",
+        examples=(log(N.LIBSTDCXX_MISMATCH, "cpu_adam built, then its import failed:",
                    "Loading extension module cpu_adam...\n"
                    "Traceback (most recent call last):\n"
                    "  File \"/opt/conda/envs/ft/lib/python3.10/site-packages/torch/utils/cpp_extension.py\", line 1746, in "
                    "_import_module_from_library\n"
                    "    module = importlib.util.module_from_spec(spec)\n"
                    "ImportError: /opt/conda/envs/ft/lib/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by "
-                   "/root/.cache/torch_extensions/py310_cu121/cpu_adam/cpu_adam.so)\n"),))),
-    Cause("windows-op-build-unsupported", "DS303", "DeepSpeed ops cannot be JIT-built on native Windows",
-          _windows_op_build, predicted_by="none", signatures=(
+                   "/root/.cache/torch_extensions/py310_cu121/cpu_adam/cpu_adam.so)\n"),),
+        reads="log"),
+    signatures=(
+              msg(CK.MSG_GLIBCXX, "the dynamic loader importing the built <op>.so (glibc ld.so)",
+                  "ImportError: /opt/conda/envs/ft/lib/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required "
+                  "by /root/.cache/torch_extensions/py310_cu121/cpu_adam/cpu_adam.so)"),)),
+    cause(
+    N.WINDOWS_OP_BUILD_UNSUPPORTED,
+    Severity.ERROR,
+    "DeepSpeed ops cannot be JIT-built on native Windows",
+    _windows_op_build,
+    Docs(
+        what="An op build failed on native Windows (MSVC required / not found, POSIX-only sources, link errors of the "
+              "MSVC toolchain).",
+        why="DeepSpeed ops cannot be JIT-built on native Windows.",
+        fix="Run training under WSL2 or Linux (`wsl --install`).",
+        examples=(log("windows-msvc", "A cpu_adam build on Windows:",
+                   "error: Microsoft Visual C++ 14.0 or greater is required. Get it with \"Microsoft C++ Build Tools\"\n"
+                   "ninja: build stopped: subcommand failed.\n" + CPU_ADAM_TAIL),),
+        reads="log"),
+    signatures=(
               msg(CK.MSG_WINDOWS_POSIX_ONLY, "deepspeed/ops/op_builder/*.py is_compatible on Windows (0.10-0.19.8)",
                   "[WARNING]  async_io is only supported on POSIX platforms, not Windows."),
               msg(CK.MSG_MSVC_REQUIRED, "setuptools/_distutils/_msvccompiler.py (setuptools 60-75)",
                   "error: Microsoft Visual C++ 14.0 or greater is required. Get it with \"Microsoft C++ Build Tools\": "
                   "https://visualstudio.microsoft.com/visual-cpp-build-tools/"),
               msg(CK.MSG_MSVC_LINK, "MSVC link.exe (Visual Studio 2019-2022)",
-                  "LINK : fatal error LNK1181: cannot open input file 'aio.lib'")),
-          docs=Docs(
-              "An op build failed on native Windows (MSVC required / not found, POSIX-only sources, link errors of the "
-              "MSVC toolchain).",
-              "DeepSpeed ops cannot be JIT-built on native Windows.",
-              "Run training under WSL2 or Linux (`wsl --install`).",
-              (log("windows-msvc", "A cpu_adam build on Windows:",
-                   "error: Microsoft Visual C++ 14.0 or greater is required. Get it with \"Microsoft C++ Build Tools\"\n"
-                   "ninja: build stopped: subcommand failed.\n" + CPU_ADAM_TAIL),))),
-    Cause("op-builder-bug", "DS340", "DeepSpeed's own op builder produced a broken build (fixed in a later release)",
-          _op_builder_bug, predicted_by="none", signatures=(
+                  "LINK : fatal error LNK1181: cannot open input file 'aio.lib'"))),
+    cause(
+    N.OP_BUILDER_BUG,
+    Severity.ERROR,
+    "DeepSpeed's own op builder produced a broken build (fixed in a later release)",
+    _op_builder_bug,
+    Docs(
+        what="An op built (or was prebuilt) and then failed because of DeepSpeed's own build setup: an op `.so` that "
+              "imports with `undefined symbol: curandCreateGenerator` (not linked with -lcurand) or a DeepSpeed symbol "
+              "(a source file left out), torch's `C++20 or later compatible compiler is required` under DeepSpeed's "
+              "hard-coded `-std=c++17`, `multiple definition of` DeepSpeed functions, or the link step missing the "
+              "build's own object files.",
+        why="The sources, objects, compile and link flags of an op come from DeepSpeed's op builder; these failures "
+              "were DeepSpeed bugs, each fixed in a release (knowledge/deepspeed.py BUILDER_BUGS). The toolkit, compiler "
+              "and libraries are not the problem, and reinstalling them does not help.",
+        fix="Upgrade DeepSpeed to the release that fixed it (the finding names it), then rebuild the op. For prebuilt "
+              "ops missing -lcurand, a JIT build (`DS_BUILD_OPS=0`) also works.",
+        examples=(log("op-builder-bug-curand-unlinked", "Importing a prebuilt cpu_adam_op linked without libcurand:",
+                   "ImportError: /home/user/proj/site/deepspeed/ops/adam/cpu_adam_op.cpython-311-x86_64-linux-gnu.so: "
+                   "undefined symbol: curandCreateGenerator\n"),),
+        reads="log"),
+    signatures=(
               rx(_OP_SO_SYMBOL, ".so: undefined symbol: ", "the dynamic loader (glibc ld.so) importing an op .so that "
                  f"{BUILDER} linked without -lcurand (cpu_adam_op < 0.6.2, transformer_inference < 0.5.10, quantizer "
                  "< 0.10.0) or built without one of its sources (NPU async_io, PR #7894)",
@@ -490,23 +535,28 @@ SPECS: Tuple[Cause, ...] = (
                     "strip_empty_entries\n"
                     "    return [x for x in args if len(x) > 0]\n"
                     "TypeError: object of type 'NoneType' has no len()\n",
-                    exc=r"^TypeError: object of type 'NoneType' has no len", anywhere=True)),
-          docs=Docs(
-              "An op built (or was prebuilt) and then failed because of DeepSpeed's own build setup: an op `.so` that "
-              "imports with `undefined symbol: curandCreateGenerator` (not linked with -lcurand) or a DeepSpeed symbol "
-              "(a source file left out), torch's `C++20 or later compatible compiler is required` under DeepSpeed's "
-              "hard-coded `-std=c++17`, `multiple definition of` DeepSpeed functions, or the link step missing the "
-              "build's own object files.",
-              "The sources, objects, compile and link flags of an op come from DeepSpeed's op builder; these failures "
-              "were DeepSpeed bugs, each fixed in a release (knowledge/deepspeed.py BUILDER_BUGS). The toolkit, compiler "
-              "and libraries are not the problem, and reinstalling them does not help.",
-              "Upgrade DeepSpeed to the release that fixed it (the finding names it), then rebuild the op. For prebuilt "
-              "ops missing -lcurand, a JIT build (`DS_BUILD_OPS=0`) also works.",
-              (log("op-builder-bug-curand-unlinked", "Importing a prebuilt cpu_adam_op linked without libcurand:",
-                   "ImportError: /home/user/proj/site/deepspeed/ops/adam/cpu_adam_op.cpython-311-x86_64-linux-gnu.so: "
-                   "undefined symbol: curandCreateGenerator\n"),))),
-    Cause("cpu-simd-flags-mismatch", "DS343", "cpu_adam's SIMD flags do not fit the compile target",
-          _cpu_simd_flags_mismatch, predicted_by="none", signatures=(
+                    exc=r"^TypeError: object of type 'NoneType' has no len", anywhere=True))),
+    cause(
+    N.CPU_SIMD_FLAGS_MISMATCH,
+    Severity.ERROR,
+    "cpu_adam's SIMD flags do not fit the compile target",
+    _cpu_simd_flags_mismatch,
+    Docs(
+        what="cpu_adam failed to compile because its SIMD code path does not fit the compile target: gcc warns "
+              "`AVX512F vector return without AVX512F enabled changes the ABI` / fails with `target specific option "
+              "mismatch` on simd.h's _mm512 intrinsics, or (DeepSpeed < 0.3.12) gets an empty argument "
+              "(`gcc: error: : No such file or directory`).",
+        why="DeepSpeed chooses `-D__AVX512__` / `-D__AVX256__` from the CPU's flags but the compiler's `-march` comes "
+              "from elsewhere (a site compiler wrapper or module default such as x86-64-v3, CFLAGS, or a build host "
+              "unlike the run host). Old releases passed an empty flag for CPUs they did not recognise.",
+        fix="Remove the `-march` override so the compiler targets the CPU (DeepSpeed passes `-march=native`), or build "
+              "the op on the machine that runs it; for the empty flag, upgrade DeepSpeed (>= 0.3.12).",
+        examples=(log(N.CPU_SIMD_FLAGS_MISMATCH, "cpu_adam compiled by a compiler wrapper targeting x86-64-v3:",
+                   "/opt/envs/ds/0.19.8/deepspeed/ops/csrc/includes/simd.h:51:51: warning: AVX512F vector return without "
+                   "AVX512F enabled changes the ABI [-Wpsabi]\n"
+                   "ninja: build stopped: subcommand failed.\n"),),
+        reads="log"),
+    signatures=(
               msg(CK.MSG_PSABI_AVX512, "gcc -Wpsabi on DeepSpeed's csrc/includes/simd.h __m512 path (gcc 7-14; 12.2 run here)",
                   "csrc/includes/simd.h:51:51: warning: AVX512F vector return without AVX512F enabled changes the ABI "
                   "[-Wpsabi]", note=True, cause_with=_BUILD_FAILED),
@@ -515,31 +565,22 @@ SPECS: Tuple[Cause, ...] = (
                   "void*)': target specific option mismatch"),
               rx(r"(?:gcc|g\+\+|c\+\+|cc): error: : No such file or directory", CK.MSG_GCC_EMPTY_ARG,
                  "the gcc driver given DeepSpeed < 0.3.12's empty SIMD flag (builder.py simd_width, PR #796)",
-                 "x86_64-linux-gnu-gcc: error: : No such file or directory")),
-          docs=Docs(
-              "cpu_adam failed to compile because its SIMD code path does not fit the compile target: gcc warns "
-              "`AVX512F vector return without AVX512F enabled changes the ABI` / fails with `target specific option "
-              "mismatch` on simd.h's _mm512 intrinsics, or (DeepSpeed < 0.3.12) gets an empty argument "
-              "(`gcc: error: : No such file or directory`).",
-              "DeepSpeed chooses `-D__AVX512__` / `-D__AVX256__` from the CPU's flags but the compiler's `-march` comes "
-              "from elsewhere (a site compiler wrapper or module default such as x86-64-v3, CFLAGS, or a build host "
-              "unlike the run host). Old releases passed an empty flag for CPUs they did not recognise.",
-              "Remove the `-march` override so the compiler targets the CPU (DeepSpeed passes `-march=native`), or build "
-              "the op on the machine that runs it; for the empty flag, upgrade DeepSpeed (>= 0.3.12).",
-              (log("cpu-simd-flags-mismatch", "cpu_adam compiled by a compiler wrapper targeting x86-64-v3:",
-                   "/opt/envs/ds/0.19.8/deepspeed/ops/csrc/includes/simd.h:51:51: warning: AVX512F vector return without "
-                   "AVX512F enabled changes the ABI [-Wpsabi]\n"
-                   "ninja: build stopped: subcommand failed.\n"),))),
-    Cause("nvcc-too-old", "DS348", "The nvcc building the op predates CUDA 11 (no -std=c++17)",
-          _nvcc_too_old, predicted_by="none", signatures=(
-              msg(CK.MSG_NVCC_VALUE_UNDEFINED, "nvcc < 11.0 (message template read in the nvcc 13.0 binary)",
-                  "nvcc fatal   : Value 'c++17' is not defined for option 'std'"),),
-          docs=Docs(
-              "nvcc rejected `-std=c++17` (`Value 'c++17' is not defined for option 'std'`) while building an op.",
-              "Only nvcc from CUDA 11 on knows C++17, which DeepSpeed's sources and torch's headers need: the nvcc the "
+                 "x86_64-linux-gnu-gcc: error: : No such file or directory"))),
+    cause(
+    N.NVCC_TOO_OLD,
+    Severity.ERROR,
+    "The nvcc building the op predates CUDA 11 (no -std=c++17)",
+    _nvcc_too_old,
+    Docs(
+        what="nvcc rejected `-std=c++17` (`Value 'c++17' is not defined for option 'std'`) while building an op.",
+        why="Only nvcc from CUDA 11 on knows C++17, which DeepSpeed's sources and torch's headers need: the nvcc the "
               "build ran is older than torch's CUDA (often a second, older toolkit first on PATH or in CUDA_HOME).",
-              "Point CUDA_HOME (and PATH) at a toolkit matching torch's CUDA (`python -c 'import torch; "
+        fix="Point CUDA_HOME (and PATH) at a toolkit matching torch's CUDA (`python -c 'import torch; "
               "print(torch.version.cuda)'`), then rebuild.",
-              (log("nvcc-too-old", "fused_adam built by a CUDA 10 nvcc:",
-                   "nvcc fatal   : Value 'c++17' is not defined for option 'std'\n"),))),
+        examples=(log(N.NVCC_TOO_OLD, "fused_adam built by a CUDA 10 nvcc:",
+                   "nvcc fatal   : Value 'c++17' is not defined for option 'std'\n"),),
+        reads="log"),
+    signatures=(
+              msg(CK.MSG_NVCC_VALUE_UNDEFINED, "nvcc < 11.0 (message template read in the nvcc 13.0 binary)",
+                  "nvcc fatal   : Value 'c++17' is not defined for option 'std'"),)),
 )

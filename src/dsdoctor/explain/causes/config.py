@@ -8,18 +8,17 @@ import re
 from typing import Tuple
 
 from ... import fixes as F
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
 from ...knowledge.versions import parse, v
 from ...lint.config import auto_without_trainer as AWT
 from ...lint.config import batch_size_mismatch as BSM
 from ...lint.config import bucket_size_float as BSF
-from ...lint.config import invalid as INVALID
 from ...lint.config import nvme_path_missing as NVME
 from ...lint.config import offload_client_optimizer as OCO
-from ...lint.config import unknown_key as UNKNOWN_KEY
-from ...model import Fix
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, form, frame, log, msg, rx
+from ...model import Fix, Severity
+from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
 DS_CONFIG = "deepspeed/runtime/config.py"
 
@@ -103,7 +102,7 @@ def _invalid(s: Seen, f: LogFacts) -> Advice:
 def _nvme_path(s: Seen, f: LogFacts) -> Advice:
     return Advice("NVMe offload is configured without an nvme_path", s.text[:300],
                   [code_fix(NVME.FIX.title, 'ds_config: "offload_param": {"device": "nvme", "nvme_path": "/local_nvme"}'),
-                   _lint_fix("nvme-path-missing")])
+                   _lint_fix(N.NVME_PATH_MISSING)])
 
 
 def _needs_optimizer(s: Seen, f: LogFacts) -> Advice:
@@ -135,14 +134,13 @@ def _path_not_found(s: Seen, f: LogFacts) -> Advice:
 
 
 SPECS: Tuple[Cause, ...] = (
-    form(OCO.RULE, _offload_client_optimizer, predicted_by="lint:offload-client-optimizer", signatures=(
+    form(N.OFFLOAD_CLIENT_OPTIMIZER, _offload_client_optimizer, signatures=(
               msg(K.MSG_CLIENT_OPTIMIZER.split(" Please")[0], "deepspeed/runtime/engine.py _configure_zero_optimizer "
                   "(ZeRORuntimeException, 0.10-0.19.8)",
                   "deepspeed.runtime.zero.utils.ZeRORuntimeException: You are using ZeRO-Offload with a client provided "
                   "optimizer (<class 'torch.optim.adamw.AdamW'>) which in most cases will yield poor performance. Please "
-                  "either use deepspeed.ops.adam.DeepSpeedCPUAdam or set an optimizer in your ds-config"),),
-          log_examples=(
-              log("offload-client-optimizer", "`dsdoctor explain` on the failed run:",
+                  "either use deepspeed.ops.adam.DeepSpeedCPUAdam or set an optimizer in your ds-config"),), log_examples=(
+              log(N.OFFLOAD_CLIENT_OPTIMIZER, "`dsdoctor explain` on the failed run:",
                   "[rank0]: Traceback (most recent call last):\n"
                   "[rank0]:   File \"/home/user/proj/train.py\", line 7, in <module>\n"
                   "[rank0]:     deepspeed.initialize(model=model, optimizer=opt, config=cfg)\n"
@@ -153,8 +151,25 @@ SPECS: Tuple[Cause, ...] = (
                   "(https://www.deepspeed.ai/docs/config-json/#optimizer-parameters). If you really want to use a custom "
                   "optimizer w. ZeRO-Offload and understand the performance impacts you can also set "
                   "<\"zero_force_ds_cpu_optimizer\": false> in your configuration file.\n"),)),
-    Cause("ds-config-trainer-mismatch", "DS312", "DeepSpeed config values contradict TrainingArguments",
-          _trainer_mismatch, predicted_by="none", signatures=(
+    cause(
+    N.DS_CONFIG_TRAINER_MISMATCH,
+    Severity.ERROR,
+    "DeepSpeed config values contradict TrainingArguments",
+    _trainer_mismatch,
+    Docs(
+        what="The HF Trainer refused the DeepSpeed config: values in it contradict TrainingArguments (`Please correct "
+              "the following DeepSpeed config values that mismatch TrainingArguments values`, listing each pair).",
+        why="The Trainer fills or checks batch size, gradient accumulation, learning rate, optimizer/scheduler "
+              "parameters and fp16/bf16 from its own arguments; an explicit different value in the config is ambiguous.",
+        fix="Set the listed DeepSpeed keys to \"auto\" so the Trainer fills them (ds_config `\"<key>\": \"auto\"`).",
+        examples=(log(N.DS_CONFIG_TRAINER_MISMATCH, "A Trainer run with train_micro_batch_size_per_gpu=4 and "
+                                                 "per_device_train_batch_size=8:",
+                   "ValueError: Please correct the following DeepSpeed config values that mismatch TrainingArguments "
+                   "values:\n"
+                   "- ds train_micro_batch_size_per_gpu=4 vs hf per_device_train_batch_size=8\n"
+                   "The easiest method is to set these DeepSpeed config values to 'auto'.\n"),),
+        reads="log"),
+    signatures=(
               msg(TK.MSG_CONFIG_MISMATCH, "transformers/integrations/deepspeed.py trainer_config_finalize (Transformers 4.3x-5.x)",
                   "ValueError: Please correct the following DeepSpeed config values that mismatch TrainingArguments "
                   "values:"),
@@ -162,20 +177,8 @@ SPECS: Tuple[Cause, ...] = (
                   "ValueError: Please correct the following DeepSpeed config values that mismatch kwargs  values:"),
               msg(TK.MSG_CONFIG_MISMATCH.split(" TrainingArguments")[0], "the same two messages, hard-wrapped by a "
                   "terminal after their common start (Transformers 4.3x-5.x, Accelerate 1.1-1.15)",
-                  "ValueError: Please correct the following DeepSpeed config values that mismatch")),
-          docs=Docs(
-              "The HF Trainer refused the DeepSpeed config: values in it contradict TrainingArguments (`Please correct "
-              "the following DeepSpeed config values that mismatch TrainingArguments values`, listing each pair).",
-              "The Trainer fills or checks batch size, gradient accumulation, learning rate, optimizer/scheduler "
-              "parameters and fp16/bf16 from its own arguments; an explicit different value in the config is ambiguous.",
-              "Set the listed DeepSpeed keys to \"auto\" so the Trainer fills them (ds_config `\"<key>\": \"auto\"`).",
-              (log("ds-config-trainer-mismatch", "A Trainer run with train_micro_batch_size_per_gpu=4 and "
-                                                 "per_device_train_batch_size=8:",
-                   "ValueError: Please correct the following DeepSpeed config values that mismatch TrainingArguments "
-                   "values:\n"
-                   "- ds train_micro_batch_size_per_gpu=4 vs hf per_device_train_batch_size=8\n"
-                   "The easiest method is to set these DeepSpeed config values to 'auto'.\n"),))),
-    form(AWT.RULE, _auto_without_trainer, predicted_by="lint:ds-config-auto-without-trainer", signatures=(
+                  "ValueError: Please correct the following DeepSpeed config values that mismatch"))),
+    form(N.DS_CONFIG_AUTO_WITHOUT_TRAINER, _auto_without_trainer, signatures=(
               msg(K.MSG_AUTO_COMPARE, f"{DS_CONFIG} _batch_assertion on a string \"auto\" (0.9.5-0.19.8)",
                   "TypeError: '>' not supported between instances of 'str' and 'int'"),
               frame("deepspeed/runtime/lr_schedules.py", "__init__", "deepspeed/runtime/lr_schedules.py WarmupLR / "
@@ -184,13 +187,12 @@ SPECS: Tuple[Cause, ...] = (
                     "  File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/lr_schedules.py\", line 706, in __init__\n"
                     "    self.warmup_num_steps = max(2, warmup_num_steps)\n"
                     "TypeError: '>' not supported between instances of 'str' and 'int'\n",
-                    exc=r"^TypeError: .{0,40}not supported between instances of 'str'")),
-          log_examples=(
+                    exc=r"^TypeError: .{0,40}not supported between instances of 'str'")), log_examples=(
               log("auto-without-trainer", "`dsdoctor explain` on the failed run (\"auto\" reached deepspeed.initialize):",
                   "[rank0]:   File \"/opt/envs/ds/0.19.8/deepspeed/runtime/config.py\", line 596, in _batch_assertion\n"
                   "[rank0]:     assert (train_batch > 0), f\"Train batch size: {train_batch} has to be greater than 0\"\n"
                   "[rank0]: TypeError: '>' not supported between instances of 'str' and 'int'\n"),)),
-    form(BSM.RULE, _batch_size_mismatch, predicted_by="lint:batch-size-mismatch", signatures=(
+    form(N.BATCH_SIZE_MISMATCH, _batch_size_mismatch, signatures=(
               msg(K.MSG_BATCH, f"{DS_CONFIG} _batch_assertion (0.9.5-0.19.8)",
                   "AssertionError: Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu "
                   "* gradient_acc_step * world_size 16 != 8 * 1 * 1"),
@@ -198,27 +200,41 @@ SPECS: Tuple[Cause, ...] = (
                   "AssertionError: Check batch related parameters. train_batch_size is not"),
               msg(K.MSG_MICRO_BATCH_ZERO, f"{DS_CONFIG} _batch_assertion: train_batch_size < gradient accumulation x "
                   "world size (0.8.3-0.19.8)",
-                  "AssertionError: Micro batch size per gpu: 0 has to be greater than 0")),
-          log_examples=(
-              log("batch-size-mismatch", "`dsdoctor explain` on the failed run (world size 1: see the fix for "
+                  "AssertionError: Micro batch size per gpu: 0 has to be greater than 0")), log_examples=(
+              log(N.BATCH_SIZE_MISMATCH, "`dsdoctor explain` on the failed run (world size 1: see the fix for "
                                          "init_distributed):",
                   "[rank0]:   File \"/opt/envs/ds/0.19.8/deepspeed/runtime/config.py\", line 602, in _batch_assertion\n"
                   "[rank0]:     assert train_batch == micro_batch * grad_acc * self.world_size, (\n"
                   "[rank0]: AssertionError: Check batch related parameters. train_batch_size is not equal to "
                   "micro_batch_per_gpu * gradient_acc_step * world_size 16 != 8 * 1 * 1\n"),)),
-    form(BSF.RULE, _bucket_size_float, predicted_by="lint:bucket-size-float", signatures=(
+    form(N.BUCKET_SIZE_FLOAT, _bucket_size_float, signatures=(
               msg(K.MSG_INT_FROM_FLOAT, "pydantic_core int_from_float, DeepSpeedZeroConfig (DeepSpeed 0.15-0.19.8, pydantic 2)",
                   "  Input should be a valid integer, got a number with a fractional part [type=int_from_float, "
-                  "input_value=15099494.4, input_type=float]"),),
-          log_examples=(
-              log("bucket-size-float", "`dsdoctor explain` on the failed run (DeepSpeed 0.19.8, pydantic v2):",
+                  "input_value=15099494.4, input_type=float]"),), log_examples=(
+              log(N.BUCKET_SIZE_FLOAT, "`dsdoctor explain` on the failed run (DeepSpeed 0.19.8, pydantic v2):",
                   "[rank0]: Traceback (most recent call last):\n"
                   "[rank0]: pydantic_core._pydantic_core.ValidationError: 1 validation error for DeepSpeedZeroConfig\n"
                   "[rank0]: stage3_prefetch_bucket_size\n"
                   "[rank0]:   Input should be a valid integer, got a number with a fractional part [type=int_from_float, "
                   "input_value=15099494.4, input_type=float]\n"),)),
-    Cause("deepspeed-no-sync-incompat", "DS316", "no_sync() (gradient accumulation) used with ZeRO stage 2/3",
-          _no_sync, predicted_by="none", signatures=(
+    cause(
+    N.DEEPSPEED_NO_SYNC_INCOMPAT,
+    Severity.ERROR,
+    "no_sync() (gradient accumulation) used with ZeRO stage 2/3",
+    _no_sync,
+    Docs(
+        what="`engine.no_sync()` (or accelerate's accumulate with no_sync) was used with ZeRO stage 2 or 3.",
+        why="DeepSpeed asserts: `no_sync context manager is incompatible with gradient partitioning logic of ZeRO "
+              "stage N` — ZeRO 2/3 reduce-scatter gradients as they are produced.",
+        fix="Let DeepSpeed accumulate gradients: ds_config `\"gradient_accumulation_steps\": N`, and call "
+              "engine.backward/step on every micro-batch, without no_sync().",
+        examples=(log("no-sync-zero2", "A training loop using no_sync() under ZeRO-2:",
+                   "[rank0]:   File \"/opt/envs/ds/0.19.8/deepspeed/runtime/engine.py\", line 3227, in no_sync\n"
+                   "[rank0]:     assert not self.zero_optimization_partition_gradients(), \\\n"
+                   "[rank0]: AssertionError: no_sync context manager is incompatible with gradient partitioning logic of "
+                   "ZeRO stage 2\n"),),
+        reads="log"),
+    signatures=(
               msg(K.MSG_NO_SYNC, "deepspeed/runtime/engine.py no_sync (0.14-0.19.8)",
                   "AssertionError: no_sync context manager is incompatible with gradient partitioning logic of ZeRO "
                   "stage 2"),
@@ -236,31 +252,19 @@ SPECS: Tuple[Cause, ...] = (
                     "    with context():\n"
                     "  File \"/usr/lib/python3.11/contextlib.py\", line 137, in __enter__\n"
                     "    return next(self.gen)\n",
-                    anywhere=True, exc=r"^(?:AssertionError|$)")),
-          docs=Docs(
-              "`engine.no_sync()` (or accelerate's accumulate with no_sync) was used with ZeRO stage 2 or 3.",
-              "DeepSpeed asserts: `no_sync context manager is incompatible with gradient partitioning logic of ZeRO "
-              "stage N` — ZeRO 2/3 reduce-scatter gradients as they are produced.",
-              "Let DeepSpeed accumulate gradients: ds_config `\"gradient_accumulation_steps\": N`, and call "
-              "engine.backward/step on every micro-batch, without no_sync().",
-              (log("no-sync-zero2", "A training loop using no_sync() under ZeRO-2:",
-                   "[rank0]:   File \"/opt/envs/ds/0.19.8/deepspeed/runtime/engine.py\", line 3227, in no_sync\n"
-                   "[rank0]:     assert not self.zero_optimization_partition_gradients(), \\\n"
-                   "[rank0]: AssertionError: no_sync context manager is incompatible with gradient partitioning logic of "
-                   "ZeRO stage 2\n"),))),
-    form(UNKNOWN_KEY.RULE, _unknown_key, predicted_by="lint:ds-config-unknown-key", signatures=(
+                    anywhere=True, exc=r"^(?:AssertionError|$)"))),
+    form(N.DS_CONFIG_UNKNOWN_KEY, _unknown_key, signatures=(
               msg(K.MSG_PYDANTIC_EXTRA_V1, "pydantic v1 error_wrappers ValidationError of DeepSpeed's config models "
                   "(runtime/config_utils.py DeepSpeedConfigModel extra=forbid, DeepSpeed 0.7-0.14)",
                   "extra fields not permitted (type=value_error.extra)"),
               msg(K.MSG_PYDANTIC_EXTRA_V2, "pydantic_core ValidationError of DeepSpeed's config models "
                   "(DeepSpeedConfigModel extra=forbid, DeepSpeed 0.15-0.19.8, pydantic 2)",
-                  "  Extra inputs are not permitted [type=extra_forbidden, input_value=12, input_type=int]")),
-          log_examples=(
+                  "  Extra inputs are not permitted [type=extra_forbidden, input_value=12, input_type=int]")), log_examples=(
               log("ds-config-unknown-key-pydantic2", "A bf16 block carrying fp16's loss-scale keys (DeepSpeed 0.19.8):",
                   "pydantic_core._pydantic_core.ValidationError: 1 validation error for DeepSpeedBF16Config\n"
                   "loss_scale_window\n"
                   "  Extra inputs are not permitted [type=extra_forbidden, input_value=500, input_type=int]\n"),)),
-    form(INVALID.RULE, _invalid, predicted_by="lint:ds-config-invalid", signatures=(
+    form(N.DS_CONFIG_INVALID, _invalid, signatures=(
               msg(K.MSG_PYDANTIC_INT_STR, "pydantic_core int_parsing, DeepSpeed's config models (0.15-0.19.8, pydantic 2)",
                   "  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, "
                   "input_value='5e8', input_type=str]"),
@@ -273,15 +277,14 @@ SPECS: Tuple[Cause, ...] = (
                     "    config = json.load(f)\n"
                     "  File \"/usr/lib/python3.11/json/__init__.py\", line 293, in load\n"
                     "json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 9 column 5 (char 141)\n",
-                    anywhere=True, code=r"json\.load\(f\)")),
-          log_examples=(
+                    anywhere=True, code=r"json\.load\(f\)")), log_examples=(
               log("ds-config-not-json", "A config with a trailing comma passed as TrainingArguments(deepspeed=path):",
                   "Traceback (most recent call last):\n"
                   "  File \"/venv/lib/python3.11/site-packages/accelerate/utils/deepspeed.py\", line 68, in __init__\n"
                   "    config = json.load(f)\n"
                   "json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 12 column 5 "
                   "(char 287)\n"),)),
-    form(NVME.RULE, _nvme_path, predicted_by="lint:nvme-path-missing", signatures=(
+    form(N.NVME_PATH_MISSING, _nvme_path, signatures=(
               msg(K.MSG_NVME_PATH_NONE, "deepspeed/runtime/zero/partition_parameters.py Init._validate_remote_device (0.9-0.19.8)",
                   "AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is nvme",
                   "[rank0]: AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is "
@@ -292,13 +295,27 @@ SPECS: Tuple[Cause, ...] = (
                     "  File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/partition_parameters.py\", line 1019, "
                     "in __init__\n"
                     "    self._validate_remote_device(remote_device, _ds_config)\n",
-                    code=re.escape(K.SRC_VALIDATE_REMOTE), exc=r"^(?:AssertionError|$)")),
-          log_examples=(
-              log("nvme-path-missing", "from_pretrained under ZeRO-3 with offload_param device nvme and no nvme_path:",
+                    code=re.escape(K.SRC_VALIDATE_REMOTE), exc=r"^(?:AssertionError|$)")), log_examples=(
+              log(N.NVME_PATH_MISSING, "from_pretrained under ZeRO-3 with offload_param device nvme and no nvme_path:",
                   "[rank0]: AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is "
                   "OffloadDeviceEnum.nvme\n"),)),
-    Cause("zero-stage-requires-optimizer", "DS365", "ZeRO stage 1/2 started without an optimizer",
-          _needs_optimizer, predicted_by="none", signatures=(
+    cause(
+    N.ZERO_STAGE_REQUIRES_OPTIMIZER,
+    Severity.ERROR,
+    "ZeRO stage 1/2 started without an optimizer",
+    _needs_optimizer,
+    Docs(
+        what="DeepSpeed (or accelerate) asserted `zero stage N requires an optimizer`: a ZeRO stage 1/2 engine was "
+              "built with no optimizer passed and none in the config.",
+        why="ZeRO stages 1 and 2 partition optimizer states, so they need an optimizer. Evaluation, generation or a "
+              "frozen reference model (DPO/PPO) prepared with the training config has none.",
+        fix="Add an `\"optimizer\"` block to the DeepSpeed config (or pass `optimizer=` to `deepspeed.initialize`); "
+              "for evaluation / generation / a reference model use ZeRO stage 0 (or 3, which runs without an optimizer).",
+        examples=(log(N.ZERO_STAGE_REQUIRES_OPTIMIZER, "deepspeed.initialize(model=model, config=cfg) for evaluation, with a "
+                                                     "ZeRO-2 config:",
+                   "[rank0]: AssertionError: zero stage 2 requires an optimizer\n"),),
+        reads="log"),
+    signatures=(
               msg(K.MSG_ZERO_NEEDS_OPTIMIZER, "deepspeed/runtime/engine.py _configure_zero_optimizer (0.5-0.19.8) and "
                   "accelerate/accelerator.py _prepare_deepspeed (0.2x-1.15)",
                   "AssertionError: zero stage 2 requires an optimizer"),
@@ -309,35 +326,48 @@ SPECS: Tuple[Cause, ...] = (
                     "    self.optimizer = self._configure_zero_optimizer(optimizer=None)\n"
                     "  File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/engine.py\", line 1805, in "
                     "_configure_zero_optimizer\n",
-                    exc=r"^(?:AssertionError|$)")),
-          docs=Docs(
-              "DeepSpeed (or accelerate) asserted `zero stage N requires an optimizer`: a ZeRO stage 1/2 engine was "
-              "built with no optimizer passed and none in the config.",
-              "ZeRO stages 1 and 2 partition optimizer states, so they need an optimizer. Evaluation, generation or a "
-              "frozen reference model (DPO/PPO) prepared with the training config has none.",
-              "Add an `\"optimizer\"` block to the DeepSpeed config (or pass `optimizer=` to `deepspeed.initialize`); "
-              "for evaluation / generation / a reference model use ZeRO stage 0 (or 3, which runs without an optimizer).",
-              (log("zero-stage-requires-optimizer", "deepspeed.initialize(model=model, config=cfg) for evaluation, with a "
-                                                     "ZeRO-2 config:",
-                   "[rank0]: AssertionError: zero stage 2 requires an optimizer\n"),))),
-    Cause("zero-untested-optimizer", "DS366", "A client optimizer ZeRO does not list, without zero_allow_untested_optimizer",
-          _untested_optimizer, predicted_by="none", signatures=(
-              msg(K.MSG_UNTESTED_OPTIMIZER, "deepspeed/runtime/engine.py _configure_optimizer (0.8.3-0.19.8)",
-                  "AssertionError: You are using an untested ZeRO Optimizer. Please add <\"zero_allow_untested_optimizer\": "
-                  "true> in the configuration file to use it."),),
-          docs=Docs(
-              "DeepSpeed refused the optimizer passed to `deepspeed.initialize`: `You are using an untested ZeRO "
+                    exc=r"^(?:AssertionError|$)"))),
+    cause(
+    N.ZERO_UNTESTED_OPTIMIZER,
+    Severity.ERROR,
+    "A client optimizer ZeRO does not list, without zero_allow_untested_optimizer",
+    _untested_optimizer,
+    Docs(
+        what="DeepSpeed refused the optimizer passed to `deepspeed.initialize`: `You are using an untested ZeRO "
               "Optimizer. Please add <\"zero_allow_untested_optimizer\": true> ...`.",
-              "With ZeRO enabled, DeepSpeed checks the client optimizer against the ones it tested "
+        why="With ZeRO enabled, DeepSpeed checks the client optimizer against the ones it tested "
               "(`is_zero_supported_optimizer`: Adam/AdamW/Lamb/...); any other class (Lion from a project, a custom "
               "optimizer) asserts unless the config allows it.",
-              "Set `\"zero_allow_untested_optimizer\": true` in the DeepSpeed config, or use one of DeepSpeed's "
+        fix="Set `\"zero_allow_untested_optimizer\": true` in the DeepSpeed config, or use one of DeepSpeed's "
               "optimizers through its `\"optimizer\"` block.",
-              (log("zero-untested-optimizer", "A client torch.optim.Rprop passed to deepspeed.initialize under ZeRO-1:",
+        examples=(log(N.ZERO_UNTESTED_OPTIMIZER, "A client torch.optim.Rprop passed to deepspeed.initialize under ZeRO-1:",
                    "[rank0]: AssertionError: You are using an untested ZeRO Optimizer. Please add "
-                   "<\"zero_allow_untested_optimizer\": true> in the configuration file to use it.\n"),))),
-    Cause("ds-config-path-not-found", "DS367", "The DeepSpeed config path does not exist (read as JSON/base64 text)",
-          _path_not_found, predicted_by="none", signatures=(
+                   "<\"zero_allow_untested_optimizer\": true> in the configuration file to use it.\n"),),
+        reads="log"),
+    signatures=(
+              msg(K.MSG_UNTESTED_OPTIMIZER, "deepspeed/runtime/engine.py _configure_optimizer (0.8.3-0.19.8)",
+                  "AssertionError: You are using an untested ZeRO Optimizer. Please add <\"zero_allow_untested_optimizer\": "
+                  "true> in the configuration file to use it."),)),
+    cause(
+    N.DS_CONFIG_PATH_NOT_FOUND,
+    Severity.ERROR,
+    "The DeepSpeed config path does not exist (read as JSON/base64 text)",
+    _path_not_found,
+    Docs(
+        what="The DeepSpeed config path given to the Trainer / Accelerate / DeepSpeed does not exist: the string was "
+              "parsed as JSON or base64 instead (`Expected a string path to an existing deepspeed config ...`, or a "
+              "`JSONDecodeError` / `UnicodeDecodeError` from `json.loads(config_file_or_dict)` / "
+              "`base64.urlsafe_b64decode(config_file_or_dict)`).",
+        why="A string is read as a file only when `os.path.exists` is true; otherwise it is tried as inline JSON and "
+              "as base64. The decode errors are consequences: the file was never opened, so editing it changes nothing.",
+        fix="Fix the path (a typo, or a relative path resolved from another working directory): `ls -l` it from the "
+              "directory the launcher starts the script in, or pass an absolute path.",
+        examples=(log(N.DS_CONFIG_PATH_NOT_FOUND, "TrainingArguments(deepspeed=\"configs/ds_z2.jsn\") (a typo):",
+                   "    config_decoded = base64.urlsafe_b64decode(config_file_or_dict).decode(\"utf-8\")\n"
+                   "ValueError: Expected a string path to an existing deepspeed config, or a dictionary, or a base64 "
+                   "encoded string. Received: configs/ds_z2.jsn\n"),),
+        reads="log"),
+    signatures=(
               msg(K.MSG_CONFIG_NOT_FOUND, "accelerate/utils/deepspeed.py HfDeepSpeedConfig (Accelerate 0.2x-1.15; "
                   "Transformers' HfDeepSpeedConfig) and deepspeed/runtime/config.py (0.9-0.19.8)",
                   "ValueError: Expected a string path to an existing deepspeed config, or a dictionary, or a base64 "
@@ -352,18 +382,5 @@ SPECS: Tuple[Cause, ...] = (
                     "    config = json.loads(config_file_or_dict)\n"
                     "  File \"/usr/lib/python3.11/json/__init__.py\", line 346, in loads\n"
                     "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n",
-                    anywhere=True, code="|".join(re.escape(c) for c in K.SRC_CONFIG_NOT_A_FILE))),
-          docs=Docs(
-              "The DeepSpeed config path given to the Trainer / Accelerate / DeepSpeed does not exist: the string was "
-              "parsed as JSON or base64 instead (`Expected a string path to an existing deepspeed config ...`, or a "
-              "`JSONDecodeError` / `UnicodeDecodeError` from `json.loads(config_file_or_dict)` / "
-              "`base64.urlsafe_b64decode(config_file_or_dict)`).",
-              "A string is read as a file only when `os.path.exists` is true; otherwise it is tried as inline JSON and "
-              "as base64. The decode errors are consequences: the file was never opened, so editing it changes nothing.",
-              "Fix the path (a typo, or a relative path resolved from another working directory): `ls -l` it from the "
-              "directory the launcher starts the script in, or pass an absolute path.",
-              (log("ds-config-path-not-found", "TrainingArguments(deepspeed=\"configs/ds_z2.jsn\") (a typo):",
-                   "    config_decoded = base64.urlsafe_b64decode(config_file_or_dict).decode(\"utf-8\")\n"
-                   "ValueError: Expected a string path to an existing deepspeed config, or a dictionary, or a base64 "
-                   "encoded string. Received: configs/ds_z2.jsn\n"),))),
+                    anywhere=True, code="|".join(re.escape(c) for c in K.SRC_CONFIG_NOT_A_FILE)))),
 )

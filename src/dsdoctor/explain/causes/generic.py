@@ -9,18 +9,18 @@ import json
 import re
 from typing import Tuple
 
-from ...checks import rules as CHK
+from ... import names as N
 from ...fixes import stale_lock_fix
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...model import Severity
 from ...spec import RuleExample
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, collect_fix, form, frame, log, msg, rx
+from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, collect_fix, form, frame, log, msg, rx
 
-OP_BUILD_SYMPTOM = "op-build-failed"
+OP_BUILD_SYMPTOM = N.OP_BUILD_FAILED
 _ARGS, _LOCAL = CK.MSG_UNRECOGNIZED_LOCAL_RANK.rsplit(" ", 1)
 ARGPARSE_LOCAL_RANK = re.compile(re.escape(_ARGS) + r" (?:\S{1,200} ){0,20}" + re.escape(_LOCAL) + "[-_]rank")
-LAUNCH_SYMPTOM = "launch-failed"
+LAUNCH_SYMPTOM = N.LAUNCH_FAILED
 
 
 def _op_build_failed(s: Seen, f: LogFacts) -> Advice:
@@ -97,7 +97,7 @@ OP_BUILD_DOCS = Docs(
                     "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'\n",
                     source="tests/cases/explain/op-build-cause-cut.log"),
     ),
-    commands=("verify",), kind="environment",
+    reads="environment",
 )
 
 
@@ -116,14 +116,14 @@ LAUNCH_DOCS = Docs(
                     data=json.dumps({"argv": ["launch", "--no-preflight", "--", "{python}", "-c",
                                               "import sys; print('step 1'); sys.exit(7)"], "files": {}}, sort_keys=True)),
     ),
-    commands=("launch",), kind="run",
+    reads="run",
 )
 
 
 SPECS: Tuple[Cause, ...] = (
     # ---- symptoms: pointers to an earlier cause, never the cause
-    Cause(OP_BUILD_SYMPTOM, "DS116", "dsdoctor verify: the op failed to build or load", _op_build_failed,
-          docs=OP_BUILD_DOCS, predicted_by="verify", signatures=(
+    cause(N.OP_BUILD_FAILED, Severity.ERROR, "dsdoctor verify: the op failed to build or load", _op_build_failed,
+          OP_BUILD_DOCS, ("verify",), signatures=(
               msg(CK.MSG_ERROR_BUILDING, "torch/utils/cpp_extension.py _run_ninja_build (torch 1.x-2.14)",
                   "RuntimeError: Error building extension 'cpu_adam'", symptom=True),
               msg(K.MSG_DS_OPT_ADAM, "deepspeed/ops/adam/cpu_adam.py __del__ (0.9-0.19.7)",
@@ -156,9 +156,10 @@ SPECS: Tuple[Cause, ...] = (
               frame("op_builder/builder.py", "jit_load", "deepspeed/ops/op_builder/builder.py (0.9-0.19.8): the op's JIT "
                     "build or load failed", "Traceback (most recent call last):\n"
                     "  File \"/venv/lib/python3.10/site-packages/deepspeed/ops/op_builder/builder.py\", line 497, in jit_load\n"
-                    "    op_module = load(name=self.name,\n", anywhere=True, symptom=True))),
-    Cause(LAUNCH_SYMPTOM, "DS703", "dsdoctor launch: the launcher exited non-zero (the log is explained)", _launch_failed,
-          docs=LAUNCH_DOCS, signatures=(
+                    "    op_module = load(name=self.name,\n", anywhere=True, symptom=True)), predicted="verify"),
+    cause(N.LAUNCH_FAILED, Severity.ERROR, "dsdoctor launch: the launcher exited non-zero (the log is explained)",
+          _launch_failed, LAUNCH_DOCS,
+          ("launch",), signatures=(
               msg(K.MSG_LAUNCH_EXIT, "deepspeed/launcher/launch.py sigkill_handler (0.9-0.19.8)",
                   "[2026-11-29 16:36:04,989] [ERROR] [launch.py:259:sigkill_handler] ['/opt/envs/venv/bin/python', '-u', "
                   "'train.py', '--local_rank=1'] exits with return code = 1", symptom=True),
@@ -168,62 +169,82 @@ SPECS: Tuple[Cause, ...] = (
                  "torch/distributed/elastic/multiprocessing/api.py (torchrun, torch 2.x-2.14)",
                  "traceback : Signal 15 (SIGTERM) received by PID 13516", symptom=True))),
     # ---- no specific cause
-    Cause("op-build-failed-cause-not-in-log", "DS302", "An op failed to build/load but the log does not show why",
-          _op_build_failed, predicted_by="verify",
-          docs=Docs(
-              "The log shows that an op failed to build or load (`ds_opt_adam` AttributeError, `failed to build/load`, "
+    cause(
+    N.OP_BUILD_FAILED_CAUSE_NOT_IN_LOG,
+    Severity.ERROR,
+    "An op failed to build/load but the log does not show why",
+    _op_build_failed,
+    Docs(
+        what="The log shows that an op failed to build or load (`ds_opt_adam` AttributeError, `failed to build/load`, "
               "`Error building extension`, `ninja: build stopped`) but not why: the compiler output or the first "
               "exception is not in it (a truncated log, or one rank's tail).",
-              "Those lines are consequences only; guessing a cause from them would be wrong half the time, so explain "
+        why="Those lines are consequences only; guessing a cause from them would be wrong half the time, so explain "
               "says what to collect instead.",
-              "Collect what shows the cause: `dsdoctor verify --op cpu_adam` (rebuilds the op in a fresh dir and shows "
+        fix="Collect what shows the cause: `dsdoctor verify --op cpu_adam` (rebuilds the op in a fresh dir and shows "
               "the compiler output) and `dsdoctor check -v` (the environment the op is built in); keep the full build "
               "log (the lines between `Building extension module` and the error) and run explain on it.",
-              (log("op-build-cause-cut", "A log that kept only its last lines:",
+        examples=(log("op-build-cause-cut", "A log that kept only its last lines:",
                    "Exception ignored in: <function DeepSpeedCPUAdam.__del__ at 0x7f5cd4f4a020>\n"
                    "Traceback (most recent call last):\n"
                    "  File \"/opt/envs/ds/0.19.7/deepspeed/ops/adam/cpu_adam.py\", line 99, in __del__\n"
                    "    self.ds_opt_adam.destroy_adam(self.opt_id)\n"
-                   "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'\n"),))),
-    form(CHK.TORCH_EXTENSIONS_LOCK_STALE, lock_stale,
-          predicted_by="check:torch-extensions-lock-stale", severity=Severity.WARNING),
-    Cause("user-code-error", "DS325", "The failure is an exception in the user's own code", user_code, signatures=(
-        rx(ARGPARSE_LOCAL_RANK.pattern, _ARGS, "CPython Lib/argparse.py ArgumentParser.parse_args "
-           "(3.x), on the launcher's --local_rank", "train.py: error: unrecognized arguments: --local_rank=1"),),
-          docs=Docs(
-              "The failure is an exception raised in the user's own code (the innermost frame of the traceback is in "
+                   "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'\n"),),
+        reads="log"),
+    predicted="verify"),
+    form(N.TORCH_EXTENSIONS_LOCK_STALE, lock_stale, level=Severity.WARNING),
+    cause(
+    N.USER_CODE_ERROR,
+    Severity.ERROR,
+    "The failure is an exception in the user's own code",
+    user_code,
+    Docs(
+        what="The failure is an exception raised in the user's own code (the innermost frame of the traceback is in "
               "the training script, not in DeepSpeed/torch/Transformers).",
-              "No environment or configuration cause: the evidence points at the file and line that raised.",
-              "Fix the code at the reported file:line (explain shows the frame).",
-              (log("user-code-error", "A KeyError in the script's own batch building:",
+        why="No environment or configuration cause: the evidence points at the file and line that raised.",
+        fix="Fix the code at the reported file:line (explain shows the frame).",
+        examples=(log(N.USER_CODE_ERROR, "A KeyError in the script's own batch building:",
                    "Traceback (most recent call last):\n"
                    "  File \"/home/user/proj/train.py\", line 7, in <module>\n"
                    "    main()\n"
                    "  File \"/home/user/proj/train.py\", line 3, in <listcomp>\n"
                    "    return [r['input_ids'] for r in rows]\n"
-                   "KeyError: 'input_ids'\n"),))),
-    Cause("unknown", "DS326", "A failure dsdoctor does not recognise", unknown,
-          docs=Docs(
-              "A failure dsdoctor does not recognise: a traceback (or a launcher's failure report) with no known cause.",
-              "explain never invents a cause; it shows the exception and the user's last frame.",
-              "Run `dsdoctor check -v` and `dsdoctor verify --op cpu_adam`, and include the full log when asking for "
+                   "KeyError: 'input_ids'\n"),),
+        reads="log"),
+    signatures=(
+        rx(ARGPARSE_LOCAL_RANK.pattern, _ARGS, "CPython Lib/argparse.py ArgumentParser.parse_args "
+           "(3.x), on the launcher's --local_rank", "train.py: error: unrecognized arguments: --local_rank=1"),)),
+    cause(
+    N.UNKNOWN,
+    Severity.ERROR,
+    "A failure dsdoctor does not recognise",
+    unknown,
+    Docs(
+        what="A failure dsdoctor does not recognise: a traceback (or a launcher's failure report) with no known cause.",
+        why="explain never invents a cause; it shows the exception and the user's last frame.",
+        fix="Run `dsdoctor check -v` and `dsdoctor verify --op cpu_adam`, and include the full log when asking for "
               "help.",
-              (log("unknown-nccl", "An NCCL error:",
+        examples=(log("unknown-nccl", "An NCCL error:",
                    "[rank3]: Traceback (most recent call last):\n"
                    "[rank3]:   File \"/home/user/proj/train.py\", line 91, in <module>\n"
                    "[rank3]:     trainer.train()\n"
                    "[rank3]:   File \"/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py\", line 3404, "
                    "in all_reduce\n"
-                   "[rank3]:     work = group.allreduce([tensor], opts)\n"),))),
-    Cause("no-failure", "DS324", "The log shows no failure", no_failure, severity=Severity.INFO,
-          docs=Docs(
-              "The log shows no failure: no traceback and no known failure message. Notable warnings are listed "
+                   "[rank3]:     work = group.allreduce([tensor], opts)\n"),),
+        reads="log")),
+    cause(
+    N.NO_FAILURE,
+    Severity.INFO,
+    "The log shows no failure",
+    no_failure,
+    Docs(
+        what="The log shows no failure: no traceback and no known failure message. Notable warnings are listed "
               "(e.g. a CUDA mismatch allowed by DS_SKIP_CUDA_CHECK=1, CPU-only ops built silently).",
-              "explain never invents a cause. If the run hung, the log cannot show why.",
-              "Nothing to fix in the log. If the run hung, look for a stale torch-extensions lock (`dsdoctor check`, or "
+        why="explain never invents a cause. If the run hung, the log cannot show why.",
+        fix="Nothing to fix in the log. If the run hung, look for a stale torch-extensions lock (`dsdoctor check`, or "
               "`dsdoctor explain --env`).",
-              (log("no-failure-skip-check", "A run that went on with DS_SKIP_CUDA_CHECK=1:",
+        examples=(log("no-failure-skip-check", "A run that went on with DS_SKIP_CUDA_CHECK=1:",
                    "W1129 16:36:37.096000 14009 torch/utils/cpp_extension.py:183] No CUDA runtime is found, using "
                    "CUDA_HOME='/opt/envs/nvcc/13.5/nvidia/cu13'\n"
-                   "constructed\n"),))),
+                   "constructed\n"),),
+        reads="log")),
 )

@@ -9,10 +9,12 @@ import re
 from typing import Tuple
 
 from ... import fixes as F
+from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import swift as SK
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, frame, log, msg, rx
+from ...model import Severity
+from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
 
 BUILDER = "deepspeed/ops/op_builder/builder.py"
 # pip's failure lines (generic.py's symptoms): with one of them, setup.py's torch warning is the cause
@@ -91,8 +93,26 @@ def _device_map_mp(s: Seen, f: LogFacts) -> Advice:
 _SWIFT_SRC = "ms-swift swift/llm/utils/argument.py (1.5.4-2.x), swift/llm/argument/train_args.py (3.0-4.5.2)"
 
 SPECS: Tuple[Cause, ...] = (
-    Cause("torch-not-importable-at-build", "DS341", "DeepSpeed's setup.py cannot import torch while DS_BUILD_OPS=1",
-          _torch_not_importable, predicted_by="none", signatures=(
+    cause(
+    N.TORCH_NOT_IMPORTABLE_AT_BUILD,
+    Severity.ERROR,
+    "DeepSpeed's setup.py cannot import torch while DS_BUILD_OPS=1",
+    _torch_not_importable,
+    Docs(
+        what="`pip install deepspeed` failed in `Getting requirements to build wheel`: setup.py printed `Unable to "
+              "import torch, pre-compiling ops will be disabled`, then (with `DS_BUILD_OPS=1`) asserted `Unable to "
+              "pre-compile ops without torch installed`.",
+        why="pip builds an sdist in an isolated environment that does not see the torch installed in yours; "
+              "pre-compiling ops (`DS_BUILD_OPS=1`, the default on native Windows) needs torch at build time.",
+        fix="`pip install --no-build-isolation deepspeed` (torch, setuptools and wheel installed first), or "
+              "`DS_BUILD_OPS=0` to let ops JIT-build at run time (Linux); on Windows, WSL2 or a prebuilt wheel.",
+        examples=(log("torch-not-importable-at-build-ds0.19.8", "DS_BUILD_OPS=1 pip wheel of the 0.19.8 sdist:",
+                   "  × Getting requirements to build wheel did not run successfully.\n"
+                   "      [WARNING] Unable to import torch, pre-compiling ops will be disabled. Please visit "
+                   "https://pytorch.org/ to see how to properly install torch on your system.\n"
+                   "      DS_BUILD_OPS=1\n"),),
+        reads="log"),
+    signatures=(
               msg(K.MSG_SETUP_PRECOMPILE_NO_TORCH, "DeepSpeed setup.py assert when DS_BUILD_OPS=1 (0.4.1-0.19.8)",
                   "AssertionError: Unable to pre-compile ops without torch installed. Please install torch before "
                   "attempting to pre-compile ops."),
@@ -101,22 +121,31 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_SETUP_NO_TORCH, "DeepSpeed setup.py warning when `import torch` fails (0.4.1-0.19.8)",
                   "[WARNING] Unable to import torch, pre-compiling ops will be disabled. Please visit "
                   "https://pytorch.org/ to see how to properly install torch on your system.",
-                  note=True, cause_with=_PIP_FAILED)),
-          docs=Docs(
-              "`pip install deepspeed` failed in `Getting requirements to build wheel`: setup.py printed `Unable to "
-              "import torch, pre-compiling ops will be disabled`, then (with `DS_BUILD_OPS=1`) asserted `Unable to "
-              "pre-compile ops without torch installed`.",
-              "pip builds an sdist in an isolated environment that does not see the torch installed in yours; "
-              "pre-compiling ops (`DS_BUILD_OPS=1`, the default on native Windows) needs torch at build time.",
-              "`pip install --no-build-isolation deepspeed` (torch, setuptools and wheel installed first), or "
-              "`DS_BUILD_OPS=0` to let ops JIT-build at run time (Linux); on Windows, WSL2 or a prebuilt wheel.",
-              (log("torch-not-importable-at-build-ds0.19.8", "DS_BUILD_OPS=1 pip wheel of the 0.19.8 sdist:",
-                   "  × Getting requirements to build wheel did not run successfully.\n"
-                   "      [WARNING] Unable to import torch, pre-compiling ops will be disabled. Please visit "
-                   "https://pytorch.org/ to see how to properly install torch on your system.\n"
-                   "      DS_BUILD_OPS=1\n"),))),
-    Cause("accelerator-autodetect-cpu", "DS342", "DeepSpeed auto-selected its CPU accelerator (no GPU visible)",
-          _accelerator_autodetect_cpu, predicted_by="none", signatures=(
+                  note=True, cause_with=_PIP_FAILED))),
+    cause(
+    N.ACCELERATOR_AUTODETECT_CPU,
+    Severity.ERROR,
+    "DeepSpeed auto-selected its CPU accelerator (no GPU visible)",
+    _accelerator_autodetect_cpu,
+    Docs(
+        what="DeepSpeed picked its CPU accelerator (`Setting accelerator to CPU. If you have GPU or other accelerator, "
+              "we were unable to detect it.`) and then built or listed the cpu accelerator's ops: a build fails on "
+              "`oneapi/ccl.hpp` (deepspeed_ccl_comm), or ds_report lists deepspeed_not_implemented / ccl_comm instead "
+              "of the CUDA ops.",
+        why="get_accelerator() selects cuda only when torch sees a CUDA device (0.14.1+); a build host, container or VM "
+              "without a visible GPU gets cpu.",
+        fix="Set `DS_ACCELERATOR=cuda` for the process that builds and the one that runs, and make the GPU visible "
+              "there (`python -c 'import torch; print(torch.cuda.is_available())'`).",
+        examples=(log("accelerator-autodetect-cpu-ccl", "DS_BUILD_CCL_COMM=1 pip wheel on a machine without a visible GPU:",
+                   "      csrc/cpu/comm/ccl.cpp:8:10: fatal error: oneapi/ccl.hpp: No such file or directory\n"),
+               log("accelerator-autodetect-cpu-ds-report", "ds_report on a machine without a visible GPU (no DS_ACCELERATOR):",
+                   "[2026-12-01 23:41:15,251] [WARNING] [real_accelerator.py:213:get_accelerator] Setting accelerator to "
+                   "CPU. If you have GPU or other accelerator, we were unable to detect it.\n"
+                   "op name ................ installed .. compatible\n"
+                   "--------------------------------------------------\n"
+                   "deepspeed_not_implemented  [NO] ....... [OKAY]\n"),),
+        reads="log"),
+    signatures=(
               msg(K.CCL_HEADER + ": No such file or directory", "gcc compiling csrc/cpu/comm/ccl.cpp, the cpu "
                   "accelerator's deepspeed_ccl_comm op (0.9.3-0.19.8)",
                   "csrc/cpu/comm/ccl.cpp:8:10: fatal error: oneapi/ccl.hpp: No such file or directory"),
@@ -127,50 +156,56 @@ SPECS: Tuple[Cause, ...] = (
                   "[WARNING] [real_accelerator.py:213:get_accelerator] Setting accelerator to CPU. If you have GPU or "
                   "other accelerator, we were unable to detect it.", note=True,
                   # the cause when the log goes on to ds_report's rows for the cpu accelerator's own ops
-                  cause_with=r"^(?:%s) ?\.* \[(?:NO|YES)\]" % "|".join(K.CPU_ACCELERATOR_ONLY_OPS))),
-          docs=Docs(
-              "DeepSpeed picked its CPU accelerator (`Setting accelerator to CPU. If you have GPU or other accelerator, "
-              "we were unable to detect it.`) and then built or listed the cpu accelerator's ops: a build fails on "
-              "`oneapi/ccl.hpp` (deepspeed_ccl_comm), or ds_report lists deepspeed_not_implemented / ccl_comm instead "
-              "of the CUDA ops.",
-              "get_accelerator() selects cuda only when torch sees a CUDA device (0.14.1+); a build host, container or VM "
-              "without a visible GPU gets cpu.",
-              "Set `DS_ACCELERATOR=cuda` for the process that builds and the one that runs, and make the GPU visible "
-              "there (`python -c 'import torch; print(torch.cuda.is_available())'`).",
-              (log("accelerator-autodetect-cpu-ccl", "DS_BUILD_CCL_COMM=1 pip wheel on a machine without a visible GPU:",
-                   "      csrc/cpu/comm/ccl.cpp:8:10: fatal error: oneapi/ccl.hpp: No such file or directory\n"),
-               log("accelerator-autodetect-cpu-ds-report", "ds_report on a machine without a visible GPU (no DS_ACCELERATOR):",
-                   "[2026-12-01 23:41:15,251] [WARNING] [real_accelerator.py:213:get_accelerator] Setting accelerator to "
-                   "CPU. If you have GPU or other accelerator, we were unable to detect it.\n"
-                   "op name ................ installed .. compatible\n"
-                   "--------------------------------------------------\n"
-                   "deepspeed_not_implemented  [NO] ....... [OKAY]\n"),))),
-    Cause("op-not-implemented-on-accelerator", "DS346", "The selected accelerator has no build of this DeepSpeed op",
-          _op_not_implemented, predicted_by="none", signatures=(
-              msg(K.MSG_OP_NOT_IMPLEMENTED, "deepspeed/ops/op_builder/<cpu|hpu|mlu|npu|xpu>/no_impl.py "
-                  "NotImplementedBuilder.load (0.9.3-0.19.8)", "ValueError: This op had not been implemented on CPU backend."),),
-          docs=Docs(
-              "An op load raised `This op had not been implemented on <CPU|HPU|NPU|...> backend.`",
-              "The selected accelerator's op builders have no implementation of that op (e.g. the transformer_inference "
+                  cause_with=r"^(?:%s) ?\.* \[(?:NO|YES)\]" % "|".join(K.CPU_ACCELERATOR_ONLY_OPS)))),
+    cause(
+    N.OP_NOT_IMPLEMENTED_ON_ACCELERATOR,
+    Severity.ERROR,
+    "The selected accelerator has no build of this DeepSpeed op",
+    _op_not_implemented,
+    Docs(
+        what="An op load raised `This op had not been implemented on <CPU|HPU|NPU|...> backend.`",
+        why="The selected accelerator's op builders have no implementation of that op (e.g. the transformer_inference "
               "kernels used by `init_inference(replace_with_kernel_inject=True)` on the cpu accelerator).",
-              "Use a path the accelerator supports (`replace_with_kernel_inject=False`: automatic tensor parallelism), "
+        fix="Use a path the accelerator supports (`replace_with_kernel_inject=False`: automatic tensor parallelism), "
               "or run on a GPU accelerator (if the machine has one, DeepSpeed did not see it).",
-              (log("op-not-implemented-cpu-inject", "init_inference with kernel injection on the cpu accelerator:",
-                   "ValueError: This op had not been implemented on CPU backend.\n"),))),
-    Cause("source-tree-shadows-install", "DS347", "A DeepSpeed source tree shadows the installed package",
-          _source_tree_shadows_install, predicted_by="none", signatures=(
-              msg(K.MSG_NO_OP_BUILDER_MODULE, "deepspeed/comm/ccl.py, ops/adam/cpu_adam.py importing deepspeed.ops.op_builder "
-                  "(0.9-0.19.8)", "ModuleNotFoundError: No module named 'deepspeed.ops.op_builder'"),),
-          docs=Docs(
-              "`import deepspeed` failed with `No module named 'deepspeed.ops.op_builder'`, its frames in a source tree.",
-              "In a DeepSpeed checkout deepspeed/ops/op_builder is a symlink (or setup.py's copy at install); a tree "
+        examples=(log("op-not-implemented-cpu-inject", "init_inference with kernel injection on the cpu accelerator:",
+                   "ValueError: This op had not been implemented on CPU backend.\n"),),
+        reads="log"),
+    signatures=(
+              msg(K.MSG_OP_NOT_IMPLEMENTED, "deepspeed/ops/op_builder/<cpu|hpu|mlu|npu|xpu>/no_impl.py "
+                  "NotImplementedBuilder.load (0.9.3-0.19.8)", "ValueError: This op had not been implemented on CPU backend."),)),
+    cause(
+    N.SOURCE_TREE_SHADOWS_INSTALL,
+    Severity.ERROR,
+    "A DeepSpeed source tree shadows the installed package",
+    _source_tree_shadows_install,
+    Docs(
+        what="`import deepspeed` failed with `No module named 'deepspeed.ops.op_builder'`, its frames in a source tree.",
+        why="In a DeepSpeed checkout deepspeed/ops/op_builder is a symlink (or setup.py's copy at install); a tree "
               "without it shadows the installed package when Python runs inside it or it is on PYTHONPATH.",
-              "Run from another directory (`python -c 'import deepspeed; print(deepspeed.__file__)'` shows which one "
+        fix="Run from another directory (`python -c 'import deepspeed; print(deepspeed.__file__)'` shows which one "
               "loads), or `pip install -e .` the checkout.",
-              (log("source-tree-shadows-install", "`import deepspeed` inside a checkout without the op_builder link:",
-                   "ModuleNotFoundError: No module named 'deepspeed.ops.op_builder'\n"),))),
-    Cause("torch-hipify-too-old", "DS344", "torch's hipify lacks what DeepSpeed's ROCm build calls",
-          _torch_hipify_too_old, predicted_by="none", signatures=(
+        examples=(log(N.SOURCE_TREE_SHADOWS_INSTALL, "`import deepspeed` inside a checkout without the op_builder link:",
+                   "ModuleNotFoundError: No module named 'deepspeed.ops.op_builder'\n"),),
+        reads="log"),
+    signatures=(
+              msg(K.MSG_NO_OP_BUILDER_MODULE, "deepspeed/comm/ccl.py, ops/adam/cpu_adam.py importing deepspeed.ops.op_builder "
+                  "(0.9-0.19.8)", "ModuleNotFoundError: No module named 'deepspeed.ops.op_builder'"),)),
+    cause(
+    N.TORCH_HIPIFY_TOO_OLD,
+    Severity.ERROR,
+    "torch's hipify lacks what DeepSpeed's ROCm build calls",
+    _torch_hipify_too_old,
+    Docs(
+        what="A ROCm build of DeepSpeed failed in hipify: `hipify() got an unexpected keyword argument ...` or `No "
+              "module named 'torch.utils.hipify'`.",
+        why="DeepSpeed converts its CUDA sources with torch.utils.hipify and calls it with newer arguments "
+              "(hipify_extra_files_only, 0.6+); the installed torch's hipify is missing or older.",
+        fix="Install a current ROCm build of torch (or a DeepSpeed as old as the torch).",
+        examples=(log("torch-hipify-too-old-ds0.15.4", "DeepSpeed 0.15.4's setup.py on a ROCm torch with an old hipify:",
+                   "TypeError: hipify() got an unexpected keyword argument 'hipify_extra_files_only'\n"),),
+        reads="log"),
+    signatures=(
               msg(K.MSG_HIPIFY_KWARG, f"{BUILDER} hipify_extension calling torch's hipify (0.6.0-0.19.8)",
                   "TypeError: hipify() got an unexpected keyword argument 'hipify_extra_files_only'"),
               rx(r"No module named '" + re.escape(K.TORCH_HIPIFY_MODULE) + "'", K.TORCH_HIPIFY_MODULE + "'",
@@ -182,32 +217,29 @@ SPECS: Tuple[Cause, ...] = (
                     "    builder.hipify_extension()\n"
                     "  File \"/opt/src/DeepSpeed/op_builder/builder.py\", line 738, in hipify_extension\n"
                     "    hipify_python.hipify(\n"
-                    "TypeError: hipify() got an unexpec\n", anywhere=True)),
-          docs=Docs(
-              "A ROCm build of DeepSpeed failed in hipify: `hipify() got an unexpected keyword argument ...` or `No "
-              "module named 'torch.utils.hipify'`.",
-              "DeepSpeed converts its CUDA sources with torch.utils.hipify and calls it with newer arguments "
-              "(hipify_extra_files_only, 0.6+); the installed torch's hipify is missing or older.",
-              "Install a current ROCm build of torch (or a DeepSpeed as old as the torch).",
-              (log("torch-hipify-too-old-ds0.15.4", "DeepSpeed 0.15.4's setup.py on a ROCm torch with an old hipify:",
-                   "TypeError: hipify() got an unexpected keyword argument 'hipify_extra_files_only'\n"),))),
-    Cause("device-map-mp-under-deepspeed", "DS345", "ms-swift chose device_map model parallelism and refuses DeepSpeed",
-          _device_map_mp, predicted_by="none", signatures=(
+                    "TypeError: hipify() got an unexpec\n", anywhere=True))),
+    cause(
+    N.DEVICE_MAP_MP_UNDER_DEEPSPEED,
+    Severity.ERROR,
+    "ms-swift chose device_map model parallelism and refuses DeepSpeed",
+    _device_map_mp,
+    Docs(
+        what="ms-swift refused to start: `DeepSpeed is not compatible with MP. n_gpu: 8, local_world_size: 1.` (or "
+              "``with `device_map` ``, 3.2+).",
+        why="swift uses device_map model parallelism when it sees more GPUs than local processes; it counts those "
+              "from LOCAL_WORLD_SIZE (set by torchrun), so one process started for all GPUs, or the deepspeed "
+              "launcher (which sets LOCAL_SIZE), looks like model parallelism, which DeepSpeed cannot combine with.",
+        fix="Start one process per GPU through swift's launcher (`NPROC_PER_NODE=8 swift sft ...`, the variable on "
+              "the command's own line); multi-node: NNODES / NODE_RANK / MASTER_ADDR on every node, not the deepspeed "
+              "--hostfile launcher.",
+        examples=(log("device-map-mp-swift2.6", "`swift sft --deepspeed` started as one process on 8 GPUs:",
+                   "ValueError: DeepSpeed is not compatible with MP. n_gpu: 8, local_world_size: 1.\n"),),
+        reads="log"),
+    signatures=(
               rx(r"DeepSpeed is not compatible with (?:MP|`device_map`)\.(?: n_gpu: (?P<n_gpu>\d{1,4}), "
                  r"local_world_size: (?P<lws>\d{1,4}))?", "DeepSpeed is not compatible with ", _SWIFT_SRC,
                  "ValueError: DeepSpeed is not compatible with MP. n_gpu: 8, local_world_size: 1.",
                  "ValueError: DeepSpeed is not compatible with `device_map`. n_gpu: 4, local_world_size: 1."),
               msg(SK.MSG_DDP_MP, "ms-swift swift/utils/torch_utils.py is_ddp_plus_mp (2.x)",
-                  "[INFO:swift] Using DDP + MP(device_map)", note=True)),
-          docs=Docs(
-              "ms-swift refused to start: `DeepSpeed is not compatible with MP. n_gpu: 8, local_world_size: 1.` (or "
-              "``with `device_map` ``, 3.2+).",
-              "swift uses device_map model parallelism when it sees more GPUs than local processes; it counts those "
-              "from LOCAL_WORLD_SIZE (set by torchrun), so one process started for all GPUs, or the deepspeed "
-              "launcher (which sets LOCAL_SIZE), looks like model parallelism, which DeepSpeed cannot combine with.",
-              "Start one process per GPU through swift's launcher (`NPROC_PER_NODE=8 swift sft ...`, the variable on "
-              "the command's own line); multi-node: NNODES / NODE_RANK / MASTER_ADDR on every node, not the deepspeed "
-              "--hostfile launcher.",
-              (log("device-map-mp-swift2.6", "`swift sft --deepspeed` started as one process on 8 GPUs:",
-                   "ValueError: DeepSpeed is not compatible with MP. n_gpu: 8, local_world_size: 1.\n"),))),
+                  "[INFO:swift] Using DDP + MP(device_map)", note=True))),
 )

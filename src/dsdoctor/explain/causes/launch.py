@@ -8,12 +8,12 @@ import shlex
 from typing import List, Tuple
 
 from ... import fixes as F
+from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
-from ...lint.launch import hostfile_invalid as HOSTFILE
-from ...model import Fix
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, form, frame, log, msg, rx
+from ...model import Fix, Severity
+from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
 RUNNER = "deepspeed/launcher/runner.py"
 SSH = "OpenSSH client errors as pdsh / the launcher relay them (OpenSSH 7-9)"
@@ -142,8 +142,24 @@ _HOSTFILE_SAMPLES = ("ValueError: Hostfile contains multiple entries for worker-
                      "ValueError: Hostfile is empty or not formatted correctly, unable to proceed with launching.")
 
 SPECS: Tuple[Cause, ...] = (
-    Cause("launcher-mpi-discovery", "DS317", "No launcher environment (RANK, ...): DeepSpeed fell back to MPI discovery",
-          _mpi_discovery, predicted_by="none", signatures=(
+    cause(
+    N.LAUNCHER_MPI_DISCOVERY,
+    Severity.ERROR,
+    "No launcher environment (RANK, ...): DeepSpeed fell back to MPI discovery",
+    _mpi_discovery,
+    Docs(
+        what="The script was started without a launcher (no RANK / WORLD_SIZE / MASTER_ADDR): "
+              "`deepspeed.init_distributed()` fell back to MPI discovery and failed (`No module named 'mpi4py'`).",
+        why="init_distributed() imports mpi4py when the launcher variables are missing.",
+        fix="Start it with a launcher (`deepspeed --num_gpus N train.py` or `torchrun --nproc-per-node N train.py`), "
+              "or set the variables for one process (`RANK=0 LOCAL_RANK=0 WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 "
+              "MASTER_PORT=29500 python train.py`).",
+        examples=(log("mpi-discovery-no-launcher", "`python train.py` of a script calling deepspeed.init_distributed():",
+                   "  File \"/opt/envs/ds/0.19.8/deepspeed/comm/comm.py\", line 917, in mpi_discovery\n"
+                   "    from mpi4py import MPI\n"
+                   "ModuleNotFoundError: No module named 'mpi4py'\n"),),
+        reads="log"),
+    signatures=(
               rx(r"No module named '" + K.MSG_MPI_DISCOVERY_MODULE + "'", K.MSG_MPI_DISCOVERY_MODULE,
                  "deepspeed/comm/comm.py mpi_discovery, from init_distributed without RANK (0.9-0.19.8)",
                  "ModuleNotFoundError: No module named 'mpi4py'"),
@@ -152,53 +168,64 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_MPI_DISCOVERY_INFO, "deepspeed/comm/comm.py init_distributed logger.info (0.8.3-0.19.8)",
                   "[2026-11-30 17:02:11,907] [INFO] [comm.py:892:init_distributed] Not using the DeepSpeed or dist "
                   "launchers, attempting to detect MPI environment...",
-                  note=True, cause_with=r"Segmentation fault|Caught signal \d|mpi4py|MPI_Init|PMI")),
-          docs=Docs(
-              "The script was started without a launcher (no RANK / WORLD_SIZE / MASTER_ADDR): "
-              "`deepspeed.init_distributed()` fell back to MPI discovery and failed (`No module named 'mpi4py'`).",
-              "init_distributed() imports mpi4py when the launcher variables are missing.",
-              "Start it with a launcher (`deepspeed --num_gpus N train.py` or `torchrun --nproc-per-node N train.py`), "
-              "or set the variables for one process (`RANK=0 LOCAL_RANK=0 WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 "
-              "MASTER_PORT=29500 python train.py`).",
-              (log("mpi-discovery-no-launcher", "`python train.py` of a script calling deepspeed.init_distributed():",
-                   "  File \"/opt/envs/ds/0.19.8/deepspeed/comm/comm.py\", line 917, in mpi_discovery\n"
-                   "    from mpi4py import MPI\n"
-                   "ModuleNotFoundError: No module named 'mpi4py'\n"),))),
-    form(HOSTFILE.RULE, _hostfile_invalid, predicted_by="lint:hostfile-invalid", signatures=(
+                  note=True, cause_with=r"Segmentation fault|Caught signal \d|mpi4py|MPI_Init|PMI"))),
+    form(N.HOSTFILE_INVALID, _hostfile_invalid, signatures=(
               msg(K.MSG_HOSTFILE_BAD_TEXT, f"{RUNNER} _parse_hostfile logger.error (0.15.4-0.19.8)",
                   "[2026-11-29 16:40:47,411] [ERROR] [runner.py:247:_parse_hostfile] Bad hostfile text: ['worker-1 "
                   "slots=two\\n']"),
               *(msg(m, f"{RUNNER} _parse_hostfile ValueError (0.9-0.19.8)", sample)
-                for m, sample in zip(K.MSG_HOSTFILE_ERRORS, _HOSTFILE_SAMPLES))),
-          log_examples=(
-              log("hostfile-invalid", "`dsdoctor explain` on the launcher's output:",
+                for m, sample in zip(K.MSG_HOSTFILE_ERRORS, _HOSTFILE_SAMPLES))), log_examples=(
+              log(N.HOSTFILE_INVALID, "`dsdoctor explain` on the launcher's output:",
                   "[2026-11-29 16:40:47,411] [ERROR] [runner.py:247:_parse_hostfile] Bad hostfile text: ['worker-1 "
                   "slots=two\\n']\n"
                   "ValueError: Hostfile contains a bad entry: worker-1 slots=two, unable to proceed with launching\n"),)),
-    Cause("hostfile-not-found", "DS384", "Multi-node run launched without its hostfile: only this node started",
-          _hostfile_not_found, predicted_by="check --hostfile:node-unreachable", signatures=(
+    cause(
+    N.HOSTFILE_NOT_FOUND,
+    Severity.ERROR,
+    "Multi-node run launched without its hostfile: only this node started",
+    _hostfile_not_found,
+    Docs(
+        what="The `deepspeed` launcher found no hostfile (`Unable to find hostfile, will proceed with training with "
+              "local resources only.`) and started ranks on this node only; the run then failed or timed out while "
+              "setting up torch.distributed, because the world it expects spans nodes that were never started.",
+        why="Without `--hostfile` the launcher reads `/job/hostfile`; when that is absent it silently runs a "
+              "single-node job, and a script or framework that sizes its world for several nodes waits at "
+              "rendezvous for ranks that never come (`" + CK.MSG_STORE_WAIT_CLIENTS.split(".")[0] + "`).",
+        fix="Pass `--hostfile <file>` to `deepspeed` (and make any wrapper script forward it); "
+              "`dsdoctor check --hostfile <file>` checks the hosts before a run.",
+        examples=(log(N.HOSTFILE_NOT_FOUND, "`dsdoctor explain` on the run (no hostfile, a two-node world expected):",
+                   "[2026-11-30 10:02:11,101] [WARNING] [runner.py:214:fetch_hostfile] Unable to find hostfile, will "
+                   "proceed with training with local resources only.\n"
+                   "[rank0]: torch.distributed.DistStoreError: Timed out after 1801 seconds waiting for clients. 2/4 "
+                   "clients joined.\n"),),
+        reads="log"),
+    signatures=(
               # printed by every single-node run too: the cause only when setting up torch.distributed then failed
               # (the world the script expects never assembles)
               msg(K.MSG_NO_HOSTFILE, f"{RUNNER} fetch_hostfile logger.warning (0.8.3-0.19.8)",
                   "[2026-11-30 10:02:11,101] [WARNING] [runner.py:214:fetch_hostfile] Unable to find hostfile, will "
                   "proceed with training with local resources only.",
                   note=True, cause_with=_RENDEZVOUS_FAILED),),
-          docs=Docs(
-              "The `deepspeed` launcher found no hostfile (`Unable to find hostfile, will proceed with training with "
-              "local resources only.`) and started ranks on this node only; the run then failed or timed out while "
-              "setting up torch.distributed, because the world it expects spans nodes that were never started.",
-              "Without `--hostfile` the launcher reads `/job/hostfile`; when that is absent it silently runs a "
-              "single-node job, and a script or framework that sizes its world for several nodes waits at "
-              "rendezvous for ranks that never come (`" + CK.MSG_STORE_WAIT_CLIENTS.split(".")[0] + "`).",
-              "Pass `--hostfile <file>` to `deepspeed` (and make any wrapper script forward it); "
-              "`dsdoctor check --hostfile <file>` checks the hosts before a run.",
-              (log("hostfile-not-found", "`dsdoctor explain` on the run (no hostfile, a two-node world expected):",
-                   "[2026-11-30 10:02:11,101] [WARNING] [runner.py:214:fetch_hostfile] Unable to find hostfile, will "
-                   "proceed with training with local resources only.\n"
-                   "[rank0]: torch.distributed.DistStoreError: Timed out after 1801 seconds waiting for clients. 2/4 "
-                   "clients joined.\n"),))),
-    Cause("ssh-unreachable", "DS320", "The multi-node launcher cannot reach a host over ssh",
-          _ssh_unreachable, predicted_by="check --hostfile:node-unreachable", signatures=(
+    predicted=N.NODE_UNREACHABLE),
+    cause(
+    N.SSH_UNREACHABLE,
+    Severity.ERROR,
+    "The multi-node launcher cannot reach a host over ssh",
+    _ssh_unreachable,
+    Docs(
+        what="The multi-node `deepspeed` launcher could not reach a host of the hostfile over ssh (`host=... was not "
+              "reachable via ssh`, `Could not resolve hostname`, `Permission denied (publickey)`).",
+        why="The launcher checks passwordless ssh to every host before starting ranks; without it nothing starts.",
+        fix="Check passwordless ssh exactly as the launcher runs it (`ssh -o BatchMode=yes <host> true`), install "
+              "your key on the host (`ssh-copy-id <host>`); on a single node, do not pass a hostfile (`mv hostfile "
+              "hostfile.off`; /job/hostfile is read by default).",
+        examples=(log(N.SSH_UNREACHABLE, "A hostfile naming a host that does not exist:",
+                   "subprocess.CalledProcessError: Command '['ssh', '-o', 'PasswordAuthentication=no', 'nohost-a1', "
+                   "'hostname']' returned non-zero exit status 255.\n"
+                   "RuntimeError: Using hostfile at hostfile but host=nohost-a1 was not reachable via ssh. If you are "
+                   "running with a single node please remove hostfile or setup passwordless ssh.\n"),),
+        reads="log"),
+    signatures=(
               msg(K.MSG_SSH_UNREACHABLE, f"{RUNNER} main, passwordless-ssh check (0.9-0.19.8)",
                   "RuntimeError: Using hostfile at hostfile but host=nohost-a1 was not reachable via ssh. If you are "
                   "running with a single node please remove hostfile or setup passwordless ssh."),
@@ -212,111 +239,142 @@ SPECS: Tuple[Cause, ...] = (
                  "(0.8.3-0.19.8: a string command <= 0.14, a list after)",
                  "subprocess.CalledProcessError: Command 'ssh -o PasswordAuthentication=no worker-2 hostname' returned "
                  "non-zero exit status 255.")),
-          docs=Docs(
-              "The multi-node `deepspeed` launcher could not reach a host of the hostfile over ssh (`host=... was not "
-              "reachable via ssh`, `Could not resolve hostname`, `Permission denied (publickey)`).",
-              "The launcher checks passwordless ssh to every host before starting ranks; without it nothing starts.",
-              "Check passwordless ssh exactly as the launcher runs it (`ssh -o BatchMode=yes <host> true`), install "
-              "your key on the host (`ssh-copy-id <host>`); on a single node, do not pass a hostfile (`mv hostfile "
-              "hostfile.off`; /job/hostfile is read by default).",
-              (log("ssh-unreachable", "A hostfile naming a host that does not exist:",
-                   "subprocess.CalledProcessError: Command '['ssh', '-o', 'PasswordAuthentication=no', 'nohost-a1', "
-                   "'hostname']' returned non-zero exit status 255.\n"
-                   "RuntimeError: Using hostfile at hostfile but host=nohost-a1 was not reachable via ssh. If you are "
-                   "running with a single node please remove hostfile or setup passwordless ssh.\n"),))),
-    Cause("port-in-use", "DS319", "The rendezvous port (MASTER_PORT) is already in use",
-          _port_in_use, predicted_by="none", signatures=(
+    predicted=N.NODE_UNREACHABLE),
+    cause(
+    N.PORT_IN_USE,
+    Severity.ERROR,
+    "The rendezvous port (MASTER_PORT) is already in use",
+    _port_in_use,
+    Docs(
+        what="The rendezvous port (MASTER_PORT, default 29500) is already in use: `EADDRINUSE` / `The server socket "
+              "has failed to listen`.",
+        why="Another run on the machine, or a leftover process of an earlier one, holds the port.",
+        fix="Use a free port (`deepspeed --master_port 29600 train.py`; torchrun: `--master-port`; env: MASTER_PORT), "
+              "or find what holds it (`ss -ltnp | grep ':<port>'`).",
+        examples=(log(N.PORT_IN_USE, "A second run on the same port:",
+                   "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network "
+                   "address. port: 29745, useIpv6: false, code: -98, name: EADDRINUSE, message: address already in use\n"),),
+        reads="log"),
+    signatures=(
               msg(CK.MSG_SOCKET_LISTEN, "torch/csrc/distributed/c10d/socket.cpp TCPStore (torch 2.x-2.14)",
                   "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network "
                   "address. port: 29745, useIpv6: false, code: -98, name: EADDRINUSE, message: address already in use"),
               msg(CK.MSG_EADDRINUSE, "torch/csrc/distributed/c10d/socket.cpp warning (torch 2.x-2.14)",
                   "[W socket.cpp:464] [c10d] The server socket has failed to listen on [::]:29500 (errno: 98 - Address "
-                  "already in use).")),
-          docs=Docs(
-              "The rendezvous port (MASTER_PORT, default 29500) is already in use: `EADDRINUSE` / `The server socket "
-              "has failed to listen`.",
-              "Another run on the machine, or a leftover process of an earlier one, holds the port.",
-              "Use a free port (`deepspeed --master_port 29600 train.py`; torchrun: `--master-port`; env: MASTER_PORT), "
-              "or find what holds it (`ss -ltnp | grep ':<port>'`).",
-              (log("port-in-use", "A second run on the same port:",
-                   "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network "
-                   "address. port: 29745, useIpv6: false, code: -98, name: EADDRINUSE, message: address already in use\n"),))),
-    Cause("nccl-timeout", "DS370", "An NCCL collective timed out (a rank stalled, died or diverged)",
-          _nccl_timeout, predicted_by="none", signatures=(
-              msg(CK.MSG_NCCL_WATCHDOG, "torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp watchdog (torch 1.10-2.14)",
-                  "[rank2]:[E1130 04:12:55.402118771 ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog caught collective "
-                  "operation timeout: WorkNCCL(SeqNum=88, OpType=ALLGATHER, NumelIn=4096, NumelOut=16384, "
-                  "Timeout(ms)=1800000) ran for 1800093 milliseconds before timing out."),),
-          docs=Docs(
-              "An NCCL collective did not complete within the process-group timeout: `Watchdog caught collective "
+                  "already in use)."))),
+    cause(
+    N.NCCL_TIMEOUT,
+    Severity.ERROR,
+    "An NCCL collective timed out (a rank stalled, died or diverged)",
+    _nccl_timeout,
+    Docs(
+        what="An NCCL collective did not complete within the process-group timeout: `Watchdog caught collective "
               "operation timeout: WorkNCCL(SeqNum=..., OpType=...) ran for ... milliseconds before timing out`.",
-              "The ranks that print it waited; another rank never joined that collective: it hung, crashed, was slow "
+        why="The ranks that print it waited; another rank never joined that collective: it hung, crashed, was slow "
               "(evaluation or saving on rank 0 only, uneven data) or issued a different collective. When the first "
               "collective (SeqNum=1, `last completed NCCL work: -1`) times out, the ranks never communicated at all: "
               "a transport problem (P2P, InfiniBand, the network interface) or a rank that never got there.",
-              "Find the rank that did not arrive (its own log; `NCCL_DEBUG=INFO`, `TORCH_NCCL_DUMP_ON_TIMEOUT=1`). If "
+        fix="Find the rank that did not arrive (its own log; `NCCL_DEBUG=INFO`, `TORCH_NCCL_DUMP_ON_TIMEOUT=1`). If "
               "the first collective hangs, test the transport with `NCCL_P2P_DISABLE=1 NCCL_IB_DISABLE=1`. Raise the "
               "timeout (`deepspeed.init_distributed(timeout=...)`, `TrainingArguments(ddp_timeout=...)`) only for a "
               "legitimately long step.",
-              (log("nccl-timeout", "Rank 1 stuck in a rank-0-only evaluation while the others all-reduce:",
+        examples=(log(N.NCCL_TIMEOUT, "Rank 1 stuck in a rank-0-only evaluation while the others all-reduce:",
                    "[rank0]:[E1130 04:12:55.402118771 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective "
                    "operation timeout: WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=4096, NumelOut=4096, "
-                   "Timeout(ms)=600000) ran for 600093 milliseconds before timing out.\n"),))),
-    Cause("nccl-p2p-unsupported", "DS371", "NCCL P2P between GPUs without peer access",
-          _nccl_p2p, predicted_by="none", signatures=(
+                   "Timeout(ms)=600000) ran for 600093 milliseconds before timing out.\n"),),
+        reads="log"),
+    signatures=(
+              msg(CK.MSG_NCCL_WATCHDOG, "torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp watchdog (torch 1.10-2.14)",
+                  "[rank2]:[E1130 04:12:55.402118771 ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog caught collective "
+                  "operation timeout: WorkNCCL(SeqNum=88, OpType=ALLGATHER, NumelIn=4096, NumelOut=16384, "
+                  "Timeout(ms)=1800000) ran for 1800093 milliseconds before timing out."),)),
+    cause(
+    N.NCCL_P2P_UNSUPPORTED,
+    Severity.ERROR,
+    "NCCL P2P between GPUs without peer access",
+    _nccl_p2p,
+    Docs(
+        what="NCCL failed opening a GPU peer-to-peer channel: `peer access is not supported between these two "
+              "devices` (CUDA error 217), usually under `unhandled cuda error` / `ncclUnhandledCudaError`.",
+        why="NCCL picks the P2P/IPC transport between GPUs of one node; some topologies (consumer cards, PCIe "
+              "switches with ACS, VMs) do not allow peer access between every pair.",
+        fix="Set `NCCL_P2P_DISABLE=1` in every rank's environment (forward it: `.deepspeed_env`, a Ray "
+              "runtime_env's env_vars), and see which pairs allow P2P with `nvidia-smi topo -m`.",
+        examples=(log(N.NCCL_P2P_UNSUPPORTED, "Two consumer GPUs without peer access:",
+                   "worker-0:3511:3620 [1] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer "
+                   "access is not supported between these two devices\n"),),
+        reads="log"),
+    signatures=(
               msg(CK.MSG_PEER_ACCESS, "CUDA error 217 (cudaErrorPeerAccessUnsupported) as NCCL prints it: "
                   "transport/p2p.cc 'failed to open CUDA IPC handle' (NCCL 2.7) / 'Cuda failure 217' (NCCL 2.1x-2.30)",
                   "worker-0:3511:3620 [1] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer "
                   "access is not supported between these two devices",
-                  "Cuda failure 217 'peer access is not supported between these two devices'"),),
-          docs=Docs(
-              "NCCL failed opening a GPU peer-to-peer channel: `peer access is not supported between these two "
-              "devices` (CUDA error 217), usually under `unhandled cuda error` / `ncclUnhandledCudaError`.",
-              "NCCL picks the P2P/IPC transport between GPUs of one node; some topologies (consumer cards, PCIe "
-              "switches with ACS, VMs) do not allow peer access between every pair.",
-              "Set `NCCL_P2P_DISABLE=1` in every rank's environment (forward it: `.deepspeed_env`, a Ray "
-              "runtime_env's env_vars), and see which pairs allow P2P with `nvidia-smi topo -m`.",
-              (log("nccl-p2p-unsupported", "Two consumer GPUs without peer access:",
-                   "worker-0:3511:3620 [1] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer "
-                   "access is not supported between these two devices\n"),))),
-    Cause("nccl-socket-ifname-invalid", "DS372", "NCCL_SOCKET_IFNAME names no interface of this host",
-          _nccl_ifname, predicted_by="none", signatures=(
+                  "Cuda failure 217 'peer access is not supported between these two devices'"),)),
+    cause(
+    N.NCCL_SOCKET_IFNAME_INVALID,
+    Severity.ERROR,
+    "NCCL_SOCKET_IFNAME names no interface of this host",
+    _nccl_ifname,
+    Docs(
+        what="NCCL could not start: `ncclInternalError: Internal check failed.` with `Last error: Bootstrap : no "
+              "socket interface found`.",
+        why="NCCL's bootstrap picks a network interface from `NCCL_SOCKET_IFNAME`; when it names none of the host's "
+              "interfaces (often copied from another cluster's script, e.g. `eth0`), nothing is left.",
+        fix="Unset `NCCL_SOCKET_IFNAME`, or set it to an interface the host has (`ip -br addr`), in every rank's "
+              "environment.",
+        examples=(log(N.NCCL_SOCKET_IFNAME_INVALID, "NCCL_SOCKET_IFNAME=eth0 on a host whose interfaces are ens* / ib*:",
+                   "[rank0]: ncclInternalError: Internal check failed.\n"
+                   "[rank0]: Last error:\n"
+                   "[rank0]: Bootstrap : no socket interface found\n"),),
+        reads="log"),
+    signatures=(
               msg(CK.MSG_NCCL_NO_SOCKET, "NCCL src/bootstrap.cc bootstrapNetInit (NCCL 2.x), the `Last error:` of an "
                   "ncclInternalError",
                   "Bootstrap : no socket interface found"),
               msg(CK.MSG_NCCL_NO_NET_IF, "NCCL src/transport/net_socket.cc ncclNetSocketInit (NCCL 2.x): the socket "
                   "transport's interface search, same NCCL_SOCKET_IFNAME",
-                  "worker-1:2291:2291 [0] transport/net_socket.cc:46 NCCL WARN NET/Socket : no interface found")),
-          docs=Docs(
-              "NCCL could not start: `ncclInternalError: Internal check failed.` with `Last error: Bootstrap : no "
-              "socket interface found`.",
-              "NCCL's bootstrap picks a network interface from `NCCL_SOCKET_IFNAME`; when it names none of the host's "
-              "interfaces (often copied from another cluster's script, e.g. `eth0`), nothing is left.",
-              "Unset `NCCL_SOCKET_IFNAME`, or set it to an interface the host has (`ip -br addr`), in every rank's "
-              "environment.",
-              (log("nccl-socket-ifname-invalid", "NCCL_SOCKET_IFNAME=eth0 on a host whose interfaces are ens* / ib*:",
-                   "[rank0]: ncclInternalError: Internal check failed.\n"
-                   "[rank0]: Last error:\n"
-                   "[rank0]: Bootstrap : no socket interface found\n"),))),
-    Cause("nccl-library-mismatch", "DS373", "torch loads a libnccl other than the one it was built with",
-          _nccl_library, predicted_by="none", signatures=(
+                  "worker-1:2291:2291 [0] transport/net_socket.cc:46 NCCL WARN NET/Socket : no interface found"))),
+    cause(
+    N.NCCL_LIBRARY_MISMATCH,
+    Severity.ERROR,
+    "torch loads a libnccl other than the one it was built with",
+    _nccl_library,
+    Docs(
+        what="`import torch` (and so `import deepspeed`) fails: `libtorch_cuda.so: undefined symbol: ncclComm...`.",
+        why="torch's CUDA library was linked against a newer NCCL than the `libnccl.so.2` the loader found first: a "
+              "system or conda NCCL, an `LD_LIBRARY_PATH` entry, or another package's nvidia-nccl wheel shadows the "
+              "one torch's wheel depends on. Reinstalling torch alone does not help while that library comes first.",
+        fix="Find the libnccl on the path (`echo $LD_LIBRARY_PATH`, `ldconfig -p | grep libnccl`) and remove it from "
+              "the path; install the NCCL wheel torch was built against (`pip install --force-reinstall "
+              "nvidia-nccl-cu12` for a +cu12x torch).",
+        examples=(log(N.NCCL_LIBRARY_MISMATCH, "An old libnccl on LD_LIBRARY_PATH:",
+                   "ImportError: /venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
+                   "ncclCommRegister\n"),),
+        reads="log"),
+    signatures=(
               msg(CK.MSG_UNDEFINED_NCCL, "the dynamic loader on torch/lib/libtorch_cuda.so (torch 2.x-2.14) against an "
                   "older libnccl.so.2 (e.g. ncclCommRegister, NCCL 2.19+)",
                   "ImportError: /venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
-                  "ncclCommRegister"),),
-          docs=Docs(
-              "`import torch` (and so `import deepspeed`) fails: `libtorch_cuda.so: undefined symbol: ncclComm...`.",
-              "torch's CUDA library was linked against a newer NCCL than the `libnccl.so.2` the loader found first: a "
-              "system or conda NCCL, an `LD_LIBRARY_PATH` entry, or another package's nvidia-nccl wheel shadows the "
-              "one torch's wheel depends on. Reinstalling torch alone does not help while that library comes first.",
-              "Find the libnccl on the path (`echo $LD_LIBRARY_PATH`, `ldconfig -p | grep libnccl`) and remove it from "
-              "the path; install the NCCL wheel torch was built against (`pip install --force-reinstall "
-              "nvidia-nccl-cu12` for a +cu12x torch).",
-              (log("nccl-library-mismatch", "An old libnccl on LD_LIBRARY_PATH:",
-                   "ImportError: /venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
-                   "ncclCommRegister\n"),))),
-    Cause("cuda-visible-devices-mismatch", "DS374", "The GPUs a launcher or rank asks for are not the visible ones",
-          _visible_devices, predicted_by="none", signatures=(
+                  "ncclCommRegister"),)),
+    cause(
+    N.CUDA_VISIBLE_DEVICES_MISMATCH,
+    Severity.ERROR,
+    "The GPUs a launcher or rank asks for are not the visible ones",
+    _visible_devices,
+    Docs(
+        what="The GPUs a launcher or a rank tries to use are not the ones visible: `No slot 'N' specified on host "
+              "'localhost'` from the deepspeed launcher, or `CUDA error: invalid device ordinal` from "
+              "`torch.cuda.set_device`.",
+        why="The deepspeed launcher turns `CUDA_VISIBLE_DEVICES` into `--include` but its slots are the visible GPUs "
+              "renumbered from 0, so `CUDA_VISIBLE_DEVICES=1` asks for a slot 1 that does not exist. Starting more "
+              "ranks per node than visible GPUs makes local rank N call `set_device(N)` on a GPU it cannot see.",
+        fix="With the deepspeed launcher choose GPUs with `--include localhost:0,2` (and unset "
+              "`CUDA_VISIBLE_DEVICES`); start at most as many ranks per node as visible GPUs "
+              "(`--num_gpus` / `--nproc-per-node`).",
+        examples=(log(N.CUDA_VISIBLE_DEVICES_MISMATCH, "`CUDA_VISIBLE_DEVICES=3 deepspeed train.py` on a 4-GPU node:",
+                   "ValueError: No slot '3' specified on host 'localhost'\n"),),
+        reads="log"),
+    signatures=(
               msg(K.MSG_NO_SLOT, f"{RUNNER} parse_resource_filter (0.8.3-0.19.8)",
                   "ValueError: No slot '3' specified on host 'localhost'"),
               msg(CK.MSG_INVALID_ORDINAL, "CUDA error 101 (cudaErrorInvalidDevice) through torch.cuda.set_device "
@@ -334,36 +392,46 @@ SPECS: Tuple[Cause, ...] = (
                     "Traceback (most recent call last):\n"
                     "  File \"/venv/lib/python3.11/site-packages/deepspeed/launcher/runner.py\", line 476, in main\n"
                     "    active_resources = parse_inclusion_exclusion(resource_pool, args.include, args.exclude)\n",
-                    code=re.escape(K.SRC_PARSE_INCLUSION))),
-          docs=Docs(
-              "The GPUs a launcher or a rank tries to use are not the ones visible: `No slot 'N' specified on host "
-              "'localhost'` from the deepspeed launcher, or `CUDA error: invalid device ordinal` from "
-              "`torch.cuda.set_device`.",
-              "The deepspeed launcher turns `CUDA_VISIBLE_DEVICES` into `--include` but its slots are the visible GPUs "
-              "renumbered from 0, so `CUDA_VISIBLE_DEVICES=1` asks for a slot 1 that does not exist. Starting more "
-              "ranks per node than visible GPUs makes local rank N call `set_device(N)` on a GPU it cannot see.",
-              "With the deepspeed launcher choose GPUs with `--include localhost:0,2` (and unset "
-              "`CUDA_VISIBLE_DEVICES`); start at most as many ranks per node as visible GPUs "
-              "(`--num_gpus` / `--nproc-per-node`).",
-              (log("cuda-visible-devices-mismatch", "`CUDA_VISIBLE_DEVICES=3 deepspeed train.py` on a 4-GPU node:",
-                   "ValueError: No slot '3' specified on host 'localhost'\n"),))),
-    Cause("launcher-signal-handler-crash", "DS375", "The deepspeed launcher's signal handler crashed (NameError kill_cmd)",
-          _sigint_handler, predicted_by="none", signatures=(
+                    code=re.escape(K.SRC_PARSE_INCLUSION)))),
+    cause(
+    N.LAUNCHER_SIGNAL_HANDLER_CRASH,
+    Severity.ERROR,
+    "The deepspeed launcher's signal handler crashed (NameError kill_cmd)",
+    _sigint_handler,
+    Docs(
+        what="The deepspeed launcher's own SIGINT/SIGTERM handler failed: `NameError: free variable 'kill_cmd' "
+              "referenced before assignment` in runner.py `sigkill_handler`.",
+        why="DeepSpeed < 0.9.4 installs the handler on a single node too, but sets `kill_cmd` only for multi-node "
+              "pdsh runs. The NameError hides why the run stopped (Ctrl-C, or a rank that failed first).",
+        fix="Look above the handler's traceback for the first failure; upgrade DeepSpeed (`pip install "
+              "'deepspeed>=0.9.4'`).",
+        examples=(log(N.LAUNCHER_SIGNAL_HANDLER_CRASH, "Ctrl-C on a single-node run with DeepSpeed 0.9.2:",
+                   "NameError: free variable 'kill_cmd' referenced before assignment in enclosing scope\n"),),
+        reads="log"),
+    signatures=(
               msg(K.MSG_KILL_CMD, f"{RUNNER} main's sigkill_handler (0.8-0.9.3; PR #3730 in 0.9.4), Python's NameError",
                   "NameError: free variable 'kill_cmd' referenced before assignment in enclosing scope",
                   "NameError: cannot access free variable 'kill_cmd' where it is not associated with a value in "
-                  "enclosing scope"),),
-          docs=Docs(
-              "The deepspeed launcher's own SIGINT/SIGTERM handler failed: `NameError: free variable 'kill_cmd' "
-              "referenced before assignment` in runner.py `sigkill_handler`.",
-              "DeepSpeed < 0.9.4 installs the handler on a single node too, but sets `kill_cmd` only for multi-node "
-              "pdsh runs. The NameError hides why the run stopped (Ctrl-C, or a rank that failed first).",
-              "Look above the handler's traceback for the first failure; upgrade DeepSpeed (`pip install "
-              "'deepspeed>=0.9.4'`).",
-              (log("launcher-signal-handler-crash", "Ctrl-C on a single-node run with DeepSpeed 0.9.2:",
-                   "NameError: free variable 'kill_cmd' referenced before assignment in enclosing scope\n"),))),
-    Cause("package-versions-incompatible", "DS376", "Installed packages disagree on an API (DeepSpeed / torch / Transformers)",
-          _versions_incompatible, predicted_by="none", signatures=(
+                  "enclosing scope"),)),
+    cause(
+    N.PACKAGE_VERSIONS_INCOMPATIBLE,
+    Severity.ERROR,
+    "Installed packages disagree on an API (DeepSpeed / torch / Transformers)",
+    _versions_incompatible,
+    Docs(
+        what="An import or a version requirement between installed packages failed: `cannot import name 'X' from "
+              "'deepspeed' / 'torch....'`, or `deepspeed>=X is required for a normal functioning of this module, but "
+              "found deepspeed==Y`.",
+        why="One package uses an API the installed version of another does not have: a newer torch renamed a name "
+              "DeepSpeed imports, a project needs a newer DeepSpeed (`get_accelerator`), a newer Transformers needs a "
+              "newer DeepSpeed.",
+        fix="Install what the message requires, or move DeepSpeed / torch / Transformers to versions released "
+              "together (`pip install -U deepspeed`, or pin the other package).",
+        examples=(log(N.PACKAGE_VERSIONS_INCOMPATIBLE, "A project importing get_accelerator with DeepSpeed 0.7:",
+                   "ImportError: cannot import name 'get_accelerator' from 'deepspeed' "
+                   "(/venv/lib/python3.11/site-packages/deepspeed/__init__.py)\n"),),
+        reads="log"),
+    signatures=(
               msg(TK.MSG_REQUIRE_VERSION, "transformers/utils/versions.py require_version (4.x-5.24), e.g. the DeepSpeed "
                   "integration's deepspeed floor",
                   "ImportError: deepspeed>=0.9.3 is required for a normal functioning of this module, but found "
@@ -372,17 +440,5 @@ SPECS: Tuple[Cause, ...] = (
                  r"(?:\.\w{1,60}){0,8})'", "cannot import name '", "Python's ImportError on a DeepSpeed / torch / "
                  "Transformers / Accelerate module (a name renamed, added or removed between versions)",
                  "ImportError: cannot import name 'get_accelerator' from 'deepspeed' "
-                 "(/venv/lib/python3.11/site-packages/deepspeed/__init__.py)")),
-          docs=Docs(
-              "An import or a version requirement between installed packages failed: `cannot import name 'X' from "
-              "'deepspeed' / 'torch....'`, or `deepspeed>=X is required for a normal functioning of this module, but "
-              "found deepspeed==Y`.",
-              "One package uses an API the installed version of another does not have: a newer torch renamed a name "
-              "DeepSpeed imports, a project needs a newer DeepSpeed (`get_accelerator`), a newer Transformers needs a "
-              "newer DeepSpeed.",
-              "Install what the message requires, or move DeepSpeed / torch / Transformers to versions released "
-              "together (`pip install -U deepspeed`, or pin the other package).",
-              (log("package-versions-incompatible", "A project importing get_accelerator with DeepSpeed 0.7:",
-                   "ImportError: cannot import name 'get_accelerator' from 'deepspeed' "
-                   "(/venv/lib/python3.11/site-packages/deepspeed/__init__.py)\n"),))),
+                 "(/venv/lib/python3.11/site-packages/deepspeed/__init__.py)"))),
 )

@@ -7,14 +7,13 @@ import re
 from typing import Tuple
 
 from ... import fixes as F
+from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
 from ...lint.script import peft_reentrant as PEFT_REENTRANT
-from ...lint.script import zero3_device_map as DEVICE_MAP
-from ...lint.script import zero3_low_cpu_mem as LOW_CPU_MEM
-from ...model import Fix
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, form, frame, log, msg, rx
+from ...model import Fix, Severity
+from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
 MODELING = "transformers/modeling_utils.py from_pretrained"
 PARTITION = "deepspeed/runtime/zero/partition_parameters.py"
@@ -30,7 +29,7 @@ def _zero3_load(name: str, text: str, f: LogFacts) -> Advice:
     after = ""
     if guard is not None and guard[0] == "device_map":
         after = f" (Transformers {f.transformers} ignores low_cpu_mem_usage; only device_map raises.)"
-    if name == "zero3-device-map-conflict":
+    if name == N.ZERO3_DEVICE_MAP_CONFLICT:
         return Advice("from_pretrained was given a device_map while ZeRO-3 is enabled" + after, text, [drop_map])
     return Advice("from_pretrained was given low_cpu_mem_usage=True while ZeRO-3 is enabled", text, [drop_low])
 
@@ -39,16 +38,16 @@ def zero3_both(text: str) -> Advice:
     """The 4.20-4.50 combined message when the call line does not show which argument triggered it."""
     return Advice("from_pretrained was given low_cpu_mem_usage=True or a device_map while ZeRO-3 is enabled "
                   "(the log does not show which: Transformers 4.20-4.50 print one message for both)", text,
-                  [_zero3_load("zero3-low-cpu-mem-usage-conflict", text, LogFacts()).fixes[0],
-                   _zero3_load("zero3-device-map-conflict", text, LogFacts()).fixes[0]])
+                  [_zero3_load(N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, text, LogFacts()).fixes[0],
+                   _zero3_load(N.ZERO3_DEVICE_MAP_CONFLICT, text, LogFacts()).fixes[0]])
 
 
 def _low_cpu_mem(s: Seen, f: LogFacts) -> Advice:
-    return _zero3_load("zero3-low-cpu-mem-usage-conflict", s.text, f)
+    return _zero3_load(N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, s.text, f)
 
 
 def _device_map(s: Seen, f: LogFacts) -> Advice:
-    return _zero3_load("zero3-device-map-conflict", s.text, f)
+    return _zero3_load(N.ZERO3_DEVICE_MAP_CONFLICT, s.text, f)
 
 
 def _gather_fix() -> Fix:
@@ -177,7 +176,7 @@ def _checkpoint_meta(s: Seen, f: LogFacts) -> Advice:
 
 
 SPECS: Tuple[Cause, ...] = (
-    form(LOW_CPU_MEM.RULE, _low_cpu_mem, predicted_by="lint:zero3-low-cpu-mem-usage-conflict", signatures=(
+    form(N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, _low_cpu_mem, signatures=(
               msg(TK.MSG_ZERO3_LOW_MEM_411, f"{MODELING} (Transformers 4.11-4.18)",
                   "ValueError: low_cpu_mem_usage arg cannot be used with DeepSpeed ZeRO-3"),
               msg(TK.MSG_ZERO3_LOW_MEM_419, f"{MODELING} (Transformers 4.19)",
@@ -185,8 +184,7 @@ SPECS: Tuple[Cause, ...] = (
               # 4.20-4.50 print one message for both arguments: diagnose decides between the two names
               msg(TK.MSG_ZERO3_COMBINED, f"{MODELING} (Transformers 4.20-4.50)",
                   "ValueError: DeepSpeed Zero-3 is not compatible with `low_cpu_mem_usage=True` or with passing a "
-                  "`device_map`.")),
-          log_examples=(
+                  "`device_map`.")), log_examples=(
               log("zero3-low-cpu-mem-tf4.46.3", "`dsdoctor explain` on the failed run (Transformers 4.46.3):",
                   "  File \"/home/user/proj/train.py\", line 7, in <module>\n"
                   "    m = LlamaForCausalLM.from_pretrained(d, low_cpu_mem_usage=True)\n"
@@ -194,7 +192,7 @@ SPECS: Tuple[Cause, ...] = (
                   "    raise ValueError(\n"
                   "ValueError: DeepSpeed Zero-3 is not compatible with `low_cpu_mem_usage=True` or with passing a "
                   "`device_map`.\n"),)),
-    form(DEVICE_MAP.RULE, _device_map, predicted_by="lint:zero3-device-map-conflict", signatures=(
+    form(N.ZERO3_DEVICE_MAP_CONFLICT, _device_map, signatures=(
               msg(TK.MSG_ZERO3_DEVICE_MAP, f"{MODELING} (Transformers 4.51-5.x)",
                   "ValueError: DeepSpeed Zero-3 is not compatible with passing a `device_map`."),
               msg(TK.MSG_DEVICE_MAP_NEEDS_LOW_MEM, f"{MODELING} (Transformers 4.20-4.50; ZeRO-3 sets low_cpu_mem_usage=False)",
@@ -202,15 +200,33 @@ SPECS: Tuple[Cause, ...] = (
               msg(TK.MSG_ACCELERATE_DEVICE_MAP_AUTO, "accelerate/accelerator.py prepare_model (Accelerate 0.2x-1.15)",
                   "ValueError: You can't train a model that has been loaded with `device_map='auto'` in any "
                   "distributed mode. Please rerun your script specifying `--num_processes=1` or by launching with "
-                  "`python {{myscript.py}}`.")),
-          log_examples=(
+                  "`python {{myscript.py}}`.")), log_examples=(
               log("zero3-device-map-tf5.24.0", "`dsdoctor explain` on the failed run (Transformers 5.24.0):",
                   "  File \"/home/user/proj/train.py\", line 7, in <module>\n"
                   "    m = LlamaForCausalLM.from_pretrained(d, device_map='auto')\n"
                   "    raise ValueError(\"DeepSpeed Zero-3 is not compatible with passing a `device_map`.\")\n"
                   "ValueError: DeepSpeed Zero-3 is not compatible with passing a `device_map`.\n"),)),
-    Cause("zero3-quantized-model-conflict", "DS308", "A quantized model loaded in a way ZeRO-3 cannot partition",
-          _quantized, predicted_by="lint:zero3-unsupported-quantization", signatures=(
+    cause(
+    N.ZERO3_QUANTIZED_MODEL_CONFLICT,
+    Severity.ERROR,
+    "A quantized model loaded in a way ZeRO-3 cannot partition",
+    _quantized,
+    Docs(
+        what="A pre-quantized model (GPTQ / AWQ / other post-training quantization) was loaded for training under "
+              "ZeRO-3: the framework refuses it (`DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models`), "
+              "or ZeRO-3 fails to partition the packed weights.",
+        why="ZeRO-3 partitions every parameter while the model is built (zero.Init); packed integer weights and their "
+              "scales cannot be split and gathered like float tensors.",
+        fix="Train the pre-quantized model with ZeRO-2, or start from the fp16/bf16 weights and quantize on the fly "
+              "with a storage dtype ZeRO-3 can gather: `BitsAndBytesConfig(load_in_4bit=True, "
+              f"bnb_4bit_quant_storage=torch.bfloat16)` (needs {', '.join(TK.QLORA_ZERO3_REQUIRES)}). `dsdoctor lint` "
+              "finds 8-bit / GPTQ / AWQ models under ZeRO-3 "
+              "in the script (zero3-unsupported-quantization, DS507).",
+        examples=(log("zero3-ptq-llamafactory", "LLaMA-Factory asked to fine-tune a GPTQ checkpoint with a ZeRO-3 config:",
+                   "[rank0]:     raise ValueError(\"DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models.\")\n"
+                   "[rank0]: ValueError: DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models.\n"),),
+        reads="log"),
+    signatures=(
               msg(TK.MSG_LLAMAFACTORY_PTQ, "LLaMA-Factory src/llamafactory/model/model_utils/quantization.py "
                   "configure_quantization (0.8.3-0.9.3)",
                   "ValueError: DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models."),
@@ -229,22 +245,32 @@ SPECS: Tuple[Cause, ...] = (
                     f"  File \"/venv/lib/python3.11/site-packages/{PARTITION}\", line 511, in wrapper\n"
                     "    f(module, *args, **kwargs)\n",
                     anywhere=True, below=(PARTITION, "wrapper"))),
-          docs=Docs(
-              "A pre-quantized model (GPTQ / AWQ / other post-training quantization) was loaded for training under "
-              "ZeRO-3: the framework refuses it (`DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models`), "
-              "or ZeRO-3 fails to partition the packed weights.",
-              "ZeRO-3 partitions every parameter while the model is built (zero.Init); packed integer weights and their "
-              "scales cannot be split and gathered like float tensors.",
-              "Train the pre-quantized model with ZeRO-2, or start from the fp16/bf16 weights and quantize on the fly "
-              "with a storage dtype ZeRO-3 can gather: `BitsAndBytesConfig(load_in_4bit=True, "
-              f"bnb_4bit_quant_storage=torch.bfloat16)` (needs {', '.join(TK.QLORA_ZERO3_REQUIRES)}). `dsdoctor lint` "
-              "finds 8-bit / GPTQ / AWQ models under ZeRO-3 "
-              "in the script (zero3-unsupported-quantization, DS507).",
-              (log("zero3-ptq-llamafactory", "LLaMA-Factory asked to fine-tune a GPTQ checkpoint with a ZeRO-3 config:",
-                   "[rank0]:     raise ValueError(\"DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models.\")\n"
-                   "[rank0]: ValueError: DeepSpeed ZeRO-3 or FSDP is incompatible with PTQ-quantized models.\n"),))),
-    Cause("zero3-mixed-param-dtypes", "DS360", "Parameters of different dtypes in one ZeRO-3 all-gather",
-          _mixed_dtypes, predicted_by="lint:qlora-quant-storage-missing", signatures=(
+    predicted=N.ZERO3_UNSUPPORTED_QUANTIZATION),
+    cause(
+    N.ZERO3_MIXED_PARAM_DTYPES,
+    Severity.ERROR,
+    "Parameters of different dtypes in one ZeRO-3 all-gather",
+    _mixed_dtypes,
+    Docs(
+        what="ZeRO-3 failed to gather a group of parameters because they do not share one dtype: `output tensor must "
+              "have the same type as input tensor` or `expected there to be only one unique element in <generator "
+              "... all_gather_coalesced ...>`.",
+        why="ZeRO-3 all-gathers the partitions of a module's parameters into one flat buffer of a single dtype. "
+              "Parameters added in fp32 (LoRA adapters, a new head, resized embeddings) next to fp16/bf16 weights, a "
+              "config whose fp16/bf16 block does not match the loaded dtype, or 4-bit weights stored as uint8 (QLoRA "
+              "without `bnb_4bit_quant_storage`) all break it.",
+        fix="Give every parameter the training dtype before `deepspeed.initialize` / the Trainer (e.g. "
+              "`model.to(torch.bfloat16)`, and the same dtype in the ds_config's bf16/fp16 block). For QLoRA store the "
+              "4-bit weights in that dtype: `BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16)`; "
+              "`dsdoctor lint` finds that one in the script (qlora-quant-storage-missing, DS506).",
+        examples=(log("zero3-quantized-qlora",
+                   "QLoRA under ZeRO-3 without bnb_4bit_quant_storage:",
+                   "[rank1]:   File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/partition_parameters.py\", "
+                   "line 1152, in _all_gather_dtype\n"
+                   "[rank1]:     handle = _dist_allgather_fn(partitions[rank_in_group], flat_tensor, ds_process_group)\n"
+                   "[rank1]: TypeError: output tensor must have the same type as input tensor\n"),),
+        reads="log"),
+    signatures=(
               msg(TK.MSG_DTYPE_MIXED, "torch/distributed/distributed_c10d.py all_gather_into_tensor, via DeepSpeed "
                   f"{PARTITION} _all_gather_dtype (torch 2.x, DeepSpeed 0.10-0.19)",
                   "TypeError: output tensor must have the same type as input tensor",
@@ -256,26 +282,27 @@ SPECS: Tuple[Cause, ...] = (
               rx(re.escape(K.SRC_UNIQUE_DTYPE), K.SRC_UNIQUE_DTYPE, f"{PARTITION} all_gather_coalesced's source line, the "
                  "call that raises it (0.8-0.19.8), as a boxed (rich) or headless traceback shows it when the message is cut",
                  "│ ❱ 1204 │   │   │   │   │   dtype=get_only_unique_item(p.dtype for p in params),          │")),
-          docs=Docs(
-              "ZeRO-3 failed to gather a group of parameters because they do not share one dtype: `output tensor must "
-              "have the same type as input tensor` or `expected there to be only one unique element in <generator "
-              "... all_gather_coalesced ...>`.",
-              "ZeRO-3 all-gathers the partitions of a module's parameters into one flat buffer of a single dtype. "
-              "Parameters added in fp32 (LoRA adapters, a new head, resized embeddings) next to fp16/bf16 weights, a "
-              "config whose fp16/bf16 block does not match the loaded dtype, or 4-bit weights stored as uint8 (QLoRA "
-              "without `bnb_4bit_quant_storage`) all break it.",
-              "Give every parameter the training dtype before `deepspeed.initialize` / the Trainer (e.g. "
-              "`model.to(torch.bfloat16)`, and the same dtype in the ds_config's bf16/fp16 block). For QLoRA store the "
-              "4-bit weights in that dtype: `BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16)`; "
-              "`dsdoctor lint` finds that one in the script (qlora-quant-storage-missing, DS506).",
-              (log("zero3-quantized-qlora",
-                   "QLoRA under ZeRO-3 without bnb_4bit_quant_storage:",
-                   "[rank1]:   File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/partition_parameters.py\", "
-                   "line 1152, in _all_gather_dtype\n"
-                   "[rank1]:     handle = _dist_allgather_fn(partitions[rank_in_group], flat_tensor, ds_process_group)\n"
-                   "[rank1]: TypeError: output tensor must have the same type as input tensor\n"),))),
-    Cause("zero3-partitioned-param-access", "DS309", "A ZeRO-3 partitioned parameter used outside a gather (size-0 weights)",
-          _partitioned_access, predicted_by="none", signatures=(
+    predicted=N.QLORA_QUANT_STORAGE_MISSING),
+    cause(
+    N.ZERO3_PARTITIONED_PARAM_ACCESS,
+    Severity.ERROR,
+    "A ZeRO-3 partitioned parameter used outside a gather (size-0 weights)",
+    _partitioned_access,
+    Docs(
+        what="A ZeRO-3 partitioned parameter (size 0 on this rank) was used outside a gather: e.g. the model called "
+              "directly instead of through the engine, or a weight read in custom code (`'weight' must be 2-D`).",
+        why="Under ZeRO-3 each rank holds only its partition; the full tensor exists only inside the engine's "
+              "forward or a `GatheredParameters` block.",
+        fix="Gather the parameters around the code that reads them: `with "
+              "deepspeed.zero.GatheredParameters(list(module.parameters()), modifier_rank=None): ...` (or run the "
+              "model through the DeepSpeed engine).",
+        examples=(log("zero3-partitioned-forward", "A model built under zero.Init, called outside the engine:",
+                   "[rank0]:   File \"/opt/envs/venv/lib/python3.11/site-packages/torch/nn/functional.py\", line 2621, in "
+                   "embedding\n"
+                   "[rank0]:     return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)\n"
+                   "[rank0]: RuntimeError: 'weight' must be 2-D\n"),),
+        reads="log"),
+    signatures=(
               msg(TK.MSG_WEIGHT_2D, "torch/nn/functional.py embedding (torch 1.x-2.14) on a size-0 ZeRO-3 weight",
                   "RuntimeError: 'weight' must be 2-D"),
               msg(TK.MSG_SIZE0_CURRENT, f"{LOAD_STATE}: the model side is a ZeRO-3 partition",
@@ -288,22 +315,32 @@ SPECS: Tuple[Cause, ...] = (
               rx(r"shape '\[(?:-?\d{1,12}, ){0,6}0(?:, -?\d{1,12}){0,6}\]' is invalid for input of size",
                  "' is invalid for input of size", "ATen InferSize.h view/reshape (torch 1.x-2.14) to a size read from a "
                  "partitioned parameter (e.g. config.vocab_size from a size-0 embedding)",
-                 "RuntimeError: shape '[-1, 0]' is invalid for input of size 1048576")),
-          docs=Docs(
-              "A ZeRO-3 partitioned parameter (size 0 on this rank) was used outside a gather: e.g. the model called "
-              "directly instead of through the engine, or a weight read in custom code (`'weight' must be 2-D`).",
-              "Under ZeRO-3 each rank holds only its partition; the full tensor exists only inside the engine's "
-              "forward or a `GatheredParameters` block.",
-              "Gather the parameters around the code that reads them: `with "
-              "deepspeed.zero.GatheredParameters(list(module.parameters()), modifier_rank=None): ...` (or run the "
-              "model through the DeepSpeed engine).",
-              (log("zero3-partitioned-forward", "A model built under zero.Init, called outside the engine:",
-                   "[rank0]:   File \"/opt/envs/venv/lib/python3.11/site-packages/torch/nn/functional.py\", line 2621, in "
-                   "embedding\n"
-                   "[rank0]:     return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)\n"
-                   "[rank0]: RuntimeError: 'weight' must be 2-D\n"),))),
-    Cause("zero3-saved-partitioned-weights", "DS310", "Weights saved from ZeRO-3 without gathering (size-0 tensors / no weights)",
-          _saved_partitioned, predicted_by="lint:zero3-unsafe-save", signatures=(
+                 "RuntimeError: shape '[-1, 0]' is invalid for input of size 1048576"))),
+    cause(
+    N.ZERO3_SAVED_PARTITIONED_WEIGHTS,
+    Severity.ERROR,
+    "Weights saved from ZeRO-3 without gathering (size-0 tensors / no weights)",
+    _saved_partitioned,
+    Docs(
+        what="Weights saved from ZeRO-3 without gathering: loading them finds size-0 tensors (`copying a param with "
+              "shape torch.Size([0])`), PEFT adapters saved empty, or accelerate/Trainer refusing to save without "
+              "`stage3_gather_16bit_weights_on_model_save`.",
+        why="`model.save_pretrained()` / `state_dict()` on a ZeRO-3 model writes each rank's partition (size 0) "
+              "unless the 16-bit weights are gathered on save.",
+        fix="Gather 16-bit weights on save (ds_config `\"zero_optimization\": "
+              "{\"stage3_gather_16bit_weights_on_model_save\": true}`), or save through the Trainer "
+              "(`trainer.save_model(out)`) / consolidate the checkpoint (`python <checkpoint>/zero_to_fp32.py "
+              "<checkpoint> <out_dir>`). `dsdoctor lint` finds the save in the script (zero3-unsafe-save, DS510).",
+        examples=(log("zero3-saved-partitioned", "Loading a LoRA adapter that was saved under ZeRO-3:",
+                   "Traceback (most recent call last):\n"
+                   "  File \"/home/user/proj/infer.py\", line 9, in <module>\n"
+                   "    model = PeftModel.from_pretrained(base, \"out/adapter\")\n"
+                   "RuntimeError: Error(s) in loading state_dict for PeftModelForCausalLM:\n"
+                   "\tsize mismatch for base_model.model.model.layers.0.self_attn.q_proj.lora_B.default.weight: copying a "
+                   "param with shape torch.Size([0]) from checkpoint, the shape in current model is torch.Size([4096, "
+                   "16]).\n"),),
+        reads="log"),
+    signatures=(
               msg(TK.MSG_SIZE0_CHECKPOINT, "torch/nn/modules/module.py load_state_dict size mismatch (torch 1.x-2.14)",
                   "size mismatch for base_model.model.model.layers.0.self_attn.q_proj.lora_B.default.weight: copying a "
                   "param with shape torch.Size([0]) from checkpoint, the shape in current model is torch.Size([4096, 16])."),
@@ -321,118 +358,147 @@ SPECS: Tuple[Cause, ...] = (
               msg(TK.MSG_GATHER_16BIT_FALSE, "transformers/trainer.py save_model warning (Transformers 4.2x-5.x)",
                   "stage3_gather_16bit_weights_on_model_save=false. Saving the full checkpoint instead, use "
                   "zero_to_fp32.py to recover weights", note=True)),
-          docs=Docs(
-              "Weights saved from ZeRO-3 without gathering: loading them finds size-0 tensors (`copying a param with "
-              "shape torch.Size([0])`), PEFT adapters saved empty, or accelerate/Trainer refusing to save without "
-              "`stage3_gather_16bit_weights_on_model_save`.",
-              "`model.save_pretrained()` / `state_dict()` on a ZeRO-3 model writes each rank's partition (size 0) "
-              "unless the 16-bit weights are gathered on save.",
-              "Gather 16-bit weights on save (ds_config `\"zero_optimization\": "
-              "{\"stage3_gather_16bit_weights_on_model_save\": true}`), or save through the Trainer "
-              "(`trainer.save_model(out)`) / consolidate the checkpoint (`python <checkpoint>/zero_to_fp32.py "
-              "<checkpoint> <out_dir>`). `dsdoctor lint` finds the save in the script (zero3-unsafe-save, DS510).",
-              (log("zero3-saved-partitioned", "Loading a LoRA adapter that was saved under ZeRO-3:",
-                   "Traceback (most recent call last):\n"
-                   "  File \"/home/user/proj/infer.py\", line 9, in <module>\n"
-                   "    model = PeftModel.from_pretrained(base, \"out/adapter\")\n"
-                   "RuntimeError: Error(s) in loading state_dict for PeftModelForCausalLM:\n"
-                   "\tsize mismatch for base_model.model.model.layers.0.self_attn.q_proj.lora_B.default.weight: copying a "
-                   "param with shape torch.Size([0]) from checkpoint, the shape in current model is torch.Size([4096, "
-                   "16]).\n"),))),
-    Cause("deepspeed-moves-quantized-model", "DS361", "deepspeed.initialize moved a bitsandbytes-quantized model",
-          _moved_quantized, predicted_by="none", signatures=(
-              msg(TK.MSG_BNB_TO, "transformers/modeling_utils.py PreTrainedModel.to (4.30-5.x), called by DeepSpeed "
-                  "engine.py _configure_distributed_model",
-                  "ValueError: `.to` is not supported for `8-bit` bitsandbytes models. Please use the model as it is, "
-                  "since the model has already been set to the correct devices and casted to the correct `dtype`."),),
-          docs=Docs(
-              "`deepspeed.initialize` failed while moving a bitsandbytes 4-bit/8-bit model to its GPU: Transformers "
+    predicted=N.ZERO3_UNSAFE_SAVE),
+    cause(
+    N.DEEPSPEED_MOVES_QUANTIZED_MODEL,
+    Severity.ERROR,
+    "deepspeed.initialize moved a bitsandbytes-quantized model",
+    _moved_quantized,
+    Docs(
+        what="`deepspeed.initialize` failed while moving a bitsandbytes 4-bit/8-bit model to its GPU: Transformers "
               "raises ``ValueError: `.to` is not supported for `8-bit` bitsandbytes models``.",
-              "DeepSpeed's engine calls `module.to(device)` on the model it wraps (engine.py "
+        why="DeepSpeed's engine calls `module.to(device)` on the model it wraps (engine.py "
               "`_configure_distributed_model`). Transformers forbids moving 8-bit models, and 4-bit ones with "
               "bitsandbytes < 0.43.2.",
-              "For 4-bit: `pip install 'bitsandbytes>=0.43.2'` with a current Transformers. For 8-bit: load in 4-bit "
+        fix="For 4-bit: `pip install 'bitsandbytes>=0.43.2'` with a current Transformers. For 8-bit: load in 4-bit "
               "instead, or keep the quantized model out of `deepspeed.initialize`.",
-              (log("deepspeed-moves-quantized-model", "An 8-bit model handed to deepspeed.initialize:",
+        examples=(log(N.DEEPSPEED_MOVES_QUANTIZED_MODEL, "An 8-bit model handed to deepspeed.initialize:",
                    "  File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/engine.py\", line 1311, in "
                    "_configure_distributed_model\n"
                    "    self.module.to(self.device)\n"
                    "ValueError: `.to` is not supported for `8-bit` bitsandbytes models. Please use the model as it is, "
-                   "since the model has already been set to the correct devices and casted to the correct `dtype`.\n"),))),
-    Cause("zero3-create-reference-model", "DS362", "TRL create_reference_model() under ZeRO-3",
-          _create_reference_model, predicted_by="none", signatures=(
+                   "since the model has already been set to the correct devices and casted to the correct `dtype`.\n"),),
+        reads="log"),
+    signatures=(
+              msg(TK.MSG_BNB_TO, "transformers/modeling_utils.py PreTrainedModel.to (4.30-5.x), called by DeepSpeed "
+                  "engine.py _configure_distributed_model",
+                  "ValueError: `.to` is not supported for `8-bit` bitsandbytes models. Please use the model as it is, "
+                  "since the model has already been set to the correct devices and casted to the correct `dtype`."),)),
+    cause(
+    N.ZERO3_CREATE_REFERENCE_MODEL,
+    Severity.ERROR,
+    "TRL create_reference_model() under ZeRO-3",
+    _create_reference_model,
+    Docs(
+        what="TRL refused to build a reference model by copying the policy: ``DeepSpeed ZeRO-3 is enabled and is not "
+              "compatible with `create_reference_model()` ``.",
+        why="`create_reference_model()` deep-copies the policy model; under ZeRO-3 its parameters are partitions, so "
+              "the copy would share or lose them.",
+        fix="Load the reference model on its own with `from_pretrained` (TRL prepares it with DeepSpeed), or with a "
+              "PEFT model pass `ref_model=None` so the adapter-disabled policy serves as the reference.",
+        examples=(log(N.ZERO3_CREATE_REFERENCE_MODEL, "A DPO script calling create_reference_model under ZeRO-3:",
+                   "[rank0]:     raise ValueError(\n"
+                   "[rank0]: ValueError: DeepSpeed ZeRO-3 is enabled and is not compatible with `create_reference_model()`. "
+                   "Please instantiate your reference model directly with `AutoModelForCausalLM.from_pretrained()`.\n"),),
+        reads="log"),
+    signatures=(
               msg(TK.MSG_TRL_REF_MODEL, "trl/models/modeling_base.py create_reference_model (TRL 0.7-0.19; "
                   "trl/experimental/utils.py in 1.x)",
                   "ValueError: DeepSpeed ZeRO-3 is enabled and is not compatible with `create_reference_model()`. "
-                  "Please instantiate your reference model directly with `AutoModelForCausalLM.from_pretrained()`."),),
-          docs=Docs(
-              "TRL refused to build a reference model by copying the policy: ``DeepSpeed ZeRO-3 is enabled and is not "
-              "compatible with `create_reference_model()` ``.",
-              "`create_reference_model()` deep-copies the policy model; under ZeRO-3 its parameters are partitions, so "
-              "the copy would share or lose them.",
-              "Load the reference model on its own with `from_pretrained` (TRL prepares it with DeepSpeed), or with a "
-              "PEFT model pass `ref_model=None` so the adapter-disabled policy serves as the reference.",
-              (log("zero3-create-reference-model", "A DPO script calling create_reference_model under ZeRO-3:",
-                   "[rank0]:     raise ValueError(\n"
-                   "[rank0]: ValueError: DeepSpeed ZeRO-3 is enabled and is not compatible with `create_reference_model()`. "
-                   "Please instantiate your reference model directly with `AutoModelForCausalLM.from_pretrained()`.\n"),))),
-    Cause("zero3-param-not-converted", "DS363", "A parameter without ZeRO-3's ds_* attributes reached ZeRO-3 code",
-          _not_converted, predicted_by="lint:model-loaded-before-ds-config", signatures=(
+                  "Please instantiate your reference model directly with `AutoModelForCausalLM.from_pretrained()`."),)),
+    cause(
+    N.ZERO3_PARAM_NOT_CONVERTED,
+    Severity.ERROR,
+    "A parameter without ZeRO-3's ds_* attributes reached ZeRO-3 code",
+    _not_converted,
+    Docs(
+        what="ZeRO-3 code met a parameter without the `ds_*` attributes zero.Init attaches: `'Parameter' object has "
+              "no attribute 'ds_numel'` / `'ds_status'` / `'ds_id'`.",
+        why="Under ZeRO-3 every parameter is converted when the model is built inside zero.Init. A model built before "
+              "ZeRO-3 was registered (TrainingArguments(deepspeed=...) / HfDeepSpeedConfig created after "
+              "from_pretrained), a module added afterwards outside the Trainer, or model code that replaces a parameter "
+              "(`self.weight = nn.Parameter(...)`) leaves plain tensors.",
+        fix="Create TrainingArguments(deepspeed=...) (or keep an HfDeepSpeedConfig alive) before from_pretrained; add "
+              "modules before the engine is built; in model code update parameters in place "
+              "(`self.weight.data = ...`) instead of replacing them. `dsdoctor lint` finds the first one in the script "
+              "(model-loaded-before-ds-config, DS502).",
+        examples=(log(N.ZERO3_PARAM_NOT_CONVERTED, "The Trainer counting parameters of a model built before ZeRO-3 was set up:",
+                   "  File \"/venv/lib/python3.11/site-packages/transformers/trainer_pt_utils.py\", line 1102, in numel\n"
+                   "    return p.ds_numel\n"
+                   "AttributeError: 'Parameter' object has no attribute 'ds_numel'\n"),),
+        reads="log"),
+    signatures=(
               rx(r"'Parameter' object has no attribute 'ds_[a-z_]{2,30}'", "object has no attribute 'ds_",
                  f"Python AttributeError on a parameter DeepSpeed {PARTITION} never converted (ds_numel read by "
                  "transformers trainer_pt_utils.py get_model_param_count, ds_status by the ZeRO-3 fetch; 0.8-0.19.8)",
                  "AttributeError: 'Parameter' object has no attribute 'ds_numel'",
                  "AttributeError: 'Parameter' object has no attribute 'ds_status'"),),
-          docs=Docs(
-              "ZeRO-3 code met a parameter without the `ds_*` attributes zero.Init attaches: `'Parameter' object has "
-              "no attribute 'ds_numel'` / `'ds_status'` / `'ds_id'`.",
-              "Under ZeRO-3 every parameter is converted when the model is built inside zero.Init. A model built before "
-              "ZeRO-3 was registered (TrainingArguments(deepspeed=...) / HfDeepSpeedConfig created after "
-              "from_pretrained), a module added afterwards outside the Trainer, or model code that replaces a parameter "
-              "(`self.weight = nn.Parameter(...)`) leaves plain tensors.",
-              "Create TrainingArguments(deepspeed=...) (or keep an HfDeepSpeedConfig alive) before from_pretrained; add "
-              "modules before the engine is built; in model code update parameters in place "
-              "(`self.weight.data = ...`) instead of replacing them. `dsdoctor lint` finds the first one in the script "
-              "(model-loaded-before-ds-config, DS502).",
-              (log("zero3-param-not-converted", "The Trainer counting parameters of a model built before ZeRO-3 was set up:",
-                   "  File \"/venv/lib/python3.11/site-packages/transformers/trainer_pt_utils.py\", line 1102, in numel\n"
-                   "    return p.ds_numel\n"
-                   "AttributeError: 'Parameter' object has no attribute 'ds_numel'\n"),))),
-    Cause("zeropp-hpz-second-model", "DS364", "ZeRO++ hpZ with a second zero.Init model in the process",
-          _zeropp_hpz, predicted_by="none", signatures=(
-              msg(K.MSG_HPZ_GROUP, "deepspeed/utils/groups.py _create_zero_param_parallel_group (0.10-0.19.8)",
-                  "AssertionError: ZeRO parameter intra parallel group is already initialized"),),
-          docs=Docs(
-              "DeepSpeed asserted `ZeRO parameter intra parallel group is already initialized`: ZeRO++ hierarchical "
+    predicted=N.MODEL_LOADED_BEFORE_DS_CONFIG),
+    cause(
+    N.ZEROPP_HPZ_SECOND_MODEL,
+    Severity.ERROR,
+    "ZeRO++ hpZ with a second zero.Init model in the process",
+    _zeropp_hpz,
+    Docs(
+        what="DeepSpeed asserted `ZeRO parameter intra parallel group is already initialized`: ZeRO++ hierarchical "
               "partitioning (`zero_hpz_partition_size` > 1) was set up a second time.",
-              "With hpZ, each zero.Init creates the intra-node parameter process group; DeepSpeed allows that once per "
+        why="With hpZ, each zero.Init creates the intra-node parameter process group; DeepSpeed allows that once per "
               "process, so a second model built under zero.Init (a vision tower and an LLM, a reference model) asserts.",
-              "Keep hpZ to one zero.Init model per process, or set `\"zero_hpz_partition_size\": 1`.",
-              (log("zeropp-hpz-second-model", "Two from_pretrained calls under a ZeRO++ hpZ config:",
-                   "AssertionError: ZeRO parameter intra parallel group is already initialized\n"),))),
-    Cause("zero-checkpoint-world-size-changed", "DS368", "A ZeRO checkpoint resumed at another data-parallel world size",
-          _world_size_changed, predicted_by="none", signatures=(
+        fix="Keep hpZ to one zero.Init model per process, or set `\"zero_hpz_partition_size\": 1`.",
+        examples=(log(N.ZEROPP_HPZ_SECOND_MODEL, "Two from_pretrained calls under a ZeRO++ hpZ config:",
+                   "AssertionError: ZeRO parameter intra parallel group is already initialized\n"),),
+        reads="log"),
+    signatures=(
+              msg(K.MSG_HPZ_GROUP, "deepspeed/utils/groups.py _create_zero_param_parallel_group (0.10-0.19.8)",
+                  "AssertionError: ZeRO parameter intra parallel group is already initialized"),)),
+    cause(
+    N.ZERO_CHECKPOINT_WORLD_SIZE_CHANGED,
+    Severity.ERROR,
+    "A ZeRO checkpoint resumed at another data-parallel world size",
+    _world_size_changed,
+    Docs(
+        what="Resuming a DeepSpeed ZeRO checkpoint failed: `The checkpoint being loaded used a DP world size of N but "
+              "the current world size is M. Automatic adjustment of ZeRO's optimizer state partitioning with a new "
+              "world size is not currently supported.`",
+        why="A ZeRO checkpoint stores the optimizer states partitioned over the data-parallel ranks that saved it; "
+              "`load_checkpoint` cannot re-partition them for another number of ranks.",
+        fix="Resume with the same data-parallel size; or convert the checkpoint to a universal checkpoint "
+              "(`python -m deepspeed.checkpoint.ds_to_universal --input_folder ... --output_folder ...`, then "
+              "`\"checkpoint\": {\"load_universal\": true}`); or keep only the weights (`zero_to_fp32.py`, or "
+              "`load_checkpoint(..., load_optimizer_states=False, load_module_only=True)`) and start a new optimizer.",
+        examples=(log(N.ZERO_CHECKPOINT_WORLD_SIZE_CHANGED, "A checkpoint saved on 16 GPUs resumed on 4:",
+                   "deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used a DP world size "
+                   "of 16 but the current world size is 4. Automatic adjustment of ZeRO's optimizer state partitioning "
+                   "with a new world size is not currently supported.\n"),),
+        reads="log"),
+    signatures=(
               msg(K.MSG_DP_WORLD_SIZE, "deepspeed/runtime/engine.py _load_zero_checkpoint, ZeRORuntimeException "
                   "(0.8.3-0.19.8)",
                   "deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used a DP world size "
                   "of 16 but the current world size is 4. Automatic adjustment of ZeRO's optimizer state partitioning "
-                  "with a new world size is not currently supported."),),
-          docs=Docs(
-              "Resuming a DeepSpeed ZeRO checkpoint failed: `The checkpoint being loaded used a DP world size of N but "
-              "the current world size is M. Automatic adjustment of ZeRO's optimizer state partitioning with a new "
-              "world size is not currently supported.`",
-              "A ZeRO checkpoint stores the optimizer states partitioned over the data-parallel ranks that saved it; "
-              "`load_checkpoint` cannot re-partition them for another number of ranks.",
-              "Resume with the same data-parallel size; or convert the checkpoint to a universal checkpoint "
-              "(`python -m deepspeed.checkpoint.ds_to_universal --input_folder ... --output_folder ...`, then "
-              "`\"checkpoint\": {\"load_universal\": true}`); or keep only the weights (`zero_to_fp32.py`, or "
-              "`load_checkpoint(..., load_optimizer_states=False, load_module_only=True)`) and start a new optimizer.",
-              (log("zero-checkpoint-world-size-changed", "A checkpoint saved on 16 GPUs resumed on 4:",
-                   "deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used a DP world size "
-                   "of 16 but the current world size is 4. Automatic adjustment of ZeRO's optimizer state partitioning "
-                   "with a new world size is not currently supported.\n"),))),
-    Cause("zero3-offload-unscale-device-bug", "DS369", "DeepSpeed 0.14.1-0.14.4 ZeRO-3 CPU-offload gradient unscale bug",
-          _unscale_bug, predicted_by="none", signatures=(
+                  "with a new world size is not currently supported."),)),
+    cause(
+    N.ZERO3_OFFLOAD_UNSCALE_DEVICE_BUG,
+    Severity.ERROR,
+    "DeepSpeed 0.14.1-0.14.4 ZeRO-3 CPU-offload gradient unscale bug",
+    _unscale_bug,
+    Docs(
+        what="ZeRO-3 with CPU offload fails in the optimizer step: `Expected all tensors to be on the same device, "
+              "but found at least two devices, cuda:N and cpu!` in stage3.py `unscale_and_clip_grads` "
+              "(`...grad.mul_(1. / combined_scale)`).",
+        why="A DeepSpeed 0.14.1-0.14.4 regression (the global gradient norm computed on the GPU, PR #5256 / #5493): "
+              "the CPU-resident fp32 gradients are multiplied by a GPU tensor. Not a device-placement bug in the "
+              "script.",
+        fix="Upgrade DeepSpeed (`pip install 'deepspeed>0.14.4'`: 0.14.5 moves the norm to the CPU, PR #5504), or pin "
+              "`deepspeed==0.14.0`.",
+        examples=(log(N.ZERO3_OFFLOAD_UNSCALE_DEVICE_BUG, "ZeRO-3 + offload_optimizer cpu on DeepSpeed 0.14.2:",
+                   "  File \"/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/stage3.py\", line 2117, in "
+                   "unscale_and_clip_grads\n"
+                   "    self.fp32_partitioned_groups_flat[sub_group_id].grad.mul_(1. / combined_scale)\n"
+                   "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
+                   "and cpu!\n"),),
+        reads="log"),
+    signatures=(
               rx(re.escape(K.SRC_UNSCALE_GRADS), K.SRC_UNSCALE_GRADS, "deepspeed/runtime/zero/stage3.py "
                  "unscale_and_clip_grads' source line (0.14.1-0.14.4: PR #5256 / #5493, fixed by #5504 in 0.14.5), "
                  "seen in a traceback pasted without its header",
@@ -446,32 +512,16 @@ SPECS: Tuple[Cause, ...] = (
                     "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
                     "and cpu!\n",
                     exc=r"^(?:RuntimeError: Expected all tensors to be on the same device|$)",
-                    code=re.escape(K.SRC_UNSCALE_GRADS))),
-          docs=Docs(
-              "ZeRO-3 with CPU offload fails in the optimizer step: `Expected all tensors to be on the same device, "
-              "but found at least two devices, cuda:N and cpu!` in stage3.py `unscale_and_clip_grads` "
-              "(`...grad.mul_(1. / combined_scale)`).",
-              "A DeepSpeed 0.14.1-0.14.4 regression (the global gradient norm computed on the GPU, PR #5256 / #5493): "
-              "the CPU-resident fp32 gradients are multiplied by a GPU tensor. Not a device-placement bug in the "
-              "script.",
-              "Upgrade DeepSpeed (`pip install 'deepspeed>0.14.4'`: 0.14.5 moves the norm to the CPU, PR #5504), or pin "
-              "`deepspeed==0.14.0`.",
-              (log("zero3-offload-unscale-device-bug", "ZeRO-3 + offload_optimizer cpu on DeepSpeed 0.14.2:",
-                   "  File \"/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/stage3.py\", line 2117, in "
-                   "unscale_and_clip_grads\n"
-                   "    self.fp32_partitioned_groups_flat[sub_group_id].grad.mul_(1. / combined_scale)\n"
-                   "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
-                   "and cpu!\n"),))),
-    form(PEFT_REENTRANT.RULE, _checkpoint_meta, predicted_by="lint:peft-checkpointing-reentrant", signatures=(
+                    code=re.escape(K.SRC_UNSCALE_GRADS)))),
+    form(N.PEFT_CHECKPOINTING_REENTRANT, _checkpoint_meta, signatures=(
               msg(CK.MSG_RECOMPUTED_SIZE0, "torch/utils/checkpoint.py CheckpointError's per-tensor lines (torch 2.1-2.14) "
                   "with a ZeRO-3 size-0 partition",
                   "recomputed metadata: {'shape': torch.Size([0]), 'dtype': torch.bfloat16, 'device': "
                   "device(type='cuda', index=3)}"),
               msg(CK.MSG_CHECKPOINT_META, "torch/utils/checkpoint.py _checkpoint_hook (torch 2.1-2.14)",
                   "torch.utils.checkpoint.CheckpointError: torch.utils.checkpoint: Recomputed values for the following "
-                  "tensors have different metadata than during the forward pass.")),
-          log_examples=(
-              log("peft-checkpointing-reentrant", "A LoRA model with gradient_checkpointing (use_reentrant=False) under "
+                  "tensors have different metadata than during the forward pass.")), log_examples=(
+              log(N.PEFT_CHECKPOINTING_REENTRANT, "A LoRA model with gradient_checkpointing (use_reentrant=False) under "
                                                   "ZeRO-3, DeepSpeed 0.19.2:",
                   "[rank0]: torch.utils.checkpoint.CheckpointError: torch.utils.checkpoint: Recomputed values for the "
                   "following tensors have different metadata than during the forward pass.\n"),)),

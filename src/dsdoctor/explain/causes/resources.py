@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Tuple
 
 from ... import fixes as F
-from ...checks import rules as CHK
+from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
-from ...lint.config import memlock_too_low as MEMLOCK
-from .spec import Advice, Cause, Docs, LogFacts, Seen, code_fix, form, lit, log, msg, rx
+from ...model import Severity
+from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, lit, log, msg, rx
 
 LAUNCH = "deepspeed/launcher/launch.py sigkill_handler (0.9-0.19.8)"
 ELASTIC = "torch/distributed/elastic/multiprocessing/api.py (torchrun, torch 2.x-2.14)"
@@ -105,28 +105,34 @@ _LAUNCH_LINE = ("[2026-11-29 16:36:04,989] [ERROR] [launch.py:259:sigkill_handle
                 "'train.py', '--local_rank=1'] exits with return code = ")
 
 SPECS: Tuple[Cause, ...] = (
-    Cause("gpu-oom", "DS322", "CUDA out of memory", _gpu_oom, predicted_by="estimate", signatures=(
-        msg(CK.MSG_CUDA_OOM, "torch/csrc/cuda/CUDACachingAllocator.cpp (torch 1.x-2.14)",
-           "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 "
-           "GiB of which 1.06 GiB is free."),
-        rx(r"\bOutOfMemoryError\b", "OutOfMemoryError", "torch.OutOfMemoryError / torch.cuda.OutOfMemoryError (torch 1.13-2.14)",
-           "torch.cuda.OutOfMemoryError: CUDA error: out of memory")),
-        docs=Docs(
-            "CUDA out of memory (`torch.OutOfMemoryError: CUDA out of memory`).",
-            "The model states, activations and buffers on one GPU exceed its memory for this ZeRO stage, offload "
+    cause(
+    N.GPU_OOM,
+    Severity.ERROR,
+    "CUDA out of memory",
+    _gpu_oom,
+    Docs(
+        what="CUDA out of memory (`torch.OutOfMemoryError: CUDA out of memory`).",
+        why="The model states, activations and buffers on one GPU exceed its memory for this ZeRO stage, offload "
             "setting and micro batch.",
-            "Offload or shrink: ds_config `\"offload_param\": {\"device\": \"cpu\"}`, a smaller "
+        fix="Offload or shrink: ds_config `\"offload_param\": {\"device\": \"cpu\"}`, a smaller "
             "train_micro_batch_size_per_gpu, `gradient_checkpointing=True`; size it first with `dsdoctor estimate`.",
-            (log("gpu-oom", "An OOM in a Trainer forward:",
+        examples=(log(N.GPU_OOM, "An OOM in a Trainer forward:",
                  "[rank0]:   File \"/opt/conda/lib/python3.11/site-packages/torch/nn/modules/linear.py\", line 125, in "
                  "forward\n"
                  "[rank0]:     return F.linear(input, self.weight, self.bias)\n"
                  "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
                  "capacity of 79.19 GiB of which 1.06 GiB is free. Including non-PyTorch memory, this process has "
                  "78.12 GiB memory in use. Of the allocated memory 75.02 GiB is allocated by PyTorch, and 1.54 GiB is "
-                 "reserved by PyTorch but unallocated.\n"),))),
-    form(CHK.SHM_TOO_SMALL, _shm,
-          predicted_by="check:shm-too-small", signatures=(
+                 "reserved by PyTorch but unallocated.\n"),),
+        reads="log"),
+    signatures=(
+        msg(CK.MSG_CUDA_OOM, "torch/csrc/cuda/CUDACachingAllocator.cpp (torch 1.x-2.14)",
+           "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 "
+           "GiB of which 1.06 GiB is free."),
+        rx(r"\bOutOfMemoryError\b", "OutOfMemoryError", "torch.OutOfMemoryError / torch.cuda.OutOfMemoryError (torch 1.13-2.14)",
+           "torch.cuda.OutOfMemoryError: CUDA error: out of memory")),
+    predicted="estimate"),
+    form(N.SHM_TOO_SMALL, _shm, signatures=(
               msg(CK.MSG_SHM, "torch/utils/data/_utils/signal_handling / worker.py (torch 1.x-2.14)",
                  "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm)."),
               rx(r"DataLoader worker \(pid \d{1,10}\) is killed by signal: Bus error", "is killed by signal: Bus error",
@@ -138,27 +144,51 @@ SPECS: Tuple[Cause, ...] = (
               rx(r"exitcode\s{0,4}:\s{0,4}-7\b", "exitcode", ELASTIC,
                  "E1129 16:36:13.669000 13476 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -7) "
                  "local_rank: 1 (pid: 13517) of binary: /opt/envs/venv/bin/python"))),
-    Cause("disk-write-failed", "DS323", "Writing a checkpoint/file failed (disk full or write error)", _disk,
-          predicted_by="none", signatures=(
+    cause(
+    N.DISK_WRITE_FAILED,
+    Severity.ERROR,
+    "Writing a checkpoint/file failed (disk full or write error)",
+    _disk,
+    Docs(
+        what="Writing a checkpoint or file failed: `No space left on device`, or torch's zip writer failing "
+              "(`unexpected pos`, `iostream error`).",
+        why="The disk (or quota) is full, or the target cannot be written; checkpoints of large models are big and "
+              "accumulate.",
+        fix="Free space or write elsewhere (`df -h <output_dir>`); `save_total_limit` bounds the number of "
+              "checkpoints the Trainer keeps.",
+        examples=(log("disk-full-save", "torch.save to a full device:",
+                   "RuntimeError: basic_ios::clear: iostream error\n"
+                   "RuntimeError: [enforce fail at inline_container.cc:672] . unexpected pos 704 vs 598\n"),),
+        reads="log"),
+    signatures=(
               msg(CK.MSG_ENOSPC, "the OS (ENOSPC, errno 28) through Python / torch / safetensors",
                  "OSError: [Errno 28] No space left on device"),
               msg(CK.MSG_STREAM_WRITER, "caffe2/serialize/inline_container.cc (torch 1.x-2.13)",
                  "RuntimeError: [enforce fail at inline_container.cc:595] . PytorchStreamWriter failed writing file "
                  "data/0: file write failed"),
               msg(CK.MSG_ZIP_WRITE, "caffe2/serialize/inline_container.cc (torch 2.14)",
-                 "RuntimeError: [enforce fail at inline_container.cc:672] . unexpected pos 704 vs 598")),
-          docs=Docs(
-              "Writing a checkpoint or file failed: `No space left on device`, or torch's zip writer failing "
-              "(`unexpected pos`, `iostream error`).",
-              "The disk (or quota) is full, or the target cannot be written; checkpoints of large models are big and "
-              "accumulate.",
-              "Free space or write elsewhere (`df -h <output_dir>`); `save_total_limit` bounds the number of "
-              "checkpoints the Trainer keeps.",
-              (log("disk-full-save", "torch.save to a full device:",
-                   "RuntimeError: basic_ios::clear: iostream error\n"
-                   "RuntimeError: [enforce fail at inline_container.cc:672] . unexpected pos 704 vs 598\n"),))),
-    Cause("host-oom-killed", "DS321", "A rank was killed with SIGKILL (exit -9), usually the host OOM killer", _host_oom,
-          predicted_by="estimate", signatures=(
+                 "RuntimeError: [enforce fail at inline_container.cc:672] . unexpected pos 704 vs 598"))),
+    cause(
+    N.HOST_OOM_KILLED,
+    Severity.ERROR,
+    "A rank was killed with SIGKILL (exit -9), usually the host OOM killer",
+    _host_oom,
+    Docs(
+        what="A rank was killed with SIGKILL (`exits with return code = -9`, `exitcode: -9`, `Signal 9 (SIGKILL)`) "
+              "and left no traceback.",
+        why="Almost always the host OOM killer: each rank loading the full model into host RAM (no zero.Init "
+              "because the model was built before TrainingArguments/HfDeepSpeedConfig), or CPU offload buffers "
+              "exceeding RAM.",
+        fix="Confirm it (`dmesg -T | grep -i -E 'killed process|out of memory'`); load under zero.Init by creating "
+              "`TrainingArguments(deepspeed=...)` before `from_pretrained` (`dsdoctor lint` finds that: "
+              "model-loaded-before-ds-config); size it first (`dsdoctor estimate`).",
+        examples=(log("sigkill-rank-launcher", "The deepspeed launcher's report of a rank killed by SIGKILL:",
+                   "[2026-11-29 16:36:04,986] [INFO] [launch.py:253:sigkill_handler] Killing subprocess 13229\n"
+                   "[2026-11-29 16:36:04,989] [INFO] [launch.py:253:sigkill_handler] Killing subprocess 13230\n"
+                   "[2026-11-29 16:36:04,989] [ERROR] [launch.py:259:sigkill_handler] ['/opt/envs/venv/bin/python', "
+                   "'-u', 'victim.py', '--local_rank=1'] exits with return code = -9\n"),),
+        reads="log"),
+    signatures=(
               rx(_exit("-9"), "exits with return code = -9", LAUNCH, _LAUNCH_LINE + "-9"),
               rx(r"exitcode\s{0,4}:\s{0,4}-9\b", "exitcode", ELASTIC,
                  "E1129 16:36:13.669000 13476 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -9) "
@@ -166,25 +196,30 @@ SPECS: Tuple[Cause, ...] = (
               rx(r"Signal 9 \(SIGKILL\) received by PID", "SIGKILL", ELASTIC, "traceback : Signal 9 (SIGKILL) received by PID 13517"),
               rx(r"is killed by signal: Killed", "killed by signal: Killed", "torch/utils/data/dataloader.py (torch 1.x-2.14)",
                  "RuntimeError: DataLoader worker (pid 2717) is killed by signal: Killed.")),
-          docs=Docs(
-              "A rank was killed with SIGKILL (`exits with return code = -9`, `exitcode: -9`, `Signal 9 (SIGKILL)`) "
-              "and left no traceback.",
-              "Almost always the host OOM killer: each rank loading the full model into host RAM (no zero.Init "
-              "because the model was built before TrainingArguments/HfDeepSpeedConfig), or CPU offload buffers "
-              "exceeding RAM.",
-              "Confirm it (`dmesg -T | grep -i -E 'killed process|out of memory'`); load under zero.Init by creating "
-              "`TrainingArguments(deepspeed=...)` before `from_pretrained` (`dsdoctor lint` finds that: "
-              "model-loaded-before-ds-config); size it first (`dsdoctor estimate`).",
-              (log("sigkill-rank-launcher", "The deepspeed launcher's report of a rank killed by SIGKILL:",
-                   "[2026-11-29 16:36:04,986] [INFO] [launch.py:253:sigkill_handler] Killing subprocess 13229\n"
-                   "[2026-11-29 16:36:04,989] [INFO] [launch.py:253:sigkill_handler] Killing subprocess 13230\n"
-                   "[2026-11-29 16:36:04,989] [ERROR] [launch.py:259:sigkill_handler] ['/opt/envs/venv/bin/python', "
-                   "'-u', 'victim.py', '--local_rank=1'] exits with return code = -9\n"),))),
+    predicted="estimate"),
     # no log line shows it: `explain --env` adds check's finding (the limit) when the log shows no cause
-    form(MEMLOCK.RULE, _memlock,
-          predicted_by="check:memlock-too-low"),
-    Cause("cuda-driver-too-old", "DS380", "The NVIDIA driver is older than torch's CUDA",
-          _driver_too_old, predicted_by="none", signatures=(
+    form(N.MEMLOCK_TOO_LOW, _memlock, predicted="check:" + N.MEMLOCK_TOO_LOW),
+    cause(
+    N.CUDA_DRIVER_TOO_OLD,
+    Severity.ERROR,
+    "The NVIDIA driver is older than torch's CUDA",
+    _driver_too_old,
+    Docs(
+        what="torch cannot use the GPU because the NVIDIA driver is older than the CUDA torch was built for: `The "
+              "NVIDIA driver on your system is too old (found version 11080)` (11080 = CUDA 11.8).",
+        why="Each torch build needs a driver that supports its CUDA version. With an older driver torch warns at "
+              "CUDA initialisation and sees no GPU (older torch raises on the first `.cuda()`); a CUDA toolkit or "
+              "`DS_SKIP_CUDA_CHECK` does not change the driver.",
+        fix="Upgrade the NVIDIA driver (`nvidia-smi` shows the newest CUDA it supports), or install a torch build "
+              "for that CUDA (`pip install torch --index-url https://download.pytorch.org/whl/cu118`).",
+        examples=(log(N.CUDA_DRIVER_TOO_OLD, "A torch 2.14 (CUDA 13.0) wheel on a node whose driver supports CUDA 12.2:",
+                   "/venv/lib/python3.11/site-packages/torch/cuda/__init__.py:182: UserWarning: CUDA initialization: The "
+                   "NVIDIA driver on your system is too old (found version 12020). Please update your GPU driver by "
+                   "downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx "
+                   "Alternatively, go to: https://pytorch.org to install a PyTorch version that has been compiled with "
+                   "your version of the CUDA driver. (Triggered internally at /pytorch/c10/cuda/CUDAFunctions.cpp:119.)\n"),),
+        reads="log"),
+    signatures=(
               msg(CK.MSG_DRIVER_TOO_OLD, "c10/cuda/CUDAFunctions.cpp (torch 1.5-2.14, a UserWarning at CUDA init); "
                   "torch/cuda/__init__.py _check_driver (torch < 1.5, an AssertionError)",
                   "/venv/lib/python3.11/site-packages/torch/cuda/__init__.py:182: UserWarning: CUDA initialization: The "
@@ -194,23 +229,28 @@ SPECS: Tuple[Cause, ...] = (
                   "your version of the CUDA driver."),
               msg(CK.MSG_DRIVER_INSUFFICIENT, "CUDA error 35 (cudaErrorInsufficientDriver) through torch "
                   "(c10/cuda/CUDAException.cpp, torch 1.x-2.14)",
-                  "RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version")),
-          docs=Docs(
-              "torch cannot use the GPU because the NVIDIA driver is older than the CUDA torch was built for: `The "
-              "NVIDIA driver on your system is too old (found version 11080)` (11080 = CUDA 11.8).",
-              "Each torch build needs a driver that supports its CUDA version. With an older driver torch warns at "
-              "CUDA initialisation and sees no GPU (older torch raises on the first `.cuda()`); a CUDA toolkit or "
-              "`DS_SKIP_CUDA_CHECK` does not change the driver.",
-              "Upgrade the NVIDIA driver (`nvidia-smi` shows the newest CUDA it supports), or install a torch build "
-              "for that CUDA (`pip install torch --index-url https://download.pytorch.org/whl/cu118`).",
-              (log("cuda-driver-too-old", "A torch 2.14 (CUDA 13.0) wheel on a node whose driver supports CUDA 12.2:",
-                   "/venv/lib/python3.11/site-packages/torch/cuda/__init__.py:182: UserWarning: CUDA initialization: The "
-                   "NVIDIA driver on your system is too old (found version 12020). Please update your GPU driver by "
-                   "downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx "
-                   "Alternatively, go to: https://pytorch.org to install a PyTorch version that has been compiled with "
-                   "your version of the CUDA driver. (Triggered internally at /pytorch/c10/cuda/CUDAFunctions.cpp:119.)\n"),))),
-    Cause("no-kernel-image", "DS381", "No kernels for this GPU's architecture in torch or a prebuilt op",
-          _no_kernel_image, predicted_by="none", signatures=(
+                  "RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version"))),
+    cause(
+    N.NO_KERNEL_IMAGE,
+    Severity.ERROR,
+    "No kernels for this GPU's architecture in torch or a prebuilt op",
+    _no_kernel_image,
+    Docs(
+        what="A CUDA kernel could not run on this GPU: `CUDA error: no kernel image is available for execution on "
+              "the device` (often after torch's warning `... with CUDA capability sm_XX is not compatible with the "
+              "current PyTorch installation`).",
+        why="The torch build (or a prebuilt DeepSpeed / extension op) contains kernels only for other GPU "
+              "architectures: an old CUDA build on a new GPU, or ops compiled on a machine with another card (a "
+              "build compiles only for the GPU it sees unless TORCH_CUDA_ARCH_LIST says more). The traceback points at "
+              "an innocent line; CUDA_LAUNCH_BLOCKING only moves the error.",
+        fix="Install a torch build whose arch list covers the GPU (`torch.cuda.get_arch_list()` vs "
+              "`torch.cuda.get_device_capability()`); for a DeepSpeed / extension op, rebuild it with "
+              "`TORCH_CUDA_ARCH_LIST` listing every GPU of the machine.",
+        examples=(log(N.NO_KERNEL_IMAGE, "A torch build for sm_50-sm_80 on an sm_89 GPU:",
+                   "NVIDIA GeForce RTX 4090 with CUDA capability sm_89 is not compatible with the current PyTorch "
+                   "installation.\n"),),
+        reads="log"),
+    signatures=(
               msg(CK.MSG_NO_KERNEL_IMAGE, "CUDA error 209 (cudaErrorNoKernelImageForDevice) through torch "
                   "(c10/cuda/CUDAException.cpp, torch 1.x-2.14; THC 'cuda runtime error (209)' in torch < 1.8)",
                   "RuntimeError: CUDA error: no kernel image is available for execution on the device",
@@ -218,23 +258,25 @@ SPECS: Tuple[Cause, ...] = (
                   "/pytorch/aten/src/THC/THCGeneral.cpp:51"),
               msg(CK.MSG_ARCH_NOT_COMPATIBLE, "torch/cuda/__init__.py _check_capability warning (torch 1.x-2.14)",
                   "NVIDIA GeForce RTX 4090 with CUDA capability sm_89 is not compatible with the current PyTorch "
-                  "installation.")),
-          docs=Docs(
-              "A CUDA kernel could not run on this GPU: `CUDA error: no kernel image is available for execution on "
-              "the device` (often after torch's warning `... with CUDA capability sm_XX is not compatible with the "
-              "current PyTorch installation`).",
-              "The torch build (or a prebuilt DeepSpeed / extension op) contains kernels only for other GPU "
-              "architectures: an old CUDA build on a new GPU, or ops compiled on a machine with another card (a "
-              "build compiles only for the GPU it sees unless TORCH_CUDA_ARCH_LIST says more). The traceback points at "
-              "an innocent line; CUDA_LAUNCH_BLOCKING only moves the error.",
-              "Install a torch build whose arch list covers the GPU (`torch.cuda.get_arch_list()` vs "
-              "`torch.cuda.get_device_capability()`); for a DeepSpeed / extension op, rebuild it with "
-              "`TORCH_CUDA_ARCH_LIST` listing every GPU of the machine.",
-              (log("no-kernel-image", "A torch build for sm_50-sm_80 on an sm_89 GPU:",
-                   "NVIDIA GeForce RTX 4090 with CUDA capability sm_89 is not compatible with the current PyTorch "
-                   "installation.\n"),))),
-    Cause("bf16-unsupported-gpu", "DS382", "bf16 requested on a GPU without bf16 (compute capability < 8.0)",
-          _bf16_gpu, predicted_by="none", signatures=(
+                  "installation."))),
+    cause(
+    N.BF16_UNSUPPORTED_GPU,
+    Severity.ERROR,
+    "bf16 requested on a GPU without bf16 (compute capability < 8.0)",
+    _bf16_gpu,
+    Docs(
+        what="bf16 was requested on a GPU that has none: the Trainer's `Your setup doesn't support bf16/gpu`, "
+              "DeepSpeed's `Type bf16 is not supported`, or cuBLAS's `CUBLAS_STATUS_NOT_SUPPORTED` on a `CUDA_R_16BF` "
+              "GEMM.",
+        why="Native bf16 needs compute capability 8.0 (Ampere) or newer; V100, T4, P100, TITAN X and RTX 20xx have "
+              "none.",
+        fix="Train in fp16: turn bf16 off in both the DeepSpeed config and the script (`TrainingArguments(bf16=False, "
+              "fp16=True)`: the Trainer checks before DeepSpeed reads its config).",
+        examples=(log(N.BF16_UNSUPPORTED_GPU, "TrainingArguments(bf16=True) on a V100:",
+                   "ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU with "
+                   "cuda>=11.0\n"),),
+        reads="log"),
+    signatures=(
               msg(TK.MSG_BF16_UNSUPPORTED, "transformers/training_args.py __post_init__ (4.2x-5.24)",
                   "ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU with "
                   "cuda>=11.0"),
@@ -245,31 +287,26 @@ SPECS: Tuple[Cause, ...] = (
                  "cuBLAS through aten/src/ATen/cuda/CUDABlas.cpp (torch 1.10-2.14): a bf16 GEMM on a pre-Ampere GPU",
                  "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx( handle, opa, opb, m, "
                  "n, k, &falpha, a, CUDA_R_16BF, lda, b, CUDA_R_16BF, ldb, &fbeta, c, CUDA_R_16BF, ldc, "
-                 "compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`")),
-          docs=Docs(
-              "bf16 was requested on a GPU that has none: the Trainer's `Your setup doesn't support bf16/gpu`, "
-              "DeepSpeed's `Type bf16 is not supported`, or cuBLAS's `CUBLAS_STATUS_NOT_SUPPORTED` on a `CUDA_R_16BF` "
-              "GEMM.",
-              "Native bf16 needs compute capability 8.0 (Ampere) or newer; V100, T4, P100, TITAN X and RTX 20xx have "
-              "none.",
-              "Train in fp16: turn bf16 off in both the DeepSpeed config and the script (`TrainingArguments(bf16=False, "
-              "fp16=True)`: the Trainer checks before DeepSpeed reads its config).",
-              (log("bf16-unsupported-gpu", "TrainingArguments(bf16=True) on a V100:",
-                   "ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU with "
-                   "cuda>=11.0\n"),))),
-    Cause("fp16-unsupported-gpu", "DS383", "fp16 requested where DeepSpeed's accelerator has none (GPU < sm_70, or CPU)",
-          _fp16_gpu, predicted_by="lint:fp16-on-cpu", signatures=(
+                 "compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`"))),
+    cause(
+    N.FP16_UNSUPPORTED_GPU,
+    Severity.ERROR,
+    "fp16 requested where DeepSpeed's accelerator has none (GPU < sm_70, or CPU)",
+    _fp16_gpu,
+    Docs(
+        what="DeepSpeed refused the config's fp16: `ValueError: Type fp16 is not supported` (`... on your device`).",
+        why="The DeepSpeed accelerator reports the dtypes the device supports: CUDA GPUs below compute capability "
+              "7.0 (Pascal and older) and the CPU accelerator (chosen when no GPU is visible) have no fp16.",
+        fix="Train in fp32 (remove the fp16/bf16 blocks), or run on a GPU with compute capability 7.0+; check which "
+              "accelerator DeepSpeed chose (`ds_report`). `dsdoctor lint` finds fp16 in a CPU run's config "
+              "(fp16-on-cpu, DS409).",
+        examples=(log(N.FP16_UNSUPPORTED_GPU, "An fp16 config on a TITAN X (sm_61):",
+                   "[rank0]: ValueError: Type fp16 is not supported.\n"),),
+        reads="log"),
+    signatures=(
               rx(K.MSG_DTYPE_UNSUPPORTED.format(dtype="fp16"), K.MSG_DTYPE_UNSUPPORTED.format(dtype="fp16"),
                  "deepspeed/runtime/engine.py _do_sanity_check (<= 0.14: 'Type fp16 is not supported.', 0.15-0.19.8: "
                  "'... on your device.')",
                  "ValueError: Type fp16 is not supported.", "ValueError: Type fp16 is not supported on your device."),),
-          docs=Docs(
-              "DeepSpeed refused the config's fp16: `ValueError: Type fp16 is not supported` (`... on your device`).",
-              "The DeepSpeed accelerator reports the dtypes the device supports: CUDA GPUs below compute capability "
-              "7.0 (Pascal and older) and the CPU accelerator (chosen when no GPU is visible) have no fp16.",
-              "Train in fp32 (remove the fp16/bf16 blocks), or run on a GPU with compute capability 7.0+; check which "
-              "accelerator DeepSpeed chose (`ds_report`). `dsdoctor lint` finds fp16 in a CPU run's config "
-              "(fp16-on-cpu, DS409).",
-              (log("fp16-unsupported-gpu", "An fp16 config on a TITAN X (sm_61):",
-                   "[rank0]: ValueError: Type fp16 is not supported.\n"),))),
+    predicted=N.FP16_ON_CPU),
 )

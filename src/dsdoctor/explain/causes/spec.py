@@ -14,17 +14,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Match, Optional, Pattern, Tuple, Union
+from typing import Any, Callable, Dict, List, Match, Optional, Pattern, Tuple, Union
 
 from packaging.version import Version
 
+from ... import names
 from ...fixes import command_fix
 from ...model import Fix, Severity
-from ...spec import RuleExample
+from ...spec import Docs as Docs  # re-exported: the cause modules' docs
+from ...spec import FindingSpec, RuleExample
 from ...spec import log as log  # re-exported: the cause modules' docs examples
-
-if TYPE_CHECKING:
-    from ...spec import Named
 
 WIDE = ("cls", "type", "cmd", "line", "path")  # placeholders whose values may contain spaces
 
@@ -117,41 +116,62 @@ Advise = Callable[[Seen, LogFacts], Advice]
 
 
 @dataclass(frozen=True)
-class Docs:
-    """What / Why / Fix (markdown prose) and examples, for a name explain owns (docs/rules.md). ``commands``
-    report it (the first owns its docs/rules.md group: ``verify`` / ``launch`` for the symptoms those commands
-    lead with); ``kind`` is what it is read from."""
-
-    what: str
-    why: str
-    fix: str
-    examples: Tuple[RuleExample, ...] = ()
-    commands: Tuple[str, ...] = ("explain",)
-    kind: str = "log"
-
-
-@dataclass(frozen=True)
 class Cause:
-    """One cause explain can name.
+    """One cause explain can name: its finding name (a :mod:`dsdoctor.names` constant), the advice builder, the
+    signatures (lines that show it), and ``spec`` when explain owns the name (its one
+    :class:`~dsdoctor.spec.FindingSpec`; see :func:`cause`). A name another command owns (an environment check,
+    a lint rule: :func:`form`) has no spec here; ``log_examples`` adds explain's examples to that owner's docs.
 
-    ``predicted_by`` says which pre-launch check finds it before a run: ``check:<name>``, ``lint:<name>``,
-    ``check --hostfile:<name>``, ``estimate``, or ``none``. ``docs`` is set when explain owns the name's docs;
-    a name another command documents (an environment check, a lint rule) gives explain's log examples in
-    ``log_examples`` instead.
+    ``predicted_by`` names the pre-launch finding that reports it before a run (a names constant: the command is
+    the owner in the names table), ``estimate``, or ``""``: a form is predicted by its owner.
     """
 
     name: str
-    code: str
-    summary: str
     advise: Advise
     signatures: Tuple[Signature, ...] = ()
-    predicted_by: str = "none"
-    severity: Severity = Severity.ERROR
-    docs: Optional[Docs] = None
+    spec: Optional[FindingSpec] = None
+    predicted: str = ""
     log_examples: Tuple[RuleExample, ...] = ()
+    level: Optional[Severity] = None  # a form's severity in explain (default: error)
     # often a consequence of another failure in the same run (a collective timing out because another rank died):
     # reported first only when the log shows no other cause
     yields: bool = False
+
+    @property
+    def code(self) -> str:
+        return names.code(self.name)
+
+    @property
+    def severity(self) -> Severity:
+        return self.spec.severity if self.spec is not None else self.level or Severity.ERROR
+
+    @property
+    def summary(self) -> str:
+        """The one-line summary (explain's own; a form's is its owner's, read through the catalog)."""
+        return self.spec.summary if self.spec is not None else ""
+
+    @property
+    def docs(self) -> Optional[Docs]:
+        return self.spec.docs if self.spec is not None else None
+
+    @property
+    def predicted_by(self) -> str:
+        """``<command>:<name>`` of the finding that predicts it before launch, ``estimate``, or ``none``."""
+        if ":" in self.predicted or self.predicted in ("none", "estimate", "verify"):
+            return self.predicted  # another command's form of the name predicts it (check's of a lint rule)
+        name = self.predicted or (self.name if self.spec is None else "")
+        if not name:
+            return "none"
+        return f"{PREDICTING_COMMAND.get(names.owner(name), names.owner(name))}:{name}"
+
+
+PREDICTING_COMMAND = {"multinode": "check --hostfile"}  # the command that reports an owner's names before launch
+
+
+def cause(name: str, severity: Severity, summary: str, advise: Advise, docs: Docs,
+          commands: Tuple[str, ...] = ("explain",), **kw: Any) -> Cause:
+    """A cause whose name explain owns: its spec (reads ``log``) and the cause."""
+    return Cause(name, advise, spec=FindingSpec(name, severity, summary, docs, commands), **kw)
 
 
 def _units(text: str) -> List[str]:
@@ -246,10 +266,10 @@ def code_fix(title: str, *edits: str, reason: str = "", applicability: str = "sa
     return command_fix(title, *edits, applicability=applicability, reason=reason)  # type: ignore[arg-type]
 
 
-def form(owner: "Named", advise: Advise, **kw: Any) -> Cause:
-    """explain's form of a name whose spec is elsewhere (an environment check, a lint rule): the name, code and
-    summary are the owner's, the docs too (``log_examples`` adds explain's examples to them)."""
-    return Cause(owner.name, owner.code, owner.summary, advise, **kw)
+def form(name: str, advise: Advise, **kw: Any) -> Cause:
+    """explain's form of a name whose spec is elsewhere (an environment check, a lint rule): the name is enough,
+    the docs are the owner's (``log_examples`` adds explain's examples to them)."""
+    return Cause(name, advise, **kw)
 
 
 COLLECT = (

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Iterator, List, Tuple
 
+from ... import names as N
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
 from ..reader import Node
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 
 _SILENT = ("zero_optimization", "fp16", "bf16")  # DeepSpeedConfigModel drops "auto" keys: defaults apply silently
@@ -50,13 +51,16 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="ds-config-auto-without-trainer", code="DS407", kind="ds_config", severity=Severity.ERROR,
-    summary='"auto" values in a config used without the HF Trainer',
-    what='"auto" is a Hugging Face Trainer convention. Under raw DeepSpeed (or accelerate without the Trainer, for '
+    spec(
+        N.DS_CONFIG_AUTO_WITHOUT_TRAINER,
+        "ds_config",
+        Severity.ERROR,
+        summary='"auto" values in a config used without the HF Trainer',
+        what='"auto" is a Hugging Face Trainer convention. Under raw DeepSpeed (or accelerate without the Trainer, for '
          "the keys it does not fill) it is never replaced.",
-    why='Top-level batch / clipping / optimizer / scheduler values stay the string "auto" and crash with a TypeError; '
+        why='Top-level batch / clipping / optimizer / scheduler values stay the string "auto" and crash with a TypeError; '
         'inside zero_optimization / fp16 / bf16 the key is dropped silently, so "bf16": {"enabled": "auto"} trains in fp32.',
-    fix="Write concrete values, or use the HF Trainer.",
+        fix="Write concrete values, or use the HF Trainer."),
     check=check,
     valid=(Example('{"train_micro_batch_size_per_gpu": "auto", "bf16": {"enabled": "auto"}}', (("loaded_by", "trainer"),)),),
     invalid=(Example('{"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": 1}',

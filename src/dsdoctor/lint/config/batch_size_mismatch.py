@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 
 
@@ -72,12 +73,15 @@ def auto_fix() -> Fix:
 
 
 RULE = Rule(
-    name="batch-size-mismatch", code="DS406", kind="ds_config", severity=Severity.ERROR,
-    summary="train_batch_size != micro batch x gradient accumulation x world size",
-    what="DeepSpeed's batch arithmetic (missing values derived by integer division, as `_set_batch_related_parameters` "
+    spec(
+        N.BATCH_SIZE_MISMATCH,
+        "ds_config",
+        Severity.ERROR,
+        summary="train_batch_size != micro batch x gradient accumulation x world size",
+        what="DeepSpeed's batch arithmetic (missing values derived by integer division, as `_set_batch_related_parameters` "
          "does) with the world size from the launcher args, the hostfile or --world-size.",
-    why="DeepSpeedConfig asserts `train_batch_size == micro_batch_per_gpu * gradient_acc_step * world_size` at start.",
-    fix="Give two of the three values (or \"auto\" under HF Trainer) and let the third be derived.",
+        why="DeepSpeedConfig asserts `train_batch_size == micro_batch_per_gpu * gradient_acc_step * world_size` at start.",
+        fix="Give two of the three values (or \"auto\" under HF Trainer) and let the third be derived."),
     check=check,
     valid=(Example('{"train_batch_size": 32, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2}',
                    (("world_size", 4),)),

@@ -6,9 +6,10 @@ from typing import Iterator
 
 from packaging.version import Version
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule
+from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from ._util import zero
 
@@ -34,12 +35,15 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="bucket-size-float", code="DS415", kind="ds_config", severity=Severity.ERROR,
-    summary="A fractional float for an integer ZeRO size (DeepSpeed >= 0.15)",
-    what="reduce_bucket_size, allgather_bucket_size, stage3_prefetch_bucket_size, ... written with a fractional "
+    spec(
+        N.BUCKET_SIZE_FLOAT,
+        "ds_config",
+        Severity.ERROR,
+        summary="A fractional float for an integer ZeRO size (DeepSpeed >= 0.15)",
+        what="reduce_bucket_size, allgather_bucket_size, stage3_prefetch_bucket_size, ... written with a fractional "
          "part (e.g. 0.9*h*h pasted from an old HF-filled config).",
-    why="From 0.15 the ZeRO config is a pydantic v2 model and rejects `int_from_float`; older versions truncated it.",
-    fix="Write the integer (safe --fix).",
+        why="From 0.15 the ZeRO config is a pydantic v2 model and rejects `int_from_float`; older versions truncated it.",
+        fix="Write the integer (safe --fix)."),
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "reduce_bucket_size": 5e8}}'),
            Example('{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": 15099494.4}}', (("ds", "0.14.0"),))),

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule
+from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 
 _SPELLINGS = {"bfp16": "bf16", "bf16": "bfp16"}  # the same dtype, before / from 0.14.1
@@ -31,13 +32,16 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="communication-data-type-renamed", code="DS425", kind="ds_config", severity=Severity.ERROR,
-    summary="communication_data_type not accepted by this DeepSpeed (bfp16 is bf16 from 0.14.1)",
-    what="communication_data_type (or seq_parallel_communication_data_type) other than the values the DeepSpeed "
+    spec(
+        N.COMMUNICATION_DATA_TYPE_RENAMED,
+        "ds_config",
+        Severity.ERROR,
+        summary="communication_data_type not accepted by this DeepSpeed (bfp16 is bf16 from 0.14.1)",
+        what="communication_data_type (or seq_parallel_communication_data_type) other than the values the DeepSpeed "
          "version accepts: fp16 / bfp16 / fp32 up to 0.14.0, fp16 / bf16 / fp32 from 0.14.1.",
-    why="DeepSpeedConfig raises `Invalid communication_data_type. Supported data types: ...` before training starts; "
+        why="DeepSpeedConfig raises `Invalid communication_data_type. Supported data types: ...` before training starts; "
         "DeepSpeed's own spelling of bfloat16 changed from \"bfp16\" to \"bf16\" in 0.14.1.",
-    fix='Write "bf16" (DeepSpeed >= 0.14.1) or "bfp16" (older), "fp16" or "fp32".',
+        fix='Write "bf16" (DeepSpeed >= 0.14.1) or "bfp16" (older), "fp16" or "fp32".'),
     check=check,
     valid=(Example('{"communication_data_type": "bf16"}'),
            Example('{"communication_data_type": "bfp16"}', (("ds", "0.13.5"),))),

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator, Tuple
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule
+from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from ._util import rename_edit, zero
 
@@ -38,12 +39,15 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="ds-config-deprecated-key", code="DS404", kind="ds_config", severity=Severity.WARNING,
-    summary="A deprecated config key (still accepted, renamed upstream)",
-    what="cpu_offload, cpu_offload_param, cpu_offload_use_pin_memory, stage3_gather_fp16_weights_on_model_save, "
+    spec(
+        N.DS_CONFIG_DEPRECATED_KEY,
+        "ds_config",
+        Severity.WARNING,
+        summary="A deprecated config key (still accepted, renamed upstream)",
+        what="cpu_offload, cpu_offload_param, cpu_offload_use_pin_memory, stage3_gather_fp16_weights_on_model_save, "
          "and the boolean zero_optimization format.",
-    why="DeepSpeed logs `Config parameter X is deprecated use Y instead` and maps the value; the old names can go away.",
-    fix="Rename stage3_gather_fp16_weights_on_model_save (safe --fix); rewrite cpu_offload as an offload block.",
+        why="DeepSpeed logs `Config parameter X is deprecated use Y instead` and maps the value; the old names can go away.",
+        fix="Rename stage3_gather_fp16_weights_on_model_save (safe --fix); rewrite cpu_offload as an offload block."),
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}}'),),
     invalid=(Example('{"zero_optimization": {"stage": 3, "stage3_gather_fp16_weights_on_model_save": true}}',

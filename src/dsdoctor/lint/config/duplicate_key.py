@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Dict, Iterator
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Severity
 from ..reader import Node
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 
 
@@ -40,12 +41,15 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="ds-config-duplicate-key", code="DS402", kind="ds_config", severity=Severity.ERROR,
-    summary="A key appears twice in the same object",
-    what="The same key twice in one object, at any depth.",
-    why="DeepSpeed loads configs with a hook that raises `ValueError: Duplicate keys in DeepSpeed config: [...]`; "
+    spec(
+        N.DS_CONFIG_DUPLICATE_KEY,
+        "ds_config",
+        Severity.ERROR,
+        summary="A key appears twice in the same object",
+        what="The same key twice in one object, at any depth.",
+        why="DeepSpeed loads configs with a hook that raises `ValueError: Duplicate keys in DeepSpeed config: [...]`; "
         "through HF Trainer/accelerate (json.load) the last one silently wins.",
-    fix="Keep one of them (dsdoctor does not guess which).",
+        fix="Keep one of them (dsdoctor does not guess which)."),
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3}, "bf16": {"enabled": true}}'),),
     invalid=(Example('{"zero_optimization": {"stage": 3,\n  "stage": 2}}'),),

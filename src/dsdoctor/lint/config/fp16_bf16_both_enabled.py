@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target, enabled
 
 
@@ -18,11 +19,14 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="fp16-bf16-both-enabled", code="DS408", kind="ds_config", severity=Severity.ERROR,
-    summary="fp16 and bf16 are both enabled",
-    what='"fp16": {"enabled": true} together with "bf16": {"enabled": true}.',
-    why="DeepSpeedConfig asserts `bfloat16 and fp16 modes cannot be simultaneously enabled`.",
-    fix="Enable one (bf16 on Ampere or newer).",
+    spec(
+        N.FP16_BF16_BOTH_ENABLED,
+        "ds_config",
+        Severity.ERROR,
+        summary="fp16 and bf16 are both enabled",
+        what='"fp16": {"enabled": true} together with "bf16": {"enabled": true}.',
+        why="DeepSpeedConfig asserts `bfloat16 and fp16 modes cannot be simultaneously enabled`.",
+        fix="Enable one (bf16 on Ampere or newer)."),
     check=check,
     valid=(Example('{"fp16": {"enabled": false}, "bf16": {"enabled": true}}'),),
     invalid=(Example('{"fp16": {"enabled": true}, "bf16": {"enabled": true}}'),),

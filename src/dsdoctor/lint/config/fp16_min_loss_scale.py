@@ -6,9 +6,10 @@ from typing import Iterator
 
 from packaging.version import Version
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 
 
@@ -25,13 +26,16 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="fp16-min-loss-scale-fractional", code="DS424", kind="ds_config", severity=Severity.ERROR,
-    summary="fp16.min_loss_scale is a fraction, DeepSpeed's fp16 config needs an integer",
-    what=f"fp16.{K.FP16_MIN_LOSS_SCALE} with a fractional part, for DeepSpeed >= {K.PRECISION_MODELS_SINCE}.",
-    why=f"From {K.PRECISION_MODELS_SINCE} the fp16 block is a pydantic model (DeepSpeedFP16Config) with "
+    spec(
+        N.FP16_MIN_LOSS_SCALE_FRACTIONAL,
+        "ds_config",
+        Severity.ERROR,
+        summary="fp16.min_loss_scale is a fraction, DeepSpeed's fp16 config needs an integer",
+        what=f"fp16.{K.FP16_MIN_LOSS_SCALE} with a fractional part, for DeepSpeed >= {K.PRECISION_MODELS_SINCE}.",
+        why=f"From {K.PRECISION_MODELS_SINCE} the fp16 block is a pydantic model (DeepSpeedFP16Config) with "
         f"{K.FP16_MIN_LOSS_SCALE}: int, so DeepSpeedConfig raises a ValidationError before training starts; older "
         "versions accepted the value.",
-    fix=f"Write an integer {K.FP16_MIN_LOSS_SCALE} (1 is the default).",
+        fix=f"Write an integer {K.FP16_MIN_LOSS_SCALE} (1 is the default)."),
     check=check,
     valid=(Example('{"fp16": {"enabled": true, "min_loss_scale": 1}}'),
            Example('{"fp16": {"enabled": true, "min_loss_scale": 0.0001}}', (("ds", "0.16.9"),))),

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Iterator, Tuple
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule
+from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from ._util import add_member
 
@@ -33,15 +34,18 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="gradient-clipping-unset-under-trainer", code="DS423", kind="ds_config", severity=Severity.WARNING,
-    summary="A config the HF Trainer uses without gradient_clipping: max_grad_norm is silently ignored",
-    what="A ds_config loaded through the HF Trainer (TrainingArguments(deepspeed=...)) with no gradient_clipping key: "
+    spec(
+        N.GRADIENT_CLIPPING_UNSET_UNDER_TRAINER,
+        "ds_config",
+        Severity.WARNING,
+        summary="A config the HF Trainer uses without gradient_clipping: max_grad_norm is silently ignored",
+        what="A ds_config loaded through the HF Trainer (TrainingArguments(deepspeed=...)) with no gradient_clipping key: "
          "a warning where DeepSpeed's default is no clipping (up to 0.19.2), an info from 0.19.3 (its default 1.0 is "
          "max_grad_norm's default, so only another --max_grad_norm is lost).",
-    why="Under DeepSpeed the Trainer leaves clipping to the engine (accelerate's clip_grad_norm_ does nothing) and "
+        why="Under DeepSpeed the Trainer leaves clipping to the engine (accelerate's clip_grad_norm_ does nothing) and "
         "only fills gradient_clipping when the config says \"auto\"; without the key DeepSpeed uses its own default: "
         "0.0, no clipping, up to 0.19.2 (1.0 from 0.19.3), whatever max_grad_norm says.",
-    fix='Add "gradient_clipping": "auto" (or the value you want).',
+        fix='Add "gradient_clipping": "auto" (or the value you want).'),
     check=check,
     valid=(Example('{"gradient_clipping": "auto", "zero_optimization": {"stage": 3}}', (("loaded_by", "trainer"),)),
            Example('{"zero_optimization": {"stage": 3}}', (("loaded_by", "deepspeed"),))),

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TF
 from ...model import Severity
 from ..reader import Node
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from ._util import zero
 
@@ -66,15 +67,18 @@ def _pasted(node: Node, text: str) -> Iterator[Node]:
 
 
 RULE = Rule(
-    name="ds-config-invalid", code="DS401", kind="ds_config", severity=Severity.ERROR,
-    summary="The config cannot be loaded or has a value DeepSpeed rejects",
-    what="Syntax errors (with the position hjson stops at), a top level that is not an object, a ZeRO stage "
+    spec(
+        N.DS_CONFIG_INVALID,
+        "ds_config",
+        Severity.ERROR,
+        summary="The config cannot be loaded or has a value DeepSpeed rejects",
+        what="Syntax errors (with the position hjson stops at), a top level that is not an object, a ZeRO stage "
          "outside 0-3, an offload device other than none/cpu/nvme; comments/HJSON in a config that HF "
          "Trainer or accelerate load with json.load; and, for raw DeepSpeed, a quoteless value that hjson reads "
          "as a string ending in a comma (Python's True/False or a variable name pasted into the file).",
-    why="DeepSpeed loads a config path with hjson; HF Trainer and accelerate with json.load. Either fails before "
+        why="DeepSpeed loads a config path with hjson; HF Trainer and accelerate with json.load. Either fails before "
         "training starts, often after the model has been loaded.",
-    fix="Fix the syntax at the reported position; remove comments when the config goes through HF.",
+        fix="Fix the syntax at the reported position; remove comments when the config goes through HF."),
     check=check,
     valid=(Example('{"train_batch_size": 8, // comment\n "zero_optimization": {"stage": 3}}'),
            Example('{"zero_optimization": {"stage": 2}}', (("loaded_by", "trainer"),))),

@@ -6,10 +6,11 @@ from typing import Iterator, Optional, Tuple
 
 from packaging.version import Version
 
+from ... import names as N
 from ...fixes import memlock_fix
 from ...knowledge import deepspeed as K
 from ...model import Evidence, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from ._util import offload_device
 
@@ -55,13 +56,17 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="memlock-too-low", code="DS113", kind="ds_config", severity=Severity.WARNING,
-    summary="ulimit -l is too low for the config's pinned offload buffers",
-    what=f"offload_* to cpu/nvme with pin_memory true (explicit, or the default from {K.PIN_MEMORY_DEFAULT_TRUE_FROM}) "
+    spec(
+        N.MEMLOCK_TOO_LOW,
+        "ds_config",
+        Severity.WARNING,
+        summary="ulimit -l is too low for the config's pinned offload buffers",
+        what=f"offload_* to cpu/nvme with pin_memory true (explicit, or the default from {K.PIN_MEMORY_DEFAULT_TRUE_FROM}) "
          f"and RLIMIT_MEMLOCK below {MIN_MEMLOCK >> 20} MiB on this machine.",
-    why="Pinned host memory counts against the memlock limit: allocations fail or fall back to pageable memory.",
-    fix="ulimit -l unlimited (docker: --ulimit memlock=-1).",
-    check=check, section="Config",
+        why="Pinned host memory counts against the memlock limit: allocations fail or fall back to pageable memory.",
+        fix="ulimit -l unlimited (docker: --ulimit memlock=-1).",
+        section="Config"),
+    check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "cpu", "pin_memory": false}}}',
                    (("memlock", 65536), ("ds", "0.19.8"))),),
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}}',

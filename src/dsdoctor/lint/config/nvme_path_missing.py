@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from ._util import offload_device
 
@@ -25,11 +26,14 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="nvme-path-missing", code="DS411", kind="ds_config", severity=Severity.ERROR,
-    summary="NVMe offload without nvme_path",
-    what='offload_param / offload_optimizer with "device": "nvme" and no nvme_path.',
-    why="Validation passes (nvme_path defaults to None) and the swapper fails later, at engine start.",
-    fix="Set nvme_path to a directory on a local NVMe drive.",
+    spec(
+        N.NVME_PATH_MISSING,
+        "ds_config",
+        Severity.ERROR,
+        summary="NVMe offload without nvme_path",
+        what='offload_param / offload_optimizer with "device": "nvme" and no nvme_path.',
+        why="Validation passes (nvme_path defaults to None) and the swapper fails later, at engine start.",
+        fix="Set nvme_path to a directory on a local NVMe drive."),
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "nvme", "nvme_path": "/nvme"}}}'),),
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "nvme"}}}'),),

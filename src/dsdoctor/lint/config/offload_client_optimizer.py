@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from ._util import offload_device
 
@@ -42,15 +43,18 @@ FIXES = (Fix('add an "optimizer" block (DeepSpeed then uses DeepSpeedCPUAdam)', 
 
 
 RULE = Rule(
-    name="offload-client-optimizer", code="DS413", kind="ds_config", severity=Severity.ERROR,
-    summary="Optimizer offload with a client optimizer and no DeepSpeed optimizer block",
-    what="offload_optimizer to cpu/nvme, no \"optimizer\" block, zero_force_ds_cpu_optimizer left true, and a "
+    spec(
+        N.OFFLOAD_CLIENT_OPTIMIZER,
+        "ds_config",
+        Severity.ERROR,
+        summary="Optimizer offload with a client optimizer and no DeepSpeed optimizer block",
+        what="offload_optimizer to cpu/nvme, no \"optimizer\" block, zero_force_ds_cpu_optimizer left true, and a "
          "config raw deepspeed.initialize loads: an error when the script passes its own optimizer "
          "(deepspeed.initialize(optimizer=...)), a warning when that is not known. Not under the HF Trainer or "
          "accelerate: accelerate's prepare() replaces a torch optimizer with DeepSpeedCPUAdam when offloading.",
-    why="The engine raises `You are using ZeRO-Offload with a client provided optimizer (...)` unless the optimizer is "
+        why="The engine raises `You are using ZeRO-Offload with a client provided optimizer (...)` unless the optimizer is "
         "DeepSpeedCPUAdam.",
-    fix='Add an "optimizer" block, or set "zero_force_ds_cpu_optimizer": false.',
+        fix='Add an "optimizer" block, or set "zero_force_ds_cpu_optimizer": false.'),
     check=check,
     valid=(Example('{"optimizer": {"type": "AdamW", "params": {}}, "zero_optimization": {"stage": 3, '
                    '"offload_optimizer": {"device": "cpu"}}}', (("loaded_by", "deepspeed"), ("client_optimizer", True))),

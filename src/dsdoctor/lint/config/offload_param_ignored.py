@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from ._util import offload_device, stage
 
@@ -20,12 +21,15 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="offload-param-ignored-below-stage3", code="DS410", kind="ds_config", severity=Severity.WARNING,
-    summary="offload_param is set but ZeRO stage < 3 never reads it",
-    what="zero_optimization.offload_param with device cpu/nvme and stage 0, 1 or 2.",
-    why="Only ZeRO-3 partitions and offloads parameters; stages 1-2 ignore the block silently (no version checks it), "
+    spec(
+        N.OFFLOAD_PARAM_IGNORED_BELOW_STAGE3,
+        "ds_config",
+        Severity.WARNING,
+        summary="offload_param is set but ZeRO stage < 3 never reads it",
+        what="zero_optimization.offload_param with device cpu/nvme and stage 0, 1 or 2.",
+        why="Only ZeRO-3 partitions and offloads parameters; stages 1-2 ignore the block silently (no version checks it), "
         "so the memory you planned for is not freed.",
-    fix="Switch to stage 3, or remove offload_param.",
+        fix="Switch to stage 3, or remove offload_param."),
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}}'),),
     invalid=(Example('{"zero_optimization": {"stage": 2, "offload_param": {"device": "cpu"}}}'),),

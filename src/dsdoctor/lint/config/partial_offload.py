@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from ._util import num, offload_device, stage
 
@@ -23,11 +24,14 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="partial-offload-requires-stage3", code="DS412", kind="ds_config", severity=Severity.ERROR,
-    summary="Partial optimizer offload (ratio < 1) outside ZeRO stage 3",
-    what="zero_optimization.offload_optimizer.ratio below 1.0 with stage 0-2.",
-    why="DeepSpeedZeroConfig's validator fails: `Partial offloading only supported for ZeRO Stage 3.`",
-    fix="Use stage 3, or remove ratio (full offload).",
+    spec(
+        N.PARTIAL_OFFLOAD_REQUIRES_STAGE3,
+        "ds_config",
+        Severity.ERROR,
+        summary="Partial optimizer offload (ratio < 1) outside ZeRO stage 3",
+        what="zero_optimization.offload_optimizer.ratio below 1.0 with stage 0-2.",
+        why="DeepSpeedZeroConfig's validator fails: `Partial offloading only supported for ZeRO Stage 3.`",
+        fix="Use stage 3, or remove ratio (full offload)."),
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "ratio": 0.3}}}'),),
     invalid=(Example('{"zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu", "ratio": 0.3}}}'),),

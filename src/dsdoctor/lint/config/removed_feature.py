@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from ._util import zero
 
@@ -30,12 +31,15 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="ds-config-removed-feature", code="DS405", kind="ds_config", severity=Severity.ERROR,
-    summary="A section for a feature the installed DeepSpeed removed",
-    what="Top-level amp, nebula, sparse_attention, compression_training, ... and zero_optimization.mics_* / "
+    spec(
+        N.DS_CONFIG_REMOVED_FEATURE,
+        "ds_config",
+        Severity.ERROR,
+        summary="A section for a feature the installed DeepSpeed removed",
+        what="Top-level amp, nebula, sparse_attention, compression_training, ... and zero_optimization.mics_* / "
          "zeropp_loco_param, per the installed version's removal list (0.19.7+).",
-    why="DeepSpeedConfig raises DeepSpeedConfigError naming the removed feature before anything runs.",
-    fix="Delete the section (the feature is gone) or pin an older DeepSpeed.",
+        why="DeepSpeedConfig raises DeepSpeedConfigError naming the removed feature before anything runs.",
+        fix="Delete the section (the feature is gone) or pin an older DeepSpeed."),
     check=check,
     valid=(Example('{"amp": {"enabled": true}}', (("ds", "0.19.6"),)),),
     invalid=(Example('{"train_batch_size": 8, "amp": {"enabled": true}}'),

@@ -5,10 +5,11 @@ from __future__ import annotations
 import difflib
 from typing import Dict, Iterator, List, Tuple
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
 from ..reader import Node
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from ._util import rename_edit
 
@@ -75,13 +76,16 @@ def _is_auto(n: Node) -> bool:
 
 
 RULE = Rule(
-    name="ds-config-unknown-key", code="DS403", kind="ds_config", severity=Severity.ERROR,
-    summary="A key the installed DeepSpeed does not know",
-    what="Keys that are not fields of the installed DeepSpeed's config models, with a did-you-mean suggestion. "
+    spec(
+        N.DS_CONFIG_UNKNOWN_KEY,
+        "ds_config",
+        Severity.ERROR,
+        summary="A key the installed DeepSpeed does not know",
+        what="Keys that are not fields of the installed DeepSpeed's config models, with a did-you-mean suggestion. "
          "An error inside zero_optimization / offload_* / fp16 / bf16 (0.17.1+ for fp16/bf16), where pydantic "
          "rejects it; a warning at the top level, where DeepSpeed silently ignores it.",
-    why="Inside validated blocks DeepSpeed raises a ValidationError; at the top level a typo silently does nothing.",
-    fix="Rename the key (the suggested spelling is offered as an unsafe fix).",
+        why="Inside validated blocks DeepSpeed raises a ValidationError; at the top level a typo silently does nothing.",
+        fix="Rename the key (the suggested spelling is offered as an unsafe fix)."),
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": "auto", "overlap_comm": true}}'),),
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "pinmemory": true}}}'),

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Iterator, Tuple
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule
+from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from ._util import add_member, stage, zero
 
@@ -45,12 +46,15 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="zero3-16bit-save-disabled", code="DS414", kind="ds_config", severity=Severity.WARNING,
-    summary="ZeRO-3 config where a 16-bit model save is expected but not enabled",
-    what=f"Stage 3 without {KEY}: true, when the model is saved with trainer.save_model / save_16bit_model.",
-    why="DeepSpeed logs `Did not save the model ... because stage3_gather_16bit_weights_on_model_save is False`; "
+    spec(
+        N.ZERO3_16BIT_SAVE_DISABLED,
+        "ds_config",
+        Severity.WARNING,
+        summary="ZeRO-3 config where a 16-bit model save is expected but not enabled",
+        what=f"Stage 3 without {KEY}: true, when the model is saved with trainer.save_model / save_16bit_model.",
+        why="DeepSpeed logs `Did not save the model ... because stage3_gather_16bit_weights_on_model_save is False`; "
         "HF Trainer falls back to a ZeRO checkpoint, leaving no loadable weights (PEFT adapters come out empty on 4.x).",
-    fix=f"Set {KEY}: true (an unsafe --fix: it gathers the whole model to rank 0 when saving).",
+        fix=f"Set {KEY}: true (an unsafe --fix: it gathers the whole model to rank 0 when saving)."),
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}}',
                    (("loaded_by", "trainer"),)),),

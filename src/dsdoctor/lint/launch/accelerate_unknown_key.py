@@ -5,9 +5,10 @@ from __future__ import annotations
 import difflib
 from typing import Iterator
 
+from ... import names as N
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 
 
@@ -36,15 +37,19 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="accelerate-yaml-unknown-deepspeed-key", code="DS426", kind="accelerate", severity=Severity.WARNING, section="Launch",
-    summary="An accelerate config YAML's deepspeed_config has a key accelerate does not know (silently ignored)",
-    what="A key under deepspeed_config of an accelerate config YAML that is not one of `accelerate launch`'s "
+    spec(
+        N.ACCELERATE_YAML_UNKNOWN_DEEPSPEED_KEY,
+        "accelerate",
+        Severity.WARNING,
+        summary="An accelerate config YAML's deepspeed_config has a key accelerate does not know (silently ignored)",
+        what="A key under deepspeed_config of an accelerate config YAML that is not one of `accelerate launch`'s "
          "DeepSpeed fields (zero_stage, offload_param_device, zero3_save_16bit_model, deepspeed_config_file, ...): "
          "typically a DeepSpeed JSON block such as offload_param: {device: cpu} pasted into the YAML.",
-    why="accelerate builds the ranks' environment and its DeepSpeedPlugin only from its own fields and says "
+        why="accelerate builds the ranks' environment and its DeepSpeedPlugin only from its own fields and says "
         "nothing about the others: the setting silently has no effect (e.g. no parameter offload).",
-    fix="Use accelerate's flat field (offload_param_device: cpu), or put the DeepSpeed JSON in a file named by "
+        fix="Use accelerate's flat field (offload_param_device: cpu), or put the DeepSpeed JSON in a file named by "
         "deepspeed_config_file.",
+        section="Launch"),
     check=check,
     valid=(Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_param_device: cpu\n"),),
     invalid=(Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_param:\n"

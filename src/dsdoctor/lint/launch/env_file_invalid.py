@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from ..rule import Edit, Example, Hit, Rule
+from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from ._files import env_file_lines
 
@@ -34,13 +35,17 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="deepspeed-env-file-invalid", code="DS418", kind="deepspeed_env", severity=Severity.ERROR, section="Launch",
-    summary=".deepspeed_env has lines the launcher cannot parse",
-    what="Blank lines, comment lines or lines without `=` (the runner does `key, val = line.split('=', 1)`), and "
+    spec(
+        N.DEEPSPEED_ENV_FILE_INVALID,
+        "deepspeed_env",
+        Severity.ERROR,
+        summary=".deepspeed_env has lines the launcher cannot parse",
+        what="Blank lines, comment lines or lines without `=` (the runner does `key, val = line.split('=', 1)`), and "
          "values with spaces or shell characters before 0.16.5 (exported unquoted).",
-    why="A blank line raises `ValueError: not enough values to unpack` in the launcher; `# A=1` defines a variable "
+        why="A blank line raises `ValueError: not enough values to unpack` in the launcher; `# A=1` defines a variable "
         "named `# A`.",
-    fix="One KEY=VALUE per line, nothing else (safe --fix deletes blank and comment lines).",
+        fix="One KEY=VALUE per line, nothing else (safe --fix deletes blank and comment lines).",
+        section="Launch"),
     check=check,
     valid=(Example("DS_SKIP_CUDA_CHECK=1\nNCCL_DEBUG=INFO\n"),),
     invalid=(Example("DS_SKIP_CUDA_CHECK=1\n\nCUDA_HOME=/usr/local/cuda\n",

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Dict, Iterator
 
+from ... import names as N
 from ...fixes import env_fix
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from ..rule import Edit, Example, Hit, Rule
+from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from .shell import parse
 
@@ -42,13 +43,17 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="env-not-forwarded", code="DS417", kind="shell", severity=Severity.WARNING, section="Launch",
-    summary="A variable the other nodes need is not forwarded by the multi-node launcher",
-    what="DS_SKIP_CUDA_CHECK, CUDA_HOME, TORCH_EXTENSIONS_DIR, LD_LIBRARY_PATH, HF_* ... exported or prefixed in the "
+    spec(
+        N.ENV_NOT_FORWARDED,
+        "shell",
+        Severity.WARNING,
+        summary="A variable the other nodes need is not forwarded by the multi-node launcher",
+        what="DS_SKIP_CUDA_CHECK, CUDA_HOME, TORCH_EXTENSIONS_DIR, LD_LIBRARY_PATH, HF_* ... exported or prefixed in the "
          "script of a multi-node `deepspeed` launch, matching no forwarded prefix and absent from .deepspeed_env.",
-    why="pdsh/MPI runners export only variables whose names start with MLFLOW, PYTHON, MV2, UCX (NCCL on CUDA) plus the "
+        why="pdsh/MPI runners export only variables whose names start with MLFLOW, PYTHON, MV2, UCX (NCCL on CUDA) plus the "
         "lines of .deepspeed_env; the rest exists only on the launching node.",
-    fix="Write the variable to .deepspeed_env (in the working directory or ~).",
+        fix="Write the variable to .deepspeed_env (in the working directory or ~).",
+        section="Launch"),
     check=check,
     valid=(Example("export NCCL_DEBUG=INFO\ndeepspeed --hostfile hosts train.py\n", (("multinode", True),)),),
     invalid=(Example("export DS_SKIP_CUDA_CHECK=1\ndeepspeed --hostfile hosts train.py\n", (("multinode", True),)),),

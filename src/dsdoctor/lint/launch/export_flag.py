@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Iterator, Tuple
 
+from ... import names as N
 from ...fixes import env_fix
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from .shell import parse
 
@@ -29,11 +30,15 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="deepspeed-export-flag", code="DS416", kind="shell", severity=Severity.ERROR, section="Launch",
-    summary="`deepspeed --export` does not exist",
-    what="`--export` before the training script on a `deepspeed` command line.",
-    why="The launcher's argparse has no --export (0.9.5-0.19.8): it exits with `unrecognized arguments: --export`.",
-    fix="Set the variable in the environment (single node) and in .deepspeed_env (multi-node).",
+    spec(
+        N.DEEPSPEED_EXPORT_FLAG,
+        "shell",
+        Severity.ERROR,
+        summary="`deepspeed --export` does not exist",
+        what="`--export` before the training script on a `deepspeed` command line.",
+        why="The launcher's argparse has no --export (0.9.5-0.19.8): it exits with `unrecognized arguments: --export`.",
+        fix="Set the variable in the environment (single node) and in .deepspeed_env (multi-node).",
+        section="Launch"),
     check=check,
     valid=(Example("DS_SKIP_CUDA_CHECK=1 deepspeed --num_gpus 2 train.py --deepspeed ds.json\n"),),
     invalid=(Example("deepspeed --export DS_SKIP_CUDA_CHECK=1 train.py --deepspeed ds.json\n"),),

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from .shell import parse
 
@@ -25,12 +26,16 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="launcher-args-conflict", code="DS420", kind="shell", severity=Severity.ERROR, section="Launch",
-    summary="deepspeed launcher flags that exclude each other",
-    what="--include/--exclude together with --num_gpus/--num_nodes, or --include with --exclude.",
-    why="The runner raises `Cannot specify num_nodes/gpus with include/exclude` / "
+    spec(
+        N.LAUNCHER_ARGS_CONFLICT,
+        "shell",
+        Severity.ERROR,
+        summary="deepspeed launcher flags that exclude each other",
+        what="--include/--exclude together with --num_gpus/--num_nodes, or --include with --exclude.",
+        why="The runner raises `Cannot specify num_nodes/gpus with include/exclude` / "
         "`include_str and exclude_str are mutually exclusive.`",
-    fix="Choose resources with either --include/--exclude or --num_nodes/--num_gpus.",
+        fix="Choose resources with either --include/--exclude or --num_nodes/--num_gpus.",
+        section="Launch"),
     check=check,
     valid=(Example("deepspeed --include localhost:0,1 train.py\n"),),
     invalid=(Example("deepspeed --include localhost:0,1 --num_gpus 2 train.py\n"),),

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...fixes import env_fix
 from ...model import Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from .shell import parse
 
@@ -26,12 +27,16 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="omp-threads-oversubscribed", code="DS421", kind="shell", severity=Severity.WARNING, section="Launch",
-    summary="CPU training ranks without OMP_NUM_THREADS oversubscribe the cores",
-    what="A launch with DS_ACCELERATOR=cpu where OMP_NUM_THREADS is not set (and deepspeed's --bind_cores_to_rank, "
+    spec(
+        N.OMP_THREADS_OVERSUBSCRIBED,
+        "shell",
+        Severity.WARNING,
+        summary="CPU training ranks without OMP_NUM_THREADS oversubscribe the cores",
+        what="A launch with DS_ACCELERATOR=cpu where OMP_NUM_THREADS is not set (and deepspeed's --bind_cores_to_rank, "
          "which sets it, is not used).",
-    why="Each rank's torch uses all cores: N ranks run N x cores threads and crawl.",
-    fix="OMP_NUM_THREADS=<cores per rank>, or deepspeed --bind_cores_to_rank.",
+        why="Each rank's torch uses all cores: N ranks run N x cores threads and crawl.",
+        fix="OMP_NUM_THREADS=<cores per rank>, or deepspeed --bind_cores_to_rank.",
+        section="Launch"),
     check=check,
     valid=(Example("DS_ACCELERATOR=cpu OMP_NUM_THREADS=1 deepspeed --num_gpus 2 train.py\n"),),
     invalid=(Example("DS_ACCELERATOR=cpu deepspeed --num_gpus 2 train.py\n"),),

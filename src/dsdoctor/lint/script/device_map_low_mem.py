@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit
 from ._loads import arg, definitely_falsy, loads, non_none, version_note
@@ -29,13 +30,17 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="device-map-requires-low-cpu-mem-usage", code="DS501", kind="python", severity=Severity.ERROR, section="Script",
-    summary="device_map together with low_cpu_mem_usage=False (Transformers 4.20-4.50)",
-    what="One `from_pretrained` call gets a non-None `device_map` and a falsy `low_cpu_mem_usage` (the Qwen "
+    spec(
+        N.DEVICE_MAP_REQUIRES_LOW_CPU_MEM_USAGE,
+        "python",
+        Severity.ERROR,
+        summary="device_map together with low_cpu_mem_usage=False (Transformers 4.20-4.50)",
+        what="One `from_pretrained` call gets a non-None `device_map` and a falsy `low_cpu_mem_usage` (the Qwen "
          "fine-tuning pattern with `low_cpu_mem_usage` switched off).",
-    why="Transformers 4.20-4.50 check this before anything else and raise a ValueError, with or without ZeRO-3; "
+        why="Transformers 4.20-4.50 check this before anything else and raise a ValueError, with or without ZeRO-3; "
         "4.51 dropped the check.",
-    fix="Remove `low_cpu_mem_usage=False`, or `device_map=None` (under ZeRO-3 device_map must be None anyway).",
+        fix="Remove `low_cpu_mem_usage=False`, or `device_map=None` (under ZeRO-3 device_map must be None anyway).",
+        section="Script"),
     check=check,
     valid=(Example('model = AutoModelForCausalLM.from_pretrained("m", device_map="auto", low_cpu_mem_usage=False)\n',
                    (("transformers", "4.51.0"),)),),

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule
+from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, zero3_candidate
 
@@ -58,14 +59,18 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="hf-deepspeed-config-not-kept", code="DS503", kind="python", severity=Severity.ERROR, section="Script",
-    summary="An HfDeepSpeedConfig that is not kept alive until the model is loaded",
-    what="`HfDeepSpeedConfig(cfg)` as a bare statement, bound to `_`, or to a local of a function that returns "
+    spec(
+        N.HF_DEEPSPEED_CONFIG_NOT_KEPT,
+        "python",
+        Severity.ERROR,
+        summary="An HfDeepSpeedConfig that is not kept alive until the model is loaded",
+        what="`HfDeepSpeedConfig(cfg)` as a bare statement, bound to `_`, or to a local of a function that returns "
          "before the model is loaded; or accelerate's class of the same name used instead of transformers'.",
-    why="transformers keeps only a weak reference to the object: once it is garbage collected `from_pretrained` no "
+        why="transformers keeps only a weak reference to the object: once it is garbage collected `from_pretrained` no "
         "longer sees ZeRO-3, so zero.Init never runs (like model-loaded-before-ds-config). accelerate's class never "
         "registers at all.",
-    fix="`dschf = HfDeepSpeedConfig(ds_config)` (transformers.integrations) at module level, before the load.",
+        fix="`dschf = HfDeepSpeedConfig(ds_config)` (transformers.integrations) at module level, before the load.",
+        section="Script"),
     check=check,
     valid=(Example('from transformers.integrations import HfDeepSpeedConfig\n'
                    'dschf = HfDeepSpeedConfig(ds_config)\n'

@@ -76,10 +76,8 @@ def _run(rule: Rule, t: Target) -> Iterator[Hit]:
 
 
 def _variant(base: Rule, valid: str, invalid: str) -> Rule:
-    return Rule(
-        name=base.name, code=base.code, kind="python", severity=base.severity, summary=base.summary, what=base.what, why=base.why,
-        fix=base.fix, check=lambda t: _run(base, t), section="Script",
-        valid=(Example(valid),), invalid=(Example(invalid),))
+    spec = replace(base.spec, docs=replace(base.spec.docs, reads="python"), section="Script")
+    return Rule(spec, check=lambda t: _run(base, t), valid=(Example(valid),), invalid=(Example(invalid),))
 
 
 VARIANTS: Tuple[Rule, ...] = (

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, List, Optional, Set
 
+from ... import names as N
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule
+from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from . import Ctx, emit, where, zero3_candidate
 
@@ -103,16 +104,20 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="model-loaded-before-ds-config", code="DS502", kind="python", severity=Severity.ERROR, section="Script",
-    summary="The model is built before ZeRO-3 is registered, so zero.Init never runs",
-    what="A model load (`from_pretrained`, `from_config`, `XForCausalLM(config)`) runs before the first "
+    spec(
+        N.MODEL_LOADED_BEFORE_DS_CONFIG,
+        "python",
+        Severity.ERROR,
+        summary="The model is built before ZeRO-3 is registered, so zero.Init never runs",
+        what="A model load (`from_pretrained`, `from_config`, `XForCausalLM(config)`) runs before the first "
          "`TrainingArguments` (or subclass / TRL config), `HfArgumentParser.parse_*`, `Accelerator()` or kept "
          "`HfDeepSpeedConfig` in execution order (calls to functions of the same file are followed).",
-    why="Transformers only builds the model under `deepspeed.zero.Init` when a ZeRO-3 config is registered at load "
+        why="Transformers only builds the model under `deepspeed.zero.Init` when a ZeRO-3 config is registered at load "
         "time. Otherwise every rank loads the full model into host RAM and `deepspeed.initialize` moves it whole to "
         "each GPU: host OOM (SIGKILL) or CUDA OOM despite offload. It also hides device_map/low_cpu_mem_usage errors.",
-    fix="Create the training arguments (or Accelerator / `dschf = HfDeepSpeedConfig(ds_config)`) before the model. "
+        fix="Create the training arguments (or Accelerator / `dschf = HfDeepSpeedConfig(ds_config)`) before the model. "
         "`TRANSFORMERS_VERBOSITY=info` then logs `Detected DeepSpeed ZeRO-3: activating zero.init() for this model`.",
+        section="Script"),
     check=check,
     valid=(Example('from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
                    'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'

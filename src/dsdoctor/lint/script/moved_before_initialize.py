@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Set
 
+from ... import names as N
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule
+from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, where, zero3_candidate
 
@@ -68,13 +69,17 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="model-moved-before-initialize", code="DS504", kind="python", severity=Severity.WARNING, section="Script",
-    summary="The model is moved to a device before deepspeed.initialize / the Trainer",
-    what="`model.cuda()`, `model.to(device)` or `model.half()` before `deepspeed.initialize`, `accelerator.prepare` "
+    spec(
+        N.MODEL_MOVED_BEFORE_INITIALIZE,
+        "python",
+        Severity.WARNING,
+        summary="The model is moved to a device before deepspeed.initialize / the Trainer",
+        what="`model.cuda()`, `model.to(device)` or `model.half()` before `deepspeed.initialize`, `accelerator.prepare` "
          "or the Trainer, in a ZeRO-3 project (dtype-only casts such as `.to(torch.bfloat16)` are not reported).",
-    why="It puts the whole model on every GPU before ZeRO-3 partitions it: CUDA OOM even with offload; the Trainer "
+        why="It puts the whole model on every GPU before ZeRO-3 partitions it: CUDA OOM even with offload; the Trainer "
         "and DeepSpeed place the model themselves.",
-    fix="Delete the call (an unsafe fix: the line is removed).",
+        fix="Delete the call (an unsafe fix: the line is removed).",
+        section="Script"),
     check=check,
     valid=(Example('import deepspeed\nmodel = AutoModelForCausalLM.from_pretrained("m")\n'
                    'engine, *_ = deepspeed.initialize(model=model, config="ds.json")\n', (("zero3", True),)),),

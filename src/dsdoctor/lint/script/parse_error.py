@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import ctx
 
@@ -18,11 +19,15 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="script-unparseable", code="DS500", kind="python", severity=Severity.WARNING, section="Script",
-    summary="A Python file dsdoctor cannot read or parse as Python 3",
-    what="A .py file with a syntax error, Python 2 syntax, undecodable bytes (no coding declaration) or over 16 MiB.",
-    why="The script rules cannot look at it; the other files are still linted.",
-    fix="Fix the syntax or the encoding declaration.",
+    spec(
+        N.SCRIPT_UNPARSEABLE,
+        "python",
+        Severity.WARNING,
+        summary="A Python file dsdoctor cannot read or parse as Python 3",
+        what="A .py file with a syntax error, Python 2 syntax, undecodable bytes (no coding declaration) or over 16 MiB.",
+        why="The script rules cannot look at it; the other files are still linted.",
+        fix="Fix the syntax or the encoding declaration.",
+        section="Script"),
     check=check,
     valid=(Example("print('ok')\n"),),
     invalid=(Example("print 'python 2'\n"), Example("def f(:\n    pass\n")),

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
+from ... import names as N
 from ...knowledge.versions import parse
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, zero3_candidate
 
@@ -74,14 +75,18 @@ def _hit(t: Target, c: Any, node: Any, why: str, ds: Any) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="peft-checkpointing-reentrant", code="DS509", kind="python", severity=Severity.ERROR, section="Script",
-    summary="PEFT + non-reentrant gradient checkpointing under ZeRO-3 on DeepSpeed <= 0.19.2",
-    what="A PEFT script enabling gradient checkpointing with `use_reentrant=False` (in the call, or set later as "
+    spec(
+        N.PEFT_CHECKPOINTING_REENTRANT,
+        "python",
+        Severity.ERROR,
+        summary="PEFT + non-reentrant gradient checkpointing under ZeRO-3 on DeepSpeed <= 0.19.2",
+        what="A PEFT script enabling gradient checkpointing with `use_reentrant=False` (in the call, or set later as "
          "`training_args.gradient_checkpointing_kwargs = {...}`; or unset on Transformers >= 5, where non-reentrant "
          "is the default), with DeepSpeed <= 0.19.2.",
-    why="The recomputed activations differ from the saved ones under ZeRO-3 on those DeepSpeed versions: "
+        why="The recomputed activations differ from the saved ones under ZeRO-3 on those DeepSpeed versions: "
         "`torch.utils.checkpoint.CheckpointError: Recomputed values for the following tensors have different metadata`.",
-    fix='`gradient_checkpointing_kwargs={"use_reentrant": True}`, or DeepSpeed >= 0.19.3.',
+        fix='`gradient_checkpointing_kwargs={"use_reentrant": True}`, or DeepSpeed >= 0.19.3.',
+        section="Script"),
     check=check,
     valid=(Example('import peft\nargs = TrainingArguments("o", gradient_checkpointing=True, '
                    'gradient_checkpointing_kwargs={"use_reentrant": True})\n', (("zero3", True), ("ds", "0.19.2"),

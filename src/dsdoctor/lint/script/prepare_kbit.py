@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import active, emit
 
@@ -25,12 +26,16 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="prepare-kbit-under-zero3", code="DS508", kind="python", severity=Severity.WARNING, section="Script",
-    summary="prepare_model_for_kbit_training under ZeRO-3",
-    what="A call to PEFT's `prepare_model_for_kbit_training` in a ZeRO-3 project (not inside "
+    spec(
+        N.PREPARE_KBIT_UNDER_ZERO3,
+        "python",
+        Severity.WARNING,
+        summary="prepare_model_for_kbit_training under ZeRO-3",
+        what="A call to PEFT's `prepare_model_for_kbit_training` in a ZeRO-3 project (not inside "
          "`if not is_deepspeed_zero3_enabled():`).",
-    why="It upcasts every non-quantized parameter to fp32: under ZeRO-3 the partitions end up with mixed dtypes.",
-    fix="Under ZeRO-3 skip it; enable gradient checkpointing and input grads directly.",
+        why="It upcasts every non-quantized parameter to fp32: under ZeRO-3 the partitions end up with mixed dtypes.",
+        fix="Under ZeRO-3 skip it; enable gradient checkpointing and input grads directly.",
+        section="Script"),
     check=check,
     valid=(Example('from peft import prepare_model_for_kbit_training\nfrom transformers import Trainer\n'
                    'if not is_deepspeed_zero3_enabled():\n    model = prepare_model_for_kbit_training(model)\n',

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator, Optional, Set
 
+from ... import names as N
 from ...knowledge import transformers as TK
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule
+from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from . import Ctx, emit, text_of, zero3_candidate
 from ._loads import maybe_true
@@ -76,13 +77,17 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="qlora-quant-storage-missing", code="DS506", kind="python", severity=Severity.ERROR, section="Script",
-    summary="QLoRA under ZeRO-3 without a bnb_4bit_quant_storage matching the model dtype",
-    what="`BitsAndBytesConfig(load_in_4bit=True, ...)` without `bnb_4bit_quant_storage`, or with a storage dtype other "
+    spec(
+        N.QLORA_QUANT_STORAGE_MISSING,
+        "python",
+        Severity.ERROR,
+        summary="QLoRA under ZeRO-3 without a bnb_4bit_quant_storage matching the model dtype",
+        what="`BitsAndBytesConfig(load_in_4bit=True, ...)` without `bnb_4bit_quant_storage`, or with a storage dtype other "
          "than the `torch_dtype` / `dtype` of the load, in a ZeRO-3 project.",
-    why="ZeRO-3 partitions parameters by dtype; 4-bit weights stored as uint8 next to bf16 parameters give DeepSpeed "
+        why="ZeRO-3 partitions parameters by dtype; 4-bit weights stored as uint8 next to bf16 parameters give DeepSpeed "
         "dtype errors (`output tensor must have the same type as input tensor`).",
-    fix="`bnb_4bit_quant_storage=torch.bfloat16` and `torch_dtype=torch.bfloat16` (an unsafe fix inserts the storage).",
+        fix="`bnb_4bit_quant_storage=torch.bfloat16` and `torch_dtype=torch.bfloat16` (an unsafe fix inserts the storage).",
+        section="Script"),
     check=check,
     valid=(Example('from transformers import Trainer\n'
                    'q = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16)\n'

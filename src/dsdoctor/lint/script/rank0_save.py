@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from ... import names as N
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, uncalled, where, zero3_candidate
 
@@ -66,14 +67,18 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="zero3-save-on-rank0-only", code="DS511", kind="python", severity=Severity.ERROR, section="Script",
-    summary="A gathering ZeRO-3 save called on rank 0 only",
-    what="`trainer.save_model()`, `accelerator.get_state_dict()`, `engine.save_16bit_model()` / `save_checkpoint()` "
+    spec(
+        N.ZERO3_SAVE_ON_RANK0_ONLY,
+        "python",
+        Severity.ERROR,
+        summary="A gathering ZeRO-3 save called on rank 0 only",
+        what="`trainer.save_model()`, `accelerator.get_state_dict()`, `engine.save_16bit_model()` / `save_checkpoint()` "
          "inside `if local_rank == 0:` / `if trainer.args.should_save:` / `if accelerator.is_main_process:` in a "
          "ZeRO-3 project.",
-    why="Under ZeRO-3 these gather every parameter's partitions (a collective all ranks must enter); called on rank "
+        why="Under ZeRO-3 these gather every parameter's partitions (a collective all ranks must enter); called on rank "
         "0 alone, rank 0 waits for the others forever (NCCL timeout) and nothing is saved.",
-    fix="Call the save on every rank: Trainer / Accelerate / DeepSpeed write the file on the main process only.",
+        fix="Call the save on every rank: Trainer / Accelerate / DeepSpeed write the file on the main process only.",
+        section="Script"),
     check=check,
     valid=(Example('from transformers import Trainer\ntrainer = Trainer(model=model)\ntrainer.train()\n'
                    'trainer.save_model("out")\n', (("zero3", True),)),),

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...knowledge import transformers as TF
 from ...knowledge.versions import parse
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule
+from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from . import active, emit
 
@@ -53,12 +54,16 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="removed-transformers-deepspeed-import", code="DS505", kind="python", severity=Severity.ERROR, section="Script",
-    summary="An import of transformers.deepspeed, removed in Transformers 4.46",
-    what="`from transformers.deepspeed import ...`, `from transformers import deepspeed` or "
+    spec(
+        N.REMOVED_TRANSFORMERS_DEEPSPEED_IMPORT,
+        "python",
+        Severity.ERROR,
+        summary="An import of transformers.deepspeed, removed in Transformers 4.46",
+        what="`from transformers.deepspeed import ...`, `from transformers import deepspeed` or "
          "`import transformers.deepspeed` (the pre-4.31 location, kept as a shim until 4.45).",
-    why="Transformers 4.46 removed the module: the script dies with an ImportError before training.",
-    fix=f"`from {NEW} import is_deepspeed_zero3_enabled, HfDeepSpeedConfig` (dsdoctor fix rewrites the import).",
+        why="Transformers 4.46 removed the module: the script dies with an ImportError before training.",
+        fix=f"`from {NEW} import is_deepspeed_zero3_enabled, HfDeepSpeedConfig` (dsdoctor fix rewrites the import).",
+        section="Script"),
     check=check,
     valid=(Example("from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled\n",
                    (("transformers", "4.46.3"),)),

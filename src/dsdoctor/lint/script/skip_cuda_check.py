@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..rule import Edit, Example, Hit, Rule
+from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from . import active, emit, where
 
@@ -43,12 +44,16 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="ds-skip-cuda-check-ineffective", code="DS102", kind="python", severity=Severity.WARNING, section="Script",
-    summary="DS_SKIP_CUDA_CHECK is set in a way that cannot help",
-    what='`os.environ["DS_SKIP_CUDA_CHECK"] = "true"` (any value but "1"), or setting it after `deepspeed.initialize`.',
-    why='DeepSpeed reads `os.getenv("DS_SKIP_CUDA_CHECK", "0") == "1"` when it builds an op: any other value, or a '
+    spec(
+        N.DS_SKIP_CUDA_CHECK_INEFFECTIVE,
+        "python",
+        Severity.WARNING,
+        summary="DS_SKIP_CUDA_CHECK is set in a way that cannot help",
+        what='`os.environ["DS_SKIP_CUDA_CHECK"] = "true"` (any value but "1"), or setting it after `deepspeed.initialize`.',
+        why='DeepSpeed reads `os.getenv("DS_SKIP_CUDA_CHECK", "0") == "1"` when it builds an op: any other value, or a '
         "value set after the build, leaves the CUDA version check in place.",
-    fix='`os.environ["DS_SKIP_CUDA_CHECK"] = "1"` before deepspeed.initialize (dsdoctor fix rewrites the value).',
+        fix='`os.environ["DS_SKIP_CUDA_CHECK"] = "1"` before deepspeed.initialize (dsdoctor fix rewrites the value).',
+        section="Script"),
     check=check,
     valid=(Example('import os\nos.environ["DS_SKIP_CUDA_CHECK"] = "1"\n'),),
     invalid=(Example('import os\nos.environ["DS_SKIP_CUDA_CHECK"] = "true"\n',

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Set, Tuple
 
+from ... import names as N
 from ...model import Evidence, Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import Ctx, emit, uncalled, where, zero3_candidate
 
@@ -90,14 +91,18 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="zero3-unsafe-save", code="DS510", kind="python", severity=Severity.ERROR, section="Script",
-    summary="A ZeRO-3 partitioned model saved without gathering",
-    what="`model.save_pretrained(dir)` without a consolidated `state_dict=`, or `torch.save(model.state_dict(), ...)`, "
+    spec(
+        N.ZERO3_UNSAFE_SAVE,
+        "python",
+        Severity.ERROR,
+        summary="A ZeRO-3 partitioned model saved without gathering",
+        what="`model.save_pretrained(dir)` without a consolidated `state_dict=`, or `torch.save(model.state_dict(), ...)`, "
          "outside `deepspeed.zero.GatheredParameters`, in a ZeRO-3 project (`trainer.save_model()` is fine).",
-    why="Under ZeRO-3 each rank holds only its partition: the saved tensors have shape (0,), and loading them later "
+        why="Under ZeRO-3 each rank holds only its partition: the saved tensors have shape (0,), and loading them later "
         "fails with `copying a param with shape torch.Size([0])` (PEFT >= 0.21 warns the adapter was not gathered).",
-    fix="`trainer.save_model()`, or a state dict gathered on all ranks (accelerator.get_state_dict / "
+        fix="`trainer.save_model()`, or a state dict gathered on all ranks (accelerator.get_state_dict / "
         "GatheredParameters) saved on rank 0 with `save_pretrained(dir, state_dict=...)`.",
+        section="Script"),
     check=check,
     valid=(Example('model = AutoModelForCausalLM.from_pretrained("m")\ntrainer = Trainer(model=model)\n'
                    'trainer.save_model("out")\nmodel.save_pretrained("out", state_dict=sd)\n', (("zero3", True),)),),

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Iterator, List, Tuple
 
+from ... import names as N
 from ...knowledge import trl as TRL
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import Ctx, emit, where
 from ._loads import arg, loads, maybe_true
@@ -56,14 +57,18 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="zero3-unsupported-quantization", code="DS507", kind="python", severity=Severity.ERROR, section="Script",
-    summary="An 8-bit / GPTQ / AWQ quantized model trained under ZeRO-3",
-    what="`from_pretrained(..., quantization_config=X)` where X can be `GPTQConfig`, `AwqConfig` or "
+    spec(
+        N.ZERO3_UNSUPPORTED_QUANTIZATION,
+        "python",
+        Severity.ERROR,
+        summary="An 8-bit / GPTQ / AWQ quantized model trained under ZeRO-3",
+        what="`from_pretrained(..., quantization_config=X)` where X can be `GPTQConfig`, `AwqConfig` or "
          "`BitsAndBytesConfig(load_in_8bit=V)` with V that can be true (a literal, `args.bits == 8`, a flag), also "
          "through a conditional expression, a `**kwargs` dict or TRL's `get_quantization_config`; or `load_in_8bit=V`.",
-    why="Only 4-bit bitsandbytes with a matching `bnb_4bit_quant_storage` can be partitioned by ZeRO-3; the other "
+        why="Only 4-bit bitsandbytes with a matching `bnb_4bit_quant_storage` can be partitioned by ZeRO-3; the other "
         "quantized weight formats fail or are left whole on every rank.",
-    fix="QLoRA with `BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16)`, or ZeRO-2.",
+        fix="QLoRA with `BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16)`, or ZeRO-2.",
+        section="Script"),
     check=check,
     valid=(Example('from transformers import TrainingArguments\n'
                    'model = AutoModelForCausalLM.from_pretrained("m", quantization_config=BitsAndBytesConfig('

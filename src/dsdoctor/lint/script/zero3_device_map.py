@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, guard_import, replace, where
 from ._loads import arg, guard_message, loads, non_none, none_unless_zero3
@@ -30,14 +31,18 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="zero3-device-map-conflict", code="DS307", kind="python", severity=Severity.ERROR, section="Script",
-    summary="A device_map passed to from_pretrained under ZeRO-3",
-    what="`from_pretrained(..., device_map=X)` where X can be non-None (a literal, a variable set in a branch, a "
+    spec(
+        N.ZERO3_DEVICE_MAP_CONFLICT,
+        "python",
+        Severity.ERROR,
+        summary="A device_map passed to from_pretrained under ZeRO-3",
+        what="`from_pretrained(..., device_map=X)` where X can be non-None (a literal, a variable set in a branch, a "
          "`**kwargs` dict entry, an argparse/dataclass default) in a script that runs under ZeRO-3.",
-    why="Transformers refuses to load a model with a device_map while ZeRO-3 is registered (every version from "
+        why="Transformers refuses to load a model with a device_map while ZeRO-3 is registered (every version from "
         "4.20, all 5.x): ZeRO-3 decides where the partitions live.",
-    fix="`device_map=None if is_deepspeed_zero3_enabled() else device_map` (dsdoctor fix writes this and the "
+        fix="`device_map=None if is_deepspeed_zero3_enabled() else device_map` (dsdoctor fix writes this and the "
         "import). QLoRA under ZeRO-3 keeps None too.",
+        section="Script"),
     check=check,
     valid=(Example('from transformers import AutoModelForCausalLM, TrainingArguments\n'
                    'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'

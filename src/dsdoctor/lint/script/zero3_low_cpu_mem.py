@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ... import names as N
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
-from ..rule import Example, Hit, Rule
+from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, guard_import, replace
 from ._loads import arg, false_if_zero3, guard_message, loads, truthy, version_note
@@ -35,14 +36,18 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 RULE = Rule(
-    name="zero3-low-cpu-mem-usage-conflict", code="DS306", kind="python", severity=Severity.ERROR, section="Script",
-    summary="low_cpu_mem_usage=True in from_pretrained under ZeRO-3",
-    what="A truthy `low_cpu_mem_usage` (literal, variable, `**kwargs`, argparse/dataclass default) reaches a model's "
+    spec(
+        N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT,
+        "python",
+        Severity.ERROR,
+        summary="low_cpu_mem_usage=True in from_pretrained under ZeRO-3",
+        what="A truthy `low_cpu_mem_usage` (literal, variable, `**kwargs`, argparse/dataclass default) reaches a model's "
          "`from_pretrained` under ZeRO-3. PEFT's argument of the same name (`PeftModel.from_pretrained`, "
          "`get_peft_model`) is not this one.",
-    why="Transformers 4.20-4.50 raise a ValueError (ZeRO-3 builds the model under zero.Init instead); from 4.51 "
+        why="Transformers 4.20-4.50 raise a ValueError (ZeRO-3 builds the model under zero.Init instead); from 4.51 "
         "the argument is ignored under ZeRO-3, and 5.x dropped it: a dead argument.",
-    fix="`low_cpu_mem_usage=not is_deepspeed_zero3_enabled()` (dsdoctor fix), or remove it.",
+        fix="`low_cpu_mem_usage=not is_deepspeed_zero3_enabled()` (dsdoctor fix), or remove it.",
+        section="Script"),
     check=check,
     valid=(Example('from transformers import AutoModelForCausalLM, TrainingArguments\n'
                    'from peft import PeftModel\n'
