@@ -239,3 +239,18 @@ def test_cases_survive_prefixes_stamps_and_interleaving(transform: str) -> None:
         if got != _case(toml)["expect"]["primary"]:
             lost.append(f"{toml.stem}: {got}")
     assert lost == []
+
+
+def _watchdog(seq: int) -> str:
+    return ("[rank3]:[E ProcessGroupNCCL.cpp:523] [Rank 3] Watchdog caught collective operation timeout: "
+            f"WorkNCCL(SeqNum={seq}, OpType=ALLREDUCE, NumelIn=1024, NumelOut=1024, Timeout(ms)=1800000) ran for "
+            "1800412 milliseconds before timing out.\n")
+
+
+@pytest.mark.parametrize("seq, transport", [(1, True), (2, False), (40213, False)])
+def test_nccl_timeout_tests_the_transport_only_for_the_first_collective(seq: int, transport: bool) -> None:
+    """Ranks that completed collectives before the one that timed out have a working transport: disabling P2P/IB
+    cannot help there (it is the advice of a first collective that never completed)."""
+    top = diagnose_log(_watchdog(seq)).findings[0]
+    commands = " ".join(c for fx in top.fixes for c in fx.commands)
+    assert top.name == "nccl-timeout" and ("NCCL_P2P_DISABLE=1" in commands) is transport

@@ -62,6 +62,12 @@ def _nccl_timeout(s: Seen, f: LogFacts) -> Advice:
     why = ("A collective waited longer than the process-group timeout on some ranks, so the NCCL watchdog took the "
            "process down. The waiting ranks are not the problem: one rank is stuck, slow, or issued a different "
            "collective (uneven data, evaluation or saving on rank 0 only, a hang or crash on another rank).")
+    # a collective numbered past 1, or completed work before it: the ranks did talk, so the transport works and
+    # testing it (P2P / IB off) cannot help; only the first collective, or one whose number is not shown, can be it
+    later = re.search(r"SeqNum=(?:[2-9]|\d{2,})|last completed NCCL work: (?:[1-9]|\d{2,})", s.text) is not None
+    transport = [] if later else [
+        code_fix("Test the transport when the first collective hangs",
+                 "NCCL_P2P_DISABLE=1 NCCL_IB_DISABLE=1 deepspeed ... train.py   # if this runs, fix P2P/IB, do not keep it")]
     if first:
         why = ("The very first collective never completed: the ranks never managed to talk to each other (a transport "
                "problem: P2P / InfiniBand / the network interface), or a rank never reached it. " + why)
@@ -69,8 +75,7 @@ def _nccl_timeout(s: Seen, f: LogFacts) -> Advice:
                   [code_fix("Find the rank that did not arrive: its own log, or the collective's stack on every rank",
                             "NCCL_DEBUG=INFO TORCH_NCCL_DUMP_ON_TIMEOUT=1 deepspeed ... train.py",
                             reason="the ranks that print the watchdog line are the ones that waited"),
-                   code_fix("Test the transport when the first collective hangs",
-                            "NCCL_P2P_DISABLE=1 NCCL_IB_DISABLE=1 deepspeed ... train.py   # if this runs, fix P2P/IB, do not keep it"),
+                   *transport,
                    code_fix("Only when one step is legitimately long (a big eval/save on one rank): raise the timeout",
                             "deepspeed.init_distributed(timeout=datetime.timedelta(hours=2))   # HF: TrainingArguments(ddp_timeout=7200)",
                             applicability="unsafe", reason="hides a real hang for longer")])
