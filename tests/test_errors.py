@@ -18,7 +18,7 @@ def test_every_input_error_is_a_usage_error() -> None:
     from dsdoctor.estimate.inputs import InputError as EstimateInput
     from dsdoctor.estimate.params import ConfigProblem
     from dsdoctor.explain.reader import InputError as ExplainInput
-    from dsdoctor.lint.reader import ReadError
+    from dsdoctor.hjsondoc import ReadError
     from dsdoctor.multinode.hosts import HostfileError
     from dsdoctor.report import ReportInputError
     from dsdoctor.ruledocs import UnknownRule

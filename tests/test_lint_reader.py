@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dsdoctor.hjsondoc import Node, parse
 from dsdoctor.lint import lint
-from dsdoctor.lint.reader import Node, parse
 
 REAL = Path(__file__).parent / "cases" / "lint" / "real"
 TOKENS = ["{", "}", "[", "]", ":", ",", '"', "'", "'''", "#", "//", "/*", "*/", "\n", " ", "\t", "a", "b", "1", "-", ".",

@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
-
 if TYPE_CHECKING:
     from . import hf
     from .api import DsDoctorError, preflight
     from .model import Finding, Report, Severity
+    from .version import __version__
 
 __all__ = ["DsDoctorError", "Finding", "Report", "Severity", "__version__", "hf", "preflight"]
 
-_LAZY = {"preflight": "api", "DsDoctorError": "api", "Finding": "model", "Report": "model", "Severity": "model"}
+_LAZY = {"preflight": "api", "DsDoctorError": "api", "Finding": "model", "Report": "model", "Severity": "model",
+         "__version__": "version"}
 
 
 def __getattr__(name: str) -> Any:

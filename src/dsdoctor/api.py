@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, List, Literal, Mapping, Optional, Sequenc
 from .model import Finding, Fix, Report, Severity
 
 if TYPE_CHECKING:
-    from .lint.reader import Document
+    from .hjsondoc import Document
     from .lint.rule import Rule
 
 __all__ = ["DsDoctorError", "preflight", "format_findings"]
@@ -92,7 +92,7 @@ def _read_config(config: ConfigArg) -> "Tuple[Optional[Document], str]":
     """(document, label). A path is read as DeepSpeed reads it; a mapping is linted as JSON text."""
     if config is None:
         return None, ""
-    from .lint.reader import parse, read
+    from .hjsondoc import parse, read
 
     if isinstance(config, Mapping):
         try:

@@ -1,5 +1,5 @@
 """Reading a DeepSpeed config (ds_config) for what the environment checks need: NVMe / pinned offload.
-The file is read by lint's reader (:mod:`dsdoctor.lint.reader`); the full config lint (schema per version)
+The file is read by the reader lint uses (:mod:`dsdoctor.hjsondoc`); the full config lint (schema per version)
 is `dsdoctor lint`'s job."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def load(path: str) -> Dict[str, Any]:
     """Parse a ds_config as DeepSpeed loads it (HJSON: JSON plus comments, quoteless keys and strings, ...) with
     the reader ``lint`` uses, so every command accepts and rejects the same files; no hjson package needed.
     Raises :class:`ConfigError` (``path:line:col: ...`` when the text is at fault)."""
-    from .lint.reader import FileError, read
+    from .hjsondoc import FileError, read
 
     doc = read(path)
     if isinstance(doc.error, FileError):

@@ -10,6 +10,7 @@ import dataclasses
 import os
 from typing import Callable, Iterable, List, Optional, Tuple, Union
 
+from .. import memlock as MEMLOCK
 from .. import names as N
 from ..dsconfig import OffloadIntent
 from ..fixes import (
@@ -35,8 +36,6 @@ from ..fixes import (
 from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
 from ..knowledge.versions import v
-from ..lint.config import memlock_too_low as MEMLOCK
-from ..lint.script import skip_cuda_check as SKIP
 from ..model import Evidence, Finding, Fix, Passed, Severity
 from ..spec import Docs, FindingSpec, Form, RuleExample, case, log
 from . import context
@@ -413,35 +412,35 @@ def _skip_var(ctx: Context, pred: OpPrediction, mismatch: bool, no_toolkit: bool
     if raw is None:
         return
     ev = (Evidence(f"{K.SKIP_CUDA_CHECK_VAR}={raw!r}", "environment"),)
-    exact = raw == "1"
+    exact = raw == K.SKIP_CUDA_CHECK_ON
     shown = f"{K.SKIP_CUDA_CHECK_VAR}={raw if exact else repr(raw)}"
     ignored = "" if exact else "; the value is ignored anyway (DeepSpeed reads only the exact string '1')"
     unset = unset_fix(K.SKIP_CUDA_CHECK_VAR, reason="and drop it from ~/.bashrc / .deepspeed_env / the launch script")
     if not K.skip_cuda_check_supported(ctx.ds):
-        yield Finding(SKIP.RULE.name, Severity.WARNING,
+        yield Finding(N.DS_SKIP_CUDA_CHECK_INEFFECTIVE, Severity.WARNING,
                       f"DS_SKIP_CUDA_CHECK does not exist in DeepSpeed {ctx.ds} (added in {K.SKIP_CUDA_CHECK_SINCE})",
                       evidence=ev, fixes=(pip_fix(f"deepspeed>={K.SKIP_CUDA_CHECK_SINCE}", "Upgrade DeepSpeed", ctx.python_exe),),
                       section=S_CUDA)
     elif no_toolkit:
         sev = Severity.WARNING if N.CUDA_TOOLKIT_MISSING in pred.blockers else Severity.INFO  # the error is the toolkit's
-        yield Finding(SKIP.RULE.name, sev,
+        yield Finding(N.DS_SKIP_CUDA_CHECK_INEFFECTIVE, sev,
                       f"{shown} cannot help: it is consulted only after a toolkit version was read",
                       "A missing CUDA_HOME or nvcc fails before the skip is looked at.", ev, (), S_CUDA)
     elif _skip_needed(ctx, mismatch):
         if not exact:
             # a warning even when cpu_adam fails: the failure is cuda-version-mismatch's error (one failure, one error)
-            yield Finding(SKIP.RULE.name, Severity.WARNING,
+            yield Finding(N.DS_SKIP_CUDA_CHECK_INEFFECTIVE, Severity.WARNING,
                           f"DS_SKIP_CUDA_CHECK={raw!r} is ignored: DeepSpeed compares the value with the exact string '1'",
                           "DeepSpeed runs os.getenv('DS_SKIP_CUDA_CHECK', '0') == '1'; 'true', 'yes', ' 1' all still raise.",
                           ev, (env_fix(K.SKIP_CUDA_CHECK_VAR, "1", "Set it to exactly 1"),), S_CUDA)
         elif ctx.nvcc_release and ctx.torch_cuda and ctx.nvcc_release[0] != ctx.torch_cuda[0]:
-            yield Finding(SKIP.RULE.name, Severity.INFO,
+            yield Finding(N.DS_SKIP_CUDA_CHECK_INEFFECTIVE, Severity.INFO,
                           "DS_SKIP_CUDA_CHECK=1 does not cover torch's own install-time check of a major CUDA difference",
                           "torch's _check_cuda_version (setup.py builds with .cu sources, e.g. DS_BUILD_OPS=1) raises "
                           "for a differing major version whatever DeepSpeed's variable says; JIT builds are not affected.",
                           ev, (), S_CUDA)
     elif mismatch:
-        yield Finding(SKIP.RULE.name, Severity.INFO,
+        yield Finding(N.DS_SKIP_CUDA_CHECK_INEFFECTIVE, Severity.INFO,
                       f"{shown} is unnecessary for cpu_adam on DeepSpeed {ctx.ds} ({ctx.accelerator.name} accelerator): "
                       f"no CUDA check fails for it{ignored}",
                       "It matters only for builds of CUDA ops against this toolkit (DS_BUILD_OPS=1 / DS_BUILD_<OP>=1 "
@@ -450,7 +449,7 @@ def _skip_var(ctx: Context, pred: OpPrediction, mismatch: bool, no_toolkit: bool
                                           "set it to exactly 1", "unsafe", "the ops are compiled against a toolkit "
                                           "torch was not built with")) if not exact else (unset,), S_CUDA)
     else:
-        yield Finding(SKIP.RULE.name, Severity.INFO,
+        yield Finding(N.DS_SKIP_CUDA_CHECK_INEFFECTIVE, Severity.INFO,
                       f"{shown} is unnecessary: the CUDA toolkit passes DeepSpeed's check{ignored}",
                       f"nvcc {_mm(ctx.nvcc_release)} and torch's CUDA {ctx.torch_cuda_str} are accepted by DeepSpeed "
                       f"{ctx.ds}: no CUDA check fails, whatever the variable says. Left set, it would hide a real mismatch "
@@ -796,7 +795,7 @@ def system(ctx: Context, pred: OpPrediction, intent: Optional[OffloadIntent] = N
             on, why = MEMLOCK.pinned(intent.pin_memory, intent.source, ctx.ds)
             title, explanation, evidence = MEMLOCK.parts(lim.memlock_soft, why)
             # unpinned buffers: an info line here (lint, which points at a config key, says nothing)
-            yield Finding(MEMLOCK.RULE.name, Severity.WARNING if on else Severity.INFO, title, explanation, evidence,
+            yield Finding(N.MEMLOCK_TOO_LOW, Severity.WARNING if on else Severity.INFO, title, explanation, evidence,
                           (memlock_fix(),), S_SYS)
         else:
             yield Passed(S_SYS, "ulimit -l " + ("unlimited" if lim.memlock_soft is None else f"{lim.memlock_soft // 1024} KiB"))

@@ -62,6 +62,7 @@ def cuda_pair_verdict(ds: Version, system: Tuple[int, int], torch_cuda: Tuple[in
 
 SKIP_CUDA_CHECK_VAR = "DS_SKIP_CUDA_CHECK"
 SKIP_CUDA_CHECK_SINCE = "0.9.3"
+SKIP_CUDA_CHECK_ON = "1"  # the one value DeepSpeed accepts: os.getenv("DS_SKIP_CUDA_CHECK", "0") == "1"
 
 
 def skip_cuda_check_supported(ds: Version) -> bool:
@@ -71,7 +72,7 @@ def skip_cuda_check_supported(ds: Version) -> bool:
 
 def skip_cuda_check_active(ds: Version, value: Optional[str]) -> bool:
     """Only the exact string ``1`` counts (``os.getenv(..., "0") == "1"``)."""
-    return skip_cuda_check_supported(ds) and value == "1"
+    return skip_cuda_check_supported(ds) and value == SKIP_CUDA_CHECK_ON
 
 
 # How a CUDA mismatch (or a failure to read the toolkit) affects cpu_adam's JIT build on the CUDA

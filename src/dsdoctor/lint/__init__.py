@@ -77,9 +77,9 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     arguments: ``world_size``, ``targets`` and ``zero_stage`` passed here win over it. ``machine``: the files are
     checked for this machine (``dsdoctor check``), so hardware-dependent rules read its CPU. ``tests=False``:
     directories walked leave out test directories (check's project lint)."""
+    from ..launcherfiles import env_file_vars
     from ..settings import load
     from .discover import scan
-    from .launch._files import env_file_vars
     from .script.context import parse_targets
 
     if settings is None:

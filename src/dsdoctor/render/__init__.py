@@ -38,7 +38,7 @@ def render(report: Any, command: str, fmt: str, verbose: bool = False,
 
         return render_json(report, command)
     if fmt == "sarif":
-        from .. import __version__
+        from ..version import __version__
         from .sarif import render as render_sarif
 
         return render_sarif(report, command, __version__, edits)

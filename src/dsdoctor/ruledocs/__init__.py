@@ -10,81 +10,13 @@ where one can be.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional
 
 from ..errors import UsageError
-from ..model import Severity
 from ..spec import RuleExample
+from .doc import COMMAND_ORDER, RuleDoc, command_line
 
 __all__ = ["RuleDoc", "RuleExample", "UnknownRule", "doc_for", "all_docs", "lookup", "suggest", "command_line", "COMMAND_ORDER"]
-
-# How docs/rules.md groups names (by the command that owns a name; a name is documented once).
-COMMAND_ORDER: Tuple[str, ...] = ("check", "explain", "lint", "estimate", "smoke", "multinode")
-_GROUP_OF = {"verify": "check", "launch": "multinode"}
-_SHOWN = {"multinode": "dsdoctor check --hostfile"}
-
-
-def command_line(command: str) -> str:
-    """How a command name is shown: ``dsdoctor check``, ``dsdoctor check --hostfile``, ..."""
-    return _SHOWN.get(command, f"dsdoctor {command}")
-
-
-@dataclass(frozen=True)
-class RuleDoc:
-    """The documentation of one finding name.
-
-    ``command`` owns the name (docs/rules.md groups by it); ``commands`` are every command that can report it.
-    ``kind`` is the lint input kind (``ds_config``, ``python``, ...) for lint names, else what the finding is
-    read from (``environment``, ``log``, ``model``, ``run``, ``nodes``). ``example`` is every example as plain
-    text; ``examples`` the same, structured (each says where it comes from and how it is executed, or why it
-    cannot be: ``RuleExample.untested``). ``help_anchor`` is the path + anchor of its section in the
-    repository's docs (``docs/rules.md#<name>``); ``notes`` are other commands' forms of the name.
-    """
-
-    name: str
-    code: str
-    summary: str
-    severity: Severity
-    what: str
-    why: str
-    example: str
-    fix: str
-    command: str
-    commands: Tuple[str, ...]
-    kind: str
-    help_anchor: str
-    examples: Tuple[RuleExample, ...] = ()
-    notes: Tuple[str, ...] = ()
-
-    @property
-    def example_untested(self) -> str:
-        """Why no example of this name is executed ("" when one is)."""
-        if any(not e.untested for e in self.examples):
-            return ""
-        return "; ".join(e.untested for e in self.examples) or "no example"
-
-    @property
-    def group(self) -> str:
-        """The docs/rules.md section (one of ``COMMAND_ORDER``)."""
-        return _GROUP_OF.get(self.command, self.command)
-
-    @property
-    def title(self) -> str:
-        """``name (CODE)``."""
-        return f"{self.name} ({self.code})"
-
-    def markdown(self, level: int = 2) -> str:
-        """This name's section of docs/rules.md without its HTML anchor (SARIF ``help.markdown``, the terminal)."""
-        from .markdown import section
-
-        return section(self, level, anchor=False)
-
-    def text(self) -> str:
-        """Plain text for ``dsdoctor rule NAME``."""
-        from .markdown import plain
-
-        return plain(self)
 
 
 class UnknownRule(UsageError, LookupError):

@@ -1,14 +1,13 @@
-"""docs/rules.md and ``dsdoctor rule NAME`` text, rendered from :func:`dsdoctor.ruledocs.all_docs`.
+"""docs/rules.md, rendered from :func:`dsdoctor.ruledocs.all_docs` (one name's section: :mod:`.doc`).
 
 Regenerate: ``python -m dsdoctor.ruledocs.markdown > docs/rules.md`` (tests/test_lint_rules.py fails when stale).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List
+from typing import List
 
-if TYPE_CHECKING:
-    from . import RuleDoc
+from .doc import COMMAND_ORDER, section
 
 GROUPS = {
     "check": "Environment checks: `dsdoctor check` / `dsdoctor verify`",
@@ -20,76 +19,8 @@ GROUPS = {
 }
 
 
-# which command an example exercises
-TAG = {"lint": "`dsdoctor lint`", "log": "`dsdoctor explain`", "check": "`dsdoctor check`", "facts": "`dsdoctor check`",
-       "verify": "`dsdoctor verify`", "estimate": "`dsdoctor estimate`", "smoke": "`dsdoctor smoke`",
-       "nodes": "`dsdoctor check --hostfile`", "command": "command line", "none": "not executable"}
-
-
-def _fence(text: str) -> List[str]:
-    fence = "````" if "```" in text else "```"
-    return [fence, text.rstrip("\n"), fence]
-
-
-def section(d: "RuleDoc", level: int = 3, anchor: bool = True) -> str:
-    """One name's section: heading, summary, commands, What / Why / Example(s) / Fix. ``anchor`` adds the
-    ``<a id="name">`` docs/rules.md links to (left out for SARIF help and the terminal)."""
-    from . import command_line
-
-    h = "#" * level
-    out: List[str] = [f'<a id="{d.name}"></a>', ""] if anchor else []
-    out += [f"{h} `{d.name}` ({d.code}, {d.severity.value}, {d.kind})", "", d.summary + ".", ""]
-    if len(d.commands) > 1:
-        out += ["Reported by: " + ", ".join(f"`{command_line(c)}`" for c in d.commands) + ".", ""]
-    out += [f"**What.** {d.what}", "", f"**Why.** {d.why}", ""]
-    for e in d.examples:
-        out += [f"**Example** ({TAG[e.kind]}). {e.situation}", ""]
-        if e.text:
-            out += _fence(e.text) + [""]
-        if e.source and e.kind not in ("lint",):
-            out += [f"Fixture: `{e.source}`.", ""]
-        if e.untested:
-            out += [f"Not executed: {e.untested}", ""]
-    if not d.examples:
-        out += ["**Example.** (none)", ""]
-    for n in d.notes:
-        out += [n, ""]
-    out += [f"**Fix.** {d.fix}", ""]
-    return "\n".join(out)
-
-
-def plain(d: "RuleDoc") -> str:
-    """``dsdoctor rule NAME``: What / Why / Example / Fix as plain text."""
-    from . import command_line
-
-    out: List[str] = [f"{d.name} ({d.code}, {d.severity.value}): {d.summary}",
-                      "reported by: " + ", ".join(command_line(c) for c in d.commands), "", "What", _indent(d.what), "", "Why",
-                      _indent(d.why), "", "Example"]
-    for i, e in enumerate(d.examples):
-        if i:
-            out.append("")
-        out.append(_indent(f"[{TAG[e.kind].strip('`')}] {e.situation}"))
-        if e.text:
-            out.append(_indent(e.text, 6))
-        if e.source and e.kind != "lint":
-            out.append(_indent(f"(fixture: {e.source})"))
-        if e.untested:
-            out.append(_indent(f"(not executed: {e.untested})"))
-    if not d.examples:
-        out.append(_indent("(none)"))
-    for n in d.notes:
-        out += ["", _indent(n)]
-    out += ["", "Fix", _indent(d.fix), "", f"docs: {d.help_anchor}"]
-    return "\n".join(out) + "\n"
-
-
-def _indent(text: str, n: int = 2) -> str:
-    pad = " " * n
-    return "\n".join(pad + ln if ln.strip() else "" for ln in text.rstrip("\n").splitlines())
-
-
 def render() -> str:
-    from . import COMMAND_ORDER, all_docs
+    from . import all_docs
 
     docs = all_docs()
     out: List[str] = [

@@ -10,7 +10,7 @@ from typing import Dict, List, Tuple
 from ..catalog import RULES
 from ..model import Severity
 from ..spec import FindingSpec, RuleExample
-from . import RuleDoc
+from .doc import RuleDoc
 
 
 def anchor(name: str) -> str:

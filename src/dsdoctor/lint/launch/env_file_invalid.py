@@ -7,10 +7,10 @@ from typing import Iterator
 
 from ... import names as N
 from ...knowledge import deepspeed as K
+from ...launcherfiles import env_file_lines
 from ...model import Severity
 from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
-from ._files import env_file_lines
 
 
 def check(t: Target) -> Iterator[Hit]:

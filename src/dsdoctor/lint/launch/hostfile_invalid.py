@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Iterator
 
 from ... import names as N
+from ...launcherfiles import hostfile_problems
 from ...model import Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from ._files import hostfile_problems
 
 
 def check(t: Target) -> Iterator[Hit]:

@@ -28,7 +28,7 @@ def check(t: Target) -> Iterator[Hit]:
             if e.kind != "env" or e.name != K.SKIP_CUDA_CHECK_VAR:
                 continue
             value = e.call.value
-            if isinstance(value, cst.SimpleString) and value.evaluated_value != "1":
+            if isinstance(value, cst.SimpleString) and value.evaluated_value != K.SKIP_CUDA_CHECK_ON:
                 yield from emit(RULE, t, e.call, f"{K.SKIP_CUDA_CHECK_VAR}={value.value}: DeepSpeed only accepts the "
                                 "exact string \"1\", so the CUDA version check still runs",
                                 fixes=(Fix(f'os.environ["{K.SKIP_CUDA_CHECK_VAR}"] = "1"', "safe"),),

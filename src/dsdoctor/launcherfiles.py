@@ -1,11 +1,12 @@
-"""The launcher's own file formats: hostfile (runner.py fetch_hostfile) and .deepspeed_env (runner.py main)."""
+"""The DeepSpeed launcher's own file formats: hostfile (runner.py fetch_hostfile) and .deepspeed_env (runner.py
+main). Core: lint's launch rules and ``multinode`` (the nodes a launch reaches) read them alike."""
 
 from __future__ import annotations
 
 import re
 from typing import Dict, List, Tuple
 
-from ...knowledge import deepspeed as K
+from .knowledge import deepspeed as K
 
 
 def hostfile_problems(text: str) -> Tuple[Dict[str, int], List[Tuple[int, str]]]:
