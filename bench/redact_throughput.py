@@ -31,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from explain_throughput import generate  # noqa: E402
 
-from dsdoctor.redact import MASK, RedactingStream, Redactor  # noqa: E402
+from dsdoctor.redact import MASK, Redactor  # noqa: E402
+from dsdoctor.redact_streams import RedactingStream  # noqa: E402
 
 ENV = {
     "HF_TOKEN": "hf_QzX7wYp2LmN4kR8sT1vB6cD9fG3hJ5aE0u",

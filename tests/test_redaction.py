@@ -20,7 +20,9 @@ from typing import Dict, Iterator, List, Sequence, Tuple
 
 import pytest
 
-from dsdoctor.redact import MASK, RedactingStream, Redactor, is_secret_name, redact_env, secret_literals
+from dsdoctor.redact import MASK, Redactor, redact_env, secret_literals
+from dsdoctor.redact_streams import RedactingStream
+from dsdoctor.secret_names import is_secret_name
 
 REPO = Path(__file__).resolve().parents[1]
 FAILURE_LOG = REPO / "tests" / "cases" / "explain" / "cuda-mismatch-ds0.19.7.log"

@@ -269,7 +269,7 @@ def commands() -> List[str]:
 def main(argv: Optional[List[str]] = None) -> int:
     """Console entry point; never lets a traceback escape (exit 2 instead). Everything it prints, on stdout
     and stderr, in every format, goes through the secret redactor (``dsdoctor.redact``)."""
-    from .redact import install
+    from .redact_streams import install
 
     restore = install()
     try:

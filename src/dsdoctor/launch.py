@@ -139,7 +139,7 @@ def explain_failure(log: str, rc: int) -> Report:
 
 def write_stdout(chunk: bytes) -> None:
     """The launcher's output, relayed verbatim (not redacted: it is the user's program output, as without dsdoctor)."""
-    from .redact import passthrough
+    from .redact_streams import passthrough
 
     out = passthrough()
     out.write(chunk)

@@ -19,133 +19,27 @@ Speed: one compiled regular expression (the environment's secret literals are pa
 ``bench/redact_throughput.py`` measures it (docs/performance.md).
 
 The replacement is ``[REDACTED]`` (no quotes or backslashes: JSON stays valid; brackets: Markdown shows it).
+
+Which names and values are secrets is :mod:`dsdoctor.secret_names`; stdout and stderr go through the redactor by
+:mod:`dsdoctor.redact_streams`.
 """
 
 from __future__ import annotations
 
 import functools
 import getpass
-import io
 import json
 import os
 import re
-import sys
-from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Mapping, Match, Optional, Pattern, Sequence, TextIO, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Match, Optional, Pattern, Sequence, Tuple
 
-MASK = "[REDACTED]"
+from .secret_names import MASK as MASK  # the replacement (defined where values already masked are recognised)
+from .secret_names import exempt_value, is_secret_name, norm, text_key_strength
+
 USER_MASK = "$USER"
 MIN_LITERAL = 6  # shorter secret values are masked only where the variable itself is shown (see docs/report.md)
 REDACT_ENV = "DSDOCTOR_REDACT"  # "0": print secrets (debugging dsdoctor itself)
 PATHS_ENV = "DSDOCTOR_REDACT_PATHS"  # "1": also replace user names in home paths, in every command
-
-# ---------------------------------------------------------------------------------------------------------
-# names
-
-_SECRET_ENV_NAMES = frozenset({
-    "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "HUGGINGFACE_TOKEN", "WANDB_API_KEY", "AWS_SECRET_ACCESS_KEY",
-    "AWS_SESSION_TOKEN", "AWS_ACCESS_KEY_ID", "AWS_SECURITY_TOKEN", "GOOGLE_APPLICATION_CREDENTIALS",
-    "AZURE_CLIENT_SECRET", "AZURE_STORAGE_CONNECTION_STRING", "AZURE_STORAGE_KEY", "AZURE_STORAGE_SAS_TOKEN",
-    "OPENAI_API_KEY", "GITHUB_TOKEN", "GH_TOKEN", "NGC_API_KEY", "COMET_API_KEY", "NEPTUNE_API_TOKEN",
-})
-_NOT_SECRET_ENV = frozenset({"PWD", "OLDPWD"})
-# a word that makes any name secret wherever it appears in it (normalized: lower case, no separators)
-_ALWAYS = ("password", "passwd", "secret", "credential", "connectionstring", "privatekey", "accesskey",
-           "sessiontoken", "authtoken", "accesstoken", "apikey", "apitoken", "refreshtoken", "sastoken")
-# <prefix>token names that are tokenizer vocabulary, not credentials (normalized prefix)
-_VOCAB_TOKENS = frozenset({
-    "", "pad", "eos", "bos", "unk", "sep", "cls", "mask", "special", "additionalspecial", "start", "end", "stop",
-    "image", "video", "audio", "boi", "eoi", "boa", "eoa", "decoderstart", "chat", "think", "tool", "default",
-    "max", "min", "num", "total", "next", "first", "last", "per", "sink", "prompt", "split", "eot", "eom", "fim",
-    "text", "label", "ignore", "placeholder", "new", "vision", "control", "reserved", "sentinel", "extra",
-})
-_VOCAB_TOKENS_TEXT = _VOCAB_TOKENS - {""}  # in text a bare ``token=`` is a credential (``token=x`` args)
-# <prefix>key names that are credentials even in lower case text (normalized prefix ends with one of these)
-_KEY_PREFIXES = ("api", "access", "secret", "private", "account", "sharedaccess", "master", "client", "encryption",
-                 "signing", "subscription", "license", "storage", "wandb", "openai", "hf", "comet", "neptune",
-                 "service", "auth", "app", "consumer", "session", "ssh", "gpg", "pgp", "deploy", "admin", "root",
-                 "primary", "secondary", "sas", "ngc")
-
-
-def _norm(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", name.lower())
-
-
-def is_secret_name(name: str) -> bool:
-    """Whether an environment variable (or a config key) of this name holds a secret: ``*_TOKEN``, ``*_KEY``,
-    ``*_SECRET``, ``*PASSWORD*``, ``*_PASSWD``, ``*CREDENTIAL*``, connection strings, private/access keys ...
-    (tokenizer vocabulary such as ``pad_token``/``EOS_TOKEN`` excepted)."""
-    up = name.upper()
-    if up in _SECRET_ENV_NAMES:
-        return True
-    if up in _NOT_SECRET_ENV:
-        return False
-    n = _norm(name)
-    if any(w in n for w in _ALWAYS):
-        return True
-    last = re.split(r"[_.\-]", up)[-1] if re.search(r"[_.\-]", up) else up
-    if last in ("TOKEN", "SECRET", "KEY", "PASSWD", "PWD", "PASS", "APIKEY", "SIGNATURE", "SAS", "PAT"):
-        if last == "TOKEN":
-            return _norm(name[: -len("token")]) not in _VOCAB_TOKENS
-        return len(up) > len(last)  # KEY / PASS / PWD alone: not a secret name
-    return False
-
-
-def _text_key_strength(full: str) -> int:
-    """For a key seen in text (``name=value``, ``"name": value``, ``--name value``): 2 secret, 1 secret when the
-    value looks random, 0 not secret."""
-    name = full.split(".")[-1].lstrip("-")
-    if not name:
-        return 0
-    n = _norm(name)
-    up = name.upper() == name and any(c.isalpha() for c in name)
-    if up and name.upper() in _SECRET_ENV_NAMES:
-        return 2
-    if any(w in n for w in _ALWAYS) or n in ("token", "signature", "sig", "secret"):
-        return 2
-    if n.endswith("token"):
-        return 0 if n[:-5] in _VOCAB_TOKENS_TEXT else 2
-    if n.endswith(("passwd", "pwd")) and n not in ("pwd", "oldpwd"):
-        return 2
-    if re.search(r"(?:[_-]pass|[a-z0-9]Pass|[_-]PASS)$", name):
-        return 2
-    if n.endswith("key") and len(n) > 3:
-        prefix = n[:-3]
-        if up and re.search(r"[_-]KEY$", name):
-            return 2  # environment-variable style: anything named *_KEY
-        if prefix.endswith(_KEY_PREFIXES):
-            return 2
-        return 1 if re.search(r"[_\-.]key$|[a-z0-9]Key$", name) else 0
-    if n == "key":
-        return 1
-    return 0
-
-
-_EXEMPT_VALUES = frozenset({
-    "", "true", "false", "none", "null", "nil", "yes", "no", "on", "off", "auto", "str", "int", "bool", "bytes",
-    "optional", "any", "required", "string", "redacted", "[redacted]", "***", "<redacted>", "undefined", "empty",
-})
-
-
-def _exempt_value(value: str, strength: int, numeric_ok: bool) -> bool:
-    v = value.strip().rstrip(".!?")
-    low = v.lower()
-    if low in _EXEMPT_VALUES or v.startswith(("$", "%", "{{", "<")) or set(v) <= {"*", ".", "-", "#"}:
-        return True
-    if MASK in v:
-        return True
-    if numeric_ok and v.isdigit() and len(v) <= 8:
-        return True
-    if strength == 1:  # a weak name (``key``, ``*_key``): only random-looking values
-        return not _looks_random(v)
-    return False
-
-
-def _looks_random(v: str) -> bool:
-    """16+ characters with letters and digits, and mostly not words (``stage3_gather_16bit_weights`` is words)."""
-    if len(v) < 16 or any(c.isspace() for c in v) or not re.search(r"[0-9]", v) or not re.search(r"[A-Za-z]", v):
-        return False
-    words = sum(len(w) for w in re.findall(r"[a-z]{4,}", v))
-    return words * 2 < len(v)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -211,7 +105,7 @@ def secret_literals(env: Mapping[str, str]) -> List[str]:
     for name, value in env.items():
         if not value:
             continue
-        if is_secret_name(name) and len(value) >= MIN_LITERAL and not _exempt_value(value, 2, False):
+        if is_secret_name(name) and len(value) >= MIN_LITERAL and not exempt_value(value, 2, False):
             out.update(_literal_forms(value))
         for part in _secret_parts(value):
             out.update(_literal_forms(part))
@@ -238,7 +132,7 @@ def _secret_parts(value: str) -> List[str]:
         while b < min(len(orig), len(rep)) - a and orig[-1 - b] == rep[-1 - b]:
             b += 1
         part = orig[a:len(orig) - b]
-        if len(part) >= MIN_LITERAL and not _exempt_value(part, 2, False):
+        if len(part) >= MIN_LITERAL and not exempt_value(part, 2, False):
             parts.append(part)
     return parts
 
@@ -299,11 +193,11 @@ class Redactor:
         for head, val in (("auth", "authv"), ("bear", "bearv"), ("url", "urlv"), ("qp", "qpv")):
             if g[head] is not None:
                 v = g[val]
-                return m.group(0) if _exempt_value(v, 2, False) else g[head] + MASK
+                return m.group(0) if exempt_value(v, 2, False) else g[head] + MASK
         if g["flag"] is not None:
-            strength = _text_key_strength(g["flag"])
+            strength = text_key_strength(g["flag"])
             v = g["fv"]
-            if strength == 0 or v.startswith("-") or _exempt_value(v, strength, _numeric_ok(g["flag"])):
+            if strength == 0 or v.startswith("-") or exempt_value(v, strength, _numeric_ok(g["flag"])):
                 return m.group(0)
             return g["flag"] + g["fs"] + MASK
         if g["kv"] is not None:
@@ -321,7 +215,7 @@ class Redactor:
             i -= 1
         name_end = m.start("kq") if m.group("kq") else m.end("kv")
         full = text[i:name_end].rstrip(" \t:=\"'")
-        strength = _text_key_strength(full)
+        strength = text_key_strength(full)
         if strength == 0:
             return m.group(0)
         if m.group("ksep") == "," and not (m.group("kq") and text[i - 2:i] in ('("', "('")
@@ -332,7 +226,7 @@ class Redactor:
         for grp in ("vd", "ve", "vs", "vu"):
             v = m.group(grp)
             if v is not None:
-                if _exempt_value(v, strength, _numeric_ok(full)):
+                if exempt_value(v, strength, _numeric_ok(full)):
                     return m.group(0)
                 a, b = m.start(grp) - start, m.end(grp) - start
                 whole = m.group(0)
@@ -418,17 +312,21 @@ def _occurrences(hay: str, triggers: Sequence[str]) -> Iterator[Tuple[str, int]]
 
 
 def _numeric_ok(name: str) -> bool:
-    n = _norm(name)
+    n = norm(name)
     return not any(w in n for w in ("password", "passwd", "pwd", "pass", "secret"))
 
 
-_END_PEM = re.compile(r"-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 
 # ---------------------------------------------------------------------------------------------------------
 # module-level API
 
 _cache: Dict[Tuple[Any, ...], Redactor] = {}
 _paths_override: List[Optional[bool]] = [None]  # set_redact_paths(): this process's choice over the environment's
+
+
+def override_paths(on: Optional[bool]) -> None:
+    """This process's choice of home-path redaction over the environment's (None: the environment decides)."""
+    _paths_override[0] = on
 
 
 def enabled(env: Optional[Mapping[str, str]] = None) -> bool:
@@ -474,164 +372,3 @@ def redact_env(env: Mapping[str, str], names: Iterable[str], redact_paths: Optio
         else:
             out[name] = redact(value, redact_paths)
     return out
-
-
-# ---------------------------------------------------------------------------------------------------------
-# stdout / stderr
-
-
-class RedactingStream(io.TextIOBase):
-    """A text stream that redacts whole lines before they reach ``inner``.
-
-    Text is held until a newline (or :meth:`flush`, so prompts still show), then redacted and written; a
-    private-key block spanning lines is masked to its END line. ``buffer`` is a redacting binary view (click
-    writes there when the terminal encoding is ASCII); :func:`passthrough` gives the raw one for relaying a
-    child's output verbatim (``dsdoctor launch``)."""
-
-    MAX_PENDING = 1 << 16
-
-    def __init__(self, inner: TextIO, redactor: Callable[[], Redactor]) -> None:
-        super().__init__()
-        self.inner = inner
-        self._redactor = redactor
-        self._pending = ""
-        self._in_pem = False
-        self._buffer: Optional[_RedactingBinary] = None
-
-    def _emit(self, chunk: str) -> None:
-        if not chunk:
-            return
-        if self._in_pem:
-            m = _END_PEM.search(chunk)
-            if m is None:
-                return
-            self._in_pem = False
-            chunk = chunk[m.end():]
-        if not enabled():
-            self.inner.write(chunk)
-            return
-        out, self._in_pem = self._redactor().redact_open(chunk)
-        self.inner.write(out)
-
-    def write(self, s: str) -> int:
-        if not isinstance(s, str):
-            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
-        self._pending += s
-        if "\n" in s:
-            cut = self._pending.rfind("\n") + 1
-            chunk, self._pending = self._pending[:cut], self._pending[cut:]
-            self._emit(chunk)
-        elif len(self._pending) > self.MAX_PENDING:
-            chunk, self._pending = self._pending, ""
-            self._emit(chunk)
-        return len(s)
-
-    def flush(self) -> None:
-        if self._pending:
-            chunk, self._pending = self._pending, ""
-            self._emit(chunk)
-        self.inner.flush()
-
-    def close(self) -> None:  # never close the real stdout/stderr
-        try:
-            self.flush()
-        except (OSError, ValueError):
-            pass
-
-    def isatty(self) -> bool:
-        return self.inner.isatty()
-
-    def fileno(self) -> int:
-        return self.inner.fileno()
-
-    def writable(self) -> bool:
-        return True
-
-    @property
-    def encoding(self) -> str:  # type: ignore[override]
-        return getattr(self.inner, "encoding", None) or "utf-8"
-
-    @property
-    def errors(self) -> Optional[str]:  # type: ignore[override]
-        return getattr(self.inner, "errors", None)
-
-    @property
-    def buffer(self) -> "_RedactingBinary":
-        if self._buffer is None:
-            self._buffer = _RedactingBinary(self)
-        return self._buffer
-
-    def raw_buffer(self) -> IO[bytes]:
-        self.flush()
-        return self.inner.buffer
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-
-class _RedactingBinary(io.RawIOBase):
-    """Bytes written to a :class:`RedactingStream` (decoded as UTF-8, undecodable bytes kept)."""
-
-    def __init__(self, text: RedactingStream) -> None:
-        super().__init__()
-        self._text = text
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, b: Any) -> int:
-        data = bytes(b)
-        self._text.write(data.decode("utf-8", "replace"))
-        return len(data)
-
-    def flush(self) -> None:
-        self._text.flush()
-
-    def close(self) -> None:
-        self.flush()
-
-    def isatty(self) -> bool:
-        return self._text.isatty()
-
-    def fileno(self) -> int:
-        return self._text.fileno()
-
-
-def install() -> Callable[[], None]:
-    """Wrap ``sys.stdout``/``sys.stderr`` in :class:`RedactingStream`; returns the function that restores them."""
-    saved = (sys.stdout, sys.stderr)
-
-    def current() -> Redactor:
-        return get_redactor()
-
-    for attr in ("stdout", "stderr"):
-        stream = getattr(sys, attr)
-        if stream is not None and not isinstance(stream, RedactingStream):
-            setattr(sys, attr, RedactingStream(stream, current))
-
-    def restore() -> None:
-        for s in (sys.stdout, sys.stderr):
-            try:
-                s.flush()
-            except (OSError, ValueError):
-                pass
-        sys.stdout, sys.stderr = saved
-        _paths_override[0] = None
-
-    return restore
-
-
-def set_redact_paths(on: bool) -> None:
-    """Turn home-path redaction on for the rest of this process's output (``report --redact-paths``)."""
-    for s in (sys.stdout, sys.stderr):
-        if isinstance(s, RedactingStream):
-            s.flush()
-    _paths_override[0] = on or None
-
-
-def passthrough() -> IO[bytes]:
-    """The real binary stdout, for relaying a child process's output unchanged (``launch``)."""
-    out = sys.stdout
-    if isinstance(out, RedactingStream):
-        return out.raw_buffer()
-    return out.buffer

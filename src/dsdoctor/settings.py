@@ -19,6 +19,10 @@ did-you-mean), wrong types, unknown rule names or codes.
 :func:`apply` filters a report by select / ignore / per-file-ignores (globs relative to the config file's
 directory, like ruff). CLI flags win over the file: the command passes its own ``--world-size`` /
 ``--target`` / ``--zero-stage`` / ``--fail-on`` first and uses these as defaults.
+
+Kept whole: the keys, their reading and their error messages are one schema read top to bottom; the
+:class:`Settings` it builds, the reader and :func:`apply` share the name/code resolution, and splitting them
+would only trade a long file for a package of re-exports.
 """
 
 from __future__ import annotations
@@ -352,93 +356,120 @@ class _Lines:
 
 
 def _settings(raw: Any, source: str, text: str, section: str) -> Settings:
-    where = _Lines(text, section)
-    table = f"{section} in {source}" if section else source
-
-    def err(msg: str, line: Optional[int]) -> SettingsError:
-        return SettingsError(f"{source}:{line}: {msg}" if line else f"{source}: {msg}")
-
+    """The :class:`Settings` a parsed table holds; a :class:`SettingsError` at the first bad key or value."""
+    rd = _Reader(source, text, section)
     if not isinstance(raw, dict):
-        raise err(f"{section or 'the file'} must be a table", None)
-    values: Dict[str, Any] = {}
-    for key, val in raw.items():
-        canon = key.replace("_", "-")
-        if canon not in KEYS:
-            close = difflib.get_close_matches(canon, KEYS, n=1, cutoff=0.5)
-            hint = f" (did you mean {close[0]!r}?)" if close else f" (known keys: {', '.join(KEYS)})"
-            raise err(f"unknown key {key!r} in {table}{hint}", where.key(key))
-        if canon in values:
-            raise err(f"{canon!r} is given twice in {table} (as {canon} and {canon.replace('-', '_')})", where.key(key))
-        values[canon] = val
-
+        raise rd.err(f"{section or 'the file'} must be a table", None)
+    values = rd.values(raw)
     s = Settings(source=source, section=section)
+    rd.rule_lists(s, values)
+    rd.target(s, values)
+    rd.stage(s, values)
+    if "world-size" in values:
+        val = values["world-size"]
+        if not _int(val) or val <= 0:
+            raise rd.err(f"world-size must be a positive integer, got {_show(val)}", rd.where.key("world-size"))
+        s.world_size = val
+    if "fail-on" in values:
+        val = values["fail-on"]
+        if val not in FAIL_ON:
+            raise rd.err(f"fail-on must be one of {', '.join(FAIL_ON)}, got {_show(val)}", rd.where.key("fail-on"))
+        s.fail_on = val
+    return s
 
-    def names(key: str, val: Any, glob: str = "") -> List[str]:
-        line = where.key(key)
+
+class _Reader:
+    """Reads one settings table's keys into a :class:`Settings`, raising errors that name the file and line."""
+
+    def __init__(self, source: str, text: str, section: str) -> None:
+        self.source = source
+        self.where = _Lines(text, section)
+        self.table = f"{section} in {source}" if section else source
+
+    def err(self, msg: str, line: Optional[int]) -> SettingsError:
+        return SettingsError(f"{self.source}:{line}: {msg}" if line else f"{self.source}: {msg}")
+
+    def values(self, raw: Dict[str, Any]) -> Dict[str, Any]:
+        """The table by canonical (kebab-case) key: unknown keys and a key given in both spellings are errors."""
+        values: Dict[str, Any] = {}
+        for key, val in raw.items():
+            canon = key.replace("_", "-")
+            if canon not in KEYS:
+                close = difflib.get_close_matches(canon, KEYS, n=1, cutoff=0.5)
+                hint = f" (did you mean {close[0]!r}?)" if close else f" (known keys: {', '.join(KEYS)})"
+                raise self.err(f"unknown key {key!r} in {self.table}{hint}", self.where.key(key))
+            if canon in values:
+                raise self.err(f"{canon!r} is given twice in {self.table} (as {canon} and {canon.replace('-', '_')})",
+                               self.where.key(key))
+            values[canon] = val
+        return values
+
+    def names(self, s: Settings, key: str, val: Any, glob: str = "") -> List[str]:
+        """A list of rule names or codes as names (each recorded in ``s.entries`` with its line)."""
+        line = self.where.key(key)
         if glob:
-            line = where.item(line, glob)
+            line = self.where.item(line, glob)
         label = f"per-file-ignores[{glob!r}]" if glob else key
         if not isinstance(val, list) or not all(isinstance(x, str) for x in val):
-            raise err(f"{label} must be a list of rule names or codes (strings), got {_tname(val)}", line)
+            raise self.err(f"{label} must be a list of rule names or codes (strings), got {_tname(val)}", line)
         out: List[str] = []
         for tok in val:
             name = resolve(tok)
-            at = where.item(line, tok)
+            at = self.where.item(line, tok)
             if name is None:
-                raise err(f"unknown rule {tok!r} in {label}{suggest(tok)}; `dsdoctor rules` lists them", at)
+                raise self.err(f"unknown rule {tok!r} in {label}{suggest(tok)}; `dsdoctor rules` lists them", at)
             if name not in out:
                 out.append(name)
                 s.entries.append(Entry(key, name, tok, glob, at))
         return out
 
-    if "select" in values:
-        s.select = names("select", values["select"])
-    if "ignore" in values:
-        s.ignore = names("ignore", values["ignore"])
-    if "per-file-ignores" in values:
-        pfi = values["per-file-ignores"]
-        if not isinstance(pfi, dict):
-            raise err(f"per-file-ignores must be a table of glob = [rule names], got {_tname(pfi)}", where.key("per-file-ignores"))
-        for glob, val in pfi.items():
-            if not glob.strip("!").strip():
-                raise err("per-file-ignores: an empty glob", where.key("per-file-ignores"))
-            s.per_file_ignores[glob] = names("per-file-ignores", val, glob)
-    if "target" in values:
-        val = values["target"]
-        if not isinstance(val, list) or not all(isinstance(x, str) for x in val):
-            raise err(f"target must be a list of NAME==VERSION strings, got {_tname(val)}", where.key("target"))
-        from .lint.script.context import parse_targets
+    def rule_lists(self, s: Settings, values: Dict[str, Any]) -> None:
+        """select, ignore, per-file-ignores."""
+        if "select" in values:
+            s.select = self.names(s, "select", values["select"])
+        if "ignore" in values:
+            s.ignore = self.names(s, "ignore", values["ignore"])
+        if "per-file-ignores" in values:
+            pfi = values["per-file-ignores"]
+            if not isinstance(pfi, dict):
+                raise self.err(f"per-file-ignores must be a table of glob = [rule names], got {_tname(pfi)}",
+                               self.where.key("per-file-ignores"))
+            for glob, val in pfi.items():
+                if not glob.strip("!").strip():
+                    raise self.err("per-file-ignores: an empty glob", self.where.key("per-file-ignores"))
+                s.per_file_ignores[glob] = self.names(s, "per-file-ignores", val, glob)
 
-        try:
-            parse_targets(val)
-        except ValueError as exc:
-            raise err(f"target: {str(exc).replace('--target ', '')}", where.key("target")) from None
-        s.target = list(val)
-    if "zero-stage" in values:
-        val = values["zero-stage"]
-        if not _int(val) or not 0 <= val <= 3:
-            raise err(f"zero-stage must be 0, 1, 2 or 3, got {_show(val)}", where.key("zero-stage"))
-        s.zero_stage = val
-    if "zero3" in values:
-        val = values["zero3"]
-        if not isinstance(val, bool):
-            raise err(f"zero3 must be true or false, got {_tname(val)} (or use zero-stage = 3)", where.key("zero3"))
-        if s.zero_stage is not None and (s.zero_stage == 3) != val:
-            raise err(f"zero3 = {str(val).lower()} contradicts zero-stage = {s.zero_stage}", where.key("zero3"))
-        s.zero3 = val
-        if val and s.zero_stage is None:
-            s.zero_stage = 3
-    if "world-size" in values:
-        val = values["world-size"]
-        if not _int(val) or val <= 0:
-            raise err(f"world-size must be a positive integer, got {_show(val)}", where.key("world-size"))
-        s.world_size = val
-    if "fail-on" in values:
-        val = values["fail-on"]
-        if val not in FAIL_ON:
-            raise err(f"fail-on must be one of {', '.join(FAIL_ON)}, got {_show(val)}", where.key("fail-on"))
-        s.fail_on = val
-    return s
+    def target(self, s: Settings, values: Dict[str, Any]) -> None:
+        if "target" in values:
+            val = values["target"]
+            if not isinstance(val, list) or not all(isinstance(x, str) for x in val):
+                raise self.err(f"target must be a list of NAME==VERSION strings, got {_tname(val)}", self.where.key("target"))
+            from .lint.script.context import parse_targets
+
+            try:
+                parse_targets(val)
+            except ValueError as exc:
+                raise self.err(f"target: {str(exc).replace('--target ', '')}", self.where.key("target")) from None
+            s.target = list(val)
+
+    def stage(self, s: Settings, values: Dict[str, Any]) -> None:
+        """zero-stage, and its older spelling zero3 (which must agree with it)."""
+        if "zero-stage" in values:
+            val = values["zero-stage"]
+            if not _int(val) or not 0 <= val <= 3:
+                raise self.err(f"zero-stage must be 0, 1, 2 or 3, got {_show(val)}", self.where.key("zero-stage"))
+            s.zero_stage = val
+        if "zero3" in values:
+            val = values["zero3"]
+            if not isinstance(val, bool):
+                raise self.err(f"zero3 must be true or false, got {_tname(val)} (or use zero-stage = 3)",
+                               self.where.key("zero3"))
+            if s.zero_stage is not None and (s.zero_stage == 3) != val:
+                raise self.err(f"zero3 = {str(val).lower()} contradicts zero-stage = {s.zero_stage}",
+                               self.where.key("zero3"))
+            s.zero3 = val
+            if val and s.zero_stage is None:
+                s.zero_stage = 3
 
 
 def _int(val: Any) -> bool:

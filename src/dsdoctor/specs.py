@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def check_family() -> Tuple["FindingSpec", ...]:
     """check's environment checks."""
-    from .checks.rules import SPECS
+    from .checks.all_checks import SPECS
 
     return SPECS
 
@@ -77,7 +77,7 @@ def owners() -> List["FindingSpec"]:
 def forms() -> List["Form"]:
     """Every other command's form of a name: check's forms of lint rules, then explain's log examples of names
     another command owns."""
-    from .checks.rules import FORMS
+    from .checks.all_checks import FORMS
     from .explain.causes.registry import CAUSES
     from .spec import Form
 

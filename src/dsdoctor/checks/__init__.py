@@ -9,8 +9,9 @@ from ..errors import UsageError
 from ..model import Finding, Passed, Report
 from ..probes.environment import EnvFacts, collect
 from ..probes.interpreter import Interpreter
-from . import context, rules
+from . import all_checks, context
 from .cpu_adam import predict
+from .system_limits import system
 
 if TYPE_CHECKING:
     from ..probes.cache import ProbeCache
@@ -21,11 +22,11 @@ def evaluate(facts: EnvFacts, nvme: bool = False, intent: Optional[OffloadIntent
     ctx = context.build(facts)
     pred = predict(ctx)
     report = Report()
-    results = [r for rule in rules.RULES for r in rule(ctx, pred)]
+    results = [r for rule in all_checks.RULES for r in rule(ctx, pred)]
     intent = intent or OffloadIntent()
     if nvme and not intent.nvme:
         intent = OffloadIntent(nvme=True, offload=True, pin_memory=intent.pin_memory, source=intent.source)
-    results += list(rules.system(ctx, pred, intent))
+    results += list(system(ctx, pred, intent))
     for r in results:
         if isinstance(r, Finding):
             report.findings.append(r)

@@ -28,7 +28,7 @@ class Options:
 def run(o: Options) -> Outcome:
     """Write the report; bad input or an unwritable ``--output`` raises UsageError."""
     from ..atomic import write_text
-    from ..redact import set_redact_paths
+    from ..redact_streams import set_redact_paths
     from ..report import Inputs, render
 
     if o.redact_paths:

@@ -1,7 +1,7 @@
 """``dsdoctor estimate``: every ZeRO-2/3 × offload option with per-GPU and per-node CPU memory, whether
 it fits, and the fastest one that fits with a margin.
 
-Model states are DeepSpeed's own estimator formulas (``knowledge.deepspeed`` §7, oracle-tested); on top
+Model states are DeepSpeed's own estimator formulas (``knowledge.ds_memory``, oracle-tested); on top
 dsdoctor adds activations, the CUDA context, each rank's host runtime and pinned/NVMe swap buffers (``memory.py``)."""
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def _option(ds: Version, key: Tuple[int, str, str], w: Workload, hw: Hardware, m
                  "cuda_context": K.CUDA_CONTEXT_BYTES}
     if stage == 3:
         gpu_parts.update(stage3_buffers(w))
-    # every rank's process: torch kernels, DeepSpeed's engine/optimizer objects (host RAM, measured; §7)
+    # every rank's process: torch kernels, DeepSpeed's engine/optimizer objects (host RAM, measured; knowledge.ds_memory)
     cpu_parts = {"model_states": ms_cpu, "runtime": g * K.CPU_RUNTIME_BYTES_PER_RANK}
     fg, fc = frozen_bytes(w, stage, off_param, g, n)
     if fg or fc:

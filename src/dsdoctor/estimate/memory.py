@@ -54,7 +54,7 @@ def activation_bytes(w: Workload) -> int:
 
 
 def stage3_buffers(w: Workload) -> Dict[str, int]:
-    """Per-device ZeRO-3 runtime buffers at DeepSpeed's defaults (``knowledge.deepspeed`` §7), 16-bit:
+    """Per-device ZeRO-3 runtime buffers at DeepSpeed's defaults (``knowledge.ds_memory``), 16-bit:
     the contiguous gradient bucket (``reduce_bucket_size`` elements, allocated whole); the copy
     ``reduce_scatter_coalesced`` makes of the bucket's gradients (runtime/comm/coalesced_collectives.py:
     ``torch.cat`` of the rank-interleaved partitions when the bucket holds more than one tensor, up to

@@ -5,6 +5,9 @@ whose literals are derived, once, from the signatures' needles and the scanner's
 (``prefilter_needles``); only the lines holding one are decoded, cleaned and matched. Inside a traceback
 (per rank stream) every line is read, so frames, source lines and exception lines are seen.
 What is kept is bounded: the first ``KEEP`` hits per name, ``MAX_TRACEBACKS`` tracebacks, 20 notes.
+
+Kept whole: the :class:`Scanner` is one streaming state machine, and its regexes, the structural literals
+its prefilter must pass and the records it fills (:class:`Hit`, :class:`Traceback`) change together with it.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from ..knowledge import cuda as CK
 from . import interpreter as interp_mod
 from .interpreter import Interpreter
 from .packages import Packages, scan
-from .run import ProbeFailure
+from .run import ProbeFailure, ToolResult
 from .system import Extensions, Gpus, Libaio, Limits, probe_extensions, probe_gpus, probe_libaio, probe_limits
 from .toolchain import (
     Compiler,
@@ -110,26 +110,7 @@ def collect(
         )
 
     failures.extend(pkgs.failures)
-    if nvcc is not None:
-        fail = nvcc_failure(nvcc)
-        if fail:
-            failures.append(fail)
-    for tool, res in (("c++ --version", compiler.result), ("ninja --version", ninja.result)):
-        if res is not None and not res.ok and res.error != "not found":
-            failures.append(ProbeFailure(tool, res.describe_failure(), " ".join(res.argv[:1])))
-
-    python_h = None
-    if interp and interp.include:
-        cand = os.path.join(interp.include, "Python.h")
-        python_h = cand if os.path.exists(cand) else None
-    ldirs = linker_dirs(cuda_home.path, tool_env)
-    cuda_libs = find_libs(CK.CPU_ADAM_CUDA_LIBS_GPU, ldirs)
-    # Not on the link path: PyPI's CUDA runtime wheels in the env (torch cu13 pulls nvidia-curand: only the
-    # versioned libcurand.so.10 in <site>/nvidia/cu13/lib), a copy a fix can give the linker name to.
-    wheel_dirs = [d for s in dirs for d in sorted(glob.glob(os.path.join(s, "nvidia", "cu*", "lib")))]
-    for name, (_linkable, versioned) in find_libs(tuple(cuda_libs), wheel_dirs).items():
-        if cuda_libs[name][1] is None and versioned is not None:
-            cuda_libs[name] = (cuda_libs[name][0], versioned)
+    failures.extend(_tool_failures(nvcc, compiler.result, ninja.result))
     return EnvFacts(
         env=environ,
         interpreter=interp,
@@ -141,11 +122,45 @@ def collect(
         other_toolkits=[o for o in others if o.release is not None],
         ninja=ninja,
         compiler=compiler,
-        python_h=python_h,
-        cuda_libs=cuda_libs,
+        python_h=_python_h(interp),
+        cuda_libs=_cuda_libs(cuda_home.path, tool_env, dirs),
         gpus=gpus,
         limits=limits,
         libaio=libaio,
         extensions=ext,
         failures=failures,
     )
+
+
+def _tool_failures(nvcc: Optional[Nvcc], *results: Optional[ToolResult]) -> List[ProbeFailure]:
+    """The nvcc probe's failure, and the compiler's and ninja's (``c++ --version``, ``ninja --version``) other
+    than not being found (reported as findings of their own)."""
+    failures: List[ProbeFailure] = []
+    if nvcc is not None:
+        fail = nvcc_failure(nvcc)
+        if fail:
+            failures.append(fail)
+    for tool, res in zip(("c++ --version", "ninja --version"), results):
+        if res is not None and not res.ok and res.error != "not found":
+            failures.append(ProbeFailure(tool, res.describe_failure(), " ".join(res.argv[:1])))
+    return failures
+
+
+def _python_h(interp: Optional[Interpreter]) -> Optional[str]:
+    """The interpreter's ``Python.h`` when it exists."""
+    if interp and interp.include:
+        cand = os.path.join(interp.include, "Python.h")
+        return cand if os.path.exists(cand) else None
+    return None
+
+
+def _cuda_libs(cuda_home: Optional[str], tool_env: Mapping[str, str], dirs: List[str]) -> Dict[str, Tuple[Optional[str], Optional[str]]]:
+    """The CUDA libraries cpu_adam's GPU build links, on the link path (linkable, versioned)."""
+    cuda_libs = find_libs(CK.CPU_ADAM_CUDA_LIBS_GPU, linker_dirs(cuda_home, tool_env))
+    # Not on the link path: PyPI's CUDA runtime wheels in the env (torch cu13 pulls nvidia-curand: only the
+    # versioned libcurand.so.10 in <site>/nvidia/cu13/lib), a copy a fix can give the linker name to.
+    wheel_dirs = [d for s in dirs for d in sorted(glob.glob(os.path.join(s, "nvidia", "cu*", "lib")))]
+    for name, (_linkable, versioned) in find_libs(tuple(cuda_libs), wheel_dirs).items():
+        if cuda_libs[name][1] is None and versioned is not None:
+            cuda_libs[name] = (cuda_libs[name][0], versioned)
+    return cuda_libs

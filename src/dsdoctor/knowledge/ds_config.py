@@ -1,0 +1,203 @@
+"""DeepSpeed's config schema (ds_config): keys per version, deprecated / removed keys, defaults, and the
+config messages."""
+
+from __future__ import annotations
+
+from typing import Dict, NamedTuple, Optional, Tuple
+
+from packaging.version import Version
+
+from .versions import Span, lookup, v
+
+__all__ = ["ConfigKey", "ZERO_KEYS", "OFFLOAD_PARAM_KEYS", "OFFLOAD_OPTIMIZER_KEYS", "PRECISION_MODELS_SINCE",
+    "FP16_KEYS", "BF16_KEYS", "VALIDATED_BLOCKS", "TOP_LEVEL_KEYS", "REMOVED_TOP_LEVEL", "REMOVED_ZERO",
+    "config_keys_for", "block_validated", "removed_top_level", "removed_zero", "OFFLOAD_DEVICES", "ZERO_STAGES",
+    "ZERO_INT_FIELDS", "PYDANTIC_V2_SINCE", "FP16_MIN_LOSS_SCALE", "COMM_DATA_TYPE_KEYS", "MSG_COMM_DATA_TYPE",
+    "comm_data_types", "gradient_clipping_default", "MSG_DUPLICATE_KEYS", "MSG_BATCH", "MSG_BATCH_CUT",
+    "MSG_BATCH_NONE", "MSG_FP16_BF16", "MSG_FP16_UNSUPPORTED", "MSG_PARTIAL_OFFLOAD", "MSG_CLIENT_OPTIMIZER",
+    "MSG_SAVE_16BIT", "batch_sizes"]
+
+# ---------------------------------------------------------------------------------------------------
+# 6. Config schema (ds_config): keys per version, deprecated / removed keys, defaults
+#    Pydantic-validated blocks reject unknown keys (extra="forbid"); the top level ignores them.
+#    Field sets read from the real models (0.15.4 / 0.19.7 / 0.19.8: tests/oracle/test_lint_oracle.py) and
+#    from the class bodies of every sdist in .cache/oracle/sdist; ``since`` is the first sampled release
+#    that has the key (the previous sample lacks it), ``until`` the last one.
+# ---------------------------------------------------------------------------------------------------
+
+
+class ConfigKey(NamedTuple):
+    name: str
+    since: Optional[str] = None
+    until: Optional[str] = None
+    alias_of: Optional[str] = None  # the pydantic field this alias (``stage3_*``) fills
+    deprecated_to: Optional[str] = None  # "Config parameter X is deprecated use Y instead"
+
+
+def _keys(*names: str, since: Optional[str] = None, until: Optional[str] = None) -> Tuple[ConfigKey, ...]:
+    return tuple(ConfigKey(n, since, until) for n in names)
+
+
+def _s3(name: str, since: Optional[str] = None) -> Tuple[ConfigKey, ...]:
+    return (ConfigKey(name, since), ConfigKey("stage3_" + name, since, alias_of=name))
+
+
+ZERO_KEYS: Tuple[ConfigKey, ...] = (
+    *_keys("stage", "contiguous_gradients", "reduce_scatter", "reduce_bucket_size", "allgather_partitions",
+           "allgather_bucket_size", "overlap_comm", "load_from_fp32_weights", "elastic_checkpoint", "offload_param",
+           "offload_optimizer", "sub_group_size", "ignore_unused_parameters", "legacy_stage1",
+           "round_robin_gradients", "memory_efficient_linear"),
+    ConfigKey("cpu_offload", deprecated_to="offload_optimizer"),
+    ConfigKey("cpu_offload_param", deprecated_to="offload_param"),
+    ConfigKey("cpu_offload_use_pin_memory", deprecated_to="offload_param or offload_optimizer"),
+    ConfigKey("stage3_gather_fp16_weights_on_model_save", deprecated_to="gather_16bit_weights_on_model_save"),
+    *_s3("prefetch_bucket_size"), *_s3("param_persistence_threshold"), *_s3("model_persistence_threshold"),
+    *_s3("max_live_parameters"), *_s3("max_reuse_distance"), *_s3("gather_16bit_weights_on_model_save"),
+    *_keys("mics_shard_size", "mics_hierarchical_params_gather", until="0.19.5"),
+    *_keys("override_module_apply", "pipeline_loading_checkpoint", "zero_hpz_partition_size", "zero_quantized_gradients",
+           "zero_quantized_nontrainable_weights", "zero_quantized_weights", since="0.12.0"),
+    *_keys("use_multi_rank_bucket_allreduce", since="0.12.4"),
+    *_s3("use_all_reduce_for_fetch_params", since="0.14.3"),
+    *_s3("module_granularity_threshold", since="0.16.3"),
+    *_keys("zeropp_loco_param", since="0.16.3", until="0.19.7"),
+    *_keys("log_trace_cache_warnings", since="0.16.4"),
+    *_keys("enable_sanity_checks", "leaf_module", "zenflow", since="0.18.2"),
+    *_keys("save_muon_momentum_buffer_in_memory", since="0.19.4"), *_s3("allgather_sequential", since="0.19.4"),
+    *_keys("compute_grad_norm", "parameter_alignment", since="0.19.7"),
+)
+OFFLOAD_PARAM_KEYS: Tuple[ConfigKey, ...] = _keys("device", "nvme_path", "buffer_count", "buffer_size", "max_in_cpu",
+                                                   "pin_memory")
+OFFLOAD_OPTIMIZER_KEYS: Tuple[ConfigKey, ...] = (
+    *_keys("device", "nvme_path", "buffer_count", "pin_memory", "pipeline_read", "pipeline_write", "fast_init"),
+    *_keys("ratio", since="0.12.3"), *_keys("super_offload", "cpuadam_cores_perc", since="0.18.2"),
+)
+# fp16 / bf16 became pydantic models (unknown keys rejected) in 0.17.1; before, unknown keys were ignored
+PRECISION_MODELS_SINCE = "0.17.1"
+FP16_KEYS: Tuple[ConfigKey, ...] = _keys("enabled", "auto_cast", "loss_scale", "initial_scale_power", "loss_scale_window",
+                                         "hysteresis", "consecutive_hysteresis", "min_loss_scale",
+                                         "fp16_master_weights_and_grads")
+BF16_KEYS: Tuple[ConfigKey, ...] = (*_keys("enabled", "immediate_grad_update", "check_grad_overflow"),
+                                    *_keys("bf16_master_weights_and_grads", "bf16_optimizer_states", since="0.18.3"))
+
+# Blocks validated by a pydantic model (extra="forbid"): an unknown key there is a ValidationError.
+VALIDATED_BLOCKS: Dict[Tuple[str, ...], Tuple[Tuple[ConfigKey, ...], Optional[str]]] = {
+    ("zero_optimization",): (ZERO_KEYS, None),
+    ("zero_optimization", "offload_param"): (OFFLOAD_PARAM_KEYS, None),
+    ("zero_optimization", "offload_optimizer"): (OFFLOAD_OPTIMIZER_KEYS, None),
+    ("fp16",): (FP16_KEYS, PRECISION_MODELS_SINCE),
+    ("bf16",): (BF16_KEYS, PRECISION_MODELS_SINCE),
+}
+
+# Top-level keys DeepSpeedConfig reads (recorded with a key-tracking dict on 0.15.4 / 0.19.7 / 0.19.8, plus
+# keys read only conditionally). Anything else at the top level is silently ignored.
+TOP_LEVEL_KEYS: Tuple[str, ...] = (
+    "activation_checkpointing", "aio", "amp", "autotuning", "bf16", "bfloat16", "checkpoint", "comet", "comms_logger",
+    "communication_data_type", "compile", "compression_training", "csv_monitor", "curriculum_learning",
+    "data_efficiency", "data_types", "dataloader_drop_last", "datastates_ckpt", "disable_allgather",
+    "disable_python_gc", "dump_state", "eigenvalue", "elasticity", "expert_parallel", "flops_profiler", "fp16",
+    "gradient_accumulation_steps", "gradient_allreduce_op", "gradient_clipping", "gradient_predivide_factor",
+    "graph_harvesting", "hybrid_engine", "log_level", "managed_gradient_accumulation", "memory_breakdown", "nebula",
+    "optimizer", "pipeline", "prescale_gradients", "progressive_layer_drop", "quantize_training", "scheduler",
+    "seq_parallel_comm_data_type", "seq_parallel_communication_data_type", "sequence_parallel_size",
+    "sparse_attention", "sparse_gradients", "steps_per_print", "tensor_parallel", "tensorboard", "timers",
+    "torch_autocast", "train_batch_size", "train_micro_batch_size_per_gpu", "use_data_before_expert_parallelism",
+    "vocabulary_size", "wall_clock_breakdown", "wandb", "weight_quantization", "zero_allow_untested_optimizer",
+    "zero_force_ds_cpu_optimizer", "zero_optimization",
+)
+
+# DeepSpeedConfig raises DeepSpeedConfigError for these (``_reject_removed_config_keys``): 0.19.7 and 0.19.8
+# lists (tests/oracle compares them with the real dicts).
+REMOVED_TOP_LEVEL: Tuple[Span[Tuple[str, ...]], ...] = (
+    Span("0.19.7", "0.19.7", ("compression_training", "nebula", "quantize_training", "sparse_attention")),
+    Span("0.19.8", None, ("amp", "compression_training", "curriculum_learning", "eigenvalue", "elasticity",
+                          "graph_harvesting", "nebula", "progressive_layer_drop", "quantize_training",
+                          "sparse_attention", "sparse_gradients")),
+)
+REMOVED_ZERO: Tuple[Span[Tuple[str, ...]], ...] = (
+    Span("0.19.7", "0.19.7", ("mics_hierarchical_params_gather", "mics_shard_size")),
+    Span("0.19.8", None, ("mics_hierarchical_params_gather", "mics_shard_size", "zeropp_loco_param")),
+)
+
+
+def config_keys_for(keys: Tuple[ConfigKey, ...], ds: Version) -> Dict[str, ConfigKey]:
+    """The keys of a validated block that ``ds`` accepts (names and aliases)."""
+    return {k.name: k for k in keys if (k.since is None or ds >= v(k.since)) and (k.until is None or ds <= v(k.until))}
+
+
+def block_validated(path: Tuple[str, ...], ds: Version) -> bool:
+    spec = VALIDATED_BLOCKS.get(path)
+    return spec is not None and (spec[1] is None or ds >= v(spec[1]))
+
+
+def removed_top_level(ds: Version) -> Tuple[str, ...]:
+    return lookup(REMOVED_TOP_LEVEL, ds, ())
+
+
+def removed_zero(ds: Version) -> Tuple[str, ...]:
+    return lookup(REMOVED_ZERO, ds, ())
+
+
+OFFLOAD_DEVICES = ("none", "cpu", "nvme")
+ZERO_STAGES = (0, 1, 2, 3)
+# Integer fields (pydantic int): a fractional float is rejected from 0.15 (pydantic v2, int_from_float);
+# pydantic v1 (<= 0.14) truncated it silently.
+ZERO_INT_FIELDS = ("reduce_bucket_size", "allgather_bucket_size", "sub_group_size", "prefetch_bucket_size",
+                   "param_persistence_threshold", "model_persistence_threshold", "max_live_parameters",
+                   "max_reuse_distance", "module_granularity_threshold", "zero_hpz_partition_size")
+PYDANTIC_V2_SINCE = "0.15.0"
+# fp16 integer fields: DeepSpeedFP16Config (precision_config.py, pydantic, from PRECISION_MODELS_SINCE) types
+# min_loss_scale as int, so a fractional value (1e-4) is rejected; before, DeepSpeed passed it on as given.
+FP16_MIN_LOSS_SCALE = "min_loss_scale"
+# communication_data_type (and seq_parallel_communication_data_type): get_communication_data_type lowercases the
+# value and accepts these; the bfloat16 spelling changed from "bfp16" to "bf16" in 0.14.1.
+COMM_DATA_TYPE_KEYS = ("communication_data_type", "seq_parallel_communication_data_type")
+_COMM_DATA_TYPES: Tuple[Span[Tuple[str, ...]], ...] = (
+    Span(None, "0.14.0", ("fp16", "bfp16", "fp32")),
+    Span("0.14.1", None, ("fp16", "bf16", "fp32")),
+)
+MSG_COMM_DATA_TYPE = "Invalid communication_data_type. Supported data types: {types}. Got: {val}"
+# gradient_clipping when the config does not set it (constants.py GRADIENT_CLIPPING_DEFAULT; #8068 in 0.19.3).
+_GRADIENT_CLIPPING_DEFAULT: Tuple[Span[float], ...] = (Span(None, "0.19.2", 0.0), Span("0.19.3", None, 1.0))
+
+
+def comm_data_types(ds: Version) -> Tuple[str, ...]:
+    """The values get_communication_data_type accepts (lowercased) in ``ds``."""
+    return lookup(_COMM_DATA_TYPES, ds, ())
+
+
+def gradient_clipping_default(ds: Version) -> float:
+    """DeepSpeed's gradient_clipping when the config leaves it out (0.0 = no clipping)."""
+    return lookup(_GRADIENT_CLIPPING_DEFAULT, ds, 0.0)
+
+MSG_DUPLICATE_KEYS = "Duplicate keys in DeepSpeed config: {keys}"
+MSG_BATCH = ("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step "
+             "* world_size {tb} != {mb} * {ga} * {ws}")
+MSG_BATCH_CUT = MSG_BATCH.split(" equal")[0]  # the assertion as a narrow terminal wraps it
+MSG_BATCH_NONE = "Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided"
+MSG_FP16_BF16 = "bfloat16 and fp16 modes cannot be simultaneously enabled"
+MSG_FP16_UNSUPPORTED = "Type fp16 is not supported on your device."
+MSG_PARTIAL_OFFLOAD = "Partial offloading only supported for ZeRO Stage 3."
+MSG_CLIENT_OPTIMIZER = ("You are using ZeRO-Offload with a client provided optimizer ({type}) which in most cases will "
+                        "yield poor performance. Please either use deepspeed.ops.adam.DeepSpeedCPUAdam or set an optimizer "
+                        "in your ds-config (https://www.deepspeed.ai/docs/config-json/#optimizer-parameters). If you "
+                        "really want to use a custom optimizer w. ZeRO-Offload and understand the performance impacts you "
+                        "can also set <\"zero_force_ds_cpu_optimizer\": false> in your configuration file.")
+MSG_SAVE_16BIT = "Did not save the model {path} because stage3_gather_16bit_weights_on_model_save is False"
+
+
+def batch_sizes(tb: Optional[int], mb: Optional[int], ga: Optional[int], ws: int) -> Tuple[int, int, int]:
+    """``_set_batch_related_parameters``: fill the missing batch values like DeepSpeed (integer division).
+    Raises ValueError(MSG_BATCH_NONE) when neither train_batch_size nor the micro batch is given."""
+    if tb is not None and mb is not None and ga is not None:
+        return tb, mb, ga
+    if tb is not None and mb is not None:
+        return tb, mb, (tb // mb) // ws
+    if tb is not None and ga is not None:
+        return tb, (tb // ws) // ga, ga
+    if mb is not None and ga is not None:
+        return mb * ga * ws, mb, ga
+    if tb is not None:
+        return tb, tb // ws, 1
+    if mb is not None:
+        return mb * ws, mb, 1
+    raise ValueError(MSG_BATCH_NONE)

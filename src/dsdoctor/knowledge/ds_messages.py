@@ -1,0 +1,110 @@
+"""DeepSpeed's messages (log signatures): ``explain`` matches these, ``check`` quotes them. Op-build and
+install messages are in :mod:`.ds_ops`, config ones in :mod:`.ds_config`, launcher ones in :mod:`.ds_launcher`."""
+
+from __future__ import annotations
+
+from packaging.version import Version
+
+from .versions import v
+
+__all__ = ["MSG_MISMATCH_CORE", "MSG_MISMATCH", "MSG_SKIP_WARNING", "MSG_COMPATIBLE", "MSG_SWALLOWED",
+    "MSG_MISSING_CUDA_HOME", "MSG_NINJA", "MSG_DS_OPT_ADAM", "MSG_CPU_ADAM_WRAPPED", "CPU_ADAM_WRAPPED_SINCE",
+    "MSG_ACCEL_INVALID", "MSG_PREBUILT_TORCH", "MSG_PREBUILT_CUDA", "MSG_LIBAIO", "MSG_NVCC_UNRUNNABLE",
+    "MSG_OP_WRAPPED", "MSG_NOT_COMPATIBLE", "MSG_NO_COMPUTE_CAPS", "MSG_FORK_ARCH", "MSG_AUTO_COMPARE",
+    "MSG_FORCE_DS_CPU_OPTIMIZER", "MSG_INT_FROM_FLOAT", "MSG_NO_SYNC", "MSG_LAUNCH_EXIT", "MSG_SSH_UNREACHABLE",
+    "MSG_HOSTFILE_BAD_TEXT", "MSG_HOSTFILE_ERRORS", "MSG_MPI_DISCOVERY_MODULE", "MSG_MPI_DISCOVERY_INFO",
+    "MSG_NO_HOSTFILE", "MSG_NO_SLOT", "SRC_PARSE_INCLUSION", "MSG_KILL_CMD", "MSG_ZERO_NEEDS_OPTIMIZER",
+    "MSG_UNTESTED_OPTIMIZER", "ALLOW_UNTESTED_OPTIMIZER", "MSG_DP_WORLD_SIZE", "MSG_HPZ_GROUP", "MSG_UNIQUE_ITEM",
+    "SRC_UNIQUE_DTYPE", "MSG_DTYPE_UNSUPPORTED", "MSG_MICRO_BATCH_ZERO", "MSG_NVME_PATH_NONE", "SRC_VALIDATE_REMOTE",
+    "MSG_CONFIG_NOT_FOUND", "SRC_CONFIG_NOT_A_FILE", "SRC_UNSCALE_GRADS", "MSG_PYDANTIC_EXTRA_V1",
+    "MSG_PYDANTIC_EXTRA_V2", "MSG_PYDANTIC_INT_STR", "MSG_PYDANTIC_TYPE_V1", "UNSCALE_DEVICE_BUG",
+    "cpu_adam_failure_tail"]
+
+# ---------------------------------------------------------------------------------------------------
+# 5. Messages (log signatures; ``explain`` matches these, ``check`` quotes them)
+# ---------------------------------------------------------------------------------------------------
+
+MSG_MISMATCH_CORE = "Installed CUDA version {sys} does not match the version torch was compiled with {torch}"
+MSG_MISMATCH = (
+    ">- DeepSpeed Op Builder: " + MSG_MISMATCH_CORE + ", unable to compile cuda/cpp extensions without a "
+    "matching cuda version."
+)
+MSG_SKIP_WARNING = (
+    "DeepSpeed Op Builder: " + MSG_MISMATCH_CORE + ".Detected `DS_SKIP_CUDA_CHECK=1`: Allowing this "
+    "combination of CUDA, but it may result in unexpected behavior."
+)
+MSG_COMPATIBLE = MSG_MISMATCH_CORE + " but since the APIs are compatible, accepting this combination"
+MSG_SWALLOWED = "{op} cuda is missing or is incompatible with installed torch, only cpu ops can be compiled!"
+MSG_MISSING_CUDA_HOME = "CUDA_HOME does not exist, unable to compile CUDA op(s)"
+MSG_NINJA = "Unable to JIT load the {op} op due to ninja not being installed."
+MSG_DS_OPT_ADAM = "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'"
+MSG_CPU_ADAM_WRAPPED = "DeepSpeedCPUAdam requires the cpu_adam op, which failed to build/load."
+CPU_ADAM_WRAPPED_SINCE = "0.19.8"  # DeepSpeedCPUAdam.__init__ raises MSG_CPU_ADAM_WRAPPED (before: MSG_DS_OPT_ADAM at GC)
+MSG_ACCEL_INVALID = 'DS_ACCELERATOR must be one of {allowed}. Value "{value}" is not supported'
+MSG_PREBUILT_TORCH = "PyTorch version mismatch! DeepSpeed ops were compiled and installed with a different version"
+MSG_PREBUILT_CUDA = "CUDA version mismatch! DeepSpeed ops were compiled and installed with a different version"
+MSG_LIBAIO = "async_io requires the dev libaio .so object and headers but these were not found."
+MSG_NVCC_UNRUNNABLE = "Unable to run {nvcc}, unable to compile CUDA op(s)"  # 0.19.5+ (PR #8216)
+MSG_OP_WRAPPED = "requires the {op} op, which failed to build/load."  # 0.19.8: cpu_adam, cpu_adagrad, cpu_lion
+MSG_NOT_COMPATIBLE = "Unable to JIT load the {op} op due to it not being compatible due to hardware/software issue."
+MSG_NO_COMPUTE_CAPS = "Unable to load {op} op due to no compute capabilities remaining after filtering"
+MSG_FORK_ARCH = "cannot probe CUDA device capabilities in a forked subprocess where CUDA has already been initialized"
+# runtime/config.py (same text 0.9.5-0.19.8)
+# (the batch assertion is MSG_BATCH and the client-optimizer refusal MSG_CLIENT_OPTIMIZER, in ds_config.py)
+MSG_AUTO_COMPARE = "'>' not supported between instances of 'str' and '{other}'"  # a top-level "auto" reached _batch_assertion
+MSG_FORCE_DS_CPU_OPTIMIZER = '"zero_force_ds_cpu_optimizer": false'
+MSG_INT_FROM_FLOAT = "Input should be a valid integer, got a number with a fractional part"  # pydantic v2 (0.15+)
+MSG_NO_SYNC = "no_sync context manager is incompatible with gradient partitioning logic of ZeRO stage {stage}"
+# launcher/ and comm/
+MSG_LAUNCH_EXIT = "{cmd} exits with return code = {rc}"  # launcher/launch.py, logger.error
+MSG_SSH_UNREACHABLE = "Using hostfile at {hostfile} but host={host} was not reachable via ssh."
+MSG_HOSTFILE_BAD_TEXT = "Bad hostfile text: "  # logger.error before each ValueError below (0.15.4-0.19.8)
+MSG_HOSTFILE_ERRORS = ("Hostfile contains multiple entries for {host}, unable to proceed with launching",
+                       "Hostfile contains a bad entry: {line}, unable to proceed with launching",
+                       "Hostfile is empty or not formatted correctly, unable to proceed with launching.")
+MSG_MPI_DISCOVERY_MODULE = "mpi4py"  # init_distributed() without RANK/... imports mpi4py (mpi_discovery)
+# comm/comm.py init_distributed (0.8.3-0.19.8)
+MSG_MPI_DISCOVERY_INFO = "Not using the DeepSpeed or dist launchers, attempting to detect MPI environment"
+MSG_NO_HOSTFILE = "Unable to find hostfile, will proceed with training with local resources only."  # runner.py fetch_hostfile (0.8.3-0.19.8)
+MSG_NO_SLOT = "No slot '{slot}' specified on host '{host}'"  # runner.py parse_resource_filter (0.8.3-0.19.8)
+# runner.py main turns CUDA_VISIBLE_DEVICES into --include (0.8.3-0.14: "Detected CUDA_VISIBLE_DEVICES=...";
+# 0.15+: "Detected VISIBLE_DEVICES=..."), then parse_inclusion_exclusion maps the ids onto the local slots 0..n-1
+SRC_PARSE_INCLUSION = "parse_inclusion_exclusion(resource_pool, args.include, args.exclude)"  # runner.py main's call line
+# runner.py sigkill_handler uses kill_cmd, assigned only for a multi-node pdsh run (0.8-0.19.8): Python's NameError
+# ("free variable 'kill_cmd' referenced before assignment" <= 3.10, "cannot access free variable 'kill_cmd'" 3.11+)
+MSG_KILL_CMD = "free variable 'kill_cmd'"
+
+# runtime/engine.py, runtime/zero/ and utils/ (same text 0.8.3-0.19.8 unless noted)
+# engine.py _configure_zero_optimizer; accelerate's _prepare_deepspeed asserts the same text
+MSG_ZERO_NEEDS_OPTIMIZER = "zero stage {stage} requires an optimizer"
+# engine.py _configure_optimizer
+MSG_UNTESTED_OPTIMIZER = "You are using an untested ZeRO Optimizer. Please add <\"zero_allow_untested_optimizer\": true>"
+ALLOW_UNTESTED_OPTIMIZER = '"zero_allow_untested_optimizer": true'
+# engine.py _load_zero_checkpoint
+MSG_DP_WORLD_SIZE = "The checkpoint being loaded used a DP world size of {saved} but the current world size is {now}."
+MSG_HPZ_GROUP = "ZeRO parameter intra parallel group is already initialized"  # utils/groups.py _create_zero_param_parallel_group (0.10-0.19.8)
+MSG_UNIQUE_ITEM = "expected there to be only one unique element in"  # runtime/utils.py get_only_unique_item (ZeRO-3 all_gather_coalesced)
+SRC_UNIQUE_DTYPE = "get_only_unique_item(p.dtype"  # partition_parameters.py all_gather_coalesced's source line
+MSG_DTYPE_UNSUPPORTED = "Type {dtype} is not supported"  # engine.py _do_sanity_check (<= 0.14: "...supported.", 0.15+: "... on your device.")
+MSG_MICRO_BATCH_ZERO = "Micro batch size per gpu: {mb} has to be greater than 0"  # config.py _batch_assertion
+# (the f-string prints the enum: "... remote device is OffloadDeviceEnum.nvme" in 0.19.8 on Python 3.11)
+MSG_NVME_PATH_NONE = '"nvme_path" in DeepSpeed Config cannot be None if remote device is'  # partition_parameters.py _validate_remote_device
+SRC_VALIDATE_REMOTE = "_validate_remote_device(remote_device"  # zero.Init's call line: the traceback went into that assertion
+MSG_CONFIG_NOT_FOUND = "Expected a string path to an existing deepspeed config"  # config.py (0.9-0.19.8) and accelerate's HfDeepSpeedConfig
+# accelerate HfDeepSpeedConfig.__init__ (0.2x-1.15) tries these on a path that does not exist (a path that exists is json.load-ed)
+SRC_CONFIG_NOT_A_FILE = ("base64.urlsafe_b64decode(config_file_or_dict)", "json.loads(config_file_or_dict)")
+# ZeRO-3 + CPU offload: unscale_and_clip_grads multiplied the CPU fp32 grads by a GPU norm (0.14.1 PR #5256 /
+# 0.14.3 PR #5493); 0.14.5 (PR #5504) moves the norm to the CPU
+SRC_UNSCALE_GRADS = "grad.mul_(1. / combined_scale)"  # stage3.py unscale_and_clip_grads
+# DeepSpeed's config models (runtime/config_utils.py DeepSpeedConfigModel, extra="forbid") validated by pydantic:
+# v1 in DeepSpeed 0.7-0.14 ("extra fields not permitted"), v2 in 0.15-0.19.8 ("Extra inputs are not permitted")
+MSG_PYDANTIC_EXTRA_V1 = "extra fields not permitted (type=value_error.extra)"
+MSG_PYDANTIC_EXTRA_V2 = "Extra inputs are not permitted [type=extra_forbidden"
+MSG_PYDANTIC_INT_STR = "Input should be a valid integer, unable to parse string as an integer"  # v2: a string such as '5e8'
+MSG_PYDANTIC_TYPE_V1 = "value is not a valid {type} (type=type_error.{err})"  # v1: a value of the wrong type
+UNSCALE_DEVICE_BUG = ("0.14.1", "0.14.4")
+
+
+def cpu_adam_failure_tail(ds: Version) -> str:
+    """The line a user sees last when cpu_adam fails: a pointer, never the cause."""
+    return MSG_CPU_ADAM_WRAPPED if ds >= v(CPU_ADAM_WRAPPED_SINCE) else MSG_DS_OPT_ADAM

@@ -1,0 +1,134 @@
+"""DeepSpeed's ops: which builder cpu_adam uses and what a JIT build needs (ninja, pin_memory, the toolkit at
+import), then install / op-build messages and the builder bugs ``explain`` names (explain/causes/build.py), read
+in the DeepSpeed git tags v0.3.1-v0.19.5 and the installed 0.15.4 / 0.19.7 / 0.19.8 (.cache/oracle)."""
+
+from __future__ import annotations
+
+from typing import Dict, Literal, NamedTuple, Optional
+
+from packaging.version import Version
+
+from .versions import v
+
+__all__ = ["Builder", "cpu_adam_builder", "cpu_adam_compiles_cuda_sources", "NinjaDetection", "ninja_detection",
+    "load_verbose_default", "PIN_MEMORY_DEFAULT_TRUE_FROM", "pin_memory_default", "import_fails_without_toolkit",
+    "MSG_SETUP_NO_TORCH", "MSG_SETUP_PRECOMPILE_NO_TORCH", "MSG_SETUP_PRECOMPILE_OP_NO_TORCH", "MSG_CPU_FALLBACK",
+    "CCL_HEADER", "CPU_ACCELERATOR_ONLY_OPS", "MSG_OP_NOT_IMPLEMENTED", "TORCH_HIPIFY_MODULE", "MSG_HIPIFY_KWARG",
+    "MSG_NO_OP_BUILDER_MODULE", "LAUNCHER_LOCAL_SIZE_VAR", "BuilderBug", "BUILDER_BUGS", "SIMD_EMPTY_FLAG_FIXED"]
+
+# ---------------------------------------------------------------------------------------------------
+# 2. cpu_adam: which builder, what a JIT build needs
+# ---------------------------------------------------------------------------------------------------
+
+Builder = Literal["cuda-torchcpu", "cpu", "not-implemented"]
+
+
+def cpu_adam_builder(ds: Version, accelerator: str) -> Builder:
+    """Which class builds cpu_adam. ``cuda-torchcpu`` is TorchCPUOpBuilder(CUDAOpBuilder): it needs
+    CUDA_HOME/nvcc for its flags, runs the CUDA check and links libcurand when a GPU is visible."""
+    if accelerator == "cpu":
+        return "not-implemented" if ds < v("0.10.1") else "cpu"
+    if accelerator == "cuda":
+        return "cpu" if ds >= v("0.19.8") else "cuda-torchcpu"
+    return "cpu"
+
+
+def cpu_adam_compiles_cuda_sources(ds: Version) -> bool:
+    """cpu_adam had ``csrc/common/custom_cuda_kernel.cu`` (needs nvcc + a supported host gcc) up to
+    0.14.2 (removed by PR #5409)."""
+    return ds <= v("0.14.2")
+
+
+NinjaDetection = Literal["module", "executable"]
+
+
+def ninja_detection(ds: Version) -> NinjaDetection:
+    """<= 0.18.2: ``import ninja`` (the Python package); 0.18.3+: ``ninja --version`` (PR #7687)."""
+    return "module" if ds <= v("0.18.2") else "executable"
+
+
+def load_verbose_default(ds: Version) -> bool:
+    """``load(verbose=...)`` defaults to True up to 0.17.5 (prints build progress), False from 0.17.6."""
+    return ds <= v("0.17.5")
+
+
+PIN_MEMORY_DEFAULT_TRUE_FROM = "0.19.5"  # PR #8207
+
+
+def pin_memory_default(ds: Version) -> bool:
+    """offload_* ``pin_memory`` defaults to True from 0.19.5 (PR #8207)."""
+    return ds >= v(PIN_MEMORY_DEFAULT_TRUE_FROM)
+
+
+def import_fails_without_toolkit(ds: Version) -> bool:
+    """0.14.1-0.19.4 run CUDA op compatibility probes at ``import deepspeed``: on a GPU box with no
+    CUDA_HOME the import itself raises MissingCUDAException."""
+    return v("0.14.1") <= ds <= v("0.19.4")
+
+
+# ---------------------------------------------------------------------------------------------------
+# 8. Install / op-build messages and builder bugs (``explain`` names them; explain/causes/build.py)
+#    Read in the DeepSpeed git tags v0.3.1-v0.19.5 and the installed 0.15.4 / 0.19.7 / 0.19.8 (.cache/oracle).
+# ---------------------------------------------------------------------------------------------------
+
+# setup.py (0.4.1-0.19.8): `import torch` failed (pip's isolated build env has no torch), then with DS_BUILD_OPS=1
+# (the default on Windows, BUILD_OP_PLATFORM) the assert aborts `Getting requirements to build wheel`.
+MSG_SETUP_NO_TORCH = "Unable to import torch, pre-compiling ops will be disabled."
+MSG_SETUP_PRECOMPILE_NO_TORCH = "Unable to pre-compile ops without torch installed."
+MSG_SETUP_PRECOMPILE_OP_NO_TORCH = "Unable to pre-compile {op}, please first install torch"  # DS_BUILD_<OP>=1 alone
+# accelerator/real_accelerator.py get_accelerator: no CUDA GPU visible -> the cpu accelerator (0.14.1-0.19.8)
+MSG_CPU_FALLBACK = "Setting accelerator to CPU. If you have GPU or other accelerator, we were unable to detect it."
+# The cpu accelerator's own ops (op_builder/cpu/, 0.9.3-0.19.8: deepspeed_ccl_comm, deepspeed_shm_comm, ...): a CUDA
+# box builds none of them. ccl_comm needs Intel oneCCL (csrc/cpu/comm/ccl.cpp: #include <oneapi/ccl.hpp>).
+CCL_HEADER = "oneapi/ccl.hpp"
+# ... and the op names only the cpu accelerator has (op_builder/cpu NAME; not_implemented and ccl_comm 0.9.3-0.19.8,
+# shm_comm 0.14.2-0.19.8): ds_report rows for them show that get_accelerator() picked cpu
+CPU_ACCELERATOR_ONLY_OPS = ("deepspeed_not_implemented", "deepspeed_ccl_comm", "deepspeed_shm_comm")
+# op_builder/<cpu|hpu|mlu|npu|xpu>/no_impl.py NotImplementedBuilder.load (0.9.3-0.19.8): the accelerator has no
+# builder for the op (e.g. InferenceBuilder for kernel injection on the cpu accelerator)
+MSG_OP_NOT_IMPLEMENTED = "This op had not been implemented on {backend} backend."
+# op_builder/builder.py hipify_extension (0.6.0-0.19.8): `from torch.utils.hipify import hipify_python`, then
+# hipify(..., hipify_extra_files_only=True): a torch without the module / that argument fails here (ROCm builds)
+TORCH_HIPIFY_MODULE = "torch.utils.hipify"
+MSG_HIPIFY_KWARG = "hipify() got an unexpected keyword argument"
+# deepspeed/ops/op_builder is a symlink (git checkout) or a copy made by setup.py: importing deepspeed from a source
+# tree where neither exists (a fork checkout, symlinks not materialised) fails in deepspeed/ops/adam/cpu_adam.py.
+MSG_NO_OP_BUILDER_MODULE = "No module named 'deepspeed.ops.op_builder'"
+# launcher/launch.py sets LOCAL_SIZE (0.10-0.19.8), not torchrun's LOCAL_WORLD_SIZE: a framework reading the latter
+# sees 1 local process under the deepspeed launcher.
+LAUNCHER_LOCAL_SIZE_VAR = "LOCAL_SIZE"
+
+
+class BuilderBug(NamedTuple):
+    """A DeepSpeed op-builder bug that breaks a build or load, and the release that fixed it."""
+
+    what: str
+    versions: str  # the affected releases, as far as read
+    fixed: Optional[str]  # the first release with the fix (None: not released as of 0.19.8)
+    pr: str  # the DeepSpeed pull request(s) that fixed it
+
+
+# Keyed by what the log shows (matched in explain/causes/build.py).
+BUILDER_BUGS: Dict[str, BuilderBug] = {
+    "curand-unlinked": BuilderBug("a prebuilt/JIT op (cpu_adam_op, quantizer, transformer_inference) linked without "
+                                  "-lcurand: `undefined symbol: curandCreateGenerator` at import",
+                                  "transformer_inference JIT < 0.5.10, cpu_adam_op prebuilt < 0.6.2, quantizer < 0.10.0",
+                                  "0.10.0", "#1688, #1879, #3846"),
+    "rocm-compile-flag-none": BuilderBug("CPUAdamBuilder.get_cuda_compile_flag returns None on ROCm torch: "
+                                         "strip_empty_entries raises `object of type 'NoneType' has no len()`",
+                                         "0.17.5", "0.17.6", "#7521"),
+    "cxx17-with-torch-cxx20": BuilderBug("cxx_args pass -std=c++17 after torch's -std=c++20; torch >= 2.12 headers "
+                                         "need C++20", "<= 0.19.4", "0.19.5", "#8238"),
+    "evoformer-same-object": BuilderBug("evoformer_attn lists attention.cpp and attention.cu, both compiled to "
+                                        "attention.o: `multiple definition of attention_impl`", "<= 0.11.1", "0.11.2", "#4556"),
+    "prebuild-objects-missing": BuilderBug("0.13.3's pre-build (DS_BUILD_*=1) links object files the compile step did "
+                                           "not write: `ld: cannot find .../build/temp.../*.o`", "0.13.3", "0.13.4", "#5194"),
+    "npu-aio-sources": BuilderBug("the NPU AsyncIOBuilder's sources omit deepspeed_py_io_handle.cpp: "
+                                  "`async_io.so: undefined symbol: ...deepspeed_io_handle_t...`", "<= 0.18.7", None, "#7894"),
+}
+# cpu_adam's SIMD flag (builder.py simd_width) was '' on CPUs the 0.3.x builder did not know: gcc reads the empty
+# argument as a file ("gcc: error: : No such file or directory"); 0.3.12 (PR #796) returns -D__SCALAR__.
+SIMD_EMPTY_FLAG_FIXED = "0.3.12"
+# simd_width() picks -D__AVX512__ from the CPU flags (py-cpuinfo / lscpu) while the compile target comes from
+# cpu_arch() (-march=native) or the compiler's own default: a compiler (wrapper) targeting x86-64-v3 cannot compile
+# the AVX-512 path of csrc/includes/simd.h (-D__AVX512__ / -D__AVX256__ / -D__SCALAR__).
