@@ -50,10 +50,11 @@ def _port_in_use(s: Seen, f: LogFacts) -> Advice:
 
 
 def _ssh_unreachable(s: Seen, f: LogFacts) -> Advice:
-    host = s.groups.get("host", "<host>")
+    host = s.groups.get("host", "<host>")  # the host the matched line names (pdsh's prefix, ssh's own message)
+    arg = shlex.quote(host) if "host" in s.groups else host
     return Advice(f"The launcher cannot reach {host} over ssh: {s.text[:200]}", s.text,
-                  [code_fix("Check passwordless ssh exactly as the launcher runs it", f"ssh -o BatchMode=yes {shlex.quote(host)} true"),
-                   code_fix("Install your key on the host", f"ssh-copy-id {shlex.quote(host)}"),
+                  [code_fix("Check passwordless ssh exactly as the launcher runs it", f"ssh -o BatchMode=yes {arg} true"),
+                   code_fix("Install your key on the host", f"ssh-copy-id {arg}"),
                    code_fix("Single node? Do not pass a hostfile", "mv hostfile hostfile.off   # /job/hostfile is read by default")])
 
 
@@ -229,10 +230,11 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_SSH_UNREACHABLE, f"{RUNNER} main, passwordless-ssh check (0.9-0.19.8)",
                   "RuntimeError: Using hostfile at hostfile but host=nohost-a1 was not reachable via ssh. If you are "
                   "running with a single node please remove hostfile or setup passwordless ssh."),
-              rx(r"ssh: (?:connect to host|Could not resolve hostname) \S{1,200}", "ssh: ", SSH,
+              rx(r"ssh: (?:connect to host|Could not resolve hostname) (?P<host>[^\s:]{1,200})", "ssh: ", SSH,
                  "worker-2: ssh: connect to host worker-2 port 22: Connection refused",
                  "ssh: Could not resolve hostname nohost-a1: Name or service not known"),
-              rx(r"Permission denied \((?:publickey|password)", "Permission denied (", SSH,
+              rx(r"(?:(?:[\w.-]{1,100}@)?(?P<host>[\w.-]{1,200}): )?Permission denied \((?:publickey|password)",
+                 "Permission denied (", SSH,
                  "user@worker-2: Permission denied (publickey)."),
               rx(r"PasswordAuthentication=no'?,? '?(?P<host>[^ ']{1,200})'?,? '?hostname'?\]?' returned non-zero",
                  "PasswordAuthentication=no", f"{RUNNER} main's passwordless-ssh probe, subprocess.CalledProcessError "
