@@ -164,3 +164,11 @@ def test_a_line_is_evidence_once() -> None:
     f = diagnose_log(log).findings[0]
     lines = [(e.path, e.line) for e in f.evidence if e.line is not None]
     assert f.name == "cuda-version-mismatch" and len(lines) == len(set(lines)), f.evidence
+
+
+def test_no_failure_lists_a_warning_once() -> None:
+    """A notable warning is a warning too (and ranks repeat it): ``no-failure`` lists each line once."""
+    line = ("[WARNING]  async_io requires the dev libaio .so object and headers but these were not found.")
+    f = diagnose_log(f"{line}\n[rank1]: {line}\n").findings[0]
+    assert f.name == "no-failure" and [e.what for e in f.evidence] == [line], f.evidence
+    assert f.title.endswith("1 notable warning(s)"), f.title

@@ -260,6 +260,21 @@ def _frame_groups(fr: Optional[Frame]) -> Dict[str, str]:
     return {"path": fr.path, "line": str(fr.line), "func": fr.func} if fr is not None else {}
 
 
+def _distinct(hits: List[Hit]) -> List[Hit]:
+    """``hits`` less those on a line already listed, or repeating a listed line's text (a notable warning is also a
+    warning; ranks print the same warning)."""
+    lines: set = set()
+    texts: set = set()
+    out: List[Hit] = []
+    for h in hits:
+        if (h.source, h.line) in lines or h.text in texts:
+            continue
+        lines.add((h.source, h.line))
+        texts.add(h.text)
+        out.append(h)
+    return out
+
+
 def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
     op_syms = [s for s in symptoms if s.name == G.OP_BUILD_SYMPTOM]
     tbs = sorted(sc.tracebacks, key=lambda t: t.order)
@@ -287,6 +302,6 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         return _finding(name, BY_NAME[name].advise(Seen(), facts), [_ev(sc.build_ran)], [])
     if sc.build_started is not None and not sc.build_done:
         return _finding(N.TORCH_EXTENSIONS_LOCK_STALE, G.lock_stale(Seen(), facts), [_ev(sc.build_started)], [], Severity.WARNING)
-    notes = sc.notes + sc.warnings
+    notes = _distinct(sc.notes + sc.warnings)
     return _finding(N.NO_FAILURE, G.no_failure(Seen(groups={"notes": str(len(notes))}), facts),
                     [_ev(h, f"warning, {h.source}:{h.line}") for h in notes[:10]], [], Severity.INFO)
