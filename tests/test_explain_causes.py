@@ -5,6 +5,7 @@ the rule docs and ``explain --env``'s environment causes are derived from the sp
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import List, Tuple
 
 import pytest
@@ -158,8 +159,6 @@ def test_every_pattern_compiles() -> None:
 
 def test_a_line_is_evidence_once() -> None:
     """A message signature and a frame signature on the same exception line: one evidence line, not a consequence."""
-    from pathlib import Path
-
     log = (Path(__file__).resolve().parents[1] / "examples" / "zero3-offload" / "train.log").read_text()
     f = diagnose_log(log).findings[0]
     lines = [(e.path, e.line) for e in f.evidence if e.line is not None]
@@ -172,3 +171,32 @@ def test_no_failure_lists_a_warning_once() -> None:
     f = diagnose_log(f"{line}\n[rank1]: {line}\n").findings[0]
     assert f.name == "no-failure" and [e.what for e in f.evidence] == [line], f.evidence
     assert f.title.endswith("1 notable warning(s)"), f.title
+
+
+def _imports(path: Path, package: str) -> List[str]:
+    """The absolute names of the modules a source file imports (in functions too; relative ones resolved)."""
+    import ast
+
+    out: List[str] = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+            mod = ".".join(base + ([node.module] if node.module else []))
+            out += [mod] + [f"{mod}.{a.name}" for a in node.names]
+    return out
+
+
+def test_explain_imports_one_way() -> None:
+    """explain's causes read names, knowledge and fixes, never a command above them (checks, lint, ...); the
+    renderer reads the consequence marker without loading the diagnoser. explain/command.py is the command."""
+    src = Path(__file__).resolve().parents[1] / "src" / "dsdoctor"
+    above = tuple(f"dsdoctor.{m}" for m in ("checks", "lint", "commands", "render", "ruledocs", "catalog", "specs"))
+    for path in sorted((src / "explain").rglob("*.py")):
+        if path.name == "command.py" and path.parent.name == "explain":
+            continue
+        package = "dsdoctor." + ".".join(path.relative_to(src).parent.parts)
+        bad = [m for m in _imports(path, package) if m in above or m.startswith(tuple(a + "." for a in above))]
+        assert not bad, (path, bad)
+    assert not [m for m in _imports(src / "render" / "explain.py", "dsdoctor.render") if m.startswith("dsdoctor.explain")]

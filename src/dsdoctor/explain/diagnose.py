@@ -5,13 +5,13 @@ says what to collect; a bug in the user's code points at the user's frame; nothi
 from __future__ import annotations
 
 import re
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from .. import names as N
 from ..knowledge import deepspeed as K
 from ..knowledge import transformers as TK
 from ..knowledge.versions import major_minor, parse
-from ..model import Evidence, Finding, Report, Severity
+from ..model import CONSEQUENCE, Evidence, Finding, Report, Severity
 from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
 from .causes.loading import zero3_both
@@ -31,7 +31,6 @@ LIB_PATH = re.compile(r"(?:<frozen |<string>|[/\\](?:%s)(?:[/\\]|\.py$)|[/\\]lib
 # even when the user's frame is the innermost one (a C++ op raising, a traceback cut above the library's frames).
 LIB_EXCEPTION = re.compile(r"^(?:%s)\.|\b(?:CUDA|NCCL|cuDNN|CUDNN|cuBLAS|CUBLAS|cuda|nccl|DeepSpeed|deepspeed|ZeRO|torch|"
                            r"transformers|accelerate|peft|bitsandbytes|triton)\b" % "|".join(LIBS[:12]))
-CONSEQUENCE = "consequence"
 WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN\b|^W\d{4} ")  # a warning line is not a failure
 
 
@@ -263,8 +262,8 @@ def _frame_groups(fr: Optional[Frame]) -> Dict[str, str]:
 def _distinct(hits: List[Hit]) -> List[Hit]:
     """``hits`` less those on a line already listed, or repeating a listed line's text (a notable warning is also a
     warning; ranks print the same warning)."""
-    lines: set = set()
-    texts: set = set()
+    lines: Set[Tuple[str, int]] = set()
+    texts: Set[str] = set()
     out: List[Hit] = []
     for h in hits:
         if (h.source, h.line) in lines or h.text in texts:

@@ -748,3 +748,6 @@ SIMD_EMPTY_FLAG_FIXED = "0.3.12"
 # simd_width() picks -D__AVX512__ from the CPU flags (py-cpuinfo / lscpu) while the compile target comes from
 # cpu_arch() (-march=native) or the compiler's own default: a compiler (wrapper) targeting x86-64-v3 cannot compile
 # the AVX-512 path of csrc/includes/simd.h (-D__AVX512__ / -D__AVX256__ / -D__SCALAR__).
+# Non-reentrant gradient checkpointing of PEFT models under ZeRO-3 works from this release [reference D12]
+# (before it: torch's CheckpointError; lint's and explain's peft-reentrant).
+PEFT_NONREENTRANT_SINCE = "0.19.3"

@@ -12,11 +12,6 @@ from ... import names as N
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
 from ...knowledge.versions import parse, v
-from ...lint.config import auto_without_trainer as AWT
-from ...lint.config import batch_size_mismatch as BSM
-from ...lint.config import bucket_size_float as BSF
-from ...lint.config import nvme_path_missing as NVME
-from ...lint.config import offload_client_optimizer as OCO
 from ...model import Fix, Severity
 from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
@@ -25,9 +20,9 @@ DS_CONFIG = "deepspeed/runtime/config.py"
 
 def _offload_client_optimizer(s: Seen, f: LogFacts) -> Advice:
     return Advice("A torch (client) optimizer was passed with ZeRO-Offload; DeepSpeed refuses it by default", s.text[:300],
-                  [OCO.FIXES[0],  # lint's fixes for the same config (offload-client-optimizer), then explain's
+                  [F.OFFLOAD_CLIENT_OPTIMIZER_FIXES[0],  # lint's fixes for the same config (offload-client-optimizer), then explain's
                    code_fix("Or construct deepspeed.ops.adam.DeepSpeedCPUAdam yourself", "from deepspeed.ops.adam import DeepSpeedCPUAdam"),
-                   *OCO.FIXES[1:]])
+                   *F.OFFLOAD_CLIENT_OPTIMIZER_FIXES[1:]])
 
 
 def _trainer_mismatch(s: Seen, f: LogFacts) -> Advice:
@@ -37,7 +32,7 @@ def _trainer_mismatch(s: Seen, f: LogFacts) -> Advice:
 
 def _auto_without_trainer(s: Seen, f: LogFacts) -> Advice:
     return Advice('"auto" values reached DeepSpeed without the HF Trainer to fill them', s.text,
-                  [AWT.FIX,  # lint's fix (ds-config-auto-without-trainer), then how
+                  [F.AUTO_WITHOUT_TRAINER_FIX,  # lint's fix (ds-config-auto-without-trainer), then how
                    code_fix('Replace every "auto" with a number', 'ds_config: "train_micro_batch_size_per_gpu": 4, '
                             '"gradient_accumulation_steps": 1 (and remove/compute "train_batch_size")'),
                    code_fix("Or pass the config through TrainingArguments(deepspeed=...) and the Trainer", "TrainingArguments(deepspeed=cfg)")])
@@ -47,7 +42,7 @@ def _batch_size_mismatch(s: Seen, f: LogFacts) -> Advice:
     g = s.groups
     ws = g.get("ws", "?")
     fixes = [code_fix("Let DeepSpeed derive train_batch_size", 'ds_config: remove "train_batch_size" (or "auto" under the Trainer)'),
-             BSM.auto_fix()]  # lint's fix under the HF Trainer (batch-size-mismatch)
+             F.batch_auto_fix()]  # lint's fix under the HF Trainer (batch-size-mismatch)
     why = "DeepSpeed asserts train_batch_size == micro_batch_per_gpu * gradient_accumulation_steps * world_size."
     if ws == "1":
         why += (" It saw world size 1: the config was read before torch.distributed was initialised (zero.Init / "
@@ -60,7 +55,7 @@ def _batch_size_mismatch(s: Seen, f: LogFacts) -> Advice:
 def _bucket_size_float(s: Seen, f: LogFacts) -> Advice:
     key = f.extra.get("float_key", "the bucket size")
     m = re.search(r"input_value=(\d{1,15})\.\d", s.text)
-    fixes = [BSF.int_fix(key, m.group(1) if m else "15099494")]  # lint's fix (bucket-size-float)
+    fixes = [F.bucket_int_fix(key, m.group(1) if m else "15099494")]  # lint's fix (bucket-size-float)
     tf = parse(f.transformers)
     if tf is None or tf < v(TK.AUTO_BUCKET_INT_FROM):
         fixes.append(F.pip_fix(f"transformers>={TK.AUTO_BUCKET_INT_FROM}",
@@ -101,7 +96,7 @@ def _invalid(s: Seen, f: LogFacts) -> Advice:
 
 def _nvme_path(s: Seen, f: LogFacts) -> Advice:
     return Advice("NVMe offload is configured without an nvme_path", s.text[:300],
-                  [code_fix(NVME.FIX.title, 'ds_config: "offload_param": {"device": "nvme", "nvme_path": "/local_nvme"}'),
+                  [code_fix(F.NVME_PATH_FIX.title, 'ds_config: "offload_param": {"device": "nvme", "nvme_path": "/local_nvme"}'),
                    _lint_fix(N.NVME_PATH_MISSING)])
 
 

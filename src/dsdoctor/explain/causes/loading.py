@@ -11,7 +11,6 @@ from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
-from ...lint.script import peft_reentrant as PEFT_REENTRANT
 from ...model import Fix, Severity
 from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
@@ -171,8 +170,8 @@ def _checkpoint_meta(s: Seen, f: LogFacts) -> Advice:
                   "Under ZeRO-3, frozen parameters (e.g. the norms of a LoRA model) are gathered for the forward but "
                   "back in their size-0 partition when torch's non-reentrant checkpoint recomputes, so the saved and "
                   "recomputed metadata differ (`recomputed metadata: {'shape': torch.Size([0])`).",
-                  [code_fix(PEFT_REENTRANT.FIX.title, 'TrainingArguments(..., gradient_checkpointing_kwargs={"use_reentrant": True})',
-                            f"pip install 'deepspeed>={PEFT_REENTRANT.FIXED_IN}'")])
+                  [code_fix(F.PEFT_REENTRANT_FIX.title, 'TrainingArguments(..., gradient_checkpointing_kwargs={"use_reentrant": True})',
+                            f"pip install 'deepspeed>={K.PEFT_NONREENTRANT_SINCE}'")])
 
 
 SPECS: Tuple[Cause, ...] = (
