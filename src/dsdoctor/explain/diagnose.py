@@ -141,7 +141,7 @@ def _finding(name: str, adv: Advice, evidence: List[Evidence], consequences: Lis
     seen = {(e.path, e.line) for e in evidence}
     ev = tuple(evidence) + tuple(_ev(h, CONSEQUENCE) for h in [h for h in consequences if (h.source, h.line) not in seen][:8])
     first = evidence[0] if evidence else None
-    return Finding(name, severity, adv.summary, adv.why, ev, tuple(adv.fixes), SECTION,
+    return Finding(name, severity, adv.summary, BY_NAME[name].why(adv), ev, tuple(adv.fixes), SECTION,
                    path=first.path if first else None, line=first.line if first else None)
 
 
