@@ -5,6 +5,7 @@ the rule docs and ``explain --env``'s environment causes are derived from the sp
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import List, Tuple
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from dsdoctor.catalog import RULES
 from dsdoctor.explain import diagnose_log
 from dsdoctor.explain.causes import CAUSES, ENV_CAUSES, FRAME_SIGNATURES, SIGNATURES, Signature
+from dsdoctor.explain.causes.spec import Cause, LogFacts, Seen
 from dsdoctor.explain.match import Hit, Scanner
 from dsdoctor.explain.reader import bytes_stream, iter_chunks
 from dsdoctor.ruledocs import doc_for
@@ -158,9 +160,80 @@ def test_every_pattern_compiles() -> None:
 
 def test_a_line_is_evidence_once() -> None:
     """A message signature and a frame signature on the same exception line: one evidence line, not a consequence."""
-    from pathlib import Path
-
     log = (Path(__file__).resolve().parents[1] / "examples" / "zero3-offload" / "train.log").read_text()
     f = diagnose_log(log).findings[0]
     lines = [(e.path, e.line) for e in f.evidence if e.line is not None]
     assert f.name == "cuda-version-mismatch" and len(lines) == len(set(lines)), f.evidence
+
+
+def test_no_failure_lists_a_warning_once() -> None:
+    """A notable warning is a warning too (and ranks repeat it): ``no-failure`` lists each line once."""
+    line = ("[WARNING]  async_io requires the dev libaio .so object and headers but these were not found.")
+    f = diagnose_log(f"{line}\n[rank1]: {line}\n").findings[0]
+    assert f.name == "no-failure" and [e.what for e in f.evidence] == [line], f.evidence
+    assert f.title.endswith("1 notable warning(s)"), f.title
+
+
+def _imports(path: Path, package: str) -> List[str]:
+    """The absolute names of the modules a source file imports (in functions too; relative ones resolved)."""
+    import ast
+
+    out: List[str] = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+            mod = ".".join(base + ([node.module] if node.module else []))
+            out += [mod] + [f"{mod}.{a.name}" for a in node.names]
+    return out
+
+
+def test_explain_imports_one_way() -> None:
+    """explain's causes read names, knowledge and fixes, never a command above them (checks, lint, ...); the
+    renderer reads the consequence marker without loading the diagnoser. explain/command.py is the command."""
+    src = Path(__file__).resolve().parents[1] / "src" / "dsdoctor"
+    above = tuple(f"dsdoctor.{m}" for m in ("checks", "lint", "commands", "render", "ruledocs", "catalog", "specs"))
+    for path in sorted((src / "explain").rglob("*.py")):
+        if path.name == "command.py" and path.parent.name == "explain":
+            continue
+        package = "dsdoctor." + ".".join(path.relative_to(src).parent.parts)
+        bad = [m for m in _imports(path, package) if m in above or m.startswith(tuple(a + "." for a in above))]
+        assert not bad, (path, bad)
+    assert not [m for m in _imports(src / "render" / "explain.py", "dsdoctor.render") if m.startswith("dsdoctor.explain")]
+
+
+SPEC_CAUSES = [c for c in CAUSES if c.spec is not None]
+
+
+@pytest.mark.parametrize("c", SPEC_CAUSES, ids=[c.name for c in SPEC_CAUSES])
+def test_advice_without_facts_says_the_docs_why(c: Cause) -> None:
+    """A cause's Why is written once, in its docs: given nothing from a log, its advice leaves ``why`` to them."""
+    adv = c.advise(Seen(), LogFacts())
+    assert c.spec is not None and adv.why == "" and c.why(adv).endswith(c.spec.docs.why), adv
+
+
+def _logs() -> List[Tuple[str, str]]:
+    """Every explain fixture log and every signature sample: (id, text)."""
+    cases = Path(__file__).parent / "cases" / "explain"
+    out = [(p.name, p.read_bytes().decode("utf-8", "surrogateescape")) for p in sorted(cases.glob("*.log"))]
+    return out + [(f"{s.name}:{i}", text + "\n") for s in SIGNATURES + FRAME_SIGNATURES for i, text in enumerate(s.samples)]
+
+
+def _log_fact(text: str, log: str, why: str) -> bool:
+    """``text`` holds a value read from ``log``: a token with a digit, a path or a name (``compute_90``,
+    ``--local_rank=1``, ``/home/user/train.py``) that the log has and the docs Why ``why`` does not."""
+    return any(t in log and t not in why for t in re.findall(r"[\w./:+=-]{6,}", text) if re.search(r"[\d/_]", t))
+
+
+def test_advice_why_is_the_docs_why_or_holds_a_fact_of_the_log() -> None:
+    """Explain's Why of a cause is its docs Why (after what the log adds), or a case's own text that shows a value
+    of the log; never a paraphrase of the docs Why."""
+    by_name = {c.name: c for c in SPEC_CAUSES}
+    bad = []
+    for ident, log in _logs():
+        for f in diagnose_log(log).findings:
+            spec = by_name[f.name].spec if f.name in by_name else None
+            if spec is not None and not f.explanation.endswith(spec.docs.why) and not _log_fact(f.explanation, log, spec.docs.why):
+                bad.append((ident, f.name, f.explanation))
+    assert not bad, bad

@@ -1,8 +1,9 @@
 """`dsdoctor explain` on the development corpus of real failure logs (``../shared/corpus/logs``, or
-``$DSDOCTOR_CORPUS``): >= 95% top-1 on the first 200 cases (prefixes a, b, c, e; new causes included), the whole
-corpus (455 since the long-tail ``g``/``h``/``p`` logs were added) held at least at its measured figure (a ratchet,
-not the goal: issue 19's goal is 90%), no wrong advice and no dsdoctor traceback. Scored by ``bench/explain_corpus.py`` (run it for the per-cause table). Skipped, with a
-message, where the corpus is absent (a fresh clone)."""
+``$DSDOCTOR_CORPUS``): >= 95% top-1 on the first 200 cases (prefixes a, b, c, e; new causes included), the
+whole corpus (455 since the long-tail ``g``/``h``/``p`` logs were added) held at least at its measured figure (a
+ratchet, not the goal: issue 19's goal is 90%), no wrong advice and no dsdoctor traceback. Scored by
+``bench/explain_corpus.py`` (run it for the per-cause table). Skipped, with a message, where the corpus is absent
+(a fresh clone)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from packaging.version import Version
 
-from .knowledge.deepspeed import DEEPSPEED_ENV_FILE
+from .knowledge.deepspeed import DEEPSPEED_ENV_FILE, MSG_FORCE_DS_CPU_OPTIMIZER, PEFT_NONREENTRANT_SINCE
 from .model import Applicability, Fix
 
 
@@ -240,3 +240,29 @@ def unset_fix(name: str, title: str = "", reason: str = "") -> Fix:
 
 def unset_accelerator_fix() -> Fix:
     return unset_fix("DS_ACCELERATOR", "Unset DS_ACCELERATOR to let DeepSpeed auto-detect")
+
+
+# ------------------------------------------------------------------------------------------------
+# ds_config / script fixes one lint rule gives before a run and explain gives for the same cause in a log
+
+
+AUTO_WITHOUT_TRAINER_FIX = Fix("write a number, or train through the HF Trainer which fills it", "safe")
+NVME_PATH_FIX = Fix('add "nvme_path": "/local_nvme" (a directory on a local NVMe drive)', "safe")
+OFFLOAD_CLIENT_OPTIMIZER_FIXES = (
+    Fix('add an "optimizer" block (DeepSpeed then uses DeepSpeedCPUAdam)', "safe",
+        ('"optimizer": {"type": "AdamW", "params": {"lr": "auto", "weight_decay": "auto"}}',)),
+    Fix('or set "zero_force_ds_cpu_optimizer": false (slow: the client optimizer steps on CPU)', "unsafe",
+        (MSG_FORCE_DS_CPU_OPTIMIZER,)))
+PEFT_REENTRANT_FIX = Fix('gradient_checkpointing_kwargs={"use_reentrant": True}, or DeepSpeed >= ' + PEFT_NONREENTRANT_SINCE,
+                         "safe")
+
+
+def batch_auto_fix() -> Fix:
+    """batch-size-mismatch under the HF Trainer: let it fill the batch keys."""
+    return Fix('set the batch keys to "auto" so the Trainer fills them', "safe",
+               ('"train_batch_size": "auto", "train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto"',))
+
+
+def bucket_int_fix(key: str, new: str) -> Fix:
+    """bucket-size-float: write the size as an integer."""
+    return Fix(f"write {new}", "safe", (f'"{key}": {new}',))

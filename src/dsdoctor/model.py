@@ -24,6 +24,10 @@ class Severity(str, Enum):
         return {"error": 2, "warning": 1, "info": 0}[self.value]
 
 
+# Evidence.where of a line explain shows as a consequence of the cause (a symptom it explains), not as the cause
+CONSEQUENCE = "consequence"
+
+
 @dataclass(frozen=True)
 class Evidence:
     """What was seen (``what``) and where (``where``: a command, a file, a path, an env var).

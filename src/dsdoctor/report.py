@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Deque, List, Mapping, Optional, Sequence, Tuple
 
 from .errors import UsageError
-from .model import Finding, Report, Severity
+from .model import CONSEQUENCE, Finding, Report, Severity
 
 TAIL_LINES = 80
 MAX_TAIL_LINE = 400  # characters of one log line shown in the tail
@@ -263,7 +263,6 @@ def _tail_source(paths: Sequence[str], primary: Optional[Finding]) -> Optional[s
 
 def _log_section(path: str, tail_lines: int) -> str:
     from .explain.command import explain_paths
-    from .explain.diagnose import CONSEQUENCE
 
     out: List[str] = []
     rep = explain_paths([path])

@@ -5,13 +5,13 @@ says what to collect; a bug in the user's code points at the user's frame; nothi
 from __future__ import annotations
 
 import re
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from .. import names as N
 from ..knowledge import deepspeed as K
 from ..knowledge import transformers as TK
 from ..knowledge.versions import major_minor, parse
-from ..model import Evidence, Finding, Report, Severity
+from ..model import CONSEQUENCE, Evidence, Finding, Report, Severity
 from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
 from .causes.loading import zero3_both
@@ -31,7 +31,6 @@ LIB_PATH = re.compile(r"(?:<frozen |<string>|[/\\](?:%s)(?:[/\\]|\.py$)|[/\\]lib
 # even when the user's frame is the innermost one (a C++ op raising, a traceback cut above the library's frames).
 LIB_EXCEPTION = re.compile(r"^(?:%s)\.|\b(?:CUDA|NCCL|cuDNN|CUDNN|cuBLAS|CUBLAS|cuda|nccl|DeepSpeed|deepspeed|ZeRO|torch|"
                            r"transformers|accelerate|peft|bitsandbytes|triton)\b" % "|".join(LIBS[:12]))
-CONSEQUENCE = "consequence"
 WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN\b|^W\d{4} ")  # a warning line is not a failure
 
 
@@ -142,7 +141,7 @@ def _finding(name: str, adv: Advice, evidence: List[Evidence], consequences: Lis
     seen = {(e.path, e.line) for e in evidence}
     ev = tuple(evidence) + tuple(_ev(h, CONSEQUENCE) for h in [h for h in consequences if (h.source, h.line) not in seen][:8])
     first = evidence[0] if evidence else None
-    return Finding(name, severity, adv.summary, adv.why, ev, tuple(adv.fixes), SECTION,
+    return Finding(name, severity, adv.summary, BY_NAME[name].why(adv), ev, tuple(adv.fixes), SECTION,
                    path=first.path if first else None, line=first.line if first else None)
 
 
@@ -260,6 +259,21 @@ def _frame_groups(fr: Optional[Frame]) -> Dict[str, str]:
     return {"path": fr.path, "line": str(fr.line), "func": fr.func} if fr is not None else {}
 
 
+def _distinct(hits: List[Hit]) -> List[Hit]:
+    """``hits`` less those on a line already listed, or repeating a listed line's text (a notable warning is also a
+    warning; ranks print the same warning)."""
+    lines: Set[Tuple[str, int]] = set()
+    texts: Set[str] = set()
+    out: List[Hit] = []
+    for h in hits:
+        if (h.source, h.line) in lines or h.text in texts:
+            continue
+        lines.add((h.source, h.line))
+        texts.add(h.text)
+        out.append(h)
+    return out
+
+
 def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
     op_syms = [s for s in symptoms if s.name == G.OP_BUILD_SYMPTOM]
     tbs = sorted(sc.tracebacks, key=lambda t: t.order)
@@ -287,6 +301,6 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         return _finding(name, BY_NAME[name].advise(Seen(), facts), [_ev(sc.build_ran)], [])
     if sc.build_started is not None and not sc.build_done:
         return _finding(N.TORCH_EXTENSIONS_LOCK_STALE, G.lock_stale(Seen(), facts), [_ev(sc.build_started)], [], Severity.WARNING)
-    notes = sc.notes + sc.warnings
+    notes = _distinct(sc.notes + sc.warnings)
     return _finding(N.NO_FAILURE, G.no_failure(Seen(groups={"notes": str(len(notes))}), facts),
                     [_ev(h, f"warning, {h.source}:{h.line}") for h in notes[:10]], [], Severity.INFO)

@@ -9,7 +9,7 @@ from packaging.version import Version
 
 from .versions import Span, lookup, v
 
-__all__ = ["ConfigKey", "ZERO_KEYS", "OFFLOAD_PARAM_KEYS", "OFFLOAD_OPTIMIZER_KEYS", "PRECISION_MODELS_SINCE",
+__all__ = ["PEFT_NONREENTRANT_SINCE", "ConfigKey", "ZERO_KEYS", "OFFLOAD_PARAM_KEYS", "OFFLOAD_OPTIMIZER_KEYS", "PRECISION_MODELS_SINCE",
     "FP16_KEYS", "BF16_KEYS", "VALIDATED_BLOCKS", "TOP_LEVEL_KEYS", "REMOVED_TOP_LEVEL", "REMOVED_ZERO",
     "config_keys_for", "block_validated", "removed_top_level", "removed_zero", "OFFLOAD_DEVICES", "ZERO_STAGES",
     "ZERO_INT_FIELDS", "PYDANTIC_V2_SINCE", "FP16_MIN_LOSS_SCALE", "COMM_DATA_TYPE_KEYS", "MSG_COMM_DATA_TYPE",
@@ -201,3 +201,7 @@ def batch_sizes(tb: Optional[int], mb: Optional[int], ga: Optional[int], ws: int
     if mb is not None:
         return mb * ws, mb, 1
     raise ValueError(MSG_BATCH_NONE)
+
+# Non-reentrant gradient checkpointing of PEFT models under ZeRO-3 works from this release [reference D12]
+# (before it: torch's CheckpointError; lint's and explain's peft-reentrant).
+PEFT_NONREENTRANT_SINCE = "0.19.3"

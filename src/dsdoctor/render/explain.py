@@ -5,8 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Dict, List, Optional, TextIO
 
-from ..explain.diagnose import CONSEQUENCE
-from ..model import Finding, Report, Severity
+from ..model import CONSEQUENCE, Finding, Report, Severity
 from .json_out import dumps, envelope
 
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 import os
 from typing import Dict, List, Optional, Tuple
 
-from ..model import Finding, Report, Severity
+from ..model import CONSEQUENCE, Finding, Report, Severity
 
 COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
-CONSEQUENCE = "consequence"  # explain's Evidence.where for a symptom (explain.diagnose)
 MAX_MESSAGE = 4000
 
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, 
 from urllib.parse import quote
 
 from ..catalog import RULES, code_for
-from ..model import Evidence, Finding, Report, Severity
+from ..model import CONSEQUENCE, Evidence, Finding, Report, Severity
 from ..textpos import LineIndex
 
 if TYPE_CHECKING:
@@ -37,7 +37,6 @@ SRCROOT = "%SRCROOT%"
 FINGERPRINT_KEY = "dsdoctor/v1"
 RULES_DOC = "docs/rules.md"
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-CONSEQUENCE = "consequence"  # explain's Evidence.where for a symptom the cause explains (explain.diagnose)
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # SARIF §3.30.2: CR, LF and CR LF each end a line
 
 

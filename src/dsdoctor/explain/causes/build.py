@@ -70,7 +70,7 @@ def _python_headers_missing(s: Seen, f: LogFacts) -> Advice:
 
 def _cuda_headers_missing(s: Seen, f: LogFacts) -> Advice:
     return Advice("CUDA headers are missing under CUDA_HOME: the op's sources cannot be compiled",
-                  "CUDA_HOME points at a toolkit without its include/ directory (a runtime-only or nvcc-only install).",
+                  "",
                   [code_fix("Install the CUDA development headers matching torch's CUDA",
                             "conda install -c nvidia cuda-cudart-dev cuda-libraries-dev   # or apt install cuda-toolkit-X-Y",
                             reason="then export CUDA_HOME to that toolkit")])
@@ -142,29 +142,28 @@ def _nvcc_arch_unsupported(s: Seen, f: LogFacts) -> Advice:
                                 f"export CUDA_HOME=/usr/local/cuda-{want}   # a newer one; torch built for CUDA 12 needs a 12.x "
                                 "toolkit", "docker: a CUDA 12 -devel base image"), arch_list])
     return Advice("nvcc cannot build for a GPU architecture in the arch list",
-                  f"CUDA 13's nvcc dropped everything below compute_{CK.NVCC_13_ARCHS[0]}; DeepSpeed's default list still names "
-                  "compute_60/61/70 (and a forked child cannot probe the GPUs).",
+                  "",
                   [F.env_fix("TORCH_CUDA_ARCH_LIST", "8.0;9.0", "List only your GPUs' architectures",
                              reason="nvidia-smi --query-gpu=compute_cap --format=csv gives them")])
 
 
 def _compiler_killed(s: Seen, f: LogFacts) -> Advice:
     return Advice("The compiler was killed while building the op (almost always out of host memory)",
-                  "ninja runs one compiler per core; each cc1plus for DeepSpeed ops can take several GB.",
+                  "",
                   [F.env_fix("MAX_JOBS", "1", "Build with one compiler job at a time"),
                    code_fix("Or add memory / swap", "free -g; dmesg | grep -i 'killed process'")])
 
 
 def _libstdcxx_mismatch(s: Seen, f: LogFacts) -> Advice:
     return Advice("The freshly built op needs a newer libstdc++ than the one the process loaded",
-                  "The op was compiled with a newer gcc than the libstdc++ in the environment (often conda's).",
+                  "",
                   [code_fix("Give the environment a newer libstdc++", "conda install -c conda-forge 'libstdcxx-ng>=13'"),
                    F.env_fix("LD_PRELOAD", "/usr/lib/x86_64-linux-gnu/libstdc++.so.6", "Or load the system libstdc++ first",
                              "unsafe", "may clash with other libraries in the environment")])
 
 
 def _windows_op_build(s: Seen, f: LogFacts) -> Advice:
-    return Advice("DeepSpeed ops cannot be JIT-built on native Windows", s.text,
+    return Advice("DeepSpeed ops cannot be JIT-built on native Windows", "",
                   [code_fix("Run training under WSL2 or Linux", "wsl --install")])
 
 
@@ -192,23 +191,20 @@ def _op_builder_bug(s: Seen, f: LogFacts) -> Advice:
                               reason="the JIT builds of those releases pass -lcurand"))
     elif key == "rocm-compile-flag-none":
         fixes.append(F.pip_fix("deepspeed==0.17.4", "Or use the release before the regression"))
-    return Advice(f"DeepSpeed's op builder produced a broken build: {bug.what}",
-                  f"The op's sources, objects and flags come from DeepSpeed's builder ({bug.versions}), not from your "
-                  f"environment: the toolkit, compiler and libraries are not the problem. Fixed by DeepSpeed PR {bug.pr}.",
-                  fixes)
+    return Advice(f"DeepSpeed's op builder produced a broken build: {bug.what}", "", fixes,
+                  f"This one is in DeepSpeed {bug.versions}; PR {bug.pr} fixes it.")
 
 
 def _cpu_simd_flags_mismatch(s: Seen, f: LogFacts) -> Advice:
     if CK.MSG_GCC_EMPTY_ARG in s.text:
         return Advice("cpu_adam was compiled with an empty SIMD flag: DeepSpeed did not recognise this CPU",
-                      f"DeepSpeed < {K.SIMD_EMPTY_FLAG_FIXED}'s simd_width() returned '' for CPUs it did not know; gcc "
-                      "reads the empty argument as a file name.",
+                      "",
                       [F.pip_fix(f"deepspeed>={K.SIMD_EMPTY_FLAG_FIXED}", f"Upgrade DeepSpeed ({K.SIMD_EMPTY_FLAG_FIXED} "
-                                 "builds unknown CPUs with -D__SCALAR__, PR #796)")])
+                                 "builds unknown CPUs with -D__SCALAR__, PR #796)")],
+                      facts=f"DeepSpeed < {K.SIMD_EMPTY_FLAG_FIXED}'s simd_width() returned '' for this CPU; gcc read the "
+                            "empty argument as a file name.")
     return Advice("cpu_adam's AVX-512 code was compiled for a target without AVX-512",
-                  "DeepSpeed picks its SIMD path (-D__AVX512__) from the CPU's flags (py-cpuinfo / lscpu), but the "
-                  "compiler targets another -march (a site compiler wrapper or module default, CFLAGS/CXXFLAGS, or a "
-                  "build host unlike the run host), so simd.h's _mm512 intrinsics cannot compile.",
+                  "",
                   [code_fix("Let the compiler target this CPU: find and remove the -march override",
                             "env | grep -E '^C(XX)?FLAGS'; c++ -Q --help=target | grep -- '-march='",
                             reason="DeepSpeed itself passes -march=native"),
@@ -223,10 +219,8 @@ def _nvcc_too_old(s: Seen, f: LogFacts) -> Advice:
                  "which nvcc; nvcc -V   # the nvcc the build runs")]
     std = s.groups.get("value", "c++17")
     since = CK.NVCC_STD_SINCE.get(std, (11, 0))
-    return Advice(f"The nvcc that built the op is too old: it rejects -std={std}",
-                  f"nvcc before CUDA {since[0]}.{since[1]} has no -std={std}, which DeepSpeed's and torch's headers need: "
-                  "the toolkit the build found is older than torch's CUDA (often a second toolkit on PATH or CUDA_HOME).",
-                  list(fixes))
+    facts = "" if std == "c++17" else f"-std={std} needs nvcc from CUDA {since[0]}.{since[1]} on."  # the docs' is c++17's
+    return Advice(f"The nvcc that built the op is too old: it rejects -std={std}", "", list(fixes), facts)
 
 
 _NINJA_TORCH = CK.MSG_TORCH_NINJA.split(": ", 1)[1].split(" (")[0]
@@ -305,7 +299,8 @@ SPECS: Tuple[Cause, ...] = (
         what="The op build failed because a CUDA header (`cuda_runtime.h`, `cuda.h`, `cublas_v2.h`, `curand.h`, ...) is "
               "not found: CUDA_HOME points at a toolkit without its include/ directory (a runtime-only or nvcc-only "
               "install).",
-        why="CUDA ops (and cpu_adam's CUDA build before 0.19.8) compile against the toolkit's headers.",
+        why="CUDA ops (and cpu_adam's CUDA build before 0.19.8) compile against the toolkit's headers; a runtime-only or "
+              "nvcc-only install has no include/ directory.",
         fix="Install the CUDA development headers matching torch's CUDA (`conda install -c nvidia cuda-cudart-dev "
               "cuda-libraries-dev`, or `apt install cuda-toolkit-X-Y`), then export CUDA_HOME to that toolkit.",
         examples=(log(N.CUDA_HEADERS_MISSING, "A fused_adam build on a toolkit without headers:",
@@ -397,8 +392,8 @@ SPECS: Tuple[Cause, ...] = (
         what="nvcc refused a GPU architecture in the build's arch list (`Unsupported gpu architecture 'compute_60'`), "
               "or DeepSpeed found no compute capability left after filtering, or could not probe the GPUs in a forked "
               "child where CUDA was already initialised.",
-        why="CUDA 13's nvcc dropped compute_60/61/70, and DeepSpeed's default list still names them (a forked child "
-              "cannot probe the GPUs to narrow it).",
+        why=f"CUDA 13's nvcc dropped every architecture below compute_{CK.NVCC_13_ARCHS[0]}, and DeepSpeed's default list "
+              "still names compute_60/61/70 (a forked child cannot probe the GPUs to narrow it).",
         fix="List only your GPUs' architectures: `export TORCH_CUDA_ARCH_LIST=\"8.0;9.0\"` (`nvidia-smi "
               "--query-gpu=compute_cap --format=csv` gives them).",
         examples=(log(N.NVCC_ARCH_UNSUPPORTED, "A fused_adam build with CUDA 13's nvcc:",
@@ -546,9 +541,10 @@ SPECS: Tuple[Cause, ...] = (
               "`AVX512F vector return without AVX512F enabled changes the ABI` / fails with `target specific option "
               "mismatch` on simd.h's _mm512 intrinsics, or (DeepSpeed < 0.3.12) gets an empty argument "
               "(`gcc: error: : No such file or directory`).",
-        why="DeepSpeed chooses `-D__AVX512__` / `-D__AVX256__` from the CPU's flags but the compiler's `-march` comes "
-              "from elsewhere (a site compiler wrapper or module default such as x86-64-v3, CFLAGS, or a build host "
-              "unlike the run host). Old releases passed an empty flag for CPUs they did not recognise.",
+        why="DeepSpeed chooses `-D__AVX512__` / `-D__AVX256__` from the CPU's flags (py-cpuinfo / lscpu) but the "
+              "compiler's `-march` comes from elsewhere (a site compiler wrapper or module default such as x86-64-v3, "
+              "CFLAGS/CXXFLAGS, or a build host unlike the run host), so simd.h's intrinsics cannot compile. Old "
+              "releases passed an empty flag for CPUs they did not recognise.",
         fix="Remove the `-march` override so the compiler targets the CPU (DeepSpeed passes `-march=native`), or build "
               "the op on the machine that runs it; for the empty flag, upgrade DeepSpeed (>= 0.3.12).",
         examples=(log(N.CPU_SIMD_FLAGS_MISMATCH, "cpu_adam compiled by a compiler wrapper targeting x86-64-v3:",

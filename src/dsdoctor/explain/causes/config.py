@@ -12,11 +12,6 @@ from ... import names as N
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
 from ...knowledge.versions import parse, v
-from ...lint.config import auto_without_trainer as AWT
-from ...lint.config import batch_size_mismatch as BSM
-from ...lint.config import bucket_size_float as BSF
-from ...lint.config import nvme_path_missing as NVME
-from ...lint.config import offload_client_optimizer as OCO
 from ...model import Fix, Severity
 from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
@@ -25,19 +20,19 @@ DS_CONFIG = "deepspeed/runtime/config.py"
 
 def _offload_client_optimizer(s: Seen, f: LogFacts) -> Advice:
     return Advice("A torch (client) optimizer was passed with ZeRO-Offload; DeepSpeed refuses it by default", s.text[:300],
-                  [OCO.FIXES[0],  # lint's fixes for the same config (offload-client-optimizer), then explain's
+                  [F.OFFLOAD_CLIENT_OPTIMIZER_FIXES[0],  # lint's fixes for the same config (offload-client-optimizer), then explain's
                    code_fix("Or construct deepspeed.ops.adam.DeepSpeedCPUAdam yourself", "from deepspeed.ops.adam import DeepSpeedCPUAdam"),
-                   *OCO.FIXES[1:]])
+                   *F.OFFLOAD_CLIENT_OPTIMIZER_FIXES[1:]])
 
 
 def _trainer_mismatch(s: Seen, f: LogFacts) -> Advice:
-    return Advice("DeepSpeed config values contradict the TrainingArguments", s.text,
+    return Advice("DeepSpeed config values contradict the TrainingArguments", "",
                   [code_fix('Set the listed DeepSpeed keys to "auto" so the Trainer fills them', 'ds_config: "<key>": "auto"')])
 
 
 def _auto_without_trainer(s: Seen, f: LogFacts) -> Advice:
     return Advice('"auto" values reached DeepSpeed without the HF Trainer to fill them', s.text,
-                  [AWT.FIX,  # lint's fix (ds-config-auto-without-trainer), then how
+                  [F.AUTO_WITHOUT_TRAINER_FIX,  # lint's fix (ds-config-auto-without-trainer), then how
                    code_fix('Replace every "auto" with a number', 'ds_config: "train_micro_batch_size_per_gpu": 4, '
                             '"gradient_accumulation_steps": 1 (and remove/compute "train_batch_size")'),
                    code_fix("Or pass the config through TrainingArguments(deepspeed=...) and the Trainer", "TrainingArguments(deepspeed=cfg)")])
@@ -47,7 +42,7 @@ def _batch_size_mismatch(s: Seen, f: LogFacts) -> Advice:
     g = s.groups
     ws = g.get("ws", "?")
     fixes = [code_fix("Let DeepSpeed derive train_batch_size", 'ds_config: remove "train_batch_size" (or "auto" under the Trainer)'),
-             BSM.auto_fix()]  # lint's fix under the HF Trainer (batch-size-mismatch)
+             F.batch_auto_fix()]  # lint's fix under the HF Trainer (batch-size-mismatch)
     why = "DeepSpeed asserts train_batch_size == micro_batch_per_gpu * gradient_accumulation_steps * world_size."
     if ws == "1":
         why += (" It saw world size 1: the config was read before torch.distributed was initialised (zero.Init / "
@@ -60,7 +55,7 @@ def _batch_size_mismatch(s: Seen, f: LogFacts) -> Advice:
 def _bucket_size_float(s: Seen, f: LogFacts) -> Advice:
     key = f.extra.get("float_key", "the bucket size")
     m = re.search(r"input_value=(\d{1,15})\.\d", s.text)
-    fixes = [BSF.int_fix(key, m.group(1) if m else "15099494")]  # lint's fix (bucket-size-float)
+    fixes = [F.bucket_int_fix(key, m.group(1) if m else "15099494")]  # lint's fix (bucket-size-float)
     tf = parse(f.transformers)
     if tf is None or tf < v(TK.AUTO_BUCKET_INT_FROM):
         fixes.append(F.pip_fix(f"transformers>={TK.AUTO_BUCKET_INT_FROM}",
@@ -70,7 +65,7 @@ def _bucket_size_float(s: Seen, f: LogFacts) -> Advice:
 
 
 def _no_sync(s: Seen, f: LogFacts) -> Advice:
-    return Advice("no_sync() was used with ZeRO stage 2/3", s.text,
+    return Advice("no_sync() was used with ZeRO stage 2/3", "",
                   [code_fix("Let DeepSpeed accumulate gradients", 'ds_config: "gradient_accumulation_steps": N',
                             reason="call engine.backward/step on every micro-batch, without no_sync()")])
 
@@ -101,15 +96,13 @@ def _invalid(s: Seen, f: LogFacts) -> Advice:
 
 def _nvme_path(s: Seen, f: LogFacts) -> Advice:
     return Advice("NVMe offload is configured without an nvme_path", s.text[:300],
-                  [code_fix(NVME.FIX.title, 'ds_config: "offload_param": {"device": "nvme", "nvme_path": "/local_nvme"}'),
+                  [code_fix(F.NVME_PATH_FIX.title, 'ds_config: "offload_param": {"device": "nvme", "nvme_path": "/local_nvme"}'),
                    _lint_fix(N.NVME_PATH_MISSING)])
 
 
 def _needs_optimizer(s: Seen, f: LogFacts) -> Advice:
     return Advice(f"ZeRO stage {s.groups.get('stage', '1/2')} was started without an optimizer",
-                  "ZeRO stages 1 and 2 partition optimizer states, so deepspeed.initialize / accelerate's prepare assert "
-                  "when no optimizer is passed and the config has none: an evaluation / inference run, or a reference "
-                  "model prepared with the training config.",
+                  "",
                   [code_fix("Add an optimizer to the DeepSpeed config (or pass optimizer= to deepspeed.initialize)",
                             'ds_config: "optimizer": {"type": "AdamW", "params": {"lr": "auto"}}'),
                    code_fix("For evaluation / generation / a frozen reference model use ZeRO stage 0 or 3",
@@ -117,7 +110,7 @@ def _needs_optimizer(s: Seen, f: LogFacts) -> Advice:
 
 
 def _untested_optimizer(s: Seen, f: LogFacts) -> Advice:
-    return Advice("A client optimizer DeepSpeed's ZeRO does not list as supported", s.text[:300],
+    return Advice("A client optimizer DeepSpeed's ZeRO does not list as supported", "",
                   [code_fix("Allow it explicitly", f"ds_config: {K.ALLOW_UNTESTED_OPTIMIZER}",
                             reason="ZeRO wraps any torch optimizer; the check only guards against untested ones"),
                    code_fix("Or use one of DeepSpeed's optimizers from the config", 'ds_config: "optimizer": {"type": "AdamW", ...}')])
@@ -125,9 +118,7 @@ def _untested_optimizer(s: Seen, f: LogFacts) -> Advice:
 
 def _path_not_found(s: Seen, f: LogFacts) -> Advice:
     return Advice("The DeepSpeed config path does not exist, so it was parsed as JSON/base64 text and failed",
-                  "HfDeepSpeedConfig (Transformers/Accelerate) and DeepSpeed read a string as a file only when the path "
-                  "exists; otherwise they try json.loads and base64 on the string itself. The JSON/Unicode decode "
-                  "errors are consequences: the file was never opened.",
+                  "",
                   [code_fix("Check the path from the directory the launcher starts the script in",
                             "ls -l <the --deepspeed / deepspeed_config_file path>   # relative paths resolve from the CWD",
                             reason="a typo or a relative path; editing the config file itself changes nothing")])
@@ -307,8 +298,9 @@ SPECS: Tuple[Cause, ...] = (
     Docs(
         what="DeepSpeed (or accelerate) asserted `zero stage N requires an optimizer`: a ZeRO stage 1/2 engine was "
               "built with no optimizer passed and none in the config.",
-        why="ZeRO stages 1 and 2 partition optimizer states, so they need an optimizer. Evaluation, generation or a "
-              "frozen reference model (DPO/PPO) prepared with the training config has none.",
+        why="ZeRO stages 1 and 2 partition optimizer states, so deepspeed.initialize (and accelerate's prepare) assert "
+              "when no optimizer is passed and the config has none: evaluation, generation or a frozen reference model "
+              "(DPO/PPO) prepared with the training config.",
         fix="Add an `\"optimizer\"` block to the DeepSpeed config (or pass `optimizer=` to `deepspeed.initialize`); "
               "for evaluation / generation / a reference model use ZeRO stage 0 (or 3, which runs without an optimizer).",
         examples=(log(N.ZERO_STAGE_REQUIRES_OPTIMIZER, "deepspeed.initialize(model=model, config=cfg) for evaluation, with a "
@@ -358,8 +350,9 @@ SPECS: Tuple[Cause, ...] = (
               "parsed as JSON or base64 instead (`Expected a string path to an existing deepspeed config ...`, or a "
               "`JSONDecodeError` / `UnicodeDecodeError` from `json.loads(config_file_or_dict)` / "
               "`base64.urlsafe_b64decode(config_file_or_dict)`).",
-        why="A string is read as a file only when `os.path.exists` is true; otherwise it is tried as inline JSON and "
-              "as base64. The decode errors are consequences: the file was never opened, so editing it changes nothing.",
+        why="HfDeepSpeedConfig (Transformers/Accelerate) and DeepSpeed read a string as a file only when "
+              "`os.path.exists` is true; otherwise it is tried as inline JSON and as base64. The decode errors are "
+              "consequences: the file was never opened, so editing it changes nothing.",
         fix="Fix the path (a typo, or a relative path resolved from another working directory): `ls -l` it from the "
               "directory the launcher starts the script in, or pass an absolute path.",
         examples=(log(N.DS_CONFIG_PATH_NOT_FOUND, "TrainingArguments(deepspeed=\"configs/ds_z2.jsn\") (a typo):",

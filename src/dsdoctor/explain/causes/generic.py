@@ -25,14 +25,11 @@ LAUNCH_SYMPTOM = N.LAUNCH_FAILED
 
 def _op_build_failed(s: Seen, f: LogFacts) -> Advice:
     return Advice("An op failed to build/load, but the log does not show why (the compiler output or the first "
-                  "exception is not in it)",
-                  "The lines below are consequences only. Collect the build log with the cause, then run explain on it.",
-                  [collect_fix()])
+                  "exception is not in it)", "", [collect_fix()])
 
 
 def _launch_failed(s: Seen, f: LogFacts) -> Advice:
-    return Advice("A process failed, but the log does not show why",
-                  "Only the launcher's report is in the log; the failing rank's own output is not.", [collect_fix()])
+    return Advice("A process failed, but the log does not show why", "", [collect_fix()])
 
 
 def user_code(s: Seen, f: LogFacts) -> Advice:
@@ -40,24 +37,25 @@ def user_code(s: Seen, f: LogFacts) -> Advice:
     if ARGPARSE_LOCAL_RANK.search(s.text):
         return Advice("The script's argument parser rejects the --local_rank argument the launcher passes to every rank",
                       "The deepspeed launcher (and torch.distributed.launch) append --local_rank=N (torch 2.x's launcher: "
-                      "--local-rank=N) to the script's arguments; argparse exits with status 2 on an unknown argument.",
+                      "--local-rank=N) to the script's arguments; argparse exits with status 2 on an unknown argument: "
+                      f"`{s.text.strip()[:200]}`.",
                       [code_fix("Accept it in the script", 'parser.add_argument("--local_rank", "--local-rank", type=int, default=-1)'),
                        code_fix("Or do not pass it: read LOCAL_RANK from the environment",
                                 "deepspeed --no_local_rank train.py ...   # torchrun never passes it")])
     g = s.groups
-    return Advice(f"An exception in your own code: {s.text[:200]}", f"Raised in {g.get('func')} at {g.get('path')}:"
-                  f"{g.get('line')}, not in DeepSpeed/torch/Transformers. Fix the code there.", [])
+    facts = (f"Raised in {g.get('func')} at {g['path']}:{g.get('line')}, not in DeepSpeed/torch/Transformers."
+             if g.get("path") else "")
+    return Advice(f"An exception in your own code: {s.text[:200]}", "", [], facts)
 
 
 def unknown(s: Seen, f: LogFacts) -> Advice:
     """``s.text``: the exception line ("" for a launcher's report only); ``s.groups``: the user's last frame."""
     if not s.text:
-        return _launch_failed(s, f)
+        return Advice("A process failed, but the log does not show why", "", [collect_fix()],
+                      "Only the launcher's report is in the log; the failing rank's own output is not.")
     g = s.groups
-    mine = f"Your last frame: {g['path']}:{g['line']} in {g['func']}. " if g.get("path") else ""
-    return Advice(f"A failure dsdoctor does not recognise: {s.text[:200]}",
-                  "No known cause matched. " + mine + "Run `dsdoctor check -v` and include the full log when asking for help.",
-                  [collect_fix()])
+    mine = f"Your last frame: {g['path']}:{g['line']} in {g['func']}." if g.get("path") else ""
+    return Advice(f"A failure dsdoctor does not recognise: {s.text[:200]}", "", [collect_fix()], mine)
 
 
 def lock_stale(s: Seen, f: LogFacts) -> Advice:
@@ -72,9 +70,7 @@ def lock_stale(s: Seen, f: LogFacts) -> Advice:
 def no_failure(s: Seen, f: LogFacts) -> Advice:
     """``s.groups["notes"]``: how many notable warnings the log has."""
     n = int(s.groups.get("notes", "0"))
-    return Advice("No failure in the log" + (f"; {n} notable warning(s)" if n else ""),
-                  "No traceback and no known failure message. If the run hung, look for a stale torch-extensions lock "
-                  "(`dsdoctor check`, or `dsdoctor explain --env`).", [])
+    return Advice("No failure in the log" + (f"; {n} notable warning(s)" if n else ""), "", [])
 
 
 # `dsdoctor verify` leads with this symptom when the log shows no cause it recognises (its docs group)
@@ -178,8 +174,8 @@ SPECS: Tuple[Cause, ...] = (
         what="The log shows that an op failed to build or load (`ds_opt_adam` AttributeError, `failed to build/load`, "
               "`Error building extension`, `ninja: build stopped`) but not why: the compiler output or the first "
               "exception is not in it (a truncated log, or one rank's tail).",
-        why="Those lines are consequences only; guessing a cause from them would be wrong half the time, so explain "
-              "says what to collect instead.",
+        why="The lines it shows are consequences only; guessing a cause from them would be wrong half the time, so "
+              "explain says what to collect instead: the build log with the cause, to run explain on.",
         fix="Collect what shows the cause: `dsdoctor verify --op cpu_adam` (rebuilds the op in a fresh dir and shows "
               "the compiler output) and `dsdoctor check -v` (the environment the op is built in); keep the full build "
               "log (the lines between `Building extension module` and the error) and run explain on it.",
@@ -220,7 +216,8 @@ SPECS: Tuple[Cause, ...] = (
     unknown,
     Docs(
         what="A failure dsdoctor does not recognise: a traceback (or a launcher's failure report) with no known cause.",
-        why="explain never invents a cause; it shows the exception and the user's last frame.",
+        why="No known cause matched, and explain never invents one; it shows what the log holds (the exception and the "
+              "user's last frame).",
         fix="Run `dsdoctor check -v` and `dsdoctor verify --op cpu_adam`, and include the full log when asking for "
               "help.",
         examples=(log("unknown-nccl", "An NCCL error:",
@@ -239,7 +236,8 @@ SPECS: Tuple[Cause, ...] = (
     Docs(
         what="The log shows no failure: no traceback and no known failure message. Notable warnings are listed "
               "(e.g. a CUDA mismatch allowed by DS_SKIP_CUDA_CHECK=1, CPU-only ops built silently).",
-        why="explain never invents a cause. If the run hung, the log cannot show why.",
+        why="No traceback and no known failure message, and explain never invents a cause. If the run hung, the log "
+              "cannot show why: look for a stale torch-extensions lock (`dsdoctor check`, or `dsdoctor explain --env`).",
         fix="Nothing to fix in the log. If the run hung, look for a stale torch-extensions lock (`dsdoctor check`, or "
               "`dsdoctor explain --env`).",
         examples=(log("no-failure-skip-check", "A run that went on with DS_SKIP_CUDA_CHECK=1:",

@@ -23,8 +23,7 @@ _PIP_FAILED = "|".join(re.escape(m.split("{")[0]) for m in (CK.MSG_PIP_STEP_FAIL
 
 def _torch_not_importable(s: Seen, f: LogFacts) -> Advice:
     return Advice("Installing DeepSpeed with DS_BUILD_OPS=1 failed: its setup.py could not import torch",
-                  "pip builds the sdist in an isolated environment that does not see the torch installed in yours, so "
-                  "setup.py cannot pre-compile ops. DS_BUILD_OPS defaults to 1 on native Windows.",
+                  "",
                   [code_fix("Build against this environment's torch", "pip install --no-build-isolation deepspeed",
                             reason="torch, setuptools and wheel must already be installed in it"),
                    code_fix("Or install without pre-compiled ops (JIT-built when first used, on Linux)",
@@ -34,9 +33,7 @@ def _torch_not_importable(s: Seen, f: LogFacts) -> Advice:
 
 def _accelerator_autodetect_cpu(s: Seen, f: LogFacts) -> Advice:
     return Advice("DeepSpeed selected its CPU accelerator because it saw no GPU, and built or listed CPU ops",
-                  "get_accelerator() picks cuda only when torch sees a CUDA device; on a build host, container or VM "
-                  "without a visible GPU it picks cpu, whose ops (deepspeed_ccl_comm needs Intel oneCCL, "
-                  "deepspeed_shm_comm, ...) are not the CUDA ones.",
+                  "",
                   [F.env_fix("DS_ACCELERATOR", "cuda", "Tell DeepSpeed which accelerator to use",
                              reason="in the environment of the process that builds (pip) and of the one that runs",
                              launcher="pip install deepspeed"),
@@ -47,9 +44,7 @@ def _accelerator_autodetect_cpu(s: Seen, f: LogFacts) -> Advice:
 
 def _op_not_implemented(s: Seen, f: LogFacts) -> Advice:
     backend = s.groups.get("backend", "selected")
-    return Advice(f"The {backend} accelerator has no build of this DeepSpeed op",
-                  f"DeepSpeed's {backend} op builders give NotImplementedBuilder for ops written only for CUDA (e.g. the "
-                  "transformer_inference kernels of kernel injection); no install flag can build them there.",
+    return Advice(f"The {backend} accelerator has no build of this DeepSpeed op", "",
                   [code_fix("Inference: use automatic tensor parallelism instead of kernel injection",
                             "deepspeed.init_inference(model, replace_with_kernel_inject=False, ...)"),
                    code_fix("If this machine has a GPU, DeepSpeed did not see it",
@@ -58,9 +53,7 @@ def _op_not_implemented(s: Seen, f: LogFacts) -> Advice:
 
 def _source_tree_shadows_install(s: Seen, f: LogFacts) -> Advice:
     return Advice("`import deepspeed` found a DeepSpeed source tree, not the installed package",
-                  "deepspeed/ops/op_builder exists only as a symlink in a git checkout or as the copy setup.py makes when "
-                  "installing; a tree without it (a fork, symlinks not materialised) shadows the installed package when "
-                  "Python runs inside it or it is on PYTHONPATH.",
+                  "",
                   [code_fix("Run from another directory (and keep the checkout off PYTHONPATH)",
                             "cd ~ && python -c 'import deepspeed; print(deepspeed.__file__)'"),
                    code_fix("Or install the checkout itself", "pip install -e .   # inside the checkout")])
@@ -68,8 +61,7 @@ def _source_tree_shadows_install(s: Seen, f: LogFacts) -> Advice:
 
 def _torch_hipify_too_old(s: Seen, f: LogFacts) -> Advice:
     return Advice("The installed torch's hipify is older than what DeepSpeed's ROCm build calls",
-                  "DeepSpeed hipifies its CUDA sources with torch.utils.hipify (with hipify_extra_files_only and other "
-                  "arguments, 0.6+); a torch without the module or those arguments cannot build DeepSpeed for ROCm.",
+                  "",
                   [code_fix("Install a current ROCm build of torch",
                             "pip install torch --index-url https://download.pytorch.org/whl/rocm6.2   # your ROCm version"),
                    code_fix("Or use a DeepSpeed release as old as that torch", "pip install 'deepspeed<0.6'")])
@@ -79,9 +71,7 @@ def _device_map_mp(s: Seen, f: LogFacts) -> Advice:
     n, lws = s.groups.get("n_gpu") or "N", s.groups.get("lws") or "1"
     return Advice(f"ms-swift saw {n} GPUs for {lws} local process(es), chose device_map model parallelism, and refuses "
                   "DeepSpeed with it",
-                  f"swift counts local processes from {SK.LOCAL_WORLD_SIZE_VAR} (torchrun sets it): one process started "
-                  f"for all GPUs ({SK.NPROC_VAR} not reaching the command) or the deepspeed launcher (which sets "
-                  f"{K.LAUNCHER_LOCAL_SIZE_VAR}) leaves it at 1.",
+                  "",
                   [code_fix("Start one process per GPU through swift's launcher",
                             f"{SK.NPROC_VAR}={n} swift sft --deepspeed default-zero2 ...",
                             reason="the variables on the command's own line (no blank line after a trailing `\\`)"),
@@ -133,7 +123,8 @@ SPECS: Tuple[Cause, ...] = (
               "`oneapi/ccl.hpp` (deepspeed_ccl_comm), or ds_report lists deepspeed_not_implemented / ccl_comm instead "
               "of the CUDA ops.",
         why="get_accelerator() selects cuda only when torch sees a CUDA device (0.14.1+); a build host, container or VM "
-              "without a visible GPU gets cpu.",
+              "without a visible GPU gets cpu, whose ops (deepspeed_ccl_comm needs Intel oneCCL, deepspeed_shm_comm, "
+              "...) are not the CUDA ones.",
         fix="Set `DS_ACCELERATOR=cuda` for the process that builds and the one that runs, and make the GPU visible "
               "there (`python -c 'import torch; print(torch.cuda.is_available())'`).",
         examples=(log("accelerator-autodetect-cpu-ccl", "DS_BUILD_CCL_COMM=1 pip wheel on a machine without a visible GPU:",
@@ -164,8 +155,9 @@ SPECS: Tuple[Cause, ...] = (
     _op_not_implemented,
     Docs(
         what="An op load raised `This op had not been implemented on <CPU|HPU|NPU|...> backend.`",
-        why="The selected accelerator's op builders have no implementation of that op (e.g. the transformer_inference "
-              "kernels used by `init_inference(replace_with_kernel_inject=True)` on the cpu accelerator).",
+        why="The selected accelerator's op builders have no implementation of that op (NotImplementedBuilder: ops written "
+              "only for CUDA, e.g. the transformer_inference kernels used by `init_inference(replace_with_kernel_inject="
+              "True)` on the cpu accelerator); no install flag can build them there.",
         fix="Use a path the accelerator supports (`replace_with_kernel_inject=False`: automatic tensor parallelism), "
               "or run on a GPU accelerator (if the machine has one, DeepSpeed did not see it).",
         examples=(log("op-not-implemented-cpu-inject", "init_inference with kernel injection on the cpu accelerator:",
@@ -182,7 +174,8 @@ SPECS: Tuple[Cause, ...] = (
     Docs(
         what="`import deepspeed` failed with `No module named 'deepspeed.ops.op_builder'`, its frames in a source tree.",
         why="In a DeepSpeed checkout deepspeed/ops/op_builder is a symlink (or setup.py's copy at install); a tree "
-              "without it shadows the installed package when Python runs inside it or it is on PYTHONPATH.",
+              "without it (a fork, symlinks not materialised) shadows the installed package when Python runs inside it "
+              "or it is on PYTHONPATH.",
         fix="Run from another directory (`python -c 'import deepspeed; print(deepspeed.__file__)'` shows which one "
               "loads), or `pip install -e .` the checkout.",
         examples=(log(N.SOURCE_TREE_SHADOWS_INSTALL, "`import deepspeed` inside a checkout without the op_builder link:",
@@ -200,7 +193,8 @@ SPECS: Tuple[Cause, ...] = (
         what="A ROCm build of DeepSpeed failed in hipify: `hipify() got an unexpected keyword argument ...` or `No "
               "module named 'torch.utils.hipify'`.",
         why="DeepSpeed converts its CUDA sources with torch.utils.hipify and calls it with newer arguments "
-              "(hipify_extra_files_only, 0.6+); the installed torch's hipify is missing or older.",
+              "(hipify_extra_files_only, 0.6+); the installed torch's hipify is missing or older, so DeepSpeed cannot "
+              "be built for ROCm with it.",
         fix="Install a current ROCm build of torch (or a DeepSpeed as old as the torch).",
         examples=(log("torch-hipify-too-old-ds0.15.4", "DeepSpeed 0.15.4's setup.py on a ROCm torch with an old hipify:",
                    "TypeError: hipify() got an unexpected keyword argument 'hipify_extra_files_only'\n"),),
@@ -227,8 +221,9 @@ SPECS: Tuple[Cause, ...] = (
         what="ms-swift refused to start: `DeepSpeed is not compatible with MP. n_gpu: 8, local_world_size: 1.` (or "
               "``with `device_map` ``, 3.2+).",
         why="swift uses device_map model parallelism when it sees more GPUs than local processes; it counts those "
-              "from LOCAL_WORLD_SIZE (set by torchrun), so one process started for all GPUs, or the deepspeed "
-              "launcher (which sets LOCAL_SIZE), looks like model parallelism, which DeepSpeed cannot combine with.",
+              f"from {SK.LOCAL_WORLD_SIZE_VAR} (set by torchrun), so one process started for all GPUs ({SK.NPROC_VAR} "
+              f"not reaching the command), or the deepspeed launcher (which sets {K.LAUNCHER_LOCAL_SIZE_VAR}), looks "
+              "like model parallelism, which DeepSpeed cannot combine with.",
         fix="Start one process per GPU through swift's launcher (`NPROC_PER_NODE=8 swift sft ...`, the variable on "
               "the command's own line); multi-node: NNODES / NODE_RANK / MASTER_ADDR on every node, not the deepspeed "
               "--hostfile launcher.",

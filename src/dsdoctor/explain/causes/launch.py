@@ -21,7 +21,7 @@ SSH = "OpenSSH client errors as pdsh / the launcher relay them (OpenSSH 7-9)"
 
 def _mpi_discovery(s: Seen, f: LogFacts) -> Advice:
     return Advice("The script was not started by a launcher: DeepSpeed found no RANK/WORLD_SIZE and tried MPI discovery",
-                  "deepspeed.init_distributed() falls back to mpi4py when the launcher variables are missing.",
+                  "",
                   [code_fix("Start it with a launcher", "deepspeed --num_gpus N train.py   # or torchrun --nproc-per-node N train.py"),
                    code_fix("Or set the variables for one process",
                             "RANK=0 LOCAL_RANK=0 WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 MASTER_PORT=29500 python train.py")])
@@ -35,7 +35,7 @@ def _hostfile_invalid(s: Seen, f: LogFacts) -> Advice:
 
 def _hostfile_not_found(s: Seen, f: LogFacts) -> Advice:
     return Advice("The deepspeed launcher found no hostfile and started this node only; the other nodes never joined",
-                  s.text,
+                  "",
                   [code_fix("Pass the hostfile to the launcher explicitly (its default is /job/hostfile)",
                             "deepspeed --hostfile /path/to/hostfile train.py ...   # one `<host> slots=<gpus>` per line"),
                    code_fix("Check that a wrapper script forwards it", "grep -n -- '--hostfile' your_launch_script.sh",
@@ -44,45 +44,41 @@ def _hostfile_not_found(s: Seen, f: LogFacts) -> Advice:
 
 def _port_in_use(s: Seen, f: LogFacts) -> Advice:
     port = f.extra.get("port", "<port>")
-    return Advice(f"The rendezvous port {port} is already in use (another run, or a leftover process)", s.text,
+    return Advice(f"The rendezvous port {port} is already in use (another run, or a leftover process)", "",
                   [code_fix("Use a free port", "deepspeed --master_port 29600 train.py   # torchrun: --master-port; env: MASTER_PORT"),
                    code_fix("Or find what holds it", f"ss -ltnp | grep ':{port}'")])
 
 
 def _ssh_unreachable(s: Seen, f: LogFacts) -> Advice:
-    host = s.groups.get("host", "<host>")
-    return Advice(f"The launcher cannot reach {host} over ssh: {s.text[:200]}", s.text,
-                  [code_fix("Check passwordless ssh exactly as the launcher runs it", f"ssh -o BatchMode=yes {shlex.quote(host)} true"),
-                   code_fix("Install your key on the host", f"ssh-copy-id {shlex.quote(host)}"),
+    host = s.groups.get("host", "<host>")  # the host the matched line names (pdsh's prefix, ssh's own message)
+    arg = shlex.quote(host) if "host" in s.groups else host
+    return Advice(f"The launcher cannot reach {host} over ssh: {s.text[:200]}", "",
+                  [code_fix("Check passwordless ssh exactly as the launcher runs it", f"ssh -o BatchMode=yes {arg} true"),
+                   code_fix("Install your key on the host", f"ssh-copy-id {arg}"),
                    code_fix("Single node? Do not pass a hostfile", "mv hostfile hostfile.off   # /job/hostfile is read by default")])
 
 
 def _nccl_timeout(s: Seen, f: LogFacts) -> Advice:
     first = re.search(r"SeqNum=1\b|last completed NCCL work: -1\b", s.text) is not None
-    why = ("A collective waited longer than the process-group timeout on some ranks, so the NCCL watchdog took the "
-           "process down. The waiting ranks are not the problem: one rank is stuck, slow, or issued a different "
-           "collective (uneven data, evaluation or saving on rank 0 only, a hang or crash on another rank).")
     # a collective numbered past 1, or completed work before it: the ranks did talk, so the transport works and
     # testing it (P2P / IB off) cannot help; only the first collective, or one whose number is not shown, can be it
     later = re.search(r"SeqNum=(?:[2-9]|\d{2,})|last completed NCCL work: (?:[1-9]|\d{2,})", s.text) is not None
     transport = [] if later else [
         code_fix("Test the transport when the first collective hangs",
                  "NCCL_P2P_DISABLE=1 NCCL_IB_DISABLE=1 deepspeed ... train.py   # if this runs, fix P2P/IB, do not keep it")]
-    if first:
-        why = ("The very first collective never completed: the ranks never managed to talk to each other (a transport "
-               "problem: P2P / InfiniBand / the network interface), or a rank never reached it. " + why)
-    return Advice("An NCCL collective timed out: one rank stalled, died or diverged while the others waited", why,
+    facts = "The log shows the very first collective (SeqNum=1) timing out." if first else ""
+    return Advice("An NCCL collective timed out: one rank stalled, died or diverged while the others waited", "",
                   [code_fix("Find the rank that did not arrive: its own log, or the collective's stack on every rank",
                             "NCCL_DEBUG=INFO TORCH_NCCL_DUMP_ON_TIMEOUT=1 deepspeed ... train.py",
                             reason="the ranks that print the watchdog line are the ones that waited"),
                    *transport,
                    code_fix("Only when one step is legitimately long (a big eval/save on one rank): raise the timeout",
                             "deepspeed.init_distributed(timeout=datetime.timedelta(hours=2))   # HF: TrainingArguments(ddp_timeout=7200)",
-                            applicability="unsafe", reason="hides a real hang for longer")])
+                            applicability="unsafe", reason="hides a real hang for longer")], facts)
 
 
 def _nccl_p2p(s: Seen, f: LogFacts) -> Advice:
-    return Advice("NCCL tried GPU peer-to-peer between GPUs that do not support peer access", s.text[:300],
+    return Advice("NCCL tried GPU peer-to-peer between GPUs that do not support peer access", "",
                   [F.env_fix(CK.NCCL_P2P_DISABLE, "1", "Disable NCCL's P2P transport in every rank's environment",
                              reason="forward it to the workers (.deepspeed_env, Ray runtime_env env_vars), not only the shell"),
                    code_fix("See which GPU pairs allow peer access", "nvidia-smi topo -m   # and: nvidia-smi topo -p2p r")])
@@ -90,15 +86,14 @@ def _nccl_p2p(s: Seen, f: LogFacts) -> Advice:
 
 def _nccl_ifname(s: Seen, f: LogFacts) -> Advice:
     return Advice(f"NCCL found no usable network interface: {CK.NCCL_SOCKET_IFNAME} names none of this host's "
-                  "interfaces", "NCCL reports it as an internal error; the reason is on its `Last error:` line. "
-                  f"{CK.NCCL_SOCKET_IFNAME} is often copied from another cluster's launch script.",
+                  "interfaces", "",
                   [code_fix(f"Unset {CK.NCCL_SOCKET_IFNAME}, or set it to an interface this host has",
                             "ip -br addr   # then: export NCCL_SOCKET_IFNAME=<iface>   (or unset NCCL_SOCKET_IFNAME)",
                             reason="in every rank's environment (.deepspeed_env / the job script)")])
 
 
 def _nccl_library(s: Seen, f: LogFacts) -> Advice:
-    return Advice("torch loaded another libnccl than the one it was built with (an undefined nccl* symbol)", s.text[:300],
+    return Advice("torch loaded another libnccl than the one it was built with (an undefined nccl* symbol)", "",
                   [code_fix("Find the libnccl that shadows torch's own and remove it from the path",
                             "echo $LD_LIBRARY_PATH; python -c 'import nvidia.nccl, os; print(os.path.dirname(nvidia.nccl.__file__))'"
                             "; ldconfig -p | grep libnccl",
@@ -108,7 +103,7 @@ def _nccl_library(s: Seen, f: LogFacts) -> Advice:
 
 
 def _visible_devices(s: Seen, f: LogFacts) -> Advice:
-    return Advice("The GPUs the launcher or a rank asked for do not match the GPUs that are visible", s.text[:300],
+    return Advice("The GPUs the launcher or a rank asked for do not match the GPUs that are visible", "",
                   [code_fix("With the deepspeed launcher, choose GPUs with --include, not CUDA_VISIBLE_DEVICES",
                             "unset CUDA_VISIBLE_DEVICES; deepspeed --include localhost:0,2 train.py",
                             reason="it maps CUDA_VISIBLE_DEVICES onto its own slot numbers, which restart at 0"),
@@ -119,9 +114,7 @@ def _visible_devices(s: Seen, f: LogFacts) -> Advice:
 
 def _sigint_handler(s: Seen, f: LogFacts) -> Advice:
     return Advice("The deepspeed launcher's own signal handler crashed (NameError on kill_cmd) while stopping the run",
-                  "On a single node with the pdsh launcher path, runner.py installs a SIGINT/SIGTERM handler that uses "
-                  "kill_cmd, which is only set for multi-node runs (fixed in DeepSpeed 0.9.4, PR #3730). The NameError "
-                  "is not why the run stopped: look above it (Ctrl-C, or a rank that failed first).",
+                  "",
                   [F.pip_fix("deepspeed>=0.9.4", "Upgrade DeepSpeed (the handler is installed only for multi-node runs)"),
                    code_fix("Find the first failure above the handler's traceback", "dsdoctor explain <the full log>")])
 
@@ -135,7 +128,7 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     fixes.append(code_fix("Move DeepSpeed / torch / Transformers to versions released together",
                           "pip install -U deepspeed   # or pin torch/transformers to the versions your DeepSpeed (or project) was tested with",
                           reason="an API one package imports was renamed, added or removed in the other"))
-    return Advice("Installed packages disagree on an API: an import or version requirement failed", s.text[:300], fixes)
+    return Advice("Installed packages disagree on an API: an import or version requirement failed", "", fixes)
 
 
 # torch.distributed setup failing or timing out: the frames of a paste cut there, or the store's timeout messages
@@ -234,10 +227,11 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_SSH_UNREACHABLE, f"{RUNNER} main, passwordless-ssh check (0.9-0.19.8)",
                   "RuntimeError: Using hostfile at hostfile but host=nohost-a1 was not reachable via ssh. If you are "
                   "running with a single node please remove hostfile or setup passwordless ssh."),
-              rx(r"ssh: (?:connect to host|Could not resolve hostname) \S{1,200}", "ssh: ", SSH,
+              rx(r"ssh: (?:connect to host|Could not resolve hostname) (?P<host>[^\s:]{1,200})", "ssh: ", SSH,
                  "worker-2: ssh: connect to host worker-2 port 22: Connection refused",
                  "ssh: Could not resolve hostname nohost-a1: Name or service not known"),
-              rx(r"Permission denied \((?:publickey|password)", "Permission denied (", SSH,
+              rx(r"(?:(?:[\w.-]{1,100}@)?(?P<host>[\w.-]{1,200}): )?Permission denied \((?:publickey|password)",
+                 "Permission denied (", SSH,
                  "user@worker-2: Permission denied (publickey)."),
               rx(r"PasswordAuthentication=no'?,? '?(?P<host>[^ ']{1,200})'?,? '?hostname'?\]?' returned non-zero",
                  "PasswordAuthentication=no", f"{RUNNER} main's passwordless-ssh probe, subprocess.CalledProcessError "
@@ -324,7 +318,8 @@ SPECS: Tuple[Cause, ...] = (
         what="NCCL could not start: `ncclInternalError: Internal check failed.` with `Last error: Bootstrap : no "
               "socket interface found`.",
         why="NCCL's bootstrap picks a network interface from `NCCL_SOCKET_IFNAME`; when it names none of the host's "
-              "interfaces (often copied from another cluster's script, e.g. `eth0`), nothing is left.",
+              "interfaces (often copied from another cluster's script, e.g. `eth0`), nothing is left. NCCL reports it "
+              "as an internal error; the reason is on its `Last error:` line.",
         fix="Unset `NCCL_SOCKET_IFNAME`, or set it to an interface the host has (`ip -br addr`), in every rank's "
               "environment.",
         examples=(log(N.NCCL_SOCKET_IFNAME_INVALID, "NCCL_SOCKET_IFNAME=eth0 on a host whose interfaces are ens* / ib*:",
@@ -406,8 +401,8 @@ SPECS: Tuple[Cause, ...] = (
     Docs(
         what="The deepspeed launcher's own SIGINT/SIGTERM handler failed: `NameError: free variable 'kill_cmd' "
               "referenced before assignment` in runner.py `sigkill_handler`.",
-        why="DeepSpeed < 0.9.4 installs the handler on a single node too, but sets `kill_cmd` only for multi-node "
-              "pdsh runs. The NameError hides why the run stopped (Ctrl-C, or a rank that failed first).",
+        why="DeepSpeed < 0.9.4 (fixed by PR #3730) installs the handler on a single node too, but sets `kill_cmd` only "
+              "for multi-node pdsh runs. The NameError hides why the run stopped (Ctrl-C, or a rank that failed first).",
         fix="Look above the handler's traceback for the first failure; upgrade DeepSpeed (`pip install "
               "'deepspeed>=0.9.4'`).",
         examples=(log(N.LAUNCHER_SIGNAL_HANDLER_CRASH, "Ctrl-C on a single-node run with DeepSpeed 0.9.2:",

@@ -11,7 +11,6 @@ from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
-from ...lint.script import peft_reentrant as PEFT_REENTRANT
 from ...model import Fix, Severity
 from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
@@ -61,7 +60,7 @@ def _quant_storage_fix(title: str) -> Fix:
 
 
 def _quantized(s: Seen, f: LogFacts) -> Advice:
-    return Advice("A quantized model ZeRO-3 cannot partition", s.text[:300],
+    return Advice("A quantized model ZeRO-3 cannot partition", "",
                   [code_fix("Train a pre-quantized (GPTQ/AWQ/PTQ) model with ZeRO-2, or start from the fp16/bf16 weights",
                             'ds_config: "zero_optimization": {"stage": 2}',
                             reason="ZeRO-3 partitions parameters at load time; packed int weights cannot be split"),
@@ -69,7 +68,7 @@ def _quantized(s: Seen, f: LogFacts) -> Advice:
 
 
 def _mixed_dtypes(s: Seen, f: LogFacts) -> Advice:
-    return Advice("Parameters of different dtypes in one ZeRO-3 gather: the flat all-gather needs one dtype", s.text[:300],
+    return Advice("Parameters of different dtypes in one ZeRO-3 gather: the flat all-gather needs one dtype", "",
                   [code_fix("Give every parameter the training dtype before deepspeed.initialize / the Trainer",
                             "model.to(torch.bfloat16)   # or: for p in model.parameters(): p.data = p.data.to(torch.bfloat16)",
                             reason="LoRA / new heads / resized embeddings created in fp32 next to bf16/fp16 weights; "
@@ -79,7 +78,7 @@ def _mixed_dtypes(s: Seen, f: LogFacts) -> Advice:
 
 
 def _partitioned_access(s: Seen, f: LogFacts) -> Advice:
-    return Advice("A ZeRO-3 partitioned parameter (size 0 on this rank) was used outside a gather", s.text,
+    return Advice("A ZeRO-3 partitioned parameter (size 0 on this rank) was used outside a gather", "",
                   [code_fix("Run the model through the DeepSpeed engine (a reference / frozen model too: "
                             "deepspeed.initialize or accelerator.prepare it), or build it outside zero.Init",
                             "ref_engine, *_ = deepspeed.initialize(model=ref_model, config=ds_config)",
@@ -91,7 +90,7 @@ def _partitioned_access(s: Seen, f: LogFacts) -> Advice:
 
 
 def _saved_partitioned(s: Seen, f: LogFacts) -> Advice:
-    return Advice("Weights were saved from ZeRO-3 without gathering them (size-0 tensors or no weights)", s.text,
+    return Advice("Weights were saved from ZeRO-3 without gathering them (size-0 tensors or no weights)", "",
                   [code_fix("Gather 16-bit weights on save",
                             'ds_config: "zero_optimization": {"stage3_gather_16bit_weights_on_model_save": true}'),
                    code_fix("Or save through the Trainer / consolidate the checkpoint", "trainer.save_model(out)",
@@ -100,15 +99,14 @@ def _saved_partitioned(s: Seen, f: LogFacts) -> Advice:
 
 def _moved_quantized(s: Seen, f: LogFacts) -> Advice:
     return Advice("The DeepSpeed engine moved a bitsandbytes-quantized model to its device, which Transformers refuses",
-                  "deepspeed.initialize calls module.to(device) (engine.py _configure_distributed_model); Transformers "
-                  "raises for 8-bit models, and for 4-bit ones with bitsandbytes < 0.43.2.",
+                  "",
                   [F.pip_fix("bitsandbytes>=0.43.2", "4-bit: upgrade bitsandbytes (and Transformers) so .to() is allowed"),
                    code_fix("8-bit: load in 4-bit, or keep the quantized model out of deepspeed.initialize",
                             "BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16)")])
 
 
 def _create_reference_model(s: Seen, f: LogFacts) -> Advice:
-    return Advice("TRL's create_reference_model() cannot copy a ZeRO-3 partitioned model", s.text[:300],
+    return Advice("TRL's create_reference_model() cannot copy a ZeRO-3 partitioned model", "",
                   [code_fix("Load the reference model on its own (TRL then prepares it with DeepSpeed)",
                             "ref_model = AutoModelForCausalLM.from_pretrained(name)   # instead of create_reference_model(model)"),
                    code_fix("Or pass ref_model=None with a PEFT model (the adapter-disabled policy is the reference)",
@@ -117,7 +115,7 @@ def _create_reference_model(s: Seen, f: LogFacts) -> Advice:
 
 def _not_converted(s: Seen, f: LogFacts) -> Advice:
     return Advice("A parameter without ZeRO-3's ds_* attributes reached ZeRO-3 code: it was never converted by zero.Init "
-                  "or was replaced afterwards", s.text[:300],
+                  "or was replaced afterwards", "",
                   [code_fix("Build the model under zero.Init: create TrainingArguments(deepspeed=...) / HfDeepSpeedConfig "
                             "before from_pretrained",
                             "args = TrainingArguments(..., deepspeed=cfg); model = AutoModel.from_pretrained(...)",
@@ -131,7 +129,7 @@ def _not_converted(s: Seen, f: LogFacts) -> Advice:
 
 def _zeropp_hpz(s: Seen, f: LogFacts) -> Advice:
     return Advice("ZeRO++ hierarchical partitioning (zero_hpz_partition_size > 1) was set up twice: a second model was "
-                  "built under zero.Init in the same process", s.text[:300],
+                  "built under zero.Init in the same process", "",
                   [code_fix("Use hpZ with one zero.Init model per process, or turn it off",
                             'ds_config: "zero_optimization": {"zero_hpz_partition_size": 1}',
                             reason="DeepSpeed creates the intra-node parameter group once (utils/groups.py) and asserts "
@@ -141,7 +139,7 @@ def _zeropp_hpz(s: Seen, f: LogFacts) -> Advice:
 def _world_size_changed(s: Seen, f: LogFacts) -> Advice:
     g = s.groups
     return Advice(f"A ZeRO checkpoint saved with {g.get('saved', '?')} data-parallel ranks was resumed with "
-                  f"{g.get('now', '?').rstrip('.')}: DeepSpeed cannot re-partition its optimizer states", s.text[:300],
+                  f"{g.get('now', '?').rstrip('.')}: DeepSpeed cannot re-partition its optimizer states", "",
                   [code_fix("Resume with the data-parallel size the checkpoint was saved with", "deepspeed --num_gpus <as when saved> ..."),
                    code_fix("Or convert it to a universal checkpoint and load that (DeepSpeed >= 0.14)",
                             "python -m deepspeed.checkpoint.ds_to_universal --input_folder ckpt/global_stepN "
@@ -155,8 +153,7 @@ def _world_size_changed(s: Seen, f: LogFacts) -> Advice:
 def _unscale_bug(s: Seen, f: LogFacts) -> Advice:
     first, last = K.UNSCALE_DEVICE_BUG
     return Advice(f"DeepSpeed {first}-{last} bug: ZeRO-3 with CPU offload multiplies the CPU gradients by a GPU tensor in "
-                  "unscale_and_clip_grads", "Not a device-placement bug in the script: the mismatch is inside DeepSpeed's "
-                  "optimizer step.",
+                  "unscale_and_clip_grads", "",
                   [F.pip_fix(f"deepspeed>{last}", f"Upgrade DeepSpeed (fixed after {last})"),
                    F.pip_fix(f"deepspeed=={_before(first)}", "Or pin the last release before the regression")])
 
@@ -171,8 +168,8 @@ def _checkpoint_meta(s: Seen, f: LogFacts) -> Advice:
                   "Under ZeRO-3, frozen parameters (e.g. the norms of a LoRA model) are gathered for the forward but "
                   "back in their size-0 partition when torch's non-reentrant checkpoint recomputes, so the saved and "
                   "recomputed metadata differ (`recomputed metadata: {'shape': torch.Size([0])`).",
-                  [code_fix(PEFT_REENTRANT.FIX.title, 'TrainingArguments(..., gradient_checkpointing_kwargs={"use_reentrant": True})',
-                            f"pip install 'deepspeed>={PEFT_REENTRANT.FIXED_IN}'")])
+                  [code_fix(F.PEFT_REENTRANT_FIX.title, 'TrainingArguments(..., gradient_checkpointing_kwargs={"use_reentrant": True})',
+                            f"pip install 'deepspeed>={K.PEFT_NONREENTRANT_SINCE}'")])
 
 
 SPECS: Tuple[Cause, ...] = (

@@ -18,7 +18,7 @@ ELASTIC = "torch/distributed/elastic/multiprocessing/api.py (torchrun, torch 2.x
 
 
 def _gpu_oom(s: Seen, f: LogFacts) -> Advice:
-    return Advice("CUDA out of memory", s.text[:300],
+    return Advice("CUDA out of memory", "",
                   [code_fix("Offload or shrink", 'ds_config: "offload_param": {"device": "cpu"}, smaller train_micro_batch_size_per_gpu, '
                             "gradient_checkpointing=True"), code_fix("Size it first", "dsdoctor estimate")])
 
@@ -29,14 +29,13 @@ def _shm(s: Seen, f: LogFacts) -> Advice:
 
 
 def _disk(s: Seen, f: LogFacts) -> Advice:
-    return Advice("Writing a file failed (disk full or write error)", s.text,
+    return Advice("Writing a file failed (disk full or write error)", "",
                   [code_fix("Free space or write elsewhere", "df -h <output_dir>", reason="save_total_limit bounds checkpoints")])
 
 
 def _host_oom(s: Seen, f: LogFacts) -> Advice:
     return Advice("A rank was killed with SIGKILL (exit -9) and left no traceback: almost always the host OOM killer",
-                  "Each rank loading the full model into host RAM (no zero.Init: the model built before "
-                  "TrainingArguments/HfDeepSpeedConfig) or CPU offload buffers exceed RAM.",
+                  "",
                   [code_fix("Confirm it", "dmesg -T | grep -i -E 'killed process|out of memory'"),
                    code_fix("Load under zero.Init: create TrainingArguments(deepspeed=...) before from_pretrained",
                             "args = TrainingArguments(..., deepspeed=cfg); model = AutoModel.from_pretrained(..., torch_dtype=torch.bfloat16)"),
@@ -57,8 +56,7 @@ def _driver_too_old(s: Seen, f: LogFacts) -> Advice:
     torch_cuda = f"{f.torch_cuda[0]}.{f.torch_cuda[1]}" if f.torch_cuda else "torch's CUDA"
     drv = f"supports CUDA {found} only, older than {torch_cuda}" if found else f"is older than {torch_cuda} needs"
     return Advice(f"The NVIDIA driver {drv}: torch cannot use the GPU",
-                  "torch checks the driver when CUDA initialises; with an older driver it warns and sees no GPU (or "
-                  "raises on the first .cuda()). A CUDA toolkit or DS_SKIP_CUDA_CHECK does not change the driver.",
+                  "",
                   [code_fix("Upgrade the NVIDIA driver to one that supports torch's CUDA",
                             "nvidia-smi   # 'CUDA Version' is the newest CUDA this driver supports"),
                    code_fix("Or install a torch build for the CUDA the driver supports",
@@ -67,7 +65,7 @@ def _driver_too_old(s: Seen, f: LogFacts) -> Advice:
 
 
 def _no_kernel_image(s: Seen, f: LogFacts) -> Advice:
-    return Advice("The CUDA code that ran has no kernels for this GPU's architecture", s.text[:300],
+    return Advice("The CUDA code that ran has no kernels for this GPU's architecture", "",
                   [code_fix("Install a torch build whose arch list covers this GPU",
                             "python -c 'import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())'",
                             reason="e.g. an Ampere sm_86 GPU needs a CUDA 11.1+ build; install from "
@@ -80,7 +78,7 @@ def _no_kernel_image(s: Seen, f: LogFacts) -> Advice:
 
 def _bf16_gpu(s: Seen, f: LogFacts) -> Advice:
     return Advice("bf16 was requested on a GPU without bf16 support (compute capability < 8.0: V100, T4, P100, TITAN X, "
-                  "RTX 20xx)", s.text[:300],
+                  "RTX 20xx)", "",
                   [code_fix("Train in fp16 instead: turn bf16 off in BOTH the DeepSpeed config and the script",
                             'ds_config: "bf16": {"enabled": false}, "fp16": {"enabled": true}   # and TrainingArguments(bf16=False, fp16=True)',
                             reason="the Trainer raises from TrainingArguments before DeepSpeed reads its config"),
@@ -89,7 +87,7 @@ def _bf16_gpu(s: Seen, f: LogFacts) -> Advice:
 
 def _fp16_gpu(s: Seen, f: LogFacts) -> Advice:
     return Advice("DeepSpeed's accelerator reports no fp16 support: a GPU before compute capability 7.0 (Pascal and "
-                  "older), or the CPU accelerator (no GPU visible)", s.text[:300],
+                  "older), or the CPU accelerator (no GPU visible)", "",
                   [code_fix("Train in fp32: remove the fp16 (and bf16) blocks from the DeepSpeed config",
                             'ds_config: "fp16": {"enabled": false}, "bf16": {"enabled": false}'),
                    code_fix("Check which accelerator and GPU DeepSpeed saw",

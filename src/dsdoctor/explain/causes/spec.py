@@ -96,11 +96,18 @@ class LogFacts:
 
 @dataclass
 class Advice:
-    """What explain says about one diagnosis: a one-line summary, why, and ranked fixes."""
+    """What explain says about one diagnosis: a one-line summary, why, and ranked fixes.
+
+    The Why is written once, in the cause's docs: a builder of a cause with a spec leaves ``why`` empty and the
+    diagnoser says the docs Why (:meth:`Cause.why`); ``facts`` (what this log adds: versions, paths, values read
+    from it) are said before it. ``why`` is the builder's own only for a case the docs Why does not cover, and then
+    holds what the log shows (the matched line, a value or version read from it); a form (no spec) writes its own.
+    """
 
     summary: str
     why: str
     fixes: List[Fix]
+    facts: str = ""
 
 
 @dataclass(frozen=True)
@@ -153,6 +160,13 @@ class Cause:
     @property
     def docs(self) -> Optional[Docs]:
         return self.spec.docs if self.spec is not None else None
+
+    def why(self, adv: Advice) -> str:
+        """What explain says as the Why of ``adv`` (this cause's advice): its own ``why``, else the docs Why after
+        the log's ``facts``."""
+        if adv.why or self.spec is None:
+            return adv.why
+        return f"{adv.facts} {self.spec.docs.why}" if adv.facts else self.spec.docs.why
 
     @property
     def predicted_by(self) -> str:

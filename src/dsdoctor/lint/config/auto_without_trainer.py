@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator, List, Tuple
 
 from ... import names as N
+from ...fixes import AUTO_WITHOUT_TRAINER_FIX as FIX  # shared with explain's same cause
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
 from ..reader import Node
@@ -21,10 +22,6 @@ def _autos(node: Node, prefix: str = "") -> Iterator[Tuple[str, int]]:
             yield path, m.start
         elif m.value.kind == "object":
             yield from _autos(m.value, path + ".")
-
-
-# the fix, shared with `dsdoctor explain` (the TypeError in a log: explain/causes/config.py)
-FIX = Fix("write a number, or train through the HF Trainer which fills it", "safe")
 
 
 def check(t: Target) -> Iterator[Hit]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from ... import names as N
+from ...fixes import batch_auto_fix as auto_fix  # shared with explain's same cause
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
@@ -64,12 +65,6 @@ def check(t: Target) -> Iterator[Hit]:
                        fixes=(Fix("set two of the three and let DeepSpeed derive the third", "safe",
                                   (f'"train_micro_batch_size_per_gpu": {mb2}, "gradient_accumulation_steps": {max(ga2, 1)}'
                                    "  # and delete train_batch_size",)),))
-
-
-def auto_fix() -> Fix:
-    """The fix under the HF Trainer (also `dsdoctor explain`'s for the same assertion in a log)."""
-    return Fix('set the batch keys to "auto" so the Trainer fills them', "safe",
-               ('"train_batch_size": "auto", "train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto"',))
 
 
 RULE = Rule(

@@ -7,16 +7,12 @@ from typing import Iterator
 from packaging.version import Version
 
 from ... import names as N
+from ...fixes import bucket_int_fix as int_fix  # shared with explain's same cause
 from ...knowledge import deepspeed as K
-from ...model import Fix, Severity
+from ...model import Severity
 from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from ._util import zero
-
-
-def int_fix(key: str, new: str) -> Fix:
-    """Write the size as an integer (also `dsdoctor explain`'s fix for the pydantic error in a log)."""
-    return Fix(f"write {new}", "safe", (f'"{key}": {new}',))
 
 
 def check(t: Target) -> Iterator[Hit]:

@@ -5,13 +5,11 @@ from __future__ import annotations
 from typing import Iterator
 
 from ... import names as N
-from ...model import Fix, Severity
+from ...fixes import NVME_PATH_FIX as FIX  # shared with explain's same cause
+from ...model import Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from ._util import offload_device
-
-# the fix, shared with `dsdoctor explain` (the same cause seen in a log: explain/causes/config.py)
-FIX = Fix('add "nvme_path": "/local_nvme" (a directory on a local NVMe drive)', "safe")
 
 
 def check(t: Target) -> Iterator[Hit]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Iterator
 
 from ... import names as N
+from ...fixes import OFFLOAD_CLIENT_OPTIMIZER_FIXES as FIXES  # shared with explain's same cause
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TF
-from ...model import Fix, Severity
+from ...model import Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from ._util import offload_device
@@ -33,13 +34,6 @@ def check(t: Target) -> Iterator[Hit]:
                    f"offload_optimizer without an optimizer block: {who}, DeepSpeed refuses it (ZeRORuntimeException)",
                    K.MSG_CLIENT_OPTIMIZER.format(type="AdamW"),
                    FIXES, severity=sev)
-
-
-# the fixes, shared with `dsdoctor explain` (the ZeRORuntimeException in a log: explain/causes/config.py)
-FIXES = (Fix('add an "optimizer" block (DeepSpeed then uses DeepSpeedCPUAdam)', "safe",
-             ('"optimizer": {"type": "AdamW", "params": {"lr": "auto", "weight_decay": "auto"}}',)),
-         Fix('or set "zero_force_ds_cpu_optimizer": false (slow: the client optimizer steps on CPU)', "unsafe",
-             (K.MSG_FORCE_DS_CPU_OPTIMIZER,)))
 
 
 RULE = Rule(

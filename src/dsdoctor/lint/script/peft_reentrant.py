@@ -5,15 +5,13 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from ... import names as N
+from ...fixes import PEFT_REENTRANT_FIX as FIX  # shared with explain's same cause
+from ...knowledge.deepspeed import PEFT_NONREENTRANT_SINCE as FIXED_IN
 from ...knowledge.versions import parse
-from ...model import Fix, Severity
+from ...model import Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, zero3_candidate
-
-FIXED_IN = "0.19.3"  # DeepSpeed: non-reentrant checkpointing of PEFT models under ZeRO-3 works from here [reference D12]
-# the fix, shared with `dsdoctor explain` (the CheckpointError seen in a log: explain/causes/loading.py)
-FIX = Fix('gradient_checkpointing_kwargs={"use_reentrant": True}, or DeepSpeed >= ' + FIXED_IN, "safe")
 
 
 def _reentrant(c: Any, value: Any, scope: Any = None) -> Optional[bool]:
