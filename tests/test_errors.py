@@ -13,6 +13,7 @@ from dsdoctor.exitcodes import FAILED
 
 
 def test_every_input_error_is_a_usage_error() -> None:
+    from dsdoctor.bugreport import ReportInputError
     from dsdoctor.checks import InputError as CheckInput
     from dsdoctor.dsconfig import ConfigError
     from dsdoctor.estimate.inputs import InputError as EstimateInput
@@ -20,7 +21,6 @@ def test_every_input_error_is_a_usage_error() -> None:
     from dsdoctor.explain.reader import InputError as ExplainInput
     from dsdoctor.lint.reader import ReadError
     from dsdoctor.multinode.hosts import HostfileError
-    from dsdoctor.report import ReportInputError
     from dsdoctor.ruledocs import UnknownRule
     from dsdoctor.settings import SettingsError
 

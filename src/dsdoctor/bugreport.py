@@ -262,8 +262,8 @@ def _tail_source(paths: Sequence[str], primary: Optional[Finding]) -> Optional[s
 
 
 def _log_section(path: str, tail_lines: int) -> str:
-    from .explain.command import explain_paths
     from .explain.diagnose import CONSEQUENCE
+    from .explain.logfiles import explain_paths
 
     out: List[str] = []
     rep = explain_paths([path])
