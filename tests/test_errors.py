@@ -34,7 +34,9 @@ def test_every_input_error_is_a_usage_error() -> None:
 
 
 def _with_body(monkeypatch: pytest.MonkeyPatch, body: Any) -> None:
-    monkeypatch.setitem(cli.app.commands, "version", (body, (), False))
+    from dsdoctor.commands import version
+
+    monkeypatch.setattr(version, "run", lambda _options: body())
 
 
 def test_usage_error_is_one_message_with_hint_and_note(monkeypatch: pytest.MonkeyPatch,
