@@ -1,6 +1,7 @@
 """The commands: one module each (named as the command), the one home of its body: ``HELP`` (its ``--help``),
 ``Options`` (a dataclass whose fields are the options, each declared once with :func:`dsdoctor.cliparse.option`;
-shared ones in :mod:`.options`) and a plain ``run(options) -> Outcome`` (no parsing, no rendering, no exit).
+shared ones in :mod:`.options`) and a plain ``run(options) -> Outcome`` (no parsing, no rendering, no exit);
+optionally ``EXTRA_ARGS = True`` (launch: the arguments after ``--``) and ``REPORTS_AS`` (fix: rendered as lint).
 
 ``dsdoctor.cli`` builds the parser from the ``Options``, parses the command line into them, calls ``run``, renders
 ``Outcome.report`` with :func:`dsdoctor.render.emit` and exits with ``Outcome.exit_code``. A command that cannot

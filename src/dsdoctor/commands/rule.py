@@ -13,7 +13,6 @@ from ..cliparse import option
 from ..errors import UsageError
 from . import Outcome
 from . import options as O
-from .rules import _styled
 
 HELP = "Print a finding's What / Why / Example / Fix."
 
@@ -38,7 +37,9 @@ def run(o: Options, stream: Optional[IO[str]] = None) -> Outcome:
         return done
     if o.fmt != "text":
         raise UsageError(f"unknown format {o.fmt!r} (text, json)")
-    if not _styled(out):
+    from ..render.console import styled
+
+    if not styled(out):
         out.write(d.text())
         return done
     from rich.console import Console
