@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from dsdoctor.estimate.cpu_accel import zero3_offload_rank_parts
 from dsdoctor.estimate.inputs import ModelArgs, workload
 from dsdoctor.knowledge.versions import parse
-from dsdoctor.smoke import run
+from dsdoctor.smoke.runner import run
 
 MiB = 1 << 20
 SIZES: Dict[str, Dict[str, Any]] = {  # Llama-like, untied embeddings

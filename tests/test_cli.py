@@ -3,13 +3,39 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def dsdoctor(*args: str, **kw: object) -> subprocess.CompletedProcess:  # type: ignore[type-arg]
     return subprocess.run([sys.executable, "-m", "dsdoctor", *args], capture_output=True, text=True, timeout=60, **kw)  # type: ignore[call-overload]
+
+
+@pytest.mark.parametrize("args, lines", [
+    (("rules",), 1),  # more than the (shrunk) pipe holds: the write after the reader left fails
+    (("rules", "--format", "json"), 1),
+    (("rule", "cuda-version-mismatch"), 1),
+    (("rule", "cuda-version-mismatch"), 0),  # the reader gone before the first write
+    (("--version",), 0),  # answered by dsdoctor.entry, without the CLI layer
+])
+def test_a_closed_stdout_is_a_normal_end(args: "tuple[str, ...]", lines: int) -> None:
+    """`dsdoctor rules | head -1`: the reader closes the pipe early; dsdoctor exits 0, silently."""
+    import fcntl
+
+    r, w = os.pipe()
+    fcntl.fcntl(w, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+    proc = subprocess.Popen([sys.executable, "-m", "dsdoctor", *args], stdout=w, stderr=subprocess.PIPE,
+                            env=dict(os.environ, COLUMNS="80"))
+    os.close(w)
+    with os.fdopen(r, "rb") as reader:
+        for _ in range(lines):
+            assert reader.readline()
+    _, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err.decode()) == (0, "")
 
 
 def test_usage_error_exits_2() -> None:

@@ -57,3 +57,25 @@ def test_estimate_run_defers_its_messages(tmp_path: Path) -> None:
     assert not (tmp_path / "ds.json").exists()
     with pytest.raises(UsageError, match="--ds-version 'x' is not a version"):
         estimate.run(estimate.Options(params=7e9, ds_version="x"), env={})
+
+
+def test_options_are_declared_once() -> None:
+    """Each command's Options fields are its parser's options (the same names, defaults and order), and
+    estimate's --lora-targets default is the estimator's (not imported by the parser: it loads on every start)."""
+    from dataclasses import MISSING, fields
+
+    from dsdoctor.cli import app
+    from dsdoctor.cliparse import ARG
+    from dsdoctor.commands.estimate import DEFAULT_LORA_TARGETS
+    from dsdoctor.estimate.inputs import ModelArgs
+
+    assert DEFAULT_LORA_TARGETS == ",".join(ModelArgs.lora_targets)
+    sub = next(a for a in app.parser()._actions if a.dest == "_command")
+    for name, mod in app.commands.items():
+        declared = [f for f in fields(mod.Options) if ARG in f.metadata]
+        actions = [a for a in sub.choices[name]._actions if a.dest != "help"]
+        assert [f.name for f in declared] == [a.dest for a in actions], name
+        for f, a in zip(declared, actions):
+            default = f.default_factory() if f.default_factory is not MISSING else f.default
+            if default is not MISSING:
+                assert default == (a.default if a.default is not None or a.nargs != "*" else []), (name, f.name)

@@ -13,6 +13,7 @@ from dsdoctor.exitcodes import FAILED
 
 
 def test_every_input_error_is_a_usage_error() -> None:
+    from dsdoctor.bugreport import ReportInputError
     from dsdoctor.checks import InputError as CheckInput
     from dsdoctor.dsconfig import ConfigError
     from dsdoctor.estimate.inputs import InputError as EstimateInput
@@ -20,7 +21,6 @@ def test_every_input_error_is_a_usage_error() -> None:
     from dsdoctor.explain.reader import InputError as ExplainInput
     from dsdoctor.hjsondoc import ReadError
     from dsdoctor.multinode.hosts import HostfileError
-    from dsdoctor.report import ReportInputError
     from dsdoctor.ruledocs import UnknownRule
     from dsdoctor.settings import SettingsError
 
@@ -34,7 +34,9 @@ def test_every_input_error_is_a_usage_error() -> None:
 
 
 def _with_body(monkeypatch: pytest.MonkeyPatch, body: Any) -> None:
-    monkeypatch.setitem(cli.app.commands, "version", (body, (), False))
+    from dsdoctor.commands import version
+
+    monkeypatch.setattr(version, "run", lambda _options: body())
 
 
 def test_usage_error_is_one_message_with_hint_and_note(monkeypatch: pytest.MonkeyPatch,

@@ -112,7 +112,7 @@ def test_follow_returns_when_the_cause_appears(tmp_path: Path) -> None:
     import threading
     import time
 
-    from dsdoctor.explain.command import follow
+    from dsdoctor.explain.logfiles import follow
 
     log = tmp_path / "live.log"
     log.write_text("step 1 loss 2.0\n")
@@ -141,7 +141,7 @@ def test_follow_returns_when_the_cause_appears(tmp_path: Path) -> None:
 def test_env_merge_puts_confirmed_cause_first() -> None:
     """--env: check's finding for the same cause adds its evidence and its (environment-specific) fixes; a stale
     lock check finds leads when the log shows no cause. (The oracle test runs the real check on a real hang.)"""
-    from dsdoctor.explain.command import merge_reports
+    from dsdoctor.explain.envmerge import merge_reports
     from dsdoctor.fixes import stale_lock_fix
     from dsdoctor.model import Evidence, Finding, Report, Severity
 

@@ -19,7 +19,7 @@ import jsonschema
 import pytest
 from packaging.version import Version
 
-from dsdoctor.explain.command import explain_paths
+from dsdoctor.explain.logfiles import explain_paths
 from dsdoctor.lint import lint, lint_target, make_target
 from dsdoctor.lint.all_rules import REGISTRY
 from dsdoctor.lint.fix import plan

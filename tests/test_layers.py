@@ -40,7 +40,7 @@ ROOT = "dsdoctor"
 
 LAYERS: List[Tuple[str, List[str]]] = [
     ("core", ["names", "model", "spec", "errors", "exitcodes", "textpos", "atomic", "knowledge", "fixes", "hf",
-              "redact", "dsconfig", "hjsondoc", "memlock", "launcherfiles", "version"]),
+              "redact", "secret_names", "redact_streams", "dsconfig", "hjsondoc", "memlock", "launcherfiles", "version", "stdout", "paths"]),
     ("probes", ["probes"]),
     ("checks", ["checks"]),
     ("lint", ["lint"]),
@@ -49,8 +49,8 @@ LAYERS: List[Tuple[str, List[str]]] = [
     ("multinode", ["multinode"]),
     ("verify", ["verify"]),
     ("smoke", ["smoke"]),
-    ("launch", ["launch"]),
-    ("report", ["report"]),
+    ("launcher", ["launcher"]),
+    ("bugreport", ["bugreport"]),
     ("presentation", ["specs", "catalog", "settings", "ruledocs", "render", "output", "schema", "completion"]),
     ("entry", ["commands", "cliparse", "cli", "api", "entry", "__main__", ""]),  # "" is the package __init__
 ]
@@ -65,10 +65,6 @@ KNOWN: Set[Tuple[str, str]] = {
     ("dsdoctor.lint", "dsdoctor.settings"),
     ("dsdoctor.lint.suppress", "dsdoctor.settings"),
     ("dsdoctor.lint.docs", "dsdoctor.ruledocs.markdown"),
-    # being moved by issue 17 work: command bodies (launch.py, report.py) moving into commands/
-    ("dsdoctor.launch", "dsdoctor.render"),
-    ("dsdoctor.report", "dsdoctor"),
-    ("dsdoctor.report", "dsdoctor.commands.lint"),
 }
 
 

@@ -12,7 +12,7 @@ from typing import List
 
 import pytest
 
-from dsdoctor.launch import append_env_file, hostfile_of, needed_env_lines
+from dsdoctor.launcher import append_env_file, hostfile_of, needed_env_lines
 from dsdoctor.model import Finding, Report, Severity
 from dsdoctor.multinode.diff import drift_findings, group_findings
 from dsdoctor.multinode.hosts import HostfileError, check_host, read_hostfile

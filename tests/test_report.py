@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Tuple
 
-from dsdoctor.report import code, fence, log_tail, relevant_env
+from dsdoctor.bugreport import code, fence, log_tail, relevant_env
 
 REPO = Path(__file__).resolve().parents[1]
 FAILURE_LOG = REPO / "tests" / "cases" / "explain" / "cuda-mismatch-ds0.19.7.log"

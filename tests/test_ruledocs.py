@@ -163,8 +163,8 @@ def test_verify_example(name: str, i: int, ex: RuleExample, tmp_path: Path) -> N
 @pytest.mark.parametrize("name,i,ex", _of("smoke"), ids=_ids(_of("smoke")))
 def test_smoke_example(name: str, i: int, ex: RuleExample) -> None:
     """The ranks' marker lines, read by smoke's own reader and judged by smoke.checks.report."""
-    from dsdoctor.smoke import SmokeRun, _line
     from dsdoctor.smoke.checks import report
+    from dsdoctor.smoke.runner import SmokeRun, _line
 
     data = json.loads(ex.data)
     lines: List[str] = []
@@ -356,7 +356,7 @@ def test_rule_rich_output_on_a_terminal() -> None:
     """On a terminal (a stream that says it is one) the same sections are rendered with rich."""
     import io
 
-    from dsdoctor.ruledocs.cli import run_rule
+    from dsdoctor.commands import rule
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:
@@ -368,7 +368,7 @@ def test_rule_rich_output_on_a_terminal() -> None:
     os.environ.clear()
     os.environ.update(env, TERM="xterm")
     try:
-        assert run_rule("DS112", stream=out) == 0
+        assert rule.run(rule.Options(name="DS112"), stream=out).exit_code == 0
     finally:
         os.environ.clear()
         os.environ.update(old)

@@ -4,19 +4,19 @@ at parse time: ~90 ms where pydantic is installed, i.e. in every DeepSpeed envir
 
 What it keeps from the typer CLI: ``Usage:`` help for the program and every command (with each option's
 default), usage errors as one clear message with exit 2 and no traceback, ``--flag/--no-flag`` pairs, and
-options given before or after positional arguments. ``dsdoctor.cli`` declares the commands with :class:`App`.
+options given before or after positional arguments. Each option is declared once, as an :func:`option` field of
+its command's ``Options`` dataclass; :class:`App` builds the parser from them (``dsdoctor.cli``).
 """
 
 from __future__ import annotations
 
 import argparse
 import inspect
+from dataclasses import field, fields
+from types import ModuleType
 from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple, Type
 
 from .errors import UsageError
-from .exitcodes import FAILED
-
-Command = Callable[..., Any]
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -89,23 +89,47 @@ def opt(*flags: str, **kw: Any) -> Option:
     return flags, kw
 
 
-class App:
-    """Commands registered with :meth:`command`: the function is the body, the options are declared beside it."""
+ARG = "dsdoctor.cliparse.arg"  # the field metadata key holding the argparse declaration
 
-    def __init__(self, prog: str, description: str) -> None:
+
+def option(*flags: str, default: Any = None, **kw: Any) -> Any:
+    """A command option declared once: a dataclass field of the command's ``Options`` (default ``default``; none
+    for a required positional) whose metadata is its argparse declaration, ``add_argument(*flags, **kw)`` with
+    ``dest`` the field's name and ``default`` the field's. A positional's first flag is its field name."""
+    if default is not None:
+        kw["default"] = list(default) if isinstance(default, list) else default
+    meta = {ARG: opt(*flags, **kw)}
+    if isinstance(default, list):
+        items = list(default)
+        return field(default_factory=lambda: list(items), metadata=meta)
+    if not flags[0].startswith("-") and "nargs" not in kw:  # a required positional: a required field
+        return field(metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def add_options(parser: argparse.ArgumentParser, options: Type[Any]) -> None:
+    """Add the argparse declaration of every :func:`option` field of the dataclass ``options``, in field order."""
+    for f in fields(options):
+        decl = f.metadata.get(ARG)
+        if decl is None:
+            continue
+        flags, kw = decl
+        if flags[0].startswith("-"):
+            kw = dict(kw, dest=f.name)
+        elif flags[0] != f.name:
+            raise TypeError(f"{options.__qualname__}.{f.name}: a positional is named as its field ({flags[0]!r})")
+        parser.add_argument(*flags, **kw)
+
+
+class App:
+    """The program's parser, built from the command modules (:mod:`dsdoctor.commands`): each module's name is the
+    command's, its ``HELP`` the help, its ``Options`` dataclass the options (:func:`option` fields); a module with
+    ``EXTRA_ARGS = True`` gets unknown arguments (and everything after ``--``) in ``Options.extra``."""
+
+    def __init__(self, prog: str, description: str, modules: Sequence[ModuleType]) -> None:
         self.prog = prog
         self.description = description
-        self.commands: Dict[str, Tuple[Command, Sequence[Option], bool]] = {}
-
-    def command(self, *options: Option, name: Optional[str] = None, extra_args: bool = False) -> Callable[[Command], Command]:
-        """Register the decorated function as command ``name`` (default: its name); its docstring is the help.
-        ``extra_args``: unknown arguments (and everything after ``--``) go to it as ``extra``."""
-
-        def register(fn: Command) -> Command:
-            self.commands[name or fn.__name__] = (fn, options, extra_args)
-            return fn
-
-        return register
+        self.commands: Dict[str, ModuleType] = {m.__name__.rsplit(".", 1)[-1]: m for m in modules}
 
     def parser(self) -> Parser:
         """The whole parser (every command), built on demand."""
@@ -114,22 +138,21 @@ class App:
         top.add_argument("--version", "-V", action="store_true",
                          help="Print dsdoctor's version and the versions it knows facts for.")
         sub = top.add_subparsers(dest="_command", metavar="COMMAND", title="Commands", parser_class=Parser)
-        for cmd, (fn, options, _extra) in self.commands.items():
-            doc = inspect.cleandoc(fn.__doc__ or "")
+        for cmd, mod in self.commands.items():
+            doc = inspect.cleandoc(mod.HELP)
             p = sub.add_parser(cmd, help=" ".join(doc.split()), description=doc, formatter_class=HelpFormatter)
             p._optionals.title = "Options"
-            for flags, kw in options:
-                p.add_argument(*flags, **kw)
+            add_options(p, mod.Options)
         return top
 
-    def __call__(self, argv: Sequence[str]) -> int:
-        """Parse ``argv`` and run the command; its exit code. Raises ParseError for a bad command line;
-        ``--help`` exits 0 (SystemExit)."""
+    def parse(self, argv: Sequence[str]) -> Optional[Tuple[ModuleType, Any]]:
+        """The command module and its ``Options`` for ``argv``; None (after printing the help) when no command
+        is given. Raises ParseError for a bad command line; ``--help`` exits 0 (SystemExit)."""
         args = list(argv)
         top = self.parser()
-        spec = self.commands.get(args[0]) if args else None
+        mod = self.commands.get(args[0]) if args else None
         extra: List[str] = []
-        if spec is not None and spec[2]:
+        if mod is not None and getattr(mod, "EXTRA_ARGS", False):
             tail: List[str] = []
             if "--" in args:
                 i = args.index("--")
@@ -138,14 +161,13 @@ class App:
             extra = unknown + tail
         else:
             ns = top.parse_args(args)
-        opts = dict(vars(ns))
-        cmd = "version" if opts.pop("version") else opts.pop("_command")
+        opts = vars(ns)
+        cmd = "version" if opts.get("version") else opts.get("_command")
         if cmd is None:
             top.print_help()
-            return FAILED
-        fn, _options, takes_extra = self.commands[cmd]
-        opts.pop("_command", None)
-        if takes_extra:
-            opts["extra"] = extra
-        rv = fn(**opts)
-        return rv if isinstance(rv, int) else 0
+            return None
+        mod = self.commands[cmd]
+        kwargs = {f.name: opts[f.name] for f in fields(mod.Options) if ARG in f.metadata and f.name in opts}
+        if getattr(mod, "EXTRA_ARGS", False):
+            kwargs["extra"] = extra
+        return mod, mod.Options(**kwargs)

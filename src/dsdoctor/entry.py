@@ -1,5 +1,6 @@
 """The ``dsdoctor`` console entry point: ``--version`` answers without importing the CLI layer (argparse, rich, the commands),
-everything else goes to :func:`dsdoctor.cli.main`."""
+everything else goes to :func:`dsdoctor.cli.main`. A closed stdout (``dsdoctor rules | head -1``) is a normal end:
+:mod:`dsdoctor.stdout`."""
 
 from __future__ import annotations
 
@@ -13,11 +14,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     """``dsdoctor [ARGS]``; returns the exit code."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) == 1 and args[0] in VERSION_FLAGS:
-        from . import __version__
         from .knowledge.coverage import version_text
+        from .stdout import flushed, stdout_closed
+        from .version import __version__
 
-        print(version_text(__version__))
-        return 0
+        try:
+            print(version_text(__version__))
+        except BrokenPipeError:
+            return stdout_closed(0)
+        return flushed(0)
     from .cli import main as cli_main
 
     return cli_main(argv)
+
+

@@ -10,6 +10,9 @@ floats below 1e10 into ints), unlike ``json.load`` (HF Trainer / accelerate), wh
 
 ``strict_json_error`` says whether plain ``json.loads`` (what ``TrainingArguments(deepspeed=path)`` and
 accelerate use) would fail, and where.
+
+Kept whole: it is one port of one upstream decoder, kept in hjson-py's own order so that it can be compared with
+it line by line when hjson changes.
 """
 
 from __future__ import annotations

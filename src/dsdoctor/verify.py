@@ -16,7 +16,7 @@ from . import names as N
 from .checks import run_check
 from .explain import diagnose_log
 from .explain.causes.generic import OP_BUILD_SYMPTOM as OP_BUILD_FAILED
-from .explain.command import NEUTRAL
+from .explain.envmerge import NEUTRAL
 from .model import Evidence, Finding, Passed, Report, Severity
 from .probes import child
 from .probes.run import kill_tree

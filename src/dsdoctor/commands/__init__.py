@@ -1,6 +1,9 @@
-"""The commands: one module each, a plain ``run(options) -> Outcome`` (no parsing, no rendering, no exit).
+"""The commands: one module each (named as the command), the one home of its body: ``HELP`` (its ``--help``),
+``Options`` (a dataclass whose fields are the options, each declared once with :func:`dsdoctor.cliparse.option`;
+shared ones in :mod:`.options`) and a plain ``run(options) -> Outcome`` (no parsing, no rendering, no exit);
+optionally ``EXTRA_ARGS = True`` (launch: the arguments after ``--``) and ``REPORTS_AS`` (fix: rendered as lint).
 
-``dsdoctor.cli`` parses the command line into the command's ``Options``, calls ``run``, renders
+``dsdoctor.cli`` builds the parser from the ``Options``, parses the command line into them, calls ``run``, renders
 ``Outcome.report`` with :func:`dsdoctor.render.emit` and exits with ``Outcome.exit_code``. A command that cannot
 run on its input raises :class:`dsdoctor.errors.UsageError` (exit 2). ``launch`` and ``smoke`` stream their
 output while they run and return ``rendered=True``.
@@ -9,7 +12,7 @@ output while they run and return ``rendered=True``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Protocol, Sequence
 
 if TYPE_CHECKING:
     from ..model import Report
@@ -29,13 +32,13 @@ class Outcome:
     messages: List[str] = field(default_factory=list)
 
 
-@dataclass
-class Gate:
-    """The options of every command that reports findings: ``--fail-on``, ``--exit-zero``, ``--config``."""
+class Gate(Protocol):
+    """The options of every command that reports findings: ``--fail-on``, ``--exit-zero``, ``--config``
+    (:func:`.options.fail_on`, :func:`.options.exit_zero`, :func:`.options.config`)."""
 
-    fail_on: Optional[str] = None
-    exit_zero: bool = False
-    config: Optional[str] = None
+    fail_on: Optional[str]
+    exit_zero: bool
+    config: Optional[str]
 
 
 def settings(gate: Gate, paths: Sequence[str]) -> "Settings":

@@ -6,39 +6,49 @@ import os
 from dataclasses import dataclass
 from typing import Mapping, Optional
 
+from ..cliparse import option
 from ..errors import UsageError
-from ..estimate.inputs import ModelArgs
 from ..exitcodes import FAILED, FINDINGS, OK
+from ..output import Format
 from . import Outcome
+from . import options as O
 
-DEFAULT_LORA_TARGETS = ",".join(ModelArgs.lora_targets)
+HELP = "Will it fit? Every ZeRO-2/3 x offload option with per-GPU and per-node memory, and the fastest that fits."
+# estimate.inputs.ModelArgs.lora_targets (not imported here: the parser is built on every start; a test checks)
+DEFAULT_LORA_TARGETS = "q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj"
 
 
 @dataclass
 class Options:
     """``estimate``'s options (see ``dsdoctor estimate --help``); ``model_arg`` is the positional MODEL."""
 
-    model_arg: Optional[str] = None
-    model: Optional[str] = None
-    params: Optional[float] = None
-    largest_layer: Optional[float] = None
-    layers: Optional[int] = None
-    hidden: Optional[int] = None
-    vocab: Optional[int] = None
-    lora_r: Optional[int] = None
-    lora_targets: str = DEFAULT_LORA_TARGETS
-    qlora: bool = False
-    seq_len: int = 2048
-    micro_batch: int = 1
-    no_grad_ckpt: bool = False
-    gpus_per_node: Optional[int] = None
-    nodes: int = 1
-    gpu_mem: Optional[str] = None
-    cpu_mem: Optional[str] = None
-    margin: float = 0.1
-    ds_version: Optional[str] = None  # None: the newest release dsdoctor knows
-    transformers4: bool = False
-    write_config: Optional[str] = None
+    model_arg: Optional[str] = option("model_arg", nargs="?", metavar="MODEL",
+                                      help="Model dir, config.json, or org/name in the local HF cache.")
+    model: Optional[str] = option("--model", help="The same as MODEL.")
+    params: Optional[float] = option("--params", type=float, help="Total parameters (e.g. 7e9) instead of --model.")
+    largest_layer: Optional[float] = option("--largest-layer", type=float, help="Largest layer's parameters.")
+    layers: Optional[int] = option("--layers", type=int)
+    hidden: Optional[int] = option("--hidden", type=int)
+    vocab: Optional[int] = option("--vocab", type=int)
+    lora_r: Optional[int] = option("--lora-r", type=int, help="LoRA rank: only adapters are trained.")
+    lora_targets: str = option("--lora-targets", default=DEFAULT_LORA_TARGETS)
+    qlora: bool = option("--qlora", default=False, action="store_true", help="4-bit base weights (with --lora-r).")
+    seq_len: int = option("--seq-len", default=2048, type=int)
+    micro_batch: int = option("--micro-batch", default=1, type=int)
+    no_grad_ckpt: bool = option("--no-gradient-checkpointing", default=False, action="store_true")
+    gpus_per_node: Optional[int] = option("--gpus-per-node", type=int, help="Default: detected (NVML/nvidia-smi).")
+    nodes: int = option("--nodes", default=1, type=int)
+    gpu_mem: Optional[str] = option("--gpu-mem", help="Per GPU, e.g. 80GB (default: detected).")
+    cpu_mem: Optional[str] = option("--cpu-mem", help="Per node, e.g. 512GB (default: this host's RAM).")
+    margin: float = option("--margin", default=0.1, type=float,
+                           help="Headroom an option must leave to count as fitting.")
+    ds_version: Optional[str] = option(  # None: the newest release dsdoctor knows
+        "--ds-version", "--deepspeed-version", help="Whose estimator formulas to use (the DeepSpeed version, as "
+        "lint's --ds-version). [default: the newest release dsdoctor knows]")
+    transformers4: bool = option("--transformers4", default=False, action="store_true",
+                                 help="Count MoE experts as Transformers 4.x lays them out.")
+    write_config: Optional[str] = option("--write-config", help="Write a ds_config for the recommended option.")
+    fmt: Format = O.fmt()
 
 
 def run(o: Options, env: Optional[Mapping[str, str]] = None) -> Outcome:
@@ -46,7 +56,7 @@ def run(o: Options, env: Optional[Mapping[str, str]] = None) -> Outcome:
     GPU memory unknown), 1 when none fits; bad input raises UsageError. ``--write-config`` writes the recommended
     option's ds_config (what it did goes to ``messages``, printed after the table)."""
     from ..estimate.core import estimate
-    from ..estimate.inputs import InputError, hardware, workload
+    from ..estimate.inputs import InputError, ModelArgs, hardware, workload
     from ..estimate.memory import parse_size
     from ..knowledge.deepspeed import LATEST_KNOWN
     from ..knowledge.versions import parse

@@ -2,27 +2,42 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import List, Optional
 
-from . import Gate, Outcome, conclude, settings
+from ..cliparse import option
+from ..output import Format
+from . import Outcome, conclude, settings
+from . import options as O
+
+HELP = "Find the root cause in a failed DeepSpeed / Hugging Face training log."
 
 
 @dataclass
-class Options(Gate):
+class Options:
     """``explain``'s options (see ``dsdoctor explain --help``)."""
 
-    paths: List[str] = field(default_factory=list)
-    follow: bool = False
-    follow_seconds: Optional[float] = None
-    env: bool = False
-    python: Optional[str] = None
+    paths: List[str] = option("paths", default=[], nargs="*", metavar="PATH",
+                              help="Log files, a directory of rank logs, or - for stdin (gzip accepted).")
+    follow: bool = option("--follow", default=False, action="store_true",
+                          help="Watch live logs; report as soon as a cause appears.")
+    follow_seconds: Optional[float] = option("--follow-seconds", type=float,
+                                             help="Stop following after this many seconds.")
+    env: bool = option("--env", default=False, action="store_true",
+                       help="Also run the environment checks and merge what they confirm.")
+    python: Optional[str] = O.python()
+    fmt: Format = O.fmt()
+    verbose: bool = O.verbose()
+    fail_on: Optional[str] = O.fail_on()
+    exit_zero: bool = O.exit_zero()
+    config: Optional[str] = O.config()
 
 
 def run(o: Options) -> Outcome:
     """Diagnose the logs (``-``, stdin, when none is named); with ``env`` merge what ``check`` confirms."""
     from ..checks import resolve_inputs
-    from ..explain.command import explain_paths, follow, merge_env
+    from ..explain.envmerge import merge_env
+    from ..explain.logfiles import explain_paths, follow
 
     resolve_inputs(o.python, None)  # an unusable --python is a usage error before any log is read
     if o.follow:

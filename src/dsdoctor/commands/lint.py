@@ -4,30 +4,47 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, List, Optional, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, List, Optional
 
+from ..cliparse import option
 from ..errors import UsageError
-from . import Gate, Outcome, conclude, settings
+from ..output import Format
+from ..paths import inside
+from . import Outcome, conclude, settings
+from . import options as O
 
 if TYPE_CHECKING:
     from ..lint import LintResult
 
 
-@dataclass
-class Options(Gate):
-    """``lint``'s options (see ``dsdoctor lint --help``); ``fix`` is lint with ``fix=True``."""
+HELP = "Lint DeepSpeed configs, hostfiles, .deepspeed_env, launch scripts and Python training scripts."
+PATHS_HELP = "Files or directories (default: the current directory)."
+DIFF_HELP = "Print the fixes as a unified diff; change nothing."
 
-    paths: List[str] = field(default_factory=list)
-    world_size: Optional[int] = None
-    ds_version: Optional[str] = None
-    fix: bool = False
-    unsafe_fixes: bool = False
-    diff: bool = False
-    target: List[str] = field(default_factory=list)
-    zero_stage: Optional[int] = None
-    python: Optional[str] = None
-    sniff: bool = False
+
+@dataclass
+class Options:
+    """``lint``'s options (see ``dsdoctor lint --help``); ``dsdoctor fix`` is lint with ``fix=True``."""
+
+    paths: List[str] = option("paths", default=[], nargs="*", metavar="PATH", help=PATHS_HELP)
+    world_size: Optional[int] = option("--world-size", type=int,
+                                       help="Ranks in the run (else from launcher args / hostfile).")
+    ds_version: Optional[str] = option("--ds-version", help="DeepSpeed version to lint for (default: installed).")
+    fix: bool = option("--fix", default=False, action="store_true",
+                       help="Apply safe fixes (formatting and comments kept; atomic writes).")
+    unsafe_fixes: bool = option("--unsafe-fixes", default=False, action="store_true",
+                                help="With --fix/--diff: also unsafe fixes.")
+    diff: bool = option("--diff", default=False, action="store_true", help=DIFF_HELP)
+    target: List[str] = O.target()
+    zero_stage: Optional[int] = O.zero_stage()
+    python: Optional[str] = O.python()
+    fmt: Format = O.fmt()
+    verbose: bool = O.verbose()
+    sniff: bool = O.sniff()
+    fail_on: Optional[str] = O.fail_on()
+    exit_zero: bool = O.exit_zero()
+    config: Optional[str] = O.config()
 
 
 def run(o: Options) -> Outcome:
@@ -96,11 +113,3 @@ def looks_linted(path: str) -> bool:
     return True
 
 
-def inside(path: str, roots: Sequence[str]) -> bool:
-    """Fixes to Python files stay inside the paths the user named (a script found through a launch file is not)."""
-    p = os.path.realpath(path)
-    for r in roots:
-        r = os.path.realpath(r)
-        if p == r or p.startswith(r.rstrip(os.sep) + os.sep):
-            return True
-    return False

@@ -1,4 +1,4 @@
-"""``dsdoctor report``: a Markdown bug report (versions, environment, findings, log tail and diagnosis) on
+"""``dsdoctor report``: a Markdown bug report (built by :mod:`dsdoctor.bugreport`) (versions, environment, findings, log tail and diagnosis) on
 stdout or written to ``--output``; secrets redacted. It prints the report itself (``rendered``)."""
 
 from __future__ import annotations
@@ -8,28 +8,35 @@ import sys
 from dataclasses import dataclass
 from typing import Optional
 
+from ..cliparse import option
 from ..errors import UsageError
 from ..exitcodes import OK
 from . import Outcome
+from . import options as O
+
+HELP = """A Markdown bug report to paste into an issue: versions, environment, findings, log tail and diagnosis.
+    Secrets are redacted."""
 
 
 @dataclass
 class Options:
     """``report``'s options (see ``dsdoctor report --help``)."""
 
-    log: Optional[str] = None
-    ds_config: Optional[str] = None
-    python: Optional[str] = None
-    redact_paths: bool = False
-    output: Optional[str] = None
-    no_lint: bool = False
+    log: Optional[str] = option("--log", help="A failed training log (file, rank-log directory, gzip): its tail and "
+                                "explain's diagnosis.")
+    ds_config: Optional[str] = O.ds_config(f"{O.DS_CONFIG_HELP}.")
+    python: Optional[str] = O.python()
+    redact_paths: bool = option("--redact-paths", default=False, action="store_true", help="Also replace user names "
+                                "in home paths with $USER (default: DSDOCTOR_REDACT_PATHS=1).")
+    output: Optional[str] = option("--output", "-o", help="Write the report to this file (atomically).")
+    no_lint: bool = O.no_lint("Do not lint the current directory.")
 
 
 def run(o: Options) -> Outcome:
     """Write the report; bad input or an unwritable ``--output`` raises UsageError."""
     from ..atomic import write_text
+    from ..bugreport import Inputs, render
     from ..redact_streams import set_redact_paths
-    from ..report import Inputs, render
 
     if o.redact_paths:
         set_redact_paths(True)  # also what dsdoctor prints besides the report (messages, errors)

@@ -3,14 +3,20 @@ It streams progress on stderr while it runs and renders its report itself (``ren
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from dataclasses import dataclass
 from typing import Any, Dict, Optional
 
+from ..cliparse import option
 from ..errors import UsageError
 from ..exitcodes import INTERRUPTED
+from ..output import Format
 from . import Outcome
+from . import options as O
+
+HELP = "Prove it runs: a real ZeRO-3 offload run of a tiny model through the deepspeed launcher, with checks."
 
 SMOKE_CONFIG_MOVED = ("smoke's DeepSpeed config is --ds-config (--config is dsdoctor's own configuration file in "
                       "every other command): use --ds-config {path}")
@@ -20,15 +26,16 @@ SMOKE_CONFIG_MOVED = ("smoke's DeepSpeed config is --ds-config (--config is dsdo
 class Options:
     """``smoke``'s options (see ``dsdoctor smoke --help``); ``old_config`` is the retired ``--config``."""
 
-    python: Optional[str] = None
-    nproc: int = 1
-    ds_config: Optional[str] = None
-    old_config: Optional[str] = None
-    model: Optional[str] = None
-    steps: int = 12
-    timeout: float = 900.0
-    fmt: str = "text"
-    verbose: bool = False
+    python: Optional[str] = O.python()
+    nproc: int = option("--nproc", default=1, type=int, help="Processes (ranks) to launch.")
+    ds_config: Optional[str] = O.ds_config("Your ds_config (default: ZeRO-3, both offloads to CPU).")
+    old_config: Optional[str] = option("--config", help=argparse.SUPPRESS)
+    model: Optional[str] = option("--model", help="Model dir / config.json: its architecture, scaled down.")
+    steps: int = option("--steps", default=12, type=int)
+    timeout: float = option("--timeout", default=900.0, type=float,
+                            help="Overall seconds before everything is stopped.")
+    fmt: Format = O.fmt()
+    verbose: bool = O.verbose()
 
 
 def run(o: Options) -> Outcome:
@@ -36,9 +43,9 @@ def run(o: Options) -> Outcome:
     from ..dsconfig import load
     from ..exitcodes import for_report
     from ..render import emit
-    from ..smoke import default_config, fill_auto
-    from ..smoke import run as run_smoke
     from ..smoke.checks import report
+    from ..smoke.config import default_config, fill_auto
+    from ..smoke.runner import run as run_smoke
 
     if o.old_config is not None:
         raise UsageError(SMOKE_CONFIG_MOVED.format(path=o.old_config))

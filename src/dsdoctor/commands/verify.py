@@ -6,21 +6,31 @@ import sys
 from dataclasses import dataclass
 from typing import List, Optional
 
+from ..cliparse import option
 from ..errors import UsageError
-from . import Gate, Outcome, conclude, settings
+from ..output import Format
+from . import Outcome, conclude, settings
+from . import options as O
+
+HELP = "Really build and load DeepSpeed ops (as `CPUAdamBuilder().load()` would) and report the root cause."
 
 
 @dataclass
-class Options(Gate):
-    """``verify``'s options (see ``dsdoctor verify --help``); ``fmt`` / ``verbose`` decide the progress shown
+class Options:
+    """``verify``'s options (see ``dsdoctor verify --help``); ``fmt`` / ``verbose`` also decide the progress shown
     while building and whether the build logs' tails are printed."""
 
-    python: Optional[str] = None
-    op: Optional[List[str]] = None
-    timeout: float = 900.0
-    extensions_dir: Optional[str] = None
-    fmt: str = "text"
-    verbose: bool = False
+    python: Optional[str] = O.python()
+    op: Optional[List[str]] = option("--op", action="append", help="Op to build and load: cpu_adam (default), "
+                                     "async_io, ... (repeatable).")
+    timeout: float = option("--timeout", default=900.0, type=float, help="Seconds before the build is declared hung.")
+    extensions_dir: Optional[str] = option("--extensions-dir", help="TORCH_EXTENSIONS_DIR to build in (default: a "
+                                           "fresh temporary one).")
+    fmt: Format = O.fmt()
+    verbose: bool = O.verbose()
+    fail_on: Optional[str] = O.fail_on()
+    exit_zero: bool = O.exit_zero()
+    config: Optional[str] = O.config()
 
 
 def run(o: Options) -> Outcome:

@@ -10,7 +10,7 @@ where one can be.
 from __future__ import annotations
 
 import difflib
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 from ..errors import UsageError
 from ..spec import RuleExample
@@ -83,3 +83,12 @@ def doc_for(name: str) -> RuleDoc:
     return got
 
 
+def to_json(d: RuleDoc, full: bool = False) -> Dict[str, Any]:
+    """``d`` as JSON (``dsdoctor rules`` / ``rule --format json``); ``full``: with What / Why / Example / Fix."""
+    out: Dict[str, Any] = {"name": d.name, "code": d.code, "severity": d.severity.value, "summary": d.summary,
+                           "command": d.command, "commands": list(d.commands), "kind": d.kind, "help": d.help_anchor}
+    if full:
+        out.update({"what": d.what, "why": d.why, "example": d.example, "fix": d.fix, "notes": list(d.notes),
+                    "examples": [{"kind": e.kind, "situation": e.situation, "text": e.text, "source": e.source,
+                                  "untested": e.untested} for e in d.examples]})
+    return out

@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from .. import names as N
 from ..model import Evidence, Finding, Passed, Report, Severity
 from ..spec import Docs, FindingSpec, RuleExample
-from . import MARK, SmokeRun
+from .runner import MARK, SmokeRun
 
 SECTION = "smoke"
 _EXC = re.compile(r"^(?:\[rank\d+\]:\s*)?(\w+(?:\.\w+)*(?:Error|Exception|Interrupt)\b.*)$")

@@ -1,20 +1,18 @@
-"""The ``dsdoctor explain`` command behind the thin CLI function: read, diagnose, merge ``check``, render."""
+"""Explaining log files, directories of rank logs and stdin: all at once (:func:`explain_paths`) or while they are
+written (:func:`follow`). The command is :mod:`dsdoctor.commands.explain`; merging what ``check`` confirms is
+:mod:`.envmerge`."""
 
 from __future__ import annotations
 
 import time
 from typing import List, Optional, Sequence, Tuple
 
-from .. import names as N
-from ..model import Evidence, Finding, Report, Severity
-from .causes import ENV_CAUSES
+from ..model import Report
 from .diagnose import diagnose_scan, scan_sources
 from .match import Scanner
 from .reader import MAX_LINE_BYTES, InputError, Source, StdinRaw, expand, open_binary
 
 FOLLOW_POLL_S = 0.5
-# ENV_CAUSES: causes an environment check can confirm (same names in check and explain; from the cause specs)
-NEUTRAL = (N.NO_FAILURE, N.UNKNOWN, N.OP_BUILD_FAILED_CAUSE_NOT_IN_LOG, N.TORCH_EXTENSIONS_LOCK_STALE)
 
 
 def explain_paths(paths: List[str], *, env: bool = False, python: Optional[str] = None) -> Report:
@@ -23,39 +21,10 @@ def explain_paths(paths: List[str], *, env: bool = False, python: Optional[str] 
     report = diagnose_scan(scan_sources(sources))
     report.facts["sources"] = [s.name for s in sources]
     if env:
+        from .envmerge import merge_env
+
         merge_env(report, python)
     return report
-
-
-def merge_env(report: Report, python: Optional[str]) -> None:
-    """Attach what the environment checks confirm: check's evidence and its (environment-specific) fixes
-    for a cause the log shows; check's own errors first when the log shows no cause."""
-    from ..checks import run_check
-
-    merge_reports(report, run_check(python))
-
-
-def merge_reports(report: Report, checked: Report) -> None:
-    """``merge_env`` on an already-run check report."""
-    by_name = {f.name: f for f in checked.findings if f.name in ENV_CAUSES}
-    merged: List[Finding] = []
-    for f in report.findings:
-        c = by_name.pop(f.name, None)
-        if c is not None:
-            ev = f.evidence + tuple(Evidence(e.what, f"dsdoctor check: {e.where}") for e in c.evidence)
-            f = Finding(f.name, f.severity, f.title + " (confirmed by the environment check)", f.explanation + " " + c.explanation,
-                        ev, c.fixes or f.fixes, f.section, f.path, f.line)
-        merged.append(f)
-    extra = [c for c in by_name.values() if c.severity is Severity.ERROR or c.name == N.TORCH_EXTENSIONS_LOCK_STALE]
-    extra = [Finding(c.name, c.severity, c.title + " (found by the environment check, not in the log)", c.explanation,
-                     tuple(Evidence(e.what, f"dsdoctor check: {e.where}") for e in c.evidence), c.fixes, "explain")
-             for c in extra]
-    if merged and merged[0].name in NEUTRAL and extra:
-        report.findings = extra + merged
-    else:
-        report.findings = merged + extra
-    report.facts["primary"] = report.findings[0].name
-    report.facts["environment"] = checked.facts
 
 
 def follow(paths: List[str], seconds: Optional[float] = None, poll: float = FOLLOW_POLL_S) -> Report:
@@ -124,4 +93,4 @@ def _all_closed(watched: "Sequence[Tuple[Scanner, Source, object, bytearray]]") 
     return all(isinstance(fh, StdinRaw) and fh.eof for _, _, fh, _ in watched)
 
 
-__all__ = ["InputError", "explain_paths", "follow", "merge_env"]
+__all__ = ["InputError", "explain_paths", "follow"]

@@ -7,6 +7,9 @@ be produced says why instead of failing the whole report.
 
 The whole document goes through :func:`dsdoctor.redact.redact` before it is printed or written (``-o``,
 atomically), so the file is as safe to paste as the terminal output.
+
+Kept whole: one function per section of the one document, in the document's order; the sections share the
+redaction and the fence helpers, and none is used elsewhere.
 """
 
 from __future__ import annotations
@@ -124,7 +127,7 @@ def gpu_description(env: Mapping[str, str]) -> Optional[str]:
 
 
 def _versions(facts: Mapping[str, Any], env: Mapping[str, str]) -> List[Tuple[str, str]]:
-    from . import __version__
+    from .version import __version__
 
     def v(key: str) -> str:
         val = facts.get(key)
@@ -262,7 +265,7 @@ def _tail_source(paths: Sequence[str], primary: Optional[Finding]) -> Optional[s
 
 
 def _log_section(path: str, tail_lines: int) -> str:
-    from .explain.command import explain_paths
+    from .explain.logfiles import explain_paths
 
     out: List[str] = []
     rep = explain_paths([path])
@@ -353,8 +356,8 @@ def _check(inp: Inputs) -> Report:
 
 
 def _lint(report: Report, inp: Inputs) -> None:
-    from .commands.lint import inside
     from .lint.project import lint_project, merge
+    from .paths import inside
 
     merge(report, lint_project(".", report.facts.get("deepspeed"), inp.python))
     if inp.ds_config and not inside(inp.ds_config, ["."]):
@@ -371,7 +374,7 @@ def _lint(report: Report, inp: Inputs) -> None:
 
 def build(inp: Inputs) -> str:
     """The Markdown report (not yet redacted; :func:`render` redacts). Raises :class:`ReportInputError`."""
-    from . import __version__
+    from .version import __version__
 
     if inp.log is not None and not os.path.exists(inp.log):
         raise ReportInputError(f"{inp.log}: no such file or directory")

@@ -1,7 +1,7 @@
-"""``dsdoctor launch [--hostfile F] -- <deepspeed|torchrun|accelerate launch ...>``: preflight (every node when
-multi-node), stop on errors, offer the ``.deepspeed_env`` lines a multi-node run needs, optionally pre-build
-the JIT ops once per node, then run the real launcher with the arguments unchanged, pass signals through,
-exit with its code, and explain its log when it fails."""
+"""The user's launcher (``deepspeed`` / ``torchrun`` / ``accelerate launch``) as ``dsdoctor launch`` runs it
+(:mod:`dsdoctor.commands.launch`): read its command line (interpreter, hostfile, include/exclude), the
+``.deepspeed_env`` lines a multi-node run needs, the per-node pre-build command, running it with signals passed
+through and its output relayed, and its log explained when it fails."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import shlex
 import shutil
 import signal
 import subprocess
-import sys
 from typing import Callable, Dict, List, Optional, Sequence
 
 from .knowledge import deepspeed as K
@@ -144,75 +143,3 @@ def write_stdout(chunk: bytes) -> None:
     out = passthrough()
     out.write(chunk)
     out.flush()
-
-
-def _emit(report: Report, fmt_json: bool, command: str, verbose: bool) -> None:
-    """The preflight's / the failure's report: text on stdout, or JSON on stderr (stdout is the launcher's)."""
-    from .render import emit
-
-    emit(report, command, "json" if fmt_json else "text", verbose, out=sys.stderr if fmt_json else sys.stdout)
-
-
-def _ask(question: str, yes: bool) -> bool:
-    if yes:
-        return True
-    if not sys.stdin.isatty():
-        print(f"{question} [not asked: stdin is not a terminal; pass --yes]", file=sys.stderr)
-        return False
-    from .redact import redact
-
-    # input() writes its prompt straight to the terminal (not through the redacting sys.stdout)
-    return input(redact(f"{question} [y/N] ")).strip().lower() in ("y", "yes")
-
-
-def main(argv: List[str], hostfile: Optional[str], include: str, exclude: str, python: Optional[str], yes: bool,
-         prebuild: bool, preflight: bool, transport: str, timeout: float, fmt_json: bool, verbose: bool) -> int:
-    """The whole ``launch`` flow; returns the exit code (the launcher's, or 1 when the preflight stops it)."""
-    from .checks import run_check
-    from .exitcodes import FINDINGS, OK, for_report
-    from .multinode import check_nodes, env_file, forwarded_env, nodes_of
-    from .multinode import transport as T
-
-    py = os.path.abspath(python or launcher_python(argv) or sys.executable)
-    hostfile = hostfile or hostfile_of(argv)
-    include = include or launcher_opt(argv, "-i", "--include") or ""
-    exclude = exclude or launcher_opt(argv, "-e", "--exclude") or ""
-    multi = bool(hostfile and os.path.isfile(hostfile))
-    hosts = nodes_of(hostfile, include, exclude) if multi and hostfile else []
-    if preflight:
-        print(f"dsdoctor: preflight of {len(hosts) or 1} node(s) with {py} ...", file=sys.stderr)
-        rep = check_nodes(hosts, python=py, transport=transport, timeout=timeout) if multi else run_check(py)
-        if for_report(rep) != OK:
-            _emit(rep, fmt_json, "launch", verbose)
-            print("dsdoctor: not launching: fix the errors above (or --no-preflight)", file=sys.stderr)
-            return FINDINGS
-    if multi:
-        env = dict(os.environ)
-        lines = needed_env_lines(env, env_file(env))
-        target = env.get(K.DEEPSPEED_ENV_FILE_VAR, K.DEEPSPEED_ENV_FILE)
-        if lines:
-            print("dsdoctor: a multi-node launch does not forward these variables to the other nodes:\n  "
-                  + "\n  ".join(lines), file=sys.stderr)
-            if _ask(f"append them to {target}?", yes):
-                append_env_file(target, lines)
-                print(f"dsdoctor: appended {len(lines)} line(s) to {target}", file=sys.stderr)
-    if prebuild:
-        print("dsdoctor: pre-building cpu_adam once per node ...", file=sys.stderr)
-        if multi:
-            cmd = prebuild_command(py, forwarded_env(os.environ))
-            outs = T.run_ssh(hosts, cmd, None, 900) if T.pick(transport, os.environ) == "ssh" \
-                else T.run_pdsh(hosts, cmd, 900)
-            bad = [h for h, o in outs.items() if "DSDOCTOR-PREBUILT" not in o.stdout]
-        else:
-            r = subprocess.run(shlex.split(prebuild_command(py)), capture_output=True, text=True)
-            bad = [] if "DSDOCTOR-PREBUILT" in r.stdout else ["localhost"]
-            if bad:
-                sys.stderr.write(r.stdout[-4000:] + r.stderr[-4000:])
-        if bad:
-            print(f"dsdoctor: the op build failed on {', '.join(bad)}; not launching "
-                  "(see `dsdoctor verify` for the root cause)", file=sys.stderr)
-            return FINDINGS
-    rc, log = run_launcher(argv, write_stdout)
-    if rc != 0:
-        _emit(explain_failure(log, rc), fmt_json, "launch", verbose)
-    return rc
