@@ -13,15 +13,14 @@ constant. :func:`risks` returns what breaks the rule (empty: linear)."""
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
 from typing import Any, FrozenSet, List, Optional, Tuple
 
-try:  # Python >= 3.11
-    from re import _constants as sre_c  # type: ignore[attr-defined]
-    from re import _parser as sre_p  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - Python < 3.11
-    import sre_constants as sre_c  # type: ignore[no-redef]
-    import sre_parse as sre_p  # type: ignore[no-redef]
+# re's own parser: re._parser since Python 3.11 (sre_parse, deprecated there, before)
+sre_c: Any = importlib.import_module("re._constants" if sys.version_info >= (3, 11) else "sre_constants")
+sre_p: Any = importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
 
 REPEATS = {sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, getattr(sre_c, "POSSESSIVE_REPEAT", sre_c.MAX_REPEAT)}
 ONE_CHAR = {sre_c.LITERAL, sre_c.NOT_LITERAL, sre_c.IN, sre_c.ANY}
@@ -34,9 +33,9 @@ def _member(item: Item, ch: str) -> bool:
     """Whether the one-character item ``item`` matches ``ch`` (case flags ignored)."""
     op, av = item
     if op is sre_c.LITERAL:
-        return ord(ch) == av
+        return bool(ord(ch) == av)
     if op is sre_c.NOT_LITERAL:
-        return ord(ch) != av
+        return bool(ord(ch) != av)
     if op is sre_c.ANY:
         return True  # as if DOTALL: the larger class is the conservative one
     negate = bool(av) and av[0][0] is sre_c.NEGATE
