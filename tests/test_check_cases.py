@@ -24,6 +24,11 @@ except ModuleNotFoundError:  # Python < 3.11
 
 CASES = sorted((Path(__file__).parent / "cases" / "check").glob("*.toml"))
 CHECK_BOUND_S = 10  # the whole check must finish within this, hung probes included
+MIN_CASES = 142  # today's number: a folder emptied or cases lost fails test_the_cases_are_there
+# the [expect] keys test_case checks: any other key would be read by nothing (a typo passes silently)
+EXPECT_KEYS = {"loads", "cause", "blockers", "accelerator", "errors", "warnings", "infos", "absent", "rc", "first_fix",
+               "fixes_absent", "fixes_contain", "explanation_contains", "fix_applicability", "probe_failed",
+               "message_contains", "notes_contain", "title_contains", "severity", "prediction", "facts_contain", "facts"}
 
 
 def run_case(case: Dict[str, Any], tmp: Path, bare_python: str) -> Dict[str, Any]:
@@ -147,6 +152,22 @@ def _hidden(paths: List[str], argv: List[str]) -> List[str]:
     return [unshare, "-m", "--propagation", "private", "/bin/sh", "-c", f'{mounts} && exec "$@"', "sh", *argv]
 
 
+def test_the_cases_are_there() -> None:
+    """Every file of the folder is a case test_case runs, there are at least MIN_CASES, and each one expects
+    something test_case checks (every [expect] key is one it reads)."""
+    import inspect
+
+    folder = Path(__file__).parent / "cases" / "check"
+    assert len(CASES) >= MIN_CASES, f"{len(CASES)} cases in {folder}"
+    assert sorted(folder.iterdir()) == CASES, "files there that are not *.toml cases"
+    checked = inspect.getsource(test_case)
+    for key in EXPECT_KEYS:
+        assert f'"{key}" in exp' in checked or f'exp.get("{key}"' in checked, f"test_case does not check {key}"
+    for path in CASES:
+        exp = tomllib.loads(path.read_text()).get("expect", {})
+        assert exp and set(exp) <= EXPECT_KEYS, f"{path.name}: expects nothing, or keys nothing checks: {sorted(set(exp) - EXPECT_KEYS)}"
+
+
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_case(path: Path, tmp_path: Path, bare_python: str) -> None:
     case = tomllib.loads(path.read_text())
@@ -158,6 +179,7 @@ def test_case(path: Path, tmp_path: Path, bare_python: str) -> None:
             raise
         pytest.skip(str(exc))
     exp = case["expect"]
+    assert exp and set(exp) <= EXPECT_KEYS, f"expects nothing, or keys nothing checks: {sorted(set(exp) - EXPECT_KEYS)}"
     pred = out["predictions"]["cpu_adam"]
     by_sev: Dict[str, set] = {"error": set(), "warning": set(), "info": set()}
     for f in out["findings"]:

@@ -2,18 +2,27 @@
 
 Each must give a bounded result: explain finishes (a generous liveness limit on a subprocess, not a timing
 assertion), never raises, and its output stays small. The patterns are linear by construction (bounded token
-classes between literals; see explain/causes/spec.py)."""
+classes between literals; see explain/causes/spec.py): test_every_explain_pattern_is_linear checks that on the
+parse tree of every signature pattern and every module-level pattern of dsdoctor.explain (tests/linear_regex.py),
+and test_the_linearity_check_flags_catastrophic_patterns shows that check fails on known backtracking patterns."""
 
 from __future__ import annotations
 
+import importlib
 import json
+import pkgutil
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import List, Tuple
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from linear_regex import risks
 
+import dsdoctor.explain
 from dsdoctor.explain import diagnose_log
 from dsdoctor.explain.causes import SIGNATURES
 from dsdoctor.explain.reader import MAX_LINE_BYTES, bytes_stream, clean, iter_chunks
@@ -55,13 +64,55 @@ def test_progress_bar_line_keeps_its_tail() -> None:
     assert "Traceback" in text
 
 
+def _explain_patterns() -> List[Tuple[str, str]]:
+    """(where, regex) of every signature and every module-level compiled pattern of dsdoctor.explain."""
+    out = [(f"signature {s.needle!r}", s.pattern.pattern) for s in SIGNATURES]
+    for info in pkgutil.walk_packages(dsdoctor.explain.__path__, "dsdoctor.explain."):
+        for attr, value in vars(importlib.import_module(info.name)).items():
+            if isinstance(value, re.Pattern):
+                out.append((f"{info.name}.{attr}", value.pattern if isinstance(value.pattern, str) else value.pattern.decode()))
+    return out
+
+
+def test_every_explain_pattern_is_linear() -> None:
+    """No nested or group-wide unbounded quantifier, none next to an overlapping class (tests/linear_regex.py)."""
+    patterns = _explain_patterns()
+    assert len(SIGNATURES) >= 160 and len(patterns) >= len(SIGNATURES) + 20, len(patterns)  # 167 + 21 today
+    bad = {where: risks(rx) for where, rx in patterns if risks(rx)}
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("pattern,kind", [
+    (r"x(a+)+$", "nested"),               # the textbook catastrophic pattern
+    (r"x(?:\s+)*y", "nested"),
+    (r"x(\w|\d)*y", "group"),             # overlapping alternatives under * (Python merges them; refused anyway)
+    (r"x(a|aa)+b", "group"),
+    (r"=\d+\w{1,9}x", "overlapping"),      # quadratic: two runs over the same characters
+    (r"=.*.*=", "overlapping"),
+    (r"\s*x", "starts"),                   # quadratic under search: every start rescans the run
+])
+def test_the_linearity_check_flags_catastrophic_patterns(pattern: str, kind: str) -> None:
+    got = risks(pattern)
+    assert any(kind in r for r in got), got
+
+
+@pytest.mark.parametrize("pattern", [r"foo\s*$", r"x\S{1,200}? bar", r"^\s*x", r"a\s*\S+b", r"a[^:]*:\d+",
+                                     r"shape '\[(?:-?\d{1,12}, ){0,6}0(?:, -?\d{1,12}){0,6}\]'"])
+def test_the_linearity_check_passes_linear_patterns(pattern: str) -> None:
+    assert risks(pattern) == []
+
+
 def test_each_pattern_on_its_own_needle_repeated() -> None:
-    """Near-misses built from each signature's needle, 20k times on one line: every search stays linear."""
+    """Near-misses built from each signature's needle, 20k times on one line: explain gives an answer for each
+    (liveness only: linearity is test_every_explain_pattern_is_linear's)."""
+    runs = 0
     for sig in SIGNATURES:
         for filler in (" ", "x", "", "'", "("):
             line = (sig.needle + filler) * 2000
-            diagnose_log(line[:60_000] + "\n")  # would take minutes on a backtracking pattern
-    assert True
+            report = diagnose_log(line[:60_000] + "\n")  # would take minutes on a backtracking pattern
+            assert report.findings, (sig.needle, filler)
+            runs += 1
+    assert runs == 5 * len(SIGNATURES) >= 800
 
 
 def test_many_ranks_and_tracebacks_stay_bounded() -> None:

@@ -91,6 +91,10 @@ def test_50mb_file(tmp_path: Path) -> None:
     assert fnd["name"] == "ds-config-invalid" and (fnd["line"], fnd["col"]) == (1, 1) and "MiB" in fnd["title"]
 
 
+def test_the_real_configs_are_there() -> None:
+    assert len(list(REAL.glob("*.json"))) >= 4  # today's number: the parametrized test below runs over them
+
+
 @pytest.mark.parametrize("cfg", sorted(p.name for p in REAL.glob("*.json")))
 @pytest.mark.parametrize("loaded_by", ["trainer", None])
 def test_real_configs_no_false_errors(cfg: str, loaded_by: Any) -> None:
