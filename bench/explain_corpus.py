@@ -8,10 +8,18 @@ in-process with the library API (``dsdoctor.explain.diagnose_log``). Scored, per
 - wrong advice: a fix (title, commands, reason, forms) containing a case's ``wrong_advice`` item
   (case-insensitive);
 - tracebacks: an exception raised by dsdoctor itself (caught and counted, never fatal);
-- time per case.
+- time per case;
+- harm (issue 19): each case is ``right``, an honest ``unknown`` (dsdoctor says it does not know: ``unknown``, or
+  ``op-build-failed-cause-not-in-log``), ``missed`` (a failed run answered ``no-failure``) or ``misleading`` (a
+  wrong specific cause, or a failure reported for a run that did not fail), by corpus prefix.
+
+``--cli`` runs ``dsdoctor explain FILE --format json`` in a subprocess per case, as a user does (the log written to
+a file as bytes); the default calls ``dsdoctor.explain.diagnose_log`` in-process (fast; the tests' gate). The two
+must agree (the file reading is the only difference).
 
     .venv/bin/python bench/explain_corpus.py [--corpus ../shared/corpus/logs] [--json] [--misses]
     .venv/bin/python bench/explain_corpus.py --transform all   # the same logs as other tools show them
+    .venv/bin/python bench/explain_corpus.py --cli             # through the CLI, a subprocess per case
 
 ``--transform`` rewrites every log the way real logs differ from the pasted excerpt (``TRANSFORMS``): rank and
 pdsh prefixes, CRLF, ANSI colour, a log collector's timestamp on every line, foreign lines interleaved, a hard
@@ -66,6 +74,22 @@ class CaseResult:
     error: str = ""
     seconds: float = 0.0
     all_names: List[str] = field(default_factory=list)
+    outcome: str = ""  # right | unknown | missed | misleading (see the module docstring)
+
+
+HONEST = ("unknown", "op-build-failed-cause-not-in-log")  # dsdoctor saying it does not know
+NO_FAILURE = "no-failure"
+
+
+def outcome(cause: str, got: str, ok: bool) -> str:
+    """right, unknown (honest), missed (a failure answered no-failure) or misleading (a wrong specific answer)."""
+    if ok:
+        return "right"
+    if cause == NO_FAILURE:
+        return "misleading"  # a failure reported for a run that did not fail
+    if got == NO_FAILURE:
+        return "missed"
+    return "unknown" if got in HONEST else "misleading"
 
 
 def _fix_text(fix: Any) -> str:
@@ -137,14 +161,71 @@ def run_case(path: Path, names: Dict[str, str], transform: Optional[Callable[[st
             wrong.append(str(item))
     # an unmapped "new:X" stays "new:X": no dsdoctor name equals it, so it counts as a miss
     return CaseResult(path.stem, cause, label, got, got in ok_names, wrong, seconds=dt,
-                      all_names=[f.name for f in report.findings])
+                      all_names=[f.name for f in report.findings], outcome=outcome(cause, got, got in ok_names))
+
+
+def run_case_cli(path: Path, names: Dict[str, str]) -> CaseResult:
+    """Explain one corpus case as a user does: the log in a file, ``dsdoctor explain FILE --format json``."""
+    import subprocess
+    import tempfile
+
+    case = json.loads(path.read_text(encoding="utf-8"))
+    label = str(case["cause"])
+    cause = names.get(label, label)
+    ok_names = {cause, *(names.get(a, a) for a in case.get("acceptable") or [])}
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / (path.stem + ".log")
+        log.write_bytes(str(case["log"]).encode("utf-8"))
+        t0 = time.perf_counter()
+        p = subprocess.run([sys.executable, "-m", "dsdoctor", "explain", str(log), "--format", "json"],
+                           capture_output=True, text=True, timeout=120)
+        dt = time.perf_counter() - t0
+    try:
+        findings = json.loads(p.stdout)["findings"]
+    except (ValueError, KeyError):
+        return CaseResult(path.stem, cause, label, "<traceback>", False, error=f"exit {p.returncode}: {p.stderr[-500:]}",
+                          seconds=dt, outcome="misleading")
+    got = findings[0]["name"] if findings else "<none>"
+    texts = ["\n".join([fx.get("title", ""), fx.get("reason", ""), *fx.get("commands", []),
+                        *(f"{k} {v}" for k, v in (fx.get("forms") or {}).items())]).lower()
+             for f in findings for fx in f.get("fixes", [])]
+    wrong = [str(item) for item in case.get("wrong_advice") or [] if any(str(item).lower() in t for t in texts)]
+    return CaseResult(path.stem, cause, label, got, got in ok_names, wrong, seconds=dt,
+                      all_names=[f["name"] for f in findings], outcome=outcome(cause, got, got in ok_names))
 
 
 def run(corpus: Path, names: Optional[Dict[str, str]] = None,
-        transform: Optional[Callable[[str], str]] = None) -> List[CaseResult]:
-    """Score every ``*.json`` case under ``corpus`` (sorted by name)."""
+        transform: Optional[Callable[[str], str]] = None, cli: bool = False) -> List[CaseResult]:
+    """Score every ``*.json`` case under ``corpus`` (sorted by name); ``cli``: through the CLI."""
     table = load_names() if names is None else names
+    if cli:
+        return [run_case_cli(p, table) for p in sorted(corpus.glob("*.json"))]
     return [run_case(p, table, transform) for p in sorted(corpus.glob("*.json"))]
+
+
+OUTCOMES = ("right", "unknown", "missed", "misleading")
+
+
+def by_prefix(results: List[CaseResult]) -> Dict[str, Dict[str, int]]:
+    """Per corpus prefix (the case id's letter) and in all: cases, each outcome, and wrong advice."""
+    table: Dict[str, Dict[str, int]] = {}
+    for r in results:
+        for key in (r.case[:1], "all"):
+            row = table.setdefault(key, {"cases": 0, **{o: 0 for o in OUTCOMES}, "wrong_advice": 0})
+            row["cases"] += 1
+            row[r.outcome or outcome(r.cause, r.got, r.ok)] += 1
+            row["wrong_advice"] += bool(r.wrong_advice)
+    return dict(sorted(table.items(), key=lambda kv: (kv[0] == "all", kv[0])))
+
+
+def render_prefixes(results: List[CaseResult]) -> str:
+    """The harm table: one row per prefix."""
+    out = ["prefix  cases  right  unknown  missed  misleading  wrong-advice"]
+    for key, row in by_prefix(results).items():
+        pct = f"{100.0 * row['right'] / row['cases']:.0f}%" if row["cases"] else "-"
+        out.append(f"{key:<6} {row['cases']:>6} {row['right']:>6} {row['unknown']:>8} {row['missed']:>7} "
+                   f"{row['misleading']:>11} {row['wrong_advice']:>13}   ({pct} right)")
+    return "\n".join(out)
 
 
 def summary(results: List[CaseResult]) -> Dict[str, Any]:
@@ -161,6 +242,7 @@ def summary(results: List[CaseResult]) -> Dict[str, Any]:
         "ms_per_case_median": round(1000 * times[n // 2], 2) if n else 0.0,
         "ms_per_case_max": round(1000 * times[-1], 2) if n else 0.0,
         "confusion": [{"cause": c, "got": g, "count": k} for (c, g), k in confusion.most_common()],
+        "by_prefix": by_prefix(results),
     }
 
 
@@ -192,6 +274,8 @@ def render(results: List[CaseResult], misses: bool = False) -> str:
         if r.error:
             out.append(f"traceback {r.case}:\n{r.error}")
     out.append("")
+    out.append(render_prefixes(results))
+    out.append("")
     out.append(f"top-1 {s['top1']}/{s['cases']} ({s['top1_pct']}%), wrong advice {s['wrong_advice']}, "
                f"tracebacks {s['tracebacks']}, {s['ms_per_case_median']} ms/case median "
                f"({s['ms_per_case_max']} max, {s['seconds_total']} s total)")
@@ -205,6 +289,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--misses", action="store_true", help="list every missed case")
     ap.add_argument("--transform", choices=[*TRANSFORMS, "all"], help="rewrite the logs (see TRANSFORMS); top-1 kept "
                     "on the cases the plain logs get right")
+    ap.add_argument("--cli", action="store_true", help="run `dsdoctor explain FILE --format json` per case (as a user)")
     args = ap.parse_args(argv)
     corpus: Path = args.corpus or default_corpus()
     if (corpus / "logs").is_dir():
@@ -212,7 +297,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not corpus.is_dir():
         print(f"no corpus at {corpus} (set --corpus or DSDOCTOR_CORPUS)", file=sys.stderr)
         return 0
-    results = run(corpus)
+    results = run(corpus, cli=args.cli)
     if args.transform:
         plain = {r.case for r in results if r.ok}
         for name in TRANSFORMS if args.transform == "all" else [args.transform]:
