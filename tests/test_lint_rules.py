@@ -99,7 +99,24 @@ def test_registry_lists_every_rule_module() -> None:
             if isinstance(rule, Rule):
                 found.append(rule)
     assert sorted(r.name for r in found) == sorted(r.name for r in all_rules.RULES)
-    code = ("import sys, dsdoctor.lint.config.fp16_on_cpu, dsdoctor.lint.script.zero3_device_map; "
+    code = ("import sys, dsdoctor.lint.config.fp16_on_cpu, dsdoctor.lint.script.zero3_device_map_conflict; "
             "print('dsdoctor.lint.all_rules' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_every_rule_module_is_named_after_its_rule() -> None:
+    """A rule's module is its rule's name with ``-`` -> ``_`` (``ds-config-invalid`` lives in
+    ``lint/config/ds_config_invalid.py``): the name in a finding leads to the file that defines it."""
+    import importlib
+    import pkgutil
+
+    from dsdoctor.lint import config, launch, script
+
+    wrong = []
+    for pkg in (config, launch, script):
+        for mod in pkgutil.iter_modules(pkg.__path__):
+            rule = getattr(importlib.import_module(f"{pkg.__name__}.{mod.name}"), "RULE", None)
+            if isinstance(rule, Rule) and mod.name != rule.name.replace("-", "_"):
+                wrong.append(f"{pkg.__name__}.{mod.name} defines {rule.name}")
+    assert not wrong

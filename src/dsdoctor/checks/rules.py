@@ -36,7 +36,7 @@ from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
 from ..knowledge.versions import v
 from ..lint.config import memlock_too_low as MEMLOCK
-from ..lint.script import skip_cuda_check as SKIP
+from ..lint.script import ds_skip_cuda_check_ineffective as SKIP
 from ..model import Evidence, Finding, Fix, Passed, Severity
 from ..spec import Docs, FindingSpec, Form, RuleExample, case, log
 from . import context

@@ -12,7 +12,7 @@ from ... import names as N
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
 from ...knowledge.versions import parse, v
-from ...lint.config import auto_without_trainer as AWT
+from ...lint.config import ds_config_auto_without_trainer as AWT
 from ...lint.config import batch_size_mismatch as BSM
 from ...lint.config import bucket_size_float as BSF
 from ...lint.config import nvme_path_missing as NVME

@@ -11,7 +11,7 @@ from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
-from ...lint.script import peft_reentrant as PEFT_REENTRANT
+from ...lint.script import peft_checkpointing_reentrant as PEFT_REENTRANT
 from ...model import Fix, Severity
 from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
