@@ -72,11 +72,9 @@ def test_every_rule_documented_and_cataloged() -> None:
 def test_docs_current() -> None:
     """docs/rules.md documents every finding name (lint rules from their definitions, the others from
     dsdoctor.ruledocs); CI fails when it is stale."""
-    from dsdoctor.lint.docs import render as lint_alias
     from dsdoctor.ruledocs.markdown import render
 
     doc = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
-    assert lint_alias() == render()
     assert doc.read_text() == render(), "regenerate: python -m dsdoctor.ruledocs.markdown > docs/rules.md"
     for name in CATALOG:
         assert f'<a id="{name}"></a>' in doc.read_text(), name

@@ -79,7 +79,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     directories walked leave out test directories (check's project lint)."""
     from ..settings import load
     from .discover import scan
-    from .launch._files import env_file_vars
+    from .launch.launcher_files import env_file_vars
     from .script.context import parse_targets
 
     if settings is None:
@@ -123,7 +123,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
 
         base.env_file_vars.update(env_file_vars(_read(p)))
     if any(k == "python" for k in found.kinds.values()):
-        from .script.setup import python_usage
+        from .script.script_usage import python_usage
 
         python_usage(base, found.kinds, targets, python, zero_stage, settings)
     result = LintResult(Report())

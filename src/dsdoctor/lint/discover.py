@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
 from ..knowledge import deepspeed as K
-from .launch._files import hostfile_problems
+from .launch.launcher_files import hostfile_problems
 from .launch.shell import parse as parse_shell
 
 # Never walked into (as ruff's default excludes; hidden directories are skipped too, and any directory holding a

@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from .. import names as N
 from ..checks import evaluate
 from ..knowledge import deepspeed as K
-from ..lint.launch._files import env_file_vars
+from ..lint.launch.launcher_files import env_file_vars
 from ..model import Evidence, Report, Severity
 from ..probes.environment import EnvFacts
 from ..probes.remote import MARK, bundle, one_liner

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from typing import Dict, List, Tuple
 
 from ..errors import UsageError
-from ..lint.launch._files import hostfile_problems
+from ..lint.launch.launcher_files import hostfile_problems
 
 HOST_OK = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,252}$")
 

@@ -12,9 +12,9 @@ from ... import names as N
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
 from ...knowledge.versions import parse, v
-from ...lint.config import ds_config_auto_without_trainer as AWT
 from ...lint.config import batch_size_mismatch as BSM
 from ...lint.config import bucket_size_float as BSF
+from ...lint.config import ds_config_auto_without_trainer as AWT
 from ...lint.config import nvme_path_missing as NVME
 from ...lint.config import offload_client_optimizer as OCO
 from ...model import Fix, Severity

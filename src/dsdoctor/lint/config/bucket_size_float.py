@@ -11,7 +11,7 @@ from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
-from ._util import zero
+from .fields import zero
 
 
 def int_fix(key: str, new: str) -> Fix:

@@ -9,7 +9,7 @@ from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
-from ._util import rename_edit, zero
+from .fields import rename_edit, zero
 
 
 def check(t: Target) -> Iterator[Hit]:

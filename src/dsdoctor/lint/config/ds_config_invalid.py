@@ -11,7 +11,7 @@ from ...model import Severity
 from ..reader import Node
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from ._util import zero
+from .fields import zero
 
 
 def check(t: Target) -> Iterator[Hit]:

@@ -9,7 +9,7 @@ from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from ._util import zero
+from .fields import zero
 
 
 def check(t: Target) -> Iterator[Hit]:

@@ -11,7 +11,7 @@ from ...model import Fix, Severity
 from ..reader import Node
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from ._util import rename_edit
+from .fields import rename_edit
 
 _ALL_TOP = set(K.TOP_LEVEL_KEYS)
 

@@ -11,7 +11,7 @@ from ...knowledge import transformers as TF
 from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
-from ._util import add_member
+from .fields import add_member
 
 KEY = "gradient_clipping"
 

@@ -12,7 +12,7 @@ from ...knowledge import deepspeed as K
 from ...model import Evidence, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from ._util import offload_device
+from .fields import offload_device
 
 MIN_MEMLOCK = 64 * 1024 * 1024  # pinned offload buffers are far larger; 64 MiB is the Docker default
 

@@ -8,7 +8,7 @@ from ... import names as N
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from ._util import offload_device
+from .fields import offload_device
 
 # the fix, shared with `dsdoctor explain` (the same cause seen in a log: explain/causes/config.py)
 FIX = Fix('add "nvme_path": "/local_nvme" (a directory on a local NVMe drive)', "safe")

@@ -8,7 +8,7 @@ from ... import names as N
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from ._util import offload_device, stage
+from .fields import offload_device, stage
 
 
 def check(t: Target) -> Iterator[Hit]:

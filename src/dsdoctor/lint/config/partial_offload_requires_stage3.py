@@ -9,7 +9,7 @@ from ...knowledge import deepspeed as K
 from ...model import Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from ._util import num, offload_device, stage
+from .fields import num, offload_device, stage
 
 
 def check(t: Target) -> Iterator[Hit]:

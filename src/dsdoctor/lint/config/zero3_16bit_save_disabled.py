@@ -10,7 +10,7 @@ from ...knowledge import transformers as TF
 from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
-from ._util import add_member, stage, zero
+from .fields import add_member, stage, zero
 
 KEY = "stage3_gather_16bit_weights_on_model_save"
 

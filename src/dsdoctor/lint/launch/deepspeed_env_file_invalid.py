@@ -10,7 +10,7 @@ from ...knowledge import deepspeed as K
 from ...model import Severity
 from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
-from ._files import env_file_lines
+from .launcher_files import env_file_lines
 
 
 def check(t: Target) -> Iterator[Hit]:

@@ -8,7 +8,7 @@ from ... import names as N
 from ...model import Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from ._files import hostfile_problems
+from .launcher_files import hostfile_problems
 
 
 def check(t: Target) -> Iterator[Hit]:

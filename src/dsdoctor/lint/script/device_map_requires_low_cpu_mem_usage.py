@@ -10,7 +10,7 @@ from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit
-from ._loads import arg, definitely_falsy, loads, non_none, version_note
+from .model_loads import arg, definitely_falsy, loads, non_none, version_note
 
 
 def check(t: Target) -> Iterator[Hit]:

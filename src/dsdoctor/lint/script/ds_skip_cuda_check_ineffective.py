@@ -18,7 +18,7 @@ def check(t: Target) -> Iterator[Hit]:
         return
     import libcst as cst
 
-    from ._order import entries
+    from .execution_order import entries
 
     c = active(t)
     if c is None or c.script is None:

@@ -17,7 +17,7 @@ def check(t: Target) -> Iterator[Hit]:
         return
     import libcst as cst
 
-    from ._order import stream
+    from .execution_order import stream
 
     s = c.script
     assert s is not None

@@ -11,7 +11,7 @@ from ..target import Target
 from . import Ctx, emit, where, zero3_candidate
 
 if TYPE_CHECKING:
-    from ._flow import Event
+    from .dataflow import Event
 
 
 def _registers(e: "Event") -> bool:
@@ -21,7 +21,7 @@ def _registers(e: "Event") -> bool:
 def _assigned(stmt: object) -> Set[str]:
     import libcst as cst
 
-    from ._flow import names_in
+    from .dataflow import names_in
 
     out: Set[str] = set()
     if isinstance(stmt, cst.SimpleStatementLine):
@@ -41,7 +41,7 @@ def move_edit(t: Target, c: Ctx, load: "Event", reg: "Event") -> Optional[Edit]:
     """Move ``args = TrainingArguments(...)`` (same block, no dependency on what lies between) above the load."""
     import libcst as cst
 
-    from ._flow import names_in
+    from .dataflow import names_in
 
     if reg.block is not load.block or reg.bound is None or not isinstance(reg.stmt, cst.SimpleStatementLine):
         return None
@@ -70,7 +70,7 @@ def check(t: Target) -> Iterator[Hit]:
     c = zero3_candidate(t)
     if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
         return
-    from ._order import entries
+    from .execution_order import entries
 
     seen: Set[int] = set()
     for stream in entries(c.script):  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ _DTYPES = ("float16", "bfloat16", "float32", "half", "float", "dtype")
 def _receiver_is_model(call: Any, models: Set[str]) -> bool:
     import libcst as cst
 
-    from ._flow import is_model_call
+    from .dataflow import is_model_call
 
     recv = call.func.value
     return (isinstance(recv, cst.Name) and recv.value in models) or is_model_call(recv)
@@ -24,7 +24,7 @@ def _receiver_is_model(call: Any, models: Set[str]) -> bool:
 
 def _is_cast(call: Any) -> bool:
     """``.to(torch.bfloat16)`` / ``.to(dtype=...)`` only casts; a device move is what this rule is about."""
-    from ._flow import dotted
+    from .dataflow import dotted
 
     if call.func.attr.value != "to":
         return False
@@ -40,8 +40,8 @@ def check(t: Target) -> Iterator[Hit]:
     c = zero3_candidate(t)
     if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
         return
-    from ._flow import model_names
-    from ._order import entries
+    from .dataflow import model_names
+    from .execution_order import entries
 
     assert c.script is not None
     models = model_names(c.script)

@@ -20,7 +20,7 @@ def _reentrant(c: Any, value: Any, scope: Any = None) -> Optional[bool]:
     """``use_reentrant`` in a gradient_checkpointing_kwargs expression (None: unset / unknown)."""
     import libcst as cst
 
-    from ._flow import kw_key
+    from .dataflow import kw_key
 
     assert c.values is not None and c.script is not None
     for v in c.values.of(value, scope or c.script.module_scope):
@@ -36,7 +36,7 @@ def check(t: Target) -> Iterator[Hit]:
     c = zero3_candidate(t)
     if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
         return
-    from ._flow import dotted
+    from .dataflow import dotted
 
     assert c.script is not None  # active() only returns parsed scripts
     if not any(v.startswith("peft") for v in c.script.imported.values()):

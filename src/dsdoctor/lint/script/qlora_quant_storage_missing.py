@@ -11,7 +11,7 @@ from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from . import Ctx, emit, text_of, zero3_candidate
-from ._loads import maybe_true
+from .model_loads import maybe_true
 
 _LITERAL = re.compile(r"torch\.\w+")
 

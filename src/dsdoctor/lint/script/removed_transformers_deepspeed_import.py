@@ -20,7 +20,7 @@ def check(t: Target) -> Iterator[Hit]:
         return
     import libcst as cst
 
-    from ._flow import dotted
+    from .dataflow import dotted
 
     c = active(t)
     if c is None:

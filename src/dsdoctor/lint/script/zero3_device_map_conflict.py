@@ -9,7 +9,7 @@ from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, guard_import, replace, where
-from ._loads import arg, guard_message, loads, non_none, none_unless_zero3
+from .model_loads import arg, guard_message, loads, non_none, none_unless_zero3
 
 
 def check(t: Target) -> Iterator[Hit]:

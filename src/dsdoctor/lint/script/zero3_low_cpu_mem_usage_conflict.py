@@ -10,7 +10,7 @@ from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, guard_import, replace
-from ._loads import arg, false_if_zero3, guard_message, loads, truthy, version_note
+from .model_loads import arg, false_if_zero3, guard_message, loads, truthy, version_note
 
 
 def check(t: Target) -> Iterator[Hit]:

@@ -21,7 +21,7 @@ def rank0_test(test: Any) -> bool:
     ``accelerator.is_main_process``, ``dist.get_rank() == 0``, and conjunctions with them)?"""
     import libcst as cst
 
-    from ._flow import dotted
+    from .dataflow import dotted
 
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
         return rank0_test(test.left) or rank0_test(test.right)
@@ -45,7 +45,7 @@ def check(t: Target) -> Iterator[Hit]:
     c = zero3_candidate(t)
     if c is None:
         return
-    from ._flow import dotted
+    from .dataflow import dotted
 
     assert c.script is not None
     for e in c.script.events:

@@ -14,7 +14,7 @@ from . import Ctx, emit, uncalled, where, zero3_candidate
 def _is_model(node: Any, models: Set[str]) -> bool:
     import libcst as cst
 
-    from ._flow import dotted, kw_key
+    from .dataflow import dotted, kw_key
 
     if isinstance(node, cst.Name):
         return node.value in models
@@ -54,7 +54,7 @@ def check(t: Target) -> Iterator[Hit]:
     if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
         return
 
-    from ._flow import dotted, model_names
+    from .dataflow import dotted, model_names
 
     assert c.script is not None  # active() only returns parsed scripts
     models = model_names(c.script)

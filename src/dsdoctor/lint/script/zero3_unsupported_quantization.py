@@ -10,7 +10,7 @@ from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import Ctx, emit, where
-from ._loads import arg, loads, maybe_true
+from .model_loads import arg, loads, maybe_true
 
 _UNSUPPORTED = ("GPTQConfig", "AwqConfig", "AqlmConfig", "EetqConfig", "HqqConfig")
 
@@ -19,7 +19,7 @@ def _bad(c: Ctx, node: Any) -> Tuple[str, Any]:
     """(what, where) when the quantization config ``node`` can be an unsupported format."""
     import libcst as cst
 
-    from ._flow import dotted
+    from .dataflow import dotted
 
     if not isinstance(node, cst.Call):
         return "", None

@@ -17,7 +17,7 @@ import libcst as cst
 
 from ...knowledge import transformers as TF
 from ...knowledge import trl as TRL
-from ._vals import COLLECTIVE_SAVES, FALSE, NONE, TRUE, UNKNOWN
+from .values import COLLECTIVE_SAVES, FALSE, NONE, TRUE, UNKNOWN
 
 __all__ = ["FALSE", "NONE", "TRUE", "UNKNOWN"]
 LOAD_METHODS = ("from_pretrained", "from_config", "_from_config")

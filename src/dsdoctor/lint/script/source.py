@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Tuple
 
 from ...textpos import HasLines
-from ._vals import COLLECTIVE_SAVES
+from .values import COLLECTIVE_SAVES
 
 MAX_BYTES = 16 * 2**20
 

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Tuple
 from ...knowledge import transformers as TF
 from ..target import Target
 from . import Ctx, active, ctx, text_of
-from ._vals import FALSE, NONE, TRUE, UNKNOWN
+from .values import FALSE, NONE, TRUE, UNKNOWN
 
 if TYPE_CHECKING:
-    from ._flow import Arg, Event, Val
+    from .dataflow import Arg, Event, Val
 
 
 def loads(t: Target, zero3_only: bool = True) -> Iterator[Tuple[Ctx, "Event"]]:

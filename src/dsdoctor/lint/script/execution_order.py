@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Tuple
 
-from ._flow import Event, Scope, Script
+from .dataflow import Event, Scope, Script
 
 MAX_DEPTH = 6
 

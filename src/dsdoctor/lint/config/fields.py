@@ -1,4 +1,4 @@
-"""Helpers shared by the config rules."""
+"""Reading and editing ds_config fields (the ZeRO section, stage, offload device, keys, members), shared by the config rules."""
 
 from __future__ import annotations
 
