@@ -481,22 +481,47 @@ def branch_guard(test: Any) -> Optional[bool]:
     return None
 
 
+MAX_DEPTH = 12  # how deep one evaluation follows names, calls and tests
+MAX_STEPS = 20000  # and how many expressions it looks at in all
+
+
+class Eval:
+    """The state of one evaluation (one :meth:`Values.of` or :meth:`Values.truth` call from outside), threaded
+    through every recursive evaluator: the names and helpers being evaluated (a cycle such as
+    ``x = x if x is not None else 1`` ends there), what each already gave (evaluated once), and one step budget."""
+
+    __slots__ = ("active", "done", "steps")
+
+    def __init__(self) -> None:
+        self.active: Set[Tuple[int, str]] = set()
+        self.done: Dict[Tuple[int, str], List[Val]] = {}
+        self.steps = 0
+
+    def spent(self, depth: int) -> bool:
+        """Count one step; True when this evaluation may go no further (too deep, or out of steps)."""
+        self.steps += 1
+        return depth > MAX_DEPTH or self.steps > MAX_STEPS
+
+
 class Values:
     """Possible values of an expression when the script runs under ZeRO-3."""
 
     def __init__(self, script: Script) -> None:
         self.s = script
 
-    def of(self, expr: Any, scope: Scope, depth: int = 0, seen: Optional[Set[Tuple[int, str]]] = None) -> List[Val]:
-        seen = seen if seen is not None else set()
-        if expr is None or depth > 12:
+    def of(self, expr: Any, scope: Scope) -> List[Val]:
+        """The values ``expr`` may hold in ``scope`` (one evaluation: see :class:`Eval`)."""
+        return self._of(expr, scope, 0, Eval())
+
+    def _of(self, expr: Any, scope: Scope, depth: int, ev: Eval) -> List[Val]:
+        if expr is None or ev.spent(depth):
             return [Val(UNKNOWN, expr)]
         if isinstance(expr, cst.Name):
             if expr.value == "None":
                 return [Val(NONE, expr)]
             if expr.value in ("True", "False"):
                 return [Val(TRUE if expr.value == "True" else FALSE, expr)]
-            return self._name(expr.value, scope, depth, seen, expr)
+            return self._name(expr.value, scope, depth, ev, expr)
         guard = is_guard(expr)
         if guard is not None:
             return [Val(TRUE if guard else FALSE, expr)]
@@ -507,55 +532,70 @@ class Values:
         if isinstance(expr, (cst.Dict, cst.List, cst.Tuple, cst.Set)):
             return [Val(TRUE if expr.elements else FALSE, expr)]
         if isinstance(expr, cst.IfExp):
-            g = self.truth(expr.test, scope, depth + 1)
+            g = self._truth(expr.test, scope, depth + 1, ev)
             if g is True:
-                return self.of(expr.body, scope, depth + 1, seen)
+                return self._of(expr.body, scope, depth + 1, ev)
             if g is False:
-                return self.of(expr.orelse, scope, depth + 1, seen)
-            return self.of(expr.body, scope, depth + 1, seen) + self.of(expr.orelse, scope, depth + 1, seen)
+                return self._of(expr.orelse, scope, depth + 1, ev)
+            return self._of(expr.body, scope, depth + 1, ev) + self._of(expr.orelse, scope, depth + 1, ev)
         if isinstance(expr, cst.Call):
             callee = dotted(expr.func)
             if callee in ("torch.device", "dict") or callee.split(".")[-1] == TRL.KBIT_DEVICE_MAP:
                 return [Val(TRUE, expr)]
             if callee == "getattr" and len(expr.args) >= 2 and dotted(expr.args[0].value) == "torch":
-                return self.of(expr.args[1].value, scope, depth + 1, seen)  # getattr(torch, "bfloat16"): the name
+                return self._of(expr.args[1].value, scope, depth + 1, ev)  # getattr(torch, "bfloat16"): the name
             fn = self.s.functions.get(callee)
-            if fn is not None and fn.returns and fn is not scope and (id(fn), callee) not in seen:
-                seen.add((id(fn), callee))  # a helper of the file: what it returns
-                out: List[Val] = []
-                for r in sorted(fn.returns):
-                    out += self._name(r, fn, depth + 1, seen, expr)
-                return out or [Val(UNKNOWN, expr)]
+            if fn is not None and fn.returns and fn is not scope and (id(fn), callee) not in ev.active:
+                return self._returns(fn, callee, depth, ev, expr)
             return [Val(UNKNOWN, expr)]
         if isinstance(expr, cst.Attribute):
             if dotted(expr.value).split(".")[0] in ("torch", "transformers"):
                 return [Val(TRUE, expr)]
             if expr.attr.value in DS_RUN_TRUTHY:
                 return [Val(TRUE, expr)]
-            return self._field(expr.attr.value, depth, seen, expr)
+            return self._field(expr.attr.value, depth, ev, expr)
         if isinstance(expr, cst.BooleanOperation):
-            return self.of(expr.left, scope, depth + 1, seen) + self.of(expr.right, scope, depth + 1, seen)
+            return self._of(expr.left, scope, depth + 1, ev) + self._of(expr.right, scope, depth + 1, ev)
         return [Val(UNKNOWN, expr)]
 
-    def _name(self, name: str, scope: Scope, depth: int, seen: Set[Tuple[int, str]], node: Any) -> List[Val]:
+    def _returns(self, fn: Scope, callee: str, depth: int, ev: Eval, node: Any) -> List[Val]:
+        """What a helper function of the file returns (evaluated once per evaluation)."""
+        key = (id(fn), callee)
+        if key not in ev.done:
+            ev.active.add(key)
+            out: List[Val] = []
+            for r in sorted(fn.returns):
+                out += self._name(r, fn, depth + 1, ev, node)
+            ev.active.discard(key)
+            ev.done[key] = out
+        return ev.done[key] or [Val(UNKNOWN, node)]
+
+    def _name(self, name: str, scope: Scope, depth: int, ev: Eval, node: Any) -> List[Val]:
         sc: Optional[Scope] = scope
         while sc is not None:
             key = (id(sc), name)
             if name in sc.assigns or name in sc.params:
-                if key in seen:
+                if key in ev.active:  # a cycle: the value being evaluated is what it was before
                     return []
-                seen.add(key)
-                out: List[Val] = []
-                for v in sc.assigns.get(name, []):
-                    out += self.of(v, sc, depth + 1, seen) if v is not None else [Val(UNKNOWN, node)]
-                if name in sc.params:
-                    d = sc.params[name]
-                    out += self.of(d, sc.parent or sc, depth + 1, seen) if d is not None else [Val(UNKNOWN, node)]
-                    for expr, at in self.passed(sc, name):  # what the file's calls of the function pass
-                        out += self.of(expr, at, depth + 1, seen)
-                return out
+                if key not in ev.done:
+                    ev.active.add(key)
+                    ev.done[key] = self._bound(name, sc, depth, ev, node)
+                    ev.active.discard(key)
+                return ev.done[key]
             sc = sc.parent
         return [Val(UNKNOWN, node)]
+
+    def _bound(self, name: str, sc: Scope, depth: int, ev: Eval, node: Any) -> List[Val]:
+        """Every value bound to ``name`` in ``sc``: its assignments, its default and what calls pass (a parameter)."""
+        out: List[Val] = []
+        for v in sc.assigns.get(name, []):
+            out += self._of(v, sc, depth + 1, ev) if v is not None else [Val(UNKNOWN, node)]
+        if name in sc.params:
+            d = sc.params[name]
+            out += self._of(d, sc.parent or sc, depth + 1, ev) if d is not None else [Val(UNKNOWN, node)]
+            for expr, at in self.passed(sc, name):  # what the file's calls of the function pass
+                out += self._of(expr, at, depth + 1, ev)
+        return out
 
     def passed(self, fn: Scope, param: str) -> List[Tuple[Any, Scope]]:
         """(argument, caller scope) for ``param`` at every call of the function ``fn`` in the file (by keyword or
@@ -581,7 +621,7 @@ class Values:
                 out.append((None, at))
         return out
 
-    def _field(self, attr: str, depth: int, seen: Set[Tuple[int, str]], node: Any) -> List[Val]:
+    def _field(self, attr: str, depth: int, ev: Eval, node: Any) -> List[Val]:
         defaults = self.s.field_defaults.get(attr)
         if not defaults:
             return [Val(UNKNOWN, node)]
@@ -590,36 +630,39 @@ class Values:
             if d is None:
                 out.append(Val(UNKNOWN, node))
             else:
-                out += self.of(d, self.s.module_scope, depth + 1, seen)  # type: ignore[arg-type]
+                out += self._of(d, self.s.module_scope, depth + 1, ev)  # type: ignore[arg-type]
         return out
 
-    def truth(self, test: Any, scope: Scope, depth: int = 0) -> Optional[bool]:
+    def truth(self, test: Any, scope: Scope) -> Optional[bool]:
         """Is ``test`` true (False: false) whenever the script runs under ZeRO-3? None: it depends.
 
         Knows the ZeRO-3 test (every alias), the run's DeepSpeed argument (``args.deepspeed``, truthy in a
         DeepSpeed run), the ZeRO stage compared with a number (``args.zero_stage == 3``,
         ``ds_config["zero_optimization"]["stage"] >= 2``) and values the data flow knows (a parameter whose
-        default is False and that nothing in the file changes)."""
-        if depth > 12:
+        default is False and that nothing in the file changes). One evaluation: see :class:`Eval`."""
+        return self._truth(test, scope, 0, Eval())
+
+    def _truth(self, test: Any, scope: Scope, depth: int, ev: Eval) -> Optional[bool]:
+        if ev.spent(depth):
             return None
         g = is_guard(test)
         if g is not None:
             return g
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            t = self.truth(test.expression, scope, depth + 1)
+            t = self._truth(test.expression, scope, depth + 1, ev)
             return None if t is None else not t
         if isinstance(test, cst.BooleanOperation):
-            left, right = self.truth(test.left, scope, depth + 1), self.truth(test.right, scope, depth + 1)
+            left, right = self._truth(test.left, scope, depth + 1, ev), self._truth(test.right, scope, depth + 1, ev)
             if isinstance(test.operator, cst.And):
                 return False if False in (left, right) else (True if left is right is True else None)
             return True if True in (left, right) else (False if left is right is False else None)
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-            return self._compare(test, scope)
+            return self._compare(test, scope, depth + 1, ev)
         if isinstance(test, cst.Name) and self._optional_param(test.value, scope):
             return None  # ``def f(..., cfg=None)``: an input its callers (maybe in other files) pass
         if isinstance(test, (cst.Name, cst.Attribute)) and not (isinstance(test, cst.Name) and test.value in
                                                                  ("True", "False", "None")):
-            kinds = {v.kind for v in self.of(test, scope, depth + 1)}
+            kinds = {v.kind for v in self._of(test, scope, depth + 1, ev)}
             if kinds and kinds <= {FALSE, NONE}:
                 return False
             if kinds == {TRUE}:
@@ -635,13 +678,13 @@ class Values:
             sc = sc.parent
         return sc is not None and name in sc.params and name not in sc.assigns and dotted(sc.params[name]) == "None"
 
-    def _compare(self, test: cst.Comparison, scope: Scope) -> Optional[bool]:
+    def _compare(self, test: cst.Comparison, scope: Scope, depth: int, ev: Eval) -> Optional[bool]:
         op, right = test.comparisons[0].operator, test.comparisons[0].comparator
         if isinstance(op, (cst.Is, cst.IsNot)) and dotted(right) == "None":
-            t = self.truth(test.left, scope, 1)
+            t = self._truth(test.left, scope, depth, ev)
             if t is True:  # a truthy value is not None
                 return isinstance(op, cst.IsNot)
-            kinds = {v.kind for v in self.of(test.left, scope)}
+            kinds = {v.kind for v in self._of(test.left, scope, depth, ev)}
             if kinds == {NONE}:
                 return isinstance(op, cst.Is)
             return None
