@@ -28,7 +28,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Dict, List, Optional, Pattern, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Pattern, Sequence, Set, Tuple
 
 from . import names
 from .errors import UsageError
@@ -407,8 +407,6 @@ def _settings(raw: Any, source: str, text: str, section: str) -> Settings:
         val = values["target"]
         if not isinstance(val, list) or not all(isinstance(x, str) for x in val):
             raise err(f"target must be a list of NAME==VERSION strings, got {_tname(val)}", where.key("target"))
-        from .lint.script.context import parse_targets
-
         try:
             parse_targets(val)
         except ValueError as exc:
@@ -439,6 +437,17 @@ def _settings(raw: Any, source: str, text: str, section: str) -> Settings:
             raise err(f"fail-on must be one of {', '.join(FAIL_ON)}, got {_show(val)}", where.key("fail-on"))
         s.fail_on = val
     return s
+
+
+def parse_targets(targets: Iterable[str]) -> Dict[str, str]:
+    """``["transformers==4.46", "peft==0.13"]`` -> {"transformers": "4.46", ...}; ValueError on a bad one."""
+    out: Dict[str, str] = {}
+    for t in targets:
+        m = re.fullmatch(r"\s*([A-Za-z0-9_.\-]+)\s*==\s*([0-9][0-9A-Za-z.+\-]*)\s*", t)
+        if not m:
+            raise ValueError(f"--target {t!r}: expected NAME==VERSION (e.g. transformers==4.46)")
+        out[m.group(1).lower()] = m.group(2)
+    return out
 
 
 def _int(val: Any) -> bool:

@@ -77,10 +77,9 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     arguments: ``world_size``, ``targets`` and ``zero_stage`` passed here win over it. ``machine``: the files are
     checked for this machine (``dsdoctor check``), so hardware-dependent rules read its CPU. ``tests=False``:
     directories walked leave out test directories (check's project lint)."""
-    from ..settings import load
+    from ..settings import load, parse_targets
     from .discover import scan
     from .launch.launcher_files import env_file_vars
-    from .script.context import parse_targets
 
     if settings is None:
         settings = load(None, paths)
@@ -112,7 +111,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
     base.memlock = memlock_limit()
     if machine:
-        from ..checks.cpu_fp16 import machine_cpu_fp16
+        from ..probes.cpu_fp16 import machine_cpu_fp16
 
         base.cpu_fp16, base.cpu_fp16_source = machine_cpu_fp16()
     env_files = [p for p, k in found.kinds.items() if k == "deepspeed_env"]

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, Optional, Sequence
 
+from ...settings import parse_targets
 from ..target import Usage
-from .context import installed, launch_contexts, parse_targets, project_zero3
+from .context import installed, launch_contexts, project_zero3
 
 if TYPE_CHECKING:
     from ...settings import Settings
