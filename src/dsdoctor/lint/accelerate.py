@@ -137,8 +137,8 @@ def mixed_precision_conflict(y: AccelerateYaml, cfg: Target) -> Optional[str]:
 
 def lint_yaml(path: str, text: str, usage: Usage, config_targets: Dict[str, Target]) -> List[Finding]:
     """Findings for one accelerate YAML (positions in the YAML)."""
-    from . import lint_target
     from .all_rules import rules_for
+    from .one_file import lint_target
     from .reader import parse as parse_json
 
     y = parse(text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Dict, Iterator, Mapping, Tuple
 
-from . import suppress
+from . import lint_analysis_failed, suppress
 from .config.rules import RULES as CONFIG_RULES
 from .launch import (
     accelerate_yaml_unknown_deepspeed_key,
@@ -63,8 +63,9 @@ SCRIPT_RULES: Tuple[Rule, ...] = (
     zero3_device_map_conflict.RULE,
     zero3_low_cpu_mem_usage_conflict.RULE,
 )
-# ``unused-suppression`` applies to every kind (lint_target reports it after the other rules ran on the file).
-RULES: Tuple[Rule, ...] = (suppress.RULE, *CONFIG_RULES, *LAUNCH_RULES, *SCRIPT_RULES)
+# ``unused-suppression`` and ``lint-analysis-failed`` apply to every kind (lint_target reports them: after the
+# other rules ran on the file, and when analysing the file raised).
+RULES: Tuple[Rule, ...] = (suppress.RULE, lint_analysis_failed.RULE, *CONFIG_RULES, *LAUNCH_RULES, *SCRIPT_RULES)
 
 # Another kind's form of a listed name (one name, one code): e.g. a config rule applied to a ds_config dict
 # written inside a Python script. Documented and tested with the listed rule.

@@ -1,0 +1,106 @@
+"""Lint one file: build what the rules see (:func:`make_target`) and run the rules of its kind (:func:`lint_target`).
+
+Never a crash on an input: an exception, a RecursionError or a time-out while analysing one file becomes a
+``lint-analysis-failed`` finding about that file (:mod:`dsdoctor.lint.lint_analysis_failed`), and the run goes on.
+Both ``lint()`` and the accelerate YAML lint (:mod:`dsdoctor.lint.accelerate`) import this module."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator, List
+
+from .lint_analysis_failed import AnalysisTimeout, failed
+from .rule import Hit
+from .target import Target, Usage
+
+FAILED = "lint_analysis_failed"  # Target.extra key: the exception analysing the file raised
+FILE_SECONDS = 120.0  # time budget to analyse one file (main thread on POSIX only: SIGALRM)
+_active = [False]
+
+
+@contextmanager
+def time_budget(seconds: float) -> Iterator[None]:
+    """Raise :class:`AnalysisTimeout` in the block once ``seconds`` have passed. Only where a timer signal can be
+    used (POSIX, main thread, no other SIGALRM handler) and not nested (the outer budget holds)."""
+    usable = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+              and not _active[0] and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None))
+    if not usable:
+        yield
+        return
+
+    def _expired(signum: int, frame: Any) -> None:
+        raise AnalysisTimeout(f"took over {seconds:g} s")
+
+    old = signal.signal(signal.SIGALRM, _expired)
+    _active[0] = True
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        _active[0] = False
+
+
+def make_target(path: str, kind: str, usage: Usage) -> Target:
+    """What the rules see of the file ``path`` of ``kind``. When building it raises (e.g. a RecursionError on a
+    deeply nested script), a plain target holding the exception (``extra[FAILED]``) that lint_target reports."""
+    try:
+        with time_budget(FILE_SECONDS):
+            return _make(path, kind, usage)
+    except Exception as exc:  # noqa: BLE001 - never a crash on an input: reported as lint-analysis-failed
+        from .discover import _read
+
+        try:
+            text = _read(path, 16 * 2**20)
+        except Exception:  # noqa: BLE001 - the finding says what went wrong first
+            text = ""
+        t = Target(path, kind, text, usage)
+        t.extra[FAILED] = exc
+        return t
+
+
+def _make(path: str, kind: str, usage: Usage) -> Target:
+    if kind == "python":
+        from .script import make_target as script_target
+
+        return script_target(path, usage)
+    if kind == "ds_config":
+        from .reader import read
+
+        doc = read(path)
+        return Target(path, kind, doc.text, usage, doc)
+    from .discover import _read
+
+    return Target(path, kind, _read(path, 16 * 2**20), usage)
+
+
+def lint_target(t: Target) -> List[Hit]:
+    """Every rule of the file's kind, then its inline ``dsdoctor: ignore`` comments (and unused-suppression). A
+    rule that raises (or the file's time budget running out) is a ``lint-analysis-failed`` finding; the rules
+    before it keep their findings, the other rules still run (not after a time-out)."""
+    from .all_rules import rules_for
+    from .suppress import suppress
+
+    hits: List[Hit] = []
+    problem = t.extra.get(FAILED)
+    if problem is None:
+        try:
+            with time_budget(FILE_SECONDS):
+                for rule in rules_for(t.kind):  # type: ignore[arg-type]
+                    try:
+                        hits.extend(rule.check(t))
+                    except AnalysisTimeout:
+                        raise
+                    except Exception as exc:  # noqa: BLE001 - never a crash on an input
+                        problem = problem or exc
+        except AnalysisTimeout as exc:
+            problem = exc
+    if problem is not None:
+        hits.append(failed(t.path, problem))
+    try:
+        return suppress(t.path, t.kind, t.text, hits, t.doc)
+    except Exception as exc:  # noqa: BLE001 - the findings stand, without their inline suppressions
+        return hits if problem is not None else [*hits, failed(t.path, exc)]
