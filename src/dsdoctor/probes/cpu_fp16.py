@@ -1,5 +1,6 @@
 """Does this machine's CPU run fp16 on DeepSpeed's CPU accelerator? Decided from ``/proc/cpuinfo`` flags
-(``dsdoctor check`` / ``preflight()`` run on the training machine; ``dsdoctor lint`` cannot know the target CPU)."""
+(``dsdoctor check`` / ``preflight()`` run on the training machine; ``dsdoctor lint`` cannot know the target CPU). A probe
+that also classifies what it read, from the flag facts of :mod:`dsdoctor.knowledge.deepspeed` (``lint`` imports it)."""
 
 from __future__ import annotations
 
