@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from dsdoctor.checks import cpu_fp16 as C
 from dsdoctor.lint import lint
+from dsdoctor.probes import cpu_fp16 as C
 
 X86 = "fpu sse sse2 avx avx2 avx512f avx512bw"
 

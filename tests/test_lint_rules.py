@@ -72,11 +72,9 @@ def test_every_rule_documented_and_cataloged() -> None:
 def test_docs_current() -> None:
     """docs/rules.md documents every finding name (lint rules from their definitions, the others from
     dsdoctor.ruledocs); CI fails when it is stale."""
-    from dsdoctor.lint.docs import render as lint_alias
     from dsdoctor.ruledocs.markdown import render
 
     doc = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
-    assert lint_alias() == render()
     assert doc.read_text() == render(), "regenerate: python -m dsdoctor.ruledocs.markdown > docs/rules.md"
     for name in CATALOG:
         assert f'<a id="{name}"></a>' in doc.read_text(), name
@@ -90,16 +88,65 @@ def test_registry_lists_every_rule_module() -> None:
     import subprocess
     import sys
 
-    from dsdoctor.lint import all_rules, config, launch, script, suppress
+    from dsdoctor.lint import all_rules, config, launch, lint_analysis_failed, script, suppress
 
-    found = [suppress.RULE]
+    found = [suppress.RULE, lint_analysis_failed.RULE]
     for pkg in (config, launch, script):
         for mod in pkgutil.iter_modules(pkg.__path__):
             rule = getattr(importlib.import_module(f"{pkg.__name__}.{mod.name}"), "RULE", None)
             if isinstance(rule, Rule):
                 found.append(rule)
     assert sorted(r.name for r in found) == sorted(r.name for r in all_rules.RULES)
-    code = ("import sys, dsdoctor.lint.config.fp16_on_cpu, dsdoctor.lint.script.zero3_device_map; "
+    code = ("import sys, dsdoctor.lint.config.fp16_on_cpu, dsdoctor.lint.script.zero3_device_map_conflict; "
             "print('dsdoctor.lint.all_rules' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_every_rule_module_is_named_after_its_rule() -> None:
+    """A rule's module is its rule's name with ``-`` -> ``_`` (``ds-config-invalid`` lives in
+    ``lint/config/ds_config_invalid.py``): the name in a finding leads to the file that defines it."""
+    import importlib
+    import pkgutil
+
+    from dsdoctor.lint import config, launch, script
+
+    wrong = []
+    for pkg in (config, launch, script):
+        for mod in pkgutil.iter_modules(pkg.__path__):
+            rule = getattr(importlib.import_module(f"{pkg.__name__}.{mod.name}"), "RULE", None)
+            if isinstance(rule, Rule) and mod.name != rule.name.replace("-", "_"):
+                wrong.append(f"{pkg.__name__}.{mod.name} defines {rule.name}")
+    assert not wrong
+
+
+def _imports(path: Path, package: str) -> List[str]:
+    """The absolute module names ``path`` (in ``package``) imports, in functions too."""
+    import ast
+
+    out: List[str] = []
+    for n in ast.walk(ast.parse(path.read_text())):
+        if isinstance(n, ast.Import):
+            out += [a.name for a in n.names]
+        elif isinstance(n, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - n.level + 1] if n.level else []
+            mod = ".".join(base + ([n.module] if n.module else []))
+            out += [mod] if n.module else [f"{mod}.{a.name}" for a in n.names]
+    return out
+
+
+def test_lint_dependencies_go_one_way() -> None:
+    """Lint imports none of the commands above it (imports inside functions count), and settings imports nothing
+    from lint (lint may import settings)."""
+    src = Path(__file__).resolve().parents[1] / "src"
+    above = ("checks", "explain", "commands", "render", "ruledocs", "catalog", "specs")
+    bad = []
+    for path in sorted((src / "dsdoctor" / "lint").rglob("*.py")):
+        rel = path.relative_to(src).with_suffix("")
+        package = ".".join(rel.parts if rel.name == "__init__" else rel.parts[:-1]).removesuffix(".__init__")
+        for mod in _imports(path, package):
+            if any(mod == f"dsdoctor.{a}" or mod.startswith(f"dsdoctor.{a}.") for a in above):
+                bad.append(f"{rel}: {mod}")
+    settings = src / "dsdoctor" / "settings.py"
+    bad += [f"settings: {m}" for m in _imports(settings, "dsdoctor") if m.startswith("dsdoctor.lint")]
+    assert not bad

@@ -145,7 +145,7 @@ def _lint_config(doc: "Document", label: str, report: Report, world_size: Option
     usage.loaded_by_source = "preflight(loaded_by=...)" if loaded_by else ""
     usage.accelerator = report.facts.get("accelerator") or os.environ.get("DS_ACCELERATOR")
     usage.memlock = report.facts.get("memlock_bytes")
-    from .checks.cpu_fp16 import machine_cpu_fp16
+    from .probes.cpu_fp16 import machine_cpu_fp16
 
     usage.cpu_fp16, usage.cpu_fp16_source = machine_cpu_fp16()
     usage.transformers = report.facts.get("transformers")

@@ -32,7 +32,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Dict, List, Optional, Pattern, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Pattern, Sequence, Set, Tuple
 
 from . import names
 from .errors import UsageError
@@ -444,8 +444,6 @@ class _Reader:
             val = values["target"]
             if not isinstance(val, list) or not all(isinstance(x, str) for x in val):
                 raise self.err(f"target must be a list of NAME==VERSION strings, got {_tname(val)}", self.where.key("target"))
-            from .lint.script.context import parse_targets
-
             try:
                 parse_targets(val)
             except ValueError as exc:
@@ -470,6 +468,17 @@ class _Reader:
             s.zero3 = val
             if val and s.zero_stage is None:
                 s.zero_stage = 3
+
+
+def parse_targets(targets: Iterable[str]) -> Dict[str, str]:
+    """``["transformers==4.46", "peft==0.13"]`` -> {"transformers": "4.46", ...}; ValueError on a bad one."""
+    out: Dict[str, str] = {}
+    for t in targets:
+        m = re.fullmatch(r"\s*([A-Za-z0-9_.\-]+)\s*==\s*([0-9][0-9A-Za-z.+\-]*)\s*", t)
+        if not m:
+            raise ValueError(f"--target {t!r}: expected NAME==VERSION (e.g. transformers==4.46)")
+        out[m.group(1).lower()] = m.group(2)
+    return out
 
 
 def _int(val: Any) -> bool:

@@ -94,7 +94,7 @@ def test_fp16_on_cpu_follows_the_cpu(tmp_path: Path, monkeypatch: pytest.MonkeyP
     """fp16 on DeepSpeed 0.19.8's CPU accelerator works exactly on CPUs where oneDNN has fp16: the subject is that
     difference, so this holds on both kinds of machine. ``lint`` (target CPU unknown) warns; ``check``'s lint
     (``machine=True``) predicts this CPU from /proc/cpuinfo, and real torch and the engine must agree with it."""
-    from dsdoctor.checks.cpu_fp16 import machine_cpu_fp16
+    from dsdoctor.probes.cpu_fp16 import machine_cpu_fp16
 
     (tmp_path / "train.py").write_text(FP16_TRAIN)
     (tmp_path / "ds.json").write_text(json.dumps(FP16_CONFIG, indent=2))

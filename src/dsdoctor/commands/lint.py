@@ -70,7 +70,7 @@ def run(o: Options) -> Outcome:
     if o.world_size is not None and o.world_size <= 0:
         raise UsageError("--world-size must be positive")
     try:
-        from ..lint.script.context import parse_targets
+        from ..settings import parse_targets
 
         parse_targets(o.target)
     except ValueError as exc:

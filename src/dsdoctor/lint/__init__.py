@@ -13,11 +13,16 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set
 from packaging.version import InvalidVersion, Version
 
 from ..model import Finding, Report, Severity
+from .one_file import lint_target, make_target
 from .rule import Edit, Hit
 from .target import Target, Usage
 
 if TYPE_CHECKING:
     from ..settings import Settings
+    from .discover import Found
+
+__all__ = ["LintResult", "apply_edits", "covers", "lint", "lint_target", "make_target", "memlock_limit", "partial",
+           "unused_entries"]
 
 
 @dataclass
@@ -40,32 +45,6 @@ def memlock_limit() -> Optional[int]:
         return None
 
 
-def lint_target(t: Target) -> List[Hit]:
-    """Every rule of the file's kind, then its inline ``dsdoctor: ignore`` comments (and unused-suppression)."""
-    from .all_rules import rules_for
-    from .suppress import suppress
-
-    hits: List[Hit] = []
-    for rule in rules_for(t.kind):  # type: ignore[arg-type]
-        hits.extend(rule.check(t))
-    return suppress(t.path, t.kind, t.text, hits, t.doc)
-
-
-def make_target(path: str, kind: str, usage: Usage) -> Target:
-    if kind == "python":
-        from .script import make_target as script_target
-
-        return script_target(path, usage)
-    if kind == "ds_config":
-        from .reader import read
-
-        doc = read(path)
-        return Target(path, kind, doc.text, usage, doc)
-    from .discover import _read
-
-    return Target(path, kind, _read(path, 16 * 2**20), usage)
-
-
 def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Optional[str] = None,
          loaded_by: Optional[str] = None, max_depth: Optional[int] = None, targets: Sequence[str] = (),
          python: Optional[str] = None, zero_stage: Optional[int] = None,
@@ -76,88 +55,113 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     ``SettingsError`` when it is bad) gives select / ignore / per-file-ignores and the defaults for the
     arguments: ``world_size``, ``targets`` and ``zero_stage`` passed here win over it. ``machine``: the files are
     checked for this machine (``dsdoctor check``), so hardware-dependent rules read its CPU. ``tests=False``:
-    directories walked leave out test directories (check's project lint)."""
-    from ..launcherfiles import env_file_vars
+    directories walked leave out test directories (check's project lint). A file whose analysis fails is a
+    ``lint-analysis-failed`` finding; the other files are still linted."""
     from ..settings import load
     from .discover import scan
-    from .script.context import parse_targets
 
     if settings is None:
         settings = load(None, paths)
     found = scan(list(paths), max_depth, tests)
-    wanted = parse_targets(targets)
-    ver, ver_source = ds_version, "--ds-version"
-    if not ver and "deepspeed" in wanted:
-        ver, ver_source = wanted["deepspeed"], "--target"
-    if not ver and "deepspeed" in parse_targets(settings.target):
-        ver, ver_source = parse_targets(settings.target)["deepspeed"], settings.where("target")
-    if not ver:  # the checked environment's (--python), read as check reads it: package metadata, not imported
-        from .script.context import installed
-
-        ver = installed(python, ("deepspeed",)).get("deepspeed")
-        ver_source = f"deepspeed in {python}" if python else "installed deepspeed"
     base = Usage()
-    if ver:
-        try:
-            base.ds = Version(ver)
-            base.ds_source = ver_source
-        except InvalidVersion:
-            pass
+    _versions(base, ds_version, targets, python, settings)
     base.world_size, base.world_size_source = (world_size, "--world-size") if world_size else \
         (found.world_size, found.world_size_source)
     if base.world_size is None and settings.world_size:
         base.world_size, base.world_size_source = settings.world_size, settings.where(f"world-size = {settings.world_size}")
-    base.client_optimizer, base.saves_16bit = found.client_optimizer, found.saves_16bit
-    base.multinode = found.multinode
-    base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
-    base.memlock = memlock_limit()
-    if machine:
-        from ..checks.cpu_fp16 import machine_cpu_fp16
-
-        base.cpu_fp16, base.cpu_fp16_source = machine_cpu_fp16()
-    env_files = [p for p, k in found.kinds.items() if k == "deepspeed_env"]
-    if not env_files and os.path.isfile(".deepspeed_env"):
-        env_files.append(".deepspeed_env")
-    for p in env_files:
-        from .discover import _read
-
-        base.env_file_vars.update(env_file_vars(_read(p)))
+    _project(base, found, machine)
     if any(k == "python" for k in found.kinds.values()):
-        from .script.setup import python_usage
+        from .script.script_usage import python_usage
 
         python_usage(base, found.kinds, targets, python, zero_stage, settings)
     result = LintResult(Report())
     configs: Dict[str, Target] = {}
     whole = max_depth is None and covers(paths, settings.root)
     for path, kind in sorted(found.kinds.items(), key=lambda pk: (pk[1] == "accelerate", pk[0])):
-        if kind == "accelerate":
-            result.files.append(path)
-            if kind == "accelerate":
-                from .accelerate import lint_yaml
-                from .discover import _read
-                from .suppress import apply_to_findings
-
-                text = _read(path)
-                for h in apply_to_findings(path, kind, text, lint_yaml(path, text, base, configs)):
-                    _add(result, h if whole else partial(h), path, settings)
-            continue
         if kind == "ds_config" and not os.path.exists(path):
             continue
-        usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
-        usage.loaded_by = loaded_by or found.loaded_by.get(path)
-        usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
-        target = make_target(path, kind, usage)
-        if kind == "ds_config":
-            configs[path] = target
-        hits = lint_target(target)
         result.files.append(path)
-        for h in hits:
+        for h in _file_hits(path, kind, base, found, loaded_by, configs):
             _add(result, h if whole else partial(h), path, settings)
     linted = {p: k for p, k in found.kinds.items() if p in result.files}
     if whole:  # whether an ignore / per-file-ignores entry is used can only be known from the whole project
         for h in unused_entries(settings, linted, result.dropped):
             _add(result, h, settings.source, settings)
     result.report.findings.sort(key=lambda f: (f.path or "", f.line or 0, f.col or 0))
+    _facts(result, base, settings)
+    return result
+
+
+def _versions(base: Usage, ds_version: Optional[str], targets: Sequence[str], python: Optional[str],
+              settings: "Settings") -> None:
+    """The DeepSpeed version linted for: ``--ds-version``, else ``--target``, else the configuration's ``target``,
+    else the checked environment's (``--python``), read as check reads it: package metadata, not imported."""
+    from ..settings import parse_targets
+
+    wanted = parse_targets(targets)
+    ver, ver_source = ds_version, "--ds-version"
+    if not ver and "deepspeed" in wanted:
+        ver, ver_source = wanted["deepspeed"], "--target"
+    if not ver and "deepspeed" in parse_targets(settings.target):
+        ver, ver_source = parse_targets(settings.target)["deepspeed"], settings.where("target")
+    if not ver:
+        from .script.context import installed
+
+        ver = installed(python, ("deepspeed",)).get("deepspeed")
+        ver_source = f"deepspeed in {python}" if python else "installed deepspeed"
+    if ver:
+        try:
+            base.ds = Version(ver)
+            base.ds_source = ver_source
+        except InvalidVersion:
+            pass
+
+
+def _project(base: Usage, found: "Found", machine: bool) -> None:
+    """What the project's files and this machine tell about every file's use (optimizer, saves, launcher,
+    accelerator, memlock, CPU fp16 on ``machine``, the names .deepspeed_env files set)."""
+    from ..launcherfiles import env_file_vars
+    from .discover import _read
+
+    base.client_optimizer, base.saves_16bit = found.client_optimizer, found.saves_16bit
+    base.multinode = found.multinode
+    base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
+    base.memlock = memlock_limit()
+    if machine:
+        from ..probes.cpu_fp16 import machine_cpu_fp16
+
+        base.cpu_fp16, base.cpu_fp16_source = machine_cpu_fp16()
+    env_files = [p for p, k in found.kinds.items() if k == "deepspeed_env"]
+    if not env_files and os.path.isfile(".deepspeed_env"):
+        env_files.append(".deepspeed_env")
+    for p in env_files:
+        base.env_file_vars.update(env_file_vars(_read(p)))
+
+
+def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional[str],
+               configs: Dict[str, Target]) -> List[Hit]:
+    """One file's hits (inline suppressions applied); accelerate YAML after the ds_configs it may name."""
+    if kind == "accelerate":
+        from .discover import _read
+        from .lint_analysis_failed import failed
+        from .one_file import lint_yaml
+        from .suppress import apply_to_findings
+
+        try:
+            text = _read(path)
+            return list(apply_to_findings(path, kind, text, lint_yaml(path, text, base, configs)))
+        except Exception as exc:  # noqa: BLE001 - never a crash on an input: lint-analysis-failed
+            return [failed(path, exc)]
+    usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
+    usage.loaded_by = loaded_by or found.loaded_by.get(path)
+    usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
+    target = make_target(path, kind, usage)
+    if kind == "ds_config":
+        configs[path] = target
+    return lint_target(target)
+
+
+def _facts(result: LintResult, base: Usage, settings: "Settings") -> None:
     result.report.facts = {"deepspeed": str(base.ds), "deepspeed_source": base.ds_source,
                            "world_size": base.world_size, "world_size_source": base.world_size_source,
                            "files": result.files}
@@ -166,7 +170,6 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     if base.transformers or base.zero3 is not None:  # what the Python script verdicts assumed
         result.report.facts.update(transformers=base.transformers, transformers_source=base.transformers_source,
                                    zero3=base.zero3, zero3_source=base.zero3_source)
-    return result
 
 
 def covers(paths: Sequence[str], root: str) -> bool:

@@ -18,8 +18,7 @@ import json
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..model import Finding, Severity
-from .target import Target, Usage
+from .target import Target
 
 _LINE = re.compile(r"^(\s*)([A-Za-z_][\w.-]*)\s*:\s*(.*?)\s*$")
 Pos = Tuple[int, int]
@@ -133,40 +132,3 @@ def mixed_precision_conflict(y: AccelerateYaml, cfg: Target) -> Optional[str]:
     if node is not None and node.value is True:
         return other
     return None
-
-
-def lint_yaml(path: str, text: str, usage: Usage, config_targets: Dict[str, Target]) -> List[Finding]:
-    """Findings for one accelerate YAML (positions in the YAML)."""
-    from . import lint_target
-    from .all_rules import rules_for
-    from .reader import parse as parse_json
-
-    y = parse(text)
-    if y is None:
-        return []
-    yaml_target = Target(path, "accelerate", text, usage)
-    out: List[Finding] = [h.finding for rule in rules_for("accelerate") for h in rule.check(yaml_target)]
-    cfg_file = y.ds.get("deepspeed_config_file")
-    if cfg_file is not None and cfg_file[0] not in (None, "none"):
-        for cpath, t in config_targets.items():
-            if cpath.endswith(str(cfg_file[0]).lstrip("./")):
-                other = mixed_precision_conflict(y, t)
-                if other:
-                    from .config.fp16_bf16_both_enabled import RULE
-
-                    line, col = y.top["mixed_precision"][1]
-                    out.append(Finding(RULE.name, Severity.ERROR,
-                                       f"mixed_precision {y.top['mixed_precision'][0]} with {other} enabled in {cpath}: "
-                                       f"accelerate raises `--mixed_precision` arg cannot be set to `{y.top['mixed_precision'][0]}` "
-                                       f"when `{other}` is set in the DeepSpeed config file",
-                                       RULE.why, (), (), RULE.section, path, line, col))
-        return out
-    js, where = build(y)
-    doc = parse_json(js, path)
-    t = Target(path, "ds_config", js, dataclasses.replace(usage, loaded_by="accelerate"), doc)
-    for h in lint_target(t):
-        f = h.finding
-        line, col = where.get(f.line or 0, y.ds_pos)
-        out.append(dataclasses.replace(f, path=path, line=line, col=col,
-                                       title=f"{f.title} (in the DeepSpeed config accelerate builds from deepspeed_config)"))
-    return out

@@ -6,65 +6,66 @@ from __future__ import annotations
 
 from typing import Dict, Iterator, Mapping, Tuple
 
-from . import suppress
+from . import lint_analysis_failed, suppress
 from .config.rules import RULES as CONFIG_RULES
 from .launch import (
-    accelerate_unknown_key,
-    env_file_invalid,
+    accelerate_yaml_unknown_deepspeed_key,
+    deepspeed_env_file_invalid,
+    deepspeed_export_flag,
     env_not_forwarded,
-    export_flag,
     hostfile_invalid,
     launcher_args_conflict,
-    omp_threads,
+    omp_threads_oversubscribed,
 )
 from .rule import Kind, Rule
 from .script import (
-    device_map_low_mem,
-    hfds_not_kept,
+    device_map_requires_low_cpu_mem_usage,
+    ds_skip_cuda_check_ineffective,
+    hf_deepspeed_config_not_kept,
     inline_config,
-    loaded_before_config,
-    moved_before_initialize,
-    parse_error,
-    peft_reentrant,
-    prepare_kbit,
-    quant_storage,
-    rank0_save,
-    removed_import,
-    skip_cuda_check,
-    unsafe_save,
-    unsupported_quant,
-    zero3_device_map,
-    zero3_low_cpu_mem,
+    model_loaded_before_ds_config,
+    model_moved_before_initialize,
+    peft_checkpointing_reentrant,
+    prepare_kbit_under_zero3,
+    qlora_quant_storage_missing,
+    removed_transformers_deepspeed_import,
+    script_unparseable,
+    zero3_device_map_conflict,
+    zero3_low_cpu_mem_usage_conflict,
+    zero3_save_on_rank0_only,
+    zero3_unsafe_save,
+    zero3_unsupported_quantization,
 )
 
 LAUNCH_RULES: Tuple[Rule, ...] = (
-    accelerate_unknown_key.RULE,
-    env_file_invalid.RULE,
+    accelerate_yaml_unknown_deepspeed_key.RULE,
+    deepspeed_env_file_invalid.RULE,
     env_not_forwarded.RULE,
-    export_flag.RULE,
+    deepspeed_export_flag.RULE,
     hostfile_invalid.RULE,
     launcher_args_conflict.RULE,
-    omp_threads.RULE,
+    omp_threads_oversubscribed.RULE,
 )
 SCRIPT_RULES: Tuple[Rule, ...] = (
-    device_map_low_mem.RULE,
-    hfds_not_kept.RULE,
-    loaded_before_config.RULE,
-    moved_before_initialize.RULE,
-    parse_error.RULE,
-    peft_reentrant.RULE,
-    prepare_kbit.RULE,
-    quant_storage.RULE,
-    rank0_save.RULE,
-    removed_import.RULE,
-    skip_cuda_check.RULE,
-    unsafe_save.RULE,
-    unsupported_quant.RULE,
-    zero3_device_map.RULE,
-    zero3_low_cpu_mem.RULE,
+    device_map_requires_low_cpu_mem_usage.RULE,
+    hf_deepspeed_config_not_kept.RULE,
+    model_loaded_before_ds_config.RULE,
+    model_moved_before_initialize.RULE,
+    script_unparseable.RULE,
+    peft_checkpointing_reentrant.RULE,
+    prepare_kbit_under_zero3.RULE,
+    qlora_quant_storage_missing.RULE,
+    zero3_save_on_rank0_only.RULE,
+    removed_transformers_deepspeed_import.RULE,
+    ds_skip_cuda_check_ineffective.RULE,
+    zero3_unsafe_save.RULE,
+    zero3_unsupported_quantization.RULE,
+    zero3_device_map_conflict.RULE,
+    zero3_low_cpu_mem_usage_conflict.RULE,
 )
-# ``unused-suppression`` applies to every kind (lint_target reports it after the other rules ran on the file).
-RULES: Tuple[Rule, ...] = (suppress.RULE, *CONFIG_RULES, *LAUNCH_RULES, *SCRIPT_RULES)
+# ``unused-suppression`` and ``lint-analysis-failed`` apply to every kind (lint_target reports them: after the
+# other rules ran on the file, and when analysing the file raised).
+RULES: Tuple[Rule, ...] = (suppress.RULE, lint_analysis_failed.RULE, *CONFIG_RULES, *LAUNCH_RULES, *SCRIPT_RULES)
 
 # Another kind's form of a listed name (one name, one code): e.g. a config rule applied to a ds_config dict
 # written inside a Python script. Documented and tested with the listed rule.

@@ -18,7 +18,7 @@ def _read(path: str) -> str:
 
 
 def _parses(text: str) -> bool:
-    from .script._source import parses
+    from .script.source import parses
 
     return parses(text)
 

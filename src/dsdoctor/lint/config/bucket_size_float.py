@@ -12,7 +12,7 @@ from ...knowledge import deepspeed as K
 from ...model import Severity
 from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
-from ._util import zero
+from .fields import zero
 
 
 def check(t: Target) -> Iterator[Hit]:

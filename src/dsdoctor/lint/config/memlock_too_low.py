@@ -12,7 +12,7 @@ from ...memlock import MIN_MEMLOCK, parts, pinned, too_low
 from ...model import Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from ._util import offload_device
+from .fields import offload_device
 
 
 def check(t: Target) -> Iterator[Hit]:

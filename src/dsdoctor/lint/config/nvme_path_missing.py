@@ -9,7 +9,7 @@ from ...fixes import NVME_PATH_FIX as FIX  # shared with explain's same cause
 from ...model import Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from ._util import offload_device
+from .fields import offload_device
 
 
 def check(t: Target) -> Iterator[Hit]:

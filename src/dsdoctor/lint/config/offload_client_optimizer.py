@@ -11,7 +11,7 @@ from ...knowledge import transformers as TF
 from ...model import Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from ._util import offload_device
+from .fields import offload_device
 
 
 def check(t: Target) -> Iterator[Hit]:

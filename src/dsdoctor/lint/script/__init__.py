@@ -18,8 +18,8 @@ from ..rule import Edit, Hit, Rule
 from ..target import Target, Usage
 
 if TYPE_CHECKING:
-    from ._flow import Event, Script, Values
-    from ._source import Source
+    from .dataflow import Event, Script, Values
+    from .source import Source
 
 @dataclass
 class Ctx:
@@ -42,7 +42,7 @@ class Ctx:
 
 
 def make_target(path: str, usage: Usage) -> Target:
-    from ._source import read
+    from .source import read
 
     src = read(path)
     t = Target(path, "python", src.text, usage)
@@ -52,7 +52,7 @@ def make_target(path: str, usage: Usage) -> Target:
     if launched is not None:
         zero3, source = launched
     if src.module is not None:
-        from ._flow import Values, analyse
+        from .dataflow import Values, analyse
         from .local import script_zero3
 
         script = analyse(src.module)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 _ZERO_FLAG = re.compile(r"--zero[_-]stage[= ]+['\"]?(\d)|ACCELERATE_DEEPSPEED_ZERO_STAGE=['\"]?(\d)")
 _YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
@@ -98,17 +98,6 @@ def _command_stage(path: str, argv: List[str], py: int, cmd: "object", read: "ob
         if m:
             return int(m.group(1)), f"zero_stage {m.group(1)} in {cfg} (accelerate launch in {path})"
     return None, ""
-
-
-def parse_targets(targets: Iterable[str]) -> Dict[str, str]:
-    """``["transformers==4.46", "peft==0.13"]`` -> {"transformers": "4.46", ...}; ValueError on a bad one."""
-    out: Dict[str, str] = {}
-    for t in targets:
-        m = re.fullmatch(r"\s*([A-Za-z0-9_.\-]+)\s*==\s*([0-9][0-9A-Za-z.+\-]*)\s*", t)
-        if not m:
-            raise ValueError(f"--target {t!r}: expected NAME==VERSION (e.g. transformers==4.46)")
-        out[m.group(1).lower()] = m.group(2)
-    return out
 
 
 def installed(python: Optional[str], names: Sequence[str] = ("transformers", "peft", "deepspeed")) -> Dict[str, str]:

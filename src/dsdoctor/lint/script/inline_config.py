@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any, Iterator, Tuple
 
 from ...model import Severity
-from ..config import auto_without_trainer, offload_client_optimizer
+from ..config import ds_config_auto_without_trainer, offload_client_optimizer
 from ..rule import Example, Hit, Rule
 from ..target import Target, Usage
 from . import active
@@ -81,7 +81,7 @@ def _variant(base: Rule, valid: str, invalid: str) -> Rule:
 
 
 VARIANTS: Tuple[Rule, ...] = (
-    _variant(auto_without_trainer.RULE,
+    _variant(ds_config_auto_without_trainer.RULE,
              'import deepspeed\nengine, *_ = deepspeed.initialize(model=m, config={"train_batch_size": 8})\n',
              'import deepspeed\nengine, *_ = deepspeed.initialize(model=m, config={"train_batch_size": "auto"})\n'),
     _variant(offload_client_optimizer.RULE,

@@ -1,0 +1,94 @@
+"""ds-config-unknown-key: a key DeepSpeed does not know (did-you-mean)."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Dict, Iterator, List, Tuple
+
+from ... import names as N
+from ...knowledge import deepspeed as K
+from ...model import Fix, Severity
+from ..reader import Node
+from ..rule import Example, Hit, Rule, spec
+from ..target import Target
+from .fields import rename_edit
+
+_ALL_TOP = set(K.TOP_LEVEL_KEYS)
+
+
+def _suggest(key: str, choices: List[str]) -> str:
+    got = difflib.get_close_matches(key, choices, n=1, cutoff=0.75)
+    return got[0] if got else ""
+
+
+def _other_versions(keys: Tuple[K.ConfigKey, ...], name: str) -> str:
+    for k in keys:
+        if k.name == name:
+            if k.since:
+                return f"(it exists from DeepSpeed {k.since})" if not k.until else f"(DeepSpeed {k.since}-{k.until})"
+            if k.until:
+                return f"(last in DeepSpeed {k.until})"
+    return ""
+
+
+def check(t: Target) -> Iterator[Hit]:
+    root = t.doc.root if t.doc else None
+    if root is None or root.kind != "object":
+        return
+    ds = t.usage.ds
+    removed = set(K.removed_top_level(ds)) | set(K.removed_zero(ds))
+    for m in root.members:
+        if m.key not in _ALL_TOP and m.key not in removed:
+            sug = _suggest(m.key, sorted(_ALL_TOP))
+            yield RULE.hit(t, m.start, f"unknown top-level key {m.key!r}" + (f": did you mean {sug!r}?" if sug else ""),
+                           "DeepSpeed silently ignores unknown top-level keys, so the setting has no effect.",
+                           fixes=(Fix(f"rename to {sug!r}", "unsafe", (), "a guess from the spelling"),) if sug else (),
+                           edits=(rename_edit(t, m, sug, "unsafe"),) if sug else (), severity=Severity.WARNING)
+    for path, (keys, _) in K.VALIDATED_BLOCKS.items():
+        where = ".".join(path)
+        node = root.get(*path)
+        if node is None and path == ("bf16",) and root.get("bfloat16") is not None:
+            node, where = root.get("bfloat16"), "bfloat16"  # get_bfloat16_config: the old name, read when bf16 is absent
+        if node is None or node.kind != "object":
+            continue
+        accepted: Dict[str, K.ConfigKey] = K.config_keys_for(keys, ds)
+        validated = K.block_validated(path, ds)
+        for m in node.members:
+            if m.key in accepted or (path == ("zero_optimization",) and m.key in removed):
+                continue
+            sug = _suggest(m.key, sorted(accepted))
+            other = _other_versions(keys, m.key)
+            title = f"unknown key {where}.{m.key!r} for DeepSpeed {ds}" + (f" {other}" if other else "") + \
+                (f": did you mean {sug!r}?" if sug else "")
+            edits = (rename_edit(t, m, sug, "unsafe"),) if sug else ()
+            fixes = (Fix(f"rename to {sug!r}", "unsafe", (), "a guess from the spelling"),) if sug else ()
+            if _is_auto(m.value) or not validated:
+                why = ("DeepSpeed drops keys whose value is \"auto\" before validating, so it is ignored."
+                       if validated else f"DeepSpeed {ds} does not validate {where} and ignores the key.")
+                yield RULE.hit(t, m.start, title, why, fixes, edits, Severity.WARNING)
+            else:
+                yield RULE.hit(t, m.start, title, f"pydantic rejects it (extra=\"forbid\"): `{where}.{m.key}  Extra "
+                               "inputs are not permitted`.", fixes, edits)
+
+
+def _is_auto(n: Node) -> bool:
+    return bool(n.value == "auto")
+
+
+RULE = Rule(
+    spec(
+        N.DS_CONFIG_UNKNOWN_KEY,
+        "ds_config",
+        Severity.ERROR,
+        summary="A key the installed DeepSpeed does not know",
+        what="Keys that are not fields of the installed DeepSpeed's config models, with a did-you-mean suggestion. "
+         "An error inside zero_optimization / offload_* / fp16 / bf16 (0.17.1+ for fp16/bf16), where pydantic "
+         "rejects it; a warning at the top level, where DeepSpeed silently ignores it.",
+        why="Inside validated blocks DeepSpeed raises a ValidationError; at the top level a typo silently does nothing.",
+        fix="Rename the key (the suggested spelling is offered as an unsafe fix)."),
+    check=check,
+    valid=(Example('{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": "auto", "overlap_comm": true}}'),),
+    invalid=(Example('{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "pinmemory": true}}}'),
+             Example('{"train_batch_size": 8, "gradient_clip": 1.0}'),
+             Example('{"bf16": {"enabled": true, "loss_scale": 0}}')),
+)

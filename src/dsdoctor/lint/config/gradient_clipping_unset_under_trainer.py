@@ -1,0 +1,54 @@
+"""gradient-clipping-unset-under-trainer: the HF Trainer's max_grad_norm never reaches a config without
+gradient_clipping."""
+
+from __future__ import annotations
+
+from typing import Iterator, Tuple
+
+from ... import names as N
+from ...knowledge import deepspeed as K
+from ...knowledge import transformers as TF
+from ...model import Fix, Severity
+from ..rule import Edit, Example, Hit, Rule, spec
+from ..target import Target
+from .fields import add_member
+
+KEY = "gradient_clipping"
+
+
+def check(t: Target) -> Iterator[Hit]:
+    root = t.doc.root if t.doc else None
+    if t.usage.loaded_by != "trainer" or root is None or root.kind != "object" or root.get(KEY) is not None:
+        return
+    default = K.gradient_clipping_default(t.usage.ds)
+    if default == TF.HF_MAX_GRAD_NORM_DEFAULT:  # the same clipping unless the run asks another max_grad_norm
+        now, sev = f"DeepSpeed clips at its default {default:g} whatever max_grad_norm says", Severity.INFO
+    else:
+        now, sev = f"no gradient clipping at all (DeepSpeed's default {default:g})", Severity.WARNING
+    add = add_member(t, root, KEY, '"auto"', "safe", f'add "{KEY}": "auto"')
+    edits: Tuple[Edit, ...] = (add,) if add else ()
+    yield RULE.hit(t, root.start, f"no {KEY} under the HF Trainer: --max_grad_norm is ignored, {now} "
+                   f"(DeepSpeed {t.usage.ds})",
+                   fixes=(Fix(f'add "{KEY}": "auto" (the Trainer fills it from max_grad_norm)', "safe",
+                              (f'"{KEY}": "auto"',)),), edits=edits, severity=sev)
+
+
+RULE = Rule(
+    spec(
+        N.GRADIENT_CLIPPING_UNSET_UNDER_TRAINER,
+        "ds_config",
+        Severity.WARNING,
+        summary="A config the HF Trainer uses without gradient_clipping: max_grad_norm is silently ignored",
+        what="A ds_config loaded through the HF Trainer (TrainingArguments(deepspeed=...)) with no gradient_clipping key: "
+         "a warning where DeepSpeed's default is no clipping (up to 0.19.2), an info from 0.19.3 (its default 1.0 is "
+         "max_grad_norm's default, so only another --max_grad_norm is lost).",
+        why="Under DeepSpeed the Trainer leaves clipping to the engine (accelerate's clip_grad_norm_ does nothing) and "
+        "only fills gradient_clipping when the config says \"auto\"; without the key DeepSpeed uses its own default: "
+        "0.0, no clipping, up to 0.19.2 (1.0 from 0.19.3), whatever max_grad_norm says.",
+        fix='Add "gradient_clipping": "auto" (or the value you want).'),
+    check=check,
+    valid=(Example('{"gradient_clipping": "auto", "zero_optimization": {"stage": 3}}', (("loaded_by", "trainer"),)),
+           Example('{"zero_optimization": {"stage": 3}}', (("loaded_by", "deepspeed"),))),
+    invalid=(Example('{\n  "zero_optimization": {"stage": 3}\n}', (("loaded_by", "trainer"), ("ds", "0.16.9")),
+                     fixed='{\n  "zero_optimization": {"stage": 3},\n  "gradient_clipping": "auto"\n}'),),
+)

@@ -1,0 +1,62 @@
+"""zero3-16bit-save-disabled: stage 3 without stage3_gather_16bit_weights_on_model_save where a 16-bit save is expected."""
+
+from __future__ import annotations
+
+from typing import Iterator, Tuple
+
+from ... import names as N
+from ...knowledge import deepspeed as K
+from ...knowledge import transformers as TF
+from ...model import Fix, Severity
+from ..rule import Edit, Example, Hit, Rule, spec
+from ..target import Target
+from .fields import add_member, stage, zero
+
+KEY = "stage3_gather_16bit_weights_on_model_save"
+
+
+def check(t: Target) -> Iterator[Hit]:
+    z = zero(t)
+    if z is None or stage(t) != 3:
+        return
+    if not (t.usage.saves_16bit or t.usage.loaded_by == "trainer"):
+        return
+    member = next((m for m in map(z.member, (KEY, "gather_16bit_weights_on_model_save",
+                                             "stage3_gather_fp16_weights_on_model_save")) if m), None)
+    flag = member.value if member else None
+    if flag is not None and (flag.value is True or (flag.value == "auto" and t.usage.accelerate_save_16bit)):
+        return
+    if flag is not None and flag.value == "auto":
+        yield RULE.hit(t, member.start if member else None,
+                       f'ZeRO-3 with {KEY}: "auto": false unless `accelerate launch` sets zero3_save_16bit_model: true',
+                       f"accelerate's DeepSpeedPlugin (also under the HF Trainer) fills this \"auto\" from "
+                       f"zero3_save_16bit_model ({TF.ACCELERATE_SAVE_16BIT_ENV}, false when unset) and raw DeepSpeed "
+                       f"drops it (default false): `{K.MSG_SAVE_16BIT.format(path='...')}`; the 16-bit save writes "
+                       "no usable weights.",
+                       (Fix(f'set "{KEY}": true (gathers the full model on rank 0 at save)', "unsafe", (f'"{KEY}": true',)),))
+        return
+    add = add_member(t, z, KEY, "true", "unsafe", f"add {KEY}: true") if flag is None else None
+    edits: Tuple[Edit, ...] = (add,) if add else ()
+    where = t.key_pos("zero_optimization", KEY) or t.key_pos("zero_optimization")
+    yield RULE.hit(t, where, f"ZeRO-3 without {KEY}: the 16-bit model save writes no usable weights",
+                   f"`{K.MSG_SAVE_16BIT.format(path='...')}`; HF Trainer (4.x, full fine-tuning) then saves only a "
+                   "ZeRO checkpoint and zero_to_fp32.py.",
+                   (Fix(f'set "{KEY}": true (gathers the full model on rank 0 at save)', "unsafe", (f'"{KEY}": true',)),),
+                   edits)
+
+
+RULE = Rule(
+    spec(
+        N.ZERO3_16BIT_SAVE_DISABLED,
+        "ds_config",
+        Severity.WARNING,
+        summary="ZeRO-3 config where a 16-bit model save is expected but not enabled",
+        what=f"Stage 3 without {KEY}: true, when the model is saved with trainer.save_model / save_16bit_model.",
+        why="DeepSpeed logs `Did not save the model ... because stage3_gather_16bit_weights_on_model_save is False`; "
+        "HF Trainer falls back to a ZeRO checkpoint, leaving no loadable weights (PEFT adapters come out empty on 4.x).",
+        fix=f"Set {KEY}: true (an unsafe --fix: it gathers the whole model to rank 0 when saving)."),
+    check=check,
+    valid=(Example('{"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}}',
+                   (("loaded_by", "trainer"),)),),
+    invalid=(Example('{"zero_optimization": {"stage": 3}}', (("loaded_by", "trainer"),)),),
+)

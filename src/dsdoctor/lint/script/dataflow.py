@@ -1,0 +1,788 @@
+"""What a training script does, as far as the rules need it: model loads and their arguments, the calls that
+register ZeRO-3 (TrainingArguments, HfArgumentParser.parse_*, Accelerator, a kept HfDeepSpeedConfig), raw
+``deepspeed.initialize`` / Trainer calls, and their order (calls to functions of the same file are followed).
+
+Argument values are followed through variables (every assignment in the function, any branch), conditional
+expressions, ``**kwargs`` dicts built in the same function, parameters' defaults, and argparse / dataclass
+field defaults (``model_args.low_cpu_mem_usage`` -> ``low_cpu_mem_usage: bool = True``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from ...knowledge import transformers as TF
+from ...knowledge import trl as TRL
+from .values import COLLECTIVE_SAVES, FALSE, NONE, TRUE, UNKNOWN
+
+__all__ = ["FALSE", "NONE", "TRUE", "UNKNOWN"]
+LOAD_METHODS = ("from_pretrained", "from_config", "_from_config")
+NOT_A_MODEL = re.compile(r"(?i)tokenizer|config|processor|extractor|peft|adapter|dataset|pipeline")
+MODEL_CTOR = re.compile(r"^[A-Z]\w*(ForCausalLM|ForConditionalGeneration|ForSeq2SeqLM|ForSequenceClassification|"
+                        r"ForTokenClassification|ForMaskedLM|ForQuestionAnswering|LMHeadModel)$")
+
+
+@dataclass
+class Val:
+    kind: str  # NONE / FALSE / TRUE / UNKNOWN
+    node: Any  # the expression the value comes from
+
+
+@dataclass
+class Arg:
+    name: str
+    site: Any  # the expression a fix rewrites (keyword value, dict value)
+    anchor: Any  # what a finding points at
+    values: List[Val]
+    entries: List[Tuple[Any, Any]] = field(default_factory=list)  # (value, anchor) of every ``**dict`` entry
+
+    def set_at(self, bad: List[Val]) -> Tuple[Any, Any]:
+        """(site, anchor) of the dict entry a bad value is set in (the first one), else of the keyword."""
+        for value, anchor in self.entries:
+            if any(v.node is value or _inside(v.node, value) for v in bad if v.node is not None):
+                return value, anchor
+        return self.site, self.anchor
+
+
+@dataclass
+class Scope:
+    node: Any  # cst.Module or cst.FunctionDef
+    parent: Optional["Scope"]
+    assigns: Dict[str, List[Any]] = field(default_factory=dict)  # name -> value expressions (None: unknown)
+    dicts: Dict[str, Dict[str, List[Tuple[Any, Any]]]] = field(default_factory=dict)  # kwargs dicts
+    params: Dict[str, Optional[Any]] = field(default_factory=dict)
+    returns: Set[str] = field(default_factory=set)
+    globals_: Set[str] = field(default_factory=set)
+
+
+@dataclass
+class Event:
+    kind: str  # load | register | initialize | trainer | call (a function of this file) | move
+    call: Any
+    scope: Scope
+    stmt: Any  # innermost statement line
+    block: Any  # the block holding it
+    seq: int
+    name: str = ""  # callee text
+    zero_init: bool = False  # inside ``with deepspeed.zero.Init()``
+    bound: Optional[str] = None  # the name the call's result is assigned to (register / HfDeepSpeedConfig)
+    bare: bool = False  # an expression statement (result dropped)
+    dead: bool = False  # in a branch that cannot run under ZeRO-3 (``if not is_deepspeed_zero3_enabled():``)
+    gathered: bool = False  # inside ``with deepspeed.zero.GatheredParameters(...)``
+    conds: Tuple[Tuple[Any, bool], ...] = ()  # the enclosing ``if`` tests, with True for the body / False for else
+    fallback: bool = False  # in a ``try:`` body whose ``except`` loads the model again (the fallback runs instead)
+
+
+def dotted(node: Any) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted(node.value)
+        return f"{base}.{node.attr.value}" if base else ""
+    if isinstance(node, cst.Call):
+        inner = dotted(node.func)
+        return f"{inner}()" if inner else ""
+    return ""
+
+
+def kw_key(node: Any) -> Optional[str]:
+    if isinstance(node, cst.SimpleString):
+        s = node.evaluated_value
+        return s if isinstance(s, str) else None
+    return None
+
+
+class Script(cst.CSTVisitor):
+    """One pass over the module collecting scopes, assignments, defaults, imports and ordered events."""
+
+    def __init__(self, prior: Optional["Values"] = None) -> None:
+        super().__init__()
+        self.prior = prior  # the first pass: evaluates ``if`` tests that need the file's assignments
+        self.module_scope: Optional[Scope] = None
+        self.scopes: List[Scope] = []
+        self.all_scopes: List[Scope] = []
+        self.functions: Dict[str, Scope] = {}  # top-level and nested functions by name
+        self.events: List[Event] = []
+        self.field_defaults: Dict[str, List[Any]] = {}  # dataclass field / argparse dest -> default exprs
+        self.flag_dests: Set[str] = set()  # argparse store_true/false flags (the value can be either)
+        self.args_classes: Set[str] = set(TF.ZERO3_REGISTERING_CLASSES) - {"Accelerator", "HfDeepSpeedConfig"}
+        self.imported: Dict[str, str] = {}  # local name -> "module.name"
+        self.import_nodes: List[Any] = []  # (statement, module text, inside if/try) for every import statement
+        self.last_top_import: Any = None
+        self.calls_with: List[Any] = []  # all Call nodes with their callee text (for context / misc rules)
+        self.call_scope: Dict[int, Scope] = {}  # id(Call) -> the scope it is in
+        self._stmt: List[Any] = []
+        self._block: List[Any] = []
+        self._class: List[Any] = []
+        self._zero_init = 0
+        self._dead = 0  # depth of branches that cannot run under ZeRO-3
+        self._gathered = 0
+        self._try = 0
+        self._ifs: List[Tuple[Any, bool, bool, List[Any]]] = []  # (If, body dead, else dead, blocks marked)
+        self._conds: List[Tuple[Any, bool]] = []
+        self._dead_rest: List[int] = []  # blocks whose rest is dead (after an ``if`` always taken that returns)
+        self._tries: List[Any] = []
+        self._assign_target: List[Optional[str]] = []
+        self._seq = 0
+        self.name_count: Dict[str, int] = {}  # Name nodes by text (a function's own name counts once)
+        self.methods: Set[int] = set()  # id() of the FunctionDef nodes inside a class (called through objects)
+        self.attr_assigns: List[Tuple[str, Any, Any, Scope]] = []  # ``obj.attr = value`` that can run: (attr, value, stmt, scope)
+        self.dead_calls: Set[int] = set()  # id() of the calls in branches a ZeRO-3 run does not take
+        self.if_tests: List[Tuple[Any, Scope, Optional[bool]]] = []  # (test, scope, what this pass decided)
+        self.has_main = False  # ``if __name__ == "__main__":`` at module level (a script, not only a library)
+
+    @property
+    def scope(self) -> Scope:
+        return self.scopes[-1]
+
+    # scopes and blocks -------------------------------------------------------------------------------
+    def visit_Module(self, node: cst.Module) -> None:
+        self.module_scope = Scope(node, None)
+        self.all_scopes.append(self.module_scope)
+        self.scopes.append(self.module_scope)
+        self._block.append(node)
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._block.append(node)
+        if self._ifs and self._ifs[-1][0].body is node:
+            self._conds.append((self._ifs[-1][0].test, True))
+            if self._ifs[-1][1]:
+                self._dead += 1
+                self._ifs[-1][3].append(node)
+
+    def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._block.pop()
+        if self._ifs and self._ifs[-1][0].body is node:
+            self._conds.pop()
+        if self._ifs and node in self._ifs[-1][3]:
+            self._dead -= 1
+        while self._dead_rest and self._dead_rest[-1] == id(node):
+            self._dead_rest.pop()
+            self._dead -= 1
+
+    def _truth(self, test: Any) -> Optional[bool]:
+        if self.prior is None:
+            return branch_guard(test)
+        return self.prior.truth(test, self.prior.s.scope_of(self.scope.node))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.name_count[node.value] = self.name_count.get(node.value, 0) + 1
+
+    def visit_If(self, node: cst.If) -> None:
+        if len(self.scopes) == 1 and "__main__" in cst.Module([]).code_for_node(node.test):
+            self.has_main = True
+        g = self._truth(node.test)
+        self.if_tests.append((node.test, self.scope, g))
+        self._ifs.append((node, g is False, g is True, []))
+
+    def leave_If(self, node: cst.If) -> None:
+        _, body_dead, else_dead, _ = self._ifs.pop()
+        if else_dead and not self._dead and _exits(node.body) and self._block:
+            self._dead_rest.append(id(self._block[-1]))  # the rest of the block runs only when the test is false
+            self._dead += 1
+
+    def visit_Else(self, node: cst.Else) -> None:
+        if self._ifs and self._ifs[-1][0].orelse is node:
+            self._conds.append((self._ifs[-1][0].test, False))
+            if self._ifs[-1][2]:
+                self._dead += 1
+                self._ifs[-1][3].append(node)
+
+    def leave_Else(self, node: cst.Else) -> None:
+        if self._ifs and self._ifs[-1][0].orelse is node:
+            self._conds.pop()
+        if self._ifs and node in self._ifs[-1][3]:
+            self._dead -= 1
+
+    def scope_of(self, node: Any) -> Scope:
+        """This pass' scope of a module / function node."""
+        found = next((s for s in self.all_scopes if s.node is node), self.module_scope)
+        assert found is not None
+        return found
+
+    def scope_at(self, call: Any) -> Scope:
+        """The scope a call is in."""
+        found = self.call_scope.get(id(call), self.module_scope)
+        assert found is not None
+        return found
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        s = Scope(node, self.scope)
+        for p in list(node.params.params) + list(node.params.kwonly_params) + list(node.params.posonly_params):
+            s.params[p.name.value] = p.default
+        self.functions.setdefault(node.name.value, s)
+        if self._class:
+            self.methods.add(id(node))
+        self.all_scopes.append(s)
+        self.scopes.append(s)
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.scopes.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._class.append(node)
+        if any(dotted(b.value).split(".")[-1] in self.args_classes for b in node.bases):
+            self.args_classes.add(node.name.value)
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self._class.pop()
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self._stmt.append(node)
+        if self._block and self._block[-1] is self.module_scope.node and any(  # type: ignore[union-attr]
+                isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body):
+            self.last_top_import = node
+
+    def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self._stmt.pop()
+
+    @staticmethod
+    def _with(node: cst.With, suffix: str) -> bool:
+        return any(dotted(i.item.func if isinstance(i.item, cst.Call) else i.item).endswith(suffix) for i in node.items)
+
+    def visit_With(self, node: cst.With) -> None:
+        self._zero_init += self._with(node, "zero.Init")
+        self._gathered += self._with(node, "GatheredParameters")
+
+    def leave_With(self, node: cst.With) -> None:
+        self._zero_init -= self._with(node, "zero.Init")
+        self._gathered -= self._with(node, "GatheredParameters")
+
+    # names -------------------------------------------------------------------------------------------
+    def visit_Global(self, node: cst.Global) -> None:
+        self.scope.globals_.update(n.name.value for n in node.names)
+
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            for n in _names(node.value):
+                self.scope.returns.add(n)
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for a in node.names:
+            full = dotted(a.name)
+            local = a.asname.name.value if a.asname and isinstance(a.asname.name, cst.Name) else full.split(".")[0]
+            self.imported[local] = full
+        self.import_nodes.append((node, " ".join(dotted(a.name) for a in node.names), self._guarded()))
+
+    def _guarded(self) -> bool:
+        """Inside an ``if`` / ``try`` (a version-gated or fallback import)."""
+        return bool(self._ifs) or self._try > 0
+
+    def visit_Try(self, node: cst.Try) -> None:
+        self._try += 1
+        self._tries.append(node)
+
+    def leave_Try(self, node: cst.Try) -> None:
+        self._try -= 1
+        self._tries.pop()
+        first = [e for e in self.events if e.kind == "load" and _inside(e.stmt, node.body)]
+        if first and any(_inside(e.stmt, h) for e in self.events if e.kind == "load" for h in node.handlers):
+            for e in first:
+                e.fallback = True
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        mod = ("." * len(node.relative)) + (dotted(node.module) if node.module else "")
+        self.import_nodes.append((node, mod, self._guarded()))
+        if isinstance(node.names, cst.ImportStar):
+            return
+        for a in node.names:
+            name = dotted(a.name)
+            local = a.asname.name.value if a.asname and isinstance(a.asname.name, cst.Name) else name
+            self.imported[local] = f"{mod}.{name}"
+
+    def _entries(self, name: str, value: Any) -> None:
+        """The keys of a dict literal / ``dict(...)`` call stored in (or merged into) the dict ``name``."""
+        if isinstance(value, cst.Dict):
+            d = self.scope.dicts.setdefault(name, {})
+            for el in value.elements:
+                if isinstance(el, cst.DictElement) and kw_key(el.key):
+                    d.setdefault(kw_key(el.key) or "", []).append((el.value, el))
+        elif isinstance(value, cst.Call) and dotted(value.func) == "dict":
+            d = self.scope.dicts.setdefault(name, {})
+            for a in value.args:
+                if a.keyword is not None:
+                    d.setdefault(a.keyword.value, []).append((a.value, a))
+
+    def _bind(self, target: Any, value: Any) -> None:
+        sc = self.scope
+        if self._dead:
+            return  # an assignment that does not run under ZeRO-3
+        if isinstance(target, cst.Name):
+            sc.assigns.setdefault(target.value, []).append(value)
+            self._entries(target.value, value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for item in target.elements:
+                self._bind(item.value, None)
+        elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and len(target.slice) == 1:
+            sl = target.slice[0].slice
+            key = kw_key(sl.value) if isinstance(sl, cst.Index) else None
+            if key:
+                sc.dicts.setdefault(target.value.value, {}).setdefault(key, []).append((value, value))
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            self._bind(t.target, node.value)
+            tg = t.target
+            if isinstance(tg, cst.Attribute) and not self._dead:
+                self.attr_assigns.append((tg.attr.value, node.value, node, self.scope))
+            if isinstance(tg, cst.Subscript) and dotted(tg.value) == "os.environ" and len(tg.slice) == 1 \
+                    and isinstance(tg.slice[0].slice, cst.Index) and self._stmt:
+                key = kw_key(tg.slice[0].slice.value)
+                if key:
+                    self._event("env", node, key)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if self._class and isinstance(node.target, cst.Name):  # a dataclass field
+            val = node.value
+            if isinstance(val, cst.Call) and dotted(val.func).split(".")[-1] == "field":
+                val = next((a.value for a in val.args if a.keyword and a.keyword.value == "default"), None)
+            self.field_defaults.setdefault(node.target.value, []).append(val)
+            return
+        if node.value is not None:
+            self._bind(node.target, node.value)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind(node.target, None)
+
+    # calls -------------------------------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        name = dotted(node.func)
+        self.calls_with.append((node, name))
+        self.call_scope[id(node)] = self.scope
+        if self._dead:
+            self.dead_calls.add(id(node))
+        last = node.func.attr.value if isinstance(node.func, cst.Attribute) else name.split(".")[-1]
+        if last == "add_argument":
+            self._argparse(node)
+        if last == "update" and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) \
+                and len(node.args) == 1 and not self._dead:
+            self._entries(node.func.value.value, node.args[0].value)
+        kind = ""
+        if last in LOAD_METHODS and "." in name and not NOT_A_MODEL.search(name.rsplit(".", 1)[0]):
+            kind = "load"
+        elif MODEL_CTOR.match(last) and node.args:
+            kind = "load"
+        elif last in self.args_classes or last == "Accelerator" or re.match(r"parse_(args_into_dataclasses|json_file|"
+                                                                            r"yaml_file|dict|args_and_config)$", last):
+            kind = "register"
+        elif last == "HfDeepSpeedConfig":
+            kind = "hfds"
+        elif name.endswith("deepspeed.initialize") or name == "initialize" and "deepspeed" in self.imported.get(
+                "initialize", ""):
+            kind = "initialize"
+        elif last.endswith("Trainer") and last[0].isupper():
+            kind = "trainer"
+        elif (isinstance(node.func, cst.Attribute) and last in ("save_pretrained", "_save")) or name == "torch.save":
+            kind = "save"
+        elif isinstance(node.func, cst.Attribute) and last in COLLECTIVE_SAVES:
+            kind = "gather"
+        elif last == "prepare_model_for_kbit_training":
+            kind = "kbit"
+        elif last in ("DeepSpeedCPUAdam", "FusedAdam", "DeepSpeedCPUAdagrad", "DeepSpeedCPULion") or (
+                last == "load" and "Builder" in name):
+            kind = "opbuild"  # builds (JIT) and checks a DeepSpeed op now
+        elif isinstance(node.func, cst.Attribute) and last in ("cuda", "to", "half"):
+            kind = "move"
+        elif isinstance(node.func, cst.Name):
+            kind = "call"
+        if kind and self._stmt:
+            self._event(kind, node, name)
+
+    def _event(self, kind: str, node: Any, name: str) -> None:
+        stmt = self._stmt[-1]
+        small = stmt.body[0] if len(stmt.body) == 1 else None
+        bound = None
+        if isinstance(small, cst.Assign) and small.value is node and len(small.targets) == 1:
+            t = small.targets[0].target
+            bound = t.value if isinstance(t, cst.Name) else dotted(t) or None
+        bare = isinstance(small, cst.Expr) and small.value is node
+        self._seq += 1
+        self.events.append(Event(kind, node, self.scope, stmt, self._block[-1] if self._block else None, self._seq,
+                                 name, self._zero_init > 0, bound, bare, self._dead > 0, self._gathered > 0,
+                                 tuple(self._conds)))
+
+    def _argparse(self, node: cst.Call) -> None:
+        flags = [kw_key(a.value) for a in node.args if a.keyword is None]
+        dest = next((kw_key(a.value) for a in node.args if a.keyword and a.keyword.value == "dest"), None)
+        long = [f for f in flags if f and f.startswith("--")]
+        if not dest and long:
+            dest = long[0][2:].replace("-", "_")
+        if not dest:
+            return
+        action = next((kw_key(a.value) for a in node.args if a.keyword and a.keyword.value == "action"), None)
+        if action in ("store_true", "store_false"):
+            self.flag_dests.add(dest)
+        default = next((a.value for a in node.args if a.keyword and a.keyword.value == "default"), None)
+        self.field_defaults.setdefault(dest, []).append(default if action is None else None)
+
+
+def _exits(block: Any) -> bool:
+    """Does the block end in ``return`` / ``raise``?"""
+    body = getattr(block, "body", ())
+    last = body[-1] if body else None
+    return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+
+
+def _inside(node: Any, container: Any) -> bool:
+    found = False
+
+    class V(cst.CSTVisitor):
+        def on_visit(self, n: cst.CSTNode) -> bool:
+            nonlocal found
+            found = found or n is node
+            return not found
+
+    container.visit(V())
+    return found
+
+
+def _names(node: Any) -> Set[str]:
+    out: Set[str] = set()
+
+    class V(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            out.add(n.value)
+
+    node.visit(V())
+    return out
+
+
+def names_in(node: Any) -> Set[str]:
+    return _names(node)
+
+
+# values ----------------------------------------------------------------------------------------------
+
+def is_guard(node: Any) -> Optional[bool]:
+    """``is_deepspeed_zero3_enabled()`` -> True; ``not is_deepspeed_zero3_enabled()`` -> False; else None."""
+    if isinstance(node, cst.Call) and dotted(node.func).split(".")[-1] == TF.ZERO3_GUARD_NAME:
+        return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        inner = is_guard(node.expression)
+        return None if inner is None else not inner
+    return None
+
+
+def branch_guard(test: Any) -> Optional[bool]:
+    """True when ``if test:`` implies ZeRO-3 is on, False when it implies it is off, else None
+    (``a and not is_deepspeed_zero3_enabled()`` -> False; ``a or b`` -> None)."""
+    g = is_guard(test)
+    if g is not None:
+        return g
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        for side in (test.left, test.right):
+            g = branch_guard(side)
+            if g is not None:
+                return g
+    return None
+
+
+MAX_DEPTH = 12  # how deep one evaluation follows names, calls and tests
+MAX_STEPS = 20000  # and how many expressions it looks at in all
+
+
+class Eval:
+    """The state of one evaluation (one :meth:`Values.of` or :meth:`Values.truth` call from outside), threaded
+    through every recursive evaluator: the names and helpers being evaluated (a cycle such as
+    ``x = x if x is not None else 1`` ends there), what each already gave (evaluated once), and one step budget."""
+
+    __slots__ = ("active", "done", "steps")
+
+    def __init__(self) -> None:
+        self.active: Set[Tuple[int, str]] = set()
+        self.done: Dict[Tuple[int, str], List[Val]] = {}
+        self.steps = 0
+
+    def spent(self, depth: int) -> bool:
+        """Count one step; True when this evaluation may go no further (too deep, or out of steps)."""
+        self.steps += 1
+        return depth > MAX_DEPTH or self.steps > MAX_STEPS
+
+
+class Values:
+    """Possible values of an expression when the script runs under ZeRO-3."""
+
+    def __init__(self, script: Script) -> None:
+        self.s = script
+
+    def of(self, expr: Any, scope: Scope) -> List[Val]:
+        """The values ``expr`` may hold in ``scope`` (one evaluation: see :class:`Eval`)."""
+        return self._of(expr, scope, 0, Eval())
+
+    def _of(self, expr: Any, scope: Scope, depth: int, ev: Eval) -> List[Val]:
+        if expr is None or ev.spent(depth):
+            return [Val(UNKNOWN, expr)]
+        if isinstance(expr, cst.Name):
+            if expr.value == "None":
+                return [Val(NONE, expr)]
+            if expr.value in ("True", "False"):
+                return [Val(TRUE if expr.value == "True" else FALSE, expr)]
+            return self._name(expr.value, scope, depth, ev, expr)
+        guard = is_guard(expr)
+        if guard is not None:
+            return [Val(TRUE if guard else FALSE, expr)]
+        if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            return [Val(FALSE if isinstance(expr, cst.SimpleString) and expr.evaluated_value == "" else TRUE, expr)]
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            return [Val(FALSE if expr.value in ("0", "0.0") else TRUE, expr)]
+        if isinstance(expr, (cst.Dict, cst.List, cst.Tuple, cst.Set)):
+            return [Val(TRUE if expr.elements else FALSE, expr)]
+        if isinstance(expr, cst.IfExp):
+            g = self._truth(expr.test, scope, depth + 1, ev)
+            if g is True:
+                return self._of(expr.body, scope, depth + 1, ev)
+            if g is False:
+                return self._of(expr.orelse, scope, depth + 1, ev)
+            return self._of(expr.body, scope, depth + 1, ev) + self._of(expr.orelse, scope, depth + 1, ev)
+        if isinstance(expr, cst.Call):
+            callee = dotted(expr.func)
+            if callee in ("torch.device", "dict") or callee.split(".")[-1] == TRL.KBIT_DEVICE_MAP:
+                return [Val(TRUE, expr)]
+            if callee == "getattr" and len(expr.args) >= 2 and dotted(expr.args[0].value) == "torch":
+                return self._of(expr.args[1].value, scope, depth + 1, ev)  # getattr(torch, "bfloat16"): the name
+            fn = self.s.functions.get(callee)
+            if fn is not None and fn.returns and fn is not scope and (id(fn), callee) not in ev.active:
+                return self._returns(fn, callee, depth, ev, expr)
+            return [Val(UNKNOWN, expr)]
+        if isinstance(expr, cst.Attribute):
+            if dotted(expr.value).split(".")[0] in ("torch", "transformers"):
+                return [Val(TRUE, expr)]
+            if expr.attr.value in DS_RUN_TRUTHY:
+                return [Val(TRUE, expr)]
+            return self._field(expr.attr.value, depth, ev, expr)
+        if isinstance(expr, cst.BooleanOperation):
+            return self._of(expr.left, scope, depth + 1, ev) + self._of(expr.right, scope, depth + 1, ev)
+        return [Val(UNKNOWN, expr)]
+
+    def _returns(self, fn: Scope, callee: str, depth: int, ev: Eval, node: Any) -> List[Val]:
+        """What a helper function of the file returns (evaluated once per evaluation)."""
+        key = (id(fn), callee)
+        if key not in ev.done:
+            ev.active.add(key)
+            out: List[Val] = []
+            for r in sorted(fn.returns):
+                out += self._name(r, fn, depth + 1, ev, node)
+            ev.active.discard(key)
+            ev.done[key] = out
+        return ev.done[key] or [Val(UNKNOWN, node)]
+
+    def _name(self, name: str, scope: Scope, depth: int, ev: Eval, node: Any) -> List[Val]:
+        sc: Optional[Scope] = scope
+        while sc is not None:
+            key = (id(sc), name)
+            if name in sc.assigns or name in sc.params:
+                if key in ev.active:  # a cycle: the value being evaluated is what it was before
+                    return []
+                if key not in ev.done:
+                    ev.active.add(key)
+                    ev.done[key] = self._bound(name, sc, depth, ev, node)
+                    ev.active.discard(key)
+                return ev.done[key]
+            sc = sc.parent
+        return [Val(UNKNOWN, node)]
+
+    def _bound(self, name: str, sc: Scope, depth: int, ev: Eval, node: Any) -> List[Val]:
+        """Every value bound to ``name`` in ``sc``: its assignments, its default and what calls pass (a parameter)."""
+        out: List[Val] = []
+        for v in sc.assigns.get(name, []):
+            out += self._of(v, sc, depth + 1, ev) if v is not None else [Val(UNKNOWN, node)]
+        if name in sc.params:
+            d = sc.params[name]
+            out += self._of(d, sc.parent or sc, depth + 1, ev) if d is not None else [Val(UNKNOWN, node)]
+            for expr, at in self.passed(sc, name):  # what the file's calls of the function pass
+                out += self._of(expr, at, depth + 1, ev)
+        return out
+
+    def passed(self, fn: Scope, param: str) -> List[Tuple[Any, Scope]]:
+        """(argument, caller scope) for ``param`` at every call of the function ``fn`` in the file (by keyword or
+        position; a call with ``*args`` / ``**kwargs`` passes something unknown)."""
+        node = fn.node
+        if not isinstance(node, cst.FunctionDef):
+            return []
+        order = [p.name.value for p in list(node.params.posonly_params) + list(node.params.params)]
+        if order[:1] in (["self"], ["cls"]):
+            order = order[1:]
+        out: List[Tuple[Any, Scope]] = []
+        for call, name in self.s.calls_with:
+            if name != node.name.value and not name.endswith("." + node.name.value):
+                continue
+            at = self.s.scope_at(call)
+            pos = [a for a in call.args if a.keyword is None and not a.star]
+            kw = next((a for a in call.args if a.keyword is not None and a.keyword.value == param), None)
+            if kw is not None:
+                out.append((kw.value, at))
+            elif param in order and order.index(param) < len(pos):
+                out.append((pos[order.index(param)].value, at))
+            elif any(a.star for a in call.args):
+                out.append((None, at))
+        return out
+
+    def _field(self, attr: str, depth: int, ev: Eval, node: Any) -> List[Val]:
+        defaults = self.s.field_defaults.get(attr)
+        if not defaults:
+            return [Val(UNKNOWN, node)]
+        out: List[Val] = [Val(UNKNOWN, node)]  # the default, or what the command line passes
+        for d in defaults:
+            if d is None:
+                out.append(Val(UNKNOWN, node))
+            else:
+                out += self._of(d, self.s.module_scope, depth + 1, ev)  # type: ignore[arg-type]
+        return out
+
+    def truth(self, test: Any, scope: Scope) -> Optional[bool]:
+        """Is ``test`` true (False: false) whenever the script runs under ZeRO-3? None: it depends.
+
+        Knows the ZeRO-3 test (every alias), the run's DeepSpeed argument (``args.deepspeed``, truthy in a
+        DeepSpeed run), the ZeRO stage compared with a number (``args.zero_stage == 3``,
+        ``ds_config["zero_optimization"]["stage"] >= 2``) and values the data flow knows (a parameter whose
+        default is False and that nothing in the file changes). One evaluation: see :class:`Eval`."""
+        return self._truth(test, scope, 0, Eval())
+
+    def _truth(self, test: Any, scope: Scope, depth: int, ev: Eval) -> Optional[bool]:
+        if ev.spent(depth):
+            return None
+        g = is_guard(test)
+        if g is not None:
+            return g
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            t = self._truth(test.expression, scope, depth + 1, ev)
+            return None if t is None else not t
+        if isinstance(test, cst.BooleanOperation):
+            left, right = self._truth(test.left, scope, depth + 1, ev), self._truth(test.right, scope, depth + 1, ev)
+            if isinstance(test.operator, cst.And):
+                return False if False in (left, right) else (True if left is right is True else None)
+            return True if True in (left, right) else (False if left is right is False else None)
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+            return self._compare(test, scope, depth + 1, ev)
+        if isinstance(test, cst.Name) and self._optional_param(test.value, scope):
+            return None  # ``def f(..., cfg=None)``: an input its callers (maybe in other files) pass
+        if isinstance(test, (cst.Name, cst.Attribute)) and not (isinstance(test, cst.Name) and test.value in
+                                                                 ("True", "False", "None")):
+            kinds = {v.kind for v in self._of(test, scope, depth + 1, ev)}
+            if kinds and kinds <= {FALSE, NONE}:
+                return False
+            if kinds == {TRUE}:
+                return True
+        if isinstance(test, cst.Name) and test.value in ("True", "False"):
+            return test.value == "True"
+        return None
+
+    @staticmethod
+    def _optional_param(name: str, scope: Scope) -> bool:
+        sc: Optional[Scope] = scope
+        while sc is not None and name not in sc.assigns and name not in sc.params:
+            sc = sc.parent
+        return sc is not None and name in sc.params and name not in sc.assigns and dotted(sc.params[name]) == "None"
+
+    def _compare(self, test: cst.Comparison, scope: Scope, depth: int, ev: Eval) -> Optional[bool]:
+        op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+        if isinstance(op, (cst.Is, cst.IsNot)) and dotted(right) == "None":
+            t = self._truth(test.left, scope, depth, ev)
+            if t is True:  # a truthy value is not None
+                return isinstance(op, cst.IsNot)
+            kinds = {v.kind for v in self._of(test.left, scope, depth, ev)}
+            if kinds == {NONE}:
+                return isinstance(op, cst.Is)
+            return None
+        if not self._is_stage(test.left, scope):
+            return None
+        nums = [int(e.value.value) for e in right.elements if isinstance(e.value, cst.Integer)] \
+            if isinstance(right, (cst.List, cst.Tuple, cst.Set)) else []
+        if isinstance(op, (cst.In, cst.NotIn)):
+            return (3 in nums) == isinstance(op, cst.In) if nums else None
+        if not isinstance(right, cst.Integer):
+            return None
+        n = int(right.value)
+        table: Dict[type, bool] = {cst.Equal: 3 == n, cst.NotEqual: 3 != n, cst.GreaterThan: 3 > n,
+                                   cst.GreaterThanEqual: 3 >= n, cst.LessThan: 3 < n, cst.LessThanEqual: 3 <= n}
+        return table.get(type(op))
+
+    def _is_stage(self, expr: Any, scope: Scope, depth: int = 0) -> bool:
+        """Does ``expr`` hold the run's ZeRO stage (``args.zero_stage``, a config's ``zero_optimization.stage``)?"""
+        if depth > 6:
+            return False
+        if isinstance(expr, cst.Attribute):
+            return expr.attr.value in STAGE_NAMES
+        if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
+            return kw_key(expr.slice[0].slice.value) == "stage"
+        if isinstance(expr, cst.Call) and dotted(expr.func).endswith(".get") and expr.args:
+            return kw_key(expr.args[0].value) == "stage"
+        if isinstance(expr, cst.Name):
+            if expr.value in STAGE_NAMES and expr.value in self.s.field_defaults:
+                return True
+            sc: Optional[Scope] = scope
+            while sc is not None and expr.value not in sc.assigns:
+                sc = sc.parent
+            if sc is None:
+                return False
+            vals = sc.assigns[expr.value]
+            return bool(vals) and all(v is not None and self._is_stage(v, sc, depth + 1) for v in vals)
+        return False
+
+    def argument(self, call: cst.Call, key: str, scope: Scope) -> Optional[Arg]:
+        """The value(s) of keyword ``key`` of a call: written out, or through ``**name`` dicts of the scope."""
+        for a in call.args:
+            if a.keyword is not None and a.keyword.value == key:
+                return Arg(key, a.value, a, self.of(a.value, scope))
+        for a in call.args:
+            if a.star == "**" and isinstance(a.value, cst.Name):
+                sc: Optional[Scope] = scope
+                while sc is not None and a.value.value not in sc.dicts:
+                    sc = sc.parent
+                entries = sc.dicts[a.value.value].get(key, []) if sc is not None else []
+                if entries:
+                    vals: List[Val] = []
+                    for value, _ in entries:
+                        vals += self.of(value, sc)  # type: ignore[arg-type]
+                    return Arg(key, entries[-1][0], entries[-1][1], vals, list(entries))
+            if a.star == "**" and isinstance(a.value, cst.Dict):
+                for el in a.value.elements:
+                    if isinstance(el, cst.DictElement) and kw_key(el.key) == key:
+                        return Arg(key, el.value, el, self.of(el.value, scope))
+        return None
+
+
+MODEL_MAKERS = ("get_peft_model", "prepare_model_for_kbit_training", "unwrap_model", "from_config", "_from_config",
+               "merge_and_unload")
+# Attributes that are truthy whenever the run is a DeepSpeed run: the ``--deepspeed`` argument
+# (TrainingArguments.deepspeed, argparse ``--deepspeed`` from ``deepspeed.add_config_arguments``) and the
+# Trainer / Accelerator's engine (``trainer.deepspeed``, ``trainer.is_deepspeed_enabled``).
+DS_RUN_TRUTHY = ("deepspeed", "is_deepspeed_enabled")
+STAGE_NAMES = ("zero_stage", "stage")
+
+
+def is_model_call(node: Any) -> bool:
+    """A call whose result is a model (a load, a PEFT wrap, accelerate's unwrap_model)."""
+    if not isinstance(node, cst.Call):
+        return False
+    name = dotted(node.func)
+    last = name.split(".")[-1]
+    if last == "from_pretrained":
+        return not NOT_A_MODEL.search(name.rsplit(".", 1)[0]) or "Peft" in name
+    return last in MODEL_MAKERS or bool(MODEL_CTOR.match(last))
+
+
+def model_names(script: "Script") -> Set[str]:
+    """Names that hold a model somewhere in the file (assigned from a load / PEFT wrap)."""
+    out: Set[str] = set()
+    for sc in script.all_scopes:
+        for name, vals in sc.assigns.items():
+            if any(is_model_call(v) for v in vals):
+                out.add(name)
+    return out
+
+
+def analyse(module: cst.Module) -> Script:
+    """Two passes: the first collects assignments and defaults, the second evaluates ``if`` tests with them."""
+    first = Script()
+    module.visit(first)
+    values = Values(first)
+    if all(values.truth(test, sc) == g for test, sc, g in first.if_tests):
+        return first  # no test the data flow decides otherwise: the second pass would find the same
+    s = Script(values)
+    module.visit(s)
+    return s

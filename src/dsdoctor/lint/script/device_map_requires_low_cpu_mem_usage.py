@@ -1,0 +1,49 @@
+"""device-map-requires-low-cpu-mem-usage: ``device_map`` with ``low_cpu_mem_usage=False`` (4.20-4.50)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ... import names as N
+from ...knowledge import transformers as TF
+from ...model import Fix, Severity
+from ..rule import Example, Hit, Rule, spec
+from ..target import Target
+from . import emit
+from .model_loads import arg, definitely_falsy, loads, non_none, version_note
+
+
+def check(t: Target) -> Iterator[Hit]:
+    for c, e in loads(t, zero3_only=False):
+        raises = TF.device_map_needs_low_cpu_mem_usage(c.tf)
+        if raises is False:
+            continue
+        low = arg(c, e, "low_cpu_mem_usage")
+        if not definitely_falsy(low) or not non_none(arg(c, e, "device_map")):
+            continue
+        assert low is not None
+        yield from emit(RULE, t, low.anchor,
+                        f"device_map with low_cpu_mem_usage=False: ValueError \"{TF.MSG_DEVICE_MAP_NEEDS_LOW_MEM}\" on "
+                        f"transformers 4.20-4.50 ({version_note(c)})",
+                        fixes=(Fix("drop low_cpu_mem_usage=False, or pass device_map=None", "safe"),),
+                        severity=Severity.ERROR if raises else Severity.WARNING)
+
+
+RULE = Rule(
+    spec(
+        N.DEVICE_MAP_REQUIRES_LOW_CPU_MEM_USAGE,
+        "python",
+        Severity.ERROR,
+        summary="device_map together with low_cpu_mem_usage=False (Transformers 4.20-4.50)",
+        what="One `from_pretrained` call gets a non-None `device_map` and a falsy `low_cpu_mem_usage` (the Qwen "
+         "fine-tuning pattern with `low_cpu_mem_usage` switched off).",
+        why="Transformers 4.20-4.50 check this before anything else and raise a ValueError, with or without ZeRO-3; "
+        "4.51 dropped the check.",
+        fix="Remove `low_cpu_mem_usage=False`, or `device_map=None` (under ZeRO-3 device_map must be None anyway).",
+        section="Script"),
+    check=check,
+    valid=(Example('model = AutoModelForCausalLM.from_pretrained("m", device_map="auto", low_cpu_mem_usage=False)\n',
+                   (("transformers", "4.51.0"),)),),
+    invalid=(Example('model = AutoModelForCausalLM.from_pretrained("m", device_map="auto", low_cpu_mem_usage=False)\n',
+                     (("transformers", "4.46.3"),)),),
+)

@@ -1,0 +1,84 @@
+"""hf-deepspeed-config-not-kept: an HfDeepSpeedConfig that dies before the model is loaded (or accelerate's)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ... import names as N
+from ...model import Fix, Severity
+from ..rule import Edit, Example, Hit, Rule, spec
+from ..target import Target
+from . import emit, zero3_candidate
+
+
+def check(t: Target) -> Iterator[Hit]:
+    c = zero3_candidate(t)
+    if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
+        return
+    import libcst as cst
+
+    from .execution_order import stream
+
+    s = c.script
+    assert s is not None
+    for e in (e for e in s.events if e.kind == "hfds"):
+        origin = s.imported.get(e.name.split(".")[0], e.name) if "." not in e.name else e.name
+        if origin.startswith("accelerate") or s.imported.get(e.name, "").startswith("accelerate"):
+            yield from emit(RULE, t, e.call, "accelerate's HfDeepSpeedConfig does not register ZeRO-3 for "
+                            f"from_pretrained {c.under}: use transformers.integrations.HfDeepSpeedConfig",
+                            fixes=(Fix("from transformers.integrations import HfDeepSpeedConfig", "safe"),),
+                            severity=c.zero3_severity)
+            continue
+        small = e.stmt.body[0] if isinstance(e.stmt, cst.SimpleStatementLine) else None
+        # a variable keeps it long enough at module level, or when the load follows in the same function
+        load_follows = any(x.seq > e.seq and x.kind == "load" for x in stream(s, e.scope))
+        keepable = e.scope is s.module_scope or load_follows
+        fn = e.scope.node.name.value if isinstance(e.scope.node, cst.FunctionDef) else "?"
+        edit = None
+        if e.bare:
+            why = "its result is dropped at once"
+            start = c.src.span(e.call)[0]
+            if keepable:
+                edit = Edit(t.path, start, start, "dschf = ", "safe", "keep the HfDeepSpeedConfig in a variable")
+        elif e.bound == "_":
+            why = "it is bound to `_`"
+            if isinstance(small, cst.Assign) and keepable:
+                edit = Edit(t.path, *c.src.span(small.targets[0].target), "dschf", "safe", "keep it as dschf")
+        elif (e.bound and e.scope is not s.module_scope and e.bound not in e.scope.returns
+              and e.bound not in e.scope.globals_ and "." not in e.bound):
+            if load_follows:
+                continue
+            why = f"`{e.bound}` is a local of {fn}() and is freed when it returns"
+        else:
+            continue
+        yield from emit(RULE, t, e.call, f"HfDeepSpeedConfig is not kept alive ({why}) {c.under}: transformers holds "
+                        "only a weak reference, so from_pretrained does not see ZeRO-3 and zero.Init never runs",
+                        fixes=(Fix("keep it for the whole load: `dschf = HfDeepSpeedConfig(ds_config)` at module "
+                                   "level (or a variable that outlives the from_pretrained call)", "safe"),),
+                        edits=(edit,) if edit else (), severity=c.zero3_severity)
+
+
+RULE = Rule(
+    spec(
+        N.HF_DEEPSPEED_CONFIG_NOT_KEPT,
+        "python",
+        Severity.ERROR,
+        summary="An HfDeepSpeedConfig that is not kept alive until the model is loaded",
+        what="`HfDeepSpeedConfig(cfg)` as a bare statement, bound to `_`, or to a local of a function that returns "
+         "before the model is loaded; or accelerate's class of the same name used instead of transformers'.",
+        why="transformers keeps only a weak reference to the object: once it is garbage collected `from_pretrained` no "
+        "longer sees ZeRO-3, so zero.Init never runs (like model-loaded-before-ds-config). accelerate's class never "
+        "registers at all.",
+        fix="`dschf = HfDeepSpeedConfig(ds_config)` (transformers.integrations) at module level, before the load.",
+        section="Script"),
+    check=check,
+    valid=(Example('from transformers.integrations import HfDeepSpeedConfig\n'
+                   'dschf = HfDeepSpeedConfig(ds_config)\n'
+                   'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n', (("zero3", True),)),),
+    invalid=(Example('from transformers.integrations import HfDeepSpeedConfig\n'
+                     'HfDeepSpeedConfig(ds_config)\n'
+                     'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n', (("zero3", True),),
+                     fixed='from transformers.integrations import HfDeepSpeedConfig\n'
+                           'dschf = HfDeepSpeedConfig(ds_config)\n'
+                           'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n'),),
+)

@@ -1,0 +1,134 @@
+"""model-loaded-before-ds-config: the model is built before ZeRO-3 is registered, so zero.Init never runs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator, List, Optional, Set
+
+from ... import names as N
+from ...model import Fix, Severity
+from ..rule import Edit, Example, Hit, Rule, spec
+from ..target import Target
+from . import Ctx, emit, where, zero3_candidate
+
+if TYPE_CHECKING:
+    from .dataflow import Event
+
+
+def _registers(e: "Event") -> bool:
+    return e.kind == "register" or (e.kind == "hfds" and not e.bare and e.bound not in (None, "_"))
+
+
+def _assigned(stmt: object) -> Set[str]:
+    import libcst as cst
+
+    from .dataflow import names_in
+
+    out: Set[str] = set()
+    if isinstance(stmt, cst.SimpleStatementLine):
+        for s in stmt.body:
+            if isinstance(s, cst.Assign):
+                for tg in s.targets:
+                    out |= names_in(tg.target)
+            elif isinstance(s, (cst.AnnAssign, cst.AugAssign)):
+                out |= names_in(s.target)
+            elif isinstance(s, (cst.Import, cst.ImportFrom)):
+                out |= names_in(s)
+        return out
+    return names_in(stmt)  # a compound statement: everything it mentions (conservative)
+
+
+def move_edit(t: Target, c: Ctx, load: "Event", reg: "Event") -> Optional[Edit]:
+    """Move ``args = TrainingArguments(...)`` (same block, no dependency on what lies between) above the load."""
+    import libcst as cst
+
+    from .dataflow import names_in
+
+    if reg.block is not load.block or reg.bound is None or not isinstance(reg.stmt, cst.SimpleStatementLine):
+        return None
+    body = list(getattr(load.block, "body", ()))
+    try:
+        i, j = body.index(load.stmt), body.index(reg.stmt)
+    except ValueError:
+        return None
+    needs = names_in(reg.stmt) - {reg.bound}
+    between: Set[str] = set()
+    for s in body[i:j]:
+        between |= _assigned(s)
+    if i >= j or needs & between:
+        return None
+    text = c.src.text
+    r0 = c.src.offset(c.src.positions[reg.stmt].start.line, 0)
+    r1 = text.find("\n", c.src.span(reg.stmt)[1])
+    r1 = len(text) if r1 < 0 else r1 + 1
+    moved = text[r0:r1] if text[r0:r1].endswith("\n") else text[r0:r1] + "\n"
+    l0 = c.src.offset(c.src.positions[load.stmt].start.line, 0)
+    # one edit spanning load..reg keeps plan()'s non-overlap rule simple
+    return Edit(t.path, l0, r1, moved + text[l0:r0], "safe", "create the training arguments before the model")
+
+
+def check(t: Target) -> Iterator[Hit]:
+    c = zero3_candidate(t)
+    if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
+        return
+    from .execution_order import entries
+
+    seen: Set[int] = set()
+    for stream in entries(c.script):  # type: ignore[arg-type]
+        before: List["Event"] = []  # every model built before the registration (a policy and its reference model)
+        for e in stream:
+            if _registers(e):
+                break
+            if e.kind == "load" and not e.zero_init and not e.dead:
+                before.append(e)
+        if not before:
+            continue
+        later: List["Event"] = [e for e in stream[stream.index(before[0]) + 1:]
+                                if _registers(e) or e.kind == "initialize"]
+        if not later:
+            continue
+        reg = next((e for e in later if _registers(e)), None)
+        what = reg.name.split(".")[-1] if reg else "deepspeed.initialize (no kept HfDeepSpeedConfig)"
+        for i, first in enumerate(before):
+            if id(first.call) in seen:
+                continue
+            seen.add(id(first.call))
+            edit = move_edit(t, c, first, reg) if reg is not None and i == 0 else None
+            yield from emit(RULE, t, first.call,
+                            f"the model is built before {what} {c.under}: zero.Init never runs, every rank "
+                            "materializes the full model (host RAM x ranks, then a full copy per GPU)",
+                            fixes=(Fix("create TrainingArguments / Accelerator / `dschf = HfDeepSpeedConfig(cfg)` "
+                                       "before loading the model" + (" (dsdoctor fix moves it)" if edit else ""),
+                                       "safe"),),
+                            edits=(edit,) if edit else (), severity=c.zero3_severity,
+                            evidence=(where(c, later[0].call, f"{what} comes later"),))
+
+
+RULE = Rule(
+    spec(
+        N.MODEL_LOADED_BEFORE_DS_CONFIG,
+        "python",
+        Severity.ERROR,
+        summary="The model is built before ZeRO-3 is registered, so zero.Init never runs",
+        what="A model load (`from_pretrained`, `from_config`, `XForCausalLM(config)`) runs before the first "
+         "`TrainingArguments` (or subclass / TRL config), `HfArgumentParser.parse_*`, `Accelerator()` or kept "
+         "`HfDeepSpeedConfig` in execution order (calls to functions of the same file are followed).",
+        why="Transformers only builds the model under `deepspeed.zero.Init` when a ZeRO-3 config is registered at load "
+        "time. Otherwise every rank loads the full model into host RAM and `deepspeed.initialize` moves it whole to "
+        "each GPU: host OOM (SIGKILL) or CUDA OOM despite offload. It also hides device_map/low_cpu_mem_usage errors.",
+        fix="Create the training arguments (or Accelerator / `dschf = HfDeepSpeedConfig(ds_config)`) before the model. "
+        "`TRANSFORMERS_VERBOSITY=info` then logs `Detected DeepSpeed ZeRO-3: activating zero.init() for this model`.",
+        section="Script"),
+    check=check,
+    valid=(Example('from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
+                   'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
+                   'model = AutoModelForCausalLM.from_pretrained("m")\n'
+                   'Trainer(model=model, args=args).train()\n', (("zero3", True),)),),
+    invalid=(Example('from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
+                     'model = AutoModelForCausalLM.from_pretrained("m")\n'
+                     'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
+                     'Trainer(model=model, args=args).train()\n', (("zero3", True),),
+                     fixed='from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
+                           'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
+                           'model = AutoModelForCausalLM.from_pretrained("m")\n'
+                           'Trainer(model=model, args=args).train()\n'),),
+)

@@ -1,0 +1,72 @@
+"""Shared by the load-time rules: the ``from_pretrained`` calls of a script with their resolved arguments."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Tuple
+
+from ...knowledge import transformers as TF
+from ..target import Target
+from . import Ctx, active, ctx, text_of
+from .values import FALSE, NONE, TRUE, UNKNOWN
+
+if TYPE_CHECKING:
+    from .dataflow import Arg, Event, Val
+
+
+def loads(t: Target, zero3_only: bool = True) -> Iterator[Tuple[Ctx, "Event"]]:
+    c = active(t)
+    if c is None or (zero3_only and c.zero3 is False):
+        return
+    assert c.script is not None
+    for e in c.script.events:
+        if e.kind == "load" and e.name.endswith(".from_pretrained") and not (zero3_only and e.dead):
+            yield c, e
+
+
+def arg(c: Ctx, e: "Event", key: str) -> Optional["Arg"]:
+    assert c.values is not None
+    return c.values.argument(e.call, key, e.scope)
+
+
+def non_none(a: Optional["Arg"]) -> List["Val"]:
+    return [v for v in a.values if v.kind in (TRUE, FALSE)] if a else []
+
+
+def truthy(a: Optional["Arg"]) -> List["Val"]:
+    return [v for v in a.values if v.kind == TRUE] if a else []
+
+
+def maybe_true(vals: List["Val"]) -> bool:
+    """Can the value be true (a true literal, or one the data flow cannot decide: a flag, ``args.bits == 8``)?"""
+    return any(v.kind in (TRUE, UNKNOWN) for v in vals)
+
+
+def definitely_falsy(a: Optional["Arg"]) -> bool:
+    return bool(a and a.values and all(v.kind == FALSE for v in a.values))
+
+
+def none_unless_zero3(t: Target, site: Any) -> str:
+    """``<expr>`` -> ``None if is_deepspeed_zero3_enabled() else <expr>``."""
+    old = text_of(t, site)
+    return f"None if {TF.ZERO3_GUARD_NAME}() else {old}"
+
+
+def false_if_zero3(t: Target, a: "Arg") -> str:
+    old = text_of(t, a.site)
+    if old.strip() == "True":
+        return f"not {TF.ZERO3_GUARD_NAME}()"
+    return f"False if {TF.ZERO3_GUARD_NAME}() else {old}"
+
+
+def guard_message(c: Ctx, trigger: str) -> str:
+    g = TF.zero3_load_guard(c.tf)
+    if g is None:
+        return TF.MSG_ZERO3_DEVICE_MAP if trigger == "device_map" else TF.MSG_ZERO3_COMBINED
+    return g[1]
+
+
+def version_note(c: Ctx) -> str:
+    return f"transformers {c.tf} ({c.tf_source})" if c.tf else "transformers version unknown"
+
+
+__all__ = ["loads", "arg", "non_none", "truthy", "ctx", "NONE"]

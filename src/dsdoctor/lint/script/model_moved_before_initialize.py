@@ -1,0 +1,88 @@
+"""model-moved-before-initialize: ``.cuda()`` / ``.to(device)`` / ``.half()`` on the model before DeepSpeed takes it."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Set
+
+from ... import names as N
+from ...model import Fix, Severity
+from ..rule import Edit, Example, Hit, Rule, spec
+from ..target import Target
+from . import emit, where, zero3_candidate
+
+_DTYPES = ("float16", "bfloat16", "float32", "half", "float", "dtype")
+
+
+def _receiver_is_model(call: Any, models: Set[str]) -> bool:
+    import libcst as cst
+
+    from .dataflow import is_model_call
+
+    recv = call.func.value
+    return (isinstance(recv, cst.Name) and recv.value in models) or is_model_call(recv)
+
+
+def _is_cast(call: Any) -> bool:
+    """``.to(torch.bfloat16)`` / ``.to(dtype=...)`` only casts; a device move is what this rule is about."""
+    from .dataflow import dotted
+
+    if call.func.attr.value != "to":
+        return False
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == "dtype":
+            return True
+        if a.keyword is None and dotted(a.value).split(".")[-1] in _DTYPES:
+            return True
+    return False
+
+
+def check(t: Target) -> Iterator[Hit]:
+    c = zero3_candidate(t)
+    if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
+        return
+    from .dataflow import model_names
+    from .execution_order import entries
+
+    assert c.script is not None
+    models = model_names(c.script)
+    seen: Set[int] = set()
+    for stream in entries(c.script):
+        for i, e in enumerate(stream):
+            if e.kind != "move" or id(e.call) in seen or e.dead or _is_cast(e.call) or not _receiver_is_model(e.call, models):
+                continue
+            later = next((x for x in stream[i + 1:] if x.kind in ("initialize", "trainer")
+                          or x.name.endswith(".prepare")), None)
+            if later is None:
+                continue
+            seen.add(id(e.call))
+            edit = None
+            if e.bare:  # ``model.cuda()`` as a statement: delete its line
+                start = c.src.offset(c.src.positions[e.stmt].start.line, 0)
+                end = c.src.text.find("\n", c.src.span(e.stmt)[1])
+                edit = Edit(t.path, start, len(c.src.text) if end < 0 else end + 1, "", "unsafe", "delete the move")
+            yield from emit(RULE, t, e.call, f"the model is moved ({e.name.split('.')[-1]}()) before "
+                            f"{later.name.split('.')[-1] or 'DeepSpeed'} {c.under}: a full copy per GPU before ZeRO-3 "
+                            "partitions it (defeats zero.Init and offload)",
+                            fixes=(Fix("delete the call: DeepSpeed / the Trainer place the model", "unsafe"),),
+                            edits=(edit,) if edit else (), severity=Severity.WARNING,
+                            evidence=(where(c, later.call, "DeepSpeed takes the model here"),))
+
+
+RULE = Rule(
+    spec(
+        N.MODEL_MOVED_BEFORE_INITIALIZE,
+        "python",
+        Severity.WARNING,
+        summary="The model is moved to a device before deepspeed.initialize / the Trainer",
+        what="`model.cuda()`, `model.to(device)` or `model.half()` before `deepspeed.initialize`, `accelerator.prepare` "
+         "or the Trainer, in a ZeRO-3 project (dtype-only casts such as `.to(torch.bfloat16)` are not reported).",
+        why="It puts the whole model on every GPU before ZeRO-3 partitions it: CUDA OOM even with offload; the Trainer "
+        "and DeepSpeed place the model themselves.",
+        fix="Delete the call (an unsafe fix: the line is removed).",
+        section="Script"),
+    check=check,
+    valid=(Example('import deepspeed\nmodel = AutoModelForCausalLM.from_pretrained("m")\n'
+                   'engine, *_ = deepspeed.initialize(model=model, config="ds.json")\n', (("zero3", True),)),),
+    invalid=(Example('import deepspeed\nmodel = AutoModelForCausalLM.from_pretrained("m")\nmodel.cuda()\n'
+                     'engine, *_ = deepspeed.initialize(model=model, config="ds.json")\n', (("zero3", True),)),),
+)

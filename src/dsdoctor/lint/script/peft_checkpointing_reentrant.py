@@ -1,0 +1,95 @@
+"""peft-checkpointing-reentrant: PEFT + non-reentrant gradient checkpointing with DeepSpeed <= 0.19.2."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional
+
+from ... import names as N
+from ...fixes import PEFT_REENTRANT_FIX as FIX  # shared with explain's same cause
+from ...knowledge.deepspeed import PEFT_NONREENTRANT_SINCE as FIXED_IN
+from ...knowledge.versions import parse
+from ...model import Severity
+from ..rule import Example, Hit, Rule, spec
+from ..target import Target
+from . import emit, zero3_candidate
+
+
+def _reentrant(c: Any, value: Any, scope: Any = None) -> Optional[bool]:
+    """``use_reentrant`` in a gradient_checkpointing_kwargs expression (None: unset / unknown)."""
+    import libcst as cst
+
+    from .dataflow import kw_key
+
+    assert c.values is not None and c.script is not None
+    for v in c.values.of(value, scope or c.script.module_scope):
+        node = v.node
+        if isinstance(node, cst.Dict):
+            for el in node.elements:
+                if isinstance(el, cst.DictElement) and kw_key(el.key) == "use_reentrant":
+                    return isinstance(el.value, cst.Name) and el.value.value == "True"
+    return None
+
+
+def check(t: Target) -> Iterator[Hit]:
+    c = zero3_candidate(t)
+    if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
+        return
+    from .dataflow import dotted
+
+    assert c.script is not None  # active() only returns parsed scripts
+    if not any(v.startswith("peft") for v in c.script.imported.values()):
+        return
+    ds = t.usage.ds if not t.usage.ds_source.startswith("no DeepSpeed") else None
+    if ds is None or ds >= parse(FIXED_IN):  # type: ignore[operator]
+        return
+    tf = parse(c.tf)
+    for call, name in c.script.calls_with:
+        last = name.split(".")[-1]
+        kw = {a.keyword.value: a for a in call.args if a.keyword is not None}
+        if last == "gradient_checkpointing_enable":
+            on = True
+        elif last in c.script.args_classes:
+            on = "gradient_checkpointing" in kw and dotted(kw["gradient_checkpointing"].value) == "True"
+        else:
+            continue
+        if not on:
+            continue
+        gk = kw.get("gradient_checkpointing_kwargs")
+        re_ = _reentrant(c, gk.value) if gk is not None else None
+        if re_ is True or (re_ is None and (tf is None or tf.major < 5)):
+            continue
+        why = "use_reentrant=False" if re_ is False else f"use_reentrant unset (non-reentrant by default on transformers {c.tf})"
+        yield from _hit(t, c, call, why, ds)
+    for attr, value, stmt, scope in c.script.attr_assigns:  # training_args.gradient_checkpointing_kwargs = {...}
+        if attr == "gradient_checkpointing_kwargs" and _reentrant(c, value, scope) is False:
+            yield from _hit(t, c, stmt, "use_reentrant=False", ds)
+
+
+def _hit(t: Target, c: Any, node: Any, why: str, ds: Any) -> Iterator[Hit]:
+    yield from emit(RULE, t, node, f"PEFT with gradient checkpointing, {why}, on DeepSpeed {ds} {c.under}: "
+                    "CheckpointError: Recomputed values ... (fixed in DeepSpeed 0.19.3)",
+                    fixes=(FIX,),
+                    severity=c.zero3_severity)
+
+
+RULE = Rule(
+    spec(
+        N.PEFT_CHECKPOINTING_REENTRANT,
+        "python",
+        Severity.ERROR,
+        summary="PEFT + non-reentrant gradient checkpointing under ZeRO-3 on DeepSpeed <= 0.19.2",
+        what="A PEFT script enabling gradient checkpointing with `use_reentrant=False` (in the call, or set later as "
+         "`training_args.gradient_checkpointing_kwargs = {...}`; or unset on Transformers >= 5, where non-reentrant "
+         "is the default), with DeepSpeed <= 0.19.2.",
+        why="The recomputed activations differ from the saved ones under ZeRO-3 on those DeepSpeed versions: "
+        "`torch.utils.checkpoint.CheckpointError: Recomputed values for the following tensors have different metadata`.",
+        fix='`gradient_checkpointing_kwargs={"use_reentrant": True}`, or DeepSpeed >= 0.19.3.',
+        section="Script"),
+    check=check,
+    valid=(Example('import peft\nargs = TrainingArguments("o", gradient_checkpointing=True, '
+                   'gradient_checkpointing_kwargs={"use_reentrant": True})\n', (("zero3", True), ("ds", "0.19.2"),
+                                                                               ("ds_source", "--ds-version"))),),
+    invalid=(Example('import peft\nargs = TrainingArguments("o", gradient_checkpointing=True, '
+                     'gradient_checkpointing_kwargs={"use_reentrant": False})\n', (("zero3", True), ("ds", "0.19.2"),
+                                                                                  ("ds_source", "--ds-version"))),),
+)

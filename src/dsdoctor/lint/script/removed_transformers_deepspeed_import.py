@@ -1,0 +1,77 @@
+"""removed-transformers-deepspeed-import: ``transformers.deepspeed`` is gone from Transformers 4.46."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ... import names as N
+from ...knowledge import transformers as TF
+from ...knowledge.versions import parse
+from ...model import Fix, Severity
+from ..rule import Edit, Example, Hit, Rule, spec
+from ..target import Target
+from . import active, emit
+
+NEW = "transformers.integrations.deepspeed"
+
+
+def check(t: Target) -> Iterator[Hit]:
+    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
+        return
+    import libcst as cst
+
+    from .dataflow import dotted
+
+    c = active(t)
+    if c is None:
+        return
+    ver = parse(c.tf)
+    if ver is not None and ver < parse(TF.TF_DEEPSPEED_MODULE_REMOVED):  # type: ignore[operator]
+        return
+    sev = Severity.ERROR if ver is not None else Severity.WARNING
+    title = (f"`transformers.deepspeed` does not exist on transformers >= {TF.TF_DEEPSPEED_MODULE_REMOVED} "
+             f"({'transformers ' + c.tf if c.tf else 'version unknown'}): ImportError")
+    fix = (Fix(f"import from {NEW} (is_deepspeed_zero3_enabled, HfDeepSpeedConfig, ...)", "safe"),)
+    assert c.script is not None
+    for node, mod, guarded in c.script.import_nodes:
+        if guarded:  # version-gated / try-except fallbacks (accelerate, peft do this) are fine
+            continue
+        edit = None
+        if isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
+            names = [] if isinstance(node.names, cst.ImportStar) else [dotted(a.name) for a in node.names]
+            if mod == "transformers.deepspeed" or mod.startswith("transformers.deepspeed."):
+                edit = Edit(t.path, *c.src.span(node.module), NEW + mod[len("transformers.deepspeed"):], "safe",
+                            f"import from {NEW}")
+            elif mod == "transformers" and "deepspeed" in names:
+                if names == ["deepspeed"]:
+                    edit = Edit(t.path, *c.src.span(node.module), "transformers.integrations", "safe",
+                                "from transformers.integrations import deepspeed")
+            else:
+                continue
+            yield from emit(RULE, t, node, title, fixes=fix, edits=(edit,) if edit else (), severity=sev)
+        elif isinstance(node, cst.Import) and any(dotted(a.name).startswith("transformers.deepspeed") for a in node.names):
+            yield from emit(RULE, t, node, title, fixes=fix, severity=sev)
+
+
+RULE = Rule(
+    spec(
+        N.REMOVED_TRANSFORMERS_DEEPSPEED_IMPORT,
+        "python",
+        Severity.ERROR,
+        summary="An import of transformers.deepspeed, removed in Transformers 4.46",
+        what="`from transformers.deepspeed import ...`, `from transformers import deepspeed` or "
+         "`import transformers.deepspeed` (the pre-4.31 location, kept as a shim until 4.45).",
+        why="Transformers 4.46 removed the module: the script dies with an ImportError before training.",
+        fix=f"`from {NEW} import is_deepspeed_zero3_enabled, HfDeepSpeedConfig` (dsdoctor fix rewrites the import).",
+        section="Script"),
+    check=check,
+    valid=(Example("from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled\n",
+                   (("transformers", "4.46.3"),)),
+           Example("try:\n    from transformers.integrations import HfDeepSpeedConfig\nexcept ImportError:\n"
+                   "    from transformers.deepspeed import HfDeepSpeedConfig\n", (("transformers", "4.46.3"),)),
+           Example("from transformers.deepspeed import is_deepspeed_zero3_enabled\n", (("transformers", "4.40.0"),))),
+    invalid=(Example("from transformers.deepspeed import is_deepspeed_zero3_enabled\n", (("transformers", "4.46.3"),),
+                     fixed="from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled\n"),
+             Example("from transformers import deepspeed\n", (("transformers", "5.24.0"),),
+                     fixed="from transformers.integrations import deepspeed\n")),
+)

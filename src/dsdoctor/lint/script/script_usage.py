@@ -1,0 +1,42 @@
+"""Fill lint's base Usage for Python scripts: the project's ZeRO-3 context (``--zero-stage``, else the project's
+files, else the configuration's ``zero-stage`` / ``zero3``) and the Transformers version (``--target
+transformers==X`` first, then the configuration's ``target``, else the checked environment's package metadata).
+The configuration is :class:`dsdoctor.settings.Settings` (select / ignore are applied by ``lint()``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Dict, Optional, Sequence
+
+from ...settings import parse_targets
+from ..target import Usage
+from .context import installed, launch_contexts, project_zero3
+
+if TYPE_CHECKING:
+    from ...settings import Settings
+
+
+def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], python: Optional[str],
+                 zero_stage: Optional[int] = None, settings: "Optional[Settings]" = None) -> None:
+    from ..discover import _read
+
+    if zero_stage is not None:
+        base.zero3, base.zero3_source = zero_stage == 3, f"--zero-stage {zero_stage}"
+    else:
+        base.zero3, base.zero3_source = project_zero3(kinds, _read)
+        base.launches = launch_contexts(kinds, _read)
+    if base.zero3 is None and settings is not None:
+        default = settings.zero3_default()
+        if default is not None:
+            base.zero3, base.zero3_source = default
+    wanted = parse_targets(targets)
+    source = "--target"
+    if "transformers" not in wanted and settings is not None and settings.target:
+        wanted = parse_targets(settings.target)  # validated when the file was loaded
+        source = settings.where("target")
+    if "transformers" in wanted:
+        base.transformers, base.transformers_source = wanted["transformers"], source
+        return
+    found = installed(python, ("transformers",))
+    if "transformers" in found:
+        base.transformers = found["transformers"]
+        base.transformers_source = f"installed in {python}" if python else "installed"

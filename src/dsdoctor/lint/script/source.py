@@ -1,0 +1,117 @@
+"""Read and parse one Python file with libcst (imported here, lazily: only when a .py file is linted).
+
+A file that cannot be read or parsed (syntax error, Python 2, undecodable bytes) gives a per-file error; the
+run goes on with the other files.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+from typing import Any, Optional, Tuple
+
+from ...textpos import HasLines
+from .values import COLLECTIVE_SAVES
+
+MAX_BYTES = 16 * 2**20
+
+
+@dataclass
+class Source(HasLines):
+    path: str
+    text: str
+    encoding: str
+    module: Any = None  # libcst.Module
+    positions: Any = None  # node -> CodeRange
+    error: Optional[str] = None
+
+    def offset(self, line: int, col: int) -> int:
+        """Offset of 1-based ``line`` and 0-based ``col`` (libcst's positions)."""
+        return self.index.line_offset(line) + col
+
+    def span(self, node: Any) -> Tuple[int, int]:
+        """(start, end) character offsets of a node."""
+        r = self.positions[node]
+        return self.offset(r.start.line, r.start.column), self.offset(r.end.line, r.end.column)
+
+    def line_text(self, line: int) -> str:
+        lines = self.text.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def read(path: str) -> Source:
+    """Decode with the PEP 263 cookie (utf-8 by default) and parse; ``error`` says why it could not."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        return Source(path, "", "utf-8", error=f"cannot read: {exc.strerror or exc}")
+    if len(raw) > MAX_BYTES:
+        return Source(path, "", "utf-8", error=f"larger than {MAX_BYTES // 2**20} MiB: not linted")
+    try:
+        enc, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        text = raw.decode(enc)
+    except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
+        return Source(path, "", "utf-8", error=f"cannot decode: {exc} (declare the encoding with a "
+                                                 "'# -*- coding: ...' line or save as UTF-8)")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    src = Source(path, text, "utf-8" if enc == "utf-8-sig" else enc)
+    if not RELEVANT.search(text):  # nothing a rule looks at: a fast syntax check only (C parser, no libcst)
+        return _compile_only(src)
+    return parse(src)
+
+
+# A file without any of these cannot trigger a script rule: it is only syntax-checked (libcst is ~100x slower).
+RELEVANT = re.compile(r"from_pretrained|from_config|HfDeepSpeedConfig|For(?:CausalLM|ConditionalGeneration|Seq2SeqLM|"
+                      r"SequenceClassification|TokenClassification|MaskedLM|QuestionAnswering)|LMHeadModel|deepspeed|"
+                      r"save_pretrained|prepare_model_for_kbit_training|gradient_checkpointing|DS_SKIP_CUDA_CHECK|"
+                      r"state_dict|" + "|".join(COLLECTIVE_SAVES))
+
+
+def _compile_only(src: Source) -> Source:
+    import ast
+
+    try:
+        ast.parse(src.text, src.path)
+    except SyntaxError as exc:
+        py2 = " (Python 2 syntax?)" if _looks_py2(src.text) else ""
+        src.error = f"syntax error at line {exc.lineno}, column {exc.offset}{py2}: {exc.msg}"
+    except (ValueError, RecursionError, MemoryError) as exc:
+        src.error = f"cannot parse: {exc}"
+    return src
+
+
+def parse(src: Source) -> Source:
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(src.text), unsafe_skip_copy=True)
+    except cst.ParserSyntaxError as exc:
+        py2 = " (Python 2 syntax?)" if _looks_py2(src.text) else ""
+        src.error = f"syntax error at line {exc.raw_line}, column {exc.raw_column + 1}{py2}: {exc.message}"
+        return src
+    except (RecursionError, MemoryError) as exc:  # pragma: no cover - pathological nesting
+        src.error = f"cannot parse: {type(exc).__name__}"
+        return src
+    src.module = wrapper.module
+    src.positions = wrapper.resolve(PositionProvider)
+    return src
+
+
+def parses(text: str) -> bool:
+    """Does ``text`` parse as Python 3 (used before writing a fixed file)?"""
+    import libcst as cst
+
+    try:
+        cst.parse_module(text)
+    except Exception:  # noqa: BLE001 - any parser failure means "do not write"
+        return False
+    return True
+
+
+def _looks_py2(text: str) -> bool:
+    return bool(re.search(r"^\s*print\s+[\"'\w]|^\s*exec\s+[\"']|except\s+\w+\s*,\s*\w+\s*:", text, re.M))

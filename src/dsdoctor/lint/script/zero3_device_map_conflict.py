@@ -1,0 +1,60 @@
+"""zero3-device-map-conflict: a non-None ``device_map`` reaches ``from_pretrained`` under ZeRO-3."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ... import names as N
+from ...model import Fix, Severity
+from ..rule import Example, Hit, Rule, spec
+from ..target import Target
+from . import emit, guard_import, replace, where
+from .model_loads import arg, guard_message, loads, non_none, none_unless_zero3
+
+
+def check(t: Target) -> Iterator[Hit]:
+    for c, e in loads(t):
+        a = arg(c, e, "device_map")
+        bad = non_none(a)
+        if a is None or not bad or e.fallback:  # fallback: the ``except:`` that loads without it runs instead
+            continue
+        ev = tuple(where(c, v.node, "a non-None device_map comes from here") for v in bad if v.node is not a.site)[:3]
+        ev += (where(c, e.call, "the load that receives it"),)
+        site, anchor = a.set_at(bad)
+        edit = replace(t, site, none_unless_zero3(t, site), "safe", "device_map=None under ZeRO-3")
+        yield from emit(RULE, t, anchor,
+                        f"device_map reaches {e.name.split('.')[-2]}.from_pretrained {c.under}: "
+                        f"ValueError \"{guard_message(c, 'device_map')}\"",
+                        fixes=(Fix("pass device_map=None under ZeRO-3: `device_map=None if is_deepspeed_zero3_enabled() "
+                                   "else ...` (DeepSpeed places the partitions)", "safe"),),
+                        edits=(edit,) + guard_import(t), severity=c.zero3_severity, evidence=ev)
+
+
+RULE = Rule(
+    spec(
+        N.ZERO3_DEVICE_MAP_CONFLICT,
+        "python",
+        Severity.ERROR,
+        summary="A device_map passed to from_pretrained under ZeRO-3",
+        what="`from_pretrained(..., device_map=X)` where X can be non-None (a literal, a variable set in a branch, a "
+         "`**kwargs` dict entry, an argparse/dataclass default) in a script that runs under ZeRO-3.",
+        why="Transformers refuses to load a model with a device_map while ZeRO-3 is registered (every version from "
+        "4.20, all 5.x): ZeRO-3 decides where the partitions live.",
+        fix="`device_map=None if is_deepspeed_zero3_enabled() else device_map` (dsdoctor fix writes this and the "
+        "import). QLoRA under ZeRO-3 keeps None too.",
+        section="Script"),
+    check=check,
+    valid=(Example('from transformers import AutoModelForCausalLM, TrainingArguments\n'
+                   'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
+                   'model = AutoModelForCausalLM.from_pretrained("m", device_map=None)\n'),),
+    invalid=(Example('from transformers import AutoModelForCausalLM, TrainingArguments\n'
+                     'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
+                     'device_map = {"": 0} if q_lora else None\n'
+                     'model = AutoModelForCausalLM.from_pretrained("m", device_map=device_map)\n',
+                     fixed='from transformers import AutoModelForCausalLM, TrainingArguments\n'
+                           'from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled\n'
+                           'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
+                           'device_map = {"": 0} if q_lora else None\n'
+                           'model = AutoModelForCausalLM.from_pretrained("m", device_map=None if '
+                           'is_deepspeed_zero3_enabled() else device_map)\n'),),
+)

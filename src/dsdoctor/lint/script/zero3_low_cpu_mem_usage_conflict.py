@@ -1,0 +1,70 @@
+"""zero3-low-cpu-mem-usage-conflict: a truthy ``low_cpu_mem_usage`` in ``from_pretrained`` under ZeRO-3."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ... import names as N
+from ...knowledge import transformers as TF
+from ...model import Fix, Severity
+from ..rule import Example, Hit, Rule, spec
+from ..target import Target
+from . import emit, guard_import, replace
+from .model_loads import arg, false_if_zero3, guard_message, loads, truthy, version_note
+
+
+def check(t: Target) -> Iterator[Hit]:
+    for c, e in loads(t):
+        a = arg(c, e, "low_cpu_mem_usage")
+        if a is None or not truthy(a):
+            continue
+        raises = TF.low_cpu_mem_usage_raises_under_zero3(c.tf)
+        edit = replace(t, a.site, false_if_zero3(t, a), "safe" if raises is not False else "unsafe",
+                       "low_cpu_mem_usage off under ZeRO-3")
+        fix = Fix("`low_cpu_mem_usage=not is_deepspeed_zero3_enabled()` (or drop it)", "safe")
+        if raises is False:
+            yield from emit(RULE, t, a.anchor,
+                            f"low_cpu_mem_usage=True is a dead argument {c.under} on {version_note(c)}: ignored "
+                            "(not a parameter in 5.x); it raised on 4.20-4.50", fixes=(fix,),
+                            edits=(edit,) + guard_import(t, edit.applicability), severity=Severity.WARNING)
+        else:
+            known = "" if raises else f" ({version_note(c)}: an error on 4.20-4.50, ignored from 4.51)"
+            yield from emit(RULE, t, a.anchor,
+                            f"low_cpu_mem_usage=True {c.under}: ValueError \"{guard_message(c, 'low_cpu_mem_usage')}\""
+                            + known, fixes=(fix,), edits=(edit,) + guard_import(t, edit.applicability),
+                            severity=c.zero3_severity if raises else Severity.WARNING)
+
+
+RULE = Rule(
+    spec(
+        N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT,
+        "python",
+        Severity.ERROR,
+        summary="low_cpu_mem_usage=True in from_pretrained under ZeRO-3",
+        what="A truthy `low_cpu_mem_usage` (literal, variable, `**kwargs`, argparse/dataclass default) reaches a model's "
+         "`from_pretrained` under ZeRO-3. PEFT's argument of the same name (`PeftModel.from_pretrained`, "
+         "`get_peft_model`) is not this one.",
+        why="Transformers 4.20-4.50 raise a ValueError (ZeRO-3 builds the model under zero.Init instead); from 4.51 "
+        "the argument is ignored under ZeRO-3, and 5.x dropped it: a dead argument.",
+        fix="`low_cpu_mem_usage=not is_deepspeed_zero3_enabled()` (dsdoctor fix), or remove it.",
+        section="Script"),
+    check=check,
+    valid=(Example('from transformers import AutoModelForCausalLM, TrainingArguments\n'
+                   'from peft import PeftModel\n'
+                   'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
+                   'model = AutoModelForCausalLM.from_pretrained("m")\n'
+                   'model = PeftModel.from_pretrained(model, "a", low_cpu_mem_usage=True)\n'),),
+    invalid=(Example('from dataclasses import dataclass\n'
+                     'from transformers import AutoModelForCausalLM, TrainingArguments\n'
+                     '@dataclass\nclass ModelArguments:\n    low_cpu_mem_usage: bool = True\n'
+                     'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
+                     'model = AutoModelForCausalLM.from_pretrained("m", low_cpu_mem_usage=margs.low_cpu_mem_usage)\n',
+                     (("transformers", "4.46.3"),),
+                     fixed='from dataclasses import dataclass\n'
+                           'from transformers import AutoModelForCausalLM, TrainingArguments\n'
+                           'from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled\n'
+                           '@dataclass\nclass ModelArguments:\n    low_cpu_mem_usage: bool = True\n'
+                           'args = TrainingArguments("out", deepspeed={"zero_optimization": {"stage": 3}})\n'
+                           'model = AutoModelForCausalLM.from_pretrained("m", low_cpu_mem_usage=False if '
+                           'is_deepspeed_zero3_enabled() else margs.low_cpu_mem_usage)\n'),),
+)

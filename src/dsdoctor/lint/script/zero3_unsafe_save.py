@@ -1,0 +1,111 @@
+"""zero3-unsafe-save: ``save_pretrained`` / ``torch.save(model.state_dict())`` of a ZeRO-3 partitioned model."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Set, Tuple
+
+from ... import names as N
+from ...model import Evidence, Fix, Severity
+from ..rule import Example, Hit, Rule, spec
+from ..target import Target
+from . import Ctx, emit, uncalled, where, zero3_candidate
+
+
+def _is_model(node: Any, models: Set[str]) -> bool:
+    import libcst as cst
+
+    from .dataflow import dotted, kw_key
+
+    if isinstance(node, cst.Name):
+        return node.value in models
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        return kw_key(node.slice[0].slice.value) == "model"  # a TrainerCallback's kwargs["model"]
+    name = dotted(node)
+    return bool(name) and name.split(".")[-1] in ("model", "module") and "tokenizer" not in name
+
+
+def _raw_state_dict(c: Ctx, expr: Any, scope: Any, models: Set[str], depth: int = 0) -> Any:
+    """The ``model.state_dict()`` call ``expr`` comes from (through names and ``{k: v.cpu() for k, v in
+    sd.items()}``), None when it is something else (a gathered state dict, an unknown helper)."""
+    import libcst as cst
+
+    if depth > 6 or expr is None:
+        return None
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        if expr.func.attr.value == "state_dict" and _is_model(expr.func.value, models):
+            return expr
+        if expr.func.attr.value in ("items", "copy"):
+            return _raw_state_dict(c, expr.func.value, scope, models, depth + 1)
+    if isinstance(expr, cst.DictComp):
+        return _raw_state_dict(c, expr.for_in.iter, scope, models, depth + 1)
+    if isinstance(expr, cst.Name):
+        sc = scope
+        while sc is not None and expr.value not in sc.assigns:
+            sc = sc.parent
+        for v in sc.assigns[expr.value] if sc is not None else []:
+            raw = _raw_state_dict(c, v, sc, models, depth + 1)
+            if raw is not None:
+                return raw
+    return None
+
+
+def check(t: Target) -> Iterator[Hit]:
+    c = zero3_candidate(t)
+    if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
+        return
+
+    from .dataflow import dotted, model_names
+
+    assert c.script is not None  # active() only returns parsed scripts
+    models = model_names(c.script)
+    for e in c.script.events:
+        if e.kind != "save" or e.dead or e.gathered or uncalled(c, e):
+            continue
+        call = e.call
+        ev: Tuple[Evidence, ...] = ()
+        if e.name == "torch.save":
+            first = call.args[0].value if call.args else None
+            raw = _raw_state_dict(c, first, e.scope, models)
+            if raw is None:
+                continue
+            what = "torch.save(model.state_dict())"
+            if raw is not first:
+                ev = (where(c, raw, "the ungathered state_dict() comes from here"),)
+        else:
+            sd = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "state_dict"), None)
+            if sd is not None:
+                raw = _raw_state_dict(c, sd, e.scope, models)
+                if raw is None:
+                    continue
+                what = f"{dotted(call.func)}(state_dict=model.state_dict())"
+                ev = (where(c, raw, "the ungathered state_dict() comes from here"),)
+            elif call.func.attr.value == "save_pretrained" and _is_model(call.func.value, models):
+                what = f"{dotted(call.func.value) or 'model'}.save_pretrained()"
+            else:
+                continue
+        yield from emit(RULE, t, call, f"{what} {c.under} saves the local partitions: size-0 tensors (no weights)",
+                        fixes=(Fix("trainer.save_model(), or gather first: state_dict = "
+                                   "accelerator.get_state_dict(model) / deepspeed.zero.GatheredParameters, then "
+                                   "save_pretrained(dir, state_dict=state_dict) on rank 0", "safe"),),
+                        severity=c.zero3_severity, evidence=ev)
+
+
+RULE = Rule(
+    spec(
+        N.ZERO3_UNSAFE_SAVE,
+        "python",
+        Severity.ERROR,
+        summary="A ZeRO-3 partitioned model saved without gathering",
+        what="`model.save_pretrained(dir)` without a consolidated `state_dict=`, or `torch.save(model.state_dict(), ...)`, "
+         "outside `deepspeed.zero.GatheredParameters`, in a ZeRO-3 project (`trainer.save_model()` is fine).",
+        why="Under ZeRO-3 each rank holds only its partition: the saved tensors have shape (0,), and loading them later "
+        "fails with `copying a param with shape torch.Size([0])` (PEFT >= 0.21 warns the adapter was not gathered).",
+        fix="`trainer.save_model()`, or a state dict gathered on all ranks (accelerator.get_state_dict / "
+        "GatheredParameters) saved on rank 0 with `save_pretrained(dir, state_dict=...)`.",
+        section="Script"),
+    check=check,
+    valid=(Example('model = AutoModelForCausalLM.from_pretrained("m")\ntrainer = Trainer(model=model)\n'
+                   'trainer.save_model("out")\nmodel.save_pretrained("out", state_dict=sd)\n', (("zero3", True),)),),
+    invalid=(Example('model = AutoModelForCausalLM.from_pretrained("m")\ntrainer = Trainer(model=model)\ntrainer.train()\n'
+                     'model.save_pretrained("out")\n', (("zero3", True),)),),
+)
