@@ -8,11 +8,11 @@ import re
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from .. import names as N
-from . import failure as F
 from ..knowledge import deepspeed as K
 from ..knowledge import transformers as TK
 from ..knowledge.versions import major_minor, parse
 from ..model import CONSEQUENCE, Evidence, Finding, Report, Severity
+from . import failure as F
 from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
 from .causes.loading import zero3_both

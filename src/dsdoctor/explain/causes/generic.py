@@ -10,12 +10,12 @@ import re
 from typing import Dict, List, Tuple
 
 from ... import names as N
-from .. import failure as F
 from ...fixes import stale_lock_fix
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
 from ...spec import RuleExample
+from .. import failure as F
 from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, collect_fix, form, frame, log, msg, rx
 
 OP_BUILD_SYMPTOM = N.OP_BUILD_FAILED
