@@ -12,6 +12,7 @@ from ..knowledge import deepspeed as K
 from ..knowledge import transformers as TK
 from ..knowledge.versions import major_minor, parse
 from ..model import CONSEQUENCE, Evidence, Finding, Report, Severity
+from . import failure as F
 from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
 from .causes.loading import zero3_both
@@ -25,8 +26,9 @@ LIBS = ("deepspeed", "op_builder", "torch", "transformers", "accelerate", "peft"
         "huggingface_hub", "safetensors", "numpy", "bitsandbytes", "datasets", "tokenizers", "triton", "apex", "flash_attn",
         "xformers", "lightning", "pytorch_lightning", "mpi4py", "setuptools", "pip", "_distutils", "pkg_resources",
         "importlib", "multiprocessing", "concurrent", "runpy", "argparse", "json", "subprocess")
-LIB_PATH = re.compile(r"(?:<frozen |<string>|[/\\](?:%s)(?:[/\\]|\.py$)|[/\\]lib[/\\]python\d[\d.]*[/\\](?!site-packages|dist-packages)|"
-                      r"[/\\]bin[/\\](?:deepspeed|torchrun|accelerate|ds_report|python[\d.]*)$)" % "|".join(LIBS))
+LIB_PATH = re.compile(r"(?:<frozen |<string>|<pip-|%s|[/\\](?:%s)(?:[/\\]|\.py$)|[/\\]lib[/\\]python\d[\d.]*[/\\](?!site-packages|dist-packages)|"
+                      r"[/\\]bin[/\\](?:deepspeed|torchrun|accelerate|ds_report|python[\d.]*)$)"
+                      % (F.PIP_BUILD.pattern, "|".join(LIBS)))
 # An exception that carries a library's name (its class's module, or the message) is not a bug in the user's code
 # even when the user's frame is the innermost one (a C++ op raising, a traceback cut above the library's frames).
 LIB_EXCEPTION = re.compile(r"^(?:%s)\.|\b(?:CUDA|NCCL|cuDNN|CUDNN|cuBLAS|CUBLAS|cuda|nccl|DeepSpeed|deepspeed|ZeRO|torch|"
@@ -274,7 +276,36 @@ def _distinct(hits: List[Hit]) -> List[Hit]:
     return out
 
 
+def _frames(tb: Traceback) -> List[Tuple[str, int, str]]:
+    """The frames of ``tb``'s chain, outermost first (the exception it was raised from, then its own)."""
+    chain: List[Traceback] = []
+    cur: Optional[Traceback] = tb
+    while cur is not None:
+        chain.insert(0, cur)
+        cur = cur.chained_from
+    return [(f.path, f.line, f.func) for t in chain for f in t.frames]
+
+
+def _telling(sc: Scanner) -> Optional[Hit]:
+    """The most telling failure line of the log (``failure.RANK``), or None."""
+    at = F.most_telling([h.name for h in sc.failures])
+    return sc.failures[at] if at >= 0 else None
+
+
+def _unknown(sc: Scanner, facts: LogFacts, text: str, kind: str, ev: List[Evidence], cons: List[Hit],
+             groups: Dict[str, str], frames: List[Tuple[str, int, str]]) -> Finding:
+    """``unknown``: the failing line, who raised it, next steps for its kind."""
+    g = dict(groups, kind=kind, who=F.raised_by(frames, text), libs="|".join(F.packages(frames)))
+    if any(F.PIP_BUILD.search(p) for p, _, _ in frames):
+        g["kind"] = F.COMPILER  # an exception in a package's setup.py: that package's build failed
+    if sc.build_started is not None or sc.build_ran is not None:
+        g["op_build"] = "1"
+    return _finding(N.UNKNOWN, BY_NAME[N.UNKNOWN].advise(Seen(text, g), facts), ev, cons)
+
+
 def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
+    """No cause matched: an op that failed (its cause not in the log), the user's own bug, a failure nobody
+    recognises (``unknown``, when any line shows one: ``failure``), a build the log ends in, or no failure."""
     op_syms = [s for s in symptoms if s.name == G.OP_BUILD_SYMPTOM]
     tbs = sorted(sc.tracebacks, key=lambda t: t.order)
     if op_syms:
@@ -292,13 +323,21 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
             ev.append(Evidence(f'File "{fr.path}", line {fr.line}, in {fr.func}' + (f": {fr.code}" if fr.code else ""),
                                "your code", path=fr.path, line=fr.line))
         mine = fr is not None and innermost is fr and bool(tb.exc_text) and not LIB_EXCEPTION.search(tb.exc_text)
-        name = N.USER_CODE_ERROR if mine else N.UNKNOWN
-        return _finding(name, BY_NAME[name].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)
-    if symptoms:
-        return _finding(N.UNKNOWN, G.unknown(Seen(), facts), [_ev(symptoms[0])], symptoms[1:])
+        if mine:
+            return _finding(N.USER_CODE_ERROR, BY_NAME[N.USER_CODE_ERROR].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)
+        kind = F.EXCEPTION if tb.exc_text or root.exc_text else F.CUT
+        return _unknown(sc, facts, exc, kind, ev, symptoms, _frame_groups(fr), _frames(tb))
+    fail = _telling(sc)
+    if symptoms:  # the launcher's report: quote the rank's own failure line when the log has one
+        if fail is not None and fail.name not in (F.LAUNCHER, F.EXIT):
+            return _unknown(sc, facts, fail.text, fail.name, [_ev(fail)], symptoms, {}, [])
+        return _finding(N.UNKNOWN, G.unknown(Seen(groups={"kind": F.LAUNCHER}), facts), [_ev(symptoms[0])], symptoms[1:])
     if sc.build_ran is not None and not sc.build_done:  # the log ends while ninja compiled: cut, not a lock wait
         name = N.OP_BUILD_FAILED_CAUSE_NOT_IN_LOG
         return _finding(name, BY_NAME[name].advise(Seen(), facts), [_ev(sc.build_ran)], [])
+    if fail is not None:
+        others = [h for h in sc.failures if h is not fail]
+        return _unknown(sc, facts, fail.text, fail.name, [_ev(fail)], others, {}, [])
     if sc.build_started is not None and not sc.build_done:
         return _finding(N.TORCH_EXTENSIONS_LOCK_STALE, G.lock_stale(Seen(), facts), [_ev(sc.build_started)], [], Severity.WARNING)
     notes = _distinct(sc.notes + sc.warnings)

@@ -17,6 +17,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Deque, Dict, List, Optional, Pattern, Set, Tuple
 
+from . import failure
 from .causes import Signature, all_signatures
 from .prefilter import Prefilter, gate
 from .reader import clean
@@ -136,11 +137,13 @@ STRUCTURAL: Tuple[str, ...] = (
     "Emitting ninja build file", "Waiting for lock", "Time to load ",  # (a log that ends inside a build)
     "Allowing ninja to set a default number of workers",  # torch runs ninja: the lock was taken, compiling began
     *(lit for _, lits, _ in _VERSION_RX for lit in lits),  # version lines: advice depends on the versions
+    *failure.LITERALS,  # failure evidence (failure.kind): a log with one is never "no-failure"
 )
 # Python warnings: read only while the warnings list (no-failure's notable warnings) is not full, and a line
 # identical to one already read is skipped: a warning repeated by every rank costs a set lookup.
 SOFT: Tuple[str, ...] = ("Warning:",)
 MAX_WARNINGS = 20
+MAX_FAILURES = 40
 WINDOW_LINES = 60
 
 _PREFILTER: Optional[Prefilter] = None
@@ -191,6 +194,7 @@ class Scanner:
         self.notes: List[Hit] = []
         self.warnings: List[Hit] = []
         self.tracebacks: List[Traceback] = []
+        self.failures: List[Hit] = []  # lines that show a failure (failure.kind; the hit's name is the kind)
         self.versions: Dict[str, Tuple[str, str, int]] = {}  # name -> (version, source, line)
         self.ext_root: Optional[str] = None
         self.build_started: Optional[Hit] = None
@@ -435,5 +439,9 @@ class Scanner:
             self.build_done, self.build_ran = False, None
         elif _BUILD_DONE.search(text):
             self.build_done = True
+        if gates is None and len(self.failures) < MAX_FAILURES:
+            fk = failure.kind(stripped)
+            if fk is not None and all(h.text != stripped[:1000] for h in self.failures):
+                self.failures.append(Hit(fk, self._src, lineno, stream, stripped[:1000], order=self._order(lineno)))
         if len(self.warnings) < MAX_WARNINGS and _WARN.search(text) and all(w.text != stripped[:300] for w in self.warnings):
             self.warnings.append(Hit("warning", self._src, lineno, stream, stripped[:300]))

@@ -4,7 +4,8 @@
 than ``MAX_LINE_BYTES`` is cut to its head and tail (progress bars and the error printed right after one
 live at the end). ``clean`` turns one raw line into what a terminal would have shown: CRLF and ``\\r``
 progress bars resolved to the last segment, ANSI escapes and rich box borders removed, rank prefixes
-(``[rank3]:``, torchrun ``[default0]:``, pdsh ``worker-1:``, srun ``3:``) split off into a stream key.
+(``[rank3]:``, torchrun ``[default0]:``, pdsh ``worker-1:``, srun ``3:``) split off into a stream key; a
+writer's mark (Azure ML's ``[stderr]``, pytest's ``E   ``) dropped.
 """
 
 from __future__ import annotations
@@ -180,6 +181,9 @@ _SRUN = re.compile(r"(\d{1,5}): ")  # srun --label
 # DeepSpeed's own bracketed "[2024-05-01 10:00:00,123] [INFO]" (its signatures keep those).
 _STAMP = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?(?: (?:stdout|stderr) [FP])?"
                     r"(?: (?:- )?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)(?: -)?)?(?: |\t|$)")
+# another writer's mark before every line, dropped like a timestamp: Azure ML's "[stderr]" / "[stdout]", pytest's "E   "
+# before the lines of a failed test's exception (its indentation after the mark is the line's own)
+_WRITER = re.compile(r"\[std(?:err|out)\]|E   (?=\S|  )")
 
 
 def _hostlike(name: str) -> bool:
@@ -195,6 +199,8 @@ def split_prefix(text: str) -> Tuple[str, str]:
     keys: List[str] = []
     for _ in range(4):
         m = _STAMP.match(text) if text[:1].isdigit() else None  # dropped, not a stream
+        if m is None and text[:1] in "[E":
+            m = _WRITER.match(text)
         if m is None:
             m = _RANK.match(text)
             if m:

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Tuple
+from typing import Dict, List, Tuple
 
 from ... import names as N
 from ...fixes import stale_lock_fix
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
-from ...model import Severity
+from ...model import Fix, Severity
 from ...spec import RuleExample
+from .. import failure as F
 from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, collect_fix, form, frame, log, msg, rx
 
 OP_BUILD_SYMPTOM = N.OP_BUILD_FAILED
@@ -48,14 +49,65 @@ def user_code(s: Seen, f: LogFacts) -> Advice:
     return Advice(f"An exception in your own code: {s.text[:200]}", "", [], facts)
 
 
+def _report_fix(libs: str) -> Fix:
+    pkgs = libs or "deepspeed|torch|transformers|accelerate"
+    return code_fix("Report the failing call with the versions of the libraries in its frames",
+                    f"pip list 2>/dev/null | grep -i -E '^({pkgs}) '",
+                    "dsdoctor check -v               # the environment the call ran in",
+                    reason="the library and function that raised (above), its exception line and these versions are what a "
+                           "maintainer needs; check the library's release notes and issues for that exception first")
+
+
+def _rank_fix() -> Fix:
+    return code_fix("Find the failing rank's own error above the launcher's report",
+                    "grep -n -m 5 -E 'Traceback|Error|Killed|out of memory' train.log   # the full log of every rank",
+                    "sudo dmesg -T | grep -i -E 'killed process|out of memory'   # a rank the kernel's OOM killer ended",
+                    reason="the launcher only says that a rank ended; the rank's first error (or the kernel's log, for a "
+                           "SIGKILL / -9 / Killed) says why")
+
+
+def _build_fix(op_build: bool) -> Fix:
+    if op_build:
+        return collect_fix()
+    return code_fix("Keep the whole build output and read its first error",
+                    "pip install -v --no-build-isolation <the package> 2>&1 | tee build.log",
+                    "grep -n -m 5 -E 'error:|#error|error [A-Z][0-9]+:' build.log",
+                    reason="the first compiler error names the header, compiler or flag the build needs; the lines after "
+                           "it are consequences")
+
+
+def _timeout_fix() -> Fix:
+    return code_fix("Rerun with NCCL's and torch.distributed's debug output",
+                    "export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET",
+                    "export TORCH_DISTRIBUTED_DEBUG=DETAIL",
+                    reason="they show which rank and which collective stalled, and whether the network came up")
+
+
+def _next_steps(kind: str, g: Dict[str, str]) -> List[Fix]:
+    """What to do next for a failure of ``kind`` (``failure``'s kinds) that no cause explains."""
+    if kind == F.COMPILER:
+        return [_build_fix(g.get("op_build") == "1")]
+    if kind == F.TIMEOUT:
+        return [_timeout_fix(), _rank_fix()]
+    if kind in (F.LAUNCHER, F.EXIT, F.SIGNAL):
+        return [_rank_fix()]
+    return [_report_fix(g.get("libs", ""))]
+
+
 def unknown(s: Seen, f: LogFacts) -> Advice:
-    """``s.text``: the exception line ("" for a launcher's report only); ``s.groups``: the user's last frame."""
-    if not s.text:
-        return Advice("A process failed, but the log does not show why", "", [collect_fix()],
-                      "Only the launcher's report is in the log; the failing rank's own output is not.")
+    """``s.text``: the failing line ("" for a launcher's report only); ``s.groups``: ``kind`` (``failure``'s),
+    ``who`` raised it, ``libs`` (the packages in its frames, ``|``-joined), ``op_build`` ("1": the log built an
+    op), the user's last frame (``path``, ``line``, ``func``)."""
     g = s.groups
-    mine = f"Your last frame: {g['path']}:{g['line']} in {g['func']}." if g.get("path") else ""
-    return Advice(f"A failure dsdoctor does not recognise: {s.text[:200]}", "", [collect_fix()], mine)
+    kind = g.get("kind", F.EXCEPTION)
+    if not s.text:
+        return Advice("A process failed, but the log does not show why", "", _next_steps(kind, g),
+                      "Only the launcher's report is in the log; the failing rank's own output is not.")
+    said = [f"Raised by {g['who']}." if g.get("who") else "",
+            f"Your last frame: {g['path']}:{g['line']} in {g['func']}." if g.get("path") else "",
+            "The log is cut after the traceback's frames: its exception line is missing." if kind == F.CUT else ""]
+    return Advice(f"A failure dsdoctor does not recognise: {s.text[:200]}", "", _next_steps(kind, g),
+                  " ".join(x for x in said if x))
 
 
 def lock_stale(s: Seen, f: LogFacts) -> Advice:
@@ -215,11 +267,16 @@ SPECS: Tuple[Cause, ...] = (
     "A failure dsdoctor does not recognise",
     unknown,
     Docs(
-        what="A failure dsdoctor does not recognise: a traceback (or a launcher's failure report) with no known cause.",
-        why="No known cause matched, and explain never invents one; it shows what the log holds (the exception and the "
-              "user's last frame).",
-        fix="Run `dsdoctor check -v` and `dsdoctor verify --op cpu_adam`, and include the full log when asking for "
-              "help.",
+        what="A failure dsdoctor does not recognise: a line shows that the run failed (an exception anywhere in a "
+              "line, a traceback cut before its exception, a compiler error, the launcher killing its ranks, a non-zero "
+              "exit code, a signal or `Killed`, an NCCL watchdog timeout) and no known cause explains it.",
+        why="No known cause matched, and explain never invents one; it quotes the failing line and says who raised it "
+              "(the library and function of the innermost library frame, or the exception's module or the logger).",
+        fix="Next steps fit the kind of failure: an exception in a library call: report its frame with the versions "
+              "of the libraries in the frames (`pip list`, `dsdoctor check -v`); a launcher's kill, an exit code or a "
+              "signal: find the first rank's own error above it, and the kernel log (`dmesg`) for an OOM kill; a "
+              "compiler error: keep the whole build log (`dsdoctor verify --op <op>` when an op build failed); a "
+              "timeout: rerun with `NCCL_DEBUG=INFO`.",
         examples=(log("unknown-nccl", "An NCCL error:",
                    "[rank3]: Traceback (most recent call last):\n"
                    "[rank3]:   File \"/home/user/proj/train.py\", line 91, in <module>\n"

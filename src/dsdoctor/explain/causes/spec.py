@@ -194,10 +194,19 @@ def _units(text: str) -> List[str]:
     out: List[str] = []
     pos = 0
     for m in re.finditer(r"\{([a-z_]+)\}", text):
-        out += [re.escape(c) for c in text[pos:m.start()]]
+        out += [_unit(c, text) for c in text[pos:m.start()]]
         out.append(r"(?P<%s>%s)" % (m.group(1), r".{1,300}?" if m.group(1) in WIDE else r"\S{1,200}?"))
         pos = m.end()
-    return out + [re.escape(c) for c in text[pos:]]
+    return out + [_unit(c, text) for c in text[pos:]]
+
+
+def _gnu_quoted(text: str) -> bool:
+    """The template quotes ``like this'`` (GNU's style: one backtick): markdown eats that backtick in a paste."""
+    return text.count("`") == 1
+
+
+def _unit(c: str, text: str) -> str:
+    return "`?" if c == "`" and _gnu_quoted(text) else re.escape(c)
 
 
 def _lit(text: str) -> str:
@@ -223,7 +232,8 @@ def _head(template: str) -> Tuple[int, str]:
             units += 1
             continue
         take = piece[:CUT_MIN - seen]
-        seen, units, best = seen + len(take), units + len(take), max(best, take, key=len)
+        seen, units = seen + len(take), units + len(take)
+        best = max([best, *(take.split("`") if _gnu_quoted(template) else [take])], key=len)
         if seen == CUT_MIN:
             return units, best
     return -1, best
@@ -240,7 +250,8 @@ def _cut(units: List[str], k: int) -> str:
 
 
 def _pieces(template: str) -> List[str]:
-    return re.split(r"\{[a-z_]+\}", template)
+    """The literal pieces every match holds (a GNU-style opening backtick may be lost: split there too)."""
+    return re.split(r"\{[a-z_]+\}|`" if _gnu_quoted(template) else r"\{[a-z_]+\}", template)
 
 
 def msg(template: str, source: str, *samples: str, symptom: bool = False, note: bool = False, cut: bool = True,

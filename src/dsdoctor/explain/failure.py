@@ -1,0 +1,118 @@
+"""The failure model: which lines of a log show that something failed, of what kind, and who raised it.
+
+A run failed when any line shows it; ``no-failure`` is the answer only when none does. A failure line is:
+
+- an exception, written anywhere in a line (prose, markdown ``**ValueError: ...**``, backticks, quotes, an
+  ellipsis): Python's ``XxxError:`` / ``XxxException:`` at any position, bare ``Error:`` / ``Exception:`` at the
+  start (not a warning's line, not ``error`` in an option's name, not ``except ValueError:``);
+- a compiler's or build tool's error (``file:12:3: error:``, ``fatal error:``, ``#error``, ``error: command ...``);
+- the DeepSpeed launcher's ``[ERROR] ... sigkill_handler`` or ``Killing subprocess`` line, even cut before its
+  return code; a non-zero exit code (``exit code 1``, ``return code = -9``, ``exitcode: 1``);
+- a signal (``SIGKILL``, ``Signals.SIGSEGV``, ``Segmentation fault``, ``core dumped``), ``Killed`` alone on a line;
+- an NCCL watchdog timeout;
+- a traceback cut before its exception line (the scanner keeps it: ``Traceback.exc_text`` is empty).
+
+``kind`` classifies one cleaned line (the scanner calls it on each line the prefilter passes; ``LITERALS`` are what
+the prefilter must pass for it); ``raised_by`` names the library that raised a traceback's exception. The advice for
+each kind is :func:`dsdoctor.explain.causes.generic.unknown`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Pattern, Sequence, Tuple
+
+EXCEPTION = "exception"  # an exception line (a traceback's, or one written alone / in prose)
+CUT = "cut-traceback"  # a traceback with frames and no exception line: the log is cut
+COMPILER = "compiler"  # a compiler's / build tool's error
+LAUNCHER = "launcher"  # the launcher's report that a rank failed (it kills the others)
+EXIT = "exit"  # a non-zero exit code
+SIGNAL = "signal"  # a process killed by a signal (``Killed``: the kernel's OOM killer, most often)
+TIMEOUT = "timeout"  # NCCL's watchdog: a collective did not finish
+# most telling first: the line quoted when a log shows several kinds
+RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, CUT, LAUNCHER, EXIT)
+
+# every line ``kind`` recognises holds one (the scanner's prefilter passes these lines)
+LITERALS: Tuple[str, ...] = (
+    "Error:", "Exception:", "error:", ": error ", "#error", "sigkill_handler", "Killing subprocess", "xit code", "xit status",
+    "eturn code", "exitcode", "SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS", "SIGTERM", "SIGILL", "SIGFPE", "Segmentation fault",
+    "core dumped", "Killed", "collective operation timeout")
+
+_WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN(?:ING)?\b|^W\d{4} ")
+_EXC = re.compile(r"(?<![A-Za-z0-9_.])(?<!except )(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,80}(?:Error|Exception):\s{0,4}\S|"
+                  r"^[\s*`'\">(\[]{0,6}(?:Error|Exception):(?:\s{0,4}\S|\s*$)")
+_COMPILER = re.compile(r"^(?:\S{1,400}?(?::\d{1,7}(?::\d{1,5})?|\(\d{1,7}\)):\s|(?:gcc|g\+\+|c\+\+|cc1plus|clang\+{0,2}|nvcc|"
+                       r"collect2|ld|cl|link|ninja)(?:\.exe)?: )?(?:fatal )?error(?: [A-Z]{1,3}\d{1,6})?:\s|"
+                       r"^#\s?error\b|\berror: #error\b")
+_KINDS: Tuple[Tuple[str, Pattern[str]], ...] = (
+    (TIMEOUT, re.compile(r"Watchdog caught collective operation timeout|collective operation timeout")),
+    (LAUNCHER, re.compile(r"\[ERROR\].{0,80}sigkill_handler|sigkill_handler\]? Killing subprocess|Killing subprocess \d")),
+    (SIGNAL, re.compile(r"\bSIG(?:KILL|SEGV|ABRT|BUS|TERM|ILL|FPE)\b|Segmentation fault|core dumped|^Killed\s*$")),
+    (EXIT, re.compile(r"(?i:\bexit(?:ed with)? (?:code|status)|\breturn code|\bexitcode)\s{0,3}[:=]?\s{0,3}-?[1-9]\d{0,3}\b|"
+                      r"returned non-zero exit status")),
+    (COMPILER, _COMPILER),
+)
+
+
+def kind(text: str) -> Optional[str]:
+    """The kind of failure one cleaned, stripped line shows, or None."""
+    for name, rx in _KINDS:
+        if rx.search(text):
+            return name
+    if _EXC.search(text) and not _WARNING.search(text):
+        return EXCEPTION
+    return None
+
+
+def most_telling(kinds: Sequence[str]) -> int:
+    """The index of the most telling kind in ``kinds`` (the first of the best rank; -1 when empty)."""
+    best, at = len(RANK), -1
+    for i, k in enumerate(kinds):
+        r = RANK.index(k) if k in RANK else len(RANK) - 1
+        if r < best:
+            best, at = r, i
+    return at
+
+
+# ------------------------------------------------------------------------------------------- who raised it
+
+_PKG = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w{0,60})")
+# pip's build directories: an exception raised there is a package's build (its setup.py), not the user's code
+PIP_BUILD = re.compile(r"[/\\]pip-(?:req-build|install|build-env|wheel)-[\w.-]{1,100}[/\\]")
+_DS_TREE = re.compile(r"[/\\](deepspeed|op_builder)[/\\]")
+_EXC_MODULE = re.compile(r"^[\s*`'\"]{0,6}([a-z_]\w{0,60})\.(?:[\w.]{0,200}\.)?[A-Z]\w{0,80}(?:Error|Exception)\b")
+_DS_LOGGER = re.compile(r"\[(?:ERROR|WARNING|INFO)\]\s?\[(\w{1,60}\.py):\d{1,6}:(\w{1,100})\]")
+
+
+def package(path: str) -> str:
+    """The installed package a frame's file belongs to ("" when none: the user's code or Python's)."""
+    m = _PKG.search(path) or _DS_TREE.search(path)
+    return m.group(1) if m else ""
+
+
+def raised_by(frames: Sequence[Tuple[str, int, str]], exc_text: str) -> str:
+    """Who raised the failure: the innermost library frame (``torch (all_reduce, .../distributed_c10d.py:3404)``),
+    else the module prefix of the exception or the logger's file and function; "" when nothing says."""
+    for path, line, func in reversed(frames):
+        pkg = package(path)
+        if pkg:
+            return f"{pkg} ({func}, {path}:{line})"
+        if PIP_BUILD.search(path):
+            return f"a package's build run by pip ({func}, {path}:{line})"
+    m = _EXC_MODULE.search(exc_text)
+    if m and m.group(1) not in ("builtins", "__main__"):
+        return m.group(1)
+    m = _DS_LOGGER.search(exc_text)
+    if m:
+        return f"deepspeed ({m.group(1)} {m.group(2)})"
+    return ""
+
+
+def packages(frames: Sequence[Tuple[str, int, str]]) -> List[str]:
+    """The installed packages in the frames, innermost first, once each."""
+    out: List[str] = []
+    for path, _, _ in reversed(frames):
+        pkg = package(path)
+        if pkg and pkg not in out:
+            out.append(pkg)
+    return out

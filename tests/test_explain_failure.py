@@ -1,0 +1,85 @@
+"""The failure model (explain/failure.py): a line that shows a failure makes the answer something other than
+``no-failure``; a log of warnings only stays ``no-failure``; ``unknown`` gives next steps for the kind of failure
+(the op-build ``verify --op`` advice only when an op build failed)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dsdoctor import names as N
+from dsdoctor.explain import diagnose_log
+from dsdoctor.explain import failure as F
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("I get `RuntimeError: CUDA error: an illegal memory access was encountered` at step 3", F.EXCEPTION),
+    ("**torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970**", F.EXCEPTION),
+    ('"ValueError: ..."', F.EXCEPTION),
+    ("Exception: Current loss scale already at minimum - cannot decrease scale anymore.", F.EXCEPTION),
+    ("Error: ...", F.EXCEPTION),
+    ("csrc/x.cu(12): error: identifier \"__hadd\" is undefined", F.COMPILER),
+    ("#error -- unsupported compiler", F.COMPILER),
+    ("collect2: error: ld returned 1 exit status", F.COMPILER),
+    ("[2026-11-29 16:36:04,989] [ERROR] [launch.py:325:sigkill_handler] ['python', '-u', 'train.py'", F.LAUNCHER),
+    ("[2026-11-29 16:36:04,988] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 4711", F.LAUNCHER),
+    ("torch.distributed.elastic.multiprocessing.api: failed (exitcode: -9) local_rank: 0", F.EXIT),
+    ("Process exited with exit code 137", F.EXIT),
+    ("died with <Signals.SIGSEGV: 11>.", F.SIGNAL),
+    ("Segmentation fault (core dumped)", F.SIGNAL),
+    ("Killed", F.SIGNAL),
+    ("[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE) ran for 600050 "
+     "milliseconds before timing out.", F.TIMEOUT),
+])
+def test_failure_lines(line: str, kind: str) -> None:
+    assert F.kind(line) == kind
+
+
+@pytest.mark.parametrize("line", [
+    "/venv/lib/python3.11/site-packages/torch/utils/checkpoint.py:91: UserWarning: None of the inputs have "
+    "requires_grad=True. Gradients will be None",
+    "[2026-11-29 16:36:04,988] [WARNING] [stage3.py:2100:step] a ValueError: was caught and the step retried",
+    "  --ignore_mismatched_sizes --on_error skip --error_score raise",
+    "    except ValueError:",
+    "Mean Squared Error: 0.0123",
+    "exit code: 0",
+    "The process was Killed by the user at step 3",
+])
+def test_not_failure_lines(line: str) -> None:
+    assert F.kind(line) is None
+
+
+def test_warnings_only_is_no_failure() -> None:
+    log = ("/venv/lib/python3.11/site-packages/torch/utils/checkpoint.py:91: UserWarning: None of the inputs have "
+           "requires_grad=True. Gradients will be None\n"
+           "  warnings.warn(\n"
+           "[2026-11-29 16:36:04,988] [WARNING] [stage3.py:2117:step] 2 pytorch allocator cache flushes since last step.\n"
+           "{'loss': 1.2034, 'grad_norm': 0.41, 'learning_rate': 2e-05, 'epoch': 0.5}\n"
+           "{'train_runtime': 120.4, 'train_loss': 1.1}\n")
+    assert diagnose_log(log).findings[0].name == N.NO_FAILURE
+
+
+@pytest.mark.parametrize("log", [
+    "Killed\n",
+    "[2026-11-29 16:36:04,988] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 4711\n",
+    "I hit `torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, remote process exited`\n",
+    "Segmentation fault (core dumped)\n",
+])
+def test_unknown_outside_a_build_gives_no_op_build_advice(log: str) -> None:
+    first = diagnose_log(log).findings[0]
+    assert first.name == N.UNKNOWN
+    fixes = json.dumps([f.to_json() for f in first.fixes])
+    assert "verify --op" not in fixes and fixes != "[]"
+
+
+def test_unknown_names_who_raised_it() -> None:
+    log = ("Traceback (most recent call last):\n"
+           '  File "/home/user/proj/train.py", line 9, in <module>\n'
+           "    engine.step()\n"
+           '  File "/venv/lib/python3.11/site-packages/deepspeed/runtime/engine.py", line 2213, in step\n'
+           "    self._take_model_step(lr_kwargs)\n"
+           "RuntimeError: an unheard-of failure\n")
+    first = diagnose_log(log).findings[0]
+    assert first.name == N.UNKNOWN
+    assert "deepspeed (step, " in first.explanation and "pip list" in json.dumps([f.to_json() for f in first.fixes])
