@@ -5,13 +5,16 @@ says what to collect; a bug in the user's code points at the user's frame; nothi
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
+from .. import fixes as F
 from .. import names as N
 from ..knowledge import deepspeed as K
 from ..knowledge import transformers as TK
 from ..knowledge.versions import major_minor, parse
 from ..model import CONSEQUENCE, Evidence, Finding, Report, Severity
+from . import ranking as R
 from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
 from .causes.loading import zero3_both
@@ -31,6 +34,8 @@ LIB_PATH = re.compile(r"(?:<frozen |<string>|[/\\](?:%s)(?:[/\\]|\.py$)|[/\\]lib
 # even when the user's frame is the innermost one (a C++ op raising, a traceback cut above the library's frames).
 LIB_EXCEPTION = re.compile(r"^(?:%s)\.|\b(?:CUDA|NCCL|cuDNN|CUDNN|cuBLAS|CUBLAS|cuda|nccl|DeepSpeed|deepspeed|ZeRO|torch|"
                            r"transformers|accelerate|peft|bitsandbytes|triton)\b" % "|".join(LIBS[:12]))
+# a row of ds_report's op table ("async_io ....... [NO] ....... [OKAY]"): what could be built, not what failed
+DS_REPORT_ROW = re.compile(r"^\w{2,60} ?\.{2,} ?\[(?:NO|YES|OKAY)\]")
 WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN\b|^W\d{4} ")  # a warning line is not a failure
 
 
@@ -69,6 +74,7 @@ def log_facts(sc: Scanner) -> LogFacts:
         tc = f"{tc[:-1]}.{tc[-1]}"
     f.torch_cuda = major_minor(tc)
     f.ext_root = sc.ext_root
+    f.platform = R.platform(sc)
     for h in sc.warnings + sc.notes:
         if "No CUDA runtime is found" in h.text:
             f.no_gpu = True
@@ -179,8 +185,10 @@ def _promoted(sc: Scanner, symptoms: List[Hit]) -> List[Hit]:
                 + [t for _, _, t in sc.tail if not WARNING.search(t)])
     for h in sc.notes:
         for sig in BY_NAME[h.name].signatures:
+            # a ds_report row is context, not a failure: only a note about the table itself reads it
+            shown = failures if sig.rows else [t for t in failures if not DS_REPORT_ROW.match(t)]
             if (sig.note and sig.cause_with and sig.pattern.search(h.text)
-                    and any(re.search(sig.cause_with, t) and not sig.pattern.search(t) for t in failures)):
+                    and any(re.search(sig.cause_with, t) and not sig.pattern.search(t) for t in shown)):
                 out.append(Hit(h.name, h.source, h.line, h.stream, h.text, groups=h.groups, order=h.order))
                 break
     return out
@@ -194,7 +202,8 @@ def _cause_hits(sc: Scanner, extra: List[Hit]) -> List[Tuple[str, List[Hit]]]:
             bucket.append(h)
     causes = [(name, sorted(hits, key=lambda h: h.order)) for name, hits in merged.items()]
     # the root first: in log order, except that a cause which is often another failure's consequence yields
-    causes.sort(key=lambda item: (BY_NAME[item[0]].yields, item[1][0].order))
+    # and that an error the library handled (it logged it and went on) yields to a later one that ended the run
+    causes.sort(key=lambda item: (BY_NAME[item[0]].yields, R.handled(item[1][0], sc), item[1][0].order))
     return causes
 
 
@@ -230,6 +239,8 @@ def diagnose_scan(sc: Scanner) -> Report:
         adv: Optional[Advice] = None
         if name == N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT:
             name, adv = _decide_combined(hits, sc)
+        if facts.platform == "windows" and name in R.OP_BUILD_CAUSES:  # no op builds on native Windows at all
+            name, adv = N.WINDOWS_OP_BUILD_UNSUPPORTED, None
         if used.get(name):
             continue
         used[name] = True
@@ -239,6 +250,8 @@ def diagnose_scan(sc: Scanner) -> Report:
             for h in reversed(hits):  # e.g. the op name from DeepSpeed's ninja line, torch's has none
                 groups.update(h.groups)
             groups.update(first.groups)
+            if name == N.HOST_OOM_KILLED:  # the host-memory trend before the kill
+                groups.update(R.memory_groups([m for m in sc.marks["memory"] if m.order < first.order][-1:]))
             adv = BY_NAME[name].advise(Seen(first.text, groups), facts)
         evidence = [_ev(h) for h in hits[:3]]
         tb = _tb_for(hits[0], sc)
@@ -249,10 +262,27 @@ def diagnose_scan(sc: Scanner) -> Report:
         cons = symptoms if i == 0 else []  # torch prints the build output (with the cause) after its symptom
         findings.append(_finding(name, adv, evidence, cons, Severity.ERROR if i == 0 else Severity.WARNING))
     if not findings:
-        findings.append(_no_cause(sc, facts, symptoms))
-    report.findings = findings
+        findings.append(_silent_kill(sc, facts, symptoms) or _no_cause(sc, facts, symptoms))
+    report.findings = [_on_platform(f, facts.platform) for f in findings]
     report.facts["primary"] = findings[0].name
     return report
+
+
+def _on_platform(f: Finding, platform: str) -> Finding:
+    """``f`` less the fixes (commands) the log's platform cannot run: the one place explain applies the veto."""
+    fixes = tuple(fx for fx in (F.for_platform(x, platform) for x in f.fixes) if fx is not None)
+    return f if fixes == f.fixes else replace(f, fixes=fixes)
+
+
+def _silent_kill(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Optional[Finding]:
+    """No exception and no symptom, but the launcher killed the ranks (no exit code but SIGKILL's shown): a rank
+    was killed from outside, the host-memory report before it is the evidence (``ranking.silent_kill``)."""
+    hits = None if sc.tracebacks or symptoms else R.silent_kill(sc)
+    if not hits:
+        return None
+    groups = dict(R.memory_groups(hits), silent="1")
+    adv = BY_NAME[N.HOST_OOM_KILLED].advise(Seen(hits[-1].text, groups), facts)
+    return _finding(N.HOST_OOM_KILLED, adv, [_ev(h) for h in hits], [])
 
 
 def _frame_groups(fr: Optional[Frame]) -> Dict[str, str]:

@@ -34,12 +34,16 @@ def _disk(s: Seen, f: LogFacts) -> Advice:
 
 
 def _host_oom(s: Seen, f: LogFacts) -> Advice:
-    return Advice("A rank was killed with SIGKILL (exit -9) and left no traceback: almost always the host OOM killer",
-                  "",
+    pct, used = s.groups.get("pct"), s.groups.get("used")
+    facts = (f"DeepSpeed's last host-memory report before the kill: {used} GB used, {pct}% of RAM." if pct else "")
+    summary = ("The launcher killed the ranks after one died without an exception: most likely the host OOM killer "
+               "(SIGKILL)" if s.groups.get("silent") else
+               "A rank was killed with SIGKILL (exit -9) and left no traceback: almost always the host OOM killer")
+    return Advice(summary, "",
                   [code_fix("Confirm it", "dmesg -T | grep -i -E 'killed process|out of memory'"),
                    code_fix("Load under zero.Init: create TrainingArguments(deepspeed=...) before from_pretrained",
                             "args = TrainingArguments(..., deepspeed=cfg); model = AutoModel.from_pretrained(..., torch_dtype=torch.bfloat16)"),
-                   code_fix("Size it first", "dsdoctor estimate")])
+                   code_fix("Size it first", "dsdoctor estimate")], facts)
 
 
 def _memlock(s: Seen, f: LogFacts) -> Advice:

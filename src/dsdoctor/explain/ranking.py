@@ -1,0 +1,80 @@
+"""What diagnose weighs besides which signatures matched: the platform the log ran on (a fact that vetoes fixes
+and turns an op-build cause into the Windows answer), an error the library handled (it ranks below a later one
+that ended the run), and a run killed with no exception (the launcher killing its ranks, the host-memory trend
+before it)."""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, Iterable, List, Optional
+
+from .. import names as N
+from .match import Hit, Scanner
+
+# A native Windows run: a drive path, a Windows site-packages, a compiled module (.pyd), setuptools' easy_install
+# launcher, MSVC's compiler or linker. WSL runs Linux (its paths are /mnt/c/...): its fixes apply.
+_WINDOWS = re.compile(r"(?:^|[\s\"'(=\[])[A-Za-z]:\\\\?[\w$ .-]{1,200}\\|\\Lib\\site-packages\\|\w\.pyd\b|easy_install-|"
+                      r"\bLNK\d{4}\b|\bcl\.exe\b|\bMSVC\b")
+_WSL = re.compile(r"microsoft-standard-WSL|\bWSL2?\b|/mnt/[c-z]/")
+_MACOS = re.compile(r"^/Users/\w|[\s\"'(]/Users/\w|/Library/Frameworks/Python\.framework/|\.dylib\b|\bdarwin\b")
+
+# causes that are an op build failing: on native Windows the answer is that ops cannot be built there at all
+OP_BUILD_CAUSES = (N.LIBAIO_MISSING, N.OP_BUILD_FAILED_CAUSE_NOT_IN_LOG, N.CUDA_LIBS_MISSING, N.PYTHON_HEADERS_MISSING,
+                   N.HOST_COMPILER_UNSUPPORTED, N.CUDA_HEADERS_MISSING, N.NINJA_MISSING, N.OP_BUILD_FAILED)
+HANDLED_NEAR = 3  # lines between an error and the line saying it was handled (either order: pastes reorder them)
+_RC = re.compile(r"(?:return code = |exitcode: )(-?\d{1,4})")
+_PCT = re.compile(r"used = ([\d.]{1,12}) GB, percent = ([\d.]{1,6})%")
+
+
+def _texts(sc: Scanner) -> Iterable[str]:
+    for tb in sc.tracebacks:
+        yield from (f.path for f in tb.frames)
+        yield tb.exc_text
+    for hits in sc.hits.values():
+        yield from (h.text for h in hits)
+    yield from (h.text for h in sc.symptoms + sc.notes + sc.warnings)
+    yield from (t for _, _, t in sc.tail)
+
+
+def platform(sc: Scanner) -> str:
+    """``windows`` (native), ``wsl``, ``macos`` or ``""`` (Linux, or not shown), read from paths and tool messages."""
+    found = ""
+    for text in _texts(sc):
+        if _WSL.search(text):
+            return "wsl"
+        if not found and _WINDOWS.search(text):
+            found = "windows"
+        elif not found and _MACOS.search(text):
+            found = "macos"
+    return found
+
+
+def handled(h: Hit, sc: Scanner) -> bool:
+    """The library handled the error on ``h``'s line: a line next to it says it falls back or saves another way
+    (Transformers' Trainer catching the 16-bit gather ValueError and saving the full checkpoint)."""
+    return any(m.source == h.source and abs(m.line - h.line) <= HANDLED_NEAR for m in sc.marks["handled"])
+
+
+def silent_kill(sc: Scanner) -> Optional[List[Hit]]:
+    """The launcher killed its ranks and no rank printed an exception (the caller checks there is none), with no
+    exit code other than SIGKILL's shown: the lines that show it, DeepSpeed's last host-memory report before the
+    kill first. None when the log shows no kill, or another exit code (a segfault, an exit of 1 whose traceback
+    the paste left out)."""
+    kills = list(sc.marks["kill"])
+    if not kills:
+        return None
+    for e in sc.marks["exit"]:
+        m = _RC.search(e.text)
+        if m and m.group(1) != "-9":
+            return None
+    memory = [h for h in sc.marks["memory"] if h.order < kills[0].order]
+    return memory[-1:] + kills[:1]
+
+
+def memory_groups(hits: List[Hit]) -> Dict[str, str]:
+    """``used`` (GB) and ``pct`` from DeepSpeed's host-memory report among ``hits`` (empty when none)."""
+    for h in hits:
+        m = _PCT.search(h.text)
+        if m:
+            return {"used": m.group(1), "pct": m.group(2)}
+    return {}
