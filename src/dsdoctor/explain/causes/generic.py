@@ -58,12 +58,18 @@ def unknown(s: Seen, f: LogFacts) -> Advice:
     return Advice(f"A failure dsdoctor does not recognise: {s.text[:200]}", "", [collect_fix()], mine)
 
 
+BATON = "torch/utils/file_baton.py FileBaton.wait under cpp_extension _jit_compile (torch 1.x-2.14)"
+
+
 def lock_stale(s: Seen, f: LogFacts) -> Advice:
     lock = f"{f.ext_root}/<op>/lock" if f.ext_root else "~/.cache/torch_extensions/py*/<op>/lock"
     fix = (code_fix("Find and delete stale lock files (no build running)", f"ls -la {lock}  # then rm -f it")
            if "<op>" in lock or "*" in lock else stale_lock_fix(lock))
-    return Advice("The log ends while an op was being built or waited for: likely a stale torch-extensions lock "
-                  "(a silent hang), or the run was cut",
+    summary = ("An op build waits on another process's lock (torch's FileBaton.wait in the stack): a stale "
+               "torch-extensions lock, or a concurrent build of the same op" if "file_baton" in s.text else
+               "The log ends while an op was being built or waited for: likely a stale torch-extensions lock "
+               "(a silent hang), or the run was cut")
+    return Advice(summary,
                   "torch <= 2.13 waits forever, silently, on a leftover lock file in the build dir.", [fix])
 
 
@@ -187,7 +193,15 @@ SPECS: Tuple[Cause, ...] = (
                    "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'\n"),),
         reads="log"),
     predicted="verify"),
-    form(N.TORCH_EXTENSIONS_LOCK_STALE, lock_stale, level=Severity.WARNING),
+    # a stack dump (py-spy, faulthandler, the traceback of a killed or interrupted run) inside torch's wait for the
+    # build dir's lock: the build waits on another process (a stale lock left by a killed build, or a concurrent one)
+    form(N.TORCH_EXTENSIONS_LOCK_STALE, lock_stale, level=Severity.WARNING, signatures=(
+              rx(r"\bwait \((?:\S{0,300}/)?torch/utils/file_baton\.py:\d{1,5}\)", "file_baton.py:",
+                 BATON + " in a py-spy dump (py-spy 0.3)", "    wait (torch/utils/file_baton.py:42)"),
+              rx(r"torch[/\\]utils[/\\]file_baton\.py\", line \d{1,5},? in wait\b", 'file_baton.py", line ',
+                 BATON + " in a Python traceback or a faulthandler dump",
+                 '  File "/opt/envs/venv/lib/python3.11/site-packages/torch/utils/file_baton.py", line 42, in wait',
+                 'File "/opt/envs/venv/lib/python3.11/site-packages/torch/utils/file_baton.py", line 42 in wait'))),
     cause(
     N.USER_CODE_ERROR,
     Severity.ERROR,

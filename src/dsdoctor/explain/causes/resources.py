@@ -135,6 +135,9 @@ SPECS: Tuple[Cause, ...] = (
            "torch.cuda.OutOfMemoryError: CUDA error: out of memory")),
     predicted="estimate"),
     form(N.SHM_TOO_SMALL, _shm, signatures=(
+              msg(CK.MSG_NCCL_SHM_SEGMENT, "NCCL include/shm.h / transport/shm.cc shmOpen (NCCL 2.7-2.2x, NCCL_DEBUG=WARN)",
+                  "host:97:183 [0] include/shm.h:48 NCCL WARN Error while creating shared memory segment "
+                  "/dev/shm/nccl-shm-recv-1a2b3c-1-1-0 (size 9637888)"),
               msg(CK.MSG_SHM, "torch/utils/data/_utils/signal_handling / worker.py (torch 1.x-2.14)",
                  "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm)."),
               rx(r"DataLoader worker \(pid \d{1,10}\) is killed by signal: Bus error", "is killed by signal: Bus error",
