@@ -135,7 +135,7 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_OP_WRAPPED, "deepspeed/ops/adam, adagrad, lion __init__ (0.19.8)",
                   "RuntimeError: DeepSpeedCPUAdagrad requires the cpu_adagrad op, which failed to build/load.", symptom=True),
               msg(K.MSG_NOT_COMPATIBLE, "deepspeed/ops/op_builder/builder.py jit_load (0.9-0.19.8)",
-                  "RuntimeError: Unable to JIT load the async_io op due to it not being compatible due to "
+                  "RuntimeError: Unable to JIT load the evoformer_attn op due to it not being compatible due to "
                   "hardware/software issue. None", symptom=True),
               msg(CK.MSG_NINJA_STOPPED, "ninja (1.10-1.13)", "ninja: build stopped: subcommand failed.", symptom=True),
               msg(CK.MSG_ERROR_COMPILING, "torch/utils/cpp_extension.py BuildExtension (setup.py builds, torch 1.x-2.14)",
