@@ -12,7 +12,8 @@ from .versions import v
 
 __all__ = ["Builder", "cpu_adam_builder", "cpu_adam_compiles_cuda_sources", "NinjaDetection", "ninja_detection",
     "load_verbose_default", "PIN_MEMORY_DEFAULT_TRUE_FROM", "pin_memory_default", "import_fails_without_toolkit",
-    "MSG_SETUP_NO_TORCH", "MSG_SETUP_PRECOMPILE_NO_TORCH", "MSG_SETUP_PRECOMPILE_OP_NO_TORCH", "MSG_SETUP_PRECOMPILE_INCOMPATIBLE", "MSG_CPU_FALLBACK",
+    "MSG_SETUP_NO_TORCH", "MSG_SETUP_PRECOMPILE_NO_TORCH", "MSG_SETUP_PRECOMPILE_OP_NO_TORCH", "MSG_CPU_FALLBACK",
+    "MSG_SETUP_PRECOMPILE_INCOMPATIBLE",
     "CCL_HEADER", "CPU_ACCELERATOR_ONLY_OPS", "MSG_OP_NOT_IMPLEMENTED", "TORCH_HIPIFY_MODULE", "MSG_HIPIFY_KWARG",
     "MSG_NO_OP_BUILDER_MODULE", "LAUNCHER_LOCAL_SIZE_VAR", "BuilderBug", "BUILDER_BUGS", "SIMD_EMPTY_FLAG_FIXED"]
 

@@ -475,12 +475,20 @@ SPECS: Tuple[Cause, ...] = (
     _windows_op_build,
     Docs(
         what="An op build failed on native Windows (MSVC required / not found, POSIX-only sources, link errors of the "
-              "MSVC toolchain).",
+              "MSVC toolchain), or failed for a Linux reason (libaio, a compiler, CUDA libraries) in a log whose paths "
+              "or tools show native Windows (`C:\\Users\\...`, `\\Lib\\site-packages\\`, `.pyd`, MSVC's `LNK` errors).",
         why="DeepSpeed ops cannot be JIT-built on native Windows.",
         fix="Run training under WSL2 or Linux (`wsl --install`).",
         examples=(log("windows-msvc", "A cpu_adam build on Windows:",
                    "error: Microsoft Visual C++ 14.0 or greater is required. Get it with \"Microsoft C++ Build Tools\"\n"
-                   "ninja: build stopped: subcommand failed.\n" + CPU_ADAM_TAIL),),
+                   "ninja: build stopped: subcommand failed.\n" + CPU_ADAM_TAIL),
+                  log("windows-precompile-async-io", "DS_BUILD_AIO=1 on native Windows (DeepSpeed 0.9.2): the libaio probe "
+                      "fails; no `apt-get install libaio-dev` applies there:",
+                      "       [ERROR]  Unable to pre-compile async_io\n"
+                      "      Traceback (most recent call last):\n"
+                      "        File \"C:\\Users\\user\\AppData\\Local\\Temp\\pip-install-k2x9q1\\deepspeed_5d0e\\setup.py\", "
+                      "line 162, in <module>\n"
+                      "          abort(f\"Unable to pre-compile {op_name}\")\n")),
         reads="log"),
     signatures=(
               msg(CK.MSG_WINDOWS_POSIX_ONLY, "deepspeed/ops/op_builder/*.py is_compatible on Windows (0.10-0.19.8)",

@@ -24,7 +24,9 @@ def _gpu_oom(s: Seen, f: LogFacts) -> Advice:
 
 
 def _shm(s: Seen, f: LogFacts) -> Advice:
-    return Advice("A process died of SIGBUS: /dev/shm is too small", s.text,
+    nccl = "shared memory segment" in s.text  # NCCL's own shm transport, at communicator init
+    return Advice("NCCL could not create its shared-memory segment: /dev/shm is too small" if nccl else
+                  "A process died of SIGBUS: /dev/shm is too small", s.text,
                   [F.shm_fix(), code_fix("Or load data in the main process", "DataLoader(..., num_workers=0)")])
 
 
@@ -180,7 +182,9 @@ SPECS: Tuple[Cause, ...] = (
     _host_oom,
     Docs(
         what="A rank was killed with SIGKILL (`exits with return code = -9`, `exitcode: -9`, `Signal 9 (SIGKILL)`) "
-              "and left no traceback.",
+              "and left no traceback; or, in a log with no exception at all, the launcher killed its ranks "
+              "(`Killing subprocess`) with no other exit code shown. DeepSpeed's last `see_memory_usage` host-RAM "
+              "line before the kill (`CPU Virtual Memory: used = ... GB, percent = ...%`) is quoted as evidence.",
         why="Almost always the host OOM killer: each rank loading the full model into host RAM (no zero.Init "
               "because the model was built before TrainingArguments/HfDeepSpeedConfig), or CPU offload buffers "
               "exceeding RAM.",
@@ -191,7 +195,13 @@ SPECS: Tuple[Cause, ...] = (
                    "[2026-11-29 16:36:04,986] [INFO] [launch.py:253:sigkill_handler] Killing subprocess 13229\n"
                    "[2026-11-29 16:36:04,989] [INFO] [launch.py:253:sigkill_handler] Killing subprocess 13230\n"
                    "[2026-11-29 16:36:04,989] [ERROR] [launch.py:259:sigkill_handler] ['/opt/envs/venv/bin/python', "
-                   "'-u', 'victim.py', '--local_rank=1'] exits with return code = -9\n"),),
+                   "'-u', 'victim.py', '--local_rank=1'] exits with return code = -9\n"),
+                  log("host-oom-silent-kill", "Host RAM climbing in DeepSpeed's memory reports, then the launcher kills "
+                      "the ranks; no exception and no exit line in the excerpt:",
+                      "[2026-11-29 16:36:01,948] [INFO] [utils.py:789:see_memory_usage] CPU Virtual Memory:  used = 60.9 GB, "
+                      "percent = 97.2%\n"
+                      "[2026-11-29 16:36:04,986] [INFO] [launch.py:253:sigkill_handler] Killing subprocess 13229\n"
+                      "[2026-11-29 16:36:04,989] [INFO] [launch.py:253:sigkill_handler] Killing subprocess 13230\n")),
         reads="log"),
     signatures=(
               rx(_exit("-9"), "exits with return code = -9", LAUNCH, _LAUNCH_LINE + "-9"),
