@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import shlex
+from dataclasses import replace
 from typing import List, Optional, Sequence, Tuple
 
 from packaging.version import Version
@@ -266,3 +268,25 @@ def batch_auto_fix() -> Fix:
 def bucket_int_fix(key: str, new: str) -> Fix:
     """bucket-size-float: write the size as an integer."""
     return Fix(f"write {new}", "safe", (f'"{key}": {new}',))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Where a fix can apply: the one veto of fixes a platform cannot run (explain reads the platform from the log)
+# ---------------------------------------------------------------------------------------------------
+
+# commands that exist only on Linux (a package manager, a shell builtin of POSIX shells, the kernel log)
+_POSIX_ONLY = re.compile(r"^\s*(?:sudo\s+)?(?:export|ulimit|source)\s|\bapt(?:-get)?\s+install\b|\b(?:yum|dnf|pacman)\s|\bdmesg\b|~/\.bashrc")
+_LINUX_ONLY = re.compile(r"\bapt(?:-get)?\s+install\b|\b(?:yum|dnf|pacman)\s|\bdmesg\b")
+_VETO = {"windows": _POSIX_ONLY, "macos": _LINUX_ONLY}
+
+
+def for_platform(fix: Fix, platform: str) -> Optional[Fix]:
+    """``fix`` less the commands ``platform`` cannot run (native Windows has no apt-get, export or ulimit; macOS no
+    apt-get or dmesg), or None when none is left. ``platform`` unknown (""): ``fix`` as it is."""
+    veto = _VETO.get(platform)
+    if veto is None or not fix.commands:
+        return fix
+    kept = tuple(c for c in fix.commands if not veto.search(c))
+    if not kept:
+        return None
+    return fix if len(kept) == len(fix.commands) else replace(fix, commands=kept)

@@ -5,14 +5,17 @@ says what to collect; a bug in the user's code points at the user's frame; nothi
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
+from .. import fixes as F
 from .. import names as N
 from ..knowledge import deepspeed as K
 from ..knowledge import transformers as TK
 from ..knowledge.versions import major_minor, parse
 from ..model import CONSEQUENCE, Evidence, Finding, Report, Severity
-from . import failure as F
+from . import failure as FM
+from . import ranking as R
 from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
 from .causes.loading import zero3_both
@@ -28,11 +31,13 @@ LIBS = ("deepspeed", "op_builder", "torch", "transformers", "accelerate", "peft"
         "importlib", "multiprocessing", "concurrent", "runpy", "argparse", "json", "subprocess")
 LIB_PATH = re.compile(r"(?:<frozen |<string>|<pip-|%s|[/\\](?:%s)(?:[/\\]|\.py$)|[/\\]lib[/\\]python\d[\d.]*[/\\](?!site-packages|dist-packages)|"
                       r"[/\\]bin[/\\](?:deepspeed|torchrun|accelerate|ds_report|python[\d.]*)$)"
-                      % (F.PIP_BUILD.pattern, "|".join(LIBS)))
+                      % (FM.PIP_BUILD.pattern, "|".join(LIBS)))
 # An exception that carries a library's name (its class's module, or the message) is not a bug in the user's code
 # even when the user's frame is the innermost one (a C++ op raising, a traceback cut above the library's frames).
 LIB_EXCEPTION = re.compile(r"^(?:%s)\.|\b(?:CUDA|NCCL|cuDNN|CUDNN|cuBLAS|CUBLAS|cuda|nccl|DeepSpeed|deepspeed|ZeRO|torch|"
                            r"transformers|accelerate|peft|bitsandbytes|triton)\b" % "|".join(LIBS[:12]))
+# a row of ds_report's op table ("async_io ....... [NO] ....... [OKAY]"): what could be built, not what failed
+DS_REPORT_ROW = re.compile(r"^\w{2,60} ?\.{2,} ?\[(?:NO|YES|OKAY)\]")
 WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN\b|^W\d{4} ")  # a warning line is not a failure
 
 
@@ -71,6 +76,7 @@ def log_facts(sc: Scanner) -> LogFacts:
         tc = f"{tc[:-1]}.{tc[-1]}"
     f.torch_cuda = major_minor(tc)
     f.ext_root = sc.ext_root
+    f.platform = R.platform(sc)
     for h in sc.warnings + sc.notes:
         if "No CUDA runtime is found" in h.text:
             f.no_gpu = True
@@ -181,8 +187,10 @@ def _promoted(sc: Scanner, symptoms: List[Hit]) -> List[Hit]:
                 + [t for _, _, t in sc.tail if not WARNING.search(t)])
     for h in sc.notes:
         for sig in BY_NAME[h.name].signatures:
+            # a ds_report row is context, not a failure: only a note about the table itself reads it
+            shown = failures if sig.rows else [t for t in failures if not DS_REPORT_ROW.match(t)]
             if (sig.note and sig.cause_with and sig.pattern.search(h.text)
-                    and any(re.search(sig.cause_with, t) and not sig.pattern.search(t) for t in failures)):
+                    and any(re.search(sig.cause_with, t) and not sig.pattern.search(t) for t in shown)):
                 out.append(Hit(h.name, h.source, h.line, h.stream, h.text, groups=h.groups, order=h.order))
                 break
     return out
@@ -196,7 +204,8 @@ def _cause_hits(sc: Scanner, extra: List[Hit]) -> List[Tuple[str, List[Hit]]]:
             bucket.append(h)
     causes = [(name, sorted(hits, key=lambda h: h.order)) for name, hits in merged.items()]
     # the root first: in log order, except that a cause which is often another failure's consequence yields
-    causes.sort(key=lambda item: (BY_NAME[item[0]].yields, item[1][0].order))
+    # and that an error the library handled (it logged it and went on) yields to a later one that ended the run
+    causes.sort(key=lambda item: (BY_NAME[item[0]].yields, R.handled(item[1][0], sc), item[1][0].order))
     return causes
 
 
@@ -232,6 +241,8 @@ def diagnose_scan(sc: Scanner) -> Report:
         adv: Optional[Advice] = None
         if name == N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT:
             name, adv = _decide_combined(hits, sc)
+        if facts.platform == "windows" and name in R.OP_BUILD_CAUSES:  # no op builds on native Windows at all
+            name, adv = N.WINDOWS_OP_BUILD_UNSUPPORTED, None
         if used.get(name):
             continue
         used[name] = True
@@ -241,6 +252,8 @@ def diagnose_scan(sc: Scanner) -> Report:
             for h in reversed(hits):  # e.g. the op name from DeepSpeed's ninja line, torch's has none
                 groups.update(h.groups)
             groups.update(first.groups)
+            if name == N.HOST_OOM_KILLED:  # the host-memory trend before the kill
+                groups.update(R.memory_groups([m for m in sc.marks["memory"] if m.order < first.order][-1:]))
             adv = BY_NAME[name].advise(Seen(first.text, groups), facts)
         evidence = [_ev(h) for h in hits[:3]]
         tb = _tb_for(hits[0], sc)
@@ -251,10 +264,29 @@ def diagnose_scan(sc: Scanner) -> Report:
         cons = symptoms if i == 0 else []  # torch prints the build output (with the cause) after its symptom
         findings.append(_finding(name, adv, evidence, cons, Severity.ERROR if i == 0 else Severity.WARNING))
     if not findings:
-        findings.append(_no_cause(sc, facts, symptoms))
-    report.findings = findings
+        findings.append(_silent_kill(sc, facts, symptoms) or _no_cause(sc, facts, symptoms))
+    report.findings = [_on_platform(f, facts.platform) for f in findings]
     report.facts["primary"] = findings[0].name
     return report
+
+
+def _on_platform(f: Finding, platform: str) -> Finding:
+    """``f`` less the fixes (commands) the log's platform cannot run: the one place explain applies the veto."""
+    fixes = tuple(fx for fx in (F.for_platform(x, platform) for x in f.fixes) if fx is not None)
+    return f if fixes == f.fixes else replace(f, fixes=fixes)
+
+
+def _silent_kill(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Optional[Finding]:
+    """No exception and no symptom, but the launcher killed the ranks (no exit code but SIGKILL's shown): a rank
+    was killed from outside, the host-memory report before it is the evidence (``ranking.silent_kill``)."""
+    hits = None if sc.tracebacks or symptoms else R.silent_kill(sc)
+    if not hits:
+        return None
+    groups = dict(R.memory_groups(hits), silent="1")
+    if any(h in sc.marks["load"] for h in hits):
+        groups["load"] = hits[0].text.strip()[:200]
+    adv = BY_NAME[N.HOST_OOM_KILLED].advise(Seen(hits[-1].text, groups), facts)
+    return _finding(N.HOST_OOM_KILLED, adv, [_ev(h) for h in hits], [])
 
 
 def _frame_groups(fr: Optional[Frame]) -> Dict[str, str]:
@@ -288,16 +320,16 @@ def _frames(tb: Traceback) -> List[Tuple[str, int, str]]:
 
 def _telling(sc: Scanner) -> Optional[Hit]:
     """The most telling failure line of the log (``failure.RANK``), or None."""
-    at = F.most_telling([h.name for h in sc.failures])
+    at = FM.most_telling([h.name for h in sc.failures])
     return sc.failures[at] if at >= 0 else None
 
 
 def _unknown(sc: Scanner, facts: LogFacts, text: str, kind: str, ev: List[Evidence], cons: List[Hit],
              groups: Dict[str, str], frames: List[Tuple[str, int, str]]) -> Finding:
     """``unknown``: the failing line, who raised it, next steps for its kind."""
-    g = dict(groups, kind=kind, who=F.raised_by(frames, text), libs="|".join(F.packages(frames)))
-    if any(F.PIP_BUILD.search(p) for p, _, _ in frames):
-        g["kind"] = F.COMPILER  # an exception in a package's setup.py: that package's build failed
+    g = dict(groups, kind=kind, who=FM.raised_by(frames, text), libs="|".join(FM.packages(frames)))
+    if any(FM.PIP_BUILD.search(p) for p, _, _ in frames):
+        g["kind"] = FM.COMPILER  # an exception in a package's setup.py: that package's build failed
     if sc.build_started is not None or sc.build_ran is not None:
         g["op_build"] = "1"
     return _finding(N.UNKNOWN, BY_NAME[N.UNKNOWN].advise(Seen(text, g), facts), ev, cons)
@@ -325,13 +357,13 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         mine = fr is not None and innermost is fr and bool(tb.exc_text) and not LIB_EXCEPTION.search(tb.exc_text)
         if mine:
             return _finding(N.USER_CODE_ERROR, BY_NAME[N.USER_CODE_ERROR].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)
-        kind = F.EXCEPTION if tb.exc_text or root.exc_text else F.CUT
+        kind = FM.EXCEPTION if tb.exc_text or root.exc_text else FM.CUT
         return _unknown(sc, facts, exc, kind, ev, symptoms, _frame_groups(fr), _frames(tb))
     fail = _telling(sc)
     if symptoms:  # the launcher's report: quote the rank's own failure line when the log has one
-        if fail is not None and fail.name not in (F.LAUNCHER, F.EXIT):
+        if fail is not None and fail.name not in (FM.LAUNCHER, FM.EXIT):
             return _unknown(sc, facts, fail.text, fail.name, [_ev(fail)], symptoms, {}, [])
-        return _finding(N.UNKNOWN, G.unknown(Seen(groups={"kind": F.LAUNCHER}), facts), [_ev(symptoms[0])], symptoms[1:])
+        return _finding(N.UNKNOWN, G.unknown(Seen(groups={"kind": FM.LAUNCHER}), facts), [_ev(symptoms[0])], symptoms[1:])
     if sc.build_ran is not None and not sc.build_done:  # the log ends while ninja compiled: cut, not a lock wait
         name = N.OP_BUILD_FAILED_CAUSE_NOT_IN_LOG
         return _finding(name, BY_NAME[name].advise(Seen(), facts), [_ev(sc.build_ran)], [])

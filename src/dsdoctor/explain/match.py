@@ -17,6 +17,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Deque, Dict, List, Optional, Pattern, Set, Tuple
 
+from ..knowledge import deepspeed as K
+from ..knowledge import transformers as TK
 from . import failure
 from .causes import Signature, all_signatures
 from .prefilter import Prefilter, gate
@@ -66,6 +68,19 @@ _BUILD_START = re.compile(r"Building extension module (\w{1,100})|Emitting ninja
                           r"Waiting for lock|Using\s{1,4}\S{1,1000} as PyTorch extensions root")
 _NINJA_RAN = "Allowing ninja to set a default number of workers"  # torch cpp_extension _run_ninja_build (1.x-2.14)
 _BUILD_DONE = re.compile(r"Loading extension module (\w{1,100})|Time to load (\w{1,100}) op")
+# Lines kept as context (``Scanner.marks``), not causes: how the run went before a failure (diagnose's ranking).
+# kill: the launcher killing its ranks; memory: DeepSpeed's host-RAM report; load: DeepSpeed reading a
+# checkpoint into host RAM; handled: a library handling an
+# error it logged (falling back, saving another way): the error before it is not what ended the run.
+MARKS: Tuple[Tuple[str, str], ...] = (
+    ("kill", K.MSG_LAUNCH_KILL.split("{")[0]),
+    ("memory", K.MSG_HOST_MEMORY.split("  ")[0]),
+    ("load", K.MSG_CKPT_LOADING.split("{")[0]), ("load", K.MSG_ZERO_SD_READ.split(" {")[0]),
+    ("handled", TK.MSG_GATHER_16BIT_FALSE.split(". ")[1]),
+    ("handled", "falling back"), ("handled", "Falling back"),
+    ("exit", K.MSG_LAUNCH_EXIT.split("} ")[1].split("{")[0]), ("exit", "(exitcode: "),
+)
+MARKS_KEPT = 16  # the last ones of each kind
 _WARN = re.compile(r"\[WARNING\]|\bUserWarning\b|\bFutureWarning\b|\bDeprecationWarning\b|^W\d{4} ")
 
 
@@ -138,6 +153,7 @@ STRUCTURAL: Tuple[str, ...] = (
     "Allowing ninja to set a default number of workers",  # torch runs ninja: the lock was taken, compiling began
     *(lit for _, lits, _ in _VERSION_RX for lit in lits),  # version lines: advice depends on the versions
     *failure.LITERALS,  # failure evidence (failure.kind): a log with one is never "no-failure"
+    *(lit for _, lit in MARKS),  # context lines (diagnose's ranking)
 )
 # Python warnings: read only while the warnings list (no-failure's notable warnings) is not full, and a line
 # identical to one already read is skipped: a warning repeated by every rank costs a set lookup.
@@ -202,6 +218,7 @@ class Scanner:
         self.build_ran: Optional[Hit] = None  # ninja was started for the last build (not a lock wait)
         self.streams: Dict[str, _Stream] = {}
         self.tail: Deque[Tuple[str, int, str]] = deque(maxlen=TAIL_LINES)
+        self.marks: Dict[str, Deque[Hit]] = {kind: deque(maxlen=MARKS_KEPT) for kind, _ in MARKS}
         self.lines = 0
         self.bytes = 0
         self._src = ""
@@ -428,6 +445,10 @@ class Scanner:
                 vm = rx.search(text)
                 if vm:
                     self.versions[name] = (vm.group(1).rstrip(".,"), self._src, lineno)
+        for kind, lit in MARKS:
+            if lit in text:
+                self.marks[kind].append(Hit(kind, self._src, lineno, stream, stripped[:500], order=self._order(lineno)))
+                break
         er = _EXT_ROOT.search(text)
         if er:
             self.ext_root = er.group(1)

@@ -168,6 +168,8 @@ MSG_STORE_WAIT_CLIENTS = "Timed out after {secs} seconds waiting for clients. {j
 # torch/distributed/distributed_c10d.py _store_based_barrier (torch 1.x-2.14)
 MSG_STORE_BARRIER = "Timed out initializing process group in store based barrier"
 MSG_SHM = "insufficient shared memory (shm)"
+# NCCL include/shm.h / transport/shm.cc (2.7-2.2x), NCCL_DEBUG=WARN: creating its /dev/shm segment failed (ENOSPC)
+MSG_NCCL_SHM_SEGMENT = "Error while creating shared memory segment {path} (size {n})"
 MSG_CUDA_OOM = "CUDA out of memory. Tried to allocate"  # torch.OutOfMemoryError / torch.cuda.OutOfMemoryError
 MSG_ENOSPC = "No space left on device"
 MSG_STREAM_WRITER = "PytorchStreamWriter failed writing file"

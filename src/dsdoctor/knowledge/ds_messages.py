@@ -11,7 +11,7 @@ __all__ = ["MSG_MISMATCH_CORE", "MSG_MISMATCH", "MSG_SKIP_WARNING", "MSG_COMPATI
     "MSG_MISSING_CUDA_HOME", "MSG_NINJA", "MSG_DS_OPT_ADAM", "MSG_CPU_ADAM_WRAPPED", "CPU_ADAM_WRAPPED_SINCE",
     "MSG_ACCEL_INVALID", "MSG_PREBUILT_TORCH", "MSG_PREBUILT_CUDA", "MSG_LIBAIO", "MSG_NVCC_UNRUNNABLE",
     "MSG_OP_WRAPPED", "MSG_NOT_COMPATIBLE", "MSG_NO_COMPUTE_CAPS", "MSG_FORK_ARCH", "MSG_AUTO_COMPARE",
-    "MSG_FORCE_DS_CPU_OPTIMIZER", "MSG_INT_FROM_FLOAT", "MSG_NO_SYNC", "MSG_LAUNCH_EXIT", "MSG_SSH_UNREACHABLE",
+    "MSG_FORCE_DS_CPU_OPTIMIZER", "MSG_INT_FROM_FLOAT", "MSG_NO_SYNC", "MSG_LAUNCH_EXIT", "MSG_LAUNCH_KILL", "MSG_HOST_MEMORY", "MSG_CKPT_LOADING", "MSG_ZERO_SD_READ", "MSG_SSH_UNREACHABLE",
     "MSG_HOSTFILE_BAD_TEXT", "MSG_HOSTFILE_ERRORS", "MSG_MPI_DISCOVERY_MODULE", "MSG_MPI_DISCOVERY_INFO",
     "MSG_NO_HOSTFILE", "MSG_NO_SLOT", "SRC_PARSE_INCLUSION", "MSG_KILL_CMD", "MSG_ZERO_NEEDS_OPTIMIZER",
     "MSG_UNTESTED_OPTIMIZER", "ALLOW_UNTESTED_OPTIMIZER", "MSG_DP_WORLD_SIZE", "MSG_HPZ_GROUP", "MSG_UNIQUE_ITEM",
@@ -57,6 +57,12 @@ MSG_INT_FROM_FLOAT = "Input should be a valid integer, got a number with a fract
 MSG_NO_SYNC = "no_sync context manager is incompatible with gradient partitioning logic of ZeRO stage {stage}"
 # launcher/ and comm/
 MSG_LAUNCH_EXIT = "{cmd} exits with return code = {rc}"  # launcher/launch.py, logger.error
+MSG_LAUNCH_KILL = "Killing subprocess {pid}"  # launcher/launch.py sigkill_handler, logger.info (0.3-0.19.8)
+# runtime/utils.py see_memory_usage (0.3-0.19.8): host RAM, printed at each setup stage (ZeRO init, optimizer states)
+# checkpoint loading, logger.info: every rank reads its shards (optimizer states included) into host RAM
+MSG_CKPT_LOADING = "[Torch] Loading checkpoint from {path}..."  # checkpoint_engine/torch_checkpoint_engine.py load (0.9.2-0.19.8)
+MSG_ZERO_SD_READ = "successfully read {n} ZeRO state_dicts for rank {rank}"  # runtime/engine.py (0.9.2-0.19.8)
+MSG_HOST_MEMORY = "CPU Virtual Memory:  used = {used} GB, percent = {pct}%"
 MSG_SSH_UNREACHABLE = "Using hostfile at {hostfile} but host={host} was not reachable via ssh."
 MSG_HOSTFILE_BAD_TEXT = "Bad hostfile text: "  # logger.error before each ValueError below (0.15.4-0.19.8)
 MSG_HOSTFILE_ERRORS = ("Hostfile contains multiple entries for {host}, unable to proceed with launching",

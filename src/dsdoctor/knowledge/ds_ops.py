@@ -13,6 +13,7 @@ from .versions import v
 __all__ = ["Builder", "cpu_adam_builder", "cpu_adam_compiles_cuda_sources", "NinjaDetection", "ninja_detection",
     "load_verbose_default", "PIN_MEMORY_DEFAULT_TRUE_FROM", "pin_memory_default", "import_fails_without_toolkit",
     "MSG_SETUP_NO_TORCH", "MSG_SETUP_PRECOMPILE_NO_TORCH", "MSG_SETUP_PRECOMPILE_OP_NO_TORCH", "MSG_CPU_FALLBACK",
+    "MSG_SETUP_PRECOMPILE_INCOMPATIBLE",
     "CCL_HEADER", "CPU_ACCELERATOR_ONLY_OPS", "MSG_OP_NOT_IMPLEMENTED", "TORCH_HIPIFY_MODULE", "MSG_HIPIFY_KWARG",
     "MSG_NO_OP_BUILDER_MODULE", "LAUNCHER_LOCAL_SIZE_VAR", "BuilderBug", "BUILDER_BUGS", "SIMD_EMPTY_FLAG_FIXED"]
 
@@ -75,6 +76,7 @@ def import_fails_without_toolkit(ds: Version) -> bool:
 # (the default on Windows, BUILD_OP_PLATFORM) the assert aborts `Getting requirements to build wheel`.
 MSG_SETUP_NO_TORCH = "Unable to import torch, pre-compiling ops will be disabled."
 MSG_SETUP_PRECOMPILE_NO_TORCH = "Unable to pre-compile ops without torch installed."
+MSG_SETUP_PRECOMPILE_INCOMPATIBLE = "Unable to pre-compile {op}"  # setup.py abort: DS_BUILD_<OP>=1, op incompatible (0.3-0.16.x)
 MSG_SETUP_PRECOMPILE_OP_NO_TORCH = "Unable to pre-compile {op}, please first install torch"  # DS_BUILD_<OP>=1 alone
 # accelerator/real_accelerator.py get_accelerator: no CUDA GPU visible -> the cpu accelerator (0.14.1-0.19.8)
 MSG_CPU_FALLBACK = "Setting accelerator to CPU. If you have GPU or other accelerator, we were unable to detect it."

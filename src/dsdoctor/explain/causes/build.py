@@ -13,7 +13,7 @@ from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge.versions import major_minor, v
 from ...model import Severity
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
+from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, lit, log, msg, rx
 
 BUILDER = "deepspeed/ops/op_builder/builder.py"
 CPP_EXT = "torch/utils/cpp_extension.py"
@@ -354,6 +354,15 @@ SPECS: Tuple[Cause, ...] = (
                   "csrc/aio/common/deepspeed_aio_utils.h:17:10: fatal error: libaio.h: No such file or directory"),
               rx(r"cannot find -laio\b", "cannot find -laio", "ld linking DeepSpeed's async_io op (-laio, 0.9-0.19.8)",
                  "/usr/bin/ld: cannot find -laio: No such file or directory"),
+              # async_io's compatibility probe is libaio's io_submit / io_pgetevents (async_io.py is_compatible): the op
+              # refused as incompatible, at a JIT load or a DS_BUILD_AIO=1 install, is libaio not found
+              rx(lit(K.MSG_NOT_COMPATIBLE).replace(r"(?P<op>\S{1,200}?)", "async_io"), "Unable to JIT load the async_io op",
+                 f"{BUILDER} jit_load of AsyncIOBuilder (0.9-0.19.8)",
+                 "RuntimeError: Unable to JIT load the async_io op due to it not being compatible due to hardware/software "
+                 "issue. None"),
+              rx(lit(K.MSG_SETUP_PRECOMPILE_INCOMPATIBLE).replace(r"(?P<op>\S{1,200}?)", "async_io") + r"\s{0,4}$",
+                 "Unable to pre-compile async_io", "setup.py abort, DS_BUILD_AIO=1 with async_io incompatible (0.3-0.16.x)",
+                 "AssertionError: Unable to pre-compile async_io"),
               # printed by every op-compatibility probe (ds_report, any import of the builders): the cause only when
               # the async_io op then fails
               msg(K.MSG_LIBAIO, "deepspeed/ops/op_builder/async_io.py is_compatible warning (0.9-0.19.8)",
@@ -466,12 +475,20 @@ SPECS: Tuple[Cause, ...] = (
     _windows_op_build,
     Docs(
         what="An op build failed on native Windows (MSVC required / not found, POSIX-only sources, link errors of the "
-              "MSVC toolchain).",
+              "MSVC toolchain), or failed for a Linux reason (libaio, a compiler, CUDA libraries) in a log whose paths "
+              "or tools show native Windows (`C:\\Users\\...`, `\\Lib\\site-packages\\`, `.pyd`, MSVC's `LNK` errors).",
         why="DeepSpeed ops cannot be JIT-built on native Windows.",
         fix="Run training under WSL2 or Linux (`wsl --install`).",
         examples=(log("windows-msvc", "A cpu_adam build on Windows:",
                    "error: Microsoft Visual C++ 14.0 or greater is required. Get it with \"Microsoft C++ Build Tools\"\n"
-                   "ninja: build stopped: subcommand failed.\n" + CPU_ADAM_TAIL),),
+                   "ninja: build stopped: subcommand failed.\n" + CPU_ADAM_TAIL),
+                  log("windows-precompile-async-io", "DS_BUILD_AIO=1 on native Windows (DeepSpeed 0.9.2): the libaio probe "
+                      "fails; no `apt-get install libaio-dev` applies there:",
+                      "       [ERROR]  Unable to pre-compile async_io\n"
+                      "      Traceback (most recent call last):\n"
+                      "        File \"C:\\Users\\user\\AppData\\Local\\Temp\\pip-install-k2x9q1\\deepspeed_5d0e\\setup.py\", "
+                      "line 162, in <module>\n"
+                      "          abort(f\"Unable to pre-compile {op_name}\")\n")),
         reads="log"),
     signatures=(
               msg(CK.MSG_WINDOWS_POSIX_ONLY, "deepspeed/ops/op_builder/*.py is_compatible on Windows (0.10-0.19.8)",

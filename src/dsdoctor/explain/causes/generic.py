@@ -110,12 +110,18 @@ def unknown(s: Seen, f: LogFacts) -> Advice:
                   " ".join(x for x in said if x))
 
 
+BATON = "torch/utils/file_baton.py FileBaton.wait under cpp_extension _jit_compile (torch 1.x-2.14)"
+
+
 def lock_stale(s: Seen, f: LogFacts) -> Advice:
     lock = f"{f.ext_root}/<op>/lock" if f.ext_root else "~/.cache/torch_extensions/py*/<op>/lock"
     fix = (code_fix("Find and delete stale lock files (no build running)", f"ls -la {lock}  # then rm -f it")
            if "<op>" in lock or "*" in lock else stale_lock_fix(lock))
-    return Advice("The log ends while an op was being built or waited for: likely a stale torch-extensions lock "
-                  "(a silent hang), or the run was cut",
+    summary = ("An op build waits on another process's lock (torch's FileBaton.wait in the stack): a stale "
+               "torch-extensions lock, or a concurrent build of the same op" if "file_baton" in s.text else
+               "The log ends while an op was being built or waited for: likely a stale torch-extensions lock "
+               "(a silent hang), or the run was cut")
+    return Advice(summary,
                   "torch <= 2.13 waits forever, silently, on a leftover lock file in the build dir.", [fix])
 
 
@@ -181,7 +187,7 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_OP_WRAPPED, "deepspeed/ops/adam, adagrad, lion __init__ (0.19.8)",
                   "RuntimeError: DeepSpeedCPUAdagrad requires the cpu_adagrad op, which failed to build/load.", symptom=True),
               msg(K.MSG_NOT_COMPATIBLE, "deepspeed/ops/op_builder/builder.py jit_load (0.9-0.19.8)",
-                  "RuntimeError: Unable to JIT load the async_io op due to it not being compatible due to "
+                  "RuntimeError: Unable to JIT load the evoformer_attn op due to it not being compatible due to "
                   "hardware/software issue. None", symptom=True),
               msg(CK.MSG_NINJA_STOPPED, "ninja (1.10-1.13)", "ninja: build stopped: subcommand failed.", symptom=True),
               msg(CK.MSG_ERROR_COMPILING, "torch/utils/cpp_extension.py BuildExtension (setup.py builds, torch 1.x-2.14)",
@@ -239,7 +245,15 @@ SPECS: Tuple[Cause, ...] = (
                    "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'\n"),),
         reads="log"),
     predicted="verify"),
-    form(N.TORCH_EXTENSIONS_LOCK_STALE, lock_stale, level=Severity.WARNING),
+    # a stack dump (py-spy, faulthandler, the traceback of a killed or interrupted run) inside torch's wait for the
+    # build dir's lock: the build waits on another process (a stale lock left by a killed build, or a concurrent one)
+    form(N.TORCH_EXTENSIONS_LOCK_STALE, lock_stale, level=Severity.WARNING, signatures=(
+              rx(r"\bwait \((?:\S{0,300}/)?torch/utils/file_baton\.py:\d{1,5}\)", "file_baton.py:",
+                 BATON + " in a py-spy dump (py-spy 0.3)", "    wait (torch/utils/file_baton.py:42)"),
+              rx(r"torch[/\\]utils[/\\]file_baton\.py\", line \d{1,5},? in wait\b", 'file_baton.py", line ',
+                 BATON + " in a Python traceback or a faulthandler dump",
+                 '  File "/opt/envs/venv/lib/python3.11/site-packages/torch/utils/file_baton.py", line 42, in wait',
+                 'File "/opt/envs/venv/lib/python3.11/site-packages/torch/utils/file_baton.py", line 42 in wait'))),
     cause(
     N.USER_CODE_ERROR,
     Severity.ERROR,

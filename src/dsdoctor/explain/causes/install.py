@@ -147,7 +147,7 @@ SPECS: Tuple[Cause, ...] = (
                   "[WARNING] [real_accelerator.py:213:get_accelerator] Setting accelerator to CPU. If you have GPU or "
                   "other accelerator, we were unable to detect it.", note=True,
                   # the cause when the log goes on to ds_report's rows for the cpu accelerator's own ops
-                  cause_with=r"^(?:%s) ?\.* \[(?:NO|YES)\]" % "|".join(K.CPU_ACCELERATOR_ONLY_OPS)))),
+                  cause_with=r"^(?:%s) ?\.* \[(?:NO|YES)\]" % "|".join(K.CPU_ACCELERATOR_ONLY_OPS), rows=True))),
     cause(
     N.OP_NOT_IMPLEMENTED_ON_ACCELERATOR,
     Severity.ERROR,

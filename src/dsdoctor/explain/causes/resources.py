@@ -24,7 +24,9 @@ def _gpu_oom(s: Seen, f: LogFacts) -> Advice:
 
 
 def _shm(s: Seen, f: LogFacts) -> Advice:
-    return Advice("A process died of SIGBUS: /dev/shm is too small", s.text,
+    nccl = "shared memory segment" in s.text  # NCCL's own shm transport, at communicator init
+    return Advice("NCCL could not create its shared-memory segment: /dev/shm is too small" if nccl else
+                  "A process died of SIGBUS: /dev/shm is too small", s.text,
                   [F.shm_fix(), code_fix("Or load data in the main process", "DataLoader(..., num_workers=0)")])
 
 
@@ -34,12 +36,21 @@ def _disk(s: Seen, f: LogFacts) -> Advice:
 
 
 def _host_oom(s: Seen, f: LogFacts) -> Advice:
-    return Advice("A rank was killed with SIGKILL (exit -9) and left no traceback: almost always the host OOM killer",
-                  "",
+    pct, used = s.groups.get("pct"), s.groups.get("used")
+    facts = (f"DeepSpeed's last host-memory report before the kill: {used} GB used, {pct}% of RAM." if pct else
+             f"The last line before the kill is a checkpoint load (every rank reads its shards, optimizer states "
+             f"included, into host RAM): {s.groups['load']}" if s.groups.get("load") else "")
+    summary = ("The launcher killed the ranks after one died without an exception: most likely the host OOM killer "
+               "(SIGKILL)" if s.groups.get("silent") else
+               "A rank was killed with SIGKILL (exit -9) and left no traceback: almost always the host OOM killer")
+    return Advice(summary, "",
                   [code_fix("Confirm it", "dmesg -T | grep -i -E 'killed process|out of memory'"),
                    code_fix("Load under zero.Init: create TrainingArguments(deepspeed=...) before from_pretrained",
                             "args = TrainingArguments(..., deepspeed=cfg); model = AutoModel.from_pretrained(..., torch_dtype=torch.bfloat16)"),
-                   code_fix("Size it first", "dsdoctor estimate")])
+                   code_fix("Size it first", "dsdoctor estimate"),
+                   *([code_fix("Resuming: fewer ranks reading shards at once per node, or more host RAM / swap",
+                               "free -g   # while it loads; the optimizer states of every local rank are in RAM at once")]
+                     if s.groups.get("load") else [])], facts)
 
 
 def _memlock(s: Seen, f: LogFacts) -> Advice:
@@ -131,6 +142,9 @@ SPECS: Tuple[Cause, ...] = (
            "torch.cuda.OutOfMemoryError: CUDA error: out of memory")),
     predicted="estimate"),
     form(N.SHM_TOO_SMALL, _shm, signatures=(
+              msg(CK.MSG_NCCL_SHM_SEGMENT, "NCCL include/shm.h / transport/shm.cc shmOpen (NCCL 2.7-2.2x, NCCL_DEBUG=WARN)",
+                  "host:97:183 [0] include/shm.h:48 NCCL WARN Error while creating shared memory segment "
+                  "/dev/shm/nccl-shm-recv-1a2b3c-1-1-0 (size 9637888)"),
               msg(CK.MSG_SHM, "torch/utils/data/_utils/signal_handling / worker.py (torch 1.x-2.14)",
                  "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm)."),
               rx(r"DataLoader worker \(pid \d{1,10}\) is killed by signal: Bus error", "is killed by signal: Bus error",
@@ -173,7 +187,9 @@ SPECS: Tuple[Cause, ...] = (
     _host_oom,
     Docs(
         what="A rank was killed with SIGKILL (`exits with return code = -9`, `exitcode: -9`, `Signal 9 (SIGKILL)`) "
-              "and left no traceback.",
+              "and left no traceback; or, in a log with no exception at all, the launcher killed its ranks "
+              "(`Killing subprocess`) with no other exit code shown. DeepSpeed's last `see_memory_usage` host-RAM "
+              "line before the kill (`CPU Virtual Memory: used = ... GB, percent = ...%`) is quoted as evidence.",
         why="Almost always the host OOM killer: each rank loading the full model into host RAM (no zero.Init "
               "because the model was built before TrainingArguments/HfDeepSpeedConfig), or CPU offload buffers "
               "exceeding RAM.",
@@ -184,7 +200,13 @@ SPECS: Tuple[Cause, ...] = (
                    "[2026-11-29 16:36:04,986] [INFO] [launch.py:253:sigkill_handler] Killing subprocess 13229\n"
                    "[2026-11-29 16:36:04,989] [INFO] [launch.py:253:sigkill_handler] Killing subprocess 13230\n"
                    "[2026-11-29 16:36:04,989] [ERROR] [launch.py:259:sigkill_handler] ['/opt/envs/venv/bin/python', "
-                   "'-u', 'victim.py', '--local_rank=1'] exits with return code = -9\n"),),
+                   "'-u', 'victim.py', '--local_rank=1'] exits with return code = -9\n"),
+                  log("host-oom-silent-kill", "Host RAM climbing in DeepSpeed's memory reports, then the launcher kills "
+                      "the ranks; no exception and no exit line in the excerpt:",
+                      "[2026-11-29 16:36:01,948] [INFO] [utils.py:789:see_memory_usage] CPU Virtual Memory:  used = 60.9 GB, "
+                      "percent = 97.2%\n"
+                      "[2026-11-29 16:36:04,986] [INFO] [launch.py:253:sigkill_handler] Killing subprocess 13229\n"
+                      "[2026-11-29 16:36:04,989] [INFO] [launch.py:253:sigkill_handler] Killing subprocess 13230\n")),
         reads="log"),
     signatures=(
               rx(_exit("-9"), "exits with return code = -9", LAUNCH, _LAUNCH_LINE + "-9"),

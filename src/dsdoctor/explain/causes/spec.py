@@ -76,6 +76,7 @@ class Signature:
     anywhere: bool = False  # a frame signature matching any frame of the traceback, not only the innermost
     code: Optional[Union[Pattern[str], LazyPattern]] = None  # a frame signature: the frame's source line must match too (a call into the failure)
     cause_with: str = ""  # a note that is the cause when a symptom line matching this regex is in the log
+    rows: bool = False  # ``cause_with`` reads ds_report's op-table rows too (for any other note a row is context)
     below: Tuple[str, ...] = ()  # a frame signature: a deeper frame (called from the matched one) is (path suffix, function)
 
 
@@ -91,6 +92,7 @@ class LogFacts:
     no_gpu: bool = False
     python: Optional[Tuple[int, int]] = None
     ext_root: Optional[str] = None
+    platform: str = ""  # "windows" (native), "wsl", "macos", or "" (Linux or not shown): it vetoes fixes (fixes.for_platform)
     extra: Dict[str, str] = field(default_factory=dict)
 
 
@@ -255,7 +257,7 @@ def _pieces(template: str) -> List[str]:
 
 
 def msg(template: str, source: str, *samples: str, symptom: bool = False, note: bool = False, cut: bool = True,
-        cause_with: str = "") -> Signature:
+        cause_with: str = "", rows: bool = False) -> Signature:
     """A signature from a message template (``{placeholder}`` = one token). When its first ``CUT_MIN`` literal
     characters hold a literal piece of ``CUT_NEEDLE`` characters (and ``cut``), a line that ends after at least
     those characters, mid-message, matches too; the needle is that piece. Otherwise the needle is the template's
@@ -263,9 +265,9 @@ def msg(template: str, source: str, *samples: str, symptom: bool = False, note: 
     k, head = _head(template)
     if cut and k >= 0 and len(head) >= CUT_NEEDLE:
         return Signature("", LazyPattern(lambda: _cut(_units(template), k)), symptom, head, note, source, samples,
-                         cause_with=cause_with)
+                         cause_with=cause_with, rows=rows)
     return Signature("", LazyPattern(lambda: _lit(template)), symptom, max(_pieces(template), key=len), note, source, samples,
-                     cause_with=cause_with)
+                     cause_with=cause_with, rows=rows)
 
 
 def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = False, note: bool = False,

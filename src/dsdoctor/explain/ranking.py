@@ -1,0 +1,92 @@
+"""What diagnose weighs besides which signatures matched: the platform the log ran on (a fact that vetoes fixes
+and turns an op-build cause into the Windows answer), an error the library handled (it ranks below a later one
+that ended the run), and a run killed with no exception (the launcher killing its ranks, the host-memory trend
+before it)."""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, Iterable, List, Optional
+
+from .. import names as N
+from .match import Hit, Scanner
+
+# A native Windows run: a drive path, a Windows site-packages, a compiled module (.pyd), setuptools' easy_install
+# launcher, MSVC's compiler or linker. WSL runs Linux (its paths are /mnt/c/...): its fixes apply.
+_WINDOWS = re.compile(r"(?:^|[\s\"'(=\[])[A-Za-z]:\\\\?[\w$ .-]{1,200}\\|\\Lib\\site-packages\\|\w\.pyd\b|easy_install-|"
+                      r"\bLNK\d{4}\b|\bcl\.exe\b|\bMSVC\b")
+_WSL = re.compile(r"microsoft-standard-WSL|\bWSL2?\b|/mnt/[c-z]/")
+_MACOS = re.compile(r"^/Users/\w|[\s\"'(]/Users/\w|/Library/Frameworks/Python\.framework/|\.dylib\b|\bdarwin\b")
+
+# causes that are an op build failing: on native Windows the answer is that ops cannot be built there at all
+OP_BUILD_CAUSES = (N.LIBAIO_MISSING, N.OP_BUILD_FAILED_CAUSE_NOT_IN_LOG, N.CUDA_LIBS_MISSING, N.PYTHON_HEADERS_MISSING,
+                   N.HOST_COMPILER_UNSUPPORTED, N.CUDA_HEADERS_MISSING, N.NINJA_MISSING, N.OP_BUILD_FAILED)
+HANDLED_NEAR = 3  # lines between an error and the line saying it was handled (either order: pastes reorder them)
+_RC = re.compile(r"(?:return code = |exitcode: )(-?\d{1,4})")
+_PCT = re.compile(r"used = ([\d.]{1,12}) GB, percent = ([\d.]{1,6})%")
+
+
+def _texts(sc: Scanner) -> Iterable[str]:
+    for tb in sc.tracebacks:
+        yield from (f.path for f in tb.frames)
+        yield tb.exc_text
+    for hits in sc.hits.values():
+        yield from (h.text for h in hits)
+    yield from (h.text for h in sc.symptoms + sc.notes + sc.warnings)
+    yield from (t for _, _, t in sc.tail)
+
+
+def platform(sc: Scanner) -> str:
+    """``windows`` (native), ``wsl``, ``macos`` or ``""`` (Linux, or not shown), read from paths and tool messages."""
+    found = ""
+    for text in _texts(sc):
+        if _WSL.search(text):
+            return "wsl"
+        if not found and _WINDOWS.search(text):
+            found = "windows"
+        elif not found and _MACOS.search(text):
+            found = "macos"
+    return found
+
+
+def handled(h: Hit, sc: Scanner) -> bool:
+    """The library handled the error on ``h``'s line: a line next to it says it falls back or saves another way
+    (Transformers' Trainer catching the 16-bit gather ValueError and saving the full checkpoint)."""
+    return any(m.source == h.source and abs(m.line - h.line) <= HANDLED_NEAR for m in sc.marks["handled"])
+
+
+def silent_kill(sc: Scanner) -> Optional[List[Hit]]:
+    """The launcher killed its ranks and no rank printed an exception (the caller checks there is none), with no
+    exit code other than SIGKILL's shown, and either SIGKILL's code (-9) or host-RAM evidence before the kill
+    (DeepSpeed's host-memory report, or a checkpoint load as the last thing logged): the lines that show it, that
+    evidence first. None when the log shows no kill, another exit code (a
+    segfault, an exit of 1 whose traceback the paste left out), or a kill with neither (an honest unknown)."""
+    kills = list(sc.marks["kill"])
+    if not kills:
+        return None
+    codes = [m.group(1) for m in (_RC.search(e.text) for e in sc.marks["exit"]) if m]
+    if any(c != "-9" for c in codes):
+        return None
+    # host RAM evidence before the kill: DeepSpeed's memory report, or a checkpoint load (each rank reads its
+    # shards, optimizer states included, into host RAM) as the last thing logged before it
+    before = [h for kind in ("memory", "load") for h in sc.marks[kind] if h.order < kills[0].order]
+    memory = sorted(before, key=lambda h: h.order)[-1:]
+    if memory and memory[0] in sc.marks["load"] and _logged_between(sc, memory[0], kills[0]):
+        memory = []  # the load finished and the run went on: not what the kill followed
+    if not memory and "-9" not in codes:
+        return None  # a kill and nothing else (no SIGKILL code, no memory evidence): the cause is not in the log
+    return memory + kills[:1]
+
+
+def _logged_between(sc: Scanner, a: Hit, b: Hit) -> bool:
+    """Whether the log shows progress between two lines (a training step, another mark) — unknown lines count not."""
+    return any(a.order < h.order < b.order for kind in ("memory", "handled", "exit") for h in sc.marks[kind])
+
+
+def memory_groups(hits: List[Hit]) -> Dict[str, str]:
+    """``used`` (GB) and ``pct`` from DeepSpeed's host-memory report among ``hits`` (empty when none)."""
+    for h in hits:
+        m = _PCT.search(h.text)
+        if m:
+            return {"used": m.group(1), "pct": m.group(2)}
+    return {}
