@@ -14,6 +14,7 @@ from ..knowledge.versions import major_minor, parse
 from ..model import CONSEQUENCE, Evidence, Finding, Report, Severity
 from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
+from .causes import versions as V
 from .causes.loading import zero3_both
 from .match import Frame, Hit, Scanner, Traceback
 from .reader import Source, bytes_stream, iter_chunks, open_binary
@@ -291,6 +292,10 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         if fr is not None:
             ev.append(Evidence(f'File "{fr.path}", line {fr.line}, in {fr.func}' + (f": {fr.code}" if fr.code else ""),
                                "your code", path=fr.path, line=fr.line))
+        asked = V.api_mismatch(tb.exc_text, [(f.path, f.code) for f in tb.frames])
+        if asked is not None:  # one installed package's call asks another for what it lacks
+            name = N.PACKAGE_VERSIONS_INCOMPATIBLE
+            return _finding(name, BY_NAME[name].advise(Seen(exc, asked), facts), ev, symptoms)
         mine = fr is not None and innermost is fr and bool(tb.exc_text) and not LIB_EXCEPTION.search(tb.exc_text)
         name = N.USER_CODE_ERROR if mine else N.UNKNOWN
         return _finding(name, BY_NAME[name].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)
