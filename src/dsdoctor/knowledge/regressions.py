@@ -12,11 +12,6 @@ from typing import Optional, Tuple
 
 from packaging.version import Version
 
-# Python's ImportError for a name imported from a module still being imported (an import cycle), 3.8+
-MSG_CIRCULAR_IMPORT = ("cannot import name '{name}' from partially initialized module '{module}' "
-                       "(most likely due to a circular import)")
-
-
 @dataclass(frozen=True)
 class Regression:
     """A bug of ``package`` releases ``first``..``last`` (inclusive; ``first`` is the oldest release read that has

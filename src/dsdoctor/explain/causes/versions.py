@@ -83,6 +83,14 @@ def _asked(g: Dict[str, str]) -> str:
                        f"take"}[kind]
 
 
+def _package_named(g: Dict[str, str]) -> str:
+    """The package the missing name was asked of: the module's, or the one a class name starts with."""
+    if g["kind"] not in ("member", "keyword"):
+        return g["module"].split(".")[0]
+    low = g["module"].lower()
+    return next((p for p in PACKAGES if low.startswith(p.replace("_", ""))), "")
+
+
 def _versions_shown(f: LogFacts) -> str:
     shown = [f"{k} {v}" for k, v in (("DeepSpeed", f.ds), ("torch", f.torch), ("Transformers", f.transformers)) if v]
     return f"The log shows {', '.join(shown)}." if shown else ""
@@ -101,11 +109,11 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
         fixes.append(F.pip_fix(req, f"Install what the module requires: {req}"))
     if g.get("caller"):
         facts.insert(0, _asked(g) + ".")
-        pkgs = sorted({g["caller"], g["module"].split(".")[0]} - {""}) if g["kind"] != "member" else [g["caller"]]
+        pkgs = sorted({g["caller"], _package_named(g)} - {""})
         fixes.append(code_fix(f"Compare the installed versions of {' and '.join(pkgs)}",
                               "pip list 2>/dev/null | grep -i -E '" + "|".join(p.replace("_", "[-_]") for p in pkgs) + "'",
-                              reason=f"install the {pkgs[-1]} release the other was written for (its requirements or "
-                                     "release notes), or upgrade both together"))
+                              reason=f"{g['caller']} calls an API of another release: install the versions its requirements "
+                                     "or release notes name, or upgrade both together"))
     fixes.append(code_fix("Move DeepSpeed / torch / Transformers to versions released together",
                           "pip install -U deepspeed   # or pin torch/transformers to the versions your DeepSpeed (or project) was tested with",
                           reason="an API one package imports was renamed, added or removed in the other"))
@@ -179,7 +187,7 @@ SPECS: Tuple[Cause, ...] = (
               "pass it).",
         examples=(log(N.TORCH_WEIGHTS_ONLY_LOAD, "Resuming with DeepSpeed 0.15.4 under torch 2.6:",
                    "_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you "
-                   "have two options"),),
+                   "have two options, do those steps only if you trust the source of the checkpoint. \n"),),
         reads="log"),
     signatures=(
               msg(MSG_WO_FAILED, TORCH_SER + ": the UnpicklingError's first line",
@@ -209,7 +217,8 @@ SPECS: Tuple[Cause, ...] = (
               "staging dir `tmp-checkpoint-N` and rename it to `checkpoint-N` afterwards (4.38 also removes it). "
               "When more than one process does that on one directory (ranks of several nodes on a shared "
               "filesystem, `save_on_each_node`), the second finds the staging dir already renamed or the target "
-              f"not empty. {R.TF_TMP_CHECKPOINT.fixed} went back to writing `checkpoint-N` directly.",
+              f"not empty. {R.TF_TMP_CHECKPOINT.fixed} went back to writing `checkpoint-N` directly (a main-branch build of early "
+              "2025 staged to `tmp-checkpoint-<random>` again; the 4.48.3 and 4.49.0 releases do not).",
         fix=f"Upgrade Transformers (`pip install 'transformers>={R.TF_TMP_CHECKPOINT.fixed}'`) or pin it below "
               f"{R.TF_TMP_CHECKPOINT.first}; remove leftover `tmp-checkpoint-*` dirs before resuming.",
         examples=(log(N.TRANSFORMERS_TMP_CHECKPOINT_RENAME, "A two-node Trainer run on a shared filesystem, Transformers "
@@ -244,8 +253,7 @@ SPECS: Tuple[Cause, ...] = (
               "bugs whose releases and fix it read in DeepSpeed's released sources (`knowledge/regressions.py`).",
         fix="Upgrade DeepSpeed to the release that fixed it (the summary names it), or pin the last release before it.",
         examples=(log(N.DEEPSPEED_RELEASE_REGRESSION, "`import deepspeed` with DeepSpeed 0.19.7 and triton installed:",
-                   "ImportError: cannot import name 'DeepSpeedTransformerInference' from partially initialized module "
-                   "'deepspeed.model_implementations.transformers.ds_transformer'"),),
+                   _CIRCULAR_SAMPLE + "\n"),),
         reads="log"),
     signatures=(
               rx(r"cannot import name '\w{1,100}' " + re.escape(_CIRCULAR.text), _CIRCULAR.text,
@@ -272,7 +280,9 @@ SPECS: Tuple[Cause, ...] = (
                    "(/venv/lib/python3.11/site-packages/deepspeed/__init__.py)\n"),
                   log("package-versions-incompatible-trl", "TRL 0.15.1's PPO with DeepSpeed 0.16.4 (which renamed a "
                       "ZeRO-3 offload method):",
-                      "AttributeError: 'DeepSpeedZeRoOffload' object has no attribute '_register_hooks_recursively'")),
+                      "  File \"/venv/lib/python3.11/site-packages/trl/models/utils.py\", line 174, in add_hooks\n"
+                      "    optimizer_offload._register_hooks_recursively(optimizer_offload.module)\n"
+                      "AttributeError: 'DeepSpeedZeRoOffload' object has no attribute '_register_hooks_recursively'\n")),
         reads="log"),
     signatures=(
               msg(TK.MSG_REQUIRE_VERSION, "transformers/utils/versions.py require_version (4.x-5.24), e.g. the DeepSpeed "
