@@ -12,6 +12,7 @@ from typing import Optional, Tuple
 
 from packaging.version import Version
 
+
 @dataclass(frozen=True)
 class Regression:
     """A bug of ``package`` releases ``first``..``last`` (inclusive; ``first`` is the oldest release read that has
