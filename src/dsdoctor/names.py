@@ -129,6 +129,9 @@ NODE_ENV_DRIFT = "node-env-drift"
 NODE_UNREACHABLE = "node-unreachable"
 NODE_ENV_DIFFERS = "node-env-differs"
 LAUNCH_FAILED = "launch-failed"
+TORCH_WEIGHTS_ONLY_LOAD = "torch-weights-only-load"
+TRANSFORMERS_TMP_CHECKPOINT_RENAME = "transformers-tmp-checkpoint-rename"
+DEEPSPEED_RELEASE_REGRESSION = "deepspeed-release-regression"
 
 # name -> (code, owner): the owner is the command family whose module holds the name's spec
 # (check, verify, lint, explain, estimate, smoke, multinode, launch)
@@ -258,6 +261,10 @@ CODES: Dict[str, Tuple[str, str]] = {
     NODE_UNREACHABLE: ("DS701", "multinode"),
     NODE_ENV_DIFFERS: ("DS702", "multinode"),
     LAUNCH_FAILED: ("DS703", "launch"),
+    # DS8xx: the long tail explain names
+    TORCH_WEIGHTS_ONLY_LOAD: ("DS800", "explain"),
+    TRANSFORMERS_TMP_CHECKPOINT_RENAME: ("DS801", "explain"),
+    DEEPSPEED_RELEASE_REGRESSION: ("DS802", "explain"),
 }
 
 UNKNOWN_CODE = "DS000"  # a name not in the table (a test fails on any emitted one)

@@ -18,6 +18,7 @@ from . import failure as FM
 from . import ranking as R
 from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
+from .causes import versions as V
 from .causes.loading import zero3_both
 from .match import Frame, Hit, Scanner, Traceback
 from .reader import Source, bytes_stream, iter_chunks, open_binary
@@ -354,6 +355,10 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         if fr is not None:
             ev.append(Evidence(f'File "{fr.path}", line {fr.line}, in {fr.func}' + (f": {fr.code}" if fr.code else ""),
                                "your code", path=fr.path, line=fr.line))
+        asked = V.api_mismatch(tb.exc_text, [(f.path, f.code) for f in tb.frames])
+        if asked is not None:  # one installed package's call asks another for what it lacks
+            name = N.PACKAGE_VERSIONS_INCOMPATIBLE
+            return _finding(name, BY_NAME[name].advise(Seen(exc, asked), facts), ev, symptoms)
         mine = fr is not None and innermost is fr and bool(tb.exc_text) and not LIB_EXCEPTION.search(tb.exc_text)
         if mine:
             return _finding(N.USER_CODE_ERROR, BY_NAME[N.USER_CODE_ERROR].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)

@@ -209,14 +209,12 @@ def split_prefix(text: str) -> Tuple[str, str]:
                 m = _HOST.match(text)
                 if m and _hostlike(m.group(1)):
                     keys.append(m.group(1))
-                elif not keys:
+                else:  # srun's label comes first, or between a collector's rank prefix and the rank's own
                     m = _SRUN.match(text)
-                    if m:
+                    if m and (not keys or _RANK.match(text, m.end())):
                         keys.append("task" + m.group(1))
                     else:
                         break
-                else:
-                    break
         text = text[m.end():]
     return "/".join(keys), text
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import List, Tuple
+from typing import Tuple
 
 from ... import fixes as F
 from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
-from ...knowledge import transformers as TK
-from ...model import Fix, Severity
+from ...model import Severity
 from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
 RUNNER = "deepspeed/launcher/runner.py"
@@ -117,18 +116,6 @@ def _sigint_handler(s: Seen, f: LogFacts) -> Advice:
                   "",
                   [F.pip_fix("deepspeed>=0.9.4", "Upgrade DeepSpeed (the handler is installed only for multi-node runs)"),
                    code_fix("Find the first failure above the handler's traceback", "dsdoctor explain <the full log>")])
-
-
-def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
-    g = s.groups
-    fixes: List[Fix] = []
-    if g.get("req"):
-        req = g["req"].strip("'\"")
-        fixes.append(F.pip_fix(req, f"Install what the module requires: {req}"))
-    fixes.append(code_fix("Move DeepSpeed / torch / Transformers to versions released together",
-                          "pip install -U deepspeed   # or pin torch/transformers to the versions your DeepSpeed (or project) was tested with",
-                          reason="an API one package imports was renamed, added or removed in the other"))
-    return Advice("Installed packages disagree on an API: an import or version requirement failed", "", fixes)
 
 
 # torch.distributed setup failing or timing out: the frames of a paste cut there, or the store's timeout messages
@@ -413,32 +400,4 @@ SPECS: Tuple[Cause, ...] = (
                   "NameError: free variable 'kill_cmd' referenced before assignment in enclosing scope",
                   "NameError: cannot access free variable 'kill_cmd' where it is not associated with a value in "
                   "enclosing scope"),)),
-    cause(
-    N.PACKAGE_VERSIONS_INCOMPATIBLE,
-    Severity.ERROR,
-    "Installed packages disagree on an API (DeepSpeed / torch / Transformers)",
-    _versions_incompatible,
-    Docs(
-        what="An import or a version requirement between installed packages failed: `cannot import name 'X' from "
-              "'deepspeed' / 'torch....'`, or `deepspeed>=X is required for a normal functioning of this module, but "
-              "found deepspeed==Y`.",
-        why="One package uses an API the installed version of another does not have: a newer torch renamed a name "
-              "DeepSpeed imports, a project needs a newer DeepSpeed (`get_accelerator`), a newer Transformers needs a "
-              "newer DeepSpeed.",
-        fix="Install what the message requires, or move DeepSpeed / torch / Transformers to versions released "
-              "together (`pip install -U deepspeed`, or pin the other package).",
-        examples=(log(N.PACKAGE_VERSIONS_INCOMPATIBLE, "A project importing get_accelerator with DeepSpeed 0.7:",
-                   "ImportError: cannot import name 'get_accelerator' from 'deepspeed' "
-                   "(/venv/lib/python3.11/site-packages/deepspeed/__init__.py)\n"),),
-        reads="log"),
-    signatures=(
-              msg(TK.MSG_REQUIRE_VERSION, "transformers/utils/versions.py require_version (4.x-5.24), e.g. the DeepSpeed "
-                  "integration's deepspeed floor",
-                  "ImportError: deepspeed>=0.9.3 is required for a normal functioning of this module, but found "
-                  "deepspeed==0.9.0."),
-              rx(r"cannot import name '(?P<name>\w{1,100})' from '(?P<module>(?:deepspeed|torch|transformers|accelerate)"
-                 r"(?:\.\w{1,60}){0,8})'", "cannot import name '", "Python's ImportError on a DeepSpeed / torch / "
-                 "Transformers / Accelerate module (a name renamed, added or removed between versions)",
-                 "ImportError: cannot import name 'get_accelerator' from 'deepspeed' "
-                 "(/venv/lib/python3.11/site-packages/deepspeed/__init__.py)"))),
 )

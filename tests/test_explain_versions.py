@@ -1,0 +1,36 @@
+"""The general versions rule (explain/causes/versions.py api_mismatch): an import / attribute / keyword one installed
+package's code asks of another is a versions disagreement; the user's own code asking, or a package's own state, is not."""
+
+from __future__ import annotations
+
+from dsdoctor.explain.causes.versions import api_mismatch
+from dsdoctor.knowledge import regressions as R
+from dsdoctor.knowledge.versions import parse
+
+SITE = "/venv/lib/python3.11/site-packages/"
+
+
+def test_a_package_asking_another() -> None:
+    g = api_mismatch("ImportError: cannot import name 'BUFSIZE' from 'numpy' (/venv/numpy/__init__.py)",
+                     [(SITE + "deepspeed/autotuning/scheduler.py", "from numpy import BUFSIZE")])
+    assert g is not None and (g["caller"], g["module"], g["name"]) == ("deepspeed", "numpy", "BUFSIZE")
+    g = api_mismatch("TypeError: DeepSpeedEngine.load_checkpoint() got an unexpected keyword argument 'weights_only'",
+                     [(SITE + "accelerate/accelerator.py", "model.load_checkpoint(input_dir, weights_only=False)")])
+    assert g is not None and (g["caller"], g["kind"], g["name"]) == ("accelerate", "keyword", "weights_only")
+
+
+def test_not_two_packages() -> None:
+    user = [("/home/user/proj/train.py", "import deepspeed.foo")]
+    assert api_mismatch("ModuleNotFoundError: No module named 'deepspeed.foo'", user) is None
+    own = [(SITE + "deepspeed/runtime/zero/stage_1_and_2.py", "self.ipg_buffer[self.ipg_index].narrow(")]
+    assert api_mismatch("AttributeError: 'DeepSpeedZeroOptimizer' object has no attribute 'ipg_index'", own) is None
+    wrong_type = [(SITE + "transformers/trainer.py", "model.config")]
+    assert api_mismatch("AttributeError: 'NoneType' object has no attribute 'config'", wrong_type) is None
+    same = [(SITE + "torch/__init__.py", "from torch._C import *")]
+    assert api_mismatch("ImportError: cannot import name 'x' from 'torch._C'", same) is None
+
+
+def test_regressions_need_the_release() -> None:
+    text = "AttributeError: module 'torch.compiler' has no attribute 'is_compiling'"
+    assert R.deepspeed_bug(text, parse("0.15.3")) is R.DS_TORCH_IS_COMPILING
+    assert R.deepspeed_bug(text, parse("0.15.4")) is None and R.deepspeed_bug(text, None) is None
