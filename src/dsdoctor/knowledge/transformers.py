@@ -176,3 +176,5 @@ MSG_CKPT_NO_GRAD_INPUTS = "None of the inputs have requires_grad=True. Gradients
 MSG_NO_GRAD_FN = "element 0 of tensors does not require grad and does not have a grad_fn"
 # torch/optim/lr_scheduler.py LRScheduler._update_lr (torch 2.10+): zip(..., strict=True) over param_groups and lrs
 MSG_ZIP_LONGER = "zip() argument 2 is longer than argument 1"
+# torch/nn/functional.py linear -> torch.addmm (torch 1.x): a 1-D (size-0, partitioned) weight
+MSG_TENSORS_2D = "tensors must be 2-D"

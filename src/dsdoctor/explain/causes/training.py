@@ -135,7 +135,8 @@ SPECS: Tuple[Cause, ...] = (
                    "[rank0]: Exception: Current loss scale already at minimum - cannot decrease scale anymore. "
                    "Exiting run.\n"),
                   log("fp16-overflow-at-min", "an older release skipping every step at the minimum scale:",
-                   "[deepscale] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1\n")),
+                   "[2021-06-01 09:00:13,297] [INFO] [stage2.py:1628:step] [deepscale] OVERFLOW! Rank 0 Skipping step. "
+                   "Attempted loss scale: 1, reducing to 1\n")),
         reads="log"),
     signatures=(
         msg(K.MSG_LOSS_SCALE_MIN, f"{LOSS_SCALER} (0.3-0.19.8)",
@@ -178,7 +179,9 @@ SPECS: Tuple[Cause, ...] = (
         fix="Call `model.enable_input_require_grads()` before wrapping the model with PEFT / the Trainer, or use "
               "non-reentrant checkpointing: `gradient_checkpointing_kwargs={'use_reentrant': False}`.",
         examples=(log("checkpointing-frozen-inputs", "LoRA with gradient checkpointing, no enable_input_require_grads:",
-                   "UserWarning: None of the inputs have requires_grad=True. Gradients will be None\n"),),
+                   "/opt/envs/venv/lib/python3.11/site-packages/torch/utils/checkpoint.py:90: UserWarning: None of the inputs have "
+                   "requires_grad=True. Gradients will be None\n"
+                   "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn\n"),),
         reads="log"),
     signatures=(
         msg(TK.MSG_CKPT_NO_GRAD_INPUTS, "torch/utils/checkpoint.py check_backward_validity (torch 1.x-2.x)",
@@ -202,7 +205,8 @@ SPECS: Tuple[Cause, ...] = (
         fix="Run one forward per backward (concatenate the inputs into one batch), or use non-reentrant gradient "
               "checkpointing (`gradient_checkpointing_kwargs={'use_reentrant': False}`).",
         examples=(log("zero-grad-reduced-twice", "two forwards before one backward under ZeRO-2:",
-                   "[rank0]: AssertionError: The parameter 12 has already been reduced."),),
+                   "[rank0]: AssertionError: The parameter 12 has already been reduced.             Gradient computed "
+                   "twice for this partition.             Multiple gradient reduction is currently not supported\n"),),
         reads="log"),
     signatures=(
         msg(K.MSG_REDUCED_TWICE, f"{STAGE12} reduce_independent_p_g_buckets_and_remove_grads / reduce_ipg_grads "
@@ -259,7 +263,9 @@ SPECS: Tuple[Cause, ...] = (
               "keep the config's and pass `accelerate.utils.DummyOptim` from the code. An optimizer that needs whole "
               "parameters (GaLore) does not work under ZeRO either way.",
         examples=(log("two-optimizers-accelerate", "an optimizer built in the code and one in the ds_config:",
-                   "ValueError: You cannot specify an optimizer in the config file and in the code at the same time."),),
+                   "ValueError: You cannot specify an optimizer in the config file and in the code at the same time. "
+                   "Please remove the optimizer from the config file or create `accelerate.utils.DummyOptim` in the "
+                   "code.\n"),),
         reads="log"),
     signatures=(
         msg(TK.MSG_ACCELERATE_TWO_OPTIMIZERS, "accelerate/accelerator.py _prepare_deepspeed (0.2x-1.x)",
@@ -279,6 +285,8 @@ SPECS: Tuple[Cause, ...] = (
         fix="Upgrade Transformers to a release that creates the scheduler after the optimizer is prepared, stay on "
               "torch < 2.10, or (own code) drop empty param groups before creating the optimizer and scheduler.",
         examples=(log("lr-scheduler-param-groups", "torch 2.10 with a Trainer that built the scheduler first:",
+                   "[rank0]:   File \"/opt/envs/venv/lib/python3.11/site-packages/torch/optim/lr_scheduler.py\", line 296, in _update_lr\n"
+                   "[rank0]:     for param_group, lr in zip(self.optimizer.param_groups, values, strict=True):\n"
                    "[rank0]: ValueError: zip() argument 2 is longer than argument 1\n"),),
         reads="log"),
     signatures=(
@@ -288,7 +296,7 @@ SPECS: Tuple[Cause, ...] = (
               "  File \"/venv/lib/python3.12/site-packages/torch/optim/lr_scheduler.py\", line 296, in _update_lr\n"
               "    for param_group, lr in zip(self.optimizer.param_groups, values, strict=True):\n"
               "ValueError: zip() argument 2 is longer than argument 1\n",
-              exc=r"zip\(\) argument \d is (?:longer|shorter) than argument \d"),)),
+              exc=re.escape(TK.MSG_ZIP_LONGER).replace("longer", "(?:longer|shorter)")),)),
     cause(
     N.DEEPSPEED_CHECKPOINT_STATE_MISSING,
     Severity.ERROR,
@@ -304,6 +312,8 @@ SPECS: Tuple[Cause, ...] = (
         fix="Do not set `save_only_model` when resuming or using `load_best_model_at_end` with DeepSpeed, or load the "
               "saved weights with `from_pretrained` and start a new run.",
         examples=(log("ds-checkpoint-state-missing", "resuming from a checkpoint saved with save_only_model=True:",
+                   "  File \"/opt/envs/venv/lib/python3.11/site-packages/transformers/integrations/deepspeed.py\", line 447, in deepspeed_load_checkpoint\n"
+                   "    raise ValueError(f\"Can't find a valid checkpoint at {checkpoint_path}\")\n"
                    "ValueError: Can't find a valid checkpoint at out/checkpoint-500\n"),),
         reads="log"),
     signatures=(
