@@ -312,7 +312,8 @@ SPECS: Tuple[Cause, ...] = (
         fix="Do not set `save_only_model` when resuming or using `load_best_model_at_end` with DeepSpeed, or load the "
               "saved weights with `from_pretrained` and start a new run.",
         examples=(log("ds-checkpoint-state-missing", "resuming from a checkpoint saved with save_only_model=True:",
-                   "  File \"/opt/envs/venv/lib/python3.11/site-packages/transformers/integrations/deepspeed.py\", line 447, in deepspeed_load_checkpoint\n"
+                   "  File \"/opt/envs/venv/lib/python3.11/site-packages/transformers/integrations/deepspeed.py\", line 447, "
+                   "in deepspeed_load_checkpoint\n"
                    "    raise ValueError(f\"Can't find a valid checkpoint at {checkpoint_path}\")\n"
                    "ValueError: Can't find a valid checkpoint at out/checkpoint-500\n"),),
         reads="log"),
