@@ -19,7 +19,7 @@ __all__ = ["MSG_MISMATCH_CORE", "MSG_MISMATCH", "MSG_SKIP_WARNING", "MSG_COMPATI
     "MSG_CONFIG_NOT_FOUND", "SRC_CONFIG_NOT_A_FILE", "SRC_UNSCALE_GRADS", "MSG_PYDANTIC_EXTRA_V1",
     "MSG_PYDANTIC_EXTRA_V2", "MSG_PYDANTIC_INT_STR", "MSG_PYDANTIC_TYPE_V1", "UNSCALE_DEVICE_BUG",
     "cpu_adam_failure_tail", "MSG_LOSS_SCALE_MIN", "MSG_OVERFLOW_AT_MIN", "MSG_NO_IPG_INDEX", "MSG_REDUCED_TWICE",
-    "MSG_PIPE_ZERO23", "SRC_DEFRAGMENT_DTYPE"]
+    "MSG_PIPE_ZERO23", "SRC_DEFRAGMENT_DTYPE", "MSG_FP16_OVERFLOW"]
 
 # ---------------------------------------------------------------------------------------------------
 # 5. Messages (log signatures; ``explain`` matches these, ``check`` quotes them)
@@ -116,6 +116,8 @@ MSG_LOSS_SCALE_MIN = "Current loss scale already at minimum - cannot decrease sc
 # ... and its info line for each skipped step (fp16): "[deepspeed] OVERFLOW! Rank {rank} Skipping step. Attempted loss
 # scale: {cur}, reducing to {next}" (stage2.py of 0.3-0.5 logged it with "[deepscale]")
 MSG_OVERFLOW_AT_MIN = "OVERFLOW! Rank {rank} Skipping step. Attempted loss scale: {cur}, reducing to {next}"
+# runtime/fp16/fused_optimizer.py / unfused_optimizer.py step (ZeRO-0 fp16), the same with the scales as floats
+MSG_FP16_OVERFLOW = "fp16 dynamic loss scale overflow! Skipping step. Attempted loss scale: {prev}, reducing to {cur}"
 # runtime/zero/stage_1_and_2.py reduce_independent_p_g_buckets_and_remove_grads: the grad hook fired outside
 # engine.backward (which sets ipg_index up)
 MSG_NO_IPG_INDEX = "'DeepSpeedZeroOptimizer' object has no attribute 'ipg_index'"

@@ -142,10 +142,14 @@ SPECS: Tuple[Cause, ...] = (
         msg(K.MSG_LOSS_SCALE_MIN, f"{LOSS_SCALER} (0.3-0.19.8)",
             "Exception: Current loss scale already at minimum - cannot decrease scale anymore. Exiting run."),
         # the scale already at its minimum and "reduced" to the same value: every step is skipped from here on
-        rx(r"OVERFLOW! Rank \d{1,6} Skipping step\. Attempted loss scale: (?P<cur>\d{1,12}), reducing to (?P=cur)(?!\d)",
+        rx(r"(?:OVERFLOW! Rank \d{1,6}|fp16 dynamic loss scale overflow!) Skipping step\. Attempted loss scale: "
+           r"(?P<cur>[\d.]{1,16}), reducing to (?P=cur)(?![\d.])",
            "Skipping step. Attempted loss scale: ", f"{LOSS_SCALER} info line (0.3-0.19.8; stage2.py logged it with "
-           "[deepscale] in 0.3-0.5): " + K.MSG_OVERFLOW_AT_MIN,
-           "[INFO] [stage2.py:1628:step] [deepscale] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1"))),
+           "[deepscale] in 0.3-0.5): " + K.MSG_OVERFLOW_AT_MIN + "; runtime/fp16/fused_optimizer.py / "
+           "unfused_optimizer.py step (0.3-0.19.8): " + K.MSG_FP16_OVERFLOW,
+           "[INFO] [stage2.py:1628:step] [deepscale] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1",
+           "[INFO] [fused_optimizer.py:174:step] [deepspeed] fp16 dynamic loss scale overflow! Skipping step. Attempted "
+           "loss scale: 1.0, reducing to 1.0"))),
     cause(
     N.LOSS_BACKWARD_BYPASSES_ENGINE,
     Severity.ERROR,
