@@ -193,7 +193,9 @@ SPECS: Tuple[Cause, ...] = (
             "requires_grad=True. Gradients will be None", note=True,
             cause_with=r"does not have a grad_fn|^Traceback \(most recent call last\)|^File \"[^\"]{1,300}\", line \d"),
         msg(TK.MSG_NO_GRAD_FN, "torch autograd run_backward (torch 1.x-2.x): the loss has no grad_fn",
-            "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn", symptom=True))),
+            "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn", symptom=True)),
+    # the warning with any traceback is promoted; another cause in the log (an OOM after silent None gradients) goes first
+    yields=True),
     cause(
     N.ZERO_GRADIENT_REDUCED_TWICE,
     Severity.ERROR,
