@@ -132,6 +132,15 @@ LAUNCH_FAILED = "launch-failed"
 TORCH_WEIGHTS_ONLY_LOAD = "torch-weights-only-load"
 TRANSFORMERS_TMP_CHECKPOINT_RENAME = "transformers-tmp-checkpoint-rename"
 DEEPSPEED_RELEASE_REGRESSION = "deepspeed-release-regression"
+FP16_LOSS_SCALE_COLLAPSE = "fp16-loss-scale-collapse"
+LOSS_BACKWARD_BYPASSES_ENGINE = "loss-backward-bypasses-engine"
+CHECKPOINTING_FROZEN_INPUTS_NO_GRAD = "checkpointing-frozen-inputs-no-grad"
+ZERO_GRADIENT_REDUCED_TWICE = "zero-gradient-reduced-twice"
+ZERO_INFERENCE_REQUIRES_STAGE3 = "zero-inference-requires-stage3"
+ZERO23_WITH_PIPELINE_PARALLEL = "zero23-with-pipeline-parallel"
+CLIENT_OPTIMIZER_AND_DS_CONFIG_OPTIMIZER = "client-optimizer-and-ds-config-optimizer"
+LR_SCHEDULER_PARAM_GROUP_MISMATCH = "lr-scheduler-param-group-mismatch"
+DEEPSPEED_CHECKPOINT_STATE_MISSING = "deepspeed-checkpoint-state-missing"
 
 # name -> (code, owner): the owner is the command family whose module holds the name's spec
 # (check, verify, lint, explain, estimate, smoke, multinode, launch)
@@ -265,6 +274,16 @@ CODES: Dict[str, Tuple[str, str]] = {
     TORCH_WEIGHTS_ONLY_LOAD: ("DS800", "explain"),
     TRANSFORMERS_TMP_CHECKPOINT_RENAME: ("DS801", "explain"),
     DEEPSPEED_RELEASE_REGRESSION: ("DS802", "explain"),
+    # DS820-DS839: training dynamics and the ZeRO engine in training (explain/causes/training.py); next free: DS829
+    FP16_LOSS_SCALE_COLLAPSE: ("DS820", "explain"),
+    LOSS_BACKWARD_BYPASSES_ENGINE: ("DS821", "explain"),
+    CHECKPOINTING_FROZEN_INPUTS_NO_GRAD: ("DS822", "explain"),
+    ZERO_GRADIENT_REDUCED_TWICE: ("DS823", "explain"),
+    ZERO_INFERENCE_REQUIRES_STAGE3: ("DS824", "explain"),
+    ZERO23_WITH_PIPELINE_PARALLEL: ("DS825", "explain"),
+    CLIENT_OPTIMIZER_AND_DS_CONFIG_OPTIMIZER: ("DS826", "explain"),
+    LR_SCHEDULER_PARAM_GROUP_MISMATCH: ("DS827", "explain"),
+    DEEPSPEED_CHECKPOINT_STATE_MISSING: ("DS828", "explain"),
 }
 
 UNKNOWN_CODE = "DS000"  # a name not in the table (a test fails on any emitted one)

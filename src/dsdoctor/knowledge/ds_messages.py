@@ -18,7 +18,8 @@ __all__ = ["MSG_MISMATCH_CORE", "MSG_MISMATCH", "MSG_SKIP_WARNING", "MSG_COMPATI
     "SRC_UNIQUE_DTYPE", "MSG_DTYPE_UNSUPPORTED", "MSG_MICRO_BATCH_ZERO", "MSG_NVME_PATH_NONE", "SRC_VALIDATE_REMOTE",
     "MSG_CONFIG_NOT_FOUND", "SRC_CONFIG_NOT_A_FILE", "SRC_UNSCALE_GRADS", "MSG_PYDANTIC_EXTRA_V1",
     "MSG_PYDANTIC_EXTRA_V2", "MSG_PYDANTIC_INT_STR", "MSG_PYDANTIC_TYPE_V1", "UNSCALE_DEVICE_BUG",
-    "cpu_adam_failure_tail"]
+    "cpu_adam_failure_tail", "MSG_LOSS_SCALE_MIN", "MSG_OVERFLOW_AT_MIN", "MSG_NO_IPG_INDEX", "MSG_REDUCED_TWICE",
+    "MSG_PIPE_ZERO23", "SRC_DEFRAGMENT_DTYPE", "MSG_FP16_OVERFLOW"]
 
 # ---------------------------------------------------------------------------------------------------
 # 5. Messages (log signatures; ``explain`` matches these, ``check`` quotes them)
@@ -114,3 +115,21 @@ UNSCALE_DEVICE_BUG = ("0.14.1", "0.14.4")
 def cpu_adam_failure_tail(ds: Version) -> str:
     """The line a user sees last when cpu_adam fails: a pointer, never the cause."""
     return MSG_CPU_ADAM_WRAPPED if ds >= v(CPU_ADAM_WRAPPED_SINCE) else MSG_DS_OPT_ADAM
+
+# Training-time messages (read in 0.16.4; the same text 0.3-0.19.8)
+# runtime/fp16/loss_scaler.py DynamicLossScaler.update_scale: an overflow with the scale already at min_loss_scale
+MSG_LOSS_SCALE_MIN = "Current loss scale already at minimum - cannot decrease scale anymore. Exiting run."
+# ... and its info line for each skipped step (fp16): "[deepspeed] OVERFLOW! Rank {rank} Skipping step. Attempted loss
+# scale: {cur}, reducing to {next}" (stage2.py of 0.3-0.5 logged it with "[deepscale]")
+MSG_OVERFLOW_AT_MIN = "OVERFLOW! Rank {rank} Skipping step. Attempted loss scale: {cur}, reducing to {next}"
+# runtime/fp16/fused_optimizer.py / unfused_optimizer.py step (ZeRO-0 fp16), the same with the scales as floats
+MSG_FP16_OVERFLOW = "fp16 dynamic loss scale overflow! Skipping step. Attempted loss scale: {prev}, reducing to {cur}"
+# runtime/zero/stage_1_and_2.py reduce_independent_p_g_buckets_and_remove_grads: the grad hook fired outside
+# engine.backward (which sets ipg_index up)
+MSG_NO_IPG_INDEX = "'DeepSpeedZeroOptimizer' object has no attribute 'ipg_index'"
+# runtime/zero/stage_1_and_2.py reduce_independent_p_g_buckets_and_remove_grads / reduce_ipg_grads (assert)
+MSG_REDUCED_TWICE = "The parameter {param_id} has already been reduced."
+# runtime/pipe/engine.py PipelineEngine.__init__ (assert, 0.3-0.19.8)
+MSG_PIPE_ZERO23 = "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"
+# runtime/zero/stage3.py DeepSpeedZeroOptimizer_Stage3.defragment's source line (0.6-0.19.8): trainable params of mixed dtypes
+SRC_DEFRAGMENT_DTYPE = "assert len(set(t.dtype for t in tensors)) == 1"

@@ -157,3 +157,24 @@ ZERO3_LOAD_GUARD: Tuple[Span[Tuple[str, str]], ...] = (
     Span("4.20.0", "4.50.99", ("either", MSG_ZERO3_COMBINED)),
     Span("4.51.0", None, ("device_map", MSG_ZERO3_DEVICE_MAP)),
 )
+
+# integrations/deepspeed.py deepspeed_init (4.2x-4.5x): Trainer.predict / evaluate before any training with ZeRO-1/2
+MSG_ZERO_INFERENCE_STAGE3 = "ZeRO inference only makes sense with ZeRO Stage 3 - please adjust your config"
+# integrations/deepspeed.py deepspeed_load_checkpoint's source line (4.3x-5.x): the folder has no global_step* engine state
+SRC_NO_DS_CHECKPOINT = 'raise ValueError(f"Can\'t find a valid checkpoint at {checkpoint_path}")'
+MSG_NO_DS_CHECKPOINT = "Can't find a valid checkpoint at"
+# trainer.py create_accelerator_and_postprocess (4.38-5.x)
+MSG_SAVE_ONLY_MODEL_BEST = "can't be used with `save_only_model` along with `load_best_model_at_end`."
+# accelerate/accelerator.py _prepare_deepspeed (0.2x-1.x)
+MSG_ACCELERATE_TWO_OPTIMIZERS = "You cannot specify an optimizer in the config file and in the code at the same time."
+# accelerate/utils/modeling.py set_module_tensor_to_device (0.2x-1.x): 'Trying to set a tensor of shape {value} in
+# "{name}" (which has shape {old}), this looks incorrect.' (older: "this look incorrect.")
+MSG_SET_TENSOR_SHAPE = 'Trying to set a tensor of shape '
+# torch/utils/checkpoint.py check_backward_validity (torch 1.x-2.x), reentrant checkpoint with no input requiring grad
+MSG_CKPT_NO_GRAD_INPUTS = "None of the inputs have requires_grad=True. Gradients will be None"
+# torch autograd (engine / run_backward): the loss has no grad_fn
+MSG_NO_GRAD_FN = "element 0 of tensors does not require grad and does not have a grad_fn"
+# torch/optim/lr_scheduler.py LRScheduler._update_lr (torch 2.10+): zip(..., strict=True) over param_groups and lrs
+MSG_ZIP_LONGER = "zip() argument 2 is longer than argument 1"
+# torch/nn/functional.py linear -> torch.addmm (torch 1.x): a 1-D (size-0, partitioned) weight
+MSG_TENSORS_2D = "tensors must be 2-D"

@@ -17,6 +17,10 @@ from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, fr
 MODELING = "transformers/modeling_utils.py from_pretrained"
 PARTITION = "deepspeed/runtime/zero/partition_parameters.py"
 LOAD_STATE = "torch/nn/modules/module.py load_state_dict size mismatch (torch 1.x-2.14)"
+SET_TENSOR = "accelerate/utils/modeling.py set_module_tensor_to_device (0.2x-1.x)"
+# its message with the new value's and the placeholder's shapes (one of them torch.Size([0]))
+_SET_TENSOR = r'Trying to set a tensor of shape torch\.Size\(\[%s\]\) in "[^"]{1,200}" \(which has shape torch\.Size\(\[%s\]\)\)'
+
 
 
 def _zero3_load(name: str, text: str, f: LogFacts) -> Advice:
@@ -77,7 +81,18 @@ def _mixed_dtypes(s: Seen, f: LogFacts) -> Advice:
                                       "training dtype")])
 
 
+def _meta_load_into_partition(s: Seen, f: LogFacts) -> Advice:
+    return Advice("from_pretrained's meta-device loader wrote a full checkpoint tensor into a ZeRO-3 placeholder (size 0)",
+                  "",
+                  [code_fix("Let zero.Init load the weights: no low_cpu_mem_usage=True / device_map under ZeRO-3",
+                            "from_pretrained(name, torch_dtype=torch.bfloat16)   # no device_map, no low_cpu_mem_usage"),
+                   _quant_storage_fix("A 4-bit (QLoRA) load under ZeRO-3 needs releases that gather 4-bit weights, or "
+                                      "train it with ZeRO-2")])
+
+
 def _partitioned_access(s: Seen, f: LogFacts) -> Advice:
+    if TK.MSG_SET_TENSOR_SHAPE in s.text:
+        return _meta_load_into_partition(s, f)
     return Advice("A ZeRO-3 partitioned parameter (size 0 on this rank) was used outside a gather", "",
                   [code_fix("Run the model through the DeepSpeed engine (a reference / frozen model too: "
                             "deepspeed.initialize or accelerator.prepare it), or build it outside zero.Init",
@@ -278,7 +293,13 @@ SPECS: Tuple[Cause, ...] = (
                   "Init._convert_to_deepspeed_param.<locals>.all_gather_coalesced.<locals>.<genexpr> at 0x7f00c0ffee00>"),
               rx(re.escape(K.SRC_UNIQUE_DTYPE), K.SRC_UNIQUE_DTYPE, f"{PARTITION} all_gather_coalesced's source line, the "
                  "call that raises it (0.8-0.19.8), as a boxed (rich) or headless traceback shows it when the message is cut",
-                 "│ ❱ 1204 │   │   │   │   │   dtype=get_only_unique_item(p.dtype for p in params),          │")),
+                 "│ ❱ 1204 │   │   │   │   │   dtype=get_only_unique_item(p.dtype for p in params),          │"),
+              frame("deepspeed/runtime/zero/stage3.py", "defragment", "deepspeed/runtime/zero/stage3.py defragment's "
+                    "assert (0.6-0.19.8): the trainable parameters flattened into one buffer have mixed dtypes",
+                    "Traceback (most recent call last):\n"
+                    '  File "/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/stage3.py", line 577, in defragment\n'
+                    "    assert len(set(t.dtype for t in tensors)) == 1\n"
+                    "AssertionError\n", code=re.escape(K.SRC_DEFRAGMENT_DTYPE))),
     predicted=N.QLORA_QUANT_STORAGE_MISSING),
     cause(
     N.ZERO3_PARTITIONED_PARAM_ACCESS,
@@ -312,7 +333,25 @@ SPECS: Tuple[Cause, ...] = (
               rx(r"shape '\[(?:-?\d{1,12}, ){0,6}0(?:, -?\d{1,12}){0,6}\]' is invalid for input of size",
                  "' is invalid for input of size", "ATen InferSize.h view/reshape (torch 1.x-2.14) to a size read from a "
                  "partitioned parameter (e.g. config.vocab_size from a size-0 embedding)",
-                 "RuntimeError: shape '[-1, 0]' is invalid for input of size 1048576"))),
+                 "RuntimeError: shape '[-1, 0]' is invalid for input of size 1048576"),
+              rx(r"The expanded size of the tensor \(\d{1,9}\) must match the existing size \(0\) at non-singleton",
+                 "must match the existing size (0)", "ATen expand (torch 1.x-2.14) of a size-0 ZeRO-3 partition",
+                 "RuntimeError: The expanded size of the tensor (4096) must match the existing size (0) at non-singleton "
+                 "dimension 0.  Target sizes: [4096, 16, 1].  Tensor sizes: [0, 1, 1]"),
+              # a weight printed (state_dict(), a parameter) as an empty tensor: its partition on this rank
+              rx(r"(?:weight|bias)'?,? tensor\(\[\], (?:device|dtype|size)=", "tensor([], ",
+                 "torch Tensor repr of a size-0 ZeRO-3 partition (torch 1.x-2.14)",
+                 "('model.embed_tokens.weight', tensor([], device='cuda:0', dtype=torch.bfloat16))"),
+              # from_pretrained's meta-device loader (low_cpu_mem_usage, device_map, a bitsandbytes load) writing a full
+              # checkpoint tensor into a zero.Init placeholder
+              rx(_SET_TENSOR % (r"[\d, ]{1,60}", "0"), TK.MSG_SET_TENSOR_SHAPE, f"{SET_TENSOR}: the model side is a "
+                 "ZeRO-3 partition", 'ValueError: Trying to set a tensor of shape torch.Size([32000, 4096]) in "weight" '
+                 "(which has shape torch.Size([0])), this looks incorrect."),
+              frame("torch/nn/functional.py", "linear", "torch/nn/functional.py linear -> torch.addmm (torch 1.x) on a "
+                    "1-D size-0 ZeRO-3 weight", "Traceback (most recent call last):\n"
+                    '  File "/venv/lib/python3.7/site-packages/torch/nn/functional.py", line 1690, in linear\n'
+                    "    ret = torch.addmm(bias, input, weight.t())\n"
+                    "RuntimeError: tensors must be 2-D\n", exc=re.escape(TK.MSG_TENSORS_2D)))),
     cause(
     N.ZERO3_SAVED_PARTITIONED_WEIGHTS,
     Severity.ERROR,
@@ -341,6 +380,9 @@ SPECS: Tuple[Cause, ...] = (
               msg(TK.MSG_SIZE0_CHECKPOINT, "torch/nn/modules/module.py load_state_dict size mismatch (torch 1.x-2.14)",
                   "size mismatch for base_model.model.model.layers.0.self_attn.q_proj.lora_B.default.weight: copying a "
                   "param with shape torch.Size([0]) from checkpoint, the shape in current model is torch.Size([4096, 16])."),
+              rx(_SET_TENSOR % ("0", r"[\d, ]{1,60}"), TK.MSG_SET_TENSOR_SHAPE, f"{SET_TENSOR}: the checkpoint side is an "
+                 "empty partition", 'ValueError: Trying to set a tensor of shape torch.Size([0]) in "weight" (which has '
+                 "shape torch.Size([32000, 4096])), this looks incorrect."),
               msg(TK.MSG_PEFT_UNGATHERED, "peft/utils/save_and_load.py, warning on save (PEFT 0.21.2)",
                   "UserWarning: Adapter 'default': 2 LoRA tensor(s) have invalid shape: "
                   "base_model.model.model.layers.0.self_attn.q_proj.lora_A.default.weight:torch.Size([0]). A 1-D or "
