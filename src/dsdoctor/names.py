@@ -128,6 +128,13 @@ NODE_ENV_DRIFT = "node-env-drift"
 NODE_UNREACHABLE = "node-unreachable"
 NODE_ENV_DIFFERS = "node-env-differs"
 LAUNCH_FAILED = "launch-failed"
+DISTRIBUTED_LAUNCHER_MISSING = "distributed-launcher-missing"
+LAUNCHER_NOT_ON_PATH = "launcher-not-on-path"
+LAUNCH_SCRIPT_CRLF_LINE_ENDINGS = "launch-script-crlf-line-endings"
+LAUNCH_SCRIPT_LINE_CONTINUATION_BROKEN = "launch-script-line-continuation-broken"
+MASTER_ADDR_UNRESOLVED = "master-addr-unresolved"
+PREPROCESSING_EXCEEDS_DIST_TIMEOUT = "preprocessing-exceeds-dist-timeout"
+CUDA_DEVICE_NOT_SET_PER_RANK = "cuda-device-not-set-per-rank"
 
 # name -> (code, owner): the owner is the command family whose module holds the name's spec
 # (check, verify, lint, explain, estimate, smoke, multinode, launch)
@@ -256,6 +263,14 @@ CODES: Dict[str, Tuple[str, str]] = {
     NODE_UNREACHABLE: ("DS701", "multinode"),
     NODE_ENV_DIFFERS: ("DS702", "multinode"),
     LAUNCH_FAILED: ("DS703", "launch"),
+    # DS8xx: the long tail explain names
+    DISTRIBUTED_LAUNCHER_MISSING: ("DS840", "explain"),
+    LAUNCHER_NOT_ON_PATH: ("DS841", "explain"),
+    LAUNCH_SCRIPT_CRLF_LINE_ENDINGS: ("DS842", "explain"),
+    LAUNCH_SCRIPT_LINE_CONTINUATION_BROKEN: ("DS843", "explain"),
+    MASTER_ADDR_UNRESOLVED: ("DS844", "explain"),
+    PREPROCESSING_EXCEEDS_DIST_TIMEOUT: ("DS845", "explain"),
+    CUDA_DEVICE_NOT_SET_PER_RANK: ("DS846", "explain"),
 }
 
 UNKNOWN_CODE = "DS000"  # a name not in the table (a test fails on any emitted one)
