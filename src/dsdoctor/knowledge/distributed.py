@@ -19,8 +19,8 @@ MSG_ENV_NOT_SET = "Error initializing torch.distributed using env:// rendezvous:
 # LLaMA-Factory src/llamafactory/hparams/parser.py get_train_args (0.8-0.9): more than one GPU visible, no launcher
 MSG_LLAMAFACTORY_LAUNCH = "Please launch distributed training with `llamafactory-cli` or `torchrun`."
 
-# deepspeed/launcher/runner.py main (0.3-0.19.8): the master address read from `ssh <first host> hostname -I`
-MSG_MASTER_IP = "Using IP address of {addr} for node {host}"
+# deepspeed/launcher/runner.py main (0.3-0.19.8) logs the master address it read from `ssh <first host> hostname -I`
+# as "Using IP address of {addr} for node {host}" (matched by a regex: the address may be empty)
 # deepspeed/launcher/runner.py main (0.6-0.19.8): CUDA_VISIBLE_DEVICES dropped because GPUs were chosen on the
 # command line ("Detected VISIBLE_DEVICES=..." from 0.15, "Detected CUDA_VISIBLE_DEVICES=..." before)
 MSG_VISIBLE_IGNORED = ("Detected {env}={devices} but ignoring it because one or several of "

@@ -28,7 +28,7 @@ def _launcher_missing(s: Seen, f: LogFacts) -> Advice:
 def _not_on_path(s: Seen, f: LogFacts) -> Advice:
     name = s.groups.get("launcher", "the launcher")
     return Advice(f"The shell that runs the launch cannot find `{name}`: it is not on that shell's PATH", "",
-                  [code_fix(f"Install it in the environment the launch runs in, and run from that environment",
+                  [code_fix("Install it in the environment the launch runs in, and run from that environment",
                             f"conda activate <env>   # or: source <venv>/bin/activate; then: which {name}",
                             reason="deepspeed: `pip install deepspeed`; torchrun comes with torch; accelerate: "
                                    "`pip install accelerate`"),
@@ -100,7 +100,7 @@ SPECS: Tuple[Cause, ...] = (
         fix="Start it with a launcher (`deepspeed --num_gpus N train.py`, `torchrun --nproc-per-node N train.py`, "
               "`llamafactory-cli train ...`), also for one GPU under DeepSpeed; or make one GPU visible "
               "(`CUDA_VISIBLE_DEVICES=0`) and set RANK=0 WORLD_SIZE=1 MASTER_ADDR MASTER_PORT for one process.",
-        examples=(log("distributed-launcher-missing", "`python train.py` of a script calling init_process_group:",
+        examples=(log(N.DISTRIBUTED_LAUNCHER_MISSING, "`python train.py` of a script calling init_process_group:",
                    "ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable "
                    "RANK expected, but not set\n"),),
         reads="log"),
@@ -126,13 +126,13 @@ SPECS: Tuple[Cause, ...] = (
         fix="Install the package in the environment the launch runs in (`pip install deepspeed`; torchrun comes "
               "with torch) and run from it (`which deepspeed`); under sudo pass PATH (`sudo env PATH=\"$PATH\" "
               "...`) or call the launcher by full path / `python -m torch.distributed.run`.",
-        examples=(log("launcher-not-on-path", "A job script run before activating the environment:",
+        examples=(log(N.LAUNCHER_NOT_ON_PATH, "A job script run before activating the environment:",
                    "run_sft.sh: line 4: deepspeed: command not found\n"),),
         reads="log"),
     signatures=(
-              rx(r"(?:^|\s|\]|:)(?:\S{0,200}: line \d{1,6}: |bash: |sh: )" + _LAUNCHER + r": command not found",
+              rx(r"(?:^|\s|\]|:|-)(?:\S{0,200}: line \d{1,6}: |bash: |sh: )" + _LAUNCHER + r": command not found",
                  K.SH_NOT_FOUND, "bash (4.x-5.x) command lookup, interactive or a script's line",
-                 "run_sft.sh: line 4: deepspeed: command not found", "bash: torchrun: command not found"),
+                 "run_sft.sh: line 4: deepspeed: command not found", "-bash: torchrun: command not found"),
               rx(r"/bin/sh: \d{1,6}: " + _LAUNCHER + r": not found", ": not found",
                  "dash as /bin/sh (os.system / subprocess shell=True, Debian / Ubuntu)",
                  "/bin/sh: 1: torchrun: not found"),
@@ -151,7 +151,7 @@ SPECS: Tuple[Cause, ...] = (
               "line runs the command `\\r` and a `\\` before the CR no longer continues the line.",
         fix="Convert it to Unix line endings: `sed -i 's/\\r$//' run.sh` (or `dos2unix run.sh`), and keep LF "
               "(git `core.autocrlf=input`).",
-        examples=(log("launch-script-crlf-line-endings", "A run.sh saved on Windows:",
+        examples=(log(N.LAUNCH_SCRIPT_CRLF_LINE_ENDINGS, "A run.sh saved on Windows:",
                    "run.sh: line 2: $'\\r': command not found\n"),),
         reads="log"),
     signatures=(
@@ -171,7 +171,7 @@ SPECS: Tuple[Cause, ...] = (
               "a comment) after it ends the command there. The launcher starts without the options that follow, "
               "and the next line, starting with `--`, is run as a command of its own.",
         fix="Delete what follows the backslash on the line before (`grep -n '\\\\[[:space:]]\\+$' run.sh`).",
-        examples=(log("launch-script-line-continuation-broken", "A space after `\\` on the launcher line:",
+        examples=(log(N.LAUNCH_SCRIPT_LINE_CONTINUATION_BROKEN, "A space after `\\` on the launcher line:",
                    "run.sh: line 7: --deepspeed: command not found\n"),),
         reads="log"),
     signatures=(
@@ -192,15 +192,15 @@ SPECS: Tuple[Cause, ...] = (
               "startup files echo. The ranks then cannot rendezvous.",
         fix="Pass the master address explicitly (`deepspeed --master_addr <first node IP>`; accelerate: "
               "`main_process_ip`), and keep the nodes' shell startup files silent for non-interactive ssh.",
-        examples=(log("master-addr-unresolved", "A pod whose `hostname -I` prints nothing:",
+        examples=(log(N.MASTER_ADDR_UNRESOLVED, "A pod whose `hostname -I` prints nothing:",
                    "[2025-03-04 10:12:01,113] [INFO] [runner.py:472:main] Using IP address of  for node worker-0\n"),),
         reads="log"),
     signatures=(
-              rx(r"Using IP address of (?P<addr>(?:[^\w\s\[:$'\"]\S{0,200})?) for node (?P<host>\S{1,200})",
+              rx(r"Using IP address of (?P<addr>(?:[^\w\s\[:$'\"{%<]\S{0,200})?) for node (?P<host>\S{1,200})",
                  "Using IP address of ", "deepspeed/launcher/runner.py main (0.3-0.19.8): the address is empty or "
                  "starts with no address character",
                  "[2025-03-04 10:12:01,113] [INFO] [runner.py:472:main] Using IP address of  for node worker-0"),
-              rx(r"--master_addr=(?P<addr>(?:[^\w\s\[:$'\"]\S{0,200})?)(?:\s|$)", "--master_addr=",
+              rx(r"--master_addr=(?P<addr>(?:[^\w\s\[:$'\"{%<]\S{0,200})?)(?:\s|$)", "--master_addr=",
                  "deepspeed/launcher/multinode_runner.py get_cmd (0.3-0.19.8): the per-node launch command line",
                  "cmd = pdsh -S -f 1024 -w worker-0,worker-1 cd /home/user/proj; /usr/bin/python -u -m "
                  "deepspeed.launcher.launch --world_info=eyJ3In0= --node_rank=%n --master_addr= --master_port=29500 "
@@ -219,8 +219,14 @@ SPECS: Tuple[Cause, ...] = (
               "dataset tokenized in the distributed run takes longer, and the waiting ranks fail.",
         fix="Preprocess once in a single process (the map is cached; axolotl: `axolotl preprocess`), then train; "
               "or raise the timeout above the preprocessing time (`TrainingArguments(ddp_timeout=7200)`).",
-        examples=(log("preprocessing-exceeds-dist-timeout", "Rank 1 waiting while rank 0 tokenizes for 30 minutes:",
-                   "    with training_args.main_process_first(desc=\"dataset map pre-processing\"):\n"),),
+        examples=(log(N.PREPROCESSING_EXCEEDS_DIST_TIMEOUT, "Rank 1 waiting while rank 0 tokenizes for 30 minutes:",
+                   "[rank1]: Traceback (most recent call last):\n"
+                   "[rank1]:   File \"/venv/lib/python3.11/site-packages/transformers/training_args.py\", line 2457, in "
+                   "main_process_first\n"
+                   "[rank1]:     dist.barrier()\n"
+                   "[rank1]: torch.distributed.DistBackendError: [1] is setting up NCCL communicator and retrieving "
+                   "ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: wait "
+                   "timeout after 1800000ms, keys: /default_pg/0//cuda//0\n"),),
         reads="log"),
     signatures=(
               frame("transformers/training_args.py", "main_process_first", "transformers/training_args.py "
@@ -246,7 +252,7 @@ SPECS: Tuple[Cause, ...] = (
               "with rank 0, and NCCL allows one rank per GPU.",
         fix="Call `torch.cuda.set_device(int(os.environ['LOCAL_RANK']))` (or `get_accelerator().set_device`) at "
               "the start of the script, before the model is built or loaded.",
-        examples=(log("cuda-device-not-set-per-rank", "A ZeRO-3 script that never calls set_device:",
+        examples=(log(N.CUDA_DEVICE_NOT_SET_PER_RANK, "A ZeRO-3 script that never calls set_device:",
                    "worker-0:4005:4041 [0] init.cc:521 NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on "
                    "CUDA device 1a000\n"),),
         reads="log"),

@@ -12,7 +12,8 @@ from .spec import Cause, Signature
 
 # Order matters twice: a line is given to the first signature that matches it (causes before symptoms before
 # notes, areas in this order), and equal-rank causes are reported in log order.
-CAUSES: Tuple[Cause, ...] = distributed.SPECS + build.SPECS + install.SPECS + loading.SPECS + config.SPECS + launch.SPECS + resources.SPECS + generic.SPECS
+CAUSES: Tuple[Cause, ...] = (distributed.SPECS + build.SPECS + install.SPECS + loading.SPECS + config.SPECS + launch.SPECS + resources.SPECS
+                             + generic.SPECS)
 
 BY_NAME: Dict[str, Cause] = {c.name: c for c in CAUSES}
 
