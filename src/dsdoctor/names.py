@@ -141,6 +141,13 @@ ZERO23_WITH_PIPELINE_PARALLEL = "zero23-with-pipeline-parallel"
 CLIENT_OPTIMIZER_AND_DS_CONFIG_OPTIMIZER = "client-optimizer-and-ds-config-optimizer"
 LR_SCHEDULER_PARAM_GROUP_MISMATCH = "lr-scheduler-param-group-mismatch"
 DEEPSPEED_CHECKPOINT_STATE_MISSING = "deepspeed-checkpoint-state-missing"
+DISTRIBUTED_LAUNCHER_MISSING = "distributed-launcher-missing"
+LAUNCHER_NOT_ON_PATH = "launcher-not-on-path"
+LAUNCH_SCRIPT_CRLF_LINE_ENDINGS = "launch-script-crlf-line-endings"
+LAUNCH_SCRIPT_LINE_CONTINUATION_BROKEN = "launch-script-line-continuation-broken"
+MASTER_ADDR_UNRESOLVED = "master-addr-unresolved"
+PREPROCESSING_EXCEEDS_DIST_TIMEOUT = "preprocessing-exceeds-dist-timeout"
+CUDA_DEVICE_NOT_SET_PER_RANK = "cuda-device-not-set-per-rank"
 
 # name -> (code, owner): the owner is the command family whose module holds the name's spec
 # (check, verify, lint, explain, estimate, smoke, multinode, launch)
@@ -270,11 +277,12 @@ CODES: Dict[str, Tuple[str, str]] = {
     NODE_UNREACHABLE: ("DS701", "multinode"),
     NODE_ENV_DIFFERS: ("DS702", "multinode"),
     LAUNCH_FAILED: ("DS703", "launch"),
-    # DS8xx: the long tail explain names
+    # DS8xx: the long tail explain names, by area: DS800 versions and releases (explain/causes/versions.py, next
+    # free: DS803), DS820 training (training.py, next free: DS829), DS840 launch and rendezvous (distributed.py, next
+    # free: DS847)
     TORCH_WEIGHTS_ONLY_LOAD: ("DS800", "explain"),
     TRANSFORMERS_TMP_CHECKPOINT_RENAME: ("DS801", "explain"),
     DEEPSPEED_RELEASE_REGRESSION: ("DS802", "explain"),
-    # DS820-DS839: training dynamics and the ZeRO engine in training (explain/causes/training.py); next free: DS829
     FP16_LOSS_SCALE_COLLAPSE: ("DS820", "explain"),
     LOSS_BACKWARD_BYPASSES_ENGINE: ("DS821", "explain"),
     CHECKPOINTING_FROZEN_INPUTS_NO_GRAD: ("DS822", "explain"),
@@ -284,6 +292,13 @@ CODES: Dict[str, Tuple[str, str]] = {
     CLIENT_OPTIMIZER_AND_DS_CONFIG_OPTIMIZER: ("DS826", "explain"),
     LR_SCHEDULER_PARAM_GROUP_MISMATCH: ("DS827", "explain"),
     DEEPSPEED_CHECKPOINT_STATE_MISSING: ("DS828", "explain"),
+    DISTRIBUTED_LAUNCHER_MISSING: ("DS840", "explain"),
+    LAUNCHER_NOT_ON_PATH: ("DS841", "explain"),
+    LAUNCH_SCRIPT_CRLF_LINE_ENDINGS: ("DS842", "explain"),
+    LAUNCH_SCRIPT_LINE_CONTINUATION_BROKEN: ("DS843", "explain"),
+    MASTER_ADDR_UNRESOLVED: ("DS844", "explain"),
+    PREPROCESSING_EXCEEDS_DIST_TIMEOUT: ("DS845", "explain"),
+    CUDA_DEVICE_NOT_SET_PER_RANK: ("DS846", "explain"),
 }
 
 UNKNOWN_CODE = "DS000"  # a name not in the table (a test fails on any emitted one)

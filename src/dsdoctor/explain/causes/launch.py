@@ -11,6 +11,7 @@ from ... import fixes as F
 from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
+from ...knowledge import distributed as DK
 from ...model import Severity
 from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
@@ -364,6 +365,17 @@ SPECS: Tuple[Cause, ...] = (
     signatures=(
               msg(K.MSG_NO_SLOT, f"{RUNNER} parse_resource_filter (0.8.3-0.19.8)",
                   "ValueError: No slot '3' specified on host 'localhost'"),
+              msg(DK.MSG_VISIBLE_IGNORED, f"{RUNNER} main (0.6-0.19.8): the GPUs chosen on the command line replace "
+                  "CUDA_VISIBLE_DEVICES",
+                  "Detected CUDA_VISIBLE_DEVICES=2,3 but ignoring it because one or several of "
+                  "--include/--exclude/--num_gpus/--num_nodes cl args were used. If you want to use "
+                  "CUDA_VISIBLE_DEVICES don't pass any of these arguments to deepspeed."),
+              frame("deepspeed/launcher/runner.py", "parse_inclusion_exclusion", f"{RUNNER} "
+                    "parse_inclusion_exclusion -> parse_resource_filter (0.8.3-0.19.8), the ValueError cut",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/venv/lib/python3.11/site-packages/deepspeed/launcher/runner.py\", line 349, in "
+                    "parse_inclusion_exclusion\n"
+                    "    return parse_resource_filter(active_resources, include_str=inclusion, exclude_str=exclusion)\n"),
               msg(CK.MSG_INVALID_ORDINAL, "CUDA error 101 (cudaErrorInvalidDevice) through torch.cuda.set_device "
                   "(torch 1.x-2.14)",
                   "RuntimeError: CUDA error: invalid device ordinal"),
@@ -379,7 +391,8 @@ SPECS: Tuple[Cause, ...] = (
                     "Traceback (most recent call last):\n"
                     "  File \"/venv/lib/python3.11/site-packages/deepspeed/launcher/runner.py\", line 476, in main\n"
                     "    active_resources = parse_inclusion_exclusion(resource_pool, args.include, args.exclude)\n",
-                    code=re.escape(K.SRC_PARSE_INCLUSION)))),
+                    code=re.escape(K.SRC_PARSE_INCLUSION))),
+    yields=True),  # its launch warning is printed first: a later failure of the run is reported before it
     cause(
     N.LAUNCHER_SIGNAL_HANDLER_CRASH,
     Severity.ERROR,

@@ -1,0 +1,30 @@
+"""Messages of launching a distributed run: shells running a launch script, torch.distributed's env://
+rendezvous, the deepspeed launcher's master address and GPU selection, NCCL's device check. No I/O."""
+
+from __future__ import annotations
+
+# the launchers a shell is asked to run (a "command not found" for one of them is a PATH problem)
+LAUNCHERS = ("deepspeed", "torchrun", "accelerate", "llamafactory-cli", "ds_report")
+
+# bash (4.x-5.x) for a command it cannot find: "bash: deepspeed: command not found",
+# "run.sh: line 3: deepspeed: command not found"; dash (/bin/sh): "/bin/sh: 1: torchrun: not found";
+# zsh: "zsh: command not found: deepspeed"
+SH_NOT_FOUND = ": command not found"
+# bash on a script saved with CRLF line endings: the \r left at a line's end is run as a command
+MSG_CR_COMMAND = "$'\\r': command not found"
+
+# torch/distributed/rendezvous.py _env_rendezvous_handler (torch 1.x-2.14): init_process_group(init_method="env://")
+# in a process no launcher started
+MSG_ENV_NOT_SET = "Error initializing torch.distributed using env:// rendezvous: environment variable {var} expected, but not set"
+# LLaMA-Factory src/llamafactory/hparams/parser.py get_train_args (0.8-0.9): more than one GPU visible, no launcher
+MSG_LLAMAFACTORY_LAUNCH = "Please launch distributed training with `llamafactory-cli` or `torchrun`."
+
+# deepspeed/launcher/runner.py main (0.3-0.19.8) logs the master address it read from `ssh <first host> hostname -I`
+# as "Using IP address of {addr} for node {host}" (matched by a regex: the address may be empty)
+# deepspeed/launcher/runner.py main (0.6-0.19.8): CUDA_VISIBLE_DEVICES dropped because GPUs were chosen on the
+# command line ("Detected VISIBLE_DEVICES=..." from 0.15, "Detected CUDA_VISIBLE_DEVICES=..." before)
+MSG_VISIBLE_IGNORED = ("Detected {env}={devices} but ignoring it because one or several of "
+                       "--include/--exclude/--num_gpus/--num_nodes cl args were used.")
+
+# NCCL src/init.cc (2.7-2.2x): two ranks of one communicator on one GPU
+MSG_DUPLICATE_GPU = "Duplicate GPU detected : rank {a} and rank {b} both on CUDA device {dev}"
