@@ -3,6 +3,7 @@ package's code asks of another is a versions disagreement; the user's own code a
 
 from __future__ import annotations
 
+from dsdoctor.explain import diagnose_log
 from dsdoctor.explain.causes.versions import api_mismatch
 from dsdoctor.knowledge import regressions as R
 from dsdoctor.knowledge.versions import parse
@@ -34,3 +35,15 @@ def test_regressions_need_the_release() -> None:
     text = "AttributeError: module 'torch.compiler' has no attribute 'is_compiling'"
     assert R.deepspeed_bug(text, parse("0.15.3")) is R.DS_TORCH_IS_COMPILING
     assert R.deepspeed_bug(text, parse("0.15.4")) is None and R.deepspeed_bug(text, None) is None
+
+
+def test_an_attribute_lookup_is_not_a_version_incompatibility() -> None:
+    """nn.Module.__getattr__ (and a wrapper's __getattr__ handing down to it) raises for any name the model lacks:
+    the frame that raised is the lookup, not a package asking another for its API, so it says nothing of versions."""
+    log = ("Traceback (most recent call last):\n"
+           '  File "/venv/lib/python3.10/site-packages/peft/peft_model.py", line 737, in __getattr__\n'
+           "    return super().__getattr__(name)  # defer to nn.Module's logic\n"
+           '  File "/venv/lib/python3.10/site-packages/torch/nn/modules/module.py", line 1729, in __getattr__\n'
+           "    raise AttributeError(f\"'{type(self).__name__}' object has no attribute '{name}'\")\n"
+           "AttributeError: 'PeftModelForCausalLM' object has no attribute 'save_checkpoint'\n")
+    assert diagnose_log(log).findings[0].name != "package-versions-incompatible"

@@ -47,6 +47,9 @@ def package_of(path: str) -> str:
     return m.group("pkg") if m else ""
 
 
+_DELEGATES = re.compile(r"raise AttributeError\(|__getattr__\(")  # a frame that is an attribute lookup, not a use
+
+
 def api_mismatch(exc: str, frames: Sequence[Tuple[str, str]]) -> Optional[Dict[str, str]]:
     """The general rule: the exception is an import / attribute / keyword that the raising frame, in an installed
     package (``frames``: (path, code) outermost first), asks of another package, which lacks it. The groups
@@ -54,6 +57,12 @@ def api_mismatch(exc: str, frames: Sequence[Tuple[str, str]]) -> Optional[Dict[s
     (the user's own code asking for it is not a versions problem) or the exception is not one of these."""
     if not frames or not exc:
         return None
+    if _DELEGATES.search(frames[-1][1]):
+        # raised by an attribute lookup itself (nn.Module.__getattr__, a wrapper's __getattr__ handing down): the
+        # one that asked is further out; only a frame that is not a lookup says whose API it expected
+        frames = [fr for fr in frames if not _DELEGATES.search(fr[1])]
+        if not frames:
+            return None
     caller = package_of(frames[-1][0])
     if caller not in PACKAGES:
         return None
