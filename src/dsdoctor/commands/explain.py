@@ -35,15 +35,12 @@ class Options:
 
 def run(o: Options) -> Outcome:
     """Diagnose the logs (``-``, stdin, when none is named); with ``env`` merge what ``check`` confirms."""
-    from ..checks import resolve_inputs
-    from ..explain.envmerge import merge_env
+    from ..checks import resolve_inputs, run_check
+    from ..explain.envmerge import merge_reports
     from ..explain.logfiles import explain_paths, follow
 
     resolve_inputs(o.python, None)  # an unusable --python is a usage error before any log is read
-    if o.follow:
-        report = follow(o.paths or ["-"], o.follow_seconds)
-        if o.env:
-            merge_env(report, o.python)
-    else:
-        report = explain_paths(o.paths or ["-"], env=o.env, python=o.python)
+    report = follow(o.paths or ["-"], o.follow_seconds) if o.follow else explain_paths(o.paths or ["-"])
+    if o.env:
+        merge_reports(report, run_check(o.python))
     return conclude(report, o, settings(o, o.paths))

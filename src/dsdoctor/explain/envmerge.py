@@ -3,7 +3,7 @@ environment-specific fixes for a cause the log shows, check's own errors when th
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List
 
 from .. import names as N
 from ..model import Evidence, Finding, Report, Severity
@@ -13,16 +13,10 @@ from .causes import ENV_CAUSES
 NEUTRAL = (N.NO_FAILURE, N.UNKNOWN, N.OP_BUILD_FAILED_CAUSE_NOT_IN_LOG, N.TORCH_EXTENSIONS_LOCK_STALE)
 
 
-def merge_env(report: Report, python: Optional[str]) -> None:
-    """Attach what the environment checks confirm: check's evidence and its (environment-specific) fixes
-    for a cause the log shows; check's own errors first when the log shows no cause."""
-    from ..checks import run_check
-
-    merge_reports(report, run_check(python))
-
-
 def merge_reports(report: Report, checked: Report) -> None:
-    """``merge_env`` on an already-run check report."""
+    """Attach what the environment checks (``checked``: a ``dsdoctor check`` report, run by the command) confirm:
+    check's evidence and its (environment-specific) fixes for a cause the log shows; check's own errors first when
+    the log shows no cause."""
     by_name = {f.name: f for f in checked.findings if f.name in ENV_CAUSES}
     merged: List[Finding] = []
     for f in report.findings:

@@ -1,6 +1,6 @@
 """Explaining log files, directories of rank logs and stdin: all at once (:func:`explain_paths`) or while they are
-written (:func:`follow`). The command is :mod:`dsdoctor.commands.explain`; merging what ``check`` confirms is
-:mod:`.envmerge`."""
+written (:func:`follow`). The command is :mod:`dsdoctor.commands.explain`, which also merges what ``check``
+confirms (:mod:`.envmerge`)."""
 
 from __future__ import annotations
 
@@ -15,15 +15,11 @@ from .reader import MAX_LINE_BYTES, InputError, Source, StdinRaw, expand, open_b
 FOLLOW_POLL_S = 0.5
 
 
-def explain_paths(paths: List[str], *, env: bool = False, python: Optional[str] = None) -> Report:
-    """Explain files / directories / ``-``; with ``env`` merge what ``dsdoctor check`` confirms."""
+def explain_paths(paths: List[str]) -> Report:
+    """Explain files / directories / ``-``."""
     sources = expand(paths)
     report = diagnose_scan(scan_sources(sources))
     report.facts["sources"] = [s.name for s in sources]
-    if env:
-        from .envmerge import merge_env
-
-        merge_env(report, python)
     return report
 
 
