@@ -5,6 +5,11 @@ register ZeRO-3 (TrainingArguments, HfArgumentParser.parse_*, Accelerator, a kep
 Argument values are followed through variables (every assignment in the function, any branch), conditional
 expressions, ``**kwargs`` dicts built in the same function, parameters' defaults, and argparse / dataclass
 field defaults (``model_args.low_cpu_mem_usage`` -> ``low_cpu_mem_usage: bool = True``).
+
+Kept whole: its evaluators (``of`` / ``truth`` / ``_compare`` / ``_name`` / ``_field``) are one mutually recursive
+set over one evaluation state (``Eval``: one depth and step budget, one set of names being evaluated), which a
+split would scatter across modules; issue 18's project model (entry points, imports followed across files) is
+what reshapes this module, and it is split then, not twice.
 """
 
 from __future__ import annotations
