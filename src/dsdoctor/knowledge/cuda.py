@@ -178,7 +178,7 @@ MSG_CHILD_FAILED = "torch.distributed.elastic.multiprocessing.errors.ChildFailed
 
 
 # ---------------------------------------------------------------------------------------------------
-# Build / load messages of the toolchain (explain/causes/build.py). nvcc texts read in the nvcc 13.0 binary
+# Build / load messages of the toolchain (explain/causes/build.py, op_build.py). nvcc texts read in the nvcc 13.0 binary
 # (.cache/oracle nvcc, its printf templates); gcc / ld / ld.so texts from gcc 12 / binutils 2.40 / glibc 2.36 runs here;
 # torch header texts from the installed torch 2.13.0 / 2.14.1 (torch/include), older torch where marked [unverified].
 # ---------------------------------------------------------------------------------------------------

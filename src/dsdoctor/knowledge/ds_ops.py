@@ -1,6 +1,6 @@
 """DeepSpeed's ops: which builder cpu_adam uses and what a JIT build needs (ninja, pin_memory, the toolkit at
-import), then install / op-build messages and the builder bugs ``explain`` names (explain/causes/build.py), read
-in the DeepSpeed git tags v0.3.1-v0.19.5 and the installed 0.15.4 / 0.19.7 / 0.19.8 (.cache/oracle)."""
+import), then install / op-build messages and the builder bugs ``explain`` names (explain/causes/build.py,
+op_build.py), read in the DeepSpeed git tags v0.3.1-v0.19.5 and the installed 0.15.4 / 0.19.7 / 0.19.8 (.cache/oracle)."""
 
 from __future__ import annotations
 
@@ -68,7 +68,8 @@ def import_fails_without_toolkit(ds: Version) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------------
-# 8. Install / op-build messages and builder bugs (``explain`` names them; explain/causes/build.py)
+# 8. Install / op-build messages and builder bugs (``explain`` names them; explain/causes/build.py,
+#    op_build.py)
 #    Read in the DeepSpeed git tags v0.3.1-v0.19.5 and the installed 0.15.4 / 0.19.7 / 0.19.8 (.cache/oracle).
 # ---------------------------------------------------------------------------------------------------
 
@@ -110,7 +111,7 @@ class BuilderBug(NamedTuple):
     pr: str  # the DeepSpeed pull request(s) that fixed it
 
 
-# Keyed by what the log shows (matched in explain/causes/build.py).
+# Keyed by what the log shows (matched in explain/causes/op_build.py).
 BUILDER_BUGS: Dict[str, BuilderBug] = {
     "curand-unlinked": BuilderBug("a prebuilt/JIT op (cpu_adam_op, quantizer, transformer_inference) linked without "
                                   "-lcurand: `undefined symbol: curandCreateGenerator` at import",

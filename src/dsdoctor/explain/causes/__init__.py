@@ -1,5 +1,6 @@
 """The causes ``dsdoctor explain`` can name: one :class:`~.spec.Cause` per cause, in an area module
-(``build``, ``loading``, ``config``, ``launch``, ``resources``, ``generic``), collected in ``registry.CAUSES``."""
+(``build``, ``op_build``, ``loading``, ``zero3_params``, ``config``, ``launch``, ``ranks``, ``resources``, ``generic``,
+...), collected in ``registry.CAUSES``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Causes in launching: the launcher, hostfiles, ssh, rendezvous ports, torch.distributed / NCCL. The messages
-live in ``knowledge/deepspeed.py`` and ``knowledge/cuda.py``."""
+"""Causes in launching: the launcher (or none: MPI discovery), hostfiles, ssh and the rendezvous port. NCCL, the
+GPUs each rank sees and the launcher's signal handler are in ``ranks.py``. The messages live in
+``knowledge/deepspeed.py`` and ``knowledge/cuda.py``."""
 
 from __future__ import annotations
 
@@ -7,13 +8,11 @@ import re
 import shlex
 from typing import Tuple
 
-from ... import fixes as F
 from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
-from ...knowledge import distributed as DK
 from ...model import Severity
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
+from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, log, msg, rx
 
 RUNNER = "deepspeed/launcher/runner.py"
 SSH = "OpenSSH client errors as pdsh / the launcher relay them (OpenSSH 7-9)"
@@ -56,67 +55,6 @@ def _ssh_unreachable(s: Seen, f: LogFacts) -> Advice:
                   [code_fix("Check passwordless ssh exactly as the launcher runs it", f"ssh -o BatchMode=yes {arg} true"),
                    code_fix("Install your key on the host", f"ssh-copy-id {arg}"),
                    code_fix("Single node? Do not pass a hostfile", "mv hostfile hostfile.off   # /job/hostfile is read by default")])
-
-
-def _nccl_timeout(s: Seen, f: LogFacts) -> Advice:
-    first = re.search(r"SeqNum=1\b|last completed NCCL work: -1\b", s.text) is not None
-    # a collective numbered past 1, or completed work before it: the ranks did talk, so the transport works and
-    # testing it (P2P / IB off) cannot help; only the first collective, or one whose number is not shown, can be it
-    later = re.search(r"SeqNum=(?:[2-9]|\d{2,})|last completed NCCL work: (?:[1-9]|\d{2,})", s.text) is not None
-    transport = [] if later else [
-        code_fix("Test the transport when the first collective hangs",
-                 "NCCL_P2P_DISABLE=1 NCCL_IB_DISABLE=1 deepspeed ... train.py   # if this runs, fix P2P/IB, do not keep it")]
-    facts = "The log shows the very first collective (SeqNum=1) timing out." if first else ""
-    return Advice("An NCCL collective timed out: one rank stalled, died or diverged while the others waited", "",
-                  [code_fix("Find the rank that did not arrive: its own log, or the collective's stack on every rank",
-                            "NCCL_DEBUG=INFO TORCH_NCCL_DUMP_ON_TIMEOUT=1 deepspeed ... train.py",
-                            reason="the ranks that print the watchdog line are the ones that waited"),
-                   *transport,
-                   code_fix("Only when one step is legitimately long (a big eval/save on one rank): raise the timeout",
-                            "deepspeed.init_distributed(timeout=datetime.timedelta(hours=2))   # HF: TrainingArguments(ddp_timeout=7200)",
-                            applicability="unsafe", reason="hides a real hang for longer")], facts)
-
-
-def _nccl_p2p(s: Seen, f: LogFacts) -> Advice:
-    return Advice("NCCL tried GPU peer-to-peer between GPUs that do not support peer access", "",
-                  [F.env_fix(CK.NCCL_P2P_DISABLE, "1", "Disable NCCL's P2P transport in every rank's environment",
-                             reason="forward it to the workers (.deepspeed_env, Ray runtime_env env_vars), not only the shell"),
-                   code_fix("See which GPU pairs allow peer access", "nvidia-smi topo -m   # and: nvidia-smi topo -p2p r")])
-
-
-def _nccl_ifname(s: Seen, f: LogFacts) -> Advice:
-    return Advice(f"NCCL found no usable network interface: {CK.NCCL_SOCKET_IFNAME} names none of this host's "
-                  "interfaces", "",
-                  [code_fix(f"Unset {CK.NCCL_SOCKET_IFNAME}, or set it to an interface this host has",
-                            "ip -br addr   # then: export NCCL_SOCKET_IFNAME=<iface>   (or unset NCCL_SOCKET_IFNAME)",
-                            reason="in every rank's environment (.deepspeed_env / the job script)")])
-
-
-def _nccl_library(s: Seen, f: LogFacts) -> Advice:
-    return Advice("torch loaded another libnccl than the one it was built with (an undefined nccl* symbol)", "",
-                  [code_fix("Find the libnccl that shadows torch's own and remove it from the path",
-                            "echo $LD_LIBRARY_PATH; python -c 'import nvidia.nccl, os; print(os.path.dirname(nvidia.nccl.__file__))'"
-                            "; ldconfig -p | grep libnccl",
-                            reason="a system / conda / LD_LIBRARY_PATH libnccl.so.2 older than the one torch's wheel needs"),
-                   code_fix("Install the NCCL wheel torch was built against (same CUDA major)",
-                            "pip install --force-reinstall 'nvidia-nccl-cu12'   # cu12 for a +cu12x torch, cu13 for +cu13x")])
-
-
-def _visible_devices(s: Seen, f: LogFacts) -> Advice:
-    return Advice("The GPUs the launcher or a rank asked for do not match the GPUs that are visible", "",
-                  [code_fix("With the deepspeed launcher, choose GPUs with --include, not CUDA_VISIBLE_DEVICES",
-                            "unset CUDA_VISIBLE_DEVICES; deepspeed --include localhost:0,2 train.py",
-                            reason="it maps CUDA_VISIBLE_DEVICES onto its own slot numbers, which restart at 0"),
-                   code_fix("Start no more ranks per node than visible GPUs",
-                            "torchrun --nproc-per-node $(nvidia-smi -L | wc -l) train.py   # or deepspeed --num_gpus N",
-                            reason="local rank N needs GPU N among the visible ones")])
-
-
-def _sigint_handler(s: Seen, f: LogFacts) -> Advice:
-    return Advice("The deepspeed launcher's own signal handler crashed (NameError on kill_cmd) while stopping the run",
-                  "",
-                  [F.pip_fix("deepspeed>=0.9.4", "Upgrade DeepSpeed (the handler is installed only for multi-node runs)"),
-                   code_fix("Find the first failure above the handler's traceback", "dsdoctor explain <the full log>")])
 
 
 # torch.distributed setup failing or timing out: the frames of a paste cut there, or the store's timeout messages
@@ -249,168 +187,4 @@ SPECS: Tuple[Cause, ...] = (
               msg(CK.MSG_EADDRINUSE, "torch/csrc/distributed/c10d/socket.cpp warning (torch 2.x-2.14)",
                   "[W socket.cpp:464] [c10d] The server socket has failed to listen on [::]:29500 (errno: 98 - Address "
                   "already in use)."))),
-    cause(
-    N.NCCL_TIMEOUT,
-    Severity.ERROR,
-    "An NCCL collective timed out (a rank stalled, died or diverged)",
-    _nccl_timeout,
-    Docs(
-        what="An NCCL collective did not complete within the process-group timeout: `Watchdog caught collective "
-              "operation timeout: WorkNCCL(SeqNum=..., OpType=...) ran for ... milliseconds before timing out`.",
-        why="The ranks that print it waited; another rank never joined that collective: it hung, crashed, was slow "
-              "(evaluation or saving on rank 0 only, uneven data) or issued a different collective. When the first "
-              "collective (SeqNum=1, `last completed NCCL work: -1`) times out, the ranks never communicated at all: "
-              "a transport problem (P2P, InfiniBand, the network interface) or a rank that never got there.",
-        fix="Find the rank that did not arrive (its own log; `NCCL_DEBUG=INFO`, `TORCH_NCCL_DUMP_ON_TIMEOUT=1`). If "
-              "the first collective hangs, test the transport with `NCCL_P2P_DISABLE=1 NCCL_IB_DISABLE=1`. Raise the "
-              "timeout (`deepspeed.init_distributed(timeout=...)`, `TrainingArguments(ddp_timeout=...)`) only for a "
-              "legitimately long step.",
-        examples=(log(N.NCCL_TIMEOUT, "Rank 1 stuck in a rank-0-only evaluation while the others all-reduce:",
-                   "[rank0]:[E1130 04:12:55.402118771 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective "
-                   "operation timeout: WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=4096, NumelOut=4096, "
-                   "Timeout(ms)=600000) ran for 600093 milliseconds before timing out.\n"),),
-        reads="log"),
-    signatures=(
-              msg(CK.MSG_NCCL_WATCHDOG, "torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp watchdog (torch 1.10-2.14)",
-                  "[rank2]:[E1130 04:12:55.402118771 ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog caught collective "
-                  "operation timeout: WorkNCCL(SeqNum=88, OpType=ALLGATHER, NumelIn=4096, NumelOut=16384, "
-                  "Timeout(ms)=1800000) ran for 1800093 milliseconds before timing out."),)),
-    cause(
-    N.NCCL_P2P_UNSUPPORTED,
-    Severity.ERROR,
-    "NCCL P2P between GPUs without peer access",
-    _nccl_p2p,
-    Docs(
-        what="NCCL failed opening a GPU peer-to-peer channel: `peer access is not supported between these two "
-              "devices` (CUDA error 217), usually under `unhandled cuda error` / `ncclUnhandledCudaError`.",
-        why="NCCL picks the P2P/IPC transport between GPUs of one node; some topologies (consumer cards, PCIe "
-              "switches with ACS, VMs) do not allow peer access between every pair.",
-        fix="Set `NCCL_P2P_DISABLE=1` in every rank's environment (forward it: `.deepspeed_env`, a Ray "
-              "runtime_env's env_vars), and see which pairs allow P2P with `nvidia-smi topo -m`.",
-        examples=(log(N.NCCL_P2P_UNSUPPORTED, "Two consumer GPUs without peer access:",
-                   "worker-0:3511:3620 [1] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer "
-                   "access is not supported between these two devices\n"),),
-        reads="log"),
-    signatures=(
-              msg(CK.MSG_PEER_ACCESS, "CUDA error 217 (cudaErrorPeerAccessUnsupported) as NCCL prints it: "
-                  "transport/p2p.cc 'failed to open CUDA IPC handle' (NCCL 2.7) / 'Cuda failure 217' (NCCL 2.1x-2.30)",
-                  "worker-0:3511:3620 [1] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer "
-                  "access is not supported between these two devices",
-                  "Cuda failure 217 'peer access is not supported between these two devices'"),)),
-    cause(
-    N.NCCL_SOCKET_IFNAME_INVALID,
-    Severity.ERROR,
-    "NCCL_SOCKET_IFNAME names no interface of this host",
-    _nccl_ifname,
-    Docs(
-        what="NCCL could not start: `ncclInternalError: Internal check failed.` with `Last error: Bootstrap : no "
-              "socket interface found`.",
-        why="NCCL's bootstrap picks a network interface from `NCCL_SOCKET_IFNAME`; when it names none of the host's "
-              "interfaces (often copied from another cluster's script, e.g. `eth0`), nothing is left. NCCL reports it "
-              "as an internal error; the reason is on its `Last error:` line.",
-        fix="Unset `NCCL_SOCKET_IFNAME`, or set it to an interface the host has (`ip -br addr`), in every rank's "
-              "environment.",
-        examples=(log(N.NCCL_SOCKET_IFNAME_INVALID, "NCCL_SOCKET_IFNAME=eth0 on a host whose interfaces are ens* / ib*:",
-                   "[rank0]: ncclInternalError: Internal check failed.\n"
-                   "[rank0]: Last error:\n"
-                   "[rank0]: Bootstrap : no socket interface found\n"),),
-        reads="log"),
-    signatures=(
-              msg(CK.MSG_NCCL_NO_SOCKET, "NCCL src/bootstrap.cc bootstrapNetInit (NCCL 2.x), the `Last error:` of an "
-                  "ncclInternalError",
-                  "Bootstrap : no socket interface found"),
-              msg(CK.MSG_NCCL_NO_NET_IF, "NCCL src/transport/net_socket.cc ncclNetSocketInit (NCCL 2.x): the socket "
-                  "transport's interface search, same NCCL_SOCKET_IFNAME",
-                  "worker-1:2291:2291 [0] transport/net_socket.cc:46 NCCL WARN NET/Socket : no interface found"))),
-    cause(
-    N.NCCL_LIBRARY_MISMATCH,
-    Severity.ERROR,
-    "torch loads a libnccl other than the one it was built with",
-    _nccl_library,
-    Docs(
-        what="`import torch` (and so `import deepspeed`) fails: `libtorch_cuda.so: undefined symbol: ncclComm...`.",
-        why="torch's CUDA library was linked against a newer NCCL than the `libnccl.so.2` the loader found first: a "
-              "system or conda NCCL, an `LD_LIBRARY_PATH` entry, or another package's nvidia-nccl wheel shadows the "
-              "one torch's wheel depends on. Reinstalling torch alone does not help while that library comes first.",
-        fix="Find the libnccl on the path (`echo $LD_LIBRARY_PATH`, `ldconfig -p | grep libnccl`) and remove it from "
-              "the path; install the NCCL wheel torch was built against (`pip install --force-reinstall "
-              "nvidia-nccl-cu12` for a +cu12x torch).",
-        examples=(log(N.NCCL_LIBRARY_MISMATCH, "An old libnccl on LD_LIBRARY_PATH:",
-                   "ImportError: /venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
-                   "ncclCommRegister\n"),),
-        reads="log"),
-    signatures=(
-              msg(CK.MSG_UNDEFINED_NCCL, "the dynamic loader on torch/lib/libtorch_cuda.so (torch 2.x-2.14) against an "
-                  "older libnccl.so.2 (e.g. ncclCommRegister, NCCL 2.19+)",
-                  "ImportError: /venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
-                  "ncclCommRegister"),)),
-    cause(
-    N.CUDA_VISIBLE_DEVICES_MISMATCH,
-    Severity.ERROR,
-    "The GPUs a launcher or rank asks for are not the visible ones",
-    _visible_devices,
-    Docs(
-        what="The GPUs a launcher or a rank tries to use are not the ones visible: `No slot 'N' specified on host "
-              "'localhost'` from the deepspeed launcher, or `CUDA error: invalid device ordinal` from "
-              "`torch.cuda.set_device`.",
-        why="The deepspeed launcher turns `CUDA_VISIBLE_DEVICES` into `--include` but its slots are the visible GPUs "
-              "renumbered from 0, so `CUDA_VISIBLE_DEVICES=1` asks for a slot 1 that does not exist. Starting more "
-              "ranks per node than visible GPUs makes local rank N call `set_device(N)` on a GPU it cannot see.",
-        fix="With the deepspeed launcher choose GPUs with `--include localhost:0,2` (and unset "
-              "`CUDA_VISIBLE_DEVICES`); start at most as many ranks per node as visible GPUs "
-              "(`--num_gpus` / `--nproc-per-node`).",
-        examples=(log(N.CUDA_VISIBLE_DEVICES_MISMATCH, "`CUDA_VISIBLE_DEVICES=3 deepspeed train.py` on a 4-GPU node:",
-                   "ValueError: No slot '3' specified on host 'localhost'\n"),),
-        reads="log"),
-    signatures=(
-              msg(K.MSG_NO_SLOT, f"{RUNNER} parse_resource_filter (0.8.3-0.19.8)",
-                  "ValueError: No slot '3' specified on host 'localhost'"),
-              msg(DK.MSG_VISIBLE_IGNORED, f"{RUNNER} main (0.6-0.19.8): the GPUs chosen on the command line replace "
-                  "CUDA_VISIBLE_DEVICES",
-                  "Detected CUDA_VISIBLE_DEVICES=2,3 but ignoring it because one or several of "
-                  "--include/--exclude/--num_gpus/--num_nodes cl args were used. If you want to use "
-                  "CUDA_VISIBLE_DEVICES don't pass any of these arguments to deepspeed."),
-              frame("deepspeed/launcher/runner.py", "parse_inclusion_exclusion", f"{RUNNER} "
-                    "parse_inclusion_exclusion -> parse_resource_filter (0.8.3-0.19.8), the ValueError cut",
-                    "Traceback (most recent call last):\n"
-                    "  File \"/venv/lib/python3.11/site-packages/deepspeed/launcher/runner.py\", line 349, in "
-                    "parse_inclusion_exclusion\n"
-                    "    return parse_resource_filter(active_resources, include_str=inclusion, exclude_str=exclusion)\n"),
-              msg(CK.MSG_INVALID_ORDINAL, "CUDA error 101 (cudaErrorInvalidDevice) through torch.cuda.set_device "
-                  "(torch 1.x-2.14)",
-                  "RuntimeError: CUDA error: invalid device ordinal"),
-              frame("torch/cuda/__init__.py", "set_device", "torch/cuda/__init__.py set_device (torch 1.x-2.14): "
-                    "local rank >= the number of visible GPUs, the message cut or indented",
-                    "Traceback (most recent call last):\n"
-                    "  File \"/home/user/proj/train.py\", line 12, in main\n"
-                    "    torch.cuda.set_device(local_rank)\n"
-                    "  File \"/venv/lib/python3.11/site-packages/torch/cuda/__init__.py\", line 567, in set_device\n"
-                    "    torch._C._cuda_setDevice(device)\n"),
-              frame("deepspeed/launcher/runner.py", "main", "deepspeed/launcher/runner.py main -> "
-                    "parse_inclusion_exclusion (0.8.3-0.19.8), the ValueError cut",
-                    "Traceback (most recent call last):\n"
-                    "  File \"/venv/lib/python3.11/site-packages/deepspeed/launcher/runner.py\", line 476, in main\n"
-                    "    active_resources = parse_inclusion_exclusion(resource_pool, args.include, args.exclude)\n",
-                    code=re.escape(K.SRC_PARSE_INCLUSION))),
-    yields=True),  # its launch warning is printed first: a later failure of the run is reported before it
-    cause(
-    N.LAUNCHER_SIGNAL_HANDLER_CRASH,
-    Severity.ERROR,
-    "The deepspeed launcher's signal handler crashed (NameError kill_cmd)",
-    _sigint_handler,
-    Docs(
-        what="The deepspeed launcher's own SIGINT/SIGTERM handler failed: `NameError: free variable 'kill_cmd' "
-              "referenced before assignment` in runner.py `sigkill_handler`.",
-        why="DeepSpeed < 0.9.4 (fixed by PR #3730) installs the handler on a single node too, but sets `kill_cmd` only "
-              "for multi-node pdsh runs. The NameError hides why the run stopped (Ctrl-C, or a rank that failed first).",
-        fix="Look above the handler's traceback for the first failure; upgrade DeepSpeed (`pip install "
-              "'deepspeed>=0.9.4'`).",
-        examples=(log(N.LAUNCHER_SIGNAL_HANDLER_CRASH, "Ctrl-C on a single-node run with DeepSpeed 0.9.2:",
-                   "NameError: free variable 'kill_cmd' referenced before assignment in enclosing scope\n"),),
-        reads="log"),
-    signatures=(
-              msg(K.MSG_KILL_CMD, f"{RUNNER} main's sigkill_handler (0.8-0.9.3; PR #3730 in 0.9.4), Python's NameError",
-                  "NameError: free variable 'kill_cmd' referenced before assignment in enclosing scope",
-                  "NameError: cannot access free variable 'kill_cmd' where it is not associated with a value in "
-                  "enclosing scope"),)),
 )

@@ -7,13 +7,29 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Dict, Tuple
 
-from . import build, config, distributed, generic, install, launch, loading, resources, training, versions
+from . import (
+    build,
+    config,
+    distributed,
+    generic,
+    install,
+    launch,
+    loading,
+    op_build,
+    ranks,
+    resources,
+    training,
+    versions,
+    zero3_params,
+    zero_runtime,
+)
 from .spec import Cause, Signature
 
 # Order matters twice: a line is given to the first signature that matches it (causes before symptoms before
 # notes, areas in this order), and equal-rank causes are reported in log order.
-CAUSES: Tuple[Cause, ...] = (distributed.SPECS + build.SPECS + install.SPECS + loading.SPECS + config.SPECS
-                             + training.SPECS + launch.SPECS + versions.SPECS + resources.SPECS + generic.SPECS)
+CAUSES: Tuple[Cause, ...] = (distributed.SPECS + build.SPECS + op_build.SPECS + install.SPECS + loading.SPECS
+                             + zero3_params.SPECS + zero_runtime.SPECS + config.SPECS + training.SPECS + launch.SPECS
+                             + ranks.SPECS + versions.SPECS + resources.SPECS + generic.SPECS)
 
 BY_NAME: Dict[str, Cause] = {c.name: c for c in CAUSES}
 

@@ -1,0 +1,129 @@
+"""Causes in a running ZeRO engine: a ZeRO checkpoint resumed at another data-parallel world size, DeepSpeed
+0.14.1-0.14.4's CPU-offload unscale bug and non-reentrant gradient checkpointing over partitioned frozen parameters.
+The messages live in ``knowledge/deepspeed.py`` and ``knowledge/cuda.py``."""
+
+from __future__ import annotations
+
+import re
+from typing import Tuple
+
+from ... import fixes as F
+from ... import names as N
+from ...knowledge import cuda as CK
+from ...knowledge import deepspeed as K
+from ...model import Severity
+from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
+
+
+def _world_size_changed(s: Seen, f: LogFacts) -> Advice:
+    g = s.groups
+    return Advice(f"A ZeRO checkpoint saved with {g.get('saved', '?')} data-parallel ranks was resumed with "
+                  f"{g.get('now', '?').rstrip('.')}: DeepSpeed cannot re-partition its optimizer states", "",
+                  [code_fix("Resume with the data-parallel size the checkpoint was saved with", "deepspeed --num_gpus <as when saved> ..."),
+                   code_fix("Or convert it to a universal checkpoint and load that (DeepSpeed >= 0.14)",
+                            "python -m deepspeed.checkpoint.ds_to_universal --input_folder ckpt/global_stepN "
+                            "--output_folder ckpt/global_stepN_universal",
+                            reason='then ds_config "checkpoint": {"load_universal": true}'),
+                   code_fix("Or keep only the weights and start a new optimizer",
+                            "python ckpt/zero_to_fp32.py ckpt pytorch_model.bin   # or engine.load_checkpoint(d, "
+                            "load_optimizer_states=False, load_module_only=True)")])
+
+
+def _unscale_bug(s: Seen, f: LogFacts) -> Advice:
+    first, last = K.UNSCALE_DEVICE_BUG
+    return Advice(f"DeepSpeed {first}-{last} bug: ZeRO-3 with CPU offload multiplies the CPU gradients by a GPU tensor in "
+                  "unscale_and_clip_grads", "",
+                  [F.pip_fix(f"deepspeed>{last}", f"Upgrade DeepSpeed (fixed after {last})"),
+                   F.pip_fix(f"deepspeed=={_before(first)}", "Or pin the last release before the regression")])
+
+
+def _before(version: str) -> str:
+    major, minor, patch = (int(p) for p in version.split("."))
+    return f"{major}.{minor}.{patch - 1}"
+
+
+def _checkpoint_meta(s: Seen, f: LogFacts) -> Advice:
+    return Advice("Non-reentrant gradient checkpointing recomputed ZeRO-3 partitioned (size-0) frozen parameters",
+                  "Under ZeRO-3, frozen parameters (e.g. the norms of a LoRA model) are gathered for the forward but "
+                  "back in their size-0 partition when torch's non-reentrant checkpoint recomputes, so the saved and "
+                  "recomputed metadata differ (`recomputed metadata: {'shape': torch.Size([0])`).",
+                  [code_fix(F.PEFT_REENTRANT_FIX.title, 'TrainingArguments(..., gradient_checkpointing_kwargs={"use_reentrant": True})',
+                            f"pip install 'deepspeed>={K.PEFT_NONREENTRANT_SINCE}'")])
+
+
+SPECS: Tuple[Cause, ...] = (
+    cause(
+    N.ZERO_CHECKPOINT_WORLD_SIZE_CHANGED,
+    Severity.ERROR,
+    "A ZeRO checkpoint resumed at another data-parallel world size",
+    _world_size_changed,
+    Docs(
+        what="Resuming a DeepSpeed ZeRO checkpoint failed: `The checkpoint being loaded used a DP world size of N but "
+              "the current world size is M. Automatic adjustment of ZeRO's optimizer state partitioning with a new "
+              "world size is not currently supported.`",
+        why="A ZeRO checkpoint stores the optimizer states partitioned over the data-parallel ranks that saved it; "
+              "`load_checkpoint` cannot re-partition them for another number of ranks.",
+        fix="Resume with the same data-parallel size; or convert the checkpoint to a universal checkpoint "
+              "(`python -m deepspeed.checkpoint.ds_to_universal --input_folder ... --output_folder ...`, then "
+              "`\"checkpoint\": {\"load_universal\": true}`); or keep only the weights (`zero_to_fp32.py`, or "
+              "`load_checkpoint(..., load_optimizer_states=False, load_module_only=True)`) and start a new optimizer.",
+        examples=(log(N.ZERO_CHECKPOINT_WORLD_SIZE_CHANGED, "A checkpoint saved on 16 GPUs resumed on 4:",
+                   "deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used a DP world size "
+                   "of 16 but the current world size is 4. Automatic adjustment of ZeRO's optimizer state partitioning "
+                   "with a new world size is not currently supported.\n"),),
+        reads="log"),
+    signatures=(
+              msg(K.MSG_DP_WORLD_SIZE, "deepspeed/runtime/engine.py _load_zero_checkpoint, ZeRORuntimeException "
+                  "(0.8.3-0.19.8)",
+                  "deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used a DP world size "
+                  "of 16 but the current world size is 4. Automatic adjustment of ZeRO's optimizer state partitioning "
+                  "with a new world size is not currently supported."),)),
+    cause(
+    N.ZERO3_OFFLOAD_UNSCALE_DEVICE_BUG,
+    Severity.ERROR,
+    "DeepSpeed 0.14.1-0.14.4 ZeRO-3 CPU-offload gradient unscale bug",
+    _unscale_bug,
+    Docs(
+        what="ZeRO-3 with CPU offload fails in the optimizer step: `Expected all tensors to be on the same device, "
+              "but found at least two devices, cuda:N and cpu!` in stage3.py `unscale_and_clip_grads` "
+              "(`...grad.mul_(1. / combined_scale)`).",
+        why="A DeepSpeed 0.14.1-0.14.4 regression (the global gradient norm computed on the GPU, PR #5256 / #5493): "
+              "the CPU-resident fp32 gradients are multiplied by a GPU tensor. Not a device-placement bug in the "
+              "script.",
+        fix="Upgrade DeepSpeed (`pip install 'deepspeed>0.14.4'`: 0.14.5 moves the norm to the CPU, PR #5504), or pin "
+              "`deepspeed==0.14.0`.",
+        examples=(log(N.ZERO3_OFFLOAD_UNSCALE_DEVICE_BUG, "ZeRO-3 + offload_optimizer cpu on DeepSpeed 0.14.2:",
+                   "  File \"/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/stage3.py\", line 2117, in "
+                   "unscale_and_clip_grads\n"
+                   "    self.fp32_partitioned_groups_flat[sub_group_id].grad.mul_(1. / combined_scale)\n"
+                   "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
+                   "and cpu!\n"),),
+        reads="log"),
+    signatures=(
+              rx(re.escape(K.SRC_UNSCALE_GRADS), K.SRC_UNSCALE_GRADS, "deepspeed/runtime/zero/stage3.py "
+                 "unscale_and_clip_grads' source line (0.14.1-0.14.4: PR #5256 / #5493, fixed by #5504 in 0.14.5), "
+                 "seen in a traceback pasted without its header",
+                 "    self.fp32_partitioned_groups_flat[sub_group_id].grad.mul_(1. / combined_scale)"),
+              frame("deepspeed/runtime/zero/stage3.py", "*", "the same line as the raising frame's source line "
+                    "(DeepSpeed 0.14.1-0.14.4; any function: ranks' lines interleave in real logs)",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/stage3.py\", line 2117, in "
+                    "unscale_and_clip_grads\n"
+                    "    self.fp32_partitioned_groups_flat[sub_group_id].grad.mul_(1. / combined_scale)\n"
+                    "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
+                    "and cpu!\n",
+                    exc=r"^(?:RuntimeError: Expected all tensors to be on the same device|$)",
+                    code=re.escape(K.SRC_UNSCALE_GRADS)))),
+    form(N.PEFT_CHECKPOINTING_REENTRANT, _checkpoint_meta, signatures=(
+              msg(CK.MSG_RECOMPUTED_SIZE0, "torch/utils/checkpoint.py CheckpointError's per-tensor lines (torch 2.1-2.14) "
+                  "with a ZeRO-3 size-0 partition",
+                  "recomputed metadata: {'shape': torch.Size([0]), 'dtype': torch.bfloat16, 'device': "
+                  "device(type='cuda', index=3)}"),
+              msg(CK.MSG_CHECKPOINT_META, "torch/utils/checkpoint.py _checkpoint_hook (torch 2.1-2.14)",
+                  "torch.utils.checkpoint.CheckpointError: torch.utils.checkpoint: Recomputed values for the following "
+                  "tensors have different metadata than during the forward pass.")), log_examples=(
+              log(N.PEFT_CHECKPOINTING_REENTRANT, "A LoRA model with gradient_checkpointing (use_reentrant=False) under "
+                                                  "ZeRO-3, DeepSpeed 0.19.2:",
+                  "[rank0]: torch.utils.checkpoint.CheckpointError: torch.utils.checkpoint: Recomputed values for the "
+                  "following tensors have different metadata than during the forward pass.\n"),)),
+)
