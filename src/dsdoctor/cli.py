@@ -13,15 +13,16 @@ import sys
 from typing import TYPE_CHECKING, Any, List, Optional
 
 from .cliparse import App
-from .commands import check, completion, estimate, explain, fix, launch, lint, report, rule, rules, smoke, verify, version
 
 if TYPE_CHECKING:
     from types import ModuleType
 
     from .commands import Outcome
 
-app = App("dsdoctor", "Preflight, lint, explain, fix and verify DeepSpeed ZeRO-3 / ZeRO-Offload setups.",
-          (check, launch, verify, estimate, lint, fix, explain, smoke, rules, rule, report, completion, version))
+# the commands in help order, each a module of dsdoctor.commands (imported only when its command runs)
+app = App("dsdoctor", "Preflight, lint, explain, fix and verify DeepSpeed ZeRO-3 / ZeRO-Offload setups.", "dsdoctor.commands",
+          ("check", "launch", "verify", "estimate", "lint", "fix", "explain", "smoke", "rules", "rule", "report", "completion",
+           "version"))
 
 
 def _run(command: "ModuleType", options: Any) -> int:
@@ -29,7 +30,7 @@ def _run(command: "ModuleType", options: Any) -> int:
     the exit code is the command's (:mod:`dsdoctor.exitcodes`)."""
     # the completion command prints a script of the parser it is part of: handed over here (it cannot import
     # the CLI that imports it)
-    outcome: "Outcome" = command.run(options, app.parser()) if command is completion else command.run(options)
+    outcome: "Outcome" = command.run(options, app.parser()) if getattr(command, "NEEDS_PARSER", False) else command.run(options)
     if not outcome.rendered and outcome.report is not None:
         from .render import emit
 

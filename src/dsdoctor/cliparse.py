@@ -14,7 +14,7 @@ import argparse
 import inspect
 from dataclasses import field, fields
 from types import ModuleType
-from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple, Type
+from typing import Any, Callable, Dict, Iterator, List, Mapping, NoReturn, Optional, Sequence, Tuple, Type
 
 from .errors import UsageError
 
@@ -121,24 +121,48 @@ def add_options(parser: argparse.ArgumentParser, options: Type[Any]) -> None:
         parser.add_argument(*flags, **kw)
 
 
+class Commands(Mapping[str, ModuleType]):
+    """Command name -> its module (``<package>.<name>``), imported when first looked up: a command line imports
+    only its own command's module (and what it imports); the whole parser (``--help``, completion) imports all."""
+
+    def __init__(self, package: str, names: Sequence[str]) -> None:
+        self._package, self._names = package, tuple(names)
+
+    def __getitem__(self, name: str) -> ModuleType:
+        if name not in self._names:
+            raise KeyError(name)
+        import importlib
+
+        return importlib.import_module(f"{self._package}.{name}")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
 class App:
     """The program's parser, built from the command modules (:mod:`dsdoctor.commands`): each module's name is the
     command's, its ``HELP`` the help, its ``Options`` dataclass the options (:func:`option` fields); a module with
-    ``EXTRA_ARGS = True`` gets unknown arguments (and everything after ``--``) in ``Options.extra``."""
+    ``EXTRA_ARGS = True`` gets unknown arguments (and everything after ``--``) in ``Options.extra``. ``names`` are
+    the command names in help order, each a module of ``package``."""
 
-    def __init__(self, prog: str, description: str, modules: Sequence[ModuleType]) -> None:
+    def __init__(self, prog: str, description: str, package: str, names: Sequence[str]) -> None:
         self.prog = prog
         self.description = description
-        self.commands: Dict[str, ModuleType] = {m.__name__.rsplit(".", 1)[-1]: m for m in modules}
+        self.commands: Mapping[str, ModuleType] = Commands(package, names)
 
-    def parser(self) -> Parser:
-        """The whole parser (every command), built on demand."""
+    def parser(self, only: Optional[str] = None) -> Parser:
+        """The whole parser (every command), built on demand; with ``only``, the same parser holding that one
+        command (what parsing a command line needs: the others' modules are not imported)."""
         top = Parser(prog=self.prog, description=self.description, formatter_class=HelpFormatter)
         top._optionals.title = "Options"
         top.add_argument("--version", "-V", action="store_true",
                          help="Print dsdoctor's version and the versions it knows facts for.")
         sub = top.add_subparsers(dest="_command", metavar="COMMAND", title="Commands", parser_class=Parser)
-        for cmd, mod in self.commands.items():
+        for cmd in self.commands if only is None else [only]:
+            mod = self.commands[cmd]
             doc = inspect.cleandoc(mod.HELP)
             p = sub.add_parser(cmd, help=" ".join(doc.split()), description=doc, formatter_class=HelpFormatter)
             p._optionals.title = "Options"
@@ -149,8 +173,8 @@ class App:
         """The command module and its ``Options`` for ``argv``; None (after printing the help) when no command
         is given. Raises ParseError for a bad command line; ``--help`` exits 0 (SystemExit)."""
         args = list(argv)
-        top = self.parser()
         mod = self.commands.get(args[0]) if args else None
+        top = self.parser(only=args[0] if mod is not None else None)
         extra: List[str] = []
         if mod is not None and getattr(mod, "EXTRA_ARGS", False):
             tail: List[str] = []

@@ -18,6 +18,9 @@ HELP = """Print a shell completion script for dsdoctor: `eval "$(dsdoctor comple
     same with zsh, in ~/.zshrc); fish: `dsdoctor completion fish > ~/.config/fish/completions/dsdoctor.fish`."""
 
 
+NEEDS_PARSER = True  # the CLI hands run() its whole parser (this module cannot import the CLI that imports it)
+
+
 @dataclass
 class Options:
     """``completion``'s options: ``shell`` bash, zsh or fish."""

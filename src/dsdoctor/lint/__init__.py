@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set
 
 from packaging.version import InvalidVersion, Version
 
 from ..model import Finding, Report, Severity
-from .one_file import lint_target, make_target
 from .rule import Edit, Hit
 from .target import Target, Usage
 
@@ -155,6 +154,8 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
     usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
     usage.loaded_by = loaded_by or found.loaded_by.get(path)
     usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
+    from .one_file import lint_target, make_target
+
     target = make_target(path, kind, usage)
     if kind == "ds_config":
         configs[path] = target
@@ -247,3 +248,13 @@ def apply_edits(edits: Sequence[Edit], unsafe: bool = False) -> Dict[str, "tuple
     from .fix import plan
 
     return plan(edits, unsafe)
+
+
+def __getattr__(name: str) -> Any:
+    """``lint_target`` / ``make_target`` (:mod:`.one_file`), imported on first use: importing the package (what
+    ``check``'s project lint does first) loads no rule."""
+    if name in ("lint_target", "make_target"):
+        from . import one_file
+
+        return getattr(one_file, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
