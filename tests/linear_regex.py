@@ -1,7 +1,7 @@
 """A structural check that a regex cannot backtrack catastrophically on Python's ``re`` engine, read off the
 parse tree ``re`` itself builds (``re._parser``, ``sre_parse`` before Python 3.11).
 
-The rule (the one explain/causes/spec.py states for its signature patterns), conservative on purpose:
+The rule (the one explain/causes/cause.py states for its signature patterns), conservative on purpose:
 
 - an unbounded quantifier (``*``, ``+``, ``{n,}``) repeats one character class, never a group or a sequence;
 - no quantifier is nested in an unbounded one, and no unbounded one is nested in any quantifier;

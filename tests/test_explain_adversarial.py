@@ -2,7 +2,7 @@
 
 Each must give a bounded result: explain finishes (a generous liveness limit on a subprocess, not a timing
 assertion), never raises, and its output stays small. The patterns are linear by construction (bounded token
-classes between literals; see explain/causes/spec.py): test_every_explain_pattern_is_linear checks that on the
+classes between literals; see explain/causes/cause.py): test_every_explain_pattern_is_linear checks that on the
 parse tree of every signature pattern and every module-level pattern of dsdoctor.explain (tests/linear_regex.py),
 and test_the_linearity_check_flags_catastrophic_patterns shows that check fails on known backtracking patterns."""
 

@@ -13,7 +13,7 @@ import pytest
 from dsdoctor.catalog import RULES
 from dsdoctor.explain import diagnose_log
 from dsdoctor.explain.causes import CAUSES, ENV_CAUSES, FRAME_SIGNATURES, SIGNATURES, Signature
-from dsdoctor.explain.causes.spec import Cause, LogFacts, Seen
+from dsdoctor.explain.causes.cause import Cause, LogFacts, Seen
 from dsdoctor.explain.match import Hit, Scanner
 from dsdoctor.explain.reader import bytes_stream, iter_chunks
 from dsdoctor.ruledocs import doc_for

@@ -145,7 +145,7 @@ def make_project(root: Path) -> Dict[str, Path]:
 
 def cli_formats(command: str, env: Dict[str, str]) -> List[str]:
     """The --format choices of ``command`` as its --help shows them, plus the Format enum's values."""
-    from dsdoctor.output import Format
+    from dsdoctor.render.formats import Format
 
     out = subprocess.run([sys.executable, "-m", "dsdoctor", command, "--help"], capture_output=True, text=True,
                          env=dict(env, COLUMNS="300"), timeout=60).stdout
@@ -222,7 +222,7 @@ def test_no_secret_in_any_output(outputs: Dict[str, Dict[str, str]]) -> None:
 
 
 def test_every_format_was_run(outputs: Dict[str, Dict[str, str]]) -> None:
-    from dsdoctor.output import Format
+    from dsdoctor.render.formats import Format
 
     names = set(outputs["redacted"])
     for command in ("check", "lint", "explain", "verify"):

@@ -317,7 +317,7 @@ def test_fix_text_agrees_with_builders(name: str) -> None:
 
 
 def test_collect_fix_of_unrecognised_causes() -> None:
-    from dsdoctor.explain.causes.spec import COLLECT
+    from dsdoctor.explain.causes.cause import COLLECT
 
     for name in ("op-build-failed-cause-not-in-log", "unknown"):
         for cmd in COLLECT:

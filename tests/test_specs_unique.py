@@ -1,4 +1,4 @@
-"""One spine: every finding name is one spec (``dsdoctor.specs``), the catalog and the docs are derived from it,
+"""One spine: every finding name is one spec (``dsdoctor.all_specs``), the catalog and the docs are derived from it,
 and every fact the knowledge modules hold is read somewhere."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Iterator, List, Tuple
 
 from dsdoctor import names
+from dsdoctor.all_specs import FAMILIES, forms, owners
 from dsdoctor.catalog import RULES
 from dsdoctor.explain.causes import CAUSES
 from dsdoctor.lint.all_rules import VARIANTS
 from dsdoctor.ruledocs import doc_for
-from dsdoctor.specs import FAMILIES, forms, owners
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "dsdoctor"
 
@@ -37,7 +37,7 @@ def test_every_name_has_exactly_one_spec() -> None:
 
 
 def test_every_spec_is_held_by_its_owner() -> None:
-    """The names table says which family holds each name's spec; ``specs.FAMILIES`` reads it from there."""
+    """The names table says which family holds each name's spec; ``all_specs.FAMILIES`` reads it from there."""
     for owner, family in FAMILIES.items():
         for s in family():
             assert names.owner(s.name) in FAMILIES and FAMILIES[names.owner(s.name)] is family, (s.name, owner)

@@ -1,5 +1,5 @@
 """Every finding name dsdoctor can emit, with its short code and one-line summary: the names table
-(:mod:`dsdoctor.names`) for the names and codes, the owning spec (``dsdoctor.specs``) for the summary.
+(:mod:`dsdoctor.names`) for the names and codes, the owning spec (``dsdoctor.all_specs``) for the summary.
 
 Names are a public contract: never rename or reuse one. Codes are stable too.
 """
@@ -27,7 +27,7 @@ class Catalog(Mapping[str, RuleInfo]):
         self._read: Dict[str, bool] = {}
 
     def _read_family(self, owner: str) -> None:
-        from .specs import FAMILIES
+        from .all_specs import FAMILIES
 
         fam = FAMILIES[owner]
         if self._read.get(fam.__name__):

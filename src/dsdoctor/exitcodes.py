@@ -7,10 +7,21 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import TYPE_CHECKING, List, Sequence
 
 if TYPE_CHECKING:
     from .model import Finding, Report
+
+
+class FailOn(str, Enum):
+    """``--fail-on``: the lowest severity that makes the exit code 1 (``never``: only dsdoctor failures fail)."""
+
+    error = "error"
+    warning = "warning"
+    info = "info"
+    never = "never"
+
 
 OK = 0
 FINDINGS = 1

@@ -1,7 +1,7 @@
 """The one declaration shape of a finding name: :class:`FindingSpec` (name, severity, summary and its
 :class:`Docs`: What / Why / Fix, examples, what it is read from), written once in the module that emits the
 finding; its code comes from the names table (:mod:`dsdoctor.names`). A lint ``Rule`` and an explain ``Cause``
-hold one; ``dsdoctor.specs`` collects them all, and ``catalog`` and ``ruledocs`` are derived from that.
+hold one; ``dsdoctor.all_specs`` collects them all, and ``catalog`` and ``ruledocs`` are derived from that.
 """
 
 from __future__ import annotations

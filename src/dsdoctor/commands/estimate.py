@@ -9,7 +9,7 @@ from typing import Mapping, Optional
 from ..cliparse import option
 from ..errors import UsageError
 from ..exitcodes import FAILED, FINDINGS, OK
-from ..output import Format
+from ..render.formats import Format
 from . import Outcome
 from . import options as O
 

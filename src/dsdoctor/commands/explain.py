@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from ..cliparse import option
-from ..output import Format
+from ..render.formats import Format
 from . import Outcome, conclude, settings
 from . import options as O
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, List, Optional, Sequence
 
 from ..cliparse import option
 from ..errors import UsageError
-from ..output import Format
+from ..render.formats import Format
 from . import Outcome
 from . import options as O
 

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, List, Optional
 
 from ..cliparse import option
 from ..errors import UsageError
-from ..output import Format
 from ..paths import inside
+from ..render.formats import Format
 from . import Outcome, conclude, settings
 from . import options as O
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any, List
 
 from ..cliparse import choice, enum_metavar, option
-from ..output import FailOn, Format
+from ..exitcodes import FailOn
+from ..render.formats import Format
 
 DS_CONFIG_HELP = "The DeepSpeed config you train with"
 
@@ -18,7 +19,7 @@ def python(help: str = "Interpreter whose environment is checked (default: this 
 
 
 def fmt() -> Any:
-    """``--format/-f`` text, json, sarif or github (a :class:`~dsdoctor.output.Format`)."""
+    """``--format/-f`` text, json, sarif or github (a :class:`~dsdoctor.render.formats.Format`)."""
     return option("--format", "-f", default=Format.text, type=choice(Format), metavar=enum_metavar(Format),
                   help="Output format.")
 
@@ -36,7 +37,7 @@ def verbose() -> Any:
 
 
 def fail_on() -> Any:
-    """``--fail-on`` (a :class:`~dsdoctor.output.FailOn`)."""
+    """``--fail-on`` (a :class:`~dsdoctor.exitcodes.FailOn`)."""
     return option("--fail-on", type=choice(FailOn), metavar=enum_metavar(FailOn), help="Exit 1 when a finding has at "
                   "least this severity (default: fail-on in the configuration, else error).")
 

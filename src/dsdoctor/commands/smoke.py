@@ -12,7 +12,7 @@ from typing import Any, Dict, Optional
 from ..cliparse import option
 from ..errors import UsageError
 from ..exitcodes import INTERRUPTED
-from ..output import Format
+from ..render.formats import Format
 from . import Outcome
 from . import options as O
 

@@ -8,7 +8,7 @@ from typing import List, Optional
 
 from ..cliparse import option
 from ..errors import UsageError
-from ..output import Format
+from ..render.formats import Format
 from . import Outcome, conclude, settings
 from . import options as O
 

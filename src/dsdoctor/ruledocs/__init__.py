@@ -2,7 +2,7 @@
 
 One public accessor: :func:`doc_for` (a name such as ``cuda-version-mismatch`` or a code such as ``DS101``)
 and :func:`all_docs`. Every name is documented once, by its spec in the module that emits it
-(``dsdoctor.specs``): lint names by their rule (``dsdoctor.lint.rule.Rule``, whose examples are their tests),
+(``dsdoctor.all_specs``): lint names by their rule (``dsdoctor.lint.rule.Rule``, whose examples are their tests),
 explain's by their cause, the others by their ``FindingSpec``, whose examples ``tests/test_ruledocs.py`` executes
 where one can be.
 """

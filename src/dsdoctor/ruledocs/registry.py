@@ -1,6 +1,6 @@
-"""Builds every catalog name's :class:`RuleDoc` from its one spec (``dsdoctor.specs.owners``: a run-time
+"""Builds every catalog name's :class:`RuleDoc` from its one spec (``dsdoctor.all_specs.owners``: a run-time
 ``FindingSpec``, a lint ``Rule``, an explain ``Cause`` with docs), plus other commands' forms of it
-(``specs.forms``: their command, examples and note). A catalog name nobody documented falls back to its catalog
+(``all_specs.forms``: their command, examples and note). A catalog name nobody documented falls back to its catalog
 summary (tests fail on such a name)."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def _fallback(name: str) -> RuleDoc:
 
 
 def build() -> Dict[str, RuleDoc]:
-    from ..specs import forms, owners
+    from ..all_specs import forms, owners
 
     docs: Dict[str, RuleDoc] = {}
     for s in owners():

@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
+from .cause import Advice, Cause, LogFacts, Seen, Signature
 from .registry import BY_NAME, CAUSES, ENV_CAUSES, FRAME_SIGNATURES, SIGNATURES, all_signatures, cause
-from .spec import Advice, Cause, LogFacts, Seen, Signature
 
 __all__ = ["Advice", "BY_NAME", "CAUSES", "Cause", "ENV_CAUSES", "FRAME_SIGNATURES", "LogFacts", "SIGNATURES", "Seen",
            "Signature", "all_signatures", "cause"]

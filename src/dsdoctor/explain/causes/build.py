@@ -15,7 +15,7 @@ from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge.versions import major_minor, v
 from ...model import Severity
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, lit, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, lit, log, msg, rx
 
 BUILDER = "deepspeed/ops/op_builder/builder.py"
 CPP_EXT = "torch/utils/cpp_extension.py"

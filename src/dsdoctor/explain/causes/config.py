@@ -13,7 +13,7 @@ from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
 from ...knowledge.versions import parse, v
 from ...model import Fix, Severity
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
 DS_CONFIG = "deepspeed/runtime/config.py"
 

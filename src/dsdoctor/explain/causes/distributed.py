@@ -9,7 +9,7 @@ from typing import Tuple
 from ... import names as N
 from ...knowledge import distributed as K
 from ...model import Severity
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
 
 _LAUNCHER = "(?P<launcher>%s)" % "|".join(K.LAUNCHERS).replace(".", r"\.")
 _TIMEOUT = r"[Tt]imed? ?out|Timeout|got error"  # a store / socket / collective wait that ran out

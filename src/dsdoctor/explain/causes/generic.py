@@ -16,7 +16,7 @@ from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
 from ...spec import RuleExample
 from .. import failure as F
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, collect_fix, form, frame, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, collect_fix, form, frame, log, msg, rx
 
 OP_BUILD_SYMPTOM = N.OP_BUILD_FAILED
 _ARGS, _LOCAL = CK.MSG_UNRECOGNIZED_LOCAL_RANK.rsplit(" ", 1)

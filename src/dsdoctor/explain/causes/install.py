@@ -14,7 +14,7 @@ from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import swift as SK
 from ...model import Severity
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
 
 BUILDER = "deepspeed/ops/op_builder/builder.py"
 # pip's failure lines (generic.py's symptoms): with one of them, setup.py's torch warning is the cause

@@ -12,7 +12,7 @@ from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, log, msg, rx
 
 RUNNER = "deepspeed/launcher/runner.py"
 SSH = "OpenSSH client errors as pdsh / the launcher relay them (OpenSSH 7-9)"

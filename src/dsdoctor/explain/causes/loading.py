@@ -12,7 +12,7 @@ from ... import names as N
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
 from ...model import Fix, Severity
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
 MODELING = "transformers/modeling_utils.py from_pretrained"
 PARTITION = "deepspeed/runtime/zero/partition_parameters.py"

@@ -14,7 +14,7 @@ from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...model import Severity
 from .build import BUILD_FAILED, BUILDER
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
 CPU_ADAM_TAIL = ("  File \"/opt/envs/ds/0.19.8/deepspeed/ops/adam/cpu_adam.py\", line 95, in __init__\n"
                  "    raise RuntimeError(\"DeepSpeedCPUAdam requires the cpu_adam op, which failed to build/load.\") from e\n"

@@ -14,8 +14,8 @@ from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import distributed as DK
 from ...model import Severity
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg
 from .launch import RUNNER
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg
 
 
 def _nccl_timeout(s: Seen, f: LogFacts) -> Advice:

@@ -23,7 +23,7 @@ from . import (
     zero3_params,
     zero_runtime,
 )
-from .spec import Cause, Signature
+from .cause import Cause, Signature
 
 # Order matters twice: a line is given to the first signature that matches it (causes before symptoms before
 # notes, areas in this order), and equal-rank causes are reported in log order.

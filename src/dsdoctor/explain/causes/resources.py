@@ -11,7 +11,7 @@ from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
 from ...model import Severity
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, lit, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, lit, log, msg, rx
 
 LAUNCH = "deepspeed/launcher/launch.py sigkill_handler (0.9-0.19.8)"
 ELASTIC = "torch/distributed/elastic/multiprocessing/api.py (torchrun, torch 2.x-2.14)"

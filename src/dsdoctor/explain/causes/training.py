@@ -12,7 +12,7 @@ from ... import names as N
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
 from ...model import Severity
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
 
 LOSS_SCALER = "deepspeed/runtime/fp16/loss_scaler.py DynamicLossScaler.update_scale"
 STAGE12 = "deepspeed/runtime/zero/stage_1_and_2.py"

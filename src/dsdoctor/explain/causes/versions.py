@@ -14,7 +14,7 @@ from ...knowledge import regressions as R
 from ...knowledge import transformers as TK
 from ...knowledge.versions import parse
 from ...model import Fix, Severity
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
 
 TORCH_SER = "torch/serialization.py load (torch 2.4-2.14; the default weights_only=True since 2.6)"
 # torch/serialization.py UNSAFE_MESSAGE and the load error around it, torch/_weights_only_unpickler.py (2.6-2.14)

@@ -13,8 +13,8 @@ from ... import names as N
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
 from ...model import Fix, Severity
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
 from .loading import PARTITION, quant_storage_fix
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
 
 LOAD_STATE = "torch/nn/modules/module.py load_state_dict size mismatch (torch 1.x-2.14)"
 SET_TENSOR = "accelerate/utils/modeling.py set_module_tensor_to_device (0.2x-1.x)"

@@ -12,7 +12,7 @@ from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from .spec import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
 
 def _world_size_changed(s: Seen, f: LogFacts) -> Advice:
