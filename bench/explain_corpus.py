@@ -181,7 +181,8 @@ def run_case_cli(path: Path, names: Dict[str, str]) -> CaseResult:
                            capture_output=True, text=True, timeout=120)
         dt = time.perf_counter() - t0
     try:
-        findings = json.loads(p.stdout)["findings"]
+        doc = json.loads(p.stdout)
+        findings = doc["diagnoses"] if "diagnoses" in doc else doc["findings"]
     except (ValueError, KeyError):
         return CaseResult(path.stem, cause, label, "<traceback>", False, error=f"exit {p.returncode}: {p.stderr[-500:]}",
                           seconds=dt, outcome="misleading")
