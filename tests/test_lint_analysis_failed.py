@@ -18,7 +18,7 @@ from dsdoctor import names as N
 
 ROOT = Path(__file__).resolve().parents[1]
 CASE = ROOT / "tests" / "cases" / "lint" / "analysis" / "self-default"
-DEEP = "# from_pretrained\nx = " + " + ".join(["1"] * 5000) + "\n"
+DEEP = "# from_pretrained\nx = " + " + ".join(["1"] * 1500) + "\n"
 
 
 def _lint(cwd: Path, *args: str) -> "subprocess.CompletedProcess[str]":
@@ -44,7 +44,7 @@ def test_self_defaulted_parameter_is_linted(tmp_path: Path) -> None:
 
 
 def test_deeply_nested_expression_is_a_finding_not_a_crash(tmp_path: Path) -> None:
-    """An expression 5000 levels deep makes the analysis raise RecursionError: a finding about that file, which
+    """An expression 1500 levels deep makes the analysis raise RecursionError: a finding about that file, which
     says what went wrong (type and message, no traceback); the other files are linted."""
     shutil.copytree(CASE, tmp_path / "proj")
     (tmp_path / "proj" / "generated.py").write_text(DEEP)

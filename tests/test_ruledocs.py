@@ -231,7 +231,7 @@ def test_lint_examples_are_the_rules_own() -> None:
     from dsdoctor.lint.all_rules import REGISTRY
 
     for d in all_docs():
-        if d.command == "lint" and d.name != N.LINT_ANALYSIS_FAILED:  # its example is 5000 terms: shown abbreviated
+        if d.command == "lint" and d.name != N.LINT_ANALYSIS_FAILED:  # its example is 1500 terms: shown abbreviated
             assert d.examples[0].kind == "lint" and d.examples[0].text == REGISTRY[d.name].invalid[0].text.rstrip("\n")
 
 
