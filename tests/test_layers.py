@@ -19,7 +19,7 @@ The layers of ``src/dsdoctor``, lowest first (each a list of module prefixes; ``
     entry         commands cliparse cli api entry __main__ dsdoctor
 
 The rule: a module may import any module of its own top-level package (``dsdoctor.lint.config.x`` may import
-``dsdoctor.lint.reader``), any module of its own layer, and any module of a LOWER layer; never one of a higher
+``dsdoctor.lint.target``), any module of its own layer, and any module of a LOWER layer; never one of a higher
 layer. On top of that the import graph has no cycle at all, not even inside one package (``lint/__init__`` ->
 ``lint/accelerate`` -> ``lint/__init__`` fails). Every import counts, also one inside a function (a deferred
 import still ties the two modules together); only imports under ``if TYPE_CHECKING:`` are skipped (they never

@@ -54,7 +54,3 @@ class Catalog(Mapping[str, RuleInfo]):
 
 RULES: Mapping[str, RuleInfo] = Catalog()
 
-
-def code_for(name: str) -> str:
-    """The short code of a finding name (``DS000`` for names not in the table)."""
-    return names.code(name)

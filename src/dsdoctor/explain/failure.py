@@ -22,6 +22,9 @@ from __future__ import annotations
 import re
 from typing import List, Optional, Pattern, Sequence, Tuple
 
+from ..knowledge import cuda as CK
+from ..knowledge import deepspeed as K
+
 EXCEPTION = "exception"  # an exception line (a traceback's, or one written alone / in prose)
 CUT = "cut-traceback"  # a traceback with frames and no exception line: the log is cut
 COMPILER = "compiler"  # a compiler's / build tool's error
@@ -32,11 +35,14 @@ TIMEOUT = "timeout"  # NCCL's watchdog: a collective did not finish
 # most telling first: the line quoted when a log shows several kinds
 RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, CUT, LAUNCHER, EXIT)
 
+_WATCHDOG = CK.MSG_NCCL_WATCHDOG.split("caught ")[1].rstrip(": ")  # "collective operation timeout"
+_KILL = re.escape(K.MSG_LAUNCH_KILL.split("{")[0])  # "Killing subprocess "
+
 # every line ``kind`` recognises holds one (the scanner's prefilter passes these lines)
 LITERALS: Tuple[str, ...] = (
     "Error:", "Exception:", "error:", ": error ", "#error", "sigkill_handler", "Killing subprocess", "xit code", "xit status",
     "eturn code", "exitcode", "SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS", "SIGTERM", "SIGILL", "SIGFPE", "Segmentation fault",
-    "core dumped", "Killed", "collective operation timeout")
+    "core dumped", "Killed", _WATCHDOG)
 
 _WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN(?:ING)?\b|^W\d{4} ")
 _EXC = re.compile(r"(?<![A-Za-z0-9_.])(?<!except )(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,80}(?:Error|Exception):\s{0,4}\S|"
@@ -45,8 +51,8 @@ _COMPILER = re.compile(r"^(?:\S{1,400}?(?::\d{1,7}(?::\d{1,5})?|\(\d{1,7}\)):\s|
                        r"collect2|ld|cl|link|ninja)(?:\.exe)?: )?(?:fatal )?error(?: [A-Z]{1,3}\d{1,6})?:\s|"
                        r"^#\s?error\b|\berror: #error\b")
 _KINDS: Tuple[Tuple[str, Pattern[str]], ...] = (
-    (TIMEOUT, re.compile(r"Watchdog caught collective operation timeout|collective operation timeout")),
-    (LAUNCHER, re.compile(r"\[ERROR\].{0,80}sigkill_handler|sigkill_handler\]? Killing subprocess|Killing subprocess \d")),
+    (TIMEOUT, re.compile(re.escape(_WATCHDOG))),
+    (LAUNCHER, re.compile(r"\[ERROR\].{0,80}sigkill_handler|sigkill_handler\]? %s|%s\d" % (_KILL, _KILL))),
     (SIGNAL, re.compile(r"\bSIG(?:KILL|SEGV|ABRT|BUS|TERM|ILL|FPE)\b|Segmentation fault|core dumped|^Killed\s*$")),
     (EXIT, re.compile(r"(?i:\bexit(?:ed with)? (?:code|status)|\breturn code|\bexitcode)\s{0,3}[:=]?\s{0,3}-?[1-9]\d{0,3}\b|"
                       r"returned non-zero exit status")),
@@ -84,10 +90,17 @@ _EXC_MODULE = re.compile(r"^[\s*`'\"]{0,6}([a-z_]\w{0,60})\.(?:[\w.]{0,200}\.)?[
 _DS_LOGGER = re.compile(r"\[(?:ERROR|WARNING|INFO)\]\s?\[(\w{1,60}\.py):\d{1,6}:(\w{1,100})\]")
 
 
-def package(path: str) -> str:
-    """The installed package a frame's file belongs to ("" when none: the user's code or Python's)."""
-    m = _PKG.search(path) or _DS_TREE.search(path)
+def site_package(path: str) -> str:
+    """The package installed in site-packages that a frame's file belongs to ("" when none)."""
+    m = _PKG.search(path)
     return m.group(1) if m else ""
+
+
+def package(path: str) -> str:
+    """The library a frame's file belongs to: an installed package, or a DeepSpeed source tree ("" when none: the
+    user's code or Python's)."""
+    m = _DS_TREE.search(path)
+    return site_package(path) or (m.group(1) if m else "")
 
 
 def raised_by(frames: Sequence[Tuple[str, int, str]], exc_text: str) -> str:

@@ -9,6 +9,8 @@ import re
 from typing import Dict, Iterable, List, Optional
 
 from .. import names as N
+from ..knowledge import deepspeed as K
+from .causes.cause import lit
 from .match import Hit, Scanner
 
 # A native Windows run: a drive path, a Windows site-packages, a compiled module (.pyd), setuptools' easy_install
@@ -22,8 +24,9 @@ _MACOS = re.compile(r"^/Users/\w|[\s\"'(]/Users/\w|/Library/Frameworks/Python\.f
 OP_BUILD_CAUSES = (N.LIBAIO_MISSING, N.OP_BUILD_FAILED_CAUSE_NOT_IN_LOG, N.CUDA_LIBS_MISSING, N.PYTHON_HEADERS_MISSING,
                    N.HOST_COMPILER_UNSUPPORTED, N.CUDA_HEADERS_MISSING, N.NINJA_MISSING, N.OP_BUILD_FAILED)
 HANDLED_NEAR = 3  # lines between an error and the line saying it was handled (either order: pastes reorder them)
-_RC = re.compile(r"(?:return code = |exitcode: )(-?\d{1,4})")
-_PCT = re.compile(r"used = ([\d.]{1,12}) GB, percent = ([\d.]{1,6})%")
+# the exit code in DeepSpeed's launcher line ("... exits with return code = -9") or torchrun's ("exitcode: -9")
+_RC = re.compile(r"(?:%s|exitcode: )(-?\d{1,4})" % re.escape(K.MSG_LAUNCH_EXIT.split("{cmd} ")[1].split("{")[0]))
+_PCT = re.compile(lit(K.MSG_HOST_MEMORY.split("  ")[1]))  # "used = {used} GB, percent = {pct}%"
 
 
 def _texts(sc: Scanner) -> Iterable[str]:
@@ -71,16 +74,9 @@ def silent_kill(sc: Scanner) -> Optional[List[Hit]]:
     # shards, optimizer states included, into host RAM) as the last thing logged before it
     before = [h for kind in ("memory", "load") for h in sc.marks[kind] if h.order < kills[0].order]
     memory = sorted(before, key=lambda h: h.order)[-1:]
-    if memory and memory[0] in sc.marks["load"] and _logged_between(sc, memory[0], kills[0]):
-        memory = []  # the load finished and the run went on: not what the kill followed
     if not memory and "-9" not in codes:
         return None  # a kill and nothing else (no SIGKILL code, no memory evidence): the cause is not in the log
     return memory + kills[:1]
-
-
-def _logged_between(sc: Scanner, a: Hit, b: Hit) -> bool:
-    """Whether the log shows progress between two lines (a training step, another mark) — unknown lines count not."""
-    return any(a.order < h.order < b.order for kind in ("memory", "handled", "exit") for h in sc.marks[kind])
 
 
 def memory_groups(hits: List[Hit]) -> Dict[str, str]:
@@ -88,5 +84,5 @@ def memory_groups(hits: List[Hit]) -> Dict[str, str]:
     for h in hits:
         m = _PCT.search(h.text)
         if m:
-            return {"used": m.group(1), "pct": m.group(2)}
+            return {"used": m.group("used"), "pct": m.group("pct")}
     return {}

@@ -71,7 +71,7 @@ def _make(path: str, kind: str, usage: Usage) -> Target:
 
         return script_target(path, usage)
     if kind == "ds_config":
-        from .reader import read
+        from ..hjsondoc import read
 
         doc = read(path)
         return Target(path, kind, doc.text, usage, doc)
@@ -111,9 +111,9 @@ def lint_target(t: Target) -> List[Hit]:
 
 def lint_yaml(path: str, text: str, usage: Usage, config_targets: Dict[str, Target]) -> List[Finding]:
     """Findings for one accelerate YAML (positions in the YAML)."""
+    from ..hjsondoc import parse as parse_json
     from .accelerate import build, mixed_precision_conflict, parse
     from .all_rules import rules_for
-    from .reader import parse as parse_json
 
     y = parse(text)
     if y is None:

@@ -34,7 +34,7 @@ from ..textpos import LineIndex
 from .rule import Edit, Example, Hit, Rule, spec
 
 if TYPE_CHECKING:
-    from .reader import Document
+    from ..hjsondoc import Document
     from .target import Target
 
 NAME = N.UNUSED_SUPPRESSION

@@ -7,9 +7,9 @@ from typing import Any, Dict, Optional, Tuple
 
 from packaging.version import Version
 
+from ..hjsondoc import Document, Node
 from ..knowledge.deepspeed import LATEST_KNOWN
 from ..textpos import HasLines, LineIndex
-from .reader import Document, Node
 
 
 @dataclass

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import quote
 
-from ..catalog import RULES, code_for
+from .. import names
+from ..catalog import RULES
 from ..model import CONSEQUENCE, Evidence, Finding, Report, Severity
 from ..textpos import LineIndex
 
@@ -130,7 +131,7 @@ def help_uri(anchor: str) -> Optional[str]:
 def _rule(f: Finding) -> Dict[str, Any]:
     info = RULES.get(f.name)
     summary = info.summary if info else f.title
-    code = code_for(f.name)
+    code = names.code(f.name)
     anchor = f"{RULES_DOC}#{f.name}"
     rule: Dict[str, Any] = {"id": f.name, "name": code, "shortDescription": {"text": summary}}
     props: Dict[str, Any] = {"code": code, "tags": ["dsdoctor", f.section]}

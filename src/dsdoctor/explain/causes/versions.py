@@ -14,6 +14,7 @@ from ...knowledge import regressions as R
 from ...knowledge import transformers as TK
 from ...knowledge.versions import parse
 from ...model import Fix, Severity
+from ..failure import site_package
 from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
 
 TORCH_SER = "torch/serialization.py load (torch 2.4-2.14; the default weights_only=True since 2.6)"
@@ -29,7 +30,6 @@ MSG_WO_GLOBAL = ("Unsupported global: GLOBAL {target} was not an allowed global 
 PACKAGES = ("deepspeed", "torch", "transformers", "accelerate", "peft", "trl", "vllm", "bitsandbytes", "datasets",
             "huggingface_hub", "safetensors", "diffusers", "lightning", "pytorch_lightning", "xformers", "flash_attn",
             "numpy", "pydantic", "triton", "tokenizers", "optimum", "swift", "llamafactory", "xtuner", "mmengine")
-_PKG = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<pkg>\w{1,60})[/\\]")
 _BUILTIN_TYPES = ("NoneType", "Tensor", "Parameter", "Namespace", "PosixPath", "WindowsPath", "DataFrame", "ndarray")
 # what the call in one package asks of another: (kind, regex); each names the missing name and where it was looked for
 _ASKS: Tuple[Tuple[str, "re.Pattern[str]"], ...] = (
@@ -39,12 +39,6 @@ _ASKS: Tuple[Tuple[str, "re.Pattern[str]"], ...] = (
     ("member", re.compile(r"'(?P<module>[A-Z]\w{1,80})' object has no attribute '(?P<name>\w{1,100})'")),
     ("keyword", re.compile(r"(?P<module>[\w.]{1,100})\(\) got an unexpected keyword argument '(?P<name>\w{1,100})'")),
 )
-
-
-def package_of(path: str) -> str:
-    """The installed package a frame's file belongs to (``""`` when it is not in site-packages)."""
-    m = _PKG.search(path)
-    return m.group("pkg") if m else ""
 
 
 _DELEGATES = re.compile(r"raise AttributeError\(|__getattr__\(")  # a frame that is an attribute lookup, not a use
@@ -63,7 +57,7 @@ def api_mismatch(exc: str, frames: Sequence[Tuple[str, str]]) -> Optional[Dict[s
         frames = [fr for fr in frames if not _DELEGATES.search(fr[1])]
         if not frames:
             return None
-    caller = package_of(frames[-1][0])
+    caller = site_package(frames[-1][0])
     if caller not in PACKAGES:
         return None
     for kind, pattern in _ASKS:

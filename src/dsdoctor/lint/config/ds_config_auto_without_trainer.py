@@ -6,9 +6,9 @@ from typing import Iterator, List, Tuple
 
 from ... import names as N
 from ...fixes import AUTO_WITHOUT_TRAINER_FIX as FIX  # shared with explain's same cause
+from ...hjsondoc import Node
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
-from ..reader import Node
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Dict, Iterator
 
 from ... import names as N
+from ...hjsondoc import Node
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from ..reader import Node
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 

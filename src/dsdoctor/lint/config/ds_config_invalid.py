@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Iterator
 
 from ... import names as N
+from ...hjsondoc import Node
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TF
 from ...model import Severity
-from ..reader import Node
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from .fields import zero

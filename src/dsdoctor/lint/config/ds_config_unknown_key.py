@@ -6,9 +6,9 @@ import difflib
 from typing import Dict, Iterator, List, Tuple
 
 from ... import names as N
+from ...hjsondoc import Node
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
-from ..reader import Node
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from .fields import rename_edit

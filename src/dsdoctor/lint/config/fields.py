@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
-from ..reader import Member, Node
+from ...hjsondoc import Member, Node
 from ..rule import Edit
 from ..target import Target
 

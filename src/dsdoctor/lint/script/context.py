@@ -20,7 +20,7 @@ def config_stage(path: str) -> Optional[int]:
     """``zero_optimization.stage`` of a ds_config file (None: unreadable or not set)."""
     if not os.path.isfile(path):
         return None
-    from ..reader import read
+    from ...hjsondoc import read
 
     try:
         doc = read(path)

@@ -42,7 +42,7 @@ def _configs(t: Target) -> Iterator[Tuple[Any, Any, bool]]:
 
 
 def _run(rule: Rule, t: Target) -> Iterator[Hit]:
-    from ..reader import parse
+    from ...hjsondoc import parse
 
     c = active(t)
     if c is None:
