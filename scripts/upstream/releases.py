@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import urllib.request
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,7 +57,7 @@ def _py_under(top: str) -> Callable[[str], bool]:
 
 
 PACKAGES: Dict[str, Package] = {
-    "deepspeed": Package("deepspeed", "deepspeed", "0.9.0", "all", "sdist", _py_under("deepspeed")),
+    "deepspeed": Package("deepspeed", "deepspeed", "0.3.1", "all", "sdist", _py_under("deepspeed")),
     "transformers": Package("transformers", "transformers", "4.26.0", "ends", "wheel",
                             lambda p: _py_under("transformers")(p) and (not p.startswith("transformers/models/")
                                                                         or p.startswith("transformers/models/auto/"))),
@@ -67,11 +68,11 @@ PACKAGES: Dict[str, Package] = {
 }
 
 
-def _pip(*args: str, python: str = sys.executable) -> subprocess.CompletedProcess[str]:
+def _pip(*args: str) -> subprocess.CompletedProcess[str]:
     # the machine's pip constraints (a torch cap) must not hide releases
     # (PIP_CONFIG_FILE=/dev/null: pip reads no config file, where it is set)
     env = dict(os.environ, PIP_CONFIG_FILE=os.devnull)
-    return subprocess.run([python, "-m", "pip", "--disable-pip-version-check", *args],
+    return subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", *args],
                           capture_output=True, text=True, timeout=900, env=env)
 
 
@@ -95,19 +96,28 @@ def select(versions: Sequence[str], policy: str) -> List[str]:
     return [x for vs in series.values() for x in sorted({vs[0], vs[-1]}, key=Version)]
 
 
+def _sdist_url(dist: str, ver: str) -> str:
+    """The sdist's address from PyPI's simple index (pip download of an sdist would run its setup.py, which for
+    DeepSpeed imports torch and fails for some releases)."""
+    with urllib.request.urlopen(f"https://pypi.org/simple/{dist}/", timeout=60) as r:
+        page = r.read().decode()
+    m = re.search(r'href="([^"#]*/%s-%s\.tar\.gz)' % (re.escape(dist), re.escape(ver)), page)
+    if not m:
+        raise RuntimeError(f"{dist}=={ver}: no sdist on PyPI")
+    return m.group(1)
+
+
 def _download(pkg: Package, ver: str, into: Path) -> Path:
-    args = ["download", "--no-deps", "-q", "-d", str(into), f"{pkg.dist}=={ver}"]
-    python = sys.executable
     if pkg.kind == "sdist":
-        # pip reads an sdist's metadata by running its setup.py, which for DeepSpeed imports torch: use an
-        # interpreter that has it (DSDOCTOR_SDIST_PYTHON, default the oracle venv's)
-        args += ["--no-binary=:all:"]
-        python = os.environ.get("DSDOCTOR_SDIST_PYTHON", str(ROOT / ".cache" / "oracle" / "venv" / "bin" / "python"))
-    else:
-        args += ["--only-binary=:all:"]
+        url = _sdist_url(pkg.dist, ver)
+        target = into / url.rsplit("/", 1)[1]
+        with urllib.request.urlopen(url, timeout=300) as r:
+            target.write_bytes(r.read())
+        return target
+    args = ["download", "--no-deps", "-q", "-d", str(into), f"{pkg.dist}=={ver}", "--only-binary=:all:"]
     if pkg.kind == "mac-wheel":
         args += ["--platform", "macosx_11_0_arm64", "--platform", "macosx_14_0_arm64", "--python-version", "3.11"]
-    r = _pip(*args, python=python)
+    r = _pip(*args)
     files = sorted(into.iterdir())
     if not files:
         raise RuntimeError(f"{pkg.dist}=={ver}: nothing downloaded ({r.stderr[-300:]})")
