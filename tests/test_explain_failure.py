@@ -31,6 +31,10 @@ from dsdoctor.explain import failure as F
     ("Killed", F.SIGNAL),
     ("[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE) ran for 600050 "
      "milliseconds before timing out.", F.TIMEOUT),
+    ('Thread 27001 (active): "MainThread"', F.HANG),
+    ('Thread 27040 (idle): "Thread-3 (_pin_memory_loop)"', F.HANG),
+    ("$ py-spy dump --pid 27001", F.HANG),
+    ("Timeout (0:20:00)!", F.HANG),
 ])
 def test_failure_lines(line: str, kind: str) -> None:
     assert F.kind(line) == kind
@@ -45,6 +49,8 @@ def test_failure_lines(line: str, kind: str) -> None:
     "Mean Squared Error: 0.0123",
     "exit code: 0",
     "The process was Killed by the user at step 3",
+    "Thread 27001 (active) finished the epoch",
+    "Timeout (s) for the rendezvous: 900",
 ])
 def test_not_failure_lines(line: str) -> None:
     assert F.kind(line) is None

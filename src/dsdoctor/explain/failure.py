@@ -10,6 +10,8 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
   return code; a non-zero exit code (``exit code 1``, ``return code = -9``, ``exitcode: 1``);
 - a signal (``SIGKILL``, ``Signals.SIGSEGV``, ``Segmentation fault``, ``core dumped``), ``Killed`` alone on a line;
 - an NCCL watchdog timeout;
+- a stack dump of a stuck process: py-spy's ``Thread 123 (active): "MainThread"`` headers (or the ``py-spy dump``
+  command that printed them), faulthandler's ``Timeout (0:30:00)!`` of ``dump_traceback_later``;
 - a traceback cut before its exception line (the scanner keeps it: ``Traceback.exc_text`` is empty).
 
 ``kind`` classifies one cleaned line (the scanner calls it on each line the prefilter passes; ``LITERALS`` are what
@@ -32,8 +34,9 @@ LAUNCHER = "launcher"  # the launcher's report that a rank failed (it kills the 
 EXIT = "exit"  # a non-zero exit code
 SIGNAL = "signal"  # a process killed by a signal (``Killed``: the kernel's OOM killer, most often)
 TIMEOUT = "timeout"  # NCCL's watchdog: a collective did not finish
+HANG = "hang"  # a stack dump of a process that does not progress (people dump a run that hangs)
 # most telling first: the line quoted when a log shows several kinds
-RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, CUT, LAUNCHER, EXIT)
+RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, HANG, CUT, LAUNCHER, EXIT)
 
 _WATCHDOG = CK.MSG_NCCL_WATCHDOG.split("caught ")[1].rstrip(": ")  # "collective operation timeout"
 _KILL = re.escape(K.MSG_LAUNCH_KILL.split("{")[0])  # "Killing subprocess "
@@ -42,7 +45,7 @@ _KILL = re.escape(K.MSG_LAUNCH_KILL.split("{")[0])  # "Killing subprocess "
 LITERALS: Tuple[str, ...] = (
     "Error:", "Exception:", "error:", ": error ", "#error", "sigkill_handler", "Killing subprocess", "xit code", "xit status",
     "eturn code", "exitcode", "SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS", "SIGTERM", "SIGILL", "SIGFPE", "Segmentation fault",
-    "core dumped", "Killed", _WATCHDOG)
+    "core dumped", "Killed", _WATCHDOG, " (active", " (idle", "py-spy dump", "Timeout (")
 
 _WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN(?:ING)?\b|^W\d{4} ")
 _EXC = re.compile(r"(?<![A-Za-z0-9_.])(?<!except )(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,80}(?:Error|Exception):\s{0,4}\S|"
@@ -57,6 +60,8 @@ _KINDS: Tuple[Tuple[str, Pattern[str]], ...] = (
     (EXIT, re.compile(r"(?i:\bexit(?:ed with)? (?:code|status)|\breturn code|\bexitcode)\s{0,3}[:=]?\s{0,3}-?[1-9]\d{0,3}\b|"
                       r"returned non-zero exit status")),
     (COMPILER, _COMPILER),
+    (HANG, re.compile(r'^Thread (?:0x[0-9a-fA-F]{1,16}|\d{1,10}) \((?:active|idle)[^)]{0,40}\)(?:: "[^"]{0,100}")?\s*$|'
+                      r"\bpy-spy dump\b|^Timeout \(\d{1,3}:\d\d:\d\d\)!\s*$")),
 )
 
 

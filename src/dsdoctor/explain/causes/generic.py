@@ -83,6 +83,14 @@ def _timeout_fix() -> Fix:
                     reason="they show which rank and which collective stalled, and whether the network came up")
 
 
+def _hang_fix() -> Fix:
+    return code_fix("Dump every rank's stack while it hangs and compare where each one waits",
+                    "for p in $(pgrep -f train.py); do py-spy dump --pid $p; done   # your script's name",
+                    reason="a rank that waits in a collective (broadcast, all_gather, barrier) while another is "
+                           "elsewhere (a rank-conditional call, a data loader, a save) is what hangs the run; the one "
+                           "that is not in the collective shows where the ranks diverged")
+
+
 def _next_steps(kind: str, g: Dict[str, str]) -> List[Fix]:
     """What to do next for a failure of ``kind`` (``failure``'s kinds) that no cause explains."""
     if kind == F.COMPILER:
@@ -91,6 +99,8 @@ def _next_steps(kind: str, g: Dict[str, str]) -> List[Fix]:
         return [_timeout_fix(), _rank_fix()]
     if kind in (F.LAUNCHER, F.EXIT, F.SIGNAL):
         return [_rank_fix()]
+    if kind == F.HANG:
+        return [_hang_fix(), _timeout_fix()]
     return [_report_fix(g.get("libs", ""))]
 
 
@@ -106,7 +116,8 @@ def unknown(s: Seen, f: LogFacts) -> Advice:
     said = [f"Raised by {g['who']}." if g.get("who") else "",
             f"Your last frame: {g['path']}:{g['line']} in {g['func']}." if g.get("path") else "",
             "The log is cut after the traceback's frames: its exception line is missing." if kind == F.CUT else ""]
-    return Advice(f"A failure dsdoctor does not recognise: {s.text[:200]}", "", _next_steps(kind, g),
+    what = "A hang (a stack dump of a stuck process)" if kind == F.HANG else "A failure"
+    return Advice(f"{what} dsdoctor does not recognise: {s.text[:200]}", "", _next_steps(kind, g),
                   " ".join(x for x in said if x))
 
 
@@ -283,7 +294,7 @@ SPECS: Tuple[Cause, ...] = (
     Docs(
         what="A failure dsdoctor does not recognise: a line shows that the run failed (an exception anywhere in a "
               "line, a traceback cut before its exception, a compiler error, the launcher killing its ranks, a non-zero "
-              "exit code, a signal or `Killed`, an NCCL watchdog timeout) and no known cause explains it.",
+              "exit code, a signal or `Killed`, an NCCL watchdog timeout, a stack dump of a stuck process) and no known cause explains it.",
         why="No known cause matched, and explain never invents one; it quotes the failing line and says who raised it "
               "(the library and function of the innermost library frame, or the exception's module or the logger).",
         fix="Next steps fit the kind of failure: an exception in a library call: report its frame with the versions "
