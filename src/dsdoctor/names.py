@@ -141,6 +141,7 @@ ZERO23_WITH_PIPELINE_PARALLEL = "zero23-with-pipeline-parallel"
 CLIENT_OPTIMIZER_AND_DS_CONFIG_OPTIMIZER = "client-optimizer-and-ds-config-optimizer"
 LR_SCHEDULER_PARAM_GROUP_MISMATCH = "lr-scheduler-param-group-mismatch"
 DEEPSPEED_CHECKPOINT_STATE_MISSING = "deepspeed-checkpoint-state-missing"
+ZERO_CHECKPOINT_SHARDS_MISSING = "zero-checkpoint-shards-missing"
 DISTRIBUTED_LAUNCHER_MISSING = "distributed-launcher-missing"
 LAUNCHER_NOT_ON_PATH = "launcher-not-on-path"
 LAUNCH_SCRIPT_CRLF_LINE_ENDINGS = "launch-script-crlf-line-endings"
@@ -278,7 +279,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     NODE_ENV_DIFFERS: ("DS702", "multinode"),
     LAUNCH_FAILED: ("DS703", "launch"),
     # DS8xx: the long tail explain names, by area: DS800 versions and releases (explain/causes/versions.py, next
-    # free: DS803), DS820 training (training.py, next free: DS829), DS840 launch and rendezvous (distributed.py, next
+    # free: DS803), DS820 training (training.py, next free: DS830), DS840 launch and rendezvous (distributed.py, next
     # free: DS847)
     TORCH_WEIGHTS_ONLY_LOAD: ("DS800", "explain"),
     TRANSFORMERS_TMP_CHECKPOINT_RENAME: ("DS801", "explain"),
@@ -292,6 +293,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     CLIENT_OPTIMIZER_AND_DS_CONFIG_OPTIMIZER: ("DS826", "explain"),
     LR_SCHEDULER_PARAM_GROUP_MISMATCH: ("DS827", "explain"),
     DEEPSPEED_CHECKPOINT_STATE_MISSING: ("DS828", "explain"),
+    ZERO_CHECKPOINT_SHARDS_MISSING: ("DS829", "explain"),
     DISTRIBUTED_LAUNCHER_MISSING: ("DS840", "explain"),
     LAUNCHER_NOT_ON_PATH: ("DS841", "explain"),
     LAUNCH_SCRIPT_CRLF_LINE_ENDINGS: ("DS842", "explain"),

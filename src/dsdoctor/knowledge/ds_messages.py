@@ -14,7 +14,7 @@ __all__ = ["MSG_MISMATCH_CORE", "MSG_MISMATCH", "MSG_SKIP_WARNING", "MSG_COMPATI
     "MSG_FORCE_DS_CPU_OPTIMIZER", "MSG_INT_FROM_FLOAT", "MSG_NO_SYNC", "MSG_LAUNCH_EXIT", "MSG_LAUNCH_KILL", "MSG_HOST_MEMORY",
     "MSG_CKPT_LOADING", "MSG_ZERO_SD_READ", "MSG_SSH_UNREACHABLE",
     "MSG_HOSTFILE_BAD_TEXT", "MSG_HOSTFILE_ERRORS", "MSG_MPI_DISCOVERY_MODULE", "MSG_MPI_DISCOVERY_INFO",
-    "MSG_NO_HOSTFILE", "MSG_NO_SLOT", "SRC_PARSE_INCLUSION", "MSG_KILL_CMD", "MSG_ZERO_NEEDS_OPTIMIZER",
+    "MSG_NO_HOSTFILE", "MSG_NO_SLOT", "MSG_ZERO_CKPT_MISSING", "ZERO_SHARD_FILE", "SRC_PARSE_INCLUSION", "MSG_KILL_CMD", "MSG_ZERO_NEEDS_OPTIMIZER",
     "MSG_UNTESTED_OPTIMIZER", "ALLOW_UNTESTED_OPTIMIZER", "MSG_DP_WORLD_SIZE", "MSG_HPZ_GROUP", "MSG_UNIQUE_ITEM",
     "SRC_UNIQUE_DTYPE", "MSG_DTYPE_UNSUPPORTED", "MSG_MICRO_BATCH_ZERO", "MSG_NVME_PATH_NONE", "SRC_VALIDATE_REMOTE",
     "MSG_CONFIG_NOT_FOUND", "SRC_CONFIG_NOT_A_FILE", "SRC_UNSCALE_GRADS", "MSG_PYDANTIC_EXTRA_V1",
@@ -74,6 +74,10 @@ MSG_MPI_DISCOVERY_MODULE = "mpi4py"  # init_distributed() without RANK/... impor
 # comm/comm.py init_distributed (0.8.3-0.19.8)
 MSG_MPI_DISCOVERY_INFO = "Not using the DeepSpeed or dist launchers, attempting to detect MPI environment"
 MSG_NO_HOSTFILE = "Unable to find hostfile, will proceed with training with local resources only."  # runner.py fetch_hostfile (0.8.3-0.19.8)
+# runtime/engine.py _get_all_zero_checkpoints (0.3.14-0.7.4): a warning, then load_checkpoint loads no ZeRO state
+MSG_ZERO_CKPT_MISSING = "The following zero checkpoints paths are missing: {paths}"
+# the per-rank ZeRO shard files (runtime/engine.py _get_rank_zero_ckpt_name, 0.3.x-0.19.8): each rank saves its own
+ZERO_SHARD_FILE = r"(?:bf16_)?zero_pp_rank_\d{1,6}_mp_rank_\d{1,4}_(?:optim|model)_states\.pt"
 MSG_NO_SLOT = "No slot '{slot}' specified on host '{host}'"  # runner.py parse_resource_filter (0.8.3-0.19.8)
 # runner.py main turns CUDA_VISIBLE_DEVICES into --include (0.8.3-0.14: "Detected CUDA_VISIBLE_DEVICES=...";
 # 0.15+: "Detected VISIBLE_DEVICES=..."), then parse_inclusion_exclusion maps the ids onto the local slots 0..n-1

@@ -114,7 +114,51 @@ def _ds_state(s: Seen, f: LogFacts) -> Advice:
 
 MSG_SAVE_ONLY = "DeepSpeed " + TK.MSG_SAVE_ONLY_MODEL_BEST
 
+
+def _shards_missing(s: Seen, f: LogFacts) -> Advice:
+    ranks = sorted({int(r) for r in re.findall(r"zero_pp_rank_(\d{1,6})_", s.text)})
+    facts = f"Missing: the shard(s) of data-parallel rank(s) {', '.join(map(str, ranks[:8]))}{' ...' if len(ranks) > 8 else ''}." if ranks else ""
+    return Advice("The checkpoint folder lacks some ranks' ZeRO shard files (saved on another node's local disk, or "
+                  "by a run with fewer ranks)", "",
+                  [code_fix("Save checkpoints to storage every node mounts, or copy every node's shard files into the "
+                            "checkpoint folder on each node before resuming",
+                            "rsync -a node2:/path/to/out/checkpoint-500/ /path/to/out/checkpoint-500/   # each node's global_step*/ files"),
+                   code_fix("Or resume with the world size the checkpoint was saved with",
+                            "ls out/checkpoint-500/global_step*/ | grep -c optim_states   # the number of ranks that saved")],
+                  facts=facts)
+
 SPECS: Tuple[Cause, ...] = (
+    cause(
+    N.ZERO_CHECKPOINT_SHARDS_MISSING,
+    Severity.ERROR,
+    "Loading a ZeRO checkpoint whose other ranks' shard files are missing here (not on shared storage)",
+    _shards_missing,
+    Docs(
+        what="`load_checkpoint` (a Trainer resume) cannot find the ZeRO shard files of some ranks: DeepSpeed 0.3-0.7 "
+              "warns `The following zero checkpoints paths are missing: [.../zero_pp_rank_8_mp_rank_00_optim_states.pt, "
+              "...]` and loads no optimizer state; later releases fail in `torch.load` with `No such file or "
+              "directory: .../bf16_zero_pp_rank_8_mp_rank_00_optim_states.pt`.",
+        why="Every rank writes its own `*zero_pp_rank_<r>_mp_rank_<m>_optim_states.pt` (and, under ZeRO-3, "
+              "`..._model_states.pt`) into the checkpoint folder. In a multi-node run whose output folder is on each "
+              "node's local disk, every node only has its own ranks' files, and resuming needs all of them; a "
+              "checkpoint saved with fewer ranks than the resuming run lacks the extra ranks' files too.",
+        fix="Put the output folder on storage every node mounts (or copy all nodes' shard files into each node's "
+              "checkpoint folder), or resume with the world size the checkpoint was saved with (use "
+              "`zero_to_fp32.py` / universal checkpoints to change it).",
+        examples=(log(N.ZERO_CHECKPOINT_SHARDS_MISSING, "A two-node resume, each node with its own local output dir:",
+                   "[rank8]: FileNotFoundError: [Errno 2] No such file or directory: 'out/checkpoint-500/global_step500/"
+                   "bf16_zero_pp_rank_8_mp_rank_00_optim_states.pt'\n"),),
+        reads="log"),
+    signatures=(
+        msg(K.MSG_ZERO_CKPT_MISSING, "deepspeed/runtime/engine.py _get_all_zero_checkpoints (0.3.14-0.7.4): the warning "
+            "before it loads no ZeRO state",
+            "[WARNING] [engine.py:2823:_get_all_zero_checkpoints] The following zero checkpoints paths are missing: "
+            "['out/step_5/zero_pp_rank_8_mp_rank_00_optim_states.pt', 'out/step_5/zero_pp_rank_9_mp_rank_00_optim_states.pt']"),
+        rx(r"No such file or directory: '[^']{0,400}[/\\]" + K.ZERO_SHARD_FILE, "_mp_rank_",
+           "torch.load of a rank's shard file in deepspeed/runtime/engine.py _get_all_zero_checkpoint_state_dicts / "
+           "checkpoint_engine.load (0.8-0.19.8)",
+           "FileNotFoundError: [Errno 2] No such file or directory: 'out/checkpoint-500/global_step500/"
+           "zero_pp_rank_3_mp_rank_00_model_states.pt'"))),
     cause(
     N.FP16_LOSS_SCALE_COLLAPSE,
     Severity.ERROR,
