@@ -154,7 +154,7 @@ SPECS: Tuple[Cause, ...] = (
             "before it loads no ZeRO state",
             "[WARNING] [engine.py:2823:_get_all_zero_checkpoints] The following zero checkpoints paths are missing: "
             "['out/step_5/zero_pp_rank_8_mp_rank_00_optim_states.pt', 'out/step_5/zero_pp_rank_9_mp_rank_00_optim_states.pt']"),
-        rx(r"No such file or directory: '[^']{0,400}[/\\]" + K.ZERO_SHARD_FILE, "_mp_rank_",
+        rx(r"No such file or directory: '[^']{0,400}[/\\]" + K.ZERO_SHARD_FILE + "'", "_states.pt'",
            "torch.load of a rank's shard file in deepspeed/runtime/engine.py _get_all_zero_checkpoint_state_dicts / "
            "checkpoint_engine.load (0.8-0.19.8)",
            "FileNotFoundError: [Errno 2] No such file or directory: 'out/checkpoint-500/global_step500/"
