@@ -125,6 +125,10 @@ MSG_DEVICE_MAP_NEEDS_LOW_MEM = "Passing along a `device_map` requires `low_cpu_m
 MSG_ACCELERATE_DEVICE_MAP_AUTO = "You can't train a model that has been loaded with `device_map='auto'` in any distributed mode."
 MSG_CONFIG_MISMATCH = "Please correct the following DeepSpeed config values that mismatch TrainingArguments values:"
 MSG_CONFIG_MISMATCH_ACCELERATE = "Please correct the following DeepSpeed config values that mismatch kwargs"
+# accelerate/utils/dataclasses.py DeepSpeedPlugin.set_mixed_precision (Accelerate 0.16-1.16): the launch's
+# --mixed_precision (accelerate config, TrainingArguments bf16/fp16) against the other dtype enabled in the ds_config
+MSG_MIXED_PRECISION_VS_CONFIG = ("`--mixed_precision` arg cannot be set to `{mixed_precision}` when `{diff_dtype}` is set in "
+                                 "the DeepSpeed config file.")
 MSG_GATHER_16BIT_FALSE = "stage3_gather_16bit_weights_on_model_save=false. Saving the full checkpoint instead"  # Trainer warning
 MSG_ACCELERATE_NO_16BIT = "Cannot get 16bit model weights because `stage3_gather_16bit_weights_on_model_save` in DeepSpeed config is False."
 MSG_PEFT_UNGATHERED = "were not gathered before save_pretrained() and are therefore incomplete."  # PEFT >= 0.21

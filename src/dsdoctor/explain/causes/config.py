@@ -26,6 +26,13 @@ def _offload_client_optimizer(s: Seen, f: LogFacts) -> Advice:
 
 
 def _trainer_mismatch(s: Seen, f: LogFacts) -> Advice:
+    if "--mixed_precision" in s.text:
+        return Advice("The ds_config enables the other half-precision dtype than the launch's --mixed_precision", "",
+                      [code_fix('Let the launch decide: set the config\'s fp16 and bf16 "enabled" to "auto"',
+                                'ds_config: "fp16": {"enabled": "auto"}, "bf16": {"enabled": "auto"}'),
+                       code_fix("Or make the launch's mixed precision the config's dtype",
+                                "accelerate launch --mixed_precision fp16 ...   # or the accelerate config's mixed_precision; "
+                                "TrainingArguments(fp16=True) under the Trainer")])
     return Advice("DeepSpeed config values contradict the TrainingArguments", "",
                   [code_fix('Set the listed DeepSpeed keys to "auto" so the Trainer fills them', 'ds_config: "<key>": "auto"')])
 
@@ -149,7 +156,10 @@ SPECS: Tuple[Cause, ...] = (
     _trainer_mismatch,
     Docs(
         what="The HF Trainer refused the DeepSpeed config: values in it contradict TrainingArguments (`Please correct "
-              "the following DeepSpeed config values that mismatch TrainingArguments values`, listing each pair).",
+              "the following DeepSpeed config values that mismatch TrainingArguments values`, listing each pair); or "
+              "Accelerate refused a config that enables the other half-precision dtype than the launch's "
+              "`--mixed_precision` (`` `--mixed_precision` arg cannot be set to `bf16` when `fp16` is set in the "
+              "DeepSpeed config file``).",
         why="The Trainer fills or checks batch size, gradient accumulation, learning rate, optimizer/scheduler "
               "parameters and fp16/bf16 from its own arguments; an explicit different value in the config is ambiguous.",
         fix="Set the listed DeepSpeed keys to \"auto\" so the Trainer fills them (ds_config `\"<key>\": \"auto\"`).",
@@ -166,6 +176,9 @@ SPECS: Tuple[Cause, ...] = (
                   "values:"),
               msg(TK.MSG_CONFIG_MISMATCH_ACCELERATE, "accelerate/utils/dataclasses.py DeepSpeedPlugin (Accelerate 1.1-1.15)",
                   "ValueError: Please correct the following DeepSpeed config values that mismatch kwargs  values:"),
+              msg(TK.MSG_MIXED_PRECISION_VS_CONFIG, "accelerate/utils/dataclasses.py DeepSpeedPlugin.set_mixed_precision "
+                  "(Accelerate 0.16-1.16): the launch's mixed precision against the config's other dtype",
+                  "ValueError: `--mixed_precision` arg cannot be set to `bf16` when `fp16` is set in the DeepSpeed config file."),
               msg(TK.MSG_CONFIG_MISMATCH.split(" TrainingArguments")[0], "the same two messages, hard-wrapped by a "
                   "terminal after their common start (Transformers 4.3x-5.x, Accelerate 1.1-1.15)",
                   "ValueError: Please correct the following DeepSpeed config values that mismatch"))),
