@@ -141,6 +141,7 @@ ZERO23_WITH_PIPELINE_PARALLEL = "zero23-with-pipeline-parallel"
 CLIENT_OPTIMIZER_AND_DS_CONFIG_OPTIMIZER = "client-optimizer-and-ds-config-optimizer"
 LR_SCHEDULER_PARAM_GROUP_MISMATCH = "lr-scheduler-param-group-mismatch"
 DEEPSPEED_CHECKPOINT_STATE_MISSING = "deepspeed-checkpoint-state-missing"
+ACCELERATE_CONFIG_OVERRIDES_DS_CONFIG_FILE = "accelerate-config-overrides-ds-config-file"
 ZERO_CHECKPOINT_SHARDS_MISSING = "zero-checkpoint-shards-missing"
 DISTRIBUTED_LAUNCHER_MISSING = "distributed-launcher-missing"
 LAUNCHER_NOT_ON_PATH = "launcher-not-on-path"
@@ -279,8 +280,8 @@ CODES: Dict[str, Tuple[str, str]] = {
     NODE_ENV_DIFFERS: ("DS702", "multinode"),
     LAUNCH_FAILED: ("DS703", "launch"),
     # DS8xx: the long tail explain names, by area: DS800 versions and releases (explain/causes/versions.py, next
-    # free: DS803), DS820 training (training.py, next free: DS830), DS840 launch and rendezvous (distributed.py, next
-    # free: DS847)
+    # free: DS803), DS820 training (training.py, next free: DS830), DS840 launch and rendezvous (distributed.py,
+    # launch.py; next free: DS848)
     TORCH_WEIGHTS_ONLY_LOAD: ("DS800", "explain"),
     TRANSFORMERS_TMP_CHECKPOINT_RENAME: ("DS801", "explain"),
     DEEPSPEED_RELEASE_REGRESSION: ("DS802", "explain"),
@@ -301,6 +302,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     MASTER_ADDR_UNRESOLVED: ("DS844", "explain"),
     PREPROCESSING_EXCEEDS_DIST_TIMEOUT: ("DS845", "explain"),
     CUDA_DEVICE_NOT_SET_PER_RANK: ("DS846", "explain"),
+    ACCELERATE_CONFIG_OVERRIDES_DS_CONFIG_FILE: ("DS847", "explain"),
 }
 
 UNKNOWN_CODE = "DS000"  # a name not in the table (a test fails on any emitted one)

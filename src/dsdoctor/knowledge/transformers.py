@@ -129,6 +129,10 @@ MSG_CONFIG_MISMATCH_ACCELERATE = "Please correct the following DeepSpeed config 
 # --mixed_precision (accelerate config, TrainingArguments bf16/fp16) against the other dtype enabled in the ds_config
 MSG_MIXED_PRECISION_VS_CONFIG = ("`--mixed_precision` arg cannot be set to `{mixed_precision}` when `{diff_dtype}` is set in "
                                  "the DeepSpeed config file.")
+# accelerate/utils/dataclasses.py DeepSpeedPlugin.__post_init__ (Accelerate 0.16-1.16): an accelerate config that sets
+# DeepSpeed values (gradient_accumulation_steps, zero_stage, offload_*, ...) next to a deepspeed_config_file
+MSG_ACCELERATE_VARS_IGNORED = ("When using `deepspeed_config_file`, the following accelerate config variables will be "
+                               "ignored: {names}")
 MSG_GATHER_16BIT_FALSE = "stage3_gather_16bit_weights_on_model_save=false. Saving the full checkpoint instead"  # Trainer warning
 MSG_ACCELERATE_NO_16BIT = "Cannot get 16bit model weights because `stage3_gather_16bit_weights_on_model_save` in DeepSpeed config is False."
 MSG_PEFT_UNGATHERED = "were not gathered before save_pretrained() and are therefore incomplete."  # PEFT >= 0.21

@@ -11,6 +11,7 @@ from typing import Tuple
 from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
+from ...knowledge import transformers as TK
 from ...model import Severity
 from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, log, msg, rx
 
@@ -65,7 +66,46 @@ _HOSTFILE_SAMPLES = ("ValueError: Hostfile contains multiple entries for worker-
                      "ValueError: Hostfile contains a bad entry: worker-1 slots=two, unable to proceed with launching",
                      "ValueError: Hostfile is empty or not formatted correctly, unable to proceed with launching.")
 
+def _accelerate_vars_ignored(s: Seen, f: LogFacts) -> Advice:
+    m = re.search(r"ignored: \[([^\]]{1,600})", s.text)
+    keys = ", ".join(k.strip(" '\"") for k in m.group(1).split(",")) if m else ""
+    return Advice("The accelerate config sets DeepSpeed values next to a deepspeed_config_file; Accelerate refuses both",
+                  "", [code_fix("Remove those keys from the accelerate config's deepspeed_config (keep "
+                                "deepspeed_config_file, and the zero3_init_flag / deepspeed_multinode_launcher if needed)",
+                                f"# delete from the accelerate YAML's deepspeed_config: {keys or 'the keys the message lists'}",
+                                reason="the ds_config file then holds them; set them to \"auto\" there to take the "
+                                       "Trainer's / launch's values"),
+                       code_fix("Or write a new accelerate config: with a deepspeed_config_file it asks only what applies",
+                                "accelerate config")],
+                  facts=f"The keys it lists: {keys}." if keys else "")
+
+
 SPECS: Tuple[Cause, ...] = (
+    cause(
+    N.ACCELERATE_CONFIG_OVERRIDES_DS_CONFIG_FILE,
+    Severity.ERROR,
+    "An accelerate config sets DeepSpeed values next to a deepspeed_config_file",
+    _accelerate_vars_ignored,
+    Docs(
+        what="`accelerate launch` (or `Accelerator()` / the Trainer under it) stops with `ValueError: When using "
+              "`deepspeed_config_file`, the following accelerate config variables will be ignored: "
+              "['gradient_accumulation_steps', 'zero_stage', ...]`.",
+        why="With a `deepspeed_config_file`, Accelerate takes every DeepSpeed setting from that file and refuses an "
+              "accelerate config (or `ACCELERATE_DEEPSPEED_*` / `--gradient_accumulation_steps`-style launch "
+              "arguments) that also sets them, rather than silently ignoring one of the two.",
+        fix="Remove the listed keys from the accelerate config's `deepspeed_config` (and the matching launch "
+              "arguments); set them in the ds_config file, as `\"auto\"` where the Trainer or the launch should fill "
+              "them. `accelerate config` with a ds_config file asks only the questions that still apply.",
+        examples=(log(N.ACCELERATE_CONFIG_OVERRIDES_DS_CONFIG_FILE, "An accelerate YAML with deepspeed_config_file and "
+                      "gradient_accumulation_steps / zero_stage:",
+                      "ValueError: When using `deepspeed_config_file`, the following accelerate config variables will "
+                      "be ignored: ['gradient_accumulation_steps', 'zero_stage'].\n"),),
+        reads="log"),
+    signatures=(
+        msg(TK.MSG_ACCELERATE_VARS_IGNORED, "accelerate/utils/dataclasses.py DeepSpeedPlugin.__post_init__ "
+            "(Accelerate 0.16-1.16)",
+            "ValueError: When using `deepspeed_config_file`, the following accelerate config variables will be ignored: "
+            "['gradient_accumulation_steps', 'gradient_clipping', 'zero_stage']."),)),
     cause(
     N.LAUNCHER_MPI_DISCOVERY,
     Severity.ERROR,
