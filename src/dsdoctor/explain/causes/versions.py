@@ -201,6 +201,11 @@ SPECS: Tuple[Cause, ...] = (
                   "allowed global by default. Please use `torch.serialization.add_safe_globals([numpy._core.multiarray."
                   "_reconstruct])` or the `torch.serialization.safe_globals([numpy._core.multiarray._reconstruct])` "
                   "context manager to allowlist this global if you trust this class/function."),
+              rx(r"Unsupported global: GLOBAL (?P<name>[A-Za-z_][\w.]{0,200})", "Unsupported global: GLOBAL ",
+                 "torch/_weights_only_unpickler.py load (torch 2.5-2.14): the refused global, the line cut after its name",
+                 "Unsupported global: GLOBAL deepspeed.runtime.zero.config.ZeroStageEnum"),
+              rx(r"Weights only load failed\b", "Weights only load failed", TORCH_SER + ": the UnpicklingError's "
+                 "first sentence, the paste cut after it", "_pickle.UnpicklingError: Weights only load failed."),
               msg(MSG_WO_DEFAULT, TORCH_SER + ": UNSAFE_MESSAGE, the error's option (1)",
                   "\t(1) In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
                   "from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely "
