@@ -26,6 +26,12 @@ class Regression:
     fixed: str
     what: str
     source: str
+    # what check can predict from installed versions: the severity ("" = nothing: the bug needs more than versions
+    # to show), and the API whose absence in another installed package the bug needs ((package, module, name):
+    # e.g. torch's torch.compiler.is_compiling; answered by knowledge/api_history, never guessed)
+    predict: str = ""
+    needs_missing: Tuple[Tuple[str, str, str], ...] = ()
+    shows: str = ""  # how a run meets it, for check's message ("`import deepspeed` fails")
 
     def affects(self, ver: Optional[Version]) -> bool:
         """``ver`` has the bug (False when the log shows no version)."""
@@ -49,7 +55,10 @@ DS_TORCH_IS_COMPILING = Regression(
     "0.15.3", "0.15.3", "0.15.4",
     "DeepSpeed 0.15.3's logger calls torch.compiler.is_compiling(), which older torch releases do not have",
     "deepspeed/utils/logging.py: `torch.compiler.is_compiling()` in 0.15.3 (0.15.2 has none); 0.15.4 calls "
-    "deepspeed.runtime.compiler.is_compiling, which falls back to torch._dynamo's or False")
+    "deepspeed.runtime.compiler.is_compiling, which falls back to torch._dynamo's or False; torch.compiler."
+    "is_compiling is in the torch 2.3.0-2.15.0 wheels, not in 2.0.0-2.2.2",
+    predict="error", needs_missing=(("torch", "torch.compiler", "is_compiling"),),
+    shows="`import deepspeed` fails with AttributeError: module 'torch.compiler' has no attribute 'is_compiling'")
 
 TF_TMP_CHECKPOINT = Regression(
     "tmp-checkpoint-rename", "transformers",
@@ -61,9 +70,12 @@ TF_TMP_CHECKPOINT = Regression(
     "or not empty",
     "transformers/trainer.py _save_checkpoint: `staging_output_dir = os.path.join(run_dir, f\"tmp-{checkpoint_folder}\")` "
     "and `os.rename(staging_output_dir, output_dir)` in the 4.36.0-4.38.2 wheels (4.38: `shutil.rmtree("
-    "staging_output_dir)` too); 4.35.2 and 4.39.0 save to checkpoint-N directly")
+    "staging_output_dir)` too); 4.35.2 and 4.39.0 save to checkpoint-N directly",
+    predict="info", shows="a multi-node run saving to shared storage (or with save_on_each_node) can fail in "
+    "Trainer._save_checkpoint (FileNotFoundError / Directory not empty on tmp-checkpoint-N)")
 
 DEEPSPEED: Tuple[Regression, ...] = (DS_TRITON_CIRCULAR_IMPORT, DS_TORCH_IS_COMPILING)
+ALL: Tuple[Regression, ...] = (*DEEPSPEED, TF_TMP_CHECKPOINT)
 
 
 def deepspeed_bug(text: str, ver: Optional[Version] = None, *, any_version: bool = False) -> Optional[Regression]:
