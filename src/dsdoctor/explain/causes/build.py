@@ -57,6 +57,10 @@ def _cuda_toolkit_missing(s: Seen, f: LogFacts) -> Advice:
 
 def _ninja_missing(s: Seen, f: LogFacts) -> Advice:
     module = f.extra.get("ninja_check") == "module"
+    if "bin/ninja" in s.text.replace("\\", "/"):
+        return Advice("The ninja command is broken (its console script fails), so the op JIT build could not start", "",
+                      [code_fix("Reinstall ninja in the training environment", "python -m pip install --force-reinstall ninja"),
+                       *F.ninja_fixes(None, module)[1:]])
     return Advice(f"ninja is not installed where DeepSpeed looks, so the {s.groups.get('op', 'op')} JIT build could not start",
                   "DeepSpeed <= 0.18.2 checks `import ninja` (the Python package; apt's ninja does not count); "
                   ">= 0.18.3 runs `ninja --version` on PATH.", list(F.ninja_fixes(None, module)))
@@ -175,7 +179,13 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_NINJA, f"{BUILDER} jit_load (0.9-0.19.8)",
                   "RuntimeError: Unable to JIT load the cpu_adam op due to ninja not being installed."),
               msg(_NINJA_TORCH, f"{CPP_EXT} verify_ninja_availability (torch 1.x-2.14)",
-                  "RuntimeError: Ninja is required to load C++ extensions (pip install ninja to get it)"))),
+                  "RuntimeError: Ninja is required to load C++ extensions (pip install ninja to get it)"),
+              frame("bin/ninja", "<module>", "the `ninja` console script of PyPI's ninja package failing when "
+                    f"{CPP_EXT} verify_ninja_availability runs `ninja --version` (a broken or half-removed install)",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/opt/envs/ft/bin/ninja\", line 5, in <module>\n"
+                    "    from ninja import ninja\n"
+                    "ModuleNotFoundError: No module named 'ninja'\n"))),
     form(N.PYTHON_HEADERS_MISSING, _python_headers_missing, signatures=(
               msg(CK.MSG_PYTHON_H, "gcc compiling torch/include/torch/extension.h (any torch)",
                   "/opt/envs/venv/lib/python3.11/site-packages/torch/include/torch/extension.h:9:10: fatal error: "
