@@ -44,5 +44,6 @@ def merge(check: Report, linted: Optional[Report]) -> Report:
     have = {f.name for f in check.findings}
     check.findings += [f for f in linted.findings if f.name not in have]
     check.findings.sort(key=lambda f: -f.severity.rank)
-    check.facts["lint"] = {k: linted.facts.get(k) for k in ("files", "deepspeed", "deepspeed_source", "world_size")}
+    keys = ("files", "deepspeed", "deepspeed_source", "world_size", "assumed", "not_assumed", "pins")
+    check.facts["lint"] = {k: linted.facts.get(k) for k in keys if k in linted.facts}
     return check

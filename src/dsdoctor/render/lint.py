@@ -44,6 +44,9 @@ def render(report: Report, verbose: bool, out: Optional[TextIO] = None) -> None:
                 con.print(f"        {escape(c2)}")
     errors = sum(f.severity is Severity.ERROR for f in report.findings)
     warnings = sum(f.severity is Severity.WARNING for f in report.findings)
+    for key, label in (("assumed", "assumed"), ("not_assumed", "pinned, no single release assumed:")):
+        if report.facts.get(key):
+            con.print(escape(f"{label} {', '.join(report.facts[key])}"))
     files = report.facts.get("files", [])
     tf = f", Transformers {report.facts['transformers']}" if report.facts.get("transformers") else ""
     con.print(escape(f"{len(files)} file(s) linted for DeepSpeed {report.facts.get('deepspeed')}{tf}: "
