@@ -89,6 +89,8 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
             _add(result, h, settings.source, settings)
     result.report.findings.sort(key=lambda f: (f.path or "", f.line or 0, f.col or 0))
     _facts(result, base, settings)
+    result.report.facts["loaded_by"] = {p: {"loaded_by": t.usage.loaded_by, "source": t.usage.loaded_by_source}
+                                        for p, t in configs.items() if t.usage.loaded_by}
     _pin_facts(result, pinned, ds_version, targets, settings)
     return result
 
@@ -163,12 +165,17 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
             return [failed(path, exc)]
     usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
     usage.loaded_by = loaded_by or found.loaded_by.get(path)
+    usage.loaded_by_source = "--loaded-by" if loaded_by else "the project's launch files" if usage.loaded_by else ""
     usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
     from .one_file import lint_target, make_target
 
     target = make_target(path, kind, usage)
     if kind == "ds_config":
         configs[path] = target
+        if usage.loaded_by is None:
+            from .config.assumed_loader import assume_hf
+
+            assume_hf(target)
     return lint_target(target)
 
 

@@ -22,7 +22,8 @@ MAX_FILES = 200
 def lint_project(root: str = ".", ds_version: Optional[str] = None, python: Optional[str] = None,
                  settings: "Optional[Settings]" = None) -> Optional[Report]:
     """Lint findings for the project under ``root`` (a git root or a directory with a pyproject.toml; its test
-    directories left out); None when ``root`` is no project or has nothing lint reads. ``settings``:
+    directories left out); None when ``root`` is no project or has nothing lint reads. ``ds_version``: the
+    DeepSpeed to judge for (None: the release the project pins, else the one installed). ``settings``:
     the command's configuration (default: the one found from ``root``)."""
     from .discover import is_project, walk
 
