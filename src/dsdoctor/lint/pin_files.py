@@ -182,7 +182,7 @@ def setup_cfg(path: str, shown: str) -> List[Pin]:
 # ---------------------------------------------------------------------------------------------------
 
 def _line_of(text: str, needle: str, pattern: Optional[str] = None) -> int:
-    i = text.find(needle)
+    i = text.find(needle) if needle else -1
     if i < 0 and pattern:
         m = re.search(pattern, text, re.M)
         i = m.start() if m else -1
