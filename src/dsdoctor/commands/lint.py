@@ -30,7 +30,7 @@ class Options:
     paths: List[str] = option("paths", default=[], nargs="*", metavar="PATH", help=PATHS_HELP)
     world_size: Optional[int] = option("--world-size", type=int,
                                        help="Ranks in the run (else from launcher args / hostfile).")
-    ds_version: Optional[str] = option("--ds-version", help="DeepSpeed version to lint for (default: installed).")
+    ds_version: Optional[str] = option("--ds-version", help="DeepSpeed version to lint for (default: the project's exact pin, else installed).")
     loaded_by: Optional[str] = option(
         "--loaded-by", choices=("trainer", "accelerate", "deepspeed"),
         help="How the ds_configs are loaded: the HF Trainer, accelerate, or raw deepspeed.initialize (default: from "

@@ -45,7 +45,9 @@ RULE = Rule(
         Severity.ERROR,
         summary='"auto" values in a config used without the HF Trainer',
         what='"auto" is a Hugging Face Trainer convention. Under raw DeepSpeed (or accelerate without the Trainer, for '
-         "the keys it does not fill) it is never replaced.",
+         "the keys it does not fill) it is never replaced. Reported where that loader is known (--loaded-by, or the "
+         "project's launch and training scripts): a config nothing says the loader of is, by its \"auto\" values, "
+         "taken as the HF Trainer's.",
         why='Top-level batch / clipping / optimizer / scheduler values stay the string "auto" and crash with a TypeError; '
         'inside zero_optimization / fp16 / bf16 the key is dropped silently, so "bf16": {"enabled": "auto"} trains in fp32.',
         fix="Write concrete values, or use the HF Trainer."),

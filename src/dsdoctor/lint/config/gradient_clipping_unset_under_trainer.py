@@ -39,7 +39,8 @@ RULE = Rule(
         "ds_config",
         Severity.WARNING,
         summary="A config the HF Trainer uses without gradient_clipping: max_grad_norm is silently ignored",
-        what="A ds_config loaded through the HF Trainer (TrainingArguments(deepspeed=...)) with no gradient_clipping key: "
+        what="A ds_config loaded through the HF Trainer (TrainingArguments(deepspeed=...); --loaded-by trainer; or a "
+         "config with \"auto\" values and no known loader) with no gradient_clipping key: "
          "a warning where DeepSpeed's default is no clipping (up to 0.19.2), an info from 0.19.3 (its default 1.0 is "
          "max_grad_norm's default, so only another --max_grad_norm is lost).",
         why="Under DeepSpeed the Trainer leaves clipping to the engine (accelerate's clip_grad_norm_ does nothing) and "
