@@ -95,12 +95,21 @@ def score_configs(corpus_dir: "str | Path", cli: bool = False, split: str = "all
         corpus_dir = Path(corpus_dir) / "configs"
     cases: List[Dict[str, Any]] = []
     totals = {"configs": 0, "clean_configs": 0, "false_errors": 0, "false_positives": 0, "expected": 0, "found": 0}
-    for i, p in enumerate(sorted(glob.glob(os.path.join(str(corpus_dir), "k*.json")))):
-        if not in_split(i, split):
-            continue
-        case = json.loads(Path(p).read_text())
+    paths = [p for i, p in enumerate(sorted(glob.glob(os.path.join(str(corpus_dir), "k*.json")))) if in_split(i, split)]
+    loaded = [json.loads(Path(p).read_text()) for p in paths]
+
+    def run(case: Dict[str, Any]) -> List[Tuple[str, str]]:
         with tempfile.TemporaryDirectory(prefix="dsd-cfg-") as tmp:
-            got = (lint_cli if cli else lint_case)(case, tmp)
+            return (lint_cli if cli else lint_case)(case, tmp)
+
+    if cli:  # one dsdoctor process per config: run them side by side
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            results = list(pool.map(run, loaded))
+    else:
+        results = [run(c) for c in loaded]
+    for p, case, got in zip(paths, loaded, results):
         names = {n for n, _ in got}
         expected = [e["name"] for e in case.get("expected_findings", ())]
         found = [e for e in expected if e.split(":", 1)[-1] in names]
