@@ -165,7 +165,7 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
             return [failed(path, exc)]
     usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
     usage.loaded_by = loaded_by or found.loaded_by.get(path)
-    usage.loaded_by_source = "--loaded-by" if loaded_by else "the project's launch files" if usage.loaded_by else ""
+    usage.loaded_by_source = "--loaded-by" if loaded_by else "the project's launch files and scripts" if usage.loaded_by else ""
     usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
     from .one_file import lint_target, make_target
 
