@@ -102,3 +102,12 @@ def test_cli_rule_follows_the_pin(tmp_path: Path) -> None:
     out = dsdoctor(tmp_path, "ds_config.json")
     assert out["facts"]["deepspeed"] == LATEST_KNOWN and _clipping(out) == ["info"]
     assert out["facts"]["not_assumed"] == ["deepspeed>=0.12 (range; requirements.txt:1)"]
+
+
+def test_project_dir_skips_files_that_pin_nothing(tmp_path: Path) -> None:
+    """A README beside the config that pins nothing does not stop the walk up to the repository's pins."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "setup.cfg").write_text("[options]\ninstall_requires =\n    deepspeed==0.15.0\n")
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "README.md").write_text("Configs for `pip install -e .` users.\n")
+    assert project_dir(str(tmp_path / "configs" / "ds.json"), cwd=str(tmp_path)) == str(tmp_path)

@@ -68,22 +68,26 @@ class Pinned:
                 "pins": [{"spec": p.spec, "where": p.where} for p in self.pins], "text": self.describe()}
 
 
-def project_dir(path: str, cwd: Optional[str] = None) -> Optional[str]:
-    """The directory whose files pin the versions for ``path`` (a file linted or a directory): the nearest one,
-    from ``path`` (a file: its directory) up to its git work tree's root, that holds a pin file; outside a git
-    work tree, ``path`` itself or, when it is inside ``cwd``, up to ``cwd``. None when none holds one."""
+def _candidates(path: str, cwd: Optional[str] = None) -> List[str]:
+    """``path`` (a file: its directory) and the directories above it up to its git work tree's root; outside a
+    git work tree, ``path`` alone or, when it is inside ``cwd``, up to ``cwd``."""
     start = os.path.abspath(path if os.path.isdir(path) else os.path.dirname(path) or ".")
     cwd = os.path.abspath(cwd or os.getcwd())
     chain = [start]
-    d = start
-    while os.path.dirname(d) != d:
-        d = os.path.dirname(d)
-        chain.append(d)
+    while os.path.dirname(chain[-1]) != chain[-1]:
+        chain.append(os.path.dirname(chain[-1]))
     top = next((i for i, c in enumerate(chain) if os.path.exists(os.path.join(c, ".git"))), None)
     if top is None:
         top = chain.index(cwd) if cwd in chain else 0
-    for c in chain[:top + 1]:
-        if any(glob.glob(os.path.join(glob.escape(c), pat)) for pat, _ in _READERS):
+    return chain[:top + 1]
+
+
+def project_dir(path: str, cwd: Optional[str] = None) -> Optional[str]:
+    """The directory whose files pin the versions for ``path`` (a file linted or a directory): the nearest of
+    :func:`_candidates` whose pin files name one of ``PACKAGES`` (a ``configs/README.md`` that pins nothing does
+    not hide the repository's requirements); None when none does."""
+    for c in _candidates(path, cwd):
+        if read_pins(c):
             return c
     return None
 
@@ -149,9 +153,10 @@ def resolve(pins: Sequence[Pin]) -> Dict[str, Pinned]:
 
 
 def project_pins(paths: Sequence[str]) -> Dict[str, Pinned]:
-    """What the project of the linted ``paths`` pins (the first path's project directory that has pin files)."""
+    """What the project of the linted ``paths`` pins (:func:`project_dir` of the first path that has one)."""
     for p in paths:
-        root = project_dir(p)
-        if root is not None:
-            return resolve(read_pins(root))
+        for c in _candidates(p):
+            pins = read_pins(c)
+            if pins:
+                return resolve(pins)
     return {}
