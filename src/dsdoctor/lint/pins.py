@@ -59,9 +59,14 @@ class Pinned:
         """``deepspeed 0.17.1 (requirements.txt:3)``, ``deepspeed>=0.12 (range; setup.py:9)``, ..."""
         if self.version:
             return f"{self.package} {self.version} ({self.source})"
+        groups: Dict[str, List[str]] = {}
+        for p in self.pins:  # one entry per spec: a README repeats its install line in every section
+            groups.setdefault(p.spec, []).append(p.where)
+        shown = {spec: wheres[0] + (f", +{len(wheres) - 1} more" if len(wheres) > 1 else "")
+                 for spec, wheres in groups.items()}
         if self.why == "conflicting pins":
-            return f"{self.package}: conflicting pins " + ", ".join(f"{p.spec} ({p.where})" for p in self.pins)
-        return ", ".join(f"{self.package}{p.spec} ({self.why}; {p.where})" for p in self.pins)
+            return f"{self.package}: conflicting pins " + ", ".join(f"{spec} ({w})" for spec, w in shown.items())
+        return ", ".join(f"{self.package}{spec} ({self.why}; {w})" for spec, w in shown.items())
 
     def to_json(self) -> Dict[str, object]:
         return {"version": self.version, "source": self.source or None, "why": self.why or None,
