@@ -71,6 +71,8 @@ def test_spec_forms() -> None:
     got = resolve(pins)
     assert got["deepspeed"].version is None and got["deepspeed"].why == "range"  # a wildcard is a range
     assert got["torch"].version == "2.1.0" and got["torch"].source == "a:2"
+    repeated = resolve([Pin("torch", ">=2.3", "README.md", n) for n in (5, 9, 12)] + [Pin("torch", "<3", "r.txt", 1)])
+    assert repeated["torch"].describe() == "torch>=2.3 (range; README.md:5, +2 more), torch<3 (range; r.txt:1)"
 
 
 def dsdoctor(cwd: Path, *args: str) -> Dict[str, Any]:
