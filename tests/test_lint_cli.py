@@ -88,3 +88,12 @@ def test_lone_config_without_auto(tmp_path: Path) -> None:
     (tmp_path / "ds.json").write_text('{"train_batch_size": 8, "zero_optimization": {"stage": 3}}\n')
     out = json.loads(dsdoctor(tmp_path, "lint", "ds.json", "--format", "json").stdout)
     assert out["facts"]["loaded_by"] == {} and "gradient-clipping-unset-under-trainer" not in _names(out)
+
+
+def test_assumed_loader_fix_is_unsafe(tmp_path: Path) -> None:
+    """Adding "gradient_clipping": "auto" is right only if the Trainer really loads the config (raw DeepSpeed
+    would crash on it): a safe fix under --loaded-by trainer, an unsafe one when the loader is only assumed."""
+    (tmp_path / "ds.json").write_text('{\n  "zero_optimization": {"stage": 3},\n  "train_batch_size": "auto"\n}\n')
+    assert '"gradient_clipping"' not in dsdoctor(tmp_path, "fix", "ds.json", "--diff").stdout
+    assert '+  "gradient_clipping": "auto"' in dsdoctor(tmp_path, "fix", "ds.json", "--diff", "--unsafe-fixes").stdout
+    assert '+  "gradient_clipping": "auto"' in dsdoctor(tmp_path, "fix", "ds.json", "--diff", "--loaded-by", "trainer").stdout

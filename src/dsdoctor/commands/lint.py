@@ -31,10 +31,7 @@ class Options:
     world_size: Optional[int] = option("--world-size", type=int,
                                        help="Ranks in the run (else from launcher args / hostfile).")
     ds_version: Optional[str] = option("--ds-version", help="DeepSpeed version to lint for (default: the project's exact pin, else installed).")
-    loaded_by: Optional[str] = option(
-        "--loaded-by", choices=("trainer", "accelerate", "deepspeed"),
-        help="How the ds_configs are loaded: the HF Trainer, accelerate, or raw deepspeed.initialize (default: from "
-        "the project's launch files and scripts; a config with \"auto\" values is taken as the HF Trainer's).")
+    loaded_by: Optional[str] = O.loaded_by()
     fix: bool = option("--fix", default=False, action="store_true",
                        help="Apply safe fixes (formatting and comments kept; atomic writes).")
     unsafe_fixes: bool = option("--unsafe-fixes", default=False, action="store_true",

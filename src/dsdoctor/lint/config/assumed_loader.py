@@ -5,6 +5,8 @@ is written for the Trainer. So a config lint knows no loader for (no ``--loaded-
 training script of the project naming it) and with an ``"auto"`` value is linted as the Trainer's: the rules that
 need that context apply (gradient clipping, the 16-bit save) and ds-config-auto-without-trainer, which needs a
 known raw ``deepspeed.initialize`` or accelerate loader, does not fire. ``--loaded-by deepspeed`` says otherwise.
+A fix that is right only under the Trainer (adding ``"gradient_clipping": "auto"``) is then unsafe: under raw
+DeepSpeed that ``"auto"`` would crash.
 """
 
 from __future__ import annotations
@@ -37,6 +39,6 @@ def assume_hf(t: Target) -> bool:
     if first is None:
         return False
     line = t.linecol(first[1])[0]
-    t.usage.loaded_by = ASSUMED
+    t.usage.loaded_by, t.usage.loaded_by_assumed = ASSUMED, True
     t.usage.loaded_by_source = f'assumed from its "auto" values ({first[0]}, line {line})'
     return True
