@@ -7,7 +7,11 @@ Scoring (the corpus README): on a config with no expected findings any error is 
 error named by a ``known_non_findings`` entry is a false positive; expected findings are found by name (a
 ``new:<name>`` label counts once dsdoctor reports ``<name>``).
 
-    .venv/bin/python bench/lint_corpus_configs.py [CORPUS_DIR/configs] [--verbose]
+``--cli``: lint each config as a user does, ``dsdoctor lint FILE --format json`` in a subprocess, with no
+option and no context from the corpus (the file alone says how it is used). ``--split dev|held``: the configs
+whose index (sorted by name) is not / is a multiple of three plus two, i.e. every third config kept aside.
+
+    .venv/bin/python bench/lint_corpus_configs.py [CORPUS_DIR/configs] [--cli] [--split dev|held] [--verbose]
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import glob
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -63,17 +68,48 @@ def lint_case(case: Dict[str, Any], tmp: str) -> List[Tuple[str, str]]:
     return [(f.name, f.severity.value) for f in res.report.findings]
 
 
-def score_configs(corpus_dir: "str | Path") -> Dict[str, Any]:
+def lint_cli(case: Dict[str, Any], tmp: str) -> List[Tuple[str, str]]:
+    """(name, severity) of every finding of ``dsdoctor lint FILE --format json`` run in ``tmp`` on the case's
+    config text: what a user gets, no context from the corpus."""
+    name = FILENAME.get(case["kind"], "ds_config.json")
+    with open(os.path.join(tmp, name), "w") as fh:
+        fh.write(case["config_text"])
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    p = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", name, "--format", "json"], cwd=tmp, env=env,
+                       capture_output=True, text=True, timeout=120)
+    if p.returncode not in (0, 1):
+        raise RuntimeError(f"dsdoctor lint {name} exited {p.returncode}: {p.stderr[-2000:]}")
+    return [(f["name"], f["severity"]) for f in json.loads(p.stdout)["findings"]]
+
+
+def in_split(index: int, split: str) -> bool:
+    """``held``: every third config sorted by name (index 2, 5, 8, ...); ``dev``: the others; ``all``: every one."""
+    return split == "all" or (index % 3 == 2) == (split == "held")
+
+
+def score_configs(corpus_dir: "str | Path", cli: bool = False, split: str = "all") -> Dict[str, Any]:
     """False errors, false positives and recall over every ``kNNN.json`` in ``corpus_dir`` (the corpus root or
-    its ``configs/`` folder), with per-case detail."""
+    its ``configs/`` folder) of ``split``, with per-case detail. ``cli``: through ``dsdoctor lint FILE``, with
+    no context from the corpus (:func:`lint_cli`), else with the corpus' context (:func:`lint_case`)."""
     if (Path(corpus_dir) / "configs").is_dir():
         corpus_dir = Path(corpus_dir) / "configs"
     cases: List[Dict[str, Any]] = []
     totals = {"configs": 0, "clean_configs": 0, "false_errors": 0, "false_positives": 0, "expected": 0, "found": 0}
-    for p in sorted(glob.glob(os.path.join(str(corpus_dir), "k*.json"))):
-        case = json.loads(Path(p).read_text())
+    paths = [p for i, p in enumerate(sorted(glob.glob(os.path.join(str(corpus_dir), "k*.json")))) if in_split(i, split)]
+    loaded = [json.loads(Path(p).read_text()) for p in paths]
+
+    def run(case: Dict[str, Any]) -> List[Tuple[str, str]]:
         with tempfile.TemporaryDirectory(prefix="dsd-cfg-") as tmp:
-            got = lint_case(case, tmp)
+            return (lint_cli if cli else lint_case)(case, tmp)
+
+    if cli:  # one dsdoctor process per config: run them side by side
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            results = list(pool.map(run, loaded))
+    else:
+        results = [run(c) for c in loaded]
+    for p, case, got in zip(paths, loaded, results):
         names = {n for n, _ in got}
         expected = [e["name"] for e in case.get("expected_findings", ())]
         found = [e for e in expected if e.split(":", 1)[-1] in names]
@@ -101,17 +137,26 @@ def score_configs(corpus_dir: "str | Path") -> Dict[str, Any]:
 
 
 def main(argv: List[str]) -> int:
+    split = "all"
+    if "--split" in argv:
+        i = argv.index("--split")
+        split = argv[i + 1] if i + 1 < len(argv) else ""
+        argv = argv[:i] + argv[i + 2:]
+    if split not in ("all", "dev", "held"):
+        print("--split takes dev, held or all", file=sys.stderr)
+        return 2
     args = [a for a in argv if not a.startswith("-")]
     corpus = Path(args[0]) if args else corpus_configs()
     if not corpus.is_dir():
         print(f"no corpus at {corpus} (set DSDOCTOR_CORPUS)", file=sys.stderr)
         return 2
-    s = score_configs(corpus)
+    s = score_configs(corpus, cli="--cli" in argv, split=split)
     for c in s["cases"]:
         if c["missed"] or c["false_errors"] or c["false_positives"] or "--verbose" in argv:
             print(f"{c['id']}: missed={c['missed']} false_errors={c['false_errors']} "
                   f"false_positives={c['false_positives']} got={sorted(set(n for n, _ in c['got']))}")
-    print(f"configs {s['configs']} ({s['clean_configs']} without expected findings): false errors "
+    mode = "through the CLI (no context)" if "--cli" in argv else "with the corpus' context"
+    print(f"{split} {mode}: configs {s['configs']} ({s['clean_configs']} without expected findings): false errors "
           f"{s['false_errors']}, false positives {s['false_positives']}; recall {s['found']}/{s['expected']} "
           f"= {s['recall']:.0%} (named rules only: {s['found_named']}/{s['expected_named']} = {s['recall_named']:.0%})")
     return 0

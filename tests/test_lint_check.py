@@ -102,3 +102,15 @@ def test_lint_dot_reads_tests_but_not_ignored(tmp_path: Path) -> None:
     assert {str(Path(p).relative_to(tmp_path)) for p in walk(str(tmp_path), tests=False)} == {"keep.sh"}
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)  # git's own answer when in a work tree
     assert {str(Path(p).relative_to(tmp_path)) for p in walk(str(tmp_path))} == got
+
+
+def test_project_lint_reads_the_pins(tmp_path: Path) -> None:
+    """Without --python, check's project lint judges the configs for the DeepSpeed the project pins and says so."""
+    (tmp_path / "requirements.txt").write_text("deepspeed==0.16.9\n")
+    (tmp_path / "ds.json").write_text('{"zero_optimization": {"stage": 3}, "train_batch_size": "auto"}\n')
+    (tmp_path / "run.sh").write_text("deepspeed train.py --deepspeed ds.json\n")
+    out = check(tmp_path)
+    lint = out["facts"]["lint"]
+    assert lint["deepspeed"] == "0.16.9" and lint["assumed"] == ["deepspeed 0.16.9 (requirements.txt:1)"], lint
+    sev = [f["severity"] for f in out["findings"] if f["name"] == "gradient-clipping-unset-under-trainer"]
+    assert sev == ["warning"]  # no clipping at all on 0.16.9 (DeepSpeed's default 0.0 up to 0.19.2)

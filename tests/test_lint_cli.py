@@ -50,3 +50,50 @@ def test_diff_exit_codes(tmp_path: Path) -> None:
     assert dsdoctor(tmp_path, "lint", "ds.json", "--diff", "--ds-version", "0.19.8", "--exit-zero").returncode == 0
     assert dsdoctor(tmp_path, "lint", "ds.json", "--diff", "--ds-version", "0.19.8", "--fail-on", "never").returncode == 0
     assert os.path.exists(tmp_path / "ds.json") and (tmp_path / "ds.json").read_text() == CFG  # nothing changed
+
+
+AUTO = '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "optimizer": {"type": "AdamW", "params": {"lr": "auto"}},\n' \
+       '  "zero_optimization": {"stage": 3, "reduce_bucket_size": "auto"}\n}\n'
+
+
+def _names(out: "dict[str, object]") -> "set[str]":
+    return {f["name"] for f in out["findings"]}  # type: ignore[attr-defined,index]
+
+
+def test_lone_config_loaded_by(tmp_path: Path) -> None:
+    """A lone config with "auto" values is linted as the HF Trainer's (said in the output); --loaded-by says how
+    it is really loaded; a launch script of the project that names the loader wins over the guess."""
+    (tmp_path / "ds.json").write_text(AUTO)
+    out = json.loads(dsdoctor(tmp_path, "lint", "ds.json", "--format", "json").stdout)
+    assert "ds-config-auto-without-trainer" not in _names(out)
+    assert {"gradient-clipping-unset-under-trainer", "zero3-16bit-save-disabled"} <= _names(out)
+    how = out["facts"]["loaded_by"]["ds.json"]
+    assert how["loaded_by"] == "trainer" and how["source"].startswith('assumed from its "auto" values'), how
+    text = dsdoctor(tmp_path, "lint", "ds.json").stdout
+    assert "ds.json: linted as the HF Trainer's config, assumed from its \"auto\" values" in text, text
+    raw = json.loads(dsdoctor(tmp_path, "lint", "ds.json", "--loaded-by", "deepspeed", "--format", "json").stdout)
+    autos = [f for f in raw["findings"] if f["name"] == "ds-config-auto-without-trainer"]
+    assert len(autos) == 3 and raw["facts"]["loaded_by"]["ds.json"] == {"loaded_by": "deepspeed", "source": "--loaded-by"}
+    acc = json.loads(dsdoctor(tmp_path, "lint", "ds.json", "--loaded-by", "accelerate", "--format", "json").stdout)
+    assert [f["line"] for f in acc["findings"] if f["name"] == "ds-config-auto-without-trainer"] == [3]  # lr only
+    assert dsdoctor(tmp_path, "lint", "ds.json", "--loaded-by", "torchrun").returncode == 2
+    (tmp_path / "run.sh").write_text("deepspeed train.py --deepspeed_config ds.json\n")
+    proj = json.loads(dsdoctor(tmp_path, "lint", "run.sh", "--format", "json").stdout)
+    assert proj["facts"]["loaded_by"]["ds.json"]["loaded_by"] == "deepspeed"
+    assert "ds-config-auto-without-trainer" in _names(proj)
+
+
+def test_lone_config_without_auto(tmp_path: Path) -> None:
+    """No "auto" value: nothing says how the config is loaded, so no loader is assumed."""
+    (tmp_path / "ds.json").write_text('{"train_batch_size": 8, "zero_optimization": {"stage": 3}}\n')
+    out = json.loads(dsdoctor(tmp_path, "lint", "ds.json", "--format", "json").stdout)
+    assert out["facts"]["loaded_by"] == {} and "gradient-clipping-unset-under-trainer" not in _names(out)
+
+
+def test_assumed_loader_fix_is_unsafe(tmp_path: Path) -> None:
+    """Adding "gradient_clipping": "auto" is right only if the Trainer really loads the config (raw DeepSpeed
+    would crash on it): a safe fix under --loaded-by trainer, an unsafe one when the loader is only assumed."""
+    (tmp_path / "ds.json").write_text('{\n  "zero_optimization": {"stage": 3},\n  "train_batch_size": "auto"\n}\n')
+    assert '"gradient_clipping"' not in dsdoctor(tmp_path, "fix", "ds.json", "--diff").stdout
+    assert '+  "gradient_clipping": "auto"' in dsdoctor(tmp_path, "fix", "ds.json", "--diff", "--unsafe-fixes").stdout
+    assert '+  "gradient_clipping": "auto"' in dsdoctor(tmp_path, "fix", "ds.json", "--diff", "--loaded-by", "trainer").stdout

@@ -217,6 +217,11 @@ def _toml() -> Any:
     return toml
 
 
+def toml_module() -> Any:
+    """The TOML reader (``tomllib``, or ``tomli`` before Python 3.11); None when neither is importable."""
+    return _toml()
+
+
 def _parse(path: str, text: str) -> Dict[str, Any]:
     toml = _toml()
     if toml is None:

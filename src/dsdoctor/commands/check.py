@@ -55,5 +55,7 @@ def run(o: Options) -> Outcome:
     if not o.no_lint:
         from ..lint.project import lint_project, merge
 
-        merge(report, lint_project(".", report.facts.get("deepspeed"), o.python, config))
+        # --python: that environment's DeepSpeed; else lint reads the project's pins first (then this one's)
+        ds = report.facts.get("deepspeed") if o.python else None
+        merge(report, lint_project(".", ds, o.python, config))
     return conclude(report, o, config)

@@ -23,6 +23,7 @@ class Options:
     unsafe_fixes: bool = option("--unsafe-fixes", default=False, action="store_true",
                                 help="Also apply unsafe fixes.")
     diff: bool = option("--diff", default=False, action="store_true", help=lint.DIFF_HELP)
+    loaded_by: Optional[str] = O.loaded_by()
     target: List[str] = O.target()
     zero_stage: Optional[int] = O.zero_stage()
     python: Optional[str] = O.python()

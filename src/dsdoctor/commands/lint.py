@@ -30,7 +30,8 @@ class Options:
     paths: List[str] = option("paths", default=[], nargs="*", metavar="PATH", help=PATHS_HELP)
     world_size: Optional[int] = option("--world-size", type=int,
                                        help="Ranks in the run (else from launcher args / hostfile).")
-    ds_version: Optional[str] = option("--ds-version", help="DeepSpeed version to lint for (default: installed).")
+    ds_version: Optional[str] = option("--ds-version", help="DeepSpeed version to lint for (default: the project's exact pin, else installed).")
+    loaded_by: Optional[str] = O.loaded_by()
     fix: bool = option("--fix", default=False, action="store_true",
                        help="Apply safe fixes (formatting and comments kept; atomic writes).")
     unsafe_fixes: bool = option("--unsafe-fixes", default=False, action="store_true",
@@ -78,7 +79,7 @@ def run(o: Options) -> Outcome:
 
     def again() -> "LintResult":
         return lint(paths, world_size=o.world_size, ds_version=o.ds_version, targets=o.target, python=o.python,
-                    zero_stage=o.zero_stage, settings=config)
+                    zero_stage=o.zero_stage, settings=config, loaded_by=o.loaded_by)
 
     res = again()
     changes = plan(res.edits, o.unsafe_fixes) if (o.fix or o.diff) else {}

@@ -18,6 +18,14 @@ def python(help: str = "Interpreter whose environment is checked (default: this 
     return option("--python", help=help)
 
 
+def loaded_by() -> Any:
+    """``--loaded-by`` trainer, accelerate or deepspeed (``lint``, ``fix``)."""
+    return option("--loaded-by", choices=("trainer", "accelerate", "deepspeed"),
+                  help="How the ds_configs are loaded: the HF Trainer, accelerate, or raw deepspeed.initialize "
+                  "(default: from the project's launch files and scripts; a config with \"auto\" values is taken as "
+                  "the HF Trainer's).")
+
+
 def fmt() -> Any:
     """``--format/-f`` text, json, sarif or github (a :class:`~dsdoctor.render.formats.Format`)."""
     return option("--format", "-f", default=Format.text, type=choice(Format), metavar=enum_metavar(Format),

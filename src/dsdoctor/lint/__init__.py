@@ -19,6 +19,7 @@ from .target import Target, Usage
 if TYPE_CHECKING:
     from ..settings import Settings
     from .discover import Found
+    from .pins import Pinned
 
 __all__ = ["LintResult", "apply_edits", "covers", "lint", "lint_target", "make_target", "memlock_limit", "partial",
            "unused_entries"]
@@ -63,7 +64,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
         settings = load(None, paths)
     found = scan(list(paths), max_depth, tests)
     base = Usage()
-    _versions(base, ds_version, targets, python, settings)
+    pinned = _versions(base, ds_version, targets, python, settings, paths)
     base.world_size, base.world_size_source = (world_size, "--world-size") if world_size else \
         (found.world_size, found.world_size_source)
     if base.world_size is None and settings.world_size:
@@ -72,7 +73,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     if any(k == "python" for k in found.kinds.values()):
         from .script.script_usage import python_usage
 
-        python_usage(base, found.kinds, targets, python, zero_stage, settings)
+        python_usage(base, found.kinds, targets, python, zero_stage, settings, pinned)
     result = LintResult(Report())
     configs: Dict[str, Target] = {}
     whole = max_depth is None and covers(paths, settings.root)
@@ -88,21 +89,31 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
             _add(result, h, settings.source, settings)
     result.report.findings.sort(key=lambda f: (f.path or "", f.line or 0, f.col or 0))
     _facts(result, base, settings)
+    result.report.facts["loaded_by"] = {p: {"loaded_by": t.usage.loaded_by, "source": t.usage.loaded_by_source}
+                                        for p, t in configs.items() if t.usage.loaded_by}
+    _pin_facts(result, pinned, ds_version, targets, settings)
     return result
 
 
 def _versions(base: Usage, ds_version: Optional[str], targets: Sequence[str], python: Optional[str],
-              settings: "Settings") -> None:
+              settings: "Settings", paths: Sequence[str]) -> "Dict[str, Pinned]":
     """The DeepSpeed version linted for: ``--ds-version``, else ``--target``, else the configuration's ``target``,
-    else the checked environment's (``--python``), read as check reads it: package metadata, not imported."""
+    else the checked environment's (``--python``), read as check reads it: package metadata, not imported;
+    without ``--python``, the release the project pins exactly (:mod:`.pins`) before the one installed here.
+    Returns what the project pins (nothing read with ``--python``: that environment is the truth)."""
     from ..settings import parse_targets
+    from .pins import project_pins
 
+    pinned = {} if python else project_pins(paths)
     wanted = parse_targets(targets)
     ver, ver_source = ds_version, "--ds-version"
     if not ver and "deepspeed" in wanted:
         ver, ver_source = wanted["deepspeed"], "--target"
     if not ver and "deepspeed" in parse_targets(settings.target):
         ver, ver_source = parse_targets(settings.target)["deepspeed"], settings.where("target")
+    pin = pinned.get("deepspeed")
+    if not ver and pin is not None and pin.version:
+        ver, ver_source = pin.version, f"pinned in {pin.source}"
     if not ver:
         from .script.context import installed
 
@@ -114,6 +125,7 @@ def _versions(base: Usage, ds_version: Optional[str], targets: Sequence[str], py
             base.ds_source = ver_source
         except InvalidVersion:
             pass
+    return pinned
 
 
 def _project(base: Usage, found: "Found", machine: bool) -> None:
@@ -153,12 +165,17 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
             return [failed(path, exc)]
     usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
     usage.loaded_by = loaded_by or found.loaded_by.get(path)
+    usage.loaded_by_source = "--loaded-by" if loaded_by else "the project's launch files and scripts" if usage.loaded_by else ""
     usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
     from .one_file import lint_target, make_target
 
     target = make_target(path, kind, usage)
     if kind == "ds_config":
         configs[path] = target
+        if usage.loaded_by is None:
+            from .config.assumed_loader import assume_hf
+
+            assume_hf(target)
     return lint_target(target)
 
 
@@ -171,6 +188,24 @@ def _facts(result: LintResult, base: Usage, settings: "Settings") -> None:
     if base.transformers or base.zero3 is not None:  # what the Python script verdicts assumed
         result.report.facts.update(transformers=base.transformers, transformers_source=base.transformers_source,
                                    zero3=base.zero3, zero3_source=base.zero3_source)
+
+
+def _pin_facts(result: LintResult, pinned: "Dict[str, Pinned]", ds_version: Optional[str],
+               targets: Sequence[str], settings: "Settings") -> None:
+    """``facts["pins"]`` (what the project pins, per package) and ``facts["assumed"]``: the versions assumed from
+    the pins (not those an option or the configuration's ``target`` gave), as ``deepspeed 0.17.1
+    (requirements.txt:3)``; ``facts["not_assumed"]``: pins that give no single release (ranges, conflicts)."""
+    from ..settings import parse_targets
+
+    if not pinned:
+        return
+    given = {**parse_targets(settings.target), **parse_targets(targets)}
+    if ds_version:
+        given["deepspeed"] = ds_version
+    facts = result.report.facts
+    facts["pins"] = {pkg: p.to_json() for pkg, p in pinned.items()}
+    facts["assumed"] = [p.describe() for pkg, p in pinned.items() if p.version and pkg not in given]
+    facts["not_assumed"] = [p.describe() for pkg, p in pinned.items() if not p.version and pkg not in given]
 
 
 def covers(paths: Sequence[str], root: str) -> bool:

@@ -22,7 +22,8 @@ MAX_FILES = 200
 def lint_project(root: str = ".", ds_version: Optional[str] = None, python: Optional[str] = None,
                  settings: "Optional[Settings]" = None) -> Optional[Report]:
     """Lint findings for the project under ``root`` (a git root or a directory with a pyproject.toml; its test
-    directories left out); None when ``root`` is no project or has nothing lint reads. ``settings``:
+    directories left out); None when ``root`` is no project or has nothing lint reads. ``ds_version``: the
+    DeepSpeed to judge for (None: the release the project pins, else the one installed). ``settings``:
     the command's configuration (default: the one found from ``root``)."""
     from .discover import is_project, walk
 
@@ -44,5 +45,6 @@ def merge(check: Report, linted: Optional[Report]) -> Report:
     have = {f.name for f in check.findings}
     check.findings += [f for f in linted.findings if f.name not in have]
     check.findings.sort(key=lambda f: -f.severity.rank)
-    check.facts["lint"] = {k: linted.facts.get(k) for k in ("files", "deepspeed", "deepspeed_source", "world_size")}
+    keys = ("files", "deepspeed", "deepspeed_source", "world_size", "assumed", "not_assumed", "pins")
+    check.facts["lint"] = {k: linted.facts.get(k) for k in keys if k in linted.facts}
     return check

@@ -22,6 +22,7 @@ class Usage:
     world_size_source: str = ""
     loaded_by: Optional[str] = None  # "trainer" | "accelerate" | "deepspeed" (raw deepspeed.initialize)
     loaded_by_source: str = ""
+    loaded_by_assumed: bool = False  # loaded_by is lint's guess from "auto" values, not said by anything
     client_optimizer: Optional[bool] = None  # the script passes its own optimizer to deepspeed.initialize
     saves_16bit: Optional[bool] = None  # trainer.save_model / save_16bit_model / save_pretrained expected
     accelerate_save_16bit: Optional[bool] = None  # an accelerate YAML that uses the config sets zero3_save_16bit_model

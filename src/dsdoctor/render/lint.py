@@ -44,6 +44,13 @@ def render(report: Report, verbose: bool, out: Optional[TextIO] = None) -> None:
                 con.print(f"        {escape(c2)}")
     errors = sum(f.severity is Severity.ERROR for f in report.findings)
     warnings = sum(f.severity is Severity.WARNING for f in report.findings)
+    for path, how in sorted((report.facts.get("loaded_by") or {}).items()):
+        if str(how.get("source", "")).startswith("assumed"):
+            con.print(escape(f"{path}: linted as the HF Trainer's config, {how['source']} "
+                             "(--loaded-by accelerate|deepspeed to say otherwise)"))
+    for key, label in (("assumed", "assumed"), ("not_assumed", "pinned, no single release assumed:")):
+        if report.facts.get(key):
+            con.print(escape(f"{label} {', '.join(report.facts[key])}"))
     files = report.facts.get("files", [])
     tf = f", Transformers {report.facts['transformers']}" if report.facts.get("transformers") else ""
     con.print(escape(f"{len(files)} file(s) linted for DeepSpeed {report.facts.get('deepspeed')}{tf}: "

@@ -43,6 +43,12 @@ def render(report: Report, verbose: bool = False, out: TextIO = sys.stdout) -> N
                 if f.explanation:
                     con.print(f"        why:  {escape(f.explanation)}")
             print_fixes(con, f.fixes if verbose else f.fixes[:2], verbose, 8)
+    linted = report.facts.get("lint") or {}
+    if linted.get("assumed"):
+        here = report.facts.get("deepspeed")
+        differs = str(linted.get("deepspeed_source", "")).startswith("pinned") and here and here != linted.get("deepspeed")
+        note = f" (this environment has deepspeed {here})" if differs else ""
+        con.print(escape(f"\nproject lint assumed {', '.join(linted['assumed'])}{note}"))
     errors = sum(f.severity is Severity.ERROR for f in report.findings)
     warnings = sum(f.severity is Severity.WARNING for f in report.findings)
     pred = report.predictions.get("cpu_adam")

@@ -6,22 +6,13 @@ from typing import Iterator, List, Tuple
 
 from ... import names as N
 from ...fixes import AUTO_WITHOUT_TRAINER_FIX as FIX  # shared with explain's same cause
-from ...hjsondoc import Node
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
+from .assumed_loader import autos
 
 _SILENT = ("zero_optimization", "fp16", "bf16")  # DeepSpeedConfigModel drops "auto" keys: defaults apply silently
-
-
-def _autos(node: Node, prefix: str = "") -> Iterator[Tuple[str, int]]:
-    for m in node.members:
-        path = f"{prefix}{m.key}"
-        if m.value.value == "auto":
-            yield path, m.start
-        elif m.value.kind == "object":
-            yield from _autos(m.value, path + ".")
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -31,7 +22,7 @@ def check(t: Target) -> Iterator[Hit]:
     filled: Tuple[str, ...] = TF.ACCELERATE_AUTO_KEYS if t.usage.loaded_by == "accelerate" else ()
     who = "accelerate without the HF Trainer" if filled else "raw deepspeed.initialize"
     hits: List[Hit] = []
-    for path, pos in _autos(root):
+    for path, pos in autos(root):
         if path in filled:
             continue
         top = path.split(".")[0]
@@ -54,7 +45,9 @@ RULE = Rule(
         Severity.ERROR,
         summary='"auto" values in a config used without the HF Trainer',
         what='"auto" is a Hugging Face Trainer convention. Under raw DeepSpeed (or accelerate without the Trainer, for '
-         "the keys it does not fill) it is never replaced.",
+         "the keys it does not fill) it is never replaced. Reported where that loader is known (--loaded-by, or the "
+         "project's launch and training scripts): a config nothing says the loader of is, by its \"auto\" values, "
+         "taken as the HF Trainer's.",
         why='Top-level batch / clipping / optimizer / scheduler values stay the string "auto" and crash with a TypeError; '
         'inside zero_optimization / fp16 / bf16 the key is dropped silently, so "bf16": {"enabled": "auto"} trains in fp32.',
         fix="Write concrete values, or use the HF Trainer."),

@@ -8,7 +8,7 @@ from typing import Iterator, Tuple
 from ... import names as N
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TF
-from ...model import Fix, Severity
+from ...model import Applicability, Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from .fields import add_member
@@ -25,12 +25,16 @@ def check(t: Target) -> Iterator[Hit]:
         now, sev = f"DeepSpeed clips at its default {default:g} whatever max_grad_norm says", Severity.INFO
     else:
         now, sev = f"no gradient clipping at all (DeepSpeed's default {default:g})", Severity.WARNING
-    add = add_member(t, root, KEY, '"auto"', "safe", f'add "{KEY}": "auto"')
+    # "auto" is right only if the Trainer really loads it: under raw DeepSpeed it would crash
+    how: Applicability = "unsafe" if t.usage.loaded_by_assumed else "safe"
+    add = add_member(t, root, KEY, '"auto"', how, f'add "{KEY}": "auto"')
     edits: Tuple[Edit, ...] = (add,) if add else ()
+    reason = 'the loader is assumed from the "auto" values: under raw deepspeed.initialize, write a number' \
+        if t.usage.loaded_by_assumed else ""
     yield RULE.hit(t, root.start, f"no {KEY} under the HF Trainer: --max_grad_norm is ignored, {now} "
                    f"(DeepSpeed {t.usage.ds})",
-                   fixes=(Fix(f'add "{KEY}": "auto" (the Trainer fills it from max_grad_norm)', "safe",
-                              (f'"{KEY}": "auto"',)),), edits=edits, severity=sev)
+                   fixes=(Fix(f'add "{KEY}": "auto" (the Trainer fills it from max_grad_norm)', how,
+                              (f'"{KEY}": "auto"',), reason),), edits=edits, severity=sev)
 
 
 RULE = Rule(
@@ -39,7 +43,8 @@ RULE = Rule(
         "ds_config",
         Severity.WARNING,
         summary="A config the HF Trainer uses without gradient_clipping: max_grad_norm is silently ignored",
-        what="A ds_config loaded through the HF Trainer (TrainingArguments(deepspeed=...)) with no gradient_clipping key: "
+        what="A ds_config loaded through the HF Trainer (TrainingArguments(deepspeed=...); --loaded-by trainer; or a "
+         "config with \"auto\" values and no known loader) with no gradient_clipping key: "
          "a warning where DeepSpeed's default is no clipping (up to 0.19.2), an info from 0.19.3 (its default 1.0 is "
          "max_grad_norm's default, so only another --max_grad_norm is lost).",
         why="Under DeepSpeed the Trainer leaves clipping to the engine (accelerate's clip_grad_norm_ does nothing) and "

@@ -28,6 +28,9 @@ def check(t: Target) -> Iterator[Hit]:
     elif t.usage.loaded_by == "deepspeed":
         who, sev = "if the script passes its own optimizer to deepspeed.initialize (without one, nothing is " \
                    "offloaded)", Severity.WARNING
+    elif t.usage.loaded_by is None:  # nothing says what loads it: only a condition (--loaded-by to say)
+        who, sev = "if raw deepspeed.initialize loads it with the script's own optimizer (the HF Trainer and " \
+                   "accelerate swap in DeepSpeedCPUAdam)", Severity.INFO
     else:
         return
     yield RULE.hit(t, t.key_pos("zero_optimization", "offload_optimizer"),
@@ -44,7 +47,8 @@ RULE = Rule(
         summary="Optimizer offload with a client optimizer and no DeepSpeed optimizer block",
         what="offload_optimizer to cpu/nvme, no \"optimizer\" block, zero_force_ds_cpu_optimizer left true, and a "
          "config raw deepspeed.initialize loads: an error when the script passes its own optimizer "
-         "(deepspeed.initialize(optimizer=...)), a warning when that is not known. Not under the HF Trainer or "
+         "(deepspeed.initialize(optimizer=...)), a warning when that is not known, an info when nothing says what "
+         "loads the config (no --loaded-by, no launch or training script naming it). Not under the HF Trainer or "
          "accelerate: accelerate's prepare() replaces a torch optimizer with DeepSpeedCPUAdam when offloading.",
         why="The engine raises `You are using ZeRO-Offload with a client provided optimizer (...)` unless the optimizer is "
         "DeepSpeedCPUAdam.",
@@ -57,5 +61,7 @@ RULE = Rule(
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}}}',
                      (("loaded_by", "deepspeed"),)),
              Example('{"zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}}',
-                     (("loaded_by", "deepspeed"), ("client_optimizer", True)))),
+                     (("loaded_by", "deepspeed"), ("client_optimizer", True))),
+             Example('{"train_batch_size": 8, "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}}',
+                     (), "a lone config nothing says the loader of: an info, the condition in its title")),
 )

@@ -1,6 +1,7 @@
 """Fill lint's base Usage for Python scripts: the project's ZeRO-3 context (``--zero-stage``, else the project's
 files, else the configuration's ``zero-stage`` / ``zero3``) and the Transformers version (``--target
-transformers==X`` first, then the configuration's ``target``, else the checked environment's package metadata).
+transformers==X`` first, then the configuration's ``target``, then the release the project pins (not with
+``--python``), else the checked environment's package metadata).
 The configuration is :class:`dsdoctor.settings.Settings` (select / ignore are applied by ``lint()``)."""
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from .context import installed, launch_contexts, project_zero3
 
 if TYPE_CHECKING:
     from ...settings import Settings
+    from ..pins import Pinned
 
 
 def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], python: Optional[str],
-                 zero_stage: Optional[int] = None, settings: "Optional[Settings]" = None) -> None:
+                 zero_stage: Optional[int] = None, settings: "Optional[Settings]" = None,
+                 pinned: "Optional[Dict[str, Pinned]]" = None) -> None:
     from ..discover import _read
 
     if zero_stage is not None:
@@ -35,6 +38,10 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
         source = settings.where("target")
     if "transformers" in wanted:
         base.transformers, base.transformers_source = wanted["transformers"], source
+        return
+    pin = (pinned or {}).get("transformers")
+    if pin is not None and pin.version:
+        base.transformers, base.transformers_source = pin.version, f"pinned in {pin.source}"
         return
     found = installed(python, ("transformers",))
     if "transformers" in found:

@@ -1,0 +1,329 @@
+"""Read the dependency pins a repository writes down, one reader per file kind: requirements files (and their
+``-r`` / ``-c`` includes), ``setup.py`` (literal lists, read with :mod:`ast`, never executed), ``setup.cfg``,
+``pyproject.toml`` (``[project]`` and Poetry), conda's ``environment.yml`` and ``pip install`` lines of a README.
+
+Every reader returns :class:`Pin` entries for the packages in ``PACKAGES`` only, with the file and line they
+were read from; :mod:`dsdoctor.lint.pins` decides what version they let lint assume."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import shlex
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple
+
+from packaging.requirements import InvalidRequirement, Requirement
+
+PACKAGES = ("deepspeed", "torch", "transformers", "accelerate", "peft", "trl")
+CONDA_NAMES = {"pytorch": "torch"}  # conda package name -> the pip name
+READ_LIMIT = 1 << 20  # bytes read of one file
+MAX_INCLUDES = 16  # -r / -c files followed from one requirements file (nested)
+
+
+@dataclass(frozen=True)
+class Pin:
+    """``package`` as one file asks for it: ``spec`` is a PEP 440 specifier set (``"==0.17.1"``,
+    ``">=0.12,<0.15"``; ``""`` unpinned; ``"@ URL"`` installed from a URL)."""
+
+    package: str
+    spec: str
+    path: str
+    line: int
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+def read_text(path: str) -> str:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(READ_LIMIT).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _name(raw: str) -> Optional[str]:
+    n = re.sub(r"[-_.]+", "-", raw.strip().lower())
+    n = CONDA_NAMES.get(n, n)
+    return n if n in PACKAGES else None
+
+
+def requirement(text: str, path: str, line: int) -> Optional[Pin]:
+    """A PEP 508 requirement (``deepspeed==0.14.0; python_version>'3.8'``) of a package we read, else None."""
+    try:
+        req = Requirement(text.strip())
+    except InvalidRequirement:
+        return None
+    name = _name(req.name)
+    if name is None:
+        return None
+    spec = f"@ {req.url}" if req.url else str(req.specifier)
+    return Pin(name, spec, path, line)
+
+
+# ---------------------------------------------------------------------------------------------------
+# requirements*.txt
+# ---------------------------------------------------------------------------------------------------
+
+def _logical_lines(text: str) -> Iterator[Tuple[int, str]]:
+    """(first line number, line) with ``\\`` continuations joined and ``#`` comments removed."""
+    buf, start = "", 0
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = re.sub(r"(^|\s)#.*", "", raw)
+        if not buf:
+            start = n
+        if line.rstrip().endswith("\\"):
+            buf += line.rstrip()[:-1] + " "
+            continue
+        yield start, buf + line
+        buf = ""
+    if buf:
+        yield start, buf
+
+
+def requirements(path: str, shown: str, seen: Optional[Set[str]] = None) -> List[Pin]:
+    """Pins of a requirements file, following ``-r`` / ``-c`` includes (relative to the file; each file once)."""
+    seen = set() if seen is None else seen
+    real = os.path.realpath(path)
+    if real in seen or len(seen) > MAX_INCLUDES:
+        return []
+    seen.add(real)
+    out: List[Pin] = []
+    for n, line in _logical_lines(read_text(path)):
+        s = line.strip()
+        m = re.match(r"(?:-r|-c|--requirement|--constraint)(?:\s+|=)(\S+)", s)
+        if m:
+            inc = os.path.join(os.path.dirname(path), m.group(1))
+            if os.path.isfile(inc):
+                out += requirements(inc, os.path.join(os.path.dirname(shown), m.group(1)), seen)
+            continue
+        if not s or s.startswith("-"):
+            continue  # options, -e editable installs
+        pin = requirement(re.split(r"\s+--?\w", s)[0], shown, n)
+        if pin:
+            out.append(pin)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# setup.py / setup.cfg
+# ---------------------------------------------------------------------------------------------------
+
+def _strings(node: Optional[ast.AST], names: Dict[str, ast.AST]) -> Iterator[Tuple[str, int]]:
+    """The string literals of a list / tuple (or a module-level name bound to one; a dict's list values)."""
+    if isinstance(node, ast.Name) and node.id in names:
+        node = names[node.id]
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        for e in node.elts:
+            if isinstance(e, ast.Constant) and isinstance(e.value, str):
+                yield e.value, e.lineno
+    elif isinstance(node, ast.Dict):
+        for v in node.values:
+            yield from _strings(v, names)
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        yield from _strings(node.left, names)
+        yield from _strings(node.right, names)
+
+
+def setup_py(path: str, shown: str) -> List[Pin]:
+    """``install_requires`` / ``extras_require`` of ``setup(...)`` where they are literals (or module-level names
+    bound to literals); nothing is executed."""
+    try:
+        tree = ast.parse(read_text(path))
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    names: Dict[str, ast.AST] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            names[stmt.targets[0].id] = stmt.value
+    out: List[Pin] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        fname = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if fname != "setup":
+            continue
+        for kw in node.keywords:
+            if kw.arg in ("install_requires", "extras_require"):
+                out += [p for s, n in _strings(kw.value, names) if (p := requirement(s, shown, n))]
+    return out
+
+
+def setup_cfg(path: str, shown: str) -> List[Pin]:
+    """``[options] install_requires`` and ``[options.extras_require]`` (dangling lists, one requirement a line)."""
+    out: List[Pin] = []
+    section, key = "", ""
+    for n, raw in enumerate(read_text(path).splitlines(), 1):
+        line = re.sub(r"(^|\s)[#;].*", "", raw).rstrip()
+        if not line.strip():
+            continue
+        m = re.match(r"\[([^\]]+)\]", line)
+        if m:
+            section, key = m.group(1).strip(), ""
+            continue
+        value = line
+        if not raw[:1].isspace():
+            k, _, value = line.partition("=")
+            key = k.strip()
+        wanted = (section == "options" and key == "install_requires") or section == "options.extras_require"
+        if wanted and value.strip():
+            pin = requirement(value, shown, n)
+            if pin:
+                out.append(pin)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# pyproject.toml
+# ---------------------------------------------------------------------------------------------------
+
+def _line_of(text: str, needle: str, pattern: Optional[str] = None) -> int:
+    i = text.find(needle) if needle else -1
+    if i < 0 and pattern:
+        m = re.search(pattern, text, re.M)
+        i = m.start() if m else -1
+    return text.count("\n", 0, i) + 1 if i >= 0 else 1
+
+
+def poetry_spec(value: Any) -> Optional[str]:
+    """A Poetry constraint as a PEP 440 specifier set: ``"0.14.0"`` -> ``==0.14.0``; ``^`` / ``~`` / wildcards
+    -> a range marker (``"^0.14"``: not a PEP 440 set, kept as written); None when not a version constraint."""
+    if isinstance(value, dict):
+        value = value.get("version")
+    if not isinstance(value, str):
+        return None
+    v = value.strip()
+    if re.fullmatch(r"\d+(\.\d+)*", v):
+        return f"=={v}"
+    return v
+
+
+def pyproject(path: str, shown: str) -> List[Pin]:
+    """``[project] dependencies`` / ``optional-dependencies`` and Poetry's dependency tables (groups too)."""
+    from ..settings import toml_module
+
+    toml = toml_module()
+    text = read_text(path)
+    if toml is None:
+        return []
+    try:
+        data: Dict[str, Any] = toml.loads(text)
+    except (toml.TOMLDecodeError, ValueError):
+        return []
+    out: List[Pin] = []
+    project = data.get("project") or {}
+    reqs: List[Any] = list(project.get("dependencies") or [])
+    for extra in (project.get("optional-dependencies") or {}).values():
+        reqs += list(extra or [])
+    for r in reqs:
+        if isinstance(r, str):
+            pin = requirement(r, shown, _line_of(text, r))
+            if pin:
+                out.append(pin)
+    poetry = (data.get("tool") or {}).get("poetry") or {}
+    tables = [poetry.get("dependencies") or {}]
+    tables += [(g or {}).get("dependencies") or {} for g in (poetry.get("group") or {}).values()]
+    for table in tables:
+        for raw, value in table.items():
+            name, spec = _name(raw), poetry_spec(value)
+            if name and spec is not None:
+                line = _line_of(text, "", rf"^\s*[\"']?{re.escape(raw)}[\"']?\s*=")
+                out.append(Pin(name, "" if spec == "*" else spec, shown, line))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# environment.yml (conda)
+# ---------------------------------------------------------------------------------------------------
+
+def conda_spec(text: str) -> Optional[Tuple[str, str]]:
+    """A conda match spec (``pytorch=2.1.0=py3.10_cuda11.8_0``, ``deepspeed>=0.12``, ``torch 2.1.0``) as (pip
+    name, PEP 440 specifier set): ``==X`` and a single ``=`` (or a space) with a full X.Y.Z are that release; a
+    shorter one (``=0.14``) is the prefix ``==0.14.*``; a build string is left out."""
+    m = re.fullmatch(r"(?:[\w.-]+::)?([A-Za-z0-9_.\-]+)\s*(.*)", text.strip())
+    name = _name(m.group(1)) if m else None
+    if m is None or name is None:
+        return None
+    rest = (m.group(2).split() or [""])[0]
+    if not rest:
+        return name, ""
+    one = re.fullmatch(r"(==|=)?(\d+(?:\.\d+)*)(\.\*)?(?:=\S*)?", rest)
+    if one is None:
+        return name, rest
+    ver, star = one.group(2), one.group(3)
+    exact = not star and (one.group(1) == "==" or ver.count(".") >= 2)
+    return name, f"=={ver}" if exact else f"=={ver}.*"
+
+
+def environment_yml(path: str, shown: str) -> List[Pin]:
+    """``dependencies:`` of a conda environment file: conda specs and the ``- pip:`` list under it."""
+    out: List[Pin] = []
+    in_deps, pip_indent = False, -1
+    for n, raw in enumerate(read_text(path).splitlines(), 1):
+        line = re.sub(r"\s+#.*", "", raw).rstrip()
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        if indent == 0:
+            in_deps, pip_indent = line.startswith("dependencies:"), -1
+            continue
+        m = re.match(r"\s*-\s+(.*)", line)
+        if not in_deps or not m:
+            continue
+        item = m.group(1).strip().strip("'\"")
+        if item.rstrip(":") == "pip" and item.endswith(":"):
+            pip_indent = indent
+            continue
+        if pip_indent >= 0 and indent > pip_indent:
+            pin = requirement(item, shown, n)
+        else:
+            pip_indent = -1
+            spec = conda_spec(item)
+            pin = Pin(spec[0], spec[1], shown, n) if spec else None
+        if pin:
+            out.append(pin)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# README install lines
+# ---------------------------------------------------------------------------------------------------
+
+_INSTALL = re.compile(r"\b(?:pip3?|python3?\s+-m\s+pip|uv\s+pip)\s+install\s+(.*)")
+_TAKES_VALUE = {"-r", "-c", "-e", "-i", "-f", "--index-url", "--extra-index-url", "--find-links", "--requirement",
+                "--constraint", "--editable", "-t", "--target", "--prefix", "--root", "--trusted-host"}
+
+
+def install_args(text: str) -> Iterable[str]:
+    """The requirement arguments of one ``pip install ...`` command line (options and their values left out)."""
+    rest = re.split(r"\s(?:&&|\|\||;|\|)\s|`", text)[0]
+    try:
+        words = shlex.split(rest, comments=True)
+    except ValueError:
+        words = rest.split()
+    skip = False
+    for w in words:
+        if skip:
+            skip = False
+        elif w.startswith("-"):
+            skip = w in _TAKES_VALUE
+        else:
+            yield w
+
+
+def readme(path: str, shown: str) -> List[Pin]:
+    """Packages a README installs with a version: ``pip install deepspeed==0.14.0 'transformers>=4.40'``."""
+    out: List[Pin] = []
+    for n, line in enumerate(read_text(path).splitlines(), 1):
+        m = _INSTALL.search(line)
+        if not m:
+            continue
+        for arg in install_args(m.group(1)):
+            pin = requirement(arg, shown, n)
+            if pin and pin.spec:  # a bare `pip install deepspeed` in prose pins nothing
+                out.append(pin)
+    return out

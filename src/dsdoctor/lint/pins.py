@@ -1,0 +1,167 @@
+"""The versions a repository pins, and what lint may assume from them.
+
+Without ``--python`` / ``--ds-version`` / ``--target``, lint judges its version-dependent rules for the DeepSpeed
+(and Transformers) the project pins rather than for whatever is installed where dsdoctor runs. The files are
+those of the project directory (:func:`project_dir`): requirements files, ``setup.py``, ``setup.cfg``,
+``pyproject.toml``, ``environment.yml`` and README install lines (:mod:`dsdoctor.lint.pin_files` reads them).
+
+Only an exact pin (``==X``; conda's ``=X.Y.Z``) is assumed. A range is reported as a range and changes nothing:
+dsdoctor holds no list of releases to pick one from, and guessing a version the files do not say would be
+worse than keeping the default. Exact pins that disagree (with each other or with a range of another file)
+are reported and nothing is assumed either.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+from . import pin_files as F
+from .pin_files import PACKAGES, Pin
+
+__all__ = ["PACKAGES", "Pin", "Pinned", "project_dir", "project_pins", "read_pins", "resolve"]
+
+_READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
+    ("requirements*.txt", F.requirements),
+    ("requirements/*.txt", F.requirements),
+    ("setup.py", F.setup_py),
+    ("setup.cfg", F.setup_cfg),
+    ("pyproject.toml", F.pyproject),
+    ("environment.yml", F.environment_yml),
+    ("environment.yaml", F.environment_yml),
+    ("README*", F.readme),
+)
+
+
+@dataclass(frozen=True)
+class Pinned:
+    """What the project's files say of one package: ``version`` the release lint may assume (None when the
+    files give no single release), ``pins`` every mention read, ``why`` when nothing is assumed
+    (``"range"``, ``"conflicting pins"``, ``"not pinned"``, ``"installed from a URL"``)."""
+
+    package: str
+    version: Optional[str]
+    pins: Tuple[Pin, ...] = field(default_factory=tuple)
+    why: str = ""
+
+    @property
+    def source(self) -> str:
+        """Where the assumed version is written (``requirements.txt:3``)."""
+        exact = [p for p in self.pins if _exact(p.spec) == self.version]
+        return exact[0].where if exact else ""
+
+    def describe(self) -> str:
+        """``deepspeed 0.17.1 (requirements.txt:3)``, ``deepspeed>=0.12 (range; setup.py:9)``, ..."""
+        if self.version:
+            return f"{self.package} {self.version} ({self.source})"
+        groups: Dict[str, List[str]] = {}
+        for p in self.pins:  # one entry per spec: a README repeats its install line in every section
+            groups.setdefault(p.spec, []).append(p.where)
+        shown = {spec: wheres[0] + (f", +{len(wheres) - 1} more" if len(wheres) > 1 else "")
+                 for spec, wheres in groups.items()}
+        if self.why == "conflicting pins":
+            return f"{self.package}: conflicting pins " + ", ".join(f"{spec} ({w})" for spec, w in shown.items())
+        return ", ".join(f"{self.package}{spec} ({self.why}; {w})" for spec, w in shown.items())
+
+    def to_json(self) -> Dict[str, object]:
+        return {"version": self.version, "source": self.source or None, "why": self.why or None,
+                "pins": [{"spec": p.spec, "where": p.where} for p in self.pins], "text": self.describe()}
+
+
+def _candidates(path: str, cwd: Optional[str] = None) -> List[str]:
+    """``path`` (a file: its directory) and the directories above it up to its git work tree's root; outside a
+    git work tree, ``path`` alone or, when it is inside ``cwd``, up to ``cwd``."""
+    start = os.path.abspath(path if os.path.isdir(path) else os.path.dirname(path) or ".")
+    cwd = os.path.abspath(cwd or os.getcwd())
+    chain = [start]
+    while os.path.dirname(chain[-1]) != chain[-1]:
+        chain.append(os.path.dirname(chain[-1]))
+    top = next((i for i, c in enumerate(chain) if os.path.exists(os.path.join(c, ".git"))), None)
+    if top is None:
+        top = chain.index(cwd) if cwd in chain else 0
+    return chain[:top + 1]
+
+
+def project_dir(path: str, cwd: Optional[str] = None) -> Optional[str]:
+    """The directory whose files pin the versions for ``path`` (a file linted or a directory): the nearest of
+    :func:`_candidates` whose pin files name one of ``PACKAGES`` (a ``configs/README.md`` that pins nothing does
+    not hide the repository's requirements); None when none does."""
+    for c in _candidates(path, cwd):
+        if read_pins(c):
+            return c
+    return None
+
+
+def read_pins(root: str) -> List[Pin]:
+    """Every pin of the packages lint cares about in ``root``'s pin files (paths shown relative to the cwd)."""
+    out: List[Pin] = []
+    seen: Set[str] = set()
+    for pat, reader in _READERS:
+        for path in sorted(glob.glob(os.path.join(glob.escape(root), pat))):
+            if path in seen or not os.path.isfile(path):
+                continue
+            seen.add(path)
+            shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path
+            try:
+                out += [p for p in reader(path, shown) if p not in out]  # an included file is also globbed
+            except (OSError, ValueError, RecursionError):
+                continue  # an unreadable file pins nothing
+    return out
+
+
+def _exact(spec: str) -> Optional[str]:
+    """``==0.17.1`` / ``===0.17.1`` -> ``0.17.1`` (a local label dropped: ``==2.1.0+cu118`` -> ``2.1.0``); None
+    for anything else (ranges, wildcards, several clauses)."""
+    try:
+        specs = list(SpecifierSet(spec))
+        if len(specs) != 1 or specs[0].operator not in ("==", "===") or "*" in specs[0].version:
+            return None
+        return Version(specs[0].version).public
+    except (InvalidSpecifier, InvalidVersion):
+        return None
+
+
+def _allows(spec: str, version: str) -> bool:
+    """Does a parseable ``spec`` allow ``version``? (An unparseable one, e.g. Poetry's ``^0.14``, says nothing.)"""
+    try:
+        return SpecifierSet(spec).contains(Version(version), prereleases=True)
+    except (InvalidSpecifier, InvalidVersion):
+        return True
+
+
+def resolve(pins: Sequence[Pin]) -> Dict[str, Pinned]:
+    """Per package named by ``pins``: the single release they pin exactly (and every other pin allows), else
+    why none is assumed."""
+    out: Dict[str, Pinned] = {}
+    for pkg in PACKAGES:
+        mine = tuple(p for p in pins if p.package == pkg)
+        if not mine:
+            continue
+        exact = {v for v in (_exact(p.spec) for p in mine) if v}
+        ranges = [p.spec for p in mine if _exact(p.spec) is None and not p.spec.startswith("@")]
+        if len(exact) == 1 and all(_allows(r, next(iter(exact))) for r in ranges):
+            out[pkg] = Pinned(pkg, next(iter(exact)), mine)
+        elif exact:
+            out[pkg] = Pinned(pkg, None, mine, "conflicting pins")
+        elif any(p.spec.startswith("@") for p in mine):
+            out[pkg] = Pinned(pkg, None, mine, "installed from a URL")
+        elif any(p.spec for p in mine):
+            out[pkg] = Pinned(pkg, None, tuple(p for p in mine if p.spec), "range")
+        else:
+            out[pkg] = Pinned(pkg, None, mine, "not pinned")
+    return out
+
+
+def project_pins(paths: Sequence[str]) -> Dict[str, Pinned]:
+    """What the project of the linted ``paths`` pins (:func:`project_dir` of the first path that has one)."""
+    for p in paths:
+        for c in _candidates(p):
+            pins = read_pins(c)
+            if pins:
+                return resolve(pins)
+    return {}

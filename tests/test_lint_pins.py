@@ -1,0 +1,115 @@
+"""The versions a project pins (lint/pins.py): one fixture project per kind of pin file in tests/cases/pins, and
+the CLI judging a version-dependent rule (gradient-clipping-unset-under-trainer) for the pinned DeepSpeed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+from dsdoctor.knowledge.deepspeed import LATEST_KNOWN
+from dsdoctor.lint import lint
+from dsdoctor.lint.pin_files import conda_spec, poetry_spec
+from dsdoctor.lint.pins import Pin, project_dir, resolve
+from dsdoctor.settings import Settings
+
+CASES = Path(__file__).resolve().parent / "cases" / "pins"
+CONFIG = '{\n  "zero_optimization": {"stage": 3},\n  "train_micro_batch_size_per_gpu": "auto"\n}\n'
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in CASES.iterdir() if (p / "expected.json").is_file()))
+def test_pin_files(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each kind of pin file is read where it pins (FILE:LINE); ranges, unpinned names and conflicts are reported
+    and assume nothing (the config rules then keep the default)."""
+    monkeypatch.chdir(CASES / case)
+    want = json.loads(Path("expected.json").read_text())
+    facts = lint(["ds_config.json"], settings=Settings()).report.facts
+    assert facts["assumed"] == want["assumed"], facts["pins"]
+    assert facts["not_assumed"] == want["not_assumed"], facts["pins"]
+    if want["deepspeed"]:
+        assert facts["deepspeed"] == want["deepspeed"] and facts["deepspeed_source"].startswith("pinned in ")
+    else:
+        assert not facts["deepspeed_source"].startswith("pinned")
+
+
+def test_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--ds-version and --target win over the pins (and the overridden package is not reported as assumed)."""
+    monkeypatch.chdir(CASES / "readme")
+    facts = lint(["ds_config.json"], ds_version="0.19.3", settings=Settings()).report.facts
+    assert facts["deepspeed"] == "0.19.3" and facts["assumed"] == ["transformers 4.46.3 (README.md:6)"]
+    facts = lint(["ds_config.json"], targets=["deepspeed==0.15.0"], settings=Settings()).report.facts
+    assert facts["deepspeed"] == "0.15.0" and facts["deepspeed_source"] == "--target"
+
+
+def test_project_dir(tmp_path: Path) -> None:
+    """From a file up to the git root, the nearest directory with a pin file; outside git, not above the cwd."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "requirements.txt").write_text("deepspeed==0.14.0\n")
+    (tmp_path / "configs").mkdir()
+    cfg = tmp_path / "configs" / "ds.json"
+    cfg.write_text(CONFIG)
+    assert project_dir(str(cfg), cwd=str(tmp_path / "configs")) == str(tmp_path)
+    os.rmdir(tmp_path / ".git")
+    assert project_dir(str(cfg), cwd=str(tmp_path / "configs")) is None
+    assert project_dir(str(cfg), cwd=str(tmp_path)) == str(tmp_path)
+
+
+def test_spec_forms() -> None:
+    assert conda_spec("pytorch=2.1.0=py3.10_0") == ("torch", "==2.1.0")
+    assert conda_spec("deepspeed=0.14") == ("deepspeed", "==0.14.*")
+    assert conda_spec("deepspeed 0.14.0") == ("deepspeed", "==0.14.0")
+    assert conda_spec("deepspeed>=0.12,<0.15") == ("deepspeed", ">=0.12,<0.15")
+    assert conda_spec("numpy=1.26") is None
+    assert poetry_spec("0.14.0") == "==0.14.0" and poetry_spec({"version": "~0.14"}) == "~0.14"
+    pins: List[Pin] = [Pin("deepspeed", "==0.14.*", "a", 1), Pin("torch", "==2.1.0+cu118", "a", 2),
+                       Pin("torch", ">=2,<3", "b", 1)]
+    got = resolve(pins)
+    assert got["deepspeed"].version is None and got["deepspeed"].why == "range"  # a wildcard is a range
+    assert got["torch"].version == "2.1.0" and got["torch"].source == "a:2"
+    repeated = resolve([Pin("torch", ">=2.3", "README.md", n) for n in (5, 9, 12)] + [Pin("torch", "<3", "r.txt", 1)])
+    assert repeated["torch"].describe() == "torch>=2.3 (range; README.md:5, +2 more), torch<3 (range; r.txt:1)"
+
+
+def dsdoctor(cwd: Path, *args: str) -> Dict[str, Any]:
+    p = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", *args, "--format", "json"], cwd=cwd,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode in (0, 1), p.stderr
+    return json.loads(p.stdout)  # type: ignore[no-any-return]
+
+
+def _clipping(out: Dict[str, Any]) -> List[str]:
+    return [f["severity"] for f in out["findings"] if f["name"] == "gradient-clipping-unset-under-trainer"]
+
+
+def test_cli_rule_follows_the_pin(tmp_path: Path) -> None:
+    """A Trainer config without gradient_clipping: no clipping at all on the pinned 0.16.9 (a warning); 0.19.3
+    changed DeepSpeed's default to max_grad_norm's (an info). The output names the pin; options override it."""
+    (tmp_path / "ds_config.json").write_text(CONFIG)
+    (tmp_path / "requirements.txt").write_text("torch==2.4.0\ndeepspeed==0.16.9\n")
+    out = dsdoctor(tmp_path, "ds_config.json")
+    assert _clipping(out) == ["warning"] and out["facts"]["deepspeed"] == "0.16.9"
+    assert "deepspeed 0.16.9 (requirements.txt:2)" in out["facts"]["assumed"]
+    text = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", "ds_config.json"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120).stdout
+    assert "assumed deepspeed 0.16.9 (requirements.txt:2), torch 2.4.0 (requirements.txt:1)" in text, text
+    assert _clipping(dsdoctor(tmp_path, "ds_config.json", "--ds-version", "0.19.8")) == ["info"]
+    (tmp_path / "requirements.txt").write_text("deepspeed==0.19.3\n")
+    assert _clipping(dsdoctor(tmp_path, "ds_config.json")) == ["info"]
+    (tmp_path / "requirements.txt").write_text("deepspeed>=0.12\n")  # a range: the default, said as such
+    out = dsdoctor(tmp_path, "ds_config.json")
+    assert out["facts"]["deepspeed"] == LATEST_KNOWN and _clipping(out) == ["info"]
+    assert out["facts"]["not_assumed"] == ["deepspeed>=0.12 (range; requirements.txt:1)"]
+
+
+def test_project_dir_skips_files_that_pin_nothing(tmp_path: Path) -> None:
+    """A README beside the config that pins nothing does not stop the walk up to the repository's pins."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "setup.cfg").write_text("[options]\ninstall_requires =\n    deepspeed==0.15.0\n")
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "README.md").write_text("Configs for `pip install -e .` users.\n")
+    assert project_dir(str(tmp_path / "configs" / "ds.json"), cwd=str(tmp_path)) == str(tmp_path)
