@@ -32,6 +32,9 @@ class Regression:
     predict: str = ""
     needs_missing: Tuple[Tuple[str, str, str], ...] = ()
     shows: str = ""  # how a run meets it, for check's message ("`import deepspeed` fails")
+    # version ranges of other installed packages the bug needs besides ``package``'s release ((package, specifier):
+    # e.g. ("torch", "<2.5")); only what the sources read state (a code comment, a condition, an API's absence)
+    needs: Tuple[Tuple[str, str], ...] = ()
 
     def affects(self, ver: Optional[Version]) -> bool:
         """``ver`` has the bug (False when the log shows no version)."""
@@ -74,8 +77,77 @@ TF_TMP_CHECKPOINT = Regression(
     predict="info", shows="a multi-node run saving to shared storage (or with save_on_each_node) can fail in "
     "Trainer._save_checkpoint (FileNotFoundError / Directory not empty on tmp-checkpoint-N)")
 
-DEEPSPEED: Tuple[Regression, ...] = (DS_TRITON_CIRCULAR_IMPORT, DS_TORCH_IS_COMPILING)
-ALL: Tuple[Regression, ...] = (*DEEPSPEED, TF_TMP_CHECKPOINT)
+DS_COMM_DOUBLE_INIT = Regression(
+    "comm-double-init", "deepspeed",
+    "trying to initialize the default process group twice",
+    "0.6.6", "0.6.7", "0.7.0",
+    "deepspeed.comm's TorchBackend (new in 0.6.6) calls torch.distributed.init_process_group whenever its own "
+    "backend is unset, even when the caller (Accelerate, a launcher, the script) already initialized "
+    "torch.distributed, and torch refuses the second init",
+    "deepspeed/comm/torch.py TorchBackend.init_process_group: `return torch.distributed.init_process_group(backend, "
+    "timeout=..., init_method=...)` with no is_initialized() check in the 0.6.6 and 0.6.7 sdists (0.6.5's "
+    "utils/distributed.py init_distributed checked `torch.distributed.is_initialized()`); 0.7.0 guards it with "
+    "`if not torch.distributed.is_initialized():` (upstream commit 9f5895cb7, 'fix issue in accelerate. (#2121)', "
+    "first tag v0.7.0)")
+
+DS_ZERO3_INFLIGHT_REGISTRY = Regression(
+    "zero3-inflight-registry", "deepspeed",
+    "'status': 'INFLIGHT'",
+    "0.6.3", "0.9.2", "0.9.3",
+    "ZeRO-3 keeps one PartitionedParameterCoordinator for training and one for inference "
+    "(get_param_coordinator(training)), each with its own registry of in-flight parameters: a parameter one of them "
+    "prefetched is INFLIGHT, unknown to the other (e.g. alternating generate() and training forwards), and "
+    "fetch_sub_module's `assert param.ds_status == ZeroParamStatus.AVAILABLE` fails",
+    "deepspeed/runtime/zero/partitioned_param_coordinator.py: `self.__inflight_param_registry = "
+    "__class__.__InflightParamRegistry()` per coordinator, and a coordinator per mode (`param_coordinators[training]`, "
+    "stage3.py in 0.6.3-0.6.5, parameter_offload.py from 0.6.6) in the 0.6.3-0.9.2 sdists (0.6.1 has neither; 0.6.2 "
+    "is not on PyPI, not read); 0.9.3 passes one InflightParamRegistry shared by both "
+    "(upstream commit 4716b0f76, 'share inflight registry between PartitionedParameterCoordinators (#3462)', first "
+    "tag v0.9.3)")
+
+DS_ZERO3_GRAD_FN_NO_GRAD = Regression(
+    "zero3-grad-fn-lookup-no-grad", "deepspeed",
+    "'NoneType' object has no attribute 'next_functions'",
+    "0.18.3", "0.18.6", "0.18.7",
+    "ZeRO-3's gradient hooks call count_used_parameters_in_backward(), which looks up each parameter's grad "
+    "accumulator with torch.autograd.graph._get_grad_fn_or_grad_acc(); hooks run with grad mode off, and torch "
+    "<=2.4's helper then finds no grad_fn and fails in backward",
+    "deepspeed/runtime/utils.py count_used_parameters_in_backward: `grad_fn = _get_grad_fn_or_grad_acc(param)` "
+    "outside grad mode in the 0.18.3-0.18.6 sdists (0.18.2 has no such function; stage3.py calls it from the grad "
+    "hook); 0.18.7 wraps it in `with torch.enable_grad():`, commented 'Backward hooks run with grad mode disabled, "
+    "but PyTorch <=2.4's _get_grad_fn_or_grad_acc() requires grad mode for leaf params' (upstream commit "
+    "bffaf4574, #7841, first tag v0.18.7). The torch bound is that comment's: torch's autograd/graph.py was not read",
+    predict="error", needs=(("torch", "<2.5"),),
+    shows="the first ZeRO-3 backward fails with AttributeError: 'NoneType' object has no attribute 'next_functions'")
+
+DS_LIBAIO_DPKG = Regression(
+    "libaio-dpkg-check", "deepspeed",
+    "requires the libraries: ['libaio-dev'] but are missing",
+    "0.3.15", "0.4.3", "0.4.4",
+    "the async_io op's compatibility check asks dpkg for the Debian package libaio-dev (`dpkg -l libaio-dev`): "
+    "on a distribution without dpkg (Arch, RHEL, conda-only setups) it reports libaio missing even when it is "
+    "installed",
+    "deepspeed/ops/op_builder/async_io.py AsyncIOBuilder.is_compatible: `self.libraries_installed(['libaio-dev'])`, "
+    "which builder.py runs as `dpkg -l libaio-dev`, and the warning '... requires the libraries: ['libaio-dev'] but "
+    "are missing' in the 0.3.15-0.4.3 sdists (async_io first in 0.3.15); 0.4.4 probes with "
+    "`self.has_function('io_submit', ('aio', ))` and prints another message")
+
+
+TF_EVAL_DEEPSPEED_INIT = Regression(
+    "eval-deepspeed-init-inference", "transformers",
+    "ZeRO inference only makes sense with ZeRO Stage 3",
+    "4.30.0", "4.30.2", "4.31.0",
+    "Trainer's evaluation_loop / prediction_loop call deepspeed_init(inference=True) when `self.model_wrapped is "
+    "self.model`, which also holds during training under ZeRO-1/2, so evaluating during a ZeRO-1/2 run raises "
+    "deepspeed_init's ZeRO-3-only ValueError",
+    "transformers/trainer.py evaluation_loop and prediction_loop: `if self.is_deepspeed_enabled and "
+    "self.model_wrapped is self.model: _, _ = deepspeed_init(self, num_training_steps=0, inference=True)` in the "
+    "4.30.0, 4.30.1 and 4.30.2 wheels; 4.29.2 tests `args.deepspeed and not self.deepspeed`, 4.31.0 "
+    "`self.deepspeed is None`; deepspeed.py deepspeed_init raises the message for a non-ZeRO-3 config in all of them")
+
+DEEPSPEED: Tuple[Regression, ...] = (DS_TRITON_CIRCULAR_IMPORT, DS_TORCH_IS_COMPILING, DS_COMM_DOUBLE_INIT,
+                                     DS_ZERO3_INFLIGHT_REGISTRY, DS_ZERO3_GRAD_FN_NO_GRAD, DS_LIBAIO_DPKG)
+ALL: Tuple[Regression, ...] = (*DEEPSPEED, TF_TMP_CHECKPOINT, TF_EVAL_DEEPSPEED_INIT)
 
 
 def deepspeed_bug(text: str, ver: Optional[Version] = None, *, any_version: bool = False) -> Optional[Regression]:

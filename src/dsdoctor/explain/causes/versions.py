@@ -265,7 +265,21 @@ SPECS: Tuple[Cause, ...] = (
         reads="log"),
     signatures=(
               rx(r"cannot import name '\w{1,100}' " + re.escape(_CIRCULAR.text), _CIRCULAR.text,
-                 _CIRCULAR.source, _CIRCULAR_SAMPLE),)),
+                 _CIRCULAR.source, _CIRCULAR_SAMPLE),
+              msg(f"async_io {R.DS_LIBAIO_DPKG.text}", R.DS_LIBAIO_DPKG.source + ": only these releases print it",
+                  " [WARNING]  async_io requires the libraries: ['libaio-dev'] but are missing. Can be fixed by: "
+                  "`apt install libaio-dev`."),
+              frame("deepspeed/runtime/utils.py", "count_used_parameters_in_backward", R.DS_ZERO3_GRAD_FN_NO_GRAD.source,
+                    "  File \"/venv/lib/python3.10/site-packages/deepspeed/runtime/utils.py\", line 1458, in "
+                    "count_used_parameters_in_backward\n    grad_fn = _get_grad_fn_or_grad_acc(param)\n"
+                    "AttributeError: 'NoneType' object has no attribute 'next_functions'\n",
+                    exc=re.escape(R.DS_ZERO3_GRAD_FN_NO_GRAD.text), anywhere=True),
+              frame("deepspeed/comm/torch.py", "init_process_group", R.DS_COMM_DOUBLE_INIT.source,
+                    "  File \"/venv/lib/python3.9/site-packages/deepspeed/comm/torch.py\", line 38, in init_process_group\n"
+                    "    return torch.distributed.init_process_group(backend,\n"
+                    "RuntimeError: trying to initialize the default process group twice!\n",
+                    exc=re.escape(R.DS_COMM_DOUBLE_INIT.text), anywhere=True,
+                    code=r"return torch\.distributed\.init_process_group\("))),
     cause(
     N.PACKAGE_VERSIONS_INCOMPATIBLE,
     Severity.ERROR,
