@@ -132,6 +132,7 @@ LAUNCH_FAILED = "launch-failed"
 TORCH_WEIGHTS_ONLY_LOAD = "torch-weights-only-load"
 TRANSFORMERS_TMP_CHECKPOINT_RENAME = "transformers-tmp-checkpoint-rename"
 DEEPSPEED_RELEASE_REGRESSION = "deepspeed-release-regression"
+TRANSFORMERS_RELEASE_REGRESSION = "transformers-release-regression"
 FP16_LOSS_SCALE_COLLAPSE = "fp16-loss-scale-collapse"
 LOSS_BACKWARD_BYPASSES_ENGINE = "loss-backward-bypasses-engine"
 CHECKPOINTING_FROZEN_INPUTS_NO_GRAD = "checkpointing-frozen-inputs-no-grad"
@@ -285,6 +286,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     TORCH_WEIGHTS_ONLY_LOAD: ("DS800", "explain"),
     TRANSFORMERS_TMP_CHECKPOINT_RENAME: ("DS801", "explain"),
     DEEPSPEED_RELEASE_REGRESSION: ("DS802", "explain"),
+    TRANSFORMERS_RELEASE_REGRESSION: ("DS809", "explain"),  # explain/causes/regressions.py
     FP16_LOSS_SCALE_COLLAPSE: ("DS820", "explain"),
     LOSS_BACKWARD_BYPASSES_ENGINE: ("DS821", "explain"),
     CHECKPOINTING_FROZEN_INPUTS_NO_GRAD: ("DS822", "explain"),

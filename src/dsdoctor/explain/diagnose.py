@@ -18,6 +18,7 @@ from . import failure as FM
 from . import ranking as R
 from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
+from .causes import regressions as RG
 from .causes import versions as V
 from .causes.loading import zero3_both
 from .match import Frame, Hit, Scanner, Traceback
@@ -240,7 +241,11 @@ def diagnose_scan(sc: Scanner) -> Report:
     extra = [h for h in framed if not h.symptom] + _promoted(sc, symptoms)
     for i, (name, hits) in enumerate(_cause_hits(sc, extra)):
         adv: Optional[Advice] = None
-        if name == N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT:
+        tb0 = _tb_for(hits[0], sc)
+        shown = RG.released(hits[0].text, facts, [fn for _, _, fn in _frames(tb0)] if tb0 else [])
+        if shown is not None:  # a message other failures print too, from a release the log shows has the bug
+            name = shown
+        elif name == N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT:
             name, adv = _decide_combined(hits, sc)
         if facts.platform == "windows" and name in R.OP_BUILD_CAUSES:  # no op builds on native Windows at all
             name, adv = N.WINDOWS_OP_BUILD_UNSUPPORTED, None
@@ -355,6 +360,9 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         if fr is not None:
             ev.append(Evidence(f'File "{fr.path}", line {fr.line}, in {fr.func}' + (f": {fr.code}" if fr.code else ""),
                                "your code", path=fr.path, line=fr.line))
+        shown = RG.released(exc, facts, [fn for _, _, fn in _frames(tb)])
+        if shown is not None:
+            return _finding(shown, BY_NAME[shown].advise(Seen(exc), facts), ev, symptoms)
         asked = V.api_mismatch(tb.exc_text, [(f.path, f.code) for f in tb.frames])
         if asked is not None:  # one installed package's call asks another for what it lacks
             name = N.PACKAGE_VERSIONS_INCOMPATIBLE
@@ -372,6 +380,9 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
     if sc.build_ran is not None and not sc.build_done:  # the log ends while ninja compiled: cut, not a lock wait
         name = N.OP_BUILD_FAILED_CAUSE_NOT_IN_LOG
         return _finding(name, BY_NAME[name].advise(Seen(), facts), [_ev(sc.build_ran)], [])
+    shown = RG.released(fail.text, facts) if fail is not None else None
+    if fail is not None and shown is not None:
+        return _finding(shown, BY_NAME[shown].advise(Seen(fail.text), facts), [_ev(fail)], [])
     if fail is not None:
         others = [h for h in sc.failures if h is not fail]
         return _unknown(sc, facts, fail.text, fail.name, [_ev(fail)], others, {}, [])

@@ -8,7 +8,7 @@ Each row was read in the released sources (pip download of the releases around t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Dict, Optional, Sequence, Tuple
 
 from packaging.version import Version
 
@@ -35,6 +35,9 @@ class Regression:
     # version ranges of other installed packages the bug needs besides ``package``'s release ((package, specifier):
     # e.g. ("torch", "<2.5")); only what the sources read state (a code comment, a condition, an API's absence)
     needs: Tuple[Tuple[str, str], ...] = ()
+    # a function a frame of the traceback must be in for ``text`` to show this bug ("" = the text and the release
+    # suffice): e.g. Trainer._maybe_log_save_evaluate, evaluation during training, not a predict() before it
+    frame: str = ""
 
     def affects(self, ver: Optional[Version]) -> bool:
         """``ver`` has the bug (False when the log shows no version)."""
@@ -137,13 +140,14 @@ TF_EVAL_DEEPSPEED_INIT = Regression(
     "eval-deepspeed-init-inference", "transformers",
     "ZeRO inference only makes sense with ZeRO Stage 3",
     "4.30.0", "4.30.2", "4.31.0",
-    "Trainer's evaluation_loop / prediction_loop call deepspeed_init(inference=True) when `self.model_wrapped is "
-    "self.model`, which also holds during training under ZeRO-1/2, so evaluating during a ZeRO-1/2 run raises "
-    "deepspeed_init's ZeRO-3-only ValueError",
+    "Trainer's evaluation_loop / prediction_loop decide that evaluation runs without training by `self.model_wrapped "
+    "is self.model` and then call deepspeed_init(inference=True), whose ZeRO-3-only ValueError an evaluation "
+    "during a ZeRO-1/2 run meets (the upstream report's case; 4.31.0 tests `self.deepspeed is None` instead)",
     "transformers/trainer.py evaluation_loop and prediction_loop: `if self.is_deepspeed_enabled and "
     "self.model_wrapped is self.model: _, _ = deepspeed_init(self, num_training_steps=0, inference=True)` in the "
     "4.30.0, 4.30.1 and 4.30.2 wheels; 4.29.2 tests `args.deepspeed and not self.deepspeed`, 4.31.0 "
-    "`self.deepspeed is None`; deepspeed.py deepspeed_init raises the message for a non-ZeRO-3 config in all of them")
+    "`self.deepspeed is None`; deepspeed.py deepspeed_init raises the message for a non-ZeRO-3 config in all of them",
+    frame="_maybe_log_save_evaluate")
 
 DEEPSPEED: Tuple[Regression, ...] = (DS_TRITON_CIRCULAR_IMPORT, DS_TORCH_IS_COMPILING, DS_COMM_DOUBLE_INIT,
                                      DS_ZERO3_INFLIGHT_REGISTRY, DS_ZERO3_GRAD_FN_NO_GRAD, DS_LIBAIO_DPKG)
@@ -155,5 +159,16 @@ def deepspeed_bug(text: str, ver: Optional[Version] = None, *, any_version: bool
     with ``any_version``, for a text only that bug prints)."""
     for reg in DEEPSPEED:
         if reg.text in text and (any_version or reg.affects(ver)):
+            return reg
+    return None
+
+
+def shown(text: str, versions: Dict[str, Optional[Version]], funcs: Sequence[str] = ()) -> Optional[Regression]:
+    """The bug a failure line shows in the log's releases: a row whose text the line contains, whose package's
+    release the log shows (``versions``: package -> the release the log shows, None when it shows none) in the
+    affected range, and whose ``frame`` (if any) is one of the traceback's functions ``funcs``. For a text other
+    failures print too: the release is what names the bug."""
+    for reg in ALL:
+        if reg.text in text and reg.affects(versions.get(reg.package)) and (not reg.frame or reg.frame in funcs):
             return reg
     return None

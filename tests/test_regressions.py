@@ -1,0 +1,76 @@
+"""The table of release regressions (knowledge/regressions.py): its rows are consistent, a row whose text other
+failures print too is named only for an affected release the log shows (and its frame), and, where the released
+sources are unpacked (.cache/upstream, made by the message-index script), the code each row's ``source`` quotes
+is in its first and last affected releases and gone from the fixed one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from packaging.version import Version
+
+from dsdoctor.explain import diagnose_log
+from dsdoctor.knowledge import regressions as R
+from dsdoctor.knowledge.versions import parse
+
+UPSTREAM = Path(__file__).resolve().parents[1] / ".cache" / "upstream"
+
+# row key -> (file in the release, a literal the affected releases have, one the fixed release has instead or "")
+CODE = {
+    "comm-double-init": ("deepspeed/comm/torch.py", "return torch.distributed.init_process_group(",
+                         "if not torch.distributed.is_initialized():"),
+    "zero3-inflight-registry": ("deepspeed/runtime/zero/partitioned_param_coordinator.py",
+                                "__class__.__InflightParamRegistry()", "inflight_param_registry: InflightParamRegistry"),
+    "zero3-grad-fn-lookup-no-grad": ("deepspeed/runtime/utils.py", "grad_fn = _get_grad_fn_or_grad_acc(param)",
+                                     "with torch.enable_grad():"),
+    "libaio-dpkg-check": ("deepspeed/ops/op_builder/async_io.py", "but are missing", "has_function('io_submit'"),
+    "torch-compiler-is-compiling": ("deepspeed/utils/logging.py", "torch.compiler.is_compiling()", ""),
+    "eval-deepspeed-init-inference": ("transformers/trainer.py", "self.is_deepspeed_enabled and self.model_wrapped "
+                                      "is self.model", "self.is_deepspeed_enabled and self.deepspeed is None"),
+}
+
+
+def test_rows_are_consistent() -> None:
+    keys = [r.key for r in R.ALL]
+    assert len(keys) == len(set(keys))
+    for r in R.ALL:
+        assert Version(r.first) <= Version(r.last) < Version(r.fixed), r.key
+        assert r.package in ("deepspeed", "transformers") and r.text and r.source and r.what, r.key
+        assert r.predict in ("", "info", "warning", "error"), r.key
+        for pkg, spec in r.needs:
+            assert pkg and spec[0] in "<>=!~", r.key
+
+
+@pytest.mark.parametrize("key", sorted(CODE))
+def test_sources_read(key: str) -> None:
+    row = next(r for r in R.ALL if r.key == key)
+    path, affected, fixed = CODE[key]
+    files = {v: UPSTREAM / row.package / v / path for v in (row.first, row.last, row.fixed)}
+    if not all(f.is_file() for f in files.values()):
+        pytest.skip(f"released sources of {row.package} {row.first}/{row.last}/{row.fixed} not unpacked")
+    text = {v: f.read_text(encoding="utf-8", errors="replace") for v, f in files.items()}
+    assert affected in text[row.first] and affected in text[row.last], key
+    if fixed:
+        assert fixed in text[row.fixed] and fixed not in text[row.last], key
+    else:
+        assert affected not in text[row.fixed], key
+
+
+def test_a_shared_message_needs_the_release() -> None:
+    text = "RuntimeError: trying to initialize the default process group twice!"
+    assert R.shown(text, {"deepspeed": parse("0.6.7")}) is R.DS_COMM_DOUBLE_INIT
+    assert R.shown(text, {"deepspeed": parse("0.7.0")}) is None and R.shown(text, {}) is None
+    tf = "ValueError: ZeRO inference only makes sense with ZeRO Stage 3 - please adjust your config"
+    assert R.shown(tf, {"transformers": parse("4.30.2")}) is None  # predict() before train: a real limit
+    assert R.shown(tf, {"transformers": parse("4.30.2")}, ["_maybe_log_save_evaluate"]) is R.TF_EVAL_DEEPSPEED_INIT
+    assert R.shown(tf, {"transformers": parse("4.31.0")}, ["_maybe_log_save_evaluate"]) is None
+
+
+def test_explain_names_a_shared_message_by_the_release() -> None:
+    line = "RuntimeError: trying to initialize the default process group twice!\n"
+    named = diagnose_log("deepspeed==0.6.7\naccelerate==0.12.0\n" + line).findings[0]
+    assert named.name == "deepspeed-release-regression" and any("deepspeed>=0.7.0" in " ".join(f.commands)
+                                                               for f in named.fixes)
+    assert diagnose_log("deepspeed==0.7.0\n" + line).findings[0].name != "deepspeed-release-regression"
+    assert diagnose_log(line).findings[0].name != "deepspeed-release-regression"
