@@ -16,7 +16,8 @@ from packaging.version import Version
 @dataclass(frozen=True)
 class Regression:
     """A bug of ``package`` releases ``first``..``last`` (inclusive; ``first`` is the oldest release read that has
-    it), fixed in ``fixed``. ``text`` is a literal every line showing it contains."""
+    it), fixed in ``fixed``. ``text`` is a literal every line showing it contains ("" when the bug has no message
+    of its own: explain never names it from a log)."""
 
     key: str
     package: str
@@ -38,6 +39,11 @@ class Regression:
     # a function a frame of the traceback must be in for ``text`` to show this bug ("" = the text and the release
     # suffice): e.g. Trainer._maybe_log_save_evaluate, evaluation during training, not a predict() before it
     frame: str = ""
+
+    @property
+    def releases(self) -> str:
+        """The affected releases as said: ``0.17.6`` or ``0.18.3-0.18.6``."""
+        return self.first if self.first == self.last else f"{self.first}-{self.last}"
 
     def affects(self, ver: Optional[Version]) -> bool:
         """``ver`` has the bug (False when the log shows no version)."""
@@ -136,6 +142,47 @@ DS_LIBAIO_DPKG = Regression(
     "`self.has_function('io_submit', ('aio', ))` and prints another message")
 
 
+DS_ZERO3_HOOKS_DELEGATING = Regression(
+    "zero3-hooks-delegating-wrapper", "deepspeed",
+    "object has no attribute 'ds_grads_remaining'",
+    "0.16.5", "0.19.2", "0.19.3",
+    "ZeRO-3 creates each module's backward-hook classes at registration (children first) unless "
+    "`hasattr(module, \"post_bwd_fn\")`; a wrapper that delegates attributes to a child (PEFT's "
+    "ModulesToSaveWrapper, e.g. LoRA with modules_to_save) finds the child's, and the forward then counts on a "
+    "module whose ds_grads_remaining was never set",
+    "deepspeed/runtime/zero/parameter_offload.py: 0.16.4 builds pre_bwd_fn / post_bwd_fn inside the forward hooks, "
+    "0.16.5 at registration behind `if not hasattr(module, \"pre_bwd_fn\")` / `\"post_bwd_fn\"` (sdists diffed), "
+    "kept through 0.19.2; 0.19.3 tests `\"post_bwd_fn\" not in module.__dict__` (upstream commit 75f395fd0, 'Fix "
+    "ZeRO-3 hooks for attribute-delegating modules (#8144)', first tag v0.19.3, whose root cause names the "
+    "AttributeError on ds_grads_remaining)")
+
+DS_ZERO0_BF16_LOAD = Regression(
+    "zero0-bf16-load-checkpoint", "deepspeed",
+    "'FP16_Optimizer' object has no attribute '_restore_from_bit16_weights'",
+    "0.17.6", "0.17.6", "0.18.0",
+    "with ZeRO stage 0 and bf16, load_checkpoint takes the ZeRO path (`self.zero_optimization() or "
+    "self.bfloat16_enabled()`) and calls _restore_from_bit16_weights() on the FP16_Optimizer that 0.17.6 uses for "
+    "bf16 without ZeRO, which has no such method",
+    "deepspeed/runtime/engine.py load_checkpoint: `load_zero_checkpoint = load_path is not None and "
+    "(self.zero_optimization() or self.bfloat16_enabled())` then `self.optimizer._restore_from_bit16_weights()`, "
+    "and _do_optimizer_sanity_check's `return FP16 if model_dtype == torch.float16 else DDP_BFLOAT16` (FP16_Optimizer) "
+    "in the 0.17.6 sdist (0.17.5 has no DDP_BFLOAT16: bf16 without ZeRO was BF16_Optimizer, which has the method; "
+    "upstream commit 889f0ead2 'Enable non-ZeRO mode (#7515)', first tag v0.17.6); 0.18.0 tests "
+    "`self.zero_optimization()` only (commit b75654001, #7586, first tag v0.18.0)")
+
+DS_ZEROPP_QUANT_BF16 = Regression(
+    "zeropp-quantized-weights-bf16", "deepspeed",
+    "",
+    "0.10.0", "0.19.5", "0.19.6",
+    "ZeRO++ quantized weights (zero_quantized_weights) run bf16 parameters through the fp16-only quantizer kernels "
+    "and restore them as fp16, so a bf16 run fails on a dtype mismatch (or trains on misread values)",
+    "deepspeed/runtime/zero/partition_parameters.py CUDAQuantizer: `def dequantize(self, quantized_param, scale):` "
+    "with no dtype, its callers restoring param.data from it, in the 0.10.0 (zero_quantized_weights first in "
+    "config.py) to 0.19.5 sdists; 0.19.6 has `dequantize(self, quantized_param, scale, dtype=None)` and passes "
+    "`dtype=param.dtype` (upstream commit 6098f799e, 'Keep parameter dtype through ZeRO-3 weight quantization "
+    "(#8215)', whose message states the kernels' fp16-only contract); the failure's own message was not read")
+
+
 TF_EVAL_DEEPSPEED_INIT = Regression(
     "eval-deepspeed-init-inference", "transformers",
     "ZeRO inference only makes sense with ZeRO Stage 3",
@@ -150,7 +197,8 @@ TF_EVAL_DEEPSPEED_INIT = Regression(
     frame="_maybe_log_save_evaluate")
 
 DEEPSPEED: Tuple[Regression, ...] = (DS_TRITON_CIRCULAR_IMPORT, DS_TORCH_IS_COMPILING, DS_COMM_DOUBLE_INIT,
-                                     DS_ZERO3_INFLIGHT_REGISTRY, DS_ZERO3_GRAD_FN_NO_GRAD, DS_LIBAIO_DPKG)
+                                     DS_ZERO3_INFLIGHT_REGISTRY, DS_ZERO3_GRAD_FN_NO_GRAD, DS_LIBAIO_DPKG,
+                                     DS_ZERO3_HOOKS_DELEGATING, DS_ZERO0_BF16_LOAD, DS_ZEROPP_QUANT_BF16)
 ALL: Tuple[Regression, ...] = (*DEEPSPEED, TF_TMP_CHECKPOINT, TF_EVAL_DEEPSPEED_INIT)
 
 
@@ -158,7 +206,7 @@ def deepspeed_bug(text: str, ver: Optional[Version] = None, *, any_version: bool
     """The DeepSpeed bug a line shows: one whose text it contains, in the log's DeepSpeed release (any release
     with ``any_version``, for a text only that bug prints)."""
     for reg in DEEPSPEED:
-        if reg.text in text and (any_version or reg.affects(ver)):
+        if reg.text and reg.text in text and (any_version or reg.affects(ver)):
             return reg
     return None
 
@@ -169,6 +217,6 @@ def shown(text: str, versions: Dict[str, Optional[Version]], funcs: Sequence[str
     affected range, and whose ``frame`` (if any) is one of the traceback's functions ``funcs``. For a text other
     failures print too: the release is what names the bug."""
     for reg in ALL:
-        if reg.text in text and reg.affects(versions.get(reg.package)) and (not reg.frame or reg.frame in funcs):
+        if reg.text and reg.text in text and reg.affects(versions.get(reg.package)) and (not reg.frame or reg.frame in funcs):
             return reg
     return None

@@ -34,7 +34,7 @@ def _tf_regression(s: Seen, f: LogFacts) -> Advice:
     bug = next((r for r in R.ALL if r.package == "transformers" and r.text in s.text and r.affects(ver)),
                R.TF_EVAL_DEEPSPEED_INIT)
     shown = f"Transformers {f.transformers} is one of them. " if bug.affects(ver) else ""
-    return Advice(f"A bug of Transformers {bug.first}-{bug.last}, fixed in {bug.fixed}: {bug.key}", "",
+    return Advice(f"A bug of Transformers {bug.releases}, fixed in {bug.fixed}: {bug.key}", "",
                   [F.pip_fix(f"transformers>={bug.fixed}", f"Upgrade Transformers to {bug.fixed} or later"),
                    F.pip_fix(f"transformers<{bug.first}", f"Or pin Transformers below {bug.first}")],
                   facts=f"{shown}{bug.what[0].upper()}{bug.what[1:]}.")

@@ -157,7 +157,7 @@ def _tmp_checkpoint(s: Seen, f: LogFacts) -> Advice:
 def _ds_regression(s: Seen, f: LogFacts) -> Advice:
     bug = R.deepspeed_bug(s.text, any_version=True) or R.DS_TRITON_CIRCULAR_IMPORT
     shown = f"DeepSpeed {f.ds} is one of them. " if bug.affects(f.ds) else ""
-    return Advice(f"A bug of DeepSpeed {bug.first}-{bug.last}, fixed in {bug.fixed}: {bug.key}", "",
+    return Advice(f"A bug of DeepSpeed {bug.releases}, fixed in {bug.fixed}: {bug.key}", "",
                   [F.pip_fix(f"deepspeed>={bug.fixed}", f"Upgrade DeepSpeed to {bug.fixed} or later")],
                   facts=f"{shown}{bug.what[0].upper()}{bug.what[1:]}.")
 
@@ -269,6 +269,8 @@ SPECS: Tuple[Cause, ...] = (
               msg(f"async_io {R.DS_LIBAIO_DPKG.text}", R.DS_LIBAIO_DPKG.source + ": only these releases print it",
                   " [WARNING]  async_io requires the libraries: ['libaio-dev'] but are missing. Can be fixed by: "
                   "`apt install libaio-dev`."),
+              msg(R.DS_ZERO0_BF16_LOAD.text, R.DS_ZERO0_BF16_LOAD.source + ": only that path calls it on an "
+                  "FP16_Optimizer", "AttributeError: 'FP16_Optimizer' object has no attribute '_restore_from_bit16_weights'"),
               frame("deepspeed/runtime/utils.py", "count_used_parameters_in_backward", R.DS_ZERO3_GRAD_FN_NO_GRAD.source,
                     "  File \"/venv/lib/python3.10/site-packages/deepspeed/runtime/utils.py\", line 1458, in "
                     "count_used_parameters_in_backward\n    grad_fn = _get_grad_fn_or_grad_acc(param)\n"
