@@ -1,6 +1,6 @@
 """The table of release regressions (knowledge/regressions.py): its rows are consistent, a row whose text other
 failures print too is named only for an affected release the log shows (and its frame), and, where the released
-sources are unpacked (.cache/upstream, made by the message-index script), the code each row's ``source`` quotes
+sources are unpacked (.cache/upstream/<dist>/<version>/), the code each row's ``source`` quotes
 is in its first and last affected releases and gone from the fixed one."""
 
 from __future__ import annotations
