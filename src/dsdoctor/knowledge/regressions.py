@@ -125,9 +125,11 @@ DS_ZERO3_GRAD_FN_NO_GRAD = Regression(
     "outside grad mode in the 0.18.3-0.18.6 sdists (0.18.2 has no such function; stage3.py calls it from the grad "
     "hook); 0.18.7 wraps it in `with torch.enable_grad():`, commented 'Backward hooks run with grad mode disabled, "
     "but PyTorch <=2.4's _get_grad_fn_or_grad_acc() requires grad mode for leaf params' (upstream commit "
-    "bffaf4574, #7841, first tag v0.18.7). The torch bound is that comment's: torch's autograd/graph.py was not read",
-    predict="error", needs=(("torch", "<2.5"),),
-    shows="the first ZeRO-3 backward fails with AttributeError: 'NoneType' object has no attribute 'next_functions'")
+    "bffaf4574, #7841, first tag v0.18.7). The torch bound is that comment's (hence a warning, not an error): torch's "
+    "autograd/graph.py was not read",
+    predict="warning", needs=(("torch", "<2.5"),),
+    shows="ZeRO-3's gradient hooks (every ZeRO-3 backward: stage3.py calls count_used_parameters_in_backward from each "
+    "one, unguarded) can fail with AttributeError: 'NoneType' object has no attribute 'next_functions'")
 
 DS_LIBAIO_DPKG = Regression(
     "libaio-dpkg-check", "deepspeed",
