@@ -26,7 +26,7 @@ class FileApi:
     stars: List[str] = field(default_factory=list)
     origins: Dict[str, str] = field(default_factory=dict)  # imported name -> the module it comes from
     callables: Dict[str, Tuple[Tuple[str, ...], bool]] = field(default_factory=dict)  # qualname -> (params, **kwargs)
-    imports: List[Tuple[str, str, bool]] = field(default_factory=list)  # (module, name or "", conditional)
+    imports: List[Tuple[str, str, bool, bool]] = field(default_factory=list)  # (module, name or "", conditional, top level)
     calls: List[Tuple[str, str, str, bool]] = field(default_factory=list)  # (module, name, keyword, conditional)
 
 
@@ -86,6 +86,7 @@ class _Walker(ast.NodeVisitor):
     def __init__(self, module: str, is_pkg: bool, providers: Tuple[str, ...], out: FileApi) -> None:
         self.module, self.is_pkg, self.providers, self.out = module, is_pkg, providers, out
         self.cond = 0
+        self.depth = 0  # inside a function: runs only when it is called
         self.bound: Dict[str, Tuple[str, str]] = {}  # local name -> (provider module, name)
 
     def _visit_all(self, nodes: List[ast.stmt]) -> None:
@@ -126,13 +127,20 @@ class _Walker(ast.NodeVisitor):
         for a in node.names:
             if a.name == "*":
                 continue
-            self.out.imports.append((mod, a.name, self.cond > 0))
+            self.out.imports.append((mod, a.name, self.cond > 0, self.depth == 0))
             self.bound[a.asname or a.name] = (mod, a.name)
 
     def visit_Import(self, node: ast.Import) -> None:
         for a in node.names:
             if self._provider(a.name):
-                self.out.imports.append((a.name, "", self.cond > 0))
+                self.out.imports.append((a.name, "", self.cond > 0, self.depth == 0))
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
 
     def visit_Call(self, node: ast.Call) -> None:
         fn = node.func

@@ -28,9 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 import releases  # noqa: E402
 from api_extract import FileApi, extract  # noqa: E402
 
+from dsdoctor.knowledge import api_history  # noqa: E402
 from dsdoctor.knowledge.release_spans import encode  # noqa: E402
 
-OUT = releases.ROOT / "src" / "dsdoctor" / "knowledge" / "data" / "api.json.gz"
+OUT = api_history.DATA
+USES = api_history.USES
 # what each package's code asks of which others (the consumer side)
 PROVIDERS: Dict[str, Tuple[str, ...]] = {
     "transformers": ("accelerate", "deepspeed", "torch", "peft"),
@@ -113,9 +115,11 @@ class Table:
             self._uses(i, m, a)
 
     def _uses(self, i: int, m: str, a: FileApi) -> None:
-        for mod, name, cond in a.imports:
-            row = self.uses[mod.split(".")[0]]["imports"].setdefault(f"{mod}:{name}", {"u": [], "c": [], "at": m})
+        for mod, name, cond, top in a.imports:
+            row = self.uses[mod.split(".")[0]]["imports"].setdefault(f"{mod}:{name}", {"u": [], "c": [], "t": [], "at": m})
             row["c" if cond else "u"].append(i)
+            if top and not cond:
+                row["t"].append(i)  # unconditional at module level: fails when the module is imported
             row["at"] = m
         for mod, name, kw, cond in a.calls:
             call = self.uses[mod.split(".")[0]]["keywords"].setdefault(f"{mod}:{name}:{kw}", {"u": [], "c": [], "at": m})
@@ -124,7 +128,8 @@ class Table:
 
     def dump(self) -> Dict[str, Any]:
         enc = encode
-        uses = {p: {kind: {k: {"u": enc(sorted(set(v["u"]))), "c": enc(sorted(set(v["c"]) - set(v["u"]))), "at": v["at"]}
+        uses = {p: {kind: {k: {"u": enc(sorted(set(v["u"]))), "c": enc(sorted(set(v["c"]) - set(v["u"]))),
+                               "t": enc(sorted(set(v.get("t", ())))), "at": v["at"]}
                            for k, v in rows.items()} for kind, rows in kinds.items()} for p, kinds in self.uses.items()}
         return {
             "modules": {m: enc(v) for m, v in self.modules.items()},
@@ -154,10 +159,51 @@ def _provenance(dist: str, read: List[str]) -> Dict[str, Any]:
             "releases": [rows[v] for v in read]}
 
 
+def _write(path: Path, doc: Dict[str, Any]) -> None:
+    path.write_bytes(gzip.compress(json.dumps(doc, separators=(",", ":"), sort_keys=True).encode(), 9, mtime=0))
+    api_history._data.cache_clear()
+    api_history._uses_data.cache_clear()
+    api_history._by_qualname.cache_clear()
+
+
+def check_rows(packages: Dict[str, Any]) -> Dict[str, Dict[str, List[List[str]]]]:
+    """check's part (``api_uses.json.gz``): each unconditional use of a consumer with the provider spans that answer
+    it (``api_history.use_row``, reading the data file just written)."""
+    out: Dict[str, Dict[str, List[List[str]]]] = {}
+    for consumer, p in packages.items():
+        for provider, kinds in p["uses"].items():
+            if provider not in packages or provider == consumer:
+                continue
+            for kind, rows in kinds.items():
+                for key, row in sorted(rows.items()):
+                    r = api_history.use_row(kind, key) if row["u"] else None
+                    if r is not None:
+                        out.setdefault(consumer, {}).setdefault(provider, []).append(
+                            r[:4] + [row["at"], row["u"], row.get("t", "")] + r[4:])
+    return out
+
+
+def write_uses(doc: Dict[str, Any]) -> Dict[str, Any]:
+    """Write check's part from the data file's ``doc`` (``--uses-only``: from the file already written)."""
+    packages, prov = doc["packages"], doc["provenance"]["packages"]
+    head = {d: {"releases": p["releases"], "policy": prov[d]["policy"]} for d, p in packages.items()}
+    _write(USES, {"packages": head, "rows": {}})
+    uses = {"packages": head, "rows": check_rows(packages), "provenance": doc["provenance"]}
+    _write(USES, uses)
+    return uses
+
+
 def main(argv: List[str]) -> int:
+    if argv == ["--uses-only"]:
+        uses = write_uses(json.loads(gzip.decompress(OUT.read_bytes())))
+        print(f"[derive_api] {USES}: {sum(len(r) for c in uses['rows'].values() for r in c.values())} rows")
+        return 0
     dists = argv or list(releases.PACKAGES)
     packages: Dict[str, Any] = {}
     prov: Dict[str, Any] = {}
+    if argv and OUT.is_file():  # some packages only: the others stay as derived before
+        old = json.loads(gzip.decompress(OUT.read_bytes()))
+        packages, prov = old["packages"], old["provenance"]["packages"]
     for dist in dists:
         read, data = derive(dist)
         if not read:
@@ -176,7 +222,8 @@ def main(argv: List[str]) -> int:
     }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     raw = json.dumps(doc, separators=(",", ":"), sort_keys=True).encode()
-    OUT.write_bytes(gzip.compress(raw, 9, mtime=0))
+    _write(OUT, doc)
+    uses = write_uses(doc)
     for dist, p in packages.items():
         n_names = sum(len(v) for v in p["names"].values())
         n_call = sum(len(v) for v in p["params"].values())
@@ -185,6 +232,8 @@ def main(argv: List[str]) -> int:
         print(f"[derive_api] {dist}: {len(p['releases'])} releases, {len(p['modules'])} modules, {n_names} names, "
               f"{n_call} callables, {n_par} parameters, {n_uses} uses")
     print(f"[derive_api] {OUT}: {len(raw)} bytes JSON, {OUT.stat().st_size} bytes gzip")
+    n_rows = sum(len(r) for c in uses["rows"].values() for r in c.values())
+    print(f"[derive_api] {USES}: {n_rows} rows, {USES.stat().st_size} bytes gzip")
     return 0
 
 

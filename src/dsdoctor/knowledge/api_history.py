@@ -14,13 +14,14 @@ import gzip
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Tuple
 
 from packaging.version import InvalidVersion, Version
 
-from .release_spans import Span
+from .release_spans import Span, decode
 
 DATA = Path(__file__).resolve().parent / "data" / "api.json.gz"
+USES = DATA.with_name("api_uses.json.gz")  # check's part: what each consumer asks, with the provider spans that answer it
 
 
 @functools.lru_cache(maxsize=1)
@@ -39,7 +40,7 @@ def _pkg(package: str) -> Optional[Dict[str, Any]]:
 
 def packages() -> List[str]:
     """The packages whose releases were read."""
-    return sorted(_data()["packages"])
+    return sorted(_uses_data()["packages"])
 
 
 def provenance() -> Dict[str, Any]:
@@ -49,8 +50,8 @@ def provenance() -> Dict[str, Any]:
 
 
 def releases(package: str) -> Tuple[str, ...]:
-    """The releases of ``package`` read, oldest first (empty when none)."""
-    p = _pkg(package)
+    """The releases of ``package`` read, oldest first (empty when none); from the small file, as check needs."""
+    p = _uses_data()["packages"].get(package)
     return tuple(p["releases"]) if p else ()
 
 
@@ -179,9 +180,8 @@ def _index(read: Tuple[str, ...], version: str) -> int:
 def exact_step(package: str, before: str, after: str) -> bool:
     """Whether no release lies between ``before`` and ``after`` (both read, ``after`` the next one read): true for
     a package whose every release was read, or across two minor series of one read at their ends."""
-    p = _pkg(package)
-    policy = (provenance().get("packages", {}).get(package) or {}).get("policy")
-    if p is None or policy is None:
+    policy = (_uses_data()["packages"].get(package) or {}).get("policy")
+    if policy is None:
         return False
     return policy == "all" or Version(before).release[:2] != Version(after).release[:2]
 
@@ -237,6 +237,15 @@ class Incompatibility:
     change: Optional[Change]
     consumer_fixed: str = ""  # the first consumer release read from which on it no longer asks (an upgrade fixes it)
     consumer_started: str = ""  # the first consumer release read that asks it (a release below does not)
+    at_import: bool = False  # an import at the top of the consumer's module: it fails when that module is imported
+
+    @property
+    def certain(self) -> bool:
+        """Whether the failure is as good as certain: an import the module runs when imported, or a keyword in a
+        call the consumer's maintainers changed within the releases read (a live call, not a dead path)."""
+        if self.kind == "keyword":
+            return bool(self.consumer_fixed or self.consumer_started)
+        return self.at_import
 
     @property
     def asked(self) -> str:
@@ -274,13 +283,14 @@ class Incompatibility:
         return out
 
 
-def _asks(row: Dict[str, str], consumer: str, version: str) -> Optional[Tuple[str, str]]:
+def _asks(u: str, consumer: str, version: str) -> Optional[Tuple[str, str]]:
     """(first release from which on it no longer asks, first release of the run that asks) when ``version`` asks
-    unconditionally; None otherwise or when unknown."""
-    read = releases(consumer)
-    if _span(consumer, row["u"]).has(version) is not True:
+    unconditionally (``u``: the releases that do); None otherwise or when unknown."""
+    if _has(consumer, u, version) is not True:
         return None
-    used = {i for lo, hi in _span(consumer, row["u"]).ranges for i in range(lo, hi + 1)}
+    read = releases(consumer)
+    span = _span(consumer, u)
+    used = {i for lo, hi in span.ranges for i in range(lo, hi + 1)}
     at = _index(read, version)
     fixed = max(used) + 1
     start = at
@@ -289,54 +299,105 @@ def _asks(row: Dict[str, str], consumer: str, version: str) -> Optional[Tuple[st
     return (read[fixed] if fixed < len(read) and fixed > at else "", read[start] if start > 0 else "")
 
 
-def _lacking(kind: str, key: str, provider: str, pv: str) -> Optional[Tuple[str, str, str, str, Span]]:
-    """(kind, module, name, keyword, span of what is lacking) when ``pv`` lacks what ``key`` asks for."""
-    p = _pkg(provider)
-    assert p is not None
+@functools.lru_cache(maxsize=64)
+def _place(package: str, version: str) -> Optional[Tuple[int, bool]]:
+    """(index of the newest release read at or below ``version``, whether it is that release); None outside."""
+    read = releases(package)
+    try:
+        ver = Version(version)
+    except InvalidVersion:
+        return None
+    vers = [Version(v) for v in read]
+    if not vers or ver < vers[0] or ver > vers[-1]:
+        return None
+    below = max(i for i, v in enumerate(vers) if v <= ver)
+    return below, vers[below] == ver
+
+
+@functools.lru_cache(maxsize=8192)
+def _members(text: str) -> FrozenSet[int]:
+    return frozenset(i for lo, hi in decode(text) for i in range(lo, hi + 1))
+
+
+def _has(package: str, text: str, version: str) -> Optional[bool]:
+    """``Span.has`` for a stored range text, with the release list parsed once per package and version."""
+    place = _place(package, version)
+    if place is None:
+        return None
+    inside = _members(text)
+    below, exact = place
+    if exact or (below in inside) == (below + 1 in inside):
+        return below in inside
+    return None
+
+
+def _lacking(kind: str, texts: List[str], provider: str, pv: str) -> Optional[Tuple[str, Span]]:
+    """(kind, the span of what is lacking) when the provider release ``pv`` lacks what a row of
+    ``api_uses.json.gz`` asks for (``texts``: the row's spans, see :func:`use_row`)."""
+    has = [_has(provider, t, pv) for t in texts]
+    if kind in ("module", "import") and has[0] is False:
+        return "module", _span(provider, texts[0])
+    if kind == "import" and has[1] is False and has[2] is False and has[3] is not True:
+        return "import", _span(provider, texts[1])
+    if kind == "keyword" and has[0] is True and has[2] is False and has[1] is False:
+        return "keyword", _span(provider, texts[1])
+    return None
+
+
+def use_row(kind: str, key: str) -> Optional[List[str]]:
+    """What a consumer's import (``module:name``) or keyword (``module:name:keyword``) needs of its provider, as
+    the spans that answer it (derive_api.py stores these rows in ``api_uses.json.gz``, which is all that
+    :func:`incompatible` reads): ``[kind, module, name, keyword, module, name, open, submodule]`` for an import,
+    ``[kind, module, qualname, keyword, callable, parameter, **kwargs]`` for a keyword; None when the history
+    cannot answer (a package not read, a module not covered, a callable not found)."""
     if kind == "imports":
         module, name = key.split(":")
         mspan = module_span(module)
         if mspan is None:
             return None
-        if lacks(mspan, pv):
-            return "module", module, name, "", mspan
-        nspan = name_span(module, name) if name else None
-        if nspan is None or not lacks(nspan, pv, module) or (module_span(f"{module}.{name}") or mspan).has(pv):
-            return None
-        return "import", module, name, "", nspan
+        if not name:
+            return ["module", module, "", "", _enc(mspan), "", "", ""]
+        nspan = name_span(module, name)
+        sub = module_span(f"{module}.{name}")
+        return ["import", module, name, "", _enc(mspan), _enc(nspan), _enc(open_span(module)), _enc(sub)]
     module, name, kw = key.split(":")
     for qual in (f"{name}.__init__", name):
         cspan = callable_span(module, qual)
-        if cspan is None or cspan.has(pv) is not True:
-            continue
-        kwargs = param_span(module, qual, "**")
-        pspan = param_span(module, qual, kw)
-        if pspan is None or kwargs is None or kwargs.has(pv) is not False or lacks(pspan, pv) is not True:
-            return None
-        return "keyword", module, qual.replace(".__init__", ""), kw, pspan
+        if cspan is not None:
+            return ["keyword", module, qual.replace(".__init__", ""), kw, _enc(cspan),
+                    _enc(param_span(module, qual, kw)), _enc(param_span(module, qual, "**"))]
     return None
+
+
+def _enc(span: Optional[Span]) -> str:
+    return ",".join(f"{lo}-{hi}" for lo, hi in span.ranges) if span is not None else ""
+
+
+@functools.lru_cache(maxsize=1)
+def _uses_data() -> Dict[str, Any]:
+    try:
+        doc: Dict[str, Any] = json.loads(gzip.decompress(USES.read_bytes()))
+    except (OSError, ValueError):
+        return {"packages": {}, "rows": {}}
+    return doc
 
 
 def incompatible(installed: Dict[str, str]) -> List[Incompatibility]:
     """Every unconditional import or keyword that an installed consumer release (``installed``: package ->
     version) makes and the installed provider release lacks; both versions must be answerable from the releases
-    read (else nothing is said)."""
+    read (else nothing is said). Reads only the small ``api_uses.json.gz``."""
     out: List[Incompatibility] = []
     for consumer, cv in sorted(installed.items()):
-        c = _pkg(consumer)
-        if c is None:
-            continue
-        for provider, kinds in sorted(c["uses"].items()):
+        for provider, rows in sorted(_uses_data()["rows"].get(consumer, {}).items()):
             pv = installed.get(provider)
-            if pv is None or provider == consumer or _pkg(provider) is None:
+            if pv is None:
                 continue
-            for kind, rows in sorted(kinds.items()):
-                for key, row in sorted(rows.items()):
-                    asks = _asks(row, consumer, cv)
-                    hit = _lacking(kind, key, provider, pv) if asks is not None else None
-                    if hit is None or asks is None:
-                        continue
-                    k, module, name, kw, span = hit
-                    out.append(Incompatibility(consumer, cv, provider, pv, k, module, name, kw, row["at"],
-                                               change_near(span, pv), *asks))
+            for row in rows:  # [kind, module, name, keyword, at, u, t, *spans]
+                hit = _lacking(row[0], row[7:], provider, pv) if _has(consumer, row[5], cv) else None
+                asks = _asks(row[5], consumer, cv) if hit is not None else None
+                if hit is None or asks is None:
+                    continue
+                kind, span = hit
+                out.append(Incompatibility(consumer, cv, provider, pv, kind, row[1], row[2], row[3], row[4],
+                                           change_near(span, pv), *asks, at_import=_has(consumer, row[6], cv) is True))
     return out
