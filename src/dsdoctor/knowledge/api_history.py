@@ -168,13 +168,10 @@ def lacks(span: Span, version: str, module: str = "") -> Optional[bool]:
     return not has
 
 
-def _index(read: Tuple[str, ...], version: str) -> int:
-    """Index of the newest release read at or below ``version`` (-1 below all)."""
-    try:
-        ver = Version(version)
-    except InvalidVersion:
-        return -1
-    return max((i for i, v in enumerate(read) if Version(v) <= ver), default=-1)
+def _index(package: str, version: str) -> int:
+    """Index of the newest release read at or below ``version`` (-1 when outside the releases read)."""
+    place = _place(package, version)
+    return place[0] if place else -1
 
 
 def exact_step(package: str, before: str, after: str) -> bool:
@@ -205,7 +202,7 @@ class Change:
 def change_near(span: Span, version: str) -> Optional[Change]:
     """For a ``version`` that lacks what ``span`` holds: the removal below it or the addition above it."""
     read = span.read
-    at = _index(read, version)
+    at = _index(span.package, version)
     inside = {i for lo, hi in span.ranges for i in range(lo, hi + 1)}
     below = [i for i in inside if i <= at]
     above = [i for i in inside if i > at]
@@ -291,7 +288,7 @@ def _asks(u: str, consumer: str, version: str) -> Optional[Tuple[str, str]]:
     read = releases(consumer)
     span = _span(consumer, u)
     used = {i for lo, hi in span.ranges for i in range(lo, hi + 1)}
-    at = _index(read, version)
+    at = _index(consumer, version)
     fixed = max(used) + 1
     start = at
     while start - 1 in used:

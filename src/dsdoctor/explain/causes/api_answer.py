@@ -62,28 +62,29 @@ def _keyword(qualname: str, kw: str) -> Optional[Tuple[str, str, Span]]:
     return best
 
 
-def _describe(span: Span) -> Tuple[str, List[str]]:
+def _describe(span: Span, what: str) -> Tuple[str, List[str]]:
     """The history of ``span`` with no installed version known: its changes, and the pins that have it."""
-    read = span.read
+    read, pkg = span.read, span.package
     if len(span.ranges) != 1:
         return "", []  # gone and back again: which side the installed release is on is unknown
     lo, hi = span.ranges[0]
     parts, pins = [], []
     if lo > 0:
-        exact = H.exact_step(span.package, read[lo - 1], read[lo])
-        parts.append(f"added in {span.package} {read[lo]}" if exact else
-                     f"added after {span.package} {read[lo - 1]}, by {read[lo]}")
+        exact = H.exact_step(pkg, read[lo - 1], read[lo])
+        parts.append(f"{pkg} added {what} in {read[lo]}" if exact else
+                     f"{pkg} added {what} after {read[lo - 1]}, by {read[lo]}")
         pins.append(f">={read[lo]}")
     if hi + 1 < len(read):
-        exact = H.exact_step(span.package, read[hi], read[hi + 1])
-        parts.append(f"removed in {span.package} {read[hi + 1]} ({read[hi]} is the last release read that has it)"
-                     if exact else f"removed after {span.package} {read[hi]}, by {read[hi + 1]}")
+        exact = H.exact_step(pkg, read[hi], read[hi + 1])
+        parts.append(f"{pkg} removed {what} in {read[hi + 1]}" if exact else
+                     f"{pkg} removed {what} after {read[hi]}, by {read[hi + 1]}")
+        parts[-1] += f"; {read[hi]} is the last release read that has it"
         pins.append(f"<{read[hi + 1]}" if exact else f"<={read[hi]}")
     if not parts:
-        parts.append(f"every {span.package} release read ({read[0]}-{read[-1]}) has it: the installed one is older "
+        parts.append(f"every {pkg} release read ({read[0]}-{read[-1]}) has {what}: the installed one is older "
                      f"than {read[0]} (or a broken install)")
         pins.append(f">={read[0]}")
-    return "; ".join(parts), [span.package + ",".join(pins)]
+    return "; ".join(parts), [pkg + ",".join(pins)]
 
 
 def _consumer_fix(caller: str, provider: str, kind: str, module: str, name: str, cv: str) -> str:
@@ -126,11 +127,11 @@ def answer(groups: Dict[str, str], versions: Dict[str, str]) -> Optional[Answer]
                f"{provider}<={change.before}" if change.kind == "removed" else f"{provider}>={change.after}")
         pins = [pin]
     else:
-        text, pins = _describe(span)
+        text, pins = _describe(span, what)
         if not text or groups.get("kind") in ("member", "keyword") and "every" in text:
             # a method or parameter every release has, missing: not a versions question the history answers
             return None
-        how = f"{what}: {text}"
+        how = text
     caller = groups.get("caller", "")
     if caller and caller != provider and caller in H.packages():
         fix = _consumer_fix(caller, provider, groups.get("kind", ""), groups.get("module", ""), groups.get("name", ""),
