@@ -34,9 +34,9 @@ PACKAGE_API_INCOMPATIBLE = FindingSpec(
             "Trainer is built. An error when it is as good as certain (an import at the top of a module, a call "
             "the calling package changed in a later or earlier release); a warning for a call inside a function "
             "that no release read changed (perhaps a path the run never takes). dsdoctor knows which releases "
-            "have each module, name and parameter, and what each release of the calling package asks, from the released sources it read (docs/upstream-data.md); only "
-            "calls made unconditionally (not behind a version or availability check) are reported, and only for "
-            "installed versions inside the releases read.",
+            "have each module, name and parameter, and what each release of the calling package asks, from the "
+            "released sources it read (docs/upstream-data.md); only calls made unconditionally (not behind a "
+            "version or availability check) are reported, and only for installed versions inside the releases read.",
         fix="Install the versions the finding computes: pin the provider below the release that removed it "
             "(`pip install 'accelerate<1.0.0'`), or above the one that added it, or upgrade the calling package to "
             "its first release read that no longer asks for it.",
