@@ -103,8 +103,8 @@ def package_api(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     groups: Dict[Tuple[str, str, bool], List[H.Incompatibility]] = {}
     for inc in H.incompatible(installed):
         groups.setdefault((inc.consumer, inc.provider, inc.certain), []).append(inc)
-    for group in groups.values():
-        yield _finding(group, ctx.python_exe)
+    for key in sorted(groups, key=lambda k: not k[2]):  # the certain ones (errors) first
+        yield _finding(groups[key], ctx.python_exe)
     if not groups:
         pairs = ", ".join(f"{k} {v}" for k, v in sorted(installed.items()))
         yield Passed(S_PKG, f"no known API incompatibility between {pairs}",
