@@ -31,8 +31,8 @@ from api_extract import FileApi, extract  # noqa: E402
 from dsdoctor.knowledge import api_history  # noqa: E402
 from dsdoctor.knowledge.release_spans import encode  # noqa: E402
 
-OUT = api_history.DATA
-USES = api_history.USES
+OUT = Path(api_history.DATA)
+USES = Path(api_history.USES)
 # what each package's code asks of which others (the consumer side)
 PROVIDERS: Dict[str, Tuple[str, ...]] = {
     "transformers": ("accelerate", "deepspeed", "torch", "peft"),

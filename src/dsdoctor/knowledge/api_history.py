@@ -12,22 +12,24 @@ from __future__ import annotations
 import functools
 import gzip
 import json
+import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Dict, FrozenSet, List, Optional, Tuple
 
 from packaging.version import InvalidVersion, Version
 
 from .release_spans import Span, decode
 
-DATA = Path(__file__).resolve().parent / "data" / "api.json.gz"
-USES = DATA.with_name("api_uses.json.gz")  # check's part: what each consumer asks, with the provider spans that answer it
+# os.path, not pathlib: importing pathlib would cost check's start-up
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "api.json.gz")
+USES = os.path.join(os.path.dirname(DATA), "api_uses.json.gz")  # check's part: each use, with the spans that answer it
 
 
 @functools.lru_cache(maxsize=1)
 def _data() -> Dict[str, Any]:
     try:
-        doc: Dict[str, Any] = json.loads(gzip.decompress(DATA.read_bytes()))
+        with open(DATA, "rb") as fh:
+            doc: Dict[str, Any] = json.loads(gzip.decompress(fh.read()))
     except (OSError, ValueError):
         return {"packages": {}, "provenance": {}}
     return doc
@@ -373,7 +375,8 @@ def _enc(span: Optional[Span]) -> str:
 @functools.lru_cache(maxsize=1)
 def _uses_data() -> Dict[str, Any]:
     try:
-        doc: Dict[str, Any] = json.loads(gzip.decompress(USES.read_bytes()))
+        with open(USES, "rb") as fh:
+            doc: Dict[str, Any] = json.loads(gzip.decompress(fh.read()))
     except (OSError, ValueError):
         return {"packages": {}, "rows": {}}
     return doc
