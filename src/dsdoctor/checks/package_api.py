@@ -31,9 +31,10 @@ PACKAGE_API_INCOMPATIBLE = FindingSpec(
              "e.g. Transformers 4.36.2 calls `Accelerator(dispatch_batches=...)`, which Accelerate 1.0.0 removed.",
         why="The run fails when that code runs: `ImportError: cannot import name ...`, `ModuleNotFoundError`, or "
             "`TypeError: Accelerator.__init__() got an unexpected keyword argument 'dispatch_batches'` when the "
-            "Trainer is built. An error when it is as good as certain (an import at the top of a module, a call "
-            "the calling package changed in a later or earlier release); a warning for a call inside a function "
-            "that no release read changed (perhaps a path the run never takes). dsdoctor knows which releases "
+            "Trainer is built. An error when it is as good as certain (an import at the top of a module; a call "
+            "of the provider's top-level API, such as `accelerate.Accelerator`, that the calling package changed "
+            "in a later or earlier release); a warning otherwise (a call in a function that may be a path the run "
+            "never takes, such as DeepSpeed's elastic agent). dsdoctor knows which releases "
             "have each module, name and parameter, and what each release of the calling package asks, from the "
             "released sources it read (docs/upstream-data.md); only calls made unconditionally (not behind a "
             "version or availability check) are reported, and only for installed versions inside the releases read.",
@@ -79,8 +80,8 @@ def _finding(group: List["H.Incompatibility"], python: Optional[str]) -> Result:
     title = f"{first.consumer} {first.consumer_version} {first.asked}: {first.missing}{more}"
     lines = [f"{i.at}: {i.asked}; {i.missing}" for i in group]
     certain = first.certain
-    when = ("" if certain else f" It fails only when that code of {first.consumer} runs (`{first.at}`): a call "
-            f"inside a function no {first.consumer} release read changed, possibly a path your run never takes.")
+    when = ("" if certain else f" It fails only when that code of {first.consumer} runs (`{first.at}`), possibly a "
+            "path your run never takes.")
     return PACKAGE_API_INCOMPATIBLE.finding(
         Severity.ERROR if certain else Severity.WARNING,
         title=title,

@@ -1,10 +1,8 @@
 """The API history of DeepSpeed, Transformers, Accelerate, PEFT, TRL and torch, read from their released sources
 (``data/api.json.gz``, made by ``scripts/upstream/derive_api.py``; see docs/upstream-data.md): which releases read
 have each module, public name and function parameter, and what each consumer release imports from, or passes as a
-keyword to, another package. Loaded on first use (only the commands that ask read it), then cached.
-
-Every answer is about the releases read: a version outside them, or between two releases read that disagree, is
-``None`` (unknown), never a guess.
+keyword to, another package. Loaded on first use (only the commands that ask read it), then cached. Every answer
+is about the releases read: outside them, or between two that disagree, it is None (unknown), never a guess.
 """
 
 from __future__ import annotations
@@ -36,8 +34,7 @@ def _data() -> Dict[str, Any]:
 
 
 def _pkg(package: str) -> Optional[Dict[str, Any]]:
-    p: Optional[Dict[str, Any]] = _data()["packages"].get(package)
-    return p
+    return _data()["packages"].get(package)  # type: ignore[no-any-return]
 
 
 def packages() -> List[str]:
@@ -47,8 +44,7 @@ def packages() -> List[str]:
 
 def provenance() -> Dict[str, Any]:
     """How the data was made: the script, the releases read (archive, sha256), the date, how to refresh."""
-    prov: Dict[str, Any] = _data()["provenance"]
-    return prov
+    return _data()["provenance"]  # type: ignore[no-any-return]
 
 
 def releases(package: str) -> Tuple[str, ...]:
@@ -240,10 +236,11 @@ class Incompatibility:
 
     @property
     def certain(self) -> bool:
-        """Whether the failure is as good as certain: an import the module runs when imported, or a keyword in a
-        call the consumer's maintainers changed within the releases read (a live call, not a dead path)."""
+        """Whether the failure is as good as certain: an import the module runs when imported, or a keyword passed
+        to the provider's top-level API (``from accelerate import Accelerator``) in a call the consumer's maintainers
+        changed within the releases read (a live call on the main path, not a corner such as an elastic agent)."""
         if self.kind == "keyword":
-            return bool(self.consumer_fixed or self.consumer_started)
+            return "." not in self.module and bool(self.consumer_fixed or self.consumer_started)
         return self.at_import
 
     @property

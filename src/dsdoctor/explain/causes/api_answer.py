@@ -76,8 +76,9 @@ def _describe(span: Span, what: str) -> Tuple[str, List[str]]:
         pins.append(f">={read[lo]}")
     if hi + 1 < len(read):
         exact = H.exact_step(pkg, read[hi], read[hi + 1])
-        parts.append(f"{pkg} removed {what} in {read[hi + 1]}" if exact else
-                     f"{pkg} removed {what} after {read[hi]}, by {read[hi + 1]}")
+        it = "it" if parts else what
+        parts.append(f"{pkg} removed {it} in {read[hi + 1]}" if exact else
+                     f"{pkg} removed {it} after {read[hi]}, by {read[hi + 1]}")
         parts[-1] += f"; {read[hi]} is the last release read that has it"
         pins.append(f"<{read[hi + 1]}" if exact else f"<={read[hi]}")
     if not parts:
