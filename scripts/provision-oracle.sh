@@ -14,6 +14,8 @@
 #                    built with DS_BUILD_OPS=0 against venv's torch
 #   nvcc/<x.y>/      pip install --no-deps --target of nvidia-cuda-nvcc; CUDA_HOME=nvcc/<x.y>/nvidia/cu13
 #   hf/<name>/       transformers + accelerate + peft (4.46.3 era and 5.24.0) for PYTHONPATH, no torch
+#   venv-tf4.36.2-acc1.0.0/  transformers 4.36.2 + accelerate 1.0.0 in a venv's site-packages (+ a .pth to venv's):
+#                    two real releases that disagree on an API (the API history oracle)
 #   sdist/           DeepSpeed source tarballs read by tests/oracle/test_knowledge_sources.py
 #   .stamps/         one stamp per finished step; .provisioned when everything is done
 #
@@ -219,6 +221,43 @@ PY
   stamp "hf-$name" "$spec"
   DID+=("hf/$name")
 done
+
+# ---- 8. a venv with two real releases that disagree on an API (tests/oracle/test_api_history_oracle.py) ----
+# Transformers 4.36.2's Trainer passes dispatch_batches= to Accelerator(), which Accelerate 1.0.0 removed. The pair
+# and its pure-Python dependencies are installed (resolved as in step 7) into the venv's own site-packages; a .pth
+# adds venv's site-packages (torch, numpy) after them.
+PAIR=tf4.36.2-acc1.0.0
+PAIR_SPEC="transformers==4.36.2 accelerate==1.0.0"
+PVENV="$ORACLE/venv-$PAIR"
+if stamp_ok "pair-$PAIR" "$PAIR_SPEC" && [[ -x "$PVENV/bin/python" ]]; then
+  log "venv-$PAIR: up to date"
+else
+  log "venv-$PAIR: installing $PAIR_SPEC"
+  rm -rf "$PVENV"
+  "$PYTHON" -m venv --without-pip "$PVENV"
+  psite="$("$PVENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+  vsite="$("$VPY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+  # shellcheck disable=SC2086
+  "$VPY" -m pip install -q --dry-run --ignore-installed --report "$PVENV.report.json" $PAIR_SPEC
+  mapfile -t reqs < <("$VPY" - "$PVENV.report.json" <<'PY'
+import json, sys
+have = {"torch", "triton", "sympy", "networkx", "jinja2", "fsspec", "mpmath", "markupsafe", "filelock",
+        "typing-extensions", "typing_extensions", "setuptools", "numpy"}
+for item in json.load(open(sys.argv[1]))["install"]:
+    meta = item["metadata"]
+    name = meta["name"].lower()
+    if name in have or name.startswith("nvidia-") or name.startswith("cuda-"):
+        continue
+    print(f"{meta['name']}=={meta['version']}")
+PY
+)
+  "$VPY" -m pip install -q --no-deps --target "$psite" "${reqs[@]}"
+  rm -f "$PVENV.report.json"
+  printf '%s\n' "$vsite" >"$psite/zz-oracle-venv.pth"
+  "$PVENV/bin/python" -c 'import transformers, accelerate; print(transformers.__version__, accelerate.__version__)'
+  stamp "pair-$PAIR" "$PAIR_SPEC"
+  DID+=("venv-$PAIR")
+fi
 
 T1=$(date +%s)
 printf 'provisioned %s\n' "$(date -u +%FT%TZ)" >"$ORACLE/.provisioned"

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Tuple
 
 from ..spec import FindingSpec, Form
-from . import accelerator, build_toolchain, cuda_toolkit, packages, system_limits
+from . import accelerator, build_toolchain, cuda_toolkit, package_api, packages, system_limits
 from .common import Rule
 
-RULES: Tuple[Rule, ...] = (packages.packages, packages.probe_failures, accelerator.accelerator, cuda_toolkit.cuda,
+RULES: Tuple[Rule, ...] = (packages.packages, package_api.package_api, packages.probe_failures, accelerator.accelerator, cuda_toolkit.cuda,
                            build_toolchain.build)
 
 SPECS: Tuple[FindingSpec, ...] = (
@@ -20,7 +20,7 @@ SPECS: Tuple[FindingSpec, ...] = (
     build_toolchain.HOST_COMPILER_UNSUPPORTED, build_toolchain.PYTHON_HEADERS_MISSING, build_toolchain.CUDA_LIBS_MISSING,
     build_toolchain.TORCH_EXTENSIONS_LOCK_STALE, build_toolchain.PREBUILT_OP_MISMATCH,
     accelerator.DS_ACCELERATOR_INVALID, system_limits.LIBAIO_MISSING, system_limits.SHM_TOO_SMALL,
-    packages.PROBE_FAILED, packages.PACKAGE_MISSING,
+    packages.PROBE_FAILED, packages.PACKAGE_MISSING, package_api.PACKAGE_API_INCOMPATIBLE,
 )
 
 FORMS: Tuple[Form, ...] = (cuda_toolkit.SKIP_FORM, system_limits.MEMLOCK_FORM)

@@ -94,6 +94,7 @@ class LogFacts:
     ext_root: Optional[str] = None
     platform: str = ""  # "windows" (native), "wsl", "macos", or "" (Linux or not shown): it vetoes fixes (fixes.for_platform)
     extra: Dict[str, str] = field(default_factory=dict)
+    versions: Dict[str, str] = field(default_factory=dict)  # every package version the log shows, by package
 
 
 @dataclass

@@ -15,6 +15,7 @@ from ...knowledge import transformers as TK
 from ...knowledge.versions import parse
 from ...model import Fix, Severity
 from ..failure import site_package
+from . import api_answer as A
 from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
 
 TORCH_SER = "torch/serialization.py load (torch 2.4-2.14; the default weights_only=True since 2.6)"
@@ -59,7 +60,7 @@ def api_mismatch(exc: str, frames: Sequence[Tuple[str, str]]) -> Optional[Dict[s
             return None
     caller = site_package(frames[-1][0])
     if caller not in PACKAGES:
-        return None
+        return _own_code_asks(exc, frames[-1]) if not caller else None
     for kind, pattern in _ASKS:
         m = pattern.search(exc)
         if m is None:
@@ -76,8 +77,22 @@ def api_mismatch(exc: str, frames: Sequence[Tuple[str, str]]) -> Optional[Dict[s
     return None
 
 
+def _own_code_asks(exc: str, fr: Tuple[str, str]) -> Optional[Dict[str, str]]:
+    """The user's own code asks a library for a module, name or keyword that some releases of it have and others
+    do not (the API history says so): a versions problem, answered as the library's."""
+    for kind, pattern in _ASKS:
+        m = pattern.search(exc)
+        if m is None or kind == "member":
+            continue
+        module = m.group("module")
+        name = m.group("name") if "name" in pattern.groupindex else module
+        g = {"caller": "", "kind": kind, "module": module, "name": name, "code": fr[1]}
+        return g if A.answer(g, {}) is not None else None
+    return None
+
+
 def _asked(g: Dict[str, str]) -> str:
-    kind, module, name, caller = g["kind"], g["module"], g["name"], g["caller"]
+    kind, module, name, caller = g["kind"], g["module"], g["name"], g["caller"] or "your code"
     return {"import": f"{caller} imports `{name}` from `{module}`, which the installed {module.split('.')[0]} does not have",
             "module": f"{caller} imports the module `{module}`, which the installed {module.split('.')[0]} does not have",
             "attribute": f"{caller} uses `{module}.{name}`, which the installed {module.split('.')[0]} does not have",
@@ -99,10 +114,19 @@ def _versions_shown(f: LogFacts) -> str:
     return f"The log shows {', '.join(shown)}." if shown else ""
 
 
+def _exact(s: Seen, f: LogFacts) -> Optional[A.Answer]:
+    """The API history's answer (None when it cannot say)."""
+    g = dict(s.groups)
+    if "kind" not in g and g.get("module") and g.get("name"):
+        g["kind"] = "attribute" if "has no attribute" in s.text else "import"
+    return A.answer(g, f.versions) if g.get("kind") else None
+
+
 def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     g = s.groups
     fixes: List[Fix] = []
-    facts = [_versions_shown(f)]
+    exact = _exact(s, f)
+    facts = [exact.facts if exact is not None else _versions_shown(f)]
     bug = R.deepspeed_bug(s.text, f.ds)
     if bug is not None:
         facts.insert(0, f"DeepSpeed {f.ds}: {bug.what} (fixed in {bug.fixed}).")
@@ -110,17 +134,25 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     if g.get("req"):
         req = g["req"].strip("'\"")
         fixes.append(F.pip_fix(req, f"Install what the module requires: {req}"))
-    if g.get("caller"):
+    if exact is not None:
+        fixes += [F.pip_fix(pin, f"Install {pin.split('<')[0].split('>')[0]} releases that fit: {pin}")
+                  for pin in exact.pins]
+    if "caller" in g:
         facts.insert(0, _asked(g) + ".")
         pkgs = sorted({g["caller"], _package_named(g)} - {""})
         fixes.append(code_fix(f"Compare the installed versions of {' and '.join(pkgs)}",
                               "pip list 2>/dev/null | grep -i -E '" + "|".join(p.replace("_", "[-_]") for p in pkgs) + "'",
-                              reason=f"{g['caller']} calls an API of another release: install the versions its requirements "
+                              reason=f"{g['caller'] or 'your code'} calls an API of another release: install the versions its requirements "
                                      "or release notes name, or upgrade both together"))
-    fixes.append(code_fix("Move DeepSpeed / torch / Transformers to versions released together",
-                          "pip install -U deepspeed   # or pin torch/transformers to the versions your DeepSpeed (or project) was tested with",
-                          reason="an API one package imports was renamed, added or removed in the other"))
-    summary = (f"Installed packages disagree on an API: {_asked(g)}" if g.get("caller")
+    if exact is None:
+        fixes.append(code_fix("Move DeepSpeed / torch / Transformers to versions released together",
+                              "pip install -U deepspeed   # or pin torch/transformers to the versions your DeepSpeed (or "
+                              "project) was tested with",
+                              reason="an API one package imports was renamed, added or removed in the other"))
+    if exact is not None:
+        return Advice(f"Installed packages disagree on an API: {exact.how}", "", fixes,
+                      facts=" ".join(x for x in facts if x))
+    summary = (f"Installed packages disagree on an API: {_asked(g)}" if "caller" in g
                else "Installed packages disagree on an API: an import or version requirement failed")
     return Advice(summary, "", fixes, facts=" ".join(x for x in facts if x))
 
@@ -296,9 +328,13 @@ SPECS: Tuple[Cause, ...] = (
               "removed a name DeepSpeed imports, a project needs a newer DeepSpeed (`get_accelerator`), a newer "
               "DeepSpeed renamed a method TRL or Accelerate call. The raising frame is in the calling package "
               "(site-packages/<package>/...), not in your code.",
-        fix="Install what the message requires, or move the two packages to versions released together: compare "
-              "them (`pip list | grep -E 'deepspeed|torch|transformers|accelerate|trl'`) with the calling package's "
-              "requirements, then upgrade the older one or pin the newer one.",
+        fix="Install what the message requires, or move the two packages to versions released together. For "
+              "DeepSpeed, Transformers, Accelerate, PEFT, TRL and torch, explain reads the API history of their "
+              "releases (docs/upstream-data.md): it names the release that removed or added the module, name, method "
+              "or keyword, the installed versions the log shows, and the pins (`pip install 'accelerate<1.0.0'`, or "
+              "the caller's first release that no longer asks for it). Otherwise compare them (`pip list | grep -E "
+              "'deepspeed|torch|transformers|accelerate|trl'`) with the calling package's requirements, then "
+              "upgrade the older one or pin the newer one.",
         examples=(log(N.PACKAGE_VERSIONS_INCOMPATIBLE, "A project importing get_accelerator with DeepSpeed 0.7:",
                    "ImportError: cannot import name 'get_accelerator' from 'deepspeed' "
                    "(/venv/lib/python3.11/site-packages/deepspeed/__init__.py)\n"),
@@ -306,7 +342,15 @@ SPECS: Tuple[Cause, ...] = (
                       "ZeRO-3 offload method):",
                       "  File \"/venv/lib/python3.11/site-packages/trl/models/utils.py\", line 174, in add_hooks\n"
                       "    optimizer_offload._register_hooks_recursively(optimizer_offload.module)\n"
-                      "AttributeError: 'DeepSpeedZeRoOffload' object has no attribute '_register_hooks_recursively'\n")),
+                      "AttributeError: 'DeepSpeedZeRoOffload' object has no attribute '_register_hooks_recursively'\n"),
+                  log("package-versions-incompatible-accelerate", "Building a Trainer with Transformers 4.36.2 and "
+                      "Accelerate 1.0.0 (explain answers: Accelerate removed `dispatch_batches` in 1.0.0; "
+                      "`pip install 'accelerate<1.0.0'`):",
+                      "  File \"/venv/lib/python3.11/site-packages/transformers/trainer.py\", line 3882, in "
+                      "create_accelerator_and_postprocess\n"
+                      "    self.accelerator = Accelerator(\n"
+                      "                       ^^^^^^^^^^^^\n"
+                      "TypeError: Accelerator.__init__() got an unexpected keyword argument 'dispatch_batches'\n")),
         reads="log"),
     signatures=(
               msg(TK.MSG_REQUIRE_VERSION, "transformers/utils/versions.py require_version (4.x-5.24), e.g. the DeepSpeed "

@@ -1,0 +1,143 @@
+"""The exact answer to an API a package (or the user's code) asked of another that lacks it, from the API history
+(``knowledge/api_history``): which release of the provider removed or added the module, name, method or keyword,
+which versions the log shows installed, and pins computed from the releases read. None when the history cannot
+say (a package not read, a name no release read has, an installed version outside the releases read)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+from ...knowledge import api_history as H
+from ...knowledge.release_spans import Span
+
+_QUAL = re.compile(r"^(?:(?P<cls>[A-Za-z_]\w{0,80})\.)?(?P<func>\w{1,80})$")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the provider did (``facts``), the requirements that fit (``pins``, provider first), and the provider."""
+
+    provider: str
+    what: str  # "`dispatch_batches` of `Accelerator.__init__`"
+    facts: str
+    pins: Tuple[str, ...]
+    how: str = ""  # the facts without the installed versions
+
+
+def _history(kind: str, module: str, name: str) -> Optional[Tuple[str, str, Span]]:
+    """(provider package, what, span of the provider releases that have it)."""
+    if kind == "module":
+        span = H.module_span(module)
+        return (module.split(".")[0], f"the module `{module}`", span) if span is not None else None
+    if kind in ("import", "attribute"):
+        span = H.name_span(module, name)
+        if span is not None and not span.ranges:
+            sub = H.module_span(f"{module}.{name}")
+            span = sub if sub is not None and sub.ranges else span
+        return (module.split(".")[0], f"`{name}` in `{module}`", span) if span is not None else None
+    if kind == "member":
+        for mod, cls in H.class_named(module):
+            span = H.callable_span(mod, f"{cls}.{name}")
+            if span is not None and span.ranges:
+                return mod.split(".")[0], f"the method `{cls}.{name}` (`{mod}`)", span
+        return None
+    if kind == "keyword":
+        return _keyword(module, name)
+    return None
+
+
+def _keyword(qualname: str, kw: str) -> Optional[Tuple[str, str, Span]]:
+    if not _QUAL.match(qualname) or qualname == "__init__":
+        return None
+    best: Optional[Tuple[str, str, Span]] = None
+    for mod, qual in H.callables_named(qualname):
+        span = H.param_span(mod, qual, kw)
+        whole = H.callable_span(mod, qual)
+        if span is None or whole is None or not span.ranges:
+            continue
+        if best is None or (whole.last() or "") and whole.ranges[-1][1] > best[2].ranges[-1][1]:
+            best = (mod.split(".")[0], f"`{kw}` of `{qual}` (`{mod}`)", span)
+    return best
+
+
+def _describe(span: Span, what: str) -> Tuple[str, List[str]]:
+    """The history of ``span`` with no installed version known: its changes, and the pins that have it."""
+    read, pkg = span.read, span.package
+    if len(span.ranges) != 1:
+        return "", []  # gone and back again: which side the installed release is on is unknown
+    lo, hi = span.ranges[0]
+    parts, pins = [], []
+    if lo > 0:
+        exact = H.exact_step(pkg, read[lo - 1], read[lo])
+        parts.append(f"{pkg} added {what} in {read[lo]}" if exact else
+                     f"{pkg} added {what} after {read[lo - 1]}, by {read[lo]}")
+        pins.append(f">={read[lo]}")
+    if hi + 1 < len(read):
+        exact = H.exact_step(pkg, read[hi], read[hi + 1])
+        it = "it" if parts else what
+        parts.append(f"{pkg} removed {it} in {read[hi + 1]}" if exact else
+                     f"{pkg} removed {it} after {read[hi]}, by {read[hi + 1]}")
+        parts[-1] += f"; {read[hi]} is the last release read that has it"
+        pins.append(f"<{read[hi + 1]}" if exact else f"<={read[hi]}")
+    if not parts:
+        parts.append(f"every {pkg} release read ({read[0]}-{read[-1]}) has {what}: the installed one is older "
+                     f"than {read[0]} (or a broken install)")
+        pins.append(f">={read[0]}")
+    return "; ".join(parts), [pkg + ",".join(pins)]
+
+
+def _consumer_fix(caller: str, provider: str, kind: str, module: str, name: str, cv: str) -> str:
+    """``transformers>=X``: the first caller release read from which on it no longer asks it unconditionally."""
+    uses = (H.uses(caller).get(provider) or {}).get("keywords" if kind == "keyword" else "imports", {})
+    if kind == "keyword":
+        func = module.split(".")[0] if module.endswith(".__init__") else module
+        keys = [k for k in uses if k.endswith(f":{func}:{name}")]
+    else:
+        keys = [k for k in uses if k == f"{module}:{name}" or (kind == "module" and k.startswith(f"{module}:"))]
+    read = H.releases(caller)
+    last = max((hi for k in keys for _, hi in Span.of(caller, read, uses[k]["u"]).ranges), default=None)
+    if last is None or last + 1 >= len(read):
+        return ""
+    fixed = read[last + 1]
+    if cv and Span.of(caller, read, f"{last + 1}-{len(read) - 1}").has(cv) is True:
+        return ""  # the installed caller is already past it: the data does not explain this failure
+    return f"{caller}>={fixed}"
+
+
+def answer(groups: Dict[str, str], versions: Dict[str, str]) -> Optional[Answer]:
+    """The exact answer for ``groups`` (``kind``, ``module``, ``name``, ``caller`` as ``versions.api_mismatch``
+    gives them), given the versions the log shows (package -> version)."""
+    hist = _history(groups.get("kind", ""), groups.get("module", ""), groups.get("name", ""))
+    if hist is None or not hist[2].ranges:
+        return None
+    provider, what, span = hist
+    pv = versions.get(provider, "")
+    shown = ", ".join(f"{p} {versions[p]}" for p in sorted({provider, groups.get("caller", "")}) if versions.get(p))
+    facts = f"Installed (as the log shows): {shown}. " if shown else ""
+    names_of = groups.get("module", "") if groups.get("kind") in ("import", "attribute") else ""
+    change = H.change_near(span, pv) if pv and H.lacks(span, pv, names_of) else None
+    if pv and change is None:
+        return None  # the installed release is outside the releases read, or has it: the data does not say
+    if change is not None:
+        how = (f"{provider} removed {what} in {change.when}; {change.before} is the last release read that has it"
+               if change.kind == "removed" else f"{provider} added {what} in {change.when}; the installed "
+               f"{provider} {pv} is older")
+        pin = (f"{provider}<{change.after}" if change.kind == "removed" and change.exact else
+               f"{provider}<={change.before}" if change.kind == "removed" else f"{provider}>={change.after}")
+        pins = [pin]
+    else:
+        text, pins = _describe(span, what)
+        if not text or groups.get("kind") in ("member", "keyword") and "every" in text:
+            # a method or parameter every release has, missing: not a versions question the history answers
+            return None
+        how = text
+    caller = groups.get("caller", "")
+    if caller and caller != provider and caller in H.packages():
+        fix = _consumer_fix(caller, provider, groups.get("kind", ""), groups.get("module", ""), groups.get("name", ""),
+                            versions.get(caller, ""))
+        if fix:
+            pins.append(fix)
+            how += f"; {caller} {fix.split('>=')[1]} and later no longer ask for it unconditionally"
+    return Answer(provider, what, f"{facts}{how}.", tuple(pins), how)

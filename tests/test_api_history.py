@@ -1,0 +1,87 @@
+"""The API history shipped in src/dsdoctor/knowledge/data/api.json.gz (made by scripts/upstream/derive_api.py from
+the released sources): facts read there, the answers built on them, and that unknown stays unknown."""
+
+from __future__ import annotations
+
+import pytest
+
+from dsdoctor.explain.causes import api_answer as A
+from dsdoctor.knowledge import api_history as H
+from dsdoctor.knowledge.release_spans import Span
+
+
+def _need(*packages: str) -> None:
+    missing = [p for p in packages if not H.releases(p)]
+    if missing:
+        pytest.fail(f"no release of {missing} in the API history: re-run scripts/upstream/derive_api.py")
+
+
+def test_provenance_lists_every_release_read() -> None:
+    prov = H.provenance()
+    assert prov["made_by"].startswith("scripts/upstream/derive_api.py") and "refresh" in prov
+    for pkg in H.packages():
+        rows = prov["packages"][pkg]["releases"]
+        assert [r["version"] for r in rows] == list(H.releases(pkg))
+        assert all(len(r["sha256"]) == 64 and r["file"] for r in rows)
+
+
+def test_accelerate_removed_dispatch_batches_in_1_0_0() -> None:
+    _need("accelerate")
+    assert ("accelerate.accelerator", "Accelerator.__init__") in H.callables_named("Accelerator.__init__")
+    span = H.param_span("accelerate", "Accelerator.__init__", "dispatch_batches")  # through the re-export
+    assert span is not None and span.has("0.34.2") is True and span.has("1.0.0") is False
+    change = H.change_near(span, "1.0.0")
+    assert change is not None and (change.kind, change.before, change.after, change.exact) == ("removed", "0.34.2", "1.0.0", True)
+
+
+def test_incompatible_finds_the_trainer_keyword() -> None:
+    _need("transformers", "accelerate")
+    found = H.incompatible({"transformers": "4.36.2", "accelerate": "1.0.0"})
+    kw = [i for i in found if i.kind == "keyword" and i.keyword == "dispatch_batches"]
+    assert kw, found
+    assert kw[0].name == "Accelerator" and kw[0].at == "transformers.trainer"
+    assert "accelerate<1.0.0" in kw[0].pins()
+    assert "removed in accelerate 1.0.0" in kw[0].missing
+
+
+def test_a_compatible_pair_and_unknown_versions_say_nothing() -> None:
+    _need("transformers", "accelerate")
+    assert [i for i in H.incompatible({"transformers": "4.46.3", "accelerate": "1.1.1"})
+            if i.provider == "accelerate"] == []
+    # versions outside the releases read: no answer, never a guess
+    assert H.incompatible({"transformers": "3.0.0", "accelerate": "1.0.0"}) == []
+    assert H.incompatible({"transformers": "4.36.2", "accelerate": "99.0.0"}) == []
+
+
+def test_deepspeed_elastic_agent_log_import() -> None:
+    """DeepSpeed before 0.14.1 imports `log` from torch's elastic agent, which torch 2.4 renamed."""
+    _need("deepspeed")
+    uses = H.uses("deepspeed")["torch"]["imports"]["torch.distributed.elastic.agent.server.api:log"]
+    span = Span.of("deepspeed", H.releases("deepspeed"), uses["u"])
+    assert span.has("0.14.0") is True and span.has("0.14.1") is False
+
+
+def test_open_modules_never_lack_a_name() -> None:
+    _need("torch")
+    # torch/__init__.py star-imports torch._C (not read): a name missing there is unknown
+    span = H.name_span("torch", "surely_not_a_torch_name")
+    assert span is not None and not span.ranges
+    assert H.lacks(span, H.releases("torch")[-1], "torch") is None
+
+
+def test_uncovered_modules_are_unknown() -> None:
+    assert H.module_span("torch.fx.passes") is None  # torch/fx is not read
+    assert H.module_span("transformers.models.llama.modeling_llama") is None  # models/* not read
+    assert H.module_span("vllm.engine") is None  # not a package read
+
+
+def test_answer_with_and_without_the_installed_version() -> None:
+    _need("accelerate")
+    g = {"caller": "transformers", "kind": "keyword", "module": "Accelerator.__init__", "name": "dispatch_batches"}
+    got = A.answer(g, {"accelerate": "1.0.1", "transformers": "4.36.2"})
+    assert got is not None and got.pins[0] == "accelerate<1.0.0"
+    assert "accelerate removed `dispatch_batches`" in got.facts and "accelerate 1.0.1" in got.facts
+    assert A.answer(g, {"accelerate": "0.30.0"}) is None  # the installed release has it: the data does not explain it
+    bare = A.answer(g, {})
+    assert bare is not None and bare.pins[0].startswith("accelerate") and "<" in bare.pins[0]
+    assert A.answer(dict(g, name="no_such_keyword_anywhere"), {}) is None
