@@ -26,6 +26,7 @@ MEMLOCK_TOO_LOW = "memlock-too-low"
 PROBE_FAILED = "probe-failed"
 PACKAGE_MISSING = "package-missing"
 PACKAGE_API_INCOMPATIBLE = "package-api-incompatible"
+RELEASE_KNOWN_BUG = "release-known-bug"
 OP_BUILD_FAILED = "op-build-failed"
 CUDA_HEADERS_MISSING = "cuda-headers-missing"
 COMPILER_KILLED = "compiler-killed"
@@ -156,7 +157,7 @@ CUDA_DEVICE_NOT_SET_PER_RANK = "cuda-device-not-set-per-rank"
 # name -> (code, owner): the owner is the command family whose module holds the name's spec
 # (check, verify, lint, explain, estimate, smoke, multinode, launch)
 CODES: Dict[str, Tuple[str, str]] = {
-    # DS1xx: the environment (check, verify); next free: DS118
+    # DS1xx: the environment (check, verify); next free: DS119
     CUDA_VERSION_MISMATCH: ("DS101", "check"),
     DS_SKIP_CUDA_CHECK_INEFFECTIVE: ("DS102", "lint"),
     CUDA_TOOLKIT_MISSING: ("DS103", "check"),
@@ -174,6 +175,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     PACKAGE_MISSING: ("DS115", "check"),
     OP_BUILD_FAILED: ("DS116", "verify"),
     PACKAGE_API_INCOMPATIBLE: ("DS117", "check"),
+    RELEASE_KNOWN_BUG: ("DS118", "check"),
     # DS3xx: causes explain names from a log; next free: DS385
     CUDA_HEADERS_MISSING: ("DS300", "explain"),
     COMPILER_KILLED: ("DS301", "explain"),
