@@ -36,6 +36,7 @@ class Usage:
     zero3: Optional[bool] = None  # the project runs under ZeRO-3 (None = cannot tell)
     zero3_source: str = ""
     launches: Dict[str, Tuple[Optional[bool], str]] = field(default_factory=dict)  # script -> ZeRO-3 of its launches
+    never_zero3: Dict[str, str] = field(default_factory=dict)  # script -> why it never runs under ZeRO-3
 
 
 @dataclass

@@ -8,6 +8,7 @@ imported only when a .py file is linted. ``# dsdoctor: ignore[name]`` comments a
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, List, Optional, Tuple
@@ -58,38 +59,24 @@ def make_target(path: str, usage: Usage) -> Target:
         script = analyse(src.module)
         values = Values(script)
         own, own_source = script_zero3(path, script, values)
-        if own is True or (own is False and zero3 is None):
+        never = usage.never_zero3.get(os.path.normpath(path))
+        if never is not None:
+            zero3, source = False, never
+        elif own is True or (own is False and zero3 is None):
             zero3, source = own, own_source
-        elif not _trains(script) and not asked(source):
+        elif not _trains(script) and not asked(source) and not (launched and launched[0]):
             zero3 = False  # an inference / merge / export script in a ZeRO-3 project: the ZeRO-3 rules stay quiet
+            # (a module a ZeRO-3 launch imports keeps the launch's context: it runs in that process)
     tf_source = usage.transformers_source
     t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source)
     return t
 
 
 def launch_context(path: str, usage: Usage) -> Optional[Tuple[Optional[bool], str]]:
-    """The ZeRO-3 context of what really starts ``path``: its own launches (a launch script of the project runs
-    it), else those of a launched script that imports it; (None, "") when the project's launch scripts start
-    only other scripts (the project's configs say nothing about this one); None: no launch says (use the
-    project's)."""
-    import os
-
-    if not usage.launches:
-        return None
-    me = os.path.normpath(path)
-    if me in usage.launches:
-        return usage.launches[me] if usage.launches[me][0] is not None else None
-    mod = os.path.splitext(os.path.basename(me))[0]
-    pattern = re.compile(rf"^\s*(from\s+[\w.]*\b{re.escape(mod)}\b[\w.]*\s+import|import\s+[\w.]*\b{re.escape(mod)}\b)", re.M)
-    for script, ctx_ in sorted(usage.launches.items(), key=lambda kv: kv[1][0] is not True):
-        try:
-            with open(script, encoding="utf-8", errors="replace") as f:
-                importer = f.read(4 * 2**20)
-        except OSError:
-            continue
-        if pattern.search(importer):
-            return ctx_ if ctx_[0] is not None else None
-    return None, ""
+    """The ZeRO-3 context the project's launch recipes give ``path`` (:mod:`dsdoctor.lint.launched`): (True, why)
+    when a ZeRO-3 launch reaches it, (False, why) when the project's launches do not run it under ZeRO-3; None
+    when they do not say (the project-wide context holds)."""
+    return usage.launches.get(os.path.normpath(path))
 
 
 def asked(source: str) -> bool:
