@@ -28,6 +28,8 @@ _OTHER_ENGINE = re.compile(r"^[ \t]*(?:from|import)[ \t]+(torch\.distributed(?:\
                            r"\bFullyShardedDataParallel\b", re.M)
 _DEEPSPEED = re.compile(r"\bdeepspeed\b|\bTrainingArguments\b|\bSFTConfig\b|\bDeepSpeedPlugin\b")
 _TRAINER = re.compile(r"(?:TrainingArguments|SFTConfig|Trainer)\s*\(")  # also MyTrainer(, Seq2SeqTrainingArguments(
+_REGISTERS = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:deepspeed|accelerate|trl)\b|\bTrainer\b|\bTrainingArguments\b|"
+                        r"\bHfArgumentParser\b|\bHfDeepSpeedConfig\b", re.M)
 _INIT = re.compile(r"\bdeepspeed\.initialize\s*\(")
 
 
@@ -78,21 +80,27 @@ def _model(root: str, found: "Found") -> None:
                 found.never_zero3[f] = f"it uses {engine}, not DeepSpeed"
     started = [r for r in recipes if r.entry is not None and r.entry in graph]
     if started:
-        found.launches.update(_contexts(started, graph))
+        found.launches.update(_contexts(started, graph, found.imported))
 
 
-def _contexts(recipes: List[Recipe], graph: Graph) -> Dict[str, Tuple[Optional[bool], str]]:
+def _contexts(recipes: List[Recipe], graph: Graph, imported: Set[str]) -> Dict[str, Tuple[Optional[bool], str]]:
     """Each Python file -> (True, why) if a ZeRO-3 recipe reaches it, (False, why) if no recipe of unknown stage
-    reaches it either; files a recipe of unknown stage reaches are left to the project-wide context."""
+    reaches it either; files a recipe of unknown stage reaches are left to the project-wide context. The modules
+    of a ZeRO-3 launch whose files register DeepSpeed (Trainer, accelerate, deepspeed ...) go to ``imported``:
+    they run in a ZeRO-3 process even when they do not train themselves."""
     zero3: Dict[str, str] = {}
     unknown: Set[str] = set()
     lower: Dict[str, str] = {}
     for r in recipes:
         assert r.entry is not None
-        for f in reach(graph, [r.entry]):
-            via = "" if f == r.entry else f", imported from {r.entry}"
-            if r.stage == 3:
-                zero3.setdefault(f, f"{r.stage_source}, which starts {r.entry}{via}")
+        reached = reach(graph, [r.entry])
+        trains = r.stage == 3 and any(_REGISTERS.search(_read(f)) for f in reached)
+        for f in reached:
+            via = "" if f == r.entry else ", whose imports reach this file"
+            if r.stage == 3 and (trains or f == r.entry):
+                zero3.setdefault(f, f"{r.stage_source}, the launch of {r.entry}{via}")
+                if f != r.entry:
+                    imported.add(f)
             elif r.stage is None:
                 unknown.add(f)
             else:

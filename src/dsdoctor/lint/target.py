@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Set, Tuple
 
 from packaging.version import Version
 
@@ -37,6 +37,7 @@ class Usage:
     zero3_source: str = ""
     launches: Dict[str, Tuple[Optional[bool], str]] = field(default_factory=dict)  # script -> ZeRO-3 of its launches
     never_zero3: Dict[str, str] = field(default_factory=dict)  # script -> why it never runs under ZeRO-3
+    imported: Set[str] = field(default_factory=set)  # modules a ZeRO-3 training launch imports (not its entry)
 
 
 @dataclass

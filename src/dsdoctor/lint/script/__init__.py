@@ -64,7 +64,7 @@ def make_target(path: str, usage: Usage) -> Target:
             zero3, source = False, never
         elif own is True or (own is False and zero3 is None):
             zero3, source = own, own_source
-        elif not _trains(script) and not asked(source) and not (launched and launched[0]):
+        elif not _trains(script) and not asked(source) and os.path.normpath(path) not in usage.imported:
             zero3 = False  # an inference / merge / export script in a ZeRO-3 project: the ZeRO-3 rules stay quiet
             # (a module a ZeRO-3 launch imports keeps the launch's context: it runs in that process)
     tf_source = usage.transformers_source

@@ -5,7 +5,7 @@ The configuration is :class:`dsdoctor.settings.Settings` (select / ignore are ap
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, Optional, Sequence
 
 from ...settings import parse_targets
 from ..target import Usage
@@ -13,22 +13,24 @@ from .context import installed, project_zero3
 
 if TYPE_CHECKING:
     from ...settings import Settings
+    from ..discover import Found
 
 
 def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], python: Optional[str],
                  zero_stage: Optional[int] = None, settings: "Optional[Settings]" = None,
-                 launches: Optional[Dict[str, Tuple[Optional[bool], str]]] = None,
-                 never: Optional[Dict[str, str]] = None) -> None:
-    """``launches`` / ``never``: the project model's ZeRO-3 context per script (lint/launched.py), used unless
-    ``--zero-stage`` says the context of every script."""
+                 found: "Optional[Found]" = None) -> None:
+    """``found``: the project model's ZeRO-3 context per script (lint/launched.py), used unless ``--zero-stage``
+    says the context of every script."""
     from ..discover import _read
 
     if zero_stage is not None:
         base.zero3, base.zero3_source = zero_stage == 3, f"--zero-stage {zero_stage}"
     else:
         base.zero3, base.zero3_source = project_zero3(kinds, _read)
-        base.launches = dict(launches or {})
-        base.never_zero3 = dict(never or {})
+        if found is not None:
+            base.launches = dict(found.launches)
+            base.never_zero3 = dict(found.never_zero3)
+            base.imported = set(found.imported)
     if base.zero3 is None and settings is not None:
         default = settings.zero3_default()
         if default is not None:
@@ -41,7 +43,7 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
     if "transformers" in wanted:
         base.transformers, base.transformers_source = wanted["transformers"], source
         return
-    found = installed(python, ("transformers",))
-    if "transformers" in found:
-        base.transformers = found["transformers"]
+    have = installed(python, ("transformers",))
+    if "transformers" in have:
+        base.transformers = have["transformers"]
         base.transformers_source = f"installed in {python}" if python else "installed"
