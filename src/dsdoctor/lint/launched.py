@@ -63,14 +63,42 @@ def _under(path: str, root: str) -> bool:
         path.startswith(root.rstrip(os.sep) + os.sep)
 
 
+class _Entries:
+    """What each entry script's process runs (the files it reaches) and uses (Trainer, deepspeed.initialize, a
+    DeepSpeed registration anywhere in those files), read once per entry."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self._seen: Dict[str, Tuple[Set[str], Set[str]]] = {}
+
+    def reached(self, entry: str) -> Set[str]:
+        return self._get(entry)[0]
+
+    def uses(self, entry: str, what: str) -> bool:
+        """``what``: "registers" | "trainer" | "initialize"."""
+        return what in self._get(entry)[1]
+
+    def _get(self, entry: str) -> Tuple[Set[str], Set[str]]:
+        if entry not in self._seen:
+            files = reach(self.graph, [entry]) if entry in self.graph else {entry}
+            uses: Set[str] = set()
+            for f in sorted(files):
+                text = _read(f)
+                for what, pat in (("registers", _REGISTERS), ("trainer", _TRAINER), ("initialize", _INIT)):
+                    if what not in uses and pat.search(text):
+                        uses.add(what)
+            self._seen[entry] = (files, uses)
+        return self._seen[entry]
+
+
 def _model(root: str, found: "Found") -> None:
     kinds = {p: k for p, k in found.kinds.items() if _under(p, root)}
     recipes = [r for r in read_recipes(root, kinds) if r.deepspeed]
     found.recipes += recipes
     pyfiles = [p for p, k in kinds.items() if k == "python"]
-    graph = import_graph(pyfiles, root)
+    entries = _Entries(import_graph(pyfiles, root))
     for r in recipes:
-        _configs(r, graph, found)
+        _configs(r, entries, found)
     for f in pyfiles:
         if is_test(f, root):
             found.never_zero3[f] = "a test file: no launch of the project runs it under ZeRO-3"
@@ -78,12 +106,12 @@ def _model(root: str, found: "Found") -> None:
             engine = other_engine(f)
             if engine is not None:
                 found.never_zero3[f] = f"it uses {engine}, not DeepSpeed"
-    started = [r for r in recipes if r.entry is not None and r.entry in graph]
+    started = [r for r in recipes if r.entry is not None and r.entry in entries.graph]
     if started:
-        found.launches.update(_contexts(started, graph, found.imported))
+        found.launches.update(_contexts(started, entries, found.imported))
 
 
-def _contexts(recipes: List[Recipe], graph: Graph, imported: Set[str]) -> Dict[str, Tuple[Optional[bool], str]]:
+def _contexts(recipes: List[Recipe], entries: _Entries, imported: Set[str]) -> Dict[str, Tuple[Optional[bool], str]]:
     """Each Python file -> (True, why) if a ZeRO-3 recipe reaches it, (False, why) if no recipe of unknown stage
     reaches it either; files a recipe of unknown stage reaches are left to the project-wide context. The modules
     of a ZeRO-3 launch whose files register DeepSpeed (Trainer, accelerate, deepspeed ...) go to ``imported``:
@@ -93,20 +121,21 @@ def _contexts(recipes: List[Recipe], graph: Graph, imported: Set[str]) -> Dict[s
     lower: Dict[str, str] = {}
     for r in recipes:
         assert r.entry is not None
-        reached = reach(graph, [r.entry])
-        trains = r.stage == 3 and any(_REGISTERS.search(_read(f)) for f in reached)
-        for f in reached:
+        registers = entries.uses(r.entry, "registers")
+        for f in entries.reached(r.entry):
             via = "" if f == r.entry else ", whose imports reach this file"
-            if r.stage == 3 and (trains or f == r.entry):
+            if r.stage == 3 and (registers or f == r.entry):
                 zero3.setdefault(f, f"{r.stage_source}, the launch of {r.entry}{via}")
                 if f != r.entry:
                     imported.add(f)
             elif r.stage is None:
                 unknown.add(f)
+            elif r.stage == 3:
+                lower.setdefault(f, f"{r.entry}, the ZeRO-3 launch that imports it, never registers DeepSpeed")
             else:
                 lower.setdefault(f, f"ZeRO stage {r.stage} ({r.stage_source}){via}")
     out: Dict[str, Tuple[Optional[bool], str]] = {}
-    for f in graph:
+    for f in entries.graph:
         if f in zero3:
             out[f] = (True, zero3[f])
         elif f in unknown:
@@ -116,19 +145,15 @@ def _contexts(recipes: List[Recipe], graph: Graph, imported: Set[str]) -> Dict[s
     return out
 
 
-def _configs(r: Recipe, graph: Graph, found: "Found") -> None:
+def _configs(r: Recipe, entries: _Entries, found: "Found") -> None:
     """Lint the recipe's configs as its launch loads them."""
     how = r.flag_loaded_by or "deepspeed"
-    if r.entry is not None:
-        texts = [_read(f) for f in sorted(reach(graph, [r.entry]))] if r.entry in graph else [_read(r.entry)]
-        if any(_TRAINER.search(t) for t in texts):
-            how = "trainer"
-        elif r.launcher == "accelerate":
-            how = "accelerate"
-        elif any(_INIT.search(t) for t in texts):
-            how = "deepspeed"
+    if r.entry is not None and entries.uses(r.entry, "trainer"):
+        how = "trainer"
     elif r.launcher == "accelerate":
         how = "accelerate"
+    elif r.entry is not None and entries.uses(r.entry, "initialize"):
+        how = "deepspeed"
     for cfg in r.configs:
         found.kinds.setdefault(cfg, "ds_config")
         if cfg not in found.recipe_loaded:
