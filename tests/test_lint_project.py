@@ -93,6 +93,18 @@ def test_reach(tmp_path: Path) -> None:
                    "pkg/common.py"}
 
 
+def test_names_taken(tmp_path: Path) -> None:
+    """Each edge records the names the importer takes: a function, the module itself (None), or nothing (a
+    package whose __init__ only runs)."""
+    paths = _files(tmp_path, {"train.py": "from pkg.util import load, save\nimport pkg.other\n",
+                              "pkg/__init__.py": "", "pkg/util.py": "", "pkg/other.py": ""})
+    named: "dict[tuple[str, str], object]" = {}
+    import_graph(paths, str(tmp_path), named)  # type: ignore[arg-type]
+    t, p = str(tmp_path / "train.py"), tmp_path / "pkg"
+    assert named[(t, str(p / "util.py"))] == {"load", "save"} and named[(t, str(p / "other.py"))] is None
+    assert named[(t, str(p / "__init__.py"))] == set()
+
+
 def test_is_test() -> None:
     """Test files are judged below the linted root, not by where the root itself lies."""
     assert is_test("/r/tests/x.py", "/r") and is_test("/r/a/test_x.py", "/r") and is_test("/r/conftest.py", "/r")

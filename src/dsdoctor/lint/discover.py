@@ -50,7 +50,7 @@ class Found:
     recipe_loaded: Set[str] = field(default_factory=set)  # configs whose loaded_by a recipe decided
     launches: Dict[str, Tuple[Optional[bool], str]] = field(default_factory=dict)
     never_zero3: Dict[str, str] = field(default_factory=dict)
-    imported: Set[str] = field(default_factory=set)  # modules a ZeRO-3 training launch imports (not its entry)
+    imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)  # modules of ZeRO-3 launches -> names used
 
 
 _SOURCE_EXTS = (".py", ".sh", ".bash", ".slurm", ".sbatch", ".json", ".hjson", ".yaml", ".yml", ".toml", ".md")

@@ -67,12 +67,24 @@ class _Entries:
     """What each entry script's process runs (the files it reaches) and uses (Trainer, deepspeed.initialize, a
     DeepSpeed registration anywhere in those files), read once per entry."""
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Graph, named: Dict[Tuple[str, str], Optional[Set[str]]]) -> None:
         self.graph = graph
+        self.named = named
         self._seen: Dict[str, Tuple[Set[str], Set[str]]] = {}
 
     def reached(self, entry: str) -> Set[str]:
         return self._get(entry)[0]
+
+    def taken(self, entry: str, module: str) -> Optional[Set[str]]:
+        """The names the files ``entry`` reaches take from ``module`` (None: the module itself)."""
+        out: Set[str] = set()
+        for src in self.reached(entry):
+            if (src, module) in self.named:
+                names = self.named[(src, module)]
+                if names is None:
+                    return None
+                out |= names
+        return out
 
     def uses(self, entry: str, what: str) -> bool:
         """``what``: "registers" | "trainer" | "initialize"."""
@@ -96,7 +108,8 @@ def _model(root: str, found: "Found") -> None:
     recipes = [r for r in read_recipes(root, kinds) if r.deepspeed]
     found.recipes += recipes
     pyfiles = [p for p, k in kinds.items() if k == "python"]
-    entries = _Entries(import_graph(pyfiles, root))
+    named: Dict[Tuple[str, str], Optional[Set[str]]] = {}
+    entries = _Entries(import_graph(pyfiles, root, named), named)
     for r in recipes:
         _configs(r, entries, found)
     for f in pyfiles:
@@ -111,11 +124,13 @@ def _model(root: str, found: "Found") -> None:
         found.launches.update(_contexts(started, entries, found.imported))
 
 
-def _contexts(recipes: List[Recipe], entries: _Entries, imported: Set[str]) -> Dict[str, Tuple[Optional[bool], str]]:
+def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Optional[Set[str]]]
+              ) -> Dict[str, Tuple[Optional[bool], str]]:
     """Each Python file -> (True, why) if a ZeRO-3 recipe reaches it, (False, why) if no recipe of unknown stage
     reaches it either; files a recipe of unknown stage reaches are left to the project-wide context. The modules
     of a ZeRO-3 launch whose files register DeepSpeed (Trainer, accelerate, deepspeed ...) go to ``imported``:
-    they run in a ZeRO-3 process even when they do not train themselves."""
+    they run in a ZeRO-3 process even when they do not train themselves, with the names the launch takes from
+    them (the functions it can call; None: any)."""
     zero3: Dict[str, str] = {}
     unknown: Set[str] = set()
     lower: Dict[str, str] = {}
@@ -127,7 +142,9 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Set[str]) -> D
             if r.stage == 3 and (registers or f == r.entry):
                 zero3.setdefault(f, f"{r.stage_source}, the launch of {r.entry}{via}")
                 if f != r.entry:
-                    imported.add(f)
+                    took = entries.taken(r.entry, f)
+                    old = imported.get(f, set())
+                    imported[f] = None if took is None or old is None else old | took
             elif r.stage is None:
                 unknown.add(f)
             elif r.stage == 3:

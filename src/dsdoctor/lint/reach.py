@@ -76,7 +76,20 @@ def _bases(path: str, root: str) -> List[str]:
     return out
 
 
-def _resolve(path: str, level: int, module: str, names: List[str], root: str, files: Set[str]) -> Set[str]:
+Named = Dict[str, Optional[Set[str]]]  # imported file -> the names taken from it (None: the module itself)
+
+
+def _add(got: Named, path: str, names: Optional[Set[str]]) -> None:
+    if path in got and (got[path] is None or names is None):
+        got[path] = None
+    else:
+        got[path] = (got.get(path) or set()) | (names or set()) if names is not None else None
+
+
+def _resolve(path: str, level: int, module: str, names: List[str], root: str, files: Set[str]) -> Named:
+    """The project files one import statement runs, with the names it takes from each: ``from m import f`` takes
+    ``f`` from m; ``import m`` / ``from pkg import m`` take the module (None); the packages above only run their
+    module-level code (no name)."""
     if level:
         base = os.path.dirname(path) or "."
         for _ in range(level - 1):
@@ -85,33 +98,40 @@ def _resolve(path: str, level: int, module: str, names: List[str], root: str, fi
     else:
         bases = _bases(path, root)
     for base in bases:
-        got: Set[str] = set()
-        if module:
-            m = _module(base, module, files)
-            if m is not None:
-                got.add(m)
+        got: Named = {}
+        plain: Set[str] = set()
         for n in names:
             sub = _module(base, f"{module}.{n}" if module else n, files)
             if sub is not None:
-                got.add(sub)
+                _add(got, sub, None)
+            else:
+                plain.add(n)
+        m = _module(base, module, files) if module else (_module(base, "__init__", files) if plain else None)
+        if m is not None:
+            _add(got, m, None if not names or "*" in plain else plain)
         if got:
-            if module:
-                got.update(_inits(base, module + ".x", files))
+            for init in _inits(base, module + ".x", files) if module else ():
+                _add(got, init, set())
             return got
-    return set()
+    return {}
 
 
-def import_graph(files: Iterable[str], root: str) -> Graph:
-    """Each Python file -> the project's files its imports name."""
+def import_graph(files: Iterable[str], root: str, named: Optional[Dict[Tuple[str, str], Optional[Set[str]]]] = None
+                 ) -> Graph:
+    """Each Python file -> the project's files its imports name. ``named`` (when given) receives, for each edge
+    (importer, imported), the names the importer takes from the imported file (None: the module itself)."""
     have = {os.path.normpath(f) for f in files}
     root = os.path.normpath(root)
     graph: Graph = {}
     for f in sorted(have):
-        edges: Set[str] = set()
+        edges: Named = {}
         for level, module, names in _imports(f):
-            edges |= _resolve(f, level, module, names, root, have)
-        edges.discard(f)
-        graph[f] = edges
+            for target, took in _resolve(f, level, module, names, root, have).items():
+                _add(edges, target, took)
+        edges.pop(f, None)
+        graph[f] = set(edges)
+        if named is not None:
+            named.update(((f, t), took) for t, took in edges.items())
     return graph
 
 

@@ -37,7 +37,8 @@ class Usage:
     zero3_source: str = ""
     launches: Dict[str, Tuple[Optional[bool], str]] = field(default_factory=dict)  # script -> ZeRO-3 of its launches
     never_zero3: Dict[str, str] = field(default_factory=dict)  # script -> why it never runs under ZeRO-3
-    imported: Set[str] = field(default_factory=set)  # modules a ZeRO-3 training launch imports (not its entry)
+    # modules a ZeRO-3 training launch imports (not its entry) -> the names it takes from them (None: any)
+    imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)
 
 
 @dataclass

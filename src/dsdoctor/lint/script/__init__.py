@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Set, Tuple
 
 from ...knowledge import transformers as TF
 from ...model import Evidence, Fix, Severity
@@ -57,6 +57,8 @@ def make_target(path: str, usage: Usage) -> Target:
         from .local import script_zero3
 
         script = analyse(src.module)
+        if usage.imported.get(os.path.normpath(path)) is not None:
+            _not_taken(script, usage.imported[os.path.normpath(path)] or set())
         values = Values(script)
         own, own_source = script_zero3(path, script, values)
         never = usage.never_zero3.get(os.path.normpath(path))
@@ -70,6 +72,21 @@ def make_target(path: str, usage: Usage) -> Target:
     tf_source = usage.transformers_source
     t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source)
     return t
+
+
+def _not_taken(script: "Script", taken: Set[str]) -> None:
+    """In a module a ZeRO-3 launch imports by name: events in a top-level function the launch does not take (and
+    that nothing else in the file names) never run in that launch (an inference helper beside the one function
+    the training script imports). Methods are kept: they run through objects."""
+    for e in script.events:
+        fn = e.scope
+        while fn.parent is not None and fn.parent is not script.module_scope:
+            fn = fn.parent
+        if fn.parent is None or id(fn.node) in script.methods:
+            continue
+        name = getattr(getattr(fn.node, "name", None), "value", None)
+        if name and name not in taken and script.name_count.get(name, 0) <= 1:
+            e.dead = True
 
 
 def launch_context(path: str, usage: Usage) -> Optional[Tuple[Optional[bool], str]]:

@@ -30,7 +30,7 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
         if found is not None:
             base.launches = dict(found.launches)
             base.never_zero3 = dict(found.never_zero3)
-            base.imported = set(found.imported)
+            base.imported = dict(found.imported)
     if base.zero3 is None and settings is not None:
         default = settings.zero3_default()
         if default is not None:
