@@ -109,3 +109,20 @@ def test_is_test() -> None:
     """Test files are judged below the linted root, not by where the root itself lies."""
     assert is_test("/r/tests/x.py", "/r") and is_test("/r/a/test_x.py", "/r") and is_test("/r/conftest.py", "/r")
     assert not is_test("/r/tests/cases/p/train.py", "/r/tests/cases/p")
+
+
+def test_repository_verdicts_well_formed() -> None:
+    """bench/lint_repos_verdicts.tsv: repository, commit, rule, file:line, verdict, one sentence why; a known rule,
+    a known verdict, a 40-hex commit and one (repository, rule, file:line) per row."""
+    from dsdoctor import names as N
+
+    path = Path(__file__).parents[1] / "bench" / "lint_repos_verdicts.tsv"
+    lines = path.read_text().splitlines()
+    assert lines[0].split("\t") == ["repository", "commit", "rule", "file:line", "verdict", "why"]
+    seen = set()
+    for line in lines[1:]:
+        repo, commit, rule, loc, verdict, why = line.split("\t")
+        assert "/" in repo and len(commit) == 40 and rule in N.CODES and ":" in loc, line
+        assert verdict in ("true", "false", "debatable") and why.endswith(".") and "\n" not in why, line
+        assert (repo, rule, loc) not in seen, line
+        seen.add((repo, rule, loc))
