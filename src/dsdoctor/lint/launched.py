@@ -105,7 +105,8 @@ class _Entries:
 
 def _model(root: str, found: "Found") -> None:
     kinds = {p: k for p, k in found.kinds.items() if _under(p, root)}
-    recipes = [r for r in read_recipes(root, kinds) if r.deepspeed]
+    recipes = [r for r in read_recipes(root, kinds)  # a test's launch is no recipe of the project
+               if r.deepspeed and not is_test(r.where.rsplit(":", 1)[0], root)]
     found.recipes += recipes
     pyfiles = [p for p, k in kinds.items() if k == "python"]
     named: Dict[Tuple[str, str], Optional[Set[str]]] = {}
