@@ -126,3 +126,12 @@ def test_repository_verdicts_well_formed() -> None:
         assert verdict in ("true", "false", "debatable") and why.endswith(".") and "\n" not in why, line
         assert (repo, rule, loc) not in seen, line
         seen.add((repo, rule, loc))
+
+
+def test_flag_gated_finding_is_info(tmp_path: Path) -> None:
+    """A problem behind ``if args.bits in (4, 8):`` is info when no ZeRO-3 launch passes --bits, and says so."""
+    root = tmp_path / "flag-gated"
+    shutil.copytree(CASES / "flag-gated", root, ignore=shutil.ignore_patterns("expect"))
+    infos = [f for f in _lint(root)["findings"] if f["severity"] == "info" and f["path"] == "train.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["name"]) for f in infos] == [(13, "qlora-quant-storage-missing")]
+    assert "only with --bits" in infos[0]["title"]

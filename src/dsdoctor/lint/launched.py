@@ -122,16 +122,16 @@ def _model(root: str, found: "Found") -> None:
                 found.never_zero3[f] = f"it uses {engine}, not DeepSpeed"
     started = [r for r in recipes if r.entry is not None and r.entry in entries.graph]
     if started:
-        found.launches.update(_contexts(started, entries, found.imported))
+        found.launches.update(_contexts(started, entries, found.imported, found.zero3_flags))
 
 
-def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Optional[Set[str]]]
-              ) -> Dict[str, Tuple[Optional[bool], str]]:
+def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Optional[Set[str]]],
+              flags: Dict[str, Set[str]]) -> Dict[str, Tuple[Optional[bool], str]]:
     """Each Python file -> (True, why) if a ZeRO-3 recipe reaches it, (False, why) if no recipe of unknown stage
     reaches it either; files a recipe of unknown stage reaches are left to the project-wide context. The modules
     of a ZeRO-3 launch whose files register DeepSpeed (Trainer, accelerate, deepspeed ...) go to ``imported``:
     they run in a ZeRO-3 process even when they do not train themselves, with the names the launch takes from
-    them (the functions it can call; None: any)."""
+    them (the functions it can call; None: any). ``flags``: per file, the options its ZeRO-3 launches pass."""
     zero3: Dict[str, str] = {}
     unknown: Set[str] = set()
     lower: Dict[str, str] = {}
@@ -142,6 +142,7 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
             via = "" if f == r.entry else ", whose imports reach this file"
             if r.stage == 3 and (registers or f == r.entry):
                 zero3.setdefault(f, f"{r.stage_source}, the launch of {r.entry}{via}")
+                flags.setdefault(f, set()).update(r.flags)
                 if f != r.entry:
                     took = entries.taken(r.entry, f)
                     old = imported.get(f, set())

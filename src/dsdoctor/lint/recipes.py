@@ -15,7 +15,7 @@ import os
 import re
 import shlex
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from .discover import _PY_CFG, _read, launch_world
 from .launch.shell import Command
@@ -49,6 +49,7 @@ class Recipe:
     world_source: str = ""
     flag_loaded_by: Optional[str] = None  # what the option naming the config implies (trainer | deepspeed | accelerate)
     names_config: bool = False  # a config option is given (its file may not resolve)
+    flags: Set[str] = field(default_factory=set)  # the options passed to the entry script (``--bits 4`` -> "bits")
 
     @property
     def deepspeed(self) -> bool:
@@ -178,6 +179,8 @@ def _options(r: Recipe, args: List[str], path: str, root: str) -> None:
     """Configs, stage flags and training YAMLs among the entry script's arguments."""
     for i, a in enumerate(args):
         key, eq, val = a.partition("=")
+        if key.startswith("--") and len(key) > 2:
+            r.flags.add(key[2:].replace("-", "_"))
         if not eq:
             val = args[i + 1] if i + 1 < len(args) else ""
         if key in _CFG_FLAGS and val and not val.startswith("-") and val.lower() not in ("true", "false"):

@@ -137,6 +137,14 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
     pos = c.src.span(node)[0] if node is not None else 0
     if c.src.encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
         edits = ()
+    passed = t.usage.zero3_flags.get(os.path.normpath(t.path))
+    if passed is not None and c.zero3 and node is not None and (severity or rule.severity) != Severity.INFO:
+        from .flags import GATED, gating_flag
+
+        flag = gating_flag(c.src, pos, passed, t.extra.setdefault("flag_gates", {})) if rule.name in GATED else None
+        if flag is not None:
+            severity = Severity.INFO
+            title += f" (only with --{flag}, which no ZeRO-3 launch of the project passes)"
     return [rule.hit(t, pos, title, explanation, fixes, edits, severity, evidence)]
 
 
