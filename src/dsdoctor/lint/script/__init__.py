@@ -139,9 +139,13 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
         edits = ()
     passed = t.usage.zero3_flags.get(os.path.normpath(t.path))
     if passed is not None and c.zero3 and node is not None and (severity or rule.severity) != Severity.INFO:
-        from .flags import GATED, gating_flag
+        from .flags import BY_SOURCE, GATED, gating_flag
 
-        flag = gating_flag(c.src, pos, passed, t.extra.setdefault("flag_gates", {})) if rule.name in GATED else None
+        cache = t.extra.setdefault("flag_gates", {})
+        flag = gating_flag(c.src, [t.linecol(pos)[0]], passed, cache) if rule.name in GATED else None
+        sources = [e.line for e in evidence[:-1] if e.line is not None and e.path == t.path]
+        if flag is None and rule.name in BY_SOURCE and sources:  # the values it names; the last is the load
+            flag = gating_flag(c.src, sources, passed, cache)
         if flag is not None:
             severity = Severity.INFO
             title += f" (only with --{flag}, which no ZeRO-3 launch of the project passes)"

@@ -18,6 +18,8 @@ from ... import names as N
 
 # rules whose finding points at the value that causes the problem (a load argument, a quantization, a call), so
 # that a finding inside a gated body happens only with the option (not e.g. a setting chosen in the other branch)
+# zero3-device-map-conflict: also when every value it names as the source is in such a body (the load is not)
+BY_SOURCE = {N.ZERO3_DEVICE_MAP_CONFLICT}
 GATED = {N.ZERO3_DEVICE_MAP_CONFLICT, N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, N.QLORA_QUANT_STORAGE_MISSING,
          N.ZERO3_UNSUPPORTED_QUANTIZATION, N.PREPARE_KBIT_UNDER_ZERO3}
 _NAMESPACE = re.compile(r"^(\w*args|opts?|cfg)$")
@@ -36,25 +38,28 @@ def _flags(test: Any) -> Set[str]:
 
 
 def _gates(src: Any) -> "Gates":
-    """(start, end, options) of the body of every ``if`` whose test reads options."""
+    """(first line, last line, options) of the body of every ``if`` whose test reads options."""
     out = []
     for node in src.positions:
         if isinstance(node, cst.If):
             flags = _flags(node.test)
             if flags:
-                start, end = src.span(node.body)
-                out.append((start, end, flags))
+                body = src.positions[node.body]
+                out.append((body.start.line, body.end.line, flags))
     return out
 
 
 Gates = List[Tuple[int, int, Set[str]]]
 
 
-def gating_flag(src: Any, pos: int, passed: Set[str], cache: Dict[str, Gates]) -> Optional[str]:
-    """The option (none of ``passed``) whose ``if`` body holds ``pos``; None when none gates it."""
+def gating_flag(src: Any, lines: List[int], passed: Set[str], cache: Dict[str, Gates]) -> Optional[str]:
+    """The option (none of ``passed``) whose ``if`` body holds every one of ``lines``; None when none does."""
     if "gates" not in cache:
         cache["gates"] = _gates(src)
-    for start, end, flags in cache["gates"]:
-        if start <= pos < end and not flags & passed:
-            return sorted(flags)[0]
-    return None
+    found: Optional[str] = None
+    for line in lines:
+        hit = [sorted(f)[0] for start, end, f in cache["gates"] if start <= line <= end and not f & passed]
+        if not hit:
+            return None
+        found = found or hit[0]
+    return found
