@@ -63,6 +63,9 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     if settings is None:
         settings = load(None, paths)
     found = scan(list(paths), max_depth, tests)
+    from .launched import project_model
+
+    project_model(paths, found)  # what the project's launch recipes run, with which configs
     base = Usage()
     pinned = _versions(base, ds_version, targets, python, settings, paths)
     base.world_size, base.world_size_source = (world_size, "--world-size") if world_size else \
@@ -73,7 +76,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     if any(k == "python" for k in found.kinds.values()):
         from .script.script_usage import python_usage
 
-        python_usage(base, found.kinds, targets, python, zero_stage, settings, pinned)
+        python_usage(base, found.kinds, targets, python, zero_stage, settings, pinned, found)
     result = LintResult(Report())
     configs: Dict[str, Target] = {}
     whole = max_depth is None and covers(paths, settings.root)
@@ -167,6 +170,8 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
     usage.loaded_by = loaded_by or found.loaded_by.get(path)
     usage.loaded_by_source = "--loaded-by" if loaded_by else "the project's launch files and scripts" if usage.loaded_by else ""
     usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
+    if path in found.config_world and base.world_size_source == found.world_size_source:  # not --world-size
+        usage.world_size, usage.world_size_source = found.config_world[path]
     from .one_file import lint_target, make_target
 
     target = make_target(path, kind, usage)

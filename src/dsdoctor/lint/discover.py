@@ -7,11 +7,14 @@ import fnmatch
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Set, Tuple
 
 from ..knowledge import deepspeed as K
 from ..launcherfiles import hostfile_problems
 from .launch.shell import parse as parse_shell
+
+if TYPE_CHECKING:
+    from .recipes import Recipe
 
 # Never walked into (as ruff's default excludes; hidden directories are skipped too, and any directory holding a
 # virtualenv's pyvenv.cfg or conda's conda-meta); a directory named on the command line is still linted.
@@ -40,6 +43,15 @@ class Found:
     saves_16bit: Optional[bool] = None
     multinode: Optional[bool] = None
     accelerator: Optional[str] = None
+    # the project model (lint/launched.py): its recipes, each config's launch world size, the Python files'
+    # ZeRO-3 context from the recipes that reach them, and files never run under ZeRO-3 (tests, FSDP / Megatron)
+    recipes: List["Recipe"] = field(default_factory=list)
+    config_world: Dict[str, Tuple[int, str]] = field(default_factory=dict)
+    recipe_loaded: Set[str] = field(default_factory=set)  # configs whose loaded_by a recipe decided
+    launches: Dict[str, Tuple[Optional[bool], str]] = field(default_factory=dict)
+    never_zero3: Dict[str, str] = field(default_factory=dict)
+    imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)  # modules of ZeRO-3 launches -> names used
+    zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # file -> options its ZeRO-3 launches pass
 
 
 _SOURCE_EXTS = (".py", ".sh", ".bash", ".slurm", ".sbatch", ".json", ".hjson", ".yaml", ".yml", ".toml", ".md")
@@ -230,11 +242,26 @@ def _shell(path: str, found: Found) -> None:
 
 
 def _world(path: str, cmd: "object", found: Found) -> None:
+    ws, src, multinode, hostfile = launch_world(path, cmd)
+    if hostfile is not None:
+        found.kinds.setdefault(hostfile, "hostfile")
+    if multinode is not None:
+        found.multinode = multinode
+    if ws is not None and found.world_size is None:
+        found.world_size, found.world_size_source = ws, f"{src} in {path}"
+
+
+def launch_world(path: str, cmd: "object") -> Tuple[Optional[int], str, Optional[bool], Optional[str]]:
+    """(world size, what says it, multi-node, hostfile path) of one launch command of the script ``path``:
+    deepspeed ``--num_gpus`` x ``--num_nodes`` or its hostfile's slots, torchrun ``--nproc_per_node`` x
+    ``--nnodes``, accelerate ``--num_processes``."""
     from .launch.shell import Command
 
     assert isinstance(cmd, Command)
     ws: Optional[int] = None
     src = ""
+    multinode: Optional[bool] = None
+    hostfile: Optional[str] = None
     if cmd.launcher == "deepspeed":
         gpus = cmd.opt("--num_gpus", "--num_accelerators")
         nodes = cmd.opt("--num_nodes")
@@ -244,18 +271,18 @@ def _world(path: str, cmd: "object", found: Found) -> None:
             hosts, problems = hostfile_problems(_read(_ref(path, hf[0])))
             hpath = _ref(path, hf[0])
             if os.path.isfile(hpath):
-                found.kinds.setdefault(hpath, "hostfile")
+                hostfile = hpath
             if hosts and not problems:
                 slots = list(hosts.values())[: n_nodes or None]
                 per = int(gpus[0]) if gpus and gpus[0].isdigit() else None
                 ws = sum(min(s, per) if per else s for s in slots)
                 src = f"{hf[0]} ({len(slots)} hosts)"
-                found.multinode = len(slots) > 1
+                multinode = len(slots) > 1
         elif gpus and gpus[0].isdigit():
             ws = int(gpus[0]) * (n_nodes or 1)
             src = "deepspeed --num_gpus" + (" x --num_nodes" if n_nodes else "")
         if n_nodes and n_nodes > 1:
-            found.multinode = True
+            multinode = True
     elif cmd.launcher == "torchrun":
         nper = cmd.opt("--nproc_per_node", "--nproc-per-node")
         nn = cmd.opt("--nnodes")
@@ -266,8 +293,7 @@ def _world(path: str, cmd: "object", found: Found) -> None:
         nproc = cmd.opt("--num_processes")
         if nproc and nproc[0].isdigit():
             ws, src = int(nproc[0]), "accelerate launch --num_processes"
-    if ws is not None and found.world_size is None:
-        found.world_size, found.world_size_source = ws, f"{src} in {path}"
+    return ws, src, multinode, hostfile
 
 
 def _python(path: str, found: Found) -> None:

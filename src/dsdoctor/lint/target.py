@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Set, Tuple
 
 from packaging.version import Version
 
@@ -37,6 +37,10 @@ class Usage:
     zero3: Optional[bool] = None  # the project runs under ZeRO-3 (None = cannot tell)
     zero3_source: str = ""
     launches: Dict[str, Tuple[Optional[bool], str]] = field(default_factory=dict)  # script -> ZeRO-3 of its launches
+    never_zero3: Dict[str, str] = field(default_factory=dict)  # script -> why it never runs under ZeRO-3
+    # modules a ZeRO-3 training launch imports (not its entry) -> the names it takes from them (None: any)
+    imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)
+    zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # script -> options its ZeRO-3 launches pass
 
 
 @dataclass

@@ -8,9 +8,10 @@ imported only when a .py file is linted. ``# dsdoctor: ignore[name]`` comments a
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Set, Tuple
 
 from ...knowledge import transformers as TF
 from ...model import Evidence, Fix, Severity
@@ -56,40 +57,43 @@ def make_target(path: str, usage: Usage) -> Target:
         from .local import script_zero3
 
         script = analyse(src.module)
+        if usage.imported.get(os.path.normpath(path)) is not None:
+            _not_taken(script, usage.imported[os.path.normpath(path)] or set())
         values = Values(script)
         own, own_source = script_zero3(path, script, values)
-        if own is True or (own is False and zero3 is None):
+        never = usage.never_zero3.get(os.path.normpath(path))
+        if never is not None:
+            zero3, source = False, never
+        elif own is True or (own is False and zero3 is None):
             zero3, source = own, own_source
-        elif not _trains(script) and not asked(source):
+        elif not _trains(script) and not asked(source) and os.path.normpath(path) not in usage.imported:
             zero3 = False  # an inference / merge / export script in a ZeRO-3 project: the ZeRO-3 rules stay quiet
+            # (a module a ZeRO-3 launch imports keeps the launch's context: it runs in that process)
     tf_source = usage.transformers_source
     t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source)
     return t
 
 
-def launch_context(path: str, usage: Usage) -> Optional[Tuple[Optional[bool], str]]:
-    """The ZeRO-3 context of what really starts ``path``: its own launches (a launch script of the project runs
-    it), else those of a launched script that imports it; (None, "") when the project's launch scripts start
-    only other scripts (the project's configs say nothing about this one); None: no launch says (use the
-    project's)."""
-    import os
-
-    if not usage.launches:
-        return None
-    me = os.path.normpath(path)
-    if me in usage.launches:
-        return usage.launches[me] if usage.launches[me][0] is not None else None
-    mod = os.path.splitext(os.path.basename(me))[0]
-    pattern = re.compile(rf"^\s*(from\s+[\w.]*\b{re.escape(mod)}\b[\w.]*\s+import|import\s+[\w.]*\b{re.escape(mod)}\b)", re.M)
-    for script, ctx_ in sorted(usage.launches.items(), key=lambda kv: kv[1][0] is not True):
-        try:
-            with open(script, encoding="utf-8", errors="replace") as f:
-                importer = f.read(4 * 2**20)
-        except OSError:
+def _not_taken(script: "Script", taken: Set[str]) -> None:
+    """In a module a ZeRO-3 launch imports by name: events in a top-level function the launch does not take (and
+    that nothing else in the file names) never run in that launch (an inference helper beside the one function
+    the training script imports). Methods are kept: they run through objects."""
+    for e in script.events:
+        fn = e.scope
+        while fn.parent is not None and fn.parent is not script.module_scope:
+            fn = fn.parent
+        if fn.parent is None or id(fn.node) in script.methods:
             continue
-        if pattern.search(importer):
-            return ctx_ if ctx_[0] is not None else None
-    return None, ""
+        name = getattr(getattr(fn.node, "name", None), "value", None)
+        if name and name not in taken and script.name_count.get(name, 0) <= 1:
+            e.dead = True
+
+
+def launch_context(path: str, usage: Usage) -> Optional[Tuple[Optional[bool], str]]:
+    """The ZeRO-3 context the project's launch recipes give ``path`` (:mod:`dsdoctor.lint.launched`): (True, why)
+    when a ZeRO-3 launch reaches it, (False, why) when the project's launches do not run it under ZeRO-3; None
+    when they do not say (the project-wide context holds)."""
+    return usage.launches.get(os.path.normpath(path))
 
 
 def asked(source: str) -> bool:
@@ -133,6 +137,18 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
     pos = c.src.span(node)[0] if node is not None else 0
     if c.src.encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
         edits = ()
+    passed = t.usage.zero3_flags.get(os.path.normpath(t.path))
+    if passed is not None and c.zero3 and node is not None and (severity or rule.severity) != Severity.INFO:
+        from .flags import BY_SOURCE, GATED, gating_flag
+
+        cache = t.extra.setdefault("flag_gates", {})
+        flag = gating_flag(c.src, [t.linecol(pos)[0]], passed, cache) if rule.name in GATED else None
+        sources = [e.line for e in evidence[:-1] if e.line is not None and e.path == t.path]
+        if flag is None and rule.name in BY_SOURCE and sources:  # the values it names; the last is the load
+            flag = gating_flag(c.src, sources, passed, cache)
+        if flag is not None:
+            severity = Severity.INFO
+            title += f" (only with --{flag}, which no ZeRO-3 launch of the project passes)"
     return [rule.hit(t, pos, title, explanation, fixes, edits, severity, evidence)]
 
 

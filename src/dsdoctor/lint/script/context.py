@@ -53,53 +53,6 @@ def project_zero3(kinds: Dict[str, str], read: "object") -> Tuple[Optional[bool]
     return None, ""
 
 
-def launch_contexts(kinds: Dict[str, str], read: "object") -> Dict[str, Tuple[Optional[bool], str]]:
-    """For each Python script a launch script of the project starts: (zero3, source) from what that command passes
-    (``--deepspeed`` / ``--deepspeed_config`` config, ``--zero_stage N``, ``accelerate launch --config_file``
-    YAML); True when one of its launches is ZeRO-3, None when none says."""
-    from ..discover import _ref
-    from ..launch.shell import parse as parse_shell
-
-    out: Dict[str, Tuple[Optional[bool], str]] = {}
-    for path, kind in sorted(kinds.items()):
-        if kind != "shell" or not os.path.isfile(path):
-            continue
-        for cmd in parse_shell(read(path)).commands:  # type: ignore[operator]
-            argv = cmd.argv
-            py = next((i for i, a in enumerate(argv) if a.endswith(".py")), None)
-            if py is None or not (cmd.launcher or argv[0].rsplit("/", 1)[-1].startswith("python")):
-                continue
-            script = _ref(path, argv[py])
-            stage, where = _command_stage(path, argv, py, cmd, read)
-            old = out.get(script, (None, ""))
-            if old[0] is True or (stage is None and old[0] is not None):
-                continue
-            out[script] = (stage == 3 if stage is not None else None, where)
-    return out
-
-
-def _command_stage(path: str, argv: List[str], py: int, cmd: "object", read: "object") -> Tuple[Optional[int], str]:
-    from ..discover import _ref
-
-    after = argv[py + 1:]
-    for i, a in enumerate(after):
-        key, _, val = a.partition("=")
-        val = val or (after[i + 1] if i + 1 < len(after) else "")
-        if key in ("--deepspeed", "--deepspeed_config", "--ds_config") and val and not val.startswith("-"):
-            st = config_stage(_ref(path, val))
-            if st is not None:
-                return st, f"zero_optimization stage {st} in {_ref(path, val)} ({key} in {path})"
-        if key in ("--zero_stage", "--zero-stage") and val.isdigit():
-            return int(val), f"{key} {val} in {path}"
-    yaml = cmd.opt("--config_file", "--config-file") if getattr(cmd, "launcher", None) == "accelerate" else None  # type: ignore[attr-defined]
-    if yaml:
-        cfg = _ref(path, yaml[0])
-        m = _YAML_STAGE.search(read(cfg)) if os.path.isfile(cfg) else None  # type: ignore[operator]
-        if m:
-            return int(m.group(1)), f"zero_stage {m.group(1)} in {cfg} (accelerate launch in {path})"
-    return None, ""
-
-
 def installed(python: Optional[str], names: Sequence[str] = ("transformers", "peft", "deepspeed")) -> Dict[str, str]:
     """Versions in the checked environment, from package metadata (nothing imported)."""
     from ...probes.interpreter import Interpreter, resolve, site_dirs

@@ -10,23 +10,30 @@ from typing import TYPE_CHECKING, Dict, Optional, Sequence
 
 from ...settings import parse_targets
 from ..target import Usage
-from .context import installed, launch_contexts, project_zero3
+from .context import installed, project_zero3
 
 if TYPE_CHECKING:
     from ...settings import Settings
+    from ..discover import Found
     from ..pins import Pinned
 
 
 def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], python: Optional[str],
                  zero_stage: Optional[int] = None, settings: "Optional[Settings]" = None,
-                 pinned: "Optional[Dict[str, Pinned]]" = None) -> None:
+                 pinned: "Optional[Dict[str, Pinned]]" = None, found: "Optional[Found]" = None) -> None:
+    """``found``: the project model's ZeRO-3 context per script (lint/launched.py), used unless ``--zero-stage``
+    says the context of every script; ``pinned``: the versions the project pins (lint/pins.py)."""
     from ..discover import _read
 
     if zero_stage is not None:
         base.zero3, base.zero3_source = zero_stage == 3, f"--zero-stage {zero_stage}"
     else:
         base.zero3, base.zero3_source = project_zero3(kinds, _read)
-        base.launches = launch_contexts(kinds, _read)
+        if found is not None:
+            base.launches = dict(found.launches)
+            base.never_zero3 = dict(found.never_zero3)
+            base.imported = dict(found.imported)
+            base.zero3_flags = dict(found.zero3_flags)
     if base.zero3 is None and settings is not None:
         default = settings.zero3_default()
         if default is not None:
@@ -43,7 +50,7 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
     if pin is not None and pin.version:
         base.transformers, base.transformers_source = pin.version, f"pinned in {pin.source}"
         return
-    found = installed(python, ("transformers",))
-    if "transformers" in found:
-        base.transformers = found["transformers"]
+    have = installed(python, ("transformers",))
+    if "transformers" in have:
+        base.transformers = have["transformers"]
         base.transformers_source = f"installed in {python}" if python else "installed"

@@ -1,0 +1,182 @@
+"""The project model: what the project's launch recipes run, and with which configs.
+
+From the recipes (:mod:`.recipes`) and the import graph (:mod:`.reach`) of each directory linted:
+
+- every ds_config a recipe hands over is linted, as its launch loads it (HF Trainer when the entry script uses
+  Trainer / TrainingArguments, accelerate when ``accelerate launch`` starts it, else raw
+  ``deepspeed.initialize``) and with its launch line's world size;
+- the ZeRO-3 context of each Python file: ZeRO-3 where a ZeRO-3 recipe's entry reaches it; off where the project
+  has DeepSpeed recipes that start Python files and none with ZeRO-3 reaches it; never in tests
+  (``tests/``, ``test_*.py``, ``conftest.py``) or in files that use FSDP / Megatron-Core and not DeepSpeed.
+  A project without such recipes keeps the project-wide context (a lone training script is still linted).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
+
+from .discover import TEST_DIRS, _read
+from .reach import Graph, import_graph, reach
+from .recipes import Recipe, read_recipes
+
+if TYPE_CHECKING:
+    from .discover import Found
+
+_OTHER_ENGINE = re.compile(r"^[ \t]*(?:from|import)[ \t]+(torch\.distributed(?:\._composable)?\.fsdp|megatron)\b|"
+                           r"\bFullyShardedDataParallel\b", re.M)
+_DEEPSPEED = re.compile(r"\bdeepspeed\b|\bTrainingArguments\b|\bSFTConfig\b|\bDeepSpeedPlugin\b")
+_TRAINER = re.compile(r"(?:TrainingArguments|SFTConfig|Trainer)\s*\(")  # also MyTrainer(, Seq2SeqTrainingArguments(
+_REGISTERS = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:deepspeed|accelerate|trl)\b|\bTrainer\b|\bTrainingArguments\b|"
+                        r"\bHfArgumentParser\b|\bHfDeepSpeedConfig\b", re.M)
+_INIT = re.compile(r"\bdeepspeed\.initialize\s*\(")
+
+
+def is_test(path: str, root: str) -> bool:
+    """A test file of the project (below ``root``): in a tests/test/testing directory, test_*.py, *_test.py,
+    conftest.py."""
+    rel = os.path.relpath(path, root).split(os.sep)
+    base = rel[-1]
+    return any(p in TEST_DIRS for p in rel[:-1]) or base.startswith("test_") or base.endswith("_test.py") or \
+        base == "conftest.py"
+
+
+def other_engine(path: str) -> Optional[str]:
+    """The FSDP / Megatron import of a file that never mentions DeepSpeed (or the HF DeepSpeed integration)."""
+    text = _read(path)
+    m = _OTHER_ENGINE.search(text)
+    if m is None or _DEEPSPEED.search(text):
+        return None
+    return m.group(1) or "FullyShardedDataParallel"
+
+
+def project_model(paths: Sequence[str], found: "Found") -> None:
+    """Fill ``found`` (configs, loaded_by, config_world, launches, never_zero3) from each directory of ``paths``."""
+    for p in paths:
+        if os.path.isdir(p):
+            _model(os.path.normpath(p), found)
+
+
+def _under(path: str, root: str) -> bool:
+    return root == "." and not os.path.isabs(path) and not path.startswith("..") or \
+        path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+class _Entries:
+    """What each entry script's process runs (the files it reaches) and uses (Trainer, deepspeed.initialize, a
+    DeepSpeed registration anywhere in those files), read once per entry."""
+
+    def __init__(self, graph: Graph, named: Dict[Tuple[str, str], Optional[Set[str]]]) -> None:
+        self.graph = graph
+        self.named = named
+        self._seen: Dict[str, Tuple[Set[str], Set[str]]] = {}
+
+    def reached(self, entry: str) -> Set[str]:
+        return self._get(entry)[0]
+
+    def taken(self, entry: str, module: str) -> Optional[Set[str]]:
+        """The names the files ``entry`` reaches take from ``module`` (None: the module itself)."""
+        out: Set[str] = set()
+        for src in self.reached(entry):
+            if (src, module) in self.named:
+                names = self.named[(src, module)]
+                if names is None:
+                    return None
+                out |= names
+        return out
+
+    def uses(self, entry: str, what: str) -> bool:
+        """``what``: "registers" | "trainer" | "initialize"."""
+        return what in self._get(entry)[1]
+
+    def _get(self, entry: str) -> Tuple[Set[str], Set[str]]:
+        if entry not in self._seen:
+            files = reach(self.graph, [entry]) if entry in self.graph else {entry}
+            uses: Set[str] = set()
+            for f in sorted(files):
+                text = _read(f)
+                for what, pat in (("registers", _REGISTERS), ("trainer", _TRAINER), ("initialize", _INIT)):
+                    if what not in uses and pat.search(text):
+                        uses.add(what)
+            self._seen[entry] = (files, uses)
+        return self._seen[entry]
+
+
+def _model(root: str, found: "Found") -> None:
+    kinds = {p: k for p, k in found.kinds.items() if _under(p, root)}
+    recipes = [r for r in read_recipes(root, kinds)  # a test's launch is no recipe of the project
+               if r.deepspeed and not is_test(r.where.rsplit(":", 1)[0], root)]
+    found.recipes += recipes
+    pyfiles = [p for p, k in kinds.items() if k == "python"]
+    named: Dict[Tuple[str, str], Optional[Set[str]]] = {}
+    entries = _Entries(import_graph(pyfiles, root, named), named)
+    for r in recipes:
+        _configs(r, entries, found)
+    for f in pyfiles:
+        if is_test(f, root):
+            found.never_zero3[f] = "a test file: no launch of the project runs it under ZeRO-3"
+        else:
+            engine = other_engine(f)
+            if engine is not None:
+                found.never_zero3[f] = f"it uses {engine}, not DeepSpeed"
+    started = [r for r in recipes if r.entry is not None and r.entry in entries.graph]
+    if started:
+        found.launches.update(_contexts(started, entries, found.imported, found.zero3_flags))
+
+
+def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Optional[Set[str]]],
+              flags: Dict[str, Set[str]]) -> Dict[str, Tuple[Optional[bool], str]]:
+    """Each Python file -> (True, why) if a ZeRO-3 recipe reaches it, (False, why) if no recipe of unknown stage
+    reaches it either; files a recipe of unknown stage reaches are left to the project-wide context. The modules
+    of a ZeRO-3 launch whose files register DeepSpeed (Trainer, accelerate, deepspeed ...) go to ``imported``:
+    they run in a ZeRO-3 process even when they do not train themselves, with the names the launch takes from
+    them (the functions it can call; None: any). ``flags``: per file, the options its ZeRO-3 launches pass."""
+    zero3: Dict[str, str] = {}
+    unknown: Set[str] = set()
+    lower: Dict[str, str] = {}
+    for r in recipes:
+        assert r.entry is not None
+        registers = entries.uses(r.entry, "registers")
+        for f in entries.reached(r.entry):
+            via = "" if f == r.entry else ", whose imports reach this file"
+            if r.stage == 3 and (registers or f == r.entry):
+                zero3.setdefault(f, f"{r.stage_source}, the launch of {r.entry}{via}")
+                flags.setdefault(f, set()).update(r.flags)
+                if f != r.entry:
+                    took = entries.taken(r.entry, f)
+                    old = imported.get(f, set())
+                    imported[f] = None if took is None or old is None else old | took
+            elif r.stage is None:
+                unknown.add(f)
+            elif r.stage == 3:
+                lower.setdefault(f, f"{r.entry}, the ZeRO-3 launch that imports it, never registers DeepSpeed")
+            else:
+                lower.setdefault(f, f"ZeRO stage {r.stage} ({r.stage_source}){via}")
+    out: Dict[str, Tuple[Optional[bool], str]] = {}
+    for f in entries.graph:
+        if f in zero3:
+            out[f] = (True, zero3[f])
+        elif f in unknown:
+            continue
+        else:
+            out[f] = (False, lower.get(f, "no DeepSpeed launch of the project reaches it"))
+    return out
+
+
+def _configs(r: Recipe, entries: _Entries, found: "Found") -> None:
+    """Lint the recipe's configs as its launch loads them."""
+    how = r.flag_loaded_by or "deepspeed"
+    if r.entry is not None and entries.uses(r.entry, "trainer"):
+        how = "trainer"
+    elif r.launcher == "accelerate":
+        how = "accelerate"
+    elif r.entry is not None and entries.uses(r.entry, "initialize"):
+        how = "deepspeed"
+    for cfg in r.configs:
+        found.kinds.setdefault(cfg, "ds_config")
+        if cfg not in found.recipe_loaded:
+            found.loaded_by[cfg] = how
+            found.recipe_loaded.add(cfg)
+        if r.world_size is not None and cfg not in found.config_world:
+            found.config_world[cfg] = (r.world_size, r.world_source)

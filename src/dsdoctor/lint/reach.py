@@ -1,0 +1,148 @@
+"""The project's own import graph: which of its Python files an entry script can run.
+
+An import is followed when it names a file of the project: relative imports from the importing file's package;
+absolute ones from the importing file's directory, each directory above it up to the project root, and
+``src/`` (how a script, ``sys.path`` tweaks and ``pip install -e .`` find them). Importing ``a.b.c`` also runs
+``a/__init__.py`` and ``a/b/__init__.py``; ``from a.b import c`` reaches ``a/b/c.py`` when it is a module.
+Imports of third-party packages resolve to nothing unless the project ships a copy in one of those places.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Dict, Iterable, List, Optional, Set, Tuple
+
+from .discover import _read
+
+Graph = Dict[str, Set[str]]
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]+)|import[ \t]+([^\n#;]+))",
+                     re.M)
+_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
+
+
+def _names(raw: str) -> List[str]:
+    out = []
+    for part in raw.replace("\\\n", " ").strip("()").split(","):
+        name = part.strip().split(" as ")[0].strip()
+        if _NAME.match(name):
+            out.append(name)
+    return out
+
+
+def _imports(path: str) -> List[Tuple[int, str, List[str]]]:
+    """(level, module, names) of every import statement of the file (also inside functions; read line by line:
+    a file that does not parse still has its imports, and no syntax tree is built)."""
+    out: List[Tuple[int, str, List[str]]] = []
+    for m in _IMPORT.finditer(_read(path, 4 * 2**20)):
+        if m.group(4) is not None:
+            out += [(0, x, []) for x in _names(m.group(4))]
+        else:
+            out.append((len(m.group(1)), m.group(2), _names(m.group(3))))
+    return out
+
+
+def _module(base: str, dotted: str, files: Set[str]) -> Optional[str]:
+    rel = dotted.replace(".", os.sep)
+    for cand in (rel + ".py", os.path.join(rel, "__init__.py")):
+        p = os.path.normpath(os.path.join(base, cand))
+        if p in files:
+            return p
+    return None
+
+
+def _inits(base: str, dotted: str, files: Set[str]) -> List[str]:
+    """The ``__init__.py`` of each package along ``dotted`` (importing a.b.c runs a and a.b)."""
+    parts = dotted.split(".")
+    out = []
+    for i in range(1, len(parts)):
+        p = os.path.normpath(os.path.join(base, *parts[:i], "__init__.py"))
+        if p in files:
+            out.append(p)
+    return out
+
+
+def _bases(path: str, root: str) -> List[str]:
+    out = []
+    d = os.path.dirname(path) or "."
+    while True:
+        out.append(d)
+        if os.path.normpath(d) == root or d in (".", os.sep) or not d:
+            break
+        d = os.path.dirname(d) or "."
+    if root not in out:
+        out.append(root)
+    out.append(os.path.normpath(os.path.join(root, "src")))
+    return out
+
+
+Named = Dict[str, Optional[Set[str]]]  # imported file -> the names taken from it (None: the module itself)
+
+
+def _add(got: Named, path: str, names: Optional[Set[str]]) -> None:
+    if path in got and (got[path] is None or names is None):
+        got[path] = None
+    else:
+        got[path] = (got.get(path) or set()) | (names or set()) if names is not None else None
+
+
+def _resolve(path: str, level: int, module: str, names: List[str], root: str, files: Set[str]) -> Named:
+    """The project files one import statement runs, with the names it takes from each: ``from m import f`` takes
+    ``f`` from m; ``import m`` / ``from pkg import m`` take the module (None); the packages above only run their
+    module-level code (no name)."""
+    if level:
+        base = os.path.dirname(path) or "."
+        for _ in range(level - 1):
+            base = os.path.dirname(base) or "."
+        bases = [base]
+    else:
+        bases = _bases(path, root)
+    for base in bases:
+        got: Named = {}
+        plain: Set[str] = set()
+        for n in names:
+            sub = _module(base, f"{module}.{n}" if module else n, files)
+            if sub is not None:
+                _add(got, sub, None)
+            else:
+                plain.add(n)
+        m = _module(base, module, files) if module else (_module(base, "__init__", files) if plain else None)
+        if m is not None:
+            _add(got, m, None if not names or "*" in plain else plain)
+        if got:
+            for init in _inits(base, module + ".x", files) if module else ():
+                _add(got, init, set())
+            return got
+    return {}
+
+
+def import_graph(files: Iterable[str], root: str, named: Optional[Dict[Tuple[str, str], Optional[Set[str]]]] = None
+                 ) -> Graph:
+    """Each Python file -> the project's files its imports name. ``named`` (when given) receives, for each edge
+    (importer, imported), the names the importer takes from the imported file (None: the module itself)."""
+    have = {os.path.normpath(f) for f in files}
+    root = os.path.normpath(root)
+    graph: Graph = {}
+    for f in sorted(have):
+        edges: Named = {}
+        for level, module, names in _imports(f):
+            for target, took in _resolve(f, level, module, names, root, have).items():
+                _add(edges, target, took)
+        edges.pop(f, None)
+        graph[f] = set(edges)
+        if named is not None:
+            named.update(((f, t), took) for t, took in edges.items())
+    return graph
+
+
+def reach(graph: Graph, entries: Iterable[str]) -> Set[str]:
+    """The files the entries run: the entries and everything their imports reach."""
+    seen: Set[str] = set()
+    todo = [os.path.normpath(e) for e in entries]
+    while todo:
+        f = todo.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        todo.extend(graph.get(f, ()))
+    return seen

@@ -1,0 +1,315 @@
+"""Launch recipes: how a project starts its training, read from its files.
+
+A recipe is one launch: a ``deepspeed`` / ``torchrun`` / ``python -m torch.distributed.run`` / ``accelerate
+launch`` / ``python`` line of a shell script or of a README code block (shell variables assigned before the line
+are expanded), an accelerate YAML or a training YAML with a ``deepspeed:`` key, or a Python file that passes a
+literal config path (``TrainingArguments(deepspeed="z3.json")``, ``deepspeed.initialize(config="z3.json")``).
+Each says which Python file it starts (its entry), the ds_configs it hands over, the ZeRO stage (from those
+configs, an accelerate YAML's ``zero_stage`` or a ``--zero_stage 3`` / ``--ds.zero_stage 3`` flag) and the
+world size of its launch line. Paths are resolved from the recipe's directory, its parents, then the root.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass, field
+from typing import Dict, Iterator, List, Optional, Set, Tuple
+
+from .discover import _PY_CFG, _read, launch_world
+from .launch.shell import Command
+from .launch.shell import parse as parse_shell
+from .script.context import config_stage
+
+_CFG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
+_STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
+_ASSIGN = re.compile(r"^[ \t]*(?:export[ \t]+|local[ \t]+|declare[ \t]+)?([A-Za-z_]\w*)=(\S*)", re.M)
+_VAR = re.compile(r"\$\{([A-Za-z_]\w*)(?::?-([^}]*))?\}|\$([A-Za-z_]\w*)")
+_YAML_DS = re.compile(r"^deepspeed\s*:\s*['\"]?([^'\"\s#]+)", re.M)
+_YAML_ACC_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
+_YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+-]*)[^\n]*$", re.M)
+_SHELL_LANGS = ("", "bash", "sh", "shell", "console", "zsh", "shell-session")
+_LAUNCH_WORD = re.compile(r"deepspeed|torchrun|accelerate|python|torch\.distributed")
+_TORCH_LAUNCH = ("torch.distributed.run", "torch.distributed.launch")
+
+
+@dataclass
+class Recipe:
+    """One launch of the project."""
+
+    where: str  # "path:line" of the recipe
+    entry: Optional[str] = None  # the project's Python file it starts (None: not named or not in the project)
+    launcher: Optional[str] = None  # deepspeed | torchrun | accelerate | python | None (a YAML)
+    configs: List[str] = field(default_factory=list)  # ds_config files it hands over (existing files)
+    stage: Optional[int] = None
+    stage_source: str = ""
+    world_size: Optional[int] = None
+    world_source: str = ""
+    flag_loaded_by: Optional[str] = None  # what the option naming the config implies (trainer | deepspeed | accelerate)
+    names_config: bool = False  # a config option is given (its file may not resolve)
+    flags: Set[str] = field(default_factory=set)  # the options passed to the entry script (``--bits 4`` -> "bits")
+
+    @property
+    def deepspeed(self) -> bool:
+        """Does this launch use DeepSpeed (a deepspeed launcher, a config or a ZeRO stage)?"""
+        return self.launcher == "deepspeed" or self.names_config or self.stage is not None
+
+
+def resolve(ref: str, recipe: str, root: str) -> Optional[str]:
+    """The existing file ``ref`` names, from the recipe's directory, then its parents up to ``root``, then
+    ``root``; None when none exists."""
+    if not ref or "$" in ref:
+        return None
+    if os.path.isabs(ref):
+        return ref if os.path.isfile(ref) else None
+    d = os.path.dirname(recipe) or "."
+    root = os.path.normpath(root)
+    seen = set()
+    while True:
+        cand = os.path.normpath(os.path.join(d, ref))
+        if cand not in seen and os.path.isfile(cand):
+            return cand
+        seen.add(cand)
+        if os.path.normpath(d) == root or d in ("", ".", os.sep):
+            break
+        d = os.path.dirname(os.path.normpath(d)) or "."
+    cand = os.path.normpath(os.path.join(root, ref))
+    return cand if os.path.isfile(cand) else None
+
+
+def _expand(tok: str, env: Dict[str, str]) -> str:
+    def one(m: "re.Match[str]") -> str:
+        name = m.group(1) or m.group(3)
+        if name in env:
+            return env[name]
+        return m.group(2) if m.group(2) is not None else m.group(0)
+
+    return _VAR.sub(one, tok)
+
+
+def _variables(text: str) -> List[Tuple[int, str, str]]:
+    """(offset, name, value) of every ``NAME=value`` line, in order."""
+    out = []
+    for m in _ASSIGN.finditer(text):
+        try:
+            val = " ".join(shlex.split(m.group(2)))
+        except ValueError:
+            val = m.group(2).strip("'\"")
+        out.append((m.start(), m.group(1), val))
+    return out
+
+
+def _launch_lines(text: str) -> str:
+    """``text`` with the physical lines that cannot belong to a launch blanked (offsets kept): the shell reader
+    then skips them cheaply."""
+    lines = text.split("\n")
+    keep = [False] * len(lines)
+    for i, line in enumerate(lines):
+        if _LAUNCH_WORD.search(line):
+            keep[i] = True
+            j = i
+            while j > 0 and lines[j - 1].rstrip().endswith("\\"):
+                j -= 1
+                keep[j] = True
+            j = i
+            while lines[j].rstrip().endswith("\\") and j + 1 < len(lines):
+                j += 1
+                keep[j] = True
+    return "\n".join(line if k else " " * len(line) for line, k in zip(lines, keep))
+
+
+def shell_recipes(path: str, text: str, root: str, first_line: int = 1) -> List[Recipe]:
+    """The launches of a shell script (or a README code block starting at ``first_line`` of ``path``)."""
+    assigns = _variables(text)
+    out: List[Recipe] = []
+    for cmd in parse_shell(_launch_lines(text)).commands:
+        env: Dict[str, str] = {}
+        for off, name, val in assigns:
+            if off > cmd.start:
+                break
+            env[name] = _expand(val, env)
+        env.update(cmd.env)
+        argv = [_expand(a, env) for a in cmd.argv]
+        expanded = Command(argv, cmd.start, cmd.env, cmd.token_pos)
+        line = first_line + text.count("\n", 0, cmd.start)
+        r = _command(expanded, f"{path}:{line}", path, root, env)
+        if r is not None:
+            out.append(r)
+    return out
+
+
+def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]) -> Optional[Recipe]:
+    argv = cmd.argv
+    prog = argv[0].rsplit("/", 1)[-1] if argv else ""
+    launcher = cmd.launcher
+    if launcher is None and prog.startswith("python"):
+        launcher = "torchrun" if argv[1:2] == ["-m"] and argv[2:3] and argv[2] in _TORCH_LAUNCH else "python"
+    if launcher is None:
+        return None
+    r = Recipe(where, launcher=launcher)
+    at = _entry(r, argv, path, root)
+    _options(r, argv[at + 1:] if at is not None else [], path, root)
+    if launcher == "accelerate":
+        _accelerate_launch(r, cmd, path, root)
+    stage = env.get("ACCELERATE_DEEPSPEED_ZERO_STAGE")
+    if r.stage is None and stage and stage.isdigit():
+        r.stage, r.stage_source = int(stage), f"ACCELERATE_DEEPSPEED_ZERO_STAGE={stage} in {where}"
+    ws, src, _, _ = launch_world(path, cmd)
+    if ws is not None:
+        r.world_size, r.world_source = ws, f"{src} in {where}"
+    return r
+
+
+def _entry(r: Recipe, argv: List[str], path: str, root: str) -> Optional[int]:
+    """Set the recipe's entry (a ``.py`` argument or ``-m`` / ``--module`` module); its index in argv."""
+    for i, a in enumerate(argv[1:], 1):
+        if a.endswith(".py"):
+            r.entry = resolve(a, path, root)
+            return i
+        if a in ("-m", "--module") and i + 1 < len(argv) and argv[i + 1] not in _TORCH_LAUNCH:
+            mod = argv[i + 1].replace(".", "/")
+            r.entry = resolve(mod + ".py", path, root) or resolve(mod + "/__main__.py", path, root)
+            return i + 1
+    return None
+
+
+def _options(r: Recipe, args: List[str], path: str, root: str) -> None:
+    """Configs, stage flags and training YAMLs among the entry script's arguments."""
+    for i, a in enumerate(args):
+        key, eq, val = a.partition("=")
+        if key.startswith("--") and len(key) > 2:
+            r.flags.add(key[2:].replace("-", "_"))
+        if not eq:
+            val = args[i + 1] if i + 1 < len(args) else ""
+        if key in _CFG_FLAGS and val and not val.startswith("-") and val.lower() not in ("true", "false"):
+            r.names_config = True
+            r.flag_loaded_by = r.flag_loaded_by or ("deepspeed" if key == "--deepspeed_config" else "trainer")
+            cfg = resolve(val, path, root)
+            if cfg is not None and cfg not in r.configs:
+                r.configs.append(cfg)
+        elif _STAGE_FLAG.match(key) and val.isdigit():
+            r.stage, r.stage_source = int(val), f"{key} {val} in {r.where}"
+        elif a.endswith((".yaml", ".yml")):
+            y = resolve(a, path, root)
+            if y is not None:
+                _training_yaml(r, y, path, root)
+    _config_stage(r)
+
+
+def _config_stage(r: Recipe) -> None:
+    if r.stage is not None:
+        return
+    for cfg in r.configs:
+        st = config_stage(cfg)
+        if st is not None and (r.stage is None or st == 3):
+            r.stage, r.stage_source = st, f"zero_optimization stage {st} in {cfg} ({r.where})"
+
+
+def _training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
+    m = _YAML_DS.search(_read(yaml))
+    if m is None:
+        return
+    r.names_config = True
+    r.flag_loaded_by = r.flag_loaded_by or "trainer"
+    cfg = resolve(m.group(1), yaml, root) or resolve(m.group(1), path, root)
+    if cfg is not None and cfg not in r.configs:
+        r.configs.append(cfg)
+
+
+def _accelerate_launch(r: Recipe, cmd: Command, path: str, root: str) -> None:
+    yaml = cmd.opt("--config_file", "--config-file")
+    y = resolve(yaml[0], path, root) if yaml else None
+    if y is not None:
+        _accelerate_yaml(r, y, root)
+    if "--use_deepspeed" in cmd.argv:
+        r.names_config = True
+    stage = cmd.opt("--zero_stage", "--zero-stage")
+    if stage and stage[0].isdigit():
+        r.stage, r.stage_source = int(stage[0]), f"--zero_stage {stage[0]} in {r.where}"
+
+
+def _accelerate_yaml(r: Recipe, yaml: str, root: str) -> None:
+    text = _read(yaml)
+    m = _YAML_ACC_CFG.search(text)
+    if m is not None and m.group(1).lower() != "none":
+        r.names_config = True
+        r.flag_loaded_by = "accelerate"
+        cfg = resolve(m.group(1), yaml, root)
+        if cfg is not None and cfg not in r.configs:
+            r.configs.append(cfg)
+    st = _YAML_STAGE.search(text)
+    if st is not None and r.stage is None:
+        r.names_config = True
+        r.stage, r.stage_source = int(st.group(1)), f"zero_stage {st.group(1)} in {yaml}"
+    _config_stage(r)
+
+
+def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
+    """The recipes one file of the project holds (shell script, YAML, Python, Markdown)."""
+    text = _read(path)
+    if kind == "shell":
+        return shell_recipes(path, text, root)
+    if kind == "markdown":
+        return [r for start, block in _code_blocks(text) for r in shell_recipes(path, block, root, start)]
+    if kind == "accelerate":
+        r = Recipe(f"{path}:1")
+        if _YAML_DS.search(text):
+            _training_yaml(r, path, path, root)
+        else:
+            _accelerate_yaml(r, path, root)
+        _config_stage(r)
+        return [r] if r.deepspeed else []
+    if kind == "python":
+        r = Recipe(f"{path}:1", entry=path, launcher="python")
+        for m in _PY_CFG.finditer(text):  # config="x.json" may be a model's: only files with a ZeRO stage count
+            cfg = resolve(m.group(1), path, root)
+            if cfg is not None and cfg not in r.configs and config_stage(cfg) is not None:
+                r.configs.append(cfg)
+        r.names_config = bool(r.configs)
+        _config_stage(r)
+        return [r] if r.names_config else []
+    return []
+
+
+def _code_blocks(text: str) -> List[Tuple[int, str]]:
+    """(first line, text) of each shell (or unlabelled) fenced code block of a Markdown file that may launch
+    something; ``$ `` prompts removed."""
+    out: List[Tuple[int, str]] = []
+    fences = list(_FENCE.finditer(text))
+    i = 0
+    while i + 1 < len(fences):
+        opening, closing = fences[i], fences[i + 1]
+        if closing.group(1) != opening.group(1) or closing.group(2):  # not a closing fence: skip the opening
+            i += 1
+            continue
+        i += 2
+        block = text[opening.end() + 1:closing.start()]
+        if opening.group(2).lower() in _SHELL_LANGS and _LAUNCH_WORD.search(block):
+            block = re.sub(r"(?m)^([ \t]*)\$ ", r"\1", block)
+            out.append((text.count("\n", 0, opening.end()) + 2, block))
+    return out
+
+
+def markdown_files(root: str, dirs: "Iterator[str]") -> List[str]:
+    """README-like Markdown files in ``root`` and the given directories (where the project's files are)."""
+    out = []
+    for d in sorted(set(dirs) | {root}):
+        try:
+            names = sorted(os.listdir(d))
+        except OSError:
+            continue
+        out += [os.path.normpath(os.path.join(d, n)) for n in names if n.lower().endswith(".md")]
+    return out
+
+
+def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:
+    """Every recipe of the project under ``root`` (``kinds``: the files lint found, path -> kind)."""
+    out: List[Recipe] = []
+    for path, kind in sorted(kinds.items()):
+        if kind in ("shell", "accelerate", "python") and os.path.isfile(path):
+            out += file_recipes(path, kind, root)
+    for md in markdown_files(root, (os.path.dirname(p) or "." for p in kinds)):
+        out += file_recipes(md, "markdown", root)
+    return out

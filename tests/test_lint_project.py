@@ -1,0 +1,137 @@
+"""The project model (lint/recipes.py, lint/reach.py, lint/launched.py): ``dsdoctor lint .`` reports ZeRO-3 script
+findings only where a ZeRO-3 launch of the project reaches the code, and lints the configs its recipes launch with.
+
+Each directory of ``tests/cases/lint/project`` is a small project of one false-positive (or miss) shape seen on
+real repositories; its ``expect`` lists every error and warning ``dsdoctor lint .`` must report there.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import List, Set
+
+import pytest
+
+from dsdoctor.lint.launched import is_test
+from dsdoctor.lint.reach import import_graph, reach
+from dsdoctor.lint.recipes import file_recipes, shell_recipes
+
+CASES = Path(__file__).parent / "cases" / "lint" / "project"
+
+
+def _lint(root: Path) -> "dict[str, object]":
+    p = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", ".", "--format", "json", "--exit-zero"], cwd=root,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)  # type: ignore[no-any-return]
+
+
+def _expected(case: Path) -> Set[str]:
+    return {line.strip() for line in (case / "expect").read_text().splitlines() if line.strip() and
+            not line.startswith("#")}
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in CASES.iterdir() if p.is_dir()))
+def test_project_case(name: str, tmp_path: Path) -> None:
+    """``dsdoctor lint .`` in a copy of the project: exactly the expected errors and warnings."""
+    root = tmp_path / name
+    shutil.copytree(CASES / name, root, ignore=shutil.ignore_patterns("expect"))
+    out = _lint(root)
+    got = {f"{f['severity']} {f['path']}:{f['line']} {f['name']}" for f in out["findings"]  # type: ignore[attr-defined]
+           if f["severity"] in ("error", "warning")}
+    assert got == _expected(CASES / name)
+
+
+def test_shell_variables_and_flags(tmp_path: Path) -> None:
+    """Variables assigned before a launch line are expanded; ``--ds.zero_stage 3`` is a stage; the world size
+    comes from the launch line."""
+    (tmp_path / "train.py").write_text("")
+    (tmp_path / "z3.json").write_text('{"zero_optimization": {"stage": 3}}')
+    text = ('CFG=z3.json\nexport N=2\ndeepspeed --num_gpus $N train.py --deepspeed "${CFG}"\n'
+            'torchrun --nproc_per_node=4 train.py --ds.zero_stage 3\n'
+            'python -m torch.distributed.run --nproc_per_node 2 train.py --deepspeed ${MISSING:-z3.json}\n'
+            'echo python train.py\n')
+    rs = shell_recipes(str(tmp_path / "run.sh"), text, str(tmp_path))
+    assert [(r.launcher, r.stage, r.world_size) for r in rs] == [("deepspeed", 3, 2), ("torchrun", 3, 4),
+                                                                 ("torchrun", 3, 2)]
+    assert rs[0].configs == [str(tmp_path / "z3.json")] and rs[0].entry == str(tmp_path / "train.py")
+    assert rs[0].where.endswith("run.sh:3") and rs[1].stage_source.startswith("--ds.zero_stage 3")
+
+
+def test_accelerate_and_readme(tmp_path: Path) -> None:
+    """``accelerate launch --config_file`` reads the YAML's config and zero_stage; README code blocks are recipes."""
+    (tmp_path / "acc.yaml").write_text("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n")
+    (tmp_path / "sft.py").write_text("")
+    (tmp_path / "README.md").write_text("# x\n\n```bash\naccelerate launch --config_file acc.yaml \\\n"
+                                        "    --num_processes 8 sft.py\n```\n")
+    (r,) = file_recipes(str(tmp_path / "README.md"), "markdown", str(tmp_path))
+    assert (r.launcher, r.stage, r.world_size, r.entry) == ("accelerate", 3, 8, str(tmp_path / "sft.py"))
+    assert r.where.endswith("README.md:4")
+
+
+def _files(root: Path, files: "dict[str, str]") -> List[str]:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return [str(root / rel) for rel in files]
+
+
+def test_reach(tmp_path: Path) -> None:
+    """Relative, package and sibling imports are followed (with the packages' __init__); third-party ones are
+    not; a file that does not parse is read with a regex."""
+    paths = _files(tmp_path, {"train.py": "import os\nfrom pkg.sub import helper\nimport utils\n",
+                              "utils.py": "x = (\n", "pkg/__init__.py": "", "pkg/sub/__init__.py": "",
+                              "pkg/sub/helper.py": "from ..common import y\n", "pkg/common.py": "",
+                              "vendor/lib.py": "import torch\n"})
+    got = reach(import_graph(paths, str(tmp_path)), [str(tmp_path / "train.py")])
+    rel = {str(Path(p).relative_to(tmp_path)) for p in got}
+    assert rel == {"train.py", "utils.py", "pkg/__init__.py", "pkg/sub/__init__.py", "pkg/sub/helper.py",
+                   "pkg/common.py"}
+
+
+def test_names_taken(tmp_path: Path) -> None:
+    """Each edge records the names the importer takes: a function, the module itself (None), or nothing (a
+    package whose __init__ only runs)."""
+    paths = _files(tmp_path, {"train.py": "from pkg.util import load, save\nimport pkg.other\n",
+                              "pkg/__init__.py": "", "pkg/util.py": "", "pkg/other.py": ""})
+    named: "dict[tuple[str, str], object]" = {}
+    import_graph(paths, str(tmp_path), named)  # type: ignore[arg-type]
+    t, p = str(tmp_path / "train.py"), tmp_path / "pkg"
+    assert named[(t, str(p / "util.py"))] == {"load", "save"} and named[(t, str(p / "other.py"))] is None
+    assert named[(t, str(p / "__init__.py"))] == set()
+
+
+def test_is_test() -> None:
+    """Test files are judged below the linted root, not by where the root itself lies."""
+    assert is_test("/r/tests/x.py", "/r") and is_test("/r/a/test_x.py", "/r") and is_test("/r/conftest.py", "/r")
+    assert not is_test("/r/tests/cases/p/train.py", "/r/tests/cases/p")
+
+
+def test_repository_verdicts_well_formed() -> None:
+    """bench/lint_repos_verdicts.tsv: repository, commit, rule, file:line, verdict, one sentence why; a known rule,
+    a known verdict, a 40-hex commit and one (repository, rule, file:line) per row."""
+    from dsdoctor import names as N
+
+    path = Path(__file__).parents[1] / "bench" / "lint_repos_verdicts.tsv"
+    lines = path.read_text().splitlines()
+    assert lines[0].split("\t") == ["repository", "commit", "rule", "file:line", "verdict", "why"]
+    seen = set()
+    for line in lines[1:]:
+        repo, commit, rule, loc, verdict, why = line.split("\t")
+        assert "/" in repo and len(commit) == 40 and rule in N.CODES and ":" in loc, line
+        assert verdict in ("true", "false", "debatable") and why.endswith(".") and "\n" not in why, line
+        assert (repo, rule, loc) not in seen, line
+        seen.add((repo, rule, loc))
+
+
+def test_flag_gated_finding_is_info(tmp_path: Path) -> None:
+    """A problem behind ``if args.bits in (4, 8):`` is info when no ZeRO-3 launch passes --bits, and says so."""
+    root = tmp_path / "flag-gated"
+    shutil.copytree(CASES / "flag-gated", root, ignore=shutil.ignore_patterns("expect"))
+    infos = [f for f in _lint(root)["findings"] if f["severity"] == "info" and f["path"] == "train.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["name"]) for f in infos] == [(13, "qlora-quant-storage-missing")]
+    assert "only with --bits" in infos[0]["title"]
