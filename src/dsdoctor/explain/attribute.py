@@ -20,6 +20,12 @@ _FIX = re.compile(r"\b(?:[Pp]lease|[Ss]et|[Ii]nstall|[Uu]pgrade|[Dd]owngrade|[Uu
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`'\"(])")
 _EXC_PREFIX = re.compile(r"^.{0,200}?\b(?:[A-Za-z_][\w.]{0,200}\.)?[A-Z]\w{0,80}(?:Error|Exception|Warning):\s?")
 MAX_MATCHES = 40  # more templates than this in one line: it shows nothing specific
+# a match this short, and covering less of the message than this, may be another text that shares a few words
+SHORT, COVER = 40, 0.4
+# templates that copy Python's own messages: the line may be Python's, about any object (only with the raising frame)
+_PYTHON_TEXT = ("object has no attribute", "got an unexpected keyword argument", "No module named", "cannot import name",
+                "positional argument", "is not subscriptable", "object is not callable", "object is not iterable",
+                "unsupported operand type", "not supported between instances", "must be str, not", "is not defined")
 
 
 @dataclass(frozen=True)
@@ -69,7 +75,8 @@ def attribute(line: str, frames: Sequence[Tuple[str, int, str]] = (),
     matches = MI.lookup(line, frozenset([pkg]) if pkg else None)
     if len(matches) > MAX_MATCHES:
         return None
-    matches = [m for m in matches if _possible(m, versions or {})]
+    matches = [m for m in matches if _possible(m, versions or {})
+               and (pkg == m.message.package or not any(t in m.message.template for t in _PYTHON_TEXT))]
     if func:  # the raising frame's function, when the index has the message there
         own = [m for m in matches if m.message.function.rsplit(".", 1)[-1] == func]
         matches = own or matches
@@ -82,5 +89,7 @@ def attribute(line: str, frames: Sequence[Tuple[str, int, str]] = (),
     # the function's other forms of the message (a release that printed a value as literal text)
     same = [m.message.span for m in matches if (m.message.package, m.message.module, m.message.function) in where]
     text = _EXC_PREFIX.sub("", line.strip(), count=1)
+    if top[0].literal < SHORT and top[0].literal < COVER * len(text):
+        return None
     return Attribution(replace(top[0].message, span=MI.union(same)), text, fix_sentence(text))
 
