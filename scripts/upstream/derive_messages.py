@@ -36,11 +36,13 @@ OUT = releases.ROOT / "src" / "dsdoctor" / "knowledge" / "data" / "messages.json
 MIN_LITERAL = 12  # literal characters (not counting spaces) a template needs
 LOG_LEVELS = {"warning": "warning", "warn": "warning", "warning_once": "warning", "warning_advice": "warning",
               "error": "error", "exception": "error", "critical": "critical", "fatal": "critical"}
+_RAISABLE = ("Error", "Exception", "Warning")
 SLOT = "\x00"  # a dynamic part while a template is built (braces are escaped at the end)
 
 _TF = ("trainer", "training_args")
 _TF_FILES = {"modeling_utils", "deepspeed", "utils.versions", "utils.import_utils", "generation.utils"}
-_TORCH_FILES = {"utils.cpp_extension", "serialization", "_weights_only_unpickler", "cuda", "nn.modules.module"}
+_TORCH_FILES = {"utils.cpp_extension", "serialization", "_weights_only_unpickler", "cuda", "nn.modules.module",
+                "utils.checkpoint", "optim.lr_scheduler"}
 
 
 def _tf(rel: str) -> bool:
@@ -50,7 +52,7 @@ def _tf(rel: str) -> bool:
 
 
 def _torch(rel: str) -> bool:
-    return rel in _TORCH_FILES or rel == "distributed" or rel.startswith("distributed.")
+    return rel in _TORCH_FILES or rel.startswith(("distributed", "utils.data"))
 
 
 MODULES_READ = {
@@ -58,7 +60,7 @@ MODULES_READ = {
     "transformers": "trainer*, training_args*, modeling_utils, deepspeed, integrations/*, quantizers/*, models/auto/*, "
                     "utils/versions, utils/import_utils, generation/utils",
     "torch": "utils/cpp_extension, distributed/**, serialization, _weights_only_unpickler, cuda/__init__, "
-             "nn/modules/module",
+             "nn/modules/module, utils/checkpoint, utils/data/**, optim/lr_scheduler",
 }
 # package -> which of its modules (dotted, without the top package) are read
 SELECT: Dict[str, Callable[[str], bool]] = {
@@ -208,12 +210,19 @@ def _message(node: ast.AST, build: Builder) -> Optional[Tuple[str, str]]:
         return kind, build.text(node.exc.args[0], node.lineno)
     if isinstance(node, ast.Assert) and node.msg is not None:
         return "AssertionError", build.text(node.msg, node.lineno)
+    if (isinstance(node, ast.Return) and isinstance(node.value, ast.Call) and node.value.args
+            and _dotted(node.value.func).endswith(_RAISABLE)):  # a helper that builds the exception to raise
+        return _dotted(node.value.func).rsplit(".", 1)[-1], build.text(node.value.args[0], node.lineno)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
         owner, attr = _dotted(node.func.value), node.func.attr
         if attr == "warn" and owner.rsplit(".", 1)[-1] == "warnings":
             cat = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "category"), None)
             kind = _dotted(cat).rsplit(".", 1)[-1] if cat is not None else "UserWarning"
             return kind or "UserWarning", build.text(node.args[0], node.lineno)
+        if attr == "append" and re.search(r"err|msg", owner.rsplit(".", 1)[-1], re.I):  # error_msgs.append(...), raised joined
+            return "error", build.text(node.args[0], node.lineno)
+        if attr in ("warning", "error") and owner == "self":  # DeepSpeed's OpBuilder.warning / error
+            return LOG_LEVELS[attr], build.text(node.args[0], node.lineno)
         if attr in LOG_LEVELS and "log" in owner.rsplit(".", 1)[-1].lower():
             text = build.text(node.args[0], node.lineno)
             return LOG_LEVELS[attr], _percent(text) if len(node.args) > 1 else text  # logging's lazy % args
@@ -228,11 +237,14 @@ def messages(source: str) -> Iterator[Found]:
     yield from _scope(tree, "")
 
 
-def _scope(scope: ast.AST, qual: str) -> Iterator[Found]:
-    build = Builder(_resolver(scope))
+def _scope(scope: ast.AST, qual: str, outer: Optional[Callable[[str, int], Optional[ast.expr]]] = None) -> Iterator[Found]:
+    own = _resolver(scope)
+    # a name not assigned in the function: a module constant (``CUDA_MISMATCH_MESSAGE``), wherever it is assigned
+    local = own if outer is None else (lambda name, line: own(name, line) or outer(name, 10 ** 9))  # type: ignore[misc]
+    build = Builder(local)
     for node in _own_nodes(scope):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            yield from _scope(node, f"{qual}.{node.name}" if qual else node.name)
+            yield from _scope(node, f"{qual}.{node.name}" if qual else node.name, outer or own)
             continue
         got = _message(node, build)
         if got is not None:
@@ -246,7 +258,7 @@ def _scope(scope: ast.AST, qual: str) -> Iterator[Found]:
 
 # what each file (by content) holds, kept between runs; stale when this script changes
 MEMO_FILE = releases.CACHE / "messages-memo.json"
-_SELF = hashlib.sha1(Path(__file__).read_bytes()).hexdigest()
+_SELF = "extract-2"  # bump when what is extracted from a file changes
 _MEMO: Dict[str, List[Found]] = {}
 
 
