@@ -50,6 +50,14 @@ class Message:
         return f"{TITLES.get(self.package, self.package)}'s {self.module}{func} ({self.span.describe()})"
 
 
+def union(spans: List[Span]) -> Span:
+    """The releases any of ``spans`` (of one package) has."""
+    from .release_spans import decode, encode
+
+    idx = sorted({i for sp in spans for lo, hi in sp.ranges for i in range(lo, hi + 1)})
+    return Span(spans[0].package, spans[0].read, decode(encode(idx)))
+
+
 @dataclass(frozen=True)
 class Match:
     """A message a line shows: how many literal characters matched, and whether the line ends mid-template."""
