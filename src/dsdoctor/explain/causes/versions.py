@@ -201,7 +201,7 @@ SPECS: Tuple[Cause, ...] = (
                   "allowed global by default. Please use `torch.serialization.add_safe_globals([numpy._core.multiarray."
                   "_reconstruct])` or the `torch.serialization.safe_globals([numpy._core.multiarray._reconstruct])` "
                   "context manager to allowlist this global if you trust this class/function."),
-              msg(MSG_WO_DEFAULT, TORCH_SER + ": UNSAFE_MESSAGE, the error's option (1)",
+              msg(MSG_WO_DEFAULT, "torch/serialization.py load (torch 2.6-2.14): UNSAFE_MESSAGE, the error's option (1)",
                   "\t(1) In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
                   "from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely "
                   "succeed, but it can result in arbitrary code execution."))),
