@@ -160,8 +160,11 @@ def provenance() -> Dict[str, Any]:
 def _match(chunks: Tuple[str, ...], line: str) -> Optional[Tuple[int, bool]]:
     """(literal characters matched, cut) when ``line`` shows the template: its literal pieces in order, or a
     prefix of at least ``CUT_MIN`` literal characters after which the line ends (within the next piece)."""
-    pos, matched = 0, 0
+    pos, matched, last = 0, 0, len(chunks) - 1
     for k, c in enumerate(chunks):
+        # a space next to a dynamic part goes with it (the part may be empty: "... issue. {}" printed "... issue.")
+        c = c.lstrip() if k > 0 else c
+        c = c.rstrip() if k < last else c
         if not c:
             continue
         at = line.find(c, pos)
