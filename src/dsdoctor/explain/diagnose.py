@@ -16,6 +16,7 @@ from ..knowledge.versions import major_minor, parse
 from ..model import CONSEQUENCE, Evidence, Finding, Report, Severity
 from . import failure as FM
 from . import ranking as R
+from .attribute import attribute
 from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
 from .causes import regressions as RG
@@ -335,6 +336,9 @@ def _unknown(sc: Scanner, facts: LogFacts, text: str, kind: str, ev: List[Eviden
              groups: Dict[str, str], frames: List[Tuple[str, int, str]]) -> Finding:
     """``unknown``: the failing line, who raised it, next steps for its kind."""
     g = dict(groups, kind=kind, who=FM.raised_by(frames, text), libs="|".join(FM.packages(frames)))
+    att = attribute(text, frames, {k: v[0] for k, v in sc.versions.items()}) if kind == FM.EXCEPTION else None
+    if att is not None:  # the message index names the library function: still no cause, but who raised it
+        g.update(who=att.message.where(), said=att.text, fix=att.fix)
     if any(FM.PIP_BUILD.search(p) for p, _, _ in frames):
         g["kind"] = FM.COMPILER  # an exception in a package's setup.py: that package's build failed
     if sc.build_started is not None or sc.build_ran is not None:

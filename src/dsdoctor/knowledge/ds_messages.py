@@ -121,7 +121,7 @@ def cpu_adam_failure_tail(ds: Version) -> str:
     """The line a user sees last when cpu_adam fails: a pointer, never the cause."""
     return MSG_CPU_ADAM_WRAPPED if ds >= v(CPU_ADAM_WRAPPED_SINCE) else MSG_DS_OPT_ADAM
 
-# Training-time messages (read in 0.16.4; the same text 0.3-0.19.8)
+# Training-time messages (read in 0.16.4; the same text 0.6.5-0.19.8 unless noted)
 # runtime/fp16/loss_scaler.py DynamicLossScaler.update_scale: an overflow with the scale already at min_loss_scale
 MSG_LOSS_SCALE_MIN = "Current loss scale already at minimum - cannot decrease scale anymore. Exiting run."
 # ... and its info line for each skipped step (fp16): "[deepspeed] OVERFLOW! Rank {rank} Skipping step. Attempted loss
@@ -134,7 +134,7 @@ MSG_FP16_OVERFLOW = "fp16 dynamic loss scale overflow! Skipping step. Attempted 
 MSG_NO_IPG_INDEX = "'DeepSpeedZeroOptimizer' object has no attribute 'ipg_index'"
 # runtime/zero/stage_1_and_2.py reduce_independent_p_g_buckets_and_remove_grads / reduce_ipg_grads (assert)
 MSG_REDUCED_TWICE = "The parameter {param_id} has already been reduced."
-# runtime/pipe/engine.py PipelineEngine.__init__ (assert, 0.3-0.19.8)
+# runtime/pipe/engine.py PipelineEngine.__init__ (assert, 0.3.16-0.19.8)
 MSG_PIPE_ZERO23 = "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"
 # runtime/zero/stage3.py DeepSpeedZeroOptimizer_Stage3.defragment's source line (0.6-0.19.8): trainable params of mixed dtypes
 SRC_DEFRAGMENT_DTYPE = "assert len(set(t.dtype for t in tensors)) == 1"

@@ -151,7 +151,7 @@ MSG_SIZE0_CURRENT = "the shape in current model is torch.Size([0])."  # loading 
 MSG_BF16_UNSUPPORTED = "Your setup doesn't support bf16/gpu."  # training_args.py __post_init__ (4.2x-5.24)
 MSG_REQUIRE_VERSION = "{req} is required for a normal functioning of this module, but found {found}"  # utils/versions.py require_version (4.x-5.24)
 # modeling_utils.py PreTrainedModel.to on a bitsandbytes model: "`.to` is not supported for `4-bit` or `8-bit` bitsandbytes
-# models." (4.30-4.3x), "`.to` is not supported for `8-bit` bitsandbytes models." (4.4x-5.x)
+# models." (4.30-4.3x), "`.to` is not supported for `8-bit` bitsandbytes models." (4.4x-4.57; not in 5.x)
 MSG_BNB_TO = "`.to` is not supported for `"
 # trl models/modeling_base.py (0.7-0.19), experimental/utils.py (1.x)
 MSG_TRL_REF_MODEL = "DeepSpeed ZeRO-3 is enabled and is not compatible with `create_reference_model()`"

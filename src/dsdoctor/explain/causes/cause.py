@@ -78,6 +78,7 @@ class Signature:
     cause_with: str = ""  # a note that is the cause when a symptom line matching this regex is in the log
     rows: bool = False  # ``cause_with`` reads ds_report's op-table rows too (for any other note a row is context)
     below: Tuple[str, ...] = ()  # a frame signature: a deeper frame (called from the matched one) is (path suffix, function)
+    template: str = ""  # a message signature's template (``msg``): tests check it against the message index
 
 
 @dataclass
@@ -266,9 +267,9 @@ def msg(template: str, source: str, *samples: str, symptom: bool = False, note: 
     k, head = _head(template)
     if cut and k >= 0 and len(head) >= CUT_NEEDLE:
         return Signature("", LazyPattern(lambda: _cut(_units(template), k)), symptom, head, note, source, samples,
-                         cause_with=cause_with, rows=rows)
+                         cause_with=cause_with, rows=rows, template=template)
     return Signature("", LazyPattern(lambda: _lit(template)), symptom, max(_pieces(template), key=len), note, source, samples,
-                     cause_with=cause_with, rows=rows)
+                     cause_with=cause_with, rows=rows, template=template)
 
 
 def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = False, note: bool = False,

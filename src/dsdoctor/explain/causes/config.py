@@ -239,7 +239,7 @@ SPECS: Tuple[Cause, ...] = (
                    "ZeRO stage 2\n"),),
         reads="log"),
     signatures=(
-              msg(K.MSG_NO_SYNC, "deepspeed/runtime/engine.py no_sync (0.14-0.19.8)",
+              msg(K.MSG_NO_SYNC, "deepspeed/runtime/engine.py no_sync (0.16-0.19.8)",
                   "AssertionError: no_sync context manager is incompatible with gradient partitioning logic of ZeRO "
                   "stage 2"),
               frame("deepspeed/runtime/engine.py", "no_sync", "deepspeed/runtime/engine.py no_sync's assertion, message "
@@ -321,7 +321,7 @@ SPECS: Tuple[Cause, ...] = (
                    "[rank0]: AssertionError: zero stage 2 requires an optimizer\n"),),
         reads="log"),
     signatures=(
-              msg(K.MSG_ZERO_NEEDS_OPTIMIZER, "deepspeed/runtime/engine.py _configure_zero_optimizer (0.5-0.19.8) and "
+              msg(K.MSG_ZERO_NEEDS_OPTIMIZER, "deepspeed/runtime/engine.py _configure_zero_optimizer (0.5.7-0.19.8) and "
                   "accelerate/accelerator.py _prepare_deepspeed (0.2x-1.15)",
                   "AssertionError: zero stage 2 requires an optimizer"),
               frame("deepspeed/runtime/engine.py", "_configure_zero_optimizer", "the same assertion, message cut "

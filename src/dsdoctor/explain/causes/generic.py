@@ -116,6 +116,12 @@ def unknown(s: Seen, f: LogFacts) -> Advice:
     said = [f"Raised by {g['who']}." if g.get("who") else "",
             f"Your last frame: {g['path']}:{g['line']} in {g['func']}." if g.get("path") else "",
             "The log is cut after the traceback's frames: its exception line is missing." if kind == F.CUT else ""]
+    if g.get("said"):  # the message index names the library function that raises it (attribute.py)
+        said[0] = "No known cause names it; the message is the library's own, read in its released sources."
+        fixes = ([code_fix(f"Do what the message says: {g['fix']}", reason=f"the message {g['who']} raises says so")]
+                 if g.get("fix") else [])
+        return Advice(f"Raised by {g['who']}: {g['said'][:200]}", "", fixes + _next_steps(kind, g),
+                      " ".join(x for x in said if x))
     what = "A hang (a stack dump of a stuck process)" if kind == F.HANG else "A failure"
     return Advice(f"{what} dsdoctor does not recognise: {s.text[:200]}", "", _next_steps(kind, g),
                   " ".join(x for x in said if x))
@@ -296,7 +302,11 @@ SPECS: Tuple[Cause, ...] = (
               "line, a traceback cut before its exception, a compiler error, the launcher killing its ranks, a non-zero "
               "exit code, a signal or `Killed`, an NCCL watchdog timeout, a stack dump of a stuck process) and no known cause explains it.",
         why="No known cause matched, and explain never invents one; it quotes the failing line and says who raised it "
-              "(the library and function of the innermost library frame, or the exception's module or the logger).",
+              "(the library and function of the innermost library frame, or the exception's module or the logger). When "
+              "the message index (every message of DeepSpeed, Transformers, Accelerate, PEFT, TRL and torch's "
+              "distributed/extension modules, read in their released sources) has the exception's message in one "
+              "library function, it names that function and the releases that carry the message, and quotes the fix "
+              "the message itself states.",
         fix="Next steps fit the kind of failure: an exception in a library call: report its frame with the versions "
               "of the libraries in the frames (`pip list`, `dsdoctor check -v`); a launcher's kill, an exit code or a "
               "signal: find the first rank's own error above it, and the kernel log (`dmesg`) for an OOM kill; a "

@@ -91,7 +91,7 @@ SPECS: Tuple[Cause, ...] = (
     form(N.ZERO3_DEVICE_MAP_CONFLICT, _device_map, signatures=(
               msg(TK.MSG_ZERO3_DEVICE_MAP, f"{MODELING} (Transformers 4.51-5.x)",
                   "ValueError: DeepSpeed Zero-3 is not compatible with passing a `device_map`."),
-              msg(TK.MSG_DEVICE_MAP_NEEDS_LOW_MEM, f"{MODELING} (Transformers 4.20-4.50; ZeRO-3 sets low_cpu_mem_usage=False)",
+              msg(TK.MSG_DEVICE_MAP_NEEDS_LOW_MEM, f"{MODELING} (Transformers 4.20-4.49; ZeRO-3 sets low_cpu_mem_usage=False)",
                   "ValueError: Passing along a `device_map` requires `low_cpu_mem_usage=True`"),
               msg(TK.MSG_ACCELERATE_DEVICE_MAP_AUTO, "accelerate/accelerator.py prepare_model (Accelerate 0.2x-1.15)",
                   "ValueError: You can't train a model that has been loaded with `device_map='auto'` in any "

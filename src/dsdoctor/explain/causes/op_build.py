@@ -176,7 +176,7 @@ SPECS: Tuple[Cause, ...] = (
     signatures=(
               msg(CK.MSG_NVCC_ARCH, "nvcc (CUDA 12.x: compute_35; 13.0: compute_60/61/70 removed)",
                   "nvcc fatal   : Unsupported gpu architecture 'compute_60'"),
-              msg(K.MSG_FORK_ARCH, f"{BUILDER} compute_capability_args (0.16-0.19.8)",
+              msg(K.MSG_FORK_ARCH, f"{BUILDER} compute_capability_args (0.19.0-0.19.8)",
                   "RuntimeError: DeepSpeed JIT builder for 'fused_adam' cannot probe CUDA device capabilities in a "
                   "forked subprocess where CUDA has already been initialized. Set TORCH_CUDA_ARCH_LIST to specify "
                   "target architectures explicitly."),
@@ -254,7 +254,7 @@ SPECS: Tuple[Cause, ...] = (
                       "          abort(f\"Unable to pre-compile {op_name}\")\n")),
         reads="log"),
     signatures=(
-              msg(CK.MSG_WINDOWS_POSIX_ONLY, "deepspeed/ops/op_builder/*.py is_compatible on Windows (0.10-0.19.8)",
+              msg(CK.MSG_WINDOWS_POSIX_ONLY, "deepspeed/ops/op_builder/*.py is_compatible on Windows (0.19.5-0.19.8)",
                   "[WARNING]  async_io is only supported on POSIX platforms, not Windows."),
               msg(CK.MSG_MSVC_REQUIRED, "setuptools/_distutils/_msvccompiler.py (setuptools 60-75)",
                   "error: Microsoft Visual C++ 14.0 or greater is required. Get it with \"Microsoft C++ Build Tools\": "

@@ -183,7 +183,7 @@ SPECS: Tuple[Cause, ...] = (
                    "Attempted loss scale: 1, reducing to 1\n")),
         reads="log"),
     signatures=(
-        msg(K.MSG_LOSS_SCALE_MIN, f"{LOSS_SCALER} (0.3-0.19.8)",
+        msg(K.MSG_LOSS_SCALE_MIN, f"{LOSS_SCALER} (0.6.5-0.19.8)",
             "Exception: Current loss scale already at minimum - cannot decrease scale anymore. Exiting run."),
         # the scale already at its minimum and "reduced" to the same value: every step is skipped from here on
         rx(r"(?:OVERFLOW! Rank \d{1,6}|fp16 dynamic loss scale overflow!) Skipping step\. Attempted loss scale: "
@@ -297,7 +297,7 @@ SPECS: Tuple[Cause, ...] = (
                    "AssertionError: ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism\n"),),
         reads="log"),
     signatures=(
-        msg(K.MSG_PIPE_ZERO23, "deepspeed/runtime/pipe/engine.py PipelineEngine.__init__ (assert, 0.3-0.19.8)",
+        msg(K.MSG_PIPE_ZERO23, "deepspeed/runtime/pipe/engine.py PipelineEngine.__init__ (assert, 0.3.16-0.19.8)",
             "AssertionError: ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"),)),
     cause(
     N.CLIENT_OPTIMIZER_AND_DS_CONFIG_OPTIMIZER,

@@ -238,7 +238,7 @@ SPECS: Tuple[Cause, ...] = (
                  "Unsupported global: GLOBAL deepspeed.runtime.zero.config.ZeroStageEnum"),
               rx(r"Weights only load failed\b", "Weights only load failed", TORCH_SER + ": the UnpicklingError's "
                  "first sentence, the paste cut after it", "_pickle.UnpicklingError: Weights only load failed."),
-              msg(MSG_WO_DEFAULT, TORCH_SER + ": UNSAFE_MESSAGE, the error's option (1)",
+              msg(MSG_WO_DEFAULT, "torch/serialization.py load (torch 2.6-2.14): UNSAFE_MESSAGE, the error's option (1)",
                   "\t(1) In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
                   "from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely "
                   "succeed, but it can result in arbitrary code execution."))),

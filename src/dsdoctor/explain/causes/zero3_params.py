@@ -216,7 +216,7 @@ SPECS: Tuple[Cause, ...] = (
                    "since the model has already been set to the correct devices and casted to the correct `dtype`.\n"),),
         reads="log"),
     signatures=(
-              msg(TK.MSG_BNB_TO, "transformers/modeling_utils.py PreTrainedModel.to (4.30-5.x), called by DeepSpeed "
+              msg(TK.MSG_BNB_TO, "transformers/modeling_utils.py PreTrainedModel.to (4.30-4.57; not in 5.x), called by DeepSpeed "
                   "engine.py _configure_distributed_model",
                   "ValueError: `.to` is not supported for `8-bit` bitsandbytes models. Please use the model as it is, "
                   "since the model has already been set to the correct devices and casted to the correct `dtype`."),)),
@@ -238,7 +238,7 @@ SPECS: Tuple[Cause, ...] = (
                    "Please instantiate your reference model directly with `AutoModelForCausalLM.from_pretrained()`.\n"),),
         reads="log"),
     signatures=(
-              msg(TK.MSG_TRL_REF_MODEL, "trl/models/modeling_base.py create_reference_model (TRL 0.7-0.19; "
+              msg(TK.MSG_TRL_REF_MODEL, "trl/models/modeling_base.py create_reference_model (TRL 0.8-0.19, and some 0.7.x; "
                   "trl/experimental/utils.py in 1.x)",
                   "ValueError: DeepSpeed ZeRO-3 is enabled and is not compatible with `create_reference_model()`. "
                   "Please instantiate your reference model directly with `AutoModelForCausalLM.from_pretrained()`."),)),
