@@ -22,6 +22,7 @@ from .causes import generic as G
 from .causes import regressions as RG
 from .causes import versions as V
 from .causes.loading import zero3_both
+from .indexed_failures import numbered, recheck
 from .match import Frame, Hit, Scanner, Traceback
 from .reader import Source, bytes_stream, iter_chunks, open_binary
 
@@ -59,10 +60,11 @@ def diagnose_log(text: str, *, source: str = "log") -> Report:
     """Explain one log given as text (the public API: ``dsdoctor smoke`` and tests call this)."""
     sc = Scanner()
     sc.start_source(source, 0)
-    for chunk in iter_chunks(bytes_stream(text.encode("utf-8", "surrogateescape"))):
+    data = text.encode("utf-8", "surrogateescape")
+    for chunk in iter_chunks(bytes_stream(data)):
         sc.feed_chunk(chunk)
     sc.end_source()
-    return diagnose_scan(sc)
+    return recheck(diagnose_scan(sc), sc, diagnose_scan, [(source, numbered(data))])
 
 
 # ------------------------------------------------------------------------------------------- facts

@@ -12,7 +12,9 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
 - an NCCL watchdog timeout;
 - a stack dump of a stuck process: py-spy's ``Thread 123 (active): "MainThread"`` headers (or the ``py-spy dump``
   command that printed them), faulthandler's ``Timeout (0:30:00)!`` of ``dump_traceback_later``;
-- a traceback cut before its exception line (the scanner keeps it: ``Traceback.exc_text`` is empty).
+- a traceback cut before its exception line (the scanner keeps it: ``Traceback.exc_text`` is empty);
+- in a log that shows none of these, a line that is a message a library raises (the message index; a message one
+  release only logs does not count): ``explain/indexed_failures.py``, run only on that path.
 
 ``kind`` classifies one cleaned line (the scanner calls it on each line the prefilter passes; ``LITERALS`` are what
 the prefilter must pass for it); ``raised_by`` names the library that raised a traceback's exception. The advice for

@@ -17,8 +17,11 @@ FOLLOW_POLL_S = 0.5
 
 def explain_paths(paths: List[str]) -> Report:
     """Explain files / directories / ``-``."""
+    from .indexed_failures import file_lines, recheck
+
     sources = expand(paths)
-    report = diagnose_scan(scan_sources(sources))
+    sc = scan_sources(sources)
+    report = recheck(diagnose_scan(sc), sc, diagnose_scan, file_lines(sources))
     report.facts["sources"] = [s.name for s in sources]
     return report
 

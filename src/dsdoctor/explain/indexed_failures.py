@@ -1,0 +1,78 @@
+"""A failure shown only by a library's own message: for a log that would answer ``no-failure`` (no exception line,
+no compiler error, no kill, ...), the lines whose text is a message a library *raises* (the message index,
+:mod:`dsdoctor.knowledge.messages`; messages only logged do not count) are failure evidence. People paste the
+message without its exception class (``No slot '2' specified on host 'work1'``), or the ``assert`` line of a
+traceback cut around it. Runs only on that path, over at most :data:`MAX_BYTES` of the log."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Iterator, List, Sequence, Tuple
+
+from .. import names as N
+from ..model import Report
+from . import failure as FM
+from .match import Hit, Scanner
+from .reader import Source, clean, open_binary
+
+MAX_BYTES = 8 << 20  # a no-failure log longer than this is not searched line by line
+MIN_LITERAL = 30  # literal characters of the template the line must show (a shorter match may be any text)
+MAX_HITS = 3
+
+
+def _raised(kind: str) -> bool:
+    """A kind of the index that is an exception class (not a log level, not a warning category)."""
+    return kind[:1].isupper() and not kind.endswith("Warning")
+
+
+def raised_lines(lines: Iterable[Tuple[int, bytes]], source: str, index: int = 0) -> List[Hit]:
+    """The lines (numbered, raw) that show a message a library raises, as failure hits of kind exception."""
+    from ..knowledge import messages as MI  # loaded only for a log with no failure line
+
+    out: List[Hit] = []
+    for lineno, raw in lines:
+        stream, text = clean(raw)
+        text = text.strip()
+        if len(text) < MIN_LITERAL or FM.kind(text) is not None:
+            continue
+        found = MI.lookup(text)[:20]
+        raised = max((m.literal for m in found if _raised(m.message.kind) and not m.cut), default=0)
+        logged = max((m.literal for m in found if not _raised(m.message.kind)), default=0)
+        # a message one release raises and another only logs (a warning that goes on) is no evidence
+        if raised >= MIN_LITERAL and raised > logged:
+            out.append(Hit(FM.EXCEPTION, source, lineno, stream, text[:1000], order=index * (1 << 40) + lineno))
+            if len(out) >= MAX_HITS:
+                break
+    return out
+
+
+def numbered(data: bytes) -> Iterator[Tuple[int, bytes]]:
+    """(line number from 1, raw line) of the first :data:`MAX_BYTES` of ``data``."""
+    return enumerate(data[:MAX_BYTES].split(b"\n"), 1)
+
+
+def _source_lines(src: Source) -> Iterator[Tuple[int, bytes]]:
+    data = b""
+    try:
+        with open_binary(src) as f:
+            data = f.read(MAX_BYTES)
+    except (OSError, EOFError, ValueError):  # a truncated .gz, a file gone since the scan: the scan already said so
+        pass
+    return numbered(data)
+
+
+def recheck(report: Report, sc: Scanner, diagnose: Callable[[Scanner], Report],
+            sources: Sequence[Tuple[str, Iterator[Tuple[int, bytes]]]]) -> Report:
+    """``report`` again with the lines that show a raised library message as failure evidence, when it answered
+    ``no-failure`` and such lines exist; else ``report``."""
+    if not report.findings or report.findings[0].name != N.NO_FAILURE:
+        return report
+    hits = [h for i, (name, lines) in enumerate(sources) for h in raised_lines(lines, name, i)][:MAX_HITS]
+    if not hits:
+        return report
+    sc.failures.extend(hits)
+    return diagnose(sc)
+
+
+def file_lines(sources: Sequence[Source]) -> List[Tuple[str, Iterator[Tuple[int, bytes]]]]:
+    """The named line iterators of files (stdin, already consumed, has none)."""
+    return [(s.name, _source_lines(s)) for s in sources if s.path is not None]
