@@ -189,6 +189,27 @@ assert not ops, "ops were prebuilt"')"
 done
 
 # ---- 7. Hugging Face stacks (transformers + accelerate + peft) beside each other --------------------
+# install SPEC's pure-Python dependency closure (what the venv already has left out: torch and its stack) into TARGET
+install_pure() {
+  local spec="$1" target="$2" report="$2.report.json"
+  # shellcheck disable=SC2086
+  "$VPY" -m pip install -q --dry-run --ignore-installed --report "$report" $spec
+  mapfile -t reqs < <("$VPY" - "$report" <<'PY'
+import json, sys
+have = {"torch", "triton", "sympy", "networkx", "jinja2", "fsspec", "mpmath", "markupsafe", "filelock",
+        "typing-extensions", "typing_extensions", "setuptools", "numpy"}
+for item in json.load(open(sys.argv[1]))["install"]:
+    meta = item["metadata"]
+    name = meta["name"].lower()
+    if name in have or name.startswith("nvidia-") or name.startswith("cuda-"):
+        continue
+    print(f"{meta['name']}=={meta['version']}")
+PY
+)
+  "$VPY" -m pip install -q --no-deps --target "$target" "${reqs[@]}"
+  rm -f "$report"
+}
+
 # hf/<name>/ is a --target dir for PYTHONPATH (with ds/<ver>). Dependencies are resolved with pip's
 # dry-run report and installed without torch and its own dependencies, which venv already has.
 declare -A HF=([tf4.46.3]="transformers==4.46.3 accelerate==1.1.1 peft==0.13.2"
@@ -202,22 +223,7 @@ for name in "${!HF[@]}"; do
   fi
   log "hf/$name: installing $spec"
   rm -rf "$dir"; mkdir -p "$dir"
-  # shellcheck disable=SC2086
-  "$VPY" -m pip install -q --dry-run --ignore-installed --report "$dir.report.json" $spec
-  mapfile -t reqs < <("$VPY" - "$dir.report.json" <<'PY'
-import json, sys
-have = {"torch", "triton", "sympy", "networkx", "jinja2", "fsspec", "mpmath", "markupsafe", "filelock",
-        "typing-extensions", "typing_extensions", "setuptools", "numpy"}
-for item in json.load(open(sys.argv[1]))["install"]:
-    meta = item["metadata"]
-    name = meta["name"].lower()
-    if name in have or name.startswith("nvidia-") or name.startswith("cuda-"):
-        continue
-    print(f"{meta['name']}=={meta['version']}")
-PY
-)
-  "$VPY" -m pip install -q --no-deps --target "$dir" "${reqs[@]}"
-  rm -f "$dir.report.json"
+  install_pure "$spec" "$dir"
   stamp "hf-$name" "$spec"
   DID+=("hf/$name")
 done
@@ -237,22 +243,7 @@ else
   "$PYTHON" -m venv --without-pip "$PVENV"
   psite="$("$PVENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
   vsite="$("$VPY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-  # shellcheck disable=SC2086
-  "$VPY" -m pip install -q --dry-run --ignore-installed --report "$PVENV.report.json" $PAIR_SPEC
-  mapfile -t reqs < <("$VPY" - "$PVENV.report.json" <<'PY'
-import json, sys
-have = {"torch", "triton", "sympy", "networkx", "jinja2", "fsspec", "mpmath", "markupsafe", "filelock",
-        "typing-extensions", "typing_extensions", "setuptools", "numpy"}
-for item in json.load(open(sys.argv[1]))["install"]:
-    meta = item["metadata"]
-    name = meta["name"].lower()
-    if name in have or name.startswith("nvidia-") or name.startswith("cuda-"):
-        continue
-    print(f"{meta['name']}=={meta['version']}")
-PY
-)
-  "$VPY" -m pip install -q --no-deps --target "$psite" "${reqs[@]}"
-  rm -f "$PVENV.report.json"
+  install_pure "$PAIR_SPEC" "$psite"
   printf '%s\n' "$vsite" >"$psite/zz-oracle-venv.pth"
   "$PVENV/bin/python" -c 'import transformers, accelerate; print(transformers.__version__, accelerate.__version__)'
   stamp "pair-$PAIR" "$PAIR_SPEC"
