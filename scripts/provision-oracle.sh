@@ -16,6 +16,7 @@
 #   hf/<name>/       transformers + accelerate + peft (4.46.3 era and 5.24.0) for PYTHONPATH, no torch
 #   venv-tf4.36.2-acc1.0.0/  transformers 4.36.2 + accelerate 1.0.0 in a venv's site-packages (+ a .pth to venv's):
 #                    two real releases that disagree on an API (the API history oracle)
+#   ext-0.19.8/      cpu_adam, deepspeed_shm_comm, fused_adam of ds/0.19.8 on venv's torch (CPU accelerator), built once
 #   sdist/           DeepSpeed source tarballs read by tests/oracle/test_knowledge_sources.py
 #   .stamps/         one stamp per finished step; .provisioned when everything is done
 #
@@ -248,6 +249,30 @@ else
   "$PVENV/bin/python" -c 'import transformers, accelerate; print(transformers.__version__, accelerate.__version__)'
   stamp "pair-$PAIR" "$PAIR_SPEC"
   DID+=("venv-$PAIR")
+fi
+
+# ---- 9. the CPU ops of DeepSpeed 0.19.8, built once -------------------------------------------------
+# The oracle tests that run real ZeRO-3 training (smoke, lint engine, API, estimate, multi-node) all use venv's torch
+# with ds/0.19.8 on the CPU accelerator, so they share one TORCH_EXTENSIONS_DIR built here, once, before the tests:
+# built inside the tests it was rebuilt per directory and per worker, on the CI's two cores, at the same time as the
+# build tests whose subject is the build (tests/oracle/test_cpu_adam_oracle.py, test_verify_oracle.py build in their
+# own directories and are not affected).
+EXT="$ORACLE/ext-0.19.8"
+EXT_KEY="$TORCH_SPEC deepspeed 0.19.8 cpu: CPUAdamBuilder ShareMemCommBuilder FusedAdamBuilder"
+if stamp_ok ext-0.19.8 "$EXT_KEY" && [[ -f "$EXT/cpu_adam/cpu_adam.so" ]]; then
+  log "ext-0.19.8: up to date"
+else
+  log "ext-0.19.8: building cpu_adam, deepspeed_shm_comm and fused_adam (CPU accelerator; ~5 min on 2 cores)"
+  rm -rf "$EXT"
+  env -u DS_ACCELERATOR -u CUDA_HOME PYTHONPATH="$ORACLE/ds/0.19.8" TORCH_EXTENSIONS_DIR="$EXT" "$VPY" -c '
+from deepspeed.accelerator import get_accelerator
+acc = get_accelerator()
+assert acc.device_name() == "cpu", acc.device_name()
+for name in ("CPUAdamBuilder", "ShareMemCommBuilder", "FusedAdamBuilder"):
+    acc.create_op_builder(name).load()
+'
+  stamp ext-0.19.8 "$EXT_KEY"
+  DID+=("ext-0.19.8")
 fi
 
 T1=$(date +%s)

@@ -8,6 +8,9 @@ from typing import List
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+# tests/cases holds fixture projects, some with their own tests/ and conftest.py (a repository's unit tests are
+# lint input): they are read by the tests, never collected as tests.
+collect_ignore_glob = ["cases/*"]
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,9 @@ from typing import Any, Dict, List, Optional
 
 REPO = Path(__file__).resolve().parents[1]
 ORACLE_DIR = Path(os.environ.get("DSDOCTOR_ORACLE_DIR", REPO / ".cache" / "oracle"))
+# cpu_adam, deepspeed_shm_comm and fused_adam of ds/0.19.8 on the oracle venv's torch (CPU accelerator), built once by
+# scripts/provision-oracle.sh step 9: the training oracles share it instead of each building its own.
+EXT_0198 = ORACLE_DIR / "ext-0.19.8"
 
 
 def require_oracle() -> bool:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Dict, Optional
 
 import pytest
+from envfixture import EXT_0198
 
 from dsdoctor.knowledge import deepspeed as K
 from dsdoctor.knowledge import transformers as TF
@@ -53,7 +54,10 @@ def _env(tmp: Path, pythonpath: str, **extra: str) -> Dict[str, str]:
         env.pop(k, None)
     env.update(PYTHONPATH=f"{pythonpath}:{REPO / 'src'}", PATH=f"{ORACLE / 'venv' / 'bin'}:{env.get('PATH', '/usr/bin:/bin')}",
                MASTER_ADDR="127.0.0.1", MASTER_PORT=str(_free_port()), RANK="0", LOCAL_RANK="0", OMP_NUM_THREADS="1",
-               TORCH_EXTENSIONS_DIR=str(ORACLE / "ext-api"), XDG_CACHE_HOME=str(tmp / "xdg"), **extra)
+               XDG_CACHE_HOME=str(tmp / "xdg"), **extra)
+    # the provisioned CPU-accelerator build of 0.19.8 where it applies; other versions / the CUDA builder apart
+    shared = "DS_ACCELERATOR" not in extra and pythonpath.endswith(str(ORACLE / "ds" / "0.19.8"))
+    env["TORCH_EXTENSIONS_DIR"] = str(EXT_0198 if shared else ORACLE / "ext-api")
     return env
 
 

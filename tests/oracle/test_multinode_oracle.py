@@ -12,12 +12,14 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Dict
 
+from envfixture import EXT_0198
+
 from dsdoctor.multinode.hosts import HostfileError, select
 
 REPO = Path(__file__).resolve().parents[2]
 ORACLE = Path(os.environ.get("DSDOCTOR_ORACLE_DIR") or REPO / ".cache" / "oracle")
 VPY = ORACLE / "venv" / "bin" / "python"
-EXT = ORACLE / "ext-smoke"  # shared with the smoke oracle tests: cpu_adam is built once
+EXT = EXT_0198  # built by provisioning, once
 TRAIN = REPO / "src" / "dsdoctor" / "smoke" / "train.py"
 ZERO3 = {"optimizer": {"type": "AdamW", "params": {"lr": 0.01}},
          "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}, "offload_param": {"device": "cpu"}}}

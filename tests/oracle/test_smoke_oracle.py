@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 import pytest
+from envfixture import EXT_0198
 
 pytestmark = pytest.mark.oracle
 
 REPO = Path(__file__).resolve().parents[2]
 ORACLE = Path(os.environ.get("DSDOCTOR_ORACLE_DIR") or REPO / ".cache" / "oracle")
 VPY = ORACLE / "venv" / "bin" / "python"
-EXT = ORACLE / "ext-smoke"  # kept between runs: the first cpu_adam + shm_comm build takes ~70 s
+EXT = EXT_0198  # built by provisioning, once
 
 
 
