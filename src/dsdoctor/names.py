@@ -135,6 +135,7 @@ TORCH_WEIGHTS_ONLY_LOAD = "torch-weights-only-load"
 TRANSFORMERS_TMP_CHECKPOINT_RENAME = "transformers-tmp-checkpoint-rename"
 DEEPSPEED_RELEASE_REGRESSION = "deepspeed-release-regression"
 TRANSFORMERS_RELEASE_REGRESSION = "transformers-release-regression"
+TRANSFORMERS_TOO_OLD_FOR_MODEL = "transformers-too-old-for-model"
 FP16_LOSS_SCALE_COLLAPSE = "fp16-loss-scale-collapse"
 LOSS_BACKWARD_BYPASSES_ENGINE = "loss-backward-bypasses-engine"
 CHECKPOINTING_FROZEN_INPUTS_NO_GRAD = "checkpointing-frozen-inputs-no-grad"
@@ -285,12 +286,13 @@ CODES: Dict[str, Tuple[str, str]] = {
     NODE_ENV_DIFFERS: ("DS702", "multinode"),
     LAUNCH_FAILED: ("DS703", "launch"),
     # DS8xx: the long tail explain names, by area: DS800 versions and releases (explain/causes/versions.py, next
-    # free: DS803), DS820 training (training.py, next free: DS830), DS840 launch and rendezvous (distributed.py,
+    # free: DS804), DS820 training (training.py, next free: DS830), DS840 launch and rendezvous (distributed.py,
     # launch.py; next free: DS848)
     TORCH_WEIGHTS_ONLY_LOAD: ("DS800", "explain"),
     TRANSFORMERS_TMP_CHECKPOINT_RENAME: ("DS801", "explain"),
     DEEPSPEED_RELEASE_REGRESSION: ("DS802", "explain"),
     TRANSFORMERS_RELEASE_REGRESSION: ("DS809", "explain"),  # explain/causes/regressions.py
+    TRANSFORMERS_TOO_OLD_FOR_MODEL: ("DS803", "explain"),  # explain/causes/model_types.py
     FP16_LOSS_SCALE_COLLAPSE: ("DS820", "explain"),
     LOSS_BACKWARD_BYPASSES_ENGINE: ("DS821", "explain"),
     CHECKPOINTING_FROZEN_INPUTS_NO_GRAD: ("DS822", "explain"),

@@ -19,8 +19,8 @@ from . import ranking as R
 from .attribute import attribute
 from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
+from .causes import model_types as MT
 from .causes import regressions as RG
-from .causes import versions as V
 from .causes.loading import zero3_both
 from .indexed_failures import numbered, recheck
 from .match import Frame, Hit, Scanner, Traceback
@@ -370,10 +370,9 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         shown = RG.released(exc, facts, [fn for _, _, fn in _frames(tb)])
         if shown is not None:
             return _finding(shown, BY_NAME[shown].advise(Seen(exc), facts), ev, symptoms)
-        asked = V.api_mismatch(tb.exc_text, [(f.path, f.code) for f in tb.frames])
-        if asked is not None:  # one installed package's call asks another for what it lacks
-            name = N.PACKAGE_VERSIONS_INCOMPATIBLE
-            return _finding(name, BY_NAME[name].advise(Seen(exc, asked), facts), ev, symptoms)
+        asked = MT.versions_answer(tb.exc_text, [(f.path, f.code) for f in tb.frames], facts)
+        if asked is not None:  # a model type the installed Transformers predates; an API another package lacks
+            return _finding(asked[0], BY_NAME[asked[0]].advise(Seen(exc, asked[1]), facts), ev, symptoms)
         mine = fr is not None and innermost is fr and bool(tb.exc_text) and not LIB_EXCEPTION.search(tb.exc_text)
         if mine:
             return _finding(N.USER_CODE_ERROR, BY_NAME[N.USER_CODE_ERROR].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)

@@ -106,6 +106,20 @@ def _consumer_fix(caller: str, provider: str, kind: str, module: str, name: str,
     return f"{caller}>={fixed}"
 
 
+def _sole_consumer(provider: str, kind: str, module: str, name: str) -> str:
+    """With no caller frame in the log: the one package read whose releases import it unconditionally (the API
+    history's uses), else "" (none, or several: who asked is unknown)."""
+    if kind not in ("import", "module"):
+        return ""
+    found = []
+    for pkg in H.packages():
+        uses = (H.uses(pkg).get(provider) or {}).get("imports", {})
+        if any(row.get("u") and (k == f"{module}:{name}" or kind == "module" and k.startswith(f"{module}:"))
+               for k, row in uses.items()):
+            found.append(pkg)
+    return found[0] if len(found) == 1 else ""
+
+
 def answer(groups: Dict[str, str], versions: Dict[str, str]) -> Optional[Answer]:
     """The exact answer for ``groups`` (``kind``, ``module``, ``name``, ``caller`` as ``versions.api_mismatch``
     gives them), given the versions the log shows (package -> version)."""
@@ -133,7 +147,8 @@ def answer(groups: Dict[str, str], versions: Dict[str, str]) -> Optional[Answer]
             # a method or parameter every release has, missing: not a versions question the history answers
             return None
         how = text
-    caller = groups.get("caller", "")
+    caller = groups.get("caller", "") or _sole_consumer(provider, groups.get("kind", ""), groups.get("module", ""),
+                                                        groups.get("name", ""))
     if caller and caller != provider and caller in H.packages():
         fix = _consumer_fix(caller, provider, groups.get("kind", ""), groups.get("module", ""), groups.get("name", ""),
                             versions.get(caller, ""))

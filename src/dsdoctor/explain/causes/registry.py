@@ -15,6 +15,7 @@ from . import (
     install,
     launch,
     loading,
+    model_types,
     op_build,
     ranks,
     regressions,
@@ -30,7 +31,7 @@ from .cause import Cause, Signature
 # notes, areas in this order), and equal-rank causes are reported in log order.
 CAUSES: Tuple[Cause, ...] = (distributed.SPECS + build.SPECS + op_build.SPECS + install.SPECS + loading.SPECS
                              + zero3_params.SPECS + zero_runtime.SPECS + config.SPECS + training.SPECS + launch.SPECS
-                             + ranks.SPECS + versions.SPECS + regressions.SPECS + resources.SPECS + generic.SPECS)
+                             + ranks.SPECS + versions.SPECS + regressions.SPECS + model_types.SPECS + resources.SPECS + generic.SPECS)
 
 BY_NAME: Dict[str, Cause] = {c.name: c for c in CAUSES}
 
