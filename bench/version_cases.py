@@ -15,7 +15,8 @@ Criterion (``exact``), all three:
    (``deepspeed`` for ``deepspeed-release-regression``, ``vllm`` for ``new:vllm-version-incompatible``) when it
    has one, else any package of the case's ``fix`` / ``versions`` / ``notes``;
 3. the version: one such version is consistent with a version the case's ``fix`` / ``versions`` / ``notes`` give
-   that package: equal, or one a dotted prefix of the other (``0.14`` and ``0.14.4``), trailing ``.0`` ignored.
+   that package: equal, one a dotted prefix of the other (``0.14`` and ``0.14.4``), trailing ``.0`` ignored, or an
+   affected range the answer names (``DeepSpeed 0.12.0-0.19.7``) holding the case's release (``0.15.4``).
 
 A wrong finding never counts, however right its versions. Cases whose ids are in ``--holdout`` (a file of ids) are
 scored apart and only in aggregate (no per-case line: those logs stay unseen).
@@ -37,6 +38,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Set, Tuple
 
+from packaging.version import InvalidVersion, Version
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from explain_corpus import default_corpus, load_names  # noqa: E402
 
@@ -48,6 +51,7 @@ VERSION_FINDINGS = frozenset({"package-versions-incompatible", "deepspeed-releas
 PACKAGES = ("deepspeed", "transformers", "accelerate", "torch", "numpy", "pydantic", "bitsandbytes", "trl", "peft",
             "vllm", "flash-attn", "flash_attn", "triton", "megatron")
 _VER = re.compile(r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)")
+_RANGE = re.compile(r"(?<![\w.])(\d+\.\d+\.\d+)[-\u2013](\d+\.\d+\.\d+)(?![\w.]*\d)")  # 0.18.3-0.18.6
 _PKG = re.compile(r"\b(" + "|".join(re.escape(p) for p in PACKAGES) + r")\b", re.IGNORECASE)
 _WINDOW = 100  # how far after a package's name its versions are looked for (up to the next package or sentence)
 _LABEL_PKG = re.compile(r"^(?:new:)?([a-z0-9_]+?)-(?:version-incompatible|release-regression|too-old)")
@@ -67,8 +71,11 @@ def pairs(text: str) -> Set[Tuple[str, str]]:
     for i, m in enumerate(marks):
         end = min(m.end() + _WINDOW, marks[i + 1].start() if i + 1 < len(marks) else len(text))
         window = re.split(r"[.;] |\n", text[m.end():end])[0]
+        pkg = m.group(1).lower().replace("_", "-")
         for v in _VER.finditer(window):
-            out.add((m.group(1).lower().replace("_", "-"), _norm(v.group(1))))
+            out.add((pkg, _norm(v.group(1))))
+        for r in _RANGE.finditer(window):
+            out.add((pkg, f"{_norm(r.group(1))}..{_norm(r.group(2))}"))
     return out
 
 
@@ -79,7 +86,17 @@ def _norm(ver: str) -> str:
 
 
 def consistent(a: str, b: str) -> bool:
-    """Equal, or one is a dotted prefix of the other."""
+    """Equal, one a dotted prefix of the other, or one an affected range (``lo..hi``) holding the other (a release
+    of the case inside the range the answer names)."""
+    if ".." in a or ".." in b:
+        rng, ver = (a, b) if ".." in a else (b, a)
+        if ".." in ver:
+            return rng == ver
+        lo, hi = rng.split("..")
+        try:
+            return Version(lo) <= Version(ver) <= Version(hi)
+        except InvalidVersion:
+            return False
     return a == b or a.startswith(b + ".") or b.startswith(a + ".")
 
 
