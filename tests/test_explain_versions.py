@@ -47,3 +47,12 @@ def test_an_attribute_lookup_is_not_a_version_incompatibility() -> None:
            "    raise AttributeError(f\"'{type(self).__name__}' object has no attribute '{name}'\")\n"
            "AttributeError: 'PeftModelForCausalLM' object has no attribute 'save_checkpoint'\n")
     assert diagnose_log(log).findings[0].name != "package-versions-incompatible"
+
+
+def test_versions_from_install_paths() -> None:
+    """A frame's path into an installed egg or dist-info names the release; a downloaded wheel's name does not."""
+    egg = ('  File "/env/lib/python3.8/site-packages/transformers-4.4.2-py3.8.egg/transformers/trainer.py", line 903, '
+           "in train\n")
+    assert diagnose_log(egg).facts["versions"] == {"transformers": "4.4.2"}
+    assert diagnose_log("accelerate-0.25.0.dist-info\n").facts["versions"] == {"accelerate": "0.25.0"}
+    assert diagnose_log("Downloading transformers-4.36.0-py3-none-any.whl (8.2 MB)\n").facts["versions"] == {}

@@ -51,9 +51,11 @@ _VERSION_RX: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     ("accelerate", ("ccelerate version: ", "ccelerate` version: "), re.compile(r"`?[Aa]ccelerate`? version: (\d[\w.+-]{0,40})")),
     ("peft", ("PEFT version: ", "peft` version: ", "peft version: "), re.compile(r"`?(?:PEFT|peft)`? version: (\d[\w.+-]{0,40})")),
     ("trl", ("TRL version: ", "trl` version: ", "trl version: "), re.compile(r"`?(?:TRL|trl)`? version: (\d[\w.+-]{0,40})")),
-    # pip's output (``pip list`` columns, ``pkg==x.y``, an installed dist-info dir) for the packages the API history reads
+    # pip's output (``pip list`` columns, ``pkg==x.y``, an installed dist-info dir or egg in a frame's path) for the
+    # packages the API history reads
     *((pkg, (f"{pkg}==", f"{pkg}-", f"{pkg}  "), re.compile(
-        r"\b%s(?:==|-(?=\d[\w.+]{0,20}\.dist-info)|\s{2,40}(?=\d[\w.+]{0,20}\s*$))(\d+\.\d+[\w.+]{0,20}?)(?:\.dist-info|\s*$|[,;\s'\")])"
+        r"\b%s(?:==|-(?=\d[\w.+]{0,20}(?:\.dist-info|-py\d\.\d{1,2}\.egg))|\s{2,40}(?=\d[\w.+]{0,20}\s*$))(\d+\.\d+[\w.+]{0,20}?)"
+        r"(?:\.dist-info|-py\d\.\d{1,2}\.egg|\s*$|[,;\s'\")])"
         % pkg)) for pkg in ("accelerate", "transformers", "peft", "trl", "deepspeed", "torch")),
 )
 WRAP_MIN = 60  # a line this long may have been hard-wrapped (terminals, pastebins: 80-200 columns)
