@@ -56,3 +56,8 @@ def test_sole_consumer_from_uses() -> None:
     assert A._sole_consumer("torch", "attribute", "torch.distributed.elastic.agent.server.api", "log") == ""
     got = A.answer({"kind": "import", "module": "torch.distributed.elastic.agent.server.api", "name": "log"}, {})
     assert got is not None and got.pins[0] == "torch<2.4.0" and got.pins[1].startswith("deepspeed>=0.14")
+
+
+def test_sole_consumer_needs_every_consumer_recorded() -> None:
+    # PEFT's uses of DeepSpeed are not recorded: no asker is inferred for a DeepSpeed name
+    assert A._sole_consumer("deepspeed", "import", "deepspeed", "get_accelerator") == ""

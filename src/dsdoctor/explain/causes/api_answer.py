@@ -108,11 +108,13 @@ def _consumer_fix(caller: str, provider: str, kind: str, module: str, name: str,
 
 def _sole_consumer(provider: str, kind: str, module: str, name: str) -> str:
     """With no caller frame in the log: the one package read whose releases import it unconditionally (the API
-    history's uses), else "" (none, or several: who asked is unknown)."""
-    if kind not in ("import", "module"):
+    history's uses), else "" (none, or several: who asked is unknown). Only for a provider whose uses every consumer
+    read records (a consumer with none recorded might be the one that asked)."""
+    consumers = [pkg for pkg in H.packages() if pkg != provider and H.uses(pkg)]
+    if kind not in ("import", "module") or not all(H.uses(pkg).get(provider) for pkg in consumers):
         return ""
     found = []
-    for pkg in H.packages():
+    for pkg in consumers:
         uses = (H.uses(pkg).get(provider) or {}).get("imports", {})
         if any(row.get("u") and (k == f"{module}:{name}" or kind == "module" and k.startswith(f"{module}:"))
                for k, row in uses.items()):
