@@ -35,6 +35,10 @@ def test_model_type_unknown_rules() -> None:
     assert MC.model_type_unknown("KeyError: 'qwen2'", [("/work/train.py", "cfg[k]")], "") is None  # not AutoConfig's
     assert MC.model_type_unknown("KeyError: 'bert'", frames, "") is None  # every release read maps it
     assert MC.model_type_unknown("KeyError: 'chatglm'", frames, "") is None
+    gone = MT.span("granitevision")  # added, then dropped again by a later release read
+    assert gone is not None and gone.added_in() and gone.removed_in()
+    assert MC.model_type_unknown("KeyError: 'granitevision'", frames, "") is None
+    assert MC.model_type_unknown("KeyError: 'granitevision'", frames, str(gone.removed_in())) is None
     msg = ("ValueError: The checkpoint you are trying to load has model type `gemma3` but Transformers does not "
            "recognize this architecture. This could be because of an issue with the checkpoint, or because your "
            "version of Transformers is out of date.")

@@ -40,6 +40,8 @@ def model_type_unknown(exc: str, frames: Sequence[Tuple[str, str]], installed: s
     added = span.added_in() if span is not None else None
     if span is None or added is None or len(span.ranges) != 1:
         return None  # no release read maps it, every one does (older than the releases read), or gone and back
+    if span.removed_in() is not None and not installed:
+        return None  # a later release dropped it again: too old or too new, the log does not say which
     if installed:
         try:
             if Version(installed) >= Version(added):
