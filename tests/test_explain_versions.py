@@ -56,3 +56,13 @@ def test_versions_from_install_paths() -> None:
     assert diagnose_log(egg).facts["versions"] == {"transformers": "4.4.2"}
     assert diagnose_log("accelerate-0.25.0.dist-info\n").facts["versions"] == {"accelerate": "0.25.0"}
     assert diagnose_log("Downloading transformers-4.36.0-py3-none-any.whl (8.2 MB)\n").facts["versions"] == {}
+
+
+def test_a_stated_requirement_is_the_answer() -> None:
+    """require_version's message names the requirement and the installed release: the summary says both, and the
+    fixes are the requirement only (not the DeepSpeed / torch / Transformers catch-all)."""
+    first = diagnose_log("ImportError: peft>=0.11.0 is required for a normal functioning of this module, but found "
+                         "peft==0.10.0.\n").findings[0]
+    assert first.name == "package-versions-incompatible"
+    assert "peft>=0.11.0" in first.title and "peft==0.10.0 is installed" in first.title
+    assert [c for fx in first.fixes for c in fx.commands] == ["python -m pip install 'peft>=0.11.0'"]

@@ -144,7 +144,7 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
                               "pip list 2>/dev/null | grep -i -E '" + "|".join(p.replace("_", "[-_]") for p in pkgs) + "'",
                               reason=f"{g['caller'] or 'your code'} calls an API of another release: install the versions its requirements "
                                      "or release notes name, or upgrade both together"))
-    if exact is None:
+    if exact is None and not g.get("req"):
         fixes.append(code_fix("Move DeepSpeed / torch / Transformers to versions released together",
                               "pip install -U deepspeed   # or pin torch/transformers to the versions your DeepSpeed (or "
                               "project) was tested with",
@@ -152,8 +152,11 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     if exact is not None:
         return Advice(f"Installed packages disagree on an API: {exact.how}", "", fixes,
                       facts=" ".join(x for x in facts if x))
-    summary = (f"Installed packages disagree on an API: {_asked(g)}" if "caller" in g
-               else "Installed packages disagree on an API: an import or version requirement failed")
+    m = re.search(r"but found (\S{1,60}?)\.?$", s.text)
+    found = f" ({m.group(1)} is installed)" if m else ""
+    summary = (f"Installed packages disagree on an API: {_asked(g)}" if "caller" in g else
+               f"A version requirement failed: the module requires {g['req'].strip(chr(39) + chr(34))}{found}"
+               if g.get("req") else "Installed packages disagree on an API: an import or version requirement failed")
     return Advice(summary, "", fixes, facts=" ".join(x for x in facts if x))
 
 
