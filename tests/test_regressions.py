@@ -33,6 +33,8 @@ CODE = {
     "zeropp-quantized-weights-bf16": ("deepspeed/runtime/zero/partition_parameters.py",
                                       "def dequantize(self, quantized_param, scale):",
                                       "def dequantize(self, quantized_param, scale, dtype=None):"),
+    "bnb-optim-bits": ("accelerate/utils/deepspeed.py", "and optimizer.optim_bits == 32",
+                       "is_adaw = optimizer.args.optim_bits == 32"),
     "eval-deepspeed-init-inference": ("transformers/trainer.py", "self.is_deepspeed_enabled and self.model_wrapped "
                                       "is self.model", "self.is_deepspeed_enabled and self.deepspeed is None"),
 }
@@ -43,7 +45,7 @@ def test_rows_are_consistent() -> None:
     assert len(keys) == len(set(keys))
     for r in R.ALL:
         assert Version(r.first) <= Version(r.last) < Version(r.fixed), r.key
-        assert r.package in ("deepspeed", "transformers") and r.source and r.what, r.key
+        assert r.package in ("deepspeed", "transformers", "accelerate") and r.source and r.what, r.key
         assert r.predict in ("", "info", "warning", "error"), r.key
         for pkg, spec in r.needs:
             assert pkg and spec[0] in "<>=!~", r.key

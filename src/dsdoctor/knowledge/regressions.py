@@ -197,11 +197,22 @@ TF_EVAL_DEEPSPEED_INIT = Regression(
     "4.30.0, 4.30.1 and 4.30.2 wheels; 4.29.2 tests `args.deepspeed and not self.deepspeed`, 4.31.0 "
     "`self.deepspeed is None`; deepspeed.py deepspeed_init raises the message for a non-ZeRO-3 config in all of them",
     frame="_maybe_log_save_evaluate")
+ACC_BNB_OPTIM_BITS = Regression(
+    "bnb-optim-bits", "accelerate",
+    "object has no attribute 'optim_bits'",
+    "1.2.0", "1.2.1", "1.3.0",
+    "map_pytorch_optim_to_deepspeed (a client optimizer handed to DeepSpeed) reads `optimizer.optim_bits` of a "
+    "bitsandbytes AdamW / Adagrad / Lion unguarded; bitsandbytes releases that keep it in `optimizer.args` only "
+    "fail there",
+    "accelerate/utils/deepspeed.py map_pytorch_optim_to_deepspeed: `isinstance(optimizer, (bnb_opt.AdamW, "
+    "bnb_opt.AdamW32bit)) and optimizer.optim_bits == 32` (and the Adagrad / Lion forms) in the 1.2.0 and 1.2.1 "
+    "wheels (1.1.1 reads no optim_bits); 1.3.0 wraps each in `try: ... except AttributeError:` falling back to "
+    "`optimizer.args.optim_bits`. The bitsandbytes side was not read (its wheels were not downloaded)")
 
 DEEPSPEED: Tuple[Regression, ...] = (DS_TRITON_CIRCULAR_IMPORT, DS_TORCH_IS_COMPILING, DS_COMM_DOUBLE_INIT,
                                      DS_ZERO3_INFLIGHT_REGISTRY, DS_ZERO3_GRAD_FN_NO_GRAD, DS_LIBAIO_DPKG,
                                      DS_ZERO3_HOOKS_DELEGATING, DS_ZERO0_BF16_LOAD, DS_ZEROPP_QUANT_BF16)
-ALL: Tuple[Regression, ...] = (*DEEPSPEED, TF_TMP_CHECKPOINT, TF_EVAL_DEEPSPEED_INIT)
+ALL: Tuple[Regression, ...] = (*DEEPSPEED, TF_TMP_CHECKPOINT, TF_EVAL_DEEPSPEED_INIT, ACC_BNB_OPTIM_BITS)
 
 
 def deepspeed_bug(text: str, ver: Optional[Version] = None, *, any_version: bool = False) -> Optional[Regression]:
@@ -220,5 +231,14 @@ def shown(text: str, versions: Dict[str, Optional[Version]], funcs: Sequence[str
     failures print too: the release is what names the bug."""
     for reg in ALL:
         if reg.text and reg.text in text and reg.affects(versions.get(reg.package)) and (not reg.frame or reg.frame in funcs):
+            return reg
+    return None
+
+
+def caller_bug(text: str, caller: str) -> Optional[Regression]:
+    """The bug of the package whose code raised ``text`` (``caller``: the raising frame's package) that only its
+    affected releases can raise: the traceback itself shows the release range (no version needed)."""
+    for reg in ALL:
+        if caller and reg.package == caller and reg.package != "deepspeed" and reg.text and reg.text in text:
             return reg
     return None

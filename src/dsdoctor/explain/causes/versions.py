@@ -127,10 +127,11 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     fixes: List[Fix] = []
     exact = _exact(s, f)
     facts = [exact.facts if exact is not None else _versions_shown(f)]
-    bug = R.deepspeed_bug(s.text, f.ds)
+    bug = R.deepspeed_bug(s.text, f.ds) or R.caller_bug(s.text, g.get("caller", ""))
     if bug is not None:
-        facts.insert(0, f"DeepSpeed {f.ds}: {bug.what} (fixed in {bug.fixed}).")
-        fixes.append(F.pip_fix(f"deepspeed>={bug.fixed}", f"Upgrade DeepSpeed to {bug.fixed} or later"))
+        who = f"DeepSpeed {f.ds}" if bug.package == "deepspeed" else f"{bug.package} {bug.releases} (the raising code's)"
+        facts.insert(0, f"{who}: {bug.what} (fixed in {bug.fixed}).")
+        fixes.append(F.pip_fix(f"{bug.package}>={bug.fixed}", f"Upgrade {bug.package} to {bug.fixed} or later"))
     if g.get("req"):
         req = g["req"].strip("'\"")
         fixes.append(F.pip_fix(req, f"Install what the module requires: {req}"))
@@ -144,7 +145,7 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
                               "pip list 2>/dev/null | grep -i -E '" + "|".join(p.replace("_", "[-_]") for p in pkgs) + "'",
                               reason=f"{g['caller'] or 'your code'} calls an API of another release: install the versions its requirements "
                                      "or release notes name, or upgrade both together"))
-    if exact is None and not g.get("req"):
+    if exact is None and not g.get("req") and bug is None:
         fixes.append(code_fix("Move DeepSpeed / torch / Transformers to versions released together",
                               "pip install -U deepspeed   # or pin torch/transformers to the versions your DeepSpeed (or "
                               "project) was tested with",
@@ -154,7 +155,8 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
                       facts=" ".join(x for x in facts if x))
     m = re.search(r"but found (\S{1,60}?)\.?$", s.text)
     found = f" ({m.group(1)} is installed)" if m else ""
-    summary = (f"Installed packages disagree on an API: {_asked(g)}" if "caller" in g else
+    known = f" ({bug.package} {bug.releases}, fixed in {bug.fixed})" if bug is not None and bug.package != "deepspeed" else ""
+    summary = (f"Installed packages disagree on an API: {_asked(g)}{known}" if "caller" in g else
                f"A version requirement failed: the module requires {g['req'].strip(chr(39) + chr(34))}{found}"
                if g.get("req") else "Installed packages disagree on an API: an import or version requirement failed")
     return Advice(summary, "", fixes, facts=" ".join(x for x in facts if x))
