@@ -116,13 +116,23 @@ def unknown(s: Seen, f: LogFacts) -> Advice:
     said = [f"Raised by {g['who']}." if g.get("who") else "",
             f"Your last frame: {g['path']}:{g['line']} in {g['func']}." if g.get("path") else "",
             "The log is cut after the traceback's frames: its exception line is missing." if kind == F.CUT else ""]
-    if g.get("said"):  # the message index names the library function that raises it (attribute.py)
-        said[0] = "No known cause names it; the message is the library's own, read in its released sources."
+    rb = tuple((k[3:], v) for k, v in g.items() if k.startswith("rb_"))
+    if g.get("rb_caller_path"):  # the user's frame that called into the library that raised
+        said[1] = f"Your frame that called into it: {g['rb_caller_path']}:{g.get('rb_caller_line')} in {g.get('rb_caller_function')}."
+    if g.get("rb_cut"):
+        said[2] = ("The log is cut after the traceback's frames: its exception line is missing, and the raising frame "
+                   "may be deeper than the last one shown.")
+    if g.get("said"):  # who raised it is known (attribute.py): still no cause
+        said[0] = ("No known cause names it; the message is the library's own, read in its released sources."
+                   if g.get("indexed") else f"Raised by {g['who']}; no known cause names it.")
         fixes = ([code_fix(f"Do what the message says: {g['fix']}", reason=f"the message {g['who']} raises says so")]
                  if g.get("fix") else [])
         return Advice(f"Raised by {g['who']}: {g['said'][:200]}", "", fixes + _next_steps(kind, g),
-                      " ".join(x for x in said if x))
+                      " ".join(x for x in said if x), rb)
     what = "A hang (a stack dump of a stuck process)" if kind == F.HANG else "A failure"
+    if rb:  # a cut traceback whose last frame shown is a library's
+        return Advice(f"{what} in {g['who']}, the last frame the log shows: {s.text[:200]}", "", _next_steps(kind, g),
+                      " ".join(x for x in said[1:] if x), rb)
     return Advice(f"{what} dsdoctor does not recognise: {s.text[:200]}", "", _next_steps(kind, g),
                   " ".join(x for x in said if x))
 
