@@ -9,7 +9,8 @@ Over the corpus cases (``../shared/corpus/logs/*.json``) that ``dsdoctor explain
 - **attributed**: the diagnosis names the package and the function that raised (the JSON's ``raised_by`` object
   with ``package`` and ``function``/``functions``; before it existed, a summary ``Raised by <pkg>'s ...`` from the
   message index); **package only**: ``raised_by`` names the package (and module) but not the function (a log cut
-  inside the last frame's line, an exception class path with no frames): counted apart, not as attributed;
+  inside the last frame's line, an exception class path with no frames): counted apart, not as attributed; an
+  attribution of a traceback cut before its exception line (the last frame the log shows) is counted apart too;
 - the unattributed ones, ids only.
 
 Right or wrong is judged by hand (the corpus has no label for it): ``--show`` prints, per dev case, the
@@ -93,7 +94,7 @@ def package_only(d: Dict[str, Any]) -> bool:
 
 def measure(corpus: Path, holdout: Set[str], in_process: bool, show: bool) -> Dict[str, Any]:
     """Per split (dev / held-out): unknowns, those with a library exception, attributed; dev's unattributed ids."""
-    out: Dict[str, Dict[str, Any]] = {s: {"cases": 0, "unknown": 0, "library_exception": 0, "attributed": 0, "package_only": 0,
+    out: Dict[str, Dict[str, Any]] = {s: {"cases": 0, "unknown": 0, "library_exception": 0, "attributed": 0, "of_them_cut": 0, "package_only": 0,
                                           "unattributed": []} for s in ("dev", "held-out")}
     for path in sorted(corpus.glob("*.json")):
         cid = path.stem
@@ -111,6 +112,7 @@ def measure(corpus: Path, holdout: Set[str], in_process: bool, show: bool) -> Di
         who = attributed(d)
         if who:
             s["attributed"] += 1
+            s["of_them_cut"] += bool((d.get("raised_by") or {}).get("cut"))
         else:
             s["package_only"] += package_only(d)
             s["unattributed"].append(cid)
@@ -143,7 +145,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         if not s["cases"]:
             continue
         print(f"{split}: {s['cases']} cases, {s['unknown']} unknown, {s['library_exception']} with a library exception, "
-              f"{s['attributed']} attributed (+{s['package_only']} to the package only)")
+              f"{s['attributed']} attributed ({s['of_them_cut']} of them a cut traceback's last frame shown; "
+              f"+{s['package_only']} to the package only)")
         if isinstance(s["unattributed"], list):
             print("  unattributed: " + " ".join(s["unattributed"]))
         else:

@@ -49,6 +49,9 @@ def test_the_raising_frame_and_the_users_caller() -> None:
     # a log cut inside the last frame's line: the function may be cut too, the module is certain
     cut = RS.from_frames([USER, (f"{VENV}/trl/trainer/dpo_trainer.py", 290, "conc")], cut=True, whole=False)
     assert cut is not None and cut.module == "trl.trainer.dpo_trainer" and cut.functions == () and cut.cut
+    # the launcher's own traceback, cut (torchrun's, in the parent process): not the failure
+    launcher = [("/home/bob/.venv/bin/torchrun", 8, "<module>"), (f"{VENV}/torch/distributed/run.py", 918, "main")]
+    assert RS.from_frames(launcher, cut=True) is None
 
 
 def test_without_frames_the_class_path_or_the_cpp_source() -> None:

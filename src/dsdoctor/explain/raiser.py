@@ -52,6 +52,9 @@ _CPP_FROM = re.compile(r"Exception raised from (\S{1,200}) at \S{0,200}?((?:torc
 _CPP_PATH = re.compile(r"(?:\bin:?|\bat|\bfrom) \S{0,200}?(?<![\w])"
                        r"((?:torch[/\\]csrc|c10[/\\](?:cuda|core|util)|aten[/\\]src)[/\\][\w/\\.]{1,200}\.(?:cpp|cu|cuh|h|hpp))")
 _C10 = re.compile(r"\bc10::(\w{1,60})")
+# launchers: a cut traceback that ends in one is the launcher's report of a rank that failed, not the failure
+_LAUNCHERS = ("torch.distributed.run", "torch.distributed.launch", "torch.distributed.elastic", "deepspeed.launcher",
+              "accelerate.commands")
 
 
 @dataclass(frozen=True)
@@ -125,7 +128,8 @@ def python_own(path: str) -> bool:
 
 def from_frames(frames: Sequence[Tuple[str, int, str]], cut: bool = False, whole: bool = True) -> Optional[Raiser]:
     """The library whose frame raised (the innermost frame not Python's), with the user frame that called into it;
-    None when that frame is the user's (or there are no frames). ``whole``: the last frame's line is complete (a
+    None when that frame is the user's (or there are no frames), or when a cut traceback ends in a launcher
+    (``torchrun``'s ``torch.distributed.run``: it reports a rank's failure, shown elsewhere). ``whole``: the last frame's line is complete (a
     code line follows it; a log cut inside it may cut the function's name: then only the module is said)."""
     at = next((i for i in range(len(frames) - 1, -1, -1) if not python_own(frames[i][0])), -1)
     if at < 0:
@@ -135,6 +139,8 @@ def from_frames(frames: Sequence[Tuple[str, int, str]], cut: bool = False, whole
     if lib is None:
         return None
     caller = next((f for f in reversed(frames[:at]) if library(f[0]) is None and not python_own(f[0])), ("", 0, ""))
+    if cut and lib[1].startswith(_LAUNCHERS):
+        return None  # the launcher's own traceback, cut: its child's failure is elsewhere
     sure = bool(func and lib[1] and (whole or at < len(frames) - 1))
     return Raiser(lib[0], lib[1], (func,) if sure else (), "frames", "", path, line, caller, cut)
 
