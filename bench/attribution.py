@@ -81,8 +81,10 @@ def library_exception(d: Dict[str, Any], log: str) -> bool:
 def attributed(d: Dict[str, Any]) -> str:
     """What the diagnosis attributes the failure to ("" when nothing): ``package function``."""
     rb = d.get("raised_by")
-    if isinstance(rb, dict) and rb.get("package") and (rb.get("function") or rb.get("functions")):
-        return f"{rb['package']} {rb.get('module', '')} {rb.get('function') or '|'.join(rb['functions'])}".strip()
+    if isinstance(rb, dict):
+        if rb.get("package") and (rb.get("function") or rb.get("functions")):
+            return f"{rb['package']} {rb.get('module', '')} {rb.get('function') or '|'.join(rb['functions'])}".strip()
+        return ""
     return d["summary"][len("Raised by "):].split(":")[0] if _OLD.match(d.get("summary", "")) else ""
 
 
