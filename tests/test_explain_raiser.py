@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from dsdoctor import names as N
 from dsdoctor.explain import diagnose_log
 from dsdoctor.explain import raiser as RS
 from dsdoctor.explain.attribute import attribute, who_raised
-from dsdoctor.render.explain import diagnosis_json
+from dsdoctor.render.explain import diagnosis_json, to_json
+from dsdoctor.schema import load as load_output_schema
 
 USER = ("/home/bob/proj/train.py", 12, "main")
 VENV = "/home/bob/.venv/lib/python3.11/site-packages"
@@ -100,6 +103,10 @@ def test_unknown_json_has_raised_by() -> None:
     assert first.title.startswith("Raised by flash_attn's flash_attn.flash_attn_interface _flash_attn_forward")
     assert "CUDA_LAUNCH_BLOCKING=1" in json.dumps(d["fixes"])  # a CUDA error's next step
     assert "op" not in d["fixes"][0]["title"].lower().split()  # no op-build advice: no op was built
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.Draft202012Validator(load_output_schema()).validate(json.loads(to_json(diagnose_log(log))))
+    jsonschema.Draft202012Validator(load_output_schema()).validate({"schema": 1, "command": "explain", "diagnoses": [d],
+                                                                    "facts": {"lines": 6, "bytes": 1, "primary": "unknown"}})
 
 
 def test_no_raised_by_when_the_user_raised_it() -> None:
