@@ -81,7 +81,8 @@ class Raiser:
         name = f"{TITLES.get(self.package, self.package)}'s"
         funcs = ("" if not self.functions else f" {self.functions[0]}" if len(self.functions) == 1
                  else f" (one of {', '.join(self.functions[:6])}{', ...' if len(self.functions) > 6 else ''})")
-        extra = [x for x in (self.releases, f"{self.path}:{self.line}" if self.path else "") if x]
+        extra = [x for x in (self.releases, f"{self.path}:{self.line}" if self.path else "",
+                             "the exception's class" if self.how == "exception class" else "") if x]
         return f"{name} {self.module}{funcs}".replace("  ", " ").strip() + (f" ({'; '.join(extra)})" if extra else "")
 
     def fields(self) -> Tuple[Tuple[str, str], ...]:
