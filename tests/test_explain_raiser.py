@@ -64,6 +64,8 @@ def test_without_frames_the_class_path_or_the_cpp_source() -> None:
     assert got is not None and got.functions == ("check_it",) and got.module == "c10/cuda/Check.cpp"
     got = RS.from_message("deepspeed.runtime.zero.utils.ZeRORuntimeException: something of ours")
     assert got is not None and (got.package, got.module) == ("deepspeed", "deepspeed.runtime.zero.utils")
+    got = RS.from_message("RuntimeError: ncclSystemError: a message this test wrote")
+    assert got is not None and (got.package, got.how) == ("torch", "NCCL error")
     # Python's own modules raise for whoever called them; a bare class names nothing
     assert RS.from_message("subprocess.CalledProcessError: Command 'x' returned 1") is None
     assert RS.from_message("RuntimeError: something") is None

@@ -13,8 +13,9 @@ index), never on the scan path.
   from the frame. The user frame that called into it is the innermost user frame outside it.
 - Without frames: an exception class with a package path (``torch.distributed.DistBackendError``,
   ``deepspeed.runtime.zero.utils.ZeRORuntimeException``; not Python's own modules), a C++ source path in the message
-  (``torch/csrc/...``, ``c10/...``, ``aten/...``, c10's ``Exception raised from F at FILE``) or c10's ``c10::``
-  classes name the package (and, for C++, the file and function).
+  (``torch/csrc/...``, ``c10/...``, ``aten/...``, c10's ``Exception raised from F at FILE``), c10's ``c10::``
+  classes or NCCL's return codes (``NCCL error``, ``ncclSystemError``: torch's c10d raises them) name the package
+  (and, for C++, the file and function).
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ _CPP_FROM = re.compile(r"Exception raised from (\S{1,200}) at \S{0,200}?((?:torc
 _CPP_PATH = re.compile(r"(?:\bin:?|\bat|\bfrom) \S{0,200}?(?<![\w])"
                        r"((?:torch[/\\]csrc|c10[/\\](?:cuda|core|util)|aten[/\\]src)[/\\][\w/\\.]{1,200}\.(?:cpp|cu|cuh|h|hpp))")
 _C10 = re.compile(r"\bc10::(\w{1,60})")
+# NCCL's return codes as torch's c10d reports them ("NCCL error in: ...", "ncclUnhandledCudaError: ...")
+_NCCL = re.compile(r"\bNCCL error\b|\bnccl(?:UnhandledCuda|System|Internal|InvalidArgument|InvalidUsage|Remote)Error\b")
 # launchers: a cut traceback that ends in one is the launcher's report of a rank that failed, not the failure
 _LAUNCHERS = ("torch.distributed.run", "torch.distributed.launch", "torch.distributed.elastic", "deepspeed.launcher",
               "accelerate.commands")
@@ -60,7 +63,7 @@ _LAUNCHERS = ("torch.distributed.run", "torch.distributed.launch", "torch.distri
 @dataclass(frozen=True)
 class Raiser:
     """Who raised: the package, its module (or C++ file), the function(s) when the log shows them, how it is known
-    (``frames``, ``message`` (the message index), ``exception class``, ``C++ source``), the raising frame's
+    (``frames``, ``message`` (the message index), ``exception class``, ``C++ source``, ``NCCL error``), the raising frame's
     location, the user's frame that called into it, and whether the traceback is cut (the raising frame may be
     deeper than the last one shown)."""
 
@@ -159,4 +162,6 @@ def from_message(text: str) -> Optional[Raiser]:
         return Raiser(m.group(1).split(".")[0], m.group(1), (), "exception class")
     if _C10.search(text):
         return Raiser("torch", "c10", (), "exception class")
+    if _NCCL.search(text):  # NCCL's return code, raised by torch.distributed's NCCL process group (C++)
+        return Raiser("torch", "torch/csrc/distributed/c10d", (), "NCCL error")
     return None
