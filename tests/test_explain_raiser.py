@@ -34,6 +34,7 @@ def test_a_frames_library_and_module() -> None:
     assert RS.library("/w/vendor/deepspeed/runtime/engine.py") == ("deepspeed", "deepspeed.runtime.engine")
     # the user's own folder named deepspeed, a user's script, Python's own library: not a library
     assert RS.library("/home/bob/proj/src/deepspeed/train_deepspeed.py") is None
+    assert RS.library("/home/bob/proj/deepspeed/utils/logging.py") is None  # a generic subfolder says nothing
     assert RS.library("/home/bob/proj/train.py") is None
     assert RS.python_own("/usr/lib/python3.10/contextlib.py") and RS.python_own("<frozen runpy>")
     assert RS.python_own("/home/bob/.venv/bin/torchrun") and not RS.python_own("/home/bob/proj/train.py")

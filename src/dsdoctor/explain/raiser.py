@@ -31,10 +31,8 @@ CHECKOUTS = ("deepspeed", "transformers", "accelerate", "peft", "trl", "torch", 
              "flash_attn", "bitsandbytes", "apex", "megatron", "xformers", "triton", "huggingface_hub", "lightning",
              "pytorch_lightning", "safetensors", "tokenizers", "llamafactory", "axolotl", "openrlhf", "swift")
 # DeepSpeed's source tree, known by what is under deepspeed/ (a user's own folder named deepspeed is not it)
-_DS_SUB = ("runtime", "ops", "launcher", "utils", "module_inject", "inference", "accelerator", "comm", "checkpoint",
-           "moe", "pipe", "elasticity", "autotuning", "nvme", "profiling", "compression", "model_implementations",
-           "monitor", "linear", "sequence", "nebula", "env_report.py", "git_version_info.py", "__init__.py",
-           "constants.py", "builder.py", "all_ops.py")
+_DS_SUB = ("runtime", "ops", "launcher", "module_inject", "accelerator", "moe", "elasticity", "autotuning", "nvme",
+           "model_implementations", "nebula", "env_report.py", "git_version_info.py")  # not a generic utils/, comm/
 _PYTHON = re.compile(r"^<(?:frozen |string>|stdin>)|[/\\]lib[/\\]python\d[\d.]*[/\\](?!site-packages|dist-packages)|"
                      r"[/\\](?:Python\d{1,3}|python\d[\d.]*|envs[/\\][^/\\]{1,100}|[Aa]naconda\d?|[Mm]iniconda\d?)[/\\]Lib[/\\]"
                      r"(?!site-packages)|[/\\](?:bin|Scripts)[/\\][\w.-]{1,60}$")  # and an entry point (bin/torchrun)
