@@ -121,3 +121,19 @@ def test_no_raised_by_when_the_user_raised_it() -> None:
            "torch.cuda.OutOfMemoryError: a message of this test\n")
     d = diagnosis_json(diagnose_log(log).findings[0])
     assert d.get("raised_by", {}).get("package") != "transformers"
+
+
+ATTRIBUTED_FLOOR = 25  # unknowns with a library exception attributed to a package and function, whole corpus; raise it
+
+
+def test_corpus_attribution_never_drops() -> None:
+    """bench/attribution.py over the whole corpus (in-process): the attributed count stays at or above its floor.
+    Skipped, with a message, where the corpus is absent."""
+    from envfixture import load_bench
+
+    bench = load_bench("attribution")
+    corpus = bench.default_corpus()
+    if not corpus.is_dir():
+        pytest.skip(f"no corpus at {corpus} (../shared/corpus/logs beside the repository, or set DSDOCTOR_CORPUS)")
+    res = bench.measure(corpus, set(), True, False)
+    assert res["dev"]["attributed"] >= ATTRIBUTED_FLOOR, res["dev"]
