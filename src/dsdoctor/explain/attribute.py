@@ -98,7 +98,6 @@ def attribute(line: str, frames: Sequence[Tuple[str, int, str]] = (),
     return Attribution(replace(top[0].message, span=MI.union(same)), text, fix_sentence(text), several)
 
 
-
 def _from_index(att: Attribution) -> RS.Raiser:
     """The raiser the message index names: one function, or several of one package (their module when shared)."""
     msg = att.message

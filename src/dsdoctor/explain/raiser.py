@@ -97,6 +97,7 @@ class Raiser:
 
 
 def _module(parts: List[str]) -> str:
+    """The dotted module of a package-relative path's parts ("" when a part is no name: a garbled path)."""
     parts = [p[:-3] if p.endswith(".py") else p for p in parts if p]
     if parts and parts[-1] == "__init__":
         parts.pop()
