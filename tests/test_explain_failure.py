@@ -88,4 +88,6 @@ def test_unknown_names_who_raised_it() -> None:
            "RuntimeError: an unheard-of failure\n")
     first = diagnose_log(log).findings[0]
     assert first.name == N.UNKNOWN
-    assert "deepspeed (step, " in first.explanation and "pip list" in json.dumps([f.to_json() for f in first.fixes])
+    assert "DeepSpeed's deepspeed.runtime.engine step (" in first.explanation
+    assert "pip list" in json.dumps([f.to_json() for f in first.fixes])
+    assert dict(first.attribution)["caller_path"] == "/home/user/proj/train.py"  # the user's frame that called into it

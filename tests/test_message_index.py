@@ -31,9 +31,6 @@ CASE = ROOT / "tests" / "cases" / "explain" / "unknown-attributed-trl-grpo.log"
 
 # curated messages (a prefix of their text) not in the index, and why
 NOT_INDEXED: Dict[str, str] = {
-    # DeepSpeed <= 0.4.x shipped its op builders as a top-level op_builder/ package beside deepspeed/ (not read), and
-    # builds this warning from the builder's NAME and missing list
-    "async_io requires the libraries: ['libaio-dev'] but are missing": "DeepSpeed 0.3.15-0.4.3 op_builder/ (top level)",
     # printed with print() or logged at info level (the index holds warnings and errors)
     "Detected `DS_SKIP_CUDA_CHECK=1`": "DeepSpeed builder.py print()",
     "{op} cuda is missing or is incompatible": "DeepSpeed builder.py print()",

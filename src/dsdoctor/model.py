@@ -95,6 +95,8 @@ class Finding:
     path: Optional[str] = None  # where the finding points (lint: the offending key or line)
     line: Optional[int] = None
     col: Optional[int] = None
+    # who raised the failure a finding is about, when known (explain's unknown answer: package, module, function, ...)
+    attribution: Tuple[Tuple[str, str], ...] = ()
 
     @property
     def code(self) -> str:
@@ -112,6 +114,7 @@ class Finding:
             "evidence": [e.to_json() for e in self.evidence],
             "fixes": [f.to_json() for f in self.fixes],
             **{k: getattr(self, k) for k in ("path", "line", "col") if getattr(self, k) is not None},
+            **({"attribution": dict(self.attribution)} if self.attribution else {}),
         }
 
 

@@ -13,6 +13,7 @@ from typing import Dict, Optional, Sequence, Tuple
 
 from ..knowledge import messages as MI
 from . import failure as FM
+from . import raiser as RS
 
 # a sentence of the message that says what to do
 _FIX = re.compile(r"\b(?:[Pp]lease|[Ss]et|[Ii]nstall|[Uu]pgrade|[Dd]owngrade|[Uu]se|[Pp]ass|[Mm]ake sure|[Ee]nsure|"
@@ -36,6 +37,8 @@ class Attribution:
     message: MI.Message
     text: str  # the line's message (the exception class and any prefix removed)
     fix: str
+    # every (module, function) of the package the best matches are in, when several functions raise the message
+    where: Tuple[Tuple[str, str], ...] = ()
 
     def said(self) -> str:
         """``raised by DeepSpeed's deepspeed.runtime.engine DeepSpeedEngine._configure_zero_optimizer (deepspeed
@@ -84,12 +87,63 @@ def attribute(line: str, frames: Sequence[Tuple[str, int, str]] = (),
         return None
     top = [m for m in matches if (m.cut, m.literal) == (matches[0].cut, matches[0].literal)]
     where = {(m.message.package, m.message.module, m.message.function) for m in top}
-    if len(where) != 1:
-        return None
-    # the function's other forms of the message (a release that printed a value as literal text)
+    if len({p for p, _, _ in where}) != 1 or (len(where) > 1 and pkg is None and any(t in line for t in _PYTHON_TEXT)):
+        return None  # in several packages, or Python's own words several functions copy (no frame): nothing certain
+    # the functions' other forms of the message (a release that printed a value as literal text)
     same = [m.message.span for m in matches if (m.message.package, m.message.module, m.message.function) in where]
     text = _EXC_PREFIX.sub("", line.strip(), count=1)
     if top[0].literal < SHORT and top[0].literal < COVER * len(text):
         return None
-    return Attribution(replace(top[0].message, span=MI.union(same)), text, fix_sentence(text))
+    several = tuple(sorted((mod, fn) for _, mod, fn in where)) if len(where) > 1 else ()
+    return Attribution(replace(top[0].message, span=MI.union(same)), text, fix_sentence(text), several)
 
+
+def _from_index(att: Attribution) -> RS.Raiser:
+    """The raiser the message index names: one function, or several of one package (their module when shared)."""
+    msg = att.message
+    if not att.where:
+        return RS.Raiser(msg.package, msg.module, (msg.function,) if msg.function != "<module>" else (), "message",
+                         msg.span.describe())
+    modules = {mod for mod, _ in att.where}
+    if len(modules) == 1:
+        return RS.Raiser(msg.package, modules.pop(), tuple(fn for _, fn in att.where), "message", msg.span.describe())
+    return RS.Raiser(msg.package, "", tuple(f"{mod}.{fn}" for mod, fn in att.where), "message", msg.span.describe())
+
+
+def who_raised(line: str, frames: Sequence[Tuple[str, int, str]], versions: Optional[Dict[str, str]] = None,
+               cut: bool = False, whole: bool = True) -> Tuple[Optional[RS.Raiser], Optional[Attribution]]:
+    """Who raised the failure ``line`` (``frames``: its traceback's, outermost first; ``cut``: the log has the frames
+    but not the exception line): the raising library frame, else the message index, else the exception's class or
+    the C++ source the message quotes; and the index's attribution (for the message's text and fix), when any.
+    (None, None) when nothing is certain: a raising frame in the user's own code with no library message."""
+    by_frame = RS.from_frames(frames, cut, whole)
+    att = None if cut else attribute(line, frames, versions)
+    if by_frame is not None:
+        if att is not None and not att.where and att.message.package == by_frame.package and \
+                att.message.function.rsplit(".", 1)[-1] in by_frame.functions:  # the index agrees: add its releases
+            by_frame = replace(by_frame, module=att.message.module, functions=(att.message.function,),
+                               releases=att.message.span.describe())
+        return by_frame, att
+    caller = next(((p, n, f) for p, n, f in reversed(frames) if RS.library(p) is None and not RS.python_own(p)),
+                  ("", 0, ""))
+    found = _from_index(att) if att is not None else (None if cut else RS.from_message(line))
+    return (replace(found, caller=caller) if found is not None else None), att
+
+
+def unknown_groups(line: str, kind: str, frames: Sequence[Tuple[str, int, str]],
+                   versions: Optional[Dict[str, str]] = None, whole: bool = True) -> Dict[str, str]:
+    """What an ``unknown`` answer says of who raised ``line`` (``failure``'s ``kind``): ``who``, and when the
+    message is the library's own ``said`` / ``fix``, and the ``raised_by`` fields (``rb_``-prefixed); {} when
+    nothing is certain. ``whole``: the last frame's line is complete (see :func:`raiser.from_frames`)."""
+    if kind not in (FM.EXCEPTION, FM.CUT):
+        return {}
+    rs, att = who_raised(line, frames, versions, kind == FM.CUT, whole)
+    if rs is None:
+        return {}
+    g = {"who": rs.said(), **{f"rb_{k}": v for k, v in rs.fields()}}
+    if att is not None:  # the message is the library's own (the index): quote it and the fix it states
+        g.update(said=att.text, fix=att.fix, indexed="1")
+    elif kind == FM.EXCEPTION:
+        text = _EXC_PREFIX.sub("", line.strip(), count=1)
+        g.update(said=text, fix=fix_sentence(text))
+    return g

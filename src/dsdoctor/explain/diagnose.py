@@ -16,7 +16,7 @@ from ..knowledge.versions import major_minor, parse
 from ..model import CONSEQUENCE, Evidence, Finding, Report, Severity
 from . import failure as FM
 from . import ranking as R
-from .attribute import attribute
+from .attribute import unknown_groups
 from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
 from .causes import model_types as MT
@@ -156,7 +156,7 @@ def _finding(name: str, adv: Advice, evidence: List[Evidence], consequences: Lis
     ev = tuple(evidence) + tuple(_ev(h, CONSEQUENCE) for h in [h for h in consequences if (h.source, h.line) not in seen][:8])
     first = evidence[0] if evidence else None
     return Finding(name, severity, adv.summary, BY_NAME[name].why(adv), ev, tuple(adv.fixes), SECTION,
-                   path=first.path if first else None, line=first.line if first else None)
+                   path=first.path if first else None, line=first.line if first else None, attribution=adv.attribution)
 
 
 def _is_frame(f: Frame, where: Tuple[str, ...]) -> bool:
@@ -338,9 +338,7 @@ def _unknown(sc: Scanner, facts: LogFacts, text: str, kind: str, ev: List[Eviden
              groups: Dict[str, str], frames: List[Tuple[str, int, str]]) -> Finding:
     """``unknown``: the failing line, who raised it, next steps for its kind."""
     g = dict(groups, kind=kind, who=FM.raised_by(frames, text), libs="|".join(FM.packages(frames)))
-    att = attribute(text, frames, {k: v[0] for k, v in sc.versions.items()}) if kind == FM.EXCEPTION else None
-    if att is not None:  # the message index names the library function: still no cause, but who raised it
-        g.update(who=att.message.where(), said=att.text, fix=att.fix)
+    g.update(unknown_groups(text, kind, frames, {k: v[0] for k, v in sc.versions.items()}, g.get("whole") != "0"))
     if any(FM.PIP_BUILD.search(p) for p, _, _ in frames):
         g["kind"] = FM.COMPILER  # an exception in a package's setup.py: that package's build failed
     if sc.build_started is not None or sc.build_ran is not None:
@@ -377,7 +375,8 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         if mine:
             return _finding(N.USER_CODE_ERROR, BY_NAME[N.USER_CODE_ERROR].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)
         kind = FM.EXCEPTION if tb.exc_text or root.exc_text else FM.CUT
-        return _unknown(sc, facts, exc, kind, ev, symptoms, _frame_groups(fr), _frames(tb))
+        whole = "1" if tb.frames and tb.frames[-1].code else "0"  # the last frame's line has its code after it
+        return _unknown(sc, facts, exc, kind, ev, symptoms, dict(_frame_groups(fr), whole=whole), _frames(tb))
     fail = _telling(sc)
     if symptoms:  # the launcher's report: quote the rank's own failure line when the log has one
         if fail is not None and fail.name not in (FM.LAUNCHER, FM.EXIT):

@@ -28,6 +28,7 @@ from typing import List, Optional, Pattern, Sequence, Tuple
 
 from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
+from .raiser import library
 
 EXCEPTION = "exception"  # an exception line (a traceback's, or one written alone / in prose)
 CUT = "cut-traceback"  # a traceback with frames and no exception line: the log is cut
@@ -92,7 +93,7 @@ def most_telling(kinds: Sequence[str]) -> int:
 _PKG = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w{0,60})")
 # pip's build directories: an exception raised there is a package's build (its setup.py), not the user's code
 PIP_BUILD = re.compile(r"[/\\]pip-(?:req-build|install|build-env|wheel)-[\w.-]{1,100}[/\\]")
-_DS_TREE = re.compile(r"[/\\](deepspeed|op_builder)[/\\]")
+_OP_BUILDER = re.compile(r"[/\\](op_builder)[/\\]")
 _EXC_MODULE = re.compile(r"^[\s*`'\"]{0,6}([a-z_]\w{0,60})\.(?:[\w.]{0,200}\.)?[A-Z]\w{0,80}(?:Error|Exception)\b")
 _DS_LOGGER = re.compile(r"\[(?:ERROR|WARNING|INFO)\]\s?\[(\w{1,60}\.py):\d{1,6}:(\w{1,100})\]")
 
@@ -104,10 +105,12 @@ def site_package(path: str) -> str:
 
 
 def package(path: str) -> str:
-    """The library a frame's file belongs to: an installed package, or a DeepSpeed source tree ("" when none: the
-    user's code or Python's)."""
-    m = _DS_TREE.search(path)
-    return site_package(path) or (m.group(1) if m else "")
+    """The library a frame's file belongs to: an installed package, or a library's source checkout (``raiser.library``:
+    a DeepSpeed tree by its subpackages, not a user's folder named deepspeed), or DeepSpeed's ``op_builder`` ("" when
+    none: the user's code or Python's)."""
+    lib = library(path)
+    m = _OP_BUILDER.search(path)
+    return lib[0] if lib else (m.group(1) if m else "")
 
 
 def raised_by(frames: Sequence[Tuple[str, int, str]], exc_text: str) -> str:

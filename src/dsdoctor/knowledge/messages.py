@@ -157,33 +157,43 @@ def provenance() -> Dict[str, Any]:
     return _index().provenance
 
 
+# quotes people and releases swap (`x`, 'x', "x", typographic ones): compared as one
+_QUOTES = str.maketrans("`\"\u2018\u2019\u201c\u201d", "'" * 6)
+# where a person cut a quoted message short ("... not being compatible...` error")
+_ELLIPSIS = re.compile(r"\.\.\.|\u2026")
+
+
 def _match(chunks: Tuple[str, ...], line: str) -> Optional[Tuple[int, bool]]:
     """(literal characters matched, cut) when ``line`` shows the template: its literal pieces in order, or a
-    prefix of at least ``CUT_MIN`` literal characters after which the line ends (within the next piece)."""
+    prefix of at least ``CUT_MIN`` literal characters (a piece's own prefix counted) after which the line ends or
+    an ellipsis cuts it (within the next piece). Quotes compare as one (``_QUOTES``)."""
     pos, matched, last = 0, 0, len(chunks) - 1
+    line = line.translate(_QUOTES)
     for k, c in enumerate(chunks):
         # a space next to a dynamic part goes with it (the part may be empty: "... issue. {}" printed "... issue.")
         c = c.lstrip() if k > 0 else c
-        c = c.rstrip() if k < last else c
+        c = (c.rstrip() if k < last else c).translate(_QUOTES)
         if not c:
             continue
         at = line.find(c, pos)
         if at < 0:
-            rest = line[pos:].rstrip()
-            if matched >= CUT_MIN and k > 0 and _ends_in(rest, c):
-                return matched, True
+            rest = line[pos:]
+            cut = _ELLIPSIS.search(rest)
+            part = _ends_in((rest[:cut.start()] if cut else rest).rstrip(), c)
+            if k > 0 and part >= 0 and matched + part >= CUT_MIN:
+                return matched + part, True
             return None
         pos, matched = at + len(c), matched + len(c)
     return matched, False
 
 
-def _ends_in(rest: str, chunk: str) -> bool:
-    """``rest`` (the line after the last piece matched) is a dynamic value of at most 200 characters followed by
-    a prefix of ``chunk``."""
+def _ends_in(rest: str, chunk: str) -> int:
+    """How long a prefix of ``chunk`` ``rest`` (the line after the last piece matched) ends in, after a dynamic
+    value of at most 200 characters; -1 when none."""
     for j in range(min(len(chunk), len(rest)), -1, -1):
         if rest.endswith(chunk[:j]) and len(rest) - j <= 200:
-            return True
-    return False
+            return j
+    return -1
 
 
 def lookup(line: str, packages: Optional[FrozenSet[str]] = None) -> List[Match]:

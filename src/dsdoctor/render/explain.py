@@ -18,9 +18,27 @@ def _line(e: Any) -> Dict[str, Any]:
     return out
 
 
+def raised_by_json(f: Finding) -> Dict[str, Any]:
+    """Who raised the failure (an ``unknown`` answer's attribution): ``package``, ``module``, ``function`` or
+    ``functions`` (a list), ``from`` (frames | message | exception class | C++ source | NCCL error), ``releases``, ``path`` /
+    ``line`` of the raising frame, ``caller`` (the user's frame that called into it), ``cut``."""
+    a = dict(f.attribution)
+    out: Dict[str, Any] = {k: a[k] for k in ("package", "module", "function", "from", "releases", "path") if a.get(k)}
+    if a.get("functions"):
+        out["functions"] = a["functions"].split("|")
+    if a.get("line"):
+        out["line"] = int(a["line"])
+    if a.get("caller_path"):
+        out["caller"] = {"path": a["caller_path"], "line": int(a.get("caller_line") or 0), "function": a.get("caller_function", "")}
+    if a.get("cut"):
+        out["cut"] = True
+    return out
+
+
 def diagnosis_json(f: Finding) -> Dict[str, Any]:
-    """One diagnosis: its name, summary, the log lines seen, their consequences and the fixes."""
-    return {
+    """One diagnosis: its name, summary, the log lines seen, their consequences and the fixes (and ``raised_by``
+    when explain knows who raised a failure no cause names)."""
+    out: Dict[str, Any] = {
         "name": f.name,
         "code": f.code,
         "severity": f.severity.value,
@@ -30,6 +48,9 @@ def diagnosis_json(f: Finding) -> Dict[str, Any]:
         "consequences": [_line(e) for e in f.evidence if e.where == CONSEQUENCE],
         "fixes": [x.to_json() for x in f.fixes],
     }
+    if f.attribution:
+        out["raised_by"] = raised_by_json(f)
+    return out
 
 
 def to_json(report: Report) -> str:

@@ -112,6 +112,8 @@ class Advice:
     why: str
     fixes: List[Fix]
     facts: str = ""
+    # who raised the failure, for an ``unknown`` answer (explain/raiser.py ``Raiser.fields``: the JSON's raised_by)
+    attribution: Tuple[Tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

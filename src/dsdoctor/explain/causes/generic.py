@@ -91,8 +91,16 @@ def _hang_fix() -> Fix:
                            "that is not in the collective shows where the ranks diverged")
 
 
-def _next_steps(kind: str, g: Dict[str, str]) -> List[Fix]:
-    """What to do next for a failure of ``kind`` (``failure``'s kinds) that no cause explains."""
+def _cuda_fix() -> Fix:
+    return code_fix("Rerun with CUDA's errors reported where they happen",
+                    "CUDA_LAUNCH_BLOCKING=1 python train.py ...   # your command: the traceback then points at the failing op",
+                    reason="CUDA reports a kernel's error at a later call; the frame that shows it may not be the op that "
+                           "failed")
+
+
+def _next_steps(kind: str, g: Dict[str, str], text: str = "") -> List[Fix]:
+    """What to do next for a failure of ``kind`` (``failure``'s kinds) that no cause explains (``text``: its line:
+    an NCCL or CUDA error gets that library's debug run first)."""
     if kind == F.COMPILER:
         return [_build_fix(g.get("op_build") == "1")]
     if kind == F.TIMEOUT:
@@ -101,7 +109,9 @@ def _next_steps(kind: str, g: Dict[str, str]) -> List[Fix]:
         return [_rank_fix()]
     if kind == F.HANG:
         return [_hang_fix(), _timeout_fix()]
-    return [_report_fix(g.get("libs", ""))]
+    first = ([_timeout_fix()] if re.search(r"\bNCCL\b|\bnccl\w", text) else
+             [_cuda_fix()] if re.search(r"CUDA error|device-side assert|CUBLAS_STATUS|CUDNN_STATUS", text) else [])
+    return first + [_report_fix(g.get("libs", "") or g.get("rb_package", ""))]
 
 
 def unknown(s: Seen, f: LogFacts) -> Advice:
@@ -116,14 +126,24 @@ def unknown(s: Seen, f: LogFacts) -> Advice:
     said = [f"Raised by {g['who']}." if g.get("who") else "",
             f"Your last frame: {g['path']}:{g['line']} in {g['func']}." if g.get("path") else "",
             "The log is cut after the traceback's frames: its exception line is missing." if kind == F.CUT else ""]
-    if g.get("said"):  # the message index names the library function that raises it (attribute.py)
-        said[0] = "No known cause names it; the message is the library's own, read in its released sources."
+    rb = tuple((k[3:], v) for k, v in g.items() if k.startswith("rb_"))
+    if g.get("rb_caller_path"):  # the user's frame that called into the library that raised
+        said[1] = f"Your frame that called into it: {g['rb_caller_path']}:{g.get('rb_caller_line')} in {g.get('rb_caller_function')}."
+    if g.get("rb_cut"):
+        said[2] = ("The log is cut after the traceback's frames: its exception line is missing, and the raising frame "
+                   "may be deeper than the last one shown.")
+    if g.get("said"):  # who raised it is known (attribute.py): still no cause
+        said[0] = ("No known cause names it; the message is the library's own, read in its released sources."
+                   if g.get("indexed") else f"Raised by {g['who']}; no known cause names it.")
         fixes = ([code_fix(f"Do what the message says: {g['fix']}", reason=f"the message {g['who']} raises says so")]
                  if g.get("fix") else [])
-        return Advice(f"Raised by {g['who']}: {g['said'][:200]}", "", fixes + _next_steps(kind, g),
-                      " ".join(x for x in said if x))
+        return Advice(f"Raised by {g['who']}: {g['said'][:200]}", "", fixes + _next_steps(kind, g, s.text),
+                      " ".join(x for x in said if x), rb)
     what = "A hang (a stack dump of a stuck process)" if kind == F.HANG else "A failure"
-    return Advice(f"{what} dsdoctor does not recognise: {s.text[:200]}", "", _next_steps(kind, g),
+    if rb:  # a cut traceback whose last frame shown is a library's
+        return Advice(f"{what} in {g['who']}, the last frame the log shows: {s.text[:200]}", "", _next_steps(kind, g),
+                      " ".join(x for x in said[1:] if x), rb)
+    return Advice(f"{what} dsdoctor does not recognise: {s.text[:200]}", "", _next_steps(kind, g, s.text),
                   " ".join(x for x in said if x))
 
 
@@ -302,13 +322,16 @@ SPECS: Tuple[Cause, ...] = (
               "line, a traceback cut before its exception, a compiler error, the launcher killing its ranks, a non-zero "
               "exit code, a signal or `Killed`, an NCCL watchdog timeout, a stack dump of a stuck process) and no known cause explains it.",
         why="No known cause matched, and explain never invents one; it quotes the failing line and says who raised it "
-              "(the library and function of the innermost library frame, or the exception's module or the logger). When "
-              "the message index (every message of DeepSpeed, Transformers, Accelerate, PEFT, TRL and torch's "
-              "distributed/extension modules, read in their released sources) has the exception's message in one "
-              "library function, it names that function and the releases that carry the message, and quotes the fix "
-              "the message itself states.",
+              "(`raised_by` in JSON), only what is certain: the innermost traceback frame that is not Python's own, when "
+              "it is a library's (installed, or a library's source checkout), names the package, module and function, "
+              "and the user's frame that called into it; without frames, the message index (every message of "
+              "DeepSpeed, Transformers, Accelerate, PEFT, TRL and torch's distributed/extension modules, read in their "
+              "released sources) names the function, or the functions of one package, and the releases that carry the "
+              "message, else the exception's class path or the C++ source the message quotes names the package. The fix "
+              "the message itself states comes first.",
         fix="Next steps fit the kind of failure: an exception in a library call: report its frame with the versions "
-              "of the libraries in the frames (`pip list`, `dsdoctor check -v`); a launcher's kill, an exit code or a "
+              "of the libraries in the frames (`pip list`, `dsdoctor check -v`), after an NCCL error's debug run or a "
+              "CUDA error's `CUDA_LAUNCH_BLOCKING=1` run; a launcher's kill, an exit code or a "
               "signal: find the first rank's own error above it, and the kernel log (`dmesg`) for an OOM kill; a "
               "compiler error: keep the whole build log (`dsdoctor verify --op <op>` when an op build failed); a "
               "timeout: rerun with `NCCL_DEBUG=INFO`.",
