@@ -35,6 +35,10 @@ from dsdoctor.explain import failure as F
     ('Thread 27040 (idle): "Thread-3 (_pin_memory_loop)"', F.HANG),
     ("$ py-spy dump --pid 27001", F.HANG),
     ("Timeout (0:20:00)!", F.HANG),
+    ("TypeError; the trainer got an unexpected keyword argument", F.EXCEPTION),  # retyped: a semicolon, a typo
+    ("RuntimeError\uff1aCUDA out of memory", F.EXCEPTION),  # an input method's full-width colon
+    ("after loading the shards the job returns -9 and stops", F.EXIT),
+    ("rank 3 exited with -11.", F.EXIT),
 ])
 def test_failure_lines(line: str, kind: str) -> None:
     assert F.kind(line) == kind
@@ -51,6 +55,10 @@ def test_failure_lines(line: str, kind: str) -> None:
     "The process was Killed by the user at step 3",
     "Thread 27001 (active) finished the epoch",
     "Timeout (s) for the rendezvous: 900",
+    "    return -1;",
+    "        return -9",
+    "we then saw a ValueError; it went away after a restart",
+    "the scheduler returned -0.5 as the lr",
 ])
 def test_not_failure_lines(line: str) -> None:
     assert F.kind(line) is None

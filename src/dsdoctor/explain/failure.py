@@ -4,10 +4,12 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
 
 - an exception, written anywhere in a line (prose, markdown ``**ValueError: ...**``, backticks, quotes, an
   ellipsis): Python's ``XxxError:`` / ``XxxException:`` at any position, bare ``Error:`` / ``Exception:`` at the
-  start (not a warning's line, not ``error`` in an option's name, not ``except ValueError:``);
+  start (not a warning's line, not ``error`` in an option's name, not ``except ValueError:``); at the start of a
+  line also with a full-width colon (``ValueError：``, an input method's) or a semicolon (a retyped message);
 - a compiler's or build tool's error (``file:12:3: error:``, ``fatal error:``, ``#error``, ``error: command ...``);
 - the DeepSpeed launcher's ``[ERROR] ... sigkill_handler`` or ``Killing subprocess`` line, even cut before its
-  return code; a non-zero exit code (``exit code 1``, ``return code = -9``, ``exitcode: 1``);
+  return code; a non-zero exit code (``exit code 1``, ``return code = -9``, ``exitcode: 1``), or a signal's negative
+  return code in prose (``it returns -9``, ``exited with -11``: Python's code for a process a signal ended);
 - a signal (``SIGKILL``, ``Signals.SIGSEGV``, ``Segmentation fault``, ``core dumped``), ``Killed`` alone on a line;
 - an NCCL watchdog timeout;
 - a stack dump of a stuck process: py-spy's ``Thread 123 (active): "MainThread"`` headers (or the ``py-spy dump``
@@ -47,11 +49,13 @@ _KILL = re.escape(K.MSG_LAUNCH_KILL.split("{")[0])  # "Killing subprocess "
 LITERALS: Tuple[str, ...] = (
     "Error:", "Exception:", "error:", ": error ", "#error", "sigkill_handler", "Killing subprocess", "xit code", "xit status",
     "eturn code", "exitcode", "SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS", "SIGTERM", "SIGILL", "SIGFPE", "Segmentation fault",
-    "core dumped", "Killed", _WATCHDOG, " (active", " (idle", "py-spy dump", "Timeout (")
+    "core dumped", "Killed", _WATCHDOG, " (active", " (idle", "py-spy dump", "Timeout (", "Error;", "Error\uff1a",
+    "Exception;", "Exception\uff1a", "eturn -", "eturns -", "eturned -", "xits with -", "xited with -")
 
 _WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN(?:ING)?\b|^W\d{4} ")
 _EXC = re.compile(r"(?<![A-Za-z0-9_.])(?<!except )(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,80}(?:Error|Exception):\s{0,4}\S|"
-                  r"^[\s*`'\">(\[]{0,6}(?:Error|Exception):(?:\s{0,4}\S|\s*$)")
+                  r"^[\s*`'\">(\[]{0,6}(?:Error|Exception):(?:\s{0,4}\S|\s*$)|"
+                  r"^[\s*`'\">(\[]{0,6}(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,80}(?:Error|Exception)[;\uff1a]\s{0,4}[^\s;]")
 _COMPILER = re.compile(r"^(?:\S{1,400}?(?::\d{1,7}(?::\d{1,5})?|\(\d{1,7}\)):\s|(?:gcc|g\+\+|c\+\+|cc1plus|clang\+{0,2}|nvcc|"
                        r"collect2|ld|cl|link|ninja)(?:\.exe)?: )?(?:fatal )?error(?: [A-Z]{1,3}\d{1,6})?:\s|"
                        r"^#\s?error\b|\berror: #error\b")
@@ -60,7 +64,9 @@ _KINDS: Tuple[Tuple[str, Pattern[str]], ...] = (
     (LAUNCHER, re.compile(r"\[ERROR\].{0,80}sigkill_handler|sigkill_handler\]? %s|%s\d" % (_KILL, _KILL))),
     (SIGNAL, re.compile(r"\bSIG(?:KILL|SEGV|ABRT|BUS|TERM|ILL|FPE)\b|Segmentation fault|core dumped|^Killed\s*$")),
     (EXIT, re.compile(r"(?i:\bexit(?:ed with)? (?:code|status)|\breturn code|\bexitcode)\s{0,3}[:=]?\s{0,3}-?[1-9]\d{0,3}\b|"
-                      r"returned non-zero exit status")),
+                      r"returned non-zero exit status|"
+                      # a signal's code in prose ("the run returns -9"), not code ("return -1;"): signal numbers, after a word
+                      r"\w (?:return(?:s|ed)?|exit(?:s|ed) with) -(?:[4-9]|11|15)\b(?!\.\d|\s{0,2}[;)])")),
     (COMPILER, _COMPILER),
     (HANG, re.compile(r'^Thread (?:0x[0-9a-fA-F]{1,16}|\d{1,10}) \((?:active|idle)[^)]{0,40}\)(?:: "[^"]{0,100}")?\s*$|'
                       r"\bpy-spy dump\b|^Timeout \(\d{1,3}:\d\d:\d\d\)!\s*$")),
