@@ -292,7 +292,7 @@ def _silent_kill(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Optional[
     hits = None if sc.tracebacks or symptoms else R.silent_kill(sc)
     if not hits:
         return None
-    groups = dict(R.memory_groups(hits), silent="1")
+    groups = dict(R.memory_groups(hits), silent="1" if any(h in sc.marks["kill"] for h in hits) else "")
     if any(h in sc.marks["load"] for h in hits):
         groups["load"] = hits[0].text.strip()[:200]
     adv = BY_NAME[N.HOST_OOM_KILLED].advise(Seen(hits[-1].text, groups), facts)
