@@ -86,6 +86,9 @@ MARKS: Tuple[Tuple[str, str], ...] = (
     ("handled", TK.MSG_GATHER_16BIT_FALSE.split(". ")[1]),
     ("handled", "falling back"), ("handled", "Falling back"),
     ("exit", K.MSG_LAUNCH_EXIT.split("} ")[1].split("{")[0]), ("exit", "(exitcode: "),
+    # launch: a node's launch command naming the rendezvous address (launches.py compares the nodes')
+    *(("launch", lit) for lit in ("MASTER_ADDR=", "--master_addr", "--master-addr", "--main_process_ip", "rdzv_endpoint",
+                                  "rdzv-endpoint")),
 )
 MARKS_KEPT = 16  # the last ones of each kind
 _WARN = re.compile(r"\[WARNING\]|\bUserWarning\b|\bFutureWarning\b|\bDeprecationWarning\b|^W\d{4} ")
