@@ -39,6 +39,9 @@ from dsdoctor.explain import failure as F
     ("RuntimeError\uff1aCUDA out of memory", F.EXCEPTION),  # an input method's full-width colon
     ("after loading the shards the job returns -9 and stops", F.EXIT),
     ("rank 3 exited with -11.", F.EXIT),
+    ("Bus error (core dumped)", F.SIGNAL),
+    ("Aborted", F.SIGNAL),
+    ("./run_sft.sh: line 14: 30519 Killed                  deepspeed sft.py --deepspeed ds.json", F.SIGNAL),
 ])
 def test_failure_lines(line: str, kind: str) -> None:
     assert F.kind(line) == kind
@@ -59,6 +62,7 @@ def test_failure_lines(line: str, kind: str) -> None:
     "        return -9",
     "we then saw a ValueError; it went away after a restart",
     "the scheduler returned -0.5 as the lr",
+    "the job was Terminated by the scheduler after the last checkpoint",
 ])
 def test_not_failure_lines(line: str) -> None:
     assert F.kind(line) is None

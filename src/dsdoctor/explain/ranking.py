@@ -29,7 +29,7 @@ HANDLED_NEAR = 3  # lines between an error and the line saying it was handled (e
 _RC = re.compile(r"(?:%s|exitcode: )(-?\d{1,4})" % re.escape(K.MSG_LAUNCH_EXIT.split("{cmd} ")[1].split("{")[0]))
 _PCT = re.compile(lit(K.MSG_HOST_MEMORY.split("  ")[1]))  # "used = {used} GB, percent = {pct}%"
 # a process ended by SIGKILL: Python's -9, a shell's 137 (128 + 9), the signal's name, the shell's "Killed"
-_SIGKILL = re.compile(r"(?<![\w.])-9\b|\b137\b|\bSIGKILL\b|^Killed\s*$")
+_SIGKILL = re.compile(r"(?<![\w.])-9\b|\b137\b|\bSIGKILL\b|^Killed\s*$|\d {1,4}Killed\b")
 HIGH_PCT = 90.0  # a host-memory report at or above this share of RAM: the host was nearly full
 
 
