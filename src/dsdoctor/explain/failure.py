@@ -56,8 +56,7 @@ LITERALS: Tuple[str, ...] = (
 
 _WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN(?:ING)?\b|^W\d{4} ")
 _EXC = re.compile(r"(?<![A-Za-z0-9_.])(?<!except )(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,80}(?:Error|Exception):\s{0,4}\S|"
-                  r"^[\s*`'\">(\[]{0,6}(?:Error|Exception):(?:\s{0,4}\S|\s*$)|"
-                  r"^[\s*`'\">(\[]{0,6}(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,80}(?:Error|Exception)[;\uff1a]\s{0,4}[^\s;]")
+                  r"^[\s*`'\">(\[]{0,6}(?:Error|Exception):(?:\s{0,4}\S|\s*$)")
 _COMPILER = re.compile(r"^(?:\S{1,400}?(?::\d{1,7}(?::\d{1,5})?|\(\d{1,7}\)):\s|(?:gcc|g\+\+|c\+\+|cc1plus|clang\+{0,2}|nvcc|"
                        r"collect2|ld|cl|link|ninja)(?:\.exe)?: )?(?:fatal )?error(?: [A-Z]{1,3}\d{1,6})?:\s|"
                        r"^#\s?error\b|\berror: #error\b")
@@ -65,16 +64,25 @@ _SHELL_SIGNALS = "Aborted|Bus error|Illegal instruction|Floating point exception
 _KINDS: Tuple[Tuple[str, Pattern[str]], ...] = (
     (TIMEOUT, re.compile(re.escape(_WATCHDOG))),
     (LAUNCHER, re.compile(r"\[ERROR\].{0,80}sigkill_handler|sigkill_handler\]? %s|%s\d" % (_KILL, _KILL))),
-    (SIGNAL, re.compile(r"\bSIG(?:KILL|SEGV|ABRT|BUS|TERM|ILL|FPE)\b|Segmentation fault|core dumped|^Killed\s*$|"
-                        # the shell's report of a child a signal ended: alone, or bash's "line 9: 4711 Aborted  cmd"
-                        r"^(?:%s)\s*$|\bline \d{1,6}: {1,4}\d{1,8} (?:Killed|%s)\b" % ((_SHELL_SIGNALS,) * 2))),
+    (SIGNAL, re.compile(r"\bSIG(?:KILL|SEGV|ABRT|BUS|TERM|ILL|FPE)\b|Segmentation fault|core dumped|^Killed\s*$")),
     (EXIT, re.compile(r"(?i:\bexit(?:ed with)? (?:code|status)|\breturn code|\bexitcode)\s{0,3}[:=]?\s{0,3}-?[1-9]\d{0,3}\b|"
-                      r"returned non-zero exit status|"
-                      # a signal's code in prose ("the run returns -9"), not code ("return -1;"): signal numbers, after a word
-                      r"\w (?:return(?:s|ed)?|exit(?:s|ed) with) -(?:[4-9]|11|15)\b(?!\.\d|\s{0,2}[;)])")),
+                      r"returned non-zero exit status")),
     (COMPILER, _COMPILER),
     (HANG, re.compile(r'^Thread (?:0x[0-9a-fA-F]{1,16}|\d{1,10}) \((?:active|idle)[^)]{0,40}\)(?:: "[^"]{0,100}")?\s*$|'
                       r"\bpy-spy dump\b|^Timeout \(\d{1,3}:\d\d:\d\d\)!\s*$")),
+)
+
+
+# forms a person or a shell writes rather than a library: each tried only on a line holding one of its literals
+_WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
+    # the shell's report of a child a signal ended: alone, or bash's "line 9: 4711 Aborted  cmd"
+    (SIGNAL, ("Killed", *_SHELL_SIGNALS.split("|")),
+     re.compile(r"^(?:%s)\s*$|\bline \d{1,6}: {1,4}\d{1,8} (?:Killed|%s)\b" % ((_SHELL_SIGNALS,) * 2))),
+    # a signal's code in prose ("the run returns -9"), not code ("return -1;"): signal numbers, after a word
+    (EXIT, (" -",), re.compile(r"\w (?:return(?:s|ed)?|exit(?:s|ed) with) -(?:[4-9]|11|15)\b(?!\.\d|\s{0,2}[;)])")),
+    # an exception class at the line's start, then a full-width colon (an input method's) or a semicolon (retyped)
+    (EXCEPTION, (";", "\uff1a"),
+     re.compile(r"^[\s*`'\">(\[]{0,6}(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,80}(?:Error|Exception)[;\uff1a]\s{0,4}[^\s;]")),
 )
 
 
@@ -82,6 +90,9 @@ def kind(text: str) -> Optional[str]:
     """The kind of failure one cleaned, stripped line shows, or None."""
     for name, rx in _KINDS:
         if rx.search(text):
+            return name
+    for name, lits, rx in _WRITTEN:
+        if any(lit in text for lit in lits) and rx.search(text) and not (name == EXCEPTION and _WARNING.search(text)):
             return name
     if _EXC.search(text) and not _WARNING.search(text):
         return EXCEPTION

@@ -349,7 +349,7 @@ class Scanner:
             st.chain = st.last_tb
             st.tail_left = 0
             return
-        if st.tb is None and (_FRAME.match(text) or _PYTEST_FRAME.match(text)):  # a paste from a frame: no header
+        if st.tb is None and (_FRAME.match(text) or (": in " in text and _PYTEST_FRAME.match(text))):  # no header: a paste from a frame
             st.tb = Traceback(self._src, lineno, stream, order=self._order(lineno))
             st.after_frame, st.tail_left, st.wait = False, 0, 0
             st.indent = max(0, len(text) - len(text.lstrip()) - 2)
