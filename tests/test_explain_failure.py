@@ -42,6 +42,17 @@ from dsdoctor.explain import failure as F
     ("Bus error (core dumped)", F.SIGNAL),
     ("Aborted", F.SIGNAL),
     ("./run_sft.sh: line 14: 30519 Killed                  deepspeed sft.py --deepspeed ds.json", F.SIGNAL),
+    ("CUDA error: an illegal memory access was encountered", F.EXCEPTION),  # torch's message head, no class
+    ("it stops with NCCL error in: ProcessGroupNCCL.cpp:1191, unhandled system error", F.EXCEPTION),
+    ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:", F.EXCEPTION),  # the message follows
+    ("terminate called after throwing an instance of 'c10::Error'", F.EXCEPTION),
+    ("Loss.cu:242: nll_loss_forward: block: [0,0,0], thread: [3,0,0] Assertion `t >= 0 && t < n_classes` failed.",
+     F.EXCEPTION),
+    ("ERROR: Failed building wheel for flash-attn", F.COMPILER),
+    ("ERROR: No matching distribution found for deepspeed==9.9.9", F.EXCEPTION),
+    ("srun: error: gpu-node-3: task 5: Exited with exit code 1", F.EXIT),
+    ("srun: error: gpu-node-3: task 5: Bus error", F.LAUNCHER),
+    ("slurmstepd: error: *** JOB 88121 ON gpu-node-3 CANCELLED AT 2026-11-30T12:00:01 DUE TO TIME LIMIT ***", F.LAUNCHER),
 ])
 def test_failure_lines(line: str, kind: str) -> None:
     assert F.kind(line) == kind
@@ -63,6 +74,10 @@ def test_failure_lines(line: str, kind: str) -> None:
     "we then saw a ValueError; it went away after a restart",
     "the scheduler returned -0.5 as the lr",
     "the job was Terminated by the scheduler after the last checkpoint",
+    "UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up environment",
+    "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.",
+    "Type Error:",
+    "see the CUDA error codes table",
 ])
 def test_not_failure_lines(line: str) -> None:
     assert F.kind(line) is None

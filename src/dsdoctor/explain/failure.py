@@ -52,7 +52,8 @@ LITERALS: Tuple[str, ...] = (
     "eturn code", "exitcode", "SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS", "SIGTERM", "SIGILL", "SIGFPE", "Segmentation fault",
     "core dumped", "Killed", _WATCHDOG, " (active", " (idle", "py-spy dump", "Timeout (", "Error;", "Error\uff1a",
     "Exception;", "Exception\uff1a", "eturn -", "eturns -", "eturned -", "xits with -", "xited with -", "Aborted", "Bus error",
-    "Illegal instruction", "Floating point exception", "Terminated", "Hangup", "Trace/breakpoint trap")
+    "Illegal instruction", "Floating point exception", "Terminated", "Hangup", "Trace/breakpoint trap", " error in:",
+    "terminate called after", "what():", "Assertion ", "ERROR: ", "srun: error:", "CANCELLED AT")
 
 _WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN(?:ING)?\b|^W\d{4} ")
 _EXC = re.compile(r"(?<![A-Za-z0-9_.])(?<!except )(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,80}(?:Error|Exception):\s{0,4}\S|"
@@ -60,6 +61,7 @@ _EXC = re.compile(r"(?<![A-Za-z0-9_.])(?<!except )(?:[A-Za-z_]\w{0,60}\.){0,8}[A
 _COMPILER = re.compile(r"^(?:\S{1,400}?(?::\d{1,7}(?::\d{1,5})?|\(\d{1,7}\)):\s|(?:gcc|g\+\+|c\+\+|cc1plus|clang\+{0,2}|nvcc|"
                        r"collect2|ld|cl|link|ninja)(?:\.exe)?: )?(?:fatal )?error(?: [A-Z]{1,3}\d{1,6})?:\s|"
                        r"^#\s?error\b|\berror: #error\b")
+_GPU_LIBS = ("CUDA", "cuDNN", "CUDNN", "cuBLAS", "CUBLAS", "NCCL", "HIP", "MIOpen")
 _SHELL_SIGNALS = "Aborted|Bus error|Illegal instruction|Floating point exception|Terminated|Hangup|Trace/breakpoint trap"
 _KINDS: Tuple[Tuple[str, Pattern[str]], ...] = (
     (TIMEOUT, re.compile(re.escape(_WATCHDOG))),
@@ -83,6 +85,22 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     # an exception class at the line's start, then a full-width colon (an input method's) or a semicolon (retyped)
     (EXCEPTION, (";", "\uff1a"),
      re.compile(r"^[\s*`'\">(\[]{0,6}(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,80}(?:Error|Exception)[;\uff1a]\s{0,4}[^\s;]")),
+    # a module's exception whose message starts on the next lines (torchrun's "...errors.ChildFailedError:")
+    (EXCEPTION, ("Error:", "Exception:"),
+     re.compile(r"(?:^|[\s*`'\">(\[])(?:[A-Za-z_]\w{0,60}\.){1,8}[A-Z]\w{0,80}(?:Error|Exception):\s*$")),
+    # a GPU library's error as torch / the library formats it, alone or in prose ("CUDA error: an illegal memory
+    # access ..."), a C++ exception that ended the process (its "what():" line), a failed C / CUDA-kernel assert
+    (EXCEPTION, (*_GPU_LIBS, "terminate called after", "what():", "Assertion "),
+     re.compile(r"\b(?:%s) error(?: in)?:\s{0,4}\S|terminate called after throwing an instance of|^what\(\):\s|"
+                r"\bAssertion [`'].{1,400}['`] failed" % "|".join(_GPU_LIBS))),
+    # pip's own report: a build that failed (its compiler output is above), an install it could not resolve
+    (COMPILER, ("ERROR: ",), re.compile(r"^ERROR: (?:Failed building wheel|Could not build wheels|Failed to build|"
+                                          r"Command errored out)")),
+    (EXCEPTION, ("ERROR: ",), re.compile(r"^ERROR: (?:No matching distribution|Could not find a version that satisfies|"
+                                           r"Could not install packages|Cannot install|ResolutionImpossible)")),
+    # Slurm: a task that failed or was killed (srun), a job the scheduler cancelled (time limit, preemption)
+    (LAUNCHER, ("srun: error:", "CANCELLED AT"),
+     re.compile(r"^srun: error: |\*\*\* (?:JOB|STEP) [\w.]{1,40} ON \S{1,200} CANCELLED AT")),
 )
 
 
