@@ -52,6 +52,8 @@ from dsdoctor.explain import failure as F
     ("ERROR: No matching distribution found for deepspeed==9.9.9", F.EXCEPTION),
     ("srun: error: gpu-node-3: task 5: Exited with exit code 1", F.EXIT),
     ("srun: error: gpu-node-3: task 5: Bus error", F.LAUNCHER),
+    ("Thread 0x00007f3a1c9fe740 (most recent call first):", F.HANG),  # faulthandler's dump
+    ("Current thread 0x00007f3a1c9fe740 (most recent call first):", F.HANG),
     ("slurmstepd: error: *** JOB 88121 ON gpu-node-3 CANCELLED AT 2026-11-30T12:00:01 DUE TO TIME LIMIT ***", F.LAUNCHER),
 ])
 def test_failure_lines(line: str, kind: str) -> None:

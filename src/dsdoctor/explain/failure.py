@@ -14,7 +14,8 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
   shell's report of a child a signal ended (``Aborted``, ``Bus error`` alone; bash's ``line 9: 4711 Killed  python ...``);
 - an NCCL watchdog timeout;
 - a stack dump of a stuck process: py-spy's ``Thread 123 (active): "MainThread"`` headers (or the ``py-spy dump``
-  command that printed them), faulthandler's ``Timeout (0:30:00)!`` of ``dump_traceback_later``;
+  command that printed them), faulthandler's ``Timeout (0:30:00)!`` of ``dump_traceback_later`` and its thread headers
+  (``Thread 0x7f3a... (most recent call first):``);
 - a traceback cut before its exception line (the scanner keeps it: ``Traceback.exc_text`` is empty);
 - in a log that shows none of these, a line that is a message a library raises (the message index; a message one
   release only logs does not count): ``explain/indexed_failures.py``, run only on that path.
@@ -53,7 +54,8 @@ LITERALS: Tuple[str, ...] = (
     "core dumped", "Killed", _WATCHDOG, " (active", " (idle", "py-spy dump", "Timeout (", "Error;", "Error\uff1a",
     "Exception;", "Exception\uff1a", "eturn -", "eturns -", "eturned -", "xits with -", "xited with -", "Aborted", "Bus error",
     "Illegal instruction", "Floating point exception", "Terminated", "Hangup", "Trace/breakpoint trap", " error in:",
-    "terminate called after", "what():", "Assertion ", "ERROR: ", "srun: error:", "CANCELLED AT")
+    "terminate called after", "what():", "Assertion ", "ERROR: ", "srun: error:", "CANCELLED AT",
+    "(most recent call first)")
 
 _WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN(?:ING)?\b|^W\d{4} ")
 _EXC = re.compile(r"(?<![A-Za-z0-9_.])(?<!except )(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,80}(?:Error|Exception):\s{0,4}\S|"
@@ -71,7 +73,9 @@ _KINDS: Tuple[Tuple[str, Pattern[str]], ...] = (
                       r"returned non-zero exit status")),
     (COMPILER, _COMPILER),
     (HANG, re.compile(r'^Thread (?:0x[0-9a-fA-F]{1,16}|\d{1,10}) \((?:active|idle)[^)]{0,40}\)(?:: "[^"]{0,100}")?\s*$|'
-                      r"\bpy-spy dump\b|^Timeout \(\d{1,3}:\d\d:\d\d\)!\s*$")),
+                      r"\bpy-spy dump\b|^Timeout \(\d{1,3}:\d\d:\d\d\)!\s*$|"
+                      # faulthandler's dump (dump_traceback_later, a signal registered with faulthandler.register)
+                      r"^(?:(?:Current thread|Thread) 0x[0-9a-fA-F]{1,16} |Stack )\(most recent call first\):\s*$")),
 )
 
 
