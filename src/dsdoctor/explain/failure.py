@@ -13,6 +13,10 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
 - a signal (``SIGKILL``, ``Signals.SIGSEGV``, ``Segmentation fault``, ``core dumped``), ``Killed`` alone on a line, the
   shell's report of a child a signal ended (``Aborted``, ``Bus error`` alone; bash's ``line 9: 4711 Killed  python ...``);
 - an NCCL watchdog timeout;
+- a failure no exception class marks: a GPU library's error head (``CUDA error: ...``, ``NCCL error in: ...``), a C++
+  ``terminate called after throwing ...`` and its ``what():``, a failed C / CUDA-kernel ``Assertion `...` failed``, a
+  module's exception whose message starts on the next line (``...errors.ChildFailedError:``), pip's ``ERROR: Failed
+  building wheel`` / ``No matching distribution``, Slurm's ``srun: error:`` and ``*** JOB ... CANCELLED AT``;
 - a stack dump of a stuck process: py-spy's ``Thread 123 (active): "MainThread"`` headers (or the ``py-spy dump``
   command that printed them), faulthandler's ``Timeout (0:30:00)!`` of ``dump_traceback_later`` and its thread headers
   (``Thread 0x7f3a... (most recent call first):``);
