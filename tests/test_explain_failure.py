@@ -35,6 +35,26 @@ from dsdoctor.explain import failure as F
     ('Thread 27040 (idle): "Thread-3 (_pin_memory_loop)"', F.HANG),
     ("$ py-spy dump --pid 27001", F.HANG),
     ("Timeout (0:20:00)!", F.HANG),
+    ("TypeError; the trainer got an unexpected keyword argument", F.EXCEPTION),  # retyped: a semicolon, a typo
+    ("RuntimeError\uff1aCUDA out of memory", F.EXCEPTION),  # an input method's full-width colon
+    ("after loading the shards the job returns -9 and stops", F.EXIT),
+    ("rank 3 exited with -11.", F.EXIT),
+    ("Bus error (core dumped)", F.SIGNAL),
+    ("Aborted", F.SIGNAL),
+    ("./run_sft.sh: line 14: 30519 Killed                  deepspeed sft.py --deepspeed ds.json", F.SIGNAL),
+    ("CUDA error: an illegal memory access was encountered", F.EXCEPTION),  # torch's message head, no class
+    ("it stops with NCCL error in: ProcessGroupNCCL.cpp:1191, unhandled system error", F.EXCEPTION),
+    ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:", F.EXCEPTION),  # the message follows
+    ("terminate called after throwing an instance of 'c10::Error'", F.EXCEPTION),
+    ("Loss.cu:242: nll_loss_forward: block: [0,0,0], thread: [3,0,0] Assertion `t >= 0 && t < n_classes` failed.",
+     F.EXCEPTION),
+    ("ERROR: Failed building wheel for flash-attn", F.COMPILER),
+    ("ERROR: No matching distribution found for deepspeed==9.9.9", F.EXCEPTION),
+    ("srun: error: gpu-node-3: task 5: Exited with exit code 1", F.EXIT),
+    ("srun: error: gpu-node-3: task 5: Bus error", F.LAUNCHER),
+    ("Thread 0x00007f3a1c9fe740 (most recent call first):", F.HANG),  # faulthandler's dump
+    ("Current thread 0x00007f3a1c9fe740 (most recent call first):", F.HANG),
+    ("slurmstepd: error: *** JOB 88121 ON gpu-node-3 CANCELLED AT 2026-11-30T12:00:01 DUE TO TIME LIMIT ***", F.LAUNCHER),
 ])
 def test_failure_lines(line: str, kind: str) -> None:
     assert F.kind(line) == kind
@@ -51,6 +71,15 @@ def test_failure_lines(line: str, kind: str) -> None:
     "The process was Killed by the user at step 3",
     "Thread 27001 (active) finished the epoch",
     "Timeout (s) for the rendezvous: 900",
+    "    return -1;",
+    "        return -9",
+    "we then saw a ValueError; it went away after a restart",
+    "the scheduler returned -0.5 as the lr",
+    "the job was Terminated by the scheduler after the last checkpoint",
+    "UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up environment",
+    "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.",
+    "Type Error:",
+    "see the CUDA error codes table",
 ])
 def test_not_failure_lines(line: str) -> None:
     assert F.kind(line) is None

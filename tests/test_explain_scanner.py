@@ -67,6 +67,7 @@ def test_an_exception_logged_every_step_stays_cheap(monkeypatch: pytest.MonkeyPa
     ("2024-05-01 10:00:00,123 - INFO - Traceback (most recent call last):", "", "Traceback (most recent call last):"),
     ("[rank2]: 2024-05-01 10:00:00,123 - ERROR - boom", "rank2", "boom"),
     ("2024-05-01T10:00:00+02:00 \tx", "", "\tx"),
+    ("[2024-05-01T10:00:00.123Z]     import deepspeed", "", "    import deepspeed"),  # a CI console's bracketed time
     # DeepSpeed's own bracketed stamp stays (its signatures read it); a date inside the text is not a prefix
     ("[2024-05-24 09:17:18,762] [WARNING] [real_accelerator.py:162:get_accelerator] x", "",
      "[2024-05-24 09:17:18,762] [WARNING] [real_accelerator.py:162:get_accelerator] x"),

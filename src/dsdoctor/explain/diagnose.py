@@ -23,6 +23,7 @@ from .causes import model_types as MT
 from .causes import regressions as RG
 from .causes.loading import zero3_both
 from .indexed_failures import numbered, recheck
+from .launches import split_rendezvous
 from .match import Frame, Hit, Scanner, Traceback
 from .reader import Source, bytes_stream, iter_chunks, open_binary
 
@@ -221,7 +222,6 @@ def _decide_combined(hits: List[Hit], sc: Scanner) -> Tuple[str, Optional[Advice
     if TK.MSG_ZERO3_LOW_MEM_411 in h.text or TK.MSG_ZERO3_LOW_MEM_419 in h.text:
         return N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, None
     # 4.20-4.50's one message for both arguments, or a cut line that could be either
-
     tb = _tb_for(h, sc)
     fr = user_frame(tb) if tb else None
     code = fr.code if fr else ""
@@ -242,7 +242,7 @@ def diagnose_scan(sc: Scanner) -> Report:
     used: Dict[str, bool] = {}
     framed = _frame_hits(sc)
     symptoms = sorted(sc.symptoms + [h for h in framed if h.symptom], key=lambda h: h.order)
-    extra = [h for h in framed if not h.symptom] + _promoted(sc, symptoms)
+    extra = [h for h in framed if not h.symptom] + _promoted(sc, symptoms) + split_rendezvous(sc)
     for i, (name, hits) in enumerate(_cause_hits(sc, extra)):
         adv: Optional[Advice] = None
         tb0 = _tb_for(hits[0], sc)
@@ -292,7 +292,7 @@ def _silent_kill(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Optional[
     hits = None if sc.tracebacks or symptoms else R.silent_kill(sc)
     if not hits:
         return None
-    groups = dict(R.memory_groups(hits), silent="1")
+    groups = dict(R.memory_groups(hits), silent="1" if any(h in sc.marks["kill"] for h in hits) else "")
     if any(h in sc.marks["load"] for h in hits):
         groups["load"] = hits[0].text.strip()[:200]
     adv = BY_NAME[N.HOST_OOM_KILLED].advise(Seen(hits[-1].text, groups), facts)

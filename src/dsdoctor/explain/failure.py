@@ -4,14 +4,22 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
 
 - an exception, written anywhere in a line (prose, markdown ``**ValueError: ...**``, backticks, quotes, an
   ellipsis): Python's ``XxxError:`` / ``XxxException:`` at any position, bare ``Error:`` / ``Exception:`` at the
-  start (not a warning's line, not ``error`` in an option's name, not ``except ValueError:``);
+  start (not a warning's line, not ``error`` in an option's name, not ``except ValueError:``); at the start of a
+  line also with a full-width colon (``ValueError：``, an input method's) or a semicolon (a retyped message);
 - a compiler's or build tool's error (``file:12:3: error:``, ``fatal error:``, ``#error``, ``error: command ...``);
 - the DeepSpeed launcher's ``[ERROR] ... sigkill_handler`` or ``Killing subprocess`` line, even cut before its
-  return code; a non-zero exit code (``exit code 1``, ``return code = -9``, ``exitcode: 1``);
-- a signal (``SIGKILL``, ``Signals.SIGSEGV``, ``Segmentation fault``, ``core dumped``), ``Killed`` alone on a line;
+  return code; a non-zero exit code (``exit code 1``, ``return code = -9``, ``exitcode: 1``), or a signal's negative
+  return code in prose (``it returns -9``, ``exited with -11``: Python's code for a process a signal ended);
+- a signal (``SIGKILL``, ``Signals.SIGSEGV``, ``Segmentation fault``, ``core dumped``), ``Killed`` alone on a line, the
+  shell's report of a child a signal ended (``Aborted``, ``Bus error`` alone; bash's ``line 9: 4711 Killed  python ...``);
 - an NCCL watchdog timeout;
+- a failure no exception class marks: a GPU library's error head (``CUDA error: ...``, ``NCCL error in: ...``), a C++
+  ``terminate called after throwing ...`` and its ``what():``, a failed C / CUDA-kernel ``Assertion `...` failed``, a
+  module's exception whose message starts on the next line (``...errors.ChildFailedError:``), pip's ``ERROR: Failed
+  building wheel`` / ``No matching distribution``, Slurm's ``srun: error:`` and ``*** JOB ... CANCELLED AT``;
 - a stack dump of a stuck process: py-spy's ``Thread 123 (active): "MainThread"`` headers (or the ``py-spy dump``
-  command that printed them), faulthandler's ``Timeout (0:30:00)!`` of ``dump_traceback_later``;
+  command that printed them), faulthandler's ``Timeout (0:30:00)!`` of ``dump_traceback_later`` and its thread headers
+  (``Thread 0x7f3a... (most recent call first):``);
 - a traceback cut before its exception line (the scanner keeps it: ``Traceback.exc_text`` is empty);
 - in a log that shows none of these, a line that is a message a library raises (the message index; a message one
   release only logs does not count): ``explain/indexed_failures.py``, run only on that path.
@@ -48,7 +56,11 @@ _KILL = re.escape(K.MSG_LAUNCH_KILL.split("{")[0])  # "Killing subprocess "
 LITERALS: Tuple[str, ...] = (
     "Error:", "Exception:", "error:", ": error ", "#error", "sigkill_handler", "Killing subprocess", "xit code", "xit status",
     "eturn code", "exitcode", "SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS", "SIGTERM", "SIGILL", "SIGFPE", "Segmentation fault",
-    "core dumped", "Killed", _WATCHDOG, " (active", " (idle", "py-spy dump", "Timeout (")
+    "core dumped", "Killed", _WATCHDOG, " (active", " (idle", "py-spy dump", "Timeout (", "Error;", "Error\uff1a",
+    "Exception;", "Exception\uff1a", "eturn -", "eturns -", "eturned -", "xits with -", "xited with -", "Aborted", "Bus error",
+    "Illegal instruction", "Floating point exception", "Terminated", "Hangup", "Trace/breakpoint trap", " error in:",
+    "terminate called after", "what():", "Assertion ", "ERROR: ", "srun: error:", "CANCELLED AT",
+    "(most recent call first)")
 
 _WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN(?:ING)?\b|^W\d{4} ")
 _EXC = re.compile(r"(?<![A-Za-z0-9_.])(?<!except )(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,80}(?:Error|Exception):\s{0,4}\S|"
@@ -56,6 +68,8 @@ _EXC = re.compile(r"(?<![A-Za-z0-9_.])(?<!except )(?:[A-Za-z_]\w{0,60}\.){0,8}[A
 _COMPILER = re.compile(r"^(?:\S{1,400}?(?::\d{1,7}(?::\d{1,5})?|\(\d{1,7}\)):\s|(?:gcc|g\+\+|c\+\+|cc1plus|clang\+{0,2}|nvcc|"
                        r"collect2|ld|cl|link|ninja)(?:\.exe)?: )?(?:fatal )?error(?: [A-Z]{1,3}\d{1,6})?:\s|"
                        r"^#\s?error\b|\berror: #error\b")
+_GPU_LIBS = ("CUDA", "cuDNN", "CUDNN", "cuBLAS", "CUBLAS", "NCCL", "HIP", "MIOpen")
+_SHELL_SIGNALS = "Aborted|Bus error|Illegal instruction|Floating point exception|Terminated|Hangup|Trace/breakpoint trap"
 _KINDS: Tuple[Tuple[str, Pattern[str]], ...] = (
     (TIMEOUT, re.compile(re.escape(_WATCHDOG))),
     (LAUNCHER, re.compile(r"\[ERROR\].{0,80}sigkill_handler|sigkill_handler\]? %s|%s\d" % (_KILL, _KILL))),
@@ -64,7 +78,38 @@ _KINDS: Tuple[Tuple[str, Pattern[str]], ...] = (
                       r"returned non-zero exit status")),
     (COMPILER, _COMPILER),
     (HANG, re.compile(r'^Thread (?:0x[0-9a-fA-F]{1,16}|\d{1,10}) \((?:active|idle)[^)]{0,40}\)(?:: "[^"]{0,100}")?\s*$|'
-                      r"\bpy-spy dump\b|^Timeout \(\d{1,3}:\d\d:\d\d\)!\s*$")),
+                      r"\bpy-spy dump\b|^Timeout \(\d{1,3}:\d\d:\d\d\)!\s*$|"
+                      # faulthandler's dump (dump_traceback_later, a signal registered with faulthandler.register)
+                      r"^(?:(?:Current thread|Thread) 0x[0-9a-fA-F]{1,16} |Stack )\(most recent call first\):\s*$")),
+)
+
+
+# forms a person or a shell writes rather than a library: each tried only on a line holding one of its literals
+_WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
+    # the shell's report of a child a signal ended: alone, or bash's "line 9: 4711 Aborted  cmd"
+    (SIGNAL, ("Killed", *_SHELL_SIGNALS.split("|")),
+     re.compile(r"^(?:%s)\s*$|\bline \d{1,6}: {1,4}\d{1,8} (?:Killed|%s)\b" % ((_SHELL_SIGNALS,) * 2))),
+    # a signal's code in prose ("the run returns -9"), not code ("return -1;"): signal numbers, after a word
+    (EXIT, (" -",), re.compile(r"\w (?:return(?:s|ed)?|exit(?:s|ed) with) -(?:[4-9]|11|15)\b(?!\.\d|\s{0,2}[;)])")),
+    # an exception class at the line's start, then a full-width colon (an input method's) or a semicolon (retyped)
+    (EXCEPTION, (";", "\uff1a"),
+     re.compile(r"^[\s*`'\">(\[]{0,6}(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,80}(?:Error|Exception)[;\uff1a]\s{0,4}[^\s;]")),
+    # a module's exception whose message starts on the next lines (torchrun's "...errors.ChildFailedError:")
+    (EXCEPTION, ("Error:", "Exception:"),
+     re.compile(r"(?:^|[\s*`'\">(\[])(?:[A-Za-z_]\w{0,60}\.){1,8}[A-Z]\w{0,80}(?:Error|Exception):\s*$")),
+    # a GPU library's error as torch / the library formats it, alone or in prose ("CUDA error: an illegal memory
+    # access ..."), a C++ exception that ended the process (its "what():" line), a failed C / CUDA-kernel assert
+    (EXCEPTION, (*_GPU_LIBS, "terminate called after", "what():", "Assertion "),
+     re.compile(r"\b(?:%s) error(?: in)?:\s{0,4}\S|terminate called after throwing an instance of|^what\(\):\s|"
+                r"\bAssertion [`'].{1,400}['`] failed" % "|".join(_GPU_LIBS))),
+    # pip's own report: a build that failed (its compiler output is above), an install it could not resolve
+    (COMPILER, ("ERROR: ",), re.compile(r"^ERROR: (?:Failed building wheel|Could not build wheels|Failed to build|"
+                                          r"Command errored out)")),
+    (EXCEPTION, ("ERROR: ",), re.compile(r"^ERROR: (?:No matching distribution|Could not find a version that satisfies|"
+                                           r"Could not install packages|Cannot install|ResolutionImpossible)")),
+    # Slurm: a task that failed or was killed (srun), a job the scheduler cancelled (time limit, preemption)
+    (LAUNCHER, ("srun: error:", "CANCELLED AT"),
+     re.compile(r"^srun: error: |\*\*\* (?:JOB|STEP) [\w.]{1,40} ON \S{1,200} CANCELLED AT")),
 )
 
 
@@ -72,6 +117,9 @@ def kind(text: str) -> Optional[str]:
     """The kind of failure one cleaned, stripped line shows, or None."""
     for name, rx in _KINDS:
         if rx.search(text):
+            return name
+    for name, lits, rx in _WRITTEN:
+        if any(lit in text for lit in lits) and rx.search(text) and not (name == EXCEPTION and _WARNING.search(text)):
             return name
     if _EXC.search(text) and not _WARNING.search(text):
         return EXCEPTION

@@ -2,7 +2,8 @@
 no compiler error, no kill, ...), the lines whose text is a message a library *raises* (the message index,
 :mod:`dsdoctor.knowledge.messages`; messages only logged do not count) are failure evidence. People paste the
 message without its exception class (``No slot '2' specified on host 'work1'``), or the ``assert`` line of a
-traceback cut around it. Runs only on that path, over at most :data:`MAX_BYTES` of the log."""
+traceback cut around it. Runs only on that path, over at most :data:`MAX_BYTES` of the log; so does the reading of a
+P2P test's latency matrix (``p2p_test.py``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from .. import names as N
 from ..model import Report
 from . import failure as FM
 from .match import Hit, Scanner
+from .p2p_test import broken_p2p
 from .reader import Source, clean, open_binary
 
 MAX_BYTES = 8 << 20  # a no-failure log longer than this is not searched line by line
@@ -62,11 +64,17 @@ def _source_lines(src: Source) -> Iterator[Tuple[int, bytes]]:
 
 def recheck(report: Report, sc: Scanner, diagnose: Callable[[Scanner], Report],
             sources: Sequence[Tuple[str, Iterator[Tuple[int, bytes]]]]) -> Report:
-    """``report`` again with the lines that show a raised library message as failure evidence, when it answered
-    ``no-failure`` and such lines exist; else ``report``."""
+    """``report`` again, when it answered ``no-failure``, with what only a line-by-line read shows: a P2P test's broken
+    latency matrix (:mod:`.p2p_test`, a cause), else the lines that show a raised library message (failure evidence);
+    ``report`` when neither is there."""
     if not report.findings or report.findings[0].name != N.NO_FAILURE:
         return report
-    hits = [h for i, (name, lines) in enumerate(sources) for h in raised_lines(lines, name, i)][:MAX_HITS]
+    listed = [(name, list(lines)) for name, lines in sources]
+    p2p = [h for i, (name, lines) in enumerate(listed) for h in broken_p2p(lines, name, i)][:2]
+    if p2p:  # a P2P test's latency matrix that shows broken peer writes: a cause, not only a failure
+        sc.hits[N.NCCL_P2P_UNSUPPORTED] = p2p
+        return diagnose(sc)
+    hits = [h for i, (name, lines) in enumerate(listed) for h in raised_lines(lines, name, i)][:MAX_HITS]
     if not hits:
         return report
     sc.failures.extend(hits)

@@ -64,6 +64,7 @@ _FRAME = re.compile(r'^\s{0,8}File "([^"]{1,1000})", line (\d{1,7}), in (\S{1,30
 _IDENT_REST = re.compile(r"[A-Za-z0-9_>]{1,200}$")
 _FRAME_HEAD = re.compile(r'^\s{0,8}File "[^"]{1,1000}(?:"(?:, line \d{0,7}(?:, i?)?)?)?$')  # cut by a hard wrap
 _RICH_FRAME = re.compile(r"^\s{0,4}(\S{1,1000}?\.py):(\d{1,7}) in (\S{1,300})\s*$")
+_PYTEST_FRAME = re.compile(r"^\s{0,4}(\S{1,1000}?\.py):(\d{1,7}): in (\S{1,300})\s*$")  # pytest's short form ("--tb=short", collection errors)
 _RICH_CALL = re.compile(r"^\s{0,4}❱\s{0,4}(\d{1,7})\s{0,4}[│|]?(.{0,400})$")
 _EXC = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt|Warning|Failure|Unsupported)|"
                   r"[A-Za-z_][\w.]{0,200}\.[A-Z]\w{0,80}|AssertionError|KeyboardInterrupt|StopIteration)(?::\s?(.*)|\s*)$")
@@ -87,6 +88,9 @@ MARKS: Tuple[Tuple[str, str], ...] = (
     ("handled", TK.MSG_GATHER_16BIT_FALSE.split(". ")[1]),
     ("handled", "falling back"), ("handled", "Falling back"),
     ("exit", K.MSG_LAUNCH_EXIT.split("} ")[1].split("{")[0]), ("exit", "(exitcode: "),
+    # launch: a node's launch command naming the rendezvous address (launches.py compares the nodes')
+    *(("launch", lit) for lit in ("MASTER_ADDR=", "--master_addr", "--master-addr", "--main_process_ip", "rdzv_endpoint",
+                                  "rdzv-endpoint")),
 )
 MARKS_KEPT = 16  # the last ones of each kind
 _WARN = re.compile(r"\[WARNING\]|\bUserWarning\b|\bFutureWarning\b|\bDeprecationWarning\b|^W\d{4} ")
@@ -154,6 +158,7 @@ STRUCTURAL: Tuple[str, ...] = (
     "FAILED:",  # ninja: the compiler output follows
     "above exception",  # a chained exception (_CHAIN): Python prints a blank line before it, so it is outside any region
     '", line ',  # a frame line outside a traceback: a paste that starts below its "Traceback" header opens one
+    ": in ",  # pytest's frame line ("x.py:25: in <module>"): its traceback has no "Traceback" header
     "Error: ", "Exception: ",  # an exception line outside any traceback (_LONE_EXC): recorded as a frameless traceback
     "No CUDA runtime is found",  # torch's cpp_extension: no GPU visible (diagnose's no_gpu fact)
     "PyTorch extensions root", "Building extension module", "Loading extension module",  # op build progress:
@@ -346,7 +351,7 @@ class Scanner:
             st.chain = st.last_tb
             st.tail_left = 0
             return
-        if st.tb is None and _FRAME.match(text):  # a paste that starts at a frame: its header was lost
+        if st.tb is None and (_FRAME.match(text) or (": in " in text and _PYTEST_FRAME.match(text))):  # no header: a paste from a frame
             st.tb = Traceback(self._src, lineno, stream, order=self._order(lineno))
             st.after_frame, st.tail_left, st.wait = False, 0, 0
             st.indent = max(0, len(text) - len(text.lstrip()) - 2)
@@ -372,7 +377,7 @@ class Scanner:
         """Consume a line inside a traceback; True when it was structure only (source lines, box borders)."""
         tb = st.tb
         assert tb is not None
-        fm = _FRAME.match(text) or _RICH_FRAME.match(text)
+        fm = _FRAME.match(text) or _RICH_FRAME.match(text) or _PYTEST_FRAME.match(text)
         if fm:
             if len(tb.frames) < 200:
                 tb.frames.append(Frame(fm.group(1), int(fm.group(2)), fm.group(3)))

@@ -10,6 +10,7 @@ from typing import Dict, Iterable, List, Optional
 
 from .. import names as N
 from ..knowledge import deepspeed as K
+from . import failure as FM
 from .causes.cause import lit
 from .match import Hit, Scanner
 
@@ -27,6 +28,9 @@ HANDLED_NEAR = 3  # lines between an error and the line saying it was handled (e
 # the exit code in DeepSpeed's launcher line ("... exits with return code = -9") or torchrun's ("exitcode: -9")
 _RC = re.compile(r"(?:%s|exitcode: )(-?\d{1,4})" % re.escape(K.MSG_LAUNCH_EXIT.split("{cmd} ")[1].split("{")[0]))
 _PCT = re.compile(lit(K.MSG_HOST_MEMORY.split("  ")[1]))  # "used = {used} GB, percent = {pct}%"
+# a process ended by SIGKILL: Python's -9, a shell's 137 (128 + 9), the signal's name, the shell's "Killed"
+_SIGKILL = re.compile(r"(?<![\w.])-9\b|\b137\b|\bSIGKILL\b|^Killed\s*$|\d {1,4}Killed\b")
+HIGH_PCT = 90.0  # a host-memory report at or above this share of RAM: the host was nearly full
 
 
 def _texts(sc: Scanner) -> Iterable[str]:
@@ -66,7 +70,7 @@ def silent_kill(sc: Scanner) -> Optional[List[Hit]]:
     segfault, an exit of 1 whose traceback the paste left out), or a kill with neither (an honest unknown)."""
     kills = list(sc.marks["kill"])
     if not kills:
-        return None
+        return _killed_when_full(sc)
     codes = [m.group(1) for m in (_RC.search(e.text) for e in sc.marks["exit"]) if m]
     if any(c != "-9" for c in codes):
         return None
@@ -77,6 +81,18 @@ def silent_kill(sc: Scanner) -> Optional[List[Hit]]:
     if not memory and "-9" not in codes:
         return None  # a kill and nothing else (no SIGKILL code, no memory evidence): the cause is not in the log
     return memory + kills[:1]
+
+
+def _killed_when_full(sc: Scanner) -> Optional[List[Hit]]:
+    """No launcher kill, but every failure line shows SIGKILL (``-9``, 137, ``Killed``; in prose too: "it returns -9")
+    and DeepSpeed's last host-memory report shows the host nearly full (:data:`HIGH_PCT`): that report and the kill.
+    Order is not asked (a paste's prose says the code first); the nearly full report is what names the OOM killer."""
+    shown = [h for h in sc.failures if h.name != FM.LAUNCHER]
+    if not shown or not all(h.name in (FM.EXIT, FM.SIGNAL) and _SIGKILL.search(h.text) for h in shown):
+        return None
+    last = sorted(sc.marks["memory"], key=lambda h: h.order)[-1:]
+    full = [h for h in last if float(memory_groups([h]).get("pct", "0")) >= HIGH_PCT]
+    return full + shown[:1] if full else None
 
 
 def memory_groups(hits: List[Hit]) -> Dict[str, str]:

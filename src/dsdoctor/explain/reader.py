@@ -182,8 +182,11 @@ _SRUN = re.compile(r"(\d{1,5}): ")  # srun --label
 _STAMP = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?(?: (?:stdout|stderr) [FP])?"
                     r"(?: (?:- )?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)(?: -)?)?(?: |\t|$)")
 # another writer's mark before every line, dropped like a timestamp: Azure ML's "[stderr]" / "[stdout]", pytest's "E   "
-# before the lines of a failed test's exception (its indentation after the mark is the line's own)
-_WRITER = re.compile(r"\[std(?:err|out)\]|E   (?=\S|  )")
+# before the lines of a failed test's exception (its indentation after the mark is the line's own), a CI console's
+# bracketed ISO 8601 time ("[2024-10-23T03:04:17.778Z] ", Jenkins' timestamper; DeepSpeed's own "[2024-10-23 03:04:17,778]"
+# has no "T" and is kept)
+_WRITER = re.compile(r"\[std(?:err|out)\]|E   (?=\S|  )|"
+                     r"\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\] ?")
 
 
 def _hostlike(name: str) -> bool:

@@ -84,6 +84,22 @@ def _device_not_set(s: Seen, f: LogFacts) -> Advice:
                             "also passes the local rank", "unset CUDA_VISIBLE_DEVICES   # choose GPUs with --include")])
 
 
+def _addr_mismatch(s: Seen, f: LogFacts) -> Advice:
+    g = s.groups
+    shown = (f"Node rank {g['node']} was started with {g['addr']}, node rank {g['node2']} with {g['addr2']}."
+             if g.get("addr2") else "")
+    first = next((g[a] for n, a in (("node", "addr"), ("node2", "addr2")) if g.get(n) == "0"), "<node rank 0's address>")
+    return Advice("Two nodes of one job were started with different rendezvous addresses (MASTER_ADDR): they never meet",
+                  "", [code_fix("Start every node with the same MASTER_ADDR and MASTER_PORT: the address of the node "
+                                "that runs node rank 0; only the node rank differs between the nodes",
+                                f"MASTER_ADDR={first} MASTER_PORT=29500 NNODES=2 NODE_RANK=<0 or 1> ...   # the same "
+                                "address on every node (torchrun: --master-addr / --rdzv-endpoint; accelerate: "
+                                "main_process_ip)"),
+                       code_fix("Check that address on the node of rank 0, and that the other nodes reach it",
+                                "hostname -I   # on node rank 0", f"nc -zv {first} 29500   # from each other node, "
+                                "while node rank 0 waits")], shown)
+
+
 SPECS: Tuple[Cause, ...] = (
     cause(
     N.DISTRIBUTED_LAUNCHER_MISSING,
@@ -260,4 +276,25 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_DUPLICATE_GPU, "NCCL src/init.cc (2.7-2.2x) communicator init",
                   "worker-0:4005:4041 [0] init.cc:521 NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on "
                   "CUDA device 1a000"),)),
+    cause(
+    N.MASTER_ADDR_MISMATCH,
+    Severity.ERROR,
+    "The nodes of one job were started with different MASTER_ADDR values: the rendezvous never completes",
+    _addr_mismatch,
+    Docs(
+        what="The launch commands of two nodes of one job (different node ranks) name different rendezvous "
+              "addresses (`MASTER_ADDR=`, `--master_addr`, `--main_process_ip`, `--rdzv_endpoint`); the run then "
+              "sits after the launcher's banner, or times out setting up torch.distributed.",
+        why="Every node connects to the store at MASTER_ADDR:MASTER_PORT, which the node of rank 0 serves; a node "
+              "given another address waits at a store the others never join (or serves one itself), so the world "
+              "never assembles. The launch parameters must be identical on every node except the node rank.",
+        fix="Start every node with the same MASTER_ADDR and MASTER_PORT: the address of the node that runs node "
+              "rank 0 (check it there with `hostname -I`, and that the other nodes reach its port).",
+        examples=(log(N.MASTER_ADDR_MISMATCH, "Two nodes' torchrun commands; node rank 1 is given its own name as the "
+                      "master's:",
+                   "node-a$ torchrun --nnodes 2 --node_rank 0 --nproc-per-node 8 --master_addr 10.20.0.5 --master_port "
+                   "29400 train.py --deepspeed ds_z2.json\n"
+                   "node-b$ torchrun --nnodes 2 --node_rank 1 --nproc-per-node 8 --master_addr node-b.cluster.local "
+                   "--master_port 29400 train.py --deepspeed ds_z2.json\n"),),
+        reads="log")),
 )

@@ -38,10 +38,20 @@ def _nccl_timeout(s: Seen, f: LogFacts) -> Advice:
 
 
 def _nccl_p2p(s: Seen, f: LogFacts) -> Advice:
-    return Advice("NCCL tried GPU peer-to-peer between GPUs that do not support peer access", "",
-                  [F.env_fix(CK.NCCL_P2P_DISABLE, "1", "Disable NCCL's P2P transport in every rank's environment",
-                             reason="forward it to the workers (.deepspeed_env, Ray runtime_env env_vars), not only the shell"),
-                   code_fix("See which GPU pairs allow peer access", "nvidia-smi topo -m   # and: nvidia-smi topo -p2p r")])
+    g = s.groups
+    fixes = [F.env_fix(CK.NCCL_P2P_DISABLE, "1", "Disable NCCL's P2P transport in every rank's environment",
+                       reason="forward it to the workers (.deepspeed_env, Ray runtime_env env_vars), not only the shell"),
+             code_fix("See which GPU pairs allow peer access", "nvidia-smi topo -m   # and: nvidia-smi topo -p2p r")]
+    if not g.get("us"):
+        return Advice("NCCL tried GPU peer-to-peer between GPUs that do not support peer access", "", fixes)
+    # p2pBandwidthLatencyTest's matrix (explain/p2p_test.py): peer access is advertised, but its writes crawl
+    fixes.append(code_fix("Or make peer traffic direct: PCIe ACS or the IOMMU routes it through the CPU",
+                          "sudo lspci -vvv | grep -i acsctl   # 'SrcValid+' on a PCIe bridge redirects peer traffic",
+                          "# kernel command line: iommu=pt (or intel_iommu=off / amd_iommu=off), then reboot",
+                          reason="then rerun p2pBandwidthLatencyTest: peer writes should take microseconds"))
+    return Advice("GPU peer-to-peer is advertised but broken: NCCL's P2P transport stalls on it", "", fixes,
+                  f"p2pBandwidthLatencyTest: a P2P write GPU {g.get('pair', '?')} takes {g['us']} us, a local one at "
+                  f"most {g.get('local', '?')} us.")
 
 
 def _nccl_ifname(s: Seen, f: LogFacts) -> Advice:
@@ -113,14 +123,23 @@ SPECS: Tuple[Cause, ...] = (
     _nccl_p2p,
     Docs(
         what="NCCL failed opening a GPU peer-to-peer channel: `peer access is not supported between these two "
-              "devices` (CUDA error 217), usually under `unhandled cuda error` / `ncclUnhandledCudaError`.",
+              "devices` (CUDA error 217), usually under `unhandled cuda error` / `ncclUnhandledCudaError`; or CUDA's "
+              "p2pBandwidthLatencyTest shows peer writes taking milliseconds (`P2P=Enabled Latency` matrix) while "
+              "the multi-GPU run hangs.",
         why="NCCL picks the P2P/IPC transport between GPUs of one node; some topologies (consumer cards, PCIe "
-              "switches with ACS, VMs) do not allow peer access between every pair.",
+              "switches with ACS, VMs) do not allow peer access between every pair, or advertise it and route the "
+              "traffic through the CPU (ACS, an IOMMU), so the first collective stalls.",
         fix="Set `NCCL_P2P_DISABLE=1` in every rank's environment (forward it: `.deepspeed_env`, a Ray "
               "runtime_env's env_vars), and see which pairs allow P2P with `nvidia-smi topo -m`.",
         examples=(log(N.NCCL_P2P_UNSUPPORTED, "Two consumer GPUs without peer access:",
                    "worker-0:3511:3620 [1] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer "
-                   "access is not supported between these two devices\n"),),
+                   "access is not supported between these two devices\n"),
+                  log("nccl-p2p-broken-latency", "p2pBandwidthLatencyTest on a server whose PCIe switches redirect peer "
+                      "traffic (a hanging 4-GPU run):",
+                      "P2P=Enabled Latency (P2P Writes) Matrix (us)\n"
+                      "   GPU     0      1      2      3 \n"
+                      "     0   3.12 31122.40 31122.37 31122.51 \n"
+                      "     1 31122.33   3.05 31122.48 31122.45 \n")),
         reads="log"),
     signatures=(
               msg(CK.MSG_PEER_ACCESS, "CUDA error 217 (cudaErrorPeerAccessUnsupported) as NCCL prints it: "

@@ -3,6 +3,7 @@ memory. The messages live in ``knowledge/cuda.py`` and ``knowledge/deepspeed.py`
 
 from __future__ import annotations
 
+import re
 from typing import Tuple
 
 from ... import fixes as F
@@ -35,6 +36,9 @@ def _disk(s: Seen, f: LogFacts) -> Advice:
                   [code_fix("Free space or write elsewhere", "df -h <output_dir>", reason="save_total_limit bounds checkpoints")])
 
 
+_KILLER = re.compile(r"ut of memory: Kill|oom[_-]kill event|OOMKilled|killed due to ")  # a killer's report (signatures below)
+
+
 def _host_oom(s: Seen, f: LogFacts) -> Advice:
     pct, used = s.groups.get("pct"), s.groups.get("used")
     facts = (f"DeepSpeed's last host-memory report before the kill: {used} GB used, {pct}% of RAM." if pct else
@@ -42,6 +46,8 @@ def _host_oom(s: Seen, f: LogFacts) -> Advice:
              f"included, into host RAM): {s.groups['load']}" if s.groups.get("load") else "")
     summary = ("The launcher killed the ranks after one died without an exception: most likely the host OOM killer "
                "(SIGKILL)" if s.groups.get("silent") else
+               "A process was killed because host memory ran out (the killer's own report: the kernel, the job's or "
+               "container's memory limit, Ray's memory monitor)" if _KILLER.search(s.text) else
                "A rank was killed with SIGKILL (exit -9) and left no traceback: almost always the host OOM killer")
     return Advice(summary, "",
                   [code_fix("Confirm it", "dmesg -T | grep -i -E 'killed process|out of memory'"),
@@ -138,7 +144,8 @@ SPECS: Tuple[Cause, ...] = (
         msg(CK.MSG_CUDA_OOM, "torch/csrc/cuda/CUDACachingAllocator.cpp (torch 1.x-2.14)",
            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 "
            "GiB of which 1.06 GiB is free."),
-        rx(r"\bOutOfMemoryError\b", "OutOfMemoryError", "torch.OutOfMemoryError / torch.cuda.OutOfMemoryError (torch 1.13-2.14)",
+        rx(r"(?<!exceptions\.)\bOutOfMemoryError\b", "OutOfMemoryError",  # not Ray's (ray.exceptions: host RAM)
+           "torch.OutOfMemoryError / torch.cuda.OutOfMemoryError (torch 1.13-2.14)",
            "torch.cuda.OutOfMemoryError: CUDA error: out of memory")),
     predicted="estimate"),
     form(N.SHM_TOO_SMALL, _shm, signatures=(
@@ -188,8 +195,10 @@ SPECS: Tuple[Cause, ...] = (
     Docs(
         what="A rank was killed with SIGKILL (`exits with return code = -9`, `exitcode: -9`, `Signal 9 (SIGKILL)`) "
               "and left no traceback; or, in a log with no exception at all, the launcher killed its ranks "
-              "(`Killing subprocess`) with no other exit code shown. DeepSpeed's last `see_memory_usage` host-RAM "
-              "line before the kill (`CPU Virtual Memory: used = ... GB, percent = ...%`) is quoted as evidence.",
+              "(`Killing subprocess`) with no other exit code shown; or the killer says so itself (the kernel's `Out "
+              "of memory: Killed process`, Slurm's `oom_kill event`, a container's `OOMKilled`, Ray's `killed due to "
+              "memory pressure (OOM)`). DeepSpeed's last `see_memory_usage` host-RAM line before the kill (`CPU "
+              "Virtual Memory: used = ... GB, percent = ...%`) is quoted as evidence.",
         why="Almost always the host OOM killer: each rank loading the full model into host RAM (no zero.Init "
               "because the model was built before TrainingArguments/HfDeepSpeedConfig), or CPU offload buffers "
               "exceeding RAM.",
@@ -215,7 +224,25 @@ SPECS: Tuple[Cause, ...] = (
                  "local_rank: 1 (pid: 13517) of binary: /opt/envs/venv/bin/python"),
               rx(r"Signal 9 \(SIGKILL\) received by PID", "SIGKILL", ELASTIC, "traceback : Signal 9 (SIGKILL) received by PID 13517"),
               rx(r"is killed by signal: Killed", "killed by signal: Killed", "torch/utils/data/dataloader.py (torch 1.x-2.14)",
-                 "RuntimeError: DataLoader worker (pid 2717) is killed by signal: Killed.")),
+                 "RuntimeError: DataLoader worker (pid 2717) is killed by signal: Killed."),
+              # what killed it, said by the killer: the kernel, a job scheduler, a container runtime, Ray's monitor
+              rx(r"(?:Out of memory|[Mm]emory cgroup out of memory): Kill(?:ed)? process \d{1,10} \((?P<proc>[^)]{1,64})\)",
+                 "ut of memory: Kill", "the Linux kernel's OOM killer (mm/oom_kill.c: 'Out of memory: Killed process' "
+                 "5.x-6.x, 'Kill process' 3.x-4.x; memcontrol for a cgroup's limit), as dmesg / journalctl show it",
+                 "[Sun Nov 30 14:22:05 2026] Out of memory: Killed process 48211 (python) total-vm:91350212kB, "
+                 "anon-rss:61220176kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:121404kB oom_score_adj:0",
+                 "Memory cgroup out of memory: Killed process 48211 (pt_main_thread) total-vm:61350212kB"),
+              rx(r"Detected \d{1,6} oom[_-]kill events?", "kill event", "Slurm's task/cgroup plugin (slurmstepd, "
+                 "17.x-24.x: 'oom-kill event(s) in step', later 'oom_kill event in StepId=')",
+                 "slurmstepd: error: Detected 1 oom_kill event in StepId=7731.0. Some of the step tasks have been OOM "
+                 "Killed."),
+              rx(r"\bOOMKilled\b", "OOMKilled", "Kubernetes / Docker container state (the container's memory limit)",
+                 "      Reason:       OOMKilled"),
+              rx(r"killed due to memory pressure \(OOM\)|killed due to the node running low on memory", "killed due to ",
+                 "Ray's memory monitor (Ray 2.2-2.x raylet summary and ray.exceptions.OutOfMemoryError)",
+                 "(raylet) [2026-11-30 14:22:05,118 E 3310 3310] (raylet) node_manager.cc:3084: 1 Workers (tasks / "
+                 "actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node",
+                 "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.")),
     predicted="estimate"),
     # no log line shows it: `explain --env` adds check's finding (the limit) when the log shows no cause
     form(N.MEMLOCK_TOO_LOW, _memlock, predicted="check:" + N.MEMLOCK_TOO_LOW),
