@@ -1,4 +1,5 @@
-"""Causes in a running ZeRO engine: a ZeRO checkpoint resumed at another data-parallel world size, DeepSpeed
+"""Causes in a running ZeRO engine: a ZeRO checkpoint resumed at another data-parallel world size, a checkpoint
+without optimizer state loaded with load_optimizer_states=False, DeepSpeed
 0.14.1-0.14.4's CPU-offload unscale bug and non-reentrant gradient checkpointing over partitioned frozen parameters.
 The messages live in ``knowledge/deepspeed.py`` and ``knowledge/cuda.py``."""
 
@@ -27,6 +28,16 @@ def _world_size_changed(s: Seen, f: LogFacts) -> Advice:
                    code_fix("Or keep only the weights and start a new optimizer",
                             "python ckpt/zero_to_fp32.py ckpt pytorch_model.bin   # or engine.load_checkpoint(d, "
                             "load_optimizer_states=False, load_module_only=True)")])
+
+
+def _no_optimizer_state(s: Seen, f: LogFacts) -> Advice:
+    return Advice("engine.load_checkpoint read the optimizer state from a checkpoint that has none", "",
+                  [code_fix("Load only the module's weights from a checkpoint saved without optimizer state",
+                            "engine.load_checkpoint(load_dir, tag, load_optimizer_states=False, load_module_only=True)",
+                            reason="or load the weights with from_pretrained / load_state_dict and start a new optimizer"),
+                   code_fix("To resume training, load a checkpoint the engine saved (engine.save_checkpoint: "
+                            "mp_rank_*_model_states.pt with its optimizer states)",
+                            "engine.save_checkpoint(save_dir)   # then engine.load_checkpoint(save_dir)")])
 
 
 def _unscale_bug(s: Seen, f: LogFacts) -> Advice:
@@ -78,6 +89,39 @@ SPECS: Tuple[Cause, ...] = (
                   "deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used a DP world size "
                   "of 16 but the current world size is 4. Automatic adjustment of ZeRO's optimizer state partitioning "
                   "with a new world size is not currently supported."),)),
+    cause(
+    N.CHECKPOINT_MISSING_OPTIMIZER_STATE,
+    Severity.ERROR,
+    "A checkpoint without optimizer state loaded with load_optimizer_states=False",
+    _no_optimizer_state,
+    Docs(
+        what="`engine.load_checkpoint(..., load_optimizer_states=False)` failed with `KeyError: 'optimizer'` in "
+              "deepspeed/runtime/engine.py `_load_checkpoint` (`client_state['optimizer'] = "
+              "optim_checkpoint['optimizer']`).",
+        why="With load_optimizer_states=False and load_module_only=False DeepSpeed still copies the checkpoint's "
+              "`optimizer` entry into the client state; a checkpoint holding only model weights (downloaded, "
+              "converted, or saved without an optimizer) has no such key.",
+        fix="Pass `load_module_only=True` to `load_checkpoint` (or load the weights with from_pretrained / "
+              "load_state_dict and start a new optimizer); resume only from checkpoints `engine.save_checkpoint` wrote.",
+        examples=(log(N.CHECKPOINT_MISSING_OPTIMIZER_STATE, "Fine-tuning from a released model-only checkpoint:",
+                   "  File \"/usr/lib/python3.10/site-packages/deepspeed/runtime/engine.py\", line 2905, in "
+                   "_load_checkpoint\n"
+                   "    client_state['optimizer'] = optim_checkpoint['optimizer']\n"
+                   "KeyError: 'optimizer'\n"),),
+        reads="log"),
+    signatures=(
+              rx(re.escape(K.SRC_CLIENT_OPTIMIZER), K.SRC_CLIENT_OPTIMIZER, "deepspeed/runtime/engine.py _load_checkpoint's "
+                 "source line (0.5-0.19.8), run when load_optimizer_states=False and load_module_only=False: a dict "
+                 "read that raises nothing but KeyError, so a traceback cut below it shows the failure",
+                 "    client_state['optimizer'] = optim_checkpoint['optimizer']"),
+              frame("deepspeed/runtime/engine.py", "_load_checkpoint", "deepspeed/runtime/engine.py _load_checkpoint "
+                    "(0.5-0.19.8) raising KeyError: 'optimizer'",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/venv/lib/python3.8/site-packages/deepspeed/runtime/engine.py\", line 2671, in "
+                    "_load_checkpoint\n"
+                    "    optim = checkpoint_state['optimizer']\n"
+                    "KeyError: 'optimizer'\n",
+                    exc=r"^KeyError: 'optimizer'"))),
     cause(
     N.ZERO3_OFFLOAD_UNSCALE_DEVICE_BUG,
     Severity.ERROR,
