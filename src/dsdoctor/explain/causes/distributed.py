@@ -238,7 +238,15 @@ SPECS: Tuple[Cause, ...] = (
                     "main_process_first\n"
                     "    dist.barrier()\n"
                     "torch.distributed.DistStoreError: wait timeout after 1800000ms, keys: /default_pg/0//cuda//0\n",
-                    exc=_TIMEOUT, anywhere=True),)),
+                    exc=_TIMEOUT, anywhere=True),
+              # a waiting rank's c10d store-socket timeout printed into the main process's preprocessing progress bar
+              rx(r"(?:[Tt]okeniz|Map|Filter|Running tokenizer|Grouping texts|Packing|Dropping|[Pp]re-?process)[^|\n]{0,120}"
+                 r"\d{1,3}%\|[^\n]{0,400}?\[c10d\][^\n]{0,300}?(?:timed out after|likely a timeout)", "[c10d]",
+                 "torch/csrc/distributed/c10d/socket.cpp waitForInput warning (torch 2.2-2.14) on the line of a datasets "
+                 "map / tokenizer tqdm bar (the barrier's ranks print while the main process preprocesses)",
+                 "Map (num_proc=32):  97%|█████████▋| 194000/200000 [29:59<00:55, 108.1 examples/s][rank3]:[W311 "
+                 "09:12:44.118022311 socket.cpp:489] [c10d] waitForInput: socket SocketImpl(fd=41, addr=[localhost]:50112, "
+                 "remote=[localhost]:29500) timed out after 1800000ms"))),
     cause(
     N.CUDA_DEVICE_NOT_SET_PER_RANK,
     Severity.ERROR,
