@@ -6,7 +6,8 @@
   bitsandbytes-quantized load (``load_in_4bit``, ``--use_4bit_quantization``, ``bnb_4bit_*``, QLoRA, ...): the
   quantized loader, not a plain read of a partition.
 - Messages that name a cause only in a context (an integer tensor asked to require gradients: a quantized model
-  under ZeRO-3; a meta tensor copied inside zero.Init: a quantized load) are dropped when the log does not show that
+  under ZeRO-3; a meta tensor copied inside zero.Init: a quantized load; torch's default process group never
+  initialized: a start without a launcher, unless the log shows one) are dropped when the log does not show that
   context: an honest ``unknown`` is better than a wrong specific cause.
 
 The context lines are the scanner's marks (:data:`MARKS`, read by literal, so the prefilter passes them); a
@@ -19,6 +20,7 @@ import re
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from .. import names as N
+from ..knowledge import distributed as KD
 from ..knowledge import transformers as TK
 from .causes import Advice
 from .causes.loading import zero3_both
@@ -28,6 +30,7 @@ if TYPE_CHECKING:  # match imports MARKS from here
 
 ZERO3 = "zero3"
 QUANTIZED = "quantized"
+LAUNCHED = "launched"
 # (kind, literal): a line holding the literal shows the context. ZeRO-3: its messages and frames, a config's stage;
 # not "stage3_*" keys (DeepSpeed prints them in every stage's config dump).
 MARKS: Tuple[Tuple[str, str], ...] = (
@@ -35,6 +38,11 @@ MARKS: Tuple[Tuple[str, str], ...] = (
                                '"stage": 3', "zero_stage=3", "zero_stage: 3", "ds_z3")),
     # (and a traceback through ZeRO-3's modules: _FRAMES, read from the frames, not marked: a warning every step
     # names stage3.py, and every line holding a literal is read whole)
+    # a launcher started the run: its own lines, its command, a second rank's prefix
+    *((LAUNCHED, lit) for lit in ("[launch.py:", "launcher/launch.py", "torch.distributed.run", "torch.distributed.launch",
+                                  "torchrun", "deepspeed --", "deepspeed.launcher", "accelerate launch", "srun ",
+                                  "mpirun", "WORLD_SIZE=", "--local_rank", "--local-rank")),
+    # (not rank prefixes: explain reads a log the same with or without them, tests/test_explain_cases.py)
     *((QUANTIZED, lit) for lit in ("load_in_4bit", "load_in_8bit", "_4bit_quant", "_8bit_quant", "BitsAndBytesConfig",
                                    "quantization_bit", "q_lora", "qlora", "QLoRA", "QLora", "Linear4bit",
                                    "Linear8bitLt", "Params4bit", "Int8Params")),
@@ -67,6 +75,8 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         return _combined(text, fr)
     if name == N.ZERO3_PARTITIONED_PARAM_ACCESS and any(m in text for m in _LOAD_INTO_PLACEHOLDER) and shows(sc, QUANTIZED):
         return N.ZERO3_QUANTIZED_MODEL_CONFLICT, None
+    if name == N.DISTRIBUTED_LAUNCHER_MISSING and KD.MSG_NO_DEFAULT_PG[:40] in text and shows(sc, LAUNCHED):
+        return "", None
     if name == N.ZERO3_QUANTIZED_MODEL_CONFLICT:
         if INT_REQUIRES_GRAD in text and not shows(sc, ZERO3):
             return "", None

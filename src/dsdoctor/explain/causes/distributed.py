@@ -92,8 +92,9 @@ SPECS: Tuple[Cause, ...] = (
     _launcher_missing,
     Docs(
         what="A script that needs a distributed launcher was started with plain `python`: `Error initializing "
-              "torch.distributed using env:// rendezvous: environment variable RANK expected, but not set`, or "
-              "LLaMA-Factory's `Please launch distributed training with llamafactory-cli or torchrun`.",
+              "torch.distributed using env:// rendezvous: environment variable RANK expected, but not set`, "
+              "LLaMA-Factory's `Please launch distributed training with llamafactory-cli or torchrun`, or (in a log "
+              "that shows no launcher) `Default process group has not been initialized`.",
         why="`init_process_group` (env://) reads RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT, which a launcher "
               "(deepspeed, torchrun, accelerate launch) sets for every process it starts; a plain process has none. "
               "Trainers that refuse single-process multi-GPU (DataParallel) say so when several GPUs are visible.",
@@ -110,7 +111,12 @@ SPECS: Tuple[Cause, ...] = (
                   "RANK expected, but not set"),
               msg(K.MSG_LLAMAFACTORY_LAUNCH, "LLaMA-Factory src/llamafactory/hparams/parser.py get_train_args "
                   "(0.8-0.9): several GPUs visible to one process",
-                  "ValueError: Please launch distributed training with `llamafactory-cli` or `torchrun`."))),
+                  "ValueError: Please launch distributed training with `llamafactory-cli` or `torchrun`."),
+              # named only when the log shows no launcher (explain/context.py): a launched script that calls
+              # torch.distributed before initializing it raises it too
+              msg(K.MSG_NO_DEFAULT_PG, "torch/distributed/distributed_c10d.py _get_default_group (torch 2.0-2.14)",
+                  "RuntimeError: Default process group has not been initialized, please make sure to call "
+                  "init_process_group."))),
     cause(
     N.LAUNCHER_NOT_ON_PATH,
     Severity.ERROR,
