@@ -147,6 +147,7 @@ DEEPSPEED_CHECKPOINT_STATE_MISSING = "deepspeed-checkpoint-state-missing"
 ACCELERATE_CONFIG_OVERRIDES_DS_CONFIG_FILE = "accelerate-config-overrides-ds-config-file"
 ZERO_CHECKPOINT_SHARDS_MISSING = "zero-checkpoint-shards-missing"
 CHECKPOINT_MISSING_OPTIMIZER_STATE = "checkpoint-missing-optimizer-state"
+ZERO_TO_FP32_OUTPUT_DIR = "zero-to-fp32-output-dir"
 DISTRIBUTED_LAUNCHER_MISSING = "distributed-launcher-missing"
 LAUNCHER_NOT_ON_PATH = "launcher-not-on-path"
 LAUNCH_SCRIPT_CRLF_LINE_ENDINGS = "launch-script-crlf-line-endings"
@@ -286,7 +287,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     NODE_ENV_DIFFERS: ("DS702", "multinode"),
     LAUNCH_FAILED: ("DS703", "launch"),
     # DS8xx: the long tail explain names, by area: DS800 versions and releases (explain/causes/versions.py, next
-    # free: DS803), DS820 training (training.py, zero_runtime.py; next free: DS834), DS840 launch and rendezvous (distributed.py,
+    # free: DS803), DS820 training (training.py, zero_runtime.py; next free: DS835), DS840 launch and rendezvous (distributed.py,
     # launch.py; next free: DS848)
     TORCH_WEIGHTS_ONLY_LOAD: ("DS800", "explain"),
     TRANSFORMERS_TMP_CHECKPOINT_RENAME: ("DS801", "explain"),
@@ -303,6 +304,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     DEEPSPEED_CHECKPOINT_STATE_MISSING: ("DS828", "explain"),
     ZERO_CHECKPOINT_SHARDS_MISSING: ("DS829", "explain"),
     CHECKPOINT_MISSING_OPTIMIZER_STATE: ("DS833", "explain"),  # DS830-DS832: reserved for other branches
+    ZERO_TO_FP32_OUTPUT_DIR: ("DS834", "explain"),
     DISTRIBUTED_LAUNCHER_MISSING: ("DS840", "explain"),
     LAUNCHER_NOT_ON_PATH: ("DS841", "explain"),
     LAUNCH_SCRIPT_CRLF_LINE_ENDINGS: ("DS842", "explain"),

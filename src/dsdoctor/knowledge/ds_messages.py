@@ -21,7 +21,7 @@ __all__ = ["MSG_MISMATCH_CORE", "MSG_MISMATCH", "MSG_SKIP_WARNING", "MSG_COMPATI
     "MSG_PYDANTIC_EXTRA_V2", "MSG_PYDANTIC_INT_STR", "MSG_PYDANTIC_TYPE_V1", "UNSCALE_DEVICE_BUG",
     "cpu_adam_failure_tail", "MSG_LOSS_SCALE_MIN", "MSG_OVERFLOW_AT_MIN", "MSG_NO_IPG_INDEX", "MSG_REDUCED_TWICE",
     "MSG_PIPE_ZERO23", "SRC_DEFRAGMENT_DTYPE", "MSG_FP16_OVERFLOW",
-    "SRC_CLIENT_OPTIMIZER", "MSG_BF16_ZERO_ONLY", "SRC_WARMUP_MAX"]
+    "SRC_CLIENT_OPTIMIZER", "MSG_BF16_ZERO_ONLY", "SRC_WARMUP_MAX", "FP32_OUTPUT_DIR_SINCE", "FP32_OUTPUT_DIR_CREATED"]
 
 # ---------------------------------------------------------------------------------------------------
 # 5. Messages (log signatures; ``explain`` matches these, ``check`` quotes them)
@@ -147,3 +147,7 @@ SRC_CLIENT_OPTIMIZER = "client_state['optimizer'] = optim_checkpoint['optimizer'
 MSG_BF16_ZERO_ONLY = "bfloat16 mode is only enabled for Zero"
 # lr_schedules.py WarmupLR.__init__ (0.3-0.19.8): max() of a warmup_num_steps that is a string ("auto") raises TypeError
 SRC_WARMUP_MAX = "warmup_num_steps = max(2, warmup_num_steps)"
+# utils/zero_to_fp32.py: the second argument is an output *directory* since 0.15.3 (a file before); 0.15.3-0.15.4 do
+# not create it (torch.save then fails on <file>/<shard>), 0.16.0 on creates a directory of that name
+FP32_OUTPUT_DIR_SINCE = "0.15.3"
+FP32_OUTPUT_DIR_CREATED = "0.16.0"

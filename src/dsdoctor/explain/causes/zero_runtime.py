@@ -1,5 +1,6 @@
 """Causes in a running ZeRO engine: a ZeRO checkpoint resumed at another data-parallel world size, a checkpoint
-without optimizer state loaded with load_optimizer_states=False, DeepSpeed
+without optimizer state loaded with load_optimizer_states=False, a weights file path given as zero_to_fp32.py's output
+directory, DeepSpeed
 0.14.1-0.14.4's CPU-offload unscale bug and non-reentrant gradient checkpointing over partitioned frozen parameters.
 The messages live in ``knowledge/deepspeed.py`` and ``knowledge/cuda.py``."""
 
@@ -38,6 +39,17 @@ def _no_optimizer_state(s: Seen, f: LogFacts) -> Advice:
                    code_fix("To resume training, load a checkpoint the engine saved (engine.save_checkpoint: "
                             "mp_rank_*_model_states.pt with its optimizer states)",
                             "engine.save_checkpoint(save_dir)   # then engine.load_checkpoint(save_dir)")])
+
+
+def _fp32_output_dir(s: Seen, f: LogFacts) -> Advice:
+    since, created = K.FP32_OUTPUT_DIR_SINCE, K.FP32_OUTPUT_DIR_CREATED
+    return Advice(f"A weights file path was given where a directory is expected: zero_to_fp32.py (DeepSpeed {since}+) "
+                  "writes its shards into an output directory", "",
+                  [code_fix("Pass an output directory (create it first on DeepSpeed 0.15.3-0.15.4)",
+                            "mkdir -p out && python zero_to_fp32.py <checkpoint_dir> out/   # out/pytorch_model.bin or shards",
+                            reason=f"DeepSpeed {created}+ creates it; a file name there becomes a directory of that name"),
+                   F.pip_fix(f"deepspeed<{since}", "Or, for scripts that expect one output file, use the script of an "
+                             "earlier DeepSpeed")])
 
 
 def _unscale_bug(s: Seen, f: LogFacts) -> Advice:
@@ -122,6 +134,28 @@ SPECS: Tuple[Cause, ...] = (
                     "    optim = checkpoint_state['optimizer']\n"
                     "KeyError: 'optimizer'\n",
                     exc=r"^KeyError: 'optimizer'"))),
+    cause(
+    N.ZERO_TO_FP32_OUTPUT_DIR,
+    Severity.ERROR,
+    "A weights file path given as zero_to_fp32.py's output directory",
+    _fp32_output_dir,
+    Docs(
+        what="Saving consolidated weights failed with torch's `Parent directory <x>.bin does not exist.`: the path "
+              "written to is a weights file name followed by the file written into it (`../pytorch_model.bin/"
+              "pytorch_model.bin`).",
+        why="zero_to_fp32.py's second argument became an output directory in DeepSpeed 0.15.3 (it writes "
+              "`pytorch_model.bin` or shards into it); the old usage `zero_to_fp32.py . ../pytorch_model.bin` names a "
+              "file. DeepSpeed 0.15.3-0.15.4 do not create the directory, so torch.save cannot open the file.",
+        fix="Pass a directory (`mkdir -p out && python zero_to_fp32.py <checkpoint_dir> out/`), or use an earlier "
+              "DeepSpeed's script where a single output file is expected.",
+        examples=(log(N.ZERO_TO_FP32_OUTPUT_DIR, "The pre-0.15.3 usage on DeepSpeed 0.15.4:",
+                   "RuntimeError: Parent directory /runs/export/model.safetensors does not exist.\n"),),
+        reads="log"),
+    signatures=(
+              rx(r"Parent directory \S{0,300}\.(?:bin|pt|pth|safetensors|ckpt)/? does not exist", "Parent directory ",
+                 "torch caffe2/serialize/inline_container.cc PyTorchStreamWriter (torch 1.13-2.14, C++), from torch.save, "
+                 "on a directory named like a weights file",
+                 "RuntimeError: Parent directory ../pytorch_model.bin does not exist."),)),
     cause(
     N.ZERO3_OFFLOAD_UNSCALE_DEVICE_BUG,
     Severity.ERROR,
