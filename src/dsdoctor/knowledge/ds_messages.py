@@ -21,7 +21,8 @@ __all__ = ["MSG_MISMATCH_CORE", "MSG_MISMATCH", "MSG_SKIP_WARNING", "MSG_COMPATI
     "MSG_PYDANTIC_EXTRA_V2", "MSG_PYDANTIC_INT_STR", "MSG_PYDANTIC_TYPE_V1", "UNSCALE_DEVICE_BUG",
     "cpu_adam_failure_tail", "MSG_LOSS_SCALE_MIN", "MSG_OVERFLOW_AT_MIN", "MSG_NO_IPG_INDEX", "MSG_REDUCED_TWICE",
     "MSG_PIPE_ZERO23", "SRC_DEFRAGMENT_DTYPE", "MSG_FP16_OVERFLOW",
-    "SRC_CLIENT_OPTIMIZER", "MSG_BF16_ZERO_ONLY", "SRC_WARMUP_MAX", "FP32_OUTPUT_DIR_SINCE", "FP32_OUTPUT_DIR_CREATED"]
+    "SRC_CLIENT_OPTIMIZER", "MSG_BF16_ZERO_ONLY", "SRC_WARMUP_MAX", "FP32_OUTPUT_DIR_SINCE", "FP32_OUTPUT_DIR_CREATED",
+    "MSG_CPU_ADAM_PARAM_DEVICE"]
 
 # ---------------------------------------------------------------------------------------------------
 # 5. Messages (log signatures; ``explain`` matches these, ``check`` quotes them)
@@ -151,3 +152,6 @@ SRC_WARMUP_MAX = "warmup_num_steps = max(2, warmup_num_steps)"
 # not create it (torch.save then fails on <file>/<shard>), 0.16.0 on creates a directory of that name
 FP32_OUTPUT_DIR_SINCE = "0.15.3"
 FP32_OUTPUT_DIR_CREATED = "0.16.0"
+# ops/adam/cpu_adam.py DeepSpeedCPUAdam.step's assert (0.5.10-0.19.8): a CPUAdam (built for optimizer offload) given
+# parameters that stayed on the GPU
+MSG_CPU_ADAM_PARAM_DEVICE = "CPUAdam param is on {device} and must be 'cpu', make sure you enabled 'offload_optimizer': 'cpu' in your ZeRO config."

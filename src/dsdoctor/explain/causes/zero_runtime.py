@@ -1,6 +1,6 @@
 """Causes in a running ZeRO engine: a ZeRO checkpoint resumed at another data-parallel world size, a checkpoint
 without optimizer state loaded with load_optimizer_states=False, a weights file path given as zero_to_fp32.py's output
-directory, DeepSpeed
+directory, a CPU-offload optimizer given GPU parameters, DeepSpeed
 0.14.1-0.14.4's CPU-offload unscale bug and non-reentrant gradient checkpointing over partitioned frozen parameters.
 The messages live in ``knowledge/deepspeed.py`` and ``knowledge/cuda.py``."""
 
@@ -50,6 +50,20 @@ def _fp32_output_dir(s: Seen, f: LogFacts) -> Advice:
                             reason=f"DeepSpeed {created}+ creates it; a file name there becomes a directory of that name"),
                    F.pip_fix(f"deepspeed<{since}", "Or, for scripts that expect one output file, use the script of an "
                              "earlier DeepSpeed")])
+
+
+def _cpu_adam_on_gpu(s: Seen, f: LogFacts) -> Advice:
+    return Advice("DeepSpeedCPUAdam (the optimizer-offload optimizer) was given parameters that are on the GPU", "",
+                  [code_fix("A model prepared only for inference (a TRL reference / reward model) needs a config without "
+                            "the optimizer and its offload",
+                            'ref_cfg = copy.deepcopy(ds_config); ref_cfg.pop("optimizer", None); '
+                            'ref_cfg["zero_optimization"].pop("offload_optimizer", None)',
+                            reason="TRL's prepare_deepspeed copies the trainer's config and, below ZeRO-3, sets stage 0: "
+                                   "DeepSpeed still builds a CPUAdam from it, for parameters it never offloads"),
+                   code_fix("For the trained model: the engine must be built at ZeRO stage 1-3 (offload does nothing at 0)",
+                            'ds_config: "zero_optimization": {"stage": 2}   # the stage the engine is built with, not 0'),
+                   code_fix("Or train on the GPU: drop offload_optimizer (DeepSpeed then uses its GPU Adam)",
+                            'ds_config: "zero_optimization": {"offload_optimizer": {"device": "none"}}')])
 
 
 def _unscale_bug(s: Seen, f: LogFacts) -> Advice:
@@ -156,6 +170,29 @@ SPECS: Tuple[Cause, ...] = (
                  "torch caffe2/serialize/inline_container.cc PyTorchStreamWriter (torch 1.13-2.14, C++), from torch.save, "
                  "on a directory named like a weights file",
                  "RuntimeError: Parent directory ../pytorch_model.bin does not exist."),)),
+    cause(
+    N.CPU_ADAM_PARAMS_ON_GPU,
+    Severity.ERROR,
+    "DeepSpeedCPUAdam given parameters on the GPU (optimizer offload not in effect)",
+    _cpu_adam_on_gpu,
+    Docs(
+        what="DeepSpeedCPUAdam's step asserted `CPUAdam param is on cuda:N and must be 'cpu'`: the optimizer built "
+              "for optimizer offload was handed parameters that stayed on the GPU.",
+        why="With `offload_optimizer` in the config DeepSpeed builds a CPUAdam, whose step needs the fp32 parameters "
+              "ZeRO 1-3 keep on the CPU. An engine built from that config at ZeRO stage 0 (TRL's prepare_deepspeed "
+              "does so for a reference model below ZeRO-3), or a CPUAdam created by hand for a model on the GPU, "
+              "steps GPU parameters.",
+        fix="Give a model prepared for inference a config without `optimizer` / `offload_optimizer`; train with "
+              "offload only at ZeRO stage 1-3; or drop the offload and use the GPU optimizer.",
+        examples=(log(N.CPU_ADAM_PARAMS_ON_GPU, "A stage-0 engine built from a config with offload_optimizer cpu:",
+                   "[rank0]: AssertionError: CPUAdam param is on cuda:0 and must be 'cpu', make sure you enabled "
+                   "'offload_optimizer': 'cpu' in your ZeRO config.\n"),),
+        reads="log"),
+    signatures=(
+              rx(re.escape(K.MSG_CPU_ADAM_PARAM_DEVICE.split("{")[0]) + r"\S{1,40} and must be 'cpu'", "CPUAdam param is on ",
+                 "deepspeed/ops/adam/cpu_adam.py DeepSpeedCPUAdam.step's assert (0.5.10-0.19.8)",
+                 "AssertionError: CPUAdam param is on cuda:0 and must be 'cpu', make sure you enabled 'offload_optimizer': "
+                 "'cpu' in your ZeRO config."),)),
     cause(
     N.ZERO3_OFFLOAD_UNSCALE_DEVICE_BUG,
     Severity.ERROR,
