@@ -31,14 +31,14 @@ if TYPE_CHECKING:  # match imports MARKS from here
 ZERO3 = "zero3"
 QUANTIZED = "quantized"
 LAUNCHED = "launched"
-# (kind, literal): a line holding the literal shows the context. ZeRO-3: its messages and frames, a config's stage;
+# (kind, literal): a line holding the literal shows the context. ZeRO-3: its messages, a config's stage, a config name;
 # not "stage3_*" keys (DeepSpeed prints them in every stage's config dump).
 MARKS: Tuple[Tuple[str, str], ...] = (
     *((ZERO3, lit) for lit in ("ZeRO-3", "Zero-3", "zero3", "ZeRO3", "Zero3", "ZeRO Stage 3", "ZeRO stage 3",
                                '"stage": 3', "zero_stage=3", "zero_stage: 3", "ds_z3")),
     # (and a traceback through ZeRO-3's modules: _FRAMES, read from the frames, not marked: a warning every step
     # names stage3.py, and every line holding a literal is read whole)
-    # a launcher started the run: its own lines, its command, a second rank's prefix
+    # a launcher started the run: its own lines or its command
     *((LAUNCHED, lit) for lit in ("[launch.py:", "launcher/launch.py", "torch.distributed.run", "torch.distributed.launch",
                                   "torchrun", "deepspeed --", "deepspeed.launcher", "accelerate launch", "srun ",
                                   "mpirun", "WORLD_SIZE=", "--local_rank", "--local-rank")),
