@@ -123,11 +123,15 @@ def test_no_raised_by_when_the_user_raised_it() -> None:
     assert d.get("raised_by", {}).get("package") != "transformers"
 
 
-ATTRIBUTED_FLOOR = 25  # unknowns with a library exception attributed to a package and function, whole corpus; raise it
+# unknown answers that show a library exception but are NOT attributed to a package and function, whole corpus; only
+# ever lower it. A ceiling on the unattributed, not a floor on the attributed: an unknown that a new cause answers
+# leaves both counts, which is progress, not a drop.
+UNATTRIBUTED_CEILING = 17
 
 
 def test_corpus_attribution_never_drops() -> None:
-    """bench/attribution.py over the whole corpus (in-process): the attributed count stays at or above its floor.
+    """bench/attribution.py over the whole corpus (in-process): the unattributed library exceptions stay at or below
+    their ceiling.
     Skipped, with a message, where the corpus is absent."""
     from envfixture import load_bench
 
@@ -136,4 +140,5 @@ def test_corpus_attribution_never_drops() -> None:
     if not corpus.is_dir():
         pytest.skip(f"no corpus at {corpus} (../shared/corpus/logs beside the repository, or set DSDOCTOR_CORPUS)")
     res = bench.measure(corpus, set(), True, False)
-    assert res["dev"]["attributed"] >= ATTRIBUTED_FLOOR, res["dev"]
+    d = res["dev"]
+    assert d["library_exception"] - d["attributed"] <= UNATTRIBUTED_CEILING, d

@@ -147,6 +147,9 @@ LR_SCHEDULER_PARAM_GROUP_MISMATCH = "lr-scheduler-param-group-mismatch"
 DEEPSPEED_CHECKPOINT_STATE_MISSING = "deepspeed-checkpoint-state-missing"
 ACCELERATE_CONFIG_OVERRIDES_DS_CONFIG_FILE = "accelerate-config-overrides-ds-config-file"
 ZERO_CHECKPOINT_SHARDS_MISSING = "zero-checkpoint-shards-missing"
+CHECKPOINT_MISSING_OPTIMIZER_STATE = "checkpoint-missing-optimizer-state"
+ZERO_TO_FP32_OUTPUT_DIR = "zero-to-fp32-output-dir"
+CPU_ADAM_PARAMS_ON_GPU = "cpu-adam-params-on-gpu"
 DISTRIBUTED_LAUNCHER_MISSING = "distributed-launcher-missing"
 LAUNCHER_NOT_ON_PATH = "launcher-not-on-path"
 LAUNCH_SCRIPT_CRLF_LINE_ENDINGS = "launch-script-crlf-line-endings"
@@ -287,8 +290,8 @@ CODES: Dict[str, Tuple[str, str]] = {
     NODE_ENV_DIFFERS: ("DS702", "multinode"),
     LAUNCH_FAILED: ("DS703", "launch"),
     # DS8xx: the long tail explain names, by area: DS800 versions and releases (explain/causes/versions.py, next
-    # free: DS804), DS820 training (training.py, next free: DS830), DS840 launch and rendezvous (distributed.py,
-    # launch.py; next free: DS849)
+    # free: DS804), DS820 training (training.py, zero_runtime.py; free: DS830-DS832, then DS836), DS840 launch and rendezvous
+    # (distributed.py, launch.py; next free: DS849)
     TORCH_WEIGHTS_ONLY_LOAD: ("DS800", "explain"),
     TRANSFORMERS_TMP_CHECKPOINT_RENAME: ("DS801", "explain"),
     DEEPSPEED_RELEASE_REGRESSION: ("DS802", "explain"),
@@ -304,6 +307,9 @@ CODES: Dict[str, Tuple[str, str]] = {
     LR_SCHEDULER_PARAM_GROUP_MISMATCH: ("DS827", "explain"),
     DEEPSPEED_CHECKPOINT_STATE_MISSING: ("DS828", "explain"),
     ZERO_CHECKPOINT_SHARDS_MISSING: ("DS829", "explain"),
+    CHECKPOINT_MISSING_OPTIMIZER_STATE: ("DS833", "explain"),
+    ZERO_TO_FP32_OUTPUT_DIR: ("DS834", "explain"),
+    CPU_ADAM_PARAMS_ON_GPU: ("DS835", "explain"),
     DISTRIBUTED_LAUNCHER_MISSING: ("DS840", "explain"),
     LAUNCHER_NOT_ON_PATH: ("DS841", "explain"),
     LAUNCH_SCRIPT_CRLF_LINE_ENDINGS: ("DS842", "explain"),

@@ -11,9 +11,9 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 from .. import fixes as F
 from .. import names as N
 from ..knowledge import deepspeed as K
-from ..knowledge import transformers as TK
 from ..knowledge.versions import major_minor, parse
 from ..model import CONSEQUENCE, Evidence, Finding, Report, Severity
+from . import context as CX
 from . import failure as FM
 from . import ranking as R
 from .attribute import unknown_groups
@@ -21,7 +21,6 @@ from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
 from .causes import model_types as MT
 from .causes import regressions as RG
-from .causes.loading import zero3_both
 from .indexed_failures import numbered, recheck
 from .launches import split_rendezvous
 from .match import Frame, Hit, Scanner, Traceback
@@ -216,23 +215,6 @@ def _cause_hits(sc: Scanner, extra: List[Hit]) -> List[Tuple[str, List[Hit]]]:
     return causes
 
 
-def _decide_combined(hits: List[Hit], sc: Scanner) -> Tuple[str, Optional[Advice]]:
-    """Transformers 4.20-4.50's combined ZeRO-3 message: which argument did the call pass?"""
-    h = hits[0]
-    if TK.MSG_ZERO3_LOW_MEM_411 in h.text or TK.MSG_ZERO3_LOW_MEM_419 in h.text:
-        return N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, None
-    # 4.20-4.50's one message for both arguments, or a cut line that could be either
-    tb = _tb_for(h, sc)
-    fr = user_frame(tb) if tb else None
-    code = fr.code if fr else ""
-    dm, low = "device_map" in code, "low_cpu_mem_usage" in code
-    if dm and not low:
-        return N.ZERO3_DEVICE_MAP_CONFLICT, None
-    if low and not dm:
-        return N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, None
-    return N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, zero3_both(h.text)
-
-
 def diagnose_scan(sc: Scanner) -> Report:
     facts = log_facts(sc)
     report = Report()
@@ -243,14 +225,16 @@ def diagnose_scan(sc: Scanner) -> Report:
     framed = _frame_hits(sc)
     symptoms = sorted(sc.symptoms + [h for h in framed if h.symptom], key=lambda h: h.order)
     extra = [h for h in framed if not h.symptom] + _promoted(sc, symptoms) + split_rendezvous(sc)
-    for i, (name, hits) in enumerate(_cause_hits(sc, extra)):
+    for name, hits in _cause_hits(sc, extra):
         adv: Optional[Advice] = None
         tb0 = _tb_for(hits[0], sc)
         shown = RG.released(hits[0].text, facts, [fn for _, _, fn in _frames(tb0)] if tb0 else [])
         if shown is not None:  # a message other failures print too, from a release the log shows has the bug
             name = shown
-        elif name == N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT:
-            name, adv = _decide_combined(hits, sc)
+        else:  # a line whose cause depends on what else the log shows
+            name, adv = CX.decide(name, hits, sc, user_frame(tb0) if tb0 else None)
+        if not name:  # it names no cause without a context this log does not show
+            continue
         if facts.platform == "windows" and name in R.OP_BUILD_CAUSES:  # no op builds on native Windows at all
             name, adv = N.WINDOWS_OP_BUILD_UNSUPPORTED, None
         if used.get(name):
@@ -271,8 +255,8 @@ def diagnose_scan(sc: Scanner) -> Report:
         if fr is not None:
             evidence.append(Evidence(f'File "{fr.path}", line {fr.line}, in {fr.func}' + (f": {fr.code}" if fr.code else ""),
                                      "your code (the call that failed)", path=fr.path, line=fr.line))
-        cons = symptoms if i == 0 else []  # torch prints the build output (with the cause) after its symptom
-        findings.append(_finding(name, adv, evidence, cons, Severity.ERROR if i == 0 else Severity.WARNING))
+        cons = [] if findings else symptoms  # torch prints the build output (with the cause) after its symptom
+        findings.append(_finding(name, adv, evidence, cons, Severity.WARNING if findings else Severity.ERROR))
     if not findings:
         findings.append(_silent_kill(sc, facts, symptoms) or _no_cause(sc, facts, symptoms))
     report.findings = [_on_platform(f, facts.platform) for f in findings]

@@ -21,6 +21,7 @@ from ..knowledge import deepspeed as K
 from ..knowledge import transformers as TK
 from . import failure
 from .causes import Signature, all_signatures
+from .context import MARKS as CONTEXT_MARKS
 from .prefilter import Prefilter, gate
 from .reader import clean
 
@@ -166,7 +167,7 @@ STRUCTURAL: Tuple[str, ...] = (
     "Allowing ninja to set a default number of workers",  # torch runs ninja: the lock was taken, compiling began
     *(lit for _, lits, _ in _VERSION_RX for lit in lits),  # version lines: advice depends on the versions
     *failure.LITERALS,  # failure evidence (failure.kind): a log with one is never "no-failure"
-    *(lit for _, lit in MARKS),  # context lines (diagnose's ranking)
+    *(lit for _, lit in MARKS + CONTEXT_MARKS),  # context lines (diagnose's ranking; context.decide)
 )
 # Python warnings: read only while the warnings list (no-failure's notable warnings) is not full, and a line
 # identical to one already read is skipped: a warning repeated by every rank costs a set lookup.
@@ -231,7 +232,7 @@ class Scanner:
         self.build_ran: Optional[Hit] = None  # ninja was started for the last build (not a lock wait)
         self.streams: Dict[str, _Stream] = {}
         self.tail: Deque[Tuple[str, int, str]] = deque(maxlen=TAIL_LINES)
-        self.marks: Dict[str, Deque[Hit]] = {kind: deque(maxlen=MARKS_KEPT) for kind, _ in MARKS}
+        self.marks: Dict[str, Deque[Hit]] = {kind: deque(maxlen=MARKS_KEPT) for kind, _ in MARKS + CONTEXT_MARKS}
         self.lines = 0
         self.bytes = 0
         self._src = ""
@@ -462,6 +463,9 @@ class Scanner:
             if lit in text:
                 self.marks[kind].append(Hit(kind, self._src, lineno, stream, stripped[:500], order=self._order(lineno)))
                 break
+        for kind, lit in CONTEXT_MARKS:  # what the run was (ZeRO-3, a quantized load): each kind once a line
+            if lit in text and not (self.marks[kind] and self.marks[kind][-1].order == self._order(lineno)):
+                self.marks[kind].append(Hit(kind, self._src, lineno, stream, stripped[:500], order=self._order(lineno)))
         er = _EXT_ROOT.search(text)
         if er:
             self.ext_root = er.group(1)

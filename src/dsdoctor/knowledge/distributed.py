@@ -16,6 +16,9 @@ MSG_CR_COMMAND = "$'\\r': command not found"
 # torch/distributed/rendezvous.py _env_rendezvous_handler (torch 1.x-2.14): init_process_group(init_method="env://")
 # in a process no launcher started
 MSG_ENV_NOT_SET = "Error initializing torch.distributed using env:// rendezvous: environment variable {var} expected, but not set"
+# torch/distributed/distributed_c10d.py _get_default_group (torch 2.0-2.14): a collective or get_rank/get_world_size
+# before init_process_group; a plain `python` start of a script that only initializes when a launcher set the variables
+MSG_NO_DEFAULT_PG = "Default process group has not been initialized, please make sure to call init_process_group."
 # LLaMA-Factory src/llamafactory/hparams/parser.py get_train_args (0.8-0.9): more than one GPU visible, no launcher
 MSG_LLAMAFACTORY_LAUNCH = "Please launch distributed training with `llamafactory-cli` or `torchrun`."
 

@@ -20,7 +20,9 @@ __all__ = ["MSG_MISMATCH_CORE", "MSG_MISMATCH", "MSG_SKIP_WARNING", "MSG_COMPATI
     "MSG_CONFIG_NOT_FOUND", "SRC_CONFIG_NOT_A_FILE", "SRC_UNSCALE_GRADS", "MSG_PYDANTIC_EXTRA_V1",
     "MSG_PYDANTIC_EXTRA_V2", "MSG_PYDANTIC_INT_STR", "MSG_PYDANTIC_TYPE_V1", "UNSCALE_DEVICE_BUG",
     "cpu_adam_failure_tail", "MSG_LOSS_SCALE_MIN", "MSG_OVERFLOW_AT_MIN", "MSG_NO_IPG_INDEX", "MSG_REDUCED_TWICE",
-    "MSG_PIPE_ZERO23", "SRC_DEFRAGMENT_DTYPE", "MSG_FP16_OVERFLOW"]
+    "MSG_PIPE_ZERO23", "SRC_DEFRAGMENT_DTYPE", "MSG_FP16_OVERFLOW",
+    "SRC_CLIENT_OPTIMIZER", "MSG_BF16_ZERO_ONLY", "SRC_WARMUP_MAX", "FP32_OUTPUT_DIR_SINCE", "FP32_OUTPUT_DIR_CREATED",
+    "MSG_CPU_ADAM_PARAM_DEVICE"]
 
 # ---------------------------------------------------------------------------------------------------
 # 5. Messages (log signatures; ``explain`` matches these, ``check`` quotes them)
@@ -138,3 +140,18 @@ MSG_REDUCED_TWICE = "The parameter {param_id} has already been reduced."
 MSG_PIPE_ZERO23 = "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"
 # runtime/zero/stage3.py DeepSpeedZeroOptimizer_Stage3.defragment's source line (0.6-0.19.8): trainable params of mixed dtypes
 SRC_DEFRAGMENT_DTYPE = "assert len(set(t.dtype for t in tensors)) == 1"
+# engine.py _load_checkpoint (0.5-0.19.8), run when load_optimizer_states=False and load_module_only=False: a
+# checkpoint without optimizer state (model weights only) raises KeyError: 'optimizer' here
+SRC_CLIENT_OPTIMIZER = "client_state['optimizer'] = optim_checkpoint['optimizer']"
+# config.py's assert (gone after 0.6.1: bf16 without ZeRO became supported): "... for Zero2 currently" in
+# 0.5.5-0.5.10, "... for Zero 1,2,3 currently. got {stage}" in 0.6.0-0.6.1
+MSG_BF16_ZERO_ONLY = "bfloat16 mode is only enabled for Zero"
+# lr_schedules.py WarmupLR.__init__ (0.3-0.19.8): max() of a warmup_num_steps that is a string ("auto") raises TypeError
+SRC_WARMUP_MAX = "warmup_num_steps = max(2, warmup_num_steps)"
+# utils/zero_to_fp32.py: the second argument is an output *directory* since 0.15.3 (a file before); 0.15.3-0.15.4 do
+# not create it (torch.save then fails on <file>/<shard>), 0.16.0 on creates a directory of that name
+FP32_OUTPUT_DIR_SINCE = "0.15.3"
+FP32_OUTPUT_DIR_CREATED = "0.16.0"
+# ops/adam/cpu_adam.py DeepSpeedCPUAdam.step's assert (0.5.10-0.19.8): a CPUAdam (built for optimizer offload) given
+# parameters that stayed on the GPU
+MSG_CPU_ADAM_PARAM_DEVICE = "CPUAdam param is on {device} and must be 'cpu', make sure you enabled 'offload_optimizer': 'cpu' in your ZeRO config."

@@ -186,3 +186,6 @@ MSG_NO_GRAD_FN = "element 0 of tensors does not require grad and does not have a
 MSG_ZIP_LONGER = "zip() argument 2 is longer than argument 1"
 # torch/nn/functional.py linear -> torch.addmm (torch 1.x): a 1-D (size-0, partitioned) weight
 MSG_TENSORS_2D = "tensors must be 2-D"
+# tokenization_utils_base.py _get_padding_truncation_strategies (4.26-5.25 read): padding asked, the tokenizer has no pad
+# token (LLaMA-family tokenizers ship none): the script must set one
+MSG_NO_PAD_TOKEN = "Asking to pad but the tokenizer does not have a padding token."

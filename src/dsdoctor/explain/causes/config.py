@@ -94,6 +94,9 @@ def _unknown_key(s: Seen, f: LogFacts) -> Advice:
 
 
 def _invalid(s: Seen, f: LogFacts) -> Advice:
+    if K.MSG_BF16_ZERO_ONLY in s.text:  # K.MSG_BF16_ZERO_ONLY: the release's own limit, not a typo in the file
+        return Advice("This DeepSpeed release (0.5.5-0.6.1) allows bf16 only with ZeRO stage 1-3", s.text[:300], [F.pip_fix("deepspeed>=0.6.3",
+                      "Upgrade DeepSpeed (bf16 without ZeRO is allowed)"), code_fix("Or enable ZeRO", 'ds_config: "zero_optimization": {"stage":1}')])
     return Advice("The DeepSpeed config could not be read, or a value has the wrong type", s.text[:300],
                   [_lint_fix("it shows the line and the value DeepSpeed rejects"),
                    code_fix("Write sizes as plain integers (YAML reads 5e8 as a string) and the file as strict JSON "
@@ -191,7 +194,13 @@ SPECS: Tuple[Cause, ...] = (
                     "  File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/lr_schedules.py\", line 706, in __init__\n"
                     "    self.warmup_num_steps = max(2, warmup_num_steps)\n"
                     "TypeError: '>' not supported between instances of 'str' and 'int'\n",
-                    exc=r"^TypeError: .{0,40}not supported between instances of 'str'")), log_examples=(
+                    exc=r"^TypeError: .{0,40}not supported between instances of 'str'"),
+              frame("deepspeed/runtime/lr_schedules.py", "__init__", "the same, the exception line cut below WarmupLR's "
+                    "max() line (it raises only on a non-number)", "  File \"/venv/lib/python3.11/site-packages/deepspeed/"
+                    "runtime/lr_schedules.py\", line 706, in __init__\n    self.warmup_num_steps = max(2, warmup_num_steps)\n",
+                    exc="^$", code=re.escape(K.SRC_WARMUP_MAX)),
+              rx(K.SRC_WARMUP_MAX.replace("_", "[ _]").replace("(", r"\(").replace(")", r" ?\)"), "= max(2, warmup",
+                 "the line transcribed (spaces for underscores)", "self.warmup_num_steps = max(2, warmup_num_steps)")), log_examples=(
               log("auto-without-trainer", "`dsdoctor explain` on the failed run (\"auto\" reached deepspeed.initialize):",
                   "[rank0]:   File \"/opt/envs/ds/0.19.8/deepspeed/runtime/config.py\", line 596, in _batch_assertion\n"
                   "[rank0]:     assert (train_batch > 0), f\"Train batch size: {train_batch} has to be greater than 0\"\n"
@@ -253,8 +262,7 @@ SPECS: Tuple[Cause, ...] = (
                     "DeepSpeedEngine.no_sync (Accelerate 0.2x-1.15, DeepSpeed 0.16-0.19.8), the log cut inside it",
                     "Traceback (most recent call last):\n"
                     "  File \"/venv/lib/python3.11/site-packages/accelerate/accelerator.py\", line 1104, in no_sync\n"
-                    "    with context():\n"
-                    "  File \"/usr/lib/python3.11/contextlib.py\", line 137, in __enter__\n"
+                    "    with context():\n  File \"/usr/lib/python3.11/contextlib.py\", line 137, in __enter__\n"
                     "    return next(self.gen)\n",
                     anywhere=True, exc=r"^(?:AssertionError|$)"))),
     form(N.DS_CONFIG_UNKNOWN_KEY, _unknown_key, signatures=(
@@ -269,6 +277,8 @@ SPECS: Tuple[Cause, ...] = (
                   "loss_scale_window\n"
                   "  Extra inputs are not permitted [type=extra_forbidden, input_value=500, input_type=int]\n"),)),
     form(N.DS_CONFIG_INVALID, _invalid, signatures=(
+              rx(re.escape(K.MSG_BF16_ZERO_ONLY) + r" ?(?:2|1,2,3) currently", K.MSG_BF16_ZERO_ONLY, f"{DS_CONFIG} (0.5.5-0.6.1)",
+                 "AssertionError: bfloat16 mode is only enabled for Zero 1,2,3 currently. got 0"),
               msg(K.MSG_PYDANTIC_INT_STR, "pydantic_core int_parsing, DeepSpeed's config models (0.15-0.19.8, pydantic 2)",
                   "  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, "
                   "input_value='5e8', input_type=str]"),
@@ -278,8 +288,7 @@ SPECS: Tuple[Cause, ...] = (
                     "config file (Accelerate 0.2x-1.15; Transformers' HfDeepSpeedConfig subclasses it)",
                     "Traceback (most recent call last):\n"
                     "  File \"/venv/lib/python3.11/site-packages/accelerate/utils/deepspeed.py\", line 143, in __init__\n"
-                    "    config = json.load(f)\n"
-                    "  File \"/usr/lib/python3.11/json/__init__.py\", line 293, in load\n"
+                    "    config = json.load(f)\n  File \"/usr/lib/python3.11/json/__init__.py\", line 293, in load\n"
                     "json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 9 column 5 (char 141)\n",
                     anywhere=True, code=r"json\.load\(f\)")), log_examples=(
               log("ds-config-not-json", "A config with a trailing comma passed as TrainingArguments(deepspeed=path):",
@@ -297,8 +306,7 @@ SPECS: Tuple[Cause, ...] = (
                     "_validate_remote_device (all its asserts are about the nvme offload block; 0.9-0.19.8)",
                     "Traceback (most recent call last):\n"
                     "  File \"/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/partition_parameters.py\", line 1019, "
-                    "in __init__\n"
-                    "    self._validate_remote_device(remote_device, _ds_config)\n",
+                    "in __init__\n    self._validate_remote_device(remote_device, _ds_config)\n",
                     code=re.escape(K.SRC_VALIDATE_REMOTE), exc=r"^(?:AssertionError|$)")), log_examples=(
               log(N.NVME_PATH_MISSING, "from_pretrained under ZeRO-3 with offload_param device nvme and no nvme_path:",
                   "[rank0]: AssertionError: \"nvme_path\" in DeepSpeed Config cannot be None if remote device is "

@@ -108,8 +108,9 @@ SPECS: Tuple[Cause, ...] = (
     _launcher_missing,
     Docs(
         what="A script that needs a distributed launcher was started with plain `python`: `Error initializing "
-              "torch.distributed using env:// rendezvous: environment variable RANK expected, but not set`, or "
-              "LLaMA-Factory's `Please launch distributed training with llamafactory-cli or torchrun`.",
+              "torch.distributed using env:// rendezvous: environment variable RANK expected, but not set`, "
+              "LLaMA-Factory's `Please launch distributed training with llamafactory-cli or torchrun`, or (in a log "
+              "that shows no launcher) `Default process group has not been initialized`.",
         why="`init_process_group` (env://) reads RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT, which a launcher "
               "(deepspeed, torchrun, accelerate launch) sets for every process it starts; a plain process has none. "
               "Trainers that refuse single-process multi-GPU (DataParallel) say so when several GPUs are visible.",
@@ -126,7 +127,12 @@ SPECS: Tuple[Cause, ...] = (
                   "RANK expected, but not set"),
               msg(K.MSG_LLAMAFACTORY_LAUNCH, "LLaMA-Factory src/llamafactory/hparams/parser.py get_train_args "
                   "(0.8-0.9): several GPUs visible to one process",
-                  "ValueError: Please launch distributed training with `llamafactory-cli` or `torchrun`."))),
+                  "ValueError: Please launch distributed training with `llamafactory-cli` or `torchrun`."),
+              # named only when the log shows no launcher (explain/context.py): a launched script that calls
+              # torch.distributed before initializing it raises it too
+              msg(K.MSG_NO_DEFAULT_PG, "torch/distributed/distributed_c10d.py _get_default_group (torch 2.0-2.14)",
+                  "RuntimeError: Default process group has not been initialized, please make sure to call "
+                  "init_process_group."))),
     cause(
     N.LAUNCHER_NOT_ON_PATH,
     Severity.ERROR,
@@ -254,7 +260,15 @@ SPECS: Tuple[Cause, ...] = (
                     "main_process_first\n"
                     "    dist.barrier()\n"
                     "torch.distributed.DistStoreError: wait timeout after 1800000ms, keys: /default_pg/0//cuda//0\n",
-                    exc=_TIMEOUT, anywhere=True),)),
+                    exc=_TIMEOUT, anywhere=True),
+              # a waiting rank's c10d store-socket timeout printed into the main process's preprocessing progress bar
+              rx(r"(?:[Tt]okeniz|Map|Filter|Running tokenizer|Grouping texts|Packing|Dropping|[Pp]re-?process)[^|\n]{0,120}"
+                 r"\d{1,3}%\|[^\n]{0,400}?\[c10d\][^\n]{0,300}?(?:timed out after|likely a timeout)", "[c10d]",
+                 "torch/csrc/distributed/c10d/socket.cpp waitForInput warning (torch 2.2-2.14) on the line of a datasets "
+                 "map / tokenizer tqdm bar (the barrier's ranks print while the main process preprocesses)",
+                 "Map (num_proc=32):  97%|█████████▋| 194000/200000 [29:59<00:55, 108.1 examples/s][rank3]:[W311 "
+                 "09:12:44.118022311 socket.cpp:489] [c10d] waitForInput: socket SocketImpl(fd=41, addr=[localhost]:50112, "
+                 "remote=[localhost]:29500) timed out after 1800000ms"))),
     cause(
     N.CUDA_DEVICE_NOT_SET_PER_RANK,
     Severity.ERROR,

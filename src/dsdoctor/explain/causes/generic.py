@@ -13,6 +13,7 @@ from ... import names as N
 from ...fixes import stale_lock_fix
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
+from ...knowledge import transformers as TK
 from ...model import Fix, Severity
 from ...spec import RuleExample
 from .. import failure as F
@@ -43,6 +44,10 @@ def user_code(s: Seen, f: LogFacts) -> Advice:
                       [code_fix("Accept it in the script", 'parser.add_argument("--local_rank", "--local-rank", type=int, default=-1)'),
                        code_fix("Or do not pass it: read LOCAL_RANK from the environment",
                                 "deepspeed --no_local_rank train.py ...   # torchrun never passes it")])
+    if TK.MSG_NO_PAD_TOKEN in s.text:
+        return Advice("The script pads with a tokenizer that has no padding token", "", [code_fix(
+            "Give the tokenizer a pad token before tokenizing with padding", "tokenizer.pad_token = tokenizer.eos_token   # or: "
+            "tokenizer.add_special_tokens({'pad_token': '[PAD]'}); model.resize_token_embeddings(len(tokenizer))")])
     g = s.groups
     facts = (f"Raised in {g.get('func')} at {g['path']}:{g.get('line')}, not in DeepSpeed/torch/Transformers."
              if g.get("path") else "")
@@ -311,7 +316,11 @@ SPECS: Tuple[Cause, ...] = (
         reads="log"),
     signatures=(
         rx(ARGPARSE_LOCAL_RANK.pattern, _ARGS, "CPython Lib/argparse.py ArgumentParser.parse_args "
-           "(3.x), on the launcher's --local_rank", "train.py: error: unrecognized arguments: --local_rank=1"),)),
+           "(3.x), on the launcher's --local_rank", "train.py: error: unrecognized arguments: --local_rank=1"),
+        msg(TK.MSG_NO_PAD_TOKEN, "transformers/tokenization_utils_base.py _get_padding_truncation_strategies (4.26-5.25)",
+            "ValueError: Asking to pad but the tokenizer does not have a padding token. Please select a token to use as "
+            "`pad_token` `(tokenizer.pad_token = tokenizer.eos_token e.g.)` or add a new pad token via "
+            "`tokenizer.add_special_tokens({'pad_token': '[PAD]'})`."))),
     cause(
     N.UNKNOWN,
     Severity.ERROR,

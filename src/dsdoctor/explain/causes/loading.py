@@ -140,7 +140,22 @@ SPECS: Tuple[Cause, ...] = (
                     "    model = cls(config, **kwargs)\n"
                     f"  File \"/venv/lib/python3.11/site-packages/{PARTITION}\", line 511, in wrapper\n"
                     "    f(module, *args, **kwargs)\n",
-                    anywhere=True, below=(PARTITION, "wrapper"))),
+                    anywhere=True, below=(PARTITION, "wrapper")),
+              # named only in a context the log shows (explain/context.py): ZeRO-3 for the first, a quantized load for
+              # the second; otherwise the line alone names no cause
+              rx(r"[Oo]nly Tensors of floating point (?:and complex )?dtype can require gradients", "dtype can require "
+                 "gradients", "torch autograd (c10, torch 1.x-2.14): requires_grad on an integer tensor, the packed weights "
+                 "of a quantized model ZeRO-3 made trainable",
+                 "RuntimeError: Only Tensors of floating point and complex dtype can require gradients"),
+              frame(PARTITION, "*", f"torch's meta-tensor copy inside zero.Init ({PARTITION}, DeepSpeed 0.8-0.19.8): a "
+                    "quantized loader's meta parameters partitioned",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/home/user/proj/train.py\", line 30, in <module>\n"
+                    "    model = AutoModelForCausalLM.from_pretrained(name, quantization_config=BitsAndBytesConfig(load_in_4bit=True))\n"
+                    f"  File \"/venv/lib/python3.11/site-packages/{PARTITION}\", line 1101, in _partition_param\n"
+                    "    param.ds_tensor.copy_(src_tensor)\n"
+                    "NotImplementedError: Cannot copy out of meta tensor; no data!\n",
+                    exc=r"^NotImplementedError: Cannot copy out of meta tensor", anywhere=True)),
     predicted=N.ZERO3_UNSUPPORTED_QUANTIZATION),
     cause(
     N.ZERO3_MIXED_PARAM_DTYPES,

@@ -16,7 +16,7 @@ from ...knowledge.versions import parse
 from ...model import Fix, Severity
 from ..failure import site_package
 from . import api_answer as A
-from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
 TORCH_SER = "torch/serialization.py load (torch 2.4-2.14; the default weights_only=True since 2.6)"
 # torch/serialization.py UNSAFE_MESSAGE and the load error around it, torch/_weights_only_unpickler.py (2.6-2.14)
@@ -206,7 +206,23 @@ _CIRCULAR_SAMPLE = ("ImportError: cannot import name 'DeepSpeedTransformerInfere
                     "import) (/venv/lib/python3.12/site-packages/deepspeed/model_implementations/transformers/"
                     "ds_transformer.py)")
 
+def _tf_deepspeed_module(s: Seen, f: LogFacts) -> Advice:
+    gone = TK.TF_DEEPSPEED_MODULE_REMOVED
+    return Advice(f"The code imports transformers.deepspeed, which Transformers {gone} removed", "",
+                  [code_fix("Import from transformers.integrations.deepspeed (Transformers 4.33+)",
+                            "from transformers.integrations.deepspeed import HfDeepSpeedConfig   # was: from transformers.deepspeed import ..."),
+                   F.pip_fix(f"transformers<{gone}", "Or, for a project you cannot change, pin the last Transformers that has it")])
+
+
 SPECS: Tuple[Cause, ...] = (
+    form(N.REMOVED_TRANSFORMERS_DEEPSPEED_IMPORT, _tf_deepspeed_module, signatures=(
+              rx(r"No module named '?transformers\.deepspeed\b", "No module named", "CPython's import system on "
+                 f"transformers/deepspeed.py, gone in Transformers {TK.TF_DEEPSPEED_MODULE_REMOVED}",
+                 "ModuleNotFoundError: No module named 'transformers.deepspeed'"),
+              frame(".py", "*", "an import of it as the innermost frame, the exception line cut (Transformers 4.46+)",
+                    "Traceback (most recent call last):\n  File \"/srv/app/src/models/hf_model.py\", line 33, in <module>\n"
+                    "    from transformers.deepspeed import HfDeepSpeedConfig\n", exc=r"^(?:ModuleNotFoundError|ImportError|$)",
+                    code=r"^\s{0,40}(?:from transformers\.deepspeed import|import transformers\.deepspeed\b)"))),
     cause(
     N.TORCH_WEIGHTS_ONLY_LOAD,
     Severity.ERROR,

@@ -1,4 +1,6 @@
-"""Causes in a running ZeRO engine: a ZeRO checkpoint resumed at another data-parallel world size, DeepSpeed
+"""Causes in a running ZeRO engine: a ZeRO checkpoint resumed at another data-parallel world size, a checkpoint
+without optimizer state loaded with load_optimizer_states=False, a weights file path given as zero_to_fp32.py's output
+directory, a CPU-offload optimizer given GPU parameters, DeepSpeed
 0.14.1-0.14.4's CPU-offload unscale bug and non-reentrant gradient checkpointing over partitioned frozen parameters.
 The messages live in ``knowledge/deepspeed.py`` and ``knowledge/cuda.py``."""
 
@@ -27,6 +29,41 @@ def _world_size_changed(s: Seen, f: LogFacts) -> Advice:
                    code_fix("Or keep only the weights and start a new optimizer",
                             "python ckpt/zero_to_fp32.py ckpt pytorch_model.bin   # or engine.load_checkpoint(d, "
                             "load_optimizer_states=False, load_module_only=True)")])
+
+
+def _no_optimizer_state(s: Seen, f: LogFacts) -> Advice:
+    return Advice("engine.load_checkpoint read the optimizer state from a checkpoint that has none", "",
+                  [code_fix("Load only the module's weights from a checkpoint saved without optimizer state",
+                            "engine.load_checkpoint(load_dir, tag, load_optimizer_states=False, load_module_only=True)",
+                            reason="or load the weights with from_pretrained / load_state_dict and start a new optimizer"),
+                   code_fix("To resume training, load a checkpoint the engine saved (engine.save_checkpoint: "
+                            "mp_rank_*_model_states.pt with its optimizer states)",
+                            "engine.save_checkpoint(save_dir)   # then engine.load_checkpoint(save_dir)")])
+
+
+def _fp32_output_dir(s: Seen, f: LogFacts) -> Advice:
+    since, created = K.FP32_OUTPUT_DIR_SINCE, K.FP32_OUTPUT_DIR_CREATED
+    return Advice(f"A weights file path was given where a directory is expected: zero_to_fp32.py (DeepSpeed {since}+) "
+                  "writes its shards into an output directory", "",
+                  [code_fix("Pass an output directory (create it first on DeepSpeed 0.15.3-0.15.4)",
+                            "mkdir -p out && python zero_to_fp32.py <checkpoint_dir> out/   # out/pytorch_model.bin or shards",
+                            reason=f"DeepSpeed {created}+ creates it; a file name there becomes a directory of that name"),
+                   F.pip_fix(f"deepspeed<{since}", "Or, for scripts that expect one output file, use the script of an "
+                             "earlier DeepSpeed")])
+
+
+def _cpu_adam_on_gpu(s: Seen, f: LogFacts) -> Advice:
+    return Advice("DeepSpeedCPUAdam (the optimizer-offload optimizer) was given parameters that are on the GPU", "",
+                  [code_fix("A model prepared only for inference (a TRL reference / reward model) needs a config without "
+                            "the optimizer and its offload",
+                            'ref_cfg = copy.deepcopy(ds_config); ref_cfg.pop("optimizer", None); '
+                            'ref_cfg["zero_optimization"].pop("offload_optimizer", None)',
+                            reason="TRL's prepare_deepspeed copies the trainer's config and, below ZeRO-3, sets stage 0: "
+                                   "DeepSpeed still builds a CPUAdam from it, for parameters it never offloads"),
+                   code_fix("For the trained model: the engine must be built at ZeRO stage 1-3 (offload does nothing at 0)",
+                            'ds_config: "zero_optimization": {"stage": 2}   # the stage the engine is built with, not 0'),
+                   code_fix("Or train on the GPU: drop offload_optimizer (DeepSpeed then uses its GPU Adam)",
+                            'ds_config: "zero_optimization": {"offload_optimizer": {"device": "none"}}')])
 
 
 def _unscale_bug(s: Seen, f: LogFacts) -> Advice:
@@ -78,6 +115,84 @@ SPECS: Tuple[Cause, ...] = (
                   "deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used a DP world size "
                   "of 16 but the current world size is 4. Automatic adjustment of ZeRO's optimizer state partitioning "
                   "with a new world size is not currently supported."),)),
+    cause(
+    N.CHECKPOINT_MISSING_OPTIMIZER_STATE,
+    Severity.ERROR,
+    "A checkpoint without optimizer state loaded with load_optimizer_states=False",
+    _no_optimizer_state,
+    Docs(
+        what="`engine.load_checkpoint(..., load_optimizer_states=False)` failed with `KeyError: 'optimizer'` in "
+              "deepspeed/runtime/engine.py `_load_checkpoint` (`client_state['optimizer'] = "
+              "optim_checkpoint['optimizer']`).",
+        why="With load_optimizer_states=False and load_module_only=False DeepSpeed still copies the checkpoint's "
+              "`optimizer` entry into the client state; a checkpoint holding only model weights (downloaded, "
+              "converted, or saved without an optimizer) has no such key.",
+        fix="Pass `load_module_only=True` to `load_checkpoint` (or load the weights with from_pretrained / "
+              "load_state_dict and start a new optimizer); resume only from checkpoints `engine.save_checkpoint` wrote.",
+        examples=(log(N.CHECKPOINT_MISSING_OPTIMIZER_STATE, "Fine-tuning from a released model-only checkpoint:",
+                   "  File \"/usr/lib/python3.10/site-packages/deepspeed/runtime/engine.py\", line 2905, in "
+                   "_load_checkpoint\n"
+                   "    client_state['optimizer'] = optim_checkpoint['optimizer']\n"
+                   "KeyError: 'optimizer'\n"),),
+        reads="log"),
+    signatures=(
+              rx(re.escape(K.SRC_CLIENT_OPTIMIZER), K.SRC_CLIENT_OPTIMIZER, "deepspeed/runtime/engine.py _load_checkpoint's "
+                 "source line (0.5-0.19.8), run when load_optimizer_states=False and load_module_only=False: a dict "
+                 "read that raises nothing but KeyError, so a traceback cut below it shows the failure",
+                 "    client_state['optimizer'] = optim_checkpoint['optimizer']"),
+              frame("deepspeed/runtime/engine.py", "_load_checkpoint", "deepspeed/runtime/engine.py _load_checkpoint "
+                    "(0.5-0.19.8) raising KeyError: 'optimizer'",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/venv/lib/python3.8/site-packages/deepspeed/runtime/engine.py\", line 2671, in "
+                    "_load_checkpoint\n"
+                    "    optim = checkpoint_state['optimizer']\n"
+                    "KeyError: 'optimizer'\n",
+                    exc=r"^KeyError: 'optimizer'"))),
+    cause(
+    N.ZERO_TO_FP32_OUTPUT_DIR,
+    Severity.ERROR,
+    "A weights file path given as zero_to_fp32.py's output directory",
+    _fp32_output_dir,
+    Docs(
+        what="Saving consolidated weights failed with torch's `Parent directory <x>.bin does not exist.`: the path "
+              "written to is a weights file name followed by the file written into it (`../pytorch_model.bin/"
+              "pytorch_model.bin`).",
+        why="zero_to_fp32.py's second argument became an output directory in DeepSpeed 0.15.3 (it writes "
+              "`pytorch_model.bin` or shards into it); the old usage `zero_to_fp32.py . ../pytorch_model.bin` names a "
+              "file. DeepSpeed 0.15.3-0.15.4 do not create the directory, so torch.save cannot open the file.",
+        fix="Pass a directory (`mkdir -p out && python zero_to_fp32.py <checkpoint_dir> out/`), or use an earlier "
+              "DeepSpeed's script where a single output file is expected.",
+        examples=(log(N.ZERO_TO_FP32_OUTPUT_DIR, "The pre-0.15.3 usage on DeepSpeed 0.15.4:",
+                   "RuntimeError: Parent directory /runs/export/model.safetensors does not exist.\n"),),
+        reads="log"),
+    signatures=(
+              rx(r"Parent directory \S{0,300}\.(?:bin|pt|pth|safetensors|ckpt)/? does not exist", "Parent directory ",
+                 "torch caffe2/serialize/inline_container.cc PyTorchStreamWriter (torch 1.13-2.14, C++), from torch.save, "
+                 "on a directory named like a weights file",
+                 "RuntimeError: Parent directory ../pytorch_model.bin does not exist."),)),
+    cause(
+    N.CPU_ADAM_PARAMS_ON_GPU,
+    Severity.ERROR,
+    "DeepSpeedCPUAdam given parameters on the GPU (optimizer offload not in effect)",
+    _cpu_adam_on_gpu,
+    Docs(
+        what="DeepSpeedCPUAdam's step asserted `CPUAdam param is on cuda:N and must be 'cpu'`: the optimizer built "
+              "for optimizer offload was handed parameters that stayed on the GPU.",
+        why="With `offload_optimizer` in the config DeepSpeed builds a CPUAdam, whose step needs the fp32 parameters "
+              "ZeRO 1-3 keep on the CPU. An engine built from that config at ZeRO stage 0 (TRL's prepare_deepspeed "
+              "does so for a reference model below ZeRO-3), or a CPUAdam created by hand for a model on the GPU, "
+              "steps GPU parameters.",
+        fix="Give a model prepared for inference a config without `optimizer` / `offload_optimizer`; train with "
+              "offload only at ZeRO stage 1-3; or drop the offload and use the GPU optimizer.",
+        examples=(log(N.CPU_ADAM_PARAMS_ON_GPU, "A stage-0 engine built from a config with offload_optimizer cpu:",
+                   "[rank0]: AssertionError: CPUAdam param is on cuda:0 and must be 'cpu', make sure you enabled "
+                   "'offload_optimizer': 'cpu' in your ZeRO config.\n"),),
+        reads="log"),
+    signatures=(
+              rx(re.escape(K.MSG_CPU_ADAM_PARAM_DEVICE.split("{")[0]) + r"\S{1,40} and must be 'cpu'", "CPUAdam param is on ",
+                 "deepspeed/ops/adam/cpu_adam.py DeepSpeedCPUAdam.step's assert (0.5.10-0.19.8)",
+                 "AssertionError: CPUAdam param is on cuda:0 and must be 'cpu', make sure you enabled 'offload_optimizer': "
+                 "'cpu' in your ZeRO config."),)),
     cause(
     N.ZERO3_OFFLOAD_UNSCALE_DEVICE_BUG,
     Severity.ERROR,

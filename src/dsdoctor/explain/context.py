@@ -1,0 +1,99 @@
+"""Decisions that read the rest of the log: which cause a line names when that depends on what else the log shows.
+
+- Transformers 4.20-4.50 print one message for ``low_cpu_mem_usage`` and ``device_map`` under ZeRO-3: the call
+  line in the user's frame says which argument it passed.
+- A ZeRO-3 placeholder (size 0) written into by a load is the quantized-model conflict when the log shows a
+  bitsandbytes-quantized load (``load_in_4bit``, ``--use_4bit_quantization``, ``bnb_4bit_*``, QLoRA, ...): the
+  quantized loader, not a plain read of a partition.
+- Messages that name a cause only in a context (an integer tensor asked to require gradients: a quantized model
+  under ZeRO-3; a meta tensor copied inside zero.Init: a quantized load; torch's default process group never
+  initialized: a start without a launcher, unless the log shows one) are dropped when the log does not show that
+  context: an honest ``unknown`` is better than a wrong specific cause.
+
+The context lines are the scanner's marks (:data:`MARKS`, read by literal, so the prefilter passes them); a
+mark that turns the option off (``load_in_4bit=False``) does not count.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, List, Optional, Tuple
+
+from .. import names as N
+from ..knowledge import distributed as KD
+from ..knowledge import transformers as TK
+from .causes import Advice
+from .causes.loading import zero3_both
+
+if TYPE_CHECKING:  # match imports MARKS from here
+    from .match import Frame, Hit, Scanner
+
+ZERO3 = "zero3"
+QUANTIZED = "quantized"
+LAUNCHED = "launched"
+# (kind, literal): a line holding the literal shows the context. ZeRO-3: its messages, a config's stage, a config name;
+# not "stage3_*" keys (DeepSpeed prints them in every stage's config dump).
+MARKS: Tuple[Tuple[str, str], ...] = (
+    *((ZERO3, lit) for lit in ("ZeRO-3", "Zero-3", "zero3", "ZeRO3", "Zero3", "ZeRO Stage 3", "ZeRO stage 3",
+                               '"stage": 3', "zero_stage=3", "zero_stage: 3", "ds_z3")),
+    # (and a traceback through ZeRO-3's modules: _FRAMES, read from the frames, not marked: a warning every step
+    # names stage3.py, and every line holding a literal is read whole)
+    # a launcher started the run: its own lines or its command
+    *((LAUNCHED, lit) for lit in ("[launch.py:", "launcher/launch.py", "torch.distributed.run", "torch.distributed.launch",
+                                  "torchrun", "deepspeed --", "deepspeed.launcher", "accelerate launch", "srun ",
+                                  "mpirun", "WORLD_SIZE=", "--local_rank", "--local-rank")),
+    # (not rank prefixes: explain reads a log the same with or without them, tests/test_explain_cases.py)
+    *((QUANTIZED, lit) for lit in ("load_in_4bit", "load_in_8bit", "_4bit_quant", "_8bit_quant", "BitsAndBytesConfig",
+                                   "quantization_bit", "q_lora", "qlora", "QLoRA", "QLora", "Linear4bit",
+                                   "Linear8bitLt", "Params4bit", "Int8Params")),
+)
+_FRAMES = {ZERO3: ("zero/stage3.py", "zero/partition_parameters.py")}
+# the option written off: "load_in_4bit=False", "--use_4bit_quantization False", "quantization_bit: null"
+_OFF = re.compile(r"(?:load_in_[48]bit|[48]bit_quantization|q_?lora|quantization_bit)[\"']?\s{0,3}[=:]?\s{0,3}[\"']?"
+                  r"(?:False|false|None|none|null|0)\b")
+# a load writing a full tensor into a ZeRO-3 placeholder (accelerate's set_module_tensor_to_device, load_state_dict)
+_LOAD_INTO_PLACEHOLDER = (TK.MSG_SET_TENSOR_SHAPE, TK.MSG_SIZE0_CURRENT)
+INT_REQUIRES_GRAD = "dtype can require gradients"  # torch (c10 autograd): requires_grad on an integer tensor
+META_COPY = "Cannot copy out of meta tensor"  # torch: .to()/copy of a meta tensor (no data)
+
+
+def shows(sc: "Scanner", kind: str) -> bool:
+    """The log has a line showing ``kind`` (:data:`ZERO3`, :data:`QUANTIZED`) that does not turn it off: a marked
+    line, or a traceback's frame (its path, or its source line: the scanner reads those as structure)."""
+    if any(not _OFF.search(m.text) for m in sc.marks.get(kind, ())):
+        return True
+    lits = [lit for k, lit in MARKS if k == kind] + list(_FRAMES.get(kind, ()))
+    return any(any(lit in t for lit in lits) and not _OFF.search(t)
+               for tb in sc.tracebacks for f in tb.frames for t in (f.path, f.code))
+
+
+def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -> Tuple[str, Optional[Advice]]:
+    """The cause ``hits`` (the first one's line) show in this log: ``name``, another name with its advice when the
+    decision writes one, or ``""`` when the line names no cause without a context the log does not show."""
+    text = hits[0].text
+    if name == N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT:
+        return _combined(text, fr)
+    if name == N.ZERO3_PARTITIONED_PARAM_ACCESS and any(m in text for m in _LOAD_INTO_PLACEHOLDER) and shows(sc, QUANTIZED):
+        return N.ZERO3_QUANTIZED_MODEL_CONFLICT, None
+    if name == N.DISTRIBUTED_LAUNCHER_MISSING and KD.MSG_NO_DEFAULT_PG[:40] in text and shows(sc, LAUNCHED):
+        return "", None
+    if name == N.ZERO3_QUANTIZED_MODEL_CONFLICT:
+        if INT_REQUIRES_GRAD in text and not shows(sc, ZERO3):
+            return "", None
+        if META_COPY in text and not shows(sc, QUANTIZED):
+            return "", None
+    return name, None
+
+
+def _combined(text: str, fr: Optional["Frame"]) -> Tuple[str, Optional[Advice]]:
+    """Transformers 4.20-4.50's combined ZeRO-3 message: which argument did the call pass?"""
+    if TK.MSG_ZERO3_LOW_MEM_411 in text or TK.MSG_ZERO3_LOW_MEM_419 in text:
+        return N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, None
+    # 4.20-4.50's one message for both arguments, or a cut line that could be either
+    code = fr.code if fr else ""
+    dm, low = "device_map" in code, "low_cpu_mem_usage" in code
+    if dm and not low:
+        return N.ZERO3_DEVICE_MAP_CONFLICT, None
+    if low and not dm:
+        return N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, None
+    return N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, zero3_both(text)
