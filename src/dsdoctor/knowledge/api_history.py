@@ -8,29 +8,21 @@ is about the releases read: outside them, or between two that disagree, it is No
 from __future__ import annotations
 
 import functools
-import gzip
-import json
-import os
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, List, Optional, Tuple
 
 from packaging.version import InvalidVersion, Version
 
+from . import derived_data
 from .release_spans import Span, decode
 
-# os.path, not pathlib: importing pathlib would cost check's start-up
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "api.json.gz")
-USES = os.path.join(os.path.dirname(DATA), "api_uses.json.gz")  # check's part: each use, with the spans that answer it
+DATA = derived_data.path("api.json.gz")
+USES = derived_data.path("api_uses.json.gz")  # check's part: each use, with the spans that answer it
 
 
 @functools.lru_cache(maxsize=1)
 def _data() -> Dict[str, Any]:
-    try:
-        with open(DATA, "rb") as fh:
-            doc: Dict[str, Any] = json.loads(gzip.decompress(fh.read()))
-    except (OSError, ValueError):
-        return {"packages": {}, "provenance": {}}
-    return doc
+    return derived_data.load(DATA, {"packages": {}, "provenance": {}})
 
 
 def _pkg(package: str) -> Optional[Dict[str, Any]]:
@@ -371,12 +363,7 @@ def _enc(span: Optional[Span]) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _uses_data() -> Dict[str, Any]:
-    try:
-        with open(USES, "rb") as fh:
-            doc: Dict[str, Any] = json.loads(gzip.decompress(fh.read()))
-    except (OSError, ValueError):
-        return {"packages": {}, "rows": {}}
-    return doc
+    return derived_data.load(USES, {"packages": {}, "rows": {}})
 
 
 def incompatible(installed: Dict[str, str]) -> List[Incompatibility]:

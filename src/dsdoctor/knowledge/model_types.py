@@ -7,24 +7,17 @@ use, then cached; answers only about the releases read (None outside them).
 from __future__ import annotations
 
 import functools
-import gzip
-import json
-import os
 from typing import Any, Dict, Optional, Tuple
 
+from . import derived_data
 from .release_spans import Span
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "model_types.json.gz")
+DATA = derived_data.path("model_types.json.gz")
 
 
 @functools.lru_cache(maxsize=1)
 def _data() -> Dict[str, Any]:
-    try:
-        with open(DATA, "rb") as fh:
-            doc: Dict[str, Any] = json.loads(gzip.decompress(fh.read()))
-    except (OSError, ValueError):
-        return {"releases": [], "types": {}, "provenance": {}}
-    return doc
+    return derived_data.load(DATA, {"releases": [], "types": {}, "provenance": {}})
 
 
 def releases() -> Tuple[str, ...]:
