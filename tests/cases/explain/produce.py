@@ -25,6 +25,10 @@ from typing import Dict, List, Optional, Tuple
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
 ORACLE = Path(os.environ.get("DSDOCTOR_ORACLE_DIR") or REPO / ".cache" / "oracle")
+# DeepSpeed 0.19.8's CPU ops as scripts/provision-oracle.sh step 9 built them (tests/envfixture.py EXT_0198), for a
+# scenario on the plain venv whose environment changes no build (a port, the CPU accelerator); the others (a build
+# that must fail, another DeepSpeed, the CUDA builder) keep a directory per DeepSpeed release
+EXT_0198 = ORACLE / "ext-0.19.8"
 VPY = ORACLE / "venv" / "bin" / "python"
 
 
@@ -50,12 +54,17 @@ class Scenario:
         paths = [str(ORACLE / "hf" / self.hf)] if self.hf else []
         paths += [str(ORACLE / "ds" / self.ds)] if self.ds else []
         env.update(PYTHONPATH=os.pathsep.join(paths), OMP_NUM_THREADS="1", PYTHONUNBUFFERED="1",
-                   TORCH_EXTENSIONS_DIR=str(ORACLE / f"ext-explain-{self.ds}"), HF_HUB_OFFLINE="1",
+                   TORCH_EXTENSIONS_DIR=str(self.extensions_dir()), HF_HUB_OFFLINE="1",
                    TRANSFORMERS_NO_ADVISORY_WARNINGS="1", TMPDIR=str(tmp))
         env["PATH"] = f"{ORACLE / self.python / 'bin'}:{env.get('PATH', '')}"
         for k, val in self.env.items():
             env[k] = val.replace("{oracle}", str(ORACLE)).replace("{tmp}", str(tmp))
         return env
+
+    def extensions_dir(self) -> Path:
+        own = set(self.env) - {"PORT", "DS_ACCELERATOR"} or self.env.get("DS_ACCELERATOR", "cpu") != "cpu"
+        shared = self.ds == "0.19.8" and self.python == "venv" and not own
+        return EXT_0198 if shared else ORACLE / f"ext-explain-{self.ds}"
 
     def how(self) -> str:
         envs = " ".join(f"{k}={shlex.quote(v)}" for k, v in sorted(self.env.items()))
