@@ -135,3 +135,28 @@ def test_flag_gated_finding_is_info(tmp_path: Path) -> None:
     infos = [f for f in _lint(root)["findings"] if f["severity"] == "info" and f["path"] == "train.py"]  # type: ignore[attr-defined]
     assert [(f["line"], f["name"]) for f in infos] == [(13, "qlora-quant-storage-missing")]
     assert "only with --bits" in infos[0]["title"]
+
+
+def test_one_finding_per_problem(tmp_path: Path) -> None:
+    """The device_map of one kwargs dict reaching two loads is one finding, which names both loads."""
+    root = tmp_path / "one-per-problem"
+    shutil.copytree(CASES / "one-per-problem", root, ignore=shutil.ignore_patterns("expect"))
+    got = [f for f in _lint(root)["findings"] if f["name"] == "zero3-device-map-conflict"]  # type: ignore[attr-defined]
+    assert len(got) == 1 and got[0]["line"] == 7
+    assert "AutoModelForCausalLM.from_pretrained, AutoModelForSeq2SeqLM.from_pretrained" in got[0]["title"]
+
+
+def test_merge_same_place() -> None:
+    """Same rule, path and line: one finding, the most severe; other places and lineless findings stay apart."""
+    from dsdoctor.lint.once import merge_same_place
+    from dsdoctor.model import Finding, Severity
+
+    a = Finding("zero3-unsafe-save", Severity.WARNING, "save of A.state_dict() here", path="t.py", line=3)
+    b = Finding("zero3-unsafe-save", Severity.ERROR, "save of B.state_dict() here", path="t.py", line=3)
+    c = Finding("zero3-unsafe-save", Severity.ERROR, "save of A.state_dict() here", path="t.py", line=4)
+    d = Finding("script-unparseable", Severity.WARNING, "x", path="u.py")
+    out, replaced = merge_same_place([a, b, c, d, d])
+    assert len(out) == 4 and out[1:] == [c, d, d]
+    assert out[0].severity == Severity.ERROR and out[0].title.endswith("2 variants: A.state_dict(), B.state_dict())")
+    assert replaced[out[0]] == [a, b] and [e.what for e in out[0].evidence] == ["variant: A.state_dict()",
+                                                                           "variant: B.state_dict()"]

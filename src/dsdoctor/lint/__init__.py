@@ -90,12 +90,27 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     if whole:  # whether an ignore / per-file-ignores entry is used can only be known from the whole project
         for h in unused_entries(settings, linted, result.dropped):
             _add(result, h, settings.source, settings)
+    _once(result)
     result.report.findings.sort(key=lambda f: (f.path or "", f.line or 0, f.col or 0))
     _facts(result, base, settings)
     result.report.facts["loaded_by"] = {p: {"loaded_by": t.usage.loaded_by, "source": t.usage.loaded_by_source}
                                         for p, t in configs.items() if t.usage.loaded_by}
     _pin_facts(result, pinned, ds_version, targets, settings)
     return result
+
+
+def _once(result: LintResult) -> None:
+    """One finding per problem (:mod:`.once`): the findings of one rule at one file:line merged, their fix edits
+    kept on the merged finding."""
+    from .once import merge_same_place
+
+    result.report.findings, replaced = merge_same_place(result.report.findings)
+    for merged, group in replaced.items():
+        edits: List[Edit] = []
+        for f in group:
+            edits += [e for e in result.fix_edits.pop(f, []) if e not in edits]
+        if edits:
+            result.fix_edits[merged] = edits
 
 
 def _versions(base: Usage, ds_version: Optional[str], targets: Sequence[str], python: Optional[str],
