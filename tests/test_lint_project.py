@@ -160,3 +160,13 @@ def test_merge_same_place() -> None:
     assert out[0].severity == Severity.ERROR and out[0].title.endswith("2 variants: A.state_dict(), B.state_dict())")
     assert replaced[out[0]] == [a, b] and [e.what for e in out[0].evidence] == ["variant: A.state_dict()",
                                                                            "variant: B.state_dict()"]
+
+
+def test_no_deepspeed_zero_stage_still_lints(tmp_path: Path) -> None:
+    """In a project that never names DeepSpeed the ZeRO-3 script findings go; ``--zero-stage 3`` asks for them."""
+    root = tmp_path / "no-deepspeed"
+    shutil.copytree(CASES / "no-deepspeed", root, ignore=shutil.ignore_patterns("expect"))
+    p = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", ".", "--format", "json", "--exit-zero",
+                        "--zero-stage", "3"], cwd=root, capture_output=True, text=True, timeout=300)
+    names = {f["name"] for f in json.loads(p.stdout)["findings"] if f["path"] == "finetune_lora.py"}
+    assert {"zero3-device-map-conflict", "zero3-unsafe-save"} <= names

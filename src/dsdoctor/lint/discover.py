@@ -52,6 +52,7 @@ class Found:
     never_zero3: Dict[str, str] = field(default_factory=dict)
     imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)  # modules of ZeRO-3 launches -> names used
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # file -> options its ZeRO-3 launches pass
+    no_deepspeed: Dict[str, str] = field(default_factory=dict)  # file -> why: its project never names DeepSpeed
 
 
 _SOURCE_EXTS = (".py", ".sh", ".bash", ".slurm", ".sbatch", ".json", ".hjson", ".yaml", ".yml", ".toml", ".md")

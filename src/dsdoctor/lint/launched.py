@@ -8,7 +8,8 @@ From the recipes (:mod:`.recipes`) and the import graph (:mod:`.reach`) of each 
 - the ZeRO-3 context of each Python file: ZeRO-3 where a ZeRO-3 recipe's entry reaches it; off where the project
   has DeepSpeed recipes that start Python files and none with ZeRO-3 reaches it; never in tests
   (``tests/``, ``test_*.py``, ``conftest.py``) or in files that use FSDP / Megatron-Core and not DeepSpeed.
-  A project without such recipes keeps the project-wide context (a lone training script is still linted).
+  A project without such recipes keeps the project-wide context (a lone training script is still linted),
+  unless nothing in it names DeepSpeed (:mod:`.no_deepspeed`): then its files are off ZeRO-3.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import re
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
 from .discover import TEST_DIRS, _read
+from .no_deepspeed import REASON, uses_deepspeed
 from .reach import Graph, import_graph, reach
 from .recipes import Recipe, read_recipes
 
@@ -109,6 +111,8 @@ def _model(root: str, found: "Found") -> None:
                if r.deepspeed and not is_test(r.where.rsplit(":", 1)[0], root)]
     found.recipes += recipes
     pyfiles = [p for p, k in kinds.items() if k == "python"]
+    if pyfiles and not recipes and not uses_deepspeed(root, kinds):
+        found.no_deepspeed.update((f, REASON) for f in pyfiles)
     named: Dict[Tuple[str, str], Optional[Set[str]]] = {}
     entries = _Entries(import_graph(pyfiles, root, named), named)
     for r in recipes:

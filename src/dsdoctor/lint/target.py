@@ -41,6 +41,7 @@ class Usage:
     # modules a ZeRO-3 training launch imports (not its entry) -> the names it takes from them (None: any)
     imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # script -> options its ZeRO-3 launches pass
+    no_deepspeed: Dict[str, str] = field(default_factory=dict)  # script -> why: its project never names DeepSpeed
 
 
 @dataclass

@@ -69,6 +69,8 @@ def make_target(path: str, usage: Usage) -> Target:
         elif not _trains(script) and not asked(source) and os.path.normpath(path) not in usage.imported:
             zero3 = False  # an inference / merge / export script in a ZeRO-3 project: the ZeRO-3 rules stay quiet
             # (a module a ZeRO-3 launch imports keeps the launch's context: it runs in that process)
+    if zero3 is None and not asked(source) and os.path.normpath(path) in usage.no_deepspeed:
+        zero3, source = False, usage.no_deepspeed[os.path.normpath(path)]  # lint/no_deepspeed.py
     tf_source = usage.transformers_source
     t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source)
     return t
