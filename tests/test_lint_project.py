@@ -162,6 +162,31 @@ def test_merge_same_place() -> None:
                                                                            "variant: B.state_dict()"]
 
 
+def test_named_only_is_info(tmp_path: Path) -> None:
+    """A loader the ZeRO-3 launch only names in a registry (the call cannot be resolved) is info, and says so; the
+    inference loader nothing calls has no finding at all."""
+    root = tmp_path / "imported-not-called"
+    shutil.copytree(CASES / "imported-not-called", root, ignore=shutil.ignore_patterns("expect"))
+    found = [f for f in _lint(root)["findings"] if f["path"] == "chatpkg/modeling.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["severity"]) for f in found] == [(10, "error"), (19, "info")]
+    assert "in load_8bit(), which the ZeRO-3 launch names but never calls" in found[1]["title"]
+
+
+def test_function_reach(tmp_path: Path) -> None:
+    """Called, named (a registry, a decorator) or dead: from the entry's running code, through the functions it
+    calls; a module's ``__main__`` block does not run on import."""
+    from dsdoctor.lint.calls import function_reach
+
+    paths = _files(tmp_path, {"train.py": "from m import *\nif __name__ == '__main__':\n    run()\n",
+                              "m.py": "def run():\n    helper()\n\ndef helper():\n    pass\n\ndef reg():\n    pass\n\n"
+                                      "@register\ndef plugin():\n    pass\n\ndef smoke():\n    pass\n\n"
+                                      "def unused():\n    pass\nTABLE = {'r': reg}\nif __name__ == '__main__':\n"
+                                      "    smoke()\n"})
+    got = function_reach(paths, str(tmp_path / "train.py"))[str(tmp_path / "m.py")]
+    assert {k: v[0] for k, v in got.items()} == {"run": "called", "helper": "called", "reg": "named",
+                                                  "plugin": "named", "smoke": "dead", "unused": "dead"}
+
+
 def test_no_deepspeed_zero_stage_still_lints(tmp_path: Path) -> None:
     """In a project that never names DeepSpeed the ZeRO-3 script findings go; ``--zero-stage 3`` asks for them."""
     root = tmp_path / "no-deepspeed"

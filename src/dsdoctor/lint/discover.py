@@ -53,6 +53,7 @@ class Found:
     imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)  # modules of ZeRO-3 launches -> names used
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # file -> options its ZeRO-3 launches pass
     no_deepspeed: Dict[str, str] = field(default_factory=dict)  # file -> why: its project never names DeepSpeed
+    named_only: Dict[str, List[Tuple[int, int, str]]] = field(default_factory=dict)  # lint/calls.py "named"
 
 
 _SOURCE_EXTS = (".py", ".sh", ".bash", ".slurm", ".sbatch", ".json", ".hjson", ".yaml", ".yml", ".toml", ".md")

@@ -18,6 +18,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
+from .calls import Verdicts, function_reach
 from .discover import TEST_DIRS, _read
 from .no_deepspeed import REASON, uses_deepspeed
 from .reach import Graph, import_graph, reach
@@ -73,6 +74,13 @@ class _Entries:
         self.graph = graph
         self.named = named
         self._seen: Dict[str, Tuple[Set[str], Set[str]]] = {}
+        self._calls: Dict[str, "Verdicts"] = {}
+
+    def calls(self, entry: str) -> "Verdicts":
+        """The verdict on each top-level function of the files ``entry`` reaches (:mod:`.calls`)."""
+        if entry not in self._calls:
+            self._calls[entry] = function_reach(self.reached(entry), entry)
+        return self._calls[entry]
 
     def reached(self, entry: str) -> Set[str]:
         return self._get(entry)[0]
@@ -127,6 +135,32 @@ def _model(root: str, found: "Found") -> None:
     started = [r for r in recipes if r.entry is not None and r.entry in entries.graph]
     if started:
         found.launches.update(_contexts(started, entries, found.imported, found.zero3_flags))
+        _called(started, entries, found)
+
+
+_RANK = {"dead": 0, "named": 1, "called": 2}
+
+
+def _called(recipes: List[Recipe], entries: _Entries, found: "Found") -> None:
+    """Call-based reach (:mod:`.calls`) in the modules ZeRO-3 launches import: ``imported`` keeps, per module, the
+    top-level functions a launch can run (the others' events are dead, lint/script ``_not_taken``); those a launch
+    only names, never calls, go to ``named_only`` (their findings are info)."""
+    best: Dict[str, Dict[str, Tuple[str, int, int]]] = {}
+    for r in recipes:
+        if r.stage != 3 or r.entry is None or not entries.uses(r.entry, "registers"):
+            continue
+        for f, fns in entries.calls(r.entry).items():
+            if f == r.entry or f not in found.imported:
+                continue
+            have = best.setdefault(f, {})
+            for name, got in fns.items():
+                if name not in have or _RANK[got[0]] > _RANK[have[name][0]]:
+                    have[name] = got
+    for f, fns in best.items():
+        found.imported[f] = {name for name, (verdict, _, _) in fns.items() if verdict != "dead"}
+        named = [(first, last, name) for name, (verdict, first, last) in fns.items() if verdict == "named"]
+        if named:
+            found.named_only[f] = named
 
 
 def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Optional[Set[str]]],

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from packaging.version import Version
 
@@ -42,6 +42,8 @@ class Usage:
     imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # script -> options its ZeRO-3 launches pass
     no_deepspeed: Dict[str, str] = field(default_factory=dict)  # script -> why: its project never names DeepSpeed
+    # script -> (first line, last line, name) of top-level functions a ZeRO-3 launch only names, never calls
+    named_only: Dict[str, List[Tuple[int, int, str]]] = field(default_factory=dict)
 
 
 @dataclass

@@ -151,7 +151,21 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
         if flag is not None:
             severity = Severity.INFO
             title += f" (only with --{flag}, which no ZeRO-3 launch of the project passes)"
+    fn = _named_only(t, c, node, pos, severity or rule.severity)
+    if fn is not None:
+        severity = Severity.INFO
+        title += f" (in {fn}(), which the ZeRO-3 launch names but never calls directly: only if it runs there)"
     return [rule.hit(t, pos, title, explanation, fixes, edits, severity, evidence)]
+
+
+def _named_only(t: Target, c: Ctx, node: Any, pos: int, severity: Severity) -> Optional[str]:
+    """The top-level function holding ``node`` that the file's ZeRO-3 launches only name (a registry, a callback,
+    ``getattr``), never call (lint/calls.py): a call that cannot be resolved, so the finding is only info."""
+    ranges = t.usage.named_only.get(os.path.normpath(t.path))
+    if not ranges or not c.zero3 or node is None or severity == Severity.INFO:
+        return None
+    line = t.linecol(pos)[0]
+    return next((name for first, last, name in ranges if first <= line <= last), None)
 
 
 def uncalled(c: Ctx, e: "Event") -> bool:
