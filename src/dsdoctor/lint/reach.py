@@ -5,6 +5,9 @@ absolute ones from the importing file's directory, each directory above it up to
 ``src/`` (how a script, ``sys.path`` tweaks and ``pip install -e .`` find them). Importing ``a.b.c`` also runs
 ``a/__init__.py`` and ``a/b/__init__.py``; ``from a.b import c`` reaches ``a/b/c.py`` when it is a module.
 Imports of third-party packages resolve to nothing unless the project ships a copy in one of those places.
+
+This is reach by file (what an import runs). Which functions of those files the entry can call is
+:mod:`.calls` (call-based reach, by name): a reached module's inference loader that nothing calls is not run.
 """
 
 from __future__ import annotations
