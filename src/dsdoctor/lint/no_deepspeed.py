@@ -15,7 +15,7 @@ import os
 import re
 from typing import Dict
 
-from .discover import ENV_MARKERS, SKIP_DIRS, _read
+from .discover import _read, _walk_into
 
 _MENTION = re.compile(r"(?i)deepspeed")
 _TEXT = (".py", ".sh", ".bash", ".slurm", ".sbatch", ".json", ".hjson", ".yaml", ".yml", ".toml", ".md", ".rst",
@@ -32,8 +32,7 @@ def uses_deepspeed(root: str, kinds: Dict[str, str]) -> bool:
         return True
     seen = 0
     for d, dirs, files in os.walk(root):
-        dirs[:] = [x for x in dirs if not x.startswith(".") and x not in SKIP_DIRS and
-                   not any(os.path.exists(os.path.join(d, x, m)) for m in ENV_MARKERS)]
+        dirs[:] = [x for x in dirs if _walk_into(os.path.join(d, x), x, True)]
         for f in files:
             if not (f.endswith(_TEXT) or f in _NAMES):
                 continue
