@@ -45,6 +45,9 @@ def _installed(ctx: Context, name: str) -> Optional[str]:
     pk = ctx.facts.packages
     if name == "torch" and pk.torch:
         return pk.torch.version
+    if name == "python":
+        interp = ctx.facts.interpreter
+        return ".".join(str(n) for n in interp.version) if interp else None
     return pk.version(name)
 
 

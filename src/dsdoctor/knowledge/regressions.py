@@ -34,7 +34,8 @@ class Regression:
     needs_missing: Tuple[Tuple[str, str, str], ...] = ()
     shows: str = ""  # how a run meets it, for check's message ("`import deepspeed` fails")
     # version ranges of other installed packages the bug needs besides ``package``'s release ((package, specifier):
-    # e.g. ("torch", "<2.5")); only what the sources read state (a code comment, a condition, an API's absence)
+    # e.g. ("torch", "<2.5"); "python": the interpreter's); only what the sources read state (a code comment, a
+    # condition, an API's absence)
     needs: Tuple[Tuple[str, str], ...] = ()
     # a function a frame of the traceback must be in for ``text`` to show this bug ("" = the text and the release
     # suffice): e.g. Trainer._maybe_log_save_evaluate, evaluation during training, not a predict() before it
@@ -112,7 +113,9 @@ DS_ZERO3_INFLIGHT_REGISTRY = Regression(
     "stage3.py in 0.6.3-0.6.5, parameter_offload.py from 0.6.6) in the 0.6.3-0.9.2 sdists (0.6.1 has neither; 0.6.2 "
     "is not on PyPI, not read); 0.9.3 passes one InflightParamRegistry shared by both "
     "(upstream commit 4716b0f76, 'share inflight registry between PartitionedParameterCoordinators (#3462)', first "
-    "tag v0.9.3)")
+    "tag v0.9.3). 0.10.0 gives training and inference their own registries again, still bound to the module "
+    "(commit 9377921a3, 'Separate ZeRO3 InflightParamRegistry for train and eval (#3884)'): not read further, so "
+    "the row stops at 0.9.2")
 
 DS_ZERO3_GRAD_FN_NO_GRAD = Regression(
     "zero3-grad-fn-lookup-no-grad", "deepspeed",
@@ -185,6 +188,26 @@ DS_ZEROPP_QUANT_BF16 = Regression(
     "(#8215)', whose message states the kernels' fp16-only contract); the failure's own message was not read")
 
 
+DS_JIT_COMPAT_PY312 = Regression(
+    "jit-script-compat-dynamo-py312", "deepspeed",
+    "Dynamo is not supported on Python 3.12+",
+    "0.18.6", "0.18.6", "0.18.7",
+    "DeepSpeed 0.18.6's jit_script_compat decorator calls torch.compile() on any torch >= 2.0; torch 2.1-2.3 "
+    "raise at once on Python 3.12+, and the decorated MoE helpers are defined when deepspeed.runtime.engine "
+    "imports deepspeed.moe.sharded_moe, so `import deepspeed` fails",
+    "deepspeed/utils/torch.py jit_script_compat: `return torch.compile(fn)` when `required_torch_version("
+    "min_version=2.0)`, unguarded, in the 0.18.6 sdist (0.18.5 has no jit_script_compat: upstream commit d2ca6e75b, "
+    "'Replace torch.jit.script with torch.compile (#7835)', first tag v0.18.6), applied at module level in "
+    "moe/sharded_moe.py, which runtime/engine.py imports; 0.18.7 skips torch.compile on Python 3.12+ with torch < "
+    "2.4 and falls back to torch.jit.script, then to the bare function (commit 04d69cc65, 'Fix import deepspeed "
+    "crash on PyTorch v2.3 + Python 3.12 (#7875)', first tag v0.18.7). torch/__init__.py compile: `if "
+    "sys.version_info >= (3, 12): raise RuntimeError(\"Dynamo is not supported on Python 3.12+\")` in the torch "
+    "2.1.0-2.3.1 wheels read; 2.4.0 says 3.13+",
+    predict="error", needs=(("torch", "<2.4"), ("python", ">=3.12")),
+    shows="`import deepspeed` fails with RuntimeError: Dynamo is not supported on Python 3.12+",
+    frame="jit_script_compat")
+
+
 TF_EVAL_DEEPSPEED_INIT = Regression(
     "eval-deepspeed-init-inference", "transformers",
     "ZeRO inference only makes sense with ZeRO Stage 3",
@@ -211,7 +234,8 @@ ACC_BNB_OPTIM_BITS = Regression(
 
 DEEPSPEED: Tuple[Regression, ...] = (DS_TRITON_CIRCULAR_IMPORT, DS_TORCH_IS_COMPILING, DS_COMM_DOUBLE_INIT,
                                      DS_ZERO3_INFLIGHT_REGISTRY, DS_ZERO3_GRAD_FN_NO_GRAD, DS_LIBAIO_DPKG,
-                                     DS_ZERO3_HOOKS_DELEGATING, DS_ZERO0_BF16_LOAD, DS_ZEROPP_QUANT_BF16)
+                                     DS_ZERO3_HOOKS_DELEGATING, DS_ZERO0_BF16_LOAD, DS_ZEROPP_QUANT_BF16,
+                                     DS_JIT_COMPAT_PY312)
 ALL: Tuple[Regression, ...] = (*DEEPSPEED, TF_TMP_CHECKPOINT, TF_EVAL_DEEPSPEED_INIT, ACC_BNB_OPTIM_BITS)
 
 
