@@ -329,6 +329,13 @@ SPECS: Tuple[Cause, ...] = (
                     "count_used_parameters_in_backward\n    grad_fn = _get_grad_fn_or_grad_acc(param)\n"
                     "AttributeError: 'NoneType' object has no attribute 'next_functions'\n",
                     exc=re.escape(R.DS_ZERO3_GRAD_FN_NO_GRAD.text), anywhere=True),
+              frame("deepspeed/utils/torch.py", "jit_script_compat", R.DS_JIT_COMPAT_PY312.source,
+                    "  File \"/opt/py312/lib/python3.12/site-packages/deepspeed/utils/torch.py\", line 36, in "
+                    "jit_script_compat\n    return torch.compile(fn)\n"
+                    "  File \"/opt/py312/lib/python3.12/site-packages/torch/__init__.py\", line 1868, in compile\n"
+                    "    raise RuntimeError(\"Dynamo is not supported on Python 3.12+\")\n"
+                    "RuntimeError: Dynamo is not supported on Python 3.12+\n",
+                    exc=re.escape(R.DS_JIT_COMPAT_PY312.text), anywhere=True, code=r"return torch\.compile\(fn\)"),
               frame("deepspeed/comm/torch.py", "init_process_group", R.DS_COMM_DOUBLE_INIT.source,
                     "  File \"/venv/lib/python3.9/site-packages/deepspeed/comm/torch.py\", line 38, in init_process_group\n"
                     "    return torch.distributed.init_process_group(backend,\n"
