@@ -138,9 +138,11 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     if exact is not None:
         fixes += [F.pip_fix(pin, f"Install {pin.split('<')[0].split('>')[0]} releases that fit: {pin}")
                   for pin in exact.pins]
+    pkgs = (sorted({g["caller"], _package_named(g), exact.provider if exact is not None else ""} - {""})
+            if "caller" in g else [])
     if "caller" in g:
         facts.insert(0, _asked(g) + ".")
-        pkgs = sorted({g["caller"], _package_named(g)} - {""})
+    if "caller" in g and pkgs:
         fixes.append(code_fix(f"Compare the installed versions of {' and '.join(pkgs)}",
                               "pip list 2>/dev/null | grep -i -E '" + "|".join(p.replace("_", "[-_]") for p in pkgs) + "'",
                               reason=f"{g['caller'] or 'your code'} calls an API of another release: install the versions its requirements "
