@@ -386,6 +386,9 @@ SPECS: Tuple[Cause, ...] = (
                  "ImportError: cannot import name 'get_accelerator' from 'deepspeed' "
                  "(/venv/lib/python3.11/site-packages/deepspeed/__init__.py)",
                  "E   cannot import name 'BUFSIZE' from 'numpy' (/venv/lib/python3.11/site-packages/numpy/__init__.py)"),
+              rx(r"`(?P<module>np)\.(?P<name>\w{1,60})` was removed in the NumPy 2\.0 release", "` was removed in the NumPy 2.0",
+                 "numpy/__init__.py __getattr__ (numpy 2.x): the AttributeError of a name NumPy 2.0 expired",
+                 "AttributeError: `np.NaN` was removed in the NumPy 2.0 release. Use `np.nan` instead."),
               rx(r"module '(?P<module>(?:torch|deepspeed|transformers|accelerate|peft|trl)(?:\.\w{1,60}){1,8})' has no "
                  r"attribute '(?P<name>\w{1,100})'", "' has no attribute '", "Python's AttributeError on a library's "
                  "submodule: an API the installed release does not have yet or any more (e.g. torch.compiler."
