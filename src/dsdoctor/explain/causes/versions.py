@@ -11,12 +11,12 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ... import fixes as F
 from ... import names as N
 from ...knowledge import regressions as R
-from ...knowledge import ds_config as K
 from ...knowledge import transformers as TK
 from ...knowledge.versions import parse
 from ...model import Fix, Severity
 from ..failure import site_package
 from . import api_answer as A
+from . import versions_pydantic as PY
 from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
 TORCH_SER = "torch/serialization.py load (torch 2.4-2.14; the default weights_only=True since 2.6)"
@@ -78,43 +78,6 @@ def api_mismatch(exc: str, frames: Sequence[Tuple[str, str]]) -> Optional[Dict[s
     return None
 
 
-# pydantic 2's warning for a model class with a v1-style ``class Config`` (pydantic/_internal/_config.py,
-# ConfigWrapper.prepare_config: V2_RENAMED_KEYS): the path proves pydantic 2 (``_internal`` is 2.x only)
-_PYDANTIC2_V1_CONFIG = re.compile(r"pydantic[/\\]_internal[/\\]_config\.py:\d{1,5}: UserWarning: Valid config keys have "
-                                  r"changed in V2")
-_PYDANTIC_EXC = re.compile(r"^$|FieldInfo|pydantic|ConfigError|validator")
-
-
-def pydantic2_v1_models(exc: str, frames: Sequence[Tuple[str, str]], warnings: Sequence[str],
-                        ds: Optional[str]) -> Optional[Dict[str, str]]:
-    """``import deepspeed`` of a release whose config models are pydantic-v1 (``knowledge.ds_config``), under
-    pydantic 2: the log has pydantic 2's v1-config warning, the failing traceback's innermost library frame is
-    DeepSpeed's, its exception is cut or a pydantic one, and the DeepSpeed release the log shows (if any) is one of
-    them. The groups (``pydantic``: "2"), else None."""
-    first, last, _ = K.PYDANTIC_V1_MODELS
-    libs = [site_package(p) for p, _ in frames if site_package(p)]
-    if not libs or libs[-1] != "deepspeed" or not _PYDANTIC_EXC.search(exc.strip()):
-        return None
-    if not any(_PYDANTIC2_V1_CONFIG.search(w) for w in warnings):
-        return None
-    if ds and not (parse(first) <= parse(ds) <= parse(last)):
-        return None
-    return {"pydantic": "2"}
-
-
-def _pydantic(f: LogFacts) -> Advice:
-    first, last, fixed = K.PYDANTIC_V1_MODELS
-    shown = f" The log shows DeepSpeed {f.ds}." if f.ds else ""
-    return Advice(f"Installed packages disagree on an API: pydantic 2 with a DeepSpeed whose config models are "
-                  f"pydantic-v1 (DeepSpeed {first}-{last}, fixed in {fixed})", "",
-                  [F.pip_fix(f"deepspeed>={fixed}", f"Upgrade DeepSpeed to {fixed} or later (pydantic 2 supported)"),
-                   F.pip_fix("pydantic<2", "Or keep this DeepSpeed and pin pydantic below 2")],
-                  facts=f"pydantic 2 is installed: its warning about v1-style config keys comes from pydantic/"
-                        f"_internal/, which only pydantic 2 has, while `import deepspeed` defines its config models. "
-                        f"DeepSpeed {first}-{last} write them against pydantic v1 (`class Config` with validate_all, "
-                        f"allow_population_by_field_name); {fixed} imports them from its pydantic.v1 shim.{shown}")
-
-
 def _own_code_asks(exc: str, fr: Tuple[str, str]) -> Optional[Dict[str, str]]:
     """The user's own code asks a library for a module, name or keyword that some releases of it have and others
     do not (the API history says so): a versions problem, answered as the library's."""
@@ -163,7 +126,7 @@ def _exact(s: Seen, f: LogFacts) -> Optional[A.Answer]:
 def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     g = s.groups
     if g.get("pydantic"):
-        return _pydantic(f)
+        return PY.advice(f)
     fixes: List[Fix] = []
     exact = _exact(s, f)
     facts = [exact.facts if exact is not None else _versions_shown(f)]
