@@ -72,7 +72,8 @@ def test_open_modules_never_lack_a_name() -> None:
 def test_uncovered_modules_are_unknown() -> None:
     assert H.module_span("torch.fx.passes") is None  # torch/fx is not read
     assert H.module_span("transformers.models.llama.modeling_llama") is None  # models/* not read
-    assert H.module_span("vllm.engine") is None  # not a package read
+    assert H.module_span("vllm.model_executor.models.llama") is None  # vllm: engine, config, entrypoints only
+    assert H.module_span("xformers.ops") is None  # not a package read
 
 
 def test_answer_with_and_without_the_installed_version() -> None:
@@ -85,3 +86,32 @@ def test_answer_with_and_without_the_installed_version() -> None:
     bare = A.answer(g, {})
     assert bare is not None and bare.pins[0].startswith("accelerate") and "<" in bare.pins[0]
     assert A.answer(dict(g, name="no_such_keyword_anywhere"), {}) is None
+
+
+def test_vllm_removed_worker_use_ray_in_0_7_0() -> None:
+    """vLLM's EngineArgs is a dataclass: its __init__ is read from its fields (sdists 0.6.6.post1 and 0.7.0)."""
+    _need("vllm")
+    g = {"caller": "", "kind": "keyword", "module": "EngineArgs.__init__", "name": "worker_use_ray"}
+    got = A.answer(g, {})
+    assert got is not None and got.pins == ("vllm<0.7.0",)
+    assert "removed `worker_use_ray`" in got.how and "0.6.6.post1" in got.how
+    assert A.answer(g, {"vllm": "0.6.6.post1"}) is None  # that release takes it: not what failed
+
+
+def test_a_skipped_minor_series_is_not_an_exact_step() -> None:
+    _need("vllm")
+    assert H.exact_step("vllm", "0.6.6.post1", "0.7.0")
+    assert not H.exact_step("vllm", "0.14.1", "0.16.0")  # 0.15 has no sdist: not read
+
+
+def test_numpy_2_removed_names() -> None:
+    from dsdoctor.knowledge import numpy as NP
+
+    if NP.removed("BUFSIZE") is None:
+        pytest.skip("numpy2.json.gz not derived")
+    assert NP.removed("NaN") is not None and NP.removed("nan") is None and NP.removed("in1d") is None  # 2.0 kept in1d
+    got = A.answer({"kind": "import", "module": "numpy", "name": "BUFSIZE"}, {})
+    assert got is not None and got.pins == ("numpy<2.0.0", "deepspeed>=0.14.4")
+    assert A.answer({"kind": "import", "module": "numpy", "name": "BUFSIZE"}, {"numpy": "1.26.4"}) is None
+    with_ds = A.answer({"kind": "import", "module": "numpy", "name": "BUFSIZE"}, {"deepspeed": "0.15.1"})
+    assert with_ds is not None and with_ds.pins == ("numpy<2.0.0",)  # that DeepSpeed no longer imports it

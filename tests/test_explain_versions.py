@@ -66,3 +66,28 @@ def test_a_stated_requirement_is_the_answer() -> None:
     assert first.name == "package-versions-incompatible"
     assert "peft>=0.11.0" in first.title and "peft==0.10.0 is installed" in first.title
     assert [c for fx in first.fixes for c in fx.commands] == ["python -m pip install 'peft>=0.11.0'"]
+
+
+_PYD_WARN = ("/venv/lib/python3.10/site-packages/pydantic/_internal/_config.py:261: UserWarning: Valid config keys have "
+             "changed in V2:\n* 'validate_all' has been renamed to 'validate_default'\n  warnings.warn(message, UserWarning)\n")
+_DS_IMPORT = ("Traceback (most recent call last):\n  File \"/home/u/train.py\", line 3, in <module>\n    import deepspeed\n"
+              "  File \"/venv/lib/python3.10/site-packages/deepspeed/__init__.py\", line 16, in <module>\n"
+              "    from . import module_inject\n")
+
+
+def test_pydantic_2_under_a_pydantic_v1_deepspeed() -> None:
+    f = diagnose_log(_PYD_WARN + _DS_IMPORT).findings[0]
+    assert f.name == "package-versions-incompatible" and "0.11.2" in f.title
+    assert diagnose_log(_DS_IMPORT).findings[0].name != "package-versions-incompatible"  # no pydantic 2 shown
+    other = _DS_IMPORT + "ImportError: libcudart.so.12: cannot open shared object file\n"
+    assert diagnose_log(_PYD_WARN + other).findings[0].title.find("pydantic") < 0  # another failure
+    newer = ("[2024-05-01 10:00:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] DeepSpeed info: version=0.14.2, "
+             "git-hash=unknown, git-branch=unknown\n" + _PYD_WARN + _DS_IMPORT)
+    assert "pydantic 2" not in diagnose_log(newer).findings[0].title  # that release reads pydantic.v1
+
+
+def test_numpy_2_expired_attribute() -> None:
+    log = ("  File \"/venv/lib/python3.11/site-packages/somepkg/x.py\", line 3, in <module>\n    y = np.NaN\n"
+           "AttributeError: `np.NaN` was removed in the NumPy 2.0 release. Use `np.nan` instead.\n")
+    f = diagnose_log(log).findings[0]
+    assert f.name == "package-versions-incompatible" and "numpy 2.0.0 removed `numpy.NaN`" in f.title

@@ -152,6 +152,25 @@ class _Walker(ast.NodeVisitor):
         self.generic_visit(node)
 
 
+def _dataclass_init(node: ast.ClassDef) -> Optional[Tuple[Tuple[str, ...], bool]]:
+    """The ``__init__`` that ``@dataclass`` writes for a class with no base (its annotated fields in order, less
+    ``ClassVar`` and ``field(init=False)``); None for any other class (a base's fields are not read here)."""
+    deco = [ast.unparse(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list]
+    if not any(d in ("dataclass", "dataclasses.dataclass") for d in deco) or node.bases or node.keywords:
+        return None
+    names = []
+    for item in node.body:
+        if not isinstance(item, ast.AnnAssign) or not isinstance(item.target, ast.Name):
+            continue
+        ann = ast.unparse(item.annotation)
+        if "ClassVar" in ann or ann.endswith("KW_ONLY") or (isinstance(item.value, ast.Call) and any(
+                k.arg == "init" and isinstance(k.value, ast.Constant) and k.value.value is False
+                for k in item.value.keywords)):
+            continue
+        names.append(item.target.id)
+    return ("self", *names), False
+
+
 def _top_level(tree: ast.Module, module: str, is_pkg: bool, out: FileApi) -> None:
     def stmts(body: List[ast.stmt]) -> None:
         for node in body:
@@ -165,6 +184,9 @@ def _top_level(tree: ast.Module, module: str, is_pkg: bool, out: FileApi) -> Non
                 for item in node.body:
                     if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                         out.callables[f"{node.name}.{item.name}"] = _params(item)
+                init = _dataclass_init(node)
+                if init is not None and f"{node.name}.__init__" not in out.callables:
+                    out.callables[f"{node.name}.__init__"] = init
             elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for t in targets:

@@ -41,12 +41,16 @@ PROVIDERS: Dict[str, Tuple[str, ...]] = {
     "accelerate": ("torch", "deepspeed", "transformers"),
     "deepspeed": ("torch", "transformers"),
     "torch": (),
+    "vllm": (),
 }
 # which modules of a package were read whole (longest prefix wins): only their absence is an answer
 COVERS: Dict[str, Dict[str, bool]] = {
     "torch": {"torch": False, "torch.utils": True, "torch.distributed": True, "torch.cuda": True,
               "torch.compiler": True, "torch.optim": True, "torch.nn": True, "torch.amp": True, "torch._dynamo": True},
     "transformers": {"transformers": True, "transformers.models": False, "transformers.models.auto": True},
+    # releases.py keeps vLLM's top-level modules, engine/, config/, entrypoints/*.py and v1/engine/ only
+    "vllm": {"vllm": False, "vllm.engine": True, "vllm.config": True, "vllm.entrypoints": False,
+             "vllm.v1": False, "vllm.v1.engine": True},
 }
 
 Release = Dict[str, Any]

@@ -56,6 +56,16 @@ def _py_under(top: str) -> Callable[[str], bool]:
     return lambda p: p.endswith(".py") and p.split("/")[0] == top
 
 
+def _vllm_keep(path: str) -> bool:
+    """vLLM's public surface only (its sdists grow to 50 MB): the top-level modules, the engines, ``vllm.LLM``'s
+    module and the config package (the parameters ``LLM(**kwargs)`` hands to ``EngineArgs``)."""
+    parts = path.split("/")
+    if not path.endswith(".py") or parts[0] != "vllm":
+        return False
+    return (len(parts) == 2 or parts[1] in ("engine", "config") or (parts[1] == "entrypoints" and len(parts) == 3)
+            or parts[1:3] == ["v1", "engine"])
+
+
 PACKAGES: Dict[str, Package] = {
     "deepspeed": Package("deepspeed", "deepspeed", "0.3.1", "all", "sdist", _py_under("deepspeed")),
     "transformers": Package("transformers", "transformers", "4.26.0", "ends", "wheel",
@@ -65,6 +75,7 @@ PACKAGES: Dict[str, Package] = {
     "peft": Package("peft", "peft", "0.3.0", "ends", "wheel", _py_under("peft")),
     "trl": Package("trl", "trl", "0.4.0", "ends", "wheel", _py_under("trl")),
     "torch": Package("torch", "torch", "2.0.0", "ends", "mac-wheel", _torch_keep),
+    "vllm": Package("vllm", "vllm", "0.4.0", "ends", "sdist", _vllm_keep),
 }
 
 

@@ -21,6 +21,7 @@ from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
 from .causes import model_types as MT
 from .causes import regressions as RG
+from .causes import versions_pydantic as PY
 from .indexed_failures import numbered, recheck
 from .launches import split_rendezvous
 from .match import Frame, Hit, Scanner, Traceback
@@ -353,6 +354,10 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         if shown is not None:
             return _finding(shown, BY_NAME[shown].advise(Seen(exc), facts), ev, symptoms)
         asked = MT.versions_answer(tb.exc_text, [(f.path, f.code) for f in tb.frames], facts)
+        if asked is None:
+            pyd = PY.pydantic2_v1_models(tb.exc_text, [(f.path, f.code) for f in tb.frames],
+                                        [h.text for h in sc.warnings], str(facts.ds) if facts.ds else None)
+            asked = (N.PACKAGE_VERSIONS_INCOMPATIBLE, pyd) if pyd is not None else None
         if asked is not None:  # a model type the installed Transformers predates; an API another package lacks
             return _finding(asked[0], BY_NAME[asked[0]].advise(Seen(exc, asked[1]), facts), ev, symptoms)
         mine = fr is not None and innermost is fr and bool(tb.exc_text) and not LIB_EXCEPTION.search(tb.exc_text)

@@ -166,11 +166,16 @@ def _index(package: str, version: str) -> int:
 
 def exact_step(package: str, before: str, after: str) -> bool:
     """Whether no release lies between ``before`` and ``after`` (both read, ``after`` the next one read): true for
-    a package whose every release was read, or across two minor series of one read at their ends."""
+    a package whose every release was read, or across two adjacent minor series of one read at their ends."""
     policy = (_uses_data()["packages"].get(package) or {}).get("policy")
     if policy is None:
         return False
-    return policy == "all" or Version(before).release[:2] != Version(after).release[:2]
+    if policy == "all":
+        return True
+    b, a = (Version(before).release + (0, 0))[:2], (Version(after).release + (0, 0))[:2]
+    # the next minor series (or the next major's first): a series none of whose releases was read (vLLM 0.15 has
+    # no sdist) lies between two that are not adjacent
+    return a == (b[0], b[1] + 1) or (a[0] == b[0] + 1 and a[1] == 0)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from .versions import Span, lookup, v
 __all__ = ["PEFT_NONREENTRANT_SINCE", "ConfigKey", "ZERO_KEYS", "OFFLOAD_PARAM_KEYS", "OFFLOAD_OPTIMIZER_KEYS", "PRECISION_MODELS_SINCE",
     "FP16_KEYS", "BF16_KEYS", "VALIDATED_BLOCKS", "TOP_LEVEL_KEYS", "REMOVED_TOP_LEVEL", "REMOVED_ZERO",
     "config_keys_for", "block_validated", "removed_top_level", "removed_zero", "OFFLOAD_DEVICES", "ZERO_STAGES",
-    "ZERO_INT_FIELDS", "PYDANTIC_V2_SINCE", "FP16_MIN_LOSS_SCALE", "COMM_DATA_TYPE_KEYS", "MSG_COMM_DATA_TYPE",
+    "ZERO_INT_FIELDS", "PYDANTIC_V2_SINCE", "PYDANTIC_V1_MODELS", "FP16_MIN_LOSS_SCALE", "COMM_DATA_TYPE_KEYS", "MSG_COMM_DATA_TYPE",
     "comm_data_types", "gradient_clipping_default", "MSG_DUPLICATE_KEYS", "MSG_BATCH", "MSG_BATCH_CUT",
     "MSG_BATCH_NONE", "MSG_FP16_BF16", "MSG_FP16_UNSUPPORTED", "MSG_PARTIAL_OFFLOAD", "MSG_CLIENT_OPTIMIZER",
     "MSG_SAVE_16BIT", "batch_sizes"]
@@ -145,6 +145,12 @@ ZERO_INT_FIELDS = ("reduce_bucket_size", "allgather_bucket_size", "sub_group_siz
                    "param_persistence_threshold", "model_persistence_threshold", "max_live_parameters",
                    "max_reuse_distance", "module_granularity_threshold", "zero_hpz_partition_size")
 PYDANTIC_V2_SINCE = "0.15.0"
+# (first, last, fixed): the releases whose config models (deepspeed/runtime/config_utils.py DeepSpeedConfigModel and
+# the models built on it) import BaseModel from pydantic itself with a pydantic-v1 ``class Config`` (validate_all,
+# allow_population_by_field_name): under pydantic 2 ``import deepspeed`` fails while those classes are defined.
+# 0.11.2 imports them from its deepspeed/pydantic_v1.py shim (pydantic.v1 under pydantic 2); 0.15.0 moves to
+# pydantic 2 (PYDANTIC_V2_SINCE). Read in the sdists' deepspeed/runtime/config_utils.py (0.6.7 has no such models).
+PYDANTIC_V1_MODELS = ("0.7.0", "0.11.1", "0.11.2")
 # fp16 integer fields: DeepSpeedFP16Config (precision_config.py, pydantic, from PRECISION_MODELS_SINCE) types
 # min_loss_scale as int, so a fractional value (1e-4) is rejected; before, DeepSpeed passed it on as given.
 FP16_MIN_LOSS_SCALE = "min_loss_scale"

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from ...knowledge import api_history as H
+from ...knowledge import numpy as NP
 from ...knowledge.release_spans import Span
 
 _QUAL = re.compile(r"^(?:(?P<cls>[A-Za-z_]\w{0,80})\.)?(?P<func>\w{1,80})$")
@@ -125,6 +126,8 @@ def _sole_consumer(provider: str, kind: str, module: str, name: str) -> str:
 def answer(groups: Dict[str, str], versions: Dict[str, str]) -> Optional[Answer]:
     """The exact answer for ``groups`` (``kind``, ``module``, ``name``, ``caller`` as ``versions.api_mismatch``
     gives them), given the versions the log shows (package -> version)."""
+    if groups.get("module") in ("numpy", "np") and groups.get("kind", "import") in ("import", "attribute"):
+        return _numpy(groups, versions)
     hist = _history(groups.get("kind", ""), groups.get("module", ""), groups.get("name", ""))
     if hist is None or not hist[2].ranges:
         return None
@@ -158,3 +161,28 @@ def answer(groups: Dict[str, str], versions: Dict[str, str]) -> Optional[Answer]
             pins.append(fix)
             how += f"; {caller} {fix.split('>=')[1]} and later no longer ask for it unconditionally"
     return Answer(provider, what, f"{facts}{how}.", tuple(pins), how)
+
+
+def _numpy(groups: Dict[str, str], versions: Dict[str, str]) -> Optional[Answer]:
+    """A name NumPy 2.0 removed from ``numpy`` (``knowledge/numpy``): the release, its migration note, and the first
+    release of the package that asked for it (the raising frame's, else the only one read that uses it) that no
+    longer does. None when 2.0 kept the name, or the log shows a numpy older than 2.0."""
+    gone = NP.removed(groups.get("name", ""))
+    npv = versions.get("numpy", "")
+    if gone is None or (npv and NP.before(npv, gone.removed_in) is not False):
+        return None
+    what = f"`numpy.{gone.name}`"
+    how = f"numpy {gone.removed_in} removed {what} ({gone.last_before}, the last 1.x, has it)"
+    note = f" NumPy's note: {gone.note}" if gone.note else ""
+    pins = [f"numpy<{gone.removed_in}"]
+    users = NP.uses(gone.name)
+    caller = groups.get("caller", "")
+    use = next((u for u in users if u.consumer == caller), None) if caller else (users[0] if len(users) == 1 else None)
+    cv = versions.get(use.consumer, "") if use is not None else ""
+    if use is not None and use.fixed and not (cv and NP.before(cv, use.fixed) is False):
+        how += (f"; {use.consumer} {use.first}-{use.last} use it (`{use.at}`), {use.fixed} and later no longer do")
+        pins.append(f"{use.consumer}>={use.fixed}")
+    shown = ", ".join(f"{p} {versions[p]}" for p in sorted({"numpy", use.consumer if use else ""} - {""})
+                      if versions.get(p))
+    facts = f"Installed (as the log shows): {shown}. " if shown else ""
+    return Answer("numpy", what, f"{facts}{how}.{note}", tuple(pins), how)

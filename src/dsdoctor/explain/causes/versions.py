@@ -16,6 +16,7 @@ from ...knowledge.versions import parse
 from ...model import Fix, Severity
 from ..failure import site_package
 from . import api_answer as A
+from . import versions_pydantic as PY
 from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
 TORCH_SER = "torch/serialization.py load (torch 2.4-2.14; the default weights_only=True since 2.6)"
@@ -124,6 +125,8 @@ def _exact(s: Seen, f: LogFacts) -> Optional[A.Answer]:
 
 def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     g = s.groups
+    if g.get("pydantic"):
+        return PY.advice(f)
     fixes: List[Fix] = []
     exact = _exact(s, f)
     facts = [exact.facts if exact is not None else _versions_shown(f)]
@@ -138,9 +141,11 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     if exact is not None:
         fixes += [F.pip_fix(pin, f"Install {pin.split('<')[0].split('>')[0]} releases that fit: {pin}")
                   for pin in exact.pins]
+    pkgs = (sorted({g["caller"], _package_named(g), exact.provider if exact is not None else ""} - {""})
+            if "caller" in g else [])
     if "caller" in g:
         facts.insert(0, _asked(g) + ".")
-        pkgs = sorted({g["caller"], _package_named(g)} - {""})
+    if "caller" in g and pkgs:
         fixes.append(code_fix(f"Compare the installed versions of {' and '.join(pkgs)}",
                               "pip list 2>/dev/null | grep -i -E '" + "|".join(p.replace("_", "[-_]") for p in pkgs) + "'",
                               reason=f"{g['caller'] or 'your code'} calls an API of another release: install the versions its requirements "
@@ -391,6 +396,9 @@ SPECS: Tuple[Cause, ...] = (
                  "ImportError: cannot import name 'get_accelerator' from 'deepspeed' "
                  "(/venv/lib/python3.11/site-packages/deepspeed/__init__.py)",
                  "E   cannot import name 'BUFSIZE' from 'numpy' (/venv/lib/python3.11/site-packages/numpy/__init__.py)"),
+              rx(r"`(?P<module>np)\.(?P<name>\w{1,60})` was removed in the NumPy 2\.0 release", "` was removed in the NumPy 2.0",
+                 "numpy/__init__.py __getattr__ (numpy 2.x): the AttributeError of a name NumPy 2.0 expired",
+                 "AttributeError: `np.NaN` was removed in the NumPy 2.0 release. Use `np.nan` instead."),
               rx(r"module '(?P<module>(?:torch|deepspeed|transformers|accelerate|peft|trl)(?:\.\w{1,60}){1,8})' has no "
                  r"attribute '(?P<name>\w{1,100})'", "' has no attribute '", "Python's AttributeError on a library's "
                  "submodule: an API the installed release does not have yet or any more (e.g. torch.compiler."
