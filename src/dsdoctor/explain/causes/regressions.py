@@ -2,10 +2,12 @@
 text other failures print too (torch's "process group twice", ZeRO-3's INFLIGHT assertion, Transformers'
 ZeRO-inference ValueError), named only when the log shows an affected release of the package (and the row's
 frame). :func:`released` decides; the cause here is Transformers' (DeepSpeed's is ``versions.py``'s
-deepspeed-release-regression, whose advice reads the same rows)."""
+deepspeed-release-regression, whose advice reads the same rows; its signatures, one per row with a message or
+frame of its own, are :data:`DS_SIGNATURES` here)."""
 
 from __future__ import annotations
 
+import re
 from typing import Optional, Sequence, Tuple
 
 from ... import fixes as F
@@ -13,7 +15,7 @@ from ... import names as N
 from ...knowledge import regressions as R
 from ...knowledge.versions import parse
 from ...model import Severity
-from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, log
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, frame, log, msg, rx
 
 # the cause that explains a row's bug, by package (a row with its own cause: by key)
 _BY_KEY = {R.TF_TMP_CHECKPOINT.key: N.TRANSFORMERS_TMP_CHECKPOINT_RENAME}
@@ -38,6 +40,41 @@ def _tf_regression(s: Seen, f: LogFacts) -> Advice:
                   [F.pip_fix(f"transformers>={bug.fixed}", f"Upgrade Transformers to {bug.fixed} or later"),
                    F.pip_fix(f"transformers<{bug.first}", f"Or pin Transformers below {bug.first}")],
                   facts=f"{shown}{bug.what[0].upper()}{bug.what[1:]}.")
+
+
+_CIRCULAR = R.DS_TRITON_CIRCULAR_IMPORT
+CIRCULAR_SAMPLE = ("ImportError: cannot import name 'DeepSpeedTransformerInference' from partially initialized module "
+                   "'deepspeed.model_implementations.transformers.ds_transformer' (most likely due to a circular "
+                   "import) (/venv/lib/python3.12/site-packages/deepspeed/model_implementations/transformers/"
+                    "ds_transformer.py)")
+
+# deepspeed-release-regression's signatures (the cause is versions.py's): each a row's own text or frame
+DS_SIGNATURES = (
+    rx(r"cannot import name '\w{1,100}' " + re.escape(_CIRCULAR.text), _CIRCULAR.text,
+       _CIRCULAR.source, CIRCULAR_SAMPLE),
+    msg(f"async_io {R.DS_LIBAIO_DPKG.text}", R.DS_LIBAIO_DPKG.source + ": only these releases print it",
+        " [WARNING]  async_io requires the libraries: ['libaio-dev'] but are missing. Can be fixed by: "
+        "`apt install libaio-dev`."),
+    msg(R.DS_ZERO0_BF16_LOAD.text, R.DS_ZERO0_BF16_LOAD.source + ": only that path calls it on an "
+        "FP16_Optimizer", "AttributeError: 'FP16_Optimizer' object has no attribute '_restore_from_bit16_weights'"),
+    frame("deepspeed/runtime/utils.py", "count_used_parameters_in_backward", R.DS_ZERO3_GRAD_FN_NO_GRAD.source,
+          "  File \"/venv/lib/python3.10/site-packages/deepspeed/runtime/utils.py\", line 1458, in "
+          "count_used_parameters_in_backward\n    grad_fn = _get_grad_fn_or_grad_acc(param)\n"
+          "AttributeError: 'NoneType' object has no attribute 'next_functions'\n",
+          exc=re.escape(R.DS_ZERO3_GRAD_FN_NO_GRAD.text), anywhere=True),
+    frame("deepspeed/utils/torch.py", "jit_script_compat", R.DS_JIT_COMPAT_PY312.source,
+          "  File \"/opt/py312/lib/python3.12/site-packages/deepspeed/utils/torch.py\", line 36, in "
+          "jit_script_compat\n    return torch.compile(fn)\n"
+          "  File \"/opt/py312/lib/python3.12/site-packages/torch/__init__.py\", line 1868, in compile\n"
+          "    raise RuntimeError(\"Dynamo is not supported on Python 3.12+\")\n"
+          "RuntimeError: Dynamo is not supported on Python 3.12+\n",
+          exc=re.escape(R.DS_JIT_COMPAT_PY312.text), anywhere=True, code=r"return torch\.compile\(fn\)"),
+    frame("deepspeed/comm/torch.py", "init_process_group", R.DS_COMM_DOUBLE_INIT.source,
+          "  File \"/venv/lib/python3.9/site-packages/deepspeed/comm/torch.py\", line 38, in init_process_group\n"
+          "    return torch.distributed.init_process_group(backend,\n"
+          "RuntimeError: trying to initialize the default process group twice!\n",
+          exc=re.escape(R.DS_COMM_DOUBLE_INIT.text), anywhere=True,
+          code=r"return torch\.distributed\.init_process_group\("))
 
 
 _EVAL = R.TF_EVAL_DEEPSPEED_INIT

@@ -16,6 +16,7 @@ from ...knowledge.versions import parse
 from ...model import Fix, Severity
 from ..failure import site_package
 from . import api_answer as A
+from . import regressions as RG
 from . import versions_pydantic as PY
 from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
@@ -205,11 +206,6 @@ def _ds_regression(s: Seen, f: LogFacts) -> Advice:
 
 
 _TF_TRAINER = "transformers/trainer.py"
-_CIRCULAR = R.DS_TRITON_CIRCULAR_IMPORT
-_CIRCULAR_SAMPLE = ("ImportError: cannot import name 'DeepSpeedTransformerInference' from partially initialized module "
-                    "'deepspeed.model_implementations.transformers.ds_transformer' (most likely due to a circular "
-                    "import) (/venv/lib/python3.12/site-packages/deepspeed/model_implementations/transformers/"
-                    "ds_transformer.py)")
 
 def _tf_deepspeed_module(s: Seen, f: LogFacts) -> Advice:
     gone = TK.TF_DEEPSPEED_MODULE_REMOVED
@@ -319,34 +315,9 @@ SPECS: Tuple[Cause, ...] = (
               "bugs whose releases and fix it read in DeepSpeed's released sources (`knowledge/regressions.py`).",
         fix="Upgrade DeepSpeed to the release that fixed it (the summary names it), or pin the last release before it.",
         examples=(log(N.DEEPSPEED_RELEASE_REGRESSION, "`import deepspeed` with DeepSpeed 0.19.7 and triton installed:",
-                   _CIRCULAR_SAMPLE + "\n"),),
+                   RG.CIRCULAR_SAMPLE + "\n"),),
         reads="log"),
-    signatures=(
-              rx(r"cannot import name '\w{1,100}' " + re.escape(_CIRCULAR.text), _CIRCULAR.text,
-                 _CIRCULAR.source, _CIRCULAR_SAMPLE),
-              msg(f"async_io {R.DS_LIBAIO_DPKG.text}", R.DS_LIBAIO_DPKG.source + ": only these releases print it",
-                  " [WARNING]  async_io requires the libraries: ['libaio-dev'] but are missing. Can be fixed by: "
-                  "`apt install libaio-dev`."),
-              msg(R.DS_ZERO0_BF16_LOAD.text, R.DS_ZERO0_BF16_LOAD.source + ": only that path calls it on an "
-                  "FP16_Optimizer", "AttributeError: 'FP16_Optimizer' object has no attribute '_restore_from_bit16_weights'"),
-              frame("deepspeed/runtime/utils.py", "count_used_parameters_in_backward", R.DS_ZERO3_GRAD_FN_NO_GRAD.source,
-                    "  File \"/venv/lib/python3.10/site-packages/deepspeed/runtime/utils.py\", line 1458, in "
-                    "count_used_parameters_in_backward\n    grad_fn = _get_grad_fn_or_grad_acc(param)\n"
-                    "AttributeError: 'NoneType' object has no attribute 'next_functions'\n",
-                    exc=re.escape(R.DS_ZERO3_GRAD_FN_NO_GRAD.text), anywhere=True),
-              frame("deepspeed/utils/torch.py", "jit_script_compat", R.DS_JIT_COMPAT_PY312.source,
-                    "  File \"/opt/py312/lib/python3.12/site-packages/deepspeed/utils/torch.py\", line 36, in "
-                    "jit_script_compat\n    return torch.compile(fn)\n"
-                    "  File \"/opt/py312/lib/python3.12/site-packages/torch/__init__.py\", line 1868, in compile\n"
-                    "    raise RuntimeError(\"Dynamo is not supported on Python 3.12+\")\n"
-                    "RuntimeError: Dynamo is not supported on Python 3.12+\n",
-                    exc=re.escape(R.DS_JIT_COMPAT_PY312.text), anywhere=True, code=r"return torch\.compile\(fn\)"),
-              frame("deepspeed/comm/torch.py", "init_process_group", R.DS_COMM_DOUBLE_INIT.source,
-                    "  File \"/venv/lib/python3.9/site-packages/deepspeed/comm/torch.py\", line 38, in init_process_group\n"
-                    "    return torch.distributed.init_process_group(backend,\n"
-                    "RuntimeError: trying to initialize the default process group twice!\n",
-                    exc=re.escape(R.DS_COMM_DOUBLE_INIT.text), anywhere=True,
-                    code=r"return torch\.distributed\.init_process_group\("))),
+    signatures=RG.DS_SIGNATURES),
     cause(
     N.PACKAGE_VERSIONS_INCOMPATIBLE,
     Severity.ERROR,
