@@ -237,10 +237,9 @@ SPECS: Tuple[Cause, ...] = (
               rx(r"No such file or directory: '(?:[^'\s]{0,200}/)?%s'" % K.NUMACTL, K.NUMACTL + "'",
                  "subprocess.Popen of the rank's command in deepspeed/launcher/launch.py main (0.9.0-0.19.5)",
                  *_NUMACTL_SAMPLES),
-              rx(r"(?:^|\s|\]|:)(?:\S{0,200}: line \d{1,6}: |bash: |sh: )numactl: command not found|"
-                 r"/bin/sh: \d{1,6}: numactl: not found", "numactl: ",
-                 "bash / dash on a node a multi-node runner (impi, mpich) starts `numactl ... python` on",
-                 "bash: numactl: command not found", "/bin/sh: 1: numactl: not found"),
+              rx(r"(?:^|\s|\]|:)(?:\S{0,200}: line \d{1,6}: |bash: |sh: )numactl: command not found", "numactl: ",
+                 "bash on a node a multi-node runner (impi, mpich) starts `numactl ... python` on",
+                 "bash: numactl: command not found"),
               # printed before the launch when the package manager does not list it: listed, not a failure by itself
               rx(re.escape(K.MSG_NUMACTL_PKG.format(lib=K.NUMACTL, tool="")) + r"\w{1,20}",
                  K.MSG_NUMACTL_PKG.format(lib=K.NUMACTL, tool=""), "deepspeed/utils/numa.py check_for_numactl_pkg "
