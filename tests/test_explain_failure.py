@@ -55,6 +55,12 @@ from dsdoctor.explain import failure as F
     ("Thread 0x00007f3a1c9fe740 (most recent call first):", F.HANG),  # faulthandler's dump
     ("Current thread 0x00007f3a1c9fe740 (most recent call first):", F.HANG),
     ("slurmstepd: error: *** JOB 88121 ON gpu-node-3 CANCELLED AT 2026-11-30T12:00:01 DUE TO TIME LIMIT ***", F.LAUNCHER),
+    ("{'loss': nan, 'grad_norm': nan, 'learning_rate': 2e-05, 'epoch': 1.2}", F.DIVERGED),
+    ("step 340 | lm_loss=inf | lr 3e-4", F.DIVERGED),
+    ("epoch 2 train_loss: NaN", F.DIVERGED),
+    ("multinode.sh: line 5: pdsh: command not found", F.MISSING),
+    ("/bin/sh: 1: mpirun: not found", F.MISSING),
+    ("zsh: command not found: hostname2", F.MISSING),
 ])
 def test_failure_lines(line: str, kind: str) -> None:
     assert F.kind(line) == kind
@@ -80,6 +86,11 @@ def test_failure_lines(line: str, kind: str) -> None:
     "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.",
     "Type Error:",
     "see the CUDA error codes table",
+    "{'loss': 0.9876, 'grad_norm': 1.5, 'learning_rate': 2e-05, 'epoch': 1.2}",
+    "the loss is nan after a while, how do I debug it?",  # prose about a loss, not a logged one
+    "  --nan_to_num --loss_type sigmoid",
+    "Checking whether the command is found: yes",
+    "Training:   0%|          | 0/1536 [00:00<?, ?it/s]",  # a bar is a stall only where the log ends (F.stalled)
 ])
 def test_not_failure_lines(line: str) -> None:
     assert F.kind(line) is None
@@ -120,3 +131,23 @@ def test_unknown_names_who_raised_it() -> None:
     assert "DeepSpeed's deepspeed.runtime.engine step (" in first.explanation
     assert "pip list" in json.dumps([f.to_json() for f in first.fixes])
     assert dict(first.attribution)["caller_path"] == "/home/user/proj/train.py"  # the user's frame that called into it
+
+
+@pytest.mark.parametrize("last, at", [
+    (["[INFO] engine ready", "Training:   0%|          | 0/1536 [00:00<?, ?it/s]"], 1),
+    (["Epoch 1:   0%|     | 0/1", "Steps:   0%|     | 0/300 [00:07<?, ?it/s]", "a foreign logger's line"], 1),
+    (["Steps:   0%|     | 0/300 [00:00<?, ?it/s]", "Steps:   0%|     | 1/300 [00:09<45:02,  9.04s/it]"], -1),  # it moved
+    (["Steps:   0%|     | 0/300 [00:00<?, ?it/s]", "a", "b", "c"], -1),  # more output after it than a stall leaves
+    (["  7%|7         | 64/900 [02:36<34:06,  2.45s/it]"], -1),
+    ([], -1),
+])
+def test_stalled_reads_the_logs_last_lines(last: list, at: int) -> None:
+    assert F.stalled(last) == at
+
+
+def test_a_run_stuck_before_its_first_step_is_a_hang() -> None:
+    log = "[INFO] [engine.py:105:__init__] ZeRO-3 ready\nTraining:   0%|          | 0/1536 [00:00<?, ?it/s]\n"
+    first = diagnose_log(log).findings[0]
+    assert first.name == N.UNKNOWN and "hang" in first.title.lower()
+    moved = log + "Training:   0%|          | 1/1536 [00:09<3:50:00,  9.00s/it]\n"
+    assert diagnose_log(moved).findings[0].name == N.NO_FAILURE

@@ -156,6 +156,7 @@ LAUNCH_SCRIPT_CRLF_LINE_ENDINGS = "launch-script-crlf-line-endings"
 LAUNCH_SCRIPT_LINE_CONTINUATION_BROKEN = "launch-script-line-continuation-broken"
 MASTER_ADDR_UNRESOLVED = "master-addr-unresolved"
 MASTER_ADDR_MISMATCH = "master-addr-mismatch"
+NUMACTL_MISSING = "numactl-missing"
 PREPROCESSING_EXCEEDS_DIST_TIMEOUT = "preprocessing-exceeds-dist-timeout"
 CUDA_DEVICE_NOT_SET_PER_RANK = "cuda-device-not-set-per-rank"
 
@@ -291,7 +292,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     LAUNCH_FAILED: ("DS703", "launch"),
     # DS8xx: the long tail explain names, by area: DS800 versions and releases (explain/causes/versions.py, next
     # free: DS804), DS820 training (training.py, zero_runtime.py; free: DS830-DS832, then DS836), DS840 launch and rendezvous
-    # (distributed.py, launch.py; next free: DS849)
+    # (distributed.py, launch.py; next free: DS850)
     TORCH_WEIGHTS_ONLY_LOAD: ("DS800", "explain"),
     TRANSFORMERS_TMP_CHECKPOINT_RENAME: ("DS801", "explain"),
     DEEPSPEED_RELEASE_REGRESSION: ("DS802", "explain"),
@@ -319,6 +320,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     CUDA_DEVICE_NOT_SET_PER_RANK: ("DS846", "explain"),
     ACCELERATE_CONFIG_OVERRIDES_DS_CONFIG_FILE: ("DS847", "explain"),
     MASTER_ADDR_MISMATCH: ("DS848", "explain"),  # explain/launches.py finds it
+    NUMACTL_MISSING: ("DS849", "explain"),
 }
 
 UNKNOWN_CODE = "DS000"  # a name not in the table (a test fails on any emitted one)

@@ -25,6 +25,7 @@ from .causes import versions_pydantic as PY
 from .indexed_failures import numbered, recheck
 from .launches import split_rendezvous
 from .match import Frame, Hit, Scanner, Traceback
+from .progress import collapsed
 from .reader import Source, bytes_stream, iter_chunks, open_binary
 
 SECTION = "explain"
@@ -225,7 +226,7 @@ def diagnose_scan(sc: Scanner) -> Report:
     used: Dict[str, bool] = {}
     framed = _frame_hits(sc)
     symptoms = sorted(sc.symptoms + [h for h in framed if h.symptom], key=lambda h: h.order)
-    extra = [h for h in framed if not h.symptom] + _promoted(sc, symptoms) + split_rendezvous(sc)
+    extra = [h for h in framed if not h.symptom] + _promoted(sc, symptoms) + split_rendezvous(sc) + collapsed(sc)
     for name, hits in _cause_hits(sc, extra):
         adv: Optional[Advice] = None
         tb0 = _tb_for(hits[0], sc)

@@ -20,6 +20,11 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
 - a stack dump of a stuck process: py-spy's ``Thread 123 (active): "MainThread"`` headers (or the ``py-spy dump``
   command that printed them), faulthandler's ``Timeout (0:30:00)!`` of ``dump_traceback_later`` and its thread headers
   (``Thread 0x7f3a... (most recent call first):``);
+- a run that stops progressing: a log that ends on a progress bar that has finished no step (``0/4887
+  [00:00<?, ?it/s]``: the run is stuck before its first step; :func:`stalled`, read on the log's last lines);
+- a run whose loss diverged: the loss logged as nan / inf (``{'loss': nan, ...}``, ``loss=nan``);
+- a command the shell could not find (``bash: numactl: command not found``, dash's ``/bin/sh: 1: pdsh: not found``,
+  zsh's ``zsh: command not found: X``): a launcher, or the wrapper it runs, is missing;
 - a traceback cut before its exception line (the scanner keeps it: ``Traceback.exc_text`` is empty);
 - in a log that shows none of these, a line that is a message a library raises (the message index; a message one
   release only logs does not count): ``explain/indexed_failures.py``, run only on that path.
@@ -45,9 +50,11 @@ LAUNCHER = "launcher"  # the launcher's report that a rank failed (it kills the 
 EXIT = "exit"  # a non-zero exit code
 SIGNAL = "signal"  # a process killed by a signal (``Killed``: the kernel's OOM killer, most often)
 TIMEOUT = "timeout"  # NCCL's watchdog: a collective did not finish
-HANG = "hang"  # a stack dump of a process that does not progress (people dump a run that hangs)
+HANG = "hang"  # a stack dump of a process that does not progress (people dump a run that hangs), a stuck progress bar
+DIVERGED = "diverged"  # the loss logged as nan / inf: training diverged
+MISSING = "missing-command"  # the shell could not find a command (a launcher or a tool it runs)
 # most telling first: the line quoted when a log shows several kinds
-RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, HANG, CUT, LAUNCHER, EXIT)
+RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, MISSING, DIVERGED, HANG, CUT, LAUNCHER, EXIT)
 
 _WATCHDOG = CK.MSG_NCCL_WATCHDOG.split("caught ")[1].rstrip(": ")  # "collective operation timeout"
 _KILL = re.escape(K.MSG_LAUNCH_KILL.split("{")[0])  # "Killing subprocess "
@@ -60,7 +67,8 @@ LITERALS: Tuple[str, ...] = (
     "Exception;", "Exception\uff1a", "eturn -", "eturns -", "eturned -", "xits with -", "xited with -", "Aborted", "Bus error",
     "Illegal instruction", "Floating point exception", "Terminated", "Hangup", "Trace/breakpoint trap", " error in:",
     "terminate called after", "what():", "Assertion ", "ERROR: ", "srun: error:", "CANCELLED AT",
-    "(most recent call first)")
+    "(most recent call first)", "command not found", ": not found", "': nan", "': inf", "': NaN", "=nan", "=inf", "=NaN",
+    ": nan", ": inf", ": NaN")
 
 _WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN(?:ING)?\b|^W\d{4} ")
 _EXC = re.compile(r"(?<![A-Za-z0-9_.])(?<!except )(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,80}(?:Error|Exception):\s{0,4}\S|"
@@ -107,6 +115,13 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
                                           r"Command errored out)")),
     (EXCEPTION, ("ERROR: ",), re.compile(r"^ERROR: (?:No matching distribution|Could not find a version that satisfies|"
                                            r"Could not install packages|Cannot install|ResolutionImpossible)")),
+    # the loss logged as nan / inf: the Trainer's dict ({'loss': nan}), a loop's "loss=nan" / "loss: nan"
+    (DIVERGED, ("nan", "inf", "NaN"),
+     re.compile(r"(?<![\w.])['\"]?(?:[A-Za-z]\w{0,30}_)?loss['\"]?\s{0,2}[:=]\s{0,2}['\"]?[-+]?(?i:nan|inf)\b")),
+    # the shell's report of a command it cannot find: bash (interactive, or a script's "x.sh: line 3: "), dash, zsh
+    (MISSING, ("command not found", ": not found"),
+     re.compile(r"(?:^|[\s\]:-])(?:\S{0,200}: line \d{1,6}: |bash: |sh: )[\w./+-]{1,200}: command not found\s*$|"
+                r"^/bin/sh: \d{1,6}: [\w./+-]{1,200}: not found\s*$|\bzsh: command not found: [\w./+-]{1,200}\s*$")),
     # Slurm: a task that failed or was killed (srun), a job the scheduler cancelled (time limit, preemption)
     (LAUNCHER, ("srun: error:", "CANCELLED AT"),
      re.compile(r"^srun: error: |\*\*\* (?:JOB|STEP) [\w.]{1,40} ON \S{1,200} CANCELLED AT")),
@@ -124,6 +139,32 @@ def kind(text: str) -> Optional[str]:
     if _EXC.search(text) and not _WARNING.search(text):
         return EXCEPTION
     return None
+
+
+# a progress bar (tqdm's format: "0%|   | 0/4887 [00:00<?, ?it/s]"); one that has finished no step has no rate yet
+_BAR = re.compile(r"(?:^|[\s|:])(\d{1,10})/(\d{1,10}) \[(?:\d{1,3}:)?\d{1,2}:\d\d<")
+_NO_STEP = re.compile(r"(?:^|[\s|:])0/[1-9]\d{0,9} \[(?:\d{1,3}:)?\d{1,2}:\d\d<\?, \?(?:it|s)/(?:s|it)\]\s*$")
+STALL_LINES = 3  # the log's last lines a stuck bar may be in (another writer's lines may follow it: a warning, a logger)
+
+
+def no_step(text: str) -> bool:
+    """``text`` (a cleaned, stripped line) is a progress bar that has finished no step."""
+    return bool(_NO_STEP.search(text))
+
+
+def stalled(last: Sequence[str]) -> int:
+    """The index in ``last`` (the log's last lines, cleaned and stripped) of a progress bar that finished no step and
+    that no later line moved on (a bar of the same total further on), within the last :data:`STALL_LINES`; -1 when
+    none: the run stopped before its first step (people paste the end of a stuck run). A bar that moved, or one
+    followed by more output than that, is no stall."""
+    start = max(0, len(last) - STALL_LINES)
+    for i in range(len(last) - 1, start - 1, -1):
+        if no_step(last[i]):
+            total = _BAR.search(last[i])
+            later = [_BAR.search(t) for t in last[i + 1:]]
+            if total and not any(m and m.group(2) == total.group(2) for m in later):
+                return i
+    return -1
 
 
 def most_telling(kinds: Sequence[str]) -> int:

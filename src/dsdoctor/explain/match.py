@@ -79,7 +79,7 @@ _BUILD_START = re.compile(r"Building extension module (\w{1,100})|Emitting ninja
 _NINJA_RAN = "Allowing ninja to set a default number of workers"  # torch cpp_extension _run_ninja_build (1.x-2.14)
 _BUILD_DONE = re.compile(r"Loading extension module (\w{1,100})|Time to load (\w{1,100}) op")
 # Lines kept as context (``Scanner.marks``), not causes: how the run went before a failure (diagnose's ranking).
-# kill: the launcher killing its ranks; memory: DeepSpeed's host-RAM report; load: DeepSpeed reading a
+# kill: the launcher killing its ranks; overflow: an fp16 step skipped; memory: DeepSpeed's host-RAM report; load: DeepSpeed reading a
 # checkpoint into host RAM; handled: a library handling an
 # error it logged (falling back, saving another way): the error before it is not what ended the run.
 MARKS: Tuple[Tuple[str, str], ...] = (
@@ -89,6 +89,8 @@ MARKS: Tuple[Tuple[str, str], ...] = (
     ("handled", TK.MSG_GATHER_16BIT_FALSE.split(". ")[1]),
     ("handled", "falling back"), ("handled", "Falling back"),
     ("exit", K.MSG_LAUNCH_EXIT.split("} ")[1].split("{")[0]), ("exit", "(exitcode: "),
+    # overflow: fp16's loss scaler skipping a step (progress.py reads the walk of the scale down)
+    ("overflow", "Skipping step. Attempted loss scale: "),
     # launch: a node's launch command naming the rendezvous address (launches.py compares the nodes')
     *(("launch", lit) for lit in ("MASTER_ADDR=", "--master_addr", "--master-addr", "--main_process_ip", "rdzv_endpoint",
                                   "rdzv-endpoint")),
@@ -290,6 +292,10 @@ class Scanner:
             stream, text = clean(raw)
             if text.strip():
                 self.tail.append((stream, self._line - len(raws) + 1 + i, text.strip()))
+        at = failure.stalled([t for _, _, t in self.tail])
+        if at >= 0 and len(self.failures) < MAX_FAILURES:  # the log ends on a bar stuck before step 1
+            stream, lineno, text = self.tail[at]
+            self.failures.append(Hit(failure.HANG, self._src, lineno, stream, text[:1000], order=self._order(lineno)))
 
     def _sequential(self) -> bool:
         return self._wrap is not None or any(st.tb is not None or st.tail_left > 0 or st.window > 0 or st.after_frame for st in self.streams.values())

@@ -12,7 +12,7 @@ from .versions import v
 __all__ = ["export_env_prefixes", "DEEPSPEED_ENV_FILE", "DEEPSPEED_ENV_FILE_VAR", "env_file_parse_error",
     "env_file_quotes_values", "ENV_FILE_SAFE_VALUE", "LAUNCHER_FLAGS_WITH_VALUE", "HOSTFILE_LINE",
     "MSG_HOSTFILE_DUPLICATE", "MSG_HOSTFILE_BAD", "MSG_HOSTFILE_EMPTY", "MSG_INCLUDE_NUM", "MSG_INCLUDE_EXCLUDE",
-    "MSG_NO_EXPORT", "MULTINODE_ENV_VARS", "MULTINODE_ENV_PREFIXES"]
+    "MSG_NO_EXPORT", "BIND_CORES_FLAG", "NUMACTL", "MSG_NUMACTL_PKG", "MULTINODE_ENV_VARS", "MULTINODE_ENV_PREFIXES"]
 
 # ---------------------------------------------------------------------------------------------------
 # 4. Launcher: what reaches other nodes
@@ -58,6 +58,14 @@ MSG_HOSTFILE_EMPTY = "Hostfile is empty or not formatted correctly, unable to pr
 MSG_INCLUDE_NUM = "Cannot specify num_nodes/gpus with include/exclude"
 MSG_INCLUDE_EXCLUDE = "include_str and exclude_str are mutually exclusive."
 MSG_NO_EXPORT = "deepspeed: error: unrecognized arguments: --export"
+
+# --bind_cores_to_rank (launcher/launch.py main, 0.9.0-0.19.5): each rank's command starts with `numactl` (from
+# utils/numa.py get_numactl_cmd; launch.py itself in 0.9.0-0.9.2), run by subprocess.Popen, which raises
+# FileNotFoundError: [Errno 2] No such file or directory: 'numactl' when it is not installed; check_for_numactl_pkg
+# prints MSG_NUMACTL_PKG first when the package manager (dpkg / pacman / rpm) does not list it
+BIND_CORES_FLAG = "--bind_cores_to_rank"
+NUMACTL = "numactl"
+MSG_NUMACTL_PKG = "please install the {lib} package with {tool}"
 
 # Variables a multi-node run commonly needs on every node that no runner prefix covers (see export_env_prefixes).
 MULTINODE_ENV_VARS = ("DS_SKIP_CUDA_CHECK", "CUDA_HOME", "CUDA_PATH", "TORCH_EXTENSIONS_DIR", "LD_LIBRARY_PATH",

@@ -19,7 +19,7 @@ __all__ = ["MSG_MISMATCH_CORE", "MSG_MISMATCH", "MSG_SKIP_WARNING", "MSG_COMPATI
     "SRC_UNIQUE_DTYPE", "MSG_DTYPE_UNSUPPORTED", "MSG_MICRO_BATCH_ZERO", "MSG_NVME_PATH_NONE", "SRC_VALIDATE_REMOTE",
     "MSG_CONFIG_NOT_FOUND", "SRC_CONFIG_NOT_A_FILE", "SRC_UNSCALE_GRADS", "MSG_PYDANTIC_EXTRA_V1",
     "MSG_PYDANTIC_EXTRA_V2", "MSG_PYDANTIC_INT_STR", "MSG_PYDANTIC_TYPE_V1", "UNSCALE_DEVICE_BUG",
-    "cpu_adam_failure_tail", "MSG_LOSS_SCALE_MIN", "MSG_OVERFLOW_AT_MIN", "MSG_NO_IPG_INDEX", "MSG_REDUCED_TWICE",
+    "cpu_adam_failure_tail", "MSG_LOSS_SCALE_MIN", "MSG_OVERFLOW_AT_MIN", "FP16_MIN_LOSS_SCALE_DEFAULT", "MSG_NO_IPG_INDEX", "MSG_REDUCED_TWICE",
     "MSG_PIPE_ZERO23", "SRC_DEFRAGMENT_DTYPE", "MSG_FP16_OVERFLOW",
     "SRC_CLIENT_OPTIMIZER", "MSG_BF16_ZERO_ONLY", "SRC_WARMUP_MAX", "FP32_OUTPUT_DIR_SINCE", "FP32_OUTPUT_DIR_CREATED",
     "MSG_CPU_ADAM_PARAM_DEVICE"]
@@ -129,6 +129,9 @@ MSG_LOSS_SCALE_MIN = "Current loss scale already at minimum - cannot decrease sc
 # ... and its info line for each skipped step (fp16): "[deepspeed] OVERFLOW! Rank {rank} Skipping step. Attempted loss
 # scale: {cur}, reducing to {next}" (stage2.py of 0.3-0.5 logged it with "[deepscale]")
 MSG_OVERFLOW_AT_MIN = "OVERFLOW! Rank {rank} Skipping step. Attempted loss scale: {cur}, reducing to {next}"
+# runtime/constants.py FP16_MIN_LOSS_SCALE_DEFAULT (0.5.0, 0.9.0, 0.16.4, the same in 0.19.5): the fp16 block's
+# min_loss_scale when the config does not set it; an overflow at that scale raises MSG_LOSS_SCALE_MIN
+FP16_MIN_LOSS_SCALE_DEFAULT = 1
 # runtime/fp16/fused_optimizer.py / unfused_optimizer.py step (ZeRO-0 fp16), the same with the scales as floats
 MSG_FP16_OVERFLOW = "fp16 dynamic loss scale overflow! Skipping step. Attempted loss scale: {prev}, reducing to {cur}"
 # runtime/zero/stage_1_and_2.py reduce_independent_p_g_buckets_and_remove_grads: the grad hook fired outside

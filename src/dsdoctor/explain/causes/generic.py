@@ -103,6 +103,23 @@ def _cuda_fix() -> Fix:
                            "failed")
 
 
+def _diverged_fix() -> Fix:
+    return code_fix("Find the first step whose loss is nan / inf and what changed there",
+                    "grep -n -m 5 -i -E \"loss.{0,4}(nan|inf)|OVERFLOW\" train.log   # the first one, and the lines before it",
+                    "--bf16 true --fp16 false --max_grad_norm 1.0 --learning_rate 1e-5   # Trainer: bf16, clipping, a lower LR",
+                    reason="a loss that turns nan / inf stays so: fp16 overflow (a model pretrained in bf16), a learning "
+                           "rate too high, no gradient clipping or a bad sample; resume from a checkpoint before it")
+
+
+def _missing_fix(text: str) -> Fix:
+    m = re.search(r"([\w./+-]{1,200}): (?:command )?not found\s*$|command not found: ([\w./+-]{1,200})", text)
+    cmd = (m.group(1) or m.group(2)) if m else "<command>"
+    return code_fix(f"Install {cmd} on every node, or put it on the PATH of the shell that runs the launch",
+                    f"command -v {cmd} || echo 'not on PATH: '\"$PATH\"",
+                    reason="a launcher runs its tools (pdsh, ssh, numactl, the launcher itself on other nodes) through a "
+                           "shell whose PATH may not be your interactive one (a job script, ssh's non-interactive shell, sudo)")
+
+
 def _next_steps(kind: str, g: Dict[str, str], text: str = "") -> List[Fix]:
     """What to do next for a failure of ``kind`` (``failure``'s kinds) that no cause explains (``text``: its line:
     an NCCL or CUDA error gets that library's debug run first)."""
@@ -114,6 +131,10 @@ def _next_steps(kind: str, g: Dict[str, str], text: str = "") -> List[Fix]:
         return [_rank_fix()]
     if kind == F.HANG:
         return [_hang_fix(), _timeout_fix()]
+    if kind == F.DIVERGED:
+        return [_diverged_fix()]
+    if kind == F.MISSING:
+        return [_missing_fix(text)]
     first = ([_timeout_fix()] if re.search(r"\bNCCL\b|\bnccl\w", text) else
              [_cuda_fix()] if re.search(r"CUDA error|device-side assert|CUBLAS_STATUS|CUDNN_STATUS", text) else [])
     return first + [_report_fix(g.get("libs", "") or g.get("rb_package", ""))]
@@ -144,7 +165,10 @@ def unknown(s: Seen, f: LogFacts) -> Advice:
                  if g.get("fix") else [])
         return Advice(f"Raised by {g['who']}: {g['said'][:200]}", "", fixes + _next_steps(kind, g, s.text),
                       " ".join(x for x in said if x), rb)
-    what = "A hang (a stack dump of a stuck process)" if kind == F.HANG else "A failure"
+    what = {F.HANG: ("A hang (the log ends on a progress bar that finished no step)" if F.no_step(s.text) else
+                     "A hang (a stack dump of a stuck process)"),
+            F.DIVERGED: "Training diverged (the loss is nan / inf)",
+            F.MISSING: "A command the shell could not find"}.get(kind, "A failure")
     if rb:  # a cut traceback whose last frame shown is a library's
         return Advice(f"{what} in {g['who']}, the last frame the log shows: {s.text[:200]}", "", _next_steps(kind, g),
                       " ".join(x for x in said[1:] if x), rb)
@@ -329,7 +353,9 @@ SPECS: Tuple[Cause, ...] = (
     Docs(
         what="A failure dsdoctor does not recognise: a line shows that the run failed (an exception anywhere in a "
               "line, a traceback cut before its exception, a compiler error, the launcher killing its ranks, a non-zero "
-              "exit code, a signal or `Killed`, an NCCL watchdog timeout, a stack dump of a stuck process) and no known cause explains it.",
+              "exit code, a signal or `Killed`, an NCCL watchdog timeout, a stack dump of a stuck process, a log that ends on a "
+              "progress bar that finished no step, a loss logged as nan / inf, a command the shell could not find) and no "
+              "known cause explains it.",
         why="No known cause matched, and explain never invents one; it quotes the failing line and says who raised it "
               "(`raised_by` in JSON), only what is certain: the innermost traceback frame that is not Python's own, when "
               "it is a library's (installed, or a library's source checkout), names the package, module and function, "
@@ -343,7 +369,9 @@ SPECS: Tuple[Cause, ...] = (
               "CUDA error's `CUDA_LAUNCH_BLOCKING=1` run; a launcher's kill, an exit code or a "
               "signal: find the first rank's own error above it, and the kernel log (`dmesg`) for an OOM kill; a "
               "compiler error: keep the whole build log (`dsdoctor verify --op <op>` when an op build failed); a "
-              "timeout: rerun with `NCCL_DEBUG=INFO`.",
+              "timeout: rerun with `NCCL_DEBUG=INFO`; a hang: dump every rank's stack (`py-spy dump`); a nan / inf "
+              "loss: find its first step (bf16, gradient clipping, a lower learning rate); a command not found: install "
+              "it or put it on the launch shell's PATH.",
         examples=(log("unknown-nccl", "An NCCL error:",
                    "[rank3]: Traceback (most recent call last):\n"
                    "[rank3]:   File \"/home/user/proj/train.py\", line 91, in <module>\n"

@@ -80,6 +80,19 @@ def _accelerate_vars_ignored(s: Seen, f: LogFacts) -> Advice:
                   facts=f"The keys it lists: {keys}." if keys else "")
 
 
+def _numactl(s: Seen, f: LogFacts) -> Advice:
+    return Advice(f"The launcher binds each rank to CPU cores ({K.BIND_CORES_FLAG}) with numactl, which is not installed",
+                  "", [code_fix("Install numactl on every node", "sudo apt-get install -y numactl   # yum / dnf: numactl; "
+                                "pacman: numactl"),
+                       code_fix(f"Or launch without {K.BIND_CORES_FLAG} (and --bind_core_list)",
+                                "grep -n -- '--bind_cores_to_rank' your_launch_script.sh",
+                                reason="core binding only helps CPU-bound ranks (CPU training, offload); the run works "
+                                       "without it")])
+
+
+_NUMACTL_SAMPLES = ("FileNotFoundError: [Errno 2] No such file or directory: 'numactl'",)
+
+
 SPECS: Tuple[Cause, ...] = (
     cause(
     N.ACCELERATE_CONFIG_OVERRIDES_DS_CONFIG_FILE,
@@ -205,6 +218,32 @@ SPECS: Tuple[Cause, ...] = (
                  "subprocess.CalledProcessError: Command 'ssh -o PasswordAuthentication=no worker-2 hostname' returned "
                  "non-zero exit status 255.")),
     predicted=N.NODE_UNREACHABLE),
+    cause(
+    N.NUMACTL_MISSING,
+    Severity.ERROR,
+    "numactl is not installed, and the launcher binds ranks to cores with it",
+    _numactl,
+    Docs(
+        what=f"`deepspeed {K.BIND_CORES_FLAG}` starts every rank as `numactl ... python train.py`; without numactl the "
+              "launcher fails with `FileNotFoundError: [Errno 2] No such file or directory: 'numactl'` (a multi-node "
+              "runner's remote shell: `numactl: command not found`).",
+        why=f"{K.BIND_CORES_FLAG} (DeepSpeed 0.9.0 and later) pins each rank's threads to its own cores through "
+              "numactl; DeepSpeed does not ship it, and minimal images and containers do not have it.",
+        fix="Install numactl on every node (`apt-get install numactl`), or drop `--bind_cores_to_rank` from the launch.",
+        examples=(log(N.NUMACTL_MISSING, "`deepspeed --bind_cores_to_rank train.py` in a container without numactl:",
+                   _NUMACTL_SAMPLES[0] + "\n"),),
+        reads="log"),
+    signatures=(
+              rx(r"No such file or directory: '(?:[^'\s]{0,200}/)?%s'" % K.NUMACTL, K.NUMACTL + "'",
+                 "subprocess.Popen of the rank's command in deepspeed/launcher/launch.py main (0.9.0-0.19.5)",
+                 *_NUMACTL_SAMPLES),
+              rx(r"(?:^|\s|\]|:)(?:\S{0,200}: line \d{1,6}: |bash: |sh: )numactl: command not found", "numactl: ",
+                 "bash on a node a multi-node runner (impi, mpich) starts `numactl ... python` on",
+                 "bash: numactl: command not found"),
+              # printed before the launch when the package manager does not list it: listed, not a failure by itself
+              rx(re.escape(K.MSG_NUMACTL_PKG.format(lib=K.NUMACTL, tool="")) + r"\w{1,20}",
+                 K.MSG_NUMACTL_PKG.format(lib=K.NUMACTL, tool=""), "deepspeed/utils/numa.py check_for_numactl_pkg "
+                 "(0.9.0-0.19.5)", "please install the numactl package with apt", note=True))),
     cause(
     N.PORT_IN_USE,
     Severity.ERROR,

@@ -20,7 +20,10 @@ HF_DS = "transformers/integrations/deepspeed.py"
 
 
 def _loss_scale(s: Seen, f: LogFacts) -> Advice:
-    return Advice("fp16 gradients overflowed on every step until the loss scale reached its minimum", "",
+    scale = s.groups.get("scale")
+    return Advice(f"fp16 gradients overflowed on every step: the loss scale walked down to {scale} (DeepSpeed aborts at "
+                  "min_loss_scale)" if scale else "fp16 gradients overflowed on every step until the loss scale reached "
+                  "its minimum", "",
                   [code_fix("Train in bf16 where the GPU supports it (Ampere or newer); models pretrained in bf16 "
                             "overflow in fp16", 'ds_config: "bf16": {"enabled": "auto"}, "fp16": {"enabled": false}',
                             "--bf16 true --fp16 false   # Trainer"),
