@@ -10,6 +10,7 @@ from typing import List, Tuple
 
 import pytest
 
+from dsdoctor import names as N
 from dsdoctor.catalog import RULES
 from dsdoctor.explain import diagnose_log
 from dsdoctor.explain.causes import CAUSES, ENV_CAUSES, FRAME_SIGNATURES, SIGNATURES, Signature
@@ -237,3 +238,10 @@ def test_advice_why_is_the_docs_why_or_holds_a_fact_of_the_log() -> None:
             if spec is not None and not f.explanation.endswith(spec.docs.why) and not _log_fact(f.explanation, log, spec.docs.why):
                 bad.append((ident, f.name, f.explanation))
     assert not bad, bad
+
+
+@pytest.mark.parametrize("tool", ["pdsh", "ninja", "numactl", "git"])
+def test_dash_not_found_names_the_compiler_cause_only_for_a_compiler(tool: str) -> None:
+    # dash prints `/bin/sh: N: X: not found` for any command: only a compiler's name is host-compiler-unsupported
+    assert diagnose_log(f"/bin/sh: 1: {tool}: not found\n").findings[0].name != N.HOST_COMPILER_UNSUPPORTED
+    assert diagnose_log("/bin/sh: 1: /opt/gcc/bin/g++-13: not found\n").findings[0].name == N.HOST_COMPILER_UNSUPPORTED

@@ -221,8 +221,10 @@ SPECS: Tuple[Cause, ...] = (
                   "failure or incorrect run time execution. Use at your own risk."),
               msg(CK.MSG_OMP_H, "gcc / clang compiling DeepSpeed's cpu_adam (#include <omp.h>)",
                   "csrc/includes/cpu_adam.h:9:10: fatal error: omp.h: No such file or directory"),
-              rx(r"/bin/sh: \d{1,6}: \S{1,400}: not found", ": not found", "ninja running $CXX / nvcc through /bin/sh (dash)",
-                 "/bin/sh: 1: /nonexistent/c++: not found"),
+              # only a compiler's name: dash says the same of any command (pdsh, ninja), which is not this cause
+              rx(r"/bin/sh: \d{1,6}: (?:\S{0,400}[/-])?(?:[gc]\+\+|gcc|cc|clang(?:\+\+)?|icp?x|nvc\+\+)(?:-\d{1,3})?: not "
+                 r"found", ": not found", "ninja running $CXX through /bin/sh (dash)",
+                 "/bin/sh: 1: /nonexistent/c++: not found", "/bin/sh: 1: x86_64-linux-gnu-gcc-11: not found"),
               msg(CK.MSG_LIBC_HEADER, "gcc including glibc's features.h (from cuda's crt/host_config.h or libstdc++)",
                   "/opt/cuda-10.2/include/crt/host_config.h:206:10: fatal error: features.h: No such file or directory"),
               msg(CK.MSG_WHICH_CXX, f"{CPP_EXT} check_compiler_ok_for_platform runs `which <compiler>` (torch 1.x)",
