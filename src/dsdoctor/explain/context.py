@@ -20,9 +20,12 @@ import re
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from .. import names as N
+from ..knowledge import deepspeed as KDS
 from ..knowledge import distributed as KD
 from ..knowledge import transformers as TK
+from ..knowledge.versions import parse, v
 from .causes import Advice
+from .causes.launch import MPI_FAILED
 from .causes.loading import zero3_both
 
 if TYPE_CHECKING:  # match imports MARKS from here
@@ -77,12 +80,25 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         return N.ZERO3_QUANTIZED_MODEL_CONFLICT, None
     if name == N.DISTRIBUTED_LAUNCHER_MISSING and KD.MSG_NO_DEFAULT_PG[:40] in text and shows(sc, LAUNCHED):
         return "", None
+    if name == N.LAUNCHER_MPI_DISCOVERY and KDS.MSG_MPI_DISCOVERY_INFO in text and _hostname_handled(sc):
+        return "", None
     if name == N.ZERO3_QUANTIZED_MODEL_CONFLICT:
         if INT_REQUIRES_GRAD in text and not shows(sc, ZERO3):
             return "", None
         if META_COPY in text and not shows(sc, QUANTIZED):
             return "", None
     return name, None
+
+
+def _hostname_handled(sc: "Scanner") -> bool:
+    """MPI discovery's `hostname -I` failed where DeepSpeed falls back (the log shows a release that does) and
+    nothing else of MPI failed: the hostname line is not what ended the run."""
+    shown = sc.versions.get("deepspeed")
+    ds = parse(shown[0]) if shown else None
+    if ds is None or ds < v(KDS.MPI_HOSTNAME_FALLBACK_SINCE):
+        return False
+    failed = [h.text for h in sc.symptoms] + [t.exc_text for t in sc.tracebacks if t.exc_text]
+    return not any(re.search(MPI_FAILED, t) for t in failed)
 
 
 def _combined(text: str, fr: Optional["Frame"]) -> Tuple[str, Optional[Advice]]:
