@@ -56,6 +56,7 @@ _OFF = re.compile(r"(?:load_in_[48]bit|[48]bit_quantization|q_?lora|quantization
                   r"(?:False|false|None|none|null|0)\b")
 # a load writing a full tensor into a ZeRO-3 placeholder (accelerate's set_module_tensor_to_device, load_state_dict)
 _LOAD_INTO_PLACEHOLDER = (TK.MSG_SET_TENSOR_SHAPE, TK.MSG_SIZE0_CURRENT)
+_INDEX_SIZE0 = TK.MSG_INDEX_SIZE0.split(" {")[0]
 INT_REQUIRES_GRAD = "dtype can require gradients"  # torch (c10 autograd): requires_grad on an integer tensor
 META_COPY = "Cannot copy out of meta tensor"  # torch: .to()/copy of a meta tensor (no data)
 
@@ -80,6 +81,8 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         return N.ZERO3_QUANTIZED_MODEL_CONFLICT, None
     if name == N.DISTRIBUTED_LAUNCHER_MISSING and KD.MSG_NO_DEFAULT_PG[:40] in text and shows(sc, LAUNCHED):
         return "", None
+    if name == N.ZERO3_PARTITIONED_PARAM_ACCESS and _INDEX_SIZE0 in text and not shows(sc, ZERO3):
+        return "", None  # an empty tensor indexed: a ZeRO-3 partition only where the log shows ZeRO-3
     if name == N.LAUNCHER_MPI_DISCOVERY and KDS.MSG_MPI_DISCOVERY_INFO in text and _hostname_handled(sc):
         return "", None
     if name == N.ZERO3_QUANTIZED_MODEL_CONFLICT:
