@@ -159,6 +159,7 @@ MASTER_ADDR_MISMATCH = "master-addr-mismatch"
 NUMACTL_MISSING = "numactl-missing"
 PREPROCESSING_EXCEEDS_DIST_TIMEOUT = "preprocessing-exceeds-dist-timeout"
 CUDA_DEVICE_NOT_SET_PER_RANK = "cuda-device-not-set-per-rank"
+DEEPSPEED_KERNELS_MISSING = "deepspeed-kernels-missing"
 
 # name -> (code, owner): the owner is the command family whose module holds the name's spec
 # (check, verify, lint, explain, estimate, smoke, multinode, launch)
@@ -182,7 +183,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     OP_BUILD_FAILED: ("DS116", "verify"),
     PACKAGE_API_INCOMPATIBLE: ("DS117", "check"),
     RELEASE_KNOWN_BUG: ("DS118", "check"),
-    # DS3xx: causes explain names from a log; next free: DS385
+    # DS3xx: causes explain names from a log; next free: DS386
     CUDA_HEADERS_MISSING: ("DS300", "explain"),
     COMPILER_KILLED: ("DS301", "explain"),
     OP_BUILD_FAILED_CAUSE_NOT_IN_LOG: ("DS302", "explain"),
@@ -236,6 +237,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     BF16_UNSUPPORTED_GPU: ("DS382", "explain"),
     FP16_UNSUPPORTED_GPU: ("DS383", "explain"),
     HOSTFILE_NOT_FOUND: ("DS384", "explain"),
+    DEEPSPEED_KERNELS_MISSING: ("DS385", "explain"),
     # DS4xx: config and launch files (lint); next free: DS427
     DS_CONFIG_INVALID: ("DS401", "lint"),
     DS_CONFIG_DUPLICATE_KEY: ("DS402", "lint"),

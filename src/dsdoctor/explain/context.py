@@ -20,9 +20,12 @@ import re
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
 from .. import names as N
+from ..knowledge import deepspeed as KDS
 from ..knowledge import distributed as KD
 from ..knowledge import transformers as TK
+from ..knowledge.versions import parse, v
 from .causes import Advice
+from .causes.launch import MPI_FAILED
 from .causes.loading import zero3_both
 
 if TYPE_CHECKING:  # match imports MARKS from here
@@ -53,6 +56,7 @@ _OFF = re.compile(r"(?:load_in_[48]bit|[48]bit_quantization|q_?lora|quantization
                   r"(?:False|false|None|none|null|0)\b")
 # a load writing a full tensor into a ZeRO-3 placeholder (accelerate's set_module_tensor_to_device, load_state_dict)
 _LOAD_INTO_PLACEHOLDER = (TK.MSG_SET_TENSOR_SHAPE, TK.MSG_SIZE0_CURRENT)
+_INDEX_SIZE0 = TK.MSG_INDEX_SIZE0.split(" {")[0]
 INT_REQUIRES_GRAD = "dtype can require gradients"  # torch (c10 autograd): requires_grad on an integer tensor
 META_COPY = "Cannot copy out of meta tensor"  # torch: .to()/copy of a meta tensor (no data)
 
@@ -77,12 +81,27 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         return N.ZERO3_QUANTIZED_MODEL_CONFLICT, None
     if name == N.DISTRIBUTED_LAUNCHER_MISSING and KD.MSG_NO_DEFAULT_PG[:40] in text and shows(sc, LAUNCHED):
         return "", None
+    if name == N.ZERO3_PARTITIONED_PARAM_ACCESS and _INDEX_SIZE0 in text and not shows(sc, ZERO3):
+        return "", None  # an empty tensor indexed: a ZeRO-3 partition only where the log shows ZeRO-3
+    if name == N.LAUNCHER_MPI_DISCOVERY and KDS.MSG_MPI_DISCOVERY_INFO in text and _hostname_handled(sc):
+        return "", None
     if name == N.ZERO3_QUANTIZED_MODEL_CONFLICT:
         if INT_REQUIRES_GRAD in text and not shows(sc, ZERO3):
             return "", None
         if META_COPY in text and not shows(sc, QUANTIZED):
             return "", None
     return name, None
+
+
+def _hostname_handled(sc: "Scanner") -> bool:
+    """MPI discovery's `hostname -I` failed where DeepSpeed falls back (the log shows a release that does) and
+    nothing else of MPI failed: the hostname line is not what ended the run."""
+    shown = sc.versions.get("deepspeed")
+    ds = parse(shown[0]) if shown else None
+    if ds is None or ds < v(KDS.MPI_HOSTNAME_FALLBACK_SINCE):
+        return False
+    failed = [h.text for h in sc.symptoms] + [t.exc_text for t in sc.tracebacks if t.exc_text]
+    return not any(re.search(MPI_FAILED, t) for t in failed)
 
 
 def _combined(text: str, fr: Optional["Frame"]) -> Tuple[str, Optional[Advice]]:

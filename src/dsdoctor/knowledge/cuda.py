@@ -189,6 +189,11 @@ MSG_NVCC_VALUE_UNDEFINED = "Value '{value}' is not defined for option 'std'"  # 
 NVCC_STD_SINCE = {"c++14": (9, 0), "c++17": (11, 0), "c++20": (12, 0)}
 MSG_CXX11_REQUIRED = "This file requires compiler and library support for the ISO C++ 2011 standard"  # libstdc++ <= 5 c++0x_warning.h
 MSG_TORCH_GCC9 = "trying to build PyTorch with a too old version of GCC"  # c10/util/C++17.h, torch 2.1-2.12 [unverified]
+# torch ATen/ATen.h #error: "C++14" in torch 1.x (read in the torch 1.8.1 wheel), "C++17" in 2.13.0, "C++20" in 2.14.1.
+# DeepSpeed passes -std=c++14 or later to every op build (0.3-0.19.8), so the C++14 form means the compiler (or nvcc's
+# host compiler, which drops a -std it does not support) is older than C++14 (gcc < 5); the later forms can also be a
+# DeepSpeed builder older than the torch (-std=c++14 before 0.10, -std=c++17 with torch 2.14)
+MSG_ATEN_CXX14 = "C++14 or later compatible compiler is required to use ATen."
 MSG_TORCH_CXX20 = "C++20 or later compatible compiler is required to use PyTorch."  # torch/csrc/api/include/torch/all.h (2.14.1)
 MSG_TORCH_NO_CUDA_HOME = "CUDA_HOME environment variable is not set."  # cpp_extension _join_cuda_home (torch 1.x-2.14)
 MSG_LIBAIO_HEADER = "libaio.h: No such file or directory"  # gcc on DeepSpeed's csrc/aio (async_io / gds)

@@ -21,6 +21,10 @@ MSG_ENV_NOT_SET = "Error initializing torch.distributed using env:// rendezvous:
 MSG_NO_DEFAULT_PG = "Default process group has not been initialized, please make sure to call init_process_group."
 # LLaMA-Factory src/llamafactory/hparams/parser.py get_train_args (0.8-0.9): more than one GPU visible, no launcher
 MSG_LLAMAFACTORY_LAUNCH = "Please launch distributed training with `llamafactory-cli` or `torchrun`."
+# LLaMA-Factory src/llamafactory/hparams/parser.py get_train_args (0.8.3-0.9.3, read in the released wheels): a
+# DeepSpeed config in a process no launcher started (llamafactory-cli runs torchrun itself only when it sees more
+# than one GPU or FORCE_TORCHRUN is set)
+MSG_LLAMAFACTORY_FORCE_TORCHRUN = "Please use `FORCE_TORCHRUN=1` to launch DeepSpeed training."
 
 # deepspeed/launcher/runner.py main (0.3-0.19.8) logs the master address it read from `ssh <first host> hostname -I`
 # as "Using IP address of {addr} for node {host}" (matched by a regex: the address may be empty)
@@ -31,3 +35,8 @@ MSG_VISIBLE_IGNORED = ("Detected {env}={devices} but ignoring it because one or 
 
 # NCCL src/init.cc (2.7-2.2x): two ranks of one communicator on one GPU
 MSG_DUPLICATE_GPU = "Duplicate GPU detected : rank {a} and rank {b} both on CUDA device {dev}"
+
+# `hostname -I` (all addresses: Debian's / net-tools' hostname) where the system's hostname has no -I (GNU inetutils'
+# hostname, busybox on some images): getopt's message on stderr, then the caller's CalledProcessError
+MSG_HOSTNAME_NO_I = "hostname: invalid option -- 'I'"
+RX_HOSTNAME_I_FAILED = r"Command '\['hostname(?: -I'|', '-I')\]' returned non-zero exit status"

@@ -14,6 +14,7 @@ __all__ = ["MSG_MISMATCH_CORE", "MSG_MISMATCH", "MSG_SKIP_WARNING", "MSG_COMPATI
     "MSG_FORCE_DS_CPU_OPTIMIZER", "MSG_INT_FROM_FLOAT", "MSG_NO_SYNC", "MSG_LAUNCH_EXIT", "MSG_LAUNCH_KILL", "MSG_HOST_MEMORY",
     "MSG_CKPT_LOADING", "MSG_ZERO_SD_READ", "MSG_SSH_UNREACHABLE",
     "MSG_HOSTFILE_BAD_TEXT", "MSG_HOSTFILE_ERRORS", "MSG_MPI_DISCOVERY_MODULE", "MSG_MPI_DISCOVERY_INFO",
+    "MPI_HOSTNAME_FALLBACK_SINCE",
     "MSG_NO_HOSTFILE", "MSG_NO_SLOT", "MSG_ZERO_CKPT_MISSING", "ZERO_SHARD_FILE", "SRC_PARSE_INCLUSION", "MSG_KILL_CMD", "MSG_ZERO_NEEDS_OPTIMIZER",
     "MSG_UNTESTED_OPTIMIZER", "ALLOW_UNTESTED_OPTIMIZER", "MSG_DP_WORLD_SIZE", "MSG_HPZ_GROUP", "MSG_UNIQUE_ITEM",
     "SRC_UNIQUE_DTYPE", "MSG_DTYPE_UNSUPPORTED", "MSG_MICRO_BATCH_ZERO", "MSG_NVME_PATH_NONE", "SRC_VALIDATE_REMOTE",
@@ -75,6 +76,9 @@ MSG_HOSTFILE_ERRORS = ("Hostfile contains multiple entries for {host}, unable to
 MSG_MPI_DISCOVERY_MODULE = "mpi4py"  # init_distributed() without RANK/... imports mpi4py (mpi_discovery)
 # comm/comm.py init_distributed (0.8.3-0.19.8)
 MSG_MPI_DISCOVERY_INFO = "Not using the DeepSpeed or dist launchers, attempting to detect MPI environment"
+# comm/comm.py mpi_discovery runs `hostname -I` for the master address (0.8.3-0.19.8, read in the sdists): a failure is
+# fatal (subprocess.CalledProcessError) through 0.16.3; from 0.16.4 it falls back to socket.gethostbyname
+MPI_HOSTNAME_FALLBACK_SINCE = "0.16.4"
 MSG_NO_HOSTFILE = "Unable to find hostfile, will proceed with training with local resources only."  # runner.py fetch_hostfile (0.8.3-0.19.8)
 # runtime/engine.py _get_all_zero_checkpoints (0.3.14-0.7.4): a warning, then load_checkpoint loads no ZeRO state
 MSG_ZERO_CKPT_MISSING = "The following zero checkpoints paths are missing: {paths}"

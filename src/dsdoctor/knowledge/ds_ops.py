@@ -15,7 +15,8 @@ __all__ = ["Builder", "cpu_adam_builder", "cpu_adam_compiles_cuda_sources", "Nin
     "MSG_SETUP_NO_TORCH", "MSG_SETUP_PRECOMPILE_NO_TORCH", "MSG_SETUP_PRECOMPILE_OP_NO_TORCH", "MSG_CPU_FALLBACK",
     "MSG_SETUP_PRECOMPILE_INCOMPATIBLE",
     "CCL_HEADER", "CPU_ACCELERATOR_ONLY_OPS", "MSG_OP_NOT_IMPLEMENTED", "TORCH_HIPIFY_MODULE", "MSG_HIPIFY_KWARG",
-    "MSG_NO_OP_BUILDER_MODULE", "LAUNCHER_LOCAL_SIZE_VAR", "BuilderBug", "BUILDER_BUGS", "SIMD_EMPTY_FLAG_FIXED"]
+    "MSG_NO_OP_BUILDER_MODULE", "LAUNCHER_LOCAL_SIZE_VAR", "BuilderBug", "BUILDER_BUGS", "SIMD_EMPTY_FLAG_FIXED",
+    "DSKERNELS_MODULE", "DSKERNELS_DIST", "DSKERNELS_OPS", "DSKERNELS_SINCE"]
 
 # ---------------------------------------------------------------------------------------------------
 # 2. cpu_adam: which builder, what a JIT build needs
@@ -135,3 +136,12 @@ SIMD_EMPTY_FLAG_FIXED = "0.3.12"
 # simd_width() picks -D__AVX512__ from the CPU flags (py-cpuinfo / lscpu) while the compile target comes from
 # cpu_arch() (-march=native) or the compiler's own default: a compiler (wrapper) targeting x86-64-v3 cannot compile
 # the AVX-512 path of csrc/includes/simd.h (-D__AVX512__ / -D__AVX256__ / -D__SCALAR__).
+
+# FastGen's inference ops link the prebuilt CUTLASS / blocked-flash libraries of the separate deepspeed-kernels
+# distribution: op_builder/inference_cutlass_builder.py and ragged_ops.py extra_ldflags() `import dskernels`
+# (0.12.0-0.19.8, read in the sdists; requirements-dev.txt names the PyPI distribution `deepspeed-kernels`). A
+# DS_BUILD_OPS=1 install pre-builds every compatible op, these two included: (op name, its DS_BUILD_* variable).
+DSKERNELS_MODULE = "dskernels"
+DSKERNELS_DIST = "deepspeed-kernels"
+DSKERNELS_OPS = (("cutlass_ops", "DS_BUILD_CUTLASS_OPS"), ("ragged_device_ops", "DS_BUILD_RAGGED_DEVICE_OPS"))
+DSKERNELS_SINCE = "0.12.0"

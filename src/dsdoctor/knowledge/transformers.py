@@ -138,6 +138,9 @@ MSG_ACCELERATE_NO_16BIT = "Cannot get 16bit model weights because `stage3_gather
 MSG_PEFT_UNGATHERED = "were not gathered before save_pretrained() and are therefore incomplete."  # PEFT >= 0.21
 MSG_SIZE0_CHECKPOINT = "copying a param with shape torch.Size([0]) from checkpoint"  # loading weights saved partitioned
 MSG_WEIGHT_2D = "'weight' must be 2-D"  # F.embedding on a partitioned (size-0) weight
+# ATen's index check on a size-0 dimension ("index " i " is out of bounds for dimension " d " with size " n: the pieces
+# read in the torch 2.13 libtorch_cpu.so): indexing a partitioned weight (weight[padding_idx] in an _init_weights)
+MSG_INDEX_SIZE0 = "is out of bounds for dimension {dim} with size 0"
 # ZeRO-3 all-gather of mixed-dtype params (QLoRA without bnb_4bit_quant_storage, fp16 LoRA on bf16 weights)
 MSG_DTYPE_MIXED = "output tensor must have the same type as input tensor"
 # QLoRA under ZeRO-3 with bnb_4bit_quant_storage (the HF "DeepSpeed ZeRO-3 + QLoRA" guide, accelerate/peft docs):

@@ -79,7 +79,7 @@ def _cuda_headers_missing(s: Seen, f: LogFacts) -> Advice:
                             reason="then export CUDA_HOME to that toolkit")])
 
 
-_TOO_OLD = (CK.MSG_TORCH_GCC9, CK.MSG_NVCC_HOST_STD, CK.MSG_CXX11_REQUIRED)
+_TOO_OLD = (CK.MSG_TORCH_GCC9, CK.MSG_NVCC_HOST_STD, CK.MSG_CXX11_REQUIRED, CK.MSG_ATEN_CXX14)
 # a warning-level build line names its cause only when the build then failed (a symptom, an exception, the tail)
 BUILD_FAILED = "|".join(re.escape(m) for m in ("FAILED: ", CK.MSG_NINJA_STOPPED, CK.MSG_ERROR_BUILDING.split("{")[0],
                                                 CK.MSG_ERROR_COMPILING))
@@ -236,6 +236,10 @@ SPECS: Tuple[Cause, ...] = (
               msg(CK.MSG_TORCH_GCC9, "torch c10/util/C++17.h #error (torch 2.1-2.12) [unverified: not in the installed 2.13/2.14]",
                   "torch/include/c10/util/C++17.h:13:2: error: #error \"You're trying to build PyTorch with a too old "
                   "version of GCC. We need GCC 9 or later.\""),
+              msg(CK.MSG_ATEN_CXX14, "torch 1.x ATen/ATen.h #error (read in the torch 1.8.1 wheel): the compiler, or "
+                  "nvcc's host compiler, does not do the C++14 DeepSpeed asks for (gcc < 5)",
+                  "/venv/lib/python3.6/site-packages/torch/include/ATen/ATen.h:4:2: error: #error C++14 or later compatible "
+                  "compiler is required to use ATen."),
               msg(CK.MSG_NVCC_HOST_STD, "nvcc (template read in the nvcc 13.0 binary): its host gcc lacks the -std",
                   "nvcc warning : The -std=c++17 flag is not supported with the configured host compiler. Flag will be "
                   "ignored."),

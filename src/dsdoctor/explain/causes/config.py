@@ -46,8 +46,7 @@ def _auto_without_trainer(s: Seen, f: LogFacts) -> Advice:
 
 
 def _batch_size_mismatch(s: Seen, f: LogFacts) -> Advice:
-    g = s.groups
-    ws = g.get("ws", "?")
+    g, ws, summary = s.groups, s.groups.get("ws", "?"), ""
     fixes = [code_fix("Let DeepSpeed derive train_batch_size", 'ds_config: remove "train_batch_size" (or "auto" under the Trainer)'),
              F.batch_auto_fix()]  # lint's fix under the HF Trainer (batch-size-mismatch)
     why = "DeepSpeed asserts train_batch_size == micro_batch_per_gpu * gradient_accumulation_steps * world_size."
@@ -56,7 +55,10 @@ def _batch_size_mismatch(s: Seen, f: LogFacts) -> Advice:
                 "from_pretrained before deepspeed.init_distributed()), or the script was not started by a launcher.")
         fixes.insert(0, code_fix("Initialise distributed before the model is built",
                                  "deepspeed.init_distributed()   # before from_pretrained / zero.Init; launch with deepspeed or torchrun"))
-    return Advice(f"Batch sizes do not add up: {g.get('tb', '?')} != {g.get('mb', '?')} * {g.get('ga', '?')} * {ws}", why, fixes)
+        tb, mb, ga = (int(g[k]) if g.get(k, "").isdigit() else 0 for k in ("tb", "mb", "ga"))
+        if mb * ga and tb > mb * ga and tb % (mb * ga) == 0:  # the numbers fit a larger world DeepSpeed did not see
+            summary = f"DeepSpeed read the config with world size 1, but {tb} = {mb} * {ga} * {tb // (mb * ga)}: it did not see the other ranks"
+    return Advice(summary or f"Batch sizes do not add up: {g.get('tb', '?')} != {g.get('mb', '?')} * {g.get('ga', '?')} * {ws}", why, fixes)
 
 
 def _bucket_size_float(s: Seen, f: LogFacts) -> Advice:
@@ -111,8 +113,7 @@ def _nvme_path(s: Seen, f: LogFacts) -> Advice:
 
 
 def _needs_optimizer(s: Seen, f: LogFacts) -> Advice:
-    return Advice(f"ZeRO stage {s.groups.get('stage', '1/2')} was started without an optimizer",
-                  "",
+    return Advice(f"ZeRO stage {s.groups.get('stage', '1/2')} was started without an optimizer", "",
                   [code_fix("Add an optimizer to the DeepSpeed config (or pass optimizer= to deepspeed.initialize)",
                             'ds_config: "optimizer": {"type": "AdamW", "params": {"lr": "auto"}}'),
                    code_fix("For evaluation / generation / a frozen reference model use ZeRO stage 0 or 3",
@@ -127,8 +128,7 @@ def _untested_optimizer(s: Seen, f: LogFacts) -> Advice:
 
 
 def _path_not_found(s: Seen, f: LogFacts) -> Advice:
-    return Advice("The DeepSpeed config path does not exist, so it was parsed as JSON/base64 text and failed",
-                  "",
+    return Advice("The DeepSpeed config path does not exist, so it was parsed as JSON/base64 text and failed", "",
                   [code_fix("Check the path from the directory the launcher starts the script in",
                             "ls -l <the --deepspeed / deepspeed_config_file path>   # relative paths resolve from the CWD",
                             reason="a typo or a relative path; editing the config file itself changes nothing")])

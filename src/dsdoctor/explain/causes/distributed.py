@@ -16,6 +16,11 @@ _TIMEOUT = r"[Tt]imed? ?out|Timeout|got error"  # a store / socket / collective 
 
 
 def _launcher_missing(s: Seen, f: LogFacts) -> Advice:
+    if "FORCE_TORCHRUN" in s.text:  # llamafactory-cli ran the training in its own process (one GPU visible)
+        return Advice("llamafactory-cli ran a DeepSpeed training in its own process: it starts torchrun only when it "
+                      "sees more than one GPU or FORCE_TORCHRUN is set", "",
+                      [code_fix("Let llamafactory-cli start torchrun", "FORCE_TORCHRUN=1 llamafactory-cli train config.yaml",
+                                reason="also for one GPU: DeepSpeed needs the distributed environment torchrun sets")])
     return Advice("The script was started as a plain process: no launcher set RANK / WORLD_SIZE / MASTER_ADDR", "",
                   [code_fix("Start it with a launcher, one process per GPU (also for one GPU under DeepSpeed)",
                             "deepspeed --num_gpus N train.py ...   # or: torchrun --nproc-per-node N train.py ...",
@@ -109,13 +114,15 @@ SPECS: Tuple[Cause, ...] = (
     Docs(
         what="A script that needs a distributed launcher was started with plain `python`: `Error initializing "
               "torch.distributed using env:// rendezvous: environment variable RANK expected, but not set`, "
-              "LLaMA-Factory's `Please launch distributed training with llamafactory-cli or torchrun`, or (in a log "
+              "LLaMA-Factory's `Please launch distributed training with llamafactory-cli or torchrun` (or, with a "
+              "DeepSpeed config, `Please use FORCE_TORCHRUN=1 to launch DeepSpeed training`), or (in a log "
               "that shows no launcher) `Default process group has not been initialized`.",
         why="`init_process_group` (env://) reads RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT, which a launcher "
               "(deepspeed, torchrun, accelerate launch) sets for every process it starts; a plain process has none. "
               "Trainers that refuse single-process multi-GPU (DataParallel) say so when several GPUs are visible.",
         fix="Start it with a launcher (`deepspeed --num_gpus N train.py`, `torchrun --nproc-per-node N train.py`, "
-              "`llamafactory-cli train ...`), also for one GPU under DeepSpeed; or make one GPU visible "
+              "`llamafactory-cli train ...`; `FORCE_TORCHRUN=1 llamafactory-cli train ...` with one GPU), also for one GPU "
+              "under DeepSpeed; or make one GPU visible "
               "(`CUDA_VISIBLE_DEVICES=0`) and set RANK=0 WORLD_SIZE=1 MASTER_ADDR MASTER_PORT for one process.",
         examples=(log(N.DISTRIBUTED_LAUNCHER_MISSING, "`python train.py` of a script calling init_process_group:",
                    "ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable "
@@ -128,6 +135,9 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_LLAMAFACTORY_LAUNCH, "LLaMA-Factory src/llamafactory/hparams/parser.py get_train_args "
                   "(0.8-0.9): several GPUs visible to one process",
                   "ValueError: Please launch distributed training with `llamafactory-cli` or `torchrun`."),
+              msg(K.MSG_LLAMAFACTORY_FORCE_TORCHRUN, "LLaMA-Factory src/llamafactory/hparams/parser.py "
+                  "get_train_args (0.8.3-0.9.3): a DeepSpeed config without a launcher",
+                  "ValueError: Please use `FORCE_TORCHRUN=1` to launch DeepSpeed training."),
               # named only when the log shows no launcher (explain/context.py): a launched script that calls
               # torch.distributed before initializing it raises it too
               msg(K.MSG_NO_DEFAULT_PG, "torch/distributed/distributed_c10d.py _get_default_group (torch 2.0-2.14)",

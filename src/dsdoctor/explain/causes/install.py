@@ -1,6 +1,7 @@
 """Causes of a failed DeepSpeed install or import, or of the wrong accelerator / process layout: pip's build
 isolation, the accelerator auto-detection, ops an accelerator cannot build, a source tree shadowing the
-install, torch's hipify for ROCm builds, ms-swift's model-parallel check. Messages live in
+install, torch's hipify for ROCm builds, the deepspeed-kernels package FastGen's ops link, ms-swift's model-parallel
+check. Messages live in
 ``knowledge/deepspeed.py`` and ``knowledge/swift.py``."""
 
 from __future__ import annotations
@@ -78,6 +79,18 @@ def _device_map_mp(s: Seen, f: LogFacts) -> Advice:
                    code_fix("Multi-node: start swift on every node with torchrun's variables, not through the deepspeed "
                             "--hostfile launcher", f"NNODES=2 NODE_RANK=0 MASTER_ADDR=<node0> {SK.NPROC_VAR}={n} swift sft ..."),
                    code_fix("Or upgrade ms-swift", "pip install -U ms-swift")])
+
+
+def _dskernels_missing(s: Seen, f: LogFacts) -> Advice:
+    skip = " ".join(f"{var}=0" for _, var in K.DSKERNELS_OPS)
+    return Advice(f"Building DeepSpeed's FastGen inference ops needs the {K.DSKERNELS_DIST} package (module "
+                  f"{K.DSKERNELS_MODULE}), which is not installed", "",
+                  [code_fix("Install it, then build again", f"pip install {K.DSKERNELS_DIST}",
+                            reason=f"the PyPI distribution is {K.DSKERNELS_DIST}, not {K.DSKERNELS_MODULE}; Linux only "
+                                   f"(DeepSpeed {K.DSKERNELS_SINCE}+ links its libraries)"),
+                   code_fix("Or do not pre-build the inference ops a training run never uses",
+                            f"DS_BUILD_OPS=1 {skip} pip install deepspeed   # or plain `pip install deepspeed`: "
+                            "ops are JIT-built when first used")])
 
 
 _SWIFT_SRC = "ms-swift swift/llm/utils/argument.py (1.5.4-2.x), swift/llm/argument/train_args.py (3.0-4.5.2)"
@@ -212,6 +225,27 @@ SPECS: Tuple[Cause, ...] = (
                     "  File \"/opt/src/DeepSpeed/op_builder/builder.py\", line 738, in hipify_extension\n"
                     "    hipify_python.hipify(\n"
                     "TypeError: hipify() got an unexpec\n", anywhere=True))),
+    cause(
+    N.DEEPSPEED_KERNELS_MISSING,
+    Severity.ERROR,
+    "A FastGen inference op (cutlass_ops / ragged_device_ops) was built without the deepspeed-kernels package",
+    _dskernels_missing,
+    Docs(
+        what="Building DeepSpeed's ops failed with `ModuleNotFoundError: No module named 'dskernels'`, typically "
+              "during `DS_BUILD_OPS=1 pip install deepspeed`.",
+        why="The FastGen (inference v2) ops cutlass_ops and ragged_device_ops link prebuilt kernel libraries shipped "
+              "by the separate `deepspeed-kernels` distribution; their builders import its module `dskernels` to find "
+              "them (DeepSpeed 0.12.0+). `DS_BUILD_OPS=1` pre-builds every compatible op, these two included.",
+        fix="`pip install deepspeed-kernels` (Linux) and build again, or leave the inference ops out: "
+              "`DS_BUILD_OPS=1 DS_BUILD_CUTLASS_OPS=0 DS_BUILD_RAGGED_DEVICE_OPS=0 pip install deepspeed`, or a plain "
+              "`pip install deepspeed` (ops are JIT-built when first used).",
+        examples=(log(N.DEEPSPEED_KERNELS_MISSING, "DS_BUILD_OPS=1 pip install deepspeed without deepspeed-kernels:",
+                   "  ModuleNotFoundError: No module named 'dskernels'\n"),),
+        reads="log"),
+    signatures=(
+              rx(r"No module named '" + K.DSKERNELS_MODULE + "'", K.DSKERNELS_MODULE + "'",
+                 "deepspeed/ops/op_builder/inference_cutlass_builder.py / ragged_ops.py extra_ldflags (0.12.0-0.19.8)",
+                 "ModuleNotFoundError: No module named 'dskernels'"),)),
     cause(
     N.DEVICE_MAP_MP_UNDER_DEEPSPEED,
     Severity.ERROR,

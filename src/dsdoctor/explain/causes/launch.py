@@ -11,12 +11,18 @@ from typing import Tuple
 from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
+from ...knowledge import distributed as KD
 from ...knowledge import transformers as TK
 from ...model import Severity
 from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, log, msg, rx
 
 RUNNER = "deepspeed/launcher/runner.py"
 SSH = "OpenSSH client errors as pdsh / the launcher relay them (OpenSSH 7-9)"
+
+
+# what ends a run that fell back to MPI discovery: the MPI library or mpi4py, or (DeepSpeed <= 0.16.3) `hostname -I`
+MPI_FAILED = r"Segmentation fault|Caught signal \d|mpi4py|MPI_Init|PMI"
+HOSTNAME_FAILED = r"hostname(?:: invalid option|(?: -I'|', '-I')\]' returned)"
 
 
 def _mpi_discovery(s: Seen, f: LogFacts) -> Advice:
@@ -126,8 +132,10 @@ SPECS: Tuple[Cause, ...] = (
     _mpi_discovery,
     Docs(
         what="The script was started without a launcher (no RANK / WORLD_SIZE / MASTER_ADDR): "
-              "`deepspeed.init_distributed()` fell back to MPI discovery and failed (`No module named 'mpi4py'`).",
-        why="init_distributed() imports mpi4py when the launcher variables are missing.",
+              "`deepspeed.init_distributed()` fell back to MPI discovery and failed (`No module named 'mpi4py'`, or "
+              "`hostname: invalid option -- 'I'` where the system's hostname has no -I, DeepSpeed <= 0.16.3).",
+        why="init_distributed() imports mpi4py when the launcher variables are missing, and (for the master address) "
+              "runs `hostname -I`.",
         fix="Start it with a launcher (`deepspeed --num_gpus N train.py` or `torchrun --nproc-per-node N train.py`), "
               "or set the variables for one process (`RANK=0 LOCAL_RANK=0 WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 "
               "MASTER_PORT=29500 python train.py`).",
@@ -145,7 +153,15 @@ SPECS: Tuple[Cause, ...] = (
               msg(K.MSG_MPI_DISCOVERY_INFO, "deepspeed/comm/comm.py init_distributed logger.info (0.8.3-0.19.8)",
                   "[2026-11-30 17:02:11,907] [INFO] [comm.py:892:init_distributed] Not using the DeepSpeed or dist "
                   "launchers, attempting to detect MPI environment...",
-                  note=True, cause_with=r"Segmentation fault|Caught signal \d|mpi4py|MPI_Init|PMI"))),
+                  note=True, cause_with=MPI_FAILED + "|" + HOSTNAME_FAILED),
+              # mpi_discovery's `hostname -I` failing: fatal through DeepSpeed 0.16.3 (a later release falls back:
+              # explain/context.py drops it for a log showing one)
+              rx(re.escape(KD.MSG_HOSTNAME_NO_I) + "|" + KD.RX_HOSTNAME_I_FAILED, "hostname",
+                 "the system's hostname (GNU inetutils: no -I) run by deepspeed/comm/comm.py mpi_discovery "
+                 "(0.8.3-0.16.3: subprocess.check_output, uncaught)",
+                 "hostname: invalid option -- 'I'",
+                 "subprocess.CalledProcessError: Command '['hostname', '-I']' returned non-zero exit status 64.",
+                 symptom=True))),
     form(N.HOSTFILE_INVALID, _hostfile_invalid, signatures=(
               msg(K.MSG_HOSTFILE_BAD_TEXT, f"{RUNNER} _parse_hostfile logger.error (0.15.4-0.19.8)",
                   "[2026-11-29 16:40:47,411] [ERROR] [runner.py:247:_parse_hostfile] Bad hostfile text: ['worker-1 "

@@ -13,7 +13,7 @@ from ... import names as N
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TK
 from ...model import Fix, Severity
-from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, lit, log, msg, rx
 from .loading import PARTITION, quant_storage_fix
 
 LOAD_STATE = "torch/nn/modules/module.py load_state_dict size mismatch (torch 1.x-2.14)"
@@ -135,6 +135,10 @@ SPECS: Tuple[Cause, ...] = (
                  "must match the existing size (0)", "ATen expand (torch 1.x-2.14) of a size-0 ZeRO-3 partition",
                  "RuntimeError: The expanded size of the tensor (4096) must match the existing size (0) at non-singleton "
                  "dimension 0.  Target sizes: [4096, 16, 1].  Tensor sizes: [0, 1, 1]"),
+              # indexing a partition (weight[padding_idx]); named only when the log shows ZeRO-3 (explain/context.py)
+              rx(r"index -?\d{1,12} " + lit(TK.MSG_INDEX_SIZE0).replace(r"(?P<dim>\S{1,200}?)", r"\d{1,3}") + r"(?!\d)",
+                 TK.MSG_INDEX_SIZE0.split(" {")[0], "ATen's index bounds check (torch 1.x-2.14) on a size-0 ZeRO-3 partition",
+                 "IndexError: index 0 is out of bounds for dimension 0 with size 0"),
               # a weight printed (state_dict(), a parameter) as an empty tensor: its partition on this rank
               rx(r"(?:weight|bias)'?,? tensor\(\[\], (?:device|dtype|size)=", "tensor([], ",
                  "torch Tensor repr of a size-0 ZeRO-3 partition (torch 1.x-2.14)",

@@ -228,7 +228,15 @@ SPECS: Tuple[Cause, ...] = (
                     "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
                     "and cpu!\n",
                     exc=r"^(?:RuntimeError: Expected all tensors to be on the same device|$)",
-                    code=re.escape(K.SRC_UNSCALE_GRADS)))),
+                    code=re.escape(K.SRC_UNSCALE_GRADS)),
+              # the function's frame anywhere in a traceback whose exception line is that error or cut off (ranks'
+              # tracebacks interleaved): its one tensor operation is that multiply
+              frame("deepspeed/runtime/zero/stage3.py", "unscale_and_clip_grads", "stage3.py unscale_and_clip_grads "
+                    "(0.14.1-0.14.4), its source line not shown",
+                    "Traceback (most recent call last):\n"
+                    "  File \"/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/stage3.py\", line 2117, in "
+                    "unscale_and_clip_grads\n",
+                    exc=r"^(?:RuntimeError: Expected all tensors to be on the same device|$)", anywhere=True))),
     form(N.PEFT_CHECKPOINTING_REENTRANT, _checkpoint_meta, signatures=(
               msg(CK.MSG_RECOMPUTED_SIZE0, "torch/utils/checkpoint.py CheckpointError's per-tensor lines (torch 2.1-2.14) "
                   "with a ZeRO-3 size-0 partition",
