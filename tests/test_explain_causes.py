@@ -245,3 +245,13 @@ def test_dash_not_found_names_the_compiler_cause_only_for_a_compiler(tool: str) 
     # dash prints `/bin/sh: N: X: not found` for any command: only a compiler's name is host-compiler-unsupported
     assert diagnose_log(f"/bin/sh: 1: {tool}: not found\n").findings[0].name != N.HOST_COMPILER_UNSUPPORTED
     assert diagnose_log("/bin/sh: 1: /opt/gcc/bin/g++-13: not found\n").findings[0].name == N.HOST_COMPILER_UNSUPPORTED
+
+
+def test_setup_py_op_summary_does_not_promote_the_libaio_warning() -> None:
+    # setup.py prints the ops it will build (async_io False among them): context, not an async_io failure, so the
+    # libaio warning stays a note and the op build that failed is the cause
+    log = (" [WARNING]  async_io requires the dev libaio .so object and headers but these were not found.\n"
+           "Install Ops={'async_io': False, 'cpu_adam': 1}\n"
+           "nvcc fatal   : Unsupported gpu architecture 'compute_90'\n"
+           "error: command '/usr/local/cuda/bin/nvcc' failed with exit code 1\n")
+    assert diagnose_log(log).findings[0].name == N.NVCC_ARCH_UNSUPPORTED

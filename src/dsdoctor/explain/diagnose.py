@@ -42,8 +42,9 @@ LIB_PATH = re.compile(r"(?:<frozen |<string>|<pip-|%s|[/\\](?:%s)(?:[/\\]|\.py$)
 # even when the user's frame is the innermost one (a C++ op raising, a traceback cut above the library's frames).
 LIB_EXCEPTION = re.compile(r"^(?:%s)\.|\b(?:CUDA|NCCL|cuDNN|CUDNN|cuBLAS|CUBLAS|cuda|nccl|DeepSpeed|deepspeed|ZeRO|torch|"
                            r"transformers|accelerate|peft|bitsandbytes|triton)\b" % "|".join(LIBS[:12]))
-# a row of ds_report's op table ("async_io ....... [NO] ....... [OKAY]"): what could be built, not what failed
-DS_REPORT_ROW = re.compile(r"^\w{2,60} ?\.{2,} ?\[(?:NO|YES|OKAY)\]")
+# a row of ds_report's op table ("async_io ....... [NO] ....... [OKAY]") or setup.py's summary of the ops it will
+# build ("Install Ops={'async_io': False, ...}"): what could be built, not what failed
+DS_REPORT_ROW = re.compile(r"^\w{2,60} ?\.{2,} ?\[(?:NO|YES|OKAY)\]|^\s{0,8}Install Ops=\{")
 WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN\b|^W\d{4} ")  # a warning line is not a failure
 
 
