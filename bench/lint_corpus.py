@@ -7,9 +7,15 @@ when its name is right and its line is within 3 lines of ``line``, ``origin_line
 count; a finding that matches nothing is a false positive. Expected findings with a ``condition`` (a flag the
 run must pass) are reported apart from the unconditional ones. ``new:<name>`` labels count under ``<name>``.
 
+``--cli``: also as a user runs it, ``dsdoctor lint <path> --format json --exit-zero`` in the root of the script's
+repository exported at its commit (``--repos-dir``, default ``$TMPDIR/dsd-corpus/repos``; ``--mirror DIR`` exports
+the missing ones from local git directories, bench/corpus_repos.py), no option: the project's recipes give the
+ZeRO-3 context and its pins the versions. Both modes are printed side by side per script, with the CLI's recall per
+``zero3_context`` kind; a repository that is absent is reported and skipped.
+
 Configs: ``score_configs(corpus_dir) -> dict`` from ``bench/lint_corpus_configs.py`` when that file exists.
 
-    .venv/bin/python bench/lint_corpus.py [--scripts-dir DIR] [--corpus DIR] [--json] [-v]
+    .venv/bin/python bench/lint_corpus.py [--scripts-dir DIR] [--corpus DIR] [--cli [--mirror DIR]] [--json] [-v]
 """
 
 from __future__ import annotations
