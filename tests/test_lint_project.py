@@ -2,17 +2,19 @@
 findings only where a ZeRO-3 launch of the project reaches the code, and lints the configs its recipes launch with.
 
 Each directory of ``tests/cases/lint/project`` is a small project of one false-positive (or miss) shape seen on
-real repositories; its ``expect`` lists every error and warning ``dsdoctor lint .`` must report there.
+real repositories; its ``expect`` lists every error and warning ``dsdoctor lint .`` must report there (or
+``dsdoctor lint`` the files its ``args`` names: one file linted alone in its project, lint/named.py).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, Set
+from typing import List, Sequence, Set
 
 import pytest
 
@@ -23,8 +25,8 @@ from dsdoctor.lint.recipes import file_recipes, shell_recipes
 CASES = Path(__file__).parent / "cases" / "lint" / "project"
 
 
-def _lint(root: Path) -> "dict[str, object]":
-    p = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", ".", "--format", "json", "--exit-zero"], cwd=root,
+def _lint(root: Path, args: Sequence[str] = (".",)) -> "dict[str, object]":
+    p = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", *args, "--format", "json", "--exit-zero"], cwd=root,
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     return json.loads(p.stdout)  # type: ignore[no-any-return]
@@ -37,10 +39,21 @@ def _expected(case: Path) -> Set[str]:
 
 @pytest.mark.parametrize("name", sorted(p.name for p in CASES.iterdir() if p.is_dir()))
 def test_project_case(name: str, tmp_path: Path) -> None:
-    """``dsdoctor lint .`` in a copy of the project: exactly the expected errors and warnings."""
+    """``dsdoctor lint .`` in a copy of the project (or ``dsdoctor lint`` the paths its ``args`` file names, in a
+    copy made a git work tree: a file named alone in its project): exactly the expected errors and warnings. An
+    ``expect`` line ``# skip-if-installed: NAME`` skips where that package is installed (the case is about a
+    version nothing gives)."""
+    from dsdoctor.lint.script.context import installed
+
+    m = re.search(r"^# skip-if-installed: (\S+)", (CASES / name / "expect").read_text(), re.M)
+    if m and installed(None, (m.group(1),)):
+        pytest.skip(f"{m.group(1)} is installed here: the case needs none")
     root = tmp_path / name
-    shutil.copytree(CASES / name, root, ignore=shutil.ignore_patterns("expect"))
-    out = _lint(root)
+    shutil.copytree(CASES / name, root, ignore=shutil.ignore_patterns("expect", "args"))
+    args = (CASES / name / "args").read_text().split() if (CASES / name / "args").is_file() else ["."]
+    if args != ["."]:
+        (root / ".git").mkdir()
+    out = _lint(root, args)
     got = {f"{f['severity']} {f['path']}:{f['line']} {f['name']}" for f in out["findings"]  # type: ignore[attr-defined]
            if f["severity"] in ("error", "warning")}
     assert got == _expected(CASES / name)

@@ -66,6 +66,9 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     from .launched import project_model
 
     project_model(paths, found)  # what the project's launch recipes run, with which configs
+    from .named import named_context
+
+    named_context(paths, found, tests)  # a Python file named alone: what its project's recipes say of it
     base = Usage()
     pinned = _versions(base, ds_version, targets, python, settings, paths)
     base.world_size, base.world_size_source = (world_size, "--world-size") if world_size else \

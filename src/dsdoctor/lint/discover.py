@@ -54,6 +54,7 @@ class Found:
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # file -> options its ZeRO-3 launches pass
     no_deepspeed: Dict[str, str] = field(default_factory=dict)  # file -> why: its project never names DeepSpeed
     named_only: Dict[str, List[Tuple[int, int, str]]] = field(default_factory=dict)  # lint/calls.py "named"
+    named: Set[str] = field(default_factory=set)  # files named alone, in their project's context (lint/named.py)
 
 
 _SOURCE_EXTS = (".py", ".sh", ".bash", ".slurm", ".sbatch", ".json", ".hjson", ".yaml", ".yml", ".toml", ".md")

@@ -44,6 +44,9 @@ class Usage:
     no_deepspeed: Dict[str, str] = field(default_factory=dict)  # script -> why: its project never names DeepSpeed
     # script -> (first line, last line, name) of top-level functions a ZeRO-3 launch only names, never calls
     named_only: Dict[str, List[Tuple[int, int, str]]] = field(default_factory=dict)
+    # scripts named alone whose ZeRO-3 context is their project's (lint/named.py): a finding behind an option no
+    # ZeRO-3 launch passes stays a warning (the option is one of the file the user asked about)
+    named: Set[str] = field(default_factory=set)
 
 
 @dataclass

@@ -35,7 +35,9 @@ class Ctx:
     @property
     def under(self) -> str:
         """How a finding states the ZeRO-3 context."""
-        return f"under ZeRO-3 ({self.zero3_source})" if self.zero3 else "if run with ZeRO-3 (no ZeRO-3 config found)"
+        if self.zero3:
+            return f"under ZeRO-3 ({self.zero3_source})"
+        return f"if run with ZeRO-3 ({self.zero3 is None and self.zero3_source or 'no ZeRO-3 config found'})"
 
     @property
     def zero3_severity(self) -> Severity:
@@ -148,8 +150,8 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
         sources = [e.line for e in evidence[:-1] if e.line is not None and e.path == t.path]
         if flag is None and rule.name in BY_SOURCE and sources:  # the values it names; the last is the load
             flag = gating_flag(c.src, sources, passed, cache)
-        if flag is not None:
-            severity = Severity.INFO
+        if flag is not None:  # a file named alone keeps a warning (lint/named.py)
+            severity = Severity.WARNING if os.path.normpath(t.path) in t.usage.named else Severity.INFO
             title += f" (only with --{flag}, which no ZeRO-3 launch of the project passes)"
     fn = _named_only(t, c, node, pos, severity or rule.severity)
     if fn is not None:

@@ -39,8 +39,8 @@ def check(t: Target) -> Iterator[Hit]:
     assert c.script is not None  # active() only returns parsed scripts
     if not any(v.startswith("peft") for v in c.script.imported.values()):
         return
-    ds = t.usage.ds if not t.usage.ds_source.startswith("no DeepSpeed") else None
-    if ds is None or ds >= parse(FIXED_IN):  # type: ignore[operator]
+    ds = t.usage.ds if not t.usage.ds_source.startswith("no DeepSpeed") else None  # None: not pinned, not installed
+    if ds is not None and ds >= parse(FIXED_IN):  # type: ignore[operator]
         return
     tf = parse(c.tf)
     for call, name in c.script.calls_with:
@@ -66,10 +66,14 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 def _hit(t: Target, c: Any, node: Any, why: str, ds: Any) -> Iterator[Hit]:
-    yield from emit(RULE, t, node, f"PEFT with gradient checkpointing, {why}, on DeepSpeed {ds} {c.under}: "
-                    "CheckpointError: Recomputed values ... (fixed in DeepSpeed 0.19.3)",
+    """On a known DeepSpeed <= 0.19.2; where none is known (the project does not pin it, none is installed), a
+    warning that holds if the run's DeepSpeed is one of those."""
+    on = f"on DeepSpeed {ds}" if ds is not None else \
+        f"if DeepSpeed is older than {FIXED_IN} (none pinned or installed)"
+    yield from emit(RULE, t, node, f"PEFT with gradient checkpointing, {why}, {on} {c.under}: "
+                    f"CheckpointError: Recomputed values ... (fixed in DeepSpeed {FIXED_IN})",
                     fixes=(FIX,),
-                    severity=c.zero3_severity)
+                    severity=c.zero3_severity if ds is not None else Severity.WARNING)
 
 
 RULE = Rule(
@@ -80,7 +84,8 @@ RULE = Rule(
         summary="PEFT + non-reentrant gradient checkpointing under ZeRO-3 on DeepSpeed <= 0.19.2",
         what="A PEFT script enabling gradient checkpointing with `use_reentrant=False` (in the call, or set later as "
          "`training_args.gradient_checkpointing_kwargs = {...}`; or unset on Transformers >= 5, where non-reentrant "
-         "is the default), with DeepSpeed <= 0.19.2.",
+         "is the default), with DeepSpeed <= 0.19.2; a warning where no DeepSpeed version is known (none pinned "
+         "exactly, none installed, no --ds-version).",
         why="The recomputed activations differ from the saved ones under ZeRO-3 on those DeepSpeed versions: "
         "`torch.utils.checkpoint.CheckpointError: Recomputed values for the following tensors have different metadata`.",
         fix='`gradient_checkpointing_kwargs={"use_reentrant": True}`, or DeepSpeed >= 0.19.3.',
