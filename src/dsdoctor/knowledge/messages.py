@@ -1,7 +1,7 @@
-"""The message index: every message DeepSpeed, Transformers (trainer, training args, modeling utils, integrations,
-quantizers), Accelerate, PEFT, TRL and torch (cpp_extension, distributed, serialization) raise or log at warning
-level or above, as templates with the module, function and releases that carry them. Derived from the released
-sources by ``scripts/upstream/derive_messages.py`` (``data/messages.json.gz``, loaded on the first lookup only).
+"""The message index: every message DeepSpeed, Transformers (its modules but models', other frameworks', tools'),
+Accelerate, PEFT, TRL and torch (the Python modules releases.py keeps, but Dynamo's and a few tools') raise or log
+at warning level or above, as templates with the module, function and releases that carry them. Derived from the
+released sources by ``scripts/upstream/derive_messages.py`` (``data/messages.json.gz``, loaded on the first lookup only).
 
 :func:`lookup` returns the templates a log line shows, best first (most literal characters matched).
 """
