@@ -63,8 +63,6 @@ NOT_INDEXED: Dict[str, str] = {
     "[enforce fail at inline_container.cc": "torch caffe2 serialize C++",
     "trying to build PyTorch with a too old version of GCC": "torch c10 header #error",
     "C++20 or later compatible compiler is required": "torch C++ header #error",
-    # Transformers modules the index does not read (tokenizers)
-    "Asking to pad but the tokenizer does not have a padding token.": "Transformers tokenization_utils_base.py",
     # built in ways the derivation does not follow
     "Weights only load failed.": "torch serialization.py: the nested helper _get_wo_message returns the text",
     "insufficient shared memory (shm)": "torch's DataLoader worker C++ (not in torch/utils/data's Python)",

@@ -39,28 +39,33 @@ LOG_LEVELS = {"warning": "warning", "warn": "warning", "warning_once": "warning"
 _RAISABLE = ("Error", "Exception", "Warning")
 SLOT = "\x00"  # a dynamic part while a template is built (braces are escaped at the end)
 
-_TF = ("trainer", "training_args")
-_TF_FILES = {"modeling_utils", "deepspeed", "utils.versions", "utils.import_utils", "generation.utils"}
-_TORCH_FILES = {"utils.cpp_extension", "serialization", "_weights_only_unpickler", "cuda", "nn.modules.module",
-                "utils.checkpoint", "optim.lr_scheduler"}
+# Transformers: every module unpacked (``releases.py`` keeps no model but ``models/auto``) but those of other
+# frameworks, tests, command-line tools, conversions, pipelines and the placeholder objects
+_TF_SKIP = re.compile(r"(?:^|[._])(?:tf|flax|keras|onnx)(?:$|[._])|^(?:testing_utils|commands|convert_|sagemaker|"
+                      r"pipelines|utils\.dummy_|benchmark)")
+# torch: every module unpacked (``releases.py`` keeps utils, distributed, cuda, compiler, optim, nn, amp, _dynamo and
+# the top-level files) but Dynamo's internals, tools' modules, and the meta registrations (Python copies of ATen's C++
+# checks, for meta tensors: a real run's message is the C++ one, not theirs)
+_TORCH_SKIP = ("_dynamo", "_meta_registrations", "utils.hipify", "utils.tensorboard", "utils.benchmark", "utils.bottleneck", "utils.jit",
+               "nn.quantized", "nn.intrinsic", "nn.qat")
 
 
 def _tf(rel: str) -> bool:
-    """Transformers: trainer*, training_args*, modeling_utils, integrations/*, quantizers/*, models/auto/*, ..."""
-    return (rel.split(".")[0].startswith(_TF) or rel in _TF_FILES
-            or rel.split(".")[0] in ("integrations", "quantizers") or rel.startswith("models.auto"))
+    """Transformers: every module unpacked but ``_TF_SKIP``'s."""
+    return not _TF_SKIP.search(rel)
 
 
 def _torch(rel: str) -> bool:
-    return rel in _TORCH_FILES or rel.startswith(("distributed", "utils.data"))
+    return not rel.startswith(_TORCH_SKIP)
 
 
 MODULES_READ = {
     "deepspeed": "all modules", "accelerate": "all modules", "peft": "all modules", "trl": "all modules",
-    "transformers": "trainer*, training_args*, modeling_utils, deepspeed, integrations/*, quantizers/*, models/auto/*, "
-                    "utils/versions, utils/import_utils, generation/utils",
-    "torch": "utils/cpp_extension, distributed/**, serialization, _weights_only_unpickler, cuda/__init__, "
-             "nn/modules/module, utils/checkpoint, utils/data/**, optim/lr_scheduler",
+    "transformers": "every module unpacked (no models/* but models/auto/*) but TensorFlow / Flax / Keras / ONNX "
+                    "ones, testing_utils, commands/*, convert_*, sagemaker/*, pipelines/*, utils/dummy_*, benchmark/*",
+    "torch": "every module unpacked (top-level files, utils/**, distributed/**, cuda/**, compiler/**, optim/**, "
+             "nn/**, amp/**) but _dynamo/**, _meta_registrations, utils/hipify, utils/tensorboard, utils/benchmark, utils/bottleneck, "
+             "utils/jit, nn/quantized, nn/intrinsic, nn/qat",
 }
 # package -> which of its modules (dotted, without the top package) are read
 SELECT: Dict[str, Callable[[str], bool]] = {

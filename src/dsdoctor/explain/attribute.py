@@ -75,7 +75,7 @@ def attribute(line: str, frames: Sequence[Tuple[str, int, str]] = (),
     pkg, func = _indexed(frames)
     if pkg is not None and pkg and pkg not in MI.TITLES:
         return None  # raised in a library the index does not read: failure.raised_by already names it
-    matches = MI.lookup(line, frozenset([pkg]) if pkg else None)
+    matches = MI.lookup(line, frozenset([pkg]) if pkg else None) or MI.lookup_typo(line, frozenset([pkg]) if pkg else None)
     if len(matches) > MAX_MATCHES:
         return None
     matches = [m for m in matches if _possible(m, versions or {})

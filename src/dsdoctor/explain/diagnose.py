@@ -26,6 +26,7 @@ from .indexed_failures import numbered, recheck
 from .launches import split_rendezvous
 from .match import Frame, Hit, Scanner, Traceback
 from .progress import collapsed
+from .raiser import complete
 from .reader import Source, bytes_stream, iter_chunks, open_binary
 
 SECTION = "explain"
@@ -366,8 +367,8 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         if mine:
             return _finding(N.USER_CODE_ERROR, BY_NAME[N.USER_CODE_ERROR].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)
         kind = FM.EXCEPTION if tb.exc_text or root.exc_text else FM.CUT
-        whole = "1" if tb.frames and tb.frames[-1].code else "0"  # the last frame's line has its code after it
-        return _unknown(sc, facts, exc, kind, ev, symptoms, dict(_frame_groups(fr), whole=whole), _frames(tb))
+        frames, whole = complete(_frames(tb), [f.code for f in tb.frames])  # the last frame's name, when the log cuts it
+        return _unknown(sc, facts, exc, kind, ev, symptoms, dict(_frame_groups(fr), whole="1" if whole else "0"), frames)
     fail = _telling(sc)
     if symptoms:  # the launcher's report: quote the rank's own failure line when the log has one
         if fail is not None and fail.name not in (FM.LAUNCHER, FM.EXIT):

@@ -104,6 +104,12 @@ def _module(parts: List[str]) -> str:
     return ".".join(parts) if all(re.fullmatch(r"[A-Za-z_][\w-]{0,100}", p) for p in parts) else ""
 
 
+def _bare(name: str) -> str:
+    """A checkout's directory name as compared with its package: case, ``-``, ``_`` and ``.`` ignored
+    (``LLaMA-Factory`` is ``llamafactory``'s, ``DeepSpeed`` ``deepspeed``'s)."""
+    return re.sub(r"[-_.]", "", name.lower())
+
+
 def library(path: str) -> Optional[Tuple[str, str]]:
     """(package, module) of a frame's file when it is a library's, else None (the user's code, or Python's). The
     module is "" when the path is not one (a log pasted through OCR: ``lr schedules.py``)."""
@@ -116,8 +122,8 @@ def library(path: str) -> Optional[Tuple[str, str]]:
         pkg = parts[i]
         if pkg not in CHECKOUTS or i == len(parts) - 1:
             continue
-        own = parts[i - 1].lower().replace("-", "_") == pkg or (
-            parts[i - 1] == "src" and i >= 2 and parts[i - 2].lower().replace("-", "_") == pkg)
+        own = _bare(parts[i - 1]) == _bare(pkg) or (
+            parts[i - 1] == "src" and i >= 2 and _bare(parts[i - 2]) == _bare(pkg))
         if own or (pkg == "deepspeed" and parts[i + 1] in _DS_SUB):
             return pkg, _module(parts[i:])
     return None
@@ -127,6 +133,37 @@ def python_own(path: str) -> bool:
     """The frame is in Python's own library (or ``<frozen ...>``, ``<string>``), or an entry-point script
     (``bin/torchrun``): neither a library's nor the user's."""
     return bool(_PYTHON.search(path)) and library(path) is None
+
+
+# the names a code line calls: ``self.concatenated_forward(`` -> concatenated_forward
+_CALLED = re.compile(r"([A-Za-z_]\w{0,100})\s*\(")
+
+
+def cut_name(func: str, caller_code: str) -> str:
+    """The whole name of a last frame's function when the log ends in its line (no code line after it, so the name
+    may be cut): a ``<module>``-like name (its ``>`` closes it); else the one name the calling frame's code line
+    calls that starts with it, at least 3 characters shown (``in conc`` below ``self.concatenated_forward(batch)``;
+    ``in _engine_run_backward`` below ``_engine_run_backward(``). "" when not certain."""
+    if re.fullmatch(r"<\w{1,40}>", func):
+        return func
+    if len(func) < 3:
+        return ""
+    names = {n for n in _CALLED.findall(caller_code) if n.startswith(func)}
+    return names.pop() if len(names) == 1 else ""
+
+
+def complete(frames: List[Tuple[str, int, str]], codes: Sequence[str]) -> Tuple[List[Tuple[str, int, str]], bool]:
+    """``frames`` (outermost first) with the last one's function name completed where the log cuts its line
+    (:func:`cut_name`), and whether that name is whole. ``codes``: the code lines of the innermost frames (the
+    last traceback's), "" where the log shows none."""
+    if not frames:
+        return frames, False
+    if codes and codes[-1]:
+        return frames, True
+    name = cut_name(frames[-1][2], codes[-2] if len(codes) > 1 else "")
+    if not name:
+        return frames, False
+    return frames[:-1] + [(frames[-1][0], frames[-1][1], name)], True
 
 
 def from_frames(frames: Sequence[Tuple[str, int, str]], cut: bool = False, whole: bool = True) -> Optional[Raiser]:

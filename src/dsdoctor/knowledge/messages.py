@@ -1,7 +1,7 @@
-"""The message index: every message DeepSpeed, Transformers (trainer, training args, modeling utils, integrations,
-quantizers), Accelerate, PEFT, TRL and torch (cpp_extension, distributed, serialization) raise or log at warning
-level or above, as templates with the module, function and releases that carry them. Derived from the released
-sources by ``scripts/upstream/derive_messages.py`` (``data/messages.json.gz``, loaded on the first lookup only).
+"""The message index: every message DeepSpeed, Transformers (its modules but models', other frameworks', tools'),
+Accelerate, PEFT, TRL and torch (the Python modules releases.py keeps, but Dynamo's and a few tools') raise or log
+at warning level or above, as templates with the module, function and releases that carry them. Derived from the
+released sources by ``scripts/upstream/derive_messages.py`` (``data/messages.json.gz``, loaded on the first lookup only).
 
 :func:`lookup` returns the templates a log line shows, best first (most literal characters matched).
 """
@@ -212,4 +212,42 @@ def lookup(line: str, packages: Optional[FrozenSet[str]] = None) -> List[Match]:
             out.append(Match(m, got[0], got[1]))
     out.sort(key=lambda x: (x.cut, -x.literal, f"{x.message.kind}:" not in text, x.message.package, x.message.module,
                             x.message.function))
+    return out
+
+
+# a retyped message's typo: a word's inner letters swapped (``Zreo`` for ``Zero``); compared by its first and last
+# letter and its inner letters sorted
+_LONG = re.compile(r"\w{4,}")
+TYPO_MIN = 40  # literal characters a message retyped with a typo must match, whole (not cut)
+
+
+def _canon(text: str) -> str:
+    return _LONG.sub(lambda m: m.group()[0] + "".join(sorted(m.group()[1:-1])) + m.group()[-1], text)
+
+
+@functools.lru_cache(maxsize=1)
+def _by_canon() -> Dict[str, List[int]]:
+    out: Dict[str, List[int]] = {}
+    for w, ids in _index().by_word.items():
+        out.setdefault(_canon(w), []).extend(ids)
+    return out
+
+
+def lookup_typo(line: str, packages: Optional[FrozenSet[str]] = None) -> List[Match]:
+    """The templates ``line`` shows when a person retyped it with letters swapped inside words (``DeepSpeed Zreo-3
+    is not compatible with ...``), for a line :func:`lookup` finds nothing in: whole matches of at least
+    ``TYPO_MIN`` literal characters, each word compared by its first and last letter and its inner letters as a set
+    (a transposition). Best first, as :func:`lookup`."""
+    idx = _index()
+    text = _canon(_SPACE.sub(" ", line).strip())
+    cands = {i for w in set(_WORD.findall(text)) for i in _by_canon().get(w, ())}
+    out: List[Match] = []
+    for i in cands:
+        if packages is not None and idx.rows[i][0] not in packages:
+            continue
+        m, chunks = idx.get(i)
+        got = _match(tuple(_canon(c) for c in chunks), text)
+        if got is not None and not got[1] and got[0] >= TYPO_MIN:
+            out.append(Match(m, got[0], False))
+    out.sort(key=lambda x: (-x.literal, x.message.package, x.message.module, x.message.function))
     return out
