@@ -195,3 +195,21 @@ def test_no_deepspeed_zero_stage_still_lints(tmp_path: Path) -> None:
                         "--zero-stage", "3"], cwd=root, capture_output=True, text=True, timeout=300)
     names = {f["name"] for f in json.loads(p.stdout)["findings"] if f["path"] == "finetune_lora.py"}
     assert {"zero3-device-map-conflict", "zero3-unsafe-save"} <= names
+
+
+def test_machine_limit_is_info(tmp_path: Path) -> None:
+    """The memlock limit of the machine lint runs on is no fact of the repository: memlock-too-low is info in
+    ``dsdoctor lint .`` (``dsdoctor check`` on the training host reports it as a warning)."""
+    import resource
+
+    root = tmp_path / "machine-limit"
+    shutil.copytree(CASES / "machine-limit", root, ignore=shutil.ignore_patterns("expect"))
+    _, hard = resource.getrlimit(resource.RLIMIT_MEMLOCK)
+
+    def low() -> None:
+        resource.setrlimit(resource.RLIMIT_MEMLOCK, (64 * 1024, hard))
+
+    p = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", ".", "--format", "json", "--exit-zero"], cwd=root,
+                       capture_output=True, text=True, timeout=300, preexec_fn=low)
+    got = [(f["severity"], f["name"]) for f in json.loads(p.stdout)["findings"] if f["name"] == "memlock-too-low"]
+    assert got == [("info", "memlock-too-low")]
