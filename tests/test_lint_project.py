@@ -213,3 +213,21 @@ def test_machine_limit_is_info(tmp_path: Path) -> None:
                        capture_output=True, text=True, timeout=300, preexec_fn=low)
     got = [(f["severity"], f["name"]) for f in json.loads(p.stdout)["findings"] if f["name"] == "memlock-too-low"]
     assert got == [("info", "memlock-too-low")]
+
+
+def test_readme_cd_and_false_flags() -> None:
+    """A README block's ``cd`` moves where its paths resolve (two train.py in the project: only the cd says which);
+    an option given as False is not passed."""
+    root = CASES / "readme-cd"
+    rs = file_recipes(str(root / "README.md"), "markdown", str(root))
+    assert [(Path(r.entry or "").relative_to(root).as_posix(), r.stage) for r in rs] == [("finetune/train.py", 3),
+                                                                                        ("finetune/train.py", 2)]
+    assert "use_lora" not in rs[0].flags and {"use_lora", "bits"} <= rs[1].flags
+
+
+def test_readme_from_another_directory() -> None:
+    """A README command written for a reader in train/: the entry and config are the one file ending so."""
+    root = CASES / "readme-elsewhere"
+    rs = file_recipes(str(root / "README.md"), "markdown", str(root))
+    assert [(Path(r.entry or "").relative_to(root).as_posix(), [Path(c).relative_to(root).as_posix() for c in r.configs])
+            for r in rs] == [("train/train_sft.py", ["train/ds_config/zero3.json"])]

@@ -144,8 +144,9 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
         from .flags import BY_SOURCE, GATED, gating_flag
 
         cache = t.extra.setdefault("flag_gates", {})
-        flag = gating_flag(c.src, [t.linecol(pos)[0]], passed, cache) if rule.name in GATED else None
-        sources = [e.line for e in evidence[:-1] if e.line is not None and e.path == t.path]
+        line, col = t.linecol(pos)  # libcst's columns (the gates') are 0-based
+        flag = gating_flag(c.src, [(line, col - 1)], passed, cache) if rule.name in GATED else None
+        sources = [(e.line, max((e.col or 1) - 1, 0)) for e in evidence[:-1] if e.line is not None and e.path == t.path]
         if flag is None and rule.name in BY_SOURCE and sources:  # the values it names; the last is the load
             flag = gating_flag(c.src, sources, passed, cache)
         if flag is not None:
