@@ -54,6 +54,7 @@ class Found:
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # file -> options its ZeRO-3 launches pass
     no_deepspeed: Dict[str, str] = field(default_factory=dict)  # file -> why: its project never names DeepSpeed
     named_only: Dict[str, List[Tuple[int, int, str]]] = field(default_factory=dict)  # lint/calls.py "named"
+    unrun: Dict[str, str] = field(default_factory=dict)  # file -> why: no recipe runs it, no project file imports it
 
 
 _SOURCE_EXTS = (".py", ".sh", ".bash", ".slurm", ".sbatch", ".json", ".hjson", ".yaml", ".yml", ".toml", ".md")

@@ -45,6 +45,7 @@ class Usage:
     no_deepspeed: Dict[str, str] = field(default_factory=dict)  # script -> why: its project never names DeepSpeed
     # script -> (first line, last line, name) of top-level functions a ZeRO-3 launch only names, never calls
     named_only: Dict[str, List[Tuple[int, int, str]]] = field(default_factory=dict)
+    unrun: Dict[str, str] = field(default_factory=dict)  # script -> why nothing in its project runs or imports it
 
 
 @dataclass
