@@ -25,7 +25,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 from .discover import _PY_CFG, _read, _walk_into, launch_world
 from .launch.shell import Command
 from .launch.shell import parse as parse_shell
-from .script.context import config_stage
+from .script.context import accelerate_stage, config_stage
 
 _CFG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
 _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
@@ -291,7 +291,9 @@ def _accelerate_launch(r: Recipe, cmd: Command, path: str, root: str) -> None:
         r.stage, r.stage_source = int(stage[0]), f"--zero_stage {stage[0]} in {r.where}"
 
 
-def _accelerate_yaml(r: Recipe, yaml: str, root: str) -> None:
+def _accelerate_yaml(r: Recipe, yaml: str, root: str, named: bool = True) -> None:
+    """``named``: an ``accelerate launch --config_file`` names the YAML; else its ``zero_stage`` counts only when it
+    reads as an accelerate config (a memory calculator's YAML with a zero_stage key is none)."""
     text = _read(yaml)
     m = _YAML_ACC_CFG.search(text)
     if m is not None and m.group(1).lower() != "none":
@@ -301,9 +303,10 @@ def _accelerate_yaml(r: Recipe, yaml: str, root: str) -> None:
         if cfg is not None and cfg not in r.configs:
             r.configs.append(cfg)
     st = _YAML_STAGE.search(text)
-    if st is not None and r.stage is None:
+    stage = (int(st.group(1)) if st is not None else None) if named else accelerate_stage(text)
+    if stage is not None and r.stage is None:
         r.names_config = True
-        r.stage, r.stage_source = int(st.group(1)), f"zero_stage {st.group(1)} in {yaml}"
+        r.stage, r.stage_source = stage, f"zero_stage {stage} in {yaml}"
     _config_stage(r)
 
 
@@ -319,7 +322,7 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
         if _YAML_DS.search(text):
             _training_yaml(r, path, path, root)
         else:
-            _accelerate_yaml(r, path, root)
+            _accelerate_yaml(r, path, root, named=False)
         _config_stage(r)
         return [r] if r.deepspeed else []
     if kind == "python":
