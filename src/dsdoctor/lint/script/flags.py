@@ -23,7 +23,8 @@ from ... import names as N
 # zero3-device-map-conflict: also when every value it names as the source is in such a body (the load is not)
 BY_SOURCE = {N.ZERO3_DEVICE_MAP_CONFLICT}
 GATED = {N.ZERO3_DEVICE_MAP_CONFLICT, N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, N.QLORA_QUANT_STORAGE_MISSING,
-         N.ZERO3_UNSUPPORTED_QUANTIZATION, N.PREPARE_KBIT_UNDER_ZERO3}
+         N.ZERO3_UNSUPPORTED_QUANTIZATION, N.PREPARE_KBIT_UNDER_ZERO3,
+         N.PEFT_CHECKPOINTING_REENTRANT}  # points at the use_reentrant=False that causes it
 _NAMESPACE = re.compile(r"^(\w*args|opts?|cfg)$")
 
 
