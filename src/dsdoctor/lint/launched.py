@@ -135,6 +135,7 @@ def _model(root: str, found: "Found") -> None:
             if engine is not None:
                 found.never_zero3[f] = f"it uses {engine}, not DeepSpeed"
     started = [r for r in recipes if r.entry is not None and r.entry in entries.graph]
+    found.entries.update(r.entry for r in started if r.entry is not None)
     if started:
         found.launches.update(_contexts(started, entries, found.imported, found.zero3_flags))
         _called(started, entries, found)

@@ -46,6 +46,7 @@ class Usage:
     # script -> (first line, last line, name) of top-level functions a ZeRO-3 launch only names, never calls
     named_only: Dict[str, List[Tuple[int, int, str]]] = field(default_factory=dict)
     unrun: Dict[str, str] = field(default_factory=dict)  # script -> why nothing in its project runs or imports it
+    entries: Set[str] = field(default_factory=set)  # scripts the project's DeepSpeed recipes start
 
 
 @dataclass

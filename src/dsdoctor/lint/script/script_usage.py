@@ -36,6 +36,7 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
             base.zero3_flags = dict(found.zero3_flags)
             base.no_deepspeed = dict(found.no_deepspeed)
             base.named_only = dict(found.named_only)
+            base.entries = set(found.entries)
     if found is not None:
         base.unrun = dict(found.unrun)
     if base.zero3 is None and settings is not None:
