@@ -1,5 +1,4 @@
 from transformers import HfArgumentParser, Trainer, TrainingArguments
-
 from vlm.modeling import build_model
 
 training_args, = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()
