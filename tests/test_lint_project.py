@@ -208,3 +208,39 @@ def test_no_deepspeed_zero_stage_still_lints(tmp_path: Path) -> None:
                         "--zero-stage", "3"], cwd=root, capture_output=True, text=True, timeout=300)
     names = {f["name"] for f in json.loads(p.stdout)["findings"] if f["path"] == "finetune_lora.py"}
     assert {"zero3-device-map-conflict", "zero3-unsafe-save"} <= names
+
+
+def test_machine_limit_is_info(tmp_path: Path) -> None:
+    """The memlock limit of the machine lint runs on is no fact of the repository: memlock-too-low is info in
+    ``dsdoctor lint .`` (``dsdoctor check`` on the training host reports it as a warning)."""
+    import resource
+
+    root = tmp_path / "machine-limit"
+    shutil.copytree(CASES / "machine-limit", root, ignore=shutil.ignore_patterns("expect"))
+    _, hard = resource.getrlimit(resource.RLIMIT_MEMLOCK)
+
+    def low() -> None:
+        resource.setrlimit(resource.RLIMIT_MEMLOCK, (64 * 1024, hard))
+
+    p = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", ".", "--format", "json", "--exit-zero"], cwd=root,
+                       capture_output=True, text=True, timeout=300, preexec_fn=low)
+    got = [(f["severity"], f["name"]) for f in json.loads(p.stdout)["findings"] if f["name"] == "memlock-too-low"]
+    assert got == [("info", "memlock-too-low")]
+
+
+def test_readme_cd_and_false_flags() -> None:
+    """A README block's ``cd`` moves where its paths resolve (two train.py in the project: only the cd says which);
+    an option given as False is not passed."""
+    root = CASES / "readme-cd"
+    rs = file_recipes(str(root / "README.md"), "markdown", str(root))
+    assert [(Path(r.entry or "").relative_to(root).as_posix(), r.stage) for r in rs] == [("finetune/train.py", 3),
+                                                                                        ("finetune/train.py", 2)]
+    assert "use_lora" not in rs[0].flags and {"use_lora", "bits"} <= rs[1].flags
+
+
+def test_readme_from_another_directory() -> None:
+    """A README command written for a reader in train/: the entry and config are the one file ending so."""
+    root = CASES / "readme-elsewhere"
+    rs = file_recipes(str(root / "README.md"), "markdown", str(root))
+    assert [(Path(r.entry or "").relative_to(root).as_posix(), [Path(c).relative_to(root).as_posix() for c in r.configs])
+            for r in rs] == [("train/train_sft.py", ["train/ds_config/zero3.json"])]

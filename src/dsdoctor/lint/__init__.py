@@ -159,6 +159,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
     base.multinode = found.multinode
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
     base.memlock = memlock_limit()
+    base.memlock_host = machine  # lint elsewhere: the machine it runs on need not be the training host
     if machine:
         from ..probes.cpu_fp16 import machine_cpu_fp16
 

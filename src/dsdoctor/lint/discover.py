@@ -55,6 +55,8 @@ class Found:
     no_deepspeed: Dict[str, str] = field(default_factory=dict)  # file -> why: its project never names DeepSpeed
     named_only: Dict[str, List[Tuple[int, int, str]]] = field(default_factory=dict)  # lint/calls.py "named"
     named: Set[str] = field(default_factory=set)  # files named alone, in their project's context (lint/named.py)
+    unrun: Dict[str, str] = field(default_factory=dict)  # file -> why: no recipe runs it, no project file imports it
+    entries: Set[str] = field(default_factory=set)  # the Python files the project's DeepSpeed recipes start
 
 
 _SOURCE_EXTS = (".py", ".sh", ".bash", ".slurm", ".sbatch", ".json", ".hjson", ".yaml", ".yml", ".toml", ".md")

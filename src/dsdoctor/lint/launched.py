@@ -115,7 +115,8 @@ class _Entries:
 
 def _model(root: str, found: "Found") -> None:
     kinds = {p: k for p, k in found.kinds.items() if _under(p, root)}
-    recipes = [r for r in read_recipes(root, kinds)  # a test's launch is no recipe of the project
+    every = read_recipes(root, kinds)
+    recipes = [r for r in every  # a test's launch is no recipe of the project
                if r.deepspeed and not is_test(r.where.rsplit(":", 1)[0], root)]
     found.recipes += recipes
     pyfiles = [p for p, k in kinds.items() if k == "python"]
@@ -125,6 +126,7 @@ def _model(root: str, found: "Found") -> None:
     entries = _Entries(import_graph(pyfiles, root, named), named)
     for r in recipes:
         _configs(r, entries, found)
+    _unrun(every, entries.graph, root, found)
     for f in pyfiles:
         if is_test(f, root):
             found.never_zero3[f] = "a test file: no launch of the project runs it under ZeRO-3"
@@ -133,12 +135,24 @@ def _model(root: str, found: "Found") -> None:
             if engine is not None:
                 found.never_zero3[f] = f"it uses {engine}, not DeepSpeed"
     started = [r for r in recipes if r.entry is not None and r.entry in entries.graph]
+    found.entries.update(r.entry for r in started if r.entry is not None)
     if started:
         found.launches.update(_contexts(started, entries, found.imported, found.zero3_flags))
         _called(started, entries, found)
 
 
 _RANK = {"dead": 0, "named": 1, "called": 2}
+UNRUN = "nothing in the project runs or imports it (no launch line, README command or project import names it)"
+
+
+def _unrun(recipes: List[Recipe], graph: Graph, root: str, found: "Found") -> None:
+    """The Python files that no recipe starts (DeepSpeed or not: ``python demo.py`` counts) and no project file
+    imports (a vendored demo, a benchmark module no registry lists): ``unrun``. Tests are run by their runner."""
+    ran = {r.entry for r in recipes if r.entry is not None}
+    imported = set().union(*graph.values()) if graph else set()
+    for f in graph:
+        if f not in ran and f not in imported and not is_test(f, root):
+            found.unrun[f] = UNRUN
 
 
 def _called(recipes: List[Recipe], entries: _Entries, found: "Found") -> None:

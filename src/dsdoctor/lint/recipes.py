@@ -6,7 +6,11 @@ are expanded), an accelerate YAML or a training YAML with a ``deepspeed:`` key, 
 literal config path (``TrainingArguments(deepspeed="z3.json")``, ``deepspeed.initialize(config="z3.json")``).
 Each says which Python file it starts (its entry), the ds_configs it hands over, the ZeRO stage (from those
 configs, an accelerate YAML's ``zero_stage`` or a ``--zero_stage 3`` / ``--ds.zero_stage 3`` flag) and the
-world size of its launch line. Paths are resolved from the recipe's directory, its parents, then the root.
+world size of its launch line. Paths are resolved from the recipe's directory (or the one a ``cd`` line before the
+launch moved to), its parents, then the root. A README command is written for a reader standing where the files
+are: a path it names that does not resolve so is the one file of the project whose path ends with it (under the
+README's directory first), and a config beside the entry script it names is looked up from that script.
+An option given as false (``--use_lora False``) is not passed: a problem behind it stays off in that launch.
 """
 
 from __future__ import annotations
@@ -15,12 +19,13 @@ import os
 import re
 import shlex
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
-from .discover import _PY_CFG, _read, launch_world
+from .discover import _PY_CFG, _read, _walk_into, launch_world
 from .launch.shell import Command
 from .launch.shell import parse as parse_shell
-from .script.context import config_stage
+from .script.context import accelerate_stage, config_stage
 
 _CFG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
 _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
@@ -33,6 +38,9 @@ _FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+-]*)[^\n]*$", re.M)
 _SHELL_LANGS = ("", "bash", "sh", "shell", "console", "zsh", "shell-session")
 _LAUNCH_WORD = re.compile(r"deepspeed|torchrun|accelerate|python|torch\.distributed")
 _TORCH_LAUNCH = ("torch.distributed.run", "torch.distributed.launch")
+_CD = re.compile(r"(?:^|[;&|(])[ \t]*cd[ \t]+\S")
+_FALSE = ("false", "no")
+MAX_INDEX = 20000  # files indexed to find what a README command names from another directory
 
 
 @dataclass
@@ -79,6 +87,32 @@ def resolve(ref: str, recipe: str, root: str) -> Optional[str]:
     return cand if os.path.isfile(cand) else None
 
 
+@lru_cache(maxsize=8)
+def _index(root: str) -> Tuple[str, ...]:
+    """The project's files (relative paths as lint shows them), walked once per root when a README needs it."""
+    out: List[str] = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if _walk_into(os.path.join(d, x), x, True))
+        out += [os.path.normpath(os.path.join(d, f)) for f in files]
+        if len(out) > MAX_INDEX:
+            break
+    return tuple(out)
+
+
+def resolve_anywhere(ref: str, near: str, root: str) -> Optional[str]:
+    """The one file of the project whose path ends with ``ref`` (a README's path written for a reader in another
+    directory): among those under ``near`` if any are, else in the whole project; None when none or several."""
+    ref = os.path.normpath(ref)
+    if not ref or "$" in ref or os.path.isabs(ref) or ref.startswith(".."):
+        return None
+    tail = os.sep + ref
+    hits = [f for f in _index(os.path.normpath(root)) if (os.sep + f).endswith(tail)]
+    near = os.path.normpath(near)
+    close = [f for f in hits if near in (".", "") or f.startswith(near + os.sep)]
+    pick = close or hits
+    return pick[0] if len(pick) == 1 else None
+
+
 def _expand(tok: str, env: Dict[str, str]) -> str:
     def one(m: "re.Match[str]") -> str:
         name = m.group(1) or m.group(3)
@@ -107,7 +141,7 @@ def _launch_lines(text: str) -> str:
     lines = text.split("\n")
     keep = [False] * len(lines)
     for i, line in enumerate(lines):
-        if _LAUNCH_WORD.search(line):
+        if _LAUNCH_WORD.search(line) or _CD.search(line):
             keep[i] = True
             j = i
             while j > 0 and lines[j - 1].rstrip().endswith("\\"):
@@ -120,10 +154,12 @@ def _launch_lines(text: str) -> str:
     return "\n".join(line if k else " " * len(line) for line, k in zip(lines, keep))
 
 
-def shell_recipes(path: str, text: str, root: str, first_line: int = 1) -> List[Recipe]:
-    """The launches of a shell script (or a README code block starting at ``first_line`` of ``path``)."""
+def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: bool = False) -> List[Recipe]:
+    """The launches of a shell script (or, ``readme``, a README code block starting at ``first_line`` of
+    ``path``)."""
     assigns = _variables(text)
     out: List[Recipe] = []
+    here = path  # paths resolve from its directory: the one a `cd` line moved to
     for cmd in parse_shell(_launch_lines(text)).commands:
         env: Dict[str, str] = {}
         for off, name, val in assigns:
@@ -132,15 +168,35 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1) -> List[
             env[name] = _expand(val, env)
         env.update(cmd.env)
         argv = [_expand(a, env) for a in cmd.argv]
+        if argv[0] == "cd":
+            here = _cd(here, argv[1] if len(argv) > 1 else "", path, root)
+            continue
         expanded = Command(argv, cmd.start, cmd.env, cmd.token_pos)
         line = first_line + text.count("\n", 0, cmd.start)
-        r = _command(expanded, f"{path}:{line}", path, root, env)
+        r = _command(expanded, f"{path}:{line}", here, root, env, readme)
         if r is not None:
             out.append(r)
     return out
 
 
-def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]) -> Optional[Recipe]:
+def _cd(here: str, to: str, path: str, root: str) -> str:
+    """Where a recipe's paths resolve from after ``cd to`` (a stand-in file in that directory); back to the
+    recipe's own directory when the target is unknown (``$VAR``, ``-``, outside the project, not a directory)."""
+    if not to or "$" in to or to == "-" or os.path.isabs(to) or to.startswith("~"):
+        return path
+    d = os.path.normpath(os.path.join(os.path.dirname(here) or ".", to))
+    if not os.path.isdir(d) or not _inside(d, root):
+        return path
+    return os.path.join(d, os.path.basename(path))
+
+
+def _inside(path: str, root: str) -> bool:
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    return rel == "." or not rel.startswith("..")
+
+
+def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str], readme: bool = False
+             ) -> Optional[Recipe]:
     argv = cmd.argv
     prog = argv[0].rsplit("/", 1)[-1] if argv else ""
     launcher = cmd.launcher
@@ -149,8 +205,8 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     if launcher is None:
         return None
     r = Recipe(where, launcher=launcher)
-    at = _entry(r, argv, path, root)
-    _options(r, argv[at + 1:] if at is not None else [], path, root)
+    at = _entry(r, argv, path, root, readme)
+    _options(r, argv[at + 1:] if at is not None else [], path, root, readme)
     if launcher == "accelerate":
         _accelerate_launch(r, cmd, path, root)
     stage = env.get("ACCELERATE_DEEPSPEED_ZERO_STAGE")
@@ -162,11 +218,13 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     return r
 
 
-def _entry(r: Recipe, argv: List[str], path: str, root: str) -> Optional[int]:
+def _entry(r: Recipe, argv: List[str], path: str, root: str, readme: bool = False) -> Optional[int]:
     """Set the recipe's entry (a ``.py`` argument or ``-m`` / ``--module`` module); its index in argv."""
     for i, a in enumerate(argv[1:], 1):
         if a.endswith(".py"):
             r.entry = resolve(a, path, root)
+            if r.entry is None and readme:
+                r.entry = resolve_anywhere(a, os.path.dirname(path), root)
             return i
         if a in ("-m", "--module") and i + 1 < len(argv) and argv[i + 1] not in _TORCH_LAUNCH:
             mod = argv[i + 1].replace(".", "/")
@@ -175,18 +233,21 @@ def _entry(r: Recipe, argv: List[str], path: str, root: str) -> Optional[int]:
     return None
 
 
-def _options(r: Recipe, args: List[str], path: str, root: str) -> None:
+def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = False) -> None:
     """Configs, stage flags and training YAMLs among the entry script's arguments."""
     for i, a in enumerate(args):
         key, eq, val = a.partition("=")
-        if key.startswith("--") and len(key) > 2:
-            r.flags.add(key[2:].replace("-", "_"))
         if not eq:
             val = args[i + 1] if i + 1 < len(args) else ""
+        if key.startswith("--") and len(key) > 2 and not (val.lower() in _FALSE and (eq or not val.startswith("-"))):
+            r.flags.add(key[2:].replace("-", "_"))  # `--use_lora False` passes nothing
         if key in _CFG_FLAGS and val and not val.startswith("-") and val.lower() not in ("true", "false"):
             r.names_config = True
             r.flag_loaded_by = r.flag_loaded_by or ("deepspeed" if key == "--deepspeed_config" else "trainer")
             cfg = resolve(val, path, root)
+            if cfg is None and readme:  # a README: beside the entry script it names, else the one such file
+                cfg = (resolve(val, r.entry, root) if r.entry else None) or \
+                    resolve_anywhere(val, os.path.dirname(path), root)
             if cfg is not None and cfg not in r.configs:
                 r.configs.append(cfg)
         elif _STAGE_FLAG.match(key) and val.isdigit():
@@ -230,7 +291,9 @@ def _accelerate_launch(r: Recipe, cmd: Command, path: str, root: str) -> None:
         r.stage, r.stage_source = int(stage[0]), f"--zero_stage {stage[0]} in {r.where}"
 
 
-def _accelerate_yaml(r: Recipe, yaml: str, root: str) -> None:
+def _accelerate_yaml(r: Recipe, yaml: str, root: str, named: bool = True) -> None:
+    """``named``: an ``accelerate launch --config_file`` names the YAML; else its ``zero_stage`` counts only when it
+    reads as an accelerate config (a memory calculator's YAML with a zero_stage key is none)."""
     text = _read(yaml)
     m = _YAML_ACC_CFG.search(text)
     if m is not None and m.group(1).lower() != "none":
@@ -240,9 +303,10 @@ def _accelerate_yaml(r: Recipe, yaml: str, root: str) -> None:
         if cfg is not None and cfg not in r.configs:
             r.configs.append(cfg)
     st = _YAML_STAGE.search(text)
-    if st is not None and r.stage is None:
+    stage = (int(st.group(1)) if st is not None else None) if named else accelerate_stage(text)
+    if stage is not None and r.stage is None:
         r.names_config = True
-        r.stage, r.stage_source = int(st.group(1)), f"zero_stage {st.group(1)} in {yaml}"
+        r.stage, r.stage_source = stage, f"zero_stage {stage} in {yaml}"
     _config_stage(r)
 
 
@@ -252,13 +316,13 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
     if kind == "shell":
         return shell_recipes(path, text, root)
     if kind == "markdown":
-        return [r for start, block in _code_blocks(text) for r in shell_recipes(path, block, root, start)]
+        return [r for start, block in _code_blocks(text) for r in shell_recipes(path, block, root, start, True)]
     if kind == "accelerate":
         r = Recipe(f"{path}:1")
         if _YAML_DS.search(text):
             _training_yaml(r, path, path, root)
         else:
-            _accelerate_yaml(r, path, root)
+            _accelerate_yaml(r, path, root, named=False)
         _config_stage(r)
         return [r] if r.deepspeed else []
     if kind == "python":
@@ -293,9 +357,17 @@ def _code_blocks(text: str) -> List[Tuple[int, str]]:
 
 
 def markdown_files(root: str, dirs: "Iterator[str]") -> List[str]:
-    """README-like Markdown files in ``root`` and the given directories (where the project's files are)."""
+    """README-like Markdown files in ``root``, the given directories (where the project's files are) and the
+    directories between them and ``root`` (a sub-project's README above its ``src/``)."""
     out = []
-    for d in sorted(set(dirs) | {root}):
+    root = os.path.normpath(root)
+    wanted = {root}
+    for d in set(dirs):
+        d = os.path.normpath(d)
+        while d not in wanted and _inside(d, root):
+            wanted.add(d)
+            d = os.path.dirname(d) or "."
+    for d in sorted(wanted):
         try:
             names = sorted(os.listdir(d))
         except OSError:

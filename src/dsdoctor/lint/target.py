@@ -28,6 +28,7 @@ class Usage:
     accelerate_save_16bit: Optional[bool] = None  # an accelerate YAML that uses the config sets zero3_save_16bit_model
     accelerator: Optional[str] = None  # DS_ACCELERATOR (env / script)
     memlock: Optional[int] = None  # RLIMIT_MEMLOCK soft (bytes; None = unlimited / unknown)
+    memlock_host: bool = False  # ``memlock`` is the training host's (check on the machine), not just where lint runs
     cpu_fp16: Optional[bool] = None  # the run's CPU has oneDNN fp16 (check / preflight on the machine; None = unknown)
     cpu_fp16_source: str = ""
     multinode: Optional[bool] = None
@@ -47,6 +48,8 @@ class Usage:
     # scripts named alone whose ZeRO-3 context is their project's (lint/named.py): a finding behind an option no
     # ZeRO-3 launch passes stays a warning (the option is one of the file the user asked about)
     named: Set[str] = field(default_factory=set)
+    unrun: Dict[str, str] = field(default_factory=dict)  # script -> why nothing in its project runs or imports it
+    entries: Set[str] = field(default_factory=set)  # scripts the project's DeepSpeed recipes start
 
 
 @dataclass

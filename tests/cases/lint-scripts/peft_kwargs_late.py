@@ -1,7 +1,7 @@
 # dsdoctor-case: target=transformers==4.46.3,deepspeed==0.19.2 zero3=project
-# expect: peft-checkpointing-reentrant@20 error
+# expect: peft-checkpointing-reentrant@20 info
 """Non-reentrant checkpointing chosen after parsing, by assigning gradient_checkpointing_kwargs on the training
-arguments (only in one branch: the other keeps the reentrant setting PEFT needs under ZeRO-3 here)."""
+arguments (only in one branch: the other keeps the reentrant setting PEFT needs under ZeRO-3 here). No --tune_vision in the launch: info."""
 from dataclasses import dataclass
 
 import transformers

@@ -1,8 +1,8 @@
 # dsdoctor-case: target=transformers==4.46.3 zero3=project
 # expect: zero3-device-map-conflict@69 info
 # expect: zero3-low-cpu-mem-usage-conflict@76 error
-# expect: zero3-unsupported-quantization@71 error
-"""Written in the style of Qwen's finetune.py (dataclass arguments, q_lora device_map branch, GPTQ)."""
+# expect: zero3-unsupported-quantization@71 info
+"""Written in the style of Qwen's finetune.py (dataclass arguments, q_lora device_map branch, GPTQ). No --q_lora in the launch: info."""
 import logging
 import os
 from dataclasses import dataclass, field

@@ -28,7 +28,12 @@ def check(t: Target) -> Iterator[Hit]:
         if not on:
             continue
         title, explanation, evidence = parts(lim, why)
-        yield RULE.hit(t, t.key_pos("zero_optimization", which), title, explanation, (memlock_fix(),), evidence=evidence)
+        severity = None
+        if not t.usage.memlock_host:  # a fact of the machine lint runs on, not of the files: info there
+            severity = Severity.INFO
+            title += " (the limit of the machine dsdoctor runs on: it holds if this is the training host)"
+        yield RULE.hit(t, t.key_pos("zero_optimization", which), title, explanation, (memlock_fix(),),
+                       severity=severity, evidence=evidence)
         return
 
 
@@ -40,7 +45,9 @@ RULE = Rule(
         summary="ulimit -l is too low for the config's pinned offload buffers",
         what=f"offload_* to cpu/nvme with pin_memory true (explicit, or the default from {K.PIN_MEMORY_DEFAULT_TRUE_FROM}) "
          f"and RLIMIT_MEMLOCK below {MIN_MEMLOCK >> 20} MiB on this machine.",
-        why="Pinned host memory counts against the memlock limit: allocations fail or fall back to pageable memory.",
+        why="Pinned host memory counts against the memlock limit: allocations fail or fall back to pageable memory. "
+        "`dsdoctor lint` reads the limit of the machine it runs on, which need not be the training host: there "
+        "the finding is info; `dsdoctor check` (run on the training host) reports it as a warning.",
         fix="ulimit -l unlimited (docker: --ulimit memlock=-1).",
         section="Config"),
     check=check,

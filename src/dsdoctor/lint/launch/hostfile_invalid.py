@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 from ... import names as N
@@ -10,11 +11,23 @@ from ...model import Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 
+_PLACEHOLDER = re.compile(r"^\S+\s+slots=(?!\d+$)\S*[A-Za-z<>{}$]\S*$")  # slots=N, slots=<gpus>, slots=num_gpus
+
 
 def check(t: Target) -> Iterator[Hit]:
-    _, problems = hostfile_problems(t.text)
+    hosts, problems = hostfile_problems(t.text)
+    if problems and not hosts and all(_PLACEHOLDER.match(_line(t.text, off)) for off, _ in problems):
+        lines = ", ".join(str(t.linecol(off)[0]) for off, _ in problems)
+        yield RULE.hit(t, problems[0][0], f"A hostfile template: the slot counts are placeholders (line {lines}) to "
+                       "fill in before launching; as shipped the launcher refuses it", severity=Severity.INFO)
+        return
     for off, msg in problems:
         yield RULE.hit(t, off, f"ValueError: {msg}")
+
+
+def _line(text: str, off: int) -> str:
+    end = text.find("\n", off)
+    return text[off:end if end >= 0 else len(text)].strip()
 
 
 RULE = Rule(
@@ -26,7 +39,8 @@ RULE = Rule(
         what="Each non-blank, non-# line must match `^(\\S+)\\s+slots=(\\d+)`; a host may appear once.",
         why="The deepspeed launcher raises ValueError (`Hostfile contains a bad entry ...`, `... multiple entries for ...`, "
         "`Hostfile is empty or not formatted correctly ...`) before starting anything.",
-        fix="One `host slots=N` line per host.",
+        fix="One `host slots=N` line per host. A template whose every line is `host slots=<placeholder>` (a word, "
+        "not a number) is reported as info: it is written to be filled in.",
         section="Launch"),
     check=check,
     valid=(Example("# two nodes\nworker-0 slots=8\n\nworker-1 slots=8\n"),),

@@ -61,6 +61,8 @@ def make_target(path: str, usage: Usage) -> Target:
         script = analyse(src.module)
         if usage.imported.get(os.path.normpath(path)) is not None:
             _not_taken(script, usage.imported[os.path.normpath(path)] or set())
+        if os.path.normpath(path) in usage.imported and os.path.normpath(path) not in usage.entries:
+            _main_block_dead(script)  # imported by a ZeRO-3 launch, started by none: its __main__ block never runs
         values = Values(script)
         own, own_source = script_zero3(path, script, values)
         never = usage.never_zero3.get(os.path.normpath(path))
@@ -90,6 +92,18 @@ def _not_taken(script: "Script", taken: Set[str]) -> None:
             continue
         name = getattr(getattr(fn.node, "name", None), "value", None)
         if name and name not in taken and script.name_count.get(name, 0) <= 1:
+            e.dead = True
+
+
+def _main_block_dead(script: "Script") -> None:
+    """Events in the module's ``if __name__ == "__main__":`` block (a smoke test of a model file) are dead."""
+    import libcst as cst
+
+    def is_main(test: Any) -> bool:
+        return isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value == "__name__"
+
+    for e in script.events:
+        if e.scope is script.module_scope and any(body and is_main(test) for test, body in e.conds):
             e.dead = True
 
 
@@ -146,8 +160,9 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
         from .flags import BY_SOURCE, GATED, gating_flag
 
         cache = t.extra.setdefault("flag_gates", {})
-        flag = gating_flag(c.src, [t.linecol(pos)[0]], passed, cache) if rule.name in GATED else None
-        sources = [e.line for e in evidence[:-1] if e.line is not None and e.path == t.path]
+        line, col = t.linecol(pos)  # libcst's columns (the gates') are 0-based
+        flag = gating_flag(c.src, [(line, col - 1)], passed, cache) if rule.name in GATED else None
+        sources = [(e.line, max((e.col or 1) - 1, 0)) for e in evidence[:-1] if e.line is not None and e.path == t.path]
         if flag is None and rule.name in BY_SOURCE and sources:  # the values it names; the last is the load
             flag = gating_flag(c.src, sources, passed, cache)
         if flag is not None:  # a file named alone keeps a warning (lint/named.py)

@@ -14,6 +14,15 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 _ZERO_FLAG = re.compile(r"--zero[_-]stage[= ]+['\"]?(\d)|ACCELERATE_DEEPSPEED_ZERO_STAGE=['\"]?(\d)")
 _YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
+# an accelerate config (not any YAML with a zero_stage key: a memory calculator's, a training framework's own)
+_ACCELERATE = re.compile(r"^\s*(?:distributed_type\s*:\s*['\"]?DEEPSPEED|deepspeed_config\s*:|compute_environment\s*:)",
+                         re.M)
+
+
+def accelerate_stage(text: str) -> Optional[int]:
+    """The ``zero_stage`` of an accelerate config YAML; None when unset or when the YAML is no accelerate config."""
+    m = _YAML_STAGE.search(text)
+    return int(m.group(1)) if m is not None and _ACCELERATE.search(text) else None
 
 
 def config_stage(path: str) -> Optional[int]:
@@ -40,8 +49,11 @@ def project_zero3(kinds: Dict[str, str], read: "object") -> Tuple[Optional[bool]
             stage = config_stage(path)
         elif kind in ("accelerate", "shell") and os.path.isfile(path):
             text = read(path)  # type: ignore[operator]
-            m = (_YAML_STAGE if kind == "accelerate" else _ZERO_FLAG).search(text)
-            stage = int(next(g for g in m.groups() if g)) if m else None
+            if kind == "accelerate":
+                stage = accelerate_stage(text)
+            else:
+                m = _ZERO_FLAG.search(text)
+                stage = int(next(g for g in m.groups() if g)) if m else None
         if stage == 3:
             return True, f"zero_optimization stage 3 in {path}" if kind == "ds_config" else f"ZeRO stage 3 in {path}"
         if stage is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Iterator
 
 from ... import names as N
@@ -14,8 +15,10 @@ from . import ctx
 def check(t: Target) -> Iterator[Hit]:
     c = ctx(t)
     if c.src.error is not None:
-        yield RULE.hit(t, None, f"not linted: {c.src.error}",
-                       fixes=(Fix("make it valid Python 3 (dsdoctor reads UTF-8 or the declared coding)", "safe"),))
+        unrun = t.usage.unrun.get(os.path.normpath(t.path))
+        yield RULE.hit(t, None, f"not linted: {c.src.error}" + (f" ({unrun})" if unrun else ""),
+                       fixes=(Fix("make it valid Python 3 (dsdoctor reads UTF-8 or the declared coding)", "safe"),),
+                       severity=Severity.INFO if unrun else None)
 
 
 RULE = Rule(
@@ -25,7 +28,8 @@ RULE = Rule(
         Severity.WARNING,
         summary="A Python file dsdoctor cannot read or parse as Python 3",
         what="A .py file with a syntax error, Python 2 syntax, undecodable bytes (no coding declaration) or over 16 MiB.",
-        why="The script rules cannot look at it; the other files are still linted.",
+        why="The script rules cannot look at it; the other files are still linted. In a project linted as a "
+        "directory, a file that no launch line, README command or project import runs is reported as info.",
         fix="Fix the syntax or the encoding declaration.",
         section="Script"),
     check=check,

@@ -37,6 +37,9 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
             base.no_deepspeed = dict(found.no_deepspeed)
             base.named_only = dict(found.named_only)
             base.named = set(found.named)
+            base.entries = set(found.entries)
+    if found is not None:
+        base.unrun = dict(found.unrun)
     if base.zero3 is None and settings is not None:
         default = settings.zero3_default()
         if default is not None:

@@ -49,6 +49,25 @@ def _raw_state_dict(c: Ctx, expr: Any, scope: Any, models: Set[str], depth: int 
     return None
 
 
+def _trainer_save_param(c: Ctx, scope: Any, sd: Any) -> bool:
+    """Is ``sd`` the ``state_dict`` parameter of a ``_save(self, output_dir, state_dict=None)`` method (a Trainer
+    subclass's copy of ``Trainer._save``)? ``Trainer.save_model`` calls it, and under ZeRO-3 hands it the gathered
+    state dict (or handles the save itself): its ``if state_dict is None: state_dict = self.model.state_dict()``
+    fallback is Trainer's own and does not run on the ZeRO-3 path."""
+    import libcst as cst
+
+    if not isinstance(sd, cst.Name) or sd.value != "state_dict":
+        return False
+    assert c.script is not None
+    fn = scope
+    while fn is not None and not isinstance(fn.node, cst.FunctionDef):
+        fn = fn.parent
+    if fn is None or fn.node.name.value != "_save" or id(fn.node) not in c.script.methods:
+        return False
+    params = fn.node.params
+    return any(p.name.value == "state_dict" for p in (*params.params, *params.kwonly_params))
+
+
 def check(t: Target) -> Iterator[Hit]:
     c = zero3_candidate(t)
     if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
@@ -65,7 +84,7 @@ def check(t: Target) -> Iterator[Hit]:
         ev: Tuple[Evidence, ...] = ()
         if e.name == "torch.save":
             first = call.args[0].value if call.args else None
-            raw = _raw_state_dict(c, first, e.scope, models)
+            raw = None if _trainer_save_param(c, e.scope, first) else _raw_state_dict(c, first, e.scope, models)
             if raw is None:
                 continue
             what = "torch.save(model.state_dict())"
@@ -73,6 +92,8 @@ def check(t: Target) -> Iterator[Hit]:
                 ev = (where(c, raw, "the ungathered state_dict() comes from here"),)
         else:
             sd = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "state_dict"), None)
+            if sd is not None and _trainer_save_param(c, e.scope, sd):
+                continue
             if sd is not None:
                 raw = _raw_state_dict(c, sd, e.scope, models)
                 if raw is None:
@@ -97,7 +118,8 @@ RULE = Rule(
         Severity.ERROR,
         summary="A ZeRO-3 partitioned model saved without gathering",
         what="`model.save_pretrained(dir)` without a consolidated `state_dict=`, or `torch.save(model.state_dict(), ...)`, "
-         "outside `deepspeed.zero.GatheredParameters`, in a ZeRO-3 project (`trainer.save_model()` is fine).",
+         "outside `deepspeed.zero.GatheredParameters`, in a ZeRO-3 project (`trainer.save_model()` is fine, and so is the "
+         "`state_dict` parameter of a Trainer subclass's `_save` override, which save_model fills).",
         why="Under ZeRO-3 each rank holds only its partition: the saved tensors have shape (0,), and loading them later "
         "fails with `copying a param with shape torch.Size([0])` (PEFT >= 0.21 warns the adapter was not gathered).",
         fix="`trainer.save_model()`, or a state dict gathered on all ranks (accelerator.get_state_dict / "

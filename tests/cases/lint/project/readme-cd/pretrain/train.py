@@ -1,0 +1,7 @@
+from transformers import AutoModelForCausalLM, HfArgumentParser, Trainer, TrainingArguments
+
+training_args, = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()
+model = AutoModelForCausalLM.from_pretrained("my-org/base-model")
+trainer = Trainer(model=model, args=training_args)
+trainer.train()
+trainer.save_model()

@@ -1,0 +1,2 @@
+#!/bin/bash
+python tools/serve.py --port 7860
