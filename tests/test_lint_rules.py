@@ -150,3 +150,16 @@ def test_lint_dependencies_go_one_way() -> None:
     settings = src / "dsdoctor" / "settings.py"
     bad += [f"settings: {m}" for m in _imports(settings, "dsdoctor") if m.startswith("dsdoctor.lint")]
     assert not bad
+
+
+def test_unknown_keys_of_one_block_are_one_finding(tmp_path: Path) -> None:
+    # pydantic raises one ValidationError for all extra keys of a block: fp16's loss-scale keys copied under bf16
+    # are one problem, one finding at the first key that lists them all, with a rename edit per misspelled key
+    rule = REGISTRY[names.DS_CONFIG_UNKNOWN_KEY]
+    ex = Example('{"bf16": {"enabled": true, "loss_scale": 0, "hysteresis": 2, "enabeld": true}}',
+                 options=(("ds", "0.19.8"),))
+    hits = [h for h in _hits(rule, ex, tmp_path)[1] if h.finding.name == rule.name]
+    assert len(hits) == 1, [h.finding.title for h in hits]
+    title = hits[0].finding.title
+    assert all(k in title for k in ("'loss_scale'", "'hysteresis'", "'enabeld': did you mean 'enabled'?")), title
+    assert len(hits[0].edits) == 1

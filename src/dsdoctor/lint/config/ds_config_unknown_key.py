@@ -6,7 +6,7 @@ import difflib
 from typing import Dict, Iterator, List, Tuple
 
 from ... import names as N
-from ...hjsondoc import Node
+from ...hjsondoc import Member, Node
 from ...knowledge import deepspeed as K
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
@@ -53,22 +53,42 @@ def check(t: Target) -> Iterator[Hit]:
             continue
         accepted: Dict[str, K.ConfigKey] = K.config_keys_for(keys, ds)
         validated = K.block_validated(path, ds)
-        for m in node.members:
-            if m.key in accepted or (path == ("zero_optimization",) and m.key in removed):
-                continue
-            sug = _suggest(m.key, sorted(accepted))
-            other = _other_versions(keys, m.key)
-            title = f"unknown key {where}.{m.key!r} for DeepSpeed {ds}" + (f" {other}" if other else "") + \
-                (f": did you mean {sug!r}?" if sug else "")
-            edits = (rename_edit(t, m, sug, "unsafe"),) if sug else ()
-            fixes = (Fix(f"rename to {sug!r}", "unsafe", (), "a guess from the spelling"),) if sug else ()
-            if _is_auto(m.value) or not validated:
-                why = ("DeepSpeed drops keys whose value is \"auto\" before validating, so it is ignored."
-                       if validated else f"DeepSpeed {ds} does not validate {where} and ignores the key.")
-                yield RULE.hit(t, m.start, title, why, fixes, edits, Severity.WARNING)
-            else:
-                yield RULE.hit(t, m.start, title, f"pydantic rejects it (extra=\"forbid\"): `{where}.{m.key}  Extra "
-                               "inputs are not permitted`.", fixes, edits)
+        unknown = [m for m in node.members
+                   if m.key not in accepted and not (path == ("zero_optimization",) and m.key in removed)]
+        rejected = [m for m in unknown if validated and not _is_auto(m.value)]
+        # pydantic rejects every extra key of a block in one ValidationError: one finding per block
+        if rejected:
+            yield _block_hit(t, where, keys, sorted(accepted), rejected,
+                             f"pydantic rejects {'it' if len(rejected) == 1 else 'them'} (extra=\"forbid\"): "
+                             + "; ".join(f"`{where}.{m.key}  Extra inputs are not permitted`" for m in rejected) + ".",
+                             Severity.ERROR)
+        ignored = [m for m in unknown if m not in rejected]
+        if ignored:
+            why = ("DeepSpeed drops keys whose value is \"auto\" before validating, so it is ignored."
+                   if validated else f"DeepSpeed {ds} does not validate {where} and ignores the key.")
+            yield _block_hit(t, where, keys, sorted(accepted), ignored, why, Severity.WARNING)
+
+
+def _block_hit(t: Target, where: str, keys: Tuple[K.ConfigKey, ...], accepted: List[str], members: List[Member],
+               why: str, severity: Severity) -> Hit:
+    """One finding for the unknown keys ``members`` of one block, at the first; each has its did-you-mean."""
+    notes: List[str] = []  # per key: the releases that have it, the did-you-mean
+    fixes: List[Fix] = []
+    edits = []
+    for m in members:
+        sug = _suggest(m.key, accepted)
+        other = _other_versions(keys, m.key)
+        notes.append((f" {other}" if other else "") + (f": did you mean {sug!r}?" if sug else ""))
+        if sug:
+            fixes.append(Fix(f"rename {m.key!r} to {sug!r}", "unsafe", (), "a guess from the spelling"))
+            edits.append(rename_edit(t, m, sug, "unsafe"))
+    ds = t.usage.ds
+    if len(members) == 1:
+        title = f"unknown key {where}.{members[0].key!r} for DeepSpeed {ds}{notes[0]}"
+    else:
+        title = f"unknown keys in {where} for DeepSpeed {ds}: " + "; ".join(
+            f"{m.key!r}{n}" for m, n in zip(members, notes))
+    return RULE.hit(t, members[0].start, title, why, tuple(fixes), tuple(edits), severity)
 
 
 def _is_auto(n: Node) -> bool:
@@ -81,7 +101,8 @@ RULE = Rule(
         "ds_config",
         Severity.ERROR,
         summary="A key the installed DeepSpeed does not know",
-        what="Keys that are not fields of the installed DeepSpeed's config models, with a did-you-mean suggestion. "
+        what="Keys that are not fields of the installed DeepSpeed's config models, with a did-you-mean suggestion; one "
+         "finding per block (pydantic rejects all of a block's extra keys in one ValidationError). "
          "An error inside zero_optimization / offload_* / fp16 / bf16 (0.17.1+ for fp16/bf16), where pydantic "
          "rejects it; a warning at the top level, where DeepSpeed silently ignores it.",
         why="Inside validated blocks DeepSpeed raises a ValidationError; at the top level a typo silently does nothing.",
