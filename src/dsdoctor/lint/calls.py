@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, Iterable, List, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from .discover import _read
 
@@ -81,20 +81,37 @@ def _read_file(path: str, entry: bool) -> Tuple[List[ast.AST], List[Fn]]:
 Verdicts = Dict[str, Dict[str, Tuple[str, int, int]]]  # file -> function name -> (verdict, first line, last line)
 
 
-def function_reach(files: Iterable[str], entry: str) -> Verdicts:
-    """For each file an entry reaches that parses: its top-level functions' verdicts (called / named / dead)."""
+Read = Optional[Tuple[List[Fn], Set[str], Set[str]]]  # a file's functions and what its running code calls / names
+
+
+def _facts(path: str, entry: bool) -> Read:
+    """(top-level functions, names its running code calls, other names it uses) of a file; None: it does not
+    parse."""
+    try:
+        runs, defs = _read_file(path, entry)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return (defs, *_uses(runs))
+
+
+def function_reach(files: Iterable[str], entry: str, cache: Optional[Dict[Tuple[str, bool], Read]] = None
+                   ) -> Verdicts:
+    """For each file an entry reaches that parses: its top-level functions' verdicts (called / named / dead).
+    ``cache``: each file read once for all the entries of one lint run (the project model's)."""
     called: Set[str] = set()
     named: Set[str] = set()
     fns: Dict[str, List[Fn]] = {}
+    cache = {} if cache is None else cache
     for f in sorted(set(files)):
-        try:
-            runs, defs = _read_file(f, f == entry)
-        except (SyntaxError, ValueError, RecursionError):
+        key = (f, f == entry)
+        if key not in cache:
+            cache[key] = _facts(f, f == entry)
+        got = cache[key]
+        if got is None:
             continue
-        fns[f] = defs
-        c, n = _uses(runs)
-        called |= c
-        named |= n
+        fns[f] = got[0]
+        called |= got[1]
+        named |= got[2]
     done: Set[Tuple[str, str]] = set()
     changed = True
     while changed:

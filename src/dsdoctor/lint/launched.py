@@ -18,7 +18,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
-from .calls import Verdicts, function_reach
+from .calls import Read, Verdicts, function_reach
 from .discover import TEST_DIRS, _read
 from .no_deepspeed import REASON, uses_deepspeed
 from .reach import Graph, import_graph, reach
@@ -75,11 +75,12 @@ class _Entries:
         self.named = named
         self._seen: Dict[str, Tuple[Set[str], Set[str]]] = {}
         self._calls: Dict[str, "Verdicts"] = {}
+        self._read: Dict[Tuple[str, bool], Read] = {}  # lint/calls.py: each file read once for all entries
 
     def calls(self, entry: str) -> "Verdicts":
         """The verdict on each top-level function of the files ``entry`` reaches (:mod:`.calls`)."""
         if entry not in self._calls:
-            self._calls[entry] = function_reach(self.reached(entry), entry)
+            self._calls[entry] = function_reach(self.reached(entry), entry, self._read)
         return self._calls[entry]
 
     def reached(self, entry: str) -> Set[str]:

@@ -45,7 +45,21 @@ def _imports(path: str) -> List[Tuple[int, str, List[str]]]:
     return out
 
 
-def _module(base: str, dotted: str, files: Set[str]) -> Optional[str]:
+Memo = Dict[Tuple[str, str], Optional[str]]
+
+
+def _module(base: str, dotted: str, files: Set[str], memo: Optional[Memo] = None) -> Optional[str]:
+    """The project file ``dotted`` names from ``base`` (``memo``: the answers so far for the same ``files``; the
+    files of one directory import the same modules)."""
+    if memo is None:
+        return _find(base, dotted, files)
+    key = (base, dotted)
+    if key not in memo:
+        memo[key] = _find(base, dotted, files)
+    return memo[key]
+
+
+def _find(base: str, dotted: str, files: Set[str]) -> Optional[str]:
     rel = dotted.replace(".", os.sep)
     for cand in (rel + ".py", os.path.join(rel, "__init__.py")):
         p = os.path.normpath(os.path.join(base, cand))
@@ -89,7 +103,8 @@ def _add(got: Named, path: str, names: Optional[Set[str]]) -> None:
         got[path] = (got.get(path) or set()) | (names or set()) if names is not None else None
 
 
-def _resolve(path: str, level: int, module: str, names: List[str], root: str, files: Set[str]) -> Named:
+def _resolve(path: str, level: int, module: str, names: List[str], root: str, files: Set[str],
+             memo: Optional[Memo] = None) -> Named:
     """The project files one import statement runs, with the names it takes from each: ``from m import f`` takes
     ``f`` from m; ``import m`` / ``from pkg import m`` take the module (None); the packages above only run their
     module-level code (no name)."""
@@ -104,12 +119,13 @@ def _resolve(path: str, level: int, module: str, names: List[str], root: str, fi
         got: Named = {}
         plain: Set[str] = set()
         for n in names:
-            sub = _module(base, f"{module}.{n}" if module else n, files)
+            sub = _module(base, f"{module}.{n}" if module else n, files, memo)
             if sub is not None:
                 _add(got, sub, None)
             else:
                 plain.add(n)
-        m = _module(base, module, files) if module else (_module(base, "__init__", files) if plain else None)
+        m = _module(base, module, files, memo) if module else \
+            (_module(base, "__init__", files, memo) if plain else None)
         if m is not None:
             _add(got, m, None if not names or "*" in plain else plain)
         if got:
@@ -126,10 +142,11 @@ def import_graph(files: Iterable[str], root: str, named: Optional[Dict[Tuple[str
     have = {os.path.normpath(f) for f in files}
     root = os.path.normpath(root)
     graph: Graph = {}
+    memo: Memo = {}
     for f in sorted(have):
         edges: Named = {}
         for level, module, names in _imports(f):
-            for target, took in _resolve(f, level, module, names, root, have).items():
+            for target, took in _resolve(f, level, module, names, root, have, memo).items():
                 _add(edges, target, took)
         edges.pop(f, None)
         graph[f] = set(edges)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Dict, List, Optional, Tuple
 
 _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -52,7 +53,10 @@ class Script:
     values: Dict[str, str] = field(default_factory=dict)  # name -> exported value
 
 
+@lru_cache(maxsize=32)
 def parse(text: str) -> Script:
+    """The launch commands and exports of a shell script. Read once per text (discover, the project model and
+    four launch rules read the same script): the result is shared, callers do not change it."""
     out = Script()
     i = 0
     n = len(text)

@@ -23,6 +23,7 @@ import libcst as cst
 from ...knowledge import transformers as TF
 from ...knowledge import trl as TRL
 from .values import COLLECTIVE_SAVES, FALSE, NONE, TRUE, UNKNOWN
+from .walk import descendants, walk
 
 __all__ = ["FALSE", "NONE", "TRUE", "UNKNOWN"]
 LOAD_METHODS = ("from_pretrained", "from_config", "_from_config")
@@ -433,27 +434,11 @@ def _exits(block: Any) -> bool:
 
 
 def _inside(node: Any, container: Any) -> bool:
-    found = False
-
-    class V(cst.CSTVisitor):
-        def on_visit(self, n: cst.CSTNode) -> bool:
-            nonlocal found
-            found = found or n is node
-            return not found
-
-    container.visit(V())
-    return found
+    return any(n is node for n in descendants(container, trivia=False))  # a statement: never trivia
 
 
 def _names(node: Any) -> Set[str]:
-    out: Set[str] = set()
-
-    class V(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            out.add(n.value)
-
-    node.visit(V())
-    return out
+    return {n.value for n in descendants(node, trivia=False) if isinstance(n, cst.Name)}
 
 
 def names_in(node: Any) -> Set[str]:
@@ -784,10 +769,10 @@ def model_names(script: "Script") -> Set[str]:
 def analyse(module: cst.Module) -> Script:
     """Two passes: the first collects assignments and defaults, the second evaluates ``if`` tests with them."""
     first = Script()
-    module.visit(first)
+    walk(module, first)
     values = Values(first)
     if all(values.truth(test, sc) == g for test, sc, g in first.if_tests):
         return first  # no test the data flow decides otherwise: the second pass would find the same
     s = Script(values)
-    module.visit(s)
+    walk(module, s)
     return s

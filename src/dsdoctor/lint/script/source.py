@@ -24,8 +24,21 @@ class Source(HasLines):
     text: str
     encoding: str
     module: Any = None  # libcst.Module
-    positions: Any = None  # node -> CodeRange
     error: Optional[str] = None
+    _positions: Any = None  # node -> CodeRange, computed on first use (:attr:`positions`)
+
+    @property
+    def positions(self) -> Any:
+        """libcst's PositionProvider of every node (node -> CodeRange), computed on first use: most parsed files
+        have no finding, and no position is asked of them (the codegen pass costs as much as the parse)."""
+        if self._positions is None and self.module is not None:
+            from libcst.metadata import MetadataWrapper, PositionProvider
+
+            wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+            gen = getattr(PositionProvider(), "_gen", None)  # the provider alone: resolve() is the same mapping,
+            # after an empty batched visit of the whole tree (libcst 1.x runs one for the batchable providers)
+            self._positions = gen(wrapper) if gen is not None else wrapper.resolve(PositionProvider)
+        return self._positions
 
     def offset(self, line: int, col: int) -> int:
         """Offset of 1-based ``line`` and 0-based ``col`` (libcst's positions)."""
@@ -86,10 +99,9 @@ def _compile_only(src: Source) -> Source:
 
 def parse(src: Source) -> Source:
     import libcst as cst
-    from libcst.metadata import MetadataWrapper, PositionProvider
 
     try:
-        wrapper = MetadataWrapper(cst.parse_module(src.text), unsafe_skip_copy=True)
+        module = cst.parse_module(src.text)
     except cst.ParserSyntaxError as exc:
         py2 = " (Python 2 syntax?)" if _looks_py2(src.text) else ""
         src.error = f"syntax error at line {exc.raw_line}, column {exc.raw_column + 1}{py2}: {exc.message}"
@@ -97,8 +109,7 @@ def parse(src: Source) -> Source:
     except (RecursionError, MemoryError) as exc:  # pragma: no cover - pathological nesting
         src.error = f"cannot parse: {type(exc).__name__}"
         return src
-    src.module = wrapper.module
-    src.positions = wrapper.resolve(PositionProvider)
+    src.module = module
     return src
 
 
