@@ -14,6 +14,7 @@
 #                    built with DS_BUILD_OPS=0 against venv's torch
 #   nvcc/<x.y>/      pip install --no-deps --target of nvidia-cuda-nvcc; CUDA_HOME=nvcc/<x.y>/nvidia/cu13
 #   hf/<name>/       transformers + accelerate + peft (4.46.3 era and 5.24.0) for PYTHONPATH, no torch
+#   numpy-2.0.0/     pip install --no-deps --target of numpy 2.0.0 (the numpy-2 oracle)
 #   venv-tf4.36.2-acc1.0.0/  transformers 4.36.2 + accelerate 1.0.0 in a venv's site-packages (+ a .pth to venv's):
 #                    two real releases that disagree on an API (the API history oracle)
 #   ext-0.19.8/      cpu_adam, deepspeed_shm_comm, fused_adam of ds/0.19.8 on venv's torch (CPU accelerator), built once
@@ -273,6 +274,20 @@ for name in ("CPUAdamBuilder", "ShareMemCommBuilder", "FusedAdamBuilder"):
 '
   stamp ext-0.19.8 "$EXT_KEY"
   DID+=("ext-0.19.8")
+fi
+
+# ---- 10. numpy 2.0.0 alone -----------------------------------------------------------------------------------
+# tests/oracle/test_numpy2_oracle.py imports it (PYTHONPATH=numpy-2.0.0) to make the real errors of the names numpy
+# 2.0 removed, which explain answers from knowledge/data/numpy2.json.gz.
+NP2="$ORACLE/numpy-2.0.0"
+if stamp_ok numpy-2.0.0 "numpy==2.0.0" && [[ -f "$NP2/numpy/__init__.py" ]]; then
+  log "numpy-2.0.0: up to date"
+else
+  log "numpy-2.0.0: installing"
+  rm -rf "$NP2"
+  "$VPY" -m pip install -q --no-deps --target "$NP2" "numpy==2.0.0"
+  stamp numpy-2.0.0 "numpy==2.0.0"
+  DID+=("numpy-2.0.0")
 fi
 
 T1=$(date +%s)
