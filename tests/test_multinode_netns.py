@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from netns_cluster import Cluster, Host, cluster, unavailable  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ORACLE = os.path.join(ROOT, ".cache", "oracle")
+ORACLE = os.environ.get("DSDOCTOR_ORACLE_DIR") or os.path.join(ROOT, ".cache", "oracle")
 PY = os.path.join(ORACLE, "venv", "bin", "python")
 DS = os.path.join(ORACLE, "ds", "0.19.8")
 CPU213 = os.path.join(ORACLE, "venv-cpu213", "lib", "python3.11", "site-packages")

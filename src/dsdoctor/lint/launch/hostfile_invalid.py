@@ -11,7 +11,10 @@ from ...model import Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 
-_PLACEHOLDER = re.compile(r"^\S+\s+slots=(?!\d+$)\S*[A-Za-z<>{}$]\S*$")  # slots=N, slots=<gpus>, slots=num_gpus
+# a slot count that reads as a placeholder to fill in: slots=<gpus>, {n}, $GPUS, N, NUM_GPUS, num_of_gpus,
+# gpus_per_node; not a typo such as slots=x, which is an ordinary bad line (an error)
+_PLACEHOLDER = re.compile(r"^\S+\s+slots=(?:<[^>]+>|\{[^}]+\}|\$\{?\w+\}?|[A-Z][A-Z0-9_]*|[A-Za-z]\w*_\w+|"
+                          r"\w*(?i:gpu|num|slot)\w*)$")
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -44,5 +47,6 @@ RULE = Rule(
         section="Launch"),
     check=check,
     valid=(Example("# two nodes\nworker-0 slots=8\n\nworker-1 slots=8\n"),),
-    invalid=(Example("worker-0 slots=8\nworker-0 slots=8\n"), Example("worker-0 gpus=8\n"), Example("# nothing\n")),
+    invalid=(Example("worker-0 slots=8\nworker-0 slots=8\n"), Example("worker-0 gpus=8\n"), Example("# nothing\n"),
+             Example("worker-0 slots=x\n")),
 )
