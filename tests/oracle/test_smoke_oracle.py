@@ -122,7 +122,7 @@ def test_timeout_and_ctrl_c_leave_nothing_behind(tmp_path: Path) -> None:
     # enough steps that the run cannot finish before the signal lands (a loaded machine's reader lags behind)
     p = subprocess.Popen([sys.executable, "-m", "dsdoctor", "smoke", "--python", str(VPY), "--nproc", "2",
                           "--steps", "100000"],
-                         # a user's terminal gives SIGINT its default action; pytest-xdist's workers ignore it, and
+                         # a user's terminal gives SIGINT its default action; a suite started as a background job ignores it, and
                          # Python then installs no KeyboardInterrupt handler in the child (the signal was lost)
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(tmp_path))
