@@ -120,12 +120,19 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
      re.compile(r"(?<![\w.])['\"]?(?:[A-Za-z]\w{0,30}_)?loss['\"]?\s{0,2}[:=]\s{0,2}['\"]?[-+]?(?i:nan|inf)\b")),
     # the shell's report of a command it cannot find: bash (interactive, or a script's "x.sh: line 3: "), dash, zsh
     (MISSING, ("command not found", ": not found"),
-     re.compile(r"(?:^|[\s\]:-])(?:\S{0,200}: line \d{1,6}: |bash: |sh: )[\w./+-]{1,200}: command not found\s*$|"
-                r"^/bin/sh: \d{1,6}: [\w./+-]{1,200}: not found\s*$|\bzsh: command not found: [\w./+-]{1,200}\s*$")),
+     re.compile(r"(?:^|[\s\]:-])(?:\S{0,200}: line \d{1,6}: |bash: |sh: )(?P<bash>[\w./+-]{1,200}): command not found\s*$|"
+                r"^/bin/sh: \d{1,6}: (?P<dash>[\w./+-]{1,200}): not found\s*$|\bzsh: command not found: "
+                r"(?P<zsh>[\w./+-]{1,200})\s*$")),
     # Slurm: a task that failed or was killed (srun), a job the scheduler cancelled (time limit, preemption)
     (LAUNCHER, ("srun: error:", "CANCELLED AT"),
      re.compile(r"^srun: error: |\*\*\* (?:JOB|STEP) [\w.]{1,40} ON \S{1,200} CANCELLED AT")),
 )
+
+
+def missing_command(text: str) -> str:
+    """The command a shell's "not found" line (bash, dash, zsh: a ``missing-command`` failure) names, or ""."""
+    m = next(rx for name, _, rx in _WRITTEN if name == MISSING).search(text)
+    return next((g for g in (m.group("bash"), m.group("dash"), m.group("zsh")) if g), "") if m else ""
 
 
 def kind(text: str) -> Optional[str]:

@@ -112,8 +112,7 @@ def _diverged_fix() -> Fix:
 
 
 def _missing_fix(text: str) -> Fix:
-    m = re.search(r"([\w./+-]{1,200}): (?:command )?not found\s*$|command not found: ([\w./+-]{1,200})", text)
-    cmd = (m.group(1) or m.group(2)) if m else "<command>"
+    cmd = F.missing_command(text) or "<command>"
     return code_fix(f"Install {cmd} on every node, or put it on the PATH of the shell that runs the launch",
                     f"command -v {cmd} || echo 'not on PATH: '\"$PATH\"",
                     reason="a launcher runs its tools (pdsh, ssh, numactl, the launcher itself on other nodes) through a "
