@@ -225,12 +225,14 @@ ACC_BNB_OPTIM_BITS = Regression(
     "object has no attribute 'optim_bits'",
     "1.2.0", "1.2.1", "1.3.0",
     "map_pytorch_optim_to_deepspeed (a client optimizer handed to DeepSpeed) reads `optimizer.optim_bits` of a "
-    "bitsandbytes AdamW / Adagrad / Lion unguarded; bitsandbytes releases that keep it in `optimizer.args` only "
-    "fail there",
+    "bitsandbytes AdamW / Adagrad / Lion unguarded, and bitsandbytes 0.32.0-0.50.1 (every release read) keep it in "
+    "`optimizer.args` only: these Accelerate releases fail with any of them, and pinning bitsandbytes does not help",
     "accelerate/utils/deepspeed.py map_pytorch_optim_to_deepspeed: `isinstance(optimizer, (bnb_opt.AdamW, "
     "bnb_opt.AdamW32bit)) and optimizer.optim_bits == 32` (and the Adagrad / Lion forms) in the 1.2.0 and 1.2.1 "
     "wheels (1.1.1 reads no optim_bits); 1.3.0 wraps each in `try: ... except AttributeError:` falling back to "
-    "`optimizer.args.optim_bits`. The bitsandbytes side was not read (its wheels were not downloaded)")
+    "`optimizer.args.optim_bits`. bitsandbytes/optim/optimizer.py at every release tag 0.32.0-0.50.1 of "
+    "bitsandbytes-foundation/bitsandbytes (git show): Optimizer1State / Optimizer2State put optim_bits in "
+    "`args[\"optim_bits\"]` (MockArgs: `self.args.optim_bits`), no release sets `optimizer.optim_bits`")
 
 DEEPSPEED: Tuple[Regression, ...] = (DS_TRITON_CIRCULAR_IMPORT, DS_TORCH_IS_COMPILING, DS_COMM_DOUBLE_INIT,
                                      DS_ZERO3_INFLIGHT_REGISTRY, DS_ZERO3_GRAD_FN_NO_GRAD, DS_LIBAIO_DPKG,
