@@ -14,6 +14,7 @@ from packaging.version import Version
 
 from dsdoctor.checks import known_bugs as KB
 from dsdoctor.explain import diagnose_log
+from dsdoctor.explain.causes import regressions as RG
 from dsdoctor.knowledge import regressions as R
 from dsdoctor.knowledge.versions import parse
 
@@ -141,3 +142,76 @@ def test_check_needs_the_interpreter_and_torch() -> None:
     assert not KB._needs_hold(row, _ctx((3, 11, 9), torch="2.3.1+cu121"))
     assert not KB._needs_hold(row, _ctx((3, 12, 3), torch="2.4.0"))
     assert not KB._needs_hold(row, _ctx(None, torch="2.3.1"))
+
+
+def test_an_own_text_names_the_row_without_a_release() -> None:
+    """A row's ``own`` text (and frame) is named when the log shows no release of its package; a release outside
+    the range still vetoes it."""
+    gr = "AttributeError: 'Linear' object has no attribute 'ds_grads_remaining'"
+    assert R.shown(gr, {}) is R.DS_ZERO3_HOOKS_DELEGATING
+    assert R.shown(gr, {"deepspeed": parse("0.19.2")}) is R.DS_ZERO3_HOOKS_DELEGATING
+    assert R.shown(gr, {"deepspeed": parse("0.19.3")}) is None and R.shown(gr, {"deepspeed": parse("0.16.4")}) is None
+    tf = "ValueError: ZeRO inference only makes sense with ZeRO Stage 3 - please adjust your config"
+    assert R.shown(tf, {}, ["_maybe_log_save_evaluate"]) is R.TF_EVAL_DEEPSPEED_INIT
+    assert R.shown(tf, {}) is None  # predict() before training: a real limit in every release
+    assert R.shown(tf, {"transformers": parse("4.31.0")}, ["_maybe_log_save_evaluate"]) is None
+    # a text other failures print too still needs the release
+    assert R.shown("RuntimeError: trying to initialize the default process group twice!", {}) is None
+
+
+def test_a_release_outside_the_range_vetoes_a_signature() -> None:
+    line = "AttributeError: 'FP16_Optimizer' object has no attribute '_restore_from_bit16_weights'"
+    assert not RG.vetoed(line, None) and not RG.vetoed(line, parse("0.17.6"))
+    assert RG.vetoed(line, parse("0.18.0")) and RG.vetoed(line, parse("0.17.5"))
+    assert not RG.vetoed("any other line", parse("0.18.0"))
+    assert diagnose_log("deepspeed==0.17.6\n" + line + "\n").findings[0].name == "deepspeed-release-regression"
+    assert "deepspeed-release-regression" not in [f.name for f in diagnose_log("deepspeed==0.18.0\n" + line + "\n").findings]
+
+
+def test_the_conditional_answer_asks_for_the_release() -> None:
+    line = "AttributeError: 'FP16_Optimizer' object has no attribute '_restore_from_bit16_weights'\n"
+    named = diagnose_log(line).findings[0]
+    assert named.name == "deepspeed-release-regression" and "pip show deepspeed" in named.explanation
+    shown = diagnose_log("deepspeed==0.17.6\n" + line).findings[0]
+    assert "pip show" not in shown.explanation and "DeepSpeed 0.17.6 is one of them" in shown.explanation
+
+
+def _unpacked(dist: str, path: str) -> Dict[Version, str]:
+    root = UPSTREAM / dist
+    out: Dict[Version, str] = {}
+    for d in root.iterdir() if root.is_dir() else ():
+        f = d / path
+        if f.is_file():
+            out[Version(d.name)] = f.read_text(encoding="utf-8", errors="replace")
+    return out
+
+
+def test_only_the_affected_releases_bind_hook_classes_at_registration() -> None:
+    """The ds_grads_remaining row's own text: in every unpacked sdist whose ZeRO-3 has the hook, the module's own
+    forward pre-hook sets its counter, and the hasattr lookup at registration (a class bound to another module)
+    is in exactly 0.16.5-0.19.2."""
+    row = R.DS_ZERO3_HOOKS_DELEGATING
+    texts = _unpacked("deepspeed", "deepspeed/runtime/zero/parameter_offload.py")
+    if len(texts) < 20:
+        pytest.skip("DeepSpeed sdists not unpacked")
+    for ver, text in texts.items():
+        hook = text.find("def _post_backward_module_hook")
+        if hook < 0:
+            continue
+        assert "ds_grads_remaining = 0" in text[hook:hook + 300], ver
+        at_registration = 'if not hasattr(module, "post_bwd_fn")' in text[:hook] + text[hook + 600:]
+        assert at_registration == row.affects(ver), ver
+
+
+def test_only_the_affected_releases_start_inference_during_training() -> None:
+    """The eval row's own text and frame: Trainer calls deepspeed_init(inference=True) under a condition that
+    holds during training only in 4.30.x (`self.model_wrapped is self.model`)."""
+    row = R.TF_EVAL_DEEPSPEED_INIT
+    texts = _unpacked("transformers", "transformers/trainer.py")
+    if len(texts) < 20:
+        pytest.skip("Transformers wheels not unpacked")
+    for ver, text in texts.items():
+        conds = {"self.model_wrapped is self.model", "self.deepspeed is None", "args.deepspeed and not self.deepspeed"}
+        used = {c for c in conds if f"deepspeed_enabled and {c}:" in text or f"if {c}:" in text}
+        assert used, ver
+        assert ("self.model_wrapped is self.model" in used) == row.affects(ver), ver

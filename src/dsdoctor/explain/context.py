@@ -9,6 +9,8 @@
   under ZeRO-3; a meta tensor copied inside zero.Init: a quantized load; torch's default process group never
   initialized: a start without a launcher, unless the log shows one) are dropped when the log does not show that
   context: an honest ``unknown`` is better than a wrong specific cause.
+- A DeepSpeed release regression's own line (``knowledge/regressions.py``) is dropped when the log shows a
+  DeepSpeed release outside the row's affected range: that release does not have the bug.
 
 The context lines are the scanner's marks (:data:`MARKS`, read by literal, so the prefilter passes them); a
 mark that turns the option off (``load_in_4bit=False``) does not count.
@@ -19,12 +21,15 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
+from packaging.version import Version
+
 from .. import names as N
 from ..knowledge import deepspeed as KDS
 from ..knowledge import distributed as KD
 from ..knowledge import transformers as TK
 from ..knowledge.versions import parse, v
 from .causes import Advice
+from .causes import regressions as RG
 from .causes.launch import MPI_FAILED
 from .causes.loading import zero3_both
 
@@ -85,6 +90,8 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         return "", None  # an empty tensor indexed: a ZeRO-3 partition only where the log shows ZeRO-3
     if name == N.LAUNCHER_MPI_DISCOVERY and KDS.MSG_MPI_DISCOVERY_INFO in text and _hostname_handled(sc):
         return "", None
+    if name == N.DEEPSPEED_RELEASE_REGRESSION and RG.vetoed(text, _shown_ds(sc)):
+        return "", None  # a known bug's line from a release the log shows does not have that bug
     if name == N.ZERO3_QUANTIZED_MODEL_CONFLICT:
         if INT_REQUIRES_GRAD in text and not shows(sc, ZERO3):
             return "", None
@@ -93,11 +100,16 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
     return name, None
 
 
+def _shown_ds(sc: "Scanner") -> Optional[Version]:
+    """The DeepSpeed release the log shows (the first one), or None."""
+    shown = sc.versions.get("deepspeed")
+    return parse(shown[0]) if shown else None
+
+
 def _hostname_handled(sc: "Scanner") -> bool:
     """MPI discovery's `hostname -I` failed where DeepSpeed falls back (the log shows a release that does) and
     nothing else of MPI failed: the hostname line is not what ended the run."""
-    shown = sc.versions.get("deepspeed")
-    ds = parse(shown[0]) if shown else None
+    ds = _shown_ds(sc)
     if ds is None or ds < v(KDS.MPI_HOSTNAME_FALLBACK_SINCE):
         return False
     failed = [h.text for h in sc.symptoms] + [t.exc_text for t in sc.tracebacks if t.exc_text]

@@ -40,6 +40,10 @@ class Regression:
     # a function a frame of the traceback must be in for ``text`` to show this bug ("" = the text and the release
     # suffice): e.g. Trainer._maybe_log_save_evaluate, evaluation during training, not a predict() before it
     frame: str = ""
+    # the text (and ``frame``) show this bug in every release read, none other prints it: a log that shows no
+    # release of ``package`` is answered conditionally (the affected range, `pip show`); one that shows a release
+    # outside the range still vetoes it
+    own: bool = False
 
     @property
     def releases(self) -> str:
@@ -49,6 +53,10 @@ class Regression:
     def affects(self, ver: Optional[Version]) -> bool:
         """``ver`` has the bug (False when the log shows no version)."""
         return ver is not None and Version(self.first) <= ver <= Version(self.last)
+
+    def vetoed(self, ver: Optional[Version]) -> bool:
+        """The log shows a release of ``package`` outside the affected range: the bug is not this one."""
+        return ver is not None and not self.affects(ver)
 
 
 DS_TRITON_CIRCULAR_IMPORT = Regression(
@@ -159,7 +167,11 @@ DS_ZERO3_HOOKS_DELEGATING = Regression(
     "0.16.5 at registration behind `if not hasattr(module, \"pre_bwd_fn\")` / `\"post_bwd_fn\"` (sdists diffed), "
     "kept through 0.19.2; 0.19.3 tests `\"post_bwd_fn\" not in module.__dict__` (upstream commit 75f395fd0, 'Fix "
     "ZeRO-3 hooks for attribute-delegating modules (#8144)', first tag v0.19.3, whose root cause names the "
-    "AttributeError on ds_grads_remaining)")
+    "AttributeError on ds_grads_remaining). Own text: in every sdist with ZeRO-3 (0.3.12-0.19.8) the module's own "
+    "forward pre-hook (_post_backward_module_hook) sets `module.ds_grads_remaining` before the autograd Function "
+    "that counts on it; only 0.16.5-0.19.2 bind that Function, at registration, to another module (the child a "
+    "wrapper delegates to), whose counter is not yet set",
+    own=True)
 
 DS_ZERO0_BF16_LOAD = Regression(
     "zero0-bf16-load-checkpoint", "deepspeed",
@@ -218,8 +230,11 @@ TF_EVAL_DEEPSPEED_INIT = Regression(
     "transformers/trainer.py evaluation_loop and prediction_loop: `if self.is_deepspeed_enabled and "
     "self.model_wrapped is self.model: _, _ = deepspeed_init(self, num_training_steps=0, inference=True)` in the "
     "4.30.0, 4.30.1 and 4.30.2 wheels; 4.29.2 tests `args.deepspeed and not self.deepspeed`, 4.31.0 "
-    "`self.deepspeed is None`; deepspeed.py deepspeed_init raises the message for a non-ZeRO-3 config in all of them",
-    frame="_maybe_log_save_evaluate")
+    "`self.deepspeed is None`; deepspeed.py deepspeed_init raises the message for a non-ZeRO-3 config in all of them. "
+    "Own text and frame: every trainer.py wheel read (4.26.0-5.25.0) calls deepspeed_init(inference=True) from "
+    "evaluation_loop / prediction_loop only when `args.deepspeed and not self.deepspeed` (-4.29.2) or `self.deepspeed "
+    "is None` (4.31.0-), never during training, except 4.30.x's `self.model_wrapped is self.model`",
+    frame="_maybe_log_save_evaluate", own=True)
 ACC_BNB_OPTIM_BITS = Regression(
     "bnb-optim-bits", "accelerate",
     "object has no attribute 'optim_bits'",
@@ -254,9 +269,12 @@ def shown(text: str, versions: Dict[str, Optional[Version]], funcs: Sequence[str
     """The bug a failure line shows in the log's releases: a row whose text the line contains, whose package's
     release the log shows (``versions``: package -> the release the log shows, None when it shows none) in the
     affected range, and whose ``frame`` (if any) is one of the traceback's functions ``funcs``. For a text other
-    failures print too: the release is what names the bug."""
+    failures print too: the release is what names the bug; for a row's ``own`` text, a log that shows no release
+    names it too (conditionally)."""
     for reg in ALL:
-        if reg.text and reg.text in text and reg.affects(versions.get(reg.package)) and (not reg.frame or reg.frame in funcs):
+        ver = versions.get(reg.package)
+        if (reg.text and reg.text in text and (reg.affects(ver) or (reg.own and ver is None))
+                and (not reg.frame or reg.frame in funcs)):
             return reg
     return None
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Optional, Sequence, Tuple
 
+from packaging.version import Version
+
 from ... import fixes as F
 from ... import names as N
 from ...knowledge import regressions as R
@@ -31,11 +33,25 @@ def released(text: str, facts: LogFacts, funcs: Sequence[str] = ()) -> Optional[
     return _BY_KEY.get(reg.key) or _BY_PACKAGE.get(reg.package)
 
 
+def unshown(package: str, dist: str) -> str:
+    """The conditional answer's words for a log that shows no release of the package."""
+    return (f"The log does not show your {package} release (`pip show {dist}`): the answer holds if it is in that "
+            "range. ")
+
+
+def vetoed(text: str, ds: Optional[Version]) -> bool:
+    """A DeepSpeed row's text (or frame) named by a line that a release the log shows does not have: the log's
+    release (``ds``) is outside the row's range, so the line shows something else."""
+    reg = R.deepspeed_bug(text, any_version=True)
+    return reg is not None and reg.vetoed(ds)
+
+
 def _tf_regression(s: Seen, f: LogFacts) -> Advice:
     ver = parse(f.transformers)
     bug = next((r for r in R.ALL if r.package == "transformers" and r.text in s.text and r.affects(ver)),
                R.TF_EVAL_DEEPSPEED_INIT)
-    shown = f"Transformers {f.transformers} is one of them. " if bug.affects(ver) else ""
+    shown = (f"Transformers {f.transformers} is one of them. " if bug.affects(ver) else
+             unshown("Transformers", "transformers") if ver is None else "")
     return Advice(f"A bug of Transformers {bug.releases}, fixed in {bug.fixed}: {bug.key}", "",
                   [F.pip_fix(f"transformers>={bug.fixed}", f"Upgrade Transformers to {bug.fixed} or later"),
                    F.pip_fix(f"transformers<{bug.first}", f"Or pin Transformers below {bug.first}")],
@@ -86,14 +102,16 @@ SPECS: Tuple[Cause, ...] = (
     "A known bug of the installed Transformers release (fixed in a later one)",
     _tf_regression,
     Docs(
-        what=f"A failure that a Transformers release introduced and a later one fixed, named when the log shows "
-              f"the release: e.g. evaluating during a ZeRO-1/2 run with Transformers {_EVAL.first}-{_EVAL.last} "
+        what=f"A failure that a Transformers release introduced and a later one fixed, named from a row of "
+              f"`knowledge/regressions.py`: e.g. evaluating during a ZeRO-1/2 run with Transformers {_EVAL.first}-{_EVAL.last} "
               "fails in `_maybe_log_save_evaluate` with `ZeRO inference only makes sense with ZeRO Stage 3 - please "
               "adjust your config`.",
         why="The installed Transformers has the bug: the same message from another release means something else "
               "(a `predict()` before training under ZeRO-2 is a real ZeRO-3-only limit), so explain names it only "
-              "for a release the log shows (`transformers==X`, `transformers version: X`) and a row of "
-              "`knowledge/regressions.py` read in the released wheels.",
+              "from a row of `knowledge/regressions.py` read in the released wheels, in the row's frame, for a "
+              "release the log shows (`transformers==X`, `transformers version: X`) or, where only the affected "
+              "releases can print the message there, for a log that shows none (then the answer is conditional: "
+              "check `pip show transformers`). A release outside the range vetoes it.",
         fix="Upgrade Transformers to the release that fixed it (the summary names it), or pin the last release "
               "before it.",
         examples=(log(N.TRANSFORMERS_RELEASE_REGRESSION, "Evaluation during a ZeRO-2 run, Transformers 4.30.0 (the "

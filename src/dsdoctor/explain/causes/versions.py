@@ -199,7 +199,8 @@ def _tmp_checkpoint(s: Seen, f: LogFacts) -> Advice:
 
 def _ds_regression(s: Seen, f: LogFacts) -> Advice:
     bug = R.deepspeed_bug(s.text, any_version=True) or R.DS_TRITON_CIRCULAR_IMPORT
-    shown = f"DeepSpeed {f.ds} is one of them. " if bug.affects(f.ds) else ""
+    shown = (f"DeepSpeed {f.ds} is one of them. " if bug.affects(f.ds) else
+             RG.unshown("DeepSpeed", "deepspeed") if f.ds is None else "")
     return Advice(f"A bug of DeepSpeed {bug.releases}, fixed in {bug.fixed}: {bug.key}", "",
                   [F.pip_fix(f"deepspeed>={bug.fixed}", f"Upgrade DeepSpeed to {bug.fixed} or later")],
                   facts=f"{shown}{bug.what[0].upper()}{bug.what[1:]}.")
