@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .pins import Near, Pinned
 
 __all__ = ["LintResult", "apply_edits", "covers", "lint", "lint_target", "make_target", "memlock_limit", "partial",
-           "unused_entries"]
+           "unloaded", "unused_entries"]
 
 
 @dataclass
@@ -218,7 +218,30 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
             from .config.assumed_loader import assume_hf
 
             assume_hf(target)
+        why = None if loaded_by else unloaded(path, found)
+        if why:
+            return [_not_loaded(h, why) for h in lint_target(target)]
     return lint_target(target)
+
+
+def unloaded(path: str, found: "Found") -> Optional[str]:
+    """Why nothing loads the ds_config ``path``: what names it does not load it (a Python config with
+    ``deepspeed = False``, a launch whose script never reads its command line) and no recipe or code that may
+    load it names it. None when something may load it, or nothing names it at all."""
+    why = found.not_loaded.get(path)
+    if why is None or path in found.recipe_loaded or path in found.code_named:
+        return None
+    return why
+
+
+def _not_loaded(h: Hit, why: str) -> Hit:
+    """A finding on a config nothing loads: info, saying why (DeepSpeed never reads the file as shipped)."""
+    from dataclasses import replace
+
+    if h.finding.severity not in (Severity.ERROR, Severity.WARNING):
+        return h
+    f = replace(h.finding, severity=Severity.INFO, title=f"{h.finding.title} (nothing loads this config: {why})")
+    return Hit(f, h.edits)
 
 
 def _facts(result: LintResult, base: Usage, settings: "Settings") -> None:
