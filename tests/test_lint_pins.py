@@ -144,3 +144,14 @@ def test_nearest_pin_named(tmp_path: Path) -> None:
     f = next(f for f in out["findings"] if f["name"] == "removed-transformers-deepspeed-import")
     assert f["severity"] == "error" and "transformers 4.47.1, pinned in sub/README.md:2" in f["title"]
     assert "transformers 4.47.1 (sub/README.md:2) for sub/train.py" in out["facts"]["assumed"]
+
+
+def test_conflicting_exact_pins() -> None:
+    """Exact pins that disagree name their releases (a rule may hold for all of them); a range among them allows
+    releases no pin names, so none are given."""
+    exact = resolve([Pin("transformers", "==4.33.1", "docs/install.md", 4),
+                     Pin("transformers", "==4.30.2", "docs/install_zh.md", 4)])["transformers"]
+    assert exact.version is None and exact.why == "conflicting pins" and exact.exact == ("4.30.2", "4.33.1")
+    ranged = resolve([Pin("transformers", ">=4.36.2", "requirements.txt", 1),
+                      Pin("transformers", "==4.36.0", "pyproject.toml", 14)])["transformers"]
+    assert ranged.why == "conflicting pins" and ranged.exact == ()

@@ -76,7 +76,10 @@ class Pinned:
 
     @property
     def exact(self) -> Tuple[str, ...]:
-        """The releases the pins name exactly (several where they conflict), oldest first."""
+        """The releases the pins name exactly (several where they conflict), oldest first; none where a pin
+        gives a range or a URL (the project then also allows releases no pin names)."""
+        if any(p.spec and _exact(p.spec) is None for p in self.pins):
+            return ()
         got = {v for v in (_exact(p.spec) for p in self.pins) if v}
         return tuple(sorted(got, key=Version))
 
