@@ -258,3 +258,13 @@ def test_unloaded_config_is_info(tmp_path: Path) -> None:
     assert got["rl/ds_zero2.json"]["severity"] == "info"
     assert "passes it to rl/grpo.py, which builds its training arguments in code" in got["rl/ds_zero2.json"]["title"]
     assert got["sft/ds_zero2.json"]["severity"] == "error"
+
+
+def test_deepspeed_off() -> None:
+    """Only a Python config that sets ``deepspeed = False`` and nothing else turns DeepSpeed off."""
+    from dsdoctor.lint.discover import deepspeed_off
+
+    assert deepspeed_off("deepspeed = False\ndeepspeed_config = 'z.json'\n") == 1
+    assert deepspeed_off("lr = 1e-4\ndeepspeed = False  # off here\n") == 2
+    assert deepspeed_off("deepspeed = False\nif use_ds:\n    deepspeed = True\n") == 0  # a flag a script turns on
+    assert deepspeed_off("def f(deepspeed=False):\n    pass\n") == 0

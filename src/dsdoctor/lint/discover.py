@@ -29,6 +29,7 @@ _PY_INIT = re.compile(r"deepspeed\.initialize\s*\(([^)]*)\)", re.S)
 _PY_CFG = re.compile(r"""\b(?:deepspeed|config|config_params|deepspeed_config|hf_ds_config)\s*=\s*["']([^"']+\.h?json)["']""")
 # a Python config (mmcv / mmengine style) that turns DeepSpeed off: the config path beside it is never loaded
 _PY_DS_OFF = re.compile(r"^deepspeed\s*=\s*False\s*(?:#.*)?$", re.M)
+_PY_DS_ASSIGN = re.compile(r"^[ \t]*(?:self\.)?deepspeed\s*(?:=(?!=)|:[^\n=]*=)", re.M)
 _PY_SAVE = re.compile(r"\b(save_16bit_model|save_model|save_pretrained)\s*\(")
 _YAML_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_SAVE16 = re.compile(r"^\s*zero3_save_16bit_model\s*:\s*['\"]?(true|false)\b", re.M | re.I)
@@ -308,9 +309,12 @@ def launch_world(path: str, cmd: "object") -> Tuple[Optional[int], str, Optional
 
 
 def deepspeed_off(text: str) -> int:
-    """The line of a module-level ``deepspeed = False`` (a Python config that turns DeepSpeed off), else 0."""
+    """The line of a module-level ``deepspeed = False`` (a Python config that turns DeepSpeed off), else 0; 0
+    too where the file assigns ``deepspeed`` anywhere else (a flag a script may turn on)."""
     m = _PY_DS_OFF.search(text)
-    return text.count("\n", 0, m.start()) + 1 if m else 0
+    if m is None or len(_PY_DS_ASSIGN.findall(text)) > 1:
+        return 0
+    return text.count("\n", 0, m.start()) + 1
 
 
 def _python(path: str, found: Found) -> None:
