@@ -113,3 +113,45 @@ def test_project_dir_skips_files_that_pin_nothing(tmp_path: Path) -> None:
     (tmp_path / "configs").mkdir()
     (tmp_path / "configs" / "README.md").write_text("Configs for `pip install -e .` users.\n")
     assert project_dir(str(tmp_path / "configs" / "ds.json"), cwd=str(tmp_path)) == str(tmp_path)
+
+
+def test_readme_forms(tmp_path: Path) -> None:
+    """The README / install-document forms of a pin: a pip line, a requirement line of a code block, a table row,
+    a sentence naming the version; prose ranges ("4.32 and above"), a code block's Python and a short version in a
+    table pin nothing."""
+    from dsdoctor.lint.pin_files import readme
+
+    md = tmp_path / "README.md"
+    md.write_text("Needs version 4.27.1 of `transformers`.\n"  # 1
+                  "```\ntorch==2.0.1\nif deepspeed == 3: pass\n```\n"  # 3, 4
+                  "| peft | 0.8.2 |\n| accelerate | 0.2 |\n"  # 6, 7
+                  "Tested with transformers 4.32 and above.\n"
+                  "pip install deepspeed==0.12.3 timm\n")  # 9
+    got = [(p.package, p.spec, p.line) for p in readme(str(md), "README.md")]
+    assert got == [("transformers", "==4.27.1", 1), ("torch", "==2.0.1", 3), ("peft", "==0.8.2", 6),
+                   ("deepspeed", "==0.12.3", 9)]
+
+
+def test_nearest_pin_named(tmp_path: Path) -> None:
+    """A file is judged for the pin nearest to it (its sub-project's README over the root's open requirement),
+    and the finding and the facts say which pin and where from."""
+    (tmp_path / "requirements.txt").write_text("transformers\n")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "README.md").write_text("```\ntransformers==4.47.1\n```\n")
+    (sub / "train.py").write_text("from transformers.deepspeed import HfDeepSpeedConfig\n")
+    out = dsdoctor(tmp_path, ".", "--exit-zero")
+    f = next(f for f in out["findings"] if f["name"] == "removed-transformers-deepspeed-import")
+    assert f["severity"] == "error" and "transformers 4.47.1, pinned in sub/README.md:2" in f["title"]
+    assert "transformers 4.47.1 (sub/README.md:2) for sub/train.py" in out["facts"]["assumed"]
+
+
+def test_conflicting_exact_pins() -> None:
+    """Exact pins that disagree name their releases (a rule may hold for all of them); a range among them allows
+    releases no pin names, so none are given."""
+    exact = resolve([Pin("transformers", "==4.33.1", "docs/install.md", 4),
+                     Pin("transformers", "==4.30.2", "docs/install_zh.md", 4)])["transformers"]
+    assert exact.version is None and exact.why == "conflicting pins" and exact.exact == ("4.30.2", "4.33.1")
+    ranged = resolve([Pin("transformers", ">=4.36.2", "requirements.txt", 1),
+                      Pin("transformers", "==4.36.0", "pyproject.toml", 14)])["transformers"]
+    assert ranged.why == "conflicting pins" and ranged.exact == ()

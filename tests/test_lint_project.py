@@ -244,3 +244,27 @@ def test_readme_from_another_directory() -> None:
     rs = file_recipes(str(root / "README.md"), "markdown", str(root))
     assert [(Path(r.entry or "").relative_to(root).as_posix(), [Path(c).relative_to(root).as_posix() for c in r.configs])
             for r in rs] == [("train/train_sft.py", ["train/ds_config/zero3.json"])]
+
+
+def test_unloaded_config_is_info(tmp_path: Path) -> None:
+    """A config nothing loads (named beside ``deepspeed = False``; passed to a script that builds its arguments in
+    code and never reads its command line): its findings are info and say why."""
+    root = tmp_path / "unloaded-configs"
+    shutil.copytree(CASES / "unloaded-configs", root, ignore=shutil.ignore_patterns("expect"))
+    got = {f["path"]: f for f in _lint(root)["findings"]}  # type: ignore[attr-defined]
+    assert got["seg/zero_configs/adam_zero1.json"]["severity"] == "info"
+    assert "seg/configs/upernet_small.py:2 names it beside `deepspeed = False`" in \
+        got["seg/zero_configs/adam_zero1.json"]["title"]
+    assert got["rl/ds_zero2.json"]["severity"] == "info"
+    assert "passes it to rl/grpo.py, which builds its training arguments in code" in got["rl/ds_zero2.json"]["title"]
+    assert got["sft/ds_zero2.json"]["severity"] == "error"
+
+
+def test_deepspeed_off() -> None:
+    """Only a Python config that sets ``deepspeed = False`` and nothing else turns DeepSpeed off."""
+    from dsdoctor.lint.discover import deepspeed_off
+
+    assert deepspeed_off("deepspeed = False\ndeepspeed_config = 'z.json'\n") == 1
+    assert deepspeed_off("lr = 1e-4\ndeepspeed = False  # off here\n") == 2
+    assert deepspeed_off("deepspeed = False\nif use_ds:\n    deepspeed = True\n") == 0  # a flag a script turns on
+    assert deepspeed_off("def f(deepspeed=False):\n    pass\n") == 0

@@ -19,10 +19,10 @@ from .target import Target, Usage
 if TYPE_CHECKING:
     from ..settings import Settings
     from .discover import Found
-    from .pins import Pinned
+    from .pins import Near, Pinned
 
 __all__ = ["LintResult", "apply_edits", "covers", "lint", "lint_target", "make_target", "memlock_limit", "partial",
-           "unused_entries"]
+           "unloaded", "unused_entries"]
 
 
 @dataclass
@@ -83,11 +83,14 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     result = LintResult(Report())
     configs: Dict[str, Target] = {}
     whole = max_depth is None and covers(paths, settings.root)
+    from .pins import Near
+
+    near = _Near(None if python else Near(paths))
     for path, kind in sorted(found.kinds.items(), key=lambda pk: (pk[1] == "accelerate", pk[0])):
         if kind == "ds_config" and not os.path.exists(path):
             continue
         result.files.append(path)
-        for h in _file_hits(path, kind, base, found, loaded_by, configs):
+        for h in _file_hits(path, kind, base, found, loaded_by, configs, near):
             _add(result, h if whole else partial(h), path, settings)
     linted = {p: k for p, k in found.kinds.items() if p in result.files}
     if whole:  # whether an ignore / per-file-ignores entry is used can only be known from the whole project
@@ -99,7 +102,18 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     result.report.facts["loaded_by"] = {p: {"loaded_by": t.usage.loaded_by, "source": t.usage.loaded_by_source}
                                         for p, t in configs.items() if t.usage.loaded_by}
     _pin_facts(result, pinned, ds_version, targets, settings)
+    for text, files in near.notes.items():
+        more = f" (+{len(files) - 1} more)" if len(files) > 1 else ""
+        result.report.facts.setdefault("assumed", []).append(f"{text} for {files[0]}{more}")
     return result
+
+
+@dataclass
+class _Near:
+    """The pins nearest each file (None with --python) and what they made lint assume, per pin."""
+
+    pins: "Optional[Near]"
+    notes: Dict[str, List[str]] = field(default_factory=dict)
 
 
 def _once(result: LintResult) -> None:
@@ -172,7 +186,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
 
 
 def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional[str],
-               configs: Dict[str, Target]) -> List[Hit]:
+               configs: Dict[str, Target], near: "_Near") -> List[Hit]:
     """One file's hits (inline suppressions applied); accelerate YAML after the ds_configs it may name."""
     if kind == "accelerate":
         from .discover import _read
@@ -186,6 +200,10 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
         except Exception as exc:  # noqa: BLE001 - never a crash on an input: lint-analysis-failed
             return [failed(path, exc)]
     usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
+    if near.pins is not None:
+        from .pins import apply_near
+
+        apply_near(usage, path, kind, near.pins, near.notes)
     usage.loaded_by = loaded_by or found.loaded_by.get(path)
     usage.loaded_by_source = "--loaded-by" if loaded_by else "the project's launch files and scripts" if usage.loaded_by else ""
     usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
@@ -200,7 +218,30 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
             from .config.assumed_loader import assume_hf
 
             assume_hf(target)
+        why = None if loaded_by else unloaded(path, found)
+        if why:
+            return [_not_loaded(h, why) for h in lint_target(target)]
     return lint_target(target)
+
+
+def unloaded(path: str, found: "Found") -> Optional[str]:
+    """Why nothing loads the ds_config ``path``: what names it does not load it (a Python config with
+    ``deepspeed = False``, a launch whose script never reads its command line) and no recipe or code that may
+    load it names it. None when something may load it, or nothing names it at all."""
+    why = found.not_loaded.get(path)
+    if why is None or path in found.recipe_loaded or path in found.code_named:
+        return None
+    return why
+
+
+def _not_loaded(h: Hit, why: str) -> Hit:
+    """A finding on a config nothing loads: info, saying why (DeepSpeed never reads the file as shipped)."""
+    from dataclasses import replace
+
+    if h.finding.severity not in (Severity.ERROR, Severity.WARNING):
+        return h
+    f = replace(h.finding, severity=Severity.INFO, title=f"{h.finding.title} (nothing loads this config: {why})")
+    return Hit(f, h.edits)
 
 
 def _facts(result: LintResult, base: Usage, settings: "Settings") -> None:

@@ -27,6 +27,9 @@ MAX_FILES = 2000
 _PY_TRAINER = re.compile(r"\b(TrainingArguments|Seq2SeqTrainingArguments|SFTConfig|Trainer)\s*\(")
 _PY_INIT = re.compile(r"deepspeed\.initialize\s*\(([^)]*)\)", re.S)
 _PY_CFG = re.compile(r"""\b(?:deepspeed|config|config_params|deepspeed_config|hf_ds_config)\s*=\s*["']([^"']+\.h?json)["']""")
+# a Python config (mmcv / mmengine style) that turns DeepSpeed off: the config path beside it is never loaded
+_PY_DS_OFF = re.compile(r"^deepspeed\s*=\s*False\s*(?:#.*)?$", re.M)
+_PY_DS_ASSIGN = re.compile(r"^[ \t]*(?:self\.)?deepspeed\s*(?:=(?!=)|:[^\n=]*=)", re.M)
 _PY_SAVE = re.compile(r"\b(save_16bit_model|save_model|save_pretrained)\s*\(")
 _YAML_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_SAVE16 = re.compile(r"^\s*zero3_save_16bit_model\s*:\s*['\"]?(true|false)\b", re.M | re.I)
@@ -57,6 +60,10 @@ class Found:
     named: Set[str] = field(default_factory=set)  # files named alone, in their project's context (lint/named.py)
     unrun: Dict[str, str] = field(default_factory=dict)  # file -> why: no recipe runs it, no project file imports it
     entries: Set[str] = field(default_factory=set)  # the Python files the project's DeepSpeed recipes start
+    # ds_config -> why the file that names it does not load it (a Python config with ``deepspeed = False``, a
+    # recipe whose script never reads its command line); ``code_named``: configs Python code names and may load
+    not_loaded: Dict[str, str] = field(default_factory=dict)
+    code_named: Set[str] = field(default_factory=set)
 
 
 _SOURCE_EXTS = (".py", ".sh", ".bash", ".slurm", ".sbatch", ".json", ".hjson", ".yaml", ".yml", ".toml", ".md")
@@ -301,13 +308,27 @@ def launch_world(path: str, cmd: "object") -> Tuple[Optional[int], str, Optional
     return ws, src, multinode, hostfile
 
 
+def deepspeed_off(text: str) -> int:
+    """The line of a module-level ``deepspeed = False`` (a Python config that turns DeepSpeed off), else 0; 0
+    too where the file assigns ``deepspeed`` anywhere else (a flag a script may turn on)."""
+    m = _PY_DS_OFF.search(text)
+    if m is None or len(_PY_DS_ASSIGN.findall(text)) > 1:
+        return 0
+    return text.count("\n", 0, m.start()) + 1
+
+
 def _python(path: str, found: Found) -> None:
     text = _read(path)
     trainer = bool(_PY_TRAINER.search(text))
     init = _PY_INIT.search(text)
+    off = deepspeed_off(text)
     for m in _PY_CFG.finditer(text):
         cfg = _ref(path, m.group(1))
         found.kinds.setdefault(cfg, "ds_config")
+        if off:
+            found.not_loaded.setdefault(cfg, f"{path}:{off} names it beside `deepspeed = False`")
+            continue
+        found.code_named.add(cfg)
         found.loaded_by.setdefault(cfg, "trainer" if trainer else "deepspeed")
     if init is not None:
         found.client_optimizer = bool(re.search(r"\boptimizer\s*=", init.group(1)))

@@ -34,6 +34,13 @@ _TRAINER = re.compile(r"(?:TrainingArguments|SFTConfig|Trainer)\s*\(")  # also M
 _REGISTERS = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:deepspeed|accelerate|trl)\b|\bTrainer\b|\bTrainingArguments\b|"
                         r"\bHfArgumentParser\b|\bHfDeepSpeedConfig\b", re.M)
 _INIT = re.compile(r"\bdeepspeed\.initialize\s*\(")
+# anything that may read the command line (a parser, sys.argv, a CLI library): the script may read --deepspeed
+_ARGV = re.compile(r"\b(?:argv|argparse|ArgumentParser|parse_args|parse_known_args|HfArgumentParser|TrlParser|fire|click|"
+                   r"typer|hydra|tyro|jsonargparse|docopt|absl|simple_parsing|optparse|getopt|LightningCLI|from_cli|"
+                   r"CLI)\b")
+# training arguments built in code (TrainingArguments(...), SFTConfig(...), GRPOConfig(...) ...)
+_ARGS_IN_CODE = re.compile(r"\b\w*(?:TrainingArguments|(?:SFT|DPO|GRPO|PPO|RLOO|Reward|KTO|ORPO|CPO|GKD|BCO|PRM)Config)"
+                           r"\s*\(")
 
 
 def is_test(path: str, root: str) -> bool:
@@ -98,8 +105,14 @@ class _Entries:
         return out
 
     def uses(self, entry: str, what: str) -> bool:
-        """``what``: "registers" | "trainer" | "initialize"."""
+        """``what``: "registers" | "trainer" | "initialize" | "argv" (may read the command line) | "args_in_code"
+        (builds its training arguments in code)."""
         return what in self._get(entry)[1]
+
+    def ignores_argv(self, entry: str) -> bool:
+        """Does ``entry``'s process build its training arguments in code and never read its command line (no
+        parser, no ``sys.argv`` in any file it reaches)? Then a ``--deepspeed`` option given to it is not read."""
+        return self.uses(entry, "args_in_code") and not self.uses(entry, "argv")
 
     def _get(self, entry: str) -> Tuple[Set[str], Set[str]]:
         if entry not in self._seen:
@@ -107,7 +120,8 @@ class _Entries:
             uses: Set[str] = set()
             for f in sorted(files):
                 text = _read(f)
-                for what, pat in (("registers", _REGISTERS), ("trainer", _TRAINER), ("initialize", _INIT)):
+                for what, pat in (("registers", _REGISTERS), ("trainer", _TRAINER), ("initialize", _INIT),
+                                  ("argv", _ARGV), ("args_in_code", _ARGS_IN_CODE)):
                     if what not in uses and pat.search(text):
                         uses.add(what)
             self._seen[entry] = (files, uses)
@@ -117,6 +131,10 @@ class _Entries:
 def _model(root: str, found: "Found") -> None:
     kinds = {p: k for p, k in found.kinds.items() if _under(p, root)}
     every = read_recipes(root, kinds)
+    for r in every:
+        for cfg in r.configs if r.off else ():
+            found.kinds.setdefault(cfg, "ds_config")
+            found.not_loaded.setdefault(cfg, r.off)
     recipes = [r for r in every  # a test's launch is no recipe of the project
                if r.deepspeed and not is_test(r.where.rsplit(":", 1)[0], root)]
     found.recipes += recipes
@@ -226,8 +244,13 @@ def _configs(r: Recipe, entries: _Entries, found: "Found") -> None:
         how = "accelerate"
     elif r.entry is not None and entries.uses(r.entry, "initialize"):
         how = "deepspeed"
+    ignored = r.entry is not None and r.entry in entries.graph and entries.ignores_argv(r.entry)
     for cfg in r.configs:
         found.kinds.setdefault(cfg, "ds_config")
+        if ignored and cfg in r.arg_configs:
+            found.not_loaded.setdefault(cfg, f"{r.where} passes it to {r.entry}, which builds its training "
+                                             "arguments in code and never reads its command line")
+            continue
         if cfg not in found.recipe_loaded:
             found.loaded_by[cfg] = how
             found.recipe_loaded.add(cfg)

@@ -315,15 +315,69 @@ def install_args(text: str) -> Iterable[str]:
             yield w
 
 
-def readme(path: str, shown: str) -> List[Pin]:
-    """Packages a README installs with a version: ``pip install deepspeed==0.14.0 'transformers>=4.40'``."""
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_VERSION = r"v?(\d+(?:\.\d+){2,3}(?:\.post\d+|rc\d+)?)"  # a full release: X.Y.Z
+# "requires version 4.27.1 of `transformers`" / its Chinese form ("需要4.27.1版本的`transformers`")
+_PROSE = re.compile(r"(?:\bversion\s+" + _VERSION + r"\s+of|(?<![\d.])" + _VERSION + r"\s*版本的)\s*[`'\"]?([A-Za-z][\w.-]*)[`'\"]?",
+                    re.I)
+
+
+_CLAUSE = r"(?:===|[=<>!~]=?)\s*\d[\w.*+]*"
+_REQ_LINE = re.compile(r"[A-Za-z][\w.-]*\s*" + _CLAUSE + r"(?:\s*,\s*" + _CLAUSE + r")*")
+
+
+def _cells(line: str) -> List[str]:
+    return [c.strip().strip("`*").strip() for c in line.strip().strip("|").split("|")]
+
+
+def _table_pins(line: str, shown: str, n: int) -> List[Pin]:
+    """A Markdown table row naming a version of a package: a cell ``transformers`` followed by a cell ``4.33.2``
+    (``==4.33.2``), or one cell ``transformers==4.33.2`` / ``transformers 4.33.2``."""
+    cells = _cells(line)
     out: List[Pin] = []
-    for n, line in enumerate(read_text(path).splitlines(), 1):
-        m = _INSTALL.search(line)
-        if not m:
+    for i, cell in enumerate(cells):
+        name = _name(cell) if re.fullmatch(r"[A-Za-z][\w.-]*", cell) else None
+        nxt = cells[i + 1] if i + 1 < len(cells) else ""
+        m = re.fullmatch(r"(==)?" + _VERSION, nxt)
+        if name and m:
+            out.append(Pin(name, f"=={m.group(2)}", shown, n))
             continue
-        for arg in install_args(m.group(1)):
-            pin = requirement(arg, shown, n)
-            if pin and pin.spec:  # a bare `pip install deepspeed` in prose pins nothing
-                out.append(pin)
+        m = re.fullmatch(r"([A-Za-z][\w.-]*)(?:\s*==\s*|\s+)" + _VERSION, cell)
+        if m and _name(m.group(1)):
+            out.append(Pin(_name(m.group(1)) or "", f"=={m.group(2)}", shown, n))
+    return out
+
+
+def _line_pins(line: str, shown: str, n: int, fenced: bool) -> List[Pin]:
+    """The pins one README line writes: a ``pip install`` command; in a code block, a line that is one
+    requirement with a version (``transformers==4.33.2``, as a requirements file lists it); a table row; a
+    sentence naming the version a package must have."""
+    m = _INSTALL.search(line)
+    if m:  # a bare `pip install deepspeed` in prose pins nothing
+        return [p for arg in install_args(m.group(1)) if (p := requirement(arg, shown, n)) and p.spec]
+    s = line.strip()
+    if fenced:
+        pin = requirement(s, shown, n) if _REQ_LINE.fullmatch(s) else None
+        return [pin] if pin and pin.spec else []
+    if s.startswith("|"):
+        return _table_pins(s, shown, n)
+    out: List[Pin] = []
+    for said in _PROSE.finditer(line):
+        name = _name(said.group(3))
+        if name:
+            out.append(Pin(name, f"=={said.group(1) or said.group(2)}", shown, n))
+    return out
+
+
+def readme(path: str, shown: str) -> List[Pin]:
+    """Packages a README (or an install document) asks for with a version: ``pip install deepspeed==0.14.0
+    'transformers>=4.40'``, a ``transformers==4.33.2`` line of a code block, a table row ``| transformers |
+    4.33.2 |``, a sentence "requires version 4.27.1 of transformers"."""
+    out: List[Pin] = []
+    fenced = False
+    for n, line in enumerate(read_text(path).splitlines(), 1):
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        out += _line_pins(line, shown, n, fenced)
     return out

@@ -16,7 +16,7 @@ from __future__ import annotations
 import glob
 import os
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
@@ -24,7 +24,10 @@ from packaging.version import InvalidVersion, Version
 from . import pin_files as F
 from .pin_files import PACKAGES, Pin
 
-__all__ = ["PACKAGES", "Pin", "Pinned", "project_dir", "project_pins", "read_pins", "resolve"]
+if TYPE_CHECKING:
+    from .target import Usage
+
+__all__ = ["PACKAGES", "Near", "Pin", "Pinned", "apply_near", "project_dir", "project_pins", "read_pins", "resolve"]
 
 _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("requirements*.txt", F.requirements),
@@ -35,6 +38,9 @@ _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("environment.yml", F.environment_yml),
     ("environment.yaml", F.environment_yml),
     ("README*", F.readme),
+    ("INSTALL*.md", F.readme),  # install documents: the same lines as a README's
+    ("docs/[Ii]nstall*.md", F.readme),
+    ("docs/INSTALL*.md", F.readme),
 )
 
 
@@ -67,6 +73,15 @@ class Pinned:
         if self.why == "conflicting pins":
             return f"{self.package}: conflicting pins " + ", ".join(f"{spec} ({w})" for spec, w in shown.items())
         return ", ".join(f"{self.package}{spec} ({self.why}; {w})" for spec, w in shown.items())
+
+    @property
+    def exact(self) -> Tuple[str, ...]:
+        """The releases the pins name exactly (several where they conflict), oldest first; none where a pin
+        gives a range or a URL (the project then also allows releases no pin names)."""
+        if any(p.spec and _exact(p.spec) is None for p in self.pins):
+            return ()
+        got = {v for v in (_exact(p.spec) for p in self.pins) if v}
+        return tuple(sorted(got, key=Version))
 
     def to_json(self) -> Dict[str, object]:
         return {"version": self.version, "source": self.source or None, "why": self.why or None,
@@ -159,9 +174,76 @@ def resolve(pins: Sequence[Pin]) -> Dict[str, Pinned]:
 
 def project_pins(paths: Sequence[str]) -> Dict[str, Pinned]:
     """What the project of the linted ``paths`` pins (:func:`project_dir` of the first path that has one)."""
+    d = _pin_dir(paths)
+    return resolve(read_pins(d)) if d is not None else {}
+
+
+def _pin_dir(paths: Sequence[str]) -> Optional[str]:
+    """The directory :func:`project_pins` reads for ``paths``."""
     for p in paths:
         for c in _candidates(p):
-            pins = read_pins(c)
-            if pins:
-                return resolve(pins)
-    return {}
+            if read_pins(c):
+                return c
+    return None
+
+
+class Near:
+    """The pins nearest to each file linted, per package: its own directory's pin files, else those of the
+    directory above, up to the directory whose pins the whole project is judged for (:func:`project_pins` of
+    ``paths``, not read again) or the git work tree's root: a sub-project's README or requirements file pins its
+    files, not the repository's. Each directory is read once."""
+
+    def __init__(self, paths: Sequence[str]) -> None:
+        self._dirs: Dict[str, Dict[str, Pinned]] = {}
+        self._stop = _pin_dir(paths)
+
+    def _resolved(self, d: str) -> Dict[str, Pinned]:
+        if d not in self._dirs:
+            self._dirs[d] = resolve(read_pins(d))
+        return self._dirs[d]
+
+    def of(self, path: str, package: str) -> Optional[Pinned]:
+        """What the nearest directory (from ``path``'s own) whose pin files name ``package`` says of it."""
+        for c in _candidates(path):
+            if c == self._stop:
+                return None  # the project's own pins: what lint already assumes for every file
+            got = self._resolved(c).get(package)
+            if got is not None:
+                return got
+        return None
+
+
+def _ours(source: str) -> bool:
+    """Does a version's ``source`` come from the pins or the installed package (what a nearer pin replaces), not
+    from --ds-version / --target / the configuration's ``target`` / --python?"""
+    return not source or source.startswith(("pinned in ", "no DeepSpeed found")) or source in (
+        "installed", "installed deepspeed") or source.startswith(tuple(f"{p}: conflicting pins" for p in PACKAGES))
+
+
+def apply_near(usage: "Usage", path: str, kind: str, near: Near, notes: Dict[str, List[str]]) -> None:
+    """Judge ``path`` for the DeepSpeed and Transformers its nearest pins name (:class:`Near`) where they are
+    not what ``usage`` already assumes and no option or configuration chose the version. Only exact pins (and,
+    for Transformers, conflicting exact pins) replace it: a nearer range says no release. ``notes``: per pin
+    assumed this way (``transformers 4.33.2 (finetune/README.md:15)``), the files judged for it (Transformers:
+    the Python files, the only ones its version matters to)."""
+    ds = near.of(path, "deepspeed")
+    if ds is not None and ds.version and _ours(usage.ds_source):
+        source = f"pinned in {ds.source}"
+        if source != usage.ds_source:
+            try:
+                usage.ds, usage.ds_source = Version(ds.version), source
+                notes.setdefault(ds.describe(), []).append(path)
+            except InvalidVersion:
+                pass
+    tf = near.of(path, "transformers")
+    if tf is None or not _ours(usage.transformers_source):
+        return
+    if tf.version and f"pinned in {tf.source}" != usage.transformers_source:
+        usage.transformers, usage.transformers_source = tf.version, f"pinned in {tf.source}"
+        usage.transformers_pins = ()
+    elif tf.why == "conflicting pins" and tf.describe() != usage.transformers_source:
+        usage.transformers, usage.transformers_source, usage.transformers_pins = None, tf.describe(), tf.exact
+    else:
+        return
+    if kind == "python":
+        notes.setdefault(tf.describe(), []).append(path)

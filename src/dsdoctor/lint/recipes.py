@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
-from .discover import _PY_CFG, _read, _walk_into, launch_world
+from .discover import _PY_CFG, _read, _walk_into, deepspeed_off, launch_world
 from .launch.shell import Command
 from .launch.shell import parse as parse_shell
 from .script.context import accelerate_stage, config_stage
@@ -58,6 +58,8 @@ class Recipe:
     flag_loaded_by: Optional[str] = None  # what the option naming the config implies (trainer | deepspeed | accelerate)
     names_config: bool = False  # a config option is given (its file may not resolve)
     flags: Set[str] = field(default_factory=set)  # the options passed to the entry script (``--bits 4`` -> "bits")
+    arg_configs: Set[str] = field(default_factory=set)  # configs given as the entry script's own options
+    off: str = ""  # not a launch: why the configs it names are not loaded (a Python config with deepspeed = False)
 
     @property
     def deepspeed(self) -> bool:
@@ -250,6 +252,7 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
                     resolve_anywhere(val, os.path.dirname(path), root)
             if cfg is not None and cfg not in r.configs:
                 r.configs.append(cfg)
+                r.arg_configs.add(cfg)
         elif _STAGE_FLAG.match(key) and val.isdigit():
             r.stage, r.stage_source = int(val), f"{key} {val} in {r.where}"
         elif a.endswith((".yaml", ".yml")):
@@ -331,6 +334,10 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
             cfg = resolve(m.group(1), path, root)
             if cfg is not None and cfg not in r.configs and config_stage(cfg) is not None:
                 r.configs.append(cfg)
+        off = deepspeed_off(text)
+        if off and r.configs:  # a Python config turning DeepSpeed off: the config path it names is not loaded
+            r.off = f"{path}:{off} names it beside `deepspeed = False`"
+            return [r]
         r.names_config = bool(r.configs)
         _config_stage(r)
         return [r] if r.names_config else []

@@ -31,6 +31,7 @@ class Ctx:
     zero3_source: str
     tf: Optional[str]
     tf_source: str
+    tf_pins: Tuple[str, ...] = ()  # tf unknown: the releases the project's conflicting pins name
 
     @property
     def under(self) -> str:
@@ -76,7 +77,8 @@ def make_target(path: str, usage: Usage) -> Target:
     if zero3 is None and not asked(source) and os.path.normpath(path) in usage.no_deepspeed:
         zero3, source = False, usage.no_deepspeed[os.path.normpath(path)]  # lint/no_deepspeed.py
     tf_source = usage.transformers_source
-    t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source)
+    t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source,
+                             usage.transformers_pins)
     return t
 
 

@@ -66,14 +66,14 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 def _hit(t: Target, c: Any, node: Any, why: str, ds: Any) -> Iterator[Hit]:
-    """On a known DeepSpeed <= 0.19.2; where none is known (the project does not pin it, none is installed), a
-    warning that holds if the run's DeepSpeed is one of those."""
+    """On a known DeepSpeed <= 0.19.2; where none is known (the project does not pin it, none is installed), info:
+    a fresh install gets a release with the fix, so only a run on an older one meets it."""
     on = f"on DeepSpeed {ds}" if ds is not None else \
-        f"if DeepSpeed is older than {FIXED_IN} (none pinned or installed)"
+        f"if DeepSpeed is older than {FIXED_IN} (none pinned or installed; current releases have the fix)"
     yield from emit(RULE, t, node, f"PEFT with gradient checkpointing, {why}, {on} {c.under}: "
                     f"CheckpointError: Recomputed values ... (fixed in DeepSpeed {FIXED_IN})",
                     fixes=(FIX,),
-                    severity=c.zero3_severity if ds is not None else Severity.WARNING)
+                    severity=c.zero3_severity if ds is not None else Severity.INFO)
 
 
 RULE = Rule(
@@ -84,8 +84,8 @@ RULE = Rule(
         summary="PEFT + non-reentrant gradient checkpointing under ZeRO-3 on DeepSpeed <= 0.19.2",
         what="A PEFT script enabling gradient checkpointing with `use_reentrant=False` (in the call, or set later as "
          "`training_args.gradient_checkpointing_kwargs = {...}`; or unset on Transformers >= 5, where non-reentrant "
-         "is the default), with DeepSpeed <= 0.19.2; a warning where no DeepSpeed version is known (none pinned "
-         "exactly, none installed, no --ds-version).",
+         "is the default), with DeepSpeed <= 0.19.2; info where no DeepSpeed version is known (none pinned "
+         "exactly, none installed, no --ds-version: a fresh install gets a release with the fix).",
         why="The recomputed activations differ from the saved ones under ZeRO-3 on those DeepSpeed versions: "
         "`torch.utils.checkpoint.CheckpointError: Recomputed values for the following tensors have different metadata`.",
         fix='`gradient_checkpointing_kwargs={"use_reentrant": True}`, or DeepSpeed >= 0.19.3.',

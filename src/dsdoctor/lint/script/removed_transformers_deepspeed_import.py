@@ -25,12 +25,17 @@ def check(t: Target) -> Iterator[Hit]:
     c = active(t)
     if c is None:
         return
-    ver = parse(c.tf)
-    if ver is not None and ver < parse(TF.TF_DEEPSPEED_MODULE_REMOVED):  # type: ignore[operator]
+    ver, gone = parse(c.tf), parse(TF.TF_DEEPSPEED_MODULE_REMOVED)
+    if ver is not None and ver < gone:  # type: ignore[operator]
         return
+    if ver is None and c.tf_pins and all(parse(v) < gone for v in c.tf_pins):  # type: ignore[operator]
+        return  # the project's pins disagree, but every release they name still has the module
     sev = Severity.ERROR if ver is not None else Severity.WARNING
-    title = (f"`transformers.deepspeed` does not exist on transformers >= {TF.TF_DEEPSPEED_MODULE_REMOVED} "
-             f"({'transformers ' + c.tf if c.tf else 'version unknown'}): ImportError")
+    if c.tf:
+        on = f"transformers {c.tf}" + (f", {c.tf_source}" if c.tf_source.startswith("pinned in ") else "")
+    else:
+        on = c.tf_source if c.tf_pins else "version unknown"
+    title = f"`transformers.deepspeed` does not exist on transformers >= {TF.TF_DEEPSPEED_MODULE_REMOVED} ({on}): ImportError"
     fix = (Fix(f"import from {NEW} (is_deepspeed_zero3_enabled, HfDeepSpeedConfig, ...)", "safe"),)
     assert c.script is not None
     for node, mod, guarded in c.script.import_nodes:
