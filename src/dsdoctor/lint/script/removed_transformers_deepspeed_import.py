@@ -26,16 +26,18 @@ def check(t: Target) -> Iterator[Hit]:
     if c is None:
         return
     ver, gone = parse(c.tf), parse(TF.TF_DEEPSPEED_MODULE_REMOVED)
-    if ver is not None and ver < gone:  # type: ignore[operator]
-        return
-    if ver is None and c.tf_pins and all(parse(v) < gone for v in c.tf_pins):  # type: ignore[operator]
-        return  # the project's pins disagree, but every release they name still has the module
-    sev = Severity.ERROR if ver is not None else Severity.WARNING
+    # a release that still has the module (the one judged, or every one the project's conflicting pins name):
+    # only an upgrade breaks the import, so it is info
+    kept = (ver is not None and ver < gone  # type: ignore[operator]
+            or ver is None and bool(c.tf_pins) and all(parse(v) < gone for v in c.tf_pins))  # type: ignore[operator]
+    sev = Severity.INFO if kept else Severity.ERROR if ver is not None else Severity.WARNING
     if c.tf:
         on = f"transformers {c.tf}" + (f", {c.tf_source}" if c.tf_source.startswith("pinned in ") else "")
     else:
         on = c.tf_source if c.tf_pins else "version unknown"
-    title = f"`transformers.deepspeed` does not exist on transformers >= {TF.TF_DEEPSPEED_MODULE_REMOVED} ({on}): ImportError"
+    title = (f"`transformers.deepspeed` is gone from transformers >= {TF.TF_DEEPSPEED_MODULE_REMOVED}: {on} still has "
+             "it, an upgrade breaks this import (ImportError)" if kept else
+             f"`transformers.deepspeed` does not exist on transformers >= {TF.TF_DEEPSPEED_MODULE_REMOVED} ({on}): ImportError")
     fix = (Fix(f"import from {NEW} (is_deepspeed_zero3_enabled, HfDeepSpeedConfig, ...)", "safe"),)
     assert c.script is not None
     for node, mod, guarded in c.script.import_nodes:
