@@ -17,7 +17,7 @@ from ...knowledge import transformers as TK
 from ...model import Fix, Severity
 from ...spec import RuleExample
 from .. import failure as F
-from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, collect_fix, form, frame, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, collect_fix, form, frame, hang_fix, log, msg, rx
 
 OP_BUILD_SYMPTOM = N.OP_BUILD_FAILED
 _ARGS, _LOCAL = CK.MSG_UNRECOGNIZED_LOCAL_RANK.rsplit(" ", 1)
@@ -88,14 +88,6 @@ def _timeout_fix() -> Fix:
                     reason="they show which rank and which collective stalled, and whether the network came up")
 
 
-def _hang_fix() -> Fix:
-    return code_fix("Dump every rank's stack while it hangs and compare where each one waits",
-                    "for p in $(pgrep -f train.py); do py-spy dump --pid $p; done   # your script's name",
-                    reason="a rank that waits in a collective (broadcast, all_gather, barrier) while another is "
-                           "elsewhere (a rank-conditional call, a data loader, a save) is what hangs the run; the one "
-                           "that is not in the collective shows where the ranks diverged")
-
-
 def _cuda_fix() -> Fix:
     return code_fix("Rerun with CUDA's errors reported where they happen",
                     "CUDA_LAUNCH_BLOCKING=1 python train.py ...   # your command: the traceback then points at the failing op",
@@ -129,7 +121,7 @@ def _next_steps(kind: str, g: Dict[str, str], text: str = "") -> List[Fix]:
     if kind in (F.LAUNCHER, F.EXIT, F.SIGNAL):
         return [_rank_fix()]
     if kind == F.HANG:
-        return [_hang_fix(), _timeout_fix()]
+        return [hang_fix(), _timeout_fix()]
     if kind == F.DIVERGED:
         return [_diverged_fix()]
     if kind == F.MISSING:
