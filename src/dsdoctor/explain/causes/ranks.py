@@ -126,11 +126,14 @@ SPECS: Tuple[Cause, ...] = (
                    "[rank0]:[E1130 04:12:55.402118771 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective "
                    "operation timeout: WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=4096, NumelOut=4096, "
                    "Timeout(ms)=600000) ran for 600093 milliseconds before timing out.\n"),
-                  log(N.NCCL_TIMEOUT, "A py-spy dump of a rank stuck in DeepSpeed's first broadcast:",
-                   'Thread 4101 (active): "MainThread"\n'
-                   "    broadcast (torch/distributed/distributed_c10d.py:1555)\n"
-                   "    broadcast (deepspeed/comm/torch.py:78)\n"
-                   "    _broadcast_model (deepspeed/runtime/engine.py:1105)\n")),
+                  log("failure-hang-py-spy", "A py-spy dump of a rank waiting in the barrier of DeepSpeed's "
+                      "save_checkpoint:",
+                   'Thread 40112 (active): "MainThread"\n'
+                   "    barrier (torch/distributed/distributed_c10d.py:4166)\n"
+                   "    wrapper (torch/distributed/c10d_logger.py:83)\n"
+                   "    barrier (deepspeed/comm/torch.py:404)\n"
+                   "    barrier (deepspeed/comm/comm.py:431)\n"
+                   "    save_checkpoint (deepspeed/runtime/engine.py:3101)\n")),
         reads="log"),
     signatures=(
               msg(CK.MSG_NCCL_WATCHDOG, "torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp watchdog (torch 1.10-2.14)",
