@@ -183,9 +183,16 @@ def lock_stale(s: Seen, f: LogFacts) -> Advice:
 
 
 def no_failure(s: Seen, f: LogFacts) -> Advice:
-    """``s.groups["notes"]``: how many notable warnings the log has."""
+    """``s.groups["notes"]``: how many notable warnings the log has; ``s.groups["last"]``: the log's last line."""
     n = int(s.groups.get("notes", "0"))
-    return Advice("No failure in the log" + (f"; {n} notable warning(s)" if n else ""), "", [])
+    last = s.groups.get("last", "")
+    # a run that died or hung after the last line printed its failure elsewhere or none (--enable_each_rank_log: runner.py 0.8-0.19)
+    fixes = [code_fix("If the run stopped after the log's last line, collect each rank's own output",
+                      "deepspeed --enable_each_rank_log ./rank_logs ... train.py   # one file per rank",
+                      reason="an excerpt cut before the failure, or a rank that died without its traceback in this "
+                             "log, shows nothing to diagnose"), hang_fix()] if last else []
+    return Advice("No failure in the log" + (f"; {n} notable warning(s)" if n else ""), "", fixes,
+                  f"The log ends on `{last[:200]}`." if last else "")
 
 
 # `dsdoctor verify` leads with this symptom when the log shows no cause it recognises (its docs group)
@@ -381,7 +388,9 @@ SPECS: Tuple[Cause, ...] = (
               "(e.g. a CUDA mismatch allowed by DS_SKIP_CUDA_CHECK=1, CPU-only ops built silently).",
         why="No traceback and no known failure message, and explain never invents a cause. If the run hung, the log "
               "cannot show why: look for a stale torch-extensions lock (`dsdoctor check`, or `dsdoctor explain --env`).",
-        fix="Nothing to fix in the log. If the run hung, look for a stale torch-extensions lock (`dsdoctor check`, or "
+        fix="Nothing to fix in the log. If the run stopped or hung after the log's last line (explain quotes it), "
+              "collect what came after it: each rank's own output (`deepspeed --enable_each_rank_log DIR`), a hang's "
+              "stacks (`py-spy dump` on every rank); look for a stale torch-extensions lock (`dsdoctor check`, or "
               "`dsdoctor explain --env`).",
         examples=(log("no-failure-skip-check", "A run that went on with DS_SKIP_CUDA_CHECK=1:",
                    "W1129 16:36:37.096000 14009 torch/utils/cpp_extension.py:183] No CUDA runtime is found, using "
