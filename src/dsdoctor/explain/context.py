@@ -9,6 +9,9 @@
   under ZeRO-3; a meta tensor copied inside zero.Init: a quantized load; torch's default process group never
   initialized: a start without a launcher, unless the log shows one) are dropped when the log does not show that
   context: an honest ``unknown`` is better than a wrong specific cause.
+- A collective that hangs (an NCCL timeout, a dump inside a collective) in a ZeRO-3 run of a sparse-MoE model whose
+  MoE block is not a ZeRO-3 leaf module (:func:`_moe_not_leaf`) is that MoE block: its ranks route tokens to different
+  experts, so ZeRO-3's per-module all-gathers differ between ranks.
 
 The context lines are the scanner's marks (:data:`MARKS`, read by literal, so the prefilter passes them); a
 mark that turns the option off (``load_in_4bit=False``) does not count.
@@ -34,6 +37,8 @@ if TYPE_CHECKING:  # match imports MARKS from here
 ZERO3 = "zero3"
 QUANTIZED = "quantized"
 LAUNCHED = "launched"
+MOE = "moe"  # a sparse-MoE model
+MOE_LEAF = "moe-leaf"  # the run registered its MoE block as a ZeRO-3 leaf itself
 # (kind, literal): a line holding the literal shows the context. ZeRO-3: its messages, a config's stage, a config name;
 # not "stage3_*" keys (DeepSpeed prints them in every stage's config dump).
 MARKS: Tuple[Tuple[str, str], ...] = (
@@ -49,6 +54,8 @@ MARKS: Tuple[Tuple[str, str], ...] = (
     *((QUANTIZED, lit) for lit in ("load_in_4bit", "load_in_8bit", "_4bit_quant", "_8bit_quant", "BitsAndBytesConfig",
                                    "quantization_bit", "q_lora", "qlora", "QLoRA", "QLora", "Linear4bit",
                                    "Linear8bitLt", "Params4bit", "Int8Params")),
+    *((MOE, lit) for lit in TK.MOE_DEFAULT_LEAF + TK.MOE_OTHER + TK.MOE_CONFIG_KEYS),
+    *((MOE_LEAF, lit) for lit in TK.MOE_LEAF_SET),
 )
 _FRAMES = {ZERO3: ("zero/stage3.py", "zero/partition_parameters.py")}
 # the option written off: "load_in_4bit=False", "--use_4bit_quantization False", "quantization_bit: null"
@@ -85,12 +92,28 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         return "", None  # an empty tensor indexed: a ZeRO-3 partition only where the log shows ZeRO-3
     if name == N.LAUNCHER_MPI_DISCOVERY and KDS.MSG_MPI_DISCOVERY_INFO in text and _hostname_handled(sc):
         return "", None
+    if name == N.NCCL_TIMEOUT and _moe_not_leaf(sc):
+        return N.ZERO3_MOE_NOT_LEAF_MODULE, None
     if name == N.ZERO3_QUANTIZED_MODEL_CONFLICT:
         if INT_REQUIRES_GRAD in text and not shows(sc, ZERO3):
             return "", None
         if META_COPY in text and not shows(sc, QUANTIZED):
             return "", None
     return name, None
+
+
+def _moe_not_leaf(sc: "Scanner") -> bool:
+    """A collective hang in a ZeRO-3 run of a sparse-MoE model that is not a ZeRO-3 leaf: the log shows ZeRO-3 and an
+    MoE model, not that the run registered a leaf, and either an MoE family DeepSpeed does not make a leaf by default
+    or a DeepSpeed older than its default leaves (0.18.0; the families and keys: knowledge/transformers.py)."""
+    if not (shows(sc, ZERO3) and shows(sc, MOE)) or shows(sc, MOE_LEAF):
+        return False
+    texts = [m.text for m in sc.marks.get(MOE, ())] + [f.path for tb in sc.tracebacks for f in tb.frames]
+    if any(lit in t for t in texts for lit in TK.MOE_OTHER):
+        return True
+    shown = sc.versions.get("deepspeed")
+    ds = parse(shown[0]) if shown else None
+    return ds is not None and ds < v(KDS.Z3_LEAF_CONFIG_SINCE)
 
 
 def _hostname_handled(sc: "Scanner") -> bool:
