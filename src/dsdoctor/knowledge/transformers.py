@@ -204,6 +204,9 @@ MOE_OTHER = ("DeepseekV2MoE", "DeepseekV3MoE", "DeepseekV2For", "DeepseekV3For",
              "GraniteMoeFor", "GraniteMoeMoE", "JetMoeFor", "MiniMaxSparseMoeBlock", "Glm4MoeFor", "Llama4TextMoe")
 MOE_CONFIG_KEYS = ('"num_local_experts"', '"num_experts_per_tok"', '"n_routed_experts"')
 # a run that registered its MoE block as a leaf itself: DeepSpeed's API / config, accelerate's option (0.30.0+:
-# --deepspeed_moe_layer_cls_names, ACCELERATE_DEEPSPEED_MOE_LAYER_CLS_NAMES, DeepSpeedPlugin.transformer_moe_cls_names)
-MOE_LEAF_SET = ("z3_leaf", "leaf_module", "moe_layer_cls_names", "MOE_LAYER_CLS_NAMES", "moe_cls_names")
+# --deepspeed_moe_layer_cls_names, ACCELERATE_DEEPSPEED_MOE_LAYER_CLS_NAMES, DeepSpeedPlugin.transformer_moe_cls_names),
+# LLaMA-Factory (model_utils/moe.py add_z3_leaf_module under ZeRO-3: dbrx, jamba, jetmoe, mixtral in 0.9.1; also
+# deepseek_v2/v3, granitemoe, llama4, olmoe, phimoe, qwen2_moe, qwen3_moe in 0.9.3; llmtuner: its name before 0.8)
+MOE_LEAF_SET = ("z3_leaf", "leaf_module", "moe_layer_cls_names", "MOE_LAYER_CLS_NAMES", "moe_cls_names", "llamafactory",
+                "LLaMA-Factory", "LlamaFactory", "llmtuner")
 ACCELERATE_MOE_LEAF_SINCE = "0.30.0"

@@ -277,7 +277,8 @@ SPECS: Tuple[Cause, ...] = (
         what="A collective hangs (an NCCL watchdog timeout, a stack dump inside a collective) in a ZeRO-3 run of a "
               "sparse-MoE model (Mixtral, Qwen-MoE, DeepSeek-V2/V3, OLMoE, ...) whose MoE block is not registered as "
               "a ZeRO-3 leaf module. explain names it when the log shows ZeRO-3, the MoE model and that hang, does "
-              "not show the run registering a leaf, and shows a family DeepSpeed does not make a leaf by default or a "
+              "not show the run registering a leaf (nor a framework that does, such as LLaMA-Factory), and "
+              "shows a family DeepSpeed does not make a leaf by default or a "
               "DeepSpeed older than 0.18.0.",
         why="ZeRO-3 all-gathers each submodule's parameters in hooks as the forward reaches it. In an MoE block each "
               "rank runs only the experts its tokens are routed to, so the ranks gather different experts, in a "
