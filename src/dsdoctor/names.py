@@ -160,6 +160,7 @@ NUMACTL_MISSING = "numactl-missing"
 PREPROCESSING_EXCEEDS_DIST_TIMEOUT = "preprocessing-exceeds-dist-timeout"
 CUDA_DEVICE_NOT_SET_PER_RANK = "cuda-device-not-set-per-rank"
 DEEPSPEED_KERNELS_MISSING = "deepspeed-kernels-missing"
+ZERO3_MOE_NOT_LEAF_MODULE = "zero3-moe-not-leaf-module"
 
 # name -> (code, owner): the owner is the command family whose module holds the name's spec
 # (check, verify, lint, explain, estimate, smoke, multinode, launch)
@@ -183,7 +184,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     OP_BUILD_FAILED: ("DS116", "verify"),
     PACKAGE_API_INCOMPATIBLE: ("DS117", "check"),
     RELEASE_KNOWN_BUG: ("DS118", "check"),
-    # DS3xx: causes explain names from a log; next free: DS386
+    # DS3xx: causes explain names from a log; next free: DS387
     CUDA_HEADERS_MISSING: ("DS300", "explain"),
     COMPILER_KILLED: ("DS301", "explain"),
     OP_BUILD_FAILED_CAUSE_NOT_IN_LOG: ("DS302", "explain"),
@@ -238,6 +239,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     FP16_UNSUPPORTED_GPU: ("DS383", "explain"),
     HOSTFILE_NOT_FOUND: ("DS384", "explain"),
     DEEPSPEED_KERNELS_MISSING: ("DS385", "explain"),
+    ZERO3_MOE_NOT_LEAF_MODULE: ("DS386", "explain"),
     # DS4xx: config and launch files (lint); next free: DS427
     DS_CONFIG_INVALID: ("DS401", "lint"),
     DS_CONFIG_DUPLICATE_KEY: ("DS402", "lint"),

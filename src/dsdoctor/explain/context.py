@@ -11,6 +11,9 @@
   context: an honest ``unknown`` is better than a wrong specific cause.
 - A DeepSpeed release regression's own line (``knowledge/regressions.py``) is dropped when the log shows a
   DeepSpeed release outside the row's affected range: that release does not have the bug.
+- A collective that hangs (an NCCL timeout, a dump inside a collective) in a ZeRO-3 run of a sparse-MoE model whose
+  MoE block is not a ZeRO-3 leaf module (:func:`_moe_not_leaf`) is that MoE block: its ranks route tokens to different
+  experts, so ZeRO-3's per-module all-gathers differ between ranks.
 
 The context lines are the scanner's marks (:data:`MARKS`, read by literal, so the prefilter passes them); a
 mark that turns the option off (``load_in_4bit=False``) does not count.
@@ -39,6 +42,8 @@ if TYPE_CHECKING:  # match imports MARKS from here
 ZERO3 = "zero3"
 QUANTIZED = "quantized"
 LAUNCHED = "launched"
+MOE = "moe"  # a sparse-MoE model
+MOE_LEAF = "moe-leaf"  # the run registered its MoE block as a ZeRO-3 leaf itself
 # (kind, literal): a line holding the literal shows the context. ZeRO-3: its messages, a config's stage, a config name;
 # not "stage3_*" keys (DeepSpeed prints them in every stage's config dump).
 MARKS: Tuple[Tuple[str, str], ...] = (
@@ -54,6 +59,8 @@ MARKS: Tuple[Tuple[str, str], ...] = (
     *((QUANTIZED, lit) for lit in ("load_in_4bit", "load_in_8bit", "_4bit_quant", "_8bit_quant", "BitsAndBytesConfig",
                                    "quantization_bit", "q_lora", "qlora", "QLoRA", "QLora", "Linear4bit",
                                    "Linear8bitLt", "Params4bit", "Int8Params")),
+    *((MOE, lit) for lit in TK.MOE_DEFAULT_LEAF + TK.MOE_OTHER + TK.MOE_CONFIG_KEYS),
+    *((MOE_LEAF, lit) for lit in TK.MOE_LEAF_SET),
 )
 _FRAMES = {ZERO3: ("zero/stage3.py", "zero/partition_parameters.py")}
 # the option written off: "load_in_4bit=False", "--use_4bit_quantization False", "quantization_bit: null"
@@ -92,6 +99,8 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         return "", None
     if name == N.DEEPSPEED_RELEASE_REGRESSION and RG.vetoed(text, _shown_ds(sc)):
         return "", None  # a known bug's line from a release the log shows does not have that bug
+    if name == N.NCCL_TIMEOUT and _moe_not_leaf(sc):
+        return N.ZERO3_MOE_NOT_LEAF_MODULE, None
     if name == N.ZERO3_QUANTIZED_MODEL_CONFLICT:
         if INT_REQUIRES_GRAD in text and not shows(sc, ZERO3):
             return "", None
@@ -104,6 +113,19 @@ def _shown_ds(sc: "Scanner") -> Optional[Version]:
     """The DeepSpeed release the log shows (the first one), or None."""
     shown = sc.versions.get("deepspeed")
     return parse(shown[0]) if shown else None
+
+
+def _moe_not_leaf(sc: "Scanner") -> bool:
+    """A collective hang in a ZeRO-3 run of a sparse-MoE model that is not a ZeRO-3 leaf: the log shows ZeRO-3 and an
+    MoE model, not that the run registered a leaf, and either an MoE family DeepSpeed does not make a leaf by default
+    or a DeepSpeed older than its default leaves (0.18.0; the families and keys: knowledge/transformers.py)."""
+    if not (shows(sc, ZERO3) and shows(sc, MOE)) or shows(sc, MOE_LEAF):
+        return False
+    texts = [m.text for m in sc.marks.get(MOE, ())] + [f.path for tb in sc.tracebacks for f in tb.frames]
+    if any(lit in t for t in texts for lit in TK.MOE_OTHER):
+        return True
+    ds = _shown_ds(sc)
+    return ds is not None and ds < v(KDS.Z3_LEAF_CONFIG_SINCE)
 
 
 def _hostname_handled(sc: "Scanner") -> bool:

@@ -386,5 +386,6 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
     if sc.build_started is not None and not sc.build_done:
         return _finding(N.TORCH_EXTENSIONS_LOCK_STALE, G.lock_stale(Seen(), facts), [_ev(sc.build_started)], [], Severity.WARNING)
     notes = _distinct(sc.notes + sc.warnings)
-    return _finding(N.NO_FAILURE, G.no_failure(Seen(groups={"notes": str(len(notes))}), facts),
+    last = sc.tail[-1][2] if sc.tail else ""  # what the log ends on: a run that stopped after it shows no failure
+    return _finding(N.NO_FAILURE, G.no_failure(Seen(groups={"notes": str(len(notes)), "last": last}), facts),
                     [_ev(h, f"warning, {h.source}:{h.line}") for h in notes[:10]], [], Severity.INFO)

@@ -40,3 +40,13 @@ MSG_DUPLICATE_GPU = "Duplicate GPU detected : rank {a} and rank {b} both on CUDA
 # hostname, busybox on some images): getopt's message on stderr, then the caller's CalledProcessError
 MSG_HOSTNAME_NO_I = "hostname: invalid option -- 'I'"
 RX_HOSTNAME_I_FAILED = r"Command '\['hostname(?: -I'|', '-I')\]' returned non-zero exit status"
+
+# torch.distributed's blocking collectives (torch/distributed/distributed_c10d.py, the same module-level functions in
+# torch 2.0.0-2.15.0, read in the released sources: .cache/upstream/torch/<v>/): a stack dump (py-spy, faulthandler)
+# whose frame is one of them shows a rank waiting for the others in that collective. Not the init rendezvous
+# (_store_based_barrier) nor the non-blocking isend / irecv.
+C10D_COLLECTIVES = ("broadcast", "all_reduce", "all_reduce_coalesced", "reduce", "all_gather", "all_gather_into_tensor",
+                    "_all_gather_base", "all_gather_coalesced", "all_gather_object", "gather", "gather_object", "scatter",
+                    "scatter_object_list", "broadcast_object_list", "reduce_scatter", "reduce_scatter_tensor",
+                    "_reduce_scatter_base", "all_to_all", "all_to_all_single", "barrier", "monitored_barrier")
+C10D_FILE = "torch/distributed/distributed_c10d.py"

@@ -9,7 +9,8 @@ from packaging.version import Version
 
 from .versions import Span, lookup, v
 
-__all__ = ["PEFT_NONREENTRANT_SINCE", "ConfigKey", "ZERO_KEYS", "OFFLOAD_PARAM_KEYS", "OFFLOAD_OPTIMIZER_KEYS", "PRECISION_MODELS_SINCE",
+__all__ = ["Z3_LEAF_API_SINCE", "Z3_LEAF_CONFIG_SINCE", "Z3_LEAF_DEFAULT_CLASSES",
+    "PEFT_NONREENTRANT_SINCE", "ConfigKey", "ZERO_KEYS", "OFFLOAD_PARAM_KEYS", "OFFLOAD_OPTIMIZER_KEYS", "PRECISION_MODELS_SINCE",
     "FP16_KEYS", "BF16_KEYS", "VALIDATED_BLOCKS", "TOP_LEVEL_KEYS", "REMOVED_TOP_LEVEL", "REMOVED_ZERO",
     "config_keys_for", "block_validated", "removed_top_level", "removed_zero", "OFFLOAD_DEVICES", "ZERO_STAGES",
     "ZERO_INT_FIELDS", "PYDANTIC_V2_SINCE", "PYDANTIC_V1_MODELS", "FP16_MIN_LOSS_SCALE", "COMM_DATA_TYPE_KEYS", "MSG_COMM_DATA_TYPE",
@@ -211,3 +212,12 @@ def batch_sizes(tb: Optional[int], mb: Optional[int], ga: Optional[int], ws: int
 # Non-reentrant gradient checkpointing of PEFT models under ZeRO-3 works from this release [reference D12]
 # (before it: torch's CheckpointError; lint's and explain's peft-reentrant).
 PEFT_NONREENTRANT_SINCE = "0.19.3"
+
+# ZeRO-3 leaf modules (a module ZeRO-3 gathers whole, with no hooks inside it: an MoE block whose ranks route tokens to
+# different experts): deepspeed.utils.set_z3_leaf_modules(model, [cls]) since 0.13.0 (utils/z3_leaf_module.py, absent
+# in 0.12.6); ds_config zero_optimization.leaf_module {classes, names, name_suffixes} since 0.18.0
+# (runtime/zero/leaf_module_config.py, applied by engine.py), whose default classes make these blocks leaves in every
+# ZeRO-3 engine (0.18.0-0.19.8)
+Z3_LEAF_API_SINCE = "0.13.0"
+Z3_LEAF_CONFIG_SINCE = "0.18.0"
+Z3_LEAF_DEFAULT_CLASSES = ("MixtralSparseMoeBlock", "Qwen2MoeSparseMoeBlock", "Qwen3MoeSparseMoeBlock")

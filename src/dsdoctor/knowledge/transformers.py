@@ -192,3 +192,21 @@ MSG_TENSORS_2D = "tensors must be 2-D"
 # tokenization_utils_base.py _get_padding_truncation_strategies (4.26-5.25 read): padding asked, the tokenizer has no pad
 # token (LLaMA-family tokenizers ship none): the script must set one
 MSG_NO_PAD_TOKEN = "Asking to pad but the tokenizer does not have a padding token."
+
+# A sparse-MoE model in a log (its block / model classes, model_type, modeling file, hub name; read in transformers
+# 4.57.1 models/*/modeling_*.py): the families DeepSpeed 0.18.0+ makes ZeRO-3 leaves by default (Z3_LEAF_DEFAULT_CLASSES),
+# the others, and MoE-only config keys (the family not named)
+MOE_DEFAULT_LEAF = ("MixtralSparseMoeBlock", "MixtralFor", "modeling_mixtral", '"mixtral"', "Mixtral-8x", "Qwen2Moe",
+                    "qwen2_moe", "Qwen1.5-MoE", "Qwen2-57B-A14B", "Qwen3Moe", "qwen3_moe", "Qwen3-30B-A3B", "Qwen3-235B-A22B")
+MOE_OTHER = ("DeepseekV2MoE", "DeepseekV3MoE", "DeepseekV2For", "DeepseekV3For", "deepseek_v2", "deepseek_v3",
+             "DeepSeek-V2", "DeepSeek-V3", "DeepSeek-Coder-V2", "OlmoeSparseMoeBlock", "OlmoeFor", "OLMoE-1B-7B",
+             "JambaSparseMoeBlock", "JambaFor", "DbrxFor", "PhimoeSparseMoeBlock", "PhimoeFor", "Phi-3.5-MoE",
+             "GraniteMoeFor", "GraniteMoeMoE", "JetMoeFor", "MiniMaxSparseMoeBlock", "Glm4MoeFor", "Llama4TextMoe")
+MOE_CONFIG_KEYS = ('"num_local_experts"', '"num_experts_per_tok"', '"n_routed_experts"')
+# a run that registered its MoE block as a leaf itself: DeepSpeed's API / config, accelerate's option (0.30.0+:
+# --deepspeed_moe_layer_cls_names, ACCELERATE_DEEPSPEED_MOE_LAYER_CLS_NAMES, DeepSpeedPlugin.transformer_moe_cls_names),
+# LLaMA-Factory (model_utils/moe.py add_z3_leaf_module under ZeRO-3: dbrx, jamba, jetmoe, mixtral in 0.9.1; also
+# deepseek_v2/v3, granitemoe, llama4, olmoe, phimoe, qwen2_moe, qwen3_moe in 0.9.3; llmtuner: its name before 0.8)
+MOE_LEAF_SET = ("z3_leaf", "leaf_module", "moe_layer_cls_names", "MOE_LAYER_CLS_NAMES", "moe_cls_names", "llamafactory",
+                "LLaMA-Factory", "LlamaFactory", "llmtuner")
+ACCELERATE_MOE_LEAF_SINCE = "0.30.0"

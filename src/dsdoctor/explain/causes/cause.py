@@ -309,6 +309,15 @@ COLLECT = (
 )
 
 
+def hang_fix() -> Fix:
+    """What to collect when a run hangs: every rank's stack."""
+    return code_fix("Dump every rank's stack while it hangs and compare where each one waits",
+                    "for p in $(pgrep -f train.py); do py-spy dump --pid $p; done   # your script's name",
+                    reason="a rank that waits in a collective (broadcast, all_gather, barrier) while another is "
+                           "elsewhere (a rank-conditional call, a data loader, a save) is what hangs the run; the one "
+                           "that is not in the collective shows where the ranks diverged")
+
+
 def collect_fix() -> Fix:
     """What to collect when the log does not show the cause."""
     return code_fix("Collect what shows the cause", *COLLECT,

@@ -17,7 +17,7 @@ from ...knowledge import transformers as TK
 from ...model import Fix, Severity
 from ...spec import RuleExample
 from .. import failure as F
-from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, collect_fix, form, frame, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, collect_fix, form, frame, hang_fix, log, msg, rx
 
 OP_BUILD_SYMPTOM = N.OP_BUILD_FAILED
 _ARGS, _LOCAL = CK.MSG_UNRECOGNIZED_LOCAL_RANK.rsplit(" ", 1)
@@ -88,14 +88,6 @@ def _timeout_fix() -> Fix:
                     reason="they show which rank and which collective stalled, and whether the network came up")
 
 
-def _hang_fix() -> Fix:
-    return code_fix("Dump every rank's stack while it hangs and compare where each one waits",
-                    "for p in $(pgrep -f train.py); do py-spy dump --pid $p; done   # your script's name",
-                    reason="a rank that waits in a collective (broadcast, all_gather, barrier) while another is "
-                           "elsewhere (a rank-conditional call, a data loader, a save) is what hangs the run; the one "
-                           "that is not in the collective shows where the ranks diverged")
-
-
 def _cuda_fix() -> Fix:
     return code_fix("Rerun with CUDA's errors reported where they happen",
                     "CUDA_LAUNCH_BLOCKING=1 python train.py ...   # your command: the traceback then points at the failing op",
@@ -129,7 +121,7 @@ def _next_steps(kind: str, g: Dict[str, str], text: str = "") -> List[Fix]:
     if kind in (F.LAUNCHER, F.EXIT, F.SIGNAL):
         return [_rank_fix()]
     if kind == F.HANG:
-        return [_hang_fix(), _timeout_fix()]
+        return [hang_fix(), _timeout_fix()]
     if kind == F.DIVERGED:
         return [_diverged_fix()]
     if kind == F.MISSING:
@@ -191,9 +183,16 @@ def lock_stale(s: Seen, f: LogFacts) -> Advice:
 
 
 def no_failure(s: Seen, f: LogFacts) -> Advice:
-    """``s.groups["notes"]``: how many notable warnings the log has."""
+    """``s.groups["notes"]``: how many notable warnings the log has; ``s.groups["last"]``: the log's last line."""
     n = int(s.groups.get("notes", "0"))
-    return Advice("No failure in the log" + (f"; {n} notable warning(s)" if n else ""), "", [])
+    last = s.groups.get("last", "")
+    # a run that died or hung after the last line printed its failure elsewhere or none (--enable_each_rank_log: runner.py 0.8-0.19)
+    fixes = [code_fix("If the run stopped after the log's last line, collect each rank's own output",
+                      "deepspeed --enable_each_rank_log ./rank_logs ... train.py   # one file per rank",
+                      reason="an excerpt cut before the failure, or a rank that died without its traceback in this "
+                             "log, shows nothing to diagnose"), hang_fix()] if last else []
+    return Advice("No failure in the log" + (f"; {n} notable warning(s)" if n else ""), "", fixes,
+                  f"The log ends on `{last[:200]}`." if last else "")
 
 
 # `dsdoctor verify` leads with this symptom when the log shows no cause it recognises (its docs group)
@@ -389,7 +388,9 @@ SPECS: Tuple[Cause, ...] = (
               "(e.g. a CUDA mismatch allowed by DS_SKIP_CUDA_CHECK=1, CPU-only ops built silently).",
         why="No traceback and no known failure message, and explain never invents a cause. If the run hung, the log "
               "cannot show why: look for a stale torch-extensions lock (`dsdoctor check`, or `dsdoctor explain --env`).",
-        fix="Nothing to fix in the log. If the run hung, look for a stale torch-extensions lock (`dsdoctor check`, or "
+        fix="Nothing to fix in the log. If the run stopped or hung after the log's last line (explain quotes it), "
+              "collect what came after it: each rank's own output (`deepspeed --enable_each_rank_log DIR`), a hang's "
+              "stacks (`py-spy dump` on every rank); look for a stale torch-extensions lock (`dsdoctor check`, or "
               "`dsdoctor explain --env`).",
         examples=(log("no-failure-skip-check", "A run that went on with DS_SKIP_CUDA_CHECK=1:",
                    "W1129 16:36:37.096000 14009 torch/utils/cpp_extension.py:183] No CUDA runtime is found, using "

@@ -14,8 +14,11 @@ from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import distributed as DK
 from ...model import Severity
-from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, hang_fix, log, msg, rx
 from .launch import RUNNER
+
+_OPS = "|".join(DK.C10D_COLLECTIVES)
+COLLECTIVE = f"{DK.C10D_FILE}'s blocking collectives (torch 2.0-2.15)"
 
 
 def _nccl_timeout(s: Seen, f: LogFacts) -> Advice:
@@ -27,10 +30,19 @@ def _nccl_timeout(s: Seen, f: LogFacts) -> Advice:
         code_fix("Test the transport when the first collective hangs",
                  "NCCL_P2P_DISABLE=1 NCCL_IB_DISABLE=1 deepspeed ... train.py   # if this runs, fix P2P/IB, do not keep it")]
     facts = "The log shows the very first collective (SeqNum=1) timing out." if first else ""
-    return Advice("An NCCL collective timed out: one rank stalled, died or diverged while the others waited", "",
-                  [code_fix("Find the rank that did not arrive: its own log, or the collective's stack on every rank",
-                            "NCCL_DEBUG=INFO TORCH_NCCL_DUMP_ON_TIMEOUT=1 deepspeed ... train.py",
-                            reason="the ranks that print the watchdog line are the ones that waited"),
+    op = s.groups.get("op")
+    summary = (f"A rank waits in torch.distributed's {op} (a stack dump of the stuck run): another rank stalled, died "
+               "or diverged, so the collective never completes" if op else
+               "An NCCL collective timed out: one rank stalled, died or diverged while the others waited")
+    if op:
+        facts = (f"The stack dump shows this rank inside {op} ({DK.C10D_FILE}): it hangs there until the "
+                 "process group's timeout (then the watchdog's timeout line).")
+    find = (hang_fix() if op else
+            code_fix("Find the rank that did not arrive: its own log, or the collective's stack on every rank",
+                     "NCCL_DEBUG=INFO TORCH_NCCL_DUMP_ON_TIMEOUT=1 deepspeed ... train.py",
+                     reason="the ranks that print the watchdog line are the ones that waited"))
+    return Advice(summary, "",
+                  [find,
                    *transport,
                    code_fix("Only when one step is legitimately long (a big eval/save on one rank): raise the timeout",
                             "deepspeed.init_distributed(timeout=datetime.timedelta(hours=2))   # HF: TrainingArguments(ddp_timeout=7200)",
@@ -97,8 +109,12 @@ SPECS: Tuple[Cause, ...] = (
     _nccl_timeout,
     Docs(
         what="An NCCL collective did not complete within the process-group timeout: `Watchdog caught collective "
-              "operation timeout: WorkNCCL(SeqNum=..., OpType=...) ran for ... milliseconds before timing out`.",
-        why="The ranks that print it waited; another rank never joined that collective: it hung, crashed, was slow "
+              "operation timeout: WorkNCCL(SeqNum=..., OpType=...) ran for ... milliseconds before timing out`; or "
+              "a stack dump of the hanging run (`py-spy dump`, faulthandler) shows a rank waiting inside one of "
+              "torch.distributed's blocking collectives (`broadcast (torch/distributed/distributed_c10d.py:1555)`), "
+              "which ends in that timeout.",
+        why="The ranks that print it (or that a dump shows inside the collective) waited; another rank never joined "
+              "that collective: it hung, crashed, was slow "
               "(evaluation or saving on rank 0 only, uneven data) or issued a different collective. When the first "
               "collective (SeqNum=1, `last completed NCCL work: -1`) times out, the ranks never communicated at all: "
               "a transport problem (P2P, InfiniBand, the network interface) or a rank that never got there.",
@@ -109,13 +125,30 @@ SPECS: Tuple[Cause, ...] = (
         examples=(log(N.NCCL_TIMEOUT, "Rank 1 stuck in a rank-0-only evaluation while the others all-reduce:",
                    "[rank0]:[E1130 04:12:55.402118771 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective "
                    "operation timeout: WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=4096, NumelOut=4096, "
-                   "Timeout(ms)=600000) ran for 600093 milliseconds before timing out.\n"),),
+                   "Timeout(ms)=600000) ran for 600093 milliseconds before timing out.\n"),
+                  log("failure-hang-py-spy", "A py-spy dump of a rank waiting in the barrier of DeepSpeed's "
+                      "save_checkpoint:",
+                   'Thread 40112 (active): "MainThread"\n'
+                   "    barrier (torch/distributed/distributed_c10d.py:4166)\n"
+                   "    wrapper (torch/distributed/c10d_logger.py:83)\n"
+                   "    barrier (deepspeed/comm/torch.py:404)\n"
+                   "    barrier (deepspeed/comm/comm.py:431)\n"
+                   "    save_checkpoint (deepspeed/runtime/engine.py:3101)\n")),
         reads="log"),
     signatures=(
               msg(CK.MSG_NCCL_WATCHDOG, "torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp watchdog (torch 1.10-2.14)",
                   "[rank2]:[E1130 04:12:55.402118771 ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog caught collective "
                   "operation timeout: WorkNCCL(SeqNum=88, OpType=ALLGATHER, NumelIn=4096, NumelOut=16384, "
-                  "Timeout(ms)=1800000) ran for 1800093 milliseconds before timing out."),)),
+                  "Timeout(ms)=1800000) ran for 1800093 milliseconds before timing out."),
+              # a stack dump of a hanging rank (people dump a run that hangs) whose frame is a blocking collective
+              rx(r"^\s{0,12}(?P<op>%s) \((?:\S{0,300}/)?torch/distributed/distributed_c10d\.py:\d{1,5}\)" % _OPS,
+                 "distributed_c10d.py:", COLLECTIVE + " in a py-spy dump (py-spy 0.3)",
+                 "    broadcast (torch/distributed/distributed_c10d.py:1555)",
+                 "    all_reduce (/opt/venv/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py:2050)"),
+              rx(r'File "(?:[^"]{0,300}/)?torch/distributed/distributed_c10d\.py", line \d{1,5} in (?P<op>%s)\s*$' % _OPS,
+                 'distributed_c10d.py", line ', COLLECTIVE + " in a faulthandler dump (no comma before 'in')",
+                 '  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 3938 in '
+                 'barrier'))),
     cause(
     N.NCCL_P2P_UNSUPPORTED,
     Severity.ERROR,

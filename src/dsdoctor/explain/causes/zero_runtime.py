@@ -13,6 +13,7 @@ from ... import fixes as F
 from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
+from ...knowledge import transformers as TK
 from ...model import Severity
 from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
@@ -86,6 +87,24 @@ def _checkpoint_meta(s: Seen, f: LogFacts) -> Advice:
                   "recomputed metadata differ (`recomputed metadata: {'shape': torch.Size([0])`).",
                   [code_fix(F.PEFT_REENTRANT_FIX.title, 'TrainingArguments(..., gradient_checkpointing_kwargs={"use_reentrant": True})',
                             f"pip install 'deepspeed>={K.PEFT_NONREENTRANT_SINCE}'")])
+
+
+def _moe_not_leaf(s: Seen, f: LogFacts) -> Advice:
+    api, conf = K.Z3_LEAF_API_SINCE, K.Z3_LEAF_CONFIG_SINCE
+    return Advice("A collective hangs in a ZeRO-3 run of a sparse-MoE model whose MoE block is not a ZeRO-3 leaf module",
+                  "", [code_fix("Register the MoE block as a ZeRO-3 leaf before deepspeed.initialize / trainer.train()",
+                                "from deepspeed.utils import set_z3_leaf_modules",
+                                "set_z3_leaf_modules(model, [type(model.model.layers[1].mlp)])   # the sparse-MoE block's "
+                                "class (e.g. DeepseekV2MoE): the first layers of some models are dense",
+                                reason=f"DeepSpeed {api}+: ZeRO-3 then gathers the whole block (every expert) on every rank"),
+                       code_fix(f"With accelerate {TK.ACCELERATE_MOE_LEAF_SINCE}+, name the block class at launch",
+                                "accelerate launch --deepspeed_moe_layer_cls_names DeepseekV2MoE ... train.py"),
+                       code_fix(f"With DeepSpeed {conf}+, list it in the ds_config (keep the default classes)",
+                                'ds_config: "zero_optimization": {"leaf_module": {"classes": ["DeepseekV2MoE", '
+                                + ", ".join(f'"{c}"' for c in K.Z3_LEAF_DEFAULT_CLASSES) + "]}}",
+                                reason="a classes list replaces the defaults")],
+                  f"DeepSpeed {conf}+ makes {', '.join(K.Z3_LEAF_DEFAULT_CLASSES)} leaves by default; other MoE "
+                  "blocks, and every block on an older DeepSpeed, are not.")
 
 
 SPECS: Tuple[Cause, ...] = (
@@ -249,4 +268,32 @@ SPECS: Tuple[Cause, ...] = (
                                                   "ZeRO-3, DeepSpeed 0.19.2:",
                   "[rank0]: torch.utils.checkpoint.CheckpointError: torch.utils.checkpoint: Recomputed values for the "
                   "following tensors have different metadata than during the forward pass.\n"),)),
+    cause(
+    N.ZERO3_MOE_NOT_LEAF_MODULE,
+    Severity.ERROR,
+    "A ZeRO-3 run of a sparse-MoE model hangs in a collective: the MoE block is not a ZeRO-3 leaf module",
+    _moe_not_leaf,
+    Docs(
+        what="A collective hangs (an NCCL watchdog timeout, a stack dump inside a collective) in a ZeRO-3 run of a "
+              "sparse-MoE model (Mixtral, Qwen-MoE, DeepSeek-V2/V3, OLMoE, ...) whose MoE block is not registered as "
+              "a ZeRO-3 leaf module. explain names it when the log shows ZeRO-3, the MoE model and that hang, does "
+              "not show the run registering a leaf (nor a framework that does, such as LLaMA-Factory), and "
+              "shows a family DeepSpeed does not make a leaf by default or a "
+              "DeepSpeed older than 0.18.0.",
+        why="ZeRO-3 all-gathers each submodule's parameters in hooks as the forward reaches it. In an MoE block each "
+              "rank runs only the experts its tokens are routed to, so the ranks gather different experts, in a "
+              "different order or number: their collectives no longer match and every rank waits. A leaf module is "
+              "gathered whole (all experts) on every rank, so the ranks agree.",
+        fix="Register the MoE block class as a leaf before the engine is built: `deepspeed.utils."
+              "set_z3_leaf_modules(model, [MoEBlockClass])` (DeepSpeed 0.13.0+); with accelerate 0.30.0+ "
+              "`--deepspeed_moe_layer_cls_names <Class>`; with DeepSpeed 0.18.0+ the ds_config's "
+              "`zero_optimization.leaf_module.classes` (its defaults already cover Mixtral, Qwen2-MoE and Qwen3-MoE).",
+        examples=(log(N.ZERO3_MOE_NOT_LEAF_MODULE, "DeepSeek-V2-Lite under ZeRO-3 (DeepSpeed 0.15.4), stuck mid-epoch:",
+                   "[INFO|modeling_utils.py:3934] 2025-02-03 10:11:12,004 >> loading weights file "
+                   "/data/models/DeepSeek-V2-Lite-Chat/model.safetensors.index.json\n"
+                   '        "stage": 3,\n'
+                   "[rank1]:[E203 10:44:52.118234501 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective "
+                   "operation timeout: WorkNCCL(SeqNum=21131, OpType=_ALLGATHER_BASE, NumelIn=5636096, "
+                   "NumelOut=11272192, Timeout(ms)=1800000) ran for 1800047 milliseconds before timing out.\n"),),
+        reads="log")),
 )
