@@ -31,6 +31,7 @@ class Ctx:
     zero3_source: str
     tf: Optional[str]
     tf_source: str
+    asked: bool = False  # the user asked about this file (named it on the command line) or for ZeRO-3 (settings)
 
     @property
     def under(self) -> str:
@@ -41,7 +42,13 @@ class Ctx:
 
     @property
     def zero3_severity(self) -> Severity:
-        return Severity.ERROR if self.zero3 else Severity.WARNING
+        """An error under ZeRO-3; where no ZeRO-3 entry point reaches the file (the context is unknown) only
+        info ("if run with ZeRO-3 ..."), unless the user asked (:attr:`asked`): then a warning."""
+        return Severity.ERROR if self.zero3 else self.at_most(Severity.WARNING)
+
+    def at_most(self, severity: Severity) -> Severity:
+        """``severity`` under ZeRO-3 (or when the user asked for it); info when the context is unknown."""
+        return severity if self.zero3 or self.asked else Severity.INFO
 
 
 def make_target(path: str, usage: Usage) -> Target:
@@ -76,7 +83,8 @@ def make_target(path: str, usage: Usage) -> Target:
     if zero3 is None and not asked(source) and os.path.normpath(path) in usage.no_deepspeed:
         zero3, source = False, usage.no_deepspeed[os.path.normpath(path)]  # lint/no_deepspeed.py
     tf_source = usage.transformers_source
-    t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source)
+    t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source,
+                            asked(source) or os.path.normpath(path) in usage.named_files)
     return t
 
 

@@ -73,7 +73,7 @@ def _hit(t: Target, c: Any, node: Any, why: str, ds: Any) -> Iterator[Hit]:
     yield from emit(RULE, t, node, f"PEFT with gradient checkpointing, {why}, {on} {c.under}: "
                     f"CheckpointError: Recomputed values ... (fixed in DeepSpeed {FIXED_IN})",
                     fixes=(FIX,),
-                    severity=c.zero3_severity if ds is not None else Severity.WARNING)
+                    severity=c.zero3_severity if ds is not None else c.at_most(Severity.WARNING))
 
 
 RULE = Rule(
