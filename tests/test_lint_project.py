@@ -244,3 +244,14 @@ def test_readme_from_another_directory() -> None:
     rs = file_recipes(str(root / "README.md"), "markdown", str(root))
     assert [(Path(r.entry or "").relative_to(root).as_posix(), [Path(c).relative_to(root).as_posix() for c in r.configs])
             for r in rs] == [("train/train_sft.py", ["train/ds_config/zero3.json"])]
+
+
+def test_checkpointing_enabled_twice_is_one_finding(tmp_path: Path) -> None:
+    """The run's checkpointing mode is one problem: the second call that sets it is the finding's evidence."""
+    from dsdoctor.lint import lint
+
+    root = tmp_path / "p"
+    shutil.copytree(CASES / "checkpointing-twice", root, ignore=shutil.ignore_patterns("expect"))
+    found = [f for f in lint([str(root)]).report.findings if f.name == "peft-checkpointing-reentrant"]
+    assert [f.line for f in found] == [8]
+    assert [e.line for e in found[0].evidence if "also enabled" in e.what] == [15]
