@@ -268,3 +268,14 @@ def test_deepspeed_off() -> None:
     assert deepspeed_off("lr = 1e-4\ndeepspeed = False  # off here\n") == 2
     assert deepspeed_off("deepspeed = False\nif use_ds:\n    deepspeed = True\n") == 0  # a flag a script turns on
     assert deepspeed_off("def f(deepspeed=False):\n    pass\n") == 0
+
+
+def test_checkpointing_enabled_twice_is_one_finding(tmp_path: Path) -> None:
+    """The run's checkpointing mode is one problem: the second call that sets it is the finding's evidence."""
+    from dsdoctor.lint import lint
+
+    root = tmp_path / "p"
+    shutil.copytree(CASES / "checkpointing-twice", root, ignore=shutil.ignore_patterns("expect"))
+    found = [f for f in lint([str(root)]).report.findings if f.name == "peft-checkpointing-reentrant"]
+    assert [f.line for f in found] == [8]
+    assert [e.line for e in found[0].evidence if "also enabled" in e.what] == [15]

@@ -79,7 +79,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     if any(k == "python" for k in found.kinds.values()):
         from .script.script_usage import python_usage
 
-        python_usage(base, found.kinds, targets, python, zero_stage, settings, pinned, found)
+        python_usage(base, found.kinds, targets, python, zero_stage, settings, pinned, found, paths)
     result = LintResult(Report())
     configs: Dict[str, Target] = {}
     whole = max_depth is None and covers(paths, settings.root)

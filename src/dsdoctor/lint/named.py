@@ -14,7 +14,8 @@ apart so that nothing else of the project is linted:
   whole-project lint).
 
 A recipe that runs the file with a lower ZeRO stage does not turn it off: the user asked about this file and
-may run it with another config; its findings stay "if run with ZeRO-3" warnings.
+may run it with another config; its findings stay "if run with ZeRO-3" warnings (``Usage.named_files``: in a
+directory linted, a finding in a file no ZeRO-3 launch reaches is info).
 """
 
 from __future__ import annotations

@@ -38,6 +38,9 @@ class Usage:
     transformers_pins: Tuple[str, ...] = ()  # the releases conflicting pins name (transformers unknown: one of them)
     zero3: Optional[bool] = None  # the project runs under ZeRO-3 (None = cannot tell)
     zero3_source: str = ""
+    # the Python files named on the command line: the user asked about them, so their ZeRO-3 findings stay warnings
+    # where no ZeRO-3 launch of the project reaches them (in a directory linted, such a finding is info)
+    named_files: Set[str] = field(default_factory=set)
     launches: Dict[str, Tuple[Optional[bool], str]] = field(default_factory=dict)  # script -> ZeRO-3 of its launches
     never_zero3: Dict[str, str] = field(default_factory=dict)  # script -> why it never runs under ZeRO-3
     # modules a ZeRO-3 training launch imports (not its entry) -> the names it takes from them (None: any)

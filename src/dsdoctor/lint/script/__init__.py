@@ -32,6 +32,7 @@ class Ctx:
     tf: Optional[str]
     tf_source: str
     tf_pins: Tuple[str, ...] = ()  # tf unknown: the releases the project's conflicting pins name
+    asked: bool = False  # the user asked about this file (named it on the command line) or for ZeRO-3 (settings)
 
     @property
     def under(self) -> str:
@@ -42,7 +43,13 @@ class Ctx:
 
     @property
     def zero3_severity(self) -> Severity:
-        return Severity.ERROR if self.zero3 else Severity.WARNING
+        """An error under ZeRO-3; where no ZeRO-3 entry point reaches the file (the context is unknown) only
+        info ("if run with ZeRO-3 ..."), unless the user asked (:attr:`asked`): then a warning."""
+        return Severity.ERROR if self.zero3 else self.at_most(Severity.WARNING)
+
+    def at_most(self, severity: Severity) -> Severity:
+        """``severity`` under ZeRO-3 (or when the user asked for it); info when the context is unknown."""
+        return severity if self.zero3 or self.asked else Severity.INFO
 
 
 def make_target(path: str, usage: Usage) -> Target:
@@ -78,7 +85,7 @@ def make_target(path: str, usage: Usage) -> Target:
         zero3, source = False, usage.no_deepspeed[os.path.normpath(path)]  # lint/no_deepspeed.py
     tf_source = usage.transformers_source
     t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source,
-                             usage.transformers_pins)
+                            usage.transformers_pins, asked(source) or os.path.normpath(path) in usage.named_files)
     return t
 
 
@@ -167,6 +174,9 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
         sources = [(e.line, max((e.col or 1) - 1, 0)) for e in evidence[:-1] if e.line is not None and e.path == t.path]
         if flag is None and rule.name in BY_SOURCE and sources:  # the values it names; the last is the load
             flag = gating_flag(c.src, sources, passed, cache)
+        if flag is None:  # in a function / class the file uses only with an option: for every rule
+            flag = gating_flag(c.src, [(line, col - 1)], passed, cache, "defs",
+                               t.usage.imported.get(os.path.normpath(t.path), set()))
         if flag is not None:  # a file named alone keeps a warning (lint/named.py)
             severity = Severity.WARNING if os.path.normpath(t.path) in t.usage.named else Severity.INFO
             title += f" (only with --{flag}, which no ZeRO-3 launch of the project passes)"

@@ -6,7 +6,10 @@ those that reach the file passes it, the finding is ``info`` ("only with --bits 
 option keeps it an error or warning. A negated test (``if not args.x``: the default path) never gates. So does a
 call argument whose value is set only with the option (``load_in_8bit=args.bits == 8``, ``X if args.use_lora
 else None``): an option given as false in the launch (``--use_lora False``) is not passed. Only for the rules in
-``GATED``.
+``GATED``. A test on a parameter that every call of its function passes from an option (``if qlora:`` in
+``load(..., qlora=args.qlora)``, default off) reads that option. For every rule: a finding in a top-level function
+or class that the file names only inside such gates (``if model_args.use_lora:
+trainer.add_callback(SavePeftModelCallback)``) runs only with the option.
 """
 
 from __future__ import annotations
@@ -55,19 +58,111 @@ def _value_flags(value: Any) -> Set[str]:
 
 def _gates(src: Any) -> "Gates":
     """(start, end, options) of the body of every ``if`` whose test reads options (whole lines), and of every call
-    argument whose value is set only with an option (:func:`_value_flags`, to the column)."""
+    argument whose value is set only with an option (:func:`_value_flags`, to the column). A test on a parameter
+    of the enclosing function (``if qlora:``) reads the options every call of the function in the file passes for
+    it (``load(..., qlora=args.qlora)``)."""
     out: Gates = []
-    for node in src.positions:
-        if isinstance(node, cst.If):
+    params = _param_options(src.module)
+    stack: List[Any] = []
+
+    class Visit(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: Any) -> None:
+            stack.append(node)
+
+        def leave_FunctionDef(self, node: Any) -> None:
+            stack.pop()
+
+        def visit_If(self, node: Any) -> None:
             flags = _flags(node.test)
+            if not flags and stack and isinstance(node.test, cst.Name):
+                flags = params.get((id(stack[-1]), node.test.value), set())
             if flags:
                 body = src.positions[node.body]
                 out.append(((body.start.line, 0), (body.end.line, _EOL), flags))
-        elif isinstance(node, cst.Arg) and node.keyword is not None:
-            flags = _value_flags(node.value)
+
+        def visit_Arg(self, node: Any) -> None:
+            flags = _value_flags(node.value) if node.keyword is not None else set()
             if flags:
                 r = src.positions[node]
                 out.append(((r.start.line, r.start.column), (r.end.line, r.end.column), flags))
+
+    src.module.visit(Visit())
+    return out
+
+
+def _param_options(module: Any) -> Dict[Tuple[int, str], Set[str]]:
+    """(id of a top-level function, parameter) -> the options its calls in the file pass for it, where every call
+    of the (uniquely defined) function that passes the parameter passes an option (``qlora=args.qlora``, or the
+    same positionally) and the parameter's default is off (False / None): the parameter is on only with them."""
+    defs: Dict[str, Any] = {}
+    twice: Set[str] = set()
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef):
+            if stmt.name.value in defs:
+                twice.add(stmt.name.value)
+            defs.setdefault(stmt.name.value, stmt)
+    passed: Dict[Tuple[str, str], Set[str]] = {}
+    other: Set[Tuple[str, str]] = set()
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: Any) -> None:
+            fn = node.func.value if isinstance(node.func, cst.Name) else None
+            if fn not in defs or fn in twice:
+                return
+            names = [p.name.value for p in defs[fn].params.params]
+            for i, a in enumerate(node.args):
+                if a.star:
+                    return  # *args / **kwargs: what it passes is not known
+                name = a.keyword.value if a.keyword is not None else (names[i] if i < len(names) else None)
+                if name is None:
+                    continue
+                got = _flags(a.value) if isinstance(a.value, cst.Attribute) else set()
+                if got:
+                    passed.setdefault((fn, name), set()).update(got)
+                else:
+                    other.add((fn, name))
+
+    module.visit(Calls())
+    out: Dict[Tuple[int, str], Set[str]] = {}
+    for (fn, name), flags in passed.items():
+        param = next((p for p in defs[fn].params.params if p.name.value == name), None)
+        default = param.default if param is not None else None
+        if (fn, name) not in other and isinstance(default, cst.Name) and default.value in ("False", "None"):
+            out[(id(defs[fn]), name)] = flags
+    return out
+
+
+def def_gates(src: Any, gates: "Gates", taken: Optional[Set[str]]) -> "Gates":
+    """(first line, last line, options) of every top-level function or class that the file names only inside
+    option gates (``if model_args.use_lora: trainer.add_callback(SavePeftModelCallback)``): its code runs only with
+    one of those options. ``taken``: the names other modules of the launch take from this file (those may run
+    without the option; None: any name, so no function is gated so)."""
+    if taken is None:
+        return []
+    refs: Dict[str, List[Pos]] = {}
+    tops = {stmt.name.value: stmt for stmt in src.module.body if isinstance(stmt, (cst.FunctionDef, cst.ClassDef))}
+    skip = {id(t.name) for t in tops.values()}  # the definitions' own names, attributes, keywords: no uses
+    for node in src.positions:
+        if isinstance(node, cst.Attribute):
+            skip.add(id(node.attr))
+        elif isinstance(node, cst.Arg) and node.keyword is not None:
+            skip.add(id(node.keyword))
+    for node, r in src.positions.items():
+        if isinstance(node, cst.Name) and node.value in tops and id(node) not in skip:
+            refs.setdefault(node.value, []).append((r.start.line, r.start.column))
+    out: Gates = []
+    for name, where in refs.items():
+        if name in taken:
+            continue
+        flags: Set[str] = set()
+        for pos in where:
+            hold = next((f for start, end, f in gates if start <= pos < end), None)
+            if hold is None:
+                break
+            flags |= hold
+        else:
+            r = src.positions[tops[name]]
+            out.append(((r.start.line, 0), (r.end.line, _EOL), flags))
     return out
 
 
@@ -76,14 +171,18 @@ Pos = Tuple[int, int]  # (1-based line, 0-based column)
 Gates = List[Tuple[Pos, Pos, Set[str]]]
 
 
-def gating_flag(src: Any, where: List[Pos], passed: Set[str], cache: Dict[str, Gates]) -> Optional[str]:
-    """The option (none of ``passed``) whose ``if`` body or argument holds every one of ``where``; None when none
-    does."""
+def gating_flag(src: Any, where: List[Pos], passed: Set[str], cache: Dict[str, Gates],
+                kind: str = "gates", taken: Optional[Set[str]] = None) -> Optional[str]:
+    """The option (none of ``passed``) whose ``if`` body or argument (``kind`` "gates"), or whose gates hold every
+    use of the top-level function or class (``kind`` "defs", :func:`def_gates`), holds every one of ``where``;
+    None when none does."""
     if "gates" not in cache:
         cache["gates"] = _gates(src)
+    if kind == "defs" and "defs" not in cache:
+        cache["defs"] = def_gates(src, cache["gates"], taken)
     found: Optional[str] = None
     for pos in where:
-        hit = [sorted(f)[0] for start, end, f in cache["gates"] if start <= pos < end and not f & passed]
+        hit = [sorted(f)[0] for start, end, f in cache[kind] if start <= pos < end and not f & passed]
         if not hit:
             return None
         found = found or hit[0]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+import re
+from typing import Any, Iterator
 
 from ... import names as N
 from ...model import Fix, Severity
@@ -31,7 +32,8 @@ def check(t: Target) -> Iterator[Hit]:
             continue
         small = e.stmt.body[0] if isinstance(e.stmt, cst.SimpleStatementLine) else None
         # a variable keeps it long enough at module level, or when the load follows in the same function
-        load_follows = any(x.seq > e.seq and x.kind == "load" for x in stream(s, e.scope))
+        load_follows = any(x.seq > e.seq and x.kind == "load" for x in stream(s, e.scope)) or \
+            _model_built_after(c, e)
         keepable = e.scope is s.module_scope or load_follows
         fn = e.scope.node.name.value if isinstance(e.scope.node, cst.FunctionDef) else "?"
         edit = None
@@ -58,6 +60,31 @@ def check(t: Target) -> Iterator[Hit]:
                         edits=(edit,) if edit else (), severity=c.zero3_severity)
 
 
+_MODEL = re.compile(r"\w*model", re.I)  # model, base_model, self.model (not model_args)
+
+
+def _model_built_after(c: Any, e: Any) -> bool:
+    """Does the function that holds the HfDeepSpeedConfig assign a model later, from a call
+    (``model = cfg.architecture.model_class(cfg)``, a builder of another module)? Then the model is built while
+    the local is alive."""
+    import libcst as cst
+
+    fn = e.scope.node
+    if not isinstance(fn, cst.FunctionDef):
+        return False
+    after = c.src.positions[e.stmt].end.line
+    for node, r in c.src.positions.items():
+        if not isinstance(node, (cst.Assign, cst.AnnAssign)) or r.start.line <= after or not isinstance(node.value, cst.Call):
+            continue
+        if not c.src.positions[fn].start.line <= r.start.line <= c.src.positions[fn].end.line:
+            continue
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        if any(_MODEL.fullmatch(t.attr.value if isinstance(t, cst.Attribute) else getattr(t, "value", "") or "")
+               for t in targets):
+            return True
+    return False
+
+
 RULE = Rule(
     spec(
         N.HF_DEEPSPEED_CONFIG_NOT_KEPT,
@@ -65,7 +92,8 @@ RULE = Rule(
         Severity.ERROR,
         summary="An HfDeepSpeedConfig that is not kept alive until the model is loaded",
         what="`HfDeepSpeedConfig(cfg)` as a bare statement, bound to `_`, or to a local of a function that returns "
-         "before the model is loaded; or accelerate's class of the same name used instead of transformers'.",
+         "before the model is loaded (a load or a model assigned from a call later in that function keeps it); or "
+         "accelerate's class of the same name used instead of transformers'.",
         why="transformers keeps only a weak reference to the object: once it is garbage collected `from_pretrained` no "
         "longer sees ZeRO-3, so zero.Init never runs (like model-loaded-before-ds-config). accelerate's class never "
         "registers at all.",

@@ -64,7 +64,7 @@ def check(t: Target) -> Iterator[Hit]:
                             f"{later.name.split('.')[-1] or 'DeepSpeed'} {c.under}: a full copy per GPU before ZeRO-3 "
                             "partitions it (defeats zero.Init and offload)",
                             fixes=(Fix("delete the call: DeepSpeed / the Trainer place the model", "unsafe"),),
-                            edits=(edit,) if edit else (), severity=Severity.WARNING,
+                            edits=(edit,) if edit else (), severity=c.at_most(Severity.WARNING),
                             evidence=(where(c, later.call, "DeepSpeed takes the model here"),))
 
 

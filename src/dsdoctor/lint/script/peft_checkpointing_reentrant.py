@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterator, Optional
 
 from ... import names as N
 from ...fixes import PEFT_REENTRANT_FIX as FIX  # shared with explain's same cause
 from ...knowledge.deepspeed import PEFT_NONREENTRANT_SINCE as FIXED_IN
 from ...knowledge.versions import parse
-from ...model import Severity
+from ...model import Evidence, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, zero3_candidate
@@ -31,6 +32,20 @@ def _reentrant(c: Any, value: Any, scope: Any = None) -> Optional[bool]:
 
 
 def check(t: Target) -> Iterator[Hit]:
+    """One finding per file: the run's checkpointing mode is one problem, however many calls set it (a script that
+    enables checkpointing again after generation); the other calls are its evidence."""
+    hits = list(_sites(t))
+    if not hits:
+        return
+    first = max(hits, key=lambda h: h.finding.severity.rank)  # the first of the most severe
+    also = tuple(Evidence("non-reentrant checkpointing is also enabled here", f"{h.finding.path}:{h.finding.line}",
+                          h.finding.path, h.finding.line, h.finding.col) for h in hits if h is not first)
+    if also:
+        first = Hit(replace(first.finding, evidence=first.finding.evidence + also), first.edits)
+    yield first
+
+
+def _sites(t: Target) -> Iterator[Hit]:
     c = zero3_candidate(t)
     if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
         return

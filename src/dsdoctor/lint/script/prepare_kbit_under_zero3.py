@@ -22,7 +22,7 @@ def check(t: Target) -> Iterator[Hit]:
                             "parameters to fp32, leaving mixed dtypes for ZeRO-3",
                             fixes=(Fix("skip it under ZeRO-3: call model.gradient_checkpointing_enable() and "
                                        "model.enable_input_require_grads() yourself", "safe"),),
-                            severity=Severity.WARNING)
+                            severity=c.at_most(Severity.WARNING))
 
 
 RULE = Rule(

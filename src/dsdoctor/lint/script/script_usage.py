@@ -6,6 +6,7 @@ The configuration is :class:`dsdoctor.settings.Settings` (select / ignore are ap
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Dict, Optional, Sequence
 
 from ...settings import parse_targets
@@ -20,11 +21,14 @@ if TYPE_CHECKING:
 
 def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], python: Optional[str],
                  zero_stage: Optional[int] = None, settings: "Optional[Settings]" = None,
-                 pinned: "Optional[Dict[str, Pinned]]" = None, found: "Optional[Found]" = None) -> None:
+                 pinned: "Optional[Dict[str, Pinned]]" = None, found: "Optional[Found]" = None,
+                 paths: Sequence[str] = ()) -> None:
     """``found``: the project model's ZeRO-3 context per script (lint/launched.py), used unless ``--zero-stage``
-    says the context of every script; ``pinned``: the versions the project pins (lint/pins.py)."""
+    says the context of every script; ``pinned``: the versions the project pins (lint/pins.py); ``paths``: those
+    named on the command line (the Python files among them: ``Usage.named_files``)."""
     from ..discover import _read
 
+    base.named_files = {os.path.normpath(p) for p in paths if p.endswith(".py") and os.path.isfile(p)}
     if zero_stage is not None:
         base.zero3, base.zero3_source = zero_stage == 3, f"--zero-stage {zero_stage}"
     else:

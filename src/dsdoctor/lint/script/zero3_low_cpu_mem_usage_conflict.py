@@ -26,13 +26,13 @@ def check(t: Target) -> Iterator[Hit]:
             yield from emit(RULE, t, a.anchor,
                             f"low_cpu_mem_usage=True is a dead argument {c.under} on {version_note(c)}: ignored "
                             "(not a parameter in 5.x); it raised on 4.20-4.50", fixes=(fix,),
-                            edits=(edit,) + guard_import(t, edit.applicability), severity=Severity.WARNING)
+                            edits=(edit,) + guard_import(t, edit.applicability), severity=c.at_most(Severity.WARNING))
         else:
             known = "" if raises else f" ({version_note(c)}: an error on 4.20-4.50, ignored from 4.51)"
             yield from emit(RULE, t, a.anchor,
                             f"low_cpu_mem_usage=True {c.under}: ValueError \"{guard_message(c, 'low_cpu_mem_usage')}\""
                             + known, fixes=(fix,), edits=(edit,) + guard_import(t, edit.applicability),
-                            severity=c.zero3_severity if raises else Severity.WARNING)
+                            severity=c.zero3_severity if raises else c.at_most(Severity.WARNING))
 
 
 RULE = Rule(
