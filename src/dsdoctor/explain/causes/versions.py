@@ -117,11 +117,13 @@ def _versions_shown(f: LogFacts) -> str:
 
 
 def _exact(s: Seen, f: LogFacts) -> Optional[A.Answer]:
-    """The API history's answer (None when it cannot say)."""
+    """The API history's answer (None when it cannot say): with the versions the log shows, else those of the
+    environment ``explain --env`` checked (``f.installed``)."""
     g = dict(s.groups)
     if "kind" not in g and g.get("module") and g.get("name"):
         g["kind"] = "attribute" if "has no attribute" in s.text else "import"
-    return A.answer(g, f.versions) if g.get("kind") else None
+    env = {k: v for k, v in f.installed.items() if k not in f.versions}
+    return A.answer(g, {**env, **f.versions}, env=tuple(env)) if g.get("kind") else None
 
 
 def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
