@@ -145,3 +145,26 @@ def test_explain_env_reads_the_interpreters_packages(tmp_path: Path) -> None:
     first = json.loads(out.stdout)["diagnoses"][0]
     assert first["name"] == "package-versions-incompatible", out.stderr
     assert "the installed deepspeed 0.8.3 is older" in first["summary"]
+
+
+def test_a_one_line_paste_of_a_package_class_method_or_keyword() -> None:
+    """No frame says who asked: the API history answers for a class named after its package that only that package
+    defines, when the releases read disagree and the versions shown lack it; otherwise unknown."""
+    kw = "TypeError: Accelerator.__init__() got an unexpected keyword argument 'dispatch_batches'"
+    g = api_mismatch(kw, [])
+    assert g is not None and (g["kind"], g["unframed"]) == ("keyword", "1")
+    first = diagnose_log(kw + "\n").findings[0]
+    assert first.name == "package-versions-incompatible" and "removed `dispatch_batches`" in first.title
+    assert "no frame" in first.explanation and "your code passes" not in first.explanation
+    assert any("accelerate<1.0.0" in c for fx in first.fixes for c in fx.commands)
+    # the log shows a release that takes it: the history does not explain it
+    assert api_mismatch(kw, [], {"accelerate": "0.34.2"}) is None
+    member = "AttributeError: 'DeepSpeedZeRoOffload' object has no attribute '_register_hooks_recursively'"
+    assert api_mismatch(member, []) is not None
+    # a keyword no release read takes, a bare function name, a generic class name, a class the releases never had
+    for line in ("TypeError: Accelerator.__init__() got an unexpected keyword argument 'no_such_keyword'",
+                 "TypeError: forward() got an unexpected keyword argument 'labels'",
+                 "AttributeError: 'AdamW' object has no attribute 'train'",
+                 "AttributeError: 'DeepSpeedZeroOptimizer' object has no attribute 'no_such_method'"):
+        assert api_mismatch(line, []) is None, line
+        assert diagnose_log(line + "\n").findings[0].name == "unknown", line

@@ -63,6 +63,13 @@ def _keyword(qualname: str, kw: str) -> Optional[Tuple[str, str, Span]]:
     return best
 
 
+def defined_only_in(kind: str, qualname: str, package: str) -> bool:
+    """Every class (``member``: ``qualname`` is the class) or callable (``keyword``: ``Class.method``) of that name
+    the releases read define is ``package``'s (at least one)."""
+    found = H.class_named(qualname) if kind == "member" else H.callables_named(qualname)
+    return bool(found) and all(mod.split(".")[0] == package for mod, _ in found)
+
+
 def _describe(span: Span, what: str) -> Tuple[str, List[str]]:
     """The history of ``span`` with no installed version known: its changes, and the pins that have it."""
     read, pkg = span.read, span.package

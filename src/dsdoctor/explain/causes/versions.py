@@ -47,13 +47,17 @@ _ASKS: Tuple[Tuple[str, "re.Pattern[str]"], ...] = (
 _DELEGATES = re.compile(r"raise AttributeError\(|__getattr__\(")  # a frame that is an attribute lookup, not a use
 
 
-def api_mismatch(exc: str, frames: Sequence[Tuple[str, str]]) -> Optional[Dict[str, str]]:
+def api_mismatch(exc: str, frames: Sequence[Tuple[str, str]],
+                 versions: Optional[Dict[str, str]] = None) -> Optional[Dict[str, str]]:
     """The general rule: the exception is an import / attribute / keyword that the raising frame, in an installed
     package (``frames``: (path, code) outermost first), asks of another package, which lacks it. The groups
     ``caller``, ``kind``, ``module``, ``name`` and ``code``; None when the raising frame is not a known package's
-    (the user's own code asking for it is not a versions problem) or the exception is not one of these."""
-    if not frames or not exc:
+    (the user's own code asking for it is not a versions problem) or the exception is not one of these. With no
+    frame at all, :func:`_unframed` (``versions``: the installed ones, package -> version)."""
+    if not exc:
         return None
+    if not frames:
+        return _unframed(exc, versions or {})
     if _DELEGATES.search(frames[-1][1]):
         # raised by an attribute lookup itself (nn.Module.__getattr__, a wrapper's __getattr__ handing down): the
         # one that asked is further out; only a frame that is not a lookup says whose API it expected
@@ -79,6 +83,21 @@ def api_mismatch(exc: str, frames: Sequence[Tuple[str, str]]) -> Optional[Dict[s
     return None
 
 
+def _unframed(exc: str, versions: Dict[str, str]) -> Optional[Dict[str, str]]:
+    """A method or keyword missing and no frame says who asked (a one-line paste): the API history answers for a
+    class named after its package (``DeepSpeedZeRoOffload``, ``Accelerator``, ``PeftModel``: a user's or unread
+    package's class of that name is unlikely) that only that package defines, when the releases read disagree on
+    it and the versions known lack it. Who asked stays unsaid (``unframed``)."""
+    for kind, pattern in _ASKS[3:]:  # member, keyword (``Class.method`` only: a bare name may be anyone's)
+        m = pattern.search(exc)
+        mod = m.group("module") if m and (kind == "member" or "." in m.group("module")) else ""
+        pkg = next((p for p in PACKAGES if mod.lower().startswith(p.replace("_", "").rstrip("es"))), "") if mod else ""
+        if m and pkg and A.defined_only_in(kind, mod, pkg):
+            g = {"caller": "", "kind": kind, "module": mod, "name": m.group("name"), "code": "", "unframed": "1"}
+            return g if A.answer(g, versions) is not None else None
+    return None
+
+
 def _own_code_asks(exc: str, fr: Tuple[str, str]) -> Optional[Dict[str, str]]:
     """The user's own code asks a library for a module, name or keyword that some releases of it have and others
     do not (the API history says so): a versions problem, answered as the library's."""
@@ -94,7 +113,8 @@ def _own_code_asks(exc: str, fr: Tuple[str, str]) -> Optional[Dict[str, str]]:
 
 
 def _asked(g: Dict[str, str]) -> str:
-    kind, module, name, caller = g["kind"], g["module"], g["name"], g["caller"] or "your code"
+    kind, module, name = g["kind"], g["module"], g["name"]
+    caller = g["caller"] or ("A call (the log shows no frame of it)" if g.get("unframed") else "your code")
     return {"import": f"{caller} imports `{name}` from `{module}`, which the installed {module.split('.')[0]} does not have",
             "module": f"{caller} imports the module `{module}`, which the installed {module.split('.')[0]} does not have",
             "attribute": f"{caller} uses `{module}.{name}`, which the installed {module.split('.')[0]} does not have",
