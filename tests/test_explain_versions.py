@@ -120,6 +120,7 @@ def test_the_environments_versions_answer_what_the_log_does_not_show(tmp_path: P
     # the environment's release has it: the history does not explain this log (another environment ran it)
     newer = explain_paths([str(log)], {"deepspeed": "0.10.0"}).findings[0]
     assert "0.9.1" not in newer.title and not any("0.9.1" in c for fx in newer.fixes for c in fx.commands)
+    assert "checked has deepspeed 0.10.0, which has `get_accelerator` in `deepspeed`" in newer.explanation
     # the log's own version wins over the environment's
     shown = log.read_text().replace("Traceback", "deepspeed==0.8.3\nTraceback", 1)
     log.write_text(shown)

@@ -139,6 +139,31 @@ def _installed(versions: Dict[str, str], pkgs: Sequence[str], env: Sequence[str]
     return f"Installed ({'; '.join(parts)}). " if parts else ""
 
 
+def asked(g: Dict[str, str]) -> str:
+    """What the caller asked of the provider, as a sentence (``groups`` as ``versions.api_mismatch`` gives them)."""
+    kind, module, name = g["kind"], g["module"], g["name"]
+    caller = g["caller"] or ("A call (the log shows no frame of it)" if g.get("unframed") else "your code")
+    return {"import": f"{caller} imports `{name}` from `{module}`, which the installed {module.split('.')[0]} does not have",
+            "module": f"{caller} imports the module `{module}`, which the installed {module.split('.')[0]} does not have",
+            "attribute": f"{caller} uses `{module}.{name}`, which the installed {module.split('.')[0]} does not have",
+            "member": f"{caller} uses `.{name}` of a `{module}` object, which its installed version does not have",
+            "keyword": f"{caller} passes `{name}=` to `{module}()`, which the installed version of its package does not "
+                       f"take"}[kind]
+
+
+def environment_has(groups: Dict[str, str], installed: Dict[str, str], shown: Dict[str, str]) -> str:
+    """With ``explain --env``: the sentence saying the environment's release of the provider has what the log says
+    is missing (the log came from another environment, or that install is broken), else ""."""
+    hist = _history(groups.get("kind", ""), groups.get("module", ""), groups.get("name", ""))
+    if hist is None or hist[0] in shown or not installed.get(hist[0]):
+        return ""
+    provider, what, span = hist
+    if span.has(installed[provider]) is not True:
+        return ""
+    return (f"The environment `dsdoctor explain --env` checked has {provider} {installed[provider]}, which has "
+            f"{what}: the log was made in another environment, or that {provider} install is broken.")
+
+
 def answer(groups: Dict[str, str], versions: Dict[str, str], env: Sequence[str] = ()) -> Optional[Answer]:
     """The exact answer for ``groups`` (``kind``, ``module``, ``name``, ``caller`` as ``versions.api_mismatch``
     gives them), given the installed versions (package -> version): those the log shows, and those of ``env``,

@@ -112,17 +112,6 @@ def _own_code_asks(exc: str, fr: Tuple[str, str]) -> Optional[Dict[str, str]]:
     return None
 
 
-def _asked(g: Dict[str, str]) -> str:
-    kind, module, name = g["kind"], g["module"], g["name"]
-    caller = g["caller"] or ("A call (the log shows no frame of it)" if g.get("unframed") else "your code")
-    return {"import": f"{caller} imports `{name}` from `{module}`, which the installed {module.split('.')[0]} does not have",
-            "module": f"{caller} imports the module `{module}`, which the installed {module.split('.')[0]} does not have",
-            "attribute": f"{caller} uses `{module}.{name}`, which the installed {module.split('.')[0]} does not have",
-            "member": f"{caller} uses `.{name}` of a `{module}` object, which its installed version does not have",
-            "keyword": f"{caller} passes `{name}=` to `{module}()`, which the installed version of its package does not "
-                       f"take"}[kind]
-
-
 def _package_named(g: Dict[str, str]) -> str:
     """The package the missing name was asked of: the module's, or the one a class name starts with."""
     if g["kind"] not in ("member", "keyword"):
@@ -136,12 +125,17 @@ def _versions_shown(f: LogFacts) -> str:
     return f"The log shows {', '.join(shown)}." if shown else ""
 
 
-def _exact(s: Seen, f: LogFacts) -> Optional[A.Answer]:
-    """The API history's answer (None when it cannot say): with the versions the log shows, else those of the
-    environment ``explain --env`` checked (``f.installed``)."""
+def _kind(s: Seen) -> Dict[str, str]:
     g = dict(s.groups)
     if "kind" not in g and g.get("module") and g.get("name"):
         g["kind"] = "attribute" if "has no attribute" in s.text else "import"
+    return g
+
+
+def _exact(s: Seen, f: LogFacts) -> Optional[A.Answer]:
+    """The API history's answer (None when it cannot say): with the versions the log shows, else those of the
+    environment ``explain --env`` checked (``f.installed``)."""
+    g = _kind(s)
     env = {k: v for k, v in f.installed.items() if k not in f.versions}
     return A.answer(g, {**env, **f.versions}, env=tuple(env)) if g.get("kind") else None
 
@@ -167,12 +161,14 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     pkgs = (sorted({g["caller"], _package_named(g), exact.provider if exact is not None else ""} - {""})
             if "caller" in g else [])
     if "caller" in g:
-        facts.insert(0, _asked(g) + ".")
+        facts.insert(0, A.asked(g) + ".")
     if "caller" in g and pkgs:
         fixes.append(code_fix(f"Compare the installed versions of {' and '.join(pkgs)}",
                               "pip list 2>/dev/null | grep -i -E '" + "|".join(p.replace("_", "[-_]") for p in pkgs) + "'",
                               reason=f"{g['caller'] or 'your code'} calls an API of another release: install the versions its requirements "
                                      "or release notes name, or upgrade both together"))
+    if exact is None and f.installed and "kind" in _kind(s):
+        facts.append(A.environment_has(_kind(s), f.installed, f.versions))
     if exact is None and not g.get("req") and bug is None:
         fixes.append(code_fix("Move DeepSpeed / torch / Transformers to versions released together",
                               "pip install -U deepspeed   # or pin torch/transformers to the versions your DeepSpeed (or "
@@ -184,7 +180,7 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     m = re.search(r"but found (\S{1,60}?)\.?$", s.text)
     found = f" ({m.group(1)} is installed)" if m else ""
     known = f" ({bug.package} {bug.releases}, fixed in {bug.fixed})" if bug is not None and bug.package != "deepspeed" else ""
-    summary = (f"Installed packages disagree on an API: {_asked(g)}{known}" if "caller" in g else
+    summary = (f"Installed packages disagree on an API: {A.asked(g)}{known}" if "caller" in g else
                f"A version requirement failed: the module requires {g['req'].strip(chr(39) + chr(34))}{found}"
                if g.get("req") else "Installed packages disagree on an API: an import or version requirement failed")
     return Advice(summary, "", fixes, facts=" ".join(x for x in facts if x))
