@@ -3,8 +3,14 @@ package's code asks of another is a versions disagreement; the user's own code a
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 from dsdoctor.explain import diagnose_log
 from dsdoctor.explain.causes.versions import api_mismatch
+from dsdoctor.explain.logfiles import explain_paths
 from dsdoctor.knowledge import regressions as R
 from dsdoctor.knowledge.versions import parse
 
@@ -91,3 +97,75 @@ def test_numpy_2_expired_attribute() -> None:
            "AttributeError: `np.NaN` was removed in the NumPy 2.0 release. Use `np.nan` instead.\n")
     f = diagnose_log(log).findings[0]
     assert f.name == "package-versions-incompatible" and "numpy 2.0.0 removed `numpy.NaN`" in f.title
+
+
+# a project's module importing what DeepSpeed 0.9.1 added to its namespace (written for this test)
+_GET_ACCELERATOR = ("Traceback (most recent call last):\n"
+                    '  File "/srv/proj/core/utils.py", line 13, in <module>\n'
+                    "    from deepspeed import get_accelerator\n"
+                    "ImportError: cannot import name 'get_accelerator' from 'deepspeed' "
+                    "(/venv/lib/python3.10/site-packages/deepspeed/__init__.py)\n")
+
+
+def test_the_environments_versions_answer_what_the_log_does_not_show(tmp_path: Path) -> None:
+    """``explain --env``: a version the log does not show is read from the environment checked, and said so."""
+    log = tmp_path / "train.log"
+    log.write_text(_GET_ACCELERATOR)
+    bare = explain_paths([str(log)]).findings[0]
+    assert bare.name == "package-versions-incompatible" and "installed" not in bare.title
+    older = explain_paths([str(log)], {"deepspeed": "0.8.3"}).findings[0]
+    assert "added `get_accelerator` in `deepspeed` in 0.9.1; the installed deepspeed 0.8.3 is older" in older.title
+    assert "`dsdoctor explain --env` found in the environment: deepspeed 0.8.3" in older.explanation
+    assert any("deepspeed>=0.9.1" in c for fx in older.fixes for c in fx.commands)
+    # the environment's release has it: the history does not explain this log (another environment ran it)
+    newer = explain_paths([str(log)], {"deepspeed": "0.10.0"}).findings[0]
+    assert "0.9.1" not in newer.title and not any("0.9.1" in c for fx in newer.fixes for c in fx.commands)
+    assert "checked has deepspeed 0.10.0, which has `get_accelerator` in `deepspeed`" in newer.explanation
+    # the log's own version wins over the environment's
+    shown = log.read_text().replace("Traceback", "deepspeed==0.8.3\nTraceback", 1)
+    log.write_text(shown)
+    both = explain_paths([str(log)], {"deepspeed": "0.10.0"}).findings[0]
+    assert "the installed deepspeed 0.8.3 is older" in both.title and "as the log shows: deepspeed 0.8.3" in both.explanation
+
+
+def test_explain_env_reads_the_interpreters_packages(tmp_path: Path) -> None:
+    """The command: ``--env --python`` reads the versions from that interpreter's installed metadata."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    py = venv / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+    site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    dist = Path(site) / "deepspeed-0.8.3.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: deepspeed\nVersion: 0.8.3\n\n")
+    (dist / "RECORD").write_text("")
+    log = tmp_path / "train.log"
+    log.write_text(_GET_ACCELERATOR)
+    out = subprocess.run([sys.executable, "-m", "dsdoctor", "explain", "--env", "--python", str(py), str(log),
+                          "--format", "json"], capture_output=True, text=True, check=False)
+    first = json.loads(out.stdout)["diagnoses"][0]
+    assert first["name"] == "package-versions-incompatible", out.stderr
+    assert "the installed deepspeed 0.8.3 is older" in first["summary"]
+
+
+def test_a_one_line_paste_of_a_package_class_method_or_keyword() -> None:
+    """No frame says who asked: the API history answers for a class named after its package that only that package
+    defines, when the releases read disagree and the versions shown lack it; otherwise unknown."""
+    kw = "TypeError: Accelerator.__init__() got an unexpected keyword argument 'dispatch_batches'"
+    g = api_mismatch(kw, [])
+    assert g is not None and (g["kind"], g["unframed"]) == ("keyword", "1")
+    first = diagnose_log(kw + "\n").findings[0]
+    assert first.name == "package-versions-incompatible" and "removed `dispatch_batches`" in first.title
+    assert "no frame" in first.explanation and "your code passes" not in first.explanation
+    assert any("accelerate<1.0.0" in c for fx in first.fixes for c in fx.commands)
+    # the log shows a release that takes it: the history does not explain it
+    assert api_mismatch(kw, [], {"accelerate": "0.34.2"}) is None
+    member = "AttributeError: 'DeepSpeedZeRoOffload' object has no attribute '_register_hooks_recursively'"
+    assert api_mismatch(member, []) is not None
+    # a keyword no release read takes, a bare function name, a generic class name, a class the releases never had
+    for line in ("TypeError: Accelerator.__init__() got an unexpected keyword argument 'no_such_keyword'",
+                 "TypeError: forward() got an unexpected keyword argument 'labels'",
+                 "AttributeError: 'AdamW' object has no attribute 'train'",
+                 "AttributeError: 'DeepSpeedZeroOptimizer' object has no attribute 'no_such_method'"):
+        assert api_mismatch(line, []) is None, line
+        assert diagnose_log(line + "\n").findings[0].name == "unknown", line

@@ -55,11 +55,18 @@ def pair() -> Path:
     return PAIR
 
 
-def test_the_real_failure_and_explain(pair: Path, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def real_log(pair: Path) -> str:
+    """What building a Trainer prints with the pair installed (it fails)."""
     r = subprocess.run([str(pair), "-c", TRAINER], capture_output=True, text=True, timeout=600, env=_env(CUDA_VISIBLE_DEVICES=""))
     log = r.stdout + r.stderr
     assert r.returncode != 0 and "TRAINER BUILT" not in log, log[-3000:]
     assert "unexpected keyword argument 'dispatch_batches'" in log, log[-3000:]
+    return log
+
+
+def test_the_real_failure_and_explain(real_log: str, tmp_path: Path) -> None:
+    log = real_log
     path = tmp_path / "train.log"
     path.write_text(log)
     rep = _dsdoctor("explain", str(path), env=_env())
@@ -68,6 +75,23 @@ def test_the_real_failure_and_explain(pair: Path, tmp_path: Path) -> None:
     assert first["name"] == N.PACKAGE_VERSIONS_INCOMPATIBLE, text
     assert "accelerate removed `dispatch_batches`" in text and "1.0.0" in text, text
     assert "accelerate<1.0.0" in text, text
+
+
+def test_the_pasted_line_alone_and_the_environment(pair: Path, real_log: str, tmp_path: Path) -> None:
+    """The real failure's exception line alone (what a user pastes in an issue title): explain answers Accelerate's
+    side from the history without naming who asked; with ``--env --python`` on the pair's venv it adds the installed
+    Accelerate, said as the environment's."""
+    line = next(ln for ln in reversed(real_log.splitlines()) if "unexpected keyword argument 'dispatch_batches'" in ln)
+    path = tmp_path / "pasted.log"
+    path.write_text(line + "\n")
+    first = _dsdoctor("explain", str(path), env=_env())["diagnoses"][0]
+    text = json.dumps(first)
+    assert first["name"] == N.PACKAGE_VERSIONS_INCOMPATIBLE, text
+    assert "accelerate<1.0.0" in text and "no frame" in text and "environment" not in first["explanation"], text
+    first = _dsdoctor("explain", "--env", "--python", str(pair), str(path), env=_env())["diagnoses"][0]
+    text = json.dumps(first)
+    assert first["name"] == N.PACKAGE_VERSIONS_INCOMPATIBLE, text
+    assert "found in the environment: accelerate 1.0.0" in text and "accelerate<1.0.0" in text, text
 
 
 def _findings(python: Path) -> List[Dict[str, Any]]:

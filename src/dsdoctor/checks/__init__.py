@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping, Optional
+from typing import TYPE_CHECKING, Dict, Mapping, Optional
 
 from ..dsconfig import OffloadIntent
 from ..errors import UsageError
@@ -49,6 +49,19 @@ def run_check(
     """``dsdoctor check``: probe the environment of ``python`` (default: this interpreter) and decide.
     ``cache`` reuses stored subprocess probe results (``dsdoctor.preflight``; ``check`` always probes)."""
     return evaluate(collect(python, env, interp, cache), nvme=nvme, intent=intent)
+
+
+def installed_versions(facts: EnvFacts) -> Dict[str, str]:
+    """The installed versions (public part: ``2.5.1`` of ``2.5.1+cu121``) of the packages whose releases
+    ``explain``'s API answers read (the API history's, and numpy), as the environment's metadata says."""
+    from ..knowledge import api_history
+
+    out = {}
+    for name in (*api_history.packages(), "numpy"):
+        ver = facts.packages.version(name)
+        if ver:
+            out[name] = ver.split("+")[0]
+    return out
 
 
 def summarize(ctx: context.Context) -> dict:  # type: ignore[type-arg]

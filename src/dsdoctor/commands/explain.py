@@ -34,13 +34,18 @@ class Options:
 
 
 def run(o: Options) -> Outcome:
-    """Diagnose the logs (``-``, stdin, when none is named); with ``env`` merge what ``check`` confirms."""
-    from ..checks import resolve_inputs, run_check
+    """Diagnose the logs (``-``, stdin, when none is named); with ``env`` merge what ``check`` confirms, and answer
+    with the environment's package versions where the log shows none."""
+    from ..checks import evaluate, installed_versions, resolve_inputs
     from ..explain.envmerge import merge_reports
     from ..explain.logfiles import explain_paths, follow
+    from ..probes.environment import collect
 
     resolve_inputs(o.python, None)  # an unusable --python is a usage error before any log is read
-    report = follow(o.paths or ["-"], o.follow_seconds) if o.follow else explain_paths(o.paths or ["-"])
-    if o.env:
-        merge_reports(report, run_check(o.python))
+    facts = collect(o.python) if o.env else None
+    installed = installed_versions(facts) if facts is not None else {}
+    report = (follow(o.paths or ["-"], o.follow_seconds, installed=installed) if o.follow
+              else explain_paths(o.paths or ["-"], installed))
+    if facts is not None:
+        merge_reports(report, evaluate(facts))
     return conclude(report, o, settings(o, o.paths))

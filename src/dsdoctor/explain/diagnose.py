@@ -81,6 +81,7 @@ def log_facts(sc: Scanner) -> LogFacts:
     f.torch = vers.get("torch")
     f.transformers = vers.get("transformers")
     f.versions = dict(vers)
+    f.installed = dict(sc.installed)
     tc = vers.get("torch_cuda") or (re.search(r"\+cu(\d{2,3})", f.torch or "") or [None, None])[1]
     if tc and "." not in tc:
         tc = f"{tc[:-1]}.{tc[-1]}"

@@ -5,7 +5,7 @@ confirms (:mod:`.envmerge`)."""
 from __future__ import annotations
 
 import time
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..model import Report
 from .diagnose import diagnose_scan, scan_sources
@@ -15,24 +15,30 @@ from .reader import MAX_LINE_BYTES, InputError, Source, StdinRaw, expand, open_b
 FOLLOW_POLL_S = 0.5
 
 
-def explain_paths(paths: List[str]) -> Report:
-    """Explain files / directories / ``-``."""
+def explain_paths(paths: List[str], installed: Optional[Dict[str, str]] = None) -> Report:
+    """Explain files / directories / ``-``. ``installed``: package -> version of the environment ``explain --env``
+    checked (answers use a version the log does not show from it)."""
     from .indexed_failures import file_lines, recheck
 
     sources = expand(paths)
-    sc = scan_sources(sources)
+    sc = Scanner()
+    sc.installed = dict(installed or {})
+    sc = scan_sources(sources, sc)
     report = recheck(diagnose_scan(sc), sc, diagnose_scan, file_lines(sources))
     report.facts["sources"] = [s.name for s in sources]
     return report
 
 
-def follow(paths: List[str], seconds: Optional[float] = None, poll: float = FOLLOW_POLL_S) -> Report:
+def follow(paths: List[str], seconds: Optional[float] = None, poll: float = FOLLOW_POLL_S,
+           installed: Optional[Dict[str, str]] = None) -> Report:
     """Watch live logs; return as soon as a cause (or a finished traceback) appears, or after ``seconds``
-    (Ctrl-C also stops and reports what was seen). One scanner per log, so rank files stay separate."""
+    (Ctrl-C also stops and reports what was seen). One scanner per log, so rank files stay separate.
+    ``installed``: as for :func:`explain_paths`."""
     sources = expand(paths)
     watched = []
     for i, src in enumerate(sources):
         sc = Scanner()
+        sc.installed = dict(installed or {})
         sc.start_source(src.name, i)
         watched.append((sc, src, open_binary(src), bytearray()))
     t0 = time.monotonic()

@@ -228,6 +228,7 @@ class Scanner:
         self.tracebacks: List[Traceback] = []
         self.failures: List[Hit] = []  # lines that show a failure (failure.kind; the hit's name is the kind)
         self.versions: Dict[str, Tuple[str, str, int]] = {}  # name -> (version, source, line)
+        self.installed: Dict[str, str] = {}  # package -> version in the environment `explain --env` checked
         self.ext_root: Optional[str] = None
         self.build_started: Optional[Hit] = None
         self.build_done = False

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from ...knowledge import api_history as H
 from ...knowledge import numpy as NP
@@ -61,6 +61,13 @@ def _keyword(qualname: str, kw: str) -> Optional[Tuple[str, str, Span]]:
         if best is None or (whole.last() or "") and whole.ranges[-1][1] > best[2].ranges[-1][1]:
             best = (mod.split(".")[0], f"`{kw}` of `{qual}` (`{mod}`)", span)
     return best
+
+
+def defined_only_in(kind: str, qualname: str, package: str) -> bool:
+    """Every class (``member``: ``qualname`` is the class) or callable (``keyword``: ``Class.method``) of that name
+    the releases read define is ``package``'s (at least one)."""
+    found = H.class_named(qualname) if kind == "member" else H.callables_named(qualname)
+    return bool(found) and all(mod.split(".")[0] == package for mod, _ in found)
 
 
 def _describe(span: Span, what: str) -> Tuple[str, List[str]]:
@@ -123,18 +130,52 @@ def _sole_consumer(provider: str, kind: str, module: str, name: str) -> str:
     return found[0] if len(found) == 1 else ""
 
 
-def answer(groups: Dict[str, str], versions: Dict[str, str]) -> Optional[Answer]:
+def _installed(versions: Dict[str, str], pkgs: Sequence[str], env: Sequence[str]) -> str:
+    """``Installed (as the log shows): deepspeed 0.8.3. ``; the versions of ``env`` as the environment's."""
+    shown = [p for p in sorted(set(pkgs) - {""}) if versions.get(p)]
+    said = [("the log shows", [p for p in shown if p not in env]),
+            ("`dsdoctor explain --env` found in the environment", [p for p in shown if p in env])]
+    parts = [f"as {how}: {', '.join(f'{p} {versions[p]}' for p in ps)}" for how, ps in said if ps]
+    return f"Installed ({'; '.join(parts)}). " if parts else ""
+
+
+def asked(g: Dict[str, str]) -> str:
+    """What the caller asked of the provider, as a sentence (``groups`` as ``versions.api_mismatch`` gives them)."""
+    kind, module, name = g["kind"], g["module"], g["name"]
+    caller = g["caller"] or ("A call (the log shows no frame of it)" if g.get("unframed") else "your code")
+    return {"import": f"{caller} imports `{name}` from `{module}`, which the installed {module.split('.')[0]} does not have",
+            "module": f"{caller} imports the module `{module}`, which the installed {module.split('.')[0]} does not have",
+            "attribute": f"{caller} uses `{module}.{name}`, which the installed {module.split('.')[0]} does not have",
+            "member": f"{caller} uses `.{name}` of a `{module}` object, which its installed version does not have",
+            "keyword": f"{caller} passes `{name}=` to `{module}()`, which the installed version of its package does not "
+                       f"take"}[kind]
+
+
+def environment_has(groups: Dict[str, str], installed: Dict[str, str], shown: Dict[str, str]) -> str:
+    """With ``explain --env``: the sentence saying the environment's release of the provider has what the log says
+    is missing (the log came from another environment, or that install is broken), else ""."""
+    hist = _history(groups.get("kind", ""), groups.get("module", ""), groups.get("name", ""))
+    if hist is None or hist[0] in shown or not installed.get(hist[0]):
+        return ""
+    provider, what, span = hist
+    if span.has(installed[provider]) is not True:
+        return ""
+    return (f"The environment `dsdoctor explain --env` checked has {provider} {installed[provider]}, which has "
+            f"{what}: the log was made in another environment, or that {provider} install is broken.")
+
+
+def answer(groups: Dict[str, str], versions: Dict[str, str], env: Sequence[str] = ()) -> Optional[Answer]:
     """The exact answer for ``groups`` (``kind``, ``module``, ``name``, ``caller`` as ``versions.api_mismatch``
-    gives them), given the versions the log shows (package -> version)."""
+    gives them), given the installed versions (package -> version): those the log shows, and those of ``env``,
+    the packages whose version is the environment's (``explain --env``), not the log's."""
     if groups.get("module") in ("numpy", "np") and groups.get("kind", "import") in ("import", "attribute"):
-        return _numpy(groups, versions)
+        return _numpy(groups, versions, env)
     hist = _history(groups.get("kind", ""), groups.get("module", ""), groups.get("name", ""))
     if hist is None or not hist[2].ranges:
         return None
     provider, what, span = hist
     pv = versions.get(provider, "")
-    shown = ", ".join(f"{p} {versions[p]}" for p in sorted({provider, groups.get("caller", "")}) if versions.get(p))
-    facts = f"Installed (as the log shows): {shown}. " if shown else ""
+    facts = _installed(versions, (provider, groups.get("caller", "")), env)
     names_of = groups.get("module", "") if groups.get("kind") in ("import", "attribute") else ""
     change = H.change_near(span, pv) if pv and H.lacks(span, pv, names_of) else None
     if pv and change is None:
@@ -163,7 +204,7 @@ def answer(groups: Dict[str, str], versions: Dict[str, str]) -> Optional[Answer]
     return Answer(provider, what, f"{facts}{how}.", tuple(pins), how)
 
 
-def _numpy(groups: Dict[str, str], versions: Dict[str, str]) -> Optional[Answer]:
+def _numpy(groups: Dict[str, str], versions: Dict[str, str], env: Sequence[str] = ()) -> Optional[Answer]:
     """A name NumPy 2.0 removed from ``numpy`` (``knowledge/numpy``): the release, its migration note, and the first
     release of the package that asked for it (the raising frame's, else the only one read that uses it) that no
     longer does. None when 2.0 kept the name, or the log shows a numpy older than 2.0."""
@@ -182,7 +223,5 @@ def _numpy(groups: Dict[str, str], versions: Dict[str, str]) -> Optional[Answer]
     if use is not None and use.fixed and not (cv and NP.before(cv, use.fixed) is False):
         how += (f"; {use.consumer} {use.first}-{use.last} use it (`{use.at}`), {use.fixed} and later no longer do")
         pins.append(f"{use.consumer}>={use.fixed}")
-    shown = ", ".join(f"{p} {versions[p]}" for p in sorted({"numpy", use.consumer if use else ""} - {""})
-                      if versions.get(p))
-    facts = f"Installed (as the log shows): {shown}. " if shown else ""
+    facts = _installed(versions, ("numpy", use.consumer if use else ""), env)
     return Answer("numpy", what, f"{facts}{how}.{note}", tuple(pins), how)

@@ -96,6 +96,7 @@ class LogFacts:
     platform: str = ""  # "windows" (native), "wsl", "macos", or "" (Linux or not shown): it vetoes fixes (fixes.for_platform)
     extra: Dict[str, str] = field(default_factory=dict)
     versions: Dict[str, str] = field(default_factory=dict)  # every package version the log shows, by package
+    installed: Dict[str, str] = field(default_factory=dict)  # the environment's (explain --env), by package
 
 
 @dataclass

@@ -58,7 +58,7 @@ def versions_answer(exc: str, frames: Sequence[Tuple[str, str]], facts: LogFacts
     mt = model_type_unknown(exc, frames, facts.versions.get("transformers", "") or facts.transformers or "")
     if mt is not None:
         return N.TRANSFORMERS_TOO_OLD_FOR_MODEL, mt
-    asked = V.api_mismatch(exc, frames)
+    asked = V.api_mismatch(exc, frames, {**facts.installed, **facts.versions})
     return (N.PACKAGE_VERSIONS_INCOMPATIBLE, asked) if asked is not None else None
 
 

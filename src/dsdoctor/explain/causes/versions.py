@@ -47,13 +47,17 @@ _ASKS: Tuple[Tuple[str, "re.Pattern[str]"], ...] = (
 _DELEGATES = re.compile(r"raise AttributeError\(|__getattr__\(")  # a frame that is an attribute lookup, not a use
 
 
-def api_mismatch(exc: str, frames: Sequence[Tuple[str, str]]) -> Optional[Dict[str, str]]:
+def api_mismatch(exc: str, frames: Sequence[Tuple[str, str]],
+                 versions: Optional[Dict[str, str]] = None) -> Optional[Dict[str, str]]:
     """The general rule: the exception is an import / attribute / keyword that the raising frame, in an installed
     package (``frames``: (path, code) outermost first), asks of another package, which lacks it. The groups
     ``caller``, ``kind``, ``module``, ``name`` and ``code``; None when the raising frame is not a known package's
-    (the user's own code asking for it is not a versions problem) or the exception is not one of these."""
-    if not frames or not exc:
+    (the user's own code asking for it is not a versions problem) or the exception is not one of these. With no
+    frame at all, :func:`_unframed` (``versions``: the installed ones, package -> version)."""
+    if not exc:
         return None
+    if not frames:
+        return _unframed(exc, versions or {})
     if _DELEGATES.search(frames[-1][1]):
         # raised by an attribute lookup itself (nn.Module.__getattr__, a wrapper's __getattr__ handing down): the
         # one that asked is further out; only a frame that is not a lookup says whose API it expected
@@ -79,6 +83,21 @@ def api_mismatch(exc: str, frames: Sequence[Tuple[str, str]]) -> Optional[Dict[s
     return None
 
 
+def _unframed(exc: str, versions: Dict[str, str]) -> Optional[Dict[str, str]]:
+    """A method or keyword missing and no frame says who asked (a one-line paste): the API history answers for a
+    class named after its package (``DeepSpeedZeRoOffload``, ``Accelerator``, ``PeftModel``: a user's or unread
+    package's class of that name is unlikely) that only that package defines, when the releases read disagree on
+    it and the versions known lack it. Who asked stays unsaid (``unframed``)."""
+    for kind, pattern in _ASKS[3:]:  # member, keyword (``Class.method`` only: a bare name may be anyone's)
+        m = pattern.search(exc)
+        mod = m.group("module") if m and (kind == "member" or "." in m.group("module")) else ""
+        pkg = next((p for p in PACKAGES if mod.lower().startswith(p.replace("_", "").rstrip("es"))), "") if mod else ""
+        if m and pkg and A.defined_only_in(kind, mod, pkg):
+            g = {"caller": "", "kind": kind, "module": mod, "name": m.group("name"), "code": "", "unframed": "1"}
+            return g if A.answer(g, versions) is not None else None
+    return None
+
+
 def _own_code_asks(exc: str, fr: Tuple[str, str]) -> Optional[Dict[str, str]]:
     """The user's own code asks a library for a module, name or keyword that some releases of it have and others
     do not (the API history says so): a versions problem, answered as the library's."""
@@ -91,16 +110,6 @@ def _own_code_asks(exc: str, fr: Tuple[str, str]) -> Optional[Dict[str, str]]:
         g = {"caller": "", "kind": kind, "module": module, "name": name, "code": fr[1]}
         return g if A.answer(g, {}) is not None else None
     return None
-
-
-def _asked(g: Dict[str, str]) -> str:
-    kind, module, name, caller = g["kind"], g["module"], g["name"], g["caller"] or "your code"
-    return {"import": f"{caller} imports `{name}` from `{module}`, which the installed {module.split('.')[0]} does not have",
-            "module": f"{caller} imports the module `{module}`, which the installed {module.split('.')[0]} does not have",
-            "attribute": f"{caller} uses `{module}.{name}`, which the installed {module.split('.')[0]} does not have",
-            "member": f"{caller} uses `.{name}` of a `{module}` object, which its installed version does not have",
-            "keyword": f"{caller} passes `{name}=` to `{module}()`, which the installed version of its package does not "
-                       f"take"}[kind]
 
 
 def _package_named(g: Dict[str, str]) -> str:
@@ -116,12 +125,19 @@ def _versions_shown(f: LogFacts) -> str:
     return f"The log shows {', '.join(shown)}." if shown else ""
 
 
-def _exact(s: Seen, f: LogFacts) -> Optional[A.Answer]:
-    """The API history's answer (None when it cannot say)."""
+def _kind(s: Seen) -> Dict[str, str]:
     g = dict(s.groups)
     if "kind" not in g and g.get("module") and g.get("name"):
         g["kind"] = "attribute" if "has no attribute" in s.text else "import"
-    return A.answer(g, f.versions) if g.get("kind") else None
+    return g
+
+
+def _exact(s: Seen, f: LogFacts) -> Optional[A.Answer]:
+    """The API history's answer (None when it cannot say): with the versions the log shows, else those of the
+    environment ``explain --env`` checked (``f.installed``)."""
+    g = _kind(s)
+    env = {k: v for k, v in f.installed.items() if k not in f.versions}
+    return A.answer(g, {**env, **f.versions}, env=tuple(env)) if g.get("kind") else None
 
 
 def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
@@ -145,12 +161,14 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     pkgs = (sorted({g["caller"], _package_named(g), exact.provider if exact is not None else ""} - {""})
             if "caller" in g else [])
     if "caller" in g:
-        facts.insert(0, _asked(g) + ".")
+        facts.insert(0, A.asked(g) + ".")
     if "caller" in g and pkgs:
         fixes.append(code_fix(f"Compare the installed versions of {' and '.join(pkgs)}",
                               "pip list 2>/dev/null | grep -i -E '" + "|".join(p.replace("_", "[-_]") for p in pkgs) + "'",
                               reason=f"{g['caller'] or 'your code'} calls an API of another release: install the versions its requirements "
                                      "or release notes name, or upgrade both together"))
+    if exact is None and f.installed and "kind" in _kind(s):
+        facts.append(A.environment_has(_kind(s), f.installed, f.versions))
     if exact is None and not g.get("req") and bug is None:
         fixes.append(code_fix("Move DeepSpeed / torch / Transformers to versions released together",
                               "pip install -U deepspeed   # or pin torch/transformers to the versions your DeepSpeed (or "
@@ -162,7 +180,7 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     m = re.search(r"but found (\S{1,60}?)\.?$", s.text)
     found = f" ({m.group(1)} is installed)" if m else ""
     known = f" ({bug.package} {bug.releases}, fixed in {bug.fixed})" if bug is not None and bug.package != "deepspeed" else ""
-    summary = (f"Installed packages disagree on an API: {_asked(g)}{known}" if "caller" in g else
+    summary = (f"Installed packages disagree on an API: {A.asked(g)}{known}" if "caller" in g else
                f"A version requirement failed: the module requires {g['req'].strip(chr(39) + chr(34))}{found}"
                if g.get("req") else "Installed packages disagree on an API: an import or version requirement failed")
     return Advice(summary, "", fixes, facts=" ".join(x for x in facts if x))
