@@ -30,3 +30,9 @@ from .ds_ops import *  # noqa: F403
 # The newest DeepSpeed release whose sources these facts were read from: what lint and estimate assume when no
 # version is given or installed.
 LATEST_KNOWN = "0.19.8"
+
+# DeepSpeed keeps its own state on torch's objects (parameters and modules) under names starting with this prefix
+# (`param.ds_status`, `ds_tensor`, `ds_numel`, `module.ds_grads_remaining`, ...: assigned throughout
+# runtime/zero/*.py in every sdist read, 0.3.x-0.19.8). One of them missing is DeepSpeed's state not set up on that
+# path, not an API another package lacks.
+OWN_ATTRIBUTE_PREFIX = "ds_"

@@ -10,6 +10,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ... import fixes as F
 from ... import names as N
+from ...knowledge import deepspeed as KDS
 from ...knowledge import regressions as R
 from ...knowledge import transformers as TK
 from ...knowledge.versions import parse
@@ -76,8 +77,9 @@ def api_mismatch(exc: str, frames: Sequence[Tuple[str, str]],
             return None  # a package missing its own name: a broken or mixed install, not two packages
         if kind == "member" and module in _BUILTIN_TYPES:
             return None  # a value of the wrong type (often the user's argument), not an API
-        if kind == "member" and (module.lower().startswith(caller.replace("_", "")) or f"self.{m.group('name')}" in frames[-1][1]):
-            return None  # the package's own object (its state not set up on this path), not another package's API
+        if kind == "member" and (module.lower().startswith(caller.replace("_", "")) or f"self.{m.group('name')}" in frames[-1][1]
+                                 or caller == "deepspeed" and m.group("name").startswith(KDS.OWN_ATTRIBUTE_PREFIX)):
+            return None  # the package's own object or its own state on another's (not set up on this path), not an API
         name = m.group("name") if "name" in pattern.groupindex else module
         return {"caller": caller, "kind": kind, "module": module, "name": name, "code": frames[-1][1]}
     return None
