@@ -10,7 +10,7 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 from ...textpos import HasLines
 from .values import COLLECTIVE_SAVES
@@ -54,8 +54,10 @@ class Source(HasLines):
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
-def read(path: str) -> Source:
-    """Decode with the PEP 263 cookie (utf-8 by default) and parse; ``error`` says why it could not."""
+def read(path: str, quiet: Optional[Callable[[str], bool]] = None) -> Source:
+    """Decode with the PEP 263 cookie (utf-8 by default) and parse; ``error`` says why it could not. ``quiet(text)``
+    true: no rule can fire on the file (:mod:`.quiet`), it is parsed with libcst only when the stdlib parser fails
+    (the same error message)."""
     try:
         with open(path, "rb") as fh:
             raw = fh.read(MAX_BYTES + 1)
@@ -74,6 +76,10 @@ def read(path: str) -> Source:
     src = Source(path, text, "utf-8" if enc == "utf-8-sig" else enc)
     if not RELEVANT.search(text):  # nothing a rule looks at: a fast syntax check only (C parser, no libcst)
         return _compile_only(src)
+    if quiet is not None and quiet(text):
+        if _compile_only(src).error is None:
+            return src
+        src.error = None
     return parse(src)
 
 
