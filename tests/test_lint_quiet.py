@@ -77,11 +77,17 @@ def test_quiet_only_when_no_rule_can_fire() -> None:
     assert Q.quiet("t.py", "m = AutoModelForCausalLM.from_pretrained('x', device_map='auto')\n", u, None, "")
     assert not Q.quiet("t.py", "m = M.from_pretrained('x', device_map='auto', low_cpu_mem_usage=False)\n", u, None, "")
     assert not Q.quiet("t.py", "from transformers.deepspeed import HfDeepSpeedConfig\n", u, None, "")
+    assert not Q.quiet("t.py", "from transformers import (\n    Trainer,\n    deepspeed,\n)\n", u, None, "")
+    assert not Q.quiet("t.py", "import deepspeed\nengine, *_ = deepspeed.initialize(model=m, config=c)\n", u, None, "")
+    assert Q.quiet("t.py", "from transformers import AutoModel\n# not for deepspeed\nm = AutoModel.from_pretrained('x')\n",
+                   u, None, "")
     helper = "def load(p):\n    return AutoModelForCausalLM.from_pretrained(p)\n"
     assert Q.quiet("h.py", helper, Usage(), True, "ds_z3.json")  # it does not train: off in a ZeRO-3 project
     assert not Q.quiet("h.py", helper, Usage(), True, "--zero-stage 3")  # the user's stage holds for every file
     assert not Q.quiet("h.py", helper + "t = Trainer(model=load('m'))\n", Usage(), True, "ds_z3.json")
     assert not Q.quiet("h.py", helper + "a = TrainingArguments('o', config='z3.json')\n", Usage(), False, "run.sh")
+    assert not Q.quiet("h.py", helper + "p.add_argument('--deepspeed', default='z3.json')\n", Usage(), False, "run.sh")
+    assert Q.quiet("h.py", helper + "# see the deepspeed docs\n", Usage(), False, "run.sh")
 
 
 def test_unparsable_quiet_file_reports_libcst_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,8 +5,9 @@ project's context before parsing (issue 18: libcst's parse is most of a whole-re
 not depend on it can fire (``device-map-requires-low-cpu-mem-usage``, ``removed-transformers-deepspeed-import``,
 ``ds-skip-cuda-check-ineffective``, the inline ds_config variants, ``script-unparseable``). A file is *quiet* when
 
-- none of those rules' names is in its text (``low_cpu_mem_usage``, ``DS_SKIP_CUDA_CHECK``, any case of
-  ``deepspeed``), and
+- its text lacks what those rules look for (:func:`ungated`: ``deepspeed`` with ``initialize`` or a
+  transformers import, ``HfDeepSpeedConfig``, ``DS_SKIP_CUDA_CHECK``, ``low_cpu_mem_usage`` with
+  ``device_map``), and
 - its context is off whatever its own code says: a test file or another engine's (``never_zero3``); or the
   script cannot find a ZeRO-3 config itself (none of the calls :func:`~dsdoctor.lint.script.local.script_zero3`
   reads is named in its text) and its context is off (a launch context that is off, a project that never names
@@ -15,7 +16,7 @@ not depend on it can fire (``device-map-requires-low-cpu-mem-usage``, ``removed-
 
 A quiet file is only syntax-checked with the stdlib parser, as a file none of whose names a rule reads; when that
 fails, libcst parses it as before (the same ``script-unparseable`` message). A rule added to the script rules
-that fires without a ZeRO-3 context must name its trigger in :data:`UNGATED` (``tests/test_lint_quiet.py`` runs
+that fires without a ZeRO-3 context must name its trigger in :func:`ungated` (``tests/test_lint_quiet.py`` runs
 every script rule's examples both ways).
 """
 
@@ -29,14 +30,17 @@ from ...knowledge import transformers as TF
 from ..target import Usage
 
 _ARGS = "|".join(c for c in TF.ZERO3_REGISTERING_CLASSES if c not in ("Accelerator", "HfDeepSpeedConfig"))
-# What the script rules that fire without a ZeRO-3 context look for: raw deepspeed.initialize / HfDeepSpeedConfig
-# (inline configs), transformers.deepspeed imports, os.environ["DS_SKIP_CUDA_CHECK"]; and a load with both
-# low_cpu_mem_usage and device_map (``low_cpu_mem_usage`` alone: :func:`ungated` looks for ``device_map`` too).
-UNGATED = re.compile(r"deepspeed|HfDeepSpeedConfig|DS_SKIP_CUDA_CHECK|low_cpu_mem_usage")
-# What script_zero3 reads a config from: ``deepspeed=`` (or a --deepspeed default), HfDeepSpeedConfig,
-# DeepSpeedPlugin; or a config keyword of an initialize call or of TrainingArguments & co. (their subclasses
-# defined in the file name them as bases): :func:`own_config` wants both.
-OWN_CONFIG = re.compile(r"deepspeed|HfDeepSpeedConfig|DeepSpeedPlugin")
+_SP = r"(?:\s|\\)"  # whitespace or a line continuation
+# What the script rules that fire without a ZeRO-3 context look for, with ``deepspeed`` in the text: a raw
+# deepspeed.initialize (inline configs), an import of transformers.deepspeed (``from transformers import
+# deepspeed``); :func:`ungated` also looks for HfDeepSpeedConfig, DS_SKIP_CUDA_CHECK and low_cpu_mem_usage with
+# device_map.
+UNGATED = re.compile(rf"\binitialize\b|transformers{_SP}*\.{_SP}*deepspeed|"
+                     rf"\bfrom{_SP}+transformers{_SP}+import{_SP}*(?:\([^)]*|(?:[^\n;\\]|\\\n)*)\bdeepspeed\b")
+# What script_zero3 reads a config from: a ``deepspeed=`` keyword, a ``deepspeed`` dataclass field or argparse
+# dest (``--deepspeed``), HfDeepSpeedConfig, DeepSpeedPlugin; or a config keyword of an initialize call or of
+# TrainingArguments & co. (their subclasses defined in the file name them as bases): :func:`own_config` wants both.
+OWN_CONFIG = re.compile(r"\bdeepspeed\s*[:=]|[\"'](?:--)?deepspeed[\"']|HfDeepSpeedConfig|DeepSpeedPlugin")
 _CONFIG_KW = re.compile(r"\b(?:config|config_params|hf_ds_config|config_file_or_dict)\s*=")
 _CALLEE = re.compile(rf"\binitialize(?:\s|\\|#[^\n]*)*\(|\b(?:{_ARGS})\b")
 # What _trains looks for: imports of DeepSpeed / the Trainer / accelerate / TRL, --deepspeed, and the register,
@@ -47,7 +51,9 @@ TRAINS = re.compile(rf"(?i:deepspeed|accelerate|trl|trainer|hfargumentparser)|\b
 
 def ungated(text: str) -> bool:
     """Does the text name what a script rule that fires without a ZeRO-3 context looks for?"""
-    return any(m.group(0) != "low_cpu_mem_usage" or "device_map" in text for m in UNGATED.finditer(text))
+    return "HfDeepSpeedConfig" in text or "DS_SKIP_CUDA_CHECK" in text or \
+        ("deepspeed" in text and UNGATED.search(text) is not None) or \
+        ("low_cpu_mem_usage" in text and "device_map" in text)
 
 
 def own_config(text: str) -> bool:
