@@ -18,7 +18,7 @@ from dsdoctor import names as N
 
 ROOT = Path(__file__).resolve().parents[1]
 CASE = ROOT / "tests" / "cases" / "lint" / "analysis" / "self-default"
-DEEP = "# from_pretrained\nx = " + " + ".join(["1"] * 1500) + "\n"
+DEEP = "# from_pretrained, deepspeed.initialize\nx = " + " + ".join(["1"] * 1500) + "\n"
 
 
 def _lint(cwd: Path, *args: str) -> "subprocess.CompletedProcess[str]":

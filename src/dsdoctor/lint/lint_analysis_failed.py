@@ -52,13 +52,13 @@ _SPEC = spec(
     fix="Report it (it is a dsdoctor bug) with the file, or a smaller one that fails the same way. Meanwhile, "
         "simplify the construct it names (e.g. a generated expression thousands of levels deep), or suppress it "
         "with `# dsdoctor: ignore-file[lint-analysis-failed]`.")
-_DEEP = "# from_pretrained\nx = " + " + ".join(["1"] * 1500) + "\n"
+_DEEP = "# from_pretrained, deepspeed.initialize\nx = " + " + ".join(["1"] * 1500) + "\n"
 
 RULE = Rule(
     replace(_SPEC, docs=replace(_SPEC.docs, examples=(RuleExample(
-        "lint", "A Python file that mentions `from_pretrained` (so it is analysed) with an expression 1500 terms "
-        "long (reported: the analysis runs out of recursion depth).",
-        "# from_pretrained\nx = 1 + 1 + 1 + ... + 1  # 1500 terms",
+        "lint", "A Python file that mentions `from_pretrained` and `deepspeed.initialize` (so it is analysed) with an "
+        "expression 1500 terms long (reported: the analysis runs out of recursion depth).",
+        "# from_pretrained, deepspeed.initialize\nx = 1 + 1 + 1 + ... + 1  # 1500 terms",
         source="dsdoctor.lint rule lint-analysis-failed (invalid example 1)"),))),
     check=_check,
     valid=(Example("# from_pretrained\nx = 1 + 1\n"),

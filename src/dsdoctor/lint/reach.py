@@ -143,10 +143,14 @@ def import_graph(files: Iterable[str], root: str, named: Optional[Dict[Tuple[str
     root = os.path.normpath(root)
     graph: Graph = {}
     memo: Memo = {}
+    done: Dict[Tuple[str, int, str, Tuple[str, ...]], Named] = {}  # an import resolves alike in one directory
     for f in sorted(have):
         edges: Named = {}
         for level, module, names in _imports(f):
-            for target, took in _resolve(f, level, module, names, root, have, memo).items():
+            key = (os.path.dirname(f), level, module, tuple(names))
+            if key not in done:
+                done[key] = _resolve(f, level, module, names, root, have, memo)
+            for target, took in done[key].items():
                 _add(edges, target, took)
         edges.pop(f, None)
         graph[f] = set(edges)

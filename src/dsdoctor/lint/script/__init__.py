@@ -53,15 +53,16 @@ class Ctx:
 
 
 def make_target(path: str, usage: Usage) -> Target:
+    from .quiet import quiet
     from .source import read
 
-    src = read(path)
-    t = Target(path, "python", src.text, usage)
-    script = values = None
     zero3, source = usage.zero3, usage.zero3_source
     launched = launch_context(path, usage)
     if launched is not None:
         zero3, source = launched
+    src = read(path, lambda text: quiet(path, text, usage, zero3, source))
+    t = Target(path, "python", src.text, usage)
+    script = values = None
     if src.module is not None:
         from .dataflow import Values, analyse
         from .local import script_zero3

@@ -10,7 +10,7 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from ...textpos import HasLines
 from .values import COLLECTIVE_SAVES
@@ -26,6 +26,7 @@ class Source(HasLines):
     module: Any = None  # libcst.Module
     error: Optional[str] = None
     _positions: Any = None  # node -> CodeRange, computed on first use (:attr:`positions`)
+    _upto: Any = None  # node -> CodeRange of the nodes before the first one a span was asked of
 
     @property
     def positions(self) -> Any:
@@ -46,16 +47,57 @@ class Source(HasLines):
 
     def span(self, node: Any) -> Tuple[int, int]:
         """(start, end) character offsets of a node."""
-        r = self.positions[node]
+        r = self._range(node)
         return self.offset(r.start.line, r.start.column), self.offset(r.end.line, r.end.column)
+
+    def _range(self, node: Any) -> Any:
+        """The node's CodeRange: the first asked of a file is read from a codegen pass that stops after that node
+        (a finding at an import need not generate the whole file); a node past it, from :attr:`positions`."""
+        if self._positions is None and self.module is not None:
+            if self._upto is None:
+                self._upto = positions_until(self.module, node)
+            got = self._upto.get(node)
+            if got is not None:
+                return got
+        return self.positions[node]
 
     def line_text(self, line: int) -> str:
         lines = self.text.splitlines()
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
-def read(path: str) -> Source:
-    """Decode with the PEP 263 cookie (utf-8 by default) and parse; ``error`` says why it could not."""
+class _Reached(Exception):
+    pass
+
+
+def positions_until(module: Any, node: Any) -> Dict[Any, Any]:
+    """libcst's PositionProvider mapping (node -> CodeRange) of the nodes whose code is generated up to and with
+    ``node`` (all of them when ``node`` is not in ``module``): the same ranges as the whole pass gives them."""
+    from libcst.metadata import PositionProvider
+    from libcst.metadata.position_provider import PositionProvidingCodegenState
+
+    class Until(PositionProvidingCodegenState):
+        def after_codegen(self, n: Any) -> None:
+            super().after_codegen(n)
+            if n is node:  # the ranges so far: unwinding would record the open ancestors' ranges cut short
+                done.update(provider._computed)
+                raise _Reached
+
+    done: Dict[Any, Any] = {}
+    provider = PositionProvider()
+    state = Until(default_indent=module.default_indent, default_newline=module.default_newline, provider=provider)
+    try:
+        module._codegen(state)
+    except Exception:  # _Reached, or what an open ancestor's range raises as it unwinds (a child not reached)
+        if not done:
+            raise
+    return done or dict(provider._computed)
+
+
+def read(path: str, quiet: Optional[Callable[[str], bool]] = None) -> Source:
+    """Decode with the PEP 263 cookie (utf-8 by default) and parse; ``error`` says why it could not. ``quiet(text)``
+    true: no rule can fire on the file (:mod:`.quiet`), it is parsed with libcst only when the stdlib parser fails
+    (the same error message)."""
     try:
         with open(path, "rb") as fh:
             raw = fh.read(MAX_BYTES + 1)
@@ -74,6 +116,10 @@ def read(path: str) -> Source:
     src = Source(path, text, "utf-8" if enc == "utf-8-sig" else enc)
     if not RELEVANT.search(text):  # nothing a rule looks at: a fast syntax check only (C parser, no libcst)
         return _compile_only(src)
+    if quiet is not None and quiet(text):
+        if _compile_only(src).error is None:
+            return src
+        src.error = None
     return parse(src)
 
 
