@@ -33,6 +33,8 @@ class Ctx:
     tf_source: str
     tf_pins: Tuple[str, ...] = ()  # tf unknown: the releases the project's conflicting pins name
     asked: bool = False  # the user asked about this file (named it on the command line) or for ZeRO-3 (settings)
+    reached: bool = True  # False: ZeRO-3 only because a stage-3 config exists somewhere in the project (no launch,
+    # no config of the script's own, no import by a ZeRO-3 launch reaches this file): no option is known to be passed
 
     @property
     def under(self) -> str:
@@ -60,6 +62,8 @@ def make_target(path: str, usage: Usage) -> Target:
     launched = launch_context(path, usage)
     if launched is not None:
         zero3, source = launched
+    # ZeRO-3 only from a stage-3 config somewhere in the project: no entry point is known to reach this file
+    wide = zero3 is True and launched is None and not asked(source) and os.path.normpath(path) not in usage.imported
     src = read(path, lambda text: quiet(path, text, usage, zero3, source))
     t = Target(path, "python", src.text, usage)
     script = values = None
@@ -78,7 +82,7 @@ def make_target(path: str, usage: Usage) -> Target:
         if never is not None:
             zero3, source = False, never
         elif own is True or (own is False and zero3 is None):
-            zero3, source = own, own_source
+            zero3, source, wide = own, own_source, False
         elif not _trains(script) and not asked(source) and os.path.normpath(path) not in usage.imported:
             zero3 = False  # an inference / merge / export script in a ZeRO-3 project: the ZeRO-3 rules stay quiet
             # (a module a ZeRO-3 launch imports keeps the launch's context: it runs in that process)
@@ -86,7 +90,8 @@ def make_target(path: str, usage: Usage) -> Target:
         zero3, source = False, usage.no_deepspeed[os.path.normpath(path)]  # lint/no_deepspeed.py
     tf_source = usage.transformers_source
     t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source,
-                            usage.transformers_pins, asked(source) or os.path.normpath(path) in usage.named_files)
+                            usage.transformers_pins, asked(source) or os.path.normpath(path) in usage.named_files,
+                            not wide)
     return t
 
 
@@ -166,6 +171,8 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
     if c.src.encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
         edits = ()
     passed = t.usage.zero3_flags.get(os.path.normpath(t.path))
+    if passed is None and not c.reached and not c.asked:
+        passed = set()  # no ZeRO-3 launch reaches the file: none sets an option, so an option's branch is conditional
     if passed is not None and c.zero3 and node is not None and (severity or rule.severity) != Severity.INFO:
         from .flags import BY_SOURCE, GATED, gating_flag
 
