@@ -259,7 +259,9 @@ def _pin_facts(result: LintResult, pinned: "Dict[str, Pinned]", ds_version: Opti
                targets: Sequence[str], settings: "Settings") -> None:
     """``facts["pins"]`` (what the project pins, per package) and ``facts["assumed"]``: the versions assumed from
     the pins (not those an option or the configuration's ``target`` gave), as ``deepspeed 0.17.1
-    (requirements.txt:3)``; ``facts["not_assumed"]``: pins that give no single release (ranges, conflicts)."""
+    (requirements.txt:3)``; ``facts["not_assumed"]``: pins that give no single release (ranges, conflicts);
+    ``facts["judged_for"]``: the Transformers range (or conflicting pins) whose allowed releases the Python rules
+    were judged for."""
     from ..settings import parse_targets
 
     if not pinned:
@@ -271,6 +273,9 @@ def _pin_facts(result: LintResult, pinned: "Dict[str, Pinned]", ds_version: Opti
     facts["pins"] = {pkg: p.to_json() for pkg, p in pinned.items()}
     facts["assumed"] = [p.describe() for pkg, p in pinned.items() if p.version and pkg not in given]
     facts["not_assumed"] = [p.describe() for pkg, p in pinned.items() if not p.version and pkg not in given]
+    tf = pinned.get("transformers")  # the one package whose range the Python rules are judged over (lint/pins.py)
+    if tf is not None and not tf.version and tf.allowed and "transformers" not in given:
+        facts["judged_for"] = [f"{tf.describe()}: {tf.allowed_text()}"]
 
 
 def covers(paths: Sequence[str], root: str) -> bool:

@@ -35,7 +35,7 @@ class Usage:
     env_file_vars: Dict[str, str] = field(default_factory=dict)  # names set by .deepspeed_env files
     transformers: Optional[str] = None  # Transformers version Python scripts are linted for (None = unknown)
     transformers_source: str = ""
-    transformers_pins: Tuple[str, ...] = ()  # the releases conflicting pins name (transformers unknown: one of them)
+    transformers_pins: Tuple[str, ...] = ()  # transformers unknown: the releases the pins allow (Pinned.allowed)
     zero3: Optional[bool] = None  # the project runs under ZeRO-3 (None = cannot tell)
     zero3_source: str = ""
     # the Python files named on the command line: the user asked about them, so their ZeRO-3 findings stay warnings

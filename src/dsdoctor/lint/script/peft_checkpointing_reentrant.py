@@ -57,7 +57,8 @@ def _sites(t: Target) -> Iterator[Hit]:
     ds = t.usage.ds if not t.usage.ds_source.startswith("no DeepSpeed") else None  # None: not pinned, not installed
     if ds is not None and ds >= parse(FIXED_IN):  # type: ignore[operator]
         return
-    tf = parse(c.tf)
+    # non-reentrant by default on 5.x: on the release judged, or every one the project's pins allow (lint/pins.py)
+    five = c.on_tf(lambda v: None if parse(v) is None else parse(v).major >= 5)  # type: ignore[union-attr]
     for call, name in c.script.calls_with:
         last = name.split(".")[-1]
         kw = {a.keyword.value: a for a in call.args if a.keyword is not None}
@@ -71,9 +72,9 @@ def _sites(t: Target) -> Iterator[Hit]:
             continue
         gk = kw.get("gradient_checkpointing_kwargs")
         re_ = _reentrant(c, gk.value) if gk is not None else None
-        if re_ is True or (re_ is None and (tf is None or tf.major < 5)):
+        if re_ is True or (re_ is None and not five):
             continue
-        why = "use_reentrant=False" if re_ is False else f"use_reentrant unset (non-reentrant by default on transformers {c.tf})"
+        why = "use_reentrant=False" if re_ is False else f"use_reentrant unset (non-reentrant by default on {c.tf_note})"
         yield from _hit(t, c, call, why, ds)
     for attr, value, stmt, scope in c.script.attr_assigns:  # training_args.gradient_checkpointing_kwargs = {...}
         if attr == "gradient_checkpointing_kwargs" and _reentrant(c, value, scope) is False:
