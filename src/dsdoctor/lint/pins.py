@@ -279,6 +279,8 @@ class Near:
 def _ours(source: str) -> bool:
     """Does a version's ``source`` come from the pins or the installed package (what a nearer pin replaces), not
     from --ds-version / --target / the configuration's ``target`` / --python?"""
+    if source.startswith(PACKAGES) and "(range; " in source:  # a range of the pins (Pinned.describe)
+        return True
     return not source or source.startswith(("pinned in ", "no DeepSpeed found")) or source in (
         "installed", "installed deepspeed") or source.startswith(tuple(f"{p}: conflicting pins" for p in PACKAGES))
 
@@ -310,4 +312,4 @@ def apply_near(usage: "Usage", path: str, kind: str, near: Near, notes: Dict[str
     else:
         return
     if kind == "python":
-        notes.setdefault(tf.describe(), []).append(path)
+        notes.setdefault(tf.describe() if tf.version else f"{tf.describe()}: {tf.allowed_text()}", []).append(path)
