@@ -76,3 +76,32 @@ def test_cli_range_and_precedence(tmp_path: Path) -> None:
                                        "warning removed-transformers-deepspeed-import"]
     (tmp_path / "requirements.txt").write_text("transformers>=4.40,<4.60\ntransformers==4.51.3\n")
     assert _found(_lint(tmp_path)) == ["error removed-transformers-deepspeed-import"]  # the exact pin
+
+
+CONFIG = '{\n  "zero_optimization": {"stage": 3},\n  "train_micro_batch_size_per_gpu": "auto"\n}\n'
+
+
+def _clipping(root: Path) -> List[str]:
+    p = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", "ds_config.json", "--format", "json", "--exit-zero"],
+                       cwd=root, capture_output=True, text=True, timeout=300)
+    return [f"{f['severity']} {f['title']}" for f in json.loads(p.stdout)["findings"]
+            if f["name"] == "gradient-clipping-unset-under-trainer"]
+
+
+def test_deepspeed_range_gradient_clipping(tmp_path: Path) -> None:
+    """DeepSpeed's default gradient_clipping is 0.0 up to 0.19.2, 1.0 from 0.19.3: a range below 0.19.3 is a
+    warning on all its releases, one from 0.19.3 an info; a range across it keeps the version assumed."""
+    from dsdoctor.lint.script.context import installed
+
+    if installed(None, ("deepspeed",)):
+        return  # the range is judged only where nothing else gives the version: the case needs none installed
+    (tmp_path / "ds_config.json").write_text(CONFIG)
+    (tmp_path / "requirements.txt").write_text("deepspeed>=0.14,<0.17\n")
+    got = _clipping(tmp_path)
+    assert len(got) == 1 and got[0].startswith("warning") and "deepspeed<0.17,>=0.14 (range; requirements" in got[0]
+    (tmp_path / "requirements.txt").write_text("deepspeed>=0.19.3\n")
+    assert _clipping(tmp_path)[0].startswith("info")
+    (tmp_path / "requirements.txt").write_text("deepspeed>=0.12\n")  # some releases each way: as before
+    assert _clipping(tmp_path)[0].startswith("info") and "(DeepSpeed " in _clipping(tmp_path)[0]
+    (tmp_path / "requirements.txt").write_text("deepspeed>=0.12\ndeepspeed==0.16.9\n")  # the exact pin decides
+    assert "(DeepSpeed 0.16.9)" in _clipping(tmp_path)[0]

@@ -298,6 +298,7 @@ def apply_near(usage: "Usage", path: str, kind: str, near: Near, notes: Dict[str
         if source != usage.ds_source:
             try:
                 usage.ds, usage.ds_source = Version(ds.version), source
+                usage.ds_pins, usage.ds_pins_source = (), ""
                 notes.setdefault(ds.describe(), []).append(path)
             except InvalidVersion:
                 pass

@@ -49,7 +49,7 @@ def render(report: Report, verbose: bool, out: Optional[TextIO] = None) -> None:
             con.print(escape(f"{path}: linted as the HF Trainer's config, {how['source']} "
                              "(--loaded-by accelerate|deepspeed to say otherwise)"))
     for key, label in (("assumed", "assumed"), ("not_assumed", "pinned, no single release assumed:"),
-                       ("judged_for", "Python rules:")):
+                       ("judged_for", "judged over the releases a range allows:")):
         if report.facts.get(key):
             con.print(escape(f"{label} {', '.join(report.facts[key])}"))
     files = report.facts.get("files", [])
