@@ -160,6 +160,8 @@ def _versions(base: Usage, ds_version: Optional[str], targets: Sequence[str], py
             base.ds_source = ver_source
         except InvalidVersion:
             pass
+    if pin is not None and not pin.version and pin.allowed and ver_source.startswith(("installed", "deepspeed in")):
+        base.ds_pins, base.ds_pins_source = pin.allowed, pin.describe()  # a range: judged over its releases
     return pinned
 
 
@@ -259,7 +261,9 @@ def _pin_facts(result: LintResult, pinned: "Dict[str, Pinned]", ds_version: Opti
                targets: Sequence[str], settings: "Settings") -> None:
     """``facts["pins"]`` (what the project pins, per package) and ``facts["assumed"]``: the versions assumed from
     the pins (not those an option or the configuration's ``target`` gave), as ``deepspeed 0.17.1
-    (requirements.txt:3)``; ``facts["not_assumed"]``: pins that give no single release (ranges, conflicts)."""
+    (requirements.txt:3)``; ``facts["not_assumed"]``: pins that give no single release (ranges, conflicts);
+    ``facts["judged_for"]``: the Transformers (Python rules) and DeepSpeed (gradient clipping, PEFT checkpointing)
+    ranges, or conflicting pins, whose allowed releases the rules were judged for."""
     from ..settings import parse_targets
 
     if not pinned:
@@ -271,6 +275,16 @@ def _pin_facts(result: LintResult, pinned: "Dict[str, Pinned]", ds_version: Opti
     facts["pins"] = {pkg: p.to_json() for pkg, p in pinned.items()}
     facts["assumed"] = [p.describe() for pkg, p in pinned.items() if p.version and pkg not in given]
     facts["not_assumed"] = [p.describe() for pkg, p in pinned.items() if not p.version and pkg not in given]
+    judged = []  # the ranges rules were judged over (lint/pins.py Pinned.allowed)
+    tf, ds = pinned.get("transformers"), pinned.get("deepspeed")
+    if tf is not None and not tf.version and tf.allowed and "transformers" not in given:
+        judged.append(f"{tf.describe()}: {tf.allowed_text()}")
+    if ds is not None and not ds.version and ds.allowed and str(facts.get("deepspeed_source")).startswith(
+            ("installed", "no DeepSpeed")):
+        judged.append(f"{ds.describe()}: {ds.allowed_text()} (gradient clipping, PEFT checkpointing; the other "
+                      f"rules: DeepSpeed {facts.get('deepspeed')})")
+    if judged:
+        facts["judged_for"] = judged
 
 
 def covers(paths: Sequence[str], root: str) -> bool:

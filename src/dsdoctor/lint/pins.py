@@ -5,10 +5,13 @@ Without ``--python`` / ``--ds-version`` / ``--target``, lint judges its version-
 those of the project directory (:func:`project_dir`): requirements files, ``setup.py``, ``setup.cfg``,
 ``pyproject.toml``, ``environment.yml`` and README install lines (:mod:`dsdoctor.lint.pin_files` reads them).
 
-Only an exact pin (``==X``; conda's ``=X.Y.Z``) is assumed. A range is reported as a range and changes nothing:
-dsdoctor holds no list of releases to pick one from, and guessing a version the files do not say would be
-worse than keeping the default. Exact pins that disagree (with each other or with a range of another file)
-are reported and nothing is assumed either.
+Only an exact pin (``==X``; conda's ``=X.Y.Z``) is assumed as the one release. A range (``>=``, ``<``, ``~=``,
+``!=``, combined, across files) names no single release: for Transformers lint judges its version-ranged script
+rules for every release the range allows (:attr:`Pinned.allowed`: the releases dsdoctor's knowledge read,
+``knowledge/api_history.releases``), quiet where none of them has the problem, at the rule's severity where all
+do, and as for an unknown version (a warning naming the range) where they disagree. Exact pins that disagree
+(with each other or with a range of another file) are reported and nothing is assumed either (their releases
+are judged the same way).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from .pin_files import PACKAGES, Pin
 if TYPE_CHECKING:
     from .target import Usage
 
-__all__ = ["PACKAGES", "Near", "Pin", "Pinned", "apply_near", "project_dir", "project_pins", "read_pins", "resolve"]
+__all__ = ["PACKAGES", "Near", "Pin", "Pinned", "allowed_releases", "apply_near", "project_dir", "project_pins", "read_pins", "resolve"]
 
 _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("requirements*.txt", F.requirements),
@@ -82,6 +85,29 @@ class Pinned:
             return ()
         got = {v for v in (_exact(p.spec) for p in self.pins) if v}
         return tuple(sorted(got, key=Version))
+
+    @property
+    def allowed(self) -> Tuple[str, ...]:
+        """The releases the pins allow, oldest first: the exact ones where pins conflict; for a range, the releases
+        of the package dsdoctor's knowledge read that every pin allows, with the range's own lowest bound in front
+        where the range also allows releases older than those read (``transformers<4.38``: ``0``, ``4.26.0``, ...,
+        ``4.37.2``). The newest release read stands for later ones, as the knowledge's spans do. Empty where
+        nothing is known: no range, an unparseable one (Poetry's ``^``), a URL, or no release read is allowed."""
+        if self.version or self.why == "conflicting pins":
+            return self.exact
+        if self.why != "range":
+            return ()
+        return allowed_releases(self.package, [p.spec for p in self.pins if p.spec])
+
+    def allowed_text(self) -> str:
+        """``every release it allows: 5.6.0-5.25.0 (27 releases read)``: what :attr:`allowed` holds, in words."""
+        got = self.allowed
+        if not got:
+            return "no release read is allowed: nothing judged for it"
+        older = " (and older ones)" if got[0] not in _releases(self.package) else ""
+        known = [v for v in got if v in _releases(self.package)]
+        return (f"judged for every release it allows: {known[0]}-{known[-1]}{older} "
+                f"({len(known)} release{'s' if len(known) > 1 else ''} read)")
 
     def to_json(self) -> Dict[str, object]:
         return {"version": self.version, "source": self.source or None, "why": self.why or None,
@@ -139,6 +165,43 @@ def _exact(spec: str) -> Optional[str]:
         return Version(specs[0].version).public
     except (InvalidSpecifier, InvalidVersion):
         return None
+
+
+def _releases(package: str) -> Tuple[str, ...]:
+    from ..knowledge.api_history import releases
+
+    return releases(package)
+
+
+def allowed_releases(package: str, specs: Sequence[str]) -> Tuple[str, ...]:
+    """:attr:`Pinned.allowed` of a range: the releases of ``package`` read (``knowledge/api_history``) that all of
+    ``specs`` allow, preceded by the lowest version they allow below the oldest release read (a bound they name,
+    or ``0`` where they have none)."""
+    read = _releases(package)
+    try:
+        sets = [SpecifierSet(s) for s in specs]
+        versions = [Version(r) for r in read]
+    except (InvalidSpecifier, InvalidVersion):
+        return ()
+    if not sets or not versions:
+        return ()
+
+    def ok(v: Version) -> bool:
+        return all(s.contains(v, prereleases=True) for s in sets)
+
+    got = [r for r, v in zip(read, versions) if ok(v)]
+    if not got:
+        return ()  # the range allows none of the releases read: nothing is known of it
+    below = {Version("0")}
+    for s in sets:
+        for c in s:
+            try:
+                v = Version(c.version.replace(".*", ""))
+            except InvalidVersion:
+                return ()
+            below |= {v, Version(f"{v.public}.1")}  # ``>V``: a release just above V
+    older = sorted(v for v in below if v < versions[0] and ok(v))
+    return ((str(older[0]),) if older else ()) + tuple(got)
 
 
 def _allows(spec: str, version: str) -> bool:
@@ -216,6 +279,8 @@ class Near:
 def _ours(source: str) -> bool:
     """Does a version's ``source`` come from the pins or the installed package (what a nearer pin replaces), not
     from --ds-version / --target / the configuration's ``target`` / --python?"""
+    if source.startswith(PACKAGES) and "(range; " in source:  # a range of the pins (Pinned.describe)
+        return True
     return not source or source.startswith(("pinned in ", "no DeepSpeed found")) or source in (
         "installed", "installed deepspeed") or source.startswith(tuple(f"{p}: conflicting pins" for p in PACKAGES))
 
@@ -223,7 +288,8 @@ def _ours(source: str) -> bool:
 def apply_near(usage: "Usage", path: str, kind: str, near: Near, notes: Dict[str, List[str]]) -> None:
     """Judge ``path`` for the DeepSpeed and Transformers its nearest pins name (:class:`Near`) where they are
     not what ``usage`` already assumes and no option or configuration chose the version. Only exact pins (and,
-    for Transformers, conflicting exact pins) replace it: a nearer range says no release. ``notes``: per pin
+    for Transformers, the releases conflicting exact pins or a range allow) replace it: for DeepSpeed a nearer
+    range says no release. ``notes``: per pin
     assumed this way (``transformers 4.33.2 (finetune/README.md:15)``), the files judged for it (Transformers:
     the Python files, the only ones its version matters to)."""
     ds = near.of(path, "deepspeed")
@@ -232,6 +298,7 @@ def apply_near(usage: "Usage", path: str, kind: str, near: Near, notes: Dict[str
         if source != usage.ds_source:
             try:
                 usage.ds, usage.ds_source = Version(ds.version), source
+                usage.ds_pins, usage.ds_pins_source = (), ""
                 notes.setdefault(ds.describe(), []).append(path)
             except InvalidVersion:
                 pass
@@ -241,9 +308,9 @@ def apply_near(usage: "Usage", path: str, kind: str, near: Near, notes: Dict[str
     if tf.version and f"pinned in {tf.source}" != usage.transformers_source:
         usage.transformers, usage.transformers_source = tf.version, f"pinned in {tf.source}"
         usage.transformers_pins = ()
-    elif tf.why == "conflicting pins" and tf.describe() != usage.transformers_source:
-        usage.transformers, usage.transformers_source, usage.transformers_pins = None, tf.describe(), tf.exact
+    elif tf.allowed and tf.describe() != usage.transformers_source:
+        usage.transformers, usage.transformers_source, usage.transformers_pins = None, tf.describe(), tf.allowed
     else:
         return
     if kind == "python":
-        notes.setdefault(tf.describe(), []).append(path)
+        notes.setdefault(tf.describe() if tf.version else f"{tf.describe()}: {tf.allowed_text()}", []).append(path)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 from packaging.version import Version
 
@@ -18,6 +18,10 @@ class Usage:
 
     ds: Version = field(default_factory=lambda: Version(LATEST_KNOWN))
     ds_source: str = f"no DeepSpeed found: assuming {LATEST_KNOWN}"
+    # ds not given (no option, no exact pin): the DeepSpeed releases the project's range allows (Pinned.allowed) and
+    # the range as written; rules that read them judge every release (gradient clipping, PEFT checkpointing)
+    ds_pins: Tuple[str, ...] = ()
+    ds_pins_source: str = ""
     world_size: Optional[int] = None
     world_size_source: str = ""
     loaded_by: Optional[str] = None  # "trainer" | "accelerate" | "deepspeed" (raw deepspeed.initialize)
@@ -35,7 +39,7 @@ class Usage:
     env_file_vars: Dict[str, str] = field(default_factory=dict)  # names set by .deepspeed_env files
     transformers: Optional[str] = None  # Transformers version Python scripts are linted for (None = unknown)
     transformers_source: str = ""
-    transformers_pins: Tuple[str, ...] = ()  # the releases conflicting pins name (transformers unknown: one of them)
+    transformers_pins: Tuple[str, ...] = ()  # transformers unknown: the releases the pins allow (Pinned.allowed)
     zero3: Optional[bool] = None  # the project runs under ZeRO-3 (None = cannot tell)
     zero3_source: str = ""
     # the Python files named on the command line: the user asked about them, so their ZeRO-3 findings stay warnings
@@ -54,6 +58,16 @@ class Usage:
     named: Set[str] = field(default_factory=set)
     unrun: Dict[str, str] = field(default_factory=dict)  # script -> why nothing in its project runs or imports it
     entries: Set[str] = field(default_factory=set)  # scripts the project's DeepSpeed recipes start
+
+    def ds_range(self, fact: Callable[[Version], Any]) -> Tuple[Any, str]:
+        """(``fact`` of the DeepSpeed judged, how to name it): where the version comes from a range the project
+        pins (:attr:`ds_pins`) and every release it allows gives one answer, that answer and the range; else
+        ``fact(ds)`` and ``DeepSpeed {ds}`` (the version assumed, as where nothing is pinned)."""
+        if self.ds_pins:
+            got = {fact(Version(v)) for v in self.ds_pins}
+            if len(got) == 1:
+                return got.pop(), self.ds_pins_source
+        return fact(self.ds), f"DeepSpeed {self.ds}"
 
 
 @dataclass

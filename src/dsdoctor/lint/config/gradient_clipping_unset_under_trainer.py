@@ -20,7 +20,7 @@ def check(t: Target) -> Iterator[Hit]:
     root = t.doc.root if t.doc else None
     if t.usage.loaded_by != "trainer" or root is None or root.kind != "object" or root.get(KEY) is not None:
         return
-    default = K.gradient_clipping_default(t.usage.ds)
+    default, on = t.usage.ds_range(K.gradient_clipping_default)  # a pinned range: every release it allows
     if default == TF.HF_MAX_GRAD_NORM_DEFAULT:  # the same clipping unless the run asks another max_grad_norm
         now, sev = f"DeepSpeed clips at its default {default:g} whatever max_grad_norm says", Severity.INFO
     else:
@@ -31,8 +31,7 @@ def check(t: Target) -> Iterator[Hit]:
     edits: Tuple[Edit, ...] = (add,) if add else ()
     reason = 'the loader is assumed from the "auto" values: under raw deepspeed.initialize, write a number' \
         if t.usage.loaded_by_assumed else ""
-    yield RULE.hit(t, root.start, f"no {KEY} under the HF Trainer: --max_grad_norm is ignored, {now} "
-                   f"(DeepSpeed {t.usage.ds})",
+    yield RULE.hit(t, root.start, f"no {KEY} under the HF Trainer: --max_grad_norm is ignored, {now} ({on})",
                    fixes=(Fix(f'add "{KEY}": "auto" (the Trainer fills it from max_grad_norm)', how,
                               (f'"{KEY}": "auto"',), reason),), edits=edits, severity=sev)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Set, Tuple
 
 from ...knowledge import transformers as TF
 from ...model import Evidence, Fix, Severity
@@ -31,10 +31,25 @@ class Ctx:
     zero3_source: str
     tf: Optional[str]
     tf_source: str
-    tf_pins: Tuple[str, ...] = ()  # tf unknown: the releases the project's conflicting pins name
+    tf_pins: Tuple[str, ...] = ()  # tf unknown: the releases the project's pins allow (range / conflicting pins)
     asked: bool = False  # the user asked about this file (named it on the command line) or for ZeRO-3 (settings)
     reached: bool = True  # False: ZeRO-3 only because a stage-3 config exists somewhere in the project (no launch,
     # no config of the script's own, no import by a ZeRO-3 launch reaches this file): no option is known to be passed
+
+    def on_tf(self, fact: Callable[[Optional[str]], Optional[bool]]) -> Optional[bool]:
+        """``fact`` of the Transformers judged: of :attr:`tf` where known, else the answer every release the
+        pins allow (:attr:`tf_pins`) gives; None where they disagree or nothing is known."""
+        if self.tf or not self.tf_pins:
+            return fact(self.tf)
+        got = {fact(v) for v in self.tf_pins}
+        return got.pop() if len(got) == 1 else None
+
+    @property
+    def tf_note(self) -> str:
+        """``transformers 4.46.3 (pinned in requirements.txt:3)``, the range the pins allow, or unknown."""
+        if self.tf:
+            return f"transformers {self.tf} ({self.tf_source})"
+        return self.tf_source if self.tf_pins else "transformers version unknown"
 
     @property
     def under(self) -> str:

@@ -66,7 +66,7 @@ def guard_message(c: Ctx, trigger: str) -> str:
 
 
 def version_note(c: Ctx) -> str:
-    return f"transformers {c.tf} ({c.tf_source})" if c.tf else "transformers version unknown"
+    return c.tf_note
 
 
 __all__ = ["loads", "arg", "non_none", "truthy", "ctx", "NONE"]

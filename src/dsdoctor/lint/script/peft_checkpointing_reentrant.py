@@ -54,10 +54,16 @@ def _sites(t: Target) -> Iterator[Hit]:
     assert c.script is not None  # active() only returns parsed scripts
     if not any(v.startswith("peft") for v in c.script.imported.values()):
         return
-    ds = t.usage.ds if not t.usage.ds_source.startswith("no DeepSpeed") else None  # None: not pinned, not installed
-    if ds is not None and ds >= parse(FIXED_IN):  # type: ignore[operator]
+    ds: Any = t.usage.ds if not t.usage.ds_source.startswith("no DeepSpeed") else None  # None: not pinned, not installed
+    fixed, judged = t.usage.ds_range(lambda v: v >= parse(FIXED_IN))  # type: ignore[operator]
+    if t.usage.ds_pins and judged != f"DeepSpeed {t.usage.ds}":  # a pinned range whose releases all agree
+        if fixed:
+            return
+        ds = judged
+    elif ds is not None and ds >= parse(FIXED_IN):
         return
-    tf = parse(c.tf)
+    # non-reentrant by default on 5.x: on the release judged, or every one the project's pins allow (lint/pins.py)
+    five = c.on_tf(lambda v: None if parse(v) is None else parse(v).major >= 5)  # type: ignore[union-attr]
     for call, name in c.script.calls_with:
         last = name.split(".")[-1]
         kw = {a.keyword.value: a for a in call.args if a.keyword is not None}
@@ -71,9 +77,9 @@ def _sites(t: Target) -> Iterator[Hit]:
             continue
         gk = kw.get("gradient_checkpointing_kwargs")
         re_ = _reentrant(c, gk.value) if gk is not None else None
-        if re_ is True or (re_ is None and (tf is None or tf.major < 5)):
+        if re_ is True or (re_ is None and not five):
             continue
-        why = "use_reentrant=False" if re_ is False else f"use_reentrant unset (non-reentrant by default on transformers {c.tf})"
+        why = "use_reentrant=False" if re_ is False else f"use_reentrant unset (non-reentrant by default on {c.tf_note})"
         yield from _hit(t, c, call, why, ds)
     for attr, value, stmt, scope in c.script.attr_assigns:  # training_args.gradient_checkpointing_kwargs = {...}
         if attr == "gradient_checkpointing_kwargs" and _reentrant(c, value, scope) is False:
@@ -83,7 +89,7 @@ def _sites(t: Target) -> Iterator[Hit]:
 def _hit(t: Target, c: Any, node: Any, why: str, ds: Any) -> Iterator[Hit]:
     """On a known DeepSpeed <= 0.19.2; where none is known (the project does not pin it, none is installed), info:
     a fresh install gets a release with the fix, so only a run on an older one meets it."""
-    on = f"on DeepSpeed {ds}" if ds is not None else \
+    on = (f"on DeepSpeed {ds}" if not isinstance(ds, str) else f"on every release of {ds}") if ds is not None else \
         f"if DeepSpeed is older than {FIXED_IN} (none pinned or installed; current releases have the fix)"
     yield from emit(RULE, t, node, f"PEFT with gradient checkpointing, {why}, {on} {c.under}: "
                     f"CheckpointError: Recomputed values ... (fixed in DeepSpeed {FIXED_IN})",

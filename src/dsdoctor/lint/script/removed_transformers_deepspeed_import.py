@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
 from ... import names as N
 from ...knowledge import transformers as TF
@@ -25,12 +25,15 @@ def check(t: Target) -> Iterator[Hit]:
     c = active(t)
     if c is None:
         return
-    ver, gone = parse(c.tf), parse(TF.TF_DEEPSPEED_MODULE_REMOVED)
-    # a release that still has the module (the one judged, or every one the project's conflicting pins name):
-    # only an upgrade breaks the import, so it is info
-    kept = (ver is not None and ver < gone  # type: ignore[operator]
-            or ver is None and bool(c.tf_pins) and all(parse(v) < gone for v in c.tf_pins))  # type: ignore[operator]
-    sev = Severity.INFO if kept else Severity.ERROR if ver is not None else Severity.WARNING
+    gone = parse(TF.TF_DEEPSPEED_MODULE_REMOVED)
+
+    def lacks(v: Optional[str]) -> Optional[bool]:
+        p = parse(v)
+        return None if p is None else p >= gone  # type: ignore[operator]
+
+    lacking = c.on_tf(lacks)  # the release judged, or every one the project's pins allow (a range, conflicts)
+    kept = lacking is False  # a release that still has the module: only an upgrade breaks the import, so info
+    sev = Severity.INFO if kept else Severity.ERROR if lacking else Severity.WARNING
     if c.tf:
         on = f"transformers {c.tf}" + (f", {c.tf_source}" if c.tf_source.startswith("pinned in ") else "")
     else:

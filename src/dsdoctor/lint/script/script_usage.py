@@ -60,8 +60,8 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
     if pin is not None and pin.version:
         base.transformers, base.transformers_source = pin.version, f"pinned in {pin.source}"
         return
-    if pin is not None and pin.why == "conflicting pins":
-        base.transformers_pins, base.transformers_source = pin.exact, pin.describe()
+    if pin is not None and pin.allowed:  # conflicting exact pins, or a range: judged for each release allowed
+        base.transformers_pins, base.transformers_source = pin.allowed, pin.describe()
         return
     have = installed(python, ("transformers",))
     if "transformers" in have:

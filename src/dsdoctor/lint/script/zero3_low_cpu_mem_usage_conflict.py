@@ -18,7 +18,7 @@ def check(t: Target) -> Iterator[Hit]:
         a = arg(c, e, "low_cpu_mem_usage")
         if a is None or not truthy(a):
             continue
-        raises = TF.low_cpu_mem_usage_raises_under_zero3(c.tf)
+        raises = c.on_tf(TF.low_cpu_mem_usage_raises_under_zero3)
         edit = replace(t, a.site, false_if_zero3(t, a), "safe" if raises is not False else "unsafe",
                        "low_cpu_mem_usage off under ZeRO-3")
         fix = Fix("`low_cpu_mem_usage=not is_deepspeed_zero3_enabled()` (or drop it)", "safe")
