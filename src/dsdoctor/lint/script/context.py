@@ -47,11 +47,14 @@ _SHARED_DIRS = frozenset({"config", "configs", "conf", "ds_config", "ds_configs"
 
 def zero3_scope(path: str) -> str:
     """The directory whose files a stage-3 file found in the project (no launch names it) may apply to: its own
-    directory, or, climbing out of shared config directories (``configs/``, ``scripts/`` ...), their parent. A
-    config shipped with one example directory says nothing about the files of another."""
+    directory, or, climbing out of shared config directories (``configs/``, ``scripts/`` ...), their parent, and
+    out of ``examples/`` above such a directory (``examples/accelerate_configs/``: the project's shared configs).
+    A config shipped with one example directory (``examples/int8/zero3.yaml``) says nothing about another's files."""
     d = os.path.dirname(os.path.abspath(path))
-    while os.path.basename(d).lower() in _SHARED_DIRS and os.path.dirname(d) != d:
-        d = os.path.dirname(d)
+    shared = False
+    while os.path.dirname(d) != d and (os.path.basename(d).lower() in _SHARED_DIRS or
+                                       shared and os.path.basename(d).lower() in ("examples", "example")):
+        shared, d = True, os.path.dirname(d)
     return d
 
 
