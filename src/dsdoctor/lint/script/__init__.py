@@ -220,6 +220,13 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
         if flag is not None:  # a file named alone keeps a warning (lint/named.py)
             severity = Severity.WARNING if os.path.normpath(t.path) in t.usage.named else Severity.INFO
             title += f" (only with --{flag}, which no ZeRO-3 launch of the project passes)"
+    if c.zero3 and node is not None and (severity or rule.severity) != Severity.INFO:
+        from .engines import other_engine_branch
+
+        engine = other_engine_branch(c.src, t.linecol(pos)[0], t.extra.setdefault("engine_branches", {}))
+        if engine is not None:
+            severity = Severity.INFO
+            title += f" (in a branch for {engine}, another engine: a DeepSpeed run never takes it)"
     fn = _named_only(t, c, node, pos, severity or rule.severity)
     if fn is not None:
         severity = Severity.INFO
