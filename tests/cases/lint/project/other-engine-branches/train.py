@@ -1,7 +1,6 @@
 """The project's ZeRO-3 entry: trains with the copied trainer and saves through it."""
-from transformers import AutoModelForCausalLM, HfArgumentParser, TrainingArguments
-
 from my_trainer import MyTrainer
+from transformers import AutoModelForCausalLM, HfArgumentParser, TrainingArguments
 
 args, = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()
 model = AutoModelForCausalLM.from_pretrained("gpt2")
