@@ -157,6 +157,10 @@ def _model(root: str, found: "Found") -> None:
     found.entries.update(r.entry for r in started if r.entry is not None)
     if started:
         found.launches.update(_contexts(started, entries, found.imported, found.zero3_flags))
+    for r in recipes:  # a ZeRO-3 launch of a script outside the directories linted (``deepspeed ../train.py``)
+        if r.stage == 3 and r.entry is not None and r.entry not in entries.graph and r.entry.endswith(".py"):
+            found.launches.setdefault(os.path.normpath(r.entry), (True, f"{r.stage_source}, the launch of {r.entry}"))
+            found.zero3_flags.setdefault(os.path.normpath(r.entry), set()).update(r.flags)
         _called(started, entries, found)
 
 

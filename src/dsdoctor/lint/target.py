@@ -42,6 +42,7 @@ class Usage:
     transformers_pins: Tuple[str, ...] = ()  # transformers unknown: the releases the pins allow (Pinned.allowed)
     zero3: Optional[bool] = None  # the project runs under ZeRO-3 (None = cannot tell)
     zero3_source: str = ""
+    zero3_files: List[str] = field(default_factory=list)  # the files that set stage 3 (the project-wide context)
     # the Python files named on the command line: the user asked about them, so their ZeRO-3 findings stay warnings
     # where no ZeRO-3 launch of the project reaches them (in a directory linted, such a finding is info)
     named_files: Set[str] = field(default_factory=set)

@@ -79,6 +79,8 @@ def make_target(path: str, usage: Usage) -> Target:
         zero3, source = launched
     # ZeRO-3 only from a stage-3 config somewhere in the project: no entry point is known to reach this file
     wide = zero3 is True and launched is None and not asked(source) and os.path.normpath(path) not in usage.imported
+    if wide:
+        zero3, source = _scoped(path, usage, source)
     src = read(path, lambda text: quiet(path, text, usage, zero3, source))
     t = Target(path, "python", src.text, usage)
     script = values = None
@@ -96,7 +98,7 @@ def make_target(path: str, usage: Usage) -> Target:
         never = usage.never_zero3.get(os.path.normpath(path))
         if never is not None:
             zero3, source = False, never
-        elif own is True or (own is False and zero3 is None):
+        elif own is True or (own is False and (zero3 is None or wide)):  # its own config beats a project-wide one
             zero3, source, wide = own, own_source, False
         elif not _trains(script) and not asked(source) and os.path.normpath(path) not in usage.imported:
             zero3 = False  # an inference / merge / export script in a ZeRO-3 project: the ZeRO-3 rules stay quiet
@@ -135,6 +137,21 @@ def _main_block_dead(script: "Script") -> None:
     for e in script.events:
         if e.scope is script.module_scope and any(body and is_main(test) for test, body in e.conds):
             e.dead = True
+
+
+def _scoped(path: str, usage: Usage, source: str) -> Tuple[Optional[bool], str]:
+    """The project-wide ZeRO-3 context of a file no launch reaches: from a stage-3 file whose scope covers it
+    (:func:`.context.zero3_scope`: the directory of a stage-3 config, or the parent of a shared config
+    directory); unknown when every stage-3 file of the project belongs to another directory."""
+    from .context import in_scope
+
+    if not usage.zero3_files:
+        return True, source
+    for cfg in usage.zero3_files:
+        if in_scope(path, cfg):
+            return True, source if cfg in source else f"ZeRO stage 3 in {cfg}"
+    return None, (f"ZeRO stage 3 only in {usage.zero3_files[0]}, a config of another directory; no launch of the "
+                  "project runs this file under ZeRO-3")
 
 
 def launch_context(path: str, usage: Usage) -> Optional[Tuple[Optional[bool], str]]:
@@ -203,6 +220,13 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
         if flag is not None:  # a file named alone keeps a warning (lint/named.py)
             severity = Severity.WARNING if os.path.normpath(t.path) in t.usage.named else Severity.INFO
             title += f" (only with --{flag}, which no ZeRO-3 launch of the project passes)"
+    if c.zero3 and node is not None and (severity or rule.severity) != Severity.INFO:
+        from .engines import other_engine_branch
+
+        engine = other_engine_branch(c.src, t.linecol(pos)[0], t.extra.setdefault("engine_branches", {}))
+        if engine is not None:
+            severity = Severity.INFO
+            title += f" (in a branch for {engine}, another engine: a DeepSpeed run never takes it)"
     fn = _named_only(t, c, node, pos, severity or rule.severity)
     if fn is not None:
         severity = Severity.INFO

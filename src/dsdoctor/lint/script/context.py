@@ -40,20 +40,51 @@ def config_stage(path: str) -> Optional[int]:
     return val if isinstance(val, int) and not isinstance(val, bool) else None
 
 
+# directories that hold a project's shared configs, not one example's: a stage-3 file in one reaches their parent
+_SHARED_DIRS = frozenset({"config", "configs", "conf", "ds_config", "ds_configs", "deepspeed", "deepspeed_config",
+                          "deepspeed_configs", "accelerate", "accelerate_config", "accelerate_configs", "scripts"})
+
+
+def zero3_scope(path: str) -> str:
+    """The directory whose files a stage-3 file found in the project (no launch names it) may apply to: its own
+    directory, or, climbing out of shared config directories (``configs/``, ``scripts/`` ...), their parent, and
+    out of ``examples/`` above such a directory (``examples/accelerate_configs/``: the project's shared configs).
+    A config shipped with one example directory (``examples/int8/zero3.yaml``) says nothing about another's files."""
+    d = os.path.dirname(os.path.abspath(path))
+    shared = False
+    while os.path.dirname(d) != d and (os.path.basename(d).lower() in _SHARED_DIRS or
+                                       shared and os.path.basename(d).lower() in ("examples", "example")):
+        shared, d = True, os.path.dirname(d)
+    return d
+
+
+def in_scope(path: str, config: str) -> bool:
+    """Is ``path`` below :func:`zero3_scope` of the stage-3 file ``config``?"""
+    return os.path.abspath(path).startswith(zero3_scope(config).rstrip(os.sep) + os.sep)
+
+
+def zero3_files(kinds: Dict[str, str], read: "object") -> List[str]:
+    """Every file lint found that sets ZeRO stage 3 (ds_config, accelerate YAML, ``--zero_stage 3`` in a launch)."""
+    return [p for p, k in sorted(kinds.items()) if _stage(p, k, read) == 3]
+
+
+def _stage(path: str, kind: str, read: "object") -> Optional[int]:
+    if kind == "ds_config":
+        return config_stage(path)
+    if kind in ("accelerate", "shell") and os.path.isfile(path):
+        text = read(path)  # type: ignore[operator]
+        if kind == "accelerate":
+            return accelerate_stage(text)
+        m = _ZERO_FLAG.search(text)
+        return int(next(g for g in m.groups() if g)) if m else None
+    return None
+
+
 def project_zero3(kinds: Dict[str, str], read: "object") -> Tuple[Optional[bool], str]:
     """(zero3, source) from the files lint found: True with where, False when every stage seen is < 3."""
     seen: List[int] = []
     for path, kind in sorted(kinds.items()):
-        stage: Optional[int] = None
-        if kind == "ds_config":
-            stage = config_stage(path)
-        elif kind in ("accelerate", "shell") and os.path.isfile(path):
-            text = read(path)  # type: ignore[operator]
-            if kind == "accelerate":
-                stage = accelerate_stage(text)
-            else:
-                m = _ZERO_FLAG.search(text)
-                stage = int(next(g for g in m.groups() if g)) if m else None
+        stage = _stage(path, kind, read)
         if stage == 3:
             return True, f"zero_optimization stage 3 in {path}" if kind == "ds_config" else f"ZeRO stage 3 in {path}"
         if stage is not None:

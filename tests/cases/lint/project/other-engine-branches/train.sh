@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed train.py --deepspeed ds_z3.json
