@@ -17,6 +17,7 @@ from ...knowledge import transformers as TF
 from ...model import Evidence, Fix, Severity
 from ..rule import Edit, Hit, Rule
 from ..target import Target, Usage
+from .context import asked
 
 if TYPE_CHECKING:
     from .dataflow import Event, Script, Values
@@ -159,12 +160,6 @@ def launch_context(path: str, usage: Usage) -> Optional[Tuple[Optional[bool], st
     when a ZeRO-3 launch reaches it, (False, why) when the project's launches do not run it under ZeRO-3; None
     when they do not say (the project-wide context holds)."""
     return usage.launches.get(os.path.normpath(path))
-
-
-def asked(source: str) -> bool:
-    """Was the ZeRO-3 context given by the user (``--zero-stage``, the configuration file) rather than found in the
-    project? Then it holds for every script linted, also a helper module that does not train by itself."""
-    return source.startswith("--zero-stage") or "zero3 =" in source or "zero-stage =" in source
 
 
 def _trains(script: "Script") -> bool:

@@ -106,3 +106,9 @@ def installed(python: Optional[str], names: Sequence[str] = ("transformers", "pe
         return {}
     pk = scan(site_dirs(interp), names)
     return {n: v for n in names if (v := pk.version(n)) is not None}
+
+
+def asked(source: str) -> bool:
+    """Was the ZeRO-3 context given by the user (``--zero-stage``, the configuration file) rather than found in the
+    project? Then it holds for every script linted, also a helper module that does not train by itself."""
+    return source.startswith("--zero-stage") or "zero3 =" in source or "zero-stage =" in source

@@ -63,7 +63,7 @@ def own_config(text: str) -> bool:
 
 def quiet(path: str, text: str, usage: Usage, zero3: Optional[bool], source: str) -> bool:
     """Can no script rule fire on the file (``zero3``, ``source``: its context before its own code is read)?"""
-    from . import asked
+    from .context import asked
 
     if ungated(text):
         return False
