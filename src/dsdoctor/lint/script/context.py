@@ -63,11 +63,6 @@ def in_scope(path: str, config: str) -> bool:
     return os.path.abspath(path).startswith(zero3_scope(config).rstrip(os.sep) + os.sep)
 
 
-def zero3_files(kinds: Dict[str, str], read: "object") -> List[str]:
-    """Every file lint found that sets ZeRO stage 3 (ds_config, accelerate YAML, ``--zero_stage 3`` in a launch)."""
-    return [p for p, k in sorted(kinds.items()) if _stage(p, k, read) == 3]
-
-
 def _stage(path: str, kind: str, read: "object") -> Optional[int]:
     if kind == "ds_config":
         return config_stage(path)
@@ -80,20 +75,22 @@ def _stage(path: str, kind: str, read: "object") -> Optional[int]:
     return None
 
 
-def project_zero3(kinds: Dict[str, str], read: "object") -> Tuple[Optional[bool], str]:
-    """(zero3, source) from the files lint found: True with where, False when every stage seen is < 3."""
-    seen: List[int] = []
-    for path, kind in sorted(kinds.items()):
-        stage = _stage(path, kind, read)
-        if stage == 3:
-            return True, f"zero_optimization stage 3 in {path}" if kind == "ds_config" else f"ZeRO stage 3 in {path}"
-        if stage is not None:
-            seen.append(stage)
+def project_zero3(kinds: Dict[str, str], read: "object") -> Tuple[Optional[bool], str, List[str]]:
+    """(zero3, source, stage-3 files) from the files lint found, each read once: True with where (the first
+    stage-3 file), False when every stage seen is < 3; and every file that sets ZeRO stage 3 (ds_config,
+    accelerate YAML, ``--zero_stage 3`` in a launch: the project-wide context's files)."""
+    stages = [(path, kind, _stage(path, kind, read)) for path, kind in sorted(kinds.items())]
+    threes = [path for path, _, stage in stages if stage == 3]
+    first = next(((path, kind) for path, kind, stage in stages if stage == 3), None)
+    if first is not None:
+        path, kind = first
+        return True, f"zero_optimization stage 3 in {path}" if kind == "ds_config" else f"ZeRO stage 3 in {path}", threes
     if os.environ.get("ACCELERATE_DEEPSPEED_ZERO_STAGE") == "3":
-        return True, "ACCELERATE_DEEPSPEED_ZERO_STAGE=3 in the environment"
+        return True, "ACCELERATE_DEEPSPEED_ZERO_STAGE=3 in the environment", threes
+    seen = [stage for _, _, stage in stages if stage is not None]
     if seen:
-        return False, f"ZeRO stage {max(seen)} in the project's configs"
-    return None, ""
+        return False, f"ZeRO stage {max(seen)} in the project's configs", threes
+    return None, "", threes
 
 
 def installed(python: Optional[str], names: Sequence[str] = ("transformers", "peft", "deepspeed")) -> Dict[str, str]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Dict, Optional, Sequence
 
 from ...settings import parse_targets
 from ..target import Usage
-from .context import installed, project_zero3, zero3_files
+from .context import installed, project_zero3
 
 if TYPE_CHECKING:
     from ...settings import Settings
@@ -32,8 +32,7 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
     if zero_stage is not None:
         base.zero3, base.zero3_source = zero_stage == 3, f"--zero-stage {zero_stage}"
     else:
-        base.zero3, base.zero3_source = project_zero3(kinds, _read)
-        base.zero3_files = zero3_files(kinds, _read)
+        base.zero3, base.zero3_source, base.zero3_files = project_zero3(kinds, _read)
         if found is not None:
             base.launches = dict(found.launches)
             base.never_zero3 = dict(found.never_zero3)
