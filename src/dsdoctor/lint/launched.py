@@ -161,7 +161,7 @@ def _model(root: str, found: "Found") -> None:
         if r.stage == 3 and r.entry is not None and r.entry not in entries.graph and r.entry.endswith(".py"):
             found.launches.setdefault(os.path.normpath(r.entry), (True, f"{r.stage_source}, the launch of {r.entry}"))
             found.zero3_flags.setdefault(os.path.normpath(r.entry), set()).update(r.flags)
-        _called(started, entries, found)
+    _called(started, entries, found)
 
 
 _RANK = {"dead": 0, "named": 1, "called": 2}
