@@ -308,6 +308,11 @@ def launch_world(path: str, cmd: "object") -> Tuple[Optional[int], str, Optional
     return ws, src, multinode, hostfile
 
 
+def off_note(path: str, line: int) -> str:
+    """Why a config a Python config names next to ``deepspeed = False`` (at ``path:line``) is not loaded."""
+    return f"{path}:{line} names it beside `deepspeed = False`"
+
+
 def deepspeed_off(text: str) -> int:
     """The line of a module-level ``deepspeed = False`` (a Python config that turns DeepSpeed off), else 0; 0
     too where the file assigns ``deepspeed`` anywhere else (a flag a script may turn on)."""
@@ -326,7 +331,7 @@ def _python(path: str, found: Found) -> None:
         cfg = _ref(path, m.group(1))
         found.kinds.setdefault(cfg, "ds_config")
         if off:
-            found.not_loaded.setdefault(cfg, f"{path}:{off} names it beside `deepspeed = False`")
+            found.not_loaded.setdefault(cfg, off_note(path, off))
             continue
         found.code_named.add(cfg)
         found.loaded_by.setdefault(cfg, "trainer" if trainer else "deepspeed")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
-from .discover import _PY_CFG, _read, _walk_into, deepspeed_off, launch_world
+from .discover import _PY_CFG, _read, _walk_into, deepspeed_off, launch_world, off_note
 from .launch.shell import Command
 from .launch.shell import parse as parse_shell
 from .script.context import accelerate_stage, config_stage
@@ -336,7 +336,7 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
                 r.configs.append(cfg)
         off = deepspeed_off(text)
         if off and r.configs:  # a Python config turning DeepSpeed off: the config path it names is not loaded
-            r.off = f"{path}:{off} names it beside `deepspeed = False`"
+            r.off = off_note(path, off)
             return [r]
         r.names_config = bool(r.configs)
         _config_stage(r)
