@@ -27,7 +27,9 @@ import re
 from typing import Optional
 
 from ...knowledge import transformers as TF
+from ...knowledge.ds_cuda_check import SKIP_CUDA_CHECK_VAR
 from ..target import Usage
+from .context import asked
 
 _ARGS = "|".join(c for c in TF.ZERO3_REGISTERING_CLASSES if c not in ("Accelerator", "HfDeepSpeedConfig"))
 _SP = r"(?:\s|\\)"  # whitespace or a line continuation
@@ -51,7 +53,7 @@ TRAINS = re.compile(rf"(?i:deepspeed|accelerate|trl|trainer|hfargumentparser)|\b
 
 def ungated(text: str) -> bool:
     """Does the text name what a script rule that fires without a ZeRO-3 context looks for?"""
-    return "HfDeepSpeedConfig" in text or "DS_SKIP_CUDA_CHECK" in text or \
+    return "HfDeepSpeedConfig" in text or SKIP_CUDA_CHECK_VAR in text or \
         ("deepspeed" in text and UNGATED.search(text) is not None) or \
         ("low_cpu_mem_usage" in text and "device_map" in text)
 
@@ -63,8 +65,6 @@ def own_config(text: str) -> bool:
 
 def quiet(path: str, text: str, usage: Usage, zero3: Optional[bool], source: str) -> bool:
     """Can no script rule fire on the file (``zero3``, ``source``: its context before its own code is read)?"""
-    from .context import asked
-
     if ungated(text):
         return False
     norm = os.path.normpath(path)
