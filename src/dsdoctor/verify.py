@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -120,4 +119,6 @@ def diagnose(result: VerifyResult, python: Optional[str]) -> Report:
 
 
 def default_python(python: Optional[str]) -> str:
-    return python or sys.executable
+    """``--python``, else the interpreter ``check`` would inspect (the training environment's)."""
+    from .probes.interpreter import default_executable
+    return python or default_executable()

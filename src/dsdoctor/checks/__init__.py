@@ -69,6 +69,7 @@ def summarize(ctx: context.Context) -> dict:  # type: ignore[type-arg]
     return {
         "python": f.interpreter.executable if f.interpreter else None,
         "python_version": f.interpreter.short if f.interpreter else None,
+        "python_chosen": f.interpreter.chosen if f.interpreter and f.interpreter.chosen else None,
         "torch": ctx.torch_version,
         "torch_cuda": ctx.torch_cuda_str,
         "torch_hip": f.packages.torch.hip if f.packages.torch else None,

@@ -20,8 +20,9 @@ PACKAGE_MISSING = FindingSpec(
     E,
     "torch or deepspeed is not installed in the checked environment",
     Docs(
-        what="torch or deepspeed is not installed in the checked environment (the interpreter running dsdoctor, or "
-         "`--python`).",
+        what="torch or deepspeed is not installed in the checked environment: `--python`, else the interpreter "
+         "running dsdoctor, unless that one has no torch and the active virtualenv / conda env or the first "
+         "`python3` on PATH has (dsdoctor installed with pipx or in a venv of its own).",
         why="Nothing can be predicted or built without them; often the wrong interpreter was checked.",
         fix="Install it into that environment (`python -m pip install deepspeed`), or point `--python` at the "
         "training environment's interpreter.",
@@ -39,14 +40,18 @@ def packages(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
         if pk.version(name) is None and not (name == "torch" and pk.torch):
             yield PACKAGE_MISSING.finding(
                 Severity.ERROR, f"{name} is not installed for {where}",
-                explanation=f"dsdoctor checks the environment of {where}; pass --python to check another one.",
+                explanation=f"dsdoctor checks the environment of {where}"
+                            f"{' (' + ctx.facts.interpreter.chosen + ')' if ctx.facts.interpreter and ctx.facts.interpreter.chosen else ''}"
+                            "; pass --python to check another one.",
                 evidence=(Evidence(f"no {name} distribution on sys.path", where),),
                 fixes=(pip_fix(name, f"Install {name}", ctx.python_exe),), section=S_PKG)
     if pk.torch:
         kind = f"CUDA {pk.torch.cuda}" if pk.torch.cuda else (f"ROCm {pk.torch.hip}" if pk.torch.hip else "CPU build")
         parts = [f"torch {pk.torch.version} ({kind})"]
         parts += [f"{n} {pk.version(n)}" for n in ("deepspeed", "transformers", "accelerate", "peft") if pk.version(n)]
-        yield Passed(S_PKG, ", ".join(parts), f"python {ctx.facts.interpreter.short if ctx.facts.interpreter else '?'}: {where}")
+        interp = ctx.facts.interpreter
+        chosen = f" ({interp.chosen}; --python to choose)" if interp and interp.chosen else ""
+        yield Passed(S_PKG, ", ".join(parts), f"python {interp.short if interp else '?'}: {where}{chosen}")
 
 
 PROBE_FAILED = FindingSpec(

@@ -66,9 +66,10 @@ def _launch(o: Options, fmt_json: bool) -> int:
     from ..exitcodes import FINDINGS, OK, for_report
     from ..launcher import explain_failure, hostfile_of, launcher_opt, launcher_python, run_launcher, write_stdout
     from ..multinode import check_nodes, nodes_of
+    from ..probes.interpreter import default_executable
 
     argv = list(o.extra)
-    py = os.path.abspath(o.python or launcher_python(argv) or sys.executable)
+    py = os.path.abspath(o.python or launcher_python(argv) or default_executable())
     hostfile = o.hostfile or hostfile_of(argv)
     include = o.include or launcher_opt(argv, "-i", "--include") or ""
     exclude = o.exclude or launcher_opt(argv, "-e", "--exclude") or ""

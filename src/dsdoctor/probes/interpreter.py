@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import sysconfig
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from .run import ProbeFailure, run_tool
@@ -32,6 +33,8 @@ class Interpreter:
     abiflags: str
     platform: str
     scripts: str
+    # Why this interpreter was checked when ``--python`` was not given and it is not dsdoctor's own.
+    chosen: str = ""
 
     @property
     def is_env(self) -> bool:
@@ -94,9 +97,53 @@ def query(python: str, timeout: float = 10.0, env: Optional[Mapping[str, str]] =
 
 
 def resolve(python: Optional[str], env: Optional[Mapping[str, str]] = None) -> Union[Interpreter, ProbeFailure]:
+    """``--python`` when given, else :func:`default`."""
     if python is None:
-        return current()
+        return default(os.environ if env is None else env)
     return query(python, env=env)
+
+
+def has_torch(interp: Interpreter) -> bool:
+    """torch is importable from the interpreter's ``sys.path`` (a file check, nothing imported)."""
+    return any(os.path.isfile(os.path.join(d, "torch", "__init__.py")) for d in site_dirs(interp))
+
+
+def _candidates(env: Mapping[str, str]) -> List[Tuple[str, str]]:
+    out: List[Tuple[str, str]] = []
+    for var, why in (("VIRTUAL_ENV", "the active virtualenv"), ("CONDA_PREFIX", "the active conda env")):
+        if env.get(var):
+            out.append((os.path.join(env[var], "bin", "python"), f"{why}, ${var}"))
+    for name in ("python3", "python"):
+        found = shutil.which(name, path=env.get("PATH", os.defpath))
+        if found:
+            out.append((found, f"`{name}` on PATH"))
+    return out
+
+
+def default(env: Mapping[str, str]) -> Interpreter:
+    """The interpreter running dsdoctor, unless it has no torch (dsdoctor installed with pipx or in a venv of its
+    own) and the active virtualenv / conda env, or the first ``python3`` / ``python`` on PATH, is another
+    interpreter that has torch: that is the training environment, and ``chosen`` says why it was taken."""
+    own = current()
+    if has_torch(own):
+        return own
+    # A venv's python is a link to its base interpreter: environments differ by prefix, not by real path.
+    seen = {own.prefix}
+    for exe, why in _candidates(env):
+        if not os.path.isfile(exe):
+            continue
+        got = query(exe, env=env)
+        if not isinstance(got, Interpreter) or got.prefix in seen:
+            continue
+        seen.add(got.prefix)
+        if has_torch(got):
+            return replace(got, chosen=f"{why}; dsdoctor's own {own.executable} has no torch")
+    return own
+
+
+def default_executable() -> str:
+    """The interpreter ``verify`` / ``smoke`` / ``launch`` run without ``--python``: :func:`default`'s."""
+    return default(os.environ).executable
 
 
 def site_dirs(interp: Interpreter) -> List[str]:
