@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Tuple
 
 from ... import names as N
 from ...knowledge import transformers as TF
-from ...model import Fix, Severity
+from ...model import Evidence, Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from . import emit
+from . import emit, where
+from .dataflow import is_guard
 from .model_loads import arg, definitely_falsy, loads, non_none, version_note
 
 
@@ -18,15 +19,21 @@ def check(t: Target) -> Iterator[Hit]:
         raises = c.on_tf(TF.device_map_needs_low_cpu_mem_usage)  # False: on every release the pins allow
         if raises is False:
             continue
-        low = arg(c, e, "low_cpu_mem_usage")
-        if not definitely_falsy(low) or not non_none(arg(c, e, "device_map")):
+        low, dmap = arg(c, e, "low_cpu_mem_usage"), arg(c, e, "device_map")
+        bad = non_none(dmap)
+        if not definitely_falsy(low) or not bad:
             continue
-        assert low is not None
+        assert low is not None and dmap is not None
+        ev: Tuple[Evidence, ...] = ()
+        if all(is_guard(v.node) is False for v in low.values):  # `not is_deepspeed_zero3_enabled()`: only under
+            # ZeRO-3, so where the non-None device_map is set only with an option no ZeRO-3 launch passes, it is info
+            ev = tuple(where(c, v.node, "a non-None device_map comes from here") for v in bad if v.node is not dmap.site)
+            ev = ev[:3] + (where(c, e.call, "the load that receives it"),) if ev else ()
         yield from emit(RULE, t, low.anchor,
                         f"device_map with low_cpu_mem_usage=False: ValueError \"{TF.MSG_DEVICE_MAP_NEEDS_LOW_MEM}\" on "
                         f"transformers 4.20-4.50 ({version_note(c)})",
                         fixes=(Fix("drop low_cpu_mem_usage=False, or pass device_map=None", "safe"),),
-                        severity=Severity.ERROR if raises else Severity.WARNING)
+                        severity=Severity.ERROR if raises else Severity.WARNING, evidence=ev)
 
 
 RULE = Rule(

@@ -1,0 +1,3 @@
+#!/bin/bash
+deepspeed --num_gpus 8 finetune.py --deepspeed configs/zero3.json
+deepspeed --num_gpus 8 finetune_literal.py --deepspeed configs/zero3.json
