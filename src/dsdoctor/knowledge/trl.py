@@ -6,3 +6,4 @@ KBIT_DEVICE_MAP = "get_kbit_device_map"
 # ``get_quantization_config(model_args)``: ``BitsAndBytesConfig(load_in_8bit=True)`` when ``--load_in_8bit``,
 # 4-bit when ``--load_in_4bit`` (with ``bnb_4bit_quant_storage`` only from trl 0.12), else None.
 QUANTIZATION_CONFIG = "get_quantization_config"
+QUANTIZATION_OPTIONS = frozenset({"load_in_4bit", "load_in_8bit"})  # its result is None unless one is passed

@@ -10,7 +10,9 @@ world size of its launch line. Paths are resolved from the recipe's directory (o
 launch moved to), its parents, then the root. A README command is written for a reader standing where the files
 are: a path it names that does not resolve so is the one file of the project whose path ends with it (under the
 README's directory first), and a config beside the entry script it names is looked up from that script.
-An option given as false (``--use_lora False``) is not passed: a problem behind it stays off in that launch.
+An option given as false (``--use_lora False``) is not passed: a problem behind it stays off in that launch. A
+YAML handed to the entry script (``--config recipe.yaml``, TRL-style) sets its top-level keys as options
+(``load_in_4bit: true``); the launch line's own ``--load_in_4bit=false`` overrides it.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ _LAUNCH_WORD = re.compile(r"deepspeed|torchrun|accelerate|python|torch\.distribu
 _TORCH_LAUNCH = ("torch.distributed.run", "torch.distributed.launch")
 _CD = re.compile(r"(?:^|[;&|(])[ \t]*cd[ \t]+\S")
 _FALSE = ("false", "no")
+_YAML_KEY = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^#\n]*)", re.M)  # a top-level key and its inline value
+_YAML_OFF = ("", "false", "no", "off", "null", "none", "~")  # "": a mapping or list follows: not a flag's value
 MAX_INDEX = 20000  # files indexed to find what a README command names from another directory
 
 
@@ -237,12 +241,16 @@ def _entry(r: Recipe, argv: List[str], path: str, root: str, readme: bool = Fals
 
 def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = False) -> None:
     """Configs, stage flags and training YAMLs among the entry script's arguments."""
+    off: Set[str] = set()
     for i, a in enumerate(args):
         key, eq, val = a.partition("=")
         if not eq:
             val = args[i + 1] if i + 1 < len(args) else ""
-        if key.startswith("--") and len(key) > 2 and not (val.lower() in _FALSE and (eq or not val.startswith("-"))):
-            r.flags.add(key[2:].replace("-", "_"))  # `--use_lora False` passes nothing
+        if key.startswith("--") and len(key) > 2:
+            if val.lower() in _FALSE and (eq or not val.startswith("-")):
+                off.add(key[2:].replace("-", "_"))  # `--use_lora False` passes nothing, also over a YAML's key
+            else:
+                r.flags.add(key[2:].replace("-", "_"))
         if key in _CFG_FLAGS and val and not val.startswith("-") and val.lower() not in ("true", "false"):
             r.names_config = True
             r.flag_loaded_by = r.flag_loaded_by or ("deepspeed" if key == "--deepspeed_config" else "trainer")
@@ -259,6 +267,7 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             y = resolve(a, path, root)
             if y is not None:
                 _training_yaml(r, y, path, root)
+    r.flags -= off
     _config_stage(r)
 
 
@@ -272,7 +281,11 @@ def _config_stage(r: Recipe) -> None:
 
 
 def _training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
-    m = _YAML_DS.search(_read(yaml))
+    """A YAML handed to the entry script: its top-level keys are options it sets (``load_in_4bit: true`` as
+    ``--load_in_4bit``, as TRL's and similar parsers read ``--config``), and a ``deepspeed:`` key names a config."""
+    text = _read(yaml)
+    r.flags.update(k for k, v in _YAML_KEY.findall(text) if v.strip().strip("'\"").lower() not in _YAML_OFF)
+    m = _YAML_DS.search(text)
     if m is None:
         return
     r.names_config = True

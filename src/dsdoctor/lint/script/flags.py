@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from ... import names as N
+from ...knowledge import trl as TRL
 
 # rules whose finding points at the value that causes the problem (a load argument, a quantization, a call), so
 # that a finding inside a gated body happens only with the option (not e.g. a setting chosen in the other branch)
@@ -32,28 +33,46 @@ GATED = {N.ZERO3_DEVICE_MAP_CONFLICT, N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, N.QLOR
 _NAMESPACE = re.compile(r"^(\w*args|opts?|cfg)$")
 
 
-def _flags(test: Any) -> Set[str]:
-    """The options a test reads positively (``args.x``, ``args.x == 4``, ``args.x in (...)``, ``and`` / ``or``)."""
+def _flags(test: Any, optional: Optional[Dict[str, Set[str]]] = None) -> Set[str]:
+    """The options a test reads positively (``args.x``, ``args.x == 4``, ``args.x in (...)``, ``and`` / ``or``);
+    ``optional``: names holding a value that is None unless an option is passed (``q is not None``, ``if q:``)."""
     if isinstance(test, cst.BooleanOperation):
-        left, right = _flags(test.left), _flags(test.right)
+        left, right = _flags(test.left, optional), _flags(test.right, optional)
         return left | right if left and right else set()
     if isinstance(test, cst.Comparison):
+        if optional and isinstance(test.left, cst.Name) and len(test.comparisons) == 1 and \
+                isinstance(test.comparisons[0].operator, cst.IsNot) and \
+                isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None":
+            return set(optional.get(test.left.value, ()))
         test = test.left
+    if optional and isinstance(test, cst.Name):
+        return set(optional.get(test.value, ()))
     if isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and _NAMESPACE.match(test.value.value):
         return {test.attr.value}
     return set()
 
 
-def _value_flags(value: Any) -> Set[str]:
+def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None) -> Set[str]:
     """The options a call argument's value is set only with: ``load_in_8bit=args.bits == 8`` (``==`` / ``in``
-    a literal), ``quantization_config=BitsAndBytesConfig(...) if args.use_lora else None``."""
+    a literal), ``quantization_config=BitsAndBytesConfig(...) if args.use_lora else None``, TRL's
+    ``get_quantization_config(model_args)`` (None unless ``--load_in_4bit`` / ``--load_in_8bit``)."""
     if isinstance(value, cst.Comparison):
         ops = all(isinstance(t.operator, (cst.Equal, cst.In)) for t in value.comparisons)
         lits = all(isinstance(t.comparator, (cst.Integer, cst.SimpleString, cst.Tuple, cst.List, cst.Set))
                    for t in value.comparisons)
         return _flags(value) if ops and lits else set()
     if isinstance(value, cst.IfExp) and isinstance(value.orelse, cst.Name) and value.orelse.value in ("None", "False"):
-        return _flags(value.test)
+        return _flags(value.test, optional)
+    return _optional_call(value)
+
+
+def _optional_call(value: Any) -> Set[str]:
+    """The options without which a call returns None (TRL's ``get_quantization_config``)."""
+    if isinstance(value, cst.Call):
+        fn = value.func
+        name = fn.attr.value if isinstance(fn, cst.Attribute) else fn.value if isinstance(fn, cst.Name) else ""
+        if name == TRL.QUANTIZATION_CONFIG:
+            return set(TRL.QUANTIZATION_OPTIONS)
     return set()
 
 
@@ -65,6 +84,15 @@ def _gates(src: Any) -> "Gates":
     out: Gates = []
     params = _param_options(src.module)
     stack: List[Any] = []
+    optional: Dict[int, Dict[str, Set[str]]] = {}  # per function (0: module): name -> options it needs to be set
+
+    def here() -> Dict[str, Set[str]]:
+        return optional.setdefault(id(stack[-1]) if stack else 0, {})
+
+    def span(node: Any, flags: Set[str], lines: bool = False) -> None:
+        r = src.positions[node]
+        out.append(((r.start.line, 0 if lines else r.start.column), (r.end.line, _EOL if lines else r.end.column),
+                    flags))
 
     class Visit(cst.CSTVisitor):
         def visit_FunctionDef(self, node: Any) -> None:
@@ -73,19 +101,31 @@ def _gates(src: Any) -> "Gates":
         def leave_FunctionDef(self, node: Any) -> None:
             stack.pop()
 
+        def visit_Assign(self, node: Any) -> None:
+            target = node.targets[0].target if len(node.targets) == 1 else None
+            if isinstance(target, cst.Name):  # a later assignment of the name replaces what it needs
+                flags = _optional_call(node.value)
+                if flags:
+                    here()[target.value] = flags
+                else:
+                    here().pop(target.value, None)
+
         def visit_If(self, node: Any) -> None:
-            flags = _flags(node.test)
+            flags = _flags(node.test, here())
             if not flags and stack and isinstance(node.test, cst.Name):
                 flags = params.get((id(stack[-1]), node.test.value), set())
             if flags:
-                body = src.positions[node.body]
-                out.append(((body.start.line, 0), (body.end.line, _EOL), flags))
+                span(node.body, flags, lines=True)
+
+        def visit_Call(self, node: Any) -> None:
+            flags = _optional_call(node)
+            if flags:
+                span(node, flags)
 
         def visit_Arg(self, node: Any) -> None:
-            flags = _value_flags(node.value) if node.keyword is not None else set()
+            flags = _value_flags(node.value, here()) if node.keyword is not None else set()
             if flags:
-                r = src.positions[node]
-                out.append(((r.start.line, r.start.column), (r.end.line, r.end.column), flags))
+                span(node, flags)
 
     src.module.visit(Visit())
     return out
@@ -176,14 +216,14 @@ def gating_flag(src: Any, where: List[Pos], passed: Set[str], cache: Dict[str, G
                 kind: str = "gates", taken: Optional[Set[str]] = None) -> Optional[str]:
     """The option (none of ``passed``) whose ``if`` body or argument (``kind`` "gates"), or whose gates hold every
     use of the top-level function or class (``kind`` "defs", :func:`def_gates`), holds every one of ``where``;
-    None when none does."""
+    None when none does. Several options of one gate read "a or --b"."""
     if "gates" not in cache:
         cache["gates"] = _gates(src)
     if kind == "defs" and "defs" not in cache:
         cache["defs"] = def_gates(src, cache["gates"], taken)
     found: Optional[str] = None
     for pos in where:
-        hit = [sorted(f)[0] for start, end, f in cache[kind] if start <= pos < end and not f & passed]
+        hit = [" or --".join(sorted(f)) for start, end, f in cache[kind] if start <= pos < end and not f & passed]
         if not hit:
             return None
         found = found or hit[0]

@@ -1,0 +1,3 @@
+from .model_utils import get_model
+
+__all__ = ["get_model"]
