@@ -1,9 +1,10 @@
 # dsdoctor-case: target=transformers==5.24.0 zero3=project
-# expect: zero3-unsupported-quantization@13 error
-# expect: zero3-device-map-conflict@19 error
+# expect: zero3-unsupported-quantization@14 info
+# expect: zero3-device-map-conflict@20 info
 """Written in the style of TRL's sft.py: a kwargs dict whose device_map is None unless quantized. With
 --load_in_4bit / --load_in_8bit, TRL's get_kbit_device_map() is {"": local rank}, which ZeRO-3 refuses, and
-get_quantization_config() gives 8-bit bitsandbytes with --load_in_8bit (findings that need those flags)."""
+get_quantization_config() gives 8-bit bitsandbytes with --load_in_8bit (findings that need those flags: info, as the
+ZeRO-3 launch here passes neither; tests/cases/lint/project/trl-config-yaml has a launch that does)."""
 import torch
 from transformers import AutoModelForCausalLM
 from trl import ModelConfig, ScriptArguments, SFTConfig, SFTTrainer, TrlParser, get_kbit_device_map, get_quantization_config

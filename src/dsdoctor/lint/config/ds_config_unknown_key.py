@@ -40,10 +40,15 @@ def check(t: Target) -> Iterator[Hit]:
     for m in root.members:
         if m.key not in _ALL_TOP and m.key not in removed:
             sug = _suggest(m.key, sorted(_ALL_TOP))
-            yield RULE.hit(t, m.start, f"unknown top-level key {m.key!r}" + (f": did you mean {sug!r}?" if sug else ""),
-                           "DeepSpeed silently ignores unknown top-level keys, so the setting has no effect.",
+            # a misspelt key's setting is silently lost (a warning); any other extra key is a note to the reader
+            yield RULE.hit(t, m.start, f"unknown top-level key {m.key!r}" + (
+                               f": did you mean {sug!r}?" if sug else ": DeepSpeed ignores it"),
+                           "DeepSpeed silently ignores unknown top-level keys, so the setting has no effect"
+                           + (f" ({sug!r} keeps its default)." if sug else "; nothing fails, unless your own code "
+                              "reads it from the config."),
                            fixes=(Fix(f"rename to {sug!r}", "unsafe", (), "a guess from the spelling"),) if sug else (),
-                           edits=(rename_edit(t, m, sug, "unsafe"),) if sug else (), severity=Severity.WARNING)
+                           edits=(rename_edit(t, m, sug, "unsafe"),) if sug else (),
+                           severity=Severity.WARNING if sug else Severity.INFO)
     for path, (keys, _) in K.VALIDATED_BLOCKS.items():
         where = ".".join(path)
         node = root.get(*path)
@@ -104,7 +109,8 @@ RULE = Rule(
         what="Keys that are not fields of the installed DeepSpeed's config models, with a did-you-mean suggestion; one "
          "finding per block (pydantic rejects all of a block's extra keys in one ValidationError). "
          "An error inside zero_optimization / offload_* / fp16 / bf16 (0.17.1+ for fp16/bf16), where pydantic "
-         "rejects it; a warning at the top level, where DeepSpeed silently ignores it.",
+         "rejects it; at the top level, where DeepSpeed silently ignores it, a warning when it is a misspelling of a "
+         "known key (that setting keeps its default) and info otherwise (a key DeepSpeed never reads).",
         why="Inside validated blocks DeepSpeed raises a ValidationError; at the top level a typo silently does nothing.",
         fix="Rename the key (the suggested spelling is offered as an unsafe fix)."),
     check=check,

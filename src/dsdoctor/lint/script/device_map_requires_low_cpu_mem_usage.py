@@ -10,7 +10,6 @@ from ...model import Evidence, Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, where
-from .dataflow import is_guard
 from .model_loads import arg, definitely_falsy, loads, non_none, version_note
 
 
@@ -24,6 +23,8 @@ def check(t: Target) -> Iterator[Hit]:
         if not definitely_falsy(low) or not bad:
             continue
         assert low is not None and dmap is not None
+        from .dataflow import is_guard  # libcst: only for a parsed file
+
         ev: Tuple[Evidence, ...] = ()
         if all(is_guard(v.node) is False for v in low.values):  # `not is_deepspeed_zero3_enabled()`: only under
             # ZeRO-3, so where the non-None device_map is set only with an option no ZeRO-3 launch passes, it is info
