@@ -81,6 +81,7 @@ class Event:
     gathered: bool = False  # inside ``with deepspeed.zero.GatheredParameters(...)``
     conds: Tuple[Tuple[Any, bool], ...] = ()  # the enclosing ``if`` tests, with True for the body / False for else
     fallback: bool = False  # in a ``try:`` body whose ``except`` loads the model again (the fallback runs instead)
+    meta: bool = False  # built on the meta device (``with init_empty_weights():``): a skeleton, no weights
 
 
 def dotted(node: Any) -> str:
@@ -127,6 +128,7 @@ class Script(cst.CSTVisitor):
         self._zero_init = 0
         self._dead = 0  # depth of branches that cannot run under ZeRO-3
         self._gathered = 0
+        self._meta = 0  # inside ``with init_empty_weights():`` / a meta device: weights never materialize
         self._try = 0
         self._ifs: List[Tuple[Any, bool, bool, List[Any]]] = []  # (If, body dead, else dead, blocks marked)
         self._conds: List[Tuple[Any, bool]] = []
@@ -250,13 +252,28 @@ class Script(cst.CSTVisitor):
     def _with(node: cst.With, suffix: str) -> bool:
         return any(dotted(i.item.func if isinstance(i.item, cst.Call) else i.item).endswith(suffix) for i in node.items)
 
+    @staticmethod
+    def _meta_device(node: cst.With) -> bool:
+        """accelerate's ``init_empty_weights()`` / ``init_on_device(torch.device("meta"))``, ``torch.device("meta")``."""
+        for i in node.items:
+            call = i.item
+            name = dotted(call.func if isinstance(call, cst.Call) else call).split(".")[-1]
+            if name == "init_empty_weights":
+                return True
+            if name in ("init_on_device", "device") and isinstance(call, cst.Call) and any(
+                    isinstance(n, cst.SimpleString) and n.value.strip("'\"") == "meta" for n in descendants(call)):
+                return True
+        return False
+
     def visit_With(self, node: cst.With) -> None:
         self._zero_init += self._with(node, "zero.Init")
         self._gathered += self._with(node, "GatheredParameters")
+        self._meta += self._meta_device(node)
 
     def leave_With(self, node: cst.With) -> None:
         self._zero_init -= self._with(node, "zero.Init")
         self._gathered -= self._with(node, "GatheredParameters")
+        self._meta -= self._meta_device(node)
 
     # names -------------------------------------------------------------------------------------------
     def visit_Global(self, node: cst.Global) -> None:
@@ -409,7 +426,7 @@ class Script(cst.CSTVisitor):
         self._seq += 1
         self.events.append(Event(kind, node, self.scope, stmt, self._block[-1] if self._block else None, self._seq,
                                  name, self._zero_init > 0, bound, bare, self._dead > 0, self._gathered > 0,
-                                 tuple(self._conds)))
+                                 tuple(self._conds), meta=self._meta > 0))
 
     def _argparse(self, node: cst.Call) -> None:
         flags = [kw_key(a.value) for a in node.args if a.keyword is None]

@@ -78,7 +78,7 @@ def check(t: Target) -> Iterator[Hit]:
         for e in stream:
             if _registers(e):
                 break
-            if e.kind == "load" and not e.zero_init and not e.dead:
+            if e.kind == "load" and not e.zero_init and not e.dead and not e.meta:  # meta: a skeleton, no weights
                 before.append(e)
         if not before:
             continue
@@ -111,7 +111,8 @@ RULE = Rule(
         summary="The model is built before ZeRO-3 is registered, so zero.Init never runs",
         what="A model load (`from_pretrained`, `from_config`, `XForCausalLM(config)`) runs before the first "
          "`TrainingArguments` (or subclass / TRL config), `HfArgumentParser.parse_*`, `Accelerator()` or kept "
-         "`HfDeepSpeedConfig` in execution order (calls to functions of the same file are followed).",
+         "`HfDeepSpeedConfig` in execution order (calls to functions of the same file are followed). A model built "
+         "under `init_empty_weights()` / a meta device is a skeleton without weights: not a load.",
         why="Transformers only builds the model under `deepspeed.zero.Init` when a ZeRO-3 config is registered at load "
         "time. Otherwise every rank loads the full model into host RAM and `deepspeed.initialize` moves it whole to "
         "each GPU: host OOM (SIGKILL) or CUDA OOM despite offload. It also hides device_map/low_cpu_mem_usage errors.",
@@ -122,7 +123,14 @@ RULE = Rule(
     valid=(Example('from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
                    'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
                    'model = AutoModelForCausalLM.from_pretrained("m")\n'
-                   'Trainer(model=model, args=args).train()\n', (("zero3", True),)),),
+                   'Trainer(model=model, args=args).train()\n', (("zero3", True),)),
+           Example('from accelerate import init_empty_weights\n'
+                   'from transformers import AutoConfig, AutoModelForCausalLM, Trainer, TrainingArguments\n'
+                   'with init_empty_weights():\n'
+                   '    skeleton = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained("m"))\n'
+                   'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
+                   'model = AutoModelForCausalLM.from_pretrained("m")\n'
+                   'Trainer(model=model, args=args).train()\n', (("zero3", True),))),
     invalid=(Example('from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
                      'model = AutoModelForCausalLM.from_pretrained("m")\n'
                      'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
