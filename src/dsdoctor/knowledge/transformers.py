@@ -50,6 +50,9 @@ def low_cpu_mem_usage_raises_under_zero3(tf: Optional[str]) -> Optional[bool]:
 DEVICE_MAP_NEEDS_LOW_MEM_SPAN = ("4.20.0", "4.50.99")
 # The guard a script uses to keep ``device_map`` / ``low_cpu_mem_usage`` out of a ZeRO-3 load (4.33+ and 5.x).
 ZERO3_GUARD_NAME = "is_deepspeed_zero3_enabled"
+# In every wheel read (deepspeed.py 4.26-4.32, integrations/deepspeed.py 4.33-5.25): drops the weak reference to the
+# HfDeepSpeedConfig, after which is_deepspeed_zero3_enabled() is False and from_pretrained builds a full model.
+UNSET_HF_DEEPSPEED_CONFIG = "unset_hf_deepspeed_config"
 ZERO3_GUARD_IMPORT = "from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled"
 # Where that guard reads its state: a module global holding a weakref to the registered HfDeepSpeedConfig
 # (``set_hf_deepspeed_config``), in ``transformers.integrations.deepspeed`` from 4.33 and

@@ -189,8 +189,10 @@ class Script(cst.CSTVisitor):
 
     def leave_If(self, node: cst.If) -> None:
         _, body_dead, else_dead, _ = self._ifs.pop()
-        if else_dead and not self._dead and _exits(node.body) and self._block:
-            self._dead_rest.append(id(self._block[-1]))  # the rest of the block runs only when the test is false
+        # the rest of the block runs only when the test is false, or after ZeRO-3 was unregistered when it is true
+        ends = _exits(node.body) or any(_unsets_zero3(st) for st in node.body.body)
+        if else_dead and not self._dead and ends and self._block:
+            self._dead_rest.append(id(self._block[-1]))
             self._dead += 1
 
     def visit_Else(self, node: cst.Else) -> None:
@@ -247,6 +249,9 @@ class Script(cst.CSTVisitor):
 
     def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self._stmt.pop()
+        if _unsets_zero3(node) and not self._dead and self._block:
+            self._dead_rest.append(id(self._block[-1]))  # ZeRO-3 is unregistered for the rest of the block
+            self._dead += 1
 
     @staticmethod
     def _with(node: cst.With, suffix: str) -> bool:
@@ -448,6 +453,14 @@ def _exits(block: Any) -> bool:
     body = getattr(block, "body", ())
     last = body[-1] if body else None
     return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+
+
+def _unsets_zero3(stmt: Any) -> bool:
+    """``unset_hf_deepspeed_config()`` as a statement: Transformers forgets the ZeRO-3 config, so what follows
+    (a fresh ``from_pretrained``, its save) runs as without ZeRO-3."""
+    return isinstance(stmt, cst.SimpleStatementLine) and any(
+        isinstance(s, cst.Expr) and isinstance(s.value, cst.Call)
+        and dotted(s.value.func).split(".")[-1] == TF.UNSET_HF_DEEPSPEED_CONFIG for s in stmt.body)
 
 
 def _inside(node: Any, container: Any) -> bool:

@@ -119,7 +119,8 @@ RULE = Rule(
         summary="A ZeRO-3 partitioned model saved without gathering",
         what="`model.save_pretrained(dir)` without a consolidated `state_dict=`, or `torch.save(model.state_dict(), ...)`, "
          "outside `deepspeed.zero.GatheredParameters`, in a ZeRO-3 project (`trainer.save_model()` is fine, and so is the "
-         "`state_dict` parameter of a Trainer subclass's `_save` override, which save_model fills).",
+         "`state_dict` parameter of a Trainer subclass's `_save` override, which save_model fills). After "
+         "`unset_hf_deepspeed_config()` a freshly loaded model is whole: its save is not one.",
         why="Under ZeRO-3 each rank holds only its partition: the saved tensors have shape (0,), and loading them later "
         "fails with `copying a param with shape torch.Size([0])` (PEFT >= 0.21 warns the adapter was not gathered).",
         fix="`trainer.save_model()`, or a state dict gathered on all ranks (accelerator.get_state_dict / "
@@ -127,7 +128,13 @@ RULE = Rule(
         section="Script"),
     check=check,
     valid=(Example('model = AutoModelForCausalLM.from_pretrained("m")\ntrainer = Trainer(model=model)\n'
-                   'trainer.save_model("out")\nmodel.save_pretrained("out", state_dict=sd)\n', (("zero3", True),)),),
+                   'trainer.save_model("out")\nmodel.save_pretrained("out", state_dict=sd)\n', (("zero3", True),)),
+           Example('from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled, '
+                   'unset_hf_deepspeed_config\n'
+                   'model = AutoModelForCausalLM.from_pretrained("m")\nTrainer(model=model).train()\n'
+                   'if is_deepspeed_zero3_enabled():\n    unset_hf_deepspeed_config()\n'
+                   'merged = AutoPeftModelForCausalLM.from_pretrained("out").merge_and_unload()\n'
+                   'merged.save_pretrained("merged")\n', (("zero3", True),))),
     invalid=(Example('model = AutoModelForCausalLM.from_pretrained("m")\ntrainer = Trainer(model=model)\ntrainer.train()\n'
                      'model.save_pretrained("out")\n', (("zero3", True),)),),
 )
