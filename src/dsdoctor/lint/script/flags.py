@@ -26,7 +26,8 @@ from ...knowledge import trl as TRL
 # that a finding inside a gated body happens only with the option (not e.g. a setting chosen in the other branch)
 # zero3-device-map-conflict: also when every value it names as the source is in such a body (the load is not);
 # device-map-requires-low-cpu-mem-usage names the device_map's sources when low_cpu_mem_usage is off only under ZeRO-3
-BY_SOURCE = {N.ZERO3_DEVICE_MAP_CONFLICT, N.DEVICE_MAP_REQUIRES_LOW_CPU_MEM_USAGE}
+# peft-checkpointing-reentrant names the calls that make the file's PEFT model
+BY_SOURCE = {N.ZERO3_DEVICE_MAP_CONFLICT, N.DEVICE_MAP_REQUIRES_LOW_CPU_MEM_USAGE, N.PEFT_CHECKPOINTING_REENTRANT}
 GATED = {N.ZERO3_DEVICE_MAP_CONFLICT, N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, N.QLORA_QUANT_STORAGE_MISSING,
          N.ZERO3_UNSUPPORTED_QUANTIZATION, N.PREPARE_KBIT_UNDER_ZERO3,
          N.PEFT_CHECKPOINTING_REENTRANT}  # points at the use_reentrant=False that causes it

@@ -12,7 +12,7 @@ from ...knowledge.versions import parse
 from ...model import Evidence, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from . import emit, zero3_candidate
+from . import emit, where, zero3_candidate
 
 
 def _reentrant(c: Any, value: Any, scope: Any = None) -> Optional[bool]:
@@ -91,10 +91,17 @@ def _hit(t: Target, c: Any, node: Any, why: str, ds: Any) -> Iterator[Hit]:
     a fresh install gets a release with the fix, so only a run on an older one meets it."""
     on = (f"on DeepSpeed {ds}" if not isinstance(ds, str) else f"on every release of {ds}") if ds is not None else \
         f"if DeepSpeed is older than {FIXED_IN} (none pinned or installed; current releases have the fix)"
+    # where the file makes its PEFT model: behind options no ZeRO-3 launch passes, so is the problem (lint/script/flags)
+    made = tuple(where(c, call, "the PEFT model is made here") for call, name in c.script.calls_with
+                 if name.split(".")[-1] in _PEFT_MAKERS)
     yield from emit(RULE, t, node, f"PEFT with gradient checkpointing, {why}, {on} {c.under}: "
                     f"CheckpointError: Recomputed values ... (fixed in DeepSpeed {FIXED_IN})",
                     fixes=(FIX,),
-                    severity=c.zero3_severity if ds is not None else Severity.INFO)
+                    severity=c.zero3_severity if ds is not None else Severity.INFO,
+                    evidence=made[:3] + (where(c, node, "non-reentrant checkpointing is enabled here"),) if made else ())
+
+
+_PEFT_MAKERS = ("get_peft_model", "inject_adapter_in_model")  # PeftModel.from_pretrained: "from_pretrained" is ambiguous
 
 
 RULE = Rule(
