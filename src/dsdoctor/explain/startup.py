@@ -9,7 +9,7 @@ launcher's start-up"), never ``no-failure``. Runs only on that path (``indexed_f
 The launcher's messages, read in DeepSpeed 0.15.1 ``deepspeed/launcher/launch.py`` main (``WORLD INFO DICT``,
 ``nnodes=``, ``global_rank_mapping=``, ``dist_world_size=``, ``Setting CUDA_VISIBLE_DEVICES=``, ``process N spawned
 with command``, the node's env vars) and ``runner.py`` main (``cmd = ...``, ``Unable to find hostfile``, ``Using IP
-address of ...``); the same in 0.8-0.19. ``launch.py``'s end lines (``Process N exits successfully.``, ``Main
+address of ...``). ``launch.py``'s end lines (``Process N exits successfully.``, ``Main
 process received SIGTERM``, ``Killing subprocess``) are not start-up: a log holding one is not this."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ MAX_LINES = 400  # a start-up is a few dozen lines (one per host and rank at mos
 # DeepSpeed's logger: "[2024-09-24 17:19:00,072] [INFO] [runner.py:585:main] ..." (the time may be dropped)
 _DS_LOG = re.compile(r"^(?:\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\] )?\[(?:INFO|WARNING)\] "
                      r"\[(runner|multinode_runner|real_accelerator|launch)\.py:\d{1,6}:(\w{1,60})\] (.{0,20})")
-# launch.py main's lines before any rank runs (0.8-0.19); its end lines (exits successfully, received a signal) are not
+# launch.py main's lines before any rank runs (read in 0.15.1); its end lines (exits successfully, received a signal) are not
 _LAUNCH_START = re.compile(r"^(?:WORLD INFO DICT|nnodes=|global_rank_mapping=|dist_world_size=|Setting |process \d|"
                            r"\d{1,4} [A-Z_]{2,60}=|Disabling elastic)")
 # a shell prompt and the command typed after it ("(env) user@host:~/dir$ bash run.sh", "$ deepspeed train.py")
