@@ -21,9 +21,9 @@ must agree (the file reading is the only difference).
     .venv/bin/python bench/explain_corpus.py --transform all   # the same logs as other tools show them
     .venv/bin/python bench/explain_corpus.py --cli             # through the CLI, a subprocess per case
 
-``--transform`` rewrites every log the way real logs differ from the pasted excerpt (``TRANSFORMS``): rank and
-pdsh prefixes, CRLF, ANSI colour, a log collector's timestamp on every line, foreign lines interleaved, a hard
-wrap; it reports top-1 on the cases the plain log gets right.
+``--transform`` rewrites every log the way real logs differ from the pasted excerpt (``TRANSFORMS``): rank, pdsh,
+Ray, mpirun --tag-output, kubectl --prefix and docker compose prefixes, CRLF, ANSI colour, a log collector's
+timestamp on every line, foreign lines interleaved, a hard wrap; it reports top-1 on the cases the plain log gets right.
 
 The corpus is found as ``--corpus``, else ``$DSDOCTOR_CORPUS`` (the corpus root or its ``logs/``), else
 ``<repo>/../shared/corpus/logs``. Exits 0 (a measurement, not a gate; tests/test_explain_corpus.py is the gate).
@@ -123,6 +123,10 @@ def _wrap(s: str, width: int = 100) -> str:  # a terminal or pastebin that hard-
 TRANSFORMS: Dict[str, Callable[[str], str]] = {
     "rank": _each("[rank3]: "),
     "pdsh": _each("worker-1: [rank3]: "),
+    "ray": _each("(RayWorkerActor pid=4182, ip=10.0.0.5) "),  # a Ray actor's output (OpenRLHF, verl)
+    "mpi": _each("[1,3]<stderr>:"),  # OpenMPI's mpirun --tag-output
+    "kubectl": _each("[pod/train-0/main] "),  # kubectl logs --prefix
+    "compose": _each("trainer-1  | "),  # docker compose's service column
     "crlf": lambda s: s.replace("\n", "\r\n"),
     "ansi": lambda s: "\n".join("\x1b[31m" + ln + "\x1b[0m" if "Error" in ln else ln for ln in s.split("\n")),
     "stamp-logging": _each("2024-05-01 10:00:00,123 - INFO - "),

@@ -234,6 +234,8 @@ def test_cases_survive_prefixes_stamps_and_interleaving(transform: str) -> None:
     rewrite = REWRITES.TRANSFORMS[transform]
     lost = []
     for toml in CASES:
+        if transform == "interleaved" and _case(toml)["expect"].get("every_line"):
+            continue  # an answer read from every line of the log (the launcher's start-up only): foreign lines change it
         log = toml.with_suffix(".log").read_bytes().decode("utf-8", "surrogateescape")
         got = diagnose_log(rewrite(log), source=toml.with_suffix(".log").name).findings[0].name
         if got != _case(toml)["expect"]["primary"]:

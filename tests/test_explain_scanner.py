@@ -72,6 +72,13 @@ def test_an_exception_logged_every_step_stays_cheap(monkeypatch: pytest.MonkeyPa
     ("[2024-05-24 09:17:18,762] [WARNING] [real_accelerator.py:162:get_accelerator] x", "",
      "[2024-05-24 09:17:18,762] [WARNING] [real_accelerator.py:162:get_accelerator] x"),
     ("2024-05-01 was the day", "", "2024-05-01 was the day"),
+    # Ray's mark before a worker's or actor's line (and a rank's own prefix after it); prose in parentheses stays
+    ("(ActorModelRayActor pid=21287, ip=10.0.0.5) [rank0]: KeyError: 'x'", "pid21287/rank0", "KeyError: 'x'"),
+    ("(pid=31477) RuntimeError: boom", "pid31477", "RuntimeError: boom"),
+    ("(see pid=3 above) RuntimeError: boom", "", "(see pid=3 above) RuntimeError: boom"),
+    ("[1,3]<stderr>:RuntimeError: boom", "rank3", "RuntimeError: boom"),  # mpirun --tag-output
+    ("[pod/train-0/main] [rank1]: boom", "train-0/rank1", "boom"),  # kubectl logs --prefix
+    ("trainer-1  | [rank2]: boom", "trainer-1/rank2", "boom"),  # docker compose
 ])
 def test_a_collectors_timestamp_is_not_part_of_the_line(line: str, stream: str, text: str) -> None:
     from dsdoctor.explain.reader import split_prefix

@@ -58,6 +58,7 @@ TORCH_HIPIFY_TOO_OLD = "torch-hipify-too-old"
 DEVICE_MAP_MP_UNDER_DEEPSPEED = "device-map-mp-under-deepspeed"
 OP_NOT_IMPLEMENTED_ON_ACCELERATOR = "op-not-implemented-on-accelerator"
 SOURCE_TREE_SHADOWS_INSTALL = "source-tree-shadows-install"
+LOCAL_MODULE_SHADOWS_PACKAGE = "local-module-shadows-package"
 NVCC_TOO_OLD = "nvcc-too-old"
 ZERO3_MIXED_PARAM_DTYPES = "zero3-mixed-param-dtypes"
 DEEPSPEED_MOVES_QUANTIZED_MODEL = "deepspeed-moves-quantized-model"
@@ -184,7 +185,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     OP_BUILD_FAILED: ("DS116", "verify"),
     PACKAGE_API_INCOMPATIBLE: ("DS117", "check"),
     RELEASE_KNOWN_BUG: ("DS118", "check"),
-    # DS3xx: causes explain names from a log; next free: DS387
+    # DS3xx: causes explain names from a log; next free: DS388
     CUDA_HEADERS_MISSING: ("DS300", "explain"),
     COMPILER_KILLED: ("DS301", "explain"),
     OP_BUILD_FAILED_CAUSE_NOT_IN_LOG: ("DS302", "explain"),
@@ -240,6 +241,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     HOSTFILE_NOT_FOUND: ("DS384", "explain"),
     DEEPSPEED_KERNELS_MISSING: ("DS385", "explain"),
     ZERO3_MOE_NOT_LEAF_MODULE: ("DS386", "explain"),
+    LOCAL_MODULE_SHADOWS_PACKAGE: ("DS387", "explain"),
     # DS4xx: config and launch files (lint); next free: DS427
     DS_CONFIG_INVALID: ("DS401", "lint"),
     DS_CONFIG_DUPLICATE_KEY: ("DS402", "lint"),

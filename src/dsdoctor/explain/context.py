@@ -1,7 +1,8 @@
 """Decisions that read the rest of the log: which cause a line names when that depends on what else the log shows.
 
 - Transformers 4.20-4.50 print one message for ``low_cpu_mem_usage`` and ``device_map`` under ZeRO-3: the call
-  line in the user's frame says which argument it passed.
+  line in the user's frame says which argument it passed; a log that also shows ZeRO-3 refusing a quantized model's
+  weights is that quantized model (its loader passed the argument).
 - A ZeRO-3 placeholder (size 0) written into by a load is the quantized-model conflict when the log shows a
   bitsandbytes-quantized load (``load_in_4bit``, ``--use_4bit_quantization``, ``bnb_4bit_*``, QLoRA, ...): the
   quantized loader, not a plain read of a partition.
@@ -88,7 +89,7 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
     decision writes one, or ``""`` when the line names no cause without a context the log does not show."""
     text = hits[0].text
     if name == N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT:
-        return _combined(text, fr)
+        return (N.ZERO3_QUANTIZED_MODEL_CONFLICT, None) if _quantized_refused(sc) else _combined(text, fr)
     if name == N.ZERO3_PARTITIONED_PARAM_ACCESS and any(m in text for m in _LOAD_INTO_PLACEHOLDER) and shows(sc, QUANTIZED):
         return N.ZERO3_QUANTIZED_MODEL_CONFLICT, None
     if name == N.DISTRIBUTED_LAUNCHER_MISSING and KD.MSG_NO_DEFAULT_PG[:40] in text and shows(sc, LAUNCHED):
@@ -107,6 +108,14 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         if META_COPY in text and not shows(sc, QUANTIZED):
             return "", None
     return name, None
+
+
+def _quantized_refused(sc: "Scanner") -> bool:
+    """The log also shows ZeRO-3 refusing a quantized model's weights (a line of the quantized-model conflict, in its
+    context): the loader's device_map / low_cpu_mem_usage (a quantized load passes them) was its first symptom, and
+    removing the argument only leads to that line (people paste both steps)."""
+    return any(decide(N.ZERO3_QUANTIZED_MODEL_CONFLICT, [h], sc, None)[0] == N.ZERO3_QUANTIZED_MODEL_CONFLICT
+               for h in sc.hits.get(N.ZERO3_QUANTIZED_MODEL_CONFLICT, ()))
 
 
 def _shown_ds(sc: "Scanner") -> Optional[Version]:

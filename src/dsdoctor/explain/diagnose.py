@@ -19,6 +19,7 @@ from . import ranking as R
 from .attribute import unknown_groups
 from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
+from .causes import launch as LA
 from .causes import model_types as MT
 from .causes import regressions as RG
 from .causes import versions_pydantic as PY
@@ -326,6 +327,8 @@ def _telling(sc: Scanner) -> Optional[Hit]:
 def _unknown(sc: Scanner, facts: LogFacts, text: str, kind: str, ev: List[Evidence], cons: List[Hit],
              groups: Dict[str, str], frames: List[Tuple[str, int, str]]) -> Finding:
     """``unknown``: the failing line, who raised it, next steps for its kind."""
+    if kind == FM.STARTUP:  # a log of the launcher's start-up only (startup.py): no failure line to quote
+        return _finding(N.UNKNOWN, LA.startup_only(text), ev, cons)
     g = dict(groups, kind=kind, who=FM.raised_by(frames, text), libs="|".join(FM.packages(frames)))
     g.update(unknown_groups(text, kind, frames, {k: v[0] for k, v in sc.versions.items()}, g.get("whole") != "0"))
     if any(FM.PIP_BUILD.search(p) for p, _, _ in frames):

@@ -27,7 +27,9 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
   zsh's ``zsh: command not found: X``): a launcher, or the wrapper it runs, is missing;
 - a traceback cut before its exception line (the scanner keeps it: ``Traceback.exc_text`` is empty);
 - in a log that shows none of these, a line that is a message a library raises (the message index; a message one
-  release only logs does not count): ``explain/indexed_failures.py``, run only on that path.
+  release only logs does not count): ``explain/indexed_failures.py``, run only on that path;
+- in such a log, all of it the DeepSpeed launcher's start-up (its command, the world info, no rank's output): the paste
+  stops before the run did anything (``explain/startup.py``, on that path too).
 
 ``kind`` classifies one cleaned line (the scanner calls it on each line the prefilter passes; ``LITERALS`` are what
 the prefilter must pass for it); ``raised_by`` names the library that raised a traceback's exception. The advice for
@@ -53,8 +55,9 @@ TIMEOUT = "timeout"  # NCCL's watchdog: a collective did not finish
 HANG = "hang"  # a stack dump of a process that does not progress (people dump a run that hangs), a stuck progress bar
 DIVERGED = "diverged"  # the loss logged as nan / inf: training diverged
 MISSING = "missing-command"  # the shell could not find a command (a launcher or a tool it runs)
+STARTUP = "launcher-start-up"  # a log that holds only the launcher's start-up: no rank printed (``startup.py``)
 # most telling first: the line quoted when a log shows several kinds
-RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, MISSING, DIVERGED, HANG, CUT, LAUNCHER, EXIT)
+RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, MISSING, DIVERGED, HANG, CUT, LAUNCHER, EXIT, STARTUP)
 
 _WATCHDOG = CK.MSG_NCCL_WATCHDOG.split("caught ")[1].rstrip(": ")  # "collective operation timeout"
 _KILL = re.escape(K.MSG_LAUNCH_KILL.split("{")[0])  # "Killing subprocess "

@@ -15,6 +15,7 @@ from . import failure as FM
 from .match import Hit, Scanner
 from .p2p_test import broken_p2p
 from .reader import Source, clean, open_binary
+from .startup import launcher_only
 
 MAX_BYTES = 8 << 20  # a no-failure log longer than this is not searched line by line
 MIN_LITERAL = 30  # literal characters of the template the line must show (a shorter match may be any text)
@@ -65,8 +66,8 @@ def _source_lines(src: Source) -> Iterator[Tuple[int, bytes]]:
 def recheck(report: Report, sc: Scanner, diagnose: Callable[[Scanner], Report],
             sources: Sequence[Tuple[str, Iterator[Tuple[int, bytes]]]]) -> Report:
     """``report`` again, when it answered ``no-failure``, with what only a line-by-line read shows: a P2P test's broken
-    latency matrix (:mod:`.p2p_test`, a cause), else the lines that show a raised library message (failure evidence);
-    ``report`` when neither is there."""
+    latency matrix (:mod:`.p2p_test`, a cause), else the lines that show a raised library message (failure evidence),
+    else a single log that holds only the launcher's start-up (:mod:`.startup`); ``report`` when none is there."""
     if not report.findings or report.findings[0].name != N.NO_FAILURE:
         return report
     listed = [(name, list(lines)) for name, lines in sources]
@@ -75,6 +76,8 @@ def recheck(report: Report, sc: Scanner, diagnose: Callable[[Scanner], Report],
         sc.hits[N.NCCL_P2P_UNSUPPORTED] = p2p
         return diagnose(sc)
     hits = [h for i, (name, lines) in enumerate(listed) for h in raised_lines(lines, name, i)][:MAX_HITS]
+    if not hits and len(listed) == 1:  # one log, all of it the launcher's start-up: the paste stops before any rank ran
+        hits = launcher_only(listed[0][1], listed[0][0])
     if not hits:
         return report
     sc.failures.extend(hits)

@@ -176,6 +176,12 @@ _RANK = re.compile(r"\[(rank|default|)(\d{1,6})\][ ]?:[ ]?")  # torch [rank3]: ;
 # pdsh / DeepSpeed multi-node "worker-1: ": a host name (letters, digits, '-', dots; a digit or a dot in it)
 _HOST = re.compile(r"([A-Za-z0-9][A-Za-z0-9.-]{0,62}): ")
 _SRUN = re.compile(r"(\d{1,5}): ")  # srun --label
+# other writers' marks before every line of one process: Ray's for a worker or actor (OpenRLHF, verl: "(ActorModelRayActor
+# pid=21287, ip=10.0.0.5) ", "(pid=31477) "), OpenMPI's --tag-output ("[1,3]<stderr>:"), kubectl logs --prefix
+# ("[pod/train-0/main] "), docker compose's service column ("trainer-1  | ")
+_TAG = re.compile(r"\((?:[A-Za-z_][\w.:-]{0,80} )?pid=(?P<pid>\d{1,10})(?:, [a-z_]{1,10}=[^()\s]{1,100}){0,3}\) |"
+                  r"\[\d{1,10},(?P<rank>\d{1,6})\]<std(?:out|err)>: ?|\[pod/(?P<pod>[\w.-]{1,253})/[\w.-]{1,63}\] ")
+_COMPOSE = re.compile(r"([A-Za-z0-9][\w.-]{0,80}) {1,40}\| ")
 # a log collector's or logger's timestamp before every line (not a stream): ISO 8601 from docker/kubectl --timestamps
 # and GitHub Actions, containerd's "<time> stdout F ", Python logging's "2024-05-01 10:00:00,123 - INFO - ". Not
 # DeepSpeed's own bracketed "[2024-05-01 10:00:00,123] [INFO]" (its signatures keep those).
@@ -205,12 +211,16 @@ def split_prefix(text: str) -> Tuple[str, str]:
         if m is None and text[:1] in "[E":
             m = _WRITER.match(text)
         if m is None:
-            m = _RANK.match(text)
-            if m:
+            m = _RANK.match(text) or (_TAG.match(text) if text[:1] in "([" else None)
+            if m and m.re is _TAG:
+                keys.append(next(k + v if k in ("pid", "rank") else v for k, v in m.groupdict().items() if v))
+            elif m:
                 keys.append(("local" if m.group(1) == "default" else "rank") + m.group(2))
             else:
                 m = _HOST.match(text)
-                if m and _hostlike(m.group(1)):
+                if not (m and _hostlike(m.group(1))):
+                    m = _COMPOSE.match(text) if "| " in text[:124] else None
+                if m:
                     keys.append(m.group(1))
                 else:  # srun's label comes first, or between a collector's rank prefix and the rank's own
                     m = _SRUN.match(text)

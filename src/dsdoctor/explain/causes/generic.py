@@ -349,11 +349,11 @@ SPECS: Tuple[Cause, ...] = (
     "A failure dsdoctor does not recognise",
     unknown,
     Docs(
-        what="A failure dsdoctor does not recognise: a line shows that the run failed (an exception anywhere in a "
-              "line, a traceback cut before its exception, a compiler error, the launcher killing its ranks, a non-zero "
-              "exit code, a signal or `Killed`, an NCCL watchdog timeout, a stack dump of a stuck process, a log that ends on a "
-              "progress bar that finished no step, a loss logged as nan / inf, a command the shell could not find) and no "
-              "known cause explains it.",
+        what="A failure dsdoctor does not recognise: a line shows that the run failed (an exception anywhere in a line, a "
+              "traceback cut before its exception, a compiler error, the launcher killing its ranks, a non-zero exit code, a "
+              "signal or `Killed`, an NCCL watchdog timeout, a stuck process's stack dump, a log that ends on a progress bar "
+              "that finished no step, a loss logged as nan / inf, a command the shell could not find, a log of the "
+              "DeepSpeed launcher's start-up only: no rank printed) and no known cause explains it.",
         why="No known cause matched, and explain never invents one; it quotes the failing line and says who raised it "
               "(`raised_by` in JSON), only what is certain: the innermost traceback frame that is not Python's own, when "
               "it is a library's (installed, or a library's source checkout), names the package, module and function, "
@@ -369,7 +369,7 @@ SPECS: Tuple[Cause, ...] = (
               "compiler error: keep the whole build log (`dsdoctor verify --op <op>` when an op build failed); a "
               "timeout: rerun with `NCCL_DEBUG=INFO`; a hang: dump every rank's stack (`py-spy dump`); a nan / inf "
               "loss: find its first step (bf16, gradient clipping, a lower learning rate); a command not found: install "
-              "it or put it on the launch shell's PATH.",
+              "it or put it on the launch shell's PATH; the launcher's start-up only: each rank's own log.",
         examples=(log("unknown-nccl", "An NCCL error:",
                    "[rank3]: Traceback (most recent call last):\n"
                    "[rank3]:   File \"/home/user/proj/train.py\", line 91, in <module>\n"

@@ -13,6 +13,7 @@ from ... import fixes as F
 from ... import names as N
 from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
+from ...knowledge import python as PK
 from ...knowledge import swift as SK
 from ...model import Severity
 from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
@@ -30,6 +31,18 @@ def _torch_not_importable(s: Seen, f: LogFacts) -> Advice:
                    code_fix("Or install without pre-compiled ops (JIT-built when first used, on Linux)",
                             "DS_BUILD_OPS=0 pip install deepspeed"),
                    code_fix("On native Windows: train under WSL2 (or install a prebuilt Windows wheel)", "wsl --install")])
+
+
+def _local_module_shadows(s: Seen, f: LogFacts) -> Advice:
+    pkg = s.groups.get("pkg", "<package>").strip("'\"")
+    return Advice(f"Python imported `{pkg}` as a single module, not the package: a module file named {pkg}.py (most "
+                  "often a local one) shadows the installed package", "",
+                  [code_fix("See which file Python imports, from the directory the script runs in",
+                            f"python -c 'import {pkg}; print({pkg}.__file__)'   # the script's folder and PYTHONPATH come first"),
+                   code_fix("Rename that local file (and delete its __pycache__), or run from another directory",
+                            f"mv {pkg}.py my_{pkg}.py && rm -rf __pycache__",
+                            reason="the script's folder, the working directory and PYTHONPATH are searched before "
+                                   "site-packages")])
 
 
 def _accelerator_autodetect_cpu(s: Seen, f: LogFacts) -> Advice:
@@ -197,6 +210,25 @@ SPECS: Tuple[Cause, ...] = (
     signatures=(
               msg(K.MSG_NO_OP_BUILDER_MODULE, "deepspeed/comm/ccl.py, ops/adam/cpu_adam.py importing deepspeed.ops.op_builder "
                   "(0.9-0.19.8)", "ModuleNotFoundError: No module named 'deepspeed.ops.op_builder'"),)),
+    cause(
+    N.LOCAL_MODULE_SHADOWS_PACKAGE,
+    Severity.ERROR,
+    "A local module shadows an installed package",
+    _local_module_shadows,
+    Docs(
+        what="An import failed with `No module named 'X.Y'; 'X' is not a package`: Python found `X` as a plain "
+              "module, not the package the code imports from.",
+        why="Python searches the script's folder, the working directory and PYTHONPATH before site-packages: a file "
+              "named like an installed package (`triton.py`, `deepspeed.py`, `datasets.py`) is imported in its place, "
+              "and the package's submodules are then missing.",
+        fix="`python -c 'import X; print(X.__file__)'` from the same directory shows the file; rename it (and delete "
+              "its `__pycache__`) or run from another directory.",
+        examples=(log(N.LOCAL_MODULE_SHADOWS_PACKAGE, "A script run from a folder that holds its own triton.py:",
+                   "ModuleNotFoundError: No module named 'triton.language'; 'triton' is not a package\n"),),
+        reads="log"),
+    signatures=(
+              msg(PK.MSG_NOT_A_PACKAGE, "CPython Lib/importlib/_bootstrap.py _find_and_load_unlocked (3.3-3.13, read in "
+                  "3.11.7)", "ModuleNotFoundError: No module named 'triton.language'; 'triton' is not a package"),)),
     cause(
     N.TORCH_HIPIFY_TOO_OLD,
     Severity.ERROR,

@@ -14,7 +14,7 @@ from ...knowledge import deepspeed as K
 from ...knowledge import distributed as KD
 from ...knowledge import transformers as TK
 from ...model import Severity
-from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, hang_fix, log, msg, rx
 
 RUNNER = "deepspeed/launcher/runner.py"
 SSH = "OpenSSH client errors as pdsh / the launcher relay them (OpenSSH 7-9)"
@@ -84,6 +84,18 @@ def _accelerate_vars_ignored(s: Seen, f: LogFacts) -> Advice:
                        code_fix("Or write a new accelerate config: with a deepspeed_config_file it asks only what applies",
                                 "accelerate config")],
                   facts=f"The keys it lists: {keys}." if keys else "")
+
+
+def startup_only(last: str) -> Advice:
+    """``unknown``'s advice for a log that holds only the launcher's start-up (``explain/startup.py``; ``last``: its
+    last line): it shows neither a failure nor a run that went on."""
+    return Advice("The log stops in the launcher's start-up: no rank printed anything, so it shows neither the failure "
+                  "nor its cause", "",
+                  [code_fix("Paste the whole log, or collect each rank's own output",
+                            "deepspeed --enable_each_rank_log ./rank_logs ... train.py   # one file per rank",
+                            reason="the log stops after the launcher's start-up lines: whatever failed (a tool the "
+                                   "launcher runs, a rank that died, a hang) came after them"), hang_fix()],
+                  f"Its last line is the launcher's: `{last[:200]}`.")
 
 
 def _numactl(s: Seen, f: LogFacts) -> Advice:

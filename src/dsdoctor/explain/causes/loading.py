@@ -16,6 +16,11 @@ from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, f
 
 MODELING = "transformers/modeling_utils.py from_pretrained"
 PARTITION = "deepspeed/runtime/zero/partition_parameters.py"
+# 4.20-4.50's combined message retyped: its head misspelt or cut, its backticks as other quotes or none; the tail that
+# names both arguments is the message's own
+_QUOTE = "[`'\"\u2018\u2019\u201c\u201d]?"
+_COMBINED_TAIL = TK.MSG_ZERO3_COMBINED.split("Zero-3 ", 1)[1].rstrip(".")
+COMBINED_RETYPED = _QUOTE.join(re.escape(p) for p in _COMBINED_TAIL.split("`"))
 
 
 def _zero3_load(name: str, text: str, f: LogFacts) -> Advice:
@@ -33,11 +38,13 @@ def _zero3_load(name: str, text: str, f: LogFacts) -> Advice:
 
 
 def zero3_both(text: str) -> Advice:
-    """The 4.20-4.50 combined message when the call line does not show which argument triggered it."""
+    """The 4.20-4.50 combined message when the call line does not show which argument triggered it (a framework's
+    loader may pass the device_map itself, for a pre-quantized checkpoint ZeRO-3 cannot partition either)."""
     return Advice("from_pretrained was given low_cpu_mem_usage=True or a device_map while ZeRO-3 is enabled "
                   "(the log does not show which: Transformers 4.20-4.50 print one message for both)", text,
                   [_zero3_load(N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, text, LogFacts()).fixes[0],
-                   _zero3_load(N.ZERO3_DEVICE_MAP_CONFLICT, text, LogFacts()).fixes[0]])
+                   _zero3_load(N.ZERO3_DEVICE_MAP_CONFLICT, text, LogFacts()).fixes[0],
+                   _quantized(Seen(), LogFacts()).fixes[0]])
 
 
 def _low_cpu_mem(s: Seen, f: LogFacts) -> Advice:
@@ -80,7 +87,10 @@ SPECS: Tuple[Cause, ...] = (
               # 4.20-4.50 print one message for both arguments: diagnose decides between the two names
               msg(TK.MSG_ZERO3_COMBINED, f"{MODELING} (Transformers 4.20-4.50)",
                   "ValueError: DeepSpeed Zero-3 is not compatible with `low_cpu_mem_usage=True` or with passing a "
-                  "`device_map`.")), log_examples=(
+                  "`device_map`."),
+              rx(COMBINED_RETYPED, "or with passing a", f"{MODELING} (Transformers 4.20-4.50), the message retyped (a "
+                 "misspelt head, other quotes)", "ValueError: DeepSpeed ZeRO3 is not compatible with 'low_cpu_mem_usage=True' "
+                 "or with passing a 'device_map'.")), log_examples=(
               log("zero3-low-cpu-mem-tf4.46.3", "`dsdoctor explain` on the failed run (Transformers 4.46.3):",
                   "  File \"/home/user/proj/train.py\", line 7, in <module>\n"
                   "    m = LlamaForCausalLM.from_pretrained(d, low_cpu_mem_usage=True)\n"
