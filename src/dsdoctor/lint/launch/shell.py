@@ -71,6 +71,8 @@ def parse(text: str) -> Script:
             break
         raw = text[i:k]
         line = raw.replace("\\\n", "  ")
+        if k == n and line.rstrip().endswith("\\"):  # a continuation at the end of the file: bash ignores it
+            line = line.rstrip()[:-1]
         _one(line, i, out)
         i = k + 1
     return out
