@@ -32,6 +32,9 @@ _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
 _ASSIGN = re.compile(r"^[ \t]*(?:export[ \t]+|local[ \t]+|declare[ \t]+)?([A-Za-z_]\w*)=(\S*)", re.M)
 _VAR = re.compile(r"\$\{([A-Za-z_]\w*)(?::?-([^}]*))?\}|\$([A-Za-z_]\w*)")
 _YAML_DS = re.compile(r"^deepspeed\s*:\s*['\"]?([^'\"\s#]+)", re.M)
+# a training YAML whose arguments sit in a section (``training_args:`` then an indented ``deepspeed: z3.json``):
+# indented, the key counts only with a config file's name as its value
+_YAML_DS_NESTED = re.compile(r"^[ \t]+deepspeed[ \t]*:[ \t]*['\"]?([^'\"\s#]+\.h?json)['\"]?[ \t]*(?:#.*)?$", re.M)
 _YAML_ACC_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
 _FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+-]*)[^\n]*$", re.M)
@@ -271,8 +274,13 @@ def _config_stage(r: Recipe) -> None:
             r.stage, r.stage_source = st, f"zero_optimization stage {st} in {cfg} ({r.where})"
 
 
+def yaml_deepspeed(text: str) -> "Optional[re.Match[str]]":
+    """The ``deepspeed:`` key of a training YAML (top level, or in a section with a config file as its value)."""
+    return _YAML_DS.search(text) or _YAML_DS_NESTED.search(text)
+
+
 def _training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
-    m = _YAML_DS.search(_read(yaml))
+    m = yaml_deepspeed(_read(yaml))
     if m is None:
         return
     r.names_config = True
@@ -322,7 +330,7 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
         return [r for start, block in _code_blocks(text) for r in shell_recipes(path, block, root, start, True)]
     if kind == "accelerate":
         r = Recipe(f"{path}:1")
-        if _YAML_DS.search(text):
+        if yaml_deepspeed(text):
             _training_yaml(r, path, path, root)
         else:
             _accelerate_yaml(r, path, root, named=False)
