@@ -20,11 +20,12 @@ import re
 import shlex
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from .discover import _PY_CFG, _read, _walk_into, deepspeed_off, launch_world, off_note
-from .launch.shell import Command
+from .launch.shell import Command, unwrap
 from .launch.shell import parse as parse_shell
+from .markdown import LAUNCH_WORD, code_blocks, markdown_files
 from .script.context import accelerate_stage, config_stage
 
 _CFG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
@@ -37,9 +38,6 @@ _YAML_DS = re.compile(r"^deepspeed\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_DS_NESTED = re.compile(r"^[ \t]+deepspeed[ \t]*:[ \t]*['\"]?([^'\"\s#]+\.h?json)['\"]?[ \t]*(?:#.*)?$", re.M)
 _YAML_ACC_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
-_FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+-]*)[^\n]*$", re.M)
-_SHELL_LANGS = ("", "bash", "sh", "shell", "console", "zsh", "shell-session")
-_LAUNCH_WORD = re.compile(r"deepspeed|torchrun|accelerate|python|torch\.distributed")
 _TORCH_LAUNCH = ("torch.distributed.run", "torch.distributed.launch")
 _CD = re.compile(r"(?:^|[;&|(])[ \t]*cd[ \t]+\S")
 _FALSE = ("false", "no")
@@ -146,7 +144,7 @@ def _launch_lines(text: str) -> str:
     lines = text.split("\n")
     keep = [False] * len(lines)
     for i, line in enumerate(lines):
-        if _LAUNCH_WORD.search(line) or _CD.search(line):
+        if LAUNCH_WORD.search(line) or _CD.search(line):
             keep[i] = True
             j = i
             while j > 0 and lines[j - 1].rstrip().endswith("\\"):
@@ -172,15 +170,15 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
                 break
             env[name] = _expand(val, env)
         env.update(cmd.env)
-        argv = [_expand(a, env) for a in cmd.argv]
-        if argv[0] == "cd":
-            here = _cd(here, argv[1] if len(argv) > 1 else "", path, root)
-            continue
-        expanded = Command(argv, cmd.start, cmd.env, cmd.token_pos)
+        expanded = Command([_expand(a, env) for a in cmd.argv], cmd.start, cmd.env, cmd.token_pos)
         line = first_line + text.count("\n", 0, cmd.start)
-        r = _command(expanded, f"{path}:{line}", here, root, env, readme)
-        if r is not None:
-            out.append(r)
+        for one in unwrap(expanded):  # srun / nohup / bash -c '...' run the launch inside them
+            if one.argv[0] == "cd":
+                here = _cd(here, one.argv[1] if len(one.argv) > 1 else "", path, root)
+                continue
+            r = _command(one, f"{path}:{line}", here, root, {**env, **one.env}, readme)
+            if r is not None:
+                out.append(r)
     return out
 
 
@@ -327,7 +325,7 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
     if kind == "shell":
         return shell_recipes(path, text, root)
     if kind == "markdown":
-        return [r for start, block in _code_blocks(text) for r in shell_recipes(path, block, root, start, True)]
+        return [r for start, block in code_blocks(text) for r in shell_recipes(path, block, root, start, True)]
     if kind == "accelerate":
         r = Recipe(f"{path}:1")
         if yaml_deepspeed(text):
@@ -350,45 +348,6 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
         _config_stage(r)
         return [r] if r.names_config else []
     return []
-
-
-def _code_blocks(text: str) -> List[Tuple[int, str]]:
-    """(first line, text) of each shell (or unlabelled) fenced code block of a Markdown file that may launch
-    something; ``$ `` prompts removed."""
-    out: List[Tuple[int, str]] = []
-    fences = list(_FENCE.finditer(text))
-    i = 0
-    while i + 1 < len(fences):
-        opening, closing = fences[i], fences[i + 1]
-        if closing.group(1) != opening.group(1) or closing.group(2):  # not a closing fence: skip the opening
-            i += 1
-            continue
-        i += 2
-        block = text[opening.end() + 1:closing.start()]
-        if opening.group(2).lower() in _SHELL_LANGS and _LAUNCH_WORD.search(block):
-            block = re.sub(r"(?m)^([ \t]*)\$ ", r"\1", block)
-            out.append((text.count("\n", 0, opening.end()) + 2, block))
-    return out
-
-
-def markdown_files(root: str, dirs: "Iterator[str]") -> List[str]:
-    """README-like Markdown files in ``root``, the given directories (where the project's files are) and the
-    directories between them and ``root`` (a sub-project's README above its ``src/``)."""
-    out = []
-    root = os.path.normpath(root)
-    wanted = {root}
-    for d in set(dirs):
-        d = os.path.normpath(d)
-        while d not in wanted and _inside(d, root):
-            wanted.add(d)
-            d = os.path.dirname(d) or "."
-    for d in sorted(wanted):
-        try:
-            names = sorted(os.listdir(d))
-        except OSError:
-            continue
-        out += [os.path.normpath(os.path.join(d, n)) for n in names if n.lower().endswith(".md")]
-    return out
 
 
 def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:
