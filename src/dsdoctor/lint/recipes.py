@@ -104,8 +104,12 @@ def _index(root: str) -> Tuple[str, ...]:
 
 def resolve_anywhere(ref: str, near: str, root: str) -> Optional[str]:
     """The one file of the project whose path ends with ``ref`` (a README's path written for a reader in another
-    directory): among those under ``near`` if any are, else in the whole project; None when none or several."""
+    directory): among those under ``near`` if any are, else in the whole project; None when none or several. A
+    leading ``../`` is the reader's own step out of a subdirectory (``cd sft`` in an earlier block): the rest of
+    the path is matched."""
     ref = os.path.normpath(ref)
+    while ref.startswith(".." + os.sep):
+        ref = ref[3:]
     if not ref or "$" in ref or os.path.isabs(ref) or ref.startswith(".."):
         return None
     tail = os.sep + ref
