@@ -2,14 +2,16 @@
 
 A recipe is one launch: a ``deepspeed`` / ``torchrun`` / ``python -m torch.distributed.run`` / ``accelerate
 launch`` / ``python`` line of a shell script or of a README code block (shell variables assigned before the line
-are expanded), an accelerate YAML or a training YAML with a ``deepspeed:`` key, or a Python file that passes a
-literal config path (``TrainingArguments(deepspeed="z3.json")``, ``deepspeed.initialize(config="z3.json")``).
+are expanded; also run through a wrapper: ``srun <options>``, ``nohup``, ``env``, ``bash -c '<command>'``), an
+accelerate YAML or a training YAML with a ``deepspeed:`` key (top level, or indented in a section with a config
+file as its value), or a Python file that passes a literal config path (``TrainingArguments(deepspeed="z3.json")``, ``deepspeed.initialize(config="z3.json")``).
 Each says which Python file it starts (its entry), the ds_configs it hands over, the ZeRO stage (from those
 configs, an accelerate YAML's ``zero_stage`` or a ``--zero_stage 3`` / ``--ds.zero_stage 3`` flag) and the
 world size of its launch line. Paths are resolved from the recipe's directory (or the one a ``cd`` line before the
 launch moved to), its parents, then the root. A README command is written for a reader standing where the files
 are: a path it names that does not resolve so is the one file of the project whose path ends with it (under the
-README's directory first), and a config beside the entry script it names is looked up from that script.
+README's directory first; a leading ``../``, the reader's step out of a subdirectory, is dropped), and a config
+beside the entry script it names is looked up from that script.
 An option given as false (``--use_lora False``) is not passed: a problem behind it stays off in that launch.
 """
 
