@@ -2,16 +2,18 @@
 
 A recipe is one launch: a ``deepspeed`` / ``torchrun`` / ``python -m torch.distributed.run`` / ``accelerate
 launch`` / ``python`` line of a shell script or of a README code block (shell variables assigned before the line
-are expanded; also run through a wrapper: ``srun <options>``, ``nohup``, ``env``, ``bash -c '<command>'``), an
-accelerate YAML or a training YAML with a ``deepspeed:`` key (top level, or indented in a section with a config
-file as its value), or a Python file that passes a literal config path (``TrainingArguments(deepspeed="z3.json")``, ``deepspeed.initialize(config="z3.json")``).
-Each says which Python file it starts (its entry), the ds_configs it hands over, the ZeRO stage (from those
-configs, an accelerate YAML's ``zero_stage`` or a ``--zero_stage 3`` / ``--ds.zero_stage 3`` flag) and the
-world size of its launch line. Paths are resolved from the recipe's directory (or the one a ``cd`` line before the
-launch moved to), its parents, then the root. A README command is written for a reader standing where the files
-are: a path it names that does not resolve so is the one file of the project whose path ends with it (under the
-README's directory first; a leading ``../``, the reader's step out of a subdirectory, is dropped), and a config
-beside the entry script it names is looked up from that script.
+are expanded, a quoted value may span lines, a word that is only a variable holding several words is split into
+them; also run through a wrapper: ``srun <options>``, ``nohup``, ``env``, ``bash -c '<command>'``, or held in a
+variable: ``eval $CMD``, ``$CMD``), an accelerate YAML or a training YAML with a ``deepspeed:`` key (top level, or
+indented in a section with a config file as its value), or a Python file that passes a literal config path
+(``TrainingArguments(deepspeed="z3.json")``, ``deepspeed.initialize(config="z3.json")``). Each says which
+Python file it starts (its entry), the ds_configs it hands over, the ZeRO stage (from those configs, an
+accelerate YAML's ``zero_stage`` or a ``--zero_stage 3`` / ``--ds.zero_stage 3`` flag) and the world size of its
+launch line. Paths are resolved from the recipe's directory (or the one a ``cd`` line before the launch moved to),
+its parents, then the root. A README command is written for a reader standing where the files are: a path it
+names that does not resolve so is the one file of the project whose path ends with it (under the README's
+directory first; a leading ``../``, the reader's step out of a subdirectory, is dropped), and a config beside the
+entry script it names is looked up from that script.
 An option given as false (``--use_lora False``) is not passed: a problem behind it stays off in that launch.
 """
 
@@ -32,7 +34,10 @@ from .script.context import accelerate_stage, config_stage
 
 _CFG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
 _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
-_ASSIGN = re.compile(r"^[ \t]*(?:export[ \t]+|local[ \t]+|declare[ \t]+)?([A-Za-z_]\w*)=(\S*)", re.M)
+# a value may be quoted over several lines (``OPTS=" \\`` then one option a line, ``"`` to close)
+_ASSIGN = re.compile(r"^[ \t]*(?:export[ \t]+|local[ \t]+|declare[ \t]+)?([A-Za-z_]\w*)="
+                     r"((?:\"(?:[^\"\\]|\\[\s\S])*\"|'[^']*'|[^\s\"'])*)", re.M)
+_RUNS_VAR = re.compile(r"^[ \t]*(?:eval[ \t]|\"?\$\{?[A-Za-z_])")  # `eval $CMD`, `$CMD`: a launch held in a variable
 _VAR = re.compile(r"\$\{([A-Za-z_]\w*)(?::?-([^}]*))?\}|\$([A-Za-z_]\w*)")
 _YAML_DS = re.compile(r"^deepspeed\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 # a training YAML whose arguments sit in a section (``training_args:`` then an indented ``deepspeed: z3.json``):
@@ -136,11 +141,12 @@ def _variables(text: str) -> List[Tuple[int, str, str]]:
     """(offset, name, value) of every ``NAME=value`` line, in order."""
     out = []
     for m in _ASSIGN.finditer(text):
+        raw = re.sub(r"\\\n|\s+", " ", m.group(2))  # a multi-line value is words to the shell that expands it
         try:
-            val = " ".join(shlex.split(m.group(2)))
+            val = " ".join(shlex.split(raw))
         except ValueError:
-            val = m.group(2).strip("'\"")
-        out.append((m.start(), m.group(1), val))
+            val = raw.strip("'\"")
+        out.append((m.start(), m.group(1), val.strip()))
     return out
 
 
@@ -150,7 +156,7 @@ def _launch_lines(text: str) -> str:
     lines = text.split("\n")
     keep = [False] * len(lines)
     for i, line in enumerate(lines):
-        if LAUNCH_WORD.search(line) or _CD.search(line):
+        if LAUNCH_WORD.search(line) or _CD.search(line) or _RUNS_VAR.match(line):
             keep[i] = True
             j = i
             while j > 0 and lines[j - 1].rstrip().endswith("\\"):
@@ -176,7 +182,7 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
                 break
             env[name] = _expand(val, env)
         env.update(cmd.env)
-        expanded = Command([_expand(a, env) for a in cmd.argv], cmd.start, cmd.env, cmd.token_pos)
+        expanded = _expanded(cmd, env)
         line = first_line + text.count("\n", 0, cmd.start)
         for one in unwrap(expanded):  # srun / nohup / bash -c '...' run the launch inside them
             if one.argv[0] == "cd":
@@ -186,6 +192,24 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
             if r is not None:
                 out.append(r)
     return out
+
+
+def _expanded(cmd: Command, env: Dict[str, str]) -> Command:
+    """``cmd`` with its variables expanded; a word that is only a variable holding several words (``$OPTS``,
+    ``${CMD}``) is split into them, as the shell splits an unquoted expansion."""
+    argv: List[str] = []
+    pos: List[int] = []
+    for a, p in zip(cmd.argv, cmd.token_pos):
+        val = _expand(a, env)
+        words = [val]
+        if val != a and _VAR.fullmatch(a) and len(val.split()) > 1:
+            try:
+                words = shlex.split(val)
+            except ValueError:
+                words = val.split()
+        argv += words
+        pos += [p] * len(words)
+    return Command(argv or [""], cmd.start, cmd.env, pos or [cmd.start])
 
 
 def _cd(here: str, to: str, path: str, root: str) -> str:
@@ -250,6 +274,8 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             val = args[i + 1] if i + 1 < len(args) else ""
         if key.startswith("--") and len(key) > 2 and not (val.lower() in _FALSE and (eq or not val.startswith("-"))):
             r.flags.add(key[2:].replace("-", "_"))  # `--use_lora False` passes nothing
+            if val and not val.startswith("-") and "$" not in val:  # and its value: `--bits 16` is no `bits == 4`
+                r.flags.add(key[2:].replace("-", "_") + "=" + val)
         if key in _CFG_FLAGS and val and not val.startswith("-") and val.lower() not in ("true", "false"):
             r.names_config = True
             r.flag_loaded_by = r.flag_loaded_by or ("deepspeed" if key == "--deepspeed_config" else "trainer")

@@ -129,8 +129,9 @@ def _starts_launch(tok: str) -> bool:
 
 def unwrap(cmd: Command) -> List[Command]:
     """The commands a wrapped launch runs: after a wrapper and its options (``srun ... python train.py`` ->
-    ``python train.py``) and inside ``bash -c '<command>'`` (each command of the string); ``[cmd]`` when it is
-    not wrapped, ``[]`` when a wrapper runs nothing that may launch training."""
+    ``python train.py``) and inside ``bash -c '<command>'`` / ``eval <command>`` (each command of the string,
+    positioned at the string); ``[cmd]`` when it is not wrapped, ``[]`` when a wrapper runs nothing that may
+    launch training."""
     argv, pos, env = cmd.argv, cmd.token_pos, dict(cmd.env)
     for _ in range(4):  # srun bash -c '...': a few levels at most
         prog = argv[0].rsplit("/", 1)[-1] if argv else ""
@@ -142,9 +143,10 @@ def unwrap(cmd: Command) -> List[Command]:
                 if _ASSIGN.match(a):
                     env[a.split("=", 1)[0]] = a.split("=", 1)[1]
             argv, pos = argv[at:], pos[at:]
-        elif prog in _SHELLS and argv[1:2] == ["-c"] and len(argv) > 2:
-            inner = parse(argv[2]).commands
-            return [Command(c.argv, cmd.start, {**env, **c.env}, [pos[2]] * len(c.argv)) for c in inner]
+        elif prog in _SHELLS and argv[1:2] == ["-c"] and len(argv) > 2 or prog == "eval" and len(argv) > 1:
+            inner = parse(argv[2] if prog != "eval" else " ".join(argv[1:])).commands
+            at = pos[min(2, len(pos) - 1)]
+            return [Command(c.argv, cmd.start, {**env, **c.env}, [at] * len(c.argv)) for c in inner]
         else:
             break
     return [cmd] if argv is cmd.argv else [Command(argv, cmd.start, env, pos)]

@@ -5,7 +5,10 @@ A problem in the body of ``if args.bits in [4, 8]:`` (``args.q_lora``, ``trainin
 those that reach the file passes it, the finding is ``info`` ("only with --bits ..."); a launch that passes the
 option keeps it an error or warning. A negated test (``if not args.x``: the default path) never gates. So does a
 call argument whose value is set only with the option (``load_in_8bit=args.bits == 8``, ``X if args.use_lora
-else None``): an option given as false in the launch (``--use_lora False``) is not passed. Only for the rules in
+else None``): an option given as false in the launch (``--use_lora False``) is not passed. Both sides of an ``and``
+gate (``args.use_lora and args.use_q_lora`` needs both options); an option compared with literals
+(``args.bits in [4, 8]``, ``args.mode == "qlora"``) gates against the values the launches give it (``--bits 16``
+leaves it off; a value written as a variable counts as any). Only for the rules in
 ``GATED``. A test on a parameter that every call of its function passes from an option (``if qlora:`` in
 ``load(..., qlora=args.qlora)``, default off) reads that option. For every rule: a finding in a top-level function
 or class that the file names only inside such gates (``if model_args.use_lora:
@@ -31,29 +34,76 @@ GATED = {N.ZERO3_DEVICE_MAP_CONFLICT, N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, N.QLOR
 _NAMESPACE = re.compile(r"^(\w*args|opts?|cfg)$")
 
 
-def _flags(test: Any) -> Set[str]:
-    """The options a test reads positively (``args.x``, ``args.x == 4``, ``args.x in (...)``, ``and`` / ``or``)."""
+def _alts(test: Any) -> List[Set[str]]:
+    """The options a test reads positively (``args.x``, ``args.x == 4``, ``args.x in (...)``, ``and`` / ``or``), as
+    alternatives: the test is false unless, for each set, the launch passes one of its options (``a and b``: two
+    sets; ``a or b``: one). An option compared with literals (``args.bits in [4, 8]``) reads ``bits=4|8``: a
+    launch that passes it with other values (``--bits 16``) leaves the test false."""
     if isinstance(test, cst.BooleanOperation):
-        left, right = _flags(test.left), _flags(test.right)
-        return left | right if left and right else set()
+        left, right = _alts(test.left), _alts(test.right)
+        if not (left and right):
+            return []
+        return left + right if isinstance(test.operator, cst.And) else [set().union(*left, *right)]
+    values: List[str] = []
     if isinstance(test, cst.Comparison):
+        values = _literals(test)
         test = test.left
     if isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and _NAMESPACE.match(test.value.value):
-        return {test.attr.value}
-    return set()
+        return [{test.attr.value + ("=" + "|".join(values) if values else "")}]
+    return []
 
 
-def _value_flags(value: Any) -> Set[str]:
+def _flags(test: Any) -> Set[str]:
+    """Every option :func:`_alts` reads, in one set (any of them may turn the test on)."""
+    return set().union(*_alts(test))
+
+
+def _literals(test: Any) -> List[str]:
+    """The values ``x == 4`` / ``x in (4, 8)`` / ``x == "nf4"`` allows (all comparisons ``==`` / ``in`` literal
+    numbers or strings); [] when not only such."""
+    out: List[str] = []
+    for t in test.comparisons:
+        if not isinstance(t.operator, (cst.Equal, cst.In)):
+            return []
+        items = [e.value for e in t.comparator.elements] if isinstance(t.comparator, (cst.Tuple, cst.List, cst.Set)) \
+            else [t.comparator]
+        for it in items:
+            if isinstance(it, cst.Integer):
+                out.append(it.value)
+            elif isinstance(it, cst.SimpleString):
+                out.append(it.value[1:-1])
+            else:
+                return []
+    return out
+
+
+def is_open(flag: str, passed: Set[str]) -> bool:
+    """Does a launch passing ``passed`` (``bits``, and ``bits=16`` where it gives a value) turn on the option test
+    ``flag`` (``bits``, or ``bits=4|8``: only those values)?"""
+    name, eq, allowed = flag.partition("=")
+    if name not in passed:
+        return False
+    given = {p.split("=", 1)[1] for p in passed if p.startswith(name + "=")}
+    return not eq or not given or bool(given & set(allowed.split("|")))
+
+
+def shown(flag: str) -> str:
+    """``bits=4|8`` as a reader writes the option: ``bits 4/8``."""
+    name, eq, allowed = flag.partition("=")
+    return name + (" " + "/".join(allowed.split("|")) if eq else "")
+
+
+def _value_flags(value: Any) -> List[Set[str]]:
     """The options a call argument's value is set only with: ``load_in_8bit=args.bits == 8`` (``==`` / ``in``
     a literal), ``quantization_config=BitsAndBytesConfig(...) if args.use_lora else None``."""
     if isinstance(value, cst.Comparison):
         ops = all(isinstance(t.operator, (cst.Equal, cst.In)) for t in value.comparisons)
         lits = all(isinstance(t.comparator, (cst.Integer, cst.SimpleString, cst.Tuple, cst.List, cst.Set))
                    for t in value.comparisons)
-        return _flags(value) if ops and lits else set()
+        return _alts(value) if ops and lits else []
     if isinstance(value, cst.IfExp) and isinstance(value.orelse, cst.Name) and value.orelse.value in ("None", "False"):
-        return _flags(value.test)
-    return set()
+        return _alts(value.test)
+    return []
 
 
 def _gates(src: Any) -> "Gates":
@@ -73,18 +123,16 @@ def _gates(src: Any) -> "Gates":
             stack.pop()
 
         def visit_If(self, node: Any) -> None:
-            flags = _flags(node.test)
-            if not flags and stack and isinstance(node.test, cst.Name):
-                flags = params.get((id(stack[-1]), node.test.value), set())
-            if flags:
-                body = src.positions[node.body]
-                out.append(((body.start.line, 0), (body.end.line, _EOL), flags))
+            alts = _alts(node.test)
+            if not alts and stack and isinstance(node.test, cst.Name):
+                alts = [f for f in [params.get((id(stack[-1]), node.test.value), set())] if f]
+            body = src.positions[node.body]
+            out.extend(((body.start.line, 0), (body.end.line, _EOL), flags) for flags in alts)
 
         def visit_Arg(self, node: Any) -> None:
-            flags = _value_flags(node.value) if node.keyword is not None else set()
-            if flags:
-                r = src.positions[node]
-                out.append(((r.start.line, r.start.column), (r.end.line, r.end.column), flags))
+            r = src.positions[node]
+            out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags)
+                       for flags in (_value_flags(node.value) if node.keyword is not None else []))
 
     src.module.visit(Visit())
     return out
@@ -182,7 +230,8 @@ def gating_flag(src: Any, where: List[Pos], passed: Set[str], cache: Dict[str, G
         cache["defs"] = def_gates(src, cache["gates"], taken)
     found: Optional[str] = None
     for pos in where:
-        hit = [sorted(f)[0] for start, end, f in cache[kind] if start <= pos < end and not f & passed]
+        hit = [shown(sorted(f)[0]) for start, end, f in cache[kind]
+               if start <= pos < end and not any(is_open(x, passed) for x in f)]
         if not hit:
             return None
         found = found or hit[0]
