@@ -23,13 +23,12 @@ import os
 import re
 import shlex
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Collection, Dict, List, Optional, Set, Tuple
 
-from .discover import _PY_CFG, _read, _walk_into, deepspeed_off, launch_world, off_note
+from .discover import _PY_CFG, _read, deepspeed_off, launch_world, off_note
 from .launch.shell import Command, unwrap
 from .launch.shell import parse as parse_shell
-from .markdown import LAUNCH_WORD, code_blocks, markdown_files
+from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
 from .script.context import accelerate_stage, config_stage
 
 _CFG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
@@ -37,6 +36,8 @@ _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
 # a value may be quoted over several lines (``OPTS=" \\`` then one option a line, ``"`` to close)
 _ASSIGN = re.compile(r"^[ \t]*(?:export[ \t]+|local[ \t]+|declare[ \t]+)?([A-Za-z_]\w*)="
                      r"((?:\"(?:[^\"\\]|\\[\s\S])*\"|'[^']*'|[^\s\"'])*)", re.M)
+# `cat <<EOT > $config_json`, `echo ... > ds_config.json`: a file the script writes itself (not the project's)
+_WRITE = re.compile(r">{1,2}[ \t]*[\"']?([^\s\"';&|<>()]+)")
 _RUNS_VAR = re.compile(r"^[ \t]*(?:eval[ \t]|\"?\$\{?[A-Za-z_])")  # `eval $CMD`, `$CMD`: a launch held in a variable
 _VAR = re.compile(r"\$\{([A-Za-z_]\w*)(?::?-([^}]*))?\}|\$([A-Za-z_]\w*)")
 _YAML_DS = re.compile(r"^deepspeed\s*:\s*['\"]?([^'\"\s#]+)", re.M)
@@ -48,7 +49,6 @@ _YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
 _TORCH_LAUNCH = ("torch.distributed.run", "torch.distributed.launch")
 _CD = re.compile(r"(?:^|[;&|(])[ \t]*cd[ \t]+\S")
 _FALSE = ("false", "no")
-MAX_INDEX = 20000  # files indexed to find what a README command names from another directory
 
 
 @dataclass
@@ -97,36 +97,6 @@ def resolve(ref: str, recipe: str, root: str) -> Optional[str]:
     return cand if os.path.isfile(cand) else None
 
 
-@lru_cache(maxsize=8)
-def _index(root: str) -> Tuple[str, ...]:
-    """The project's files (relative paths as lint shows them), walked once per root when a README needs it."""
-    out: List[str] = []
-    for d, dirs, files in os.walk(root):
-        dirs[:] = sorted(x for x in dirs if _walk_into(os.path.join(d, x), x, True))
-        out += [os.path.normpath(os.path.join(d, f)) for f in files]
-        if len(out) > MAX_INDEX:
-            break
-    return tuple(out)
-
-
-def resolve_anywhere(ref: str, near: str, root: str) -> Optional[str]:
-    """The one file of the project whose path ends with ``ref`` (a README's path written for a reader in another
-    directory): among those under ``near`` if any are, else in the whole project; None when none or several. A
-    leading ``../`` is the reader's own step out of a subdirectory (``cd sft`` in an earlier block): the rest of
-    the path is matched."""
-    ref = os.path.normpath(ref)
-    while ref.startswith(".." + os.sep):
-        ref = ref[3:]
-    if not ref or "$" in ref or os.path.isabs(ref) or ref.startswith(".."):
-        return None
-    tail = os.sep + ref
-    hits = [f for f in _index(os.path.normpath(root)) if (os.sep + f).endswith(tail)]
-    near = os.path.normpath(near)
-    close = [f for f in hits if near in (".", "") or f.startswith(near + os.sep)]
-    pick = close or hits
-    return pick[0] if len(pick) == 1 else None
-
-
 def _expand(tok: str, env: Dict[str, str]) -> str:
     def one(m: "re.Match[str]") -> str:
         name = m.group(1) or m.group(3)
@@ -173,6 +143,7 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
     """The launches of a shell script (or, ``readme``, a README code block starting at ``first_line`` of
     ``path``)."""
     assigns = _variables(text)
+    writes = [(m.start(), m.group(1)) for m in _WRITE.finditer(text)]
     out: List[Recipe] = []
     here = path  # paths resolve from its directory: the one a `cd` line moved to
     for cmd in parse_shell(_launch_lines(text)).commands:
@@ -182,13 +153,14 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
                 break
             env[name] = _expand(val, env)
         env.update(cmd.env)
+        written = {_expand(t, env) for off, t in writes if off < cmd.start}
         expanded = _expanded(cmd, env)
         line = first_line + text.count("\n", 0, cmd.start)
         for one in unwrap(expanded):  # srun / nohup / bash -c '...' run the launch inside them
             if one.argv[0] == "cd":
                 here = _cd(here, one.argv[1] if len(one.argv) > 1 else "", path, root)
                 continue
-            r = _command(one, f"{path}:{line}", here, root, {**env, **one.env}, readme)
+            r = _command(one, f"{path}:{line}", here, root, {**env, **one.env}, readme, written)
             if r is not None:
                 out.append(r)
     return out
@@ -228,8 +200,8 @@ def _inside(path: str, root: str) -> bool:
     return rel == "." or not rel.startswith("..")
 
 
-def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str], readme: bool = False
-             ) -> Optional[Recipe]:
+def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str], readme: bool = False,
+             written: Collection[str] = ()) -> Optional[Recipe]:
     argv = cmd.argv
     prog = argv[0].rsplit("/", 1)[-1] if argv else ""
     launcher = cmd.launcher
@@ -239,7 +211,7 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
         return None
     r = Recipe(where, launcher=launcher)
     at = _entry(r, argv, path, root, readme)
-    _options(r, argv[at + 1:] if at is not None else [], path, root, readme)
+    _options(r, argv[at + 1:] if at is not None else [], path, root, readme, written)
     if launcher == "accelerate":
         _accelerate_launch(r, cmd, path, root)
     stage = env.get("ACCELERATE_DEEPSPEED_ZERO_STAGE")
@@ -266,8 +238,10 @@ def _entry(r: Recipe, argv: List[str], path: str, root: str, readme: bool = Fals
     return None
 
 
-def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = False) -> None:
-    """Configs, stage flags and training YAMLs among the entry script's arguments."""
+def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = False,
+             written: Collection[str] = ()) -> None:
+    """Configs, stage flags and training YAMLs among the entry script's arguments (``written``: the files the
+    script wrote before the launch: a config it generates is none of the project's files)."""
     for i, a in enumerate(args):
         key, eq, val = a.partition("=")
         if not eq:
@@ -279,6 +253,8 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
         if key in _CFG_FLAGS and val and not val.startswith("-") and val.lower() not in ("true", "false"):
             r.names_config = True
             r.flag_loaded_by = r.flag_loaded_by or ("deepspeed" if key == "--deepspeed_config" else "trainer")
+            if val in written:
+                continue
             cfg = resolve(val, path, root)
             if cfg is None and readme:  # a README: beside the entry script it names, else the one such file
                 cfg = (resolve(val, r.entry, root) if r.entry else None) or \
