@@ -155,3 +155,16 @@ def test_conflicting_exact_pins() -> None:
     ranged = resolve([Pin("transformers", ">=4.36.2", "requirements.txt", 1),
                       Pin("transformers", "==4.36.0", "pyproject.toml", 14)])["transformers"]
     assert ranged.why == "conflicting pins" and ranged.exact == ()
+
+
+def test_unpinned_line_is_no_pin() -> None:
+    """A requirement line without a version (``deepspeed``) pins nothing: it is never listed among the pins that
+    conflict or agree, nor their source; alone it still says the package is not pinned."""
+    conflicting = resolve([Pin("deepspeed", "", "requirements.txt", 7), Pin("deepspeed", "==0.12.2", "pyproject.toml", 13),
+                           Pin("deepspeed", "==0.10", "README.md", 40)])["deepspeed"]
+    assert conflicting.why == "conflicting pins" and all(p.spec for p in conflicting.pins)
+    assert "requirements.txt" not in conflicting.describe()
+    one = resolve([Pin("deepspeed", "", "requirements.txt", 7), Pin("deepspeed", "==0.12.2", "pyproject.toml", 13)])
+    assert one["deepspeed"].version == "0.12.2" and [p.where for p in one["deepspeed"].pins] == ["pyproject.toml:13"]
+    alone = resolve([Pin("deepspeed", "", "requirements.txt", 7)])["deepspeed"]
+    assert alone.why == "not pinned" and alone.version is None

@@ -75,6 +75,24 @@ def test_shell_variables_and_flags(tmp_path: Path) -> None:
     assert rs[0].where.endswith("run.sh:3") and rs[1].stage_source.startswith("--ds.zero_stage 3")
 
 
+def test_wrapped_and_variable_launches(tmp_path: Path) -> None:
+    """Wrappers (``env K=V``, ``srun`` options, ``bash -c``), ``eval`` of a variable, a variable holding several
+    words and a config the script writes itself; a wrapper that runs no launch and a bare ``eval`` are none."""
+    (tmp_path / "train.py").write_text("")
+    (tmp_path / "z3.json").write_text('{"zero_optimization": {"stage": 3}}')
+    (tmp_path / "gen.json").write_text('{"zero_optimization": {"stage": 3}}')
+    text = ('env NCCL_DEBUG=INFO torchrun --nproc_per_node 2 train.py --deepspeed z3.json\n'
+            'srun -p gpu --ntasks=2 bash -c "deepspeed train.py --deepspeed z3.json"\n'
+            'OPTS="--bits 16 \\\n  --deepspeed z3.json"\nRUN="deepspeed train.py $OPTS"\neval ${RUN}\n'
+            'srun -p gpu hostname\neval\n'
+            'cat <<EOT > gen.json\n{}\nEOT\ndeepspeed train.py --deepspeed gen.json\n')
+    rs = shell_recipes(str(tmp_path / "run.sh"), text, str(tmp_path))
+    z3 = str(tmp_path / "z3.json")
+    assert [(r.launcher, r.configs) for r in rs] == [("torchrun", [z3]), ("deepspeed", [z3]), ("deepspeed", [z3]),
+                                                     ("deepspeed", [])]
+    assert "bits=16" in rs[2].flags and rs[3].names_config and rs[3].stage is None
+
+
 def test_accelerate_and_readme(tmp_path: Path) -> None:
     """``accelerate launch --config_file`` reads the YAML's config and zero_stage; README code blocks are recipes."""
     (tmp_path / "acc.yaml").write_text("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n")

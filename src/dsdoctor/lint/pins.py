@@ -217,9 +217,10 @@ def resolve(pins: Sequence[Pin]) -> Dict[str, Pinned]:
     why none is assumed."""
     out: Dict[str, Pinned] = {}
     for pkg in PACKAGES:
-        mine = tuple(p for p in pins if p.package == pkg)
-        if not mine:
+        named = tuple(p for p in pins if p.package == pkg)
+        if not named:
             continue
+        mine = tuple(p for p in named if p.spec) or named  # an unpinned line (``deepspeed``) is no pin
         exact = {v for v in (_exact(p.spec) for p in mine) if v}
         ranges = [p.spec for p in mine if _exact(p.spec) is None and not p.spec.startswith("@")]
         if len(exact) == 1 and all(_allows(r, next(iter(exact))) for r in ranges):
@@ -229,7 +230,7 @@ def resolve(pins: Sequence[Pin]) -> Dict[str, Pinned]:
         elif any(p.spec.startswith("@") for p in mine):
             out[pkg] = Pinned(pkg, None, mine, "installed from a URL")
         elif any(p.spec for p in mine):
-            out[pkg] = Pinned(pkg, None, tuple(p for p in mine if p.spec), "range")
+            out[pkg] = Pinned(pkg, None, mine, "range")
         else:
             out[pkg] = Pinned(pkg, None, mine, "not pinned")
     return out

@@ -2,14 +2,18 @@
 
 A recipe is one launch: a ``deepspeed`` / ``torchrun`` / ``python -m torch.distributed.run`` / ``accelerate
 launch`` / ``python`` line of a shell script or of a README code block (shell variables assigned before the line
-are expanded), an accelerate YAML or a training YAML with a ``deepspeed:`` key, or a Python file that passes a
-literal config path (``TrainingArguments(deepspeed="z3.json")``, ``deepspeed.initialize(config="z3.json")``).
-Each says which Python file it starts (its entry), the ds_configs it hands over, the ZeRO stage (from those
-configs, an accelerate YAML's ``zero_stage`` or a ``--zero_stage 3`` / ``--ds.zero_stage 3`` flag) and the
-world size of its launch line. Paths are resolved from the recipe's directory (or the one a ``cd`` line before the
-launch moved to), its parents, then the root. A README command is written for a reader standing where the files
-are: a path it names that does not resolve so is the one file of the project whose path ends with it (under the
-README's directory first), and a config beside the entry script it names is looked up from that script.
+are expanded, a quoted value may span lines, a word that is only a variable holding several words is split into
+them; also run through a wrapper: ``srun <options>``, ``nohup``, ``env``, ``bash -c '<command>'``, or held in a
+variable: ``eval $CMD``, ``$CMD``), an accelerate YAML or a training YAML with a ``deepspeed:`` key (top level, or
+indented in a section with a config file as its value), or a Python file that passes a literal config path
+(``TrainingArguments(deepspeed="z3.json")``, ``deepspeed.initialize(config="z3.json")``). Each says which
+Python file it starts (its entry), the ds_configs it hands over, the ZeRO stage (from those configs, an
+accelerate YAML's ``zero_stage`` or a ``--zero_stage 3`` / ``--ds.zero_stage 3`` flag) and the world size of its
+launch line. Paths are resolved from the recipe's directory (or the one a ``cd`` line before the launch moved to),
+its parents, then the root. A README command is written for a reader standing where the files are: a path it
+names that does not resolve so is the one file of the project whose path ends with it (under the README's
+directory first; a leading ``../``, the reader's step out of a subdirectory, is dropped), and a config beside the
+entry script it names is looked up from that script.
 An option given as false (``--use_lora False``) is not passed: a problem behind it stays off in that launch. A
 YAML handed to the entry script (``--config recipe.yaml``, TRL-style) sets its top-level keys as options
 (``load_in_4bit: true``); the launch line's own ``--load_in_4bit=false`` overrides it.
@@ -21,30 +25,34 @@ import os
 import re
 import shlex
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Collection, Dict, List, Optional, Set, Tuple
 
-from .discover import _PY_CFG, _read, _walk_into, deepspeed_off, launch_world, off_note
-from .launch.shell import Command
+from .discover import _PY_CFG, _read, deepspeed_off, launch_world, off_note
+from .launch.shell import Command, unwrap
 from .launch.shell import parse as parse_shell
+from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
 from .script.context import accelerate_stage, config_stage
 
 _CFG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
 _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
-_ASSIGN = re.compile(r"^[ \t]*(?:export[ \t]+|local[ \t]+|declare[ \t]+)?([A-Za-z_]\w*)=(\S*)", re.M)
+# a value may be quoted over several lines (``OPTS=" \\`` then one option a line, ``"`` to close)
+_ASSIGN = re.compile(r"^[ \t]*(?:export[ \t]+|local[ \t]+|declare[ \t]+)?([A-Za-z_]\w*)="
+                     r"((?:\"(?:[^\"\\]|\\[\s\S])*\"|'[^']*'|[^\s\"'])*)", re.M)
+# `cat <<EOT > $config_json`, `echo ... > ds_config.json`: a file the script writes itself (not the project's)
+_WRITE = re.compile(r">{1,2}[ \t]*[\"']?([^\s\"';&|<>()]+)")
+_RUNS_VAR = re.compile(r"^[ \t]*(?:eval[ \t]|\"?\$\{?[A-Za-z_])")  # `eval $CMD`, `$CMD`: a launch held in a variable
 _VAR = re.compile(r"\$\{([A-Za-z_]\w*)(?::?-([^}]*))?\}|\$([A-Za-z_]\w*)")
 _YAML_DS = re.compile(r"^deepspeed\s*:\s*['\"]?([^'\"\s#]+)", re.M)
+# a training YAML whose arguments sit in a section (``training_args:`` then an indented ``deepspeed: z3.json``):
+# indented, the key counts only with a config file's name as its value
+_YAML_DS_NESTED = re.compile(r"^[ \t]+deepspeed[ \t]*:[ \t]*['\"]?([^'\"\s#]+\.h?json)['\"]?[ \t]*(?:#.*)?$", re.M)
 _YAML_ACC_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
-_FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+-]*)[^\n]*$", re.M)
-_SHELL_LANGS = ("", "bash", "sh", "shell", "console", "zsh", "shell-session")
-_LAUNCH_WORD = re.compile(r"deepspeed|torchrun|accelerate|python|torch\.distributed")
 _TORCH_LAUNCH = ("torch.distributed.run", "torch.distributed.launch")
 _CD = re.compile(r"(?:^|[;&|(])[ \t]*cd[ \t]+\S")
 _FALSE = ("false", "no")
 _YAML_KEY = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^#\n]*)", re.M)  # a top-level key and its inline value
 _YAML_OFF = ("", "false", "no", "off", "null", "none", "~")  # "": a mapping or list follows: not a flag's value
-MAX_INDEX = 20000  # files indexed to find what a README command names from another directory
 
 
 @dataclass
@@ -93,32 +101,6 @@ def resolve(ref: str, recipe: str, root: str) -> Optional[str]:
     return cand if os.path.isfile(cand) else None
 
 
-@lru_cache(maxsize=8)
-def _index(root: str) -> Tuple[str, ...]:
-    """The project's files (relative paths as lint shows them), walked once per root when a README needs it."""
-    out: List[str] = []
-    for d, dirs, files in os.walk(root):
-        dirs[:] = sorted(x for x in dirs if _walk_into(os.path.join(d, x), x, True))
-        out += [os.path.normpath(os.path.join(d, f)) for f in files]
-        if len(out) > MAX_INDEX:
-            break
-    return tuple(out)
-
-
-def resolve_anywhere(ref: str, near: str, root: str) -> Optional[str]:
-    """The one file of the project whose path ends with ``ref`` (a README's path written for a reader in another
-    directory): among those under ``near`` if any are, else in the whole project; None when none or several."""
-    ref = os.path.normpath(ref)
-    if not ref or "$" in ref or os.path.isabs(ref) or ref.startswith(".."):
-        return None
-    tail = os.sep + ref
-    hits = [f for f in _index(os.path.normpath(root)) if (os.sep + f).endswith(tail)]
-    near = os.path.normpath(near)
-    close = [f for f in hits if near in (".", "") or f.startswith(near + os.sep)]
-    pick = close or hits
-    return pick[0] if len(pick) == 1 else None
-
-
 def _expand(tok: str, env: Dict[str, str]) -> str:
     def one(m: "re.Match[str]") -> str:
         name = m.group(1) or m.group(3)
@@ -133,11 +115,12 @@ def _variables(text: str) -> List[Tuple[int, str, str]]:
     """(offset, name, value) of every ``NAME=value`` line, in order."""
     out = []
     for m in _ASSIGN.finditer(text):
+        raw = re.sub(r"\\\n|\s+", " ", m.group(2))  # a multi-line value is words to the shell that expands it
         try:
-            val = " ".join(shlex.split(m.group(2)))
+            val = " ".join(shlex.split(raw))
         except ValueError:
-            val = m.group(2).strip("'\"")
-        out.append((m.start(), m.group(1), val))
+            val = raw.strip("'\"")
+        out.append((m.start(), m.group(1), val.strip()))
     return out
 
 
@@ -147,7 +130,7 @@ def _launch_lines(text: str) -> str:
     lines = text.split("\n")
     keep = [False] * len(lines)
     for i, line in enumerate(lines):
-        if _LAUNCH_WORD.search(line) or _CD.search(line):
+        if LAUNCH_WORD.search(line) or _CD.search(line) or _RUNS_VAR.match(line):
             keep[i] = True
             j = i
             while j > 0 and lines[j - 1].rstrip().endswith("\\"):
@@ -164,6 +147,7 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
     """The launches of a shell script (or, ``readme``, a README code block starting at ``first_line`` of
     ``path``)."""
     assigns = _variables(text)
+    writes = [(m.start(), m.group(1)) for m in _WRITE.finditer(text)]
     out: List[Recipe] = []
     here = path  # paths resolve from its directory: the one a `cd` line moved to
     for cmd in parse_shell(_launch_lines(text)).commands:
@@ -173,16 +157,35 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
                 break
             env[name] = _expand(val, env)
         env.update(cmd.env)
-        argv = [_expand(a, env) for a in cmd.argv]
-        if argv[0] == "cd":
-            here = _cd(here, argv[1] if len(argv) > 1 else "", path, root)
-            continue
-        expanded = Command(argv, cmd.start, cmd.env, cmd.token_pos)
+        written = {_expand(t, env) for off, t in writes if off < cmd.start}
+        expanded = _expanded(cmd, env)
         line = first_line + text.count("\n", 0, cmd.start)
-        r = _command(expanded, f"{path}:{line}", here, root, env, readme)
-        if r is not None:
-            out.append(r)
+        for one in unwrap(expanded):  # srun / nohup / bash -c '...' run the launch inside them
+            if one.argv[0] == "cd":
+                here = _cd(here, one.argv[1] if len(one.argv) > 1 else "", path, root)
+                continue
+            r = _command(one, f"{path}:{line}", here, root, {**env, **one.env}, readme, written)
+            if r is not None:
+                out.append(r)
     return out
+
+
+def _expanded(cmd: Command, env: Dict[str, str]) -> Command:
+    """``cmd`` with its variables expanded; a word that is only a variable holding several words (``$OPTS``,
+    ``${CMD}``) is split into them, as the shell splits an unquoted expansion."""
+    argv: List[str] = []
+    pos: List[int] = []
+    for a, p in zip(cmd.argv, cmd.token_pos):
+        val = _expand(a, env)
+        words = [val]
+        if val != a and _VAR.fullmatch(a) and len(val.split()) > 1:
+            try:
+                words = shlex.split(val)
+            except ValueError:
+                words = val.split()
+        argv += words
+        pos += [p] * len(words)
+    return Command(argv or [""], cmd.start, cmd.env, pos or [cmd.start])
 
 
 def _cd(here: str, to: str, path: str, root: str) -> str:
@@ -201,8 +204,8 @@ def _inside(path: str, root: str) -> bool:
     return rel == "." or not rel.startswith("..")
 
 
-def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str], readme: bool = False
-             ) -> Optional[Recipe]:
+def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str], readme: bool = False,
+             written: Collection[str] = ()) -> Optional[Recipe]:
     argv = cmd.argv
     prog = argv[0].rsplit("/", 1)[-1] if argv else ""
     launcher = cmd.launcher
@@ -212,7 +215,7 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
         return None
     r = Recipe(where, launcher=launcher)
     at = _entry(r, argv, path, root, readme)
-    _options(r, argv[at + 1:] if at is not None else [], path, root, readme)
+    _options(r, argv[at + 1:] if at is not None else [], path, root, readme, written)
     if launcher == "accelerate":
         _accelerate_launch(r, cmd, path, root)
     stage = env.get("ACCELERATE_DEEPSPEED_ZERO_STAGE")
@@ -239,21 +242,28 @@ def _entry(r: Recipe, argv: List[str], path: str, root: str, readme: bool = Fals
     return None
 
 
-def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = False) -> None:
-    """Configs, stage flags and training YAMLs among the entry script's arguments."""
+def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = False,
+             written: Collection[str] = ()) -> None:
+    """Configs, stage flags and training YAMLs among the entry script's arguments (``written``: the files the
+    script wrote before the launch: a config it generates is none of the project's files)."""
     off: Set[str] = set()
     for i, a in enumerate(args):
         key, eq, val = a.partition("=")
         if not eq:
             val = args[i + 1] if i + 1 < len(args) else ""
         if key.startswith("--") and len(key) > 2:
+            name = key[2:].replace("-", "_")
             if val.lower() in _FALSE and (eq or not val.startswith("-")):
-                off.add(key[2:].replace("-", "_"))  # `--use_lora False` passes nothing, also over a YAML's key
+                off.add(name)  # `--use_lora False` passes nothing, also over a YAML's key
             else:
-                r.flags.add(key[2:].replace("-", "_"))
+                r.flags.add(name)
+                if val and not val.startswith("-") and "$" not in val:  # and its value: `--bits 16` is no `bits == 4`
+                    r.flags.add(name + "=" + val)
         if key in _CFG_FLAGS and val and not val.startswith("-") and val.lower() not in ("true", "false"):
             r.names_config = True
             r.flag_loaded_by = r.flag_loaded_by or ("deepspeed" if key == "--deepspeed_config" else "trainer")
+            if val in written:
+                continue
             cfg = resolve(val, path, root)
             if cfg is None and readme:  # a README: beside the entry script it names, else the one such file
                 cfg = (resolve(val, r.entry, root) if r.entry else None) or \
@@ -280,12 +290,20 @@ def _config_stage(r: Recipe) -> None:
             r.stage, r.stage_source = st, f"zero_optimization stage {st} in {cfg} ({r.where})"
 
 
+def yaml_deepspeed(text: str) -> "Optional[re.Match[str]]":
+    """The ``deepspeed:`` key of a training YAML (top level, or in a section with a config file as its value)."""
+    return _YAML_DS.search(text) or _YAML_DS_NESTED.search(text)
+
+
 def _training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
     """A YAML handed to the entry script: its top-level keys are options it sets (``load_in_4bit: true`` as
     ``--load_in_4bit``, as TRL's and similar parsers read ``--config``), and a ``deepspeed:`` key names a config."""
     text = _read(yaml)
-    r.flags.update(k for k, v in _YAML_KEY.findall(text) if v.strip().strip("'\"").lower() not in _YAML_OFF)
-    m = _YAML_DS.search(text)
+    for k, v in _YAML_KEY.findall(text):
+        v = v.strip().strip("'\"")
+        if v.lower() not in _YAML_OFF:
+            r.flags.update((k, f"{k}={v}"))
+    m = yaml_deepspeed(text)
     if m is None:
         return
     r.names_config = True
@@ -332,10 +350,10 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
     if kind == "shell":
         return shell_recipes(path, text, root)
     if kind == "markdown":
-        return [r for start, block in _code_blocks(text) for r in shell_recipes(path, block, root, start, True)]
+        return [r for start, block in code_blocks(text) for r in shell_recipes(path, block, root, start, True)]
     if kind == "accelerate":
         r = Recipe(f"{path}:1")
-        if _YAML_DS.search(text):
+        if yaml_deepspeed(text):
             _training_yaml(r, path, path, root)
         else:
             _accelerate_yaml(r, path, root, named=False)
@@ -355,45 +373,6 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
         _config_stage(r)
         return [r] if r.names_config else []
     return []
-
-
-def _code_blocks(text: str) -> List[Tuple[int, str]]:
-    """(first line, text) of each shell (or unlabelled) fenced code block of a Markdown file that may launch
-    something; ``$ `` prompts removed."""
-    out: List[Tuple[int, str]] = []
-    fences = list(_FENCE.finditer(text))
-    i = 0
-    while i + 1 < len(fences):
-        opening, closing = fences[i], fences[i + 1]
-        if closing.group(1) != opening.group(1) or closing.group(2):  # not a closing fence: skip the opening
-            i += 1
-            continue
-        i += 2
-        block = text[opening.end() + 1:closing.start()]
-        if opening.group(2).lower() in _SHELL_LANGS and _LAUNCH_WORD.search(block):
-            block = re.sub(r"(?m)^([ \t]*)\$ ", r"\1", block)
-            out.append((text.count("\n", 0, opening.end()) + 2, block))
-    return out
-
-
-def markdown_files(root: str, dirs: "Iterator[str]") -> List[str]:
-    """README-like Markdown files in ``root``, the given directories (where the project's files are) and the
-    directories between them and ``root`` (a sub-project's README above its ``src/``)."""
-    out = []
-    root = os.path.normpath(root)
-    wanted = {root}
-    for d in set(dirs):
-        d = os.path.normpath(d)
-        while d not in wanted and _inside(d, root):
-            wanted.add(d)
-            d = os.path.dirname(d) or "."
-    for d in sorted(wanted):
-        try:
-            names = sorted(os.listdir(d))
-        except OSError:
-            continue
-        out += [os.path.normpath(os.path.join(d, n)) for n in names if n.lower().endswith(".md")]
-    return out
 
 
 def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:

@@ -31,6 +31,14 @@ def _other_versions(keys: Tuple[K.ConfigKey, ...], name: str) -> str:
     return ""
 
 
+def _nested_home(key: str) -> str:
+    """The validated block (``zero_optimization``) that has ``key`` as one of its own keys, else ""."""
+    for path, (keys, _) in K.VALIDATED_BLOCKS.items():
+        if len(path) == 1 and any(k.name == key for k in keys):
+            return path[0]
+    return ""
+
+
 def check(t: Target) -> Iterator[Hit]:
     root = t.doc.root if t.doc else None
     if root is None or root.kind != "object":
@@ -40,6 +48,12 @@ def check(t: Target) -> Iterator[Hit]:
     for m in root.members:
         if m.key not in _ALL_TOP and m.key not in removed:
             sug = _suggest(m.key, sorted(_ALL_TOP))
+            home = "" if sug else _nested_home(m.key)
+            if home:  # a block's key written at the top level (``offload_optimizer``): its setting is lost too
+                yield RULE.hit(t, m.start, f"unknown top-level key {m.key!r}: it belongs in {home}, where DeepSpeed "
+                               "reads it", "DeepSpeed silently ignores unknown top-level keys: the setting has no "
+                               f"effect until it moves into {home}.", severity=Severity.WARNING)
+                continue
             # a misspelt key's setting is silently lost (a warning); any other extra key is a note to the reader
             yield RULE.hit(t, m.start, f"unknown top-level key {m.key!r}" + (
                                f": did you mean {sug!r}?" if sug else ": DeepSpeed ignores it"),
@@ -110,7 +124,8 @@ RULE = Rule(
          "finding per block (pydantic rejects all of a block's extra keys in one ValidationError). "
          "An error inside zero_optimization / offload_* / fp16 / bf16 (0.17.1+ for fp16/bf16), where pydantic "
          "rejects it; at the top level, where DeepSpeed silently ignores it, a warning when it is a misspelling of a "
-         "known key (that setting keeps its default) and info otherwise (a key DeepSpeed never reads).",
+         "known key or a key of a block written at the top level (`offload_optimizer` outside `zero_optimization`): "
+         "that setting keeps its default; info otherwise (a key DeepSpeed never reads).",
         why="Inside validated blocks DeepSpeed raises a ValidationError; at the top level a typo silently does nothing.",
         fix="Rename the key (the suggested spelling is offered as an unsafe fix)."),
     check=check,

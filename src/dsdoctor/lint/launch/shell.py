@@ -116,3 +116,39 @@ def _one(line: str, start: int, out: Script) -> None:
                 out.exports.setdefault(key, base)
             continue
         out.commands.append(Command(toks, base, env, positions))
+
+
+# programs that run the command after their own options: ``srun -p part --gres=gpu:8 python train.py``,
+# ``nohup deepspeed ...``, ``env K=V torchrun ...``
+WRAPPERS = ("srun", "nohup", "env", "time", "exec", "stdbuf")
+_SHELLS = ("bash", "sh", "zsh")
+
+
+def _starts_launch(tok: str) -> bool:
+    prog = tok.rsplit("/", 1)[-1]
+    return prog in LAUNCHERS or prog.startswith("python") or prog in _SHELLS
+
+
+def unwrap(cmd: Command) -> List[Command]:
+    """The commands a wrapped launch runs: after a wrapper and its options (``srun ... python train.py`` ->
+    ``python train.py``) and inside ``bash -c '<command>'`` / ``eval <command>`` (each command of the string,
+    positioned at the string); ``[cmd]`` when it is not wrapped, ``[]`` when a wrapper runs nothing that may
+    launch training."""
+    argv, pos, env = cmd.argv, cmd.token_pos, dict(cmd.env)
+    for _ in range(4):  # srun bash -c '...': a few levels at most
+        prog = argv[0].rsplit("/", 1)[-1] if argv else ""
+        if prog in WRAPPERS:
+            at = next((i for i in range(1, len(argv)) if _starts_launch(argv[i])), None)
+            if at is None:
+                return []
+            for a in argv[1:at] if prog == "env" else ():
+                if _ASSIGN.match(a):
+                    env[a.split("=", 1)[0]] = a.split("=", 1)[1]
+            argv, pos = argv[at:], pos[at:]
+        elif prog in _SHELLS and argv[1:2] == ["-c"] and len(argv) > 2 or prog == "eval" and len(argv) > 1:
+            inner = parse(argv[2] if prog != "eval" else " ".join(argv[1:])).commands
+            at = pos[min(2, len(pos) - 1)]
+            return [Command(c.argv, cmd.start, {**env, **c.env}, [at] * len(c.argv)) for c in inner]
+        else:
+            break
+    return [cmd] if argv is cmd.argv else [Command(argv, cmd.start, env, pos)]

@@ -5,7 +5,10 @@ A problem in the body of ``if args.bits in [4, 8]:`` (``args.q_lora``, ``trainin
 those that reach the file passes it, the finding is ``info`` ("only with --bits ..."); a launch that passes the
 option keeps it an error or warning. A negated test (``if not args.x``: the default path) never gates. So does a
 call argument whose value is set only with the option (``load_in_8bit=args.bits == 8``, ``X if args.use_lora
-else None``): an option given as false in the launch (``--use_lora False``) is not passed. Only for the rules in
+else None``): an option given as false in the launch (``--use_lora False``) is not passed. Both sides of an ``and``
+gate (``args.use_lora and args.use_q_lora`` needs both options); an option compared with literals
+(``args.bits in [4, 8]``, ``args.mode == "qlora"``) gates against the values the launches give it (``--bits 16``
+leaves it off; a value written as a variable counts as any). Only for the rules in
 ``GATED``. A test on a parameter that every call of its function passes from an option (``if qlora:`` in
 ``load(..., qlora=args.qlora)``, default off) reads that option. For every rule: a finding in a top-level function
 or class that the file names only inside such gates (``if model_args.use_lora:
@@ -34,37 +37,35 @@ GATED = {N.ZERO3_DEVICE_MAP_CONFLICT, N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, N.QLOR
 _NAMESPACE = re.compile(r"^(\w*args|opts?|cfg)$")
 
 
-def _flags(test: Any, optional: Optional[Dict[str, Set[str]]] = None) -> Set[str]:
-    """The options a test reads positively (``args.x``, ``args.x == 4``, ``args.x in (...)``, ``and`` / ``or``);
-    ``optional``: names holding a value that is None unless an option is passed (``q is not None``, ``if q:``)."""
-    if isinstance(test, cst.BooleanOperation):
-        left, right = _flags(test.left, optional), _flags(test.right, optional)
-        return left | right if left and right else set()
-    if isinstance(test, cst.Comparison):
-        if optional and isinstance(test.left, cst.Name) and len(test.comparisons) == 1 and \
-                isinstance(test.comparisons[0].operator, cst.IsNot) and \
-                isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None":
-            return set(optional.get(test.left.value, ()))
+def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None) -> List[Set[str]]:
+    """The options a test reads positively (``args.x``, ``args.x == 4``, ``args.x in (...)``, ``and`` / ``or``), as
+    alternatives: the test is false unless, for each set, the launch passes one of its options (``a and b``: two
+    sets; ``a or b``: one). An option compared with literals (``args.bits in [4, 8]``) reads ``bits=4|8``: a
+    launch that passes it with other values (``--bits 16``) leaves the test false. ``optional``: names holding a
+    value that is None unless an option is passed (``q is not None``, ``if q:``)."""
+    if optional and _is_not_none(test):
         test = test.left
     if optional and isinstance(test, cst.Name):
-        return set(optional.get(test.value, ()))
+        return [set(optional[test.value])] if test.value in optional else []
+    if isinstance(test, cst.BooleanOperation):
+        left, right = _alts(test.left, optional), _alts(test.right, optional)
+        if not (left and right):
+            return []
+        return left + right if isinstance(test.operator, cst.And) else [set().union(*left, *right)]
+    values: List[str] = []
+    if isinstance(test, cst.Comparison):
+        values = _literals(test)
+        test = test.left
     if isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and _NAMESPACE.match(test.value.value):
-        return {test.attr.value}
-    return set()
+        return [{test.attr.value + ("=" + "|".join(values) if values else "")}]
+    return []
 
 
-def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None) -> Set[str]:
-    """The options a call argument's value is set only with: ``load_in_8bit=args.bits == 8`` (``==`` / ``in``
-    a literal), ``quantization_config=BitsAndBytesConfig(...) if args.use_lora else None``, TRL's
-    ``get_quantization_config(model_args)`` (None unless ``--load_in_4bit`` / ``--load_in_8bit``)."""
-    if isinstance(value, cst.Comparison):
-        ops = all(isinstance(t.operator, (cst.Equal, cst.In)) for t in value.comparisons)
-        lits = all(isinstance(t.comparator, (cst.Integer, cst.SimpleString, cst.Tuple, cst.List, cst.Set))
-                   for t in value.comparisons)
-        return _flags(value) if ops and lits else set()
-    if isinstance(value, cst.IfExp) and isinstance(value.orelse, cst.Name) and value.orelse.value in ("None", "False"):
-        return _flags(value.test, optional)
-    return _optional_call(value)
+def _is_not_none(test: Any) -> bool:
+    """``name is not None``."""
+    return isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and len(test.comparisons) == 1 \
+        and isinstance(test.comparisons[0].operator, cst.IsNot) \
+        and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"
 
 
 def _optional_call(value: Any) -> Set[str]:
@@ -75,6 +76,61 @@ def _optional_call(value: Any) -> Set[str]:
         if name == TRL.QUANTIZATION_CONFIG:
             return set(TRL.QUANTIZATION_OPTIONS)
     return set()
+
+
+def _flags(test: Any) -> Set[str]:
+    """Every option :func:`_alts` reads, in one set (any of them may turn the test on)."""
+    return set().union(*_alts(test))
+
+
+def _literals(test: Any) -> List[str]:
+    """The values ``x == 4`` / ``x in (4, 8)`` / ``x == "nf4"`` allows (all comparisons ``==`` / ``in`` literal
+    numbers or strings); [] when not only such."""
+    out: List[str] = []
+    for t in test.comparisons:
+        if not isinstance(t.operator, (cst.Equal, cst.In)):
+            return []
+        items = [e.value for e in t.comparator.elements] if isinstance(t.comparator, (cst.Tuple, cst.List, cst.Set)) \
+            else [t.comparator]
+        for it in items:
+            if isinstance(it, cst.Integer):
+                out.append(it.value)
+            elif isinstance(it, cst.SimpleString):
+                out.append(it.value[1:-1])
+            else:
+                return []
+    return out
+
+
+def is_open(flag: str, passed: Set[str]) -> bool:
+    """Does a launch passing ``passed`` (``bits``, and ``bits=16`` where it gives a value) turn on the option test
+    ``flag`` (``bits``, or ``bits=4|8``: only those values)?"""
+    name, eq, allowed = flag.partition("=")
+    if name not in passed:
+        return False
+    given = {p.split("=", 1)[1] for p in passed if p.startswith(name + "=")}
+    return not eq or not given or bool(given & set(allowed.split("|")))
+
+
+def shown(flag: str) -> str:
+    """``bits=4|8`` as a reader writes the option: ``bits 4/8``."""
+    name, eq, allowed = flag.partition("=")
+    return name + (" " + "/".join(allowed.split("|")) if eq else "")
+
+
+def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None) -> List[Set[str]]:
+    """The options a call argument's value is set only with: ``load_in_8bit=args.bits == 8`` (``==`` / ``in``
+    a literal), ``quantization_config=BitsAndBytesConfig(...) if args.use_lora else None``, TRL's
+    ``get_quantization_config(model_args)`` (None unless ``--load_in_4bit`` / ``--load_in_8bit``)."""
+    if isinstance(value, cst.Comparison):
+        ops = all(isinstance(t.operator, (cst.Equal, cst.In)) for t in value.comparisons)
+        lits = all(isinstance(t.comparator, (cst.Integer, cst.SimpleString, cst.Tuple, cst.List, cst.Set))
+                   for t in value.comparisons)
+        return _alts(value) if ops and lits else []
+    if isinstance(value, cst.IfExp) and isinstance(value.orelse, cst.Name) and value.orelse.value in ("None", "False"):
+        return _alts(value.test, optional)
+    got = _optional_call(value)
+    return [got] if got else []
 
 
 def _gates(src: Any) -> "Gates":
@@ -89,11 +145,6 @@ def _gates(src: Any) -> "Gates":
 
     def here() -> Dict[str, Set[str]]:
         return optional.setdefault(id(stack[-1]) if stack else 0, {})
-
-    def span(node: Any, flags: Set[str], lines: bool = False) -> None:
-        r = src.positions[node]
-        out.append(((r.start.line, 0 if lines else r.start.column), (r.end.line, _EOL if lines else r.end.column),
-                    flags))
 
     class Visit(cst.CSTVisitor):
         def visit_FunctionDef(self, node: Any) -> None:
@@ -111,22 +162,23 @@ def _gates(src: Any) -> "Gates":
                 else:
                     here().pop(target.value, None)
 
-        def visit_If(self, node: Any) -> None:
-            flags = _flags(node.test, here())
-            if not flags and stack and isinstance(node.test, cst.Name):
-                flags = params.get((id(stack[-1]), node.test.value), set())
-            if flags:
-                span(node.body, flags, lines=True)
-
         def visit_Call(self, node: Any) -> None:
             flags = _optional_call(node)
             if flags:
-                span(node, flags)
+                r = src.positions[node]
+                out.append(((r.start.line, r.start.column), (r.end.line, r.end.column), flags))
+
+        def visit_If(self, node: Any) -> None:
+            alts = _alts(node.test, here())
+            if not alts and stack and isinstance(node.test, cst.Name):
+                alts = [f for f in [params.get((id(stack[-1]), node.test.value), set())] if f]
+            body = src.positions[node.body]
+            out.extend(((body.start.line, 0), (body.end.line, _EOL), flags) for flags in alts)
 
         def visit_Arg(self, node: Any) -> None:
-            flags = _value_flags(node.value, here()) if node.keyword is not None else set()
-            if flags:
-                span(node, flags)
+            r = src.positions[node]
+            out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags)
+                       for flags in (_value_flags(node.value, here()) if node.keyword is not None else []))
 
     src.module.visit(Visit())
     return out
@@ -224,7 +276,8 @@ def gating_flag(src: Any, where: List[Pos], passed: Set[str], cache: Dict[str, G
         cache["defs"] = def_gates(src, cache["gates"], taken)
     found: Optional[str] = None
     for pos in where:
-        hit = [" or --".join(sorted(f)) for start, end, f in cache[kind] if start <= pos < end and not f & passed]
+        hit = [" or --".join(shown(x) for x in sorted(f)) for start, end, f in cache[kind]
+               if start <= pos < end and not any(is_open(x, passed) for x in f)]
         if not hit:
             return None
         found = found or hit[0]

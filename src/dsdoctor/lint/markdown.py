@@ -1,0 +1,91 @@
+"""README-like Markdown of a project: the files (:func:`markdown_files`), the fenced shell code blocks that may
+launch something (:func:`code_blocks`), read as launch recipes by :mod:`.recipes`, and the project file a path
+written for a reader elsewhere names (:func:`resolve_anywhere`)."""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from typing import Iterator, List, Optional, Tuple
+
+from .discover import _walk_into
+
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+-]*)[^\n]*$", re.M)
+_SHELL_LANGS = ("", "bash", "sh", "shell", "console", "zsh", "shell-session")
+MAX_INDEX = 20000  # files indexed to find what a README command names from another directory
+LAUNCH_WORD = re.compile(r"deepspeed|torchrun|accelerate|python|torch\.distributed")
+
+
+def _inside(path: str, root: str) -> bool:
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    return rel == "." or not rel.startswith("..")
+
+
+def code_blocks(text: str) -> List[Tuple[int, str]]:
+    """(first line, text) of each shell (or unlabelled) fenced code block of a Markdown file that may launch
+    something; ``$ `` prompts removed."""
+    out: List[Tuple[int, str]] = []
+    fences = list(_FENCE.finditer(text))
+    i = 0
+    while i + 1 < len(fences):
+        opening, closing = fences[i], fences[i + 1]
+        if closing.group(1) != opening.group(1) or closing.group(2):  # not a closing fence: skip the opening
+            i += 1
+            continue
+        i += 2
+        block = text[opening.end() + 1:closing.start()]
+        if opening.group(2).lower() in _SHELL_LANGS and LAUNCH_WORD.search(block):
+            block = re.sub(r"(?m)^([ \t]*)\$ ", r"\1", block)
+            out.append((text.count("\n", 0, opening.end()) + 2, block))
+    return out
+
+
+def markdown_files(root: str, dirs: "Iterator[str]") -> List[str]:
+    """README-like Markdown files in ``root``, the given directories (where the project's files are) and the
+    directories between them and ``root`` (a sub-project's README above its ``src/``)."""
+    out = []
+    root = os.path.normpath(root)
+    wanted = {root}
+    for d in set(dirs):
+        d = os.path.normpath(d)
+        while d not in wanted and _inside(d, root):
+            wanted.add(d)
+            d = os.path.dirname(d) or "."
+    for d in sorted(wanted):
+        try:
+            names = sorted(os.listdir(d))
+        except OSError:
+            continue
+        out += [os.path.normpath(os.path.join(d, n)) for n in names if n.lower().endswith(".md")]
+    return out
+
+
+@lru_cache(maxsize=8)
+def _index(root: str) -> Tuple[str, ...]:
+    """The project's files (relative paths as lint shows them), walked once per root when a README needs it."""
+    out: List[str] = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if _walk_into(os.path.join(d, x), x, True))
+        out += [os.path.normpath(os.path.join(d, f)) for f in files]
+        if len(out) > MAX_INDEX:
+            break
+    return tuple(out)
+
+
+def resolve_anywhere(ref: str, near: str, root: str) -> Optional[str]:
+    """The one file of the project whose path ends with ``ref`` (a README's path written for a reader in another
+    directory): among those under ``near`` if any are, else in the whole project; None when none or several. A
+    leading ``../`` is the reader's own step out of a subdirectory (``cd sft`` in an earlier block): the rest of
+    the path is matched."""
+    ref = os.path.normpath(ref)
+    while ref.startswith(".." + os.sep):
+        ref = ref[3:]
+    if not ref or "$" in ref or os.path.isabs(ref) or ref.startswith(".."):
+        return None
+    tail = os.sep + ref
+    hits = [f for f in _index(os.path.normpath(root)) if (os.sep + f).endswith(tail)]
+    near = os.path.normpath(near)
+    close = [f for f in hits if near in (".", "") or f.startswith(near + os.sep)]
+    pick = close or hits
+    return pick[0] if len(pick) == 1 else None

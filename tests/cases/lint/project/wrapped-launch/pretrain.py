@@ -1,0 +1,6 @@
+"""Continued pre-training; launched with ZeRO-2 only."""
+from transformers import AutoModelForCausalLM, HfArgumentParser, Trainer, TrainingArguments
+
+args, = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses(return_remaining_strings=True)[:1]
+model = AutoModelForCausalLM.from_pretrained("gpt2", low_cpu_mem_usage=True, device_map="auto")
+Trainer(model=model, args=args).train()
