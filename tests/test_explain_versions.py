@@ -155,9 +155,11 @@ def test_a_one_line_paste_of_a_package_class_method_or_keyword() -> None:
     g = api_mismatch(kw, [])
     assert g is not None and (g["kind"], g["unframed"]) == ("keyword", "1")
     first = diagnose_log(kw + "\n").findings[0]
-    assert first.name == "package-versions-incompatible" and "removed `dispatch_batches`" in first.title
+    # Accelerate read from its first release: the history also says when it was added (0.5.0)
+    assert first.name == "package-versions-incompatible" and "`dispatch_batches`" in first.title
+    assert "removed it in 1.0.0" in first.title
     assert "no frame" in first.explanation and "your code passes" not in first.explanation
-    assert any("accelerate<1.0.0" in c for fx in first.fixes for c in fx.commands)
+    assert any("accelerate>=0.5.0,<1.0.0" in c for fx in first.fixes for c in fx.commands)
     # the log shows a release that takes it: the history does not explain it
     assert api_mismatch(kw, [], {"accelerate": "0.34.2"}) is None
     member = "AttributeError: 'DeepSpeedZeRoOffload' object has no attribute '_register_hooks_recursively'"
@@ -169,3 +171,4 @@ def test_a_one_line_paste_of_a_package_class_method_or_keyword() -> None:
                  "AttributeError: 'DeepSpeedZeroOptimizer' object has no attribute 'no_such_method'"):
         assert api_mismatch(line, []) is None, line
         assert diagnose_log(line + "\n").findings[0].name == "unknown", line
+
