@@ -172,3 +172,18 @@ def test_a_one_line_paste_of_a_package_class_method_or_keyword() -> None:
         assert api_mismatch(line, []) is None, line
         assert diagnose_log(line + "\n").findings[0].name == "unknown", line
 
+
+def test_a_member_only_another_package_s_wrapper_defines() -> None:
+    """A DeepSpeed object asked for a method no DeepSpeed release read defines, which Accelerate's one wrapper of
+    DeepSpeed's objects (``DeepSpeedOptimizerWrapper``) gained in 0.10.0 (Accelerate is read from its first release):
+    the answer names Accelerate and the release; silent when the log shows an Accelerate that has it, or when the
+    class's own package defines the method."""
+    line = "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'step_was_skipped'"  # a one-line paste
+    assert api_mismatch(line, []) is not None
+    first = diagnose_log(line + "\n").findings[0]
+    assert first.name == "package-versions-incompatible"
+    assert "`DeepSpeedOptimizerWrapper.step_was_skipped`" in first.title and "in 0.10.0" in first.title
+    assert any("accelerate>=0.10.0" in c for fx in first.fixes for c in fx.commands)
+    assert api_mismatch(line, [], {"accelerate": "0.12.0"}) is None  # that Accelerate has it: not this
+    # a method DeepSpeed itself defines on some class: no wrapper answer
+    assert api_mismatch("AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'save_checkpoint'", []) is None
