@@ -155,9 +155,9 @@ def test_a_one_line_paste_of_a_package_class_method_or_keyword() -> None:
     g = api_mismatch(kw, [])
     assert g is not None and (g["kind"], g["unframed"]) == ("keyword", "1")
     first = diagnose_log(kw + "\n").findings[0]
-    # Accelerate read from its first release: the history also says when it was added (0.5.0)
-    assert first.name == "package-versions-incompatible" and "`dispatch_batches`" in first.title
-    assert "removed it in 1.0.0" in first.title
+    # Accelerate read from its first release: the history also says when it was added (0.5.0), after the removal
+    assert first.name == "package-versions-incompatible" and "removed `dispatch_batches`" in first.title
+    assert "in 1.0.0" in first.title and "added it in 0.5.0" in first.title
     assert "no frame" in first.explanation and "your code passes" not in first.explanation
     assert any("accelerate>=0.5.0,<1.0.0" in c for fx in first.fixes for c in fx.commands)
     # the log shows a release that takes it: the history does not explain it

@@ -104,18 +104,17 @@ def _describe(span: Span, what: str) -> Tuple[str, List[str]]:
         return "", []  # gone and back again: which side the installed release is on is unknown
     lo, hi = span.ranges[0]
     parts, pins = [], []
-    if lo > 0:
-        exact = H.exact_step(pkg, read[lo - 1], read[lo])
-        parts.append(f"{pkg} added {what} in {read[lo]}" if exact else
-                     f"{pkg} added {what} after {read[lo - 1]}, by {read[lo]}")
-        pins.append(f">={read[lo]}")
-    if hi + 1 < len(read):
+    if hi + 1 < len(read):  # a removal first: a failing install is more often past it than before the addition
         exact = H.exact_step(pkg, read[hi], read[hi + 1])
-        it = "it" if parts else what
-        parts.append(f"{pkg} removed {it} in {read[hi + 1]}" if exact else
-                     f"{pkg} removed {it} after {read[hi]}, by {read[hi + 1]}")
+        parts.append(f"{pkg} removed {what} in {read[hi + 1]}" if exact else
+                     f"{pkg} removed {what} after {read[hi]}, by {read[hi + 1]}")
         parts[-1] += f"; {read[hi]} is the last release read that has it"
         pins.append(f"<{read[hi + 1]}" if exact else f"<={read[hi]}")
+    if lo > 0:
+        exact = H.exact_step(pkg, read[lo - 1], read[lo])
+        it = "it" if parts else what
+        parts.append(f"{pkg} added {it} in {read[lo]}" if exact else f"{pkg} added {it} after {read[lo - 1]}, by {read[lo]}")
+        pins.insert(0, f">={read[lo]}")
     if not parts:
         parts.append(f"every {pkg} release read ({read[0]}-{read[-1]}) has {what}: the installed one is older "
                      f"than {read[0]} (or a broken install)")
