@@ -71,7 +71,9 @@ PACKAGES: Dict[str, Package] = {
     "transformers": Package("transformers", "transformers", "4.0.0", "ends", "wheel",
                             lambda p: _py_under("transformers")(p) and (not p.startswith("transformers/models/")
                                                                         or p.startswith("transformers/models/auto/"))),
-    "accelerate": Package("accelerate", "accelerate", "0.0.1", "ends", "wheel", _py_under("accelerate")),
+    # Accelerate 0.0.1 is a name placeholder (its one file sets __version__): read from it, every API would look
+    # "added in 0.1.0" and a method every release has would no longer be told from one a release added
+    "accelerate": Package("accelerate", "accelerate", "0.1.0", "ends", "wheel", _py_under("accelerate")),
     "peft": Package("peft", "peft", "0.0.1", "ends", "wheel", _py_under("peft")),
     "trl": Package("trl", "trl", "0.0.1", "ends", "wheel", _py_under("trl")),
     "torch": Package("torch", "torch", "2.0.0", "ends", "mac-wheel", _torch_keep),
