@@ -155,9 +155,11 @@ def test_a_one_line_paste_of_a_package_class_method_or_keyword() -> None:
     g = api_mismatch(kw, [])
     assert g is not None and (g["kind"], g["unframed"]) == ("keyword", "1")
     first = diagnose_log(kw + "\n").findings[0]
+    # Accelerate read from its first release: the history also says when it was added (0.5.0), after the removal
     assert first.name == "package-versions-incompatible" and "removed `dispatch_batches`" in first.title
+    assert "in 1.0.0" in first.title and "added it in 0.5.0" in first.title
     assert "no frame" in first.explanation and "your code passes" not in first.explanation
-    assert any("accelerate<1.0.0" in c for fx in first.fixes for c in fx.commands)
+    assert any("accelerate>=0.5.0,<1.0.0" in c for fx in first.fixes for c in fx.commands)
     # the log shows a release that takes it: the history does not explain it
     assert api_mismatch(kw, [], {"accelerate": "0.34.2"}) is None
     member = "AttributeError: 'DeepSpeedZeRoOffload' object has no attribute '_register_hooks_recursively'"
@@ -169,3 +171,19 @@ def test_a_one_line_paste_of_a_package_class_method_or_keyword() -> None:
                  "AttributeError: 'DeepSpeedZeroOptimizer' object has no attribute 'no_such_method'"):
         assert api_mismatch(line, []) is None, line
         assert diagnose_log(line + "\n").findings[0].name == "unknown", line
+
+
+def test_a_member_only_another_package_s_wrapper_defines() -> None:
+    """A DeepSpeed object asked for a method no DeepSpeed release read defines, which Accelerate's one wrapper of
+    DeepSpeed's objects (``DeepSpeedOptimizerWrapper``) gained in 0.10.0 (Accelerate is read from its first release):
+    the answer names Accelerate and the release; silent when the log shows an Accelerate that has it, or when the
+    class's own package defines the method."""
+    line = "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'step_was_skipped'"  # a one-line paste
+    assert api_mismatch(line, []) is not None
+    first = diagnose_log(line + "\n").findings[0]
+    assert first.name == "package-versions-incompatible"
+    assert "`DeepSpeedOptimizerWrapper.step_was_skipped`" in first.title and "in 0.10.0" in first.title
+    assert any("accelerate>=0.10.0" in c for fx in first.fixes for c in fx.commands)
+    assert api_mismatch(line, [], {"accelerate": "0.12.0"}) is None  # that Accelerate has it: not this
+    # a method DeepSpeed itself defines on some class: no wrapper answer
+    assert api_mismatch("AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'save_checkpoint'", []) is None

@@ -15,7 +15,7 @@ AUTO = "/venv/lib/python3.10/site-packages/transformers/models/auto/configuratio
 
 def test_data_spans_and_provenance() -> None:
     rel = MT.releases()
-    assert rel[0] == "4.26.0" and len(rel) >= 100
+    assert rel[0] == "4.10.0" and len(rel) >= 125  # releases before 4.10.0 have no CONFIG_MAPPING_NAMES
     qwen2 = MT.span("qwen2")
     assert qwen2 is not None and qwen2.added_in() == "4.37.0" and qwen2.removed_in() is None
     bert = MT.span("bert")

@@ -68,12 +68,14 @@ def _vllm_keep(path: str) -> bool:
 
 PACKAGES: Dict[str, Package] = {
     "deepspeed": Package("deepspeed", "deepspeed", "0.3.1", "all", "sdist", _py_under("deepspeed")),
-    "transformers": Package("transformers", "transformers", "4.26.0", "ends", "wheel",
+    "transformers": Package("transformers", "transformers", "4.0.0", "ends", "wheel",
                             lambda p: _py_under("transformers")(p) and (not p.startswith("transformers/models/")
                                                                         or p.startswith("transformers/models/auto/"))),
-    "accelerate": Package("accelerate", "accelerate", "0.15.0", "ends", "wheel", _py_under("accelerate")),
-    "peft": Package("peft", "peft", "0.3.0", "ends", "wheel", _py_under("peft")),
-    "trl": Package("trl", "trl", "0.4.0", "ends", "wheel", _py_under("trl")),
+    # Accelerate 0.0.1 is a name placeholder (its one file sets __version__): read from it, every API would look
+    # "added in 0.1.0" and a method every release has would no longer be told from one a release added
+    "accelerate": Package("accelerate", "accelerate", "0.1.0", "ends", "wheel", _py_under("accelerate")),
+    "peft": Package("peft", "peft", "0.0.1", "ends", "wheel", _py_under("peft")),
+    "trl": Package("trl", "trl", "0.0.1", "ends", "wheel", _py_under("trl")),
     "torch": Package("torch", "torch", "2.0.0", "ends", "mac-wheel", _torch_keep),
     "vllm": Package("vllm", "vllm", "0.4.0", "ends", "sdist", _vllm_keep),
 }

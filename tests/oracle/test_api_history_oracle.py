@@ -73,8 +73,9 @@ def test_the_real_failure_and_explain(real_log: str, tmp_path: Path) -> None:
     first = rep["diagnoses"][0]
     text = json.dumps(first)
     assert first["name"] == N.PACKAGE_VERSIONS_INCOMPATIBLE, text
+    # Accelerate is read from its first release: added in 0.5.0, removed in 1.0.0 (no installed version shown)
     assert "accelerate removed `dispatch_batches`" in text and "1.0.0" in text, text
-    assert "accelerate<1.0.0" in text, text
+    assert "accelerate>=0.5.0,<1.0.0" in text, text
 
 
 def test_the_pasted_line_alone_and_the_environment(pair: Path, real_log: str, tmp_path: Path) -> None:
@@ -87,7 +88,7 @@ def test_the_pasted_line_alone_and_the_environment(pair: Path, real_log: str, tm
     first = _dsdoctor("explain", str(path), env=_env())["diagnoses"][0]
     text = json.dumps(first)
     assert first["name"] == N.PACKAGE_VERSIONS_INCOMPATIBLE, text
-    assert "accelerate<1.0.0" in text and "no frame" in text and "environment" not in first["explanation"], text
+    assert "accelerate>=0.5.0,<1.0.0" in text and "no frame" in text and "environment" not in first["explanation"], text
     first = _dsdoctor("explain", "--env", "--python", str(pair), str(path), env=_env())["diagnoses"][0]
     text = json.dumps(first)
     assert first["name"] == N.PACKAGE_VERSIONS_INCOMPATIBLE, text

@@ -142,6 +142,11 @@ def callables_named(qualname: str) -> List[Tuple[str, str]]:
     return list(_by_qualname().get(qualname, ()))
 
 
+def methods_named(name: str) -> List[Tuple[str, str]]:
+    """Every (module, ``Class.name``) defining a method ``name`` on a class of its own."""
+    return [row for q, rows in _by_qualname().items() if q.count(".") == 1 and q.endswith("." + name) for row in rows]
+
+
 def class_named(cls: str) -> List[Tuple[str, str]]:
     """Every (module, class) named ``cls`` (a class with at least one method read)."""
     return sorted({(m, q.split(".")[0]) for m, q in callables_named(f"{cls}.__init__")})

@@ -43,10 +43,37 @@ def _history(kind: str, module: str, name: str) -> Optional[Tuple[str, str, Span
             span = H.callable_span(mod, f"{cls}.{name}")
             if span is not None and span.ranges:
                 return mod.split(".")[0], f"the method `{cls}.{name}` (`{mod}`)", span
-        return None
+        return _wrapper(module, name)
     if kind == "keyword":
         return _keyword(module, name)
     return None
+
+
+def _wrapper(cls: str, name: str) -> Optional[Tuple[str, str, Span]]:
+    """A member that no release read of the class's package defines on any class, while one other package read
+    defines it on its one wrapper for that package's objects (a class of its own named after the package, ``...Wrapper``:
+    Accelerate's ``DeepSpeedOptimizerWrapper.step_was_skipped``, for a DeepSpeed ``DeepSpeedZeroOptimizer``), added
+    in one release after its first read: code written for the wrapper asked the wrapped object itself (the
+    wrapper's package before that release, or a call that skips the wrapper). None otherwise."""
+    owners = {mod.split(".")[0] for mod, _ in H.class_named(cls)}
+    if len(owners) != 1:
+        return None
+    pkg = owners.pop()
+    named = H.methods_named(name)
+    if any(mod.split(".")[0] == pkg for mod, _ in named):
+        return None  # the package defines it somewhere: another of its classes, not a wrapper's
+    key = pkg.replace("_", "")
+    wraps = [(mod, q) for mod, q in named if q.split(".")[0].lower().startswith(key) and q.split(".")[0].endswith("Wrapper")]
+    if len(wraps) != 1:
+        return None
+    mod, qual = wraps[0]
+    span = H.callable_span(mod, qual)
+    if span is None or len(span.ranges) != 1 or span.ranges[0][0] == 0:
+        return None  # in every release read, or gone and back: no release says when the asker changed
+    every = H.releases(pkg)
+    what = (f"the method `{qual}` (`{mod}`, {mod.split('.')[0]}'s wrapper of {pkg}'s objects; no {pkg} release read"
+            f"{f' ({every[0]}-{every[-1]})' if every else ''} defines `{name}`)")
+    return mod.split(".")[0], what, span
 
 
 def _keyword(qualname: str, kw: str) -> Optional[Tuple[str, str, Span]]:
@@ -77,18 +104,17 @@ def _describe(span: Span, what: str) -> Tuple[str, List[str]]:
         return "", []  # gone and back again: which side the installed release is on is unknown
     lo, hi = span.ranges[0]
     parts, pins = [], []
-    if lo > 0:
-        exact = H.exact_step(pkg, read[lo - 1], read[lo])
-        parts.append(f"{pkg} added {what} in {read[lo]}" if exact else
-                     f"{pkg} added {what} after {read[lo - 1]}, by {read[lo]}")
-        pins.append(f">={read[lo]}")
-    if hi + 1 < len(read):
+    if hi + 1 < len(read):  # a removal first: a failing install is more often past it than before the addition
         exact = H.exact_step(pkg, read[hi], read[hi + 1])
-        it = "it" if parts else what
-        parts.append(f"{pkg} removed {it} in {read[hi + 1]}" if exact else
-                     f"{pkg} removed {it} after {read[hi]}, by {read[hi + 1]}")
+        parts.append(f"{pkg} removed {what} in {read[hi + 1]}" if exact else
+                     f"{pkg} removed {what} after {read[hi]}, by {read[hi + 1]}")
         parts[-1] += f"; {read[hi]} is the last release read that has it"
         pins.append(f"<{read[hi + 1]}" if exact else f"<={read[hi]}")
+    if lo > 0:
+        exact = H.exact_step(pkg, read[lo - 1], read[lo])
+        it = "it" if parts else what
+        parts.append(f"{pkg} added {it} in {read[lo]}" if exact else f"{pkg} added {it} after {read[lo - 1]}, by {read[lo]}")
+        pins.insert(0, f">={read[lo]}")
     if not parts:
         parts.append(f"every {pkg} release read ({read[0]}-{read[-1]}) has {what}: the installed one is older "
                      f"than {read[0]} (or a broken install)")
