@@ -11,7 +11,7 @@ from typing import Any, List, Tuple
 import libcst as cst
 import pytest
 
-from dsdoctor.lint.script import dataflow
+from dsdoctor.lint.script import evaluation
 from dsdoctor.lint.script import walk as W
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "dsdoctor" / "lint" / "script"
@@ -140,7 +140,7 @@ def test_descendants_is_libcst_preorder() -> None:
 
 
 def _events(m: cst.Module) -> List[Any]:
-    s = dataflow.analyse(m)
+    s = evaluation.analyse(m)
     return [(e.kind, e.name, e.seq, id(e.call), e.dead, e.zero_init, e.bound, e.bare, len(e.conds)) for e in s.events] \
         + [sorted(s.name_count.items()), sorted(s.imported.items()), s.has_main, sorted(s.flag_dests)]
 
@@ -149,6 +149,6 @@ def test_analysis_same_as_with_libcst_visit(monkeypatch: pytest.MonkeyPatch) -> 
     for m in _modules():
         ours = _events(m)
         with monkeypatch.context() as mp:
-            mp.setattr(dataflow, "walk", lambda node, visitor: node.visit(visitor))
+            mp.setattr(evaluation, "walk", lambda node, visitor: node.visit(visitor))
             theirs = _events(m)
         assert ours == theirs

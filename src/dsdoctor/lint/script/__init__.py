@@ -20,7 +20,8 @@ from ..target import Target, Usage
 from .context import asked
 
 if TYPE_CHECKING:
-    from .dataflow import Event, Script, Values
+    from .dataflow import Event, Script
+    from .evaluation import Values
     from .source import Source
 
 @dataclass
@@ -86,7 +87,7 @@ def make_target(path: str, usage: Usage) -> Target:
     t = Target(path, "python", src.text, usage)
     script = values = None
     if src.module is not None:
-        from .dataflow import Values, analyse
+        from .evaluation import Values, analyse
         from .local import script_zero3
 
         script = analyse(src.module)

@@ -10,7 +10,8 @@ from typing import Any, List, Optional, Tuple
 import libcst as cst
 
 from .context import config_stage
-from .dataflow import Script, Values, dotted, kw_key
+from .dataflow import Script, dotted, kw_key
+from .evaluation import Values
 
 _CFG_KW = ("deepspeed", "config", "config_params", "hf_ds_config", "config_file_or_dict", "hf_ds_config")
 
