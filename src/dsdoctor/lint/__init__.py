@@ -171,7 +171,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
     from ..launcherfiles import env_file_vars
     from .discover import _read
 
-    base.client_optimizer, base.saves_16bit = found.client_optimizer, found.saves_16bit
+    base.client_optimizer, base.saves_16bit, base.peft = found.client_optimizer, found.saves_16bit, found.peft
     base.multinode = found.multinode
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
     base.memlock = memlock_limit()

@@ -30,6 +30,7 @@ _PY_CFG = re.compile(r"""\b(?:deepspeed|config|config_params|deepspeed_config|hf
 # a Python config (mmcv / mmengine style) that turns DeepSpeed off: the config path beside it is never loaded
 _PY_DS_OFF = re.compile(r"^deepspeed\s*=\s*False\s*(?:#.*)?$", re.M)
 _PY_DS_ASSIGN = re.compile(r"^[ \t]*(?:self\.)?deepspeed\s*(?:=(?!=)|:[^\n=]*=)", re.M)
+_PY_PEFT = re.compile(r"^[ \t]*(?:from|import)[ \t]+peft\b", re.M)
 _PY_SAVE = re.compile(r"\b(save_16bit_model|save_model|save_pretrained)\s*\(")
 _YAML_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_SAVE16 = re.compile(r"^\s*zero3_save_16bit_model\s*:\s*['\"]?(true|false)\b", re.M | re.I)
@@ -44,6 +45,7 @@ class Found:
     world_size_source: str = ""
     client_optimizer: Optional[bool] = None
     saves_16bit: Optional[bool] = None
+    peft: Optional[bool] = None  # a Python file of the project imports peft
     multinode: Optional[bool] = None
     accelerator: Optional[str] = None
     # the project model (lint/launched.py): its recipes, each config's launch world size, the Python files'
@@ -339,6 +341,8 @@ def _python(path: str, found: Found) -> None:
         found.client_optimizer = bool(re.search(r"\boptimizer\s*=", init.group(1)))
     if _PY_SAVE.search(text):
         found.saves_16bit = True
+    if _PY_PEFT.search(text):
+        found.peft = True
     if trainer:
         for cfg, how in list(found.loaded_by.items()):
             if how == "deepspeed" and init is None:

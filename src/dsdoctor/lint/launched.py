@@ -143,8 +143,8 @@ def _model(root: str, found: "Found") -> None:
         found.no_deepspeed.update((f, REASON) for f in pyfiles)
     named: Dict[Tuple[str, str], Optional[Set[str]]] = {}
     entries = _Entries(import_graph(pyfiles, root, named), named)
-    for r in recipes:
-        _configs(r, entries, found)
+    hows = {r.where: _configs(r, entries, found) for r in recipes}
+    _unlaunched_accelerate(recipes, hows, found)
     _unrun(every, entries.graph, root, found)
     for f in pyfiles:
         if is_test(f, root):
@@ -239,8 +239,21 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
     return out
 
 
-def _configs(r: Recipe, entries: _Entries, found: "Found") -> None:
-    """Lint the recipe's configs as its launch loads them."""
+def _unlaunched_accelerate(recipes: List[Recipe], hows: Dict[str, str], found: "Found") -> None:
+    """A config named only by an accelerate YAML that no launch uses (a YAML is a recipe of its own): taken as the
+    project's accelerate launches load theirs, when every one of them starts a Trainer script (the Trainer fills
+    its "auto" values)."""
+    acc = {hows[r.where] for r in recipes if r.launcher == "accelerate"}
+    if acc != {"trainer"}:
+        return
+    yamls = {cfg for r in recipes if r.launcher is None and hows[r.where] == "accelerate" for cfg in r.configs}
+    for cfg, how in list(found.loaded_by.items()):
+        if how == "accelerate" and (cfg not in found.recipe_loaded or cfg in yamls):
+            found.loaded_by[cfg] = "trainer"
+
+
+def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
+    """Lint the recipe's configs as its launch loads them; how it loads them."""
     how = r.flag_loaded_by or "deepspeed"
     if r.entry is not None and entries.uses(r.entry, "trainer"):
         how = "trainer"
@@ -260,3 +273,4 @@ def _configs(r: Recipe, entries: _Entries, found: "Found") -> None:
             found.recipe_loaded.add(cfg)
         if r.world_size is not None and cfg not in found.config_world:
             found.config_world[cfg] = (r.world_size, r.world_source)
+    return how

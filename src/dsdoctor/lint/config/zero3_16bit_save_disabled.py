@@ -26,6 +26,9 @@ def check(t: Target) -> Iterator[Hit]:
     flag = member.value if member else None
     if flag is not None and (flag.value is True or (flag.value == "auto" and t.usage.accelerate_save_16bit)):
         return
+    # the HF Trainer without PEFT falls back to a ZeRO checkpoint that zero_to_fp32.py turns into weights: a note;
+    # with PEFT it writes an empty adapter, and a raw save_16bit_model writes nothing: warnings
+    severity = Severity.INFO if t.usage.loaded_by == "trainer" and not t.usage.peft else Severity.WARNING
     if flag is not None and flag.value == "auto":
         yield RULE.hit(t, member.start if member else None,
                        f'ZeRO-3 with {KEY}: "auto": false unless `accelerate launch` sets zero3_save_16bit_model: true',
@@ -33,16 +36,20 @@ def check(t: Target) -> Iterator[Hit]:
                        f"zero3_save_16bit_model ({TF.ACCELERATE_SAVE_16BIT_ENV}, false when unset) and raw DeepSpeed "
                        f"drops it (default false): `{K.MSG_SAVE_16BIT.format(path='...')}`; the 16-bit save writes "
                        "no usable weights.",
-                       (Fix(f'set "{KEY}": true (gathers the full model on rank 0 at save)', "unsafe", (f'"{KEY}": true',)),))
+                       (Fix(f'set "{KEY}": true (gathers the full model on rank 0 at save)', "unsafe", (f'"{KEY}": true',)),),
+                       severity=severity)
         return
     add = add_member(t, z, KEY, "true", "unsafe", f"add {KEY}: true") if flag is None else None
     edits: Tuple[Edit, ...] = (add,) if add else ()
     where = t.key_pos("zero_optimization", KEY) or t.key_pos("zero_optimization")
-    yield RULE.hit(t, where, f"ZeRO-3 without {KEY}: the 16-bit model save writes no usable weights",
+    title = (f"ZeRO-3 without {KEY}: the HF Trainer's model save writes a ZeRO checkpoint, not weights "
+             "(zero_to_fp32.py recovers them)" if severity == Severity.INFO
+             else f"ZeRO-3 without {KEY}: the 16-bit model save writes no usable weights")
+    yield RULE.hit(t, where, title,
                    f"`{K.MSG_SAVE_16BIT.format(path='...')}`; HF Trainer (4.x, full fine-tuning) then saves only a "
-                   "ZeRO checkpoint and zero_to_fp32.py.",
+                   "ZeRO checkpoint and zero_to_fp32.py" + (" (a PEFT adapter comes out empty)." if t.usage.peft else "."),
                    (Fix(f'set "{KEY}": true (gathers the full model on rank 0 at save)', "unsafe", (f'"{KEY}": true',)),),
-                   edits)
+                   edits, severity=severity)
 
 
 RULE = Rule(
@@ -51,12 +58,16 @@ RULE = Rule(
         "ds_config",
         Severity.WARNING,
         summary="ZeRO-3 config where a 16-bit model save is expected but not enabled",
-        what=f"Stage 3 without {KEY}: true, when the model is saved with trainer.save_model / save_16bit_model.",
+        what=f"Stage 3 without {KEY}: true, when the model is saved with trainer.save_model / save_16bit_model. "
+        "Info when the HF Trainer loads the config and the project does not import peft (the Trainer's save falls back "
+        "to a ZeRO checkpoint that zero_to_fp32.py converts); a warning with PEFT (the adapter comes out empty) or a "
+        "raw `save_16bit_model` (nothing is written).",
         why="DeepSpeed logs `Did not save the model ... because stage3_gather_16bit_weights_on_model_save is False`; "
         "HF Trainer falls back to a ZeRO checkpoint, leaving no loadable weights (PEFT adapters come out empty on 4.x).",
         fix=f"Set {KEY}: true (an unsafe --fix: it gathers the whole model to rank 0 when saving)."),
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}}',
                    (("loaded_by", "trainer"),)),),
-    invalid=(Example('{"zero_optimization": {"stage": 3}}', (("loaded_by", "trainer"),)),),
+    invalid=(Example('{"zero_optimization": {"stage": 3}}', (("loaded_by", "trainer"), ("peft", True))),
+             Example('{"zero_optimization": {"stage": 3}}', (("loaded_by", "deepspeed"), ("saves_16bit", True)))),
 )
