@@ -246,9 +246,10 @@ def _unlaunched_accelerate(recipes: List[Recipe], hows: Dict[str, str], found: "
     acc = {hows[r.where] for r in recipes if r.launcher == "accelerate"}
     if acc != {"trainer"}:
         return
+    launched = {cfg for r in recipes if r.launcher is not None for cfg in r.configs}
     yamls = {cfg for r in recipes if r.launcher is None and hows[r.where] == "accelerate" for cfg in r.configs}
     for cfg, how in list(found.loaded_by.items()):
-        if how == "accelerate" and (cfg not in found.recipe_loaded or cfg in yamls):
+        if how == "accelerate" and cfg not in launched and (cfg not in found.recipe_loaded or cfg in yamls):
             found.loaded_by[cfg] = "trainer"
 
 
