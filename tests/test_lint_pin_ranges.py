@@ -27,7 +27,8 @@ def test_allowed_releases() -> None:
     assert set(got) <= set(read)
     assert "4.37.2" in got and "4.38.0" not in got
     assert allowed_releases("transformers", ["<4.30"])[0] == "0"  # older releases than those read
-    assert allowed_releases("transformers", [">=4.20,<4.30"])[0] == "4.20"
+    assert allowed_releases("transformers", [">=4.20,<4.30"])[0] == "4.20.0"  # a release read
+    assert allowed_releases("transformers", [">=3.5,<4.1"])[0] == "3.5"  # its bound is older than the releases read
     assert allowed_releases("transformers", [">4.20,<4.30"])[0] == "4.20.1"
     tilde = allowed_releases("transformers", ["~=4.36.0"])
     assert tilde and all(v.startswith("4.36.") for v in tilde)

@@ -8,6 +8,10 @@ field defaults (``model_args.low_cpu_mem_usage`` -> ``low_cpu_mem_usage: bool = 
 
 The evaluators of those values (``Values``: one mutually recursive set over one evaluation state) live together in
 ``evaluation.py``, with :func:`analyse`, the two passes that use them.
+
+Kept whole: ``Script`` is one libcst visitor whose visit / leave methods share the walk's state (the scope, block,
+statement and branch stacks, the dead-branch depth, the enclosing ``with`` blocks); split across modules, every
+method would reach into another module's half of that state.
 """
 
 from __future__ import annotations
