@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import shutil
@@ -120,6 +121,18 @@ def _candidates(env: Mapping[str, str]) -> List[Tuple[str, str]]:
     return out
 
 
+def _may_have_torch(exe: str, env: Mapping[str, str]) -> bool:
+    """A torch package under the interpreter's prefix (venv / conda layout, Debian's dist-packages) or the user
+    site: checked on disk first, so that the usual case (no torch anywhere) starts no subprocess."""
+    prefix = os.path.dirname(os.path.dirname(os.path.abspath(exe)))
+    home = env.get("HOME") or os.path.expanduser("~")
+    patterns = (os.path.join(prefix, "lib", "python3*", "site-packages", "torch", "__init__.py"),
+                os.path.join(prefix, "lib", "python3*", "dist-packages", "torch", "__init__.py"),
+                os.path.join(prefix, "local", "lib", "python3*", "dist-packages", "torch", "__init__.py"),
+                os.path.join(home, ".local", "lib", "python3*", "site-packages", "torch", "__init__.py"))
+    return any(glob.glob(p) for p in patterns)
+
+
 def default(env: Mapping[str, str]) -> Interpreter:
     """The interpreter running dsdoctor, unless it has no torch (dsdoctor installed with pipx or in a venv of its
     own) and the active virtualenv / conda env, or the first ``python3`` / ``python`` on PATH, is another
@@ -130,7 +143,7 @@ def default(env: Mapping[str, str]) -> Interpreter:
     # A venv's python is a link to its base interpreter: environments differ by prefix, not by real path.
     seen = {own.prefix}
     for exe, why in _candidates(env):
-        if not os.path.isfile(exe):
+        if not os.path.isfile(exe) or not _may_have_torch(exe, env):
             continue
         got = query(exe, env=env)
         if not isinstance(got, Interpreter) or got.prefix in seen:
