@@ -9,8 +9,8 @@ from ...knowledge import transformers as TF
 from ...model import Evidence, Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from . import emit, where
-from .model_loads import arg, definitely_falsy, loads, non_none, version_note
+from . import emit
+from .model_loads import arg, definitely_falsy, device_map_sources, loads, non_none, received, version_note
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -28,8 +28,8 @@ def check(t: Target) -> Iterator[Hit]:
         ev: Tuple[Evidence, ...] = ()
         if all(is_guard(v.node) is False for v in low.values):  # `not is_deepspeed_zero3_enabled()`: only under
             # ZeRO-3, so where the non-None device_map is set only with an option no ZeRO-3 launch passes, it is info
-            ev = tuple(where(c, v.node, "a non-None device_map comes from here") for v in bad if v.node is not dmap.site)
-            ev = ev[:3] + (where(c, e.call, "the load that receives it"),) if ev else ()
+            ev = device_map_sources(c, dmap, bad)
+            ev = ev + (received(c, e),) if ev else ()
         yield from emit(RULE, t, low.anchor,
                         f"device_map with low_cpu_mem_usage=False: ValueError \"{TF.MSG_DEVICE_MAP_NEEDS_LOW_MEM}\" on "
                         f"transformers 4.20-4.50 ({version_note(c)})",

@@ -24,6 +24,7 @@ import libcst as cst
 
 from ... import names as N
 from ...knowledge import trl as TRL
+from .dataflow import dotted
 
 # rules whose finding points at the value that causes the problem (a load argument, a quantization, a call), so
 # that a finding inside a gated body happens only with the option (not e.g. a setting chosen in the other branch)
@@ -70,11 +71,8 @@ def _is_not_none(test: Any) -> bool:
 
 def _optional_call(value: Any) -> Set[str]:
     """The options without which a call returns None (TRL's ``get_quantization_config``)."""
-    if isinstance(value, cst.Call):
-        fn = value.func
-        name = fn.attr.value if isinstance(fn, cst.Attribute) else fn.value if isinstance(fn, cst.Name) else ""
-        if name == TRL.QUANTIZATION_CONFIG:
-            return set(TRL.QUANTIZATION_OPTIONS)
+    if isinstance(value, cst.Call) and dotted(value.func).split(".")[-1] == TRL.QUANTIZATION_CONFIG:
+        return set(TRL.QUANTIZATION_OPTIONS)
     return set()
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Tuple
 
 from ...knowledge import transformers as TF
+from ...model import Evidence
 from ..target import Target
-from . import Ctx, active, ctx, text_of
+from . import Ctx, active, ctx, text_of, where
 from .values import FALSE, NONE, TRUE, UNKNOWN
 
 if TYPE_CHECKING:
@@ -26,6 +27,17 @@ def loads(t: Target, zero3_only: bool = True) -> Iterator[Tuple[Ctx, "Event"]]:
 def arg(c: Ctx, e: "Event", key: str) -> Optional["Arg"]:
     assert c.values is not None
     return c.values.argument(e.call, key, e.scope)
+
+
+def device_map_sources(c: Ctx, a: "Arg", bad: List["Val"]) -> Tuple[Evidence, ...]:
+    """Where the non-None values ``bad`` of the ``device_map`` argument ``a`` are set (the first three, not the
+    keyword itself): the sources lint/script/flags.py gates on (``BY_SOURCE``)."""
+    return tuple(where(c, v.node, "a non-None device_map comes from here") for v in bad if v.node is not a.site)[:3]
+
+
+def received(c: Ctx, e: "Event") -> Evidence:
+    """The load a value reaches: the last evidence of a load-time finding."""
+    return where(c, e.call, "the load that receives it")
 
 
 def non_none(a: Optional["Arg"]) -> List["Val"]:

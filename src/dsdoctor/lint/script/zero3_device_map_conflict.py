@@ -8,8 +8,8 @@ from ... import names as N
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from . import emit, guard_import, replace, where
-from .model_loads import arg, guard_message, loads, non_none, none_unless_zero3
+from . import emit, guard_import, replace
+from .model_loads import arg, device_map_sources, guard_message, loads, non_none, none_unless_zero3, received
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -18,8 +18,7 @@ def check(t: Target) -> Iterator[Hit]:
         bad = non_none(a)
         if a is None or not bad or e.fallback:  # fallback: the ``except:`` that loads without it runs instead
             continue
-        ev = tuple(where(c, v.node, "a non-None device_map comes from here") for v in bad if v.node is not a.site)[:3]
-        ev += (where(c, e.call, "the load that receives it"),)
+        ev = device_map_sources(c, a, bad) + (received(c, e),)
         site, anchor = a.set_at(bad)
         edit = replace(t, site, none_unless_zero3(t, site), "safe", "device_map=None under ZeRO-3")
         yield from emit(RULE, t, anchor,

@@ -10,7 +10,7 @@ from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import Ctx, emit, where
-from .model_loads import arg, loads, maybe_true
+from .model_loads import arg, loads, maybe_true, received
 
 _UNSUPPORTED = ("GPTQConfig", "AwqConfig", "AqlmConfig", "EetqConfig", "HqqConfig")
 
@@ -53,7 +53,7 @@ def check(t: Target) -> Iterator[Hit]:
                             f"{c.under}: ZeRO-3 cannot partition it",
                             fixes=(Fix("use 4-bit bitsandbytes with bnb_4bit_quant_storage (QLoRA), or ZeRO-2", "safe"),),
                             severity=c.zero3_severity, evidence=(where(c, node, f"{what} comes from here"),
-                                                                 where(c, e.call, "the load that receives it")))
+                                                                 received(c, e)))
 
 
 RULE = Rule(
