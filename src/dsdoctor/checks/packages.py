@@ -36,22 +36,22 @@ PACKAGE_MISSING = FindingSpec(
 def packages(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     pk = ctx.facts.packages
     where = ctx.python_exe or "?"
+    interp = ctx.facts.interpreter
+    chosen = interp.chosen if interp else ""  # why a virtualenv / conda env was taken instead of dsdoctor's own
     for name in ("torch", "deepspeed"):
         if pk.version(name) is None and not (name == "torch" and pk.torch):
             yield PACKAGE_MISSING.finding(
                 Severity.ERROR, f"{name} is not installed for {where}",
-                explanation=f"dsdoctor checks the environment of {where}"
-                            f"{' (' + ctx.facts.interpreter.chosen + ')' if ctx.facts.interpreter and ctx.facts.interpreter.chosen else ''}"
-                            "; pass --python to check another one.",
+                explanation=f"dsdoctor checks the environment of {where}{f' ({chosen})' if chosen else ''}; "
+                            "pass --python to check another one.",
                 evidence=(Evidence(f"no {name} distribution on sys.path", where),),
                 fixes=(pip_fix(name, f"Install {name}", ctx.python_exe),), section=S_PKG)
     if pk.torch:
         kind = f"CUDA {pk.torch.cuda}" if pk.torch.cuda else (f"ROCm {pk.torch.hip}" if pk.torch.hip else "CPU build")
         parts = [f"torch {pk.torch.version} ({kind})"]
         parts += [f"{n} {pk.version(n)}" for n in ("deepspeed", "transformers", "accelerate", "peft") if pk.version(n)]
-        interp = ctx.facts.interpreter
-        chosen = f" ({interp.chosen}; --python to choose)" if interp and interp.chosen else ""
-        yield Passed(S_PKG, ", ".join(parts), f"python {interp.short if interp else '?'}: {where}{chosen}")
+        note = f" ({chosen}; --python to choose)" if chosen else ""
+        yield Passed(S_PKG, ", ".join(parts), f"python {interp.short if interp else '?'}: {where}{note}")
 
 
 PROBE_FAILED = FindingSpec(

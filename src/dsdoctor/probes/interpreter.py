@@ -9,7 +9,7 @@ import shutil
 import sys
 import sysconfig
 from dataclasses import dataclass, replace
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Set, Tuple, Union
 
 from .run import ProbeFailure, run_tool
 
@@ -140,11 +140,24 @@ def default(env: Mapping[str, str]) -> Interpreter:
     own = current()
     if has_torch(own):
         return own
+    key = tuple(env.get(v, "") for v in _DEFAULT_KEY)
+    if key not in _chosen:  # check asks twice (its probes, then its project lint): one answer per environment
+        _chosen[key] = _choose(own, env)
+    return _chosen[key]
+
+
+_DEFAULT_KEY = ("VIRTUAL_ENV", "CONDA_PREFIX", "PATH", "HOME", "PYTHONPATH")  # what the choice reads
+_chosen: Dict[Tuple[str, ...], Interpreter] = {}
+
+
+def _choose(own: Interpreter, env: Mapping[str, str]) -> Interpreter:
     # A venv's python is a link to its base interpreter: environments differ by prefix, not by real path.
     seen = {own.prefix}
+    asked: Set[str] = set()
     for exe, why in _candidates(env):
-        if not os.path.isfile(exe) or not _may_have_torch(exe, env):
+        if exe in asked or not os.path.isfile(exe) or not _may_have_torch(exe, env):
             continue
+        asked.add(exe)
         got = query(exe, env=env)
         if not isinstance(got, Interpreter) or got.prefix in seen:
             continue
