@@ -3,7 +3,8 @@
 A recipe is one launch: a ``deepspeed`` / ``torchrun`` / ``python -m torch.distributed.run`` / ``accelerate
 launch`` / ``python`` line of a shell script or of a README code block (shell variables assigned before the line
 are expanded, a quoted value may span lines, a word that is only a variable holding several words is split into
-them; also run through a wrapper: ``srun <options>``, ``nohup``, ``env``, ``bash -c '<command>'``, or held in a
+them, the script's own directory computed as ``$(cd "$(dirname "$0")"; pwd)`` is the script's directory; also
+run through a wrapper: ``srun <options>``, ``nohup``, ``env``, ``bash -c '<command>'``, or held in a
 variable: ``eval $CMD``, ``$CMD``), an accelerate YAML or a training YAML with a ``deepspeed:`` key (top level, or
 indented in a section with a config file as its value), or a Python file that passes a literal config path
 (``TrainingArguments(deepspeed="z3.json")``, ``deepspeed.initialize(config="z3.json")``). Each says which
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Collection, Dict, List, Optional, Set, Tuple
 
 from .discover import _PY_CFG, _read, deepspeed_off, launch_world, off_note
+from .launch.script_dir import script_dir
 from .launch.shell import Command, unwrap
 from .launch.shell import parse as parse_shell
 from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
@@ -146,7 +148,7 @@ def _launch_lines(text: str) -> str:
 def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: bool = False) -> List[Recipe]:
     """The launches of a shell script (or, ``readme``, a README code block starting at ``first_line`` of
     ``path``)."""
-    assigns = _variables(text)
+    assigns = [(off, name, script_dir(text, off, path) or val) for off, name, val in _variables(text)]
     writes = [(m.start(), m.group(1)) for m in _WRITE.finditer(text)]
     out: List[Recipe] = []
     here = path  # paths resolve from its directory: the one a `cd` line moved to
