@@ -92,6 +92,14 @@ ACCELERATE_AUTO_KEYS: Tuple[str, ...] = (
     "zero_optimization.offload_optimizer.nvme_path", "zero_optimization.offload_param.nvme_path",
     "zero_optimization.stage3_gather_16bit_weights_on_model_save",
 )
+# accelerate's prepare() (accelerator.py _prepare_deepspeed, every release from 0.10.0, which added DummyOptim /
+# DummyScheduler, to 1.16.0) fills these "auto" values from the placeholders a script passes: DummyOptim(lr=,
+# weight_decay=) the optimizer's; DummyScheduler the warmup's when it has no lr_scheduler_callable, and
+# total_num_steps only when the script gives one.
+ACCELERATE_DUMMY_OPTIM_KEYS: Tuple[str, ...] = ("optimizer.params.lr", "optimizer.params.weight_decay")
+ACCELERATE_DUMMY_SCHEDULER_KEYS: Tuple[str, ...] = (
+    "scheduler.params.warmup_min_lr", "scheduler.params.warmup_max_lr", "scheduler.params.warmup_num_steps")
+ACCELERATE_DUMMY_TOTAL_STEPS_KEY = "scheduler.params.total_num_steps"
 # accelerate's prepare() (accelerator.py _prepare_deepspeed; 1.1.1, 1.15.0) replaces a client torch optimizer with
 # DeepSpeedCPUAdam when offload_optimizer.device is not "none" and zero_force_ds_cpu_optimizer is left true, so
 # DeepSpeed's client-optimizer refusal never fires for configs loaded this way (the HF Trainer uses it from 4.30).

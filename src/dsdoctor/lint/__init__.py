@@ -172,6 +172,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
     from .discover import _read
 
     base.client_optimizer, base.saves_16bit, base.peft = found.client_optimizer, found.saves_16bit, found.peft
+    base.accelerate_fills = tuple(sorted(found.accelerate_fills))
     base.multinode = found.multinode
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
     base.memlock = memlock_limit()
@@ -209,6 +210,8 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
     usage.loaded_by = loaded_by or found.loaded_by.get(path)
     usage.loaded_by_source = "--loaded-by" if loaded_by else "the project's launch files and scripts" if usage.loaded_by else ""
     usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
+    if path in found.config_saves:  # its own launches, not the whole project's scripts
+        usage.saves_16bit = found.config_saves[path]
     if path in found.config_world and base.world_size_source == found.world_size_source:  # not --world-size
         usage.world_size, usage.world_size_source = found.config_world[path]
     from .one_file import lint_target, make_target

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, List, Optional, Set, Tuple
 
 from ..knowledge import deepspeed as K
+from ..knowledge import transformers as TF
 from ..launcherfiles import hostfile_problems
 from .launch.shell import parse as parse_shell
 
@@ -32,6 +33,9 @@ _PY_DS_OFF = re.compile(r"^deepspeed\s*=\s*False\s*(?:#.*)?$", re.M)
 _PY_DS_ASSIGN = re.compile(r"^[ \t]*(?:self\.)?deepspeed\s*(?:=(?!=)|:[^\n=]*=)", re.M)
 _PY_PEFT = re.compile(r"^[ \t]*(?:from|import)[ \t]+peft\b", re.M)
 _PY_SAVE = re.compile(r"\b(save_16bit_model|save_model|save_pretrained)\s*\(")
+# accelerate's placeholders, whose arguments prepare() writes into the config's "auto" values (one level of nested
+# parentheses in the arguments: ``DummyScheduler(opt, total_num_steps=len(loader) * epochs)``)
+_PY_DUMMY = re.compile(r"\b(DummyOptim|DummyScheduler)\s*\(((?:[^()]|\([^()]*\))*)\)")
 _YAML_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_SAVE16 = re.compile(r"^\s*zero3_save_16bit_model\s*:\s*['\"]?(true|false)\b", re.M | re.I)
 
@@ -46,6 +50,8 @@ class Found:
     client_optimizer: Optional[bool] = None
     saves_16bit: Optional[bool] = None
     peft: Optional[bool] = None  # a Python file of the project imports peft
+    config_saves: Dict[str, bool] = field(default_factory=dict)  # ds_config -> do its launches save (launched.py)
+    accelerate_fills: Set[str] = field(default_factory=set)  # "auto" keys its DummyOptim / DummyScheduler fill
     multinode: Optional[bool] = None
     accelerator: Optional[str] = None
     # the project model (lint/launched.py): its recipes, each config's launch world size, the Python files'
@@ -324,6 +330,19 @@ def deepspeed_off(text: str) -> int:
     return text.count("\n", 0, m.start()) + 1
 
 
+def dummy_fills(text: str) -> Set[str]:
+    """The "auto" config keys accelerate's prepare() fills from the DummyOptim / DummyScheduler the code makes."""
+    out: Set[str] = set()
+    for m in _PY_DUMMY.finditer(text):
+        if m.group(1) == "DummyOptim":
+            out.update(TF.ACCELERATE_DUMMY_OPTIM_KEYS)
+        elif "lr_scheduler_callable" not in m.group(2):
+            out.update(TF.ACCELERATE_DUMMY_SCHEDULER_KEYS)
+            if "total_num_steps" in m.group(2):
+                out.add(TF.ACCELERATE_DUMMY_TOTAL_STEPS_KEY)
+    return out
+
+
 def _python(path: str, found: Found) -> None:
     text = _read(path)
     trainer = bool(_PY_TRAINER.search(text))
@@ -343,6 +362,7 @@ def _python(path: str, found: Found) -> None:
         found.saves_16bit = True
     if _PY_PEFT.search(text):
         found.peft = True
+    found.accelerate_fills.update(dummy_fills(text))
     if trainer:
         for cfg, how in list(found.loaded_by.items()):
             if how == "deepspeed" and init is None:

@@ -19,7 +19,7 @@ import re
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
 from .calls import Read, Verdicts, function_reach
-from .discover import TEST_DIRS, _read
+from .discover import _PY_SAVE, TEST_DIRS, _read
 from .no_deepspeed import REASON, uses_deepspeed
 from .reach import Graph, import_graph, reach
 from .recipes import Recipe, read_recipes
@@ -106,7 +106,7 @@ class _Entries:
 
     def uses(self, entry: str, what: str) -> bool:
         """``what``: "registers" | "trainer" | "initialize" | "argv" (may read the command line) | "args_in_code"
-        (builds its training arguments in code)."""
+        (builds its training arguments in code) | "saves" (saves a model: save_model / save_pretrained ...)."""
         return what in self._get(entry)[1]
 
     def ignores_argv(self, entry: str) -> bool:
@@ -121,7 +121,7 @@ class _Entries:
             for f in sorted(files):
                 text = _read(f)
                 for what, pat in (("registers", _REGISTERS), ("trainer", _TRAINER), ("initialize", _INIT),
-                                  ("argv", _ARGV), ("args_in_code", _ARGS_IN_CODE)):
+                                  ("argv", _ARGV), ("args_in_code", _ARGS_IN_CODE), ("saves", _PY_SAVE)):
                     if what not in uses and pat.search(text):
                         uses.add(what)
             self._seen[entry] = (files, uses)
@@ -145,6 +145,7 @@ def _model(root: str, found: "Found") -> None:
     entries = _Entries(import_graph(pyfiles, root, named), named)
     hows = {r.where: _configs(r, entries, found) for r in recipes}
     _unlaunched_accelerate(recipes, hows, found)
+    _config_saves(recipes, entries, found)
     _unrun(every, entries.graph, root, found)
     for f in pyfiles:
         if is_test(f, root):
@@ -251,6 +252,21 @@ def _unlaunched_accelerate(recipes: List[Recipe], hows: Dict[str, str], found: "
     for cfg, how in list(found.loaded_by.items()):
         if how == "accelerate" and cfg not in launched and (cfg not in found.recipe_loaded or cfg in yamls):
             found.loaded_by[cfg] = "trainer"
+
+
+def _config_saves(recipes: List[Recipe], entries: _Entries, found: "Found") -> None:
+    """Per config, does a launch that loads it save a model (``config_saves``)? Known only where every launch of
+    it (a YAML is no launch) starts a project script; an evaluation launch that never saves makes no 16-bit save
+    of its config expected, whatever the project's training scripts save."""
+    launches: Dict[str, List[Optional[str]]] = {}
+    for r in recipes:
+        if r.launcher is None:
+            continue
+        for cfg in r.configs:
+            launches.setdefault(cfg, []).append(r.entry if r.entry in entries.graph else None)
+    for cfg, started in launches.items():
+        if all(e is not None for e in started):
+            found.config_saves[cfg] = any(entries.uses(e, "saves") for e in started if e is not None)
 
 
 def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:

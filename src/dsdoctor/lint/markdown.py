@@ -15,6 +15,9 @@ _FENCE = re.compile(r"^[ \t]*(```|~~~)[ \t]*([\w+-]*)[^\n]*$", re.M)
 _SHELL_LANGS = ("", "bash", "sh", "shell", "console", "zsh", "shell-session")
 MAX_INDEX = 20000  # files indexed to find what a README command names from another directory
 LAUNCH_WORD = re.compile(r"deepspeed|torchrun|accelerate|python|torch\.distributed")
+# a block labelled as another language (```python) whose first command is a launcher's: a shell command all the same
+_STARTS_LAUNCH = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:\$[ \t]+)?(?:[A-Z_][A-Z0-9_]*=\S*[ \t]+)*"
+                            r"(?:accelerate[ \t]+launch|deepspeed|torchrun)[ \t]")
 
 
 def _inside(path: str, root: str) -> bool:
@@ -24,7 +27,8 @@ def _inside(path: str, root: str) -> bool:
 
 def code_blocks(text: str) -> List[Tuple[int, str]]:
     """(first line, text) of each shell (or unlabelled) fenced code block of a Markdown file that may launch
-    something; ``$ `` prompts removed."""
+    something, and of each block labelled otherwise whose first command is ``accelerate launch`` / ``deepspeed`` /
+    ``torchrun``; ``$ `` prompts removed."""
     out: List[Tuple[int, str]] = []
     fences = list(_FENCE.finditer(text))
     i = 0
@@ -35,7 +39,7 @@ def code_blocks(text: str) -> List[Tuple[int, str]]:
             continue
         i += 2
         block = text[opening.end() + 1:closing.start()]
-        if opening.group(2).lower() in _SHELL_LANGS and LAUNCH_WORD.search(block):
+        if (opening.group(2).lower() in _SHELL_LANGS and LAUNCH_WORD.search(block)) or _STARTS_LAUNCH.match(block):
             block = re.sub(r"(?m)^([ \t]*)\$ ", r"\1", block)
             out.append((text.count("\n", 0, opening.end()) + 2, block))
     return out

@@ -30,6 +30,7 @@ class Usage:
     client_optimizer: Optional[bool] = None  # the script passes its own optimizer to deepspeed.initialize
     saves_16bit: Optional[bool] = None  # trainer.save_model / save_16bit_model / save_pretrained expected
     peft: Optional[bool] = None  # the project imports peft (a Trainer's save of an adapter without gathering: empty)
+    accelerate_fills: Tuple[str, ...] = ()  # "auto" keys the project's DummyOptim / DummyScheduler fill (accelerate)
     accelerate_save_16bit: Optional[bool] = None  # an accelerate YAML that uses the config sets zero3_save_16bit_model
     accelerator: Optional[str] = None  # DS_ACCELERATOR (env / script)
     memlock: Optional[int] = None  # RLIMIT_MEMLOCK soft (bytes; None = unlimited / unknown)

@@ -19,7 +19,8 @@ def check(t: Target) -> Iterator[Hit]:
     root = t.doc.root if t.doc else None
     if root is None or root.kind != "object" or t.usage.loaded_by not in ("deepspeed", "accelerate"):
         return
-    filled: Tuple[str, ...] = TF.ACCELERATE_AUTO_KEYS if t.usage.loaded_by == "accelerate" else ()
+    filled: Tuple[str, ...] = (TF.ACCELERATE_AUTO_KEYS + t.usage.accelerate_fills if t.usage.loaded_by == "accelerate"
+                               else ())
     who = "accelerate without the HF Trainer" if filled else "raw deepspeed.initialize"
     hits: List[Hit] = []
     for path, pos in autos(root):
@@ -45,15 +46,20 @@ RULE = Rule(
         Severity.ERROR,
         summary='"auto" values in a config used without the HF Trainer',
         what='"auto" is a Hugging Face Trainer convention. Under raw DeepSpeed (or accelerate without the Trainer, for '
-         "the keys it does not fill) it is never replaced. Reported where that loader is known (--loaded-by, or the "
+         "the keys it does not fill: its own, and those the script's DummyOptim / DummyScheduler give) it is never "
+         "replaced. Reported where that loader is known (--loaded-by, or the "
          "project's launch and training scripts): a config nothing says the loader of is, by its \"auto\" values, "
          "taken as the HF Trainer's.",
         why='Top-level batch / clipping / optimizer / scheduler values stay the string "auto" and crash with a TypeError; '
         'inside zero_optimization / fp16 / bf16 the key is dropped silently, so "bf16": {"enabled": "auto"} trains in fp32.',
         fix="Write concrete values, or use the HF Trainer."),
     check=check,
-    valid=(Example('{"train_micro_batch_size_per_gpu": "auto", "bf16": {"enabled": "auto"}}', (("loaded_by", "trainer"),)),),
-    invalid=(Example('{"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": 1}',
+    valid=(Example('{"train_micro_batch_size_per_gpu": "auto", "bf16": {"enabled": "auto"}}', (("loaded_by", "trainer"),)),
+           Example('{"optimizer": {"type": "AdamW", "params": {"lr": "auto", "weight_decay": "auto"}}}',
+                   (("loaded_by", "accelerate"), ("accelerate_fills", TF.ACCELERATE_DUMMY_OPTIM_KEYS)))),
+    invalid=(Example('{"optimizer": {"type": "AdamW", "params": {"lr": "auto", "betas": "auto"}}}',
+                     (("loaded_by", "accelerate"), ("accelerate_fills", TF.ACCELERATE_DUMMY_OPTIM_KEYS))),
+             Example('{"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": 1}',
                      (("loaded_by", "deepspeed"),)),
              Example('{"train_batch_size": 8, "bf16": {"enabled": "auto"}}', (("loaded_by", "deepspeed"),))),
 )
