@@ -56,8 +56,9 @@ HANG = "hang"  # a stack dump of a process that does not progress (people dump a
 DIVERGED = "diverged"  # the loss logged as nan / inf: training diverged
 MISSING = "missing-command"  # the shell could not find a command (a launcher or a tool it runs)
 STARTUP = "launcher-start-up"  # a log that holds only the launcher's start-up: no rank printed (``startup.py``)
+ENGINE_INIT = "engine-init"  # a log that stops inside deepspeed.initialize's set-up (``engine_init.py``)
 # most telling first: the line quoted when a log shows several kinds
-RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, MISSING, DIVERGED, HANG, CUT, LAUNCHER, EXIT, STARTUP)
+RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, MISSING, DIVERGED, HANG, CUT, LAUNCHER, EXIT, STARTUP, ENGINE_INIT)
 
 _WATCHDOG = CK.MSG_NCCL_WATCHDOG.split("caught ")[1].rstrip(": ")  # "collective operation timeout"
 _KILL = re.escape(K.MSG_LAUNCH_KILL.split("{")[0])  # "Killing subprocess "
