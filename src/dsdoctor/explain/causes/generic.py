@@ -17,7 +17,7 @@ from ...knowledge import transformers as TK
 from ...model import Fix, Severity
 from ...spec import RuleExample
 from .. import failure as F
-from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, collect_fix, form, frame, hang_fix, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, collect_fix, cut_fix, form, frame, hang_fix, log, msg, rx
 
 OP_BUILD_SYMPTOM = N.OP_BUILD_FAILED
 _ARGS, _LOCAL = CK.MSG_UNRECOGNIZED_LOCAL_RANK.rsplit(" ", 1)
@@ -126,7 +126,7 @@ def _next_steps(kind: str, g: Dict[str, str], text: str = "") -> List[Fix]:
         return [_diverged_fix()]
     if kind == F.MISSING:
         return [_missing_fix(text)]
-    first = ([_timeout_fix()] if re.search(r"\bNCCL\b|\bnccl\w", text) else
+    first = ([cut_fix()] if kind == F.CUT else [_timeout_fix()] if re.search(r"\bNCCL\b|\bnccl\w", text) else
              [_cuda_fix()] if re.search(r"CUDA error|device-side assert|CUBLAS_STATUS|CUDNN_STATUS", text) else [])
     return first + [_report_fix(g.get("libs", "") or g.get("rb_package", ""))]
 
