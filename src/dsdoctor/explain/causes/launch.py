@@ -105,8 +105,9 @@ def engine_init_cut(start: str, last: str) -> Advice:
                   "optimizer, its configuration): it shows neither the failure nor its cause", "",
                   [code_fix("If the process died here, look for the kernel's OOM killer on that host",
                             "sudo dmesg -T | grep -i -E 'killed process|out of memory'   # or: journalctl -k | grep -i oom",
-                            reason="ZeRO-Offload allocates the optimizer state (about 12 bytes per parameter) in pinned "
-                                   "CPU memory while the engine sets up; a process killed for it prints nothing more"),
+                            reason="with ZeRO-Offload the engine's set-up allocates the fp32 optimizer state in CPU memory "
+                                   "(about 16-18 bytes per parameter across the node: DeepSpeed's "
+                                   "estimate_zero3_model_states_mem_needs); a process killed for it prints nothing more"),
                    hang_fix(),
                    code_fix("Paste the whole log, or collect each rank's own output",
                             "deepspeed --enable_each_rank_log ./rank_logs ... train.py   # one file per rank")],
