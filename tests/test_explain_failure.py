@@ -61,6 +61,8 @@ from dsdoctor.explain import failure as F
     ("multinode.sh: line 5: pdsh: command not found", F.MISSING),
     ("/bin/sh: 1: mpirun: not found", F.MISSING),
     ("zsh: command not found: hostname2", F.MISSING),
+    ("INFO:torch.distributed.elastic.agent.server.api:[default] Worker group FAILED. 3/3 attempts left; will restart "
+     "worker group", F.LAUNCHER),  # torchelastic restarting a group a worker failed in
 ])
 def test_failure_lines(line: str, kind: str) -> None:
     assert F.kind(line) == kind
@@ -90,6 +92,8 @@ def test_failure_lines(line: str, kind: str) -> None:
     "the loss is nan after a while, how do I debug it?",  # prose about a loss, not a logged one
     "  --nan_to_num --loss_type sigmoid",
     "Checking whether the command is found: yes",
+    "INFO:torch.distributed.elastic.agent.server.api:[default] Worker group SUCCEEDED. 3/3 attempts left",  # not a failure
+    "INFO:torch.distributed.elastic.agent.server.api:[default] Rendezvous complete for workers. Result:",
     "Training:   0%|          | 0/1536 [00:00<?, ?it/s]",  # a bar is a stall only where the log ends (F.stalled)
 ])
 def test_not_failure_lines(line: str) -> None:

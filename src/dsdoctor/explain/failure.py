@@ -16,7 +16,8 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
 - a failure no exception class marks: a GPU library's error head (``CUDA error: ...``, ``NCCL error in: ...``), a C++
   ``terminate called after throwing ...`` and its ``what():``, a failed C / CUDA-kernel ``Assertion `...` failed``, a
   module's exception whose message starts on the next line (``...errors.ChildFailedError:``), pip's ``ERROR: Failed
-  building wheel`` / ``No matching distribution``, Slurm's ``srun: error:`` and ``*** JOB ... CANCELLED AT``;
+  building wheel`` / ``No matching distribution``, Slurm's ``srun: error:`` and ``*** JOB ... CANCELLED AT``,
+  torchelastic's ``Worker group FAILED. 3/3 attempts left`` (a worker failed; the agent restarts the group);
 - a stack dump of a stuck process: py-spy's ``Thread 123 (active): "MainThread"`` headers (or the ``py-spy dump``
   command that printed them), faulthandler's ``Timeout (0:30:00)!`` of ``dump_traceback_later`` and its thread headers
   (``Thread 0x7f3a... (most recent call first):``);
@@ -29,7 +30,8 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
 - in a log that shows none of these, a line that is a message a library raises (the message index; a message one
   release only logs does not count): ``explain/indexed_failures.py``, run only on that path;
 - in such a log, all of it the DeepSpeed launcher's start-up (its command, the world info, no rank's output): the paste
-  stops before the run did anything (``explain/startup.py``, on that path too).
+  stops before the run did anything (``explain/startup.py``, on that path too), or a log that stops inside
+  ``deepspeed.initialize``'s set-up (``explain/engine_init.py``, on that path too).
 
 ``kind`` classifies one cleaned line (the scanner calls it on each line the prefilter passes; ``LITERALS`` are what
 the prefilter must pass for it); ``raised_by`` names the library that raised a traceback's exception. The advice for
@@ -56,8 +58,9 @@ HANG = "hang"  # a stack dump of a process that does not progress (people dump a
 DIVERGED = "diverged"  # the loss logged as nan / inf: training diverged
 MISSING = "missing-command"  # the shell could not find a command (a launcher or a tool it runs)
 STARTUP = "launcher-start-up"  # a log that holds only the launcher's start-up: no rank printed (``startup.py``)
+ENGINE_INIT = "engine-init"  # a log that stops inside deepspeed.initialize's set-up (``engine_init.py``)
 # most telling first: the line quoted when a log shows several kinds
-RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, MISSING, DIVERGED, HANG, CUT, LAUNCHER, EXIT, STARTUP)
+RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, MISSING, DIVERGED, HANG, CUT, LAUNCHER, EXIT, STARTUP, ENGINE_INIT)
 
 _WATCHDOG = CK.MSG_NCCL_WATCHDOG.split("caught ")[1].rstrip(": ")  # "collective operation timeout"
 _KILL = re.escape(K.MSG_LAUNCH_KILL.split("{")[0])  # "Killing subprocess "
@@ -70,7 +73,7 @@ LITERALS: Tuple[str, ...] = (
     "Exception;", "Exception\uff1a", "eturn -", "eturns -", "eturned -", "xits with -", "xited with -", "Aborted", "Bus error",
     "Illegal instruction", "Floating point exception", "Terminated", "Hangup", "Trace/breakpoint trap", " error in:",
     "terminate called after", "what():", "Assertion ", "ERROR: ", "srun: error:", "CANCELLED AT",
-    "(most recent call first)", "command not found", ": not found", "': nan", "': inf", "': NaN", "=nan", "=inf", "=NaN",
+    "(most recent call first)", "command not found", ": not found", "attempts left", "': nan", "': inf", "': NaN", "=nan", "=inf", "=NaN",
     ": nan", ": inf", ": NaN")
 
 _WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN(?:ING)?\b|^W\d{4} ")
@@ -126,6 +129,10 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
      re.compile(r"(?:^|[\s\]:-])(?:\S{0,200}: line \d{1,6}: |bash: |sh: )(?P<bash>[\w./+-]{1,200}): command not found\s*$|"
                 r"^/bin/sh: \d{1,6}: (?P<dash>[\w./+-]{1,200}): not found\s*$|\bzsh: command not found: "
                 r"(?P<zsh>[\w./+-]{1,200})\s*$")),
+    # torchelastic's agent restarting a worker group it saw fail (a worker exited non-zero, or failed its health check):
+    # "[default] Worker group FAILED. 3/3 attempts left; will restart worker group" (torch 2.0.0-2.9.1
+    # torch/distributed/elastic/agent/server/api.py SimpleElasticAgent._invoke_run; logged, not raised)
+    (LAUNCHER, ("attempts left",), re.compile(r"\] Worker group (?:FAILED|UNHEALTHY)\. \d{1,6}/\d{1,6} attempts left")),
     # Slurm: a task that failed or was killed (srun), a job the scheduler cancelled (time limit, preemption)
     (LAUNCHER, ("srun: error:", "CANCELLED AT"),
      re.compile(r"^srun: error: |\*\*\* (?:JOB|STEP) [\w.]{1,40} ON \S{1,200} CANCELLED AT")),

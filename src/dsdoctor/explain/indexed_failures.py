@@ -12,6 +12,7 @@ from typing import Callable, Iterable, Iterator, List, Sequence, Tuple
 from .. import names as N
 from ..model import Report
 from . import failure as FM
+from .engine_init import stops_in_setup
 from .match import Hit, Scanner
 from .p2p_test import broken_p2p
 from .reader import Source, clean, open_binary
@@ -67,7 +68,8 @@ def recheck(report: Report, sc: Scanner, diagnose: Callable[[Scanner], Report],
             sources: Sequence[Tuple[str, Iterator[Tuple[int, bytes]]]]) -> Report:
     """``report`` again, when it answered ``no-failure``, with what only a line-by-line read shows: a P2P test's broken
     latency matrix (:mod:`.p2p_test`, a cause), else the lines that show a raised library message (failure evidence),
-    else a single log that holds only the launcher's start-up (:mod:`.startup`); ``report`` when none is there."""
+    else a single log that holds only the launcher's start-up (:mod:`.startup`) or stops inside the engine's set-up
+    (:mod:`.engine_init`); ``report`` when none is there."""
     if not report.findings or report.findings[0].name != N.NO_FAILURE:
         return report
     listed = [(name, list(lines)) for name, lines in sources]
@@ -78,6 +80,8 @@ def recheck(report: Report, sc: Scanner, diagnose: Callable[[Scanner], Report],
     hits = [h for i, (name, lines) in enumerate(listed) for h in raised_lines(lines, name, i)][:MAX_HITS]
     if not hits and len(listed) == 1:  # one log, all of it the launcher's start-up: the paste stops before any rank ran
         hits = launcher_only(listed[0][1], listed[0][0])
+    if not hits and len(listed) == 1:  # one log that stops inside deepspeed.initialize's set-up
+        hits = stops_in_setup(listed[0][1], listed[0][0])
     if not hits:
         return report
     sc.failures.extend(hits)

@@ -319,6 +319,16 @@ def hang_fix() -> Fix:
                            "that is not in the collective shows where the ranks diverged")
 
 
+def cut_fix() -> Fix:
+    """What to get when a traceback is cut before its exception line: the traceback's end, whole."""
+    return code_fix("Get the traceback's last lines: its exception line names the failure",
+                    "python train.py ... 2>&1 | tee run.log   # your command; keep every line of the output",
+                    "grep -n -E '(Error|Exception)(:|$)' run.log | head -20   # the exception line and its message",
+                    "deepspeed --enable_each_rank_log ./rank_logs ... train.py   # one whole file per rank",
+                    reason="the paste stops inside the traceback, before the line that names the exception and its "
+                           "message; the frames alone do not say what failed")
+
+
 def collect_fix() -> Fix:
     """What to collect when the log does not show the cause."""
     return code_fix("Collect what shows the cause", *COLLECT,

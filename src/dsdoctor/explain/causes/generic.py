@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Dict, List, Tuple
+from typing import Callable, Dict, List, Tuple
 
 from ... import names as N
 from ...fixes import stale_lock_fix
@@ -17,7 +17,7 @@ from ...knowledge import transformers as TK
 from ...model import Fix, Severity
 from ...spec import RuleExample
 from .. import failure as F
-from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, collect_fix, form, frame, hang_fix, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, collect_fix, cut_fix, form, frame, hang_fix, log, msg, rx
 
 OP_BUILD_SYMPTOM = N.OP_BUILD_FAILED
 _ARGS, _LOCAL = CK.MSG_UNRECOGNIZED_LOCAL_RANK.rsplit(" ", 1)
@@ -116,17 +116,13 @@ def _next_steps(kind: str, g: Dict[str, str], text: str = "") -> List[Fix]:
     an NCCL or CUDA error gets that library's debug run first)."""
     if kind == F.COMPILER:
         return [_build_fix(g.get("op_build") == "1")]
-    if kind == F.TIMEOUT:
-        return [_timeout_fix(), _rank_fix()]
-    if kind in (F.LAUNCHER, F.EXIT, F.SIGNAL):
-        return [_rank_fix()]
-    if kind == F.HANG:
-        return [hang_fix(), _timeout_fix()]
-    if kind == F.DIVERGED:
-        return [_diverged_fix()]
+    steps: Dict[str, Tuple[Callable[[], Fix], ...]] = {F.TIMEOUT: (_timeout_fix, _rank_fix), F.HANG: (hang_fix, _timeout_fix),
+                                                      F.DIVERGED: (_diverged_fix,), **{k: (_rank_fix,) for k in (F.LAUNCHER, F.EXIT, F.SIGNAL)}}
+    if kind in steps:
+        return [fx() for fx in steps[kind]]
     if kind == F.MISSING:
         return [_missing_fix(text)]
-    first = ([_timeout_fix()] if re.search(r"\bNCCL\b|\bnccl\w", text) else
+    first = ([cut_fix()] if kind == F.CUT else [_timeout_fix()] if re.search(r"\bNCCL\b|\bnccl\w", text) else
              [_cuda_fix()] if re.search(r"CUDA error|device-side assert|CUBLAS_STATUS|CUDNN_STATUS", text) else [])
     return first + [_report_fix(g.get("libs", "") or g.get("rb_package", ""))]
 
@@ -353,7 +349,8 @@ SPECS: Tuple[Cause, ...] = (
               "traceback cut before its exception, a compiler error, the launcher killing its ranks, a non-zero exit code, a "
               "signal or `Killed`, an NCCL watchdog timeout, a stuck process's stack dump, a log that ends on a progress bar "
               "that finished no step, a loss logged as nan / inf, a command the shell could not find, a log of the "
-              "DeepSpeed launcher's start-up only: no rank printed) and no known cause explains it.",
+              "DeepSpeed launcher's start-up only: no rank printed, a log that stops inside deepspeed.initialize's "
+              "set-up: no `DeepSpeed Final Optimizer`) and no known cause explains it.",
         why="No known cause matched, and explain never invents one; it quotes the failing line and says who raised it "
               "(`raised_by` in JSON), only what is certain: the innermost traceback frame that is not Python's own, when "
               "it is a library's (installed, or a library's source checkout), names the package, module and function, "
@@ -364,12 +361,14 @@ SPECS: Tuple[Cause, ...] = (
               "the message itself states comes first.",
         fix="Next steps fit the kind of failure: an exception in a library call: report its frame with the versions "
               "of the libraries in the frames (`pip list`, `dsdoctor check -v`), after an NCCL error's debug run or a "
-              "CUDA error's `CUDA_LAUNCH_BLOCKING=1` run; a launcher's kill, an exit code or a "
+              "CUDA error's `CUDA_LAUNCH_BLOCKING=1` run (a traceback cut before its exception: get its end first); "
+              "a launcher's kill, an exit code or a "
               "signal: find the first rank's own error above it, and the kernel log (`dmesg`) for an OOM kill; a "
               "compiler error: keep the whole build log (`dsdoctor verify --op <op>` when an op build failed); a "
               "timeout: rerun with `NCCL_DEBUG=INFO`; a hang: dump every rank's stack (`py-spy dump`); a nan / inf "
               "loss: find its first step (bf16, gradient clipping, a lower learning rate); a command not found: install "
-              "it or put it on the launch shell's PATH; the launcher's start-up only: each rank's own log.",
+              "it or put it on the launch shell's PATH; the launcher's start-up only: each rank's own log; a log that "
+              "stops inside deepspeed.initialize: the kernel log (`dmesg`) for an OOM kill, every rank's stack for a hang.",
         examples=(log("unknown-nccl", "An NCCL error:",
                    "[rank3]: Traceback (most recent call last):\n"
                    "[rank3]:   File \"/home/user/proj/train.py\", line 91, in <module>\n"

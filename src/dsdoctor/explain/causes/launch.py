@@ -98,6 +98,22 @@ def startup_only(last: str) -> Advice:
                   f"Its last line is the launcher's: `{last[:200]}`.")
 
 
+def engine_init_cut(start: str, last: str) -> Advice:
+    """``unknown``'s advice for a log that stops inside deepspeed.initialize's set-up (``explain/engine_init.py``;
+    ``start``: the last set-up line the engine printed, ``last``: the log's last line)."""
+    return Advice("The log stops inside deepspeed.initialize, before the engine printed its finished set-up (its final "
+                  "optimizer, its configuration): it shows neither the failure nor its cause", "",
+                  [code_fix("If the process died here, look for the kernel's OOM killer on that host",
+                            "sudo dmesg -T | grep -i -E 'killed process|out of memory'   # or: journalctl -k | grep -i oom",
+                            reason="with ZeRO-Offload the engine's set-up allocates the fp32 optimizer state in CPU memory "
+                                   "(about 16-18 bytes per parameter across the node: DeepSpeed's "
+                                   "estimate_zero3_model_states_mem_needs); a process killed for it prints nothing more"),
+                   hang_fix(),
+                   code_fix("Paste the whole log, or collect each rank's own output",
+                            "deepspeed --enable_each_rank_log ./rank_logs ... train.py   # one file per rank")],
+                  f"It stops after the engine's set-up line `{start[:200]}`; its last line: `{last[:200]}`.")
+
+
 def _numactl(s: Seen, f: LogFacts) -> Advice:
     return Advice(f"The launcher binds each rank to CPU cores ({K.BIND_CORES_FLAG}) with numactl, which is not installed",
                   "", [code_fix("Install numactl on every node", "sudo apt-get install -y numactl   # yum / dnf: numactl; "
