@@ -46,8 +46,9 @@ _RUNS_VAR = re.compile(r"^[ \t]*(?:eval[ \t]|\"?\$\{?[A-Za-z_])")  # `eval $CMD`
 _VAR = re.compile(r"\$\{([A-Za-z_]\w*)(?::?-([^}]*))?\}|\$([A-Za-z_]\w*)")
 _YAML_DS = re.compile(r"^deepspeed\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 # a training YAML whose arguments sit in a section (``training_args:`` then an indented ``deepspeed: z3.json``):
-# indented, the key counts only with a config file's name as its value
-_YAML_DS_NESTED = re.compile(r"^[ \t]+deepspeed[ \t]*:[ \t]*['\"]?([^'\"\s#]+\.h?json)['\"]?[ \t]*(?:#.*)?$", re.M)
+# indented, the key (``deepspeed`` or ``deepspeed_config``, never accelerate's ``deepspeed_config_file``) counts only
+# with a config file's name as its value
+_YAML_DS_NESTED = re.compile(r"^[ \t]+deepspeed(?:_config)?[ \t]*:[ \t]*['\"]?([^'\"\s#]+\.h?json)['\"]?[ \t]*(?:#.*)?$", re.M)
 _YAML_ACC_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
 _TORCH_LAUNCH = ("torch.distributed.run", "torch.distributed.launch")
@@ -299,20 +300,23 @@ def yaml_deepspeed(text: str) -> "Optional[re.Match[str]]":
 
 def _training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
     """A YAML handed to the entry script: its top-level keys are options it sets (``load_in_4bit: true`` as
-    ``--load_in_4bit``, as TRL's and similar parsers read ``--config``), and a ``deepspeed:`` key names a config."""
+    ``--load_in_4bit``, as TRL's and similar parsers read ``--config``), and a ``deepspeed:`` key names a config (each
+    section's, in a YAML of named sections)."""
     text = _read(yaml)
     for k, v in _YAML_KEY.findall(text):
         v = v.strip().strip("'\"")
         if v.lower() not in _YAML_OFF:
             r.flags.update((k, f"{k}={v}"))
-    m = yaml_deepspeed(text)
-    if m is None:
+    top = _YAML_DS.search(text)
+    named = [top] if top is not None else list(_YAML_DS_NESTED.finditer(text))  # one per section of the YAML
+    if not named:
         return
     r.names_config = True
     r.flag_loaded_by = r.flag_loaded_by or "trainer"
-    cfg = resolve(m.group(1), yaml, root) or resolve(m.group(1), path, root)
-    if cfg is not None and cfg not in r.configs:
-        r.configs.append(cfg)
+    for m in named:
+        cfg = resolve(m.group(1), yaml, root) or resolve(m.group(1), path, root)
+        if cfg is not None and cfg not in r.configs:
+            r.configs.append(cfg)
 
 
 def _accelerate_launch(r: Recipe, cmd: Command, path: str, root: str) -> None:
