@@ -99,6 +99,8 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     _once(result)
     result.report.findings.sort(key=lambda f: (f.path or "", f.line or 0, f.col or 0))
     _facts(result, base, settings)
+    if found.not_read:
+        result.report.facts["not_read"] = found.not_read
     result.report.facts["loaded_by"] = {p: {"loaded_by": t.usage.loaded_by, "source": t.usage.loaded_by_source}
                                         for p, t in configs.items() if t.usage.loaded_by}
     _pin_facts(result, pinned, ds_version, targets, settings)
