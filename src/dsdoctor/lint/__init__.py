@@ -66,6 +66,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     from .launched import project_model
 
     project_model(paths, found)  # what the project's launch recipes run, with which configs
+    found.modelled = any(os.path.isdir(p) for p in paths)
     from .named import named_context
 
     named_context(paths, found, tests)  # a Python file named alone: what its project's recipes say of it
@@ -175,6 +176,10 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
 
     base.client_optimizer, base.saves_16bit, base.peft = found.client_optimizer, found.saves_16bit, found.peft
     base.multinode = found.multinode
+    if found.modelled:
+        from .launch.launch_config_missing import missing_configs
+
+        base.missing_configs = missing_configs(found.recipes)
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
     base.memlock = memlock_limit()
     base.memlock_host = machine  # lint elsewhere: the machine it runs on need not be the training host

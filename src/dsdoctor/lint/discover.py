@@ -69,6 +69,7 @@ class Found:
     not_loaded: Dict[str, str] = field(default_factory=dict)
     code_named: Set[str] = field(default_factory=set)
     not_read: List[str] = field(default_factory=list)  # what a walk that stopped at MAX_FILES left out (why, where)
+    modelled: bool = False  # the project model (lint/launched.py) read the recipes of a directory linted
 
 
 _SOURCE_EXTS = (".py", ".sh", ".bash", ".slurm", ".sbatch", ".json", ".hjson", ".yaml", ".yml", ".toml", ".md")
