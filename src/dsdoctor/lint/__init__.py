@@ -66,6 +66,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     from .launched import project_model
 
     project_model(paths, found)  # what the project's launch recipes run, with which configs
+    found.modelled = any(os.path.isdir(p) for p in paths)
     from .named import named_context
 
     named_context(paths, found, tests)  # a Python file named alone: what its project's recipes say of it
@@ -99,6 +100,8 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     _once(result)
     result.report.findings.sort(key=lambda f: (f.path or "", f.line or 0, f.col or 0))
     _facts(result, base, settings)
+    if found.not_read:
+        result.report.facts["not_read"] = found.not_read
     result.report.facts["loaded_by"] = {p: {"loaded_by": t.usage.loaded_by, "source": t.usage.loaded_by_source}
                                         for p, t in configs.items() if t.usage.loaded_by}
     _pin_facts(result, pinned, ds_version, targets, settings)
@@ -174,6 +177,10 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
     base.client_optimizer, base.saves_16bit, base.peft = found.client_optimizer, found.saves_16bit, found.peft
     base.accelerate_fills = tuple(sorted(found.accelerate_fills))
     base.multinode = found.multinode
+    if found.modelled:
+        from .launch.launch_config_missing import missing_configs
+
+        base.missing_configs = missing_configs(found.recipes)
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
     base.memlock = memlock_limit()
     base.memlock_host = machine  # lint elsewhere: the machine it runs on need not be the training host

@@ -14,6 +14,7 @@ from .launch import (
     deepspeed_export_flag,
     env_not_forwarded,
     hostfile_invalid,
+    launch_config_missing,
     launcher_args_conflict,
     omp_threads_oversubscribed,
 )
@@ -43,6 +44,7 @@ LAUNCH_RULES: Tuple[Rule, ...] = (
     env_not_forwarded.RULE,
     deepspeed_export_flag.RULE,
     hostfile_invalid.RULE,
+    launch_config_missing.RULE,
     launcher_args_conflict.RULE,
     omp_threads_oversubscribed.RULE,
 )

@@ -1,5 +1,5 @@
 """Read the dependency pins a repository writes down, one reader per file kind: requirements files (and their
-``-r`` / ``-c`` includes), ``setup.py`` (literal lists, read with :mod:`ast`, never executed), ``setup.cfg``,
+``-r`` / ``-c`` includes), ``setup.py`` (:mod:`dsdoctor.lint.pin_setup`), ``setup.cfg``,
 ``pyproject.toml`` (``[project]`` and Poetry), conda's ``environment.yml`` and ``pip install`` lines of a README.
 
 Every reader returns :class:`Pin` entries for the packages in ``PACKAGES`` only, with the file and line they
@@ -7,7 +7,6 @@ were read from; :mod:`dsdoctor.lint.pins` decides what version they let lint ass
 
 from __future__ import annotations
 
-import ast
 import os
 import re
 import shlex
@@ -109,49 +108,8 @@ def requirements(path: str, shown: str, seen: Optional[Set[str]] = None) -> List
 
 
 # ---------------------------------------------------------------------------------------------------
-# setup.py / setup.cfg
+# setup.cfg (setup.py: lint/pin_setup.py)
 # ---------------------------------------------------------------------------------------------------
-
-def _strings(node: Optional[ast.AST], names: Dict[str, ast.AST]) -> Iterator[Tuple[str, int]]:
-    """The string literals of a list / tuple (or a module-level name bound to one; a dict's list values)."""
-    if isinstance(node, ast.Name) and node.id in names:
-        node = names[node.id]
-    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-        for e in node.elts:
-            if isinstance(e, ast.Constant) and isinstance(e.value, str):
-                yield e.value, e.lineno
-    elif isinstance(node, ast.Dict):
-        for v in node.values:
-            yield from _strings(v, names)
-    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        yield from _strings(node.left, names)
-        yield from _strings(node.right, names)
-
-
-def setup_py(path: str, shown: str) -> List[Pin]:
-    """``install_requires`` / ``extras_require`` of ``setup(...)`` where they are literals (or module-level names
-    bound to literals); nothing is executed."""
-    try:
-        tree = ast.parse(read_text(path))
-    except (SyntaxError, ValueError, RecursionError):
-        return []
-    names: Dict[str, ast.AST] = {}
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            names[stmt.targets[0].id] = stmt.value
-    out: List[Pin] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        func = node.func
-        fname = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-        if fname != "setup":
-            continue
-        for kw in node.keywords:
-            if kw.arg in ("install_requires", "extras_require"):
-                out += [p for s, n in _strings(kw.value, names) if (p := requirement(s, shown, n))]
-    return out
-
 
 def setup_cfg(path: str, shown: str) -> List[Pin]:
     """``[options] install_requires`` and ``[options.extras_require]`` (dangling lists, one requirement a line)."""

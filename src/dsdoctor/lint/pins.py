@@ -26,6 +26,7 @@ from packaging.version import InvalidVersion, Version
 
 from . import pin_files as F
 from .pin_files import PACKAGES, Pin
+from .pin_setup import setup_py
 
 if TYPE_CHECKING:
     from .target import Usage
@@ -35,7 +36,7 @@ __all__ = ["PACKAGES", "Near", "Pin", "Pinned", "allowed_releases", "apply_near"
 _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("requirements*.txt", F.requirements),
     ("requirements/*.txt", F.requirements),
-    ("setup.py", F.setup_py),
+    ("setup.py", setup_py),
     ("setup.cfg", F.setup_cfg),
     ("pyproject.toml", F.pyproject),
     ("environment.yml", F.environment_yml),

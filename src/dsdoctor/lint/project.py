@@ -45,6 +45,7 @@ def merge(check: Report, linted: Optional[Report]) -> Report:
     have = {f.name for f in check.findings}
     check.findings += [f for f in linted.findings if f.name not in have]
     check.findings.sort(key=lambda f: -f.severity.rank)
-    keys = ("files", "deepspeed", "deepspeed_source", "world_size", "assumed", "not_assumed", "judged_for", "pins")
+    keys = ("files", "deepspeed", "deepspeed_source", "world_size", "assumed", "not_assumed", "judged_for", "pins",
+            "not_read")
     check.facts["lint"] = {k: linted.facts.get(k) for k in keys if k in linted.facts}
     return check

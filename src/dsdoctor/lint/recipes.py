@@ -75,6 +75,8 @@ class Recipe:
     flags: Set[str] = field(default_factory=set)  # the options passed to the entry script (``--bits 4`` -> "bits")
     arg_configs: Set[str] = field(default_factory=set)  # configs given as the entry script's own options
     off: str = ""  # not a launch: why the configs it names are not loaded (a Python config with deepspeed = False)
+    # literal relative config paths of a shell launch that resolve nowhere (none where a ``cd`` went somewhere unknown)
+    missing: List[str] = field(default_factory=list)
 
     @property
     def deepspeed(self) -> bool:
@@ -153,6 +155,7 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
     writes = [(m.start(), m.group(1)) for m in _WRITE.finditer(text)]
     out: List[Recipe] = []
     here = path  # paths resolve from its directory: the one a `cd` line moved to
+    lost = False  # a `cd` went somewhere unknown: a path that does not resolve may still exist there
     for cmd in parse_shell(_launch_lines(text)).commands:
         env: Dict[str, str] = {}
         for off, name, val in assigns:
@@ -165,10 +168,13 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
         line = first_line + text.count("\n", 0, cmd.start)
         for one in unwrap(expanded):  # srun / nohup / bash -c '...' run the launch inside them
             if one.argv[0] == "cd":
-                here = _cd(here, one.argv[1] if len(one.argv) > 1 else "", path, root)
+                moved = _cd(here, one.argv[1] if len(one.argv) > 1 else "", path, root)
+                here, lost = moved or path, lost or moved is None
                 continue
             r = _command(one, f"{path}:{line}", here, root, {**env, **one.env}, readme, written)
             if r is not None:
+                if lost or readme:
+                    r.missing = []
                 out.append(r)
     return out
 
@@ -191,15 +197,21 @@ def _expanded(cmd: Command, env: Dict[str, str]) -> Command:
     return Command(argv or [""], cmd.start, cmd.env, pos or [cmd.start])
 
 
-def _cd(here: str, to: str, path: str, root: str) -> str:
-    """Where a recipe's paths resolve from after ``cd to`` (a stand-in file in that directory); back to the
-    recipe's own directory when the target is unknown (``$VAR``, ``-``, outside the project, not a directory)."""
+def _cd(here: str, to: str, path: str, root: str) -> Optional[str]:
+    """Where paths resolve from after ``cd to`` (a stand-in file there): ``to`` from the current directory, else
+    from the root (a script run from the root); None: unknown (``$VAR``, ``-``, outside the project, no directory)."""
     if not to or "$" in to or to == "-" or os.path.isabs(to) or to.startswith("~"):
-        return path
-    d = os.path.normpath(os.path.join(os.path.dirname(here) or ".", to))
-    if not os.path.isdir(d) or not _inside(d, root):
-        return path
-    return os.path.join(d, os.path.basename(path))
+        return None
+    for base in (os.path.dirname(here) or ".", root):
+        d = os.path.normpath(os.path.join(base, to))
+        if os.path.isdir(d) and _inside(d, root):
+            return os.path.join(d, os.path.basename(path))
+    return None
+
+
+def _literal(ref: str) -> bool:
+    """A relative path written out (no variable, glob, ``~``; ``/path/to/ds.json``: a placeholder of the reader's)."""
+    return not (os.path.isabs(ref) or ref.startswith("~") or any(c in ref for c in "$*?{}<>`"))
 
 
 def _inside(path: str, root: str) -> bool:
@@ -274,6 +286,8 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             if cfg is not None and cfg not in r.configs:
                 r.configs.append(cfg)
                 r.arg_configs.add(cfg)
+            elif cfg is None and val.endswith(".json") and not readme and _literal(val):
+                r.missing.append(val)
         elif _STAGE_FLAG.match(key) and val.isdigit():
             r.stage, r.stage_source = int(val), f"{key} {val} in {r.where}"
         elif a.endswith((".yaml", ".yml")):

@@ -61,6 +61,9 @@ class Usage:
     named: Set[str] = field(default_factory=set)
     unrun: Dict[str, str] = field(default_factory=dict)  # script -> why nothing in its project runs or imports it
     entries: Set[str] = field(default_factory=set)  # scripts the project's DeepSpeed recipes start
+    # shell script -> (line, path) of the configs its launches name that do not exist (Recipe.missing); None: no
+    # project model was read (a file linted alone): launch-config-missing reads the script itself
+    missing_configs: Optional[Dict[str, List[Tuple[int, str]]]] = None
 
     def ds_range(self, fact: Callable[[Version], Any]) -> Tuple[Any, str]:
         """(``fact`` of the DeepSpeed judged, how to name it): where the version comes from a range the project

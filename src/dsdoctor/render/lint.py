@@ -52,6 +52,8 @@ def render(report: Report, verbose: bool, out: Optional[TextIO] = None) -> None:
                        ("judged_for", "judged over the releases a range allows:")):
         if report.facts.get(key):
             con.print(escape(f"{label} {', '.join(report.facts[key])}"))
+    for line in report.facts.get("not_read") or []:
+        con.print(escape(f"not read: {line}"))
     files = report.facts.get("files", [])
     tf = f", Transformers {report.facts['transformers']}" if report.facts.get("transformers") else ""
     con.print(escape(f"{len(files)} file(s) linted for DeepSpeed {report.facts.get('deepspeed')}{tf}: "

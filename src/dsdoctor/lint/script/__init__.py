@@ -227,6 +227,13 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
     if fn is not None:
         severity = Severity.INFO
         title += f" (in {fn}(), which the ZeRO-3 launch names but never calls directly: only if it runs there)"
+    if node is not None and (severity or rule.severity) != Severity.INFO and \
+            os.path.normpath(t.path) not in t.usage.named_files:
+        from .vendored import library_path
+
+        lib = library_path(t.path, t.text, t.linecol(pos)[0], t.extra.setdefault("vendored", {}))
+        if lib is not None:
+            severity, title = Severity.INFO, f"{title} ({lib})"
     return [rule.hit(t, pos, title, explanation, fixes, edits, severity, evidence)]
 
 

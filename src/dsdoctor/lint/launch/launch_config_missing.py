@@ -1,0 +1,106 @@
+"""launch-config-missing: a launch line hands over a DeepSpeed config file that is not in the repository.
+
+Only a path written out (no unresolved variable, not absolute: ``/path/to/ds.json`` is a placeholder of the
+reader's machine) that resolves nowhere the launch could run from: the script's directory and its parents, the
+repository's root, the directory a ``cd`` line moved to (a ``cd`` somewhere unknown: nothing is said). A file of
+that name anywhere in the project, a name the script mentions again (it may write the file) or a file git ignores
+(generated): nothing is said either."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Dict, Iterator, List, Sequence, Tuple
+
+from ... import names as N
+from ...knowledge import deepspeed as K
+from ...model import Severity
+from ..rule import Example, Hit, Rule, spec
+from ..target import Target
+
+if TYPE_CHECKING:
+    from ..recipes import Recipe
+
+
+def missing_configs(recipes: Sequence["Recipe"]) -> Dict[str, List[Tuple[int, str]]]:
+    """Shell script -> (line, path as written) of the configs its launches name that do not exist."""
+    out: Dict[str, List[Tuple[int, str]]] = {}
+    for r in recipes:
+        path, _, line = r.where.rpartition(":")
+        for ref in r.missing:
+            out.setdefault(path, []).append((int(line), ref))
+    return out
+
+
+def _root(path: str) -> str:
+    """The directory the script's paths may be written from besides its own: the current directory when the
+    script is under it (``lint .``, ``lint scripts/run.sh``), else the nearest directory above it that is a git
+    work tree's root or has a pyproject.toml, else its own directory."""
+    from ..discover import is_project
+
+    if not os.path.isabs(path) and not os.path.normpath(path).startswith(".."):
+        return "."
+    d = os.path.abspath(os.path.dirname(path) or ".")
+    while not is_project(d):
+        if os.path.dirname(d) == d:
+            return os.path.dirname(path) or "."
+        d = os.path.dirname(d)
+    return d
+
+
+def _own(t: Target, root: str) -> List[Tuple[int, str]]:
+    """A script linted alone: its own launches, resolved from its project's root."""
+    from ..recipes import shell_recipes
+
+    return missing_configs(shell_recipes(t.path, t.text, root)).get(t.path, [])
+
+
+def _known_elsewhere(ref: str, t: Target, root: str) -> bool:
+    """A file of that name somewhere in the project, or the name written more than once in the script (made by
+    the script, or named for another directory): the launch may well find it."""
+    from ..markdown import _index
+
+    name = os.path.basename(ref)
+    return t.text.count(name) > 1 or any(os.path.basename(f) == name for f in _index(os.path.normpath(root)))
+
+
+def check(t: Target) -> Iterator[Hit]:
+    found = t.usage.missing_configs
+    if found is not None and t.path not in found:
+        return
+    root = _root(t.path)
+    refs = _own(t, root) if found is None else found[t.path]
+    lines = t.text.split("\n")
+    for line, ref in refs:
+        if _known_elsewhere(ref, t, root):
+            continue
+        pos = sum(len(x) + 1 for x in lines[:line - 1])
+        at = t.text.find(os.path.basename(ref), pos)
+        yield RULE.hit(t, at if at >= 0 else pos,
+                       f"The launch hands over {ref}, which is in none of the directories it can run from (the "
+                       f"script's, its parents, the repository's root, a cd target): `ValueError: "
+                       f"{K.MSG_CONFIG_NOT_FOUND} ...` at startup")
+
+
+RULE = Rule(
+    spec(
+        N.LAUNCH_CONFIG_MISSING,
+        "shell",
+        Severity.WARNING,
+        summary="A launch names a DeepSpeed config file the repository does not have",
+        what="`--deepspeed` / `--deepspeed_config` / `--deepspeed_config_file` / `--ds_config` given a relative path "
+        "written out in the script (variables it assigns are expanded) that exists neither from the script's "
+        "directory, its parents, the repository's root nor the directory a `cd` line moved to, and no file of that "
+        "name is anywhere in the project.",
+        why="The HF Trainer / Accelerate (HfDeepSpeedConfig) and DeepSpeed (DeepSpeedConfig) read a string as a file "
+        "only when it exists; otherwise they try it as inline JSON and base64 and raise `ValueError: Expected a "
+        "string path to an existing deepspeed config, or a dictionary, or a base64 encoded string.` "
+        "(deepspeed/runtime/config.py 0.9-0.19.8, accelerate/utils/deepspeed.py 0.2x-1.15): the run stops at startup.",
+        fix="Point the option at a config the repository ships (a renamed or moved file), or add the file. A path "
+        "in a variable, an absolute path or one after a `cd` to an unknown directory is not reported.",
+        section="Launch"),
+    check=check,
+    valid=(Example("deepspeed train.py --deepspeed $CONFIG\n"),
+           Example("deepspeed train.py --deepspeed /path/to/ds_config.json\n"),
+           Example("cd $WORK_DIR\ndeepspeed train.py --deepspeed configs/zero3.json\n")),
+    invalid=(Example("CFG=./configs/zero3_offload.json\ndeepspeed train.py \\\n    --deepspeed $CFG\n"),),
+)

@@ -1,0 +1,149 @@
+"""Findings inside a vendored copy of a known library (issue 18: LongVA ships trl as ``longva/trl``).
+
+A directory named after a library the project could install instead (``trl``, ``peft``, ``transformers``,
+``accelerate``, ``deepspeed``, ``diffusers``), a package (``__init__.py``) with that library's layout (``LAYOUT``),
+and not the library's own repository (no setup.py / pyproject.toml beside it naming it), is a vendored copy. Its
+functions are library code paths: a k-bit branch of a loader runs only with the arguments a caller passes. A
+finding inside a function or method of such a copy is info unless the project's own code (its Python files outside
+the copy) names that function, its class or a class of the copy derived from it: then the project may call it with
+the triggering arguments and the finding keeps its severity. Module-level code (run on import) is not demoted.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from functools import lru_cache
+from typing import Dict, FrozenSet, List, Optional, Tuple
+
+# library -> the entries (files / package directories) its import package always has (read from the released
+# trees: trl 0.4-0.19 trainer/ + models/; transformers 4.x modeling_utils.py + models/; peft 0.3-0.15 peft_model.py +
+# tuners/; accelerate 0.1x-1.x accelerator.py + utils/; deepspeed 0.x runtime/ + ops/; diffusers pipelines/ + models/)
+LAYOUT: Dict[str, Tuple[str, ...]] = {
+    "trl": ("trainer", "models"),
+    "transformers": ("modeling_utils.py", "models"),
+    "peft": ("peft_model.py", "tuners"),
+    "accelerate": ("accelerator.py", "utils"),
+    "deepspeed": ("runtime", "ops"),
+    "diffusers": ("pipelines", "models"),
+}
+_CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.M)
+
+
+@lru_cache(maxsize=256)
+def library_copy(path: str) -> Optional[str]:
+    """The vendored library directory ``path`` lies in (``longva/trl``), or None."""
+    d = os.path.dirname(os.path.normpath(path))
+    while d and d not in (".", os.sep):
+        name = os.path.basename(d)
+        marks = LAYOUT.get(name)
+        if marks and os.path.isfile(os.path.join(d, "__init__.py")) and \
+                all(os.path.exists(os.path.join(d, m)) for m in marks) and not _own_repo(d, name):
+            return d
+        d = os.path.dirname(d)
+    return None
+
+
+def _own_repo(d: str, name: str) -> bool:
+    """Is ``d`` the library's own package (its repository's setup.py / pyproject.toml beside it names it)?"""
+    parent = os.path.dirname(d) or "."
+    for f in ("setup.py", "pyproject.toml", "setup.cfg"):
+        try:
+            with open(os.path.join(parent, f), encoding="utf-8", errors="replace") as fh:
+                if re.search(rf"""\bname\s*=\s*["']?{re.escape(name)}["']?\s*(?:[,\n]|$)""", fh.read(1 << 20)):
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+def enclosing(text: str, line: int, cache: Dict[str, object]) -> Optional[Tuple[Optional[str], str]]:
+    """(class, function) of the innermost function holding ``line`` (class None for a function outside any class;
+    the outermost class of a method); None at module level or when the text does not parse."""
+    spans = cache.get("spans")
+    if not isinstance(spans, list):
+        spans = []
+        try:
+            _spans(ast.parse(text), None, spans)
+        except (SyntaxError, ValueError, RecursionError):
+            pass
+        cache["spans"] = spans
+    best: Optional[Tuple[int, Optional[str], str]] = None
+    for first, last, cls, fn in spans:
+        if first <= line <= last and (best is None or first >= best[0]):
+            best = (first, cls, fn)
+    return None if best is None else (best[1], best[2])
+
+
+def _spans(node: ast.AST, cls: Optional[str], out: List[Tuple[int, int, Optional[str], str]]) -> None:
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.ClassDef):
+            _spans(child, cls or child.name, out)
+        elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.append((child.lineno, child.end_lineno or child.lineno, cls, child.name))
+            _spans(child, cls, out)
+
+
+@lru_cache(maxsize=16)
+def _subclasses(lib: str) -> Dict[str, FrozenSet[str]]:
+    """Class name -> the classes of the copy derived from it (by base name, transitively), itself included."""
+    bases: Dict[str, List[str]] = {}
+    for d, _, files in os.walk(lib):
+        for f in files:
+            if f.endswith(".py"):
+                for m in _CLASS.finditer(_read(os.path.join(d, f))):
+                    for b in re.findall(r"\w+", m.group(2)):
+                        bases.setdefault(b, []).append(m.group(1))
+    out: Dict[str, FrozenSet[str]] = {}
+    for name in list(bases):
+        seen, todo = {name}, [name]
+        while todo:
+            for sub in bases.get(todo.pop(), []):
+                if sub not in seen:
+                    seen.add(sub)
+                    todo.append(sub)
+        out[name] = frozenset(seen)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _own_text(root: str, lib: str) -> str:
+    """The text of the project's own Python files under ``root`` (those outside the copy ``lib``)."""
+    parts: List[str] = []
+    skip = os.path.normpath(lib) + os.sep
+    for d, dirs, files in os.walk(root):
+        dirs[:] = [x for x in dirs if not x.startswith(".") and x not in ("node_modules", "site-packages")]
+        for f in files:
+            p = os.path.normpath(os.path.join(d, f))
+            if f.endswith(".py") and not p.startswith(skip):
+                parts.append(_read(p))
+    return "\n".join(parts)
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read(2 << 20)
+    except OSError:
+        return ""
+
+
+def library_path(path: str, text: str, line: int, cache: Dict[str, object]) -> Optional[str]:
+    """Why a finding at ``line`` of ``path`` is a library path the project does not take (a note for the title),
+    or None: not in a vendored copy, at module level, or the project's own code names the function or its class."""
+    lib = library_copy(path)
+    if lib is None:
+        return None
+    where = enclosing(text, line, cache)
+    if where is None:
+        return None
+    cls, fn = where
+    names = set(_subclasses(lib).get(cls, frozenset({cls}))) if cls else {fn}
+    root = "." if not os.path.isabs(path) and not path.startswith("..") else os.path.dirname(lib) or "."
+    own = _own_text(root, lib)
+    if any(re.search(rf"\b{re.escape(n)}\b", own) for n in names):
+        return None
+    what = f"{cls}.{fn}" if cls else f"{fn}()"
+    return (f"in {what} of the vendored {os.path.basename(lib)} copy {lib}, which the project's own code never "
+            "names: a library path taken only with arguments its callers pass")

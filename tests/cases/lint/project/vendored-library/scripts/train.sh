@@ -1,0 +1,4 @@
+#!/bin/bash
+deepspeed --num_gpus 8 myproj/train.py \
+    --deepspeed configs/zero3.json \
+    --output_dir out
