@@ -184,3 +184,22 @@ def test_corpus_attribution_never_drops() -> None:
     res = bench.measure(corpus, set(), True, False)
     d = res["dev"]
     assert d["library_exception"] - d["attributed"] <= UNATTRIBUTED_CEILING, d
+
+
+def test_a_torch_cpp_message_names_the_function_running_torch_showed() -> None:
+    """A torch message with no source location: the C++ function the shipped data says (derived by running real
+    torch releases: scripts/upstream/derive_torch_cpp.py), only for the whole message and the class torch raises."""
+    rs = RS.from_message("[rank0]: RuntimeError: The size of tensor a (12) must match the size of tensor b (11) at "
+                         "non-singleton dimension 2")
+    assert rs is not None and (rs.package, rs.module, rs.functions) == (
+        "torch", "aten/src/ATen/ExpandUtils.cpp", ("infer_size_impl",)) and rs.how == "C++ message"
+    assert "run on torch" in rs.releases
+    rs = RS.from_message("NotImplementedError: Cannot copy out of meta tensor; no data!")
+    assert rs is not None and rs.functions == ("copy_impl",)
+    # Module.to's longer message is torch's Python (its own function), not the C++ one; another class is not torch's
+    assert RS.from_message("NotImplementedError: Cannot copy out of meta tensor; no data! Please use "
+                           "torch.nn.Module.to_empty() instead of torch.nn.Module.to()") is None
+    assert RS.from_message("ValueError: The size of tensor a (12) must match the size of tensor b (11) at "
+                           "non-singleton dimension 2") is None
+    d = diagnosis_json(diagnose_log("RuntimeError: shape '[-1, 64]' is invalid for input of size 100\n").findings[0])
+    assert d.get("raised_by", {}).get("function") == "infer_size_impl", d
