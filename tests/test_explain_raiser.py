@@ -201,5 +201,8 @@ def test_a_torch_cpp_message_names_the_function_running_torch_showed() -> None:
                            "torch.nn.Module.to_empty() instead of torch.nn.Module.to()") is None
     assert RS.from_message("ValueError: The size of tensor a (12) must match the size of tensor b (11) at "
                            "non-singleton dimension 2") is None
+    rs = RS.from_message("RuntimeError: Given normalized_shape=[4096], expected input with shape [*, 4096], but got "
+                         "input of size[2, 7, 5120]")
+    assert rs is not None and rs.functions == ("_check_layer_norm_inputs",)
     d = diagnosis_json(diagnose_log("RuntimeError: shape '[-1, 64]' is invalid for input of size 100\n").findings[0])
     assert d.get("raised_by", {}).get("function") == "infer_size_impl", d

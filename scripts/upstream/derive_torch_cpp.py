@@ -9,7 +9,12 @@ raised it there (a structured kernel's ``meta`` names no function: such messages
 message does not match its template, or that two releases raise from different
 functions, is an error (the data would not hold). dsdoctor never imports torch: only this script runs it.
 
-    python scripts/upstream/derive_torch_cpp.py PYTHON [PYTHON ...]   # e.g. .cache/oracle/venv*/bin/python
+    python scripts/upstream/derive_torch_cpp.py [--devices cpu,cuda] PYTHON [PYTHON ...]   # e.g. .cache/oracle/venv*/bin/python
+
+The tensors are made on the CPU unless ``--devices`` names others (``cpu,cuda`` on a machine with a GPU: each row
+then holds on every device named; the provenance says which were run). The checks probed are the device-independent
+ones (shapes, copies, autograd), in files both the CPU and the CUDA kernels use; a CPU-only message (``expected m1 and
+m2 to have the same dtype``, CUDA says ``mat1 and mat2``) is not probed.
 """
 
 from __future__ import annotations
@@ -22,11 +27,11 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 OUT = Path(__file__).resolve().parents[2] / "src" / "dsdoctor" / "knowledge" / "data" / "torch_cpp.json.gz"
 # (template with {} for each value: the whole message, the code that raises it); the code runs after ``import torch``
-# on the CPU
+# with the device being run as the default device
 PROBES = [
     ("The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}",
      "torch.ones(1, 70) + torch.ones(1, 69)"),
@@ -38,9 +43,14 @@ PROBES = [
     ("element 0 of tensors does not require grad and does not have a grad_fn", "torch.ones(2).sum().backward()"),
     ("a leaf Variable that requires grad is being used in an in-place operation.",
      "torch.ones(2, requires_grad=True).add_(1)"),
+    ("Sizes of tensors must match except in dimension {}. Expected size {} but got size {} for tensor number {} in the "
+     "list.", "torch.cat([torch.ones(2, 2), torch.ones(3, 3)], dim=1)"),
+    ("Given normalized_shape=[{}], expected input with shape [*, {}], but got input of size[{}]",
+     "torch.nn.functional.layer_norm(torch.ones(2, 3), (4,))"),
 ]
 RUNNER = r"""
 import json, sys, torch
+torch.set_default_device(sys.argv[2])
 out = {"version": torch.__version__, "git": getattr(torch.version, "git_version", ""), "results": []}
 for code in json.loads(sys.argv[1]):
     try:
@@ -57,22 +67,26 @@ def _regex(template: str) -> "re.Pattern[str]":
     return re.compile(r".{1,200}?".join(re.escape(p) for p in template.split("{}")) + r"\Z")
 
 
-def run(python: str) -> Dict[str, Any]:
-    """The probes' results in one interpreter: torch's version and, per probe, [exception class, message]."""
-    env = dict(os.environ, TORCH_SHOW_CPP_STACKTRACES="1", TORCH_DISABLE_ADDR2LINE="1", CUDA_VISIBLE_DEVICES="")
-    r = subprocess.run([python, "-c", RUNNER, json.dumps([code for _, code in PROBES])], capture_output=True,
+def run(python: str, device: str = "cpu") -> Dict[str, Any]:
+    """The probes' results in one interpreter, tensors made on ``device``: torch's version and, per probe,
+    [exception class, message]."""
+    env = dict(os.environ, TORCH_SHOW_CPP_STACKTRACES="1", TORCH_DISABLE_ADDR2LINE="1")
+    if device == "cpu":
+        env["CUDA_VISIBLE_DEVICES"] = ""
+    r = subprocess.run([python, "-c", RUNNER, json.dumps([code for _, code in PROBES]), device], capture_output=True,
                        text=True, timeout=600, env=env, check=True)
     return json.loads(r.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
-def derive(pythons: List[str]) -> Dict[str, Any]:
-    """The data document: a row per probe with the function, file and the releases that raised it there."""
+def derive(pythons: List[str], devices: Tuple[str, ...] = ("cpu",)) -> Dict[str, Any]:
+    """The data document: a row per probe with the function, file and the releases that raised it there (on every
+    device given: a function that differs by device stops it)."""
     rows: Dict[str, Dict[str, Any]] = {}
     versions = []
-    for python in pythons:
-        res = run(python)
+    for python, device in ((p, d) for p in pythons for d in devices):
+        res = run(python, device)
         version = res["version"].split("+")[0]
-        versions.append({"version": res["version"], "git": res["git"], "python": python})
+        versions.append({"version": res["version"], "git": res["git"], "python": python, "device": device})
         for (template, code), got in zip(PROBES, res["results"]):
             if got is None or not _regex(template).match(got[1].split("\nException raised from")[0]):
                 raise SystemExit(f"torch {version}: {code!r} did not raise {template!r}: {got}")
@@ -83,7 +97,8 @@ def derive(pythons: List[str]) -> Dict[str, Any]:
                                              "file": m.group(2), "releases": [], "probe": code})
             if (row["kind"], row["function"], row["file"]) != (got[0], m.group(1), m.group(2)):
                 raise SystemExit(f"{template!r}: torch {version} raises it elsewhere ({got[0]}, {m.group(1)})")
-            row["releases"].append(version)
+            if version not in row["releases"]:
+                row["releases"].append(version)
     return {"rows": sorted(rows.values(), key=lambda r: r["template"]),
             "provenance": {"script": "scripts/upstream/derive_torch_cpp.py", "made": str(datetime.date.today()),
                            "how": "each probe run with TORCH_SHOW_CPP_STACKTRACES=1: c10's 'Exception raised from "
@@ -91,10 +106,13 @@ def derive(pythons: List[str]) -> Dict[str, Any]:
 
 
 def main(argv: List[str]) -> int:
+    devices: Tuple[str, ...] = ("cpu",)
+    if argv[:1] == ["--devices"] and len(argv) > 1:
+        devices, argv = tuple(argv[1].split(",")), argv[2:]
     if not argv:
         print(__doc__)
         return 2
-    doc = derive(argv)
+    doc = derive(argv, devices)
     OUT.write_bytes(gzip.compress(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode(), mtime=0))
     print(f"{OUT}: {len(doc['rows'])} rows, torch {', '.join(v['version'] for v in doc['provenance']['torch'])}, "
           f"{OUT.stat().st_size} bytes")
