@@ -13,7 +13,8 @@ index), never on the scan path.
   from the frame. The user frame that called into it is the innermost user frame outside it.
 - Without frames: an exception class with a package path (``torch.distributed.DistBackendError``,
   ``deepspeed.runtime.zero.utils.ZeRORuntimeException``; not Python's own modules), a C++ source path in the message
-  (``torch/csrc/...``, ``c10/...``, ``aten/...``, c10's ``Exception raised from F at FILE``), c10's ``c10::``
+  (``torch/csrc/...``, ``c10/...``, ``aten/...``, c10's ``Exception raised from F at FILE``), a message whose C++
+  function running torch showed (:mod:`dsdoctor.knowledge.torch_cpp`), c10's ``c10::``
   classes or NCCL's return codes (``NCCL error``, ``ncclSystemError``: torch's c10d raises them) name the package
   (and, for C++, the file and function).
 """
@@ -23,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
+
+from ..knowledge import torch_cpp as TC
 
 # a frame's file in an installed package: the package directory (an egg's directory skipped) and the rest
 _INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\](?:[^/\\]{1,200}\.egg[/\\])?([A-Za-z_]\w{0,60})([/\\][^\n]{0,400})?$")
@@ -61,7 +64,7 @@ _LAUNCHERS = ("torch.distributed.run", "torch.distributed.launch", "torch.distri
 @dataclass(frozen=True)
 class Raiser:
     """Who raised: the package, its module (or C++ file), the function(s) when the log shows them, how it is known
-    (``frames``, ``message`` (the message index), ``exception class``, ``C++ source``, ``NCCL error``), the raising frame's
+    (``frames``, ``message`` (the message index), ``exception class``, ``C++ source``, ``C++ message`` (run), ``NCCL error``), the raising frame's
     location, the user's frame that called into it, and whether the traceback is cut (the raising frame may be
     deeper than the last one shown)."""
 
@@ -186,13 +189,17 @@ def from_frames(frames: Sequence[Tuple[str, int, str]], cut: bool = False, whole
 
 
 def from_message(text: str) -> Optional[Raiser]:
-    """The package an exception line names: its class's package path, a C++ source location of torch, or c10."""
+    """The package an exception line names: its class's package path, a C++ source location of torch, a message
+    whose C++ function running torch showed, or c10."""
     m = _CPP_FROM.search(text)
     if m:
         return Raiser("torch", m.group(2).replace("\\", "/"), (m.group(1),), "C++ source")
     m = _CPP_PATH.search(text)
     if m:
         return Raiser("torch", m.group(1).replace("\\", "/"), (), "C++ source")
+    row = TC.lookup(text)  # a message whose C++ function was read by running torch
+    if row is not None:
+        return Raiser("torch", row.file, (row.function,), "C++ message", row.describe())
     m = _CLASS.search(text)
     if m and m.group(1).split(".")[0] not in _NOT_A_LIBRARY:
         return Raiser(m.group(1).split(".")[0], m.group(1), (), "exception class")

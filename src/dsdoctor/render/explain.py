@@ -20,7 +20,7 @@ def _line(e: Any) -> Dict[str, Any]:
 
 def raised_by_json(f: Finding) -> Dict[str, Any]:
     """Who raised the failure (an ``unknown`` answer's attribution): ``package``, ``module``, ``function`` or
-    ``functions`` (a list), ``from`` (frames | message | exception class | C++ source | NCCL error), ``releases``, ``path`` /
+    ``functions`` (a list), ``from`` (frames | message | exception class | C++ source | C++ message | NCCL error), ``releases``, ``path`` /
     ``line`` of the raising frame, ``caller`` (the user's frame that called into it), ``cut``."""
     a = dict(f.attribution)
     out: Dict[str, Any] = {k: a[k] for k in ("package", "module", "function", "from", "releases", "path") if a.get(k)}
