@@ -28,6 +28,9 @@ Assign = Tuple[int, str, str]  # (offset, name, value as written)
 Env = Dict[str, str]
 # the options of a launch that choose its config, stage or entry (``--config_file``, ``--deepspeed``, ``--zero_stage``)
 _CHOOSES = re.compile(r"^--?[\w.-]*(?:config|deepspeed|zero|stage|ds_)[\w.-]*$", re.I)
+# variables the shell sets itself: a loop's (``for x in ...``), ``read``'s, ``getopts``': never literally known
+_SET_BY_SHELL = re.compile(r"\b(?:for|select)[ \t]+([A-Za-z_]\w*)[ \t]+in\b|\bread[ \t]+(?:-\w+[ \t]+)*([A-Za-z_][\w \t]*)|"
+                           r"\bgetopts[ \t]+\S+[ \t]+([A-Za-z_]\w*)")
 _FILE = re.compile(r"\.(?:py|json|hjson|ya?ml)[\"']?$")
 
 
@@ -114,8 +117,11 @@ class _Walk:
         self.env: Env = {}  # the variables read in text order
         self.known: Set[str] = set()
         self.out: List[List[Env]] = [[] for _ in commands]
+        self.volatile: Set[str] = set()
 
     def lookup(self, s: State, name: str) -> Optional[str]:
+        if name in self.volatile:
+            return None
         if name in self.rel:
             return s.env.get(name) if name in s.known else None
         return self.env.get(name) if name in self.known else None
@@ -123,7 +129,7 @@ class _Walk:
     def _known(self, raw: str, s: Optional[State]) -> bool:
         names = _refs(raw)
         rest = VAR.sub("", raw)
-        return "$" not in rest and "`" not in rest and all(
+        return "$" not in rest and "`" not in rest and not names & self.volatile and all(
             (s is not None and n in s.known) if n in self.rel else n in self.known for n in names)
 
     def walk(self, lo: int, hi: int, inner: List[Block], states: List[State]) -> List[State]:
@@ -203,6 +209,7 @@ def path_envs(text: str, commands: List[Command], assigns: List[Assign], launche
     if not forking:
         return None
     w = _Walk(assigns, commands, rel, forking, expand)
+    w.volatile = {n for m in _SET_BY_SHELL.finditer(text) for g in m.groups() if g for n in g.split()}
     try:
         w.walk(0, len(text) + 1, tops, [State()])
     except _TooMany:
