@@ -195,6 +195,8 @@ class Values:
             return None if t is None else not t
         if isinstance(test, cst.BooleanOperation):
             left, right = self._truth(test.left, scope, depth + 1, ev), self._truth(test.right, scope, depth + 1, ev)
+            if isinstance(test.operator, cst.And) and _checks_stage_source(test.left, test.right, left, right):
+                return right  # `cfg is not None and cfg["zero_optimization"]["stage"] == 3`: the run's config is given
             if isinstance(test.operator, cst.And):
                 return False if False in (left, right) else (True if left is right is True else None)
             return True if True in (left, right) else (False if left is right is False else None)
@@ -223,6 +225,8 @@ class Values:
     def _compare(self, test: cst.Comparison, scope: Scope, depth: int, ev: Eval) -> Optional[bool]:
         op, right = test.comparisons[0].operator, test.comparisons[0].comparator
         if isinstance(op, (cst.Is, cst.IsNot)) and dotted(right) == "None":
+            if isinstance(test.left, cst.Name) and self._optional_param(test.left.value, scope):
+                return None  # ``def f(..., cfg=None)``: whether its callers pass it is not known here
             t = self._truth(test.left, scope, depth, ev)
             if t is True:  # a truthy value is not None
                 return isinstance(op, cst.IsNot)
@@ -298,3 +302,25 @@ def analyse(module: cst.Module) -> Script:
     s = Script(values)
     walk(module, s)
     return s
+
+
+def _root(expr: Any) -> Optional[str]:
+    """The name a subscript / attribute chain starts from (``cfg["zero_optimization"]["stage"]`` -> ``cfg``)."""
+    while isinstance(expr, (cst.Subscript, cst.Attribute)):
+        expr = expr.value
+    return expr.value if isinstance(expr, cst.Name) else None
+
+
+def _checks_stage_source(left: Any, right: Any, lt: Optional[bool], rt: Optional[bool]) -> bool:
+    """``X is not None and <the stage read from X> <op> n`` (or ``X and ...``): the left side only makes sure the
+    config the right side reads the stage from is given, which it is in a run whose stage is known."""
+    if lt is not None or rt is None or not isinstance(right, cst.Comparison) or len(right.comparisons) != 1:
+        return False
+    src = _root(right.left)
+    if src is None or not isinstance(right.left, cst.Subscript):
+        return False
+    if isinstance(left, cst.Name):
+        return left.value == src
+    return isinstance(left, cst.Comparison) and len(left.comparisons) == 1 and \
+        isinstance(left.comparisons[0].operator, cst.IsNot) and dotted(left.comparisons[0].comparator) == "None" \
+        and isinstance(left.left, cst.Name) and left.left.value == src
