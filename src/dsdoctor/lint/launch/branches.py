@@ -126,87 +126,93 @@ class _Unread(Exception):
 
 def blocks(text: str) -> Optional[List[Block]]:
     """The top-level blocks of a shell script; None when its ``if`` / ``case`` keywords do not pair up."""
-    top: List[Block] = []
-    stack: List[Block] = []
-    expect = [False]  # a case arm's pattern comes next
+    r = _Reader()
+    try:
+        for off, seg, sep in segments(text):
+            r.one(off, seg)
+            if sep == ";;" and r.stack and r.stack[-1].kind == "case":
+                r.expect = True
+    except (_Unread, RecursionError):
+        return None
+    return None if r.stack else r.top
 
-    def add(b: Block) -> None:
-        if stack:
-            if not stack[-1].branches:
+
+class _Reader:
+    """The block structure, one simple command at a time."""
+
+    def __init__(self) -> None:
+        self.top: List[Block] = []
+        self.stack: List[Block] = []
+        self.expect = False  # a case arm's pattern comes next
+
+    def add(self, b: Block) -> None:
+        if self.stack:
+            if not self.stack[-1].branches:
                 raise _Unread
-            stack[-1].branches[-1].blocks.append(b)
+            self.stack[-1].branches[-1].blocks.append(b)
         else:
-            top.append(b)
+            self.top.append(b)
+        self.stack.append(b)
 
-    def one(off: int, seg: str) -> None:
+    def one(self, off: int, seg: str) -> None:
         if not seg:
             return
-        if stack and stack[-1].kind == "case" and expect[0]:
-            if seg.split()[0] == "esac":
-                _end(stack.pop(), off, 4)
-                expect[0] = False
-                return one(off + 4, seg[4:].strip()) if seg[4:].strip() else None
-            at = seg.find(")")
-            if at < 0:
-                raise _Unread
-            if stack[-1].branches:
-                stack[-1].branches[-1].end = off
-            pats = tuple(p.strip().strip("'\"") for p in seg[:at].lstrip("(").split("|"))
-            stack[-1].branches.append(Branch(None, off + at + 1, patterns=pats))
-            expect[0] = False
-            rest = seg[at + 1:]
-            return one(off + at + 1 + len(rest) - len(rest.lstrip()), rest.strip())
-        word, _, rest = seg.partition(" ")
-        word = word.split("\t")[0]
-        rest_off = off + len(seg) - len(seg[len(word):].lstrip()) if rest else off + len(seg)
+        if self.stack and self.stack[-1].kind == "case" and self.expect:
+            return self._arm(off, seg)
+        word = seg.split()[0]
+        rest = seg[len(word):]
+        rest_off = off + len(seg) - len(rest.lstrip())
         if word == "if":
-            b = Block("if", off, branches=[Branch(seg[2:].strip())])
-            add(b)
-            stack.append(b)
+            self.add(Block("if", off, branches=[Branch(rest.strip())]))
         elif word in ("then", "else", "elif", "fi"):
-            if not stack or stack[-1].kind != "if":
+            if not self.stack or self.stack[-1].kind != "if":
                 raise _Unread
-            b = stack[-1]
+            b = self.stack[-1]
             if word == "then":
                 b.branches[-1].start = rest_off
             elif word == "elif":
                 b.branches[-1].end = off
-                b.branches.append(Branch(seg[4:].strip()))
+                b.branches.append(Branch(rest.strip()))
+                return None
             elif word == "else":
                 b.branches[-1].end = off
                 b.branches.append(Branch(None, rest_off))
             else:
-                _end(stack.pop(), off, 2)
-                return None
-            if word != "elif" and rest.strip():
-                one(rest_off, seg[len(word):].strip())
+                _end(self.stack.pop(), off, 2)
+            self.one(rest_off, rest.strip())
         elif word == "case":
             m = re.match(r"case\s+(.+?)\s+in(?:\s|$)", seg + " ")
             if m is None:
                 raise _Unread
-            b = Block("case", off, subject=m.group(1))
-            add(b)
-            stack.append(b)
-            expect[0] = True
-            rest2 = seg[m.end():].strip()
-            if rest2:
-                one(off + seg.find(rest2, m.end() - 1), rest2)
+            self.add(Block("case", off, subject=m.group(1)))
+            self.expect = True
+            more = seg[m.end():].strip()
+            if more:
+                self.one(off + seg.find(more, m.end() - 1), more)
         elif word == "esac":
-            if not stack or stack[-1].kind != "case":
+            if not self.stack or self.stack[-1].kind != "case":
                 raise _Unread
-            _end(stack.pop(), off, 4)
-        elif word in ("do", "!", "time") and rest.strip():
-            one(rest_off, seg[len(word):].strip())
+            _end(self.stack.pop(), off, 4)
+        elif word in ("do", "!", "time"):
+            self.one(rest_off, rest.strip())
         return None
 
-    try:
-        for off, seg, sep in segments(text):
-            one(off, seg)
-            if sep == ";;" and stack and stack[-1].kind == "case":
-                expect[0] = True
-    except (_Unread, RecursionError):
-        return None
-    return None if stack else top
+    def _arm(self, off: int, seg: str) -> None:
+        """A case arm's ``pattern)`` (and the command after it), or the ``esac`` closing the case."""
+        if seg.split()[0] == "esac":
+            _end(self.stack.pop(), off, 4)
+            self.expect = False
+            return self.one(off + 4, seg[4:].strip())
+        at = seg.find(")")
+        if at < 0:
+            raise _Unread
+        if self.stack[-1].branches:
+            self.stack[-1].branches[-1].end = off
+        pats = tuple(p.strip().strip("'\"") for p in seg[:at].lstrip("(").split("|"))
+        self.stack[-1].branches.append(Branch(None, off + at + 1, patterns=pats))
+        self.expect = False
+        rest = seg[at + 1:]
+        return self.one(off + at + 1 + len(rest) - len(rest.lstrip()), rest.strip())
 
 
 def _end(b: Block, off: int, width: int) -> None:
