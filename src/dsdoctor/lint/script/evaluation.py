@@ -225,8 +225,6 @@ class Values:
     def _compare(self, test: cst.Comparison, scope: Scope, depth: int, ev: Eval) -> Optional[bool]:
         op, right = test.comparisons[0].operator, test.comparisons[0].comparator
         if isinstance(op, (cst.Is, cst.IsNot)) and dotted(right) == "None":
-            if isinstance(test.left, cst.Name) and self._optional_param(test.left.value, scope):
-                return None  # ``def f(..., cfg=None)``: whether its callers pass it is not known here
             t = self._truth(test.left, scope, depth, ev)
             if t is True:  # a truthy value is not None
                 return isinstance(op, cst.IsNot)
@@ -234,6 +232,9 @@ class Values:
             if kinds == {NONE}:
                 return isinstance(op, cst.Is)
             return None
+        if isinstance(op, (cst.Equal, cst.NotEqual)) and dotted(test.left).endswith(".distributed_type") and \
+                (kw_key(right) == "DEEPSPEED" or dotted(right).endswith("DistributedType.DEEPSPEED")):
+            return isinstance(op, cst.Equal)  # accelerate's distributed type: a ZeRO-3 run is a DeepSpeed run
         if not self._is_stage(test.left, scope):
             return None
         nums = [int(e.value.value) for e in right.elements if isinstance(e.value, cst.Integer)] \
@@ -275,7 +276,7 @@ class Values:
             if a.keyword is not None and a.keyword.value == key:
                 return Arg(key, a.value, a, self.of(a.value, scope))
         for a in call.args:
-            if a.star == "**" and isinstance(a.value, cst.Name):
+            if a.star == "**" and isinstance(a.value, cst.Name) and key not in self.s.dropped.get(id(call), ()):
                 sc: Optional[Scope] = scope
                 while sc is not None and a.value.value not in sc.dicts:
                     sc = sc.parent
@@ -313,8 +314,9 @@ def _root(expr: Any) -> Optional[str]:
 
 def _checks_stage_source(left: Any, right: Any, lt: Optional[bool], rt: Optional[bool]) -> bool:
     """``X is not None and <the stage read from X> <op> n`` (or ``X and ...``): the left side only makes sure the
-    config the right side reads the stage from is given, which it is in a run whose stage is known."""
-    if lt is not None or rt is None or not isinstance(right, cst.Comparison) or len(right.comparisons) != 1:
+    config the right side reads the stage from is given, which it is in a run whose stage is known (even where
+    ``X`` is a parameter defaulting to None that the file never sets: its callers pass it)."""
+    if lt is True or rt is None or not isinstance(right, cst.Comparison) or len(right.comparisons) != 1:
         return False
     src = _root(right.left)
     if src is None or not isinstance(right.left, cst.Subscript):
