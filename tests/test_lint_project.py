@@ -78,8 +78,10 @@ def test_shell_variables_and_flags(tmp_path: Path) -> None:
 def test_shell_paths(tmp_path: Path) -> None:
     """A launch is read per path through the script's branches: a config chosen on a branch keeps the options of
     its own path; an ``elif`` chain on an argument keeps every branch live, a literal before it decides it, a
-    later test of the same variable follows the branch taken; blocks that do not pair up, or more paths than the
-    cap, leave the script read in text order (the last assignment before the launch)."""
+    later test of the same variable follows the branch taken; a path that sets the config from an argument adds
+    nothing where the script ships a default; blocks that do not pair up (also a keyword a continuation line
+    swallows), or more paths than the cap, leave the script read in text order (the last assignment before the
+    launch)."""
     (tmp_path / "train.py").write_text("")
     for st in (2, 3):
         (tmp_path / f"z{st}.json").write_text('{"zero_optimization": {"stage": %d}}' % st)
@@ -96,6 +98,12 @@ def test_shell_paths(tmp_path: Path) -> None:
     many = "".join(f"if [ -n \"$A{i}\" ]; then C=z2.json; F{i}=1; fi\n" for i in range(8)) + \
         "deepspeed train.py --deepspeed $C " + " ".join(f"--f{i} $F{i}" for i in range(8)) + "\n"
     assert len(shell_recipes(str(tmp_path / "m.sh"), many, str(tmp_path))) == 1
+    args = ('C=z2.json\nwhile [[ "$1" != "" ]]; do\n  case $1 in\n    --deepspeed ) shift\n      C=$1\n      ;;\n'
+            '  esac\n  shift\ndone\ndeepspeed train.py --deepspeed $C\n')  # the shipped default, not the argument
+    assert [r.stage for r in shell_recipes(str(tmp_path / "a.sh"), args, str(tmp_path))] == [2]
+    swallowed = ('C=z3.json\nif [ $d = cpu ]; then\n  deepspeed train.py --deepspeed $C \\\nelif [ $d = gpu ]; then\n'
+                 '  echo no\nfi\n')  # a continuation swallows `elif`: read in text order
+    assert [r.stage for r in shell_recipes(str(tmp_path / "s.sh"), swallowed, str(tmp_path))] == [3]
 
 
 def test_wrapped_and_variable_launches(tmp_path: Path) -> None:

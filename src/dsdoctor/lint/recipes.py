@@ -160,8 +160,11 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
 
 def _merged(recipes: List[Recipe]) -> List[Recipe]:
     """One recipe per distinct launch (entry, configs, stage ...) of a line read on several paths, with the options
-    of those paths together."""
+    of those paths together; a path whose config and stage are unknown (set from an argument) is left out where
+    another path of the line has them."""
     out: Dict[Tuple[object, ...], Recipe] = {}
+    if any(r.stage is not None or r.configs for r in recipes):  # a path that sets neither (``DS_CONFIG=$1``)
+        recipes = [r for r in recipes if r.stage is not None or r.configs]  # adds nothing the script ships
     for r in recipes:
         key = (r.entry, r.launcher, tuple(r.configs), r.stage, r.world_size, r.flag_loaded_by, r.names_config,
                tuple(sorted(r.arg_configs)), r.off)

@@ -169,6 +169,8 @@ class _Reader:
                 raise _Unread
             b = self.stack[-1]
             if word == "then":
+                if b.branches[-1].start >= 0:  # a second `then`: a keyword swallowed by a continuation line
+                    raise _Unread
                 b.branches[-1].start = rest_off
             elif word == "elif":
                 b.branches[-1].end = off
