@@ -75,6 +75,37 @@ def test_shell_variables_and_flags(tmp_path: Path) -> None:
     assert rs[0].where.endswith("run.sh:3") and rs[1].stage_source.startswith("--ds.zero_stage 3")
 
 
+def test_shell_paths(tmp_path: Path) -> None:
+    """A launch is read per path through the script's branches: a config chosen on a branch keeps the options of
+    its own path; an ``elif`` chain on an argument keeps every branch live, a literal before it decides it, a
+    later test of the same variable follows the branch taken; a path that sets the config from an argument adds
+    nothing where the script ships a default; blocks that do not pair up (also a keyword a continuation line
+    swallows), or more paths than the cap, leave the script read in text order (the last assignment before the
+    launch)."""
+    (tmp_path / "train.py").write_text("")
+    for st in (2, 3):
+        (tmp_path / f"z{st}.json").write_text('{"zero_optimization": {"stage": %d}}' % st)
+    text = ('m=$1\nif [[ $m == lora ]]; then C=z2.json; Q=1; elif [ "$m" = "full" ]; then C=z3.json; Q=0\n'
+            'else\n  C=z3.json\n  Q=2\nfi\nif [ $m = lora ]; then B=4; else B=16; fi\n'
+            'deepspeed train.py --deepspeed $C --q $Q --bits $B\n')
+    rs = shell_recipes(str(tmp_path / "run.sh"), text, str(tmp_path))
+    got = {(r.stage, tuple(sorted(f for f in r.flags if f.startswith(("q=", "bits="))))) for r in rs}
+    assert got == {(2, ("bits=4", "q=1")), (3, ("bits=16", "q=0", "q=2"))}
+    decided = "lora=false\nif $lora; then C=z2.json; else C=z3.json; fi\ndeepspeed train.py --deepspeed $C\n"
+    assert [r.stage for r in shell_recipes(str(tmp_path / "d.sh"), decided, str(tmp_path))] == [3]
+    unpaired = "C=z2.json\nif [ -n $X ]; then C=z3.json\ndeepspeed train.py --deepspeed $C\n"
+    assert [r.stage for r in shell_recipes(str(tmp_path / "u.sh"), unpaired, str(tmp_path))] == [3]
+    many = "".join(f"if [ -n \"$A{i}\" ]; then C=z2.json; F{i}=1; fi\n" for i in range(8)) + \
+        "deepspeed train.py --deepspeed $C " + " ".join(f"--f{i} $F{i}" for i in range(8)) + "\n"
+    assert len(shell_recipes(str(tmp_path / "m.sh"), many, str(tmp_path))) == 1
+    args = ('C=z2.json\nwhile [[ "$1" != "" ]]; do\n  case $1 in\n    --deepspeed ) shift\n      C=$1\n      ;;\n'
+            '  esac\n  shift\ndone\ndeepspeed train.py --deepspeed $C\n')  # the shipped default, not the argument
+    assert [r.stage for r in shell_recipes(str(tmp_path / "a.sh"), args, str(tmp_path))] == [2]
+    swallowed = ('C=z3.json\nif [ $d = cpu ]; then\n  deepspeed train.py --deepspeed $C \\\nelif [ $d = gpu ]; then\n'
+                 '  echo no\nfi\n')  # a continuation swallows `elif`: read in text order
+    assert [r.stage for r in shell_recipes(str(tmp_path / "s.sh"), swallowed, str(tmp_path))] == [3]
+
+
 def test_wrapped_and_variable_launches(tmp_path: Path) -> None:
     """Wrappers (``env K=V``, ``srun`` options, ``bash -c``), ``eval`` of a variable, a variable holding several
     words and a config the script writes itself; a wrapper that runs no launch and a bare ``eval`` are none."""

@@ -15,6 +15,9 @@ its parents, then the root. A README command is written for a reader standing wh
 names that does not resolve so is the one file of the project whose path ends with it (under the README's
 directory first; a leading ``../``, the reader's step out of a subdirectory, is dropped), and a config beside the
 entry script it names is looked up from that script.
+A launch line is read per path through the script's ``if`` / ``case`` branches (:mod:`.launch.paths`): a config
+chosen on a branch meets only the option values set on that branch's paths, and a branch that a literal assignment
+before it rules out is dead.
 An option given as false (``--use_lora False``) is not passed: a problem behind it stays off in that launch. A
 YAML handed to the entry script (``--config recipe.yaml``, TRL-style) sets its top-level keys as options
 (``load_in_4bit: true``); the launch line's own ``--load_in_4bit=false`` overrides it.
@@ -29,21 +32,20 @@ from dataclasses import dataclass, field
 from typing import Collection, Dict, List, Optional, Set, Tuple
 
 from .discover import _PY_CFG, _read, deepspeed_off, launch_world, off_note
+from .launch.paths import path_envs
 from .launch.script_dir import script_dir
-from .launch.shell import Command, unwrap
+from .launch.shell import VAR as _VAR
+from .launch.shell import Command, assignments, launches, unwrap
+from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
 from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
 from .script.context import accelerate_stage, config_stage
 
 _CFG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
 _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
-# a value may be quoted over several lines (``OPTS=" \\`` then one option a line, ``"`` to close)
-_ASSIGN = re.compile(r"^[ \t]*(?:export[ \t]+|local[ \t]+|declare[ \t]+)?([A-Za-z_]\w*)="
-                     r"((?:\"(?:[^\"\\]|\\[\s\S])*\"|'[^']*'|[^\s\"'])*)", re.M)
 # `cat <<EOT > $config_json`, `echo ... > ds_config.json`: a file the script writes itself (not the project's)
 _WRITE = re.compile(r">{1,2}[ \t]*[\"']?([^\s\"';&|<>()]+)")
 _RUNS_VAR = re.compile(r"^[ \t]*(?:eval[ \t]|\"?\$\{?[A-Za-z_])")  # `eval $CMD`, `$CMD`: a launch held in a variable
-_VAR = re.compile(r"\$\{([A-Za-z_]\w*)(?::?-([^}]*))?\}|\$([A-Za-z_]\w*)")
 _YAML_DS = re.compile(r"^deepspeed\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 # a training YAML whose arguments sit in a section (``training_args:`` then an indented ``deepspeed: z3.json``):
 # indented, the key (``deepspeed`` or ``deepspeed_config``, never accelerate's ``deepspeed_config_file``) counts only
@@ -52,6 +54,7 @@ _YAML_DS_NESTED = re.compile(r"^[ \t]+deepspeed(?:_config)?[ \t]*:[ \t]*['\"]?([
 _YAML_ACC_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
 _TORCH_LAUNCH = ("torch.distributed.run", "torch.distributed.launch")
+_BRANCHES = re.compile(r"(?:^|[;&|])[ \t]*(?:if|case)[ \t]", re.M)
 _CD = re.compile(r"(?:^|[;&|(])[ \t]*cd[ \t]+\S")
 _FALSE = ("false", "no")
 _YAML_KEY = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^#\n]*)", re.M)  # a top-level key and its inline value
@@ -106,29 +109,6 @@ def resolve(ref: str, recipe: str, root: str) -> Optional[str]:
     return cand if os.path.isfile(cand) else None
 
 
-def _expand(tok: str, env: Dict[str, str]) -> str:
-    def one(m: "re.Match[str]") -> str:
-        name = m.group(1) or m.group(3)
-        if name in env:
-            return env[name]
-        return m.group(2) if m.group(2) is not None else m.group(0)
-
-    return _VAR.sub(one, tok)
-
-
-def _variables(text: str) -> List[Tuple[int, str, str]]:
-    """(offset, name, value) of every ``NAME=value`` line, in order."""
-    out = []
-    for m in _ASSIGN.finditer(text):
-        raw = re.sub(r"\\\n|\s+", " ", m.group(2))  # a multi-line value is words to the shell that expands it
-        try:
-            val = " ".join(shlex.split(raw))
-        except ValueError:
-            val = raw.strip("'\"")
-        out.append((m.start(), m.group(1), val.strip()))
-    return out
-
-
 def _launch_lines(text: str) -> str:
     """``text`` with the physical lines that cannot belong to a launch blanked (offsets kept): the shell reader
     then skips them cheaply."""
@@ -150,33 +130,59 @@ def _launch_lines(text: str) -> str:
 
 def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: bool = False) -> List[Recipe]:
     """The launches of a shell script (or, ``readme``, a README code block starting at ``first_line`` of
-    ``path``)."""
-    assigns = [(off, name, script_dir(text, off, path) or val) for off, name, val in _variables(text)]
+    ``path``): one per launch line and distinct config, read per path through the script's branches
+    (:mod:`.launch.paths`: a config chosen in a branch meets the option values of its own paths only)."""
+    assigns = [(off, name, script_dir(text, off, path) or val) for off, name, val in assignments(text)]
     writes = [(m.start(), m.group(1)) for m in _WRITE.finditer(text)]
     out: List[Recipe] = []
     here = path  # paths resolve from its directory: the one a `cd` line moved to
     lost = False  # a `cd` went somewhere unknown: a path that does not resolve may still exist there
-    for cmd in parse_shell(_launch_lines(text)).commands:
-        env: Dict[str, str] = {}
-        for off, name, val in assigns:
-            if off > cmd.start:
-                break
-            env[name] = _expand(val, env)
-        env.update(cmd.env)
-        written = {_expand(t, env) for off, t in writes if off < cmd.start}
-        expanded = _expanded(cmd, env)
-        line = first_line + text.count("\n", 0, cmd.start)
-        for one in unwrap(expanded):  # srun / nohup / bash -c '...' run the launch inside them
-            if one.argv[0] == "cd":
-                moved = _cd(here, one.argv[1] if len(one.argv) > 1 else "", path, root)
-                here, lost = moved or path, lost or moved is None
-                continue
-            r = _command(one, f"{path}:{line}", here, root, {**env, **one.env}, readme, written)
-            if r is not None:
-                if lost or readme:
-                    r.missing = []
-                out.append(r)
+    commands = parse_shell(_launch_lines(text)).commands
+    per = path_envs(text, commands, assigns, [c for c in commands if launches(c)], _expand) if \
+        _BRANCHES.search(text) else None
+    for ci, cmd in enumerate(commands):
+        if per is None:
+            env: Dict[str, str] = {}
+            for off, name, val in assigns:
+                if off > cmd.start:
+                    break
+                env[name] = _expand(val, env)
+        envs = [env] if per is None else per[ci]
+        got: List[Recipe] = []
+        for k, env in enumerate(envs):
+            env = {**env, **cmd.env}
+            written = {_expand(t, env) for off, t in writes if off < cmd.start}
+            line = first_line + text.count("\n", 0, cmd.start)
+            for one in unwrap(_expanded(cmd, env)):  # srun / nohup / bash -c '...' run the launch inside them
+                if one.argv[0] == "cd":
+                    if k == 0:
+                        moved = _cd(here, one.argv[1] if len(one.argv) > 1 else "", path, root)
+                        here, lost = moved or path, lost or moved is None
+                    continue
+                r = _command(one, f"{path}:{line}", here, root, {**env, **one.env}, readme, written)
+                if r is not None:
+                    if lost or readme:
+                        r.missing = []
+                    got.append(r)
+        out += _merged(got)
     return out
+
+
+def _merged(recipes: List[Recipe]) -> List[Recipe]:
+    """One recipe per distinct launch (entry, configs, stage ...) of a line read on several paths, with the options
+    of those paths together; a path whose config and stage are unknown (set from an argument) is left out where
+    another path of the line has them."""
+    out: Dict[Tuple[object, ...], Recipe] = {}
+    if any(r.stage is not None or r.configs for r in recipes):  # a path that sets neither (``DS_CONFIG=$1``)
+        recipes = [r for r in recipes if r.stage is not None or r.configs]  # adds nothing the script ships
+    for r in recipes:
+        key = (r.entry, r.launcher, tuple(r.configs), r.stage, r.world_size, r.flag_loaded_by, r.names_config,
+               tuple(sorted(r.arg_configs)), r.off)
+        if key in out:
+            out[key].flags |= r.flags
+        else:
+            out[key] = r
+    return list(out.values())
 
 
 def _expanded(cmd: Command, env: Dict[str, str]) -> Command:

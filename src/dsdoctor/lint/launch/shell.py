@@ -11,6 +11,39 @@ from typing import Dict, List, Optional, Tuple
 
 _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 LAUNCHERS = ("deepspeed", "torchrun", "accelerate")
+VAR = re.compile(r"\$\{([A-Za-z_]\w*)(?::?-([^}]*))?\}|\$([A-Za-z_]\w*)")  # $X, ${X}, ${X:-default}
+
+
+# a value may be quoted over several lines (``OPTS=" \\`` then one option a line, ``"`` to close)
+# (also after `then` / `else` / `do` / a case arm's `pat)`, or `;` / `&&` / `||` on the line)
+_ASSIGN_LINE = re.compile(r"(?:^[ \t]*(?:[^\s()=$;]+\)[ \t]*)?|(?:;|&&|\|\|)[ \t]*)(?:(?:then|else|do)[ \t]+)?"
+                     r"(?:export[ \t]+|local[ \t]+|declare[ \t]+)?([A-Za-z_]\w*)="
+                     r"((?:\"(?:[^\"\\]|\\[\s\S])*\"|'[^']*'|[^\s\"';])*)", re.M)
+
+
+def assignments(text: str) -> List[Tuple[int, str, str]]:
+    """(offset of the name, name, value) of every ``NAME=value`` assignment of a script, in order."""
+    out = []
+    for m in _ASSIGN_LINE.finditer(text):
+        raw = re.sub(r"\\\n|\s+", " ", m.group(2))  # a multi-line value is words to the shell that expands it
+        try:
+            val = " ".join(shlex.split(raw))
+        except ValueError:
+            val = raw.strip("'\"")
+        out.append((m.start(1), m.group(1), val.strip()))
+    return out
+
+
+def expand(tok: str, env: Dict[str, str]) -> str:
+    """``tok`` with the variables ``env`` holds substituted (``${X:-default}``: the default when X is unset); others
+    left as they are."""
+    def one(m: "re.Match[str]") -> str:
+        name = m.group(1) or m.group(3)
+        if name in env:
+            return env[name]
+        return m.group(2) if m.group(2) is not None else m.group(0)
+
+    return VAR.sub(one, tok)
 
 
 @dataclass
@@ -127,6 +160,12 @@ _SHELLS = ("bash", "sh", "zsh")
 def _starts_launch(tok: str) -> bool:
     prog = tok.rsplit("/", 1)[-1]
     return prog in LAUNCHERS or prog.startswith("python") or prog in _SHELLS
+
+
+def launches(cmd: Command) -> bool:
+    """May the command start training (a launcher, python, a wrapper, a shell, or a command held in a variable)?"""
+    prog = cmd.argv[0].rsplit("/", 1)[-1] if cmd.argv else ""
+    return prog in WRAPPERS or prog == "eval" or prog.startswith("$") or _starts_launch(prog)
 
 
 def unwrap(cmd: Command) -> List[Command]:

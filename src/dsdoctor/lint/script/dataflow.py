@@ -146,6 +146,8 @@ class Script(cst.CSTVisitor):
         self.dead_calls: Set[int] = set()  # id() of the calls in branches a ZeRO-3 run does not take
         self.if_tests: List[Tuple[Any, Scope, Optional[bool]]] = []  # (test, scope, what this pass decided)
         self.has_main = False  # ``if __name__ == "__main__":`` at module level (a script, not only a library)
+        self._drops: List[Tuple[Scope, str, str, List[Tuple[Any, bool]]]] = []  # kwargs.pop(key) under ZeRO-3
+        self.dropped: Dict[int, Set[str]] = {}  # id(load call) -> the keys its ``**kwargs`` lost before it
 
     @property
     def scope(self) -> Scope:
@@ -339,6 +341,33 @@ class Script(cst.CSTVisitor):
                 if a.keyword is not None:
                     d.setdefault(a.keyword.value, []).append((a.value, a))
 
+    def visit_Del(self, node: cst.Del) -> None:
+        if isinstance(node.target, cst.Subscript) and len(node.target.slice) == 1 and \
+                isinstance(node.target.slice[0].slice, cst.Index):
+            self._drop(node.target.value, node.target.slice[0].slice.value)
+
+    def _drop(self, holder: Any, key_node: Any) -> None:
+        """``kwargs.pop("device_map")`` / ``del kwargs["device_map"]`` where a ZeRO-3 run always takes it, given
+        the branches it shares with a later load (the branch of each other enclosing ``if`` that ZeRO-3 takes):
+        that load's ``**kwargs`` no longer holds the key (:meth:`_dropped_for`)."""
+        key = kw_key(key_node)
+        if key is None or not isinstance(holder, cst.Name) or self._dead or len(self._conds) != len(self._ifs):
+            return
+        shared = []
+        for (test, body), (node, body_dead, else_dead, _) in zip(self._conds, self._ifs):
+            if node.test is not test:
+                return
+            if not (else_dead if body else body_dead):
+                shared.append((test, body))
+        self._drops.append((self.scope, holder.value, key, shared))
+
+    def _dropped_for(self, call: Any) -> None:
+        stars = {a.value.value for a in call.args if a.star == "**" and isinstance(a.value, cst.Name)}
+        for scope, name, key, shared in self._drops:
+            if scope is self.scope and name in stars and all(
+                    any(t is test and b == body for t, b in self._conds) for test, body in shared):
+                self.dropped.setdefault(id(call), set()).add(key)
+
     def _bind(self, target: Any, value: Any) -> None:
         sc = self.scope
         if self._dead:
@@ -393,6 +422,8 @@ class Script(cst.CSTVisitor):
         if last == "update" and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) \
                 and len(node.args) == 1 and not self._dead:
             self._entries(node.func.value.value, node.args[0].value)
+        if last == "pop" and isinstance(node.func, cst.Attribute) and node.args:
+            self._drop(node.func.value, node.args[0].value)
         kind = ""
         if last in LOAD_METHODS and "." in name and not NOT_A_MODEL.search(name.rsplit(".", 1)[0]):
             kind = "load"
@@ -421,6 +452,8 @@ class Script(cst.CSTVisitor):
             kind = "move"
         elif isinstance(node.func, cst.Name):
             kind = "call"
+        if kind == "load" and self._drops:
+            self._dropped_for(node)
         if kind and self._stmt:
             self._event(kind, node, name)
 

@@ -195,6 +195,8 @@ class Values:
             return None if t is None else not t
         if isinstance(test, cst.BooleanOperation):
             left, right = self._truth(test.left, scope, depth + 1, ev), self._truth(test.right, scope, depth + 1, ev)
+            if isinstance(test.operator, cst.And) and _checks_stage_source(test.left, test.right, left, right):
+                return right  # `cfg is not None and cfg["zero_optimization"]["stage"] == 3`: the run's config is given
             if isinstance(test.operator, cst.And):
                 return False if False in (left, right) else (True if left is right is True else None)
             return True if True in (left, right) else (False if left is right is False else None)
@@ -230,6 +232,9 @@ class Values:
             if kinds == {NONE}:
                 return isinstance(op, cst.Is)
             return None
+        if isinstance(op, (cst.Equal, cst.NotEqual)) and dotted(test.left).endswith(".distributed_type") and \
+                (kw_key(right) == "DEEPSPEED" or dotted(right).endswith("DistributedType.DEEPSPEED")):
+            return isinstance(op, cst.Equal)  # accelerate's distributed type: a ZeRO-3 run is a DeepSpeed run
         if not self._is_stage(test.left, scope):
             return None
         nums = [int(e.value.value) for e in right.elements if isinstance(e.value, cst.Integer)] \
@@ -271,7 +276,7 @@ class Values:
             if a.keyword is not None and a.keyword.value == key:
                 return Arg(key, a.value, a, self.of(a.value, scope))
         for a in call.args:
-            if a.star == "**" and isinstance(a.value, cst.Name):
+            if a.star == "**" and isinstance(a.value, cst.Name) and key not in self.s.dropped.get(id(call), ()):
                 sc: Optional[Scope] = scope
                 while sc is not None and a.value.value not in sc.dicts:
                     sc = sc.parent
@@ -298,3 +303,26 @@ def analyse(module: cst.Module) -> Script:
     s = Script(values)
     walk(module, s)
     return s
+
+
+def _root(expr: Any) -> Optional[str]:
+    """The name a subscript / attribute chain starts from (``cfg["zero_optimization"]["stage"]`` -> ``cfg``)."""
+    while isinstance(expr, (cst.Subscript, cst.Attribute)):
+        expr = expr.value
+    return expr.value if isinstance(expr, cst.Name) else None
+
+
+def _checks_stage_source(left: Any, right: Any, lt: Optional[bool], rt: Optional[bool]) -> bool:
+    """``X is not None and <the stage read from X> <op> n`` (or ``X and ...``): the left side only makes sure the
+    config the right side reads the stage from is given, which it is in a run whose stage is known (even where
+    ``X`` is a parameter defaulting to None that the file never sets: its callers pass it)."""
+    if lt is True or rt is None or not isinstance(right, cst.Comparison) or len(right.comparisons) != 1:
+        return False
+    src = _root(right.left)
+    if src is None or not isinstance(right.left, cst.Subscript):
+        return False
+    if isinstance(left, cst.Name):
+        return left.value == src
+    return isinstance(left, cst.Comparison) and len(left.comparisons) == 1 and \
+        isinstance(left.comparisons[0].operator, cst.IsNot) and dotted(left.comparisons[0].comparator) == "None" \
+        and isinstance(left.left, cst.Name) and left.left.value == src

@@ -10,7 +10,9 @@ gate (``args.use_lora and args.use_q_lora`` needs both options); an option compa
 (``args.bits in [4, 8]``, ``args.mode == "qlora"``) gates against the values the launches give it (``--bits 16``
 leaves it off; a value written as a variable counts as any). Only for the rules in
 ``GATED``. A test on a parameter that every call of its function passes from an option (``if qlora:`` in
-``load(..., qlora=args.qlora)``, default off) reads that option. For every rule: a finding in a top-level function
+``load(..., qlora=args.qlora)``, default off) reads that option, and so does a test on a name set in an option's
+``if`` body and None in its ``else`` (``if args.qlora: bnb = BitsAndBytesConfig(...)`` / ``else: bnb = None``, then
+``if bnb:``). For every rule: a finding in a top-level function
 or class that the file names only inside such gates (``if model_args.use_lora:
 trainer.add_callback(SavePeftModelCallback)``) runs only with the option.
 """
@@ -140,6 +142,7 @@ def _gates(src: Any) -> "Gates":
     params = _param_options(src.module)
     stack: List[Any] = []
     optional: Dict[int, Dict[str, Set[str]]] = {}  # per function (0: module): name -> options it needs to be set
+    ifs: List[Tuple[Any, List[Set[str]]]] = []  # the ``if`` statements around the node visited, with their options
 
     def here() -> Dict[str, Set[str]]:
         return optional.setdefault(id(stack[-1]) if stack else 0, {})
@@ -154,11 +157,14 @@ def _gates(src: Any) -> "Gates":
         def visit_Assign(self, node: Any) -> None:
             target = node.targets[0].target if len(node.targets) == 1 else None
             if isinstance(target, cst.Name):  # a later assignment of the name replaces what it needs
-                flags = _optional_call(node.value)
+                flags = _optional_call(node.value) or _set_in_gate(target.value, node, src, ifs)
                 if flags:
                     here()[target.value] = flags
-                else:
+                elif target.value not in here() or not _is_none(node.value) or not _in_orelse(node, src, ifs):
                     here().pop(target.value, None)
+
+        def leave_If(self, node: Any) -> None:
+            ifs.pop()
 
         def visit_Call(self, node: Any) -> None:
             flags = _optional_call(node)
@@ -168,6 +174,7 @@ def _gates(src: Any) -> "Gates":
 
         def visit_If(self, node: Any) -> None:
             alts = _alts(node.test, here())
+            ifs.append((node, alts))
             if not alts and stack and isinstance(node.test, cst.Name):
                 alts = [f for f in [params.get((id(stack[-1]), node.test.value), set())] if f]
             body = src.positions[node.body]
@@ -180,6 +187,37 @@ def _gates(src: Any) -> "Gates":
 
     src.module.visit(Visit())
     return out
+
+
+def _is_none(value: Any) -> bool:
+    return isinstance(value, cst.Name) and value.value == "None"
+
+
+def _within(node: Any, outer: Any, src: Any) -> bool:
+    a, b = src.positions[node], src.positions[outer]
+    return (b.start.line, b.start.column) <= (a.start.line, a.start.column) and \
+        (a.end.line, a.end.column) <= (b.end.line, b.end.column)
+
+
+def _in_orelse(node: Any, src: Any, ifs: List[Tuple[Any, List[Set[str]]]]) -> bool:
+    """Is the assignment in the ``else`` of the innermost ``if`` around it?"""
+    return bool(ifs) and isinstance(ifs[-1][0].orelse, cst.Else) and _within(node, ifs[-1][0].orelse, src)
+
+
+def _set_in_gate(name: str, node: Any, src: Any, ifs: List[Tuple[Any, List[Set[str]]]]) -> Set[str]:
+    """The options of an ``if`` whose body sets ``name`` to a value and whose ``else`` sets it to None
+    (``if args.qlora: bnb = BitsAndBytesConfig(...)`` / ``else: bnb = None``): the name is None unless one is
+    passed. One option test (a single alternative) only."""
+    if not ifs or _is_none(node.value):
+        return set()
+    test, alts = ifs[-1]
+    if len(alts) != 1 or not _within(node, test.body, src) or not isinstance(test.orelse, cst.Else):
+        return set()
+    none = any(isinstance(st, cst.SimpleStatementLine) and any(
+        isinstance(x, cst.Assign) and len(x.targets) == 1 and isinstance(x.targets[0].target, cst.Name)
+        and x.targets[0].target.value == name and _is_none(x.value) for x in st.body)
+        for st in test.orelse.body.body)
+    return set(alts[0]) if none else set()
 
 
 def _param_options(module: Any) -> Dict[Tuple[int, str], Set[str]]:
