@@ -15,7 +15,7 @@ from ..launcherfiles import hostfile_problems
 from .launch.shell import parse as parse_shell
 
 if TYPE_CHECKING:
-    from .recipes import Recipe
+    from .recipe import Recipe
 
 # Never walked into (as ruff's default excludes; hidden directories are skipped too, and any directory holding a
 # virtualenv's pyvenv.cfg or conda's conda-meta); a directory named on the command line is still linted.

@@ -22,7 +22,8 @@ from .calls import Read, Verdicts, function_reach
 from .discover import _PY_SAVE, TEST_DIRS, _read
 from .no_deepspeed import REASON, uses_deepspeed
 from .reach import Graph, import_graph, reach
-from .recipes import Recipe, read_recipes
+from .recipe import Recipe
+from .recipes import read_recipes
 
 if TYPE_CHECKING:
     from .discover import Found

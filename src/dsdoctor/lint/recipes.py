@@ -28,7 +28,6 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from dataclasses import dataclass, field
 from typing import Collection, Dict, List, Optional, Set, Tuple
 
 from .discover import _PY_CFG, _read, deepspeed_off, launch_world, off_note
@@ -39,74 +38,19 @@ from .launch.shell import Command, assignments, launches, unwrap
 from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
 from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
-from .script.context import accelerate_stage, config_stage
+from .recipe import Recipe, resolve, settle_stage
+from .recipe_yaml import accelerate_yaml, training_yaml, yaml_deepspeed
+from .script.context import config_stage
 
 _CFG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
 _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
 # `cat <<EOT > $config_json`, `echo ... > ds_config.json`: a file the script writes itself (not the project's)
 _WRITE = re.compile(r">{1,2}[ \t]*[\"']?([^\s\"';&|<>()]+)")
 _RUNS_VAR = re.compile(r"^[ \t]*(?:eval[ \t]|\"?\$\{?[A-Za-z_])")  # `eval $CMD`, `$CMD`: a launch held in a variable
-_YAML_DS = re.compile(r"^deepspeed\s*:\s*['\"]?([^'\"\s#]+)", re.M)
-# a training YAML whose arguments sit in a section (``training_args:`` then an indented ``deepspeed: z3.json``):
-# indented, the key (``deepspeed`` or ``deepspeed_config``, never accelerate's ``deepspeed_config_file``) counts only
-# with a config file's name as its value
-_YAML_DS_NESTED = re.compile(r"^[ \t]+deepspeed(?:_config)?[ \t]*:[ \t]*['\"]?([^'\"\s#]+\.h?json)['\"]?[ \t]*(?:#.*)?$", re.M)
-_YAML_ACC_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
-_YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
 _TORCH_LAUNCH = ("torch.distributed.run", "torch.distributed.launch")
 _BRANCHES = re.compile(r"(?:^|[;&|])[ \t]*(?:if|case)[ \t]", re.M)
 _CD = re.compile(r"(?:^|[;&|(])[ \t]*cd[ \t]+\S")
 _FALSE = ("false", "no")
-_YAML_KEY = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^#\n]*)", re.M)  # a top-level key and its inline value
-_YAML_OFF = ("", "false", "no", "off", "null", "none", "~")  # "": a mapping or list follows: not a flag's value
-
-
-@dataclass
-class Recipe:
-    """One launch of the project."""
-
-    where: str  # "path:line" of the recipe
-    entry: Optional[str] = None  # the project's Python file it starts (None: not named or not in the project)
-    launcher: Optional[str] = None  # deepspeed | torchrun | accelerate | python | None (a YAML)
-    configs: List[str] = field(default_factory=list)  # ds_config files it hands over (existing files)
-    stage: Optional[int] = None
-    stage_source: str = ""
-    world_size: Optional[int] = None
-    world_source: str = ""
-    flag_loaded_by: Optional[str] = None  # what the option naming the config implies (trainer | deepspeed | accelerate)
-    names_config: bool = False  # a config option is given (its file may not resolve)
-    flags: Set[str] = field(default_factory=set)  # the options passed to the entry script (``--bits 4`` -> "bits")
-    arg_configs: Set[str] = field(default_factory=set)  # configs given as the entry script's own options
-    off: str = ""  # not a launch: why the configs it names are not loaded (a Python config with deepspeed = False)
-    # literal relative config paths of a shell launch that resolve nowhere (none where a ``cd`` went somewhere unknown)
-    missing: List[str] = field(default_factory=list)
-
-    @property
-    def deepspeed(self) -> bool:
-        """Does this launch use DeepSpeed (a deepspeed launcher, a config or a ZeRO stage)?"""
-        return self.launcher == "deepspeed" or self.names_config or self.stage is not None
-
-
-def resolve(ref: str, recipe: str, root: str) -> Optional[str]:
-    """The existing file ``ref`` names, from the recipe's directory, then its parents up to ``root``, then
-    ``root``; None when none exists."""
-    if not ref or "$" in ref:
-        return None
-    if os.path.isabs(ref):
-        return ref if os.path.isfile(ref) else None
-    d = os.path.dirname(recipe) or "."
-    root = os.path.normpath(root)
-    seen = set()
-    while True:
-        cand = os.path.normpath(os.path.join(d, ref))
-        if cand not in seen and os.path.isfile(cand):
-            return cand
-        seen.add(cand)
-        if os.path.normpath(d) == root or d in ("", ".", os.sep):
-            break
-        d = os.path.dirname(os.path.normpath(d)) or "."
-    cand = os.path.normpath(os.path.join(root, ref))
-    return cand if os.path.isfile(cand) else None
 
 
 def _launch_lines(text: str) -> str:
@@ -299,75 +243,21 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
         elif a.endswith((".yaml", ".yml")):
             y = resolve(a, path, root)
             if y is not None:
-                _training_yaml(r, y, path, root)
+                training_yaml(r, y, path, root)
     r.flags -= off
-    _config_stage(r)
-
-
-def _config_stage(r: Recipe) -> None:
-    if r.stage is not None:
-        return
-    for cfg in r.configs:
-        st = config_stage(cfg)
-        if st is not None and (r.stage is None or st == 3):
-            r.stage, r.stage_source = st, f"zero_optimization stage {st} in {cfg} ({r.where})"
-
-
-def yaml_deepspeed(text: str) -> "Optional[re.Match[str]]":
-    """The ``deepspeed:`` key of a training YAML (top level, or in a section with a config file as its value)."""
-    return _YAML_DS.search(text) or _YAML_DS_NESTED.search(text)
-
-
-def _training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
-    """A YAML handed to the entry script: its top-level keys are options it sets (``load_in_4bit: true`` as
-    ``--load_in_4bit``, as TRL's and similar parsers read ``--config``), and a ``deepspeed:`` key names a config (each
-    section's, in a YAML of named sections)."""
-    text = _read(yaml)
-    for k, v in _YAML_KEY.findall(text):
-        v = v.strip().strip("'\"")
-        if v.lower() not in _YAML_OFF:
-            r.flags.update((k, f"{k}={v}"))
-    top = _YAML_DS.search(text)
-    named = [top] if top is not None else list(_YAML_DS_NESTED.finditer(text))  # one per section of the YAML
-    if not named:
-        return
-    r.names_config = True
-    r.flag_loaded_by = r.flag_loaded_by or "trainer"
-    for m in named:
-        cfg = resolve(m.group(1), yaml, root) or resolve(m.group(1), path, root)
-        if cfg is not None and cfg not in r.configs:
-            r.configs.append(cfg)
+    settle_stage(r)
 
 
 def _accelerate_launch(r: Recipe, cmd: Command, path: str, root: str) -> None:
     yaml = cmd.opt("--config_file", "--config-file")
     y = resolve(yaml[0], path, root) if yaml else None
     if y is not None:
-        _accelerate_yaml(r, y, root)
+        accelerate_yaml(r, y, root)
     if "--use_deepspeed" in cmd.argv:
         r.names_config = True
     stage = cmd.opt("--zero_stage", "--zero-stage")
     if stage and stage[0].isdigit():
         r.stage, r.stage_source = int(stage[0]), f"--zero_stage {stage[0]} in {r.where}"
-
-
-def _accelerate_yaml(r: Recipe, yaml: str, root: str, named: bool = True) -> None:
-    """``named``: an ``accelerate launch --config_file`` names the YAML; else its ``zero_stage`` counts only when it
-    reads as an accelerate config (a memory calculator's YAML with a zero_stage key is none)."""
-    text = _read(yaml)
-    m = _YAML_ACC_CFG.search(text)
-    if m is not None and m.group(1).lower() != "none":
-        r.names_config = True
-        r.flag_loaded_by = "accelerate"
-        cfg = resolve(m.group(1), yaml, root)
-        if cfg is not None and cfg not in r.configs:
-            r.configs.append(cfg)
-    st = _YAML_STAGE.search(text)
-    stage = (int(st.group(1)) if st is not None else None) if named else accelerate_stage(text)
-    if stage is not None and r.stage is None:
-        r.names_config = True
-        r.stage, r.stage_source = stage, f"zero_stage {stage} in {yaml}"
-    _config_stage(r)
 
 
 def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
@@ -380,10 +270,10 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
     if kind == "accelerate":
         r = Recipe(f"{path}:1")
         if yaml_deepspeed(text):
-            _training_yaml(r, path, path, root)
+            training_yaml(r, path, path, root)
         else:
-            _accelerate_yaml(r, path, root, named=False)
-        _config_stage(r)
+            accelerate_yaml(r, path, root, named=False)
+        settle_stage(r)
         return [r] if r.deepspeed else []
     if kind == "python":
         r = Recipe(f"{path}:1", entry=path, launcher="python")
@@ -396,7 +286,7 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
             r.off = off_note(path, off)
             return [r]
         r.names_config = bool(r.configs)
-        _config_stage(r)
+        settle_stage(r)
         return [r] if r.names_config else []
     return []
 

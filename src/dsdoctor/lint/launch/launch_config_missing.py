@@ -18,7 +18,7 @@ from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 
 if TYPE_CHECKING:
-    from ..recipes import Recipe
+    from ..recipe import Recipe
 
 
 def missing_configs(recipes: Sequence["Recipe"]) -> Dict[str, List[Tuple[int, str]]]:

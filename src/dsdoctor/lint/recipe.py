@@ -1,0 +1,67 @@
+"""A recipe: one launch of the project, as :mod:`.recipes` reads it, and how the files it names are found."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import List, Optional, Set
+
+from .script.context import config_stage
+
+
+@dataclass
+class Recipe:
+    """One launch of the project."""
+
+    where: str  # "path:line" of the recipe
+    entry: Optional[str] = None  # the project's Python file it starts (None: not named or not in the project)
+    launcher: Optional[str] = None  # deepspeed | torchrun | accelerate | python | None (a YAML)
+    configs: List[str] = field(default_factory=list)  # ds_config files it hands over (existing files)
+    stage: Optional[int] = None
+    stage_source: str = ""
+    world_size: Optional[int] = None
+    world_source: str = ""
+    flag_loaded_by: Optional[str] = None  # what the option naming the config implies (trainer | deepspeed | accelerate)
+    names_config: bool = False  # a config option is given (its file may not resolve)
+    flags: Set[str] = field(default_factory=set)  # the options passed to the entry script (``--bits 4`` -> "bits")
+    arg_configs: Set[str] = field(default_factory=set)  # configs given as the entry script's own options
+    off: str = ""  # not a launch: why the configs it names are not loaded (a Python config with deepspeed = False)
+    # literal relative config paths of a shell launch that resolve nowhere (none where a ``cd`` went somewhere unknown)
+    missing: List[str] = field(default_factory=list)
+
+    @property
+    def deepspeed(self) -> bool:
+        """Does this launch use DeepSpeed (a deepspeed launcher, a config or a ZeRO stage)?"""
+        return self.launcher == "deepspeed" or self.names_config or self.stage is not None
+
+
+def resolve(ref: str, recipe: str, root: str) -> Optional[str]:
+    """The existing file ``ref`` names, from the recipe's directory, then its parents up to ``root``, then
+    ``root``; None when none exists."""
+    if not ref or "$" in ref:
+        return None
+    if os.path.isabs(ref):
+        return ref if os.path.isfile(ref) else None
+    d = os.path.dirname(recipe) or "."
+    root = os.path.normpath(root)
+    seen = set()
+    while True:
+        cand = os.path.normpath(os.path.join(d, ref))
+        if cand not in seen and os.path.isfile(cand):
+            return cand
+        seen.add(cand)
+        if os.path.normpath(d) == root or d in ("", ".", os.sep):
+            break
+        d = os.path.dirname(os.path.normpath(d)) or "."
+    cand = os.path.normpath(os.path.join(root, ref))
+    return cand if os.path.isfile(cand) else None
+
+
+def settle_stage(r: Recipe) -> None:
+    """The recipe's ZeRO stage from its configs when nothing else gave it (stage 3 wins over the others)."""
+    if r.stage is not None:
+        return
+    for cfg in r.configs:
+        st = config_stage(cfg)
+        if st is not None and (r.stage is None or st == 3):
+            r.stage, r.stage_source = st, f"zero_optimization stage {st} in {cfg} ({r.where})"

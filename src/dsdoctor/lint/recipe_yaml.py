@@ -1,0 +1,66 @@
+"""The YAMLs of a project's launches: a training YAML handed to the entry script (its options and the config its
+``deepspeed:`` key names) and an accelerate config YAML (its ``deepspeed_config_file`` and ``zero_stage``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from .discover import _read
+from .recipe import Recipe, resolve, settle_stage
+from .script.context import accelerate_stage
+
+_YAML_DS = re.compile(r"^deepspeed\s*:\s*['\"]?([^'\"\s#]+)", re.M)
+# a training YAML whose arguments sit in a section (``training_args:`` then an indented ``deepspeed: z3.json``):
+# indented, the key (``deepspeed`` or ``deepspeed_config``, never accelerate's ``deepspeed_config_file``) counts only
+# with a config file's name as its value
+_YAML_DS_NESTED = re.compile(r"^[ \t]+deepspeed(?:_config)?[ \t]*:[ \t]*['\"]?([^'\"\s#]+\.h?json)['\"]?[ \t]*(?:#.*)?$", re.M)
+_YAML_ACC_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
+_YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
+_YAML_KEY = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^#\n]*)", re.M)  # a top-level key and its inline value
+_YAML_OFF = ("", "false", "no", "off", "null", "none", "~")  # "": a mapping or list follows: not a flag's value
+
+
+def yaml_deepspeed(text: str) -> "Optional[re.Match[str]]":
+    """The ``deepspeed:`` key of a training YAML (top level, or in a section with a config file as its value)."""
+    return _YAML_DS.search(text) or _YAML_DS_NESTED.search(text)
+
+
+def training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
+    """A YAML handed to the entry script: its top-level keys are options it sets (``load_in_4bit: true`` as
+    ``--load_in_4bit``, as TRL's and similar parsers read ``--config``), and a ``deepspeed:`` key names a config (each
+    section's, in a YAML of named sections)."""
+    text = _read(yaml)
+    for k, v in _YAML_KEY.findall(text):
+        v = v.strip().strip("'\"")
+        if v.lower() not in _YAML_OFF:
+            r.flags.update((k, f"{k}={v}"))
+    top = _YAML_DS.search(text)
+    named = [top] if top is not None else list(_YAML_DS_NESTED.finditer(text))  # one per section of the YAML
+    if not named:
+        return
+    r.names_config = True
+    r.flag_loaded_by = r.flag_loaded_by or "trainer"
+    for m in named:
+        cfg = resolve(m.group(1), yaml, root) or resolve(m.group(1), path, root)
+        if cfg is not None and cfg not in r.configs:
+            r.configs.append(cfg)
+
+
+def accelerate_yaml(r: Recipe, yaml: str, root: str, named: bool = True) -> None:
+    """``named``: an ``accelerate launch --config_file`` names the YAML; else its ``zero_stage`` counts only when it
+    reads as an accelerate config (a memory calculator's YAML with a zero_stage key is none)."""
+    text = _read(yaml)
+    m = _YAML_ACC_CFG.search(text)
+    if m is not None and m.group(1).lower() != "none":
+        r.names_config = True
+        r.flag_loaded_by = "accelerate"
+        cfg = resolve(m.group(1), yaml, root)
+        if cfg is not None and cfg not in r.configs:
+            r.configs.append(cfg)
+    st = _YAML_STAGE.search(text)
+    stage = (int(st.group(1)) if st is not None else None) if named else accelerate_stage(text)
+    if stage is not None and r.stage is None:
+        r.names_config = True
+        r.stage, r.stage_source = stage, f"zero_stage {stage} in {yaml}"
+    settle_stage(r)
