@@ -1,5 +1,6 @@
-"""The YAMLs of a project's launches: a training YAML handed to the entry script (its options and the config its
-``deepspeed:`` key names) and an accelerate config YAML (its ``deepspeed_config_file`` and ``zero_stage``)."""
+"""The config files of a project's launches: a training YAML handed to the entry script (its options and the config its
+``deepspeed:`` key names), a Python config file handed to it (its settings) and an accelerate config YAML (its
+``deepspeed_config_file`` and ``zero_stage``)."""
 
 from __future__ import annotations
 
@@ -64,3 +65,36 @@ def accelerate_yaml(r: Recipe, yaml: str, root: str, named: bool = True) -> None
         r.names_config = True
         r.stage, r.stage_source = stage, f"zero_stage {stage} in {yaml}"
     settle_stage(r)
+
+
+def python_config(r: Recipe, path: str) -> None:
+    """A Python config file handed to the entry script (``train.py configs/exp.py``, mmengine / VideoChat style):
+    its literal settings, also nested in ``dict(...)`` / ``{...}`` sections, are options the run sets (``model =
+    dict(load_from_origin=False)`` sets nothing; ``use_lora=True`` sets ``use_lora``). Read with ``ast``, never run."""
+    import ast
+
+    try:
+        tree = ast.parse(_read(path))
+    except (SyntaxError, ValueError):
+        return
+
+    def settings(node: ast.AST) -> None:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
+            for kw in node.keywords:
+                if kw.arg is not None:
+                    one(kw.arg, kw.value)
+        elif isinstance(node, ast.Dict):
+            for k, v in zip(node.keys, node.values):
+                if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                    one(k.value, v)
+
+    def one(name: str, value: ast.AST) -> None:
+        if isinstance(value, ast.Constant):
+            if value.value not in (None, False, 0, "") and not isinstance(value.value, bytes):
+                r.flags.update((name, f"{name}={value.value}"))
+        else:
+            settings(value)
+
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            one(stmt.targets[0].id, stmt.value)

@@ -20,7 +20,9 @@ chosen on a branch meets only the option values set on that branch's paths, and 
 before it rules out is dead.
 An option given as false (``--use_lora False``) is not passed: a problem behind it stays off in that launch. A
 YAML handed to the entry script (``--config recipe.yaml``, TRL-style) sets its top-level keys as options
-(``load_in_4bit: true``); the launch line's own ``--load_in_4bit=false`` overrides it.
+(``load_in_4bit: true``); the launch line's own ``--load_in_4bit=false`` overrides it. So does a Python config file
+handed to it (``train.py configs/exp.py``): its literal settings, nested in ``dict(...)`` sections too, are options, and
+``key value`` pairs after it on the line (``model.use_lora True``) override them.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
 from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
 from .recipe import Recipe, resolve, settle_stage
-from .recipe_yaml import accelerate_yaml, training_yaml, yaml_deepspeed
+from .recipe_yaml import accelerate_yaml, python_config, training_yaml, yaml_deepspeed
 from .script.context import config_stage
 
 _CFG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
@@ -51,6 +53,7 @@ _TORCH_LAUNCH = ("torch.distributed.run", "torch.distributed.launch")
 _BRANCHES = re.compile(r"(?:^|[;&|])[ \t]*(?:if|case)[ \t]", re.M)
 _CD = re.compile(r"(?:^|[;&|(])[ \t]*cd[ \t]+\S")
 _FALSE = ("false", "no")
+_OVERRIDE = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*$")  # a config key overridden on the line: model.lr
 
 
 def _launch_lines(text: str) -> str:
@@ -244,8 +247,29 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             y = resolve(a, path, root)
             if y is not None:
                 training_yaml(r, y, path, root)
+        elif a.endswith(".py") and not a.startswith("-"):
+            c = resolve(a, path, root)
+            if c is not None:
+                python_config(r, c)
+                _overrides(r, args[i + 1:], off)
     r.flags -= off
     settle_stage(r)
+
+
+def _overrides(r: Recipe, args: List[str], off: Set[str]) -> None:
+    """``key value`` pairs after a Python config file (``model.load_from_origin True``): they override its
+    settings, as options (the last dotted part names it)."""
+    for key, val in zip(args[::2], args[1::2]):
+        if not _OVERRIDE.match(key):
+            return
+        name = key.rsplit(".", 1)[-1]
+        if val.lower() in _FALSE:
+            off.add(name)
+        else:
+            off.discard(name)
+            r.flags.add(name)
+            if "$" not in val:
+                r.flags.add(f"{name}={val}")
 
 
 def _accelerate_launch(r: Recipe, cmd: Command, path: str, root: str) -> None:

@@ -8,7 +8,9 @@ call argument whose value is set only with the option (``load_in_8bit=args.bits 
 else None``): an option given as false in the launch (``--use_lora False``) is not passed. Both sides of an ``and``
 gate (``args.use_lora and args.use_q_lora`` needs both options); an option compared with literals
 (``args.bits in [4, 8]``, ``args.mode == "qlora"``) gates against the values the launches give it (``--bits 16``
-leaves it off; a value written as a variable counts as any). Only for the rules in
+leaves it off; a value written as a variable counts as any). A section of a config file the launch hands over reads
+the same way (``config.model.load_from_origin``: set by the Python config or a ``key value`` override of the launch
+line, lint/recipe_yaml.py). Only for the rules in
 ``GATED``. A test on a parameter that every call of its function passes from an option (``if qlora:`` in
 ``load(..., qlora=args.qlora)``, default off) reads that option, and so does a test on a name set in an option's
 ``if`` body and None in its ``else`` (``if args.qlora: bnb = BitsAndBytesConfig(...)`` / ``else: bnb = None``, then
@@ -38,6 +40,7 @@ GATED = {N.ZERO3_DEVICE_MAP_CONFLICT, N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, N.QLOR
          N.ZERO3_UNSUPPORTED_QUANTIZATION, N.PREPARE_KBIT_UNDER_ZERO3,
          N.PEFT_CHECKPOINTING_REENTRANT}  # points at the use_reentrant=False that causes it
 _NAMESPACE = re.compile(r"^(\w*args|opts?|cfg)$")
+_SECTIONED = re.compile(r"^(config|conf)$")  # options only in a section: ``config.model.x`` (``config.x``: a model's)
 
 
 def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None) -> List[Set[str]]:
@@ -59,9 +62,20 @@ def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None) -> List[Set
     if isinstance(test, cst.Comparison):
         values = _literals(test)
         test = test.left
-    if isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and _NAMESPACE.match(test.value.value):
+    if isinstance(test, cst.Attribute) and _options_namespace(test.value):
         return [{test.attr.value + ("=" + "|".join(values) if values else "")}]
     return []
+
+
+def _options_namespace(value: Any) -> bool:
+    """Is ``value`` (the object of ``value.attr``) a namespace of the run's options: ``args``, ``opts``, ``cfg``,
+    or a section of a config file the launch hands over (``config.model``, ``cfg.train``; a bare ``config`` is a
+    model's config)?"""
+    if isinstance(value, cst.Name):
+        return bool(_NAMESPACE.match(value.value))
+    while isinstance(value, cst.Attribute):
+        value = value.value
+    return isinstance(value, cst.Name) and bool(_NAMESPACE.match(value.value) or _SECTIONED.match(value.value))
 
 
 def _is_not_none(test: Any) -> bool:
