@@ -34,7 +34,7 @@ _PY_CFG = re.compile(r"""\b(?:deepspeed|config|config_params|deepspeed_config|hf
 _PY_DS_OFF = re.compile(r"^deepspeed\s*=\s*False\s*(?:#.*)?$", re.M)
 _PY_DS_ASSIGN = re.compile(r"^[ \t]*(?:self\.)?deepspeed\s*(?:=(?!=)|:[^\n=]*=)", re.M)
 _PY_PEFT = re.compile(r"^[ \t]*(?:from|import)[ \t]+peft\b", re.M)
-_PY_SAVE = re.compile(r"\b(save_16bit_model|save_model|save_pretrained)\s*\(")
+_PY_SAVE = re.compile(r"(?<!def )\b(save_16bit_model|save_model|save_pretrained)\s*\(")  # a call, not its definition
 # accelerate's placeholders, whose arguments prepare() writes into the config's "auto" values (one level of nested
 # parentheses in the arguments: ``DummyScheduler(opt, total_num_steps=len(loader) * epochs)``)
 _PY_DUMMY = re.compile(r"\b(DummyOptim|DummyScheduler)\s*\(((?:[^()]|\([^()]*\))*)\)")
@@ -197,11 +197,19 @@ class Ignored:
 
 
 def _ref(base: str, ref: str) -> str:
+    """The file ``ref`` names from ``base``: beside it, else from a directory above it (``configs/z3.json`` in
+    ``train/configs/acc.yaml``, written for a launch run from ``train/``), else from the working directory; where
+    none exists, beside ``base``."""
     if os.path.isabs(ref):
         return ref
-    for cand in (os.path.join(os.path.dirname(base), ref), ref):
+    d = os.path.dirname(base)
+    while True:
+        cand = os.path.join(d, ref)
         if os.path.exists(cand):
             return os.path.normpath(cand)
+        if d in ("", ".", os.sep):
+            break
+        d = os.path.dirname(d)
     return os.path.normpath(os.path.join(os.path.dirname(base), ref))
 
 

@@ -35,6 +35,7 @@ _TRAINER = re.compile(r"(?:TrainingArguments|SFTConfig|Trainer)\s*\(")  # also M
 _REGISTERS = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:deepspeed|accelerate|trl)\b|\bTrainer\b|\bTrainingArguments\b|"
                         r"\bHfArgumentParser\b|\bHfDeepSpeedConfig\b", re.M)
 _INIT = re.compile(r"\bdeepspeed\.initialize\s*\(")
+_TRAINS = re.compile(r"\.train\s*\(")  # with a Trainer: trainer.train() saves checkpoints (model.train() counts too)
 # anything that may read the command line (a parser, sys.argv, a CLI library): the script may read --deepspeed
 _ARGV = re.compile(r"\b(?:argv|argparse|ArgumentParser|parse_args|parse_known_args|HfArgumentParser|TrlParser|fire|click|"
                    r"typer|hydra|tyro|jsonargparse|docopt|absl|simple_parsing|optparse|getopt|LightningCLI|from_cli|"
@@ -107,7 +108,8 @@ class _Entries:
 
     def uses(self, entry: str, what: str) -> bool:
         """``what``: "registers" | "trainer" | "initialize" | "argv" (may read the command line) | "args_in_code"
-        (builds its training arguments in code) | "saves" (saves a model: save_model / save_pretrained ...)."""
+        (builds its training arguments in code) | "saves" (saves a model: save_model / save_pretrained ...) |
+        "trains" (calls a ``train()``: with a Trainer, it saves checkpoints)."""
         return what in self._get(entry)[1]
 
     def ignores_argv(self, entry: str) -> bool:
@@ -122,7 +124,8 @@ class _Entries:
             for f in sorted(files):
                 text = _read(f)
                 for what, pat in (("registers", _REGISTERS), ("trainer", _TRAINER), ("initialize", _INIT),
-                                  ("argv", _ARGV), ("args_in_code", _ARGS_IN_CODE), ("saves", _PY_SAVE)):
+                                  ("argv", _ARGV), ("args_in_code", _ARGS_IN_CODE), ("saves", _PY_SAVE),
+                                  ("trains", _TRAINS)):
                     if what not in uses and pat.search(text):
                         uses.add(what)
             self._seen[entry] = (files, uses)
@@ -144,7 +147,8 @@ def _model(root: str, found: "Found") -> None:
         found.no_deepspeed.update((f, REASON) for f in pyfiles)
     named: Dict[Tuple[str, str], Optional[Set[str]]] = {}
     entries = _Entries(import_graph(pyfiles, root, named), named)
-    hows = {r.where: _configs(r, entries, found) for r in recipes}
+    # launches before YAMLs: a config an accelerate YAML names is loaded as the launch using that YAML loads it
+    hows = {r.where: _configs(r, entries, found) for r in sorted(recipes, key=lambda r: r.launcher is None)}
     _unlaunched_accelerate(recipes, hows, found)
     _config_saves(recipes, entries, found)
     _unrun(every, entries.graph, root, found)
@@ -256,9 +260,10 @@ def _unlaunched_accelerate(recipes: List[Recipe], hows: Dict[str, str], found: "
 
 
 def _config_saves(recipes: List[Recipe], entries: _Entries, found: "Found") -> None:
-    """Per config, does a launch that loads it save a model (``config_saves``)? Known only where every launch of
-    it (a YAML is no launch) starts a project script; an evaluation launch that never saves makes no 16-bit save
-    of its config expected, whatever the project's training scripts save."""
+    """Per config, does a launch that loads it save a model or train with a Trainer (``config_saves``)? Known only
+    where every launch of it (a YAML is no launch) starts a project script; an evaluation launch that never saves
+    makes no 16-bit save of its config expected (a Trainer used only to predict included), whatever the project's
+    training scripts save."""
     launches: Dict[str, List[Optional[str]]] = {}
     for r in recipes:
         if r.launcher is None:
@@ -267,7 +272,9 @@ def _config_saves(recipes: List[Recipe], entries: _Entries, found: "Found") -> N
             launches.setdefault(cfg, []).append(r.entry if r.entry in entries.graph else None)
     for cfg, started in launches.items():
         if all(e is not None for e in started):
-            found.config_saves[cfg] = any(entries.uses(e, "saves") for e in started if e is not None)
+            found.config_saves[cfg] = any(entries.uses(e, "saves") or (entries.uses(e, "trainer") and
+                                                                        entries.uses(e, "trains"))
+                                          for e in started if e is not None)
 
 
 def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:

@@ -19,8 +19,8 @@ def check(t: Target) -> Iterator[Hit]:
     z = zero(t)
     if z is None or stage(t) != 3:
         return
-    if not (t.usage.saves_16bit or t.usage.loaded_by == "trainer"):
-        return
+    if t.usage.saves_16bit is False or not (t.usage.saves_16bit or t.usage.loaded_by == "trainer"):
+        return  # False: the launches of this config never save (an evaluation config), whoever loads it
     member = next((m for m in map(z.member, (KEY, "gather_16bit_weights_on_model_save",
                                              "stage3_gather_fp16_weights_on_model_save")) if m), None)
     flag = member.value if member else None
