@@ -34,3 +34,16 @@ def test_span_past_the_first_node_asked(tmp_path: Path) -> None:
     assert text[slice(*src.span(first))] == "x = 1"
     assert text[slice(*src.span(ret.value))] == "os.path.join('a', 'b')"
     assert text[slice(*src.span(module.body[0]))] == "import os"
+
+
+def test_span_of_an_ancestor_in_the_same_statement_needs_no_whole_pass() -> None:
+    text = "import os\nfrom transformers.deepspeed import HfDeepSpeedConfig\n\n\ndef f():\n    return os.sep\n"
+    module = cst.parse_module(text)
+    src = Source("t.py", text, "utf-8", module)
+    imp = module.body[1].body[0]
+    assert text[slice(*src.span(imp.module))] == "transformers.deepspeed"
+    assert text[slice(*src.span(imp))] == "from transformers.deepspeed import HfDeepSpeedConfig"
+    assert text[slice(*src.span(module.body[0]))] == "import os"
+    assert src._positions is None  # the statement's pass held them all
+    ret = module.body[2].body.body[0].body[0]
+    assert text[slice(*src.span(ret.value))] == "os.sep"

@@ -14,6 +14,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from .walk import walk
+
 # a test that holds only when another engine (SageMaker model parallel, TPU / XLA, FSDP, fairscale sharded DDP) runs
 _ENGINE = re.compile(r"\b(?:is_sagemaker_mp_enabled|is_torch_tpu_available|is_torch_xla_available|is_fsdp_enabled|"
                      r"ShardedDDPOption|fsdp|sharded_ddp|is_tpu|xla)\b")
@@ -60,7 +62,7 @@ def engine_ranges(src: Any) -> Ranges:
             if name is not None:
                 calls.setdefault(name, []).append(src.positions[node].start.line)
 
-    src.module.visit(Visit())
+    walk(src.module, Visit())  # the same hooks as src.module.visit, without copying the tree
     branches = list(out)
     for name, (first, last) in defs.items():
         where = calls.get(name, [])

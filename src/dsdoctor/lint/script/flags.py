@@ -29,6 +29,7 @@ import libcst as cst
 from ... import names as N
 from ...knowledge import trl as TRL
 from .dataflow import dotted
+from .walk import walk
 
 # rules whose finding points at the value that causes the problem (a load argument, a quantization, a call), so
 # that a finding inside a gated body happens only with the option (not e.g. a setting chosen in the other branch)
@@ -199,7 +200,7 @@ def _gates(src: Any) -> "Gates":
             out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags)
                        for flags in (_value_flags(node.value, here()) if node.keyword is not None else []))
 
-    src.module.visit(Visit())
+    walk(src.module, Visit())  # the same hooks as src.module.visit, without copying the tree
     return out
 
 
@@ -266,7 +267,7 @@ def _param_options(module: Any) -> Dict[Tuple[int, str], Set[str]]:
                 else:
                     other.add((fn, name))
 
-    module.visit(Calls())
+    walk(module, Calls())
     out: Dict[Tuple[int, str], Set[str]] = {}
     for (fn, name), flags in passed.items():
         param = next((p for p in defs[fn].params.params if p.name.value == name), None)

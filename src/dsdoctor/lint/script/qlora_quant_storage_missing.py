@@ -34,19 +34,21 @@ def _dtypes(c: Ctx, expr: Any, scope: Any) -> Set[str]:
     return out
 
 
+def _load_dtypes(t: Target, c: Ctx) -> Set[str]:
+    """The text of every ``torch_dtype`` / ``dtype`` argument of the file's ``from_pretrained`` calls."""
+    assert c.script is not None
+    return {text_of(t, a.value) for call, name in c.script.calls_with if name.endswith(".from_pretrained")
+            for a in call.args if a.keyword is not None and a.keyword.value in ("torch_dtype", "dtype")}
+
+
 def check(t: Target) -> Iterator[Hit]:
     c = zero3_candidate(t)
     if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
         return
 
     assert c.script is not None
-    dtypes = set()
-    for call, name in c.script.calls_with:
-        if name.endswith(".from_pretrained"):
-            for a in call.args:
-                if a.keyword is not None and a.keyword.value in ("torch_dtype", "dtype"):
-                    dtypes.add(text_of(t, a.value))
     assert c.values is not None
+    loads: Optional[Set[str]] = None
     for call, name in c.script.calls_with:
         if name.split(".")[-1] != "BitsAndBytesConfig" or id(call) in c.script.dead_calls:
             continue
@@ -54,6 +56,7 @@ def check(t: Target) -> Iterator[Hit]:
         kw = {a.keyword.value: a for a in call.args if a.keyword is not None}
         if "load_in_4bit" not in kw or not maybe_true(c.values.of(kw["load_in_4bit"].value, scope)):
             continue
+        dtypes = loads = _load_dtypes(t, c) if loads is None else loads  # only where a 4-bit config is made
         storage = kw.get("bnb_4bit_quant_storage")
         stored = _dtypes(c, storage.value, scope) if storage is not None else set()
         edit: Optional[Edit] = None

@@ -51,8 +51,9 @@ class Source(HasLines):
         return self.offset(r.start.line, r.start.column), self.offset(r.end.line, r.end.column)
 
     def _range(self, node: Any) -> Any:
-        """The node's CodeRange: the first asked of a file is read from a codegen pass that stops after that node
-        (a finding at an import need not generate the whole file); a node past it, from :attr:`positions`."""
+        """The node's CodeRange: the first asked of a file is read from a codegen pass that stops after the
+        top-level statement holding that node (a finding at an import need not generate the whole file; its
+        ancestors and neighbours in that statement come with it); a node past it, from :attr:`positions`."""
         if self._positions is None and self.module is not None:
             if self._upto is None:
                 self._upto = positions_until(self.module, node)
@@ -71,16 +72,21 @@ class _Reached(Exception):
 
 
 def positions_until(module: Any, node: Any) -> Dict[Any, Any]:
-    """libcst's PositionProvider mapping (node -> CodeRange) of the nodes whose code is generated up to and with
-    ``node`` (all of them when ``node`` is not in ``module``): the same ranges as the whole pass gives them."""
+    """libcst's PositionProvider mapping (node -> CodeRange) of the nodes whose code is generated up to the end of
+    the top-level statement holding ``node`` (or the first one after it; all of them when ``node`` is not in
+    ``module`` or follows its last statement): the same ranges as the whole pass gives them."""
     from libcst.metadata import PositionProvider
     from libcst.metadata.position_provider import PositionProvidingCodegenState
+
+    top = {id(s) for s in module.body}
+    seen = [False]
 
     class Until(PositionProvidingCodegenState):
         def after_codegen(self, n: Any) -> None:
             super().after_codegen(n)
-            if n is node:  # the ranges so far: unwinding would record the open ancestors' ranges cut short
-                done.update(provider._computed)
+            seen[0] = seen[0] or n is node
+            if seen[0] and id(n) in top:  # the ranges so far: unwinding would record the open ancestors' ranges
+                done.update(provider._computed)  # cut short (here only the module's)
                 raise _Reached
 
     done: Dict[Any, Any] = {}
