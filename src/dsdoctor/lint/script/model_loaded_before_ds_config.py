@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, List, Optional, Set
+from typing import TYPE_CHECKING, Iterator, List, Optional, Set, Tuple
 
 from ... import names as N
 from ...model import Fix, Severity
@@ -66,13 +66,10 @@ def move_edit(t: Target, c: Ctx, load: "Event", reg: "Event") -> Optional[Edit]:
     return Edit(t.path, l0, r1, moved + text[l0:r0], "safe", "create the training arguments before the model")
 
 
-def check(t: Target) -> Iterator[Hit]:
-    c = zero3_candidate(t)
-    if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
-        return
+def _early(c: Ctx) -> Iterator[Tuple[List["Event"], List["Event"]]]:
+    """Per execution stream: the loads before ZeRO-3 is registered, and the registrations / initialize after."""
     from .execution_order import entries
 
-    seen: Set[int] = set()
     for stream in entries(c.script):  # type: ignore[arg-type]
         before: List["Event"] = []  # every model built before the registration (a policy and its reference model)
         for e in stream:
@@ -84,8 +81,22 @@ def check(t: Target) -> Iterator[Hit]:
             continue
         later: List["Event"] = [e for e in stream[stream.index(before[0]) + 1:]
                                 if _registers(e) or e.kind == "initialize"]
-        if not later:
-            continue
+        if later:
+            yield before, later
+
+
+def early_loads(c: Ctx) -> Set[int]:
+    """The loads (``id`` of their call) this rule reports: ZeRO-3 is not registered when they run, so Transformers'
+    ZeRO-3 checks (device_map, low_cpu_mem_usage) do not fire there yet."""
+    return {id(e.call) for before, _ in _early(c) for e in before}
+
+
+def check(t: Target) -> Iterator[Hit]:
+    c = zero3_candidate(t)
+    if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
+        return
+    seen: Set[int] = set()
+    for before, later in _early(c):
         reg = next((e for e in later if _registers(e)), None)
         what = reg.name.split(".")[-1] if reg else "deepspeed.initialize (no kept HfDeepSpeedConfig)"
         for i, first in enumerate(before):

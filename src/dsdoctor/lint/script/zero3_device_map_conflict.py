@@ -2,31 +2,39 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Dict, Iterator, Set
 
 from ... import names as N
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, guard_import, replace
+from .model_loaded_before_ds_config import early_loads
 from .model_loads import arg, device_map_sources, guard_message, loads, non_none, none_unless_zero3, received
 
 
 def check(t: Target) -> Iterator[Hit]:
+    early: Dict[int, Set[int]] = {}
     for c, e in loads(t):
         a = arg(c, e, "device_map")
         bad = non_none(a)
         if a is None or not bad or e.fallback:  # fallback: the ``except:`` that loads without it runs instead
             continue
+        if id(c) not in early:
+            early[id(c)] = early_loads(c)
+        latent = id(e.call) in early[id(c)]  # loaded before ZeRO-3 is registered: raises once that is fixed
         ev = device_map_sources(c, a, bad) + (received(c, e),)
         site, anchor = a.set_at(bad)
         edit = replace(t, site, none_unless_zero3(t, site), "safe", "device_map=None under ZeRO-3")
         yield from emit(RULE, t, anchor,
                         f"device_map reaches {e.name.split('.')[-2]}.from_pretrained {c.under}: "
-                        f"ValueError \"{guard_message(c, 'device_map')}\"",
+                        f"ValueError \"{guard_message(c, 'device_map')}\"" + (
+                            " once the model is loaded after ZeRO-3 is registered (it is loaded before: "
+                            "model-loaded-before-ds-config)" if latent else ""),
                         fixes=(Fix("pass device_map=None under ZeRO-3: `device_map=None if is_deepspeed_zero3_enabled() "
                                    "else ...` (DeepSpeed places the partitions)", "safe"),),
-                        edits=(edit,) + guard_import(t), severity=c.zero3_severity, evidence=ev)
+                        edits=(edit,) + guard_import(t), severity=Severity.INFO if latent else c.zero3_severity,
+                        evidence=ev)
 
 
 RULE = Rule(
@@ -36,7 +44,8 @@ RULE = Rule(
         Severity.ERROR,
         summary="A device_map passed to from_pretrained under ZeRO-3",
         what="`from_pretrained(..., device_map=X)` where X can be non-None (a literal, a variable set in a branch, a "
-         "`**kwargs` dict entry, an argparse/dataclass default) in a script that runs under ZeRO-3.",
+         "`**kwargs` dict entry, an argparse/dataclass default) in a script that runs under ZeRO-3. Info at a load that "
+         "runs before ZeRO-3 is registered (model-loaded-before-ds-config reports it): it raises once that is fixed.",
         why="Transformers refuses to load a model with a device_map while ZeRO-3 is registered (every version from "
         "4.20, all 5.x): ZeRO-3 decides where the partitions live.",
         fix="`device_map=None if is_deepspeed_zero3_enabled() else device_map` (dsdoctor fix writes this and the "
