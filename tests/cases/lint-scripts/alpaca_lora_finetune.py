@@ -1,7 +1,7 @@
 # dsdoctor-case: target=transformers==4.46.3 zero3=project
 # expect: model-loaded-before-ds-config@25 error
 # expect: zero3-unsupported-quantization@27 error
-# expect: zero3-device-map-conflict@29 error
+# expect: zero3-device-map-conflict@29 info
 # expect: prepare-kbit-under-zero3@32 warning
 # expect: zero3-unsafe-save@44 error
 """Written in the style of alpaca-lora's finetune.py (8-bit base, DDP device_map, save_pretrained after train)."""

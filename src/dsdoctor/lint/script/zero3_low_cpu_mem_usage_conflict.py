@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Dict, Iterator, Set
 
 from ... import names as N
 from ...knowledge import transformers as TF
@@ -10,14 +10,19 @@ from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, guard_import, replace
+from .model_loaded_before_ds_config import early_loads
 from .model_loads import arg, false_if_zero3, guard_message, loads, truthy, version_note
 
 
 def check(t: Target) -> Iterator[Hit]:
+    early: Dict[int, Set[int]] = {}
     for c, e in loads(t):
         a = arg(c, e, "low_cpu_mem_usage")
         if a is None or not truthy(a):
             continue
+        if id(c) not in early:
+            early[id(c)] = early_loads(c)
+        latent = id(e.call) in early[id(c)]  # loaded before ZeRO-3 is registered: raises once that is fixed
         raises = c.on_tf(TF.low_cpu_mem_usage_raises_under_zero3)
         edit = replace(t, a.site, false_if_zero3(t, a), "safe" if raises is not False else "unsafe",
                        "low_cpu_mem_usage off under ZeRO-3")
@@ -31,8 +36,11 @@ def check(t: Target) -> Iterator[Hit]:
             known = "" if raises else f" ({version_note(c)}: an error on 4.20-4.50, ignored from 4.51)"
             yield from emit(RULE, t, a.anchor,
                             f"low_cpu_mem_usage=True {c.under}: ValueError \"{guard_message(c, 'low_cpu_mem_usage')}\""
-                            + known, fixes=(fix,), edits=(edit,) + guard_import(t, edit.applicability),
-                            severity=c.zero3_severity if raises else c.at_most(Severity.WARNING))
+                            + known + (" once the model is loaded after ZeRO-3 is registered (it is loaded before: "
+                                       "model-loaded-before-ds-config)" if latent else ""),
+                            fixes=(fix,), edits=(edit,) + guard_import(t, edit.applicability),
+                            severity=Severity.INFO if latent else
+                            c.zero3_severity if raises else c.at_most(Severity.WARNING))
 
 
 RULE = Rule(
@@ -43,7 +51,8 @@ RULE = Rule(
         summary="low_cpu_mem_usage=True in from_pretrained under ZeRO-3",
         what="A truthy `low_cpu_mem_usage` (literal, variable, `**kwargs`, argparse/dataclass default) reaches a model's "
          "`from_pretrained` under ZeRO-3. PEFT's argument of the same name (`PeftModel.from_pretrained`, "
-         "`get_peft_model`) is not this one.",
+         "`get_peft_model`) is not this one. Info at a load that runs before ZeRO-3 is registered "
+         "(model-loaded-before-ds-config reports it): it raises once that is fixed.",
         why="Transformers 4.20-4.50 raise a ValueError (ZeRO-3 builds the model under zero.Init instead); from 4.51 "
         "the argument is ignored under ZeRO-3, and 5.x dropped it: a dead argument.",
         fix="`low_cpu_mem_usage=not is_deepspeed_zero3_enabled()` (dsdoctor fix), or remove it.",
