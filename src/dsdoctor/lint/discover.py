@@ -29,6 +29,7 @@ PROJECT_MARKERS = (".git", "pyproject.toml")  # check lints the directory it sta
 MAX_FILES = 5000
 _PY_TRAINER = re.compile(r"\b(TrainingArguments|Seq2SeqTrainingArguments|SFTConfig|Trainer)\s*\(")
 _PY_INIT = re.compile(r"deepspeed\.initialize\s*\(([^)]*)\)", re.S)
+_DS_KEYS = re.compile(r'"(?:zero_optimization|train_batch_size|train_micro_batch_size_per_gpu|gradient_accumulation_steps)"')
 _PY_CFG = re.compile(r"""\b(?:deepspeed|config|config_params|deepspeed_config|hf_ds_config)\s*=\s*["']([^"']+\.h?json)["']""")
 # a Python config (mmcv / mmengine style) that turns DeepSpeed off: the config path beside it is never loaded
 _PY_DS_OFF = re.compile(r"^deepspeed\s*=\s*False\s*(?:#.*)?$", re.M)
@@ -360,6 +361,11 @@ def dummy_fills(text: str) -> Set[str]:
     return out
 
 
+def _is_ds_config(path: str) -> bool:
+    """Does the JSON file at ``path`` hold a DeepSpeed config's keys? (False where it cannot be read.)"""
+    return os.path.isfile(path) and bool(_DS_KEYS.search(_read(path, 2**20)))
+
+
 def _python(path: str, found: Found) -> None:
     text = _read(path)
     trainer = bool(_PY_TRAINER.search(text))
@@ -367,6 +373,8 @@ def _python(path: str, found: Found) -> None:
     off = deepspeed_off(text)
     for m in _PY_CFG.finditer(text):
         cfg = _ref(path, m.group(1))
+        if m.group(0).startswith("config") and not m.group(0).startswith("config_params") and not _is_ds_config(cfg):
+            continue  # `config="configs/bert.json"`: a model's config, not DeepSpeed's
         found.kinds.setdefault(cfg, "ds_config")
         if off:
             found.not_loaded.setdefault(cfg, off_note(path, off))

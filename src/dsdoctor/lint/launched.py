@@ -31,7 +31,12 @@ if TYPE_CHECKING:
 _OTHER_ENGINE = re.compile(r"^[ \t]*(?:from|import)[ \t]+(torch\.distributed(?:\._composable)?\.fsdp|megatron)\b|"
                            r"\bFullyShardedDataParallel\b", re.M)
 _DEEPSPEED = re.compile(r"\bdeepspeed\b|\bTrainingArguments\b|\bSFTConfig\b|\bDeepSpeedPlugin\b")
-_TRAINER = re.compile(r"(?:TrainingArguments|SFTConfig|Trainer)\s*\(")  # also MyTrainer(, Seq2SeqTrainingArguments(
+_TRAINER = re.compile(r"(?<!class )\b\w*(?:TrainingArguments|SFTConfig|Trainer)\s*\(")  # also MyTrainer(; not `class X(Trainer)`
+# ... and Hugging Face's: one of the files imports a Trainer / TrainingArguments / TRL config from transformers or trl
+# (trlx's own trainers and configs, Lightning's Trainer are none)
+_HF_NAMES = r"\b(?:\w*Trainer|\w*TrainingArguments|(?:SFT|DPO|GRPO|PPO|RLOO|Reward|KTO|ORPO|CPO|GKD|BCO|PRM)Config)\b"
+_HF_TRAINER = re.compile(r"\bfrom[ \t]+(?:transformers|trl)\b[\w.]*[ \t]+import[ \t]+(?:\([^)]*|[^\n]*)" + _HF_NAMES +
+                         r"|\b(?:transformers|trl)\." + _HF_NAMES)
 _REGISTERS = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:deepspeed|accelerate|trl)\b|\bTrainer\b|\bTrainingArguments\b|"
                         r"\bHfArgumentParser\b|\bHfDeepSpeedConfig\b", re.M)
 _INIT = re.compile(r"\bdeepspeed\.initialize\s*\(")
@@ -123,11 +128,13 @@ class _Entries:
             uses: Set[str] = set()
             for f in sorted(files):
                 text = _read(f)
-                for what, pat in (("registers", _REGISTERS), ("trainer", _TRAINER), ("initialize", _INIT),
+                for what, pat in (("registers", _REGISTERS), ("trainer", _TRAINER), ("hf", _HF_TRAINER), ("initialize", _INIT),
                                   ("argv", _ARGV), ("args_in_code", _ARGS_IN_CODE), ("saves", _PY_SAVE),
                                   ("trains", _TRAINS)):
                     if what not in uses and pat.search(text):
                         uses.add(what)
+            if "hf" not in uses:
+                uses.discard("trainer")
             self._seen[entry] = (files, uses)
         return self._seen[entry]
 
