@@ -85,6 +85,11 @@ def _early(c: Ctx) -> Iterator[Tuple[List["Event"], List["Event"]]]:
             yield before, later
 
 
+# how a load-time ZeRO-3 refusal (device_map, low_cpu_mem_usage) at such a load is stated; its finding is info:
+# the load order is the one problem to fix, and the refusal follows once it is
+LATENT = f" once the model is loaded after ZeRO-3 is registered (it is loaded before: {N.MODEL_LOADED_BEFORE_DS_CONFIG})"
+
+
 def early_loads(c: Ctx) -> Set[int]:
     """The loads (``id`` of their call) this rule reports: ZeRO-3 is not registered when they run, so Transformers'
     ZeRO-3 checks (device_map, low_cpu_mem_usage) do not fire there yet."""

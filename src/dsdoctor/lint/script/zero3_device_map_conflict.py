@@ -2,35 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, Set
+from typing import Iterator, Optional, Set
 
 from ... import names as N
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, guard_import, replace
-from .model_loaded_before_ds_config import early_loads
+from .model_loaded_before_ds_config import LATENT, early_loads
 from .model_loads import arg, device_map_sources, guard_message, loads, non_none, none_unless_zero3, received
 
 
 def check(t: Target) -> Iterator[Hit]:
-    early: Dict[int, Set[int]] = {}
+    early: Optional[Set[int]] = None  # the file's loads before ZeRO-3 is registered, asked once
     for c, e in loads(t):
         a = arg(c, e, "device_map")
         bad = non_none(a)
         if a is None or not bad or e.fallback:  # fallback: the ``except:`` that loads without it runs instead
             continue
-        if id(c) not in early:
-            early[id(c)] = early_loads(c)
-        latent = id(e.call) in early[id(c)]  # loaded before ZeRO-3 is registered: raises once that is fixed
+        early = early_loads(c) if early is None else early
+        latent = id(e.call) in early  # loaded before ZeRO-3 is registered: raises once that is fixed
         ev = device_map_sources(c, a, bad) + (received(c, e),)
         site, anchor = a.set_at(bad)
         edit = replace(t, site, none_unless_zero3(t, site), "safe", "device_map=None under ZeRO-3")
         yield from emit(RULE, t, anchor,
                         f"device_map reaches {e.name.split('.')[-2]}.from_pretrained {c.under}: "
-                        f"ValueError \"{guard_message(c, 'device_map')}\"" + (
-                            " once the model is loaded after ZeRO-3 is registered (it is loaded before: "
-                            "model-loaded-before-ds-config)" if latent else ""),
+                        f"ValueError \"{guard_message(c, 'device_map')}\"" + (LATENT if latent else ""),
                         fixes=(Fix("pass device_map=None under ZeRO-3: `device_map=None if is_deepspeed_zero3_enabled() "
                                    "else ...` (DeepSpeed places the partitions)", "safe"),),
                         edits=(edit,) + guard_import(t), severity=Severity.INFO if latent else c.zero3_severity,

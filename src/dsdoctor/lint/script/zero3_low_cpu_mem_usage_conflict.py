@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, Set
+from typing import Iterator, Optional, Set
 
 from ... import names as N
 from ...knowledge import transformers as TF
@@ -10,19 +10,18 @@ from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, guard_import, replace
-from .model_loaded_before_ds_config import early_loads
+from .model_loaded_before_ds_config import LATENT, early_loads
 from .model_loads import arg, false_if_zero3, guard_message, loads, truthy, version_note
 
 
 def check(t: Target) -> Iterator[Hit]:
-    early: Dict[int, Set[int]] = {}
+    early: Optional[Set[int]] = None  # the file's loads before ZeRO-3 is registered, asked once
     for c, e in loads(t):
         a = arg(c, e, "low_cpu_mem_usage")
         if a is None or not truthy(a):
             continue
-        if id(c) not in early:
-            early[id(c)] = early_loads(c)
-        latent = id(e.call) in early[id(c)]  # loaded before ZeRO-3 is registered: raises once that is fixed
+        early = early_loads(c) if early is None else early
+        latent = id(e.call) in early  # loaded before ZeRO-3 is registered: raises once that is fixed
         raises = c.on_tf(TF.low_cpu_mem_usage_raises_under_zero3)
         edit = replace(t, a.site, false_if_zero3(t, a), "safe" if raises is not False else "unsafe",
                        "low_cpu_mem_usage off under ZeRO-3")
@@ -36,8 +35,7 @@ def check(t: Target) -> Iterator[Hit]:
             known = "" if raises else f" ({version_note(c)}: an error on 4.20-4.50, ignored from 4.51)"
             yield from emit(RULE, t, a.anchor,
                             f"low_cpu_mem_usage=True {c.under}: ValueError \"{guard_message(c, 'low_cpu_mem_usage')}\""
-                            + known + (" once the model is loaded after ZeRO-3 is registered (it is loaded before: "
-                                       "model-loaded-before-ds-config)" if latent else ""),
+                            + known + (LATENT if latent else ""),
                             fixes=(fix,), edits=(edit,) + guard_import(t, edit.applicability),
                             severity=Severity.INFO if latent else
                             c.zero3_severity if raises else c.at_most(Severity.WARNING))
