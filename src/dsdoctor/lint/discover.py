@@ -7,15 +7,13 @@ import fnmatch
 import os
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from ..knowledge import deepspeed as K
 from ..knowledge import transformers as TF
 from ..launcherfiles import hostfile_problems
 from .launch.shell import parse as parse_shell
-
-if TYPE_CHECKING:
-    from .recipe import Recipe
+from .recipe import Recipe, resolve
 
 # Never walked into (as ruff's default excludes; hidden directories are skipped too, and any directory holding a
 # virtualenv's pyvenv.cfg or conda's conda-meta); a directory named on the command line is still linted.
@@ -199,19 +197,11 @@ class Ignored:
 
 def _ref(base: str, ref: str) -> str:
     """The file ``ref`` names from ``base``: beside it, else from a directory above it (``configs/z3.json`` in
-    ``train/configs/acc.yaml``, written for a launch run from ``train/``), else from the working directory; where
-    none exists, beside ``base``."""
+    ``train/configs/acc.yaml``, written for a launch run from ``train/``), else from the working directory
+    (:func:`.recipe.resolve`); where none exists, beside ``base``."""
     if os.path.isabs(ref):
         return ref
-    d = os.path.dirname(base)
-    while True:
-        cand = os.path.join(d, ref)
-        if os.path.exists(cand):
-            return os.path.normpath(cand)
-        if d in ("", ".", os.sep):
-            break
-        d = os.path.dirname(d)
-    return os.path.normpath(os.path.join(os.path.dirname(base), ref))
+    return resolve(ref, base, ".") or os.path.normpath(os.path.join(os.path.dirname(base), ref))
 
 
 def scan(paths: List[str], max_depth: Optional[int] = None, tests: bool = True) -> Found:

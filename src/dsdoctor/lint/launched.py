@@ -34,7 +34,8 @@ _DEEPSPEED = re.compile(r"\bdeepspeed\b|\bTrainingArguments\b|\bSFTConfig\b|\bDe
 _TRAINER = re.compile(r"(?<!class )\b\w*(?:TrainingArguments|SFTConfig|Trainer)\s*\(")  # also MyTrainer(; not `class X(Trainer)`
 # ... and Hugging Face's: one of the files imports a Trainer / TrainingArguments / TRL config from transformers or trl
 # (trlx's own trainers and configs, Lightning's Trainer are none)
-_HF_NAMES = r"\b(?:\w*Trainer|\w*TrainingArguments|(?:SFT|DPO|GRPO|PPO|RLOO|Reward|KTO|ORPO|CPO|GKD|BCO|PRM)Config)\b"
+_TRL_CONFIGS = r"(?:SFT|DPO|GRPO|PPO|RLOO|Reward|KTO|ORPO|CPO|GKD|BCO|PRM)Config"  # TRL's TrainingArguments
+_HF_NAMES = r"\b(?:\w*Trainer|\w*TrainingArguments|" + _TRL_CONFIGS + r")\b"
 _HF_TRAINER = re.compile(r"\bfrom[ \t]+(?:transformers|trl)\b[\w.]*[ \t]+import[ \t]+(?:\([^)]*|[^\n]*)" + _HF_NAMES +
                          r"|\b(?:transformers|trl)\." + _HF_NAMES)
 _REGISTERS = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:deepspeed|accelerate|trl)\b|\bTrainer\b|\bTrainingArguments\b|"
@@ -46,7 +47,7 @@ _ARGV = re.compile(r"\b(?:argv|argparse|ArgumentParser|parse_args|parse_known_ar
                    r"typer|hydra|tyro|jsonargparse|docopt|absl|simple_parsing|optparse|getopt|LightningCLI|from_cli|"
                    r"CLI)\b")
 # training arguments built in code (TrainingArguments(...), SFTConfig(...), GRPOConfig(...) ...)
-_ARGS_IN_CODE = re.compile(r"\b\w*(?:TrainingArguments|(?:SFT|DPO|GRPO|PPO|RLOO|Reward|KTO|ORPO|CPO|GKD|BCO|PRM)Config)"
+_ARGS_IN_CODE = re.compile(r"\b\w*(?:TrainingArguments|" + _TRL_CONFIGS + ")"
                            r"\s*\(")
 
 
