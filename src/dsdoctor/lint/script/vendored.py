@@ -17,9 +17,10 @@ import re
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
-# library -> the entries (files / package directories) its import package always has (read from the released
-# trees: trl 0.4-0.19 trainer/ + models/; transformers 4.x modeling_utils.py + models/; peft 0.3-0.15 peft_model.py +
-# tuners/; accelerate 0.1x-1.x accelerator.py + utils/; deepspeed 0.x runtime/ + ops/; diffusers pipelines/ + models/)
+# library -> the entries (files / package directories) its import package has. Checked against the releases
+# unpacked by scripts/upstream (.cache/upstream): every transformers (144), peft (33) and deepspeed (124) release
+# read has them; trl from 0.1.1 on (0.0.1-0.1.0 have neither); accelerate from 0.8.0 on (0.1-0.7 have utils.py, so
+# a copy of those is not recognised). diffusers' pair is not checked against releases (none are read).
 LAYOUT: Dict[str, Tuple[str, ...]] = {
     "trl": ("trainer", "models"),
     "transformers": ("modeling_utils.py", "models"),
