@@ -114,9 +114,10 @@ def is_project(root: str) -> bool:
 def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES, tests: bool = True,
          stopped: Optional[List[str]] = None) -> List[str]:
     """Files lint reads under ``root`` (``max_depth`` directory levels below it; None = all), without what git
-    ignores (.gitignore), hidden directories, virtualenvs, site-packages and node_modules; ``tests=False`` also
-    leaves out test directories. At ``max_files`` files the walk stops: ``stopped`` (when given) gets a line
-    saying where, so that what was not read is said, not silently dropped."""
+    ignores (.gitignore), hidden directories, virtualenvs, site-packages, node_modules and templates (``{{`` in
+    the name: cookiecutter, Jinja); ``tests=False`` also leaves out test directories. At ``max_files`` files
+    the walk stops: ``stopped`` (when given) gets a line saying where, so that what was not read is said, not
+    silently dropped."""
     out: List[str] = []
     base = root.rstrip(os.sep).count(os.sep)
     ignored = Ignored(root)
@@ -127,6 +128,8 @@ def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES,
                          not ignored(os.path.join(d, x), True))
         for f in sorted(files):
             p = os.path.join(d, f)
+            if "{{" in f:
+                continue  # a template (cookiecutter, Jinja): not a file of the project until rendered
             kind = kind_of(p)
             if f.startswith(".") and kind != "deepspeed_env":
                 continue  # .pre-commit-config.yaml & co. are not accelerate configs
@@ -141,7 +144,7 @@ def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES,
 
 
 def _walk_into(path: str, name: str, tests: bool) -> bool:
-    if name.startswith(".") or name in SKIP_DIRS or (not tests and name in TEST_DIRS):
+    if name.startswith(".") or name in SKIP_DIRS or (not tests and name in TEST_DIRS) or "{{" in name:
         return False
     return not any(os.path.exists(os.path.join(path, m)) for m in ENV_MARKERS)
 

@@ -3,12 +3,14 @@
 Only a path written out (no unresolved variable, not absolute: ``/path/to/ds.json`` is a placeholder of the
 reader's machine) that resolves nowhere the launch could run from: the script's directory and its parents, the
 repository's root, the directory a ``cd`` line moved to (a ``cd`` somewhere unknown: nothing is said). A file of
-that name anywhere in the project, a name the script mentions again (it may write the file) or a file git ignores
-(generated): nothing is said either."""
+that name anywhere in the project, a name the script mentions again (it may write the file), a file git ignores
+(generated), or a git submodule not checked out beside the script's directory or above it (the launch may run
+inside it): nothing is said either."""
 
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING, Dict, Iterator, List, Sequence, Tuple
 
 from ... import names as N
@@ -55,12 +57,40 @@ def _own(t: Target, root: str) -> List[Tuple[int, str]]:
 
 
 def _known_elsewhere(ref: str, t: Target, root: str) -> bool:
-    """A file of that name somewhere in the project, or the name written more than once in the script (made by
-    the script, or named for another directory): the launch may well find it."""
+    """A file of that name somewhere in the project, the name written more than once in the script (made by
+    the script, or named for another directory), or submodules not checked out: the launch may well find it."""
     from ..markdown import _index
 
     name = os.path.basename(ref)
-    return t.text.count(name) > 1 or any(os.path.basename(f) == name for f in _index(os.path.normpath(root)))
+    return (t.text.count(name) > 1 or any(os.path.basename(f) == name for f in _index(os.path.normpath(root)))
+            or _beside_unfetched(t.path, root))
+
+
+def _beside_unfetched(script: str, root: str) -> bool:
+    """A submodule not checked out whose parent directory is the script's or one above it (up to the root):
+    the README may have the script copied into it and run there."""
+    here = os.path.relpath(os.path.abspath(os.path.dirname(script) or "."), os.path.abspath(root))
+    ups = {os.path.normpath(here)}
+    while here not in ("", "."):
+        here = os.path.dirname(here)
+        ups.add(os.path.normpath(here or "."))
+    return any(os.path.normpath(os.path.dirname(m) or ".") in ups for m in unfetched_submodules(root))
+
+
+def unfetched_submodules(root: str) -> List[str]:
+    """The paths ``.gitmodules`` declares under ``root`` that are missing or empty in the work tree (a clone
+    without ``--recursive``): what they hold is unknown, so a file said to be missing may be there."""
+    try:
+        with open(os.path.join(root, ".gitmodules"), encoding="utf-8", errors="replace") as fh:
+            text = fh.read(1 << 20)
+    except OSError:
+        return []
+    out = []
+    for m in re.finditer(r"^\s*path\s*=\s*(.+?)\s*$", text, re.M):
+        d = os.path.join(root, m.group(1))
+        if not os.path.isdir(d) or not os.listdir(d):
+            out.append(m.group(1))
+    return out
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -96,7 +126,8 @@ RULE = Rule(
         "string path to an existing deepspeed config, or a dictionary, or a base64 encoded string.` "
         "(deepspeed/runtime/config.py 0.9-0.19.8, accelerate/utils/deepspeed.py 0.2x-1.15): the run stops at startup.",
         fix="Point the option at a config the repository ships (a renamed or moved file), or add the file. A path "
-        "in a variable, an absolute path or one after a `cd` to an unknown directory is not reported.",
+        "in a variable, an absolute path, one after a `cd` to an unknown directory, or one next to a git submodule "
+        "that is not checked out is not reported.",
         section="Launch"),
     check=check,
     valid=(Example("deepspeed train.py --deepspeed $CONFIG\n"),

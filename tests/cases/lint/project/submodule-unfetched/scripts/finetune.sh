@@ -1,0 +1,4 @@
+#!/bin/bash
+deepspeed train_mem.py \
+    --deepspeed ./scripts/zero3.json \
+    --output_dir ./checkpoints/run
