@@ -239,11 +239,23 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
 def unloaded(path: str, found: "Found") -> Optional[str]:
     """Why nothing loads the ds_config ``path``: what names it does not load it (a Python config with
     ``deepspeed = False``, a launch whose script never reads its command line) and no recipe or code that may
-    load it names it. None when something may load it, or nothing names it at all."""
+    load it names it; or it lies in a bundled copy of a library's repository (its examples) and only that copy's
+    own launches name it. None when something may load it, or nothing names it at all outside such a copy."""
+    from .script.vendored import library_repo
+
+    lib = library_repo(path)
+    if lib is not None and path not in found.code_named and not any(
+            path in r.configs and not _inside(r.where.rpartition(":")[0], lib[1]) for r in found.recipes):
+        return (f"it is an example of the copy of {lib[0]}'s repository the project bundles ({lib[1]}); no launch "
+                "of the project outside that copy names it")
     why = found.not_loaded.get(path)
     if why is None or path in found.recipe_loaded or path in found.code_named:
         return None
     return why
+
+
+def _inside(path: str, directory: str) -> bool:
+    return (os.path.normpath(path) + os.sep).startswith(os.path.normpath(directory) + os.sep)
 
 
 def _not_loaded(h: Hit, why: str) -> Hit:

@@ -46,17 +46,45 @@ def library_copy(path: str) -> Optional[str]:
     return None
 
 
+@lru_cache(maxsize=256)
+def library_repo(path: str) -> Optional[Tuple[str, str]]:
+    """(library, directory) when ``path`` lies in a copy of a known library's whole repository bundled inside the
+    project (``dpkd/transformers``: a setup.py / pyproject.toml naming transformers, the package in
+    ``transformers/`` or ``src/transformers/``), or None. Paths are taken relative to the current directory (the
+    linted root): the root itself being that library's repository is no copy, and a path outside it is not judged."""
+    rel = os.path.relpath(path) if os.path.isabs(path) else os.path.normpath(path)
+    if rel.startswith(".."):
+        return None
+    d = os.path.dirname(rel)
+    while d:
+        for name in LAYOUT:
+            if _names_itself(d, name) and any(os.path.isdir(os.path.join(d, *p, name)) for p in ((), ("src",))):
+                return name, d
+        d = os.path.dirname(d)
+    return None
+
+
 def _own_repo(d: str, name: str) -> bool:
     """Is ``d`` the library's own package (its repository's setup.py / pyproject.toml beside it names it)?"""
-    parent = os.path.dirname(d) or "."
+    return _names_itself(os.path.dirname(d) or ".", name)
+
+
+def _names_itself(parent: str, name: str) -> bool:
+    """Does the setup.py / pyproject.toml / setup.cfg in ``parent`` name the package ``name``?"""
+    return re.search(rf"""\bname\s*=\s*["']?{re.escape(name)}["']?\s*(?:[,\n]|$)""", _setup_text(parent), re.M) is not None
+
+
+@lru_cache(maxsize=512)
+def _setup_text(parent: str) -> str:
+    """The setup.py, pyproject.toml and setup.cfg of ``parent`` (1 MiB of each), one per line block."""
+    parts = []
     for f in ("setup.py", "pyproject.toml", "setup.cfg"):
         try:
             with open(os.path.join(parent, f), encoding="utf-8", errors="replace") as fh:
-                if re.search(rf"""\bname\s*=\s*["']?{re.escape(name)}["']?\s*(?:[,\n]|$)""", fh.read(1 << 20)):
-                    return True
+                parts.append(fh.read(1 << 20))
         except OSError:
             continue
-    return False
+    return "\n".join(parts)
 
 
 def enclosing(text: str, line: int, cache: Dict[str, object]) -> Optional[Tuple[Optional[str], str]]:

@@ -1,0 +1,6 @@
+from setuptools import setup
+
+setup(
+    name="transformers",
+    package_dir={"": "src"},
+)

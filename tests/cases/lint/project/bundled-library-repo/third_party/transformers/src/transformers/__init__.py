@@ -1,0 +1,1 @@
+"""the bundled copy of the library (a stand-in)."""
