@@ -163,6 +163,7 @@ CUDA_DEVICE_NOT_SET_PER_RANK = "cuda-device-not-set-per-rank"
 DEEPSPEED_KERNELS_MISSING = "deepspeed-kernels-missing"
 ZERO3_MOE_NOT_LEAF_MODULE = "zero3-moe-not-leaf-module"
 LAUNCH_CONFIG_MISSING = "launch-config-missing"
+DS_CONFIG_GIVEN_TWICE = "ds-config-given-twice"
 
 # name -> (code, owner): the owner is the command family whose module holds the name's spec
 # (check, verify, lint, explain, estimate, smoke, multinode, launch)
@@ -244,6 +245,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     ZERO3_MOE_NOT_LEAF_MODULE: ("DS386", "explain"),
     LOCAL_MODULE_SHADOWS_PACKAGE: ("DS387", "explain"),
     LAUNCH_CONFIG_MISSING: ("DS388", "lint"),
+    DS_CONFIG_GIVEN_TWICE: ("DS389", "lint"),
     # DS4xx: config and launch files (lint); next free: DS427
     DS_CONFIG_INVALID: ("DS401", "lint"),
     DS_CONFIG_DUPLICATE_KEY: ("DS402", "lint"),

@@ -181,6 +181,9 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         from .launch.launch_config_missing import missing_configs
 
         base.missing_configs = missing_configs(found.recipes)
+        from .launch.ds_config_given_twice import twice_configs
+
+        base.twice_configs = twice_configs(found.recipes)
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
     base.memlock = memlock_limit()
     base.memlock_host = machine  # lint elsewhere: the machine it runs on need not be the training host
@@ -210,6 +213,7 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
         except Exception as exc:  # noqa: BLE001 - never a crash on an input: lint-analysis-failed
             return [failed(path, exc)]
     usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
+    usage.twice_launches = base.twice_configs.get(path, [])
     if near.pins is not None:
         from .pins import apply_near
 

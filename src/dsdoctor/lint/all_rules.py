@@ -12,6 +12,7 @@ from .launch import (
     accelerate_yaml_unknown_deepspeed_key,
     deepspeed_env_file_invalid,
     deepspeed_export_flag,
+    ds_config_given_twice,
     env_not_forwarded,
     hostfile_invalid,
     launch_config_missing,
@@ -45,6 +46,7 @@ LAUNCH_RULES: Tuple[Rule, ...] = (
     deepspeed_export_flag.RULE,
     hostfile_invalid.RULE,
     launch_config_missing.RULE,
+    ds_config_given_twice.RULE,
     launcher_args_conflict.RULE,
     omp_threads_oversubscribed.RULE,
 )

@@ -64,6 +64,11 @@ class Usage:
     # shell script -> (line, path) of the configs its launches name that do not exist (Recipe.missing); None: no
     # project model was read (a file linted alone): launch-config-missing reads the script itself
     missing_configs: Optional[Dict[str, List[Tuple[int, str]]]] = None
+    # shell script -> (line, entry script) of its launches that give --deepspeed_config to a script that also
+    # passes a config to deepspeed.initialize (ds-config-given-twice); empty without a project model.
+    # ``twice_launches``: the same for the one file linted (set per file from ``twice_configs``)
+    twice_configs: Dict[str, List[Tuple[int, str]]] = field(default_factory=dict)
+    twice_launches: List[Tuple[int, str]] = field(default_factory=list)
 
     def ds_range(self, fact: Callable[[Version], Any]) -> Tuple[Any, str]:
         """(``fact`` of the DeepSpeed judged, how to name it): where the version comes from a range the project

@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed train_ok.py --deepspeed --deepspeed_config ds.json
