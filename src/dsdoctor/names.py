@@ -245,8 +245,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     ZERO3_MOE_NOT_LEAF_MODULE: ("DS386", "explain"),
     LOCAL_MODULE_SHADOWS_PACKAGE: ("DS387", "explain"),
     LAUNCH_CONFIG_MISSING: ("DS388", "lint"),
-    DS_CONFIG_GIVEN_TWICE: ("DS389", "lint"),
-    # DS4xx: config and launch files (lint); next free: DS427
+    # DS4xx: config and launch files (lint); next free: DS428
     DS_CONFIG_INVALID: ("DS401", "lint"),
     DS_CONFIG_DUPLICATE_KEY: ("DS402", "lint"),
     DS_CONFIG_UNKNOWN_KEY: ("DS403", "lint"),
@@ -273,6 +272,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     FP16_MIN_LOSS_SCALE_FRACTIONAL: ("DS424", "lint"),
     COMMUNICATION_DATA_TYPE_RENAMED: ("DS425", "lint"),
     ACCELERATE_YAML_UNKNOWN_DEEPSPEED_KEY: ("DS426", "lint"),
+    DS_CONFIG_GIVEN_TWICE: ("DS427", "lint"),
     # DS5xx: training scripts (lint); next free: DS513
     SCRIPT_UNPARSEABLE: ("DS500", "lint"),
     DEVICE_MAP_REQUIRES_LOW_CPU_MEM_USAGE: ("DS501", "lint"),
