@@ -15,8 +15,6 @@ from ...knowledge.versions import parse
 from ...model import Fix
 from .cause import Advice, LogFacts, Seen, Signature, rx
 
-_SAMPLE = "AttributeError: 'LlamaAttention' object has no attribute 'rope_theta'"
-
 
 def _signature(row: TK.ModelAttribute) -> Signature:
     return rx(r"'(?P<model_cls>%s)' object has no attribute '(?P<model_attr>%s)'" % (re.escape(row.cls), re.escape(row.attr)),
@@ -36,7 +34,7 @@ def advice(s: Seen, f: LogFacts) -> Advice:
     older = ver is not None and lo is not None and ver < lo
     newer = ver is not None and hi is not None and ver > hi
     what = (f"Transformers' {row.cls} has `{row.attr}` only in {row.first}-{row.last}: Transformers "
-            f"{row.before} and older do not set it, nor does {row.after} and later")
+            f"{row.before} and older do not set it, nor do {row.after} and later")
     fixes: List[Fix] = []
     if not newer:
         fixes.append(F.pip_fix(f"transformers>={row.first}", f"Upgrade Transformers to {row.first} or later (the "
