@@ -11,7 +11,8 @@ Over the corpus cases (``../shared/corpus/logs/*.json``) that ``dsdoctor explain
   message index); **package only**: ``raised_by`` names the package (and module) but not the function (a log cut
   inside the last frame's line, an exception class path with no frames): counted apart, not as attributed; an
   attribution of a traceback cut before its exception line (the last frame the log shows) is counted apart too;
-- the unattributed ones, ids only.
+- the unattributed ones, ids only; of them, those whose log shows **no frame** (a pasted exception line alone: who
+  raised it cannot be read from the log, only from the message index or the exception's class, when they say it).
 
 Right or wrong is judged by hand (the corpus has no label for it): ``--show`` prints, per dev case, the
 attribution next to the failing line, for that check. ``--holdout FILE`` (ids, one a line or space separated)
@@ -97,7 +98,7 @@ def package_only(d: Dict[str, Any]) -> bool:
 def measure(corpus: Path, holdout: Set[str], in_process: bool, show: bool) -> Dict[str, Any]:
     """Per split (dev / held-out): unknowns, those with a library exception, attributed; dev's unattributed ids."""
     out: Dict[str, Dict[str, Any]] = {s: {"cases": 0, "unknown": 0, "library_exception": 0, "attributed": 0, "of_them_cut": 0, "package_only": 0,
-                                          "unattributed": []} for s in ("dev", "held-out")}
+                                          "unattributed": [], "no_frame": 0} for s in ("dev", "held-out")}
     for path in sorted(corpus.glob("*.json")):
         cid = path.stem
         split = "held-out" if cid in holdout else "dev"
@@ -118,6 +119,7 @@ def measure(corpus: Path, holdout: Set[str], in_process: bool, show: bool) -> Di
         else:
             s["package_only"] += package_only(d)
             s["unattributed"].append(cid)
+            s["no_frame"] += not _FRAME.search(str(case["log"]))
         if show and split == "dev":
             line = d["evidence"][0]["text"][:160] if d.get("evidence") else ""
             print(f"{cid}: {who or '-'}\n    {line}\n    {json.dumps(d.get('raised_by'))[:300]}", file=sys.stderr)
@@ -150,9 +152,9 @@ def main(argv: Optional[List[str]] = None) -> int:
               f"{s['attributed']} attributed ({s['of_them_cut']} of them a cut traceback's last frame shown; "
               f"+{s['package_only']} to the package only)")
         if isinstance(s["unattributed"], list):
-            print("  unattributed: " + " ".join(s["unattributed"]))
+            print("  unattributed: " + " ".join(s["unattributed"]) + f" ({s['no_frame']} with no frame in the log)")
         else:
-            print(f"  unattributed: {s['unattributed']}")
+            print(f"  unattributed: {s['unattributed']} ({s['no_frame']} with no frame in the log)")
     return 0
 
 

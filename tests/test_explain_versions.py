@@ -187,3 +187,24 @@ def test_a_member_only_another_package_s_wrapper_defines() -> None:
     assert api_mismatch(line, [], {"accelerate": "0.12.0"}) is None  # that Accelerate has it: not this
     # a method DeepSpeed itself defines on some class: no wrapper answer
     assert api_mismatch("AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'save_checkpoint'", []) is None
+
+
+def test_a_model_attribute_some_transformers_releases_set() -> None:
+    """``'LlamaAttention' object has no attribute 'rope_theta'`` (knowledge.transformers MODEL_ATTRIBUTES): both
+    boundaries without a release in the log; the side the log's release is on, and only its fix, with one."""
+    from dsdoctor.knowledge.transformers import LLAMA_ROPE_THETA as ROW
+
+    exc = "AttributeError: 'LlamaAttention' object has no attribute 'rope_theta'\n"
+    hook = ('  File "/home/me/rlhf/engine.py", line 40, in build_actor\n    self.actor = self.init_actor(path)\n' + exc)
+    f = diagnose_log(hook).findings[0]
+    assert f.name == "package-versions-incompatible" and f"{ROW.first}-{ROW.last}" in f.title and ROW.before in f.title
+    assert {fx.title.split(" ")[0] for fx in f.fixes} >= {"Upgrade", "With", "Or"}
+    old = diagnose_log('  File "/venv/lib/python3.10/site-packages/transformers-4.31.0-py3.10.egg/transformers/'
+                       'modeling_utils.py", line 10, in post_init\n    x = 1\n' + exc).findings[0]
+    assert old.name == "package-versions-incompatible" and [fx.title.split(" ")[0] for fx in old.fixes] == ["Upgrade"]
+    new = diagnose_log('  File "/venv/lib/python3.10/site-packages/transformers-4.52.0-py3.10.egg/transformers/'
+                       'modeling_utils.py", line 10, in post_init\n    x = 1\n' + exc).findings[0]
+    assert [fx.title.split(" ")[0] for fx in new.fixes] == ["With", "Or"]
+    # another class's or another attribute's message is not this row's
+    assert diagnose_log("AttributeError: 'MistralAttention' object has no attribute 'rope_theta'\n").findings[0].name \
+        != "package-versions-incompatible"

@@ -138,8 +138,8 @@ def unknown_groups(line: str, kind: str, frames: Sequence[Tuple[str, int, str]],
     if kind not in (FM.EXCEPTION, FM.CUT):
         return {}
     rs, att = who_raised(line, frames, versions, kind == FM.CUT, whole)
-    if rs is None:
-        return {}
+    if rs is None:  # a cut launcher traceback (torchrun's main) did not raise the rank's failure: nobody is named
+        return {"who": ""} if kind == FM.CUT and RS.launcher_cut(frames) else {}
     g = {"who": rs.said(), **{f"rb_{k}": v for k, v in rs.fields()}}
     if att is not None:  # the message is the library's own (the index): quote it and the fix it states
         g.update(said=att.text, fix=att.fix, indexed="1")

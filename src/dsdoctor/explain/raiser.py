@@ -182,10 +182,18 @@ def from_frames(frames: Sequence[Tuple[str, int, str]], cut: bool = False, whole
     if lib is None:
         return None
     caller = next((f for f in reversed(frames[:at]) if library(f[0]) is None and not python_own(f[0])), ("", 0, ""))
-    if cut and lib[1].startswith(_LAUNCHERS):
+    if cut and launcher_cut(frames):
         return None  # the launcher's own traceback, cut: its child's failure is elsewhere
     sure = bool(func and lib[1] and (whole or at < len(frames) - 1))
     return Raiser(lib[0], lib[1], (func,) if sure else (), "frames", "", path, line, caller, cut)
+
+
+def launcher_cut(frames: Sequence[Tuple[str, int, str]]) -> bool:
+    """The innermost frame that is not Python's is a launcher's (torchrun's ``torch.distributed.run``): a cut
+    traceback ending there is the launcher reporting a rank's failure, which it did not raise."""
+    at = next((f for f in reversed(frames) if not python_own(f[0])), None)
+    lib = library(at[0]) if at is not None else None
+    return lib is not None and lib[1].startswith(_LAUNCHERS)
 
 
 def from_message(text: str) -> Optional[Raiser]:

@@ -5,10 +5,12 @@ Sections (append to the one you need; never copy a fact that lives elsewhere):
   2. HfDeepSpeedConfig / Trainer integration ("auto" keys, which values the Trainer fills)
   3. Saving under ZeRO-3
   4. Messages (log signatures are built from these in the cause specs, ``explain/causes/``)
+  5. Model attributes other packages read (a class attribute some releases set)
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional, Tuple
 
 from .versions import Span, parse
@@ -221,3 +223,51 @@ MOE_CONFIG_KEYS = ('"num_local_experts"', '"num_experts_per_tok"', '"n_routed_ex
 MOE_LEAF_SET = ("z3_leaf", "leaf_module", "moe_layer_cls_names", "MOE_LAYER_CLS_NAMES", "moe_cls_names", "llamafactory",
                 "LLaMA-Factory", "LlamaFactory", "llmtuner")
 ACCELERATE_MOE_LEAF_SINCE = "0.30.0"
+
+
+# ---------------------------------------------------------------------------------------------------
+# 5. Model attributes other packages read: an attribute a Transformers model class sets in some releases only,
+#    which another package's code reads (``'<Class>' object has no attribute '<attr>'`` elsewhere). Read by hand in
+#    the released wheels / sdists each row cites (``source``).
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModelAttribute:
+    """``cls``'s instance attribute ``attr`` exists in Transformers ``first``..``last`` (inclusive) and not in the
+    releases read next to them (``before``, ``after``); ``reader``: the other package's code that reads it,
+    ``reader_from`` the first release of it that does; ``reader_fallback``: its first release that reads another
+    place first."""
+
+    cls: str
+    attr: str
+    first: str
+    last: str
+    before: str
+    after: str
+    reader: str
+    reader_package: str
+    reader_from: str
+    reader_fallback: str
+    source: str
+
+
+LLAMA_ROPE_THETA = ModelAttribute(
+    "LlamaAttention", "rope_theta", "4.33.0", "4.47.1", "4.32.1", "4.48.0",
+    "DeepSpeed's Llama kernel-injection container (deepspeed/module_inject/containers/llama.py DS_LLAMAContainer."
+    "create_module: the hybrid engine, init_inference with replace_with_kernel_inject)",
+    "deepspeed", "0.11.2", "0.19.7",
+    "transformers/models/llama/modeling_llama.py LlamaAttention.__init__: `self.rope_theta = config.rope_theta` in "
+    "the 4.33.0, 4.36.2, 4.40.0, 4.43.0, 4.46.3 and 4.47.1 wheels; none in 4.32.1 (LlamaConfig has no rope_theta "
+    "either), 4.48.0 or 5.24.0 (the rotary embedding moved to LlamaRotaryEmbedding; 4.48.0's LlamaConfig keeps "
+    "rope_theta). DeepSpeed: `_config.rope_theta = self.policy.client_module.self_attn.rope_theta` in the 0.11.2-"
+    "0.19.6 sdists (0.11.1 reads none; upstream commit beed962c2, 'Add rope_theta for llama config (#4480)', first "
+    "tag v0.11.2); 0.19.7 and 0.19.8 read `self_attn.config.rope_theta` (or its rope_parameters) first and the "
+    "attention's attribute only when the config has neither (_get_rope_theta)")
+
+MODEL_ATTRIBUTES: Tuple[ModelAttribute, ...] = (LLAMA_ROPE_THETA,)
+
+
+def model_attribute(cls: str, attr: str) -> Optional[ModelAttribute]:
+    """The row for ``cls.attr``, or None."""
+    return next((r for r in MODEL_ATTRIBUTES if (r.cls, r.attr) == (cls, attr)), None)

@@ -18,6 +18,7 @@ from ...model import Fix, Severity
 from ..failure import site_package
 from . import api_answer as A
 from . import regressions as RG
+from . import versions_model_attrs as MA
 from . import versions_pydantic as PY
 from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
@@ -144,8 +145,8 @@ def _exact(s: Seen, f: LogFacts) -> Optional[A.Answer]:
 
 def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     g = s.groups
-    if g.get("pydantic"):
-        return PY.advice(f)
+    if g.get("pydantic") or g.get("model_attr"):
+        return PY.advice(f) if g.get("pydantic") else MA.advice(s, f)
     fixes: List[Fix] = []
     exact = _exact(s, f)
     facts = [exact.facts if exact is not None else _versions_shown(f)]
@@ -395,5 +396,5 @@ SPECS: Tuple[Cause, ...] = (
                  r"attribute '(?P<name>\w{1,100})'", "' has no attribute '", "Python's AttributeError on a library's "
                  "submodule: an API the installed release does not have yet or any more (e.g. torch.compiler."
                  "is_compiling, called by DeepSpeed 0.15.3)",
-                 "AttributeError: module 'torch.compiler' has no attribute 'is_compiling'"))),
+                 "AttributeError: module 'torch.compiler' has no attribute 'is_compiling'"), *MA.SIGNATURES)),
 )
