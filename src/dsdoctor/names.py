@@ -164,6 +164,7 @@ DEEPSPEED_KERNELS_MISSING = "deepspeed-kernels-missing"
 ZERO3_MOE_NOT_LEAF_MODULE = "zero3-moe-not-leaf-module"
 LAUNCH_CONFIG_MISSING = "launch-config-missing"
 DS_CONFIG_GIVEN_TWICE = "ds-config-given-twice"
+SEQUENCE_PARALLEL_MPU_ZERO0 = "sequence-parallel-mpu-zero0"
 
 # name -> (code, owner): the owner is the command family whose module holds the name's spec
 # (check, verify, lint, explain, estimate, smoke, multinode, launch)
@@ -187,7 +188,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     OP_BUILD_FAILED: ("DS116", "verify"),
     PACKAGE_API_INCOMPATIBLE: ("DS117", "check"),
     RELEASE_KNOWN_BUG: ("DS118", "check"),
-    # DS3xx: causes explain names from a log; next free: DS388
+    # DS3xx: causes explain names from a log; next free: DS390
     CUDA_HEADERS_MISSING: ("DS300", "explain"),
     COMPILER_KILLED: ("DS301", "explain"),
     OP_BUILD_FAILED_CAUSE_NOT_IN_LOG: ("DS302", "explain"),
@@ -245,6 +246,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     ZERO3_MOE_NOT_LEAF_MODULE: ("DS386", "explain"),
     LOCAL_MODULE_SHADOWS_PACKAGE: ("DS387", "explain"),
     LAUNCH_CONFIG_MISSING: ("DS388", "lint"),
+    SEQUENCE_PARALLEL_MPU_ZERO0: ("DS389", "explain"),
     # DS4xx: config and launch files (lint); next free: DS428
     DS_CONFIG_INVALID: ("DS401", "lint"),
     DS_CONFIG_DUPLICATE_KEY: ("DS402", "lint"),

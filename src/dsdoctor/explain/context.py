@@ -15,6 +15,8 @@
 - A collective that hangs (an NCCL timeout, a dump inside a collective) in a ZeRO-3 run of a sparse-MoE model whose
   MoE block is not a ZeRO-3 leaf module (:func:`_moe_not_leaf`) is that MoE block: its ranks route tokens to different
   experts, so ZeRO-3's per-module all-gathers differ between ranks.
+- DeepSpeed's deprecated ``mpu.get_model_parallel_rank`` branch is Ulysses' sequence-parallel mpu only from the
+  release that added that mpu on: a log showing an older DeepSpeed names no cause there.
 
 The context lines are the scanner's marks (:data:`MARKS`, read by literal, so the prefilter passes them); a
 mark that turns the option off (``load_in_4bit=False``) does not count.
@@ -100,6 +102,8 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         return "", None
     if name == N.DEEPSPEED_RELEASE_REGRESSION and RG.vetoed(text, _shown_ds(sc)):
         return "", None  # a known bug's line from a release the log shows does not have that bug
+    if name == N.SEQUENCE_PARALLEL_MPU_ZERO0 and (_shown_ds(sc) or v(KDS.SP_MPU_SINCE)) < v(KDS.SP_MPU_SINCE):
+        return "", None  # a release before Ulysses' mpu existed: another mpu reached that branch
     if name == N.NCCL_TIMEOUT and _moe_not_leaf(sc):
         return N.ZERO3_MOE_NOT_LEAF_MODULE, None
     if name == N.ZERO3_QUANTIZED_MODEL_CONFLICT:

@@ -180,7 +180,7 @@ def _frame_hits(sc: Scanner) -> List[Hit]:
             for sig in FRAME_SIGNATURES:
                 frames = cur.frames if sig.anywhere else cur.frames[-1:]
                 fr = next((f for i, f in enumerate(reversed(frames)) if _is_frame(f, sig.frame)
-                           and (sig.code is None or sig.code.search(f.code))
+                           and (sig.code is None or sig.code.search(f.code)) and (not sig.lines or f.line in sig.lines)
                            and (not sig.below or any(_is_frame(d, sig.below) for d in frames[len(frames) - i:]))), None)
                 if fr is None or not sig.pattern.search(cur.exc_text):
                     continue

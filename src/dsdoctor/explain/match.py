@@ -299,7 +299,8 @@ class Scanner:
             self.failures.append(Hit(failure.HANG, self._src, lineno, stream, text[:1000], order=self._order(lineno)))
 
     def _sequential(self) -> bool:
-        return self._wrap is not None or any(st.tb is not None or st.tail_left > 0 or st.window > 0 or st.after_frame for st in self.streams.values())
+        return self._wrap is not None or any(st.tb is not None or st.tail_left > 0 or st.window > 0 or st.after_frame or st.frame_head
+                                             for st in self.streams.values())
 
     # --------------------------------------------------------------------------------- one line
     def _stream(self, key: str) -> _Stream:

@@ -23,7 +23,7 @@ __all__ = ["MSG_MISMATCH_CORE", "MSG_MISMATCH", "MSG_SKIP_WARNING", "MSG_COMPATI
     "cpu_adam_failure_tail", "MSG_LOSS_SCALE_MIN", "MSG_OVERFLOW_AT_MIN", "FP16_MIN_LOSS_SCALE_DEFAULT", "MSG_NO_IPG_INDEX", "MSG_REDUCED_TWICE",
     "MSG_PIPE_ZERO23", "SRC_DEFRAGMENT_DTYPE", "MSG_FP16_OVERFLOW",
     "SRC_CLIENT_OPTIMIZER", "MSG_BF16_ZERO_ONLY", "SRC_WARMUP_MAX", "FP32_OUTPUT_DIR_SINCE", "FP32_OUTPUT_DIR_CREATED",
-    "MSG_CPU_ADAM_PARAM_DEVICE"]
+    "MSG_CPU_ADAM_PARAM_DEVICE", "SRC_BWC_DEPRECATED_RANK", "BWC_DEPRECATED_RANK_LINE", "SP_MPU", "SP_MPU_SINCE"]
 
 # ---------------------------------------------------------------------------------------------------
 # 5. Messages (log signatures; ``explain`` matches these, ``check`` quotes them)
@@ -166,3 +166,14 @@ FP32_OUTPUT_DIR_CREATED = "0.16.0"
 # ops/adam/cpu_adam.py DeepSpeedCPUAdam.step's assert (0.5.10-0.19.8): a CPUAdam (built for optimizer offload) given
 # parameters that stayed on the GPU
 MSG_CPU_ADAM_PARAM_DEVICE = "CPUAdam param is on {device} and must be 'cpu', make sure you enabled 'offload_optimizer': 'cpu' in your ZeRO config."
+# utils/bwc.py bwc_tensor_model_parallel_rank (the file since 0.14.1): an mpu with neither
+# get_tensor_model_parallel_rank nor get_slice_parallel_rank falls through to this deprecated call, at line 42 in every
+# release read (git tags v0.14.1-v0.19.5 of deepspeedai/DeepSpeed, the 0.19.8 sdist). Ulysses sequence parallelism's
+# mpu, the module runtime/sequence_parallel/parallel_state_sp (added in 0.17.0, PR #7268), has none of the three:
+# ZeRO 1-3 skip the call for it (stage_1_and_2.py / stage3.py: `hasattr(mpu, 'initialize_sequence_parallel')`, same
+# PR), ZeRO stage 0's optimizers (bf16_optimizer.py get_grads_for_norm, fp16/fused_optimizer.py) and
+# runtime/utils.py's norm helpers do not (unchanged in 0.19.8)
+SRC_BWC_DEPRECATED_RANK = "return mpu.get_model_parallel_rank()"
+BWC_DEPRECATED_RANK_LINE = 42
+SP_MPU = "deepspeed.runtime.sequence_parallel.parallel_state_sp"
+SP_MPU_SINCE = "0.17.0"

@@ -79,6 +79,7 @@ class Signature:
     rows: bool = False  # ``cause_with`` reads ds_report's op-table rows too (for any other note a row is context)
     below: Tuple[str, ...] = ()  # a frame signature: a deeper frame (called from the matched one) is (path suffix, function)
     template: str = ""  # a message signature's template (``msg``): tests check it against the message index
+    lines: Tuple[int, ...] = ()  # a frame signature: the frame's line number is one of these (a branch the releases keep there)
 
 
 @dataclass
@@ -282,15 +283,16 @@ def rx(regex: str, needle: str, source: str, *samples: str, symptom: bool = Fals
 
 
 def frame(path: str, func: str, source: str, *samples: str, exc: str = "", anywhere: bool = False,
-          code: str = "", symptom: bool = False, below: Tuple[str, ...] = ()) -> Signature:
+          code: str = "", symptom: bool = False, below: Tuple[str, ...] = (), lines: Tuple[int, ...] = ()) -> Signature:
     """A signature on the raising frame: the traceback's innermost frame (any frame with ``anywhere``) is in a
     file ending with ``path`` and function ``func`` (``"*"``: any), its source line matches the regex ``code`` (when given: the
     call the failure happened in, for a log cut below it), and the exception line matches the regex ``exc``.
     With ``below`` = (path suffix, function), a frame deeper than the matched one must be that one too (the failure
     happened inside a call the matched frame made, e.g. a quantized loader building the model under zero.Init).
-    Samples are traceback excerpts (tests explain each and want this cause first)."""
+    ``lines``: the frame's line is one of these (a source line cut mid-call still names its branch by its number, in
+    the releases that keep it there). Samples are traceback excerpts (tests explain each and want this cause first)."""
     return Signature("", LazyPattern(exc), symptom, func, source=source, samples=samples, frame=(path, func), anywhere=anywhere,
-                     code=LazyPattern(code) if code else None, below=below)
+                     code=LazyPattern(code) if code else None, below=below, lines=lines)
 
 
 def code_fix(title: str, *edits: str, reason: str = "", applicability: str = "safe") -> Fix:

@@ -107,6 +107,18 @@ def _moe_not_leaf(s: Seen, f: LogFacts) -> Advice:
                   "blocks, and every block on an older DeepSpeed, are not.")
 
 
+def _sp_mpu_zero0(s: Seen, f: LogFacts) -> Advice:
+    return Advice("DeepSpeed asked Ulysses sequence parallelism's mpu for a tensor-model-parallel rank it does not have: "
+                  "ZeRO stage 0 does not handle that mpu", "",
+                  [code_fix("Run Ulysses sequence parallelism with ZeRO stage 1, 2 or 3 (they skip the call for its mpu)",
+                            'ds_config: "zero_optimization": {"stage": 1}'),
+                   code_fix("Or, to stay on stage 0, give deepspeed.initialize no sequence-parallel mpu (no Ulysses)",
+                            "deepspeed.initialize(model=model, config=ds_config, ...)   # without mpu=parallel_state_sp",
+                            applicability="review")],
+                  f"The frame is utils/bwc.py's deprecated branch (`{K.SRC_BWC_DEPRECATED_RANK}`), reached only by an "
+                  "mpu without get_tensor_model_parallel_rank and get_slice_parallel_rank.")
+
+
 SPECS: Tuple[Cause, ...] = (
     cause(
     N.ZERO_CHECKPOINT_WORLD_SIZE_CHANGED,
@@ -296,4 +308,46 @@ SPECS: Tuple[Cause, ...] = (
                    "operation timeout: WorkNCCL(SeqNum=21131, OpType=_ALLGATHER_BASE, NumelIn=5636096, "
                    "NumelOut=11272192, Timeout(ms)=1800000) ran for 1800047 milliseconds before timing out.\n"),),
         reads="log")),
+    cause(
+    N.SEQUENCE_PARALLEL_MPU_ZERO0,
+    Severity.ERROR,
+    "Ulysses sequence parallelism under ZeRO stage 0: DeepSpeed asks its mpu for a model-parallel rank it lacks",
+    _sp_mpu_zero0,
+    Docs(
+        what="A ZeRO stage 0 run with Ulysses sequence parallelism (DeepSpeed 0.17.0+, `parallel_state_sp` given as "
+              "the mpu, as the HF / ALST integration does) fails at its first optimizer step in DeepSpeed's "
+              "`bwc_tensor_model_parallel_rank`: `module '...parallel_state_sp' has no attribute "
+              "'get_model_parallel_rank'`. explain names it from that message, or from that function's frame at "
+              "its deprecated branch (line 42 in every release with `utils/bwc.py`) when the log is cut there.",
+        why="DeepSpeed reads the tensor-model-parallel rank from the mpu it was given through "
+              "`get_tensor_model_parallel_rank`, else `get_slice_parallel_rank`, else the deprecated "
+              "`get_model_parallel_rank`. The sequence-parallel mpu has none of them. ZeRO stages 1-3 treat a "
+              "sequence-parallel mpu as no model parallelism and never ask; stage 0's BF16 / FP16 optimizers and the "
+              "gradient-norm helpers still ask (a DeepSpeed bug, unchanged in 0.19.8).",
+        fix="Use ZeRO stage 1, 2 or 3 with Ulysses sequence parallelism, or run stage 0 without it.",
+        examples=(log(N.SEQUENCE_PARALLEL_MPU_ZERO0, "A bf16 ZeRO-0 run with Ulysses sequence parallelism, its first step:",
+                   "[rank1]:   File \"/srv/venv/lib/python3.12/site-packages/deepspeed/utils/bwc.py\", line 42, in "
+                   "bwc_tensor_model_parallel_rank\n"
+                   "[rank1]:     return mpu.get_model_parallel_rank()\n"
+                   "[rank1]: AttributeError: module 'deepspeed.runtime.sequence_parallel.parallel_state_sp' has no "
+                   "attribute 'get_model_parallel_rank'\n"),),
+        reads="log"),
+    signatures=(
+              rx(re.escape(f"module '{K.SP_MPU}' has no attribute 'get_model_parallel_rank'"), K.SP_MPU, "CPython's "
+                 "module __getattr__ error for deepspeed/utils/bwc.py bwc_tensor_model_parallel_rank's deprecated call "
+                 "(0.17.0-0.19.8, the module parallel_state_sp since 0.17.0)",
+                 "AttributeError: module 'deepspeed.runtime.sequence_parallel.parallel_state_sp' has no attribute "
+                 "'get_model_parallel_rank'"),
+              # the deprecated branch's frame, the exception line that error or cut off (its call may be cut too)
+              frame("deepspeed/utils/bwc.py", "bwc_tensor_model_parallel_rank", "deepspeed/utils/bwc.py "
+                    "bwc_tensor_model_parallel_rank, line 42: the deprecated branch (0.14.1-0.19.8)",
+                    "[rank0]: Traceback (most recent call last):\n"
+                   "[rank0]:   File \"/opt/venv/lib/python3.11/site-packages/deepspeed/runtime/bf16_optimizer.py\", line 561, in "
+                   "get_grads_for_norm\n"
+                   "[rank0]:     tensor_mp_rank = bwc_tensor_model_parallel_rank(mpu=self.mpu)\n"
+                   "[rank0]:   File \"/opt/venv/lib/python3.11/site-packages/deepspeed/utils/bwc.py\", line 42, in "
+                   "bwc_tensor_model_parallel_rank\n"
+                   "[rank0]:     return mpu.get_model_parallel_rank()\n",
+                    exc=r"^(?:AttributeError: .{0,200}get_model_parallel_rank|$)",
+                    code=r"^(?:return mpu\.get(?:_m[\w()]{0,30}|_)?)?$", lines=(K.BWC_DEPRECATED_RANK_LINE,)))),
 )
