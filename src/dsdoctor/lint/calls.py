@@ -62,6 +62,8 @@ class Binds:
         root = _root(node)
         if root is not None and root in self.ext:
             return None
+        if root is not None and root in self.taken:  # a name taken from a project module may be a module too
+            return node.attr
         if root is None or root not in self.mods:
             return "~" + node.attr
         mod = self.mods[root]
