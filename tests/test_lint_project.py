@@ -249,6 +249,27 @@ def test_function_reach(tmp_path: Path) -> None:
                                                   "plugin": "named", "smoke": "dead", "unused": "dead"}
 
 
+def test_function_reach_tied_to_files(tmp_path: Path) -> None:
+    """With the project's imports known, a use is tied to the file its import names (``io.load()`` is io.py's
+    load, not api.py's), another package's names are no use (``json.load``), and a function only called on an
+    object (``obj.serve()``) is named, not called, and so are the functions it calls."""
+    from dsdoctor.lint.calls import function_reach
+    from dsdoctor.lint.reach import _resolve
+
+    paths = _files(tmp_path, {"train.py": "import json\nfrom pkg import io\nfrom pkg.api import *\n"
+                                          "json.load(open('a'))\nio.load('b')\nobj.serve()\n",
+                              "pkg/__init__.py": "",
+                              "pkg/io.py": "def load(p):\n    return {'load': 1}['load']\n",
+                              "pkg/api.py": "def load(p):\n    return builder(p)\n\ndef builder(p):\n    pass\n\n"
+                                            "def serve():\n    return helper()\n\ndef helper():\n    pass\n"})
+    have = set(paths)
+    root = str(tmp_path)
+    got = function_reach(paths, paths[0], resolves=lambda f, level, mod, names: _resolve(f, level, mod, names, root, have))
+    assert {k: v[0] for k, v in got[paths[2]].items()} == {"load": "called"}
+    assert {k: v[0] for k, v in got[paths[3]].items()} == {"load": "dead", "builder": "dead", "serve": "named",
+                                                          "helper": "named"}
+
+
 def test_no_deepspeed_zero_stage_still_lints(tmp_path: Path) -> None:
     """In a project that never names DeepSpeed the ZeRO-3 script findings go; ``--zero-stage 3`` asks for them."""
     root = tmp_path / "no-deepspeed"

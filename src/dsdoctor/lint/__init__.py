@@ -175,6 +175,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
     from .discover import _read
 
     base.client_optimizer, base.saves_16bit, base.peft = found.client_optimizer, found.saves_16bit, found.peft
+    base.zero_to_fp32 = found.zero_to_fp32
     base.accelerate_fills = tuple(sorted(found.accelerate_fills))
     base.multinode = found.multinode
     if found.modelled:
@@ -209,7 +210,8 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
 
         try:
             text = _read(path)
-            return list(apply_to_findings(path, kind, text, lint_yaml(path, text, base, configs)))
+            own = Usage(**{**base.__dict__, "trainer_saves": found.yaml_trainer.get(path, False)})
+            return list(apply_to_findings(path, kind, text, lint_yaml(path, text, own, configs)))
         except Exception as exc:  # noqa: BLE001 - never a crash on an input: lint-analysis-failed
             return [failed(path, exc)]
     usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
@@ -223,6 +225,10 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
     usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
     if path in found.config_saves:  # its own launches, not the whole project's scripts
         usage.saves_16bit = found.config_saves[path]
+    usage.consolidates = path in found.config_consolidates
+    usage.unnamed = kind == "ds_config" and bool(found.recipes) and not loaded_by and path not in found.code_named and (
+        path in found.unlaunched or path not in found.loaded_by and path not in found.recipe_loaded and
+        path not in found.not_loaded)
     if path in found.config_world and base.world_size_source == found.world_size_source:  # not --world-size
         usage.world_size, usage.world_size_source = found.config_world[path]
     from .one_file import lint_target, make_target

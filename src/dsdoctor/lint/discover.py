@@ -74,6 +74,11 @@ class Found:
     not_loaded: Dict[str, str] = field(default_factory=dict)
     code_named: Set[str] = field(default_factory=set)
     not_read: List[str] = field(default_factory=list)  # what a walk that stopped at MAX_FILES left out (why, where)
+    # accelerate YAML -> does every launch naming it start a script that trains with an HF Trainer (launched.py)
+    yaml_trainer: Dict[str, bool] = field(default_factory=dict)
+    unlaunched: Set[str] = field(default_factory=set)  # configs only YAMLs no launch names hand over (launched.py)
+    config_consolidates: Set[str] = field(default_factory=set)  # configs whose launches consolidate ZeRO-3 weights
+    zero_to_fp32: str = ""  # a README / shell script of the project that runs or tells to run zero_to_fp32.py
     modelled: bool = False  # the project model (lint/launched.py) read the recipes of a directory linted
 
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 from .calls import Read, Verdicts, function_reach
 from .discover import _PY_SAVE, TEST_DIRS, _read
 from .no_deepspeed import REASON, uses_deepspeed
-from .reach import Graph, import_graph, reach
+from .reach import Graph, Memo, _resolve, import_graph, reach
 from .recipe import Recipe
 from .recipes import read_recipes
 
@@ -42,6 +42,8 @@ _REGISTERS = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:deepspeed|accelerate|tr
                         r"\bHfArgumentParser\b|\bHfDeepSpeedConfig\b", re.M)
 _INIT = re.compile(r"\bdeepspeed\.initialize\s*\(")
 _TRAINS = re.compile(r"\.train\s*\(")  # with a Trainer: trainer.train() saves checkpoints (model.train() counts too)
+# DeepSpeed's ZeRO-3 consolidation called directly: it gathers whatever stage3_gather_16bit_weights_on_model_save says
+_CONSOLIDATES = re.compile(r"\._zero3_consolidated_16bit_state_dict\s*\(")
 # anything that may read the command line (a parser, sys.argv, a CLI library): the script may read --deepspeed
 _ARGV = re.compile(r"\b(?:argv|argparse|ArgumentParser|parse_args|parse_known_args|HfArgumentParser|TrlParser|fire|click|"
                    r"typer|hydra|tyro|jsonargparse|docopt|absl|simple_parsing|optparse|getopt|LightningCLI|from_cli|"
@@ -85,18 +87,26 @@ class _Entries:
     """What each entry script's process runs (the files it reaches) and uses (Trainer, deepspeed.initialize, a
     DeepSpeed registration anywhere in those files), read once per entry."""
 
-    def __init__(self, graph: Graph, named: Dict[Tuple[str, str], Optional[Set[str]]]) -> None:
+    def __init__(self, graph: Graph, named: Dict[Tuple[str, str], Optional[Set[str]]], root: str = ".") -> None:
         self.graph = graph
         self.named = named
+        self.root = root
+        self._files = set(graph)
+        self._memo: Memo = {}
         self._seen: Dict[str, Tuple[Set[str], Set[str]]] = {}
         self._calls: Dict[str, "Verdicts"] = {}
         self._read: Dict[Tuple[str, bool], Read] = {}  # lint/calls.py: each file read once for all entries
+        self._saved: Dict[str, bool] = {}
 
     def calls(self, entry: str) -> "Verdicts":
         """The verdict on each top-level function of the files ``entry`` reaches (:mod:`.calls`)."""
         if entry not in self._calls:
-            self._calls[entry] = function_reach(self.reached(entry), entry, self._read)
+            self._calls[entry] = function_reach(self.reached(entry), entry, self._read, self._resolves)
         return self._calls[entry]
+
+    def _resolves(self, path: str, level: int, module: str, names: List[str]) -> Dict[str, Optional[Set[str]]]:
+        """The files of the project this import of ``path`` names, with the names it takes (:mod:`.reach`)."""
+        return _resolve(path, level, module, names, self.root, self._files, self._memo)
 
     def reached(self, entry: str) -> Set[str]:
         return self._get(entry)[0]
@@ -115,8 +125,28 @@ class _Entries:
     def uses(self, entry: str, what: str) -> bool:
         """``what``: "registers" | "trainer" | "initialize" | "argv" (may read the command line) | "args_in_code"
         (builds its training arguments in code) | "saves" (saves a model: save_model / save_pretrained ...) |
-        "trains" (calls a ``train()``: with a Trainer, it saves checkpoints)."""
+        "trains" (calls a ``train()``: with a Trainer, it saves checkpoints) | "consolidates" (calls DeepSpeed's
+        ``_zero3_consolidated_16bit_state_dict()`` itself)."""
+        if what == "saves":
+            return self._saves(entry)
         return what in self._get(entry)[1]
+
+    def _saves(self, entry: str) -> bool:
+        """Does code ``entry`` runs call a model save? A call in a top-level function nothing that runs calls
+        (:mod:`.calls`: dead), or in an override of a save method, is none."""
+        if entry not in self._saved:
+            verdicts: Optional[Verdicts] = None
+            self._saved[entry] = False
+            for f in sorted(self.reached(entry)):
+                lines = _save_lines(_read(f))
+                if not lines:
+                    continue
+                verdicts = self.calls(entry) if verdicts is None else verdicts
+                dead = [(a, b) for v, a, b in verdicts.get(f, {}).values() if v == "dead"]
+                if any(not any(a <= ln <= b for a, b in dead) for ln in lines):
+                    self._saved[entry] = True
+                    break
+        return self._saved[entry]
 
     def ignores_argv(self, entry: str) -> bool:
         """Does ``entry``'s process build its training arguments in code and never read its command line (no
@@ -130,14 +160,48 @@ class _Entries:
             for f in sorted(files):
                 text = _read(f)
                 for what, pat in (("registers", _REGISTERS), ("trainer", _TRAINER), ("hf", _HF_TRAINER), ("initialize", _INIT),
-                                  ("argv", _ARGV), ("args_in_code", _ARGS_IN_CODE), ("saves", _PY_SAVE),
-                                  ("trains", _TRAINS)):
+                                  ("argv", _ARGV), ("args_in_code", _ARGS_IN_CODE),
+                                  ("trains", _TRAINS), ("consolidates", _CONSOLIDATES)):
                     if what not in uses and pat.search(text):
                         uses.add(what)
             if "hf" not in uses:
                 uses.discard("trainer")
             self._seen[entry] = (files, uses)
         return self._seen[entry]
+
+
+_DEF = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)")
+_SAVE_METHODS = {"save_model", "_save", "save_pretrained", "save_16bit_model"}
+
+
+def _owner(lines: List[str], at: int) -> Optional[str]:
+    """The name of the innermost ``def`` enclosing line ``at`` (None: module or class level), by indentation."""
+    level = len(lines[at]) - len(lines[at].lstrip())
+    for line in reversed(lines[:at]):
+        body = line.lstrip()
+        indent = len(line) - len(body)
+        if not body or body.startswith("#") or indent >= level:
+            continue
+        m = _DEF.match(body)
+        if m:
+            return m.group(1)
+        level = indent
+        if level == 0:
+            return None
+    return None
+
+
+def _save_lines(text: str) -> List[int]:
+    """The lines (1-based) where the file calls a model save (``_PY_SAVE``) outside an override of a save method:
+    a Trainer subclass's ``save_model`` calling another save runs only when something saves, no save of its own."""
+    out: List[int] = []
+    lines: Optional[List[str]] = None
+    for m in _PY_SAVE.finditer(text):
+        lines = text.splitlines() if lines is None else lines
+        at = text.count("\n", 0, m.start())
+        if _owner(lines, at) not in _SAVE_METHODS:
+            out.append(at + 1)
+    return out
 
 
 def _model(root: str, found: "Found") -> None:
@@ -154,11 +218,14 @@ def _model(root: str, found: "Found") -> None:
     if pyfiles and not recipes and not uses_deepspeed(root, kinds):
         found.no_deepspeed.update((f, REASON) for f in pyfiles)
     named: Dict[Tuple[str, str], Optional[Set[str]]] = {}
-    entries = _Entries(import_graph(pyfiles, root, named), named)
+    entries = _Entries(import_graph(pyfiles, root, named), named, root)
     # launches before YAMLs: a config an accelerate YAML names is loaded as the launch using that YAML loads it
     hows = {r.where: _configs(r, entries, found) for r in sorted(recipes, key=lambda r: r.launcher is None)}
     _unlaunched_accelerate(recipes, hows, found)
     _config_saves(recipes, entries, found)
+    _yaml_trainer(recipes, entries, found, kinds)
+    _unlaunched(recipes, found)
+    _zero_to_fp32(root, kinds, found)
     _unrun(every, entries.graph, root, found)
     for f in pyfiles:
         if is_test(f, root):
@@ -279,10 +346,56 @@ def _config_saves(recipes: List[Recipe], entries: _Entries, found: "Found") -> N
         for cfg in r.configs:
             launches.setdefault(cfg, []).append(r.entry if r.entry in entries.graph else None)
     for cfg, started in launches.items():
+        if started and all(e is not None and entries.uses(e, "consolidates") for e in started):
+            found.config_consolidates.add(cfg)
         if all(e is not None for e in started):
             found.config_saves[cfg] = any(entries.uses(e, "saves") or (entries.uses(e, "trainer") and
                                                                         entries.uses(e, "trains"))
                                           for e in started if e is not None)
+
+
+def _yaml_trainer(recipes: List[Recipe], entries: _Entries, found: "Found", kinds: Dict[str, str]) -> None:
+    """Per accelerate YAML: does every launch naming it start a project script that trains with an HF Trainer
+    (``yaml_trainer``)? Its model save is then the Trainer's save_model, whatever accelerate builds. A YAML no
+    launch names is taken as the project's accelerate launches use theirs (as :func:`_unlaunched_accelerate`)."""
+    every: List[bool] = []
+    for r in recipes:
+        if r.launcher != "accelerate":
+            continue
+        hf = r.entry is not None and r.entry in entries.graph and entries.uses(r.entry, "trainer") and \
+            entries.uses(r.entry, "trains")
+        every.append(hf)
+        if r.yaml is not None:
+            found.yaml_trainer[r.yaml] = found.yaml_trainer.get(r.yaml, True) and hf
+    if every and all(every):
+        for path, kind in kinds.items():
+            if kind == "accelerate":
+                found.yaml_trainer.setdefault(path, True)
+
+
+def _unlaunched(recipes: List[Recipe], found: "Found") -> None:
+    """The configs only accelerate YAMLs that no launch names hand over (``unlaunched``): nothing in the project is
+    known to run, let alone save, with them."""
+    launched = {cfg for r in recipes if r.launcher is not None for cfg in r.configs}
+    used = {r.yaml for r in recipes if r.yaml is not None}
+    for r in recipes:
+        if r.launcher is None and os.path.normpath(r.where.rsplit(":", 1)[0]) not in used:
+            found.unlaunched.update(cfg for cfg in r.configs if cfg not in launched)
+
+
+_ZERO_TO_FP32 = re.compile(r"\bzero_to_fp32\b")
+
+
+def _zero_to_fp32(root: str, kinds: Dict[str, str], found: "Found") -> None:
+    """The first README or shell script of the project that runs or names zero_to_fp32.py (``zero_to_fp32``): the
+    project's workflow consolidates the ZeRO checkpoint a save writes when 16-bit gathering is off."""
+    from .markdown import markdown_files
+
+    shells = sorted(p for p, k in kinds.items() if k == "shell")
+    for path in [*markdown_files(root, (os.path.dirname(p) or "." for p in kinds)), *shells]:
+        if _ZERO_TO_FP32.search(_read(path)):
+            found.zero_to_fp32 = found.zero_to_fp32 or path
+            return
 
 
 def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:

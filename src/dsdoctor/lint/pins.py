@@ -287,6 +287,11 @@ def _ours(source: str) -> bool:
         "installed", "installed deepspeed") or source.startswith(tuple(f"{p}: conflicting pins" for p in PACKAGES))
 
 
+def url_pin(p: Pinned) -> str:
+    """Where the project installs ``p`` from a URL (a git commit), for a title: ``requirements.txt:22``."""
+    return next((x.where for x in p.pins if x.spec.startswith("@")), p.source)
+
+
 def apply_near(usage: "Usage", path: str, kind: str, near: Near, notes: Dict[str, List[str]]) -> None:
     """Judge ``path`` for the DeepSpeed and Transformers its nearest pins name (:class:`Near`) where they are
     not what ``usage`` already assumes and no option or configuration chose the version. Only exact pins (and,
@@ -313,6 +318,8 @@ def apply_near(usage: "Usage", path: str, kind: str, near: Near, notes: Dict[str
     elif tf.allowed and tf.describe() != usage.transformers_source:
         usage.transformers, usage.transformers_source, usage.transformers_pins = None, tf.describe(), tf.allowed
     else:
+        if tf.why == "installed from a URL" and not usage.transformers:
+            usage.transformers_url = url_pin(tf)
         return
     if kind == "python":
         notes.setdefault(tf.describe() if tf.version else f"{tf.describe()}: {tf.allowed_text()}", []).append(path)

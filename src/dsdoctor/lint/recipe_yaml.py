@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Optional
 
@@ -52,6 +53,8 @@ def accelerate_yaml(r: Recipe, yaml: str, root: str, named: bool = True) -> None
     """``named``: an ``accelerate launch --config_file`` names the YAML; else its ``zero_stage`` counts only when it
     reads as an accelerate config (a memory calculator's YAML with a zero_stage key is none)."""
     text = _read(yaml)
+    if named:
+        r.yaml = os.path.normpath(yaml)
     m = _YAML_ACC_CFG.search(text)
     if m is not None and m.group(1).lower() != "none":
         r.names_config = True

@@ -29,6 +29,11 @@ class Usage:
     loaded_by_assumed: bool = False  # loaded_by is lint's guess from "auto" values, not said by anything
     client_optimizer: Optional[bool] = None  # the script passes its own optimizer to deepspeed.initialize
     saves_16bit: Optional[bool] = None  # trainer.save_model / save_16bit_model / save_pretrained expected
+    unnamed: bool = False  # a ds_config of a project with launches that no launch uses (nothing names it, or only
+    # accelerate YAMLs no launch names)
+    consolidates: bool = False  # every launch of the config calls _zero3_consolidated_16bit_state_dict() itself
+    trainer_saves: bool = False  # an accelerate YAML whose launches all save through an HF Trainer's save_model
+    zero_to_fp32: str = ""  # where the project documents consolidating a ZeRO checkpoint with zero_to_fp32.py
     peft: Optional[bool] = None  # the project imports peft (a Trainer's save of an adapter without gathering: empty)
     accelerate_fills: Tuple[str, ...] = ()  # "auto" keys the project's DummyOptim / DummyScheduler fill (accelerate)
     accelerate_save_16bit: Optional[bool] = None  # an accelerate YAML that uses the config sets zero3_save_16bit_model
@@ -41,6 +46,7 @@ class Usage:
     env_file_vars: Dict[str, str] = field(default_factory=dict)  # names set by .deepspeed_env files
     transformers: Optional[str] = None  # Transformers version Python scripts are linted for (None = unknown)
     transformers_source: str = ""
+    transformers_url: str = ""  # where the project installs Transformers from a URL (a git commit)
     transformers_pins: Tuple[str, ...] = ()  # transformers unknown: the releases the pins allow (Pinned.allowed)
     zero3: Optional[bool] = None  # the project runs under ZeRO-3 (None = cannot tell)
     zero3_source: str = ""

@@ -19,16 +19,21 @@ def check(t: Target) -> Iterator[Hit]:
     z = zero(t)
     if z is None or stage(t) != 3:
         return
-    if t.usage.saves_16bit is False or not (t.usage.saves_16bit or t.usage.loaded_by == "trainer"):
+    trainer = t.usage.loaded_by == "trainer" or t.usage.trainer_saves
+    if t.usage.saves_16bit is False or not (t.usage.saves_16bit or trainer):
         return  # False: the launches of this config never save (an evaluation config), whoever loads it
     member = next((m for m in map(z.member, (KEY, "gather_16bit_weights_on_model_save",
                                              "stage3_gather_fp16_weights_on_model_save")) if m), None)
     flag = member.value if member else None
     if flag is not None and (flag.value is True or (flag.value == "auto" and t.usage.accelerate_save_16bit)):
         return
-    # the HF Trainer without PEFT falls back to a ZeRO checkpoint that zero_to_fp32.py turns into weights: a note;
-    # with PEFT it writes an empty adapter, and a raw save_16bit_model writes nothing: warnings
-    severity = Severity.INFO if t.usage.loaded_by == "trainer" and not t.usage.peft else Severity.WARNING
+    # the HF Trainer falls back to a ZeRO checkpoint that zero_to_fp32.py turns into weights (transformers 4.30.0 and
+    # 4.45.0 trainer.py Trainer.save_model: save_checkpoint after "Saving the full checkpoint instead, use
+    # zero_to_fp32.py to recover weights"): a note without PEFT, or where the project documents that step; with PEFT
+    # the adapter file comes out empty, and a raw save_16bit_model writes nothing: warnings
+    # a config nothing names in a project whose launches are known: no save is known to use it (a save needs one)
+    severity = Severity.INFO if trainer and (not t.usage.peft or t.usage.zero_to_fp32) or t.usage.consolidates or \
+        t.usage.unnamed else Severity.WARNING
     if flag is not None and flag.value == "auto":
         yield RULE.hit(t, member.start if member else None,
                        f'ZeRO-3 with {KEY}: "auto": false unless `accelerate launch` sets zero3_save_16bit_model: true',
@@ -43,11 +48,22 @@ def check(t: Target) -> Iterator[Hit]:
     edits: Tuple[Edit, ...] = (add,) if add else ()
     where = t.key_pos("zero_optimization", KEY) or t.key_pos("zero_optimization")
     title = (f"ZeRO-3 without {KEY}: the HF Trainer's model save writes a ZeRO checkpoint, not weights "
-             "(zero_to_fp32.py recovers them)" if severity == Severity.INFO
+             "(zero_to_fp32.py recovers them)" if severity == Severity.INFO and trainer
              else f"ZeRO-3 without {KEY}: the 16-bit model save writes no usable weights")
+    if t.usage.consolidates:
+        title += " (its launches also gather the weights themselves: _zero3_consolidated_16bit_state_dict())"
+    if t.usage.unnamed:
+        title += " (no launch of the project uses this config: no save is known to use it)"
+    documented = f" The project documents that step ({t.usage.zero_to_fp32} names zero_to_fp32.py)." \
+        if trainer and t.usage.zero_to_fp32 else ""
+    if t.usage.consolidates:  # deepspeed/runtime/engine.py (v0.8.3, 0.19.8): only save_16bit_model reads the flag
+        documented += (" Every launch of this config runs code that calls DeepSpeed's "
+                       "_zero3_consolidated_16bit_state_dict() itself, which gathers the full weights whatever this "
+                       "flag says: a save through it is whole.")
     yield RULE.hit(t, where, title,
                    f"`{K.MSG_SAVE_16BIT.format(path='...')}`; HF Trainer (4.x, full fine-tuning) then saves only a "
-                   "ZeRO checkpoint and zero_to_fp32.py" + (" (a PEFT adapter comes out empty)." if t.usage.peft else "."),
+                   "ZeRO checkpoint and zero_to_fp32.py" + (" (a PEFT adapter comes out empty)." if t.usage.peft else ".")
+                   + documented,
                    (Fix(f'set "{KEY}": true (gathers the full model on rank 0 at save)', "unsafe", (f'"{KEY}": true',)),),
                    edits, severity=severity)
 
@@ -59,9 +75,10 @@ RULE = Rule(
         Severity.WARNING,
         summary="ZeRO-3 config where a 16-bit model save is expected but not enabled",
         what=f"Stage 3 without {KEY}: true, when the model is saved with trainer.save_model / save_16bit_model. "
-        "Info when the HF Trainer loads the config and the project does not import peft (the Trainer's save falls back "
-        "to a ZeRO checkpoint that zero_to_fp32.py converts); a warning with PEFT (the adapter comes out empty) or a "
-        "raw `save_16bit_model` (nothing is written).",
+        "Info when the HF Trainer saves the model (the config's launches, or every launch of the accelerate YAML, run "
+        "a Trainer script) and the project does not import peft or documents zero_to_fp32.py (the Trainer's save "
+        "falls back to a ZeRO checkpoint that zero_to_fp32.py converts); a warning with PEFT (the adapter comes out "
+        "empty) or a raw `save_16bit_model` (nothing is written).",
         why="DeepSpeed logs `Did not save the model ... because stage3_gather_16bit_weights_on_model_save is False`; "
         "HF Trainer falls back to a ZeRO checkpoint, leaving no loadable weights (PEFT adapters come out empty on 4.x).",
         fix=f"Set {KEY}: true (an unsafe --fix: it gathers the whole model to rank 0 when saving)."),

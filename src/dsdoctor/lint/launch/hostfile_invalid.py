@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Dict, Iterator, List, Tuple
 
 from ... import names as N
 from ...launcherfiles import hostfile_problems
@@ -17,12 +17,31 @@ _PLACEHOLDER = re.compile(r"^\S+\s+slots=(?:<[^>]+>|\{[^}]+\}|\$\{?\w+\}?|[A-Z][
                           r"\w*(?i:gpu|num|slot)\w*)$")
 
 
+# a host name that reads as a placeholder to fill in: node_ip, <ip>, {host}, $NODE, xxx.xxx.xxx.xxx (a host name
+# has no "_", "<", "{" or "$": RFC 1123 allows letters, digits, "-" and "."), never worker-0 or 10.0.0.1
+_PLACEHOLDER_HOST = re.compile(r"^(?:\S*[_<>{}$]\S*|(?i:x+(?:\.x+){3}))$")
+
+
+def _template(t: Target, hosts: Dict[str, int], problems: List[Tuple[int, str]]) -> str:
+    """What makes the hostfile a template ("" when it is none): every problem line has a placeholder slot count,
+    or repeats a placeholder host name (every line still reads ``node_ip slots=8``)."""
+    if not problems:
+        return ""
+    if not hosts and all(_PLACEHOLDER.match(_line(t.text, off)) for off, _ in problems):
+        return "the slot counts are placeholders"
+    if hosts and all(_PLACEHOLDER_HOST.match(h) for h in hosts) and \
+            all(_PLACEHOLDER_HOST.match(_line(t.text, off).split()[0]) for off, _ in problems):
+        return "the host names are placeholders"
+    return ""
+
+
 def check(t: Target) -> Iterator[Hit]:
     hosts, problems = hostfile_problems(t.text)
-    if problems and not hosts and all(_PLACEHOLDER.match(_line(t.text, off)) for off, _ in problems):
+    what = _template(t, hosts, problems)
+    if what:
         lines = ", ".join(str(t.linecol(off)[0]) for off, _ in problems)
-        yield RULE.hit(t, problems[0][0], f"A hostfile template: the slot counts are placeholders (line {lines}) to "
-                       "fill in before launching; as shipped the launcher refuses it", severity=Severity.INFO)
+        yield RULE.hit(t, problems[0][0], f"A hostfile template: {what} (line {lines}) to fill in before launching; "
+                       "as shipped the launcher refuses it", severity=Severity.INFO)
         return
     for off, msg in problems:
         yield RULE.hit(t, off, f"ValueError: {msg}")
@@ -43,7 +62,8 @@ RULE = Rule(
         why="The deepspeed launcher raises ValueError (`Hostfile contains a bad entry ...`, `... multiple entries for ...`, "
         "`Hostfile is empty or not formatted correctly ...`) before starting anything.",
         fix="One `host slots=N` line per host. A template whose every line is `host slots=<placeholder>` (a word, "
-        "not a number) is reported as info: it is written to be filled in.",
+        "not a number), or whose only problem is a repeated placeholder host name (`node_ip`, `<ip>`: no real host "
+        "name has `_`, `<`, `{` or `$`), is reported as info: it is written to be filled in.",
         section="Launch"),
     check=check,
     valid=(Example("# two nodes\nworker-0 slots=8\n\nworker-1 slots=8\n"),),

@@ -37,6 +37,7 @@ class Ctx:
     asked: bool = False  # the user asked about this file (named it on the command line) or for ZeRO-3 (settings)
     reached: bool = True  # False: ZeRO-3 only because a stage-3 config exists somewhere in the project (no launch,
     # no config of the script's own, no import by a ZeRO-3 launch reaches this file): no option is known to be passed
+    tf_url: str = ""  # tf unknown because the project installs Transformers from a URL (a git commit): where
 
     def on_tf(self, fact: Callable[[Optional[str]], Optional[bool]]) -> Optional[bool]:
         """``fact`` of the Transformers judged: of :attr:`tf` where known, else the answer every release the
@@ -110,7 +111,7 @@ def make_target(path: str, usage: Usage) -> Target:
     tf_source = usage.transformers_source
     t.extra["script"] = Ctx(src, script, values, zero3, source, usage.transformers, tf_source,
                             usage.transformers_pins, asked(source) or os.path.normpath(path) in usage.named_files,
-                            not wide)
+                            not wide, "" if usage.transformers else usage.transformers_url)
     return t
 
 

@@ -33,11 +33,13 @@ def check(t: Target) -> Iterator[Hit]:
 
     lacking = c.on_tf(lacks)  # the release judged, or every one the project's pins allow (a range, conflicts)
     kept = lacking is False  # a release that still has the module: only an upgrade breaks the import, so info
-    sev = Severity.INFO if kept else Severity.ERROR if lacking else Severity.WARNING
+    # unknown because the project installs a git commit: the release it pins is fixed, only not read: info
+    sev = Severity.INFO if kept or (lacking is None and c.tf_url) else Severity.ERROR if lacking else Severity.WARNING
     if c.tf:
         on = f"transformers {c.tf}" + (f", {c.tf_source}" if c.tf_source.startswith("pinned in ") else "")
     else:
-        on = c.tf_source if c.tf_pins else "version unknown"
+        on = c.tf_source if c.tf_pins else f"version unknown: the project installs a git commit, {c.tf_url}" if c.tf_url \
+            else "version unknown"
     title = (f"`transformers.deepspeed` is gone from transformers >= {TF.TF_DEEPSPEED_MODULE_REMOVED}: {on} still has "
              "it, an upgrade breaks this import (ImportError)" if kept else
              f"`transformers.deepspeed` does not exist on transformers >= {TF.TF_DEEPSPEED_MODULE_REMOVED} ({on}): ImportError")

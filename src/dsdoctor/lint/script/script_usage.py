@@ -63,6 +63,10 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
     if pin is not None and pin.allowed:  # conflicting exact pins, or a range: judged for each release allowed
         base.transformers_pins, base.transformers_source = pin.allowed, pin.describe()
         return
+    if pin is not None and pin.why == "installed from a URL":  # a git commit: some release, not one dsdoctor reads
+        from ..pins import url_pin
+
+        base.transformers_url = url_pin(pin)
     have = installed(python, ("transformers",))
     if "transformers" in have:
         base.transformers = have["transformers"]

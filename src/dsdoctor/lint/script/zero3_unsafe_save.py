@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Set, Tuple
+from typing import Any, Dict, Iterator, Optional, Set, Tuple
 
 from ... import names as N
 from ...model import Evidence, Fix, Severity
@@ -24,9 +24,13 @@ def _is_model(node: Any, models: Set[str]) -> bool:
     return bool(name) and name.split(".")[-1] in ("model", "module") and "tokenizer" not in name
 
 
-def _raw_state_dict(c: Ctx, expr: Any, scope: Any, models: Set[str], depth: int = 0) -> Any:
+def _raw_state_dict(c: Ctx, expr: Any, scope: Any, models: Set[str], depth: int = 0,
+                    engines: Optional[Dict[str, Any]] = None) -> Any:
     """The ``model.state_dict()`` call ``expr`` comes from (through names and ``{k: v.cpu() for k, v in
-    sd.items()}``), None when it is something else (a gathered state dict, an unknown helper)."""
+    sd.items()}``), None when it is something else (a gathered state dict, an unknown helper). Of a name assigned
+    more than once, an assignment in another engine's branch (:mod:`.engines`: a copy of ``Trainer.save_model``
+    whose SageMaker / FSDP branch takes ``model.state_dict()``) does not reach a DeepSpeed run. ``engines``: the
+    file's cache of those branches."""
     import libcst as cst
 
     if depth > 6 or expr is None:
@@ -35,15 +39,21 @@ def _raw_state_dict(c: Ctx, expr: Any, scope: Any, models: Set[str], depth: int 
         if expr.func.attr.value == "state_dict" and _is_model(expr.func.value, models):
             return expr
         if expr.func.attr.value in ("items", "copy"):
-            return _raw_state_dict(c, expr.func.value, scope, models, depth + 1)
+            return _raw_state_dict(c, expr.func.value, scope, models, depth + 1, engines)
     if isinstance(expr, cst.DictComp):
-        return _raw_state_dict(c, expr.for_in.iter, scope, models, depth + 1)
+        return _raw_state_dict(c, expr.for_in.iter, scope, models, depth + 1, engines)
     if isinstance(expr, cst.Name):
         sc = scope
         while sc is not None and expr.value not in sc.assigns:
             sc = sc.parent
-        for v in sc.assigns[expr.value] if sc is not None else []:
-            raw = _raw_state_dict(c, v, sc, models, depth + 1)
+        vals = sc.assigns[expr.value] if sc is not None else []
+        if len(vals) > 1 and engines is not None:
+            from .engines import other_engine_branch
+
+            vals = [v for v in vals if v is None or other_engine_branch(c.src, c.src.positions[v].start.line,
+                                                                        engines) is None]
+        for v in vals:
+            raw = _raw_state_dict(c, v, sc, models, depth + 1, engines)
             if raw is not None:
                 return raw
     return None
@@ -77,6 +87,7 @@ def check(t: Target) -> Iterator[Hit]:
 
     assert c.script is not None  # active() only returns parsed scripts
     models = model_names(c.script)
+    engines: Dict[str, Any] = t.extra.setdefault("engine_branches", {})
     for e in c.script.events:
         if e.kind != "save" or e.dead or e.gathered or uncalled(c, e):
             continue
@@ -84,7 +95,7 @@ def check(t: Target) -> Iterator[Hit]:
         ev: Tuple[Evidence, ...] = ()
         if e.name == "torch.save":
             first = call.args[0].value if call.args else None
-            raw = None if _trainer_save_param(c, e.scope, first) else _raw_state_dict(c, first, e.scope, models)
+            raw = None if _trainer_save_param(c, e.scope, first) else _raw_state_dict(c, first, e.scope, models, 0, engines)
             if raw is None:
                 continue
             what = "torch.save(model.state_dict())"
@@ -95,7 +106,7 @@ def check(t: Target) -> Iterator[Hit]:
             if sd is not None and _trainer_save_param(c, e.scope, sd):
                 continue
             if sd is not None:
-                raw = _raw_state_dict(c, sd, e.scope, models)
+                raw = _raw_state_dict(c, sd, e.scope, models, 0, engines)
                 if raw is None:
                     continue
                 what = f"{dotted(call.func)}(state_dict=model.state_dict())"

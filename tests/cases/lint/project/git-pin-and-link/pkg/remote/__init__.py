@@ -1,0 +1,1 @@
+from . import dist  # noqa: F401 - the link file, imported
