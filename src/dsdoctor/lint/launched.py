@@ -19,11 +19,12 @@ import re
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
 from .calls import Read, Verdicts, function_reach
-from .discover import _PY_SAVE, TEST_DIRS, _read
+from .discover import TEST_DIRS, _read
 from .no_deepspeed import REASON, uses_deepspeed
 from .reach import Graph, Memo, _resolve, import_graph, reach
 from .recipe import Recipe
 from .recipes import read_recipes
+from .saves import save_lines
 
 if TYPE_CHECKING:
     from .discover import Found
@@ -138,7 +139,7 @@ class _Entries:
             verdicts: Optional[Verdicts] = None
             self._saved[entry] = False
             for f in sorted(self.reached(entry)):
-                lines = _save_lines(_read(f))
+                lines = save_lines(_read(f))
                 if not lines:
                     continue
                 verdicts = self.calls(entry) if verdicts is None else verdicts
@@ -168,40 +169,6 @@ class _Entries:
                 uses.discard("trainer")
             self._seen[entry] = (files, uses)
         return self._seen[entry]
-
-
-_DEF = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)")
-_SAVE_METHODS = {"save_model", "_save", "save_pretrained", "save_16bit_model"}
-
-
-def _owner(lines: List[str], at: int) -> Optional[str]:
-    """The name of the innermost ``def`` enclosing line ``at`` (None: module or class level), by indentation."""
-    level = len(lines[at]) - len(lines[at].lstrip())
-    for line in reversed(lines[:at]):
-        body = line.lstrip()
-        indent = len(line) - len(body)
-        if not body or body.startswith("#") or indent >= level:
-            continue
-        m = _DEF.match(body)
-        if m:
-            return m.group(1)
-        level = indent
-        if level == 0:
-            return None
-    return None
-
-
-def _save_lines(text: str) -> List[int]:
-    """The lines (1-based) where the file calls a model save (``_PY_SAVE``) outside an override of a save method:
-    a Trainer subclass's ``save_model`` calling another save runs only when something saves, no save of its own."""
-    out: List[int] = []
-    lines: Optional[List[str]] = None
-    for m in _PY_SAVE.finditer(text):
-        lines = text.splitlines() if lines is None else lines
-        at = text.count("\n", 0, m.start())
-        if _owner(lines, at) not in _SAVE_METHODS:
-            out.append(at + 1)
-    return out
 
 
 def _model(root: str, found: "Found") -> None:
