@@ -349,3 +349,17 @@ def test_checkpointing_enabled_twice_is_one_finding(tmp_path: Path) -> None:
     found = [f for f in lint([str(root)]).report.findings if f.name == "peft-checkpointing-reentrant"]
     assert [f.line for f in found] == [8]
     assert [e.line for e in found[0].evidence if "also enabled" in e.what] == [15]
+
+
+def test_yaml_scope(tmp_path: Path) -> None:
+    """A stage-3 accelerate YAML sets up only an accelerate launch that may load it: where every launch of a file
+    is a deepspeed launch (or names another YAML), its ZeRO-3 findings are info and say why; an ``accelerate
+    launch`` without ``--config_file`` (any YAML) makes them errors again."""
+    root = tmp_path / "accelerate-yaml-other-launcher"
+    shutil.copytree(CASES / "accelerate-yaml-other-launcher", root, ignore=shutil.ignore_patterns("expect"))
+    found = [f for f in _lint(root)["findings"] if f["path"] == "train.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["severity"]) for f in found] == [(15, "info"), (18, "info")]
+    assert "an accelerate YAML that none of the launches running this file loads" in found[0]["title"]
+    (root / "run_acc.sh").write_text("#!/bin/bash\naccelerate launch train.py --output_dir out\n")
+    found = [f for f in _lint(root)["findings"] if f["path"] == "train.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["severity"]) for f in found] == [(15, "error"), (18, "error")]

@@ -26,6 +26,7 @@ class Recipe:
     flags: Set[str] = field(default_factory=set)  # the options passed to the entry script (``--bits 4`` -> "bits")
     arg_configs: Set[str] = field(default_factory=set)  # configs given as the entry script's own options
     yaml: Optional[str] = None  # the accelerate YAML an ``accelerate launch --config_file`` names
+    yaml_named: str = ""  # its ``--config_file`` as written (also where it does not resolve)
     off: str = ""  # not a launch: why the configs it names are not loaded (a Python config with deepspeed = False)
     # literal relative config paths of a shell launch that resolve nowhere (none where a ``cd`` went somewhere unknown)
     missing: List[str] = field(default_factory=list)

@@ -275,6 +275,7 @@ def _overrides(r: Recipe, args: List[str], off: Set[str]) -> None:
 def _accelerate_launch(r: Recipe, cmd: Command, path: str, root: str) -> None:
     yaml = cmd.opt("--config_file", "--config-file")
     y = resolve(yaml[0], path, root) if yaml else None
+    r.yaml_named = yaml[0] if yaml else ""
     if y is not None:
         accelerate_yaml(r, y, root)
     if "--use_deepspeed" in cmd.argv:

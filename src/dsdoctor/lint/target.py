@@ -51,6 +51,8 @@ class Usage:
     zero3: Optional[bool] = None  # the project runs under ZeRO-3 (None = cannot tell)
     zero3_source: str = ""
     zero3_files: List[str] = field(default_factory=list)  # the files that set stage 3 (the project-wide context)
+    zero3_yamls: Set[str] = field(default_factory=set)  # those of them that are accelerate YAMLs
+    own_setup: Dict[str, str] = field(default_factory=dict)  # script -> why no accelerate YAML sets it up
     # the Python files named on the command line: the user asked about them, so their ZeRO-3 findings stay warnings
     # where no ZeRO-3 launch of the project reaches them (in a directory linted, such a finding is info)
     named_files: Set[str] = field(default_factory=set)

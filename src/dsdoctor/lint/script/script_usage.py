@@ -33,6 +33,7 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
         base.zero3, base.zero3_source = zero_stage == 3, f"--zero-stage {zero_stage}"
     else:
         base.zero3, base.zero3_source, base.zero3_files = project_zero3(kinds, _read)
+        base.zero3_yamls = {f for f in base.zero3_files if kinds.get(f) == "accelerate"}
         if found is not None:
             base.launches = dict(found.launches)
             base.never_zero3 = dict(found.never_zero3)
@@ -42,6 +43,7 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
             base.named_only = dict(found.named_only)
             base.named = set(found.named)
             base.entries = set(found.entries)
+            base.own_setup = dict(found.own_setup)
     if found is not None:
         base.unrun = dict(found.unrun)
     if base.zero3 is None and settings is not None:

@@ -1,0 +1,38 @@
+"""Files whose launches cannot load an accelerate YAML of the project (``Found.own_setup``).
+
+An accelerate YAML sets up only a process that ``accelerate launch`` starts with it (``--config_file``). A file
+that no launch of known stage reaches takes the project-wide ZeRO-3 context (lint/script ``_scoped``); where the
+project's only stage-3 files are accelerate YAMLs and every launch that runs the file is a ``deepspeed`` /
+``torchrun`` / ``python`` launch (whatever config it names, or none), or an ``accelerate launch`` that names
+another YAML (written out: also one that does not resolve), no such YAML can be the file's setup: its ZeRO-3
+context is unknown (findings as info), not ZeRO-3. An ``accelerate launch`` without ``--config_file``, or with one
+held in a variable, keeps it (its YAML is not known).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Dict, Iterable, Set
+
+if TYPE_CHECKING:
+    from .launched import _Entries
+    from .recipe import Recipe
+
+
+def own_setup(recipes: Iterable["Recipe"], entries: "_Entries") -> Dict[str, str]:
+    """Python file -> why no accelerate YAML it does not name reaches it, for the files that the launches of
+    unknown ZeRO stage in ``recipes`` reach (those of known stage decide the file's context themselves).
+    ``recipes``: every launch of the project, DeepSpeed or not (a plain ``accelerate launch`` may use any YAML)."""
+    open_: Set[str] = set()
+    why: Dict[str, str] = {}
+    for r in recipes:
+        if r.stage is not None or r.entry is None:
+            continue
+        may_take = r.launcher == "accelerate" and r.yaml is None and (not r.yaml_named or "$" in r.yaml_named)
+        for f in entries.reached(r.entry):
+            if may_take:
+                open_.add(f)
+            else:
+                how = f"accelerate launch with {r.yaml or r.yaml_named}" if r.launcher == "accelerate" else \
+                    f"{r.launcher} launch"
+                why.setdefault(f, f"such as the {how} of {r.entry} at {r.where}")
+    return {f: w for f, w in why.items() if f not in open_}
