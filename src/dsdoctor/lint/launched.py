@@ -30,7 +30,8 @@ from .yaml_scope import own_setup
 if TYPE_CHECKING:
     from .discover import Found
 
-_OTHER_ENGINE = re.compile(r"^[ \t]*(?:from|import)[ \t]+(torch\.distributed(?:\._composable)?\.fsdp|megatron)\b|"
+_OTHER_ENGINE = re.compile(r"^[ \t]*(?:from|import)[ \t]+(torch\.distributed(?:\._composable)?\.fsdp|megatron|"
+                           r"olmo_core\.(?:train|nn))\b|"  # OLMo-core's trainer / models: its own FSDP engine
                            r"\bFullyShardedDataParallel\b", re.M)
 _DEEPSPEED = re.compile(r"\bdeepspeed\b|\bTrainingArguments\b|\bSFTConfig\b|\bDeepSpeedPlugin\b")
 _TRAINER = re.compile(r"(?<!class )\b\w*(?:TrainingArguments|SFTConfig|Trainer)\s*\(")  # also MyTrainer(; not `class X(Trainer)`

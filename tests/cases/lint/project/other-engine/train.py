@@ -2,8 +2,10 @@ import argparse
 
 from transformers import HfArgumentParser, Trainer, TrainingArguments
 
+from engines.olmo_actor import ACTORS
+
 parser = argparse.ArgumentParser()
-parser.add_argument("--engine", default="deepspeed")
+parser.add_argument("--engine", default="deepspeed", choices=["deepspeed", "fsdp", *ACTORS])
 ns, rest = parser.parse_known_args()
 if ns.engine == "fsdp":
     from engines.fsdp import train_fsdp
