@@ -1,8 +1,7 @@
 import argparse
 
-from transformers import HfArgumentParser, Trainer, TrainingArguments
-
 from engines.olmo_actor import ACTORS
+from transformers import HfArgumentParser, Trainer, TrainingArguments
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--engine", default="deepspeed", choices=["deepspeed", "fsdp", *ACTORS])
