@@ -363,3 +363,17 @@ def test_yaml_scope(tmp_path: Path) -> None:
     (root / "run_acc.sh").write_text("#!/bin/bash\naccelerate launch train.py --output_dir out\n")
     found = [f for f in _lint(root)["findings"] if f["path"] == "train.py"]  # type: ignore[attr-defined]
     assert [(f["line"], f["severity"]) for f in found] == [(15, "error"), (18, "error")]
+
+
+def test_peft_helper_gated(tmp_path: Path) -> None:
+    """A PEFT model made by the project's own helper (its body calls get_peft_model) behind an option no ZeRO-3
+    launch passes: the checkpointing finding is info; a launch passing the option makes it an error."""
+    root = tmp_path / "peft-helper-gated"
+    shutil.copytree(CASES / "peft-helper-gated", root, ignore=shutil.ignore_patterns("expect"))
+    found = [f for f in _lint(root)["findings"] if f["path"] == "vlm/train.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["severity"]) for f in found] == [(17, "info")]
+    assert "only with --use_adapters" in found[0]["title"]
+    launch = root / "scripts" / "full.sh"
+    launch.write_text(launch.read_text().replace("--use_adapters False", "--use_adapters True"))
+    found = [f for f in _lint(root)["findings"] if f["path"] == "vlm/train.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["severity"]) for f in found] == [(17, "error")]

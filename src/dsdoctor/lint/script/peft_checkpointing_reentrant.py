@@ -13,6 +13,7 @@ from ...model import Evidence, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, where, zero3_candidate
+from .peft_makers import MAKERS, project_makers
 
 
 def _reentrant(c: Any, value: Any, scope: Any = None) -> Optional[bool]:
@@ -92,16 +93,15 @@ def _hit(t: Target, c: Any, node: Any, why: str, ds: Any) -> Iterator[Hit]:
     on = (f"on DeepSpeed {ds}" if not isinstance(ds, str) else f"on every release of {ds}") if ds is not None else \
         f"if DeepSpeed is older than {FIXED_IN} (none pinned or installed; current releases have the fix)"
     # where the file makes its PEFT model: behind options no ZeRO-3 launch passes, so is the problem (lint/script/flags)
+    # (also by a helper of the project whose body calls get_peft_model: lint/script/peft_makers.py)
+    makers = set(MAKERS) | project_makers(t.path, c.src.text, c.script.import_nodes)
     made = tuple(where(c, call, "the PEFT model is made here") for call, name in c.script.calls_with
-                 if name.split(".")[-1] in _PEFT_MAKERS)
+                 if name.split(".")[-1] in makers)
     yield from emit(RULE, t, node, f"PEFT with gradient checkpointing, {why}, {on} {c.under}: "
                     f"CheckpointError: Recomputed values ... (fixed in DeepSpeed {FIXED_IN})",
                     fixes=(FIX,),
                     severity=c.zero3_severity if ds is not None else Severity.INFO,
                     evidence=made[:3] + (where(c, node, "non-reentrant checkpointing is enabled here"),) if made else ())
-
-
-_PEFT_MAKERS = ("get_peft_model", "inject_adapter_in_model")  # PeftModel.from_pretrained: "from_pretrained" is ambiguous
 
 
 RULE = Rule(
