@@ -13,15 +13,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, Iterable, Set
 
+from .discover import _read
+from .script.context import accelerate_stage
+
 if TYPE_CHECKING:
     from .launched import _Entries
     from .recipe import Recipe
 
 
-def own_setup(recipes: Iterable["Recipe"], entries: "_Entries") -> Dict[str, str]:
+def own_setup(recipes: Iterable["Recipe"], entries: "_Entries", kinds: Dict[str, str]) -> Dict[str, str]:
     """Python file -> why no accelerate YAML it does not name reaches it, for the files that the launches of
     unknown ZeRO stage in ``recipes`` reach (those of known stage decide the file's context themselves).
-    ``recipes``: every launch of the project, DeepSpeed or not (a plain ``accelerate launch`` may use any YAML)."""
+    ``recipes``: every launch of the project, DeepSpeed or not (a plain ``accelerate launch`` may use any YAML);
+    none read where ``kinds`` (the project's files) has no stage-3 accelerate YAML (nothing to scope)."""
+    if not any(k == "accelerate" and accelerate_stage(_read(p)) == 3 for p, k in kinds.items()):
+        return {}
     open_: Set[str] = set()
     why: Dict[str, str] = {}
     for r in recipes:
