@@ -7,7 +7,7 @@ not depend on it can fire (``device-map-requires-low-cpu-mem-usage``, ``removed-
 
 - its text lacks what those rules look for (:func:`ungated`: ``deepspeed`` with ``initialize`` or a
   transformers import, ``HfDeepSpeedConfig``, ``DS_SKIP_CUDA_CHECK``, ``low_cpu_mem_usage`` with
-  ``device_map``), and
+  ``device_map`` at a ``from_pretrained``), and
 - either the text lacks what every other rule's events need (:func:`gated`: a per-rule necessary condition in
   words, e.g. ``BitsAndBytesConfig`` with ``load_in_4bit`` for ``qlora-quant-storage-missing``,
   ``from_pretrained`` with ``device_map`` for ``zero3-device-map-conflict``), or its context is off whatever its
@@ -84,6 +84,7 @@ _LOAD = ("from_pretrained", "from_config", *MODEL_CTOR_SUFFIXES)
 _MODEL = (*_LOAD, *MODEL_MAKERS)
 _REGISTERS = re.compile(rf"\b(?:{'|'.join(TF.ZERO3_REGISTERING_CLASSES)})\b|"
                         r"\bparse_(?:args_into_dataclasses|json_file|yaml_file|dict|args_and_config)\b")
+_TAKES = re.compile(r"Trainer\b|\bprepare\b")
 # zero3-save-on-rank0-only's rank-0 tests: the words of its names, calls and flags
 _RANK0 = ("rank", "process_index", "main_process", "should_save", "is_world_process_zero")
 # zero3-unsupported-quantization: an 8-bit load, or a quantization_config of a format ZeRO-3 cannot partition
@@ -100,8 +101,8 @@ GATED: Dict[str, Callable[[str], bool]] = {
     N.ZERO3_SAVE_ON_RANK0_ONLY: lambda t: _has(t, COLLECTIVE_SAVES) and _has(t, _RANK0),  # a gather, rank 0 only
     N.ZERO3_UNSAFE_SAVE: lambda t: "save_pretrained" in t or ("state_dict" in t and "save" in t),
     N.MODEL_LOADED_BEFORE_DS_CONFIG: lambda t: _has(t, _LOAD) and _REGISTERS.search(t) is not None,
-    # a model's move, then a Trainer / accelerator.prepare
-    N.MODEL_MOVED_BEFORE_INITIALIZE: lambda t: ("Trainer" in t or "prepare" in t) and _has(t, _MODEL),
+    # a model's move, then a Trainer (a class name ending in Trainer) or an ``accelerator.prepare`` call
+    N.MODEL_MOVED_BEFORE_INITIALIZE: lambda t: _has(t, _MODEL) and _TAKES.search(t) is not None,
     N.HF_DEEPSPEED_CONFIG_NOT_KEPT: lambda t: "HfDeepSpeedConfig" in t,
     N.PEFT_CHECKPOINTING_REENTRANT: lambda t: "peft" in t and "gradient_checkpointing" in t,
     N.PREPARE_KBIT_UNDER_ZERO3: lambda t: "prepare_model_for_kbit_training" in t,
@@ -127,7 +128,7 @@ def ungated(text: str) -> bool:
     """Does the text name what a script rule that fires without a ZeRO-3 context looks for?"""
     return "HfDeepSpeedConfig" in text or SKIP_CUDA_CHECK_VAR in text or \
         ("deepspeed" in text and UNGATED.search(text) is not None) or \
-        ("low_cpu_mem_usage" in text and "device_map" in text)
+        ("low_cpu_mem_usage" in text and "device_map" in text and "from_pretrained" in text)
 
 
 def own_config(text: str) -> bool:
