@@ -12,7 +12,7 @@ from ..target import Target
 from . import Ctx, emit, where
 from .model_loads import arg, loads, maybe_true, received
 
-_UNSUPPORTED = ("GPTQConfig", "AwqConfig", "AqlmConfig", "EetqConfig", "HqqConfig")
+UNSUPPORTED = ("GPTQConfig", "AwqConfig", "AqlmConfig", "EetqConfig", "HqqConfig")
 
 
 def _bad(c: Ctx, node: Any) -> Tuple[str, Any]:
@@ -24,7 +24,7 @@ def _bad(c: Ctx, node: Any) -> Tuple[str, Any]:
     if not isinstance(node, cst.Call):
         return "", None
     last = dotted(node.func).split(".")[-1]
-    if last in _UNSUPPORTED:
+    if last in UNSUPPORTED:
         return last.replace("Config", ""), node
     if last == TRL.QUANTIZATION_CONFIG:  # 8-bit with --load_in_8bit
         return "8-bit bitsandbytes", node
