@@ -37,7 +37,7 @@ from ...knowledge.ds_cuda_check import SKIP_CUDA_CHECK_VAR
 from ..target import Usage
 from .context import asked
 from .values import COLLECTIVE_SAVES, MODEL_CTOR_SUFFIXES, MODEL_MAKERS
-from .zero3_unsupported_quantization import UNSUPPORTED
+from .values import UNSUPPORTED_QUANT_CONFIGS as UNSUPPORTED
 
 _ARG_CLASSES = tuple(c for c in TF.ZERO3_REGISTERING_CLASSES if c not in ("Accelerator", "HfDeepSpeedConfig"))
 _ARGS = "|".join(_ARG_CLASSES)

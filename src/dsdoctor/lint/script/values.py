@@ -14,3 +14,7 @@ MODEL_CTOR_SUFFIXES = ("ForCausalLM", "ForConditionalGeneration", "ForSeq2SeqLM"
 # Calls whose result is a model besides the loads (dataflow.is_model_call).
 MODEL_MAKERS = ("get_peft_model", "prepare_model_for_kbit_training", "unwrap_model", "from_config", "_from_config",
                 "merge_and_unload")
+
+# Quantization configs zero3-unsupported-quantization reports under ZeRO-3 (here, not in the rule module, so that
+# quiet.py's per-rule words import no rule: no import cycle).
+UNSUPPORTED_QUANT_CONFIGS = ("GPTQConfig", "AwqConfig", "AqlmConfig", "EetqConfig", "HqqConfig")

@@ -11,8 +11,7 @@ from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import Ctx, emit, where
 from .model_loads import arg, loads, maybe_true, received
-
-UNSUPPORTED = ("GPTQConfig", "AwqConfig", "AqlmConfig", "EetqConfig", "HqqConfig")
+from .values import UNSUPPORTED_QUANT_CONFIGS as UNSUPPORTED
 
 
 def _bad(c: Ctx, node: Any) -> Tuple[str, Any]:
