@@ -13,7 +13,7 @@ import pytest
 from packaging.version import Version
 
 from dsdoctor.lint import lint_target, make_target
-from dsdoctor.lint.all_rules import REGISTRY
+from dsdoctor.lint.all_rules import REGISTRY, SCRIPT_RULES
 from dsdoctor.lint.script import quiet as Q
 from dsdoctor.lint.target import Usage
 
@@ -81,7 +81,8 @@ def test_quiet_only_when_no_rule_can_fire() -> None:
     assert not Q.quiet("t.py", "import deepspeed\nengine, *_ = deepspeed.initialize(model=m, config=c)\n", u, None, "")
     assert Q.quiet("t.py", "from transformers import AutoModel\n# not for deepspeed\nm = AutoModel.from_pretrained('x')\n",
                    u, None, "")
-    helper = "def load(p):\n    return AutoModelForCausalLM.from_pretrained(p)\n"
+    helper = "def load(p):\n    return AutoModelForCausalLM.from_pretrained(p, device_map='auto')\n"
+    assert Q.quiet("h.py", helper.replace(", device_map='auto'", ""), Usage(), True, "--zero-stage 3")  # no rule's words
     assert Q.quiet("h.py", helper, Usage(), True, "ds_z3.json")  # it does not train: off in a ZeRO-3 project
     assert not Q.quiet("h.py", helper, Usage(), True, "--zero-stage 3")  # the user's stage holds for every file
     assert not Q.quiet("h.py", helper + "t = Trainer(model=load('m'))\n", Usage(), True, "ds_z3.json")
@@ -100,3 +101,32 @@ def test_unparsable_quiet_file_reports_libcst_message(tmp_path: Path, monkeypatc
     monkeypatch.setattr(Q, "quiet", lambda *a: False)
     assert got == [h.finding.title for h in lint_target(make_target(str(p), "python", usage))]
     assert len(got) == 1 and "Python 2 syntax" in got[0]
+
+
+def test_every_script_rule_has_a_trigger() -> None:
+    """A script rule is either one :func:`ungated` stands for or has its necessary words in ``GATED``."""
+    python = {r.name for r in SCRIPT_RULES}
+    assert python == set(Q.GATED) | set(Q.UNGATED_RULES)
+    assert not set(Q.GATED) & set(Q.UNGATED_RULES)
+
+
+def test_gated_words_per_rule() -> None:
+    """A file in a ZeRO-3 context is still quiet when no rule's words are in it; one rule's words are enough."""
+    u = Usage()
+    u.zero3, u.zero3_source = True, "--zero-stage 3"  # the user's stage: every file's context is on
+    plain = "import torch\nfrom transformers import AutoTokenizer\ntok = AutoTokenizer.from_pretrained('m')\n"
+    assert Q.quiet("t.py", plain, u, True, "--zero-stage 3")
+    for text in ("model.save_pretrained('out')\n", "if args.local_rank == 0:\n    trainer.save_model('out')\n",
+                 "from peft import get_peft_model\nargs.gradient_checkpointing = True\n",
+                 "q = BitsAndBytesConfig(load_in_4bit=True)\n", "m = LlamaForCausalLM(cfg)\nTrainingArguments('o')\n",
+                 "m = A.from_pretrained('m', device_map='auto')\n", "m = A.from_pretrained('m', quantization_config=GPTQConfig(bits=4))\n"):
+        assert not Q.quiet("t.py", text, u, True, "--zero-stage 3"), text
+
+
+@pytest.mark.parametrize("text", ["import torch\n", "from TRL import x\n", "# 训练 with DeepSpeed\n", "# 说明\nx = 1\n",
+                                  "x = 'deepſpeed'\n", "HfArgumentParser\u212a\n", "Trainer = 1\n", "parse_dict(x)\n",
+                                  "# 说明\nTrainingArguments('o')\n", "class A: pass\n"])
+def test_trains_is_the_regex(text: str) -> None:
+    """The lower-cased lookup answers what ``TRAINS.search`` answers, with characters re.IGNORECASE folds to ASCII
+    letters (the long s, the Kelvin sign) too."""
+    assert Q.trains(text) == (Q.TRAINS.search(text) is not None)

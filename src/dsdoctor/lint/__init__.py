@@ -15,6 +15,7 @@ from packaging.version import InvalidVersion, Version
 from ..model import Finding, Report, Severity
 from .rule import Edit, Hit
 from .target import Target, Usage
+from .unloaded import not_loaded, unloaded
 
 if TYPE_CHECKING:
     from ..settings import Settings
@@ -225,6 +226,10 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
     usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
     if path in found.config_saves:  # its own launches, not the whole project's scripts
         usage.saves_16bit = found.config_saves[path]
+    if kind == "ds_config" and found.recipes:
+        from .grad_norms import launch_grad_norms
+
+        usage.max_grad_norms = launch_grad_norms(found.recipes).get(path, ())
     usage.consolidates = path in found.config_consolidates
     usage.unnamed = kind == "ds_config" and bool(found.recipes) and not loaded_by and path not in found.code_named and (
         path in found.unlaunched or path not in found.loaded_by and path not in found.recipe_loaded and
@@ -242,40 +247,8 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
             assume_hf(target)
         why = None if loaded_by else unloaded(path, found)
         if why:
-            return [_not_loaded(h, why) for h in lint_target(target)]
+            return [not_loaded(h, why) for h in lint_target(target)]
     return lint_target(target)
-
-
-def unloaded(path: str, found: "Found") -> Optional[str]:
-    """Why nothing loads the ds_config ``path``: what names it does not load it (a Python config with
-    ``deepspeed = False``, a launch whose script never reads its command line) and no recipe or code that may
-    load it names it; or it lies in a bundled copy of a library's repository (its examples) and only that copy's
-    own launches name it. None when something may load it, or nothing names it at all outside such a copy."""
-    from .script.vendored import library_repo
-
-    lib = library_repo(path)
-    if lib is not None and path not in found.code_named and not any(
-            path in r.configs and not _inside(r.where.rpartition(":")[0], lib[1]) for r in found.recipes):
-        return (f"it is an example of the copy of {lib[0]}'s repository the project bundles ({lib[1]}); no launch "
-                "of the project outside that copy names it")
-    why = found.not_loaded.get(path)
-    if why is None or path in found.recipe_loaded or path in found.code_named:
-        return None
-    return why
-
-
-def _inside(path: str, directory: str) -> bool:
-    return (os.path.normpath(path) + os.sep).startswith(os.path.normpath(directory) + os.sep)
-
-
-def _not_loaded(h: Hit, why: str) -> Hit:
-    """A finding on a config nothing loads: info, saying why (DeepSpeed never reads the file as shipped)."""
-    from dataclasses import replace
-
-    if h.finding.severity not in (Severity.ERROR, Severity.WARNING):
-        return h
-    f = replace(h.finding, severity=Severity.INFO, title=f"{h.finding.title} (nothing loads this config: {why})")
-    return Hit(f, h.edits)
 
 
 def _facts(result: LintResult, base: Usage, settings: "Settings") -> None:

@@ -365,6 +365,12 @@ def _is_ds_config(path: str) -> bool:
     return os.path.isfile(path) and bool(_DS_KEYS.search(_read(path, 2**20)))
 
 
+def trainer_field(named: str, text: str) -> bool:
+    """Is ``named`` (a ``_PY_CFG`` match) TrainingArguments' ``deepspeed=`` field (also in an mmengine-style
+    ``training_args = dict(...)``), in a file that never calls deepspeed.initialize (config= / config_params=)?"""
+    return re.match(r"deepspeed\s*=", named) is not None and _PY_INIT.search(text) is None
+
+
 def _python(path: str, found: Found) -> None:
     text = _read(path)
     trainer = bool(_PY_TRAINER.search(text))
@@ -379,7 +385,7 @@ def _python(path: str, found: Found) -> None:
             found.not_loaded.setdefault(cfg, off_note(path, off))
             continue
         found.code_named.add(cfg)
-        found.loaded_by.setdefault(cfg, "trainer" if trainer else "deepspeed")
+        found.loaded_by.setdefault(cfg, "trainer" if trainer or trainer_field(m.group(0), text) else "deepspeed")
     if init is not None:
         found.client_optimizer = bool(re.search(r"\boptimizer\s*=", init.group(1)))
     if _PY_SAVE.search(text):

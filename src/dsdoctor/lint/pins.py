@@ -261,6 +261,7 @@ class Near:
     def __init__(self, paths: Sequence[str]) -> None:
         self._dirs: Dict[str, Dict[str, Pinned]] = {}
         self._stop = _pin_dir(paths)
+        self._of: Dict[Tuple[str, str], Optional[Pinned]] = {}  # (a file's directory, package): the same answer
 
     def _resolved(self, d: str) -> Dict[str, Pinned]:
         if d not in self._dirs:
@@ -268,7 +269,14 @@ class Near:
         return self._dirs[d]
 
     def of(self, path: str, package: str) -> Optional[Pinned]:
-        """What the nearest directory (from ``path``'s own) whose pin files name ``package`` says of it."""
+        """What the nearest directory (from ``path``'s own) whose pin files name ``package`` says of it (asked
+        once per directory: the files of one directory have the same candidates)."""
+        key = (path if os.path.isdir(path) else os.path.dirname(path) or ".", package)
+        if key not in self._of:
+            self._of[key] = self._nearest(key[0], package)
+        return self._of[key]
+
+    def _nearest(self, path: str, package: str) -> Optional[Pinned]:
         for c in _candidates(path):
             if c == self._stop:
                 return None  # the project's own pins: what lint already assumes for every file

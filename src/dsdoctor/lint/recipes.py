@@ -32,7 +32,7 @@ import re
 import shlex
 from typing import Collection, Dict, List, Optional, Set, Tuple
 
-from .discover import _PY_CFG, _read, deepspeed_off, launch_world, off_note
+from .discover import _PY_CFG, _read, deepspeed_off, launch_world, off_note, trainer_field
 from .launch.paths import path_envs
 from .launch.script_dir import script_dir
 from .launch.shell import VAR as _VAR
@@ -306,6 +306,8 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
             cfg = resolve(m.group(1), path, root)
             if cfg is not None and cfg not in r.configs and config_stage(cfg) is not None:
                 r.configs.append(cfg)
+                if trainer_field(m.group(0), text):
+                    r.flag_loaded_by = "trainer"
         off = deepspeed_off(text)
         if off and r.configs:  # a Python config turning DeepSpeed off: the config path it names is not loaded
             r.off = off_note(path, off)

@@ -77,6 +77,8 @@ class Usage:
     # ``twice_launches``: the same for the one file linted (set per file from ``twice_configs``)
     twice_configs: Dict[str, List[Tuple[int, str]]] = field(default_factory=dict)
     twice_launches: List[Tuple[int, str]] = field(default_factory=list)
+    # the --max_grad_norm values every launch of this config passes (lint/grad_norms.py); empty: unknown
+    max_grad_norms: Tuple[float, ...] = ()
 
     def ds_range(self, fact: Callable[[Version], Any]) -> Tuple[Any, str]:
         """(``fact`` of the DeepSpeed judged, how to name it): where the version comes from a range the project

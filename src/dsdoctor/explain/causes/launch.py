@@ -33,6 +33,14 @@ def _mpi_discovery(s: Seen, f: LogFacts) -> Advice:
                             "RANK=0 LOCAL_RANK=0 WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 MASTER_PORT=29500 python train.py")])
 
 
+def _config_twice(s: Seen, f: LogFacts) -> Advice:
+    return Advice("The DeepSpeed config was given twice: as --deepspeed_config and to deepspeed.initialize()", s.text,
+                  [code_fix("Drop --deepspeed_config from the launch (the script builds its config itself)",
+                            "grep -n -- '--deepspeed_config' your_launch_script.sh"),
+                   code_fix("Or keep the file and stop passing config= to deepspeed.initialize()",
+                            "grep -n 'deepspeed.initialize' your_training_script.py")])
+
+
 def _hostfile_invalid(s: Seen, f: LogFacts) -> Advice:
     return Advice("The DeepSpeed hostfile cannot be used", s.text,
                   [code_fix("One host per line: `<hostname> slots=<gpus>`, no duplicates",
@@ -190,6 +198,13 @@ SPECS: Tuple[Cause, ...] = (
                  "hostname: invalid option -- 'I'",
                  "subprocess.CalledProcessError: Command '['hostname', '-I']' returned non-zero exit status 64.",
                  symptom=True))),
+    form(N.DS_CONFIG_GIVEN_TWICE, _config_twice, signatures=(
+              msg(K.MSG_CONFIG_TWICE, "deepspeed/__init__.py initialize, an assertion (0.9.0-0.19.8)",
+                  "AssertionError: Not sure how to proceed, we were given deepspeed configs in the deepspeed arguments "
+                  "and deepspeed.initialize() function call"),), log_examples=(
+              log(N.DS_CONFIG_GIVEN_TWICE, "`dsdoctor explain` on a DeepSpeed-Chat-style run given --deepspeed_config:",
+                  "AssertionError: Not sure how to proceed, we were given deepspeed configs in the deepspeed arguments "
+                  "and deepspeed.initialize() function call\n"),)),
     form(N.HOSTFILE_INVALID, _hostfile_invalid, signatures=(
               msg(K.MSG_HOSTFILE_BAD_TEXT, f"{RUNNER} _parse_hostfile logger.error (0.15.4-0.19.8)",
                   "[2026-11-29 16:40:47,411] [ERROR] [runner.py:247:_parse_hostfile] Bad hostfile text: ['worker-1 "

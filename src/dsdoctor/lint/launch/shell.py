@@ -111,11 +111,40 @@ def parse(text: str) -> Script:
     return out
 
 
+def _commands(line: str) -> List[str]:
+    """The commands of one logical line: split at ``&&``, ``||`` and ``;`` and cut at a `` #`` comment, where
+    these stand outside quotes (``--tasks "a||b"`` is one argument)."""
+    parts: List[str] = []
+    cur = 0
+    quote = ""
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if quote:
+            if c == "\\" and quote == '"':
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c == "\\":
+            i += 1
+        elif c in "'\"":
+            quote = c
+        elif c == "#" and (i == 0 or line[i - 1] in " \t"):
+            break
+        elif line.startswith(("&&", "||"), i) or c == ";":
+            parts.append(line[cur:i])
+            i += 1 if c == ";" else 2
+            cur = i
+            continue
+        i += 1
+    parts.append(line[cur:i])
+    return parts
+
+
 def _one(line: str, start: int, out: Script) -> None:
-    code = line.split(" #", 1)[0] if not line.lstrip().startswith("#") else ""
-    if not code.strip():
+    if not line.strip() or line.lstrip().startswith("#"):
         return
-    for part in re.split(r"(?:&&|\|\||;)", code):
+    for part in _commands(line):
         try:
             lex = shlex.shlex(part, posix=True, punctuation_chars=False)
             lex.whitespace_split = True

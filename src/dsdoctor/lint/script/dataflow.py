@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from ...knowledge import transformers as TF
-from .values import COLLECTIVE_SAVES, FALSE, NONE, TRUE, UNKNOWN
+from .values import COLLECTIVE_SAVES, FALSE, MODEL_CTOR_SUFFIXES, MODEL_MAKERS, NONE, TRUE, UNKNOWN
 from .walk import descendants
 
 if TYPE_CHECKING:
@@ -32,8 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["FALSE", "NONE", "TRUE", "UNKNOWN"]
 LOAD_METHODS = ("from_pretrained", "from_config", "_from_config")
 NOT_A_MODEL = re.compile(r"(?i)tokenizer|config|processor|extractor|peft|adapter|dataset|pipeline")
-MODEL_CTOR = re.compile(r"^[A-Z]\w*(ForCausalLM|ForConditionalGeneration|ForSeq2SeqLM|ForSequenceClassification|"
-                        r"ForTokenClassification|ForMaskedLM|ForQuestionAnswering|LMHeadModel)$")
+MODEL_CTOR = re.compile(rf"^[A-Z]\w*(?:{'|'.join(MODEL_CTOR_SUFFIXES)})$")
 
 
 @dataclass
@@ -538,8 +537,6 @@ def branch_guard(test: Any) -> Optional[bool]:
     return None
 
 
-MODEL_MAKERS = ("get_peft_model", "prepare_model_for_kbit_training", "unwrap_model", "from_config", "_from_config",
-               "merge_and_unload")
 def is_model_call(node: Any) -> bool:
     """A call whose result is a model (a load, a PEFT wrap, accelerate's unwrap_model)."""
     if not isinstance(node, cst.Call):

@@ -11,8 +11,7 @@ from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import Ctx, emit, where
 from .model_loads import arg, loads, maybe_true, received
-
-_UNSUPPORTED = ("GPTQConfig", "AwqConfig", "AqlmConfig", "EetqConfig", "HqqConfig")
+from .values import UNSUPPORTED_QUANT_CONFIGS as UNSUPPORTED
 
 
 def _bad(c: Ctx, node: Any) -> Tuple[str, Any]:
@@ -24,7 +23,7 @@ def _bad(c: Ctx, node: Any) -> Tuple[str, Any]:
     if not isinstance(node, cst.Call):
         return "", None
     last = dotted(node.func).split(".")[-1]
-    if last in _UNSUPPORTED:
+    if last in UNSUPPORTED:
         return last.replace("Config", ""), node
     if last == TRL.QUANTIZATION_CONFIG:  # 8-bit with --load_in_8bit
         return "8-bit bitsandbytes", node

@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed train.py --deepspeed configs/sft.json --output_dir out

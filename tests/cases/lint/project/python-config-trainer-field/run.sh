@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed train.py config/exp_deepspeed.py

@@ -1,0 +1,22 @@
+"""The launch reader splits a shell line into commands only at separators outside quotes (issue 18: a quoted
+``"a||b"`` argument dropped the whole launch, so its ds_config was never linted)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dsdoctor.lint.launch.shell import _commands
+
+
+@pytest.mark.parametrize("line,want", [
+    ('deepspeed t.py --deepspeed z3.json --tasks "a||b"', ['deepspeed t.py --deepspeed z3.json --tasks "a||b"']),
+    ("deepspeed t.py --sep 'x && y; z'", ["deepspeed t.py --sep 'x && y; z'"]),
+    ("cd src && deepspeed t.py || exit 1", ["cd src ", " deepspeed t.py ", " exit 1"]),
+    ("a=1; b=2", ["a=1", " b=2"]),
+    ('deepspeed t.py --note "not # a comment" # a comment', ['deepspeed t.py --note "not # a comment" ']),
+    ("echo $# ${#ARR[@]}", ["echo $# ${#ARR[@]}"]),
+    (r'deepspeed t.py --x "a\"||b"', [r'deepspeed t.py --x "a\"||b"']),
+    (r"echo a\;b", [r"echo a\;b"]),
+])
+def test_commands(line: str, want: list) -> None:
+    assert _commands(line) == want
