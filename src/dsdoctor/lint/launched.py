@@ -205,8 +205,7 @@ def _model(root: str, found: "Found") -> None:
                 found.never_zero3[f] = f"it uses {engine}, not DeepSpeed"
     started = [r for r in recipes if r.entry is not None and r.entry in entries.graph]
     found.entries.update(r.entry for r in started if r.entry is not None)
-    found.own_setup.update(own_setup([r for r in every if r.entry is not None and r.entry in entries.graph], entries,
-                                       kinds))
+    found.own_setup.update(own_setup([r for r in every if r.entry in entries.graph], started, entries, kinds))
     if started:
         found.launches.update(_contexts(started, entries, found.imported, found.zero3_flags))
     for r in recipes:  # a ZeRO-3 launch of a script outside the directories linted (``deepspeed ../train.py``)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict, Iterable, Set
 
 from .discover import _read
+from .reach import reach
 from .script.context import accelerate_stage
 
 if TYPE_CHECKING:
@@ -21,24 +22,29 @@ if TYPE_CHECKING:
     from .recipe import Recipe
 
 
-def own_setup(recipes: Iterable["Recipe"], entries: "_Entries", kinds: Dict[str, str]) -> Dict[str, str]:
-    """Python file -> why no accelerate YAML it does not name reaches it, for the files that the launches of
-    unknown ZeRO stage in ``recipes`` reach (those of known stage decide the file's context themselves).
-    ``recipes``: every launch of the project, DeepSpeed or not (a plain ``accelerate launch`` may use any YAML);
-    none read where ``kinds`` (the project's files) has no stage-3 accelerate YAML (nothing to scope)."""
+def _may_take(r: "Recipe") -> bool:
+    """Can the launch load an accelerate YAML it does not name (``accelerate launch`` without ``--config_file``,
+    or with one held in a variable)?"""
+    return r.launcher == "accelerate" and r.yaml is None and (not r.yaml_named or "$" in r.yaml_named)
+
+
+def own_setup(every: Iterable["Recipe"], started: Iterable["Recipe"], entries: "_Entries",
+              kinds: Dict[str, str]) -> Dict[str, str]:
+    """Python file -> why no accelerate YAML it does not name reaches it, for the files that the DeepSpeed launches
+    of unknown ZeRO stage (``started``) reach (those of known stage decide the file's context themselves), less
+    those a launch that may load any YAML reaches (``every``: all launches of the project, DeepSpeed or not: only
+    those are followed). Nothing is read where ``kinds`` (the project's files) has no stage-3 accelerate YAML."""
     if not any(k == "accelerate" and accelerate_stage(_read(p)) == 3 for p, k in kinds.items()):
         return {}
-    open_: Set[str] = set()
+    takers = sorted({r.entry for r in every if r.stage is None and r.entry in entries.graph and _may_take(r)})
+    open_: Set[str] = reach(entries.graph, takers) if takers else set()  # one walk from all of them
     why: Dict[str, str] = {}
-    for r in recipes:
-        if r.stage is not None or r.entry is None:
+    for r in started:
+        if r.stage is not None or r.entry is None or _may_take(r):
             continue
-        may_take = r.launcher == "accelerate" and r.yaml is None and (not r.yaml_named or "$" in r.yaml_named)
+        how = f"accelerate launch with {r.yaml or r.yaml_named}" if r.launcher == "accelerate" else \
+            f"{r.launcher} launch"
         for f in entries.reached(r.entry):
-            if may_take:
-                open_.add(f)
-            else:
-                how = f"accelerate launch with {r.yaml or r.yaml_named}" if r.launcher == "accelerate" else \
-                    f"{r.launcher} launch"
+            if f not in open_:
                 why.setdefault(f, f"such as the {how} of {r.entry} at {r.where}")
-    return {f: w for f, w in why.items() if f not in open_}
+    return why
