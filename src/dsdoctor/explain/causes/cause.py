@@ -20,7 +20,7 @@ from packaging.version import Version
 
 from ... import names
 from ...fixes import command_fix
-from ...model import Fix, Severity
+from ...model import Applicability, Fix, Severity
 from ...spec import Docs as Docs  # re-exported: the cause modules' docs
 from ...spec import FindingSpec, RuleExample
 from ...spec import log as log  # re-exported: the cause modules' docs examples
@@ -295,9 +295,9 @@ def frame(path: str, func: str, source: str, *samples: str, exc: str = "", anywh
                      code=LazyPattern(code) if code else None, below=below, lines=lines)
 
 
-def code_fix(title: str, *edits: str, reason: str = "", applicability: str = "safe") -> Fix:
+def code_fix(title: str, *edits: str, reason: str = "", applicability: Applicability = "safe") -> Fix:
     """A fix given as commands or edits (``ds_config: ...``, a code line)."""
-    return command_fix(title, *edits, applicability=applicability, reason=reason)  # type: ignore[arg-type]
+    return command_fix(title, *edits, applicability=applicability, reason=reason)
 
 
 def form(name: str, advise: Advise, **kw: Any) -> Cause:

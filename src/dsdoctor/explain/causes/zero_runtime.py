@@ -114,7 +114,7 @@ def _sp_mpu_zero0(s: Seen, f: LogFacts) -> Advice:
                             'ds_config: "zero_optimization": {"stage": 1}'),
                    code_fix("Or, to stay on stage 0, give deepspeed.initialize no sequence-parallel mpu (no Ulysses)",
                             "deepspeed.initialize(model=model, config=ds_config, ...)   # without mpu=parallel_state_sp",
-                            applicability="review")],
+                            applicability="unsafe")],
                   f"The frame is utils/bwc.py's deprecated branch (`{K.SRC_BWC_DEPRECATED_RANK}`), reached only by an "
                   "mpu without get_tensor_model_parallel_rank and get_slice_parallel_rank.")
 
