@@ -186,6 +186,9 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         from .launch.ds_config_given_twice import twice_configs
 
         base.twice_configs = twice_configs(found.recipes)
+        from .grad_norms import launch_grad_norms
+
+        base.config_grad_norms = launch_grad_norms(found.recipes)
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
     base.memlock = memlock_limit()
     base.memlock_host = machine  # lint elsewhere: the machine it runs on need not be the training host
@@ -226,10 +229,7 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
     usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
     if path in found.config_saves:  # its own launches, not the whole project's scripts
         usage.saves_16bit = found.config_saves[path]
-    if kind == "ds_config" and found.recipes:
-        from .grad_norms import launch_grad_norms
-
-        usage.max_grad_norms = launch_grad_norms(found.recipes).get(path, ())
+    usage.max_grad_norms = base.config_grad_norms.get(path, ())
     usage.consolidates = path in found.config_consolidates
     usage.unnamed = kind == "ds_config" and bool(found.recipes) and not loaded_by and path not in found.code_named and (
         path in found.unlaunched or path not in found.loaded_by and path not in found.recipe_loaded and

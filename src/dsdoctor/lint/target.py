@@ -77,7 +77,9 @@ class Usage:
     # ``twice_launches``: the same for the one file linted (set per file from ``twice_configs``)
     twice_configs: Dict[str, List[Tuple[int, str]]] = field(default_factory=dict)
     twice_launches: List[Tuple[int, str]] = field(default_factory=list)
-    # the --max_grad_norm values every launch of this config passes (lint/grad_norms.py); empty: unknown
+    # ds_config -> the --max_grad_norm values every launch of it passes (lint/grad_norms.py), read once per project;
+    # ``max_grad_norms``: the same for the one config linted (empty: unknown)
+    config_grad_norms: Dict[str, Tuple[float, ...]] = field(default_factory=dict)
     max_grad_norms: Tuple[float, ...] = ()
 
     def ds_range(self, fact: Callable[[Version], Any]) -> Tuple[Any, str]:
