@@ -20,6 +20,10 @@ _PLACEHOLDER = re.compile(r"^\S+\s+slots=(?:<[^>]+>|\{[^}]+\}|\$\{?\w+\}?|[A-Z][
 # a host name that reads as a placeholder to fill in: node_ip, <ip>, {host}, $NODE, xxx.xxx.xxx.xxx (a host name
 # has no "_", "<", "{" or "$": RFC 1123 allows letters, digits, "-" and "."), never worker-0 or 10.0.0.1
 _PLACEHOLDER_HOST = re.compile(r"^(?:\S*[_<>{}$]\S*|(?i:x+(?:\.x+){3}))$")
+_ENTRY = re.compile(r"^\S+\s+slots=\d+$")
+# a whole line that reads as a placeholder: a host written as a bracketed phrase ("[master address] slots=8",
+# "<worker ip> slots=8"), or an ellipsis line standing for "more hosts here"
+_PLACEHOLDER_LINE = re.compile(r"^(?:\.{3,}|\u2026|(?:\[[^\]]+\]|<[^>]+>|\{[^}]+\})\s+slots=\S+)$")
 
 
 def _template(t: Target, hosts: Dict[str, int], problems: List[Tuple[int, str]]) -> str:
@@ -32,6 +36,10 @@ def _template(t: Target, hosts: Dict[str, int], problems: List[Tuple[int, str]])
     if hosts and all(_PLACEHOLDER_HOST.match(h) for h in hosts) and \
             all(_PLACEHOLDER_HOST.match(_line(t.text, off).split()[0]) for off, _ in problems):
         return "the host names are placeholders"
+    bad = [ln.strip() for ln in t.text.splitlines() if ln.strip() and not ln.strip().startswith("#")
+           and not _ENTRY.match(ln.strip())]  # the launcher stops at the first; a template has no real bad line
+    if bad and all(_PLACEHOLDER_LINE.match(ln) for ln in bad):
+        return "the hosts are bracketed placeholders or an ellipsis"
     return ""
 
 
@@ -63,10 +71,13 @@ RULE = Rule(
         "`Hostfile is empty or not formatted correctly ...`) before starting anything.",
         fix="One `host slots=N` line per host. A template whose every line is `host slots=<placeholder>` (a word, "
         "not a number), or whose only problem is a repeated placeholder host name (`node_ip`, `<ip>`: no real host "
-        "name has `_`, `<`, `{` or `$`), is reported as info: it is written to be filled in.",
+        "name has `_`, `<`, `{` or `$`), or whose bad lines are bracketed host phrases (`[master address] slots=8`) or "
+        "an ellipsis line, is reported as info: it is written to be filled in.",
         section="Launch"),
     check=check,
-    valid=(Example("# two nodes\nworker-0 slots=8\n\nworker-1 slots=8\n"),),
+    valid=(Example("# two nodes\nworker-0 slots=8\n\nworker-1 slots=8\n"),
+           # a template (info, not an error): bracketed host phrases and an ellipsis line to fill in
+           Example("[first node address] slots=8\n[second node address] slots=8\n...\n")),
     invalid=(Example("worker-0 slots=8\nworker-0 slots=8\n"), Example("worker-0 gpus=8\n"), Example("# nothing\n"),
              Example("worker-0 slots=x\n")),
 )
