@@ -70,6 +70,7 @@ class Found:
     unrun: Dict[str, str] = field(default_factory=dict)  # file -> why: no recipe runs it, no project file imports it
     own_setup: Dict[str, str] = field(default_factory=dict)  # file -> why no accelerate YAML sets it up (yaml_scope)
     entries: Set[str] = field(default_factory=set)  # the Python files the project's DeepSpeed recipes start
+    plain_classes: Set[str] = field(default_factory=set)  # lint/plain_classes.py: never TrainingArguments
     # ds_config -> why the file that names it does not load it (a Python config with ``deepspeed = False``, a
     # recipe whose script never reads its command line); ``code_named``: configs Python code names and may load
     not_loaded: Dict[str, str] = field(default_factory=dict)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 from .calls import Read, Verdicts, function_reach
 from .discover import TEST_DIRS, _read
 from .no_deepspeed import REASON, uses_deepspeed
+from .plain_classes import plain_classes
 from .reach import Graph, Memo, _resolve, import_graph, reach
 from .recipe import Recipe
 from .recipes import read_recipes
@@ -205,6 +206,7 @@ def _model(root: str, found: "Found") -> None:
                 found.never_zero3[f] = f"it uses {engine}, not DeepSpeed"
     started = [r for r in recipes if r.entry is not None and r.entry in entries.graph]
     found.entries.update(r.entry for r in started if r.entry is not None)
+    found.plain_classes |= plain_classes(pyfiles)
     found.own_setup.update(own_setup([r for r in every if r.entry in entries.graph], started, entries, kinds))
     if started:
         found.launches.update(_contexts(started, entries, found.imported, found.zero3_flags))

@@ -69,6 +69,7 @@ class Usage:
     named: Set[str] = field(default_factory=set)
     unrun: Dict[str, str] = field(default_factory=dict)  # script -> why nothing in its project runs or imports it
     entries: Set[str] = field(default_factory=set)  # scripts the project's DeepSpeed recipes start
+    plain_classes: Set[str] = field(default_factory=set)  # the project's classes that never register (plain_classes.py)
     # shell script -> (line, path) of the configs its launches name that do not exist (Recipe.missing); None: no
     # project model was read (a file linted alone): launch-config-missing reads the script itself
     missing_configs: Optional[Dict[str, List[Tuple[int, str]]]] = None

@@ -103,7 +103,7 @@ def make_target(path: str, usage: Usage) -> Target:
             zero3, source = False, never
         elif own is True or (own is False and (zero3 is None or wide)):  # its own config beats a project-wide one
             zero3, source, wide = own, own_source, False
-        elif not _trains(script) and not asked(source) and os.path.normpath(path) not in usage.imported:
+        elif not _trains(script, usage.plain_classes) and not asked(source) and os.path.normpath(path) not in usage.imported:
             zero3 = False  # an inference / merge / export script in a ZeRO-3 project: the ZeRO-3 rules stay quiet
             # (a module a ZeRO-3 launch imports keeps the launch's context: it runs in that process)
     if zero3 is None and not asked(source) and os.path.normpath(path) in usage.no_deepspeed:
@@ -172,13 +172,37 @@ def launch_context(path: str, usage: Usage) -> Optional[Tuple[Optional[bool], st
     return usage.launches.get(os.path.normpath(path))
 
 
-def _trains(script: "Script") -> bool:
-    """Does the script use DeepSpeed, the HF Trainer/TrainingArguments or accelerate (not just inference)?"""
-    if any(re.search(r"(?i)deepspeed|accelerate|trl|Trainer|TrainingArguments|HfArgumentParser", v)
-           for v in script.imported.values()):
+def _trains(script: "Script", plain: Set[str]) -> bool:
+    """Does the script use DeepSpeed, the HF Trainer/TrainingArguments or accelerate (not just inference)? An
+    ``HfArgumentParser`` over the project's plain classes (``plain``: :mod:`..plain_classes`) only parses them."""
+    parsers = _plain_parsers(script, plain)
+    if any(re.search(r"(?i)deepspeed|accelerate|trl|Trainer|TrainingArguments", v) or
+           (not parsers and "HfArgumentParser" in v) for v in script.imported.values()):
         return True
     return "deepspeed" in script.field_defaults or any(
-        e.kind in ("register", "initialize", "trainer", "hfds") for e in script.events)
+        e.kind in ("register", "initialize", "trainer", "hfds") and not (parsers and e.kind == "register" and
+                                                                         e.name.split(".")[-1].startswith("parse_"))
+        for e in script.events)
+
+
+def _plain_parsers(script: "Script", plain: Set[str]) -> bool:
+    """Is every ``HfArgumentParser(...)`` of the script (there is one at least) over classes of the project that
+    never register DeepSpeed (defined or imported by name, none of them a registering class of the file)?"""
+    import libcst as cst
+
+    calls = [node for node, name in script.calls_with if name.split(".")[-1] == "HfArgumentParser"]
+    if not calls or not plain:
+        return False
+    for node in calls:
+        if not node.args:
+            return False
+        arg = node.args[0].value
+        items = [e.value for e in arg.elements] if isinstance(arg, (cst.Tuple, cst.List)) else [arg]
+        for item in items:
+            if not isinstance(item, cst.Name) or item.value not in plain or item.value in script.args_classes \
+                    or script.imported.get(item.value, "").split(".")[0] in ("transformers", "trl"):
+                return False
+    return True
 
 
 def ctx(t: Target) -> Ctx:

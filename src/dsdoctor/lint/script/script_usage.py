@@ -44,6 +44,7 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
             base.named = set(found.named)
             base.entries = set(found.entries)
             base.own_setup = dict(found.own_setup)
+            base.plain_classes = set(found.plain_classes)
     if found is not None:
         base.unrun = dict(found.unrun)
     if base.zero3 is None and settings is not None:
