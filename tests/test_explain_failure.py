@@ -11,6 +11,7 @@ import pytest
 from dsdoctor import names as N
 from dsdoctor.explain import diagnose_log
 from dsdoctor.explain import failure as F
+from dsdoctor.explain.match import passes_prefilter
 
 
 @pytest.mark.parametrize("line, kind", [
@@ -26,6 +27,10 @@ from dsdoctor.explain import failure as F
     ("[2026-11-29 16:36:04,988] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 4711", F.LAUNCHER),
     ("torch.distributed.elastic.multiprocessing.api: failed (exitcode: -9) local_rank: 0", F.EXIT),
     ("Process exited with exit code 137", F.EXIT),
+    ("trainer-1 exited with code 137", F.EXIT),  # docker compose's report of a container (137: 128 + SIGKILL)
+    ("WARNING:torch.distributed.elastic.agent.server.api:Received 15 death signal, shutting down workers", F.SIGNAL),
+    ("WARNING:torch.distributed.elastic.agent.server.api:Received Signals.SIGTERM death signal, shutting down workers",
+     F.SIGNAL),
     ("died with <Signals.SIGSEGV: 11>.", F.SIGNAL),
     ("Segmentation fault (core dumped)", F.SIGNAL),
     ("Killed", F.SIGNAL),
@@ -66,6 +71,7 @@ from dsdoctor.explain import failure as F
 ])
 def test_failure_lines(line: str, kind: str) -> None:
     assert F.kind(line) == kind
+    assert passes_prefilter(line.encode()), line  # the scanner never sees a line the prefilter drops
 
 
 @pytest.mark.parametrize("line", [

@@ -11,7 +11,8 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
   return code; a non-zero exit code (``exit code 1``, ``return code = -9``, ``exitcode: 1``), or a signal's negative
   return code in prose (``it returns -9``, ``exited with -11``: Python's code for a process a signal ended);
 - a signal (``SIGKILL``, ``Signals.SIGSEGV``, ``Segmentation fault``, ``core dumped``), ``Killed`` alone on a line, the
-  shell's report of a child a signal ended (``Aborted``, ``Bus error`` alone; bash's ``line 9: 4711 Killed  python ...``);
+  shell's report of a child a signal ended (``Aborted``, ``Bus error`` alone; bash's ``line 9: 4711 Killed  python ...``),
+  torchelastic's ``Received 15 death signal, shutting down workers`` (its agent was sent a signal);
 - an NCCL watchdog timeout;
 - a failure no exception class marks: a GPU library's error head (``CUDA error: ...``, ``NCCL error in: ...``), a C++
   ``terminate called after throwing ...`` and its ``what():``, a failed C / CUDA-kernel ``Assertion `...` failed``, a
@@ -68,6 +69,7 @@ _KILL = re.escape(K.MSG_LAUNCH_KILL.split("{")[0])  # "Killing subprocess "
 # every line ``kind`` recognises holds one (the scanner's prefilter passes these lines)
 LITERALS: Tuple[str, ...] = (
     "Error:", "Exception:", "error:", ": error ", "#error", "sigkill_handler", "Killing subprocess", "xit code", "xit status",
+    "xited with code", "xited with status", "death signal",
     "eturn code", "exitcode", "SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS", "SIGTERM", "SIGILL", "SIGFPE", "Segmentation fault",
     "core dumped", "Killed", _WATCHDOG, " (active", " (idle", "py-spy dump", "Timeout (", "Error;", "Error\uff1a",
     "Exception;", "Exception\uff1a", "eturn -", "eturns -", "eturned -", "xits with -", "xited with -", "Aborted", "Bus error",
@@ -103,6 +105,10 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     # the shell's report of a child a signal ended: alone, or bash's "line 9: 4711 Aborted  cmd"
     (SIGNAL, ("Killed", *_SHELL_SIGNALS.split("|")),
      re.compile(r"^(?:%s)\s*$|\bline \d{1,6}: {1,4}\d{1,8} (?:Killed|%s)\b" % ((_SHELL_SIGNALS,) * 2))),
+    # torchelastic's agent stopped by a signal sent to it (a scheduler's time limit or preemption, a kill): "Received 15
+    # death signal, shutting down workers" (torch 2.0.0-2.15.0 torch/distributed/elastic/agent/server/api.py
+    # SimpleElasticAgent.run; the number is str(signal.Signals) on Python 3.11+, "Signals.SIGTERM" before: a SIG line)
+    (SIGNAL, ("death signal",), re.compile(r"\bReceived \d{1,2} death signal\b")),
     # a signal's code in prose ("the run returns -9"), not code ("return -1;"): signal numbers, after a word
     (EXIT, (" -",), re.compile(r"\w (?:return(?:s|ed)?|exit(?:s|ed) with) -(?:[4-9]|11|15)\b(?!\.\d|\s{0,2}[;)])")),
     # an exception class at the line's start, then a full-width colon (an input method's) or a semicolon (retyped)
