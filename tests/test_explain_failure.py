@@ -27,6 +27,8 @@ from dsdoctor.explain.match import passes_prefilter
     ("[2026-11-29 16:36:04,988] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 4711", F.LAUNCHER),
     ("torch.distributed.elastic.multiprocessing.api: failed (exitcode: -9) local_rank: 0", F.EXIT),
     ("Process exited with exit code 137", F.EXIT),
+    ("SystemExit: 2", F.EXIT),  # argparse's exit as a notebook shows it
+    ("SystemExit: the dataset path does not exist", F.EXIT),  # sys.exit("..."): exit status 1
     ("trainer-1 exited with code 137", F.EXIT),  # docker compose's report of a container (137: 128 + SIGKILL)
     ("WARNING:torch.distributed.elastic.agent.server.api:Received 15 death signal, shutting down workers", F.SIGNAL),
     ("WARNING:torch.distributed.elastic.agent.server.api:Received Signals.SIGTERM death signal, shutting down workers",
@@ -82,6 +84,9 @@ def test_failure_lines(line: str, kind: str) -> None:
     "    except ValueError:",
     "Mean Squared Error: 0.0123",
     "exit code: 0",
+    "SystemExit: 0",
+    "SystemExit: None",
+    "    raise SystemExit(main())",
     "The process was Killed by the user at step 3",
     "Thread 27001 (active) finished the epoch",
     "Timeout (s) for the rendezvous: 900",
