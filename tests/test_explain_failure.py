@@ -27,6 +27,12 @@ from dsdoctor.explain.match import passes_prefilter
     ("[2026-11-29 16:36:04,988] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 4711", F.LAUNCHER),
     ("torch.distributed.elastic.multiprocessing.api: failed (exitcode: -9) local_rank: 0", F.EXIT),
     ("Process exited with exit code 137", F.EXIT),
+    ("[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous nature of "
+     "CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.", F.EXCEPTION),
+    ("[rank3]:[E1203 10:00:00.000000000 ProcessGroupNCCL.cpp:1771] To avoid data inconsistency, we are taking the "
+     "entire process down.", F.EXCEPTION),
+    ("[rank3]:[E1203 10:00:00.000000000 ProcessGroupNCCL.cpp:1402] [PG ID 0 PG GUID 0 Rank 3] ProcessGroupNCCL's "
+     "watchdog got stuck for 480 seconds without making progress in monitoring enqueued collectives.", F.HANG),
     ("SystemExit: 2", F.EXIT),  # argparse's exit as a notebook shows it
     ("SystemExit: the dataset path does not exist", F.EXIT),  # sys.exit("..."): exit status 1
     ("trainer-1 exited with code 137", F.EXIT),  # docker compose's report of a container (137: 128 + SIGKILL)

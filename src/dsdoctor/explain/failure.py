@@ -14,7 +14,8 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
 - a signal (``SIGKILL``, ``Signals.SIGSEGV``, ``Segmentation fault``, ``core dumped``), ``Killed`` alone on a line, the
   shell's report of a child a signal ended (``Aborted``, ``Bus error`` alone; bash's ``line 9: 4711 Killed  python ...``),
   torchelastic's ``Received 15 death signal, shutting down workers`` (its agent was sent a signal);
-- an NCCL watchdog timeout;
+- an NCCL watchdog timeout; ProcessGroupNCCL's ``Some NCCL operations have failed or timed out`` / ``... taking the
+  entire process down`` lines, and its ``watchdog got stuck for N seconds`` (a hang in an NCCL / CUDA call);
 - a failure no exception class marks: a GPU library's error head (``CUDA error: ...``, ``NCCL error in: ...``), a C++
   ``terminate called after throwing ...`` and its ``what():``, a failed C / CUDA-kernel ``Assertion `...` failed``, a
   module's exception whose message starts on the next line (``...errors.ChildFailedError:``), pip's ``ERROR: Failed
@@ -71,6 +72,7 @@ _KILL = re.escape(K.MSG_LAUNCH_KILL.split("{")[0])  # "Killing subprocess "
 LITERALS: Tuple[str, ...] = (
     "Error:", "Exception:", "error:", ": error ", "#error", "sigkill_handler", "Killing subprocess", "xit code", "xit status",
     "xited with code", "xited with status", "death signal", "SystemExit:",
+    CK.MSG_NCCL_OPS_FAILED, CK.MSG_NCCL_TAKE_DOWN, CK.MSG_NCCL_WATCHDOG_STUCK,
     "eturn code", "exitcode", "SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS", "SIGTERM", "SIGILL", "SIGFPE", "Segmentation fault",
     "core dumped", "Killed", _WATCHDOG, " (active", " (idle", "py-spy dump", "Timeout (", "Error;", "Error\uff1a",
     "Exception;", "Exception\uff1a", "eturn -", "eturns -", "eturned -", "xits with -", "xited with -", "Aborted", "Bus error",
@@ -126,6 +128,11 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     (EXCEPTION, (*_GPU_LIBS, "terminate called after", "what():", "Assertion "),
      re.compile(r"\b(?:%s) error(?: in)?:\s{0,4}\S|terminate called after throwing an instance of|^what\(\):\s|"
                 r"\bAssertion [`'].{1,400}['`] failed" % "|".join(_GPU_LIBS))),
+    # torch's ProcessGroupNCCL ending the process after a collective failed or timed out (its watchdog's line may be
+    # cut or elsewhere), and its heartbeat monitor finding the watchdog itself blocked in an NCCL / CUDA call (a hang)
+    (EXCEPTION, (CK.MSG_NCCL_OPS_FAILED, CK.MSG_NCCL_TAKE_DOWN),
+     re.compile("%s|%s" % (re.escape(CK.MSG_NCCL_OPS_FAILED), re.escape(CK.MSG_NCCL_TAKE_DOWN)))),
+    (HANG, (CK.MSG_NCCL_WATCHDOG_STUCK,), re.compile(re.escape(CK.MSG_NCCL_WATCHDOG_STUCK) + r"\d{1,9} seconds")),
     # pip's own report: a build that failed (its compiler output is above), an install it could not resolve
     (COMPILER, ("ERROR: ",), re.compile(r"^ERROR: (?:Failed building wheel|Could not build wheels|Failed to build|"
                                           r"Command errored out)")),
