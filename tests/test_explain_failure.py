@@ -11,6 +11,7 @@ import pytest
 from dsdoctor import names as N
 from dsdoctor.explain import diagnose_log
 from dsdoctor.explain import failure as F
+from dsdoctor.explain.match import passes_prefilter
 
 
 @pytest.mark.parametrize("line, kind", [
@@ -26,6 +27,18 @@ from dsdoctor.explain import failure as F
     ("[2026-11-29 16:36:04,988] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 4711", F.LAUNCHER),
     ("torch.distributed.elastic.multiprocessing.api: failed (exitcode: -9) local_rank: 0", F.EXIT),
     ("Process exited with exit code 137", F.EXIT),
+    ("[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous nature of "
+     "CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.", F.EXCEPTION),
+    ("[rank3]:[E1203 10:00:00.000000000 ProcessGroupNCCL.cpp:1771] To avoid data inconsistency, we are taking the "
+     "entire process down.", F.EXCEPTION),
+    ("[rank3]:[E1203 10:00:00.000000000 ProcessGroupNCCL.cpp:1402] [PG ID 0 PG GUID 0 Rank 3] ProcessGroupNCCL's "
+     "watchdog got stuck for 480 seconds without making progress in monitoring enqueued collectives.", F.HANG),
+    ("SystemExit: 2", F.EXIT),  # argparse's exit as a notebook shows it
+    ("SystemExit: the dataset path does not exist", F.EXIT),  # sys.exit("..."): exit status 1
+    ("trainer-1 exited with code 137", F.EXIT),  # docker compose's report of a container (137: 128 + SIGKILL)
+    ("WARNING:torch.distributed.elastic.agent.server.api:Received 15 death signal, shutting down workers", F.SIGNAL),
+    ("WARNING:torch.distributed.elastic.agent.server.api:Received Signals.SIGTERM death signal, shutting down workers",
+     F.SIGNAL),
     ("died with <Signals.SIGSEGV: 11>.", F.SIGNAL),
     ("Segmentation fault (core dumped)", F.SIGNAL),
     ("Killed", F.SIGNAL),
@@ -66,6 +79,7 @@ from dsdoctor.explain import failure as F
 ])
 def test_failure_lines(line: str, kind: str) -> None:
     assert F.kind(line) == kind
+    assert passes_prefilter(line.encode()), line  # the scanner never sees a line the prefilter drops
 
 
 @pytest.mark.parametrize("line", [
@@ -76,6 +90,9 @@ def test_failure_lines(line: str, kind: str) -> None:
     "    except ValueError:",
     "Mean Squared Error: 0.0123",
     "exit code: 0",
+    "SystemExit: 0",
+    "SystemExit: None",
+    "    raise SystemExit(main())",
     "The process was Killed by the user at step 3",
     "Thread 27001 (active) finished the epoch",
     "Timeout (s) for the rendezvous: 900",

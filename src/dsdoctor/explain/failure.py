@@ -8,11 +8,14 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
   line also with a full-width colon (``ValueError：``, an input method's) or a semicolon (a retyped message);
 - a compiler's or build tool's error (``file:12:3: error:``, ``fatal error:``, ``#error``, ``error: command ...``);
 - the DeepSpeed launcher's ``[ERROR] ... sigkill_handler`` or ``Killing subprocess`` line, even cut before its
-  return code; a non-zero exit code (``exit code 1``, ``return code = -9``, ``exitcode: 1``), or a signal's negative
-  return code in prose (``it returns -9``, ``exited with -11``: Python's code for a process a signal ended);
+  return code; a non-zero exit code (``exit code 1``, ``return code = -9``, ``exitcode: 1``, ``exited with code 137``,
+  Python's ``SystemExit: 2``, not ``SystemExit: 0``), or a signal's negative return code in prose (``it returns -9``,
+  ``exited with -11``: Python's code for a process a signal ended);
 - a signal (``SIGKILL``, ``Signals.SIGSEGV``, ``Segmentation fault``, ``core dumped``), ``Killed`` alone on a line, the
-  shell's report of a child a signal ended (``Aborted``, ``Bus error`` alone; bash's ``line 9: 4711 Killed  python ...``);
-- an NCCL watchdog timeout;
+  shell's report of a child a signal ended (``Aborted``, ``Bus error`` alone; bash's ``line 9: 4711 Killed  python ...``),
+  torchelastic's ``Received 15 death signal, shutting down workers`` (its agent was sent a signal);
+- an NCCL watchdog timeout; ProcessGroupNCCL's ``Some NCCL operations have failed or timed out`` / ``... taking the
+  entire process down`` lines, and its ``watchdog got stuck for N seconds`` (a hang in an NCCL / CUDA call);
 - a failure no exception class marks: a GPU library's error head (``CUDA error: ...``, ``NCCL error in: ...``), a C++
   ``terminate called after throwing ...`` and its ``what():``, a failed C / CUDA-kernel ``Assertion `...` failed``, a
   module's exception whose message starts on the next line (``...errors.ChildFailedError:``), pip's ``ERROR: Failed
@@ -68,6 +71,8 @@ _KILL = re.escape(K.MSG_LAUNCH_KILL.split("{")[0])  # "Killing subprocess "
 # every line ``kind`` recognises holds one (the scanner's prefilter passes these lines)
 LITERALS: Tuple[str, ...] = (
     "Error:", "Exception:", "error:", ": error ", "#error", "sigkill_handler", "Killing subprocess", "xit code", "xit status",
+    "xited with code", "xited with status", "death signal", "SystemExit:",
+    CK.MSG_NCCL_OPS_FAILED, CK.MSG_NCCL_TAKE_DOWN, CK.MSG_NCCL_WATCHDOG_STUCK,
     "eturn code", "exitcode", "SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS", "SIGTERM", "SIGILL", "SIGFPE", "Segmentation fault",
     "core dumped", "Killed", _WATCHDOG, " (active", " (idle", "py-spy dump", "Timeout (", "Error;", "Error\uff1a",
     "Exception;", "Exception\uff1a", "eturn -", "eturns -", "eturned -", "xits with -", "xited with -", "Aborted", "Bus error",
@@ -103,6 +108,13 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     # the shell's report of a child a signal ended: alone, or bash's "line 9: 4711 Aborted  cmd"
     (SIGNAL, ("Killed", *_SHELL_SIGNALS.split("|")),
      re.compile(r"^(?:%s)\s*$|\bline \d{1,6}: {1,4}\d{1,8} (?:Killed|%s)\b" % ((_SHELL_SIGNALS,) * 2))),
+    # torchelastic's agent stopped by a signal sent to it (a scheduler's time limit or preemption, a kill): "Received 15
+    # death signal, shutting down workers" (torch 2.0.0-2.15.0 torch/distributed/elastic/agent/server/api.py
+    # SimpleElasticAgent.run; the number is str(signal.Signals) on Python 3.11+, "Signals.SIGTERM" before: a SIG line)
+    (SIGNAL, ("death signal",), re.compile(r"\bReceived \d{1,2} death signal\b")),
+    # Python's SystemExit (a BaseException, not an ...Error) with a non-zero code or a message: sys.exit(1),
+    # sys.exit("message") (exit status 1), argparse's exit 2 as a notebook shows it; "SystemExit: 0" / "None" succeeded
+    (EXIT, ("SystemExit:",), re.compile(r"^[\s*`'\">(\[]{0,6}SystemExit: {0,4}(?!(?:0|None)\s*$)\S")),
     # a signal's code in prose ("the run returns -9"), not code ("return -1;"): signal numbers, after a word
     (EXIT, (" -",), re.compile(r"\w (?:return(?:s|ed)?|exit(?:s|ed) with) -(?:[4-9]|11|15)\b(?!\.\d|\s{0,2}[;)])")),
     # an exception class at the line's start, then a full-width colon (an input method's) or a semicolon (retyped)
@@ -116,6 +128,11 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     (EXCEPTION, (*_GPU_LIBS, "terminate called after", "what():", "Assertion "),
      re.compile(r"\b(?:%s) error(?: in)?:\s{0,4}\S|terminate called after throwing an instance of|^what\(\):\s|"
                 r"\bAssertion [`'].{1,400}['`] failed" % "|".join(_GPU_LIBS))),
+    # torch's ProcessGroupNCCL ending the process after a collective failed or timed out (its watchdog's line may be
+    # cut or elsewhere), and its heartbeat monitor finding the watchdog itself blocked in an NCCL / CUDA call (a hang)
+    (EXCEPTION, (CK.MSG_NCCL_OPS_FAILED, CK.MSG_NCCL_TAKE_DOWN),
+     re.compile("%s|%s" % (re.escape(CK.MSG_NCCL_OPS_FAILED), re.escape(CK.MSG_NCCL_TAKE_DOWN)))),
+    (HANG, (CK.MSG_NCCL_WATCHDOG_STUCK,), re.compile(re.escape(CK.MSG_NCCL_WATCHDOG_STUCK) + r"\d{1,9} seconds")),
     # pip's own report: a build that failed (its compiler output is above), an install it could not resolve
     (COMPILER, ("ERROR: ",), re.compile(r"^ERROR: (?:Failed building wheel|Could not build wheels|Failed to build|"
                                           r"Command errored out)")),

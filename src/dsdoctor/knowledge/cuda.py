@@ -212,6 +212,12 @@ NVCC_13_ARCHS = ("75", "80", "86", "87", "88", "89", "90", "100", "103", "110", 
 # torch / CUDA / NCCL at run time (torch 2.14 binaries libtorch_cuda.so, libc10_cuda.so; libcudart.so.13 error strings;
 # NCCL sources v2.7.8-v2.30 from github.com/NVIDIA/nccl)
 MSG_NCCL_WATCHDOG = "Watchdog caught collective operation timeout: "  # ProcessGroupNCCL.cpp (torch 1.10-2.14)
+# ProcessGroupNCCL.cpp's error log when a collective failed or timed out, then its reason for ending the process, and
+# its heartbeat monitor's report of a watchdog blocked in an NCCL / CUDA call (each read in torch 2.14.1+cu130's
+# libtorch_cuda.so strings; the first two are LOG(ERROR) lines, "[E ProcessGroupNCCL.cpp:...]")
+MSG_NCCL_OPS_FAILED = "Some NCCL operations have failed or timed out"
+MSG_NCCL_TAKE_DOWN = "To avoid data inconsistency, we are taking the entire process down"
+MSG_NCCL_WATCHDOG_STUCK = "ProcessGroupNCCL's watchdog got stuck for "
 # NCCL transport/net_socket.cc ncclNetSocketInit (2.x): the same interface search for the socket transport
 MSG_NCCL_NO_NET_IF = "NET/Socket : no interface found"
 MSG_NCCL_NO_SOCKET = "Bootstrap : no socket interface found"  # NCCL src/bootstrap.cc (2.x): NCCL_SOCKET_IFNAME matches nothing
