@@ -40,7 +40,7 @@ import traceback
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 REPO = Path(__file__).resolve().parents[1]
 NAMES = REPO / "bench" / "corpus_names.toml"
@@ -295,6 +295,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--transform", choices=[*TRANSFORMS, "all"], help="rewrite the logs (see TRANSFORMS); top-1 kept "
                     "on the cases the plain logs get right")
     ap.add_argument("--cli", action="store_true", help="run `dsdoctor explain FILE --format json` per case (as a user)")
+    ap.add_argument("--holdout", type=Path, default=None, help="a file of case ids kept aside (one per line): they "
+                    "count in the totals, but no per-case line, confusion pair or per-cause row shows them; their "
+                    "aggregate is printed apart")
     args = ap.parse_args(argv)
     corpus: Path = args.corpus or default_corpus()
     if (corpus / "logs").is_dir():
@@ -309,12 +312,32 @@ def main(argv: Optional[List[str]] = None) -> int:
             lost = [r for r in run(corpus, transform=TRANSFORMS[name]) if r.case in plain and not r.ok]
             print(f"{name:<14} {len(plain) - len(lost)}/{len(plain)}  " + " ".join(f"{r.case}:{r.got}" for r in lost[:8]))
         return 0
+    if args.holdout is not None:
+        return _held_out(results, set(args.holdout.read_text().split()), args.json)
     if args.json:
         print(json.dumps({"summary": summary(results), "per_cause": [
             {"cause": c, "right": ok, "cases": n, "instead": inst} for c, ok, n, inst in per_cause(results)],
             "cases": [asdict(r) for r in results]}, indent=2))
     else:
         print(render(results, args.misses))
+    return 0
+
+
+def _held_out(results: List[CaseResult], held: Set[str], as_json: bool) -> int:
+    """Report with the held-out cases only as an aggregate (right / unknown / missed / misleading)."""
+    seen = [r for r in results if r.case not in held]
+    kept = [r for r in results if r.case in held]
+    whole = summary(results)
+    agg = {k: v for k, v in whole.items() if k != "confusion"}  # its pairs name the held-out cases' labels
+    aside = {"cases": len(kept), **{k: sum(1 for r in kept if (r.outcome or outcome(r.cause, r.got, r.ok)) == k)
+                                    for k in ("right", "unknown", "missed", "misleading")}}
+    if as_json:
+        print(json.dumps({"summary": agg, "held_out": aside, "seen": summary(seen), "per_cause": [
+            {"cause": c, "right": ok, "cases": n, "instead": inst} for c, ok, n, inst in per_cause(seen)],
+            "cases": [asdict(r) for r in seen]}, indent=2))
+    else:
+        print(render(seen, False))
+        print(f"\nall {whole['cases']}: {whole['top1']} right ({whole['top1_pct']}%); held out {aside}")
     return 0
 
 
