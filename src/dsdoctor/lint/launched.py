@@ -18,7 +18,8 @@ import os
 import re
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
-from .calls import Read, Verdicts, function_reach
+from .calls import Read, function_reach
+from .closure import Verdicts
 from .discover import TEST_DIRS, _read
 from .no_deepspeed import REASON, uses_deepspeed
 from .reach import Graph, Memo, _resolve, import_graph, reach
@@ -145,7 +146,7 @@ class _Entries:
                 if not lines:
                     continue
                 verdicts = self.calls(entry) if verdicts is None else verdicts
-                dead = [(a, b) for v, a, b in verdicts.get(f, {}).values() if v == "dead"]
+                dead = [(a, b) for v, a, b, _ in verdicts.get(f, {}).values() if v == "dead"]
                 if any(not any(a <= ln <= b for a, b in dead) for ln in lines):
                     self._saved[entry] = True
                     break
@@ -215,7 +216,7 @@ def _model(root: str, found: "Found") -> None:
     _called(started, entries, found)
 
 
-_RANK = {"dead": 0, "named": 1, "called": 2}
+_RANK = {"dead": 0, "unused": 1, "named": 2, "called": 3}
 UNRUN = "nothing in the project runs or imports it (no launch line, README command or project import names it)"
 
 
@@ -232,8 +233,9 @@ def _unrun(recipes: List[Recipe], graph: Graph, root: str, found: "Found") -> No
 def _called(recipes: List[Recipe], entries: _Entries, found: "Found") -> None:
     """Call-based reach (:mod:`.calls`) in the modules ZeRO-3 launches import: ``imported`` keeps, per module, the
     top-level functions a launch can run (the others' events are dead, lint/script ``_not_taken``); those a launch
-    only names, never calls, go to ``named_only`` (their findings are info)."""
-    best: Dict[str, Dict[str, Tuple[str, int, int]]] = {}
+    only names, never calls, and the methods of classes it never uses and the functions only they use, go to
+    ``named_only`` with the reason (their findings are info)."""
+    best: Dict[str, Dict[str, Tuple[str, int, int, str]]] = {}
     for r in recipes:
         if r.stage != 3 or r.entry is None or not entries.uses(r.entry, "registers"):
             continue
@@ -245,10 +247,21 @@ def _called(recipes: List[Recipe], entries: _Entries, found: "Found") -> None:
                 if name not in have or _RANK[got[0]] > _RANK[have[name][0]]:
                     have[name] = got
     for f, fns in best.items():
-        found.imported[f] = {name for name, (verdict, _, _) in fns.items() if verdict != "dead"}
-        named = [(first, last, name) for name, (verdict, first, last) in fns.items() if verdict == "named"]
+        found.imported[f] = {name for name, (verdict, _, _, _) in fns.items() if verdict != "dead"}
+        named = [(first, last, _why(name, verdict, note)) for name, (verdict, first, last, note) in fns.items()
+                 if verdict in ("named", "unused")]
         if named:
             found.named_only[f] = named
+
+
+def _why(name: str, verdict: str, note: str) -> str:
+    """Why a finding in function ``name`` is only info (lint/calls.py verdict ``named`` or ``unused``)."""
+    if verdict == "named":
+        return f"in {name}(), which the ZeRO-3 launch names but never calls directly: only if it runs there"
+    if "." in name:
+        return f"in {name}(), a method of {note}, a class nothing the ZeRO-3 launch runs uses: it never runs there"
+    via = f"methods of {note}" if note else "methods of classes"
+    return f"in {name}(), used only from {via} that nothing the ZeRO-3 launch runs uses: it never runs there"
 
 
 def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Optional[Set[str]]],

@@ -235,7 +235,7 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
     fn = _named_only(t, c, node, pos, severity or rule.severity)
     if fn is not None:
         severity = Severity.INFO
-        title += f" (in {fn}(), which the ZeRO-3 launch names but never calls directly: only if it runs there)"
+        title += f" ({fn})"
     if node is not None and (severity or rule.severity) != Severity.INFO and \
             os.path.normpath(t.path) not in t.usage.named_files:
         from .vendored import library_path
@@ -247,8 +247,9 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
 
 
 def _named_only(t: Target, c: Ctx, node: Any, pos: int, severity: Severity) -> Optional[str]:
-    """The top-level function holding ``node`` that the file's ZeRO-3 launches only name (a registry, a callback,
-    ``getattr``), never call (lint/calls.py): a call that cannot be resolved, so the finding is only info."""
+    """Why the finding is only info, where the top-level function holding ``node`` is one the file's ZeRO-3
+    launches only name (a registry, a callback, ``getattr``), never call (a call that cannot be resolved), or a
+    method of a class they never use, or a function only such methods use (lint/calls.py)."""
     ranges = t.usage.named_only.get(os.path.normpath(t.path))
     if not ranges or not c.zero3 or node is None or severity == Severity.INFO:
         return None
