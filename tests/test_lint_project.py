@@ -405,3 +405,29 @@ def test_peft_helper_gated(tmp_path: Path) -> None:
     launch.write_text(launch.read_text().replace("--use_adapters False", "--use_adapters True"))
     found = [f for f in _lint(root)["findings"] if f["path"] == "vlm/train.py"]  # type: ignore[attr-defined]
     assert [(f["line"], f["severity"]) for f in found] == [(17, "error")]
+
+
+def test_option_default_elsewhere(tmp_path: Path) -> None:
+    """A load past ``if args.explore == "off": return`` runs only with another value; the launch does not pass
+    --explore and the options dataclass train.py imports declares "off": info, saying so. Passing another value,
+    or no declared default, keeps the gate open."""
+    from dsdoctor.lint.script.flags import is_open
+
+    root = tmp_path / "option-default-elsewhere"
+    shutil.copytree(CASES / "option-default-elsewhere", root, ignore=shutil.ignore_patterns("expect"))
+    found = [f for f in _lint(root)["findings"] if f["path"] == "explorepkg/actor.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["severity"]) for f in found] == [(8, "info")]
+    assert "only with --explore other than off (its default)" in found[0]["title"]
+    assert not is_open("explore!=off", set(), {"explore": "off"})
+    assert is_open("explore!=off", {"explore", "explore=thompson"}, {"explore": "off"})
+    assert not is_open("explore!=off", {"explore", "explore=off"}, {})
+    assert is_open("explore!=off", set(), {}) and is_open("explore!=off", set(), {"explore": "\0"})
+    import ast
+
+    from dsdoctor.lint.defaults import CONFLICT, declared_defaults
+
+    code = ("p.add_argument('--exp-method', default='no')\np.add_argument('--lora', action='store_true')\n"
+            "p.add_argument('--bits')\nclass A:\n    mode: str = field(default='x')\n    twice: int = 1\n"
+            "class B:\n    twice: int = 2\n")
+    assert declared_defaults(ast.parse(code)) == {"exp_method": "no", "lora": "False", "bits": "None", "mode": "x",
+                                                  "twice": CONFLICT}

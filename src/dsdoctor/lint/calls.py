@@ -34,6 +34,7 @@ import re
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from .closure import DYNAMIC, Cls, Fn, Verdicts, close, tie, verdicts
+from .defaults import declared_defaults
 from .discover import _read
 
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
@@ -221,9 +222,9 @@ def _is_all(node: ast.stmt) -> bool:
 
 
 def _read_file(path: str, entry: bool, resolves: Optional[Resolver] = None
-               ) -> Tuple[List[ast.AST], List[Fn], List[Cls], Optional[Binds]]:
-    """(module-level statements that run on import, top-level functions, top-level classes, import bindings) of a
-    file (SyntaxError: it does not parse)."""
+               ) -> Tuple[List[ast.AST], List[Fn], List[Cls], Optional[Binds], Dict[str, str]]:
+    """(module-level statements that run on import, top-level functions, top-level classes, import bindings, the
+    options' defaults it declares) of a file (SyntaxError: it does not parse)."""
     tree = ast.parse(_read(path, 4 * 2**20))
     binds = _binds(path, tree, resolves)
     runs: List[ast.AST] = []
@@ -241,7 +242,7 @@ def _read_file(path: str, entry: bool, resolves: Optional[Resolver] = None
             continue
         else:
             runs.append(node)
-    return runs, fns, classes, binds
+    return runs, fns, classes, binds, declared_defaults(tree)
 
 
 _PLAIN = {"dataclass", "ABC", "ABCMeta", "object", "total_ordering"}  # bases / decorators that register nothing
@@ -281,18 +282,18 @@ def _last(node: ast.AST) -> Optional[str]:
     return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
 
 
-# a file's functions, what its running code calls / names / calls on objects, and its classes
-Read = Optional[Tuple[List[Fn], Set[str], Set[str], Set[str], List[Cls]]]
+# a file's functions, what its running code calls / names / calls on objects, its classes, its options' defaults
+Read = Optional[Tuple[List[Fn], Set[str], Set[str], Set[str], List[Cls], Dict[str, str]]]
 
 
 def _facts(path: str, entry: bool, resolves: Optional[Resolver] = None) -> Read:
     """(top-level functions, names its running code calls, other names it uses, attributes it calls on objects,
-    top-level classes) of a file; None: it does not parse."""
+    top-level classes, options' defaults: lint/defaults.py) of a file; None: it does not parse."""
     try:
-        runs, defs, classes, binds = _read_file(path, entry, resolves)
+        runs, defs, classes, binds, defaults = _read_file(path, entry, resolves)
     except (SyntaxError, ValueError, RecursionError):
         return None
-    return (defs, *_uses(runs, binds), classes)
+    return (defs, *_uses(runs, binds), classes, defaults)
 
 
 def function_reach(files: Iterable[str], entry: str, cache: Optional[Dict[Tuple[str, bool], Read]] = None,

@@ -106,3 +106,13 @@ def _close_fns(fns: Dict[str, List[Fn]], called: Set[str], named: Set[str], weak
                     seen.add((f, name))
                     weak |= c | n | w
                     changed = True
+
+
+def why(name: str, verdict: str, note: str) -> str:
+    """Why a finding in function ``name`` is only info (lint/calls.py verdict ``named`` or ``unused``)."""
+    if verdict == "named":
+        return f"in {name}(), which the ZeRO-3 launch names but never calls directly: only if it runs there"
+    if "." in name:
+        return f"in {name}(), a method of {note}, a class nothing the ZeRO-3 launch runs uses: it never runs there"
+    via = f"methods of {note}" if note else "methods of classes"
+    return f"in {name}(), used only from {via} that nothing the ZeRO-3 launch runs uses: it never runs there"

@@ -18,8 +18,10 @@ import os
 import re
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
+from .called import called
 from .calls import Read, function_reach
 from .closure import Verdicts
+from .defaults import merge
 from .discover import TEST_DIRS, _read
 from .no_deepspeed import REASON, uses_deepspeed
 from .reach import Graph, Memo, _resolve, import_graph, reach
@@ -107,6 +109,12 @@ class _Entries:
         if entry not in self._calls:
             self._calls[entry] = function_reach(self.reached(entry), entry, self._read, self._resolves)
         return self._calls[entry]
+
+    def defaults(self, entry: str) -> Dict[str, str]:
+        """The option defaults the files ``entry`` reaches declare (lint/defaults.py; read with :meth:`calls`)."""
+        self.calls(entry)
+        return merge(got[5] for f in sorted(self.reached(entry)) for got in [self._read.get((f, f == entry))]
+                     if got is not None)
 
     def _resolves(self, path: str, level: int, module: str, names: List[str]) -> Dict[str, Optional[Set[str]]]:
         """The files of the project this import of ``path`` names, with the names it takes (:mod:`.reach`)."""
@@ -213,10 +221,9 @@ def _model(root: str, found: "Found") -> None:
         if r.stage == 3 and r.entry is not None and r.entry not in entries.graph and r.entry.endswith(".py"):
             found.launches.setdefault(os.path.normpath(r.entry), (True, f"{r.stage_source}, the launch of {r.entry}"))
             found.zero3_flags.setdefault(os.path.normpath(r.entry), set()).update(r.flags)
-    _called(started, entries, found)
+    called(started, entries, found)
 
 
-_RANK = {"dead": 0, "unused": 1, "named": 2, "called": 3}
 UNRUN = "nothing in the project runs or imports it (no launch line, README command or project import names it)"
 
 
@@ -228,40 +235,6 @@ def _unrun(recipes: List[Recipe], graph: Graph, root: str, found: "Found") -> No
     for f in graph:
         if f not in ran and f not in imported and not is_test(f, root):
             found.unrun[f] = UNRUN
-
-
-def _called(recipes: List[Recipe], entries: _Entries, found: "Found") -> None:
-    """Call-based reach (:mod:`.calls`) in the modules ZeRO-3 launches import: ``imported`` keeps, per module, the
-    top-level functions a launch can run (the others' events are dead, lint/script ``_not_taken``); those a launch
-    only names, never calls, and the methods of classes it never uses and the functions only they use, go to
-    ``named_only`` with the reason (their findings are info)."""
-    best: Dict[str, Dict[str, Tuple[str, int, int, str]]] = {}
-    for r in recipes:
-        if r.stage != 3 or r.entry is None or not entries.uses(r.entry, "registers"):
-            continue
-        for f, fns in entries.calls(r.entry).items():
-            if f == r.entry or f not in found.imported:
-                continue
-            have = best.setdefault(f, {})
-            for name, got in fns.items():
-                if name not in have or _RANK[got[0]] > _RANK[have[name][0]]:
-                    have[name] = got
-    for f, fns in best.items():
-        found.imported[f] = {name for name, (verdict, _, _, _) in fns.items() if verdict != "dead"}
-        named = [(first, last, _why(name, verdict, note)) for name, (verdict, first, last, note) in fns.items()
-                 if verdict in ("named", "unused")]
-        if named:
-            found.named_only[f] = named
-
-
-def _why(name: str, verdict: str, note: str) -> str:
-    """Why a finding in function ``name`` is only info (lint/calls.py verdict ``named`` or ``unused``)."""
-    if verdict == "named":
-        return f"in {name}(), which the ZeRO-3 launch names but never calls directly: only if it runs there"
-    if "." in name:
-        return f"in {name}(), a method of {note}, a class nothing the ZeRO-3 launch runs uses: it never runs there"
-    via = f"methods of {note}" if note else "methods of classes"
-    return f"in {name}(), used only from {via} that nothing the ZeRO-3 launch runs uses: it never runs there"
 
 
 def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Optional[Set[str]]],

@@ -61,6 +61,8 @@ class Usage:
     # modules a ZeRO-3 training launch imports (not its entry) -> the names it takes from them (None: any)
     imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # script -> options its ZeRO-3 launches pass
+    # script -> the option defaults the code its ZeRO-3 launches run declares (lint/defaults.py)
+    zero3_defaults: Dict[str, Dict[str, str]] = field(default_factory=dict)
     no_deepspeed: Dict[str, str] = field(default_factory=dict)  # script -> why: its project never names DeepSpeed
     # script -> (first line, last line, why) of top-level functions a ZeRO-3 launch only names, never calls, and
     # of methods (and functions only they use) of classes it never uses: their findings are info (lint/calls.py)

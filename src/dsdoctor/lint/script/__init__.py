@@ -215,13 +215,14 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
 
         cache = t.extra.setdefault("flag_gates", {})
         line, col = t.linecol(pos)  # libcst's columns (the gates') are 0-based
-        flag = gating_flag(c.src, [(line, col - 1)], passed, cache) if rule.name in GATED else None
+        declared = t.usage.zero3_defaults.get(os.path.normpath(t.path))  # lint/defaults.py
+        flag = gating_flag(c.src, [(line, col - 1)], passed, cache, defaults=declared) if rule.name in GATED else None
         sources = [(e.line, max((e.col or 1) - 1, 0)) for e in evidence[:-1] if e.line is not None and e.path == t.path]
         if flag is None and rule.name in BY_SOURCE and sources:  # the values it names; the last is the load
-            flag = gating_flag(c.src, sources, passed, cache)
+            flag = gating_flag(c.src, sources, passed, cache, defaults=declared)
         if flag is None:  # in a function / class the file uses only with an option: for every rule
             flag = gating_flag(c.src, [(line, col - 1)], passed, cache, "defs",
-                               t.usage.imported.get(os.path.normpath(t.path), set()))
+                               t.usage.imported.get(os.path.normpath(t.path), set()), declared)
         if flag is not None:  # a file named alone keeps a warning (lint/named.py)
             severity = Severity.WARNING if os.path.normpath(t.path) in t.usage.named else Severity.INFO
             title += f" (only with --{flag}, which no ZeRO-3 launch of the project passes)"
