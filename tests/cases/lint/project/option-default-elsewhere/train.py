@@ -1,5 +1,4 @@
 import transformers
-
 from explorepkg.actor import make_explorer
 from explorepkg.options import Options
 
