@@ -234,6 +234,34 @@ def test_named_only_is_info(tmp_path: Path) -> None:
     assert "in load_8bit(), which the ZeRO-3 launch names but never calls" in found[1]["title"]
 
 
+def test_unused_class_is_info(tmp_path: Path) -> None:
+    """The methods of a class the ZeRO-3 launch imports but never uses, and a function only they call, never run
+    there: info, saying why; a class it builds keeps its error."""
+    root = tmp_path / "unused-api-class"
+    shutil.copytree(CASES / "unused-api-class", root, ignore=shutil.ignore_patterns("expect"))
+    found = [f for f in _lint(root)["findings"] if f["path"] == "rankpkg/api.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["severity"]) for f in found] == [(5, "info"), (15, "info")]
+    assert "in load_scorer(), used only from methods of Ranker that nothing the ZeRO-3 launch" in found[0]["title"]
+    assert "in Ranker.reload(), a method of Ranker, a class nothing the ZeRO-3 launch runs uses" in found[1]["title"]
+
+
+def test_function_reach_classes(tmp_path: Path) -> None:
+    """A method runs only through its class: a function only an unused class's methods call is ``unused``; a class
+    used in any way (or a subclass of one that is used), or any class once code may look one up at run time
+    (``globals()``), keeps its methods' uses."""
+    from dsdoctor.lint.calls import function_reach
+
+    lib = ("def a():\n    pass\n\ndef b():\n    pass\n\ndef c():\n    pass\n\n"
+           "class Api:\n    def go(self):\n        a()\n\nclass Base:\n    def go(self):\n        b()\n\n"
+           "class Child(Base):\n    def run(self):\n        c()\n")
+    paths = _files(tmp_path, {"train.py": "from m import *\nChild().run()\n", "m.py": lib})
+    got = function_reach(paths, paths[0])[paths[1]]
+    assert {k: v[0] for k, v in got.items()} == {"a": "unused", "b": "called", "c": "called", "Api.go": "unused"}
+    assert got["a"][3] == "Api"
+    paths = _files(tmp_path / "dyn", {"train.py": "from m import *\nglobals()[input()]().run()\n", "m.py": lib})
+    assert {v[0] for v in function_reach(paths, paths[0])[paths[1]].values()} == {"called"}
+
+
 def test_function_reach(tmp_path: Path) -> None:
     """Called, named (a registry, a decorator) or dead: from the entry's running code, through the functions it
     calls; a module's ``__main__`` block does not run on import."""
@@ -377,3 +405,29 @@ def test_peft_helper_gated(tmp_path: Path) -> None:
     launch.write_text(launch.read_text().replace("--use_adapters False", "--use_adapters True"))
     found = [f for f in _lint(root)["findings"] if f["path"] == "vlm/train.py"]  # type: ignore[attr-defined]
     assert [(f["line"], f["severity"]) for f in found] == [(17, "error")]
+
+
+def test_option_default_elsewhere(tmp_path: Path) -> None:
+    """A load past ``if args.explore == "off": return`` runs only with another value; the launch does not pass
+    --explore and the options dataclass train.py imports declares "off": info, saying so. Passing another value,
+    or no declared default, keeps the gate open."""
+    from dsdoctor.lint.script.flags import is_open
+
+    root = tmp_path / "option-default-elsewhere"
+    shutil.copytree(CASES / "option-default-elsewhere", root, ignore=shutil.ignore_patterns("expect"))
+    found = [f for f in _lint(root)["findings"] if f["path"] == "explorepkg/actor.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["severity"]) for f in found] == [(8, "info")]
+    assert "only with --explore other than off (its default)" in found[0]["title"]
+    assert not is_open("explore!=off", set(), {"explore": "off"})
+    assert is_open("explore!=off", {"explore", "explore=thompson"}, {"explore": "off"})
+    assert not is_open("explore!=off", {"explore", "explore=off"}, {})
+    assert is_open("explore!=off", set(), {}) and is_open("explore!=off", set(), {"explore": "\0"})
+    import ast
+
+    from dsdoctor.lint.defaults import CONFLICT, declared_defaults
+
+    code = ("p.add_argument('--exp-method', default='no')\np.add_argument('--lora', action='store_true')\n"
+            "p.add_argument('--bits')\nclass A:\n    mode: str = field(default='x')\n    twice: int = 1\n"
+            "class B:\n    twice: int = 2\n")
+    assert declared_defaults(ast.parse(code)) == {"exp_method": "no", "lora": "False", "bits": "None", "mode": "x",
+                                                  "twice": CONFLICT}

@@ -33,6 +33,7 @@ class ConfigKey(NamedTuple):
     until: Optional[str] = None
     alias_of: Optional[str] = None  # the pydantic field this alias (``stage3_*``) fills
     deprecated_to: Optional[str] = None  # "Config parameter X is deprecated use Y instead"
+    carried: bool = True  # a deprecated key whose value DeepSpeed sets on ``deprecated_to`` (False: it is dropped)
 
 
 def _keys(*names: str, since: Optional[str] = None, until: Optional[str] = None) -> Tuple[ConfigKey, ...]:
@@ -50,7 +51,9 @@ ZERO_KEYS: Tuple[ConfigKey, ...] = (
            "round_robin_gradients", "memory_efficient_linear"),
     ConfigKey("cpu_offload", deprecated_to="offload_optimizer"),
     ConfigKey("cpu_offload_param", deprecated_to="offload_param"),
-    ConfigKey("cpu_offload_use_pin_memory", deprecated_to="offload_param or offload_optimizer"),
+    # set_new_param=False: its value is not carried over (deepspeed 0.8.3 runtime/zero/config.py, the sdist on PyPI;
+    # the other deprecated keys have new_param / new_param_fn, which config_utils.py applies)
+    ConfigKey("cpu_offload_use_pin_memory", deprecated_to="offload_param or offload_optimizer", carried=False),
     ConfigKey("stage3_gather_fp16_weights_on_model_save", deprecated_to="gather_16bit_weights_on_model_save"),
     *_s3("prefetch_bucket_size"), *_s3("param_persistence_threshold"), *_s3("model_persistence_threshold"),
     *_s3("max_live_parameters"), *_s3("max_reuse_distance"), *_s3("gather_16bit_weights_on_model_save"),

@@ -215,7 +215,7 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
         try:
             text = _read(path)
             own = Usage(**{**base.__dict__, "trainer_saves": found.yaml_trainer.get(path, False)})
-            return list(apply_to_findings(path, kind, text, lint_yaml(path, text, own, configs)))
+            return _unnamed(path, found, list(apply_to_findings(path, kind, text, lint_yaml(path, text, own, configs))))
         except Exception as exc:  # noqa: BLE001 - never a crash on an input: lint-analysis-failed
             return [failed(path, exc)]
     usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
@@ -248,7 +248,26 @@ def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opt
         why = None if loaded_by else unloaded(path, found)
         if why:
             return [not_loaded(h, why) for h in lint_target(target)]
+        if not loaded_by:
+            return _unnamed(path, found, lint_target(target))
     return lint_target(target)
+
+
+def _unnamed(path: str, found: "Found", hits: List[Hit]) -> List[Hit]:
+    """Errors and warnings on a config nothing in its project names (lint/mentions.py) are info, saying so."""
+    from ..model import Severity
+
+    if not any(h.finding.severity in (Severity.ERROR, Severity.WARNING) for h in hits):
+        return hits
+    from .mentions import WHY, unmentioned
+
+    if not unmentioned(path, found):
+        return hits
+    from dataclasses import replace
+
+    return [Hit(replace(h.finding, severity=Severity.INFO, title=f"{h.finding.title} ({WHY})"), h.edits)
+            if h.finding.severity in (Severity.ERROR, Severity.WARNING) and h.finding.path == path else h
+            for h in hits]
 
 
 def _facts(result: LintResult, base: Usage, settings: "Settings") -> None:

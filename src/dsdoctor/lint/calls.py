@@ -2,13 +2,17 @@
 
 Importing a module runs its module-level code, not its functions: a training script that star-imports a package
 whose ``__init__`` defines an inference loader reaches the file but never runs the loader. From the files an entry
-reaches (:mod:`.reach`), the code that runs is the module-level code of each (class bodies and methods included:
-they run through objects; a non-entry file's ``if __name__ == "__main__":`` block left out), and, to a fixpoint, the
-body of every top-level function whose name that code calls or names. A use is tied to one file's function where
-the file's imports say which (``io.load()`` after ``from pkg import io``, ``f()`` after ``from pkg.m import f`` or
-with ``f`` defined beside it: ``FILE::f``); other uses match the name in every file (conservative: a ``main()``
-called through a star import keeps every ``main`` live). Uses through another package's names (``json.load()``,
-``load`` of ``from json import load``) are none.
+reaches (:mod:`.reach`), the code that runs is the module-level code of each (class-level statements included; a
+non-entry file's ``if __name__ == "__main__":`` block left out), and, to a fixpoint, the body of every top-level
+function whose name that code calls or names, and the methods (and bases) of every top-level class it uses in any
+way (calls, names, a string, a subclass that is used, an attribute of an object): methods run only through their
+class. A class is always used where it is decorated (a registry may hold it), and every class is, once running code
+may look one up at run time (``globals()``, ``eval``, ``import_module`` / ``instantiate`` / ``locate`` of a non-
+constant, ``getattr`` of a project module, a metaclass or ``__init_subclass__`` that registers subclasses). A use is
+tied to one file's function where the file's imports say which (``io.load()`` after ``from pkg import io``, ``f()``
+after ``from pkg.m import f`` or with ``f`` defined beside it: ``FILE::f``); other uses match the name in every file
+(conservative: a ``main()`` called through a star import keeps every ``main`` live). Uses through another package's
+names (``json.load()``, ``load`` of ``from json import load``) are none.
 
 A top-level function is
 
@@ -16,6 +20,8 @@ A top-level function is
 - ``named`` when running code only names it (a registry dict, a callback, ``getattr(m, "f")``, a decorator that
   may register it), or calls it only as an object's attribute (``obj.f()``: a method, unless a module is kept in a
   variable), or only from such functions: the call cannot be resolved, so its findings stay, as ``info``;
+- ``unused`` when only methods of classes that nothing running uses reach it (an inference API class a training
+  script imports but never builds): it never runs there, its findings are info and say why (so are the methods');
 - ``dead`` otherwise: nothing that runs can reach it, its findings are dropped.
 
 A file that does not parse leaves all its functions ``called``.
@@ -27,10 +33,14 @@ import ast
 import re
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
+from .closure import DYNAMIC, Cls, Fn, Verdicts, close, tie, verdicts
+from .defaults import declared_defaults
 from .discover import _read
 
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
-Fn = Tuple[str, int, int, Set[str], Set[str], bool, Set[str]]  # name, lines, calls, names, decorated, weak uses
+_DYN_BUILTINS = {"globals", "locals", "eval", "exec"}  # called by bare name
+_DYN_LOOKUPS = {"__import__", "import_module", "instantiate", "locate", "get_obj_from_str", "get_class",
+                "import_string", "load_class"}  # unless every argument is a constant
 
 
 def _root(node: ast.AST) -> Optional[str]:
@@ -110,6 +120,8 @@ def _uses(nodes: Iterable[ast.AST], binds: Optional[Binds] = None) -> Uses:
         for n in ast.walk(top):
             if isinstance(n, ast.Call):
                 f = n.func
+                if _dynamic(n, binds):
+                    called.add(DYNAMIC)
                 if isinstance(f, ast.Name):
                     add(f.id if binds is None else binds.name(f.id), called)
                 elif isinstance(f, ast.Attribute):
@@ -122,6 +134,25 @@ def _uses(nodes: Iterable[ast.AST], binds: Optional[Binds] = None) -> Uses:
                     (binds is None or id(n) not in keys):
                 named.add(n.value)
     return called, named - called, weak - called - named
+
+
+def _dynamic(n: ast.Call, binds: Optional[Binds]) -> bool:
+    """Can the call reach a class that no code names (a name looked up at run time: ``globals()[name]``,
+    ``import_module``, hydra's ``instantiate``, ``getattr(project_module, name)``)?"""
+    f = n.func
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+    if isinstance(f, ast.Name) and name in _DYN_BUILTINS or name == "__subclasses__":
+        return True
+    if name in _DYN_LOOKUPS:
+        return not all(isinstance(a, ast.Constant) for a in [*n.args, *(k.value for k in n.keywords)])
+    if name == "vars" and isinstance(f, ast.Name):
+        return not n.args or binds is not None and isinstance(n.args[0], ast.Name) and n.args[0].id in binds.mods
+    if name != "getattr" or len(n.args) < 2 or isinstance(n.args[1], ast.Constant):
+        return False
+    obj = n.args[0]
+    if binds is None:
+        return not (isinstance(obj, ast.Name) and obj.id in ("self", "cls"))
+    return _root(obj) == "sys" or isinstance(obj, ast.Call) or isinstance(obj, ast.Name) and obj.id in binds.mods
 
 
 def _one(files: Iterable[str]) -> Optional[str]:
@@ -191,54 +222,91 @@ def _is_all(node: ast.stmt) -> bool:
 
 
 def _read_file(path: str, entry: bool, resolves: Optional[Resolver] = None
-               ) -> Tuple[List[ast.AST], List[Fn], Optional[Binds]]:
-    """(module-level statements that run on import, top-level functions, import bindings) of a file (SyntaxError:
-    it does not parse)."""
+               ) -> Tuple[List[ast.AST], List[Fn], List[Cls], Optional[Binds], Dict[str, str]]:
+    """(module-level statements that run on import, top-level functions, top-level classes, import bindings, the
+    options' defaults it declares) of a file (SyntaxError: it does not parse)."""
     tree = ast.parse(_read(path, 4 * 2**20))
     binds = _binds(path, tree, resolves)
     runs: List[ast.AST] = []
     fns: List[Fn] = []
+    classes: List[Cls] = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             called, named, weak = _uses(node.body, binds)
             runs.extend(node.decorator_list)  # decorators run when the module is imported
             end = getattr(node, "end_lineno", None) or node.lineno
             fns.append((node.name, node.lineno, end, called, named, bool(node.decorator_list), weak))
+        elif isinstance(node, ast.ClassDef):
+            classes.append(_class(node, binds, runs))
         elif isinstance(node, (ast.Import, ast.ImportFrom)) or _is_all(node) or (not entry and _is_main(node)):
             continue
         else:
             runs.append(node)
-    return runs, fns, binds
+    return runs, fns, classes, binds, declared_defaults(tree)
 
 
-Verdicts = Dict[str, Dict[str, Tuple[str, int, int]]]  # file -> function name -> (verdict, first line, last line)
+_PLAIN = {"dataclass", "ABC", "ABCMeta", "object", "total_ordering"}  # bases / decorators that register nothing
 
 
-# a file's functions and what its running code calls / names / calls on objects
-Read = Optional[Tuple[List[Fn], Set[str], Set[str], Set[str]]]
+def _class(node: ast.ClassDef, binds: Optional[Binds], runs: List[ast.AST]) -> Cls:
+    """A top-level class: what runs on import goes to ``runs`` (decorators, keywords, class-level statements);
+    its methods, nested classes and bases are the class's own uses: they run only through the class (an object, a
+    subclass). Decorated (a registry may hold it) it is always live; a metaclass or ``__init_subclass__`` (a
+    registry of subclasses) makes every class live (``DYNAMIC``)."""
+    runs.extend(node.decorator_list)
+    runs.extend(k.value for k in node.keywords)
+    inner: List[ast.AST] = list(node.bases)
+    methods: List[Tuple[str, int, int]] = []
+    dyn = any(k.arg == "metaclass" and _last(k.value) not in _PLAIN for k in node.keywords)
+    for n in node.body:
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            runs.extend(n.decorator_list)
+            inner.extend(n.body)
+            methods.append((n.name, n.lineno, getattr(n, "end_lineno", None) or n.lineno))
+            dyn = dyn or n.name == "__init_subclass__"
+        elif isinstance(n, ast.ClassDef):
+            inner.append(n)
+        else:
+            runs.append(n)
+    called, named, weak = _uses(inner, binds)
+    if dyn:
+        called.add(DYNAMIC)
+    always = dyn or any(_last(d) not in _PLAIN for d in node.decorator_list)
+    end = getattr(node, "end_lineno", None) or node.lineno
+    return node.name, node.lineno, end, called, named, weak, always, methods
+
+
+def _last(node: ast.AST) -> Optional[str]:
+    """The last name of a decorator / base (``dataclass`` of ``@dataclasses.dataclass(frozen=True)``)."""
+    node = node.func if isinstance(node, ast.Call) else node
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+
+
+# a file's functions, what its running code calls / names / calls on objects, its classes, its options' defaults
+Read = Optional[Tuple[List[Fn], Set[str], Set[str], Set[str], List[Cls], Dict[str, str]]]
 
 
 def _facts(path: str, entry: bool, resolves: Optional[Resolver] = None) -> Read:
-    """(top-level functions, names its running code calls, other names it uses, attributes it calls on objects) of
-    a file; None: it does not parse."""
+    """(top-level functions, names its running code calls, other names it uses, attributes it calls on objects,
+    top-level classes, options' defaults: lint/defaults.py) of a file; None: it does not parse."""
     try:
-        runs, defs, binds = _read_file(path, entry, resolves)
+        runs, defs, classes, binds, defaults = _read_file(path, entry, resolves)
     except (SyntaxError, ValueError, RecursionError):
         return None
-    return (defs, *_uses(runs, binds))
+    return (defs, *_uses(runs, binds), classes, defaults)
 
 
 def function_reach(files: Iterable[str], entry: str, cache: Optional[Dict[Tuple[str, bool], Read]] = None,
                    resolves: Optional[Resolver] = None) -> Verdicts:
-    """For each file an entry reaches that parses: its top-level functions' verdicts (called / named / dead).
-    ``cache``: each file read once for all the entries of one lint run (the project model's). ``resolves``: the
-    project files an import of a file names (:mod:`.reach`); given, uses are tied to files, uses through other
-    packages' names are none, and a function only called as an object's attribute (``obj.load()``), or only from
-    such functions, is ``named``, not ``called``."""
-    called: Set[str] = set()
-    named: Set[str] = set()
-    weak: Set[str] = set()
+    """For each file an entry reaches that parses: its top-level functions' verdicts (called / named / unused /
+    dead). ``cache``: each file read once for all the entries of one lint run (the project model's).
+    ``resolves``: the project files an import of a file names (:mod:`.reach`); given, uses are tied to files, uses
+    through other packages' names are none, and a function only called as an object's attribute (``obj.load()``),
+    or only from such functions, is ``named``, not ``called``. A method runs only through its class: the methods
+    of a class that nothing running uses are ``unused``, and so is a function only they use."""
+    uses: Tuple[Set[str], Set[str], Set[str]] = (set(), set(), set())
     fns: Dict[str, List[Fn]] = {}
+    classes: Dict[str, List[Cls]] = {}
     cache = {} if cache is None else cache
     for f in sorted(set(files)):
         key = (f, f == entry)
@@ -247,62 +315,14 @@ def function_reach(files: Iterable[str], entry: str, cache: Optional[Dict[Tuple[
         got = cache[key]
         if got is None:
             continue
-        fns[f] = got[0]
-        called |= got[1]
-        named |= got[2]
-        weak |= got[3]
-    fns = _tie(fns, called, named, weak)
-    _close(fns, called, named, weak)
-    out: Verdicts = {}
-    for f, defs in fns.items():
-        out[f] = {}
-        for name, first, last, _, _, decorated, _ in defs:
-            verdict = "called" if _used(f, name, called) else \
-                "named" if _used(f, name, named) or _used(f, name, weak) or decorated else "dead"
-            out[f][name] = (verdict, first, last)
-    return out
-
-
-def _used(f: str, name: str, uses: Set[str]) -> bool:
-    return name in uses or f"{f}::{name}" in uses
-
-
-def _tie(fns: Dict[str, List[Fn]], *sets: Set[str]) -> Dict[str, List[Fn]]:
-    """A use tied to a file's function that file does not define (a package re-exporting it, a file that does not
-    parse) matches the name anywhere: ``sets`` rewritten in place, the functions' uses in a copy."""
-    defined = {f"{f}::{d[0]}" for f, defs in fns.items() for d in defs}
-
-    def norm(uses: Set[str]) -> Set[str]:
-        return {u if "::" not in u or u in defined else u.rsplit("::", 1)[1] for u in uses}
-
-    for s in sets:
-        s |= norm(s)
-        s -= {u for u in s if "::" in u and u not in defined}
-    return {f: [(n, a, b, norm(c), norm(m), d, norm(w)) for n, a, b, c, m, d, w in defs] for f, defs in fns.items()}
-
-
-def _close(fns: Dict[str, List[Fn]], called: Set[str], named: Set[str], weak: Set[str]) -> None:
-    """To a fixpoint: a called or named function's uses are its own uses (a registry's function runs); a function
-    only weakly used (called on an object) passes on only weak uses."""
-    done: Set[Tuple[str, str]] = set()
-    changed = True
-    while changed:
-        changed = False
-        for f, defs in fns.items():
-            for name, _, _, c, n, _, w in defs:
-                if (f, name) not in done and (_used(f, name, called) or _used(f, name, named)):
-                    done.add((f, name))
-                    called |= c
-                    named |= n
-                    weak |= w
-                    changed = True
-    seen: Set[Tuple[str, str]] = set()
-    changed = True
-    while changed:
-        changed = False
-        for f, defs in fns.items():
-            for name, _, _, c, n, _, w in defs:
-                if (f, name) not in done and (f, name) not in seen and _used(f, name, weak):
-                    seen.add((f, name))
-                    weak |= c | n | w
-                    changed = True
+        fns[f], classes[f] = got[0], got[4]
+        for mine, theirs in zip(uses, got[1:4]):
+            mine |= theirs
+    fns, classes = tie(fns, classes, *uses)
+    all_live = (set(uses[0]), set(uses[1]), set(uses[2]))  # as if every class ran: what its methods reach
+    live = close(fns, classes, *uses)
+    if any(c[0] not in live.get(f, ()) for f, cls in classes.items() for c in cls):
+        close(fns, classes, *all_live, every=True)
+    else:
+        all_live = uses
+    return verdicts(fns, classes, live, uses, all_live)

@@ -18,7 +18,10 @@ import os
 import re
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
-from .calls import Read, Verdicts, function_reach
+from .called import called
+from .calls import Read, function_reach
+from .closure import Verdicts
+from .defaults import merge
 from .discover import TEST_DIRS, _read
 from .no_deepspeed import REASON, uses_deepspeed
 from .plain_classes import plain_classes
@@ -108,6 +111,12 @@ class _Entries:
             self._calls[entry] = function_reach(self.reached(entry), entry, self._read, self._resolves)
         return self._calls[entry]
 
+    def defaults(self, entry: str) -> Dict[str, str]:
+        """The option defaults the files ``entry`` reaches declare (lint/defaults.py; read with :meth:`calls`)."""
+        self.calls(entry)
+        return merge(got[5] for f in sorted(self.reached(entry)) for got in [self._read.get((f, f == entry))]
+                     if got is not None)
+
     def _resolves(self, path: str, level: int, module: str, names: List[str]) -> Dict[str, Optional[Set[str]]]:
         """The files of the project this import of ``path`` names, with the names it takes (:mod:`.reach`)."""
         return _resolve(path, level, module, names, self.root, self._files, self._memo)
@@ -146,7 +155,7 @@ class _Entries:
                 if not lines:
                     continue
                 verdicts = self.calls(entry) if verdicts is None else verdicts
-                dead = [(a, b) for v, a, b in verdicts.get(f, {}).values() if v == "dead"]
+                dead = [(a, b) for v, a, b, _ in verdicts.get(f, {}).values() if v == "dead"]
                 if any(not any(a <= ln <= b for a, b in dead) for ln in lines):
                     self._saved[entry] = True
                     break
@@ -214,10 +223,9 @@ def _model(root: str, found: "Found") -> None:
         if r.stage == 3 and r.entry is not None and r.entry not in entries.graph and r.entry.endswith(".py"):
             found.launches.setdefault(os.path.normpath(r.entry), (True, f"{r.stage_source}, the launch of {r.entry}"))
             found.zero3_flags.setdefault(os.path.normpath(r.entry), set()).update(r.flags)
-    _called(started, entries, found)
+    called(started, entries, found)
 
 
-_RANK = {"dead": 0, "named": 1, "called": 2}
 UNRUN = "nothing in the project runs or imports it (no launch line, README command or project import names it)"
 
 
@@ -229,28 +237,6 @@ def _unrun(recipes: List[Recipe], graph: Graph, root: str, found: "Found") -> No
     for f in graph:
         if f not in ran and f not in imported and not is_test(f, root):
             found.unrun[f] = UNRUN
-
-
-def _called(recipes: List[Recipe], entries: _Entries, found: "Found") -> None:
-    """Call-based reach (:mod:`.calls`) in the modules ZeRO-3 launches import: ``imported`` keeps, per module, the
-    top-level functions a launch can run (the others' events are dead, lint/script ``_not_taken``); those a launch
-    only names, never calls, go to ``named_only`` (their findings are info)."""
-    best: Dict[str, Dict[str, Tuple[str, int, int]]] = {}
-    for r in recipes:
-        if r.stage != 3 or r.entry is None or not entries.uses(r.entry, "registers"):
-            continue
-        for f, fns in entries.calls(r.entry).items():
-            if f == r.entry or f not in found.imported:
-                continue
-            have = best.setdefault(f, {})
-            for name, got in fns.items():
-                if name not in have or _RANK[got[0]] > _RANK[have[name][0]]:
-                    have[name] = got
-    for f, fns in best.items():
-        found.imported[f] = {name for name, (verdict, _, _) in fns.items() if verdict != "dead"}
-        named = [(first, last, name) for name, (verdict, first, last) in fns.items() if verdict == "named"]
-        if named:
-            found.named_only[f] = named
 
 
 def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Optional[Set[str]]],

@@ -75,6 +75,7 @@ def _take(root: str, files: List[str], found: "Found", tests: bool) -> None:
         if launch is not None and launch[0] is True:
             found.launches[f] = launch
             found.zero3_flags[f] = set(model.zero3_flags.get(k, set()))
+            found.zero3_defaults[f] = dict(model.zero3_defaults.get(k, {}))
             found.named.add(f)
         elif launch is not None:  # the project's launches do not run it under ZeRO-3: still asked about
             found.launches[f] = (None, f"not in the project's ZeRO-3 launches: {launch[1]}")

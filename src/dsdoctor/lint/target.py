@@ -61,8 +61,11 @@ class Usage:
     # modules a ZeRO-3 training launch imports (not its entry) -> the names it takes from them (None: any)
     imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # script -> options its ZeRO-3 launches pass
+    # script -> the option defaults the code its ZeRO-3 launches run declares (lint/defaults.py)
+    zero3_defaults: Dict[str, Dict[str, str]] = field(default_factory=dict)
     no_deepspeed: Dict[str, str] = field(default_factory=dict)  # script -> why: its project never names DeepSpeed
-    # script -> (first line, last line, name) of top-level functions a ZeRO-3 launch only names, never calls
+    # script -> (first line, last line, why) of top-level functions a ZeRO-3 launch only names, never calls, and
+    # of methods (and functions only they use) of classes it never uses: their findings are info (lint/calls.py)
     named_only: Dict[str, List[Tuple[int, int, str]]] = field(default_factory=dict)
     # scripts named alone whose ZeRO-3 context is their project's (lint/named.py): a finding behind an option no
     # ZeRO-3 launch passes stays a warning (the option is one of the file the user asked about)

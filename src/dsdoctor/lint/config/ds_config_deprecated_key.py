@@ -33,20 +33,27 @@ def check(t: Target) -> Iterator[Hit]:
         if key.name == "stage3_gather_fp16_weights_on_model_save":
             new = "stage3_gather_16bit_weights_on_model_save"
             edits = (rename_edit(t, m, new),)
-        yield RULE.hit(t, m.start, f"Config parameter {key.name} is deprecated use {key.deprecated_to} instead",
+        yield RULE.hit(t, m.start, f"Config parameter {key.name} is deprecated use {key.deprecated_to} instead"
+                       + ("" if key.carried else ": DeepSpeed drops its value"),
+                       "DeepSpeed logs the deprecation and " + (
+                           "sets the value on the new key: it still works." if key.carried else
+                           "does not carry the value over (set_new_param=False): the setting is lost."),
                        fixes=(Fix(f"use {new}", "safe" if edits else "unsafe",
-                                  () if edits else (f'"{new}": {{"device": "cpu"}}',)),), edits=edits)
+                                  () if edits else (f'"{new}": {{"device": "cpu"}}',)),), edits=edits,
+                       severity=Severity.INFO if key.carried else Severity.WARNING)
 
 
 RULE = Rule(
     spec(
         N.DS_CONFIG_DEPRECATED_KEY,
         "ds_config",
-        Severity.WARNING,
+        Severity.INFO,
         summary="A deprecated config key (still accepted, renamed upstream)",
         what="cpu_offload, cpu_offload_param, cpu_offload_use_pin_memory, stage3_gather_fp16_weights_on_model_save, "
-         "and the boolean zero_optimization format.",
-        why="DeepSpeed logs `Config parameter X is deprecated use Y instead` and maps the value; the old names can go away.",
+         "and the boolean zero_optimization format: info where DeepSpeed maps the value onto the new key (it still "
+         "works); a warning for cpu_offload_use_pin_memory, whose value DeepSpeed drops (set_new_param=False).",
+        why="DeepSpeed logs `Config parameter X is deprecated use Y instead` and maps the value (except "
+        "cpu_offload_use_pin_memory's); the old names can go away.",
         fix="Rename stage3_gather_fp16_weights_on_model_save (safe --fix); rewrite cpu_offload as an offload block."),
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}}'),),

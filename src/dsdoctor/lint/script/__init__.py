@@ -239,13 +239,14 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
 
         cache = t.extra.setdefault("flag_gates", {})
         line, col = t.linecol(pos)  # libcst's columns (the gates') are 0-based
-        flag = gating_flag(c.src, [(line, col - 1)], passed, cache) if rule.name in GATED else None
+        declared = t.usage.zero3_defaults.get(os.path.normpath(t.path))  # lint/defaults.py
+        flag = gating_flag(c.src, [(line, col - 1)], passed, cache, defaults=declared) if rule.name in GATED else None
         sources = [(e.line, max((e.col or 1) - 1, 0)) for e in evidence[:-1] if e.line is not None and e.path == t.path]
         if flag is None and rule.name in BY_SOURCE and sources:  # the values it names; the last is the load
-            flag = gating_flag(c.src, sources, passed, cache)
+            flag = gating_flag(c.src, sources, passed, cache, defaults=declared)
         if flag is None:  # in a function / class the file uses only with an option: for every rule
             flag = gating_flag(c.src, [(line, col - 1)], passed, cache, "defs",
-                               t.usage.imported.get(os.path.normpath(t.path), set()))
+                               t.usage.imported.get(os.path.normpath(t.path), set()), declared)
         if flag is not None:  # a file named alone keeps a warning (lint/named.py)
             severity = Severity.WARNING if os.path.normpath(t.path) in t.usage.named else Severity.INFO
             title += f" (only with --{flag}, which no ZeRO-3 launch of the project passes)"
@@ -259,7 +260,7 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
     fn = _named_only(t, c, node, pos, severity or rule.severity)
     if fn is not None:
         severity = Severity.INFO
-        title += f" (in {fn}(), which the ZeRO-3 launch names but never calls directly: only if it runs there)"
+        title += f" ({fn})"
     if node is not None and (severity or rule.severity) != Severity.INFO and \
             os.path.normpath(t.path) not in t.usage.named_files:
         from .vendored import library_path
@@ -271,8 +272,9 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
 
 
 def _named_only(t: Target, c: Ctx, node: Any, pos: int, severity: Severity) -> Optional[str]:
-    """The top-level function holding ``node`` that the file's ZeRO-3 launches only name (a registry, a callback,
-    ``getattr``), never call (lint/calls.py): a call that cannot be resolved, so the finding is only info."""
+    """Why the finding is only info, where the top-level function holding ``node`` is one the file's ZeRO-3
+    launches only name (a registry, a callback, ``getattr``), never call (a call that cannot be resolved), or a
+    method of a class they never use, or a function only such methods use (lint/calls.py)."""
     ranges = t.usage.named_only.get(os.path.normpath(t.path))
     if not ranges or not c.zero3 or node is None or severity == Severity.INFO:
         return None

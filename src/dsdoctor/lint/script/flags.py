@@ -14,9 +14,11 @@ line, lint/recipe_yaml.py). Only for the rules in
 ``GATED``. A test on a parameter that every call of its function passes from an option (``if qlora:`` in
 ``load(..., qlora=args.qlora)``, default off) reads that option, and so does a test on a name set in an option's
 ``if`` body and None in its ``else`` (``if args.qlora: bnb = BitsAndBytesConfig(...)`` / ``else: bnb = None``, then
-``if bnb:``). For every rule: a finding in a top-level function
-or class that the file names only inside such gates (``if model_args.use_lora:
-trainer.add_callback(SavePeftModelCallback)``) runs only with the option.
+``if bnb:``). The ``else`` of ``if args.x == "no":`` (the rest of its block where its body returns), and the body
+of ``if args.x != "no":``, run only with another value than "no": closed where the launch does not pass ``x`` and
+the code it runs declares the default "no" (a dataclass field, ``add_argument``: lint/defaults.py; none declared, or
+several: open). For every rule: a finding in a top-level function or class that the file names only inside such
+gates (``if model_args.use_lora: trainer.add_callback(SavePeftModelCallback)``) runs only with the option.
 """
 
 from __future__ import annotations
@@ -117,9 +119,16 @@ def _literals(test: Any) -> List[str]:
     return out
 
 
-def is_open(flag: str, passed: Set[str]) -> bool:
+def is_open(flag: str, passed: Set[str], defaults: Optional[Dict[str, str]] = None) -> bool:
     """Does a launch passing ``passed`` (``bits``, and ``bits=16`` where it gives a value) turn on the option test
-    ``flag`` (``bits``, or ``bits=4|8``: only those values)?"""
+    ``flag`` (``bits``, or ``bits=4|8``: only those values; ``exp=!no``: any value but the option's default
+    ``no``, which ``defaults``, the code the launch runs, must declare: else it is open)?"""
+    if "!=" in flag:
+        name, _, lit = flag.partition("!=")
+        if name in passed:
+            given = {p.split("=", 1)[1] for p in passed if p.startswith(name + "=")}
+            return given != {lit}
+        return (defaults or {}).get(name) != lit
     name, eq, allowed = flag.partition("=")
     if name not in passed:
         return False
@@ -129,6 +138,9 @@ def is_open(flag: str, passed: Set[str]) -> bool:
 
 def shown(flag: str) -> str:
     """``bits=4|8`` as a reader writes the option: ``bits 4/8``."""
+    if "!=" in flag:
+        name, _, lit = flag.partition("!=")
+        return f"{name} other than {lit} (its default)"
     name, eq, allowed = flag.partition("=")
     return name + (" " + "/".join(allowed.split("|")) if eq else "")
 
@@ -194,6 +206,13 @@ def _gates(src: Any) -> "Gates":
                 alts = [f for f in [params.get((id(stack[-1]), node.test.value), set())] if f]
             body = src.positions[node.body]
             out.extend(((body.start.line, 0), (body.end.line, _EOL), flags) for flags in alts)
+            other = _not_default(node.test)
+            if other is not None and (other[1] or node.orelse is not None):
+                where = src.positions[node.body if other[1] else node.orelse]
+                out.append(((where.start.line, 0), (where.end.line, _EOL), {other[0]}))
+
+        def visit_IndentedBlock(self, node: Any) -> None:
+            out.extend(_after_return(node, src))
 
         def visit_Arg(self, node: Any) -> None:
             r = src.positions[node]
@@ -201,6 +220,35 @@ def _gates(src: Any) -> "Gates":
                        for flags in (_value_flags(node.value, here()) if node.keyword is not None else []))
 
     walk(src.module, Visit())  # the same hooks as src.module.visit, without copying the tree
+    return out
+
+
+def _not_default(test: Any) -> Optional[Tuple[str, bool]]:
+    """``args.x == "no"``: (``x!=no``, False: its ``else`` runs only with another value than "no"); ``args.x !=
+    "no"``: (``x!=no``, True: its body does). Such a gate is closed where the launch leaves the option at a
+    declared default "no" (:func:`is_open`)."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1 or \
+            not isinstance(test.left, cst.Attribute) or not _options_namespace(test.left.value):
+        return None
+    op, lit = test.comparisons[0].operator, test.comparisons[0].comparator
+    if not isinstance(op, (cst.Equal, cst.NotEqual)) or not isinstance(lit, (cst.SimpleString, cst.Integer)):
+        return None
+    value = lit.value[1:-1] if isinstance(lit, cst.SimpleString) else lit.value
+    return f"{test.left.attr.value}!={value}", isinstance(op, cst.NotEqual)
+
+
+def _after_return(block: Any, src: Any) -> "Gates":
+    """``if args.x == "no": return`` (its body ends in a return / raise): the rest of the block runs only with
+    another value (``x!=no``)."""
+    out: Gates = []
+    for i, st in enumerate(block.body[:-1]):
+        other = _not_default(st.test) if isinstance(st, cst.If) and st.orelse is None else None
+        if other is None or other[1] or not st.body.body:
+            continue
+        last = st.body.body[-1]
+        if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise)):
+            start, end = src.positions[block.body[i + 1]], src.positions[block.body[-1]]
+            out.append(((start.start.line, 0), (end.end.line, _EOL), {other[0]}))
     return out
 
 
@@ -317,7 +365,8 @@ Gates = List[Tuple[Pos, Pos, Set[str]]]
 
 
 def gating_flag(src: Any, where: List[Pos], passed: Set[str], cache: Dict[str, Gates],
-                kind: str = "gates", taken: Optional[Set[str]] = None) -> Optional[str]:
+                kind: str = "gates", taken: Optional[Set[str]] = None,
+                defaults: Optional[Dict[str, str]] = None) -> Optional[str]:
     """The option (none of ``passed``) whose ``if`` body or argument (``kind`` "gates"), or whose gates hold every
     use of the top-level function or class (``kind`` "defs", :func:`def_gates`), holds every one of ``where``;
     None when none does. Several options of one gate read "a or --b"."""
@@ -328,7 +377,7 @@ def gating_flag(src: Any, where: List[Pos], passed: Set[str], cache: Dict[str, G
     found: Optional[str] = None
     for pos in where:
         hit = [" or --".join(shown(x) for x in sorted(f)) for start, end, f in cache[kind]
-               if start <= pos < end and not any(is_open(x, passed) for x in f)]
+               if start <= pos < end and not any(is_open(x, passed, defaults) for x in f)]
         if not hit:
             return None
         found = found or hit[0]

@@ -1,4 +1,4 @@
-"""model-moved-before-initialize: ``.cuda()`` / ``.to(device)`` / ``.half()`` on the model before DeepSpeed takes it."""
+"""model-moved-before-initialize: ``.cuda()`` / ``.to(device)`` on the model before DeepSpeed takes it."""
 
 from __future__ import annotations
 
@@ -23,9 +23,13 @@ def _receiver_is_model(call: Any, models: Set[str]) -> bool:
 
 
 def _is_cast(call: Any) -> bool:
-    """``.to(torch.bfloat16)`` / ``.to(dtype=...)`` only casts; a device move is what this rule is about."""
+    """``.half()``, ``.to(torch.bfloat16)`` / ``.to(dtype=...)`` only cast (where the model is: the engine itself
+    calls ``module.half()`` under fp16, deepspeed 0.8.3 runtime/engine.py ``_configure_distributed_model``); a device
+    move is what this rule is about."""
     from .dataflow import dotted
 
+    if call.func.attr.value == "half":
+        return True
     if call.func.attr.value != "to":
         return False
     for a in call.args:
@@ -74,15 +78,18 @@ RULE = Rule(
         "python",
         Severity.WARNING,
         summary="The model is moved to a device before deepspeed.initialize / the Trainer",
-        what="`model.cuda()`, `model.to(device)` or `model.half()` before `deepspeed.initialize`, `accelerator.prepare` "
-         "or the Trainer, in a ZeRO-3 project (dtype-only casts such as `.to(torch.bfloat16)` are not reported).",
+        what="`model.cuda()` or `model.to(device)` before `deepspeed.initialize`, `accelerator.prepare` "
+         "or the Trainer, in a ZeRO-3 project (dtype-only casts such as `.half()` or `.to(torch.bfloat16)` are not "
+         "reported: they leave the model where it is).",
         why="It puts the whole model on every GPU before ZeRO-3 partitions it: CUDA OOM even with offload; the Trainer "
         "and DeepSpeed place the model themselves.",
         fix="Delete the call (an unsafe fix: the line is removed).",
         section="Script"),
     check=check,
     valid=(Example('import deepspeed\nmodel = AutoModelForCausalLM.from_pretrained("m")\n'
-                   'engine, *_ = deepspeed.initialize(model=model, config="ds.json")\n', (("zero3", True),)),),
+                   'engine, *_ = deepspeed.initialize(model=model, config="ds.json")\n', (("zero3", True),)),
+           Example('import deepspeed\nmodel = AutoModelForCausalLM.from_pretrained("m").half()\n'
+                   'engine, *_ = deepspeed.initialize(model=model, config="ds.json")\n', (("zero3", True),))),
     invalid=(Example('import deepspeed\nmodel = AutoModelForCausalLM.from_pretrained("m")\nmodel.cuda()\n'
                      'engine, *_ = deepspeed.initialize(model=model, config="ds.json")\n', (("zero3", True),)),),
 )

@@ -39,6 +39,7 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
             base.never_zero3 = dict(found.never_zero3)
             base.imported = dict(found.imported)
             base.zero3_flags = dict(found.zero3_flags)
+            base.zero3_defaults = dict(found.zero3_defaults)
             base.no_deepspeed = dict(found.no_deepspeed)
             base.named_only = dict(found.named_only)
             base.named = set(found.named)

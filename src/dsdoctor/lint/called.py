@@ -1,0 +1,46 @@
+"""The verdicts of call-based reach (:mod:`.calls`) over the modules a project's ZeRO-3 launches import, kept in
+the project model (:mod:`.launched`), with the option defaults the code of those launches declares
+(:mod:`.defaults`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Dict, List, Tuple
+
+from .closure import why
+from .defaults import merge
+from .recipe import Recipe
+
+if TYPE_CHECKING:
+    from .discover import Found
+    from .launched import _Entries
+
+_RANK = {"dead": 0, "unused": 1, "named": 2, "called": 3}
+
+
+def called(recipes: List[Recipe], entries: "_Entries", found: "Found") -> None:
+    """Call-based reach (:mod:`.calls`) in the modules ZeRO-3 launches import: ``imported`` keeps, per module, the
+    top-level functions a launch can run (the others' events are dead, lint/script ``_not_taken``); those a launch
+    only names, never calls, and the methods of classes it never uses and the functions only they use, go to
+    ``named_only`` with the reason (their findings are info)."""
+    best: Dict[str, Dict[str, Tuple[str, int, int, str]]] = {}
+    defaults: Dict[str, List[Dict[str, str]]] = {}
+    for r in recipes:
+        if r.stage != 3 or r.entry is None or not entries.uses(r.entry, "registers"):
+            continue
+        declared = entries.defaults(r.entry)
+        for f in entries.reached(r.entry):
+            defaults.setdefault(f, []).append(declared)
+        for f, fns in entries.calls(r.entry).items():
+            if f == r.entry or f not in found.imported:
+                continue
+            have = best.setdefault(f, {})
+            for name, got in fns.items():
+                if name not in have or _RANK[got[0]] > _RANK[have[name][0]]:
+                    have[name] = got
+    found.zero3_defaults.update((f, merge(parts)) for f, parts in defaults.items())
+    for f, fns in best.items():
+        found.imported[f] = {name for name, (verdict, _, _, _) in fns.items() if verdict != "dead"}
+        named = [(first, last, why(name, verdict, note)) for name, (verdict, first, last, note) in fns.items()
+                 if verdict in ("named", "unused")]
+        if named:
+            found.named_only[f] = named
