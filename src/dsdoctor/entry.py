@@ -23,8 +23,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         except BrokenPipeError:
             return stdout_closed(0)
         return flushed(0)
-    from .cli import main as cli_main
+    from .codecache import installed
 
-    return cli_main(argv)
+    with installed():  # dataclasses' generated methods: compiled once, like bytecode (docs/performance.md)
+        from .cli import main as cli_main
 
-
+        return cli_main(argv)
