@@ -4,7 +4,7 @@ The layers of ``src/dsdoctor``, lowest first (each a list of module prefixes; ``
 ``__init__``)::
 
     core          names model spec errors exitcodes textpos atomic knowledge fixes hf settings redact secret_names
-                  redact_streams dsconfig hjsondoc memlock launcherfiles version stdout paths
+                  redact_streams dsconfig hjsondoc memlock launcherfiles version stdout paths codecache
     probes        probes
     checks        checks
     lint          lint
@@ -40,7 +40,8 @@ ROOT = "dsdoctor"
 
 LAYERS: List[Tuple[str, List[str]]] = [
     ("core", ["names", "model", "spec", "errors", "exitcodes", "textpos", "atomic", "knowledge", "fixes", "hf", "settings",
-              "redact", "secret_names", "redact_streams", "dsconfig", "hjsondoc", "memlock", "launcherfiles", "version", "stdout", "paths"]),
+              "redact", "secret_names", "redact_streams", "dsconfig", "hjsondoc", "memlock", "launcherfiles", "version", "stdout", "paths",
+              "codecache"]),
     ("probes", ["probes"]),
     ("checks", ["checks"]),
     ("lint", ["lint"]),

@@ -23,8 +23,25 @@ def main(argv: Optional[List[str]] = None) -> int:
         except BrokenPipeError:
             return stdout_closed(0)
         return flushed(0)
-    from .cli import main as cli_main
+    from .codecache import installed
 
-    return cli_main(argv)
+    with installed():  # dataclasses' generated methods: compiled once, like bytecode (docs/performance.md)
+        from .cli import main as cli_main
+
+        code = cli_main(argv)
+    if argv is None:  # the process's own command line: it ends now
+        no_final_collections()
+    return code
+
+
+def no_final_collections() -> None:
+    """Leave what is alive to the end of the process: the interpreter's shutdown otherwise runs full garbage
+    collections over every object still held (the modules, the project model, the parsed files), 0.1-0.3 CPU s
+    of a whole-repository lint that free nothing the exit would not. Frozen objects are never collected: call
+    this only when the process is about to end."""
+    import gc
+
+    gc.disable()
+    gc.freeze()
 
 

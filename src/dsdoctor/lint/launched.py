@@ -58,6 +58,10 @@ _ARGV = re.compile(r"\b(?:argv|argparse|ArgumentParser|parse_args|parse_known_ar
 # training arguments built in code (TrainingArguments(...), SFTConfig(...), GRPOConfig(...) ...)
 _ARGS_IN_CODE = re.compile(r"\b\w*(?:TrainingArguments|" + _TRL_CONFIGS + ")"
                            r"\s*\(")
+_USES = (("registers", _REGISTERS, ("deepspeed", "accelerate", "trl", "Trainer", "TrainingArguments", "HfArgumentParser", "HfDeepSpeedConfig")),
+         ("trainer", _TRAINER, ("TrainingArguments", "SFTConfig", "Trainer")), ("hf", _HF_TRAINER, ("transformers", "trl")),
+         ("initialize", _INIT, ("deepspeed.initialize",)), ("argv", _ARGV, ()), ("args_in_code", _ARGS_IN_CODE, ("TrainingArguments", "Config")),
+         ("trains", _TRAINS, (".train",)), ("consolidates", _CONSOLIDATES, ("._zero3_consolidated_16bit_state_dict",)))
 
 
 def is_test(path: str, root: str) -> bool:
@@ -104,6 +108,7 @@ class _Entries:
         self._calls: Dict[str, "Verdicts"] = {}
         self._read: Dict[Tuple[str, bool], Read] = {}  # lint/calls.py: each file read once for all entries
         self._saved: Dict[str, bool] = {}
+        self._hits: Dict[Tuple[str, str], bool] = {}  # (file, what): does _USES' pattern match (words: one needed)
 
     def calls(self, entry: str) -> "Verdicts":
         """The verdict on each top-level function of the files ``entry`` reaches (:mod:`.calls`)."""
@@ -161,6 +166,12 @@ class _Entries:
                     break
         return self._saved[entry]
 
+    def _has(self, path: str, what: str, pat: "re.Pattern[str]", words: Tuple[str, ...]) -> bool:  # once per file
+        if (path, what) not in self._hits:
+            text = _read(path)
+            self._hits[(path, what)] = (not words or any(w in text for w in words)) and pat.search(text) is not None
+        return self._hits[(path, what)]
+
     def ignores_argv(self, entry: str) -> bool:
         """Does ``entry``'s process build its training arguments in code and never read its command line (no
         parser, no ``sys.argv`` in any file it reaches)? Then a ``--deepspeed`` option given to it is not read."""
@@ -171,11 +182,8 @@ class _Entries:
             files = reach(self.graph, [entry]) if entry in self.graph else {entry}
             uses: Set[str] = set()
             for f in sorted(files):
-                text = _read(f)
-                for what, pat in (("registers", _REGISTERS), ("trainer", _TRAINER), ("hf", _HF_TRAINER), ("initialize", _INIT),
-                                  ("argv", _ARGV), ("args_in_code", _ARGS_IN_CODE),
-                                  ("trains", _TRAINS), ("consolidates", _CONSOLIDATES)):
-                    if what not in uses and pat.search(text):
+                for what, pat, words in _USES:
+                    if what not in uses and self._has(f, what, pat, words):
                         uses.add(what)
             if "hf" not in uses:
                 uses.discard("trainer")

@@ -137,16 +137,18 @@ RELEVANT = re.compile(r"from_pretrained|from_config|HfDeepSpeedConfig|For(?:Caus
 
 
 def _compile_only(src: Source) -> Source:
-    """The stdlib's syntax check: ``compile`` to bytecode (a third cheaper than ``ast.parse``: no Python objects
-    for the tree), and where that fails, ``ast.parse`` for the verdict and message (the compiler also refuses
-    what parses, e.g. ``return`` outside a function; its warnings are not the linted file's business)."""
+    """The stdlib's syntax check: the parser and symbol table alone (``symtable``: no Python objects for the
+    tree as ``ast.parse`` makes, no bytecode as ``compile`` makes: a fifth cheaper than ``compile``), and where
+    that fails, ``ast.parse`` for the verdict and message (the symbol table also refuses what parses, e.g.
+    ``nonlocal`` at module level; its warnings are not the linted file's business)."""
     import ast
+    import symtable
     import warnings
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile(src.text, src.path, "exec", dont_inherit=True)
+            symtable.symtable(src.text, src.path, "exec")
         return src
     except Exception:  # noqa: BLE001 - SyntaxError, ValueError, RecursionError ...: ast.parse decides
         pass
