@@ -377,3 +377,14 @@ def test_peft_helper_gated(tmp_path: Path) -> None:
     launch.write_text(launch.read_text().replace("--use_adapters False", "--use_adapters True"))
     found = [f for f in _lint(root)["findings"] if f["path"] == "vlm/train.py"]  # type: ignore[attr-defined]
     assert [(f["line"], f["severity"]) for f in found] == [(17, "error")]
+
+
+def test_caller_gated_flag_passed(tmp_path: Path) -> None:
+    """A helper whose every call is behind ``--merge_after``: a ZeRO-3 launch that passes it makes the helper's
+    findings errors again."""
+    root = tmp_path / "caller-gated"
+    shutil.copytree(CASES / "caller-gated", root, ignore=shutil.ignore_patterns("expect"))
+    launch = root / "run_zero3.sh"
+    launch.write_text(launch.read_text().replace("--output_dir out", "--output_dir out --merge_after"))
+    found = [f for f in _lint(root)["findings"] if f["path"] == "tuner/loading.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["severity"]) for f in found] == [(11, "error"), (12, "error"), (17, "error"), (18, "error")]

@@ -56,9 +56,9 @@ def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None) -> List[Set
         return [set(optional[test.value])] if test.value in optional else []
     if isinstance(test, cst.BooleanOperation):
         left, right = _alts(test.left, optional), _alts(test.right, optional)
-        if not (left and right):
-            return []
-        return left + right if isinstance(test.operator, cst.And) else [set().union(*left, *right)]
+        if isinstance(test.operator, cst.And):  # false unless both sides hold: each side's options gate it
+            return left + right  # (``args.merge and trainer.is_world_process_zero()``: the option alone)
+        return [set().union(*left, *right)] if left and right else []
     values: List[str] = []
     if isinstance(test, cst.Comparison):
         values = _literals(test)
