@@ -388,3 +388,15 @@ def test_caller_gated_flag_passed(tmp_path: Path) -> None:
     launch.write_text(launch.read_text().replace("--output_dir out", "--output_dir out --merge_after"))
     found = [f for f in _lint(root)["findings"] if f["path"] == "tuner/loading.py"]  # type: ignore[attr-defined]
     assert [(f["line"], f["severity"]) for f in found] == [(11, "error"), (12, "error"), (17, "error"), (18, "error")]
+
+
+def test_option_value_test_other_path(tmp_path: Path) -> None:
+    """``"zero3" in training_args.deepspeed`` reads the launch's path: a stage-3 config whose name lacks "zero3"
+    leaves low_cpu_mem_usage on, and the finding comes back."""
+    root = tmp_path / "option-value-test"
+    shutil.copytree(CASES / "option-value-test", root, ignore=shutil.ignore_patterns("expect"))
+    (root / "configs" / "zero3.json").rename(root / "configs" / "full.json")
+    launch = root / "run.sh"
+    launch.write_text(launch.read_text().replace("zero3.json", "full.json"))
+    found = [f for f in _lint(root)["findings"] if f["path"] == "train.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["name"]) for f in found] == [(7, "zero3-low-cpu-mem-usage-conflict")]

@@ -189,6 +189,9 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         from .grad_norms import launch_grad_norms
 
         base.config_grad_norms = launch_grad_norms(found.recipes)
+        from .entry_options import zero3_entry_flags
+
+        base.entry_launch_flags = zero3_entry_flags(found.recipes)
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
     base.memlock = memlock_limit()
     base.memlock_host = machine  # lint elsewhere: the machine it runs on need not be the training host

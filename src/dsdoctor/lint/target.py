@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from packaging.version import Version
 
@@ -61,6 +61,8 @@ class Usage:
     # modules a ZeRO-3 training launch imports (not its entry) -> the names it takes from them (None: any)
     imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # script -> options its ZeRO-3 launches pass
+    # script -> the options of each launch of stage 3 or unknown that starts it (lint/entry_options.py)
+    entry_launch_flags: Dict[str, List[FrozenSet[str]]] = field(default_factory=dict)
     no_deepspeed: Dict[str, str] = field(default_factory=dict)  # script -> why: its project never names DeepSpeed
     # script -> (first line, last line, name) of top-level functions a ZeRO-3 launch only names, never calls
     named_only: Dict[str, List[Tuple[int, int, str]]] = field(default_factory=dict)

@@ -97,6 +97,8 @@ def make_target(path: str, usage: Usage) -> Target:
         if os.path.normpath(path) in usage.imported and os.path.normpath(path) not in usage.entries:
             _main_block_dead(script)  # imported by a ZeRO-3 launch, started by none: its __main__ block never runs
         values = Values(script)
+        if os.path.normpath(path) not in usage.imported:  # only its own launches run it: their option values
+            values.launches = usage.entry_launch_flags.get(os.path.normpath(path), [])
         own, own_source = script_zero3(path, script, values)
         never = usage.never_zero3.get(os.path.normpath(path))
         if never is not None:

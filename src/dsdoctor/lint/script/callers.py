@@ -20,7 +20,7 @@ import libcst as cst
 
 from ..discover import _read
 from ..target import Target
-from .flags import Gates, _gates, is_open, shown
+from .flags import Gates, is_open, option_gates, shown
 from .source import Source, parse
 
 
@@ -101,7 +101,7 @@ def _uses_gated(src: Any, name: str, passed: Any, skip: Optional[int]) -> Option
     src.module.visit(Visit())
     if bad:
         return ""
-    gates: Gates = _gates(src)
+    gates: Gates = option_gates(src)
     found: Optional[str] = None
     for pos in uses:
         hit = [" or --".join(shown(x) for x in sorted(f)) for start, end, f in gates

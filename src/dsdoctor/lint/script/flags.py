@@ -63,12 +63,12 @@ def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None) -> List[Set
     if isinstance(test, cst.Comparison):
         values = _literals(test)
         test = test.left
-    if isinstance(test, cst.Attribute) and _options_namespace(test.value):
+    if isinstance(test, cst.Attribute) and options_namespace(test.value):
         return [{test.attr.value + ("=" + "|".join(values) if values else "")}]
     return []
 
 
-def _options_namespace(value: Any) -> bool:
+def options_namespace(value: Any) -> bool:
     """Is ``value`` (the object of ``value.attr``) a namespace of the run's options: ``args``, ``opts``, ``cfg``,
     or a section of a config file the launch hands over (``config.model``, ``cfg.train``; a bare ``config`` is a
     model's config)?"""
@@ -148,7 +148,7 @@ def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None) -> 
     return [got] if got else []
 
 
-def _gates(src: Any) -> "Gates":
+def option_gates(src: Any) -> "Gates":
     """(start, end, options) of the body of every ``if`` whose test reads options (whole lines), and of every call
     argument whose value is set only with an option (:func:`_value_flags`, to the column). A test on a parameter
     of the enclosing function (``if qlora:``) reads the options every call of the function in the file passes for
@@ -322,7 +322,7 @@ def gating_flag(src: Any, where: List[Pos], passed: Set[str], cache: Dict[str, G
     use of the top-level function or class (``kind`` "defs", :func:`def_gates`), holds every one of ``where``;
     None when none does. Several options of one gate read "a or --b"."""
     if "gates" not in cache:
-        cache["gates"] = _gates(src)
+        cache["gates"] = option_gates(src)
     if kind == "defs" and "defs" not in cache:
         cache["defs"] = def_gates(src, cache["gates"], taken)
     found: Optional[str] = None
