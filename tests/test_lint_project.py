@@ -400,3 +400,12 @@ def test_option_value_test_other_path(tmp_path: Path) -> None:
     launch.write_text(launch.read_text().replace("zero3.json", "full.json"))
     found = [f for f in _lint(root)["findings"] if f["path"] == "train.py"]  # type: ignore[attr-defined]
     assert [(f["line"], f["name"]) for f in found] == [(7, "zero3-low-cpu-mem-usage-conflict")]
+
+
+def test_main_block_tool_used_elsewhere(tmp_path: Path) -> None:
+    """The standalone scorer's class used by another project file: its device_map load is an error again."""
+    root = tmp_path / "main-block-tool"
+    shutil.copytree(CASES / "main-block-tool", root, ignore=shutil.ignore_patterns("expect"))
+    (root / "use.py").write_text('from scoring import Scorer\n\nScorer("gpt2")\n')
+    found = [f for f in _lint(root)["findings"] if f["path"] == "scoring/scorer.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["severity"]) for f in found] == [(15, "error")]

@@ -224,16 +224,18 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
         if flag is None:  # in a function / class the file uses only with an option: for every rule
             flag = gating_flag(c.src, [(line, col - 1)], passed, cache, "defs",
                                t.usage.imported.get(os.path.normpath(t.path), set()))
-        note = f"--{flag}, which no ZeRO-3 launch of the project passes"
+        note: Optional[str] = f"only with --{flag}, which no ZeRO-3 launch of the project passes"
         if flag is None and c.script is not None:  # every call in the files the launches reach is behind an option
             from .callers import caller_flag
 
-            got = caller_flag(t, c.src.module, c.src, line, cache)
-            if got is not None:
-                flag, note = got[0], f"--{got[0]}: every call of {got[1]}() is behind it, and no ZeRO-3 launch passes it"
+            flag = note = caller_flag(t, c.src.module, c.src, line, cache)
+        if flag is None and c.script is not None and not c.reached:  # a standalone tool's class
+            from .callers import main_only
+
+            flag = note = main_only(t, c.src.module, c.src, line, cache)
         if flag is not None:  # a file named alone keeps a warning (lint/named.py)
             severity = Severity.WARNING if os.path.normpath(t.path) in t.usage.named else Severity.INFO
-            title += f" (only with {note})"
+            title += f" ({note})"
     if c.zero3 and node is not None and (severity or rule.severity) != Severity.INFO:
         from .engines import other_engine_branch
 
