@@ -6,8 +6,14 @@ included), sits in the body of an ``if`` on an option that none of the ZeRO-3 la
 (``if cfg.do_merge_lora and ...: merge_lora(cfg)``, :mod:`.flags`), the finding is info: "only with --X".
 
 Conservative: a name bound under another name (``import merge_lora as m``), named in a string (``getattr``, a
-registry; a docstring is none), used outside such a gate, a caller file that does not parse, or a module imported whole (any of its
-names may be used) keeps the severity.
+registry; a docstring or ``__all__`` is none), used outside such a gate, a caller file that does not parse, or a
+module imported whole (any of its names may be used) keeps the severity.
+
+Where no launch reaches the file (its ZeRO-3 context is the project's, from a stage-3 config somewhere): a class
+or function that no other Python file of the project names (an import or ``__all__`` entry aside) and that the
+file's own ``__main__`` block uses, a block calling no other function of the project, in a file that names no
+Trainer, accelerate or DeepSpeed (a standalone scorer beside the training code: it runs as its own process, which
+never sets ZeRO-3 up), is info.
 """
 
 from __future__ import annotations
