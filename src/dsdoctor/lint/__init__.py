@@ -166,6 +166,9 @@ def _versions(base: Usage, ds_version: Optional[str], targets: Sequence[str], py
             pass
     if pin is not None and not pin.version and pin.allowed and ver_source.startswith(("installed", "deepspeed in")):
         base.ds_pins, base.ds_pins_source = pin.allowed, pin.describe()  # a range: judged over its releases
+    acc = pinned.get("accelerate")
+    base.accelerate, base.accelerate_source = (wanted["accelerate"], "--target") if "accelerate" in wanted else \
+        (acc.version, f"pinned in {acc.source}") if acc is not None and acc.version else (None, "")
     return pinned
 
 

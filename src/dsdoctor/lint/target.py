@@ -48,6 +48,8 @@ class Usage:
     transformers_source: str = ""
     transformers_url: str = ""  # where the project installs Transformers from a URL (a git commit)
     transformers_pins: Tuple[str, ...] = ()  # transformers unknown: the releases the pins allow (Pinned.allowed)
+    accelerate: Optional[str] = None  # accelerate version the project pins exactly (--target, the pins)
+    accelerate_source: str = ""
     zero3: Optional[bool] = None  # the project runs under ZeRO-3 (None = cannot tell)
     zero3_source: str = ""
     zero3_files: List[str] = field(default_factory=list)  # the files that set stage 3 (the project-wide context)
