@@ -431,3 +431,35 @@ def test_option_default_elsewhere(tmp_path: Path) -> None:
             "class B:\n    twice: int = 2\n")
     assert declared_defaults(ast.parse(code)) == {"exp_method": "no", "lora": "False", "bits": "None", "mode": "x",
                                                   "twice": CONFLICT}
+
+
+def test_caller_gated_flag_passed(tmp_path: Path) -> None:
+    """A helper whose every call is behind ``--merge_after``: a ZeRO-3 launch that passes it makes the helper's
+    findings errors again."""
+    root = tmp_path / "caller-gated"
+    shutil.copytree(CASES / "caller-gated", root, ignore=shutil.ignore_patterns("expect"))
+    launch = root / "run_zero3.sh"
+    launch.write_text(launch.read_text().replace("--output_dir out", "--output_dir out --merge_after"))
+    found = [f for f in _lint(root)["findings"] if f["path"] == "tuner/loading.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["severity"]) for f in found] == [(11, "error"), (12, "error"), (17, "error"), (18, "error")]
+
+
+def test_option_value_test_other_path(tmp_path: Path) -> None:
+    """``"zero3" in training_args.deepspeed`` reads the launch's path: a stage-3 config whose name lacks "zero3"
+    leaves low_cpu_mem_usage on, and the finding comes back."""
+    root = tmp_path / "option-value-test"
+    shutil.copytree(CASES / "option-value-test", root, ignore=shutil.ignore_patterns("expect"))
+    (root / "configs" / "zero3.json").rename(root / "configs" / "full.json")
+    launch = root / "run.sh"
+    launch.write_text(launch.read_text().replace("zero3.json", "full.json"))
+    found = [f for f in _lint(root)["findings"] if f["path"] == "train.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["name"]) for f in found] == [(7, "zero3-low-cpu-mem-usage-conflict")]
+
+
+def test_main_block_tool_used_elsewhere(tmp_path: Path) -> None:
+    """The standalone scorer's class used by another project file: its device_map load is an error again."""
+    root = tmp_path / "main-block-tool"
+    shutil.copytree(CASES / "main-block-tool", root, ignore=shutil.ignore_patterns("expect"))
+    (root / "use.py").write_text('from scoring import Scorer\n\nScorer("gpt2")\n')
+    found = [f for f in _lint(root)["findings"] if f["path"] == "scoring/scorer.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["severity"]) for f in found] == [(15, "error")]

@@ -108,6 +108,7 @@ GRADIENT_CLIPPING_UNSET_UNDER_TRAINER = "gradient-clipping-unset-under-trainer"
 FP16_MIN_LOSS_SCALE_FRACTIONAL = "fp16-min-loss-scale-fractional"
 COMMUNICATION_DATA_TYPE_RENAMED = "communication-data-type-renamed"
 ACCELERATE_YAML_UNKNOWN_DEEPSPEED_KEY = "accelerate-yaml-unknown-deepspeed-key"
+ACCELERATE_YAML_GRADIENT_CLIPPING_UNSET = "accelerate-yaml-gradient-clipping-unset"
 SCRIPT_UNPARSEABLE = "script-unparseable"
 DEVICE_MAP_REQUIRES_LOW_CPU_MEM_USAGE = "device-map-requires-low-cpu-mem-usage"
 MODEL_LOADED_BEFORE_DS_CONFIG = "model-loaded-before-ds-config"
@@ -275,6 +276,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     COMMUNICATION_DATA_TYPE_RENAMED: ("DS425", "lint"),
     ACCELERATE_YAML_UNKNOWN_DEEPSPEED_KEY: ("DS426", "lint"),
     DS_CONFIG_GIVEN_TWICE: ("DS427", "lint"),
+    ACCELERATE_YAML_GRADIENT_CLIPPING_UNSET: ("DS430", "lint"),
     # DS5xx: training scripts (lint); next free: DS513
     SCRIPT_UNPARSEABLE: ("DS500", "lint"),
     DEVICE_MAP_REQUIRES_LOW_CPU_MEM_USAGE: ("DS501", "lint"),

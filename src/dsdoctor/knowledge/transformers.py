@@ -118,6 +118,12 @@ ACCELERATE_DEEPSPEED_FIELDS: Tuple[str, ...] = (
 # TrainingArguments.max_grad_norm's default (4.46.3, 5.24.0); under DeepSpeed it only reaches the engine through
 # a gradient_clipping "auto" (trainer_config_process's fill_match; accelerate's clip_grad_norm_ does nothing).
 HF_MAX_GRAD_NORM_DEFAULT = 1.0
+# An accelerate YAML without deepspeed_config_file and without gradient_clipping: `accelerate launch` sets
+# ACCELERATE_GRADIENT_CLIPPING only when the YAML (or --gradient_clipping) gives one (utils/launch.py). Up to 0.29.3
+# DeepSpeedPlugin then leaves gradient_clipping out of the config it builds (utils/dataclasses.py: env default
+# "none"; read in the 0.27.2 wheel and at tag v0.29.3), so the Trainer's fill_match has no "auto" to fill and
+# max_grad_norm never reaches DeepSpeed; from 0.30.0 (#2649, commit 5056d327) the default is "auto".
+ACCELERATE_CLIPPING_AUTO_FROM = "0.30.0"
 # stage3_gather_16bit_weights_on_model_save "auto": DeepSpeedPlugin (accelerate 1.1.1, 1.15.0; also under the
 # Trainer) fills it from zero3_save_16bit_model, read from this variable (`accelerate launch` sets it from the
 # YAML's zero3_save_16bit_model) and false when unset; raw DeepSpeed drops "auto" (config_utils) -> False.

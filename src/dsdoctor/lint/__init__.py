@@ -166,6 +166,9 @@ def _versions(base: Usage, ds_version: Optional[str], targets: Sequence[str], py
             pass
     if pin is not None and not pin.version and pin.allowed and ver_source.startswith(("installed", "deepspeed in")):
         base.ds_pins, base.ds_pins_source = pin.allowed, pin.describe()  # a range: judged over its releases
+    acc = pinned.get("accelerate")
+    base.accelerate, base.accelerate_source = (wanted["accelerate"], "--target") if "accelerate" in wanted else \
+        (acc.version, f"pinned in {acc.source}") if acc is not None and acc.version else (None, "")
     return pinned
 
 
@@ -179,16 +182,15 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
     base.zero_to_fp32 = found.zero_to_fp32
     base.accelerate_fills = tuple(sorted(found.accelerate_fills))
     base.multinode = found.multinode
-    if found.modelled:
+    if found.modelled:  # what the recipes say per config / entry (imported here: a file linted alone needs none)
+        from .entry_options import zero3_entry_flags
+        from .grad_norms import launch_grad_norms
+        from .launch.ds_config_given_twice import twice_configs
         from .launch.launch_config_missing import missing_configs
 
-        base.missing_configs = missing_configs(found.recipes)
-        from .launch.ds_config_given_twice import twice_configs
-
-        base.twice_configs = twice_configs(found.recipes)
-        from .grad_norms import launch_grad_norms
-
+        base.missing_configs, base.twice_configs = missing_configs(found.recipes), twice_configs(found.recipes)
         base.config_grad_norms = launch_grad_norms(found.recipes)
+        base.entry_launch_flags = zero3_entry_flags(found.recipes)
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
     base.memlock = memlock_limit()
     base.memlock_host = machine  # lint elsewhere: the machine it runs on need not be the training host

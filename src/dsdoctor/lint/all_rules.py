@@ -9,6 +9,7 @@ from typing import Dict, Iterator, Mapping, Tuple
 from . import lint_analysis_failed, suppress
 from .config.rules import RULES as CONFIG_RULES
 from .launch import (
+    accelerate_yaml_gradient_clipping_unset,
     accelerate_yaml_unknown_deepspeed_key,
     deepspeed_env_file_invalid,
     deepspeed_export_flag,
@@ -41,6 +42,7 @@ from .script import (
 
 LAUNCH_RULES: Tuple[Rule, ...] = (
     accelerate_yaml_unknown_deepspeed_key.RULE,
+    accelerate_yaml_gradient_clipping_unset.RULE,
     deepspeed_env_file_invalid.RULE,
     env_not_forwarded.RULE,
     deepspeed_export_flag.RULE,

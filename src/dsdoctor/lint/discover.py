@@ -3,7 +3,6 @@ world size from launcher args and hostfiles."""
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 from dataclasses import dataclass, field
@@ -12,6 +11,7 @@ from typing import Dict, List, Optional, Set, Tuple
 from ..knowledge import deepspeed as K
 from ..knowledge import transformers as TF
 from ..launcherfiles import hostfile_problems
+from .gitignore import Ignored
 from .launch.shell import parse as parse_shell
 from .recipe import Recipe, resolve
 
@@ -157,55 +157,6 @@ def _walk_into(path: str, name: str, tests: bool) -> bool:
     return not any(os.path.exists(os.path.join(path, m)) for m in ENV_MARKERS)
 
 
-class Ignored:
-    """What git ignores under ``root``: asked from git when ``root`` is in a work tree (``git ls-files --others
-    --ignored --exclude-standard --directory``: every .gitignore, .git/info/exclude and the global excludes),
-    else from ``root``'s own .gitignore (basic patterns: ``name``, ``dir/``, ``/anchored``, ``*`` globs, ``!``)."""
-
-    def __init__(self, root: str) -> None:
-        self.root = os.path.abspath(root)
-        self.paths: Optional[Set[str]] = self._from_git()
-        self.patterns: List[Tuple[bool, bool, bool, str]] = [] if self.paths is not None else self._from_file()
-
-    def __call__(self, path: str, is_dir: bool) -> bool:
-        rel = os.path.relpath(os.path.abspath(path), self.root).replace(os.sep, "/")
-        if self.paths is not None:
-            return (rel + "/" if is_dir else rel) in self.paths
-        hit = False
-        for negate, dir_only, anchored, pat in self.patterns:
-            if dir_only and not is_dir:
-                continue
-            if fnmatch.fnmatchcase(rel if anchored else rel.rsplit("/", 1)[-1], pat):
-                hit = not negate
-        return hit
-
-    def _from_git(self) -> Optional[Set[str]]:
-        import subprocess
-
-        try:
-            p = subprocess.run(["git", "-C", self.root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
-                                "--directory"], capture_output=True, timeout=30)
-        except (OSError, subprocess.SubprocessError):
-            return None
-        if p.returncode != 0:
-            return None
-        return {x for x in p.stdout.decode("utf-8", "replace").split("\0") if x}
-
-    def _from_file(self) -> List[Tuple[bool, bool, bool, str]]:
-        out: List[Tuple[bool, bool, bool, str]] = []
-        for line in _read(os.path.join(self.root, ".gitignore")).splitlines():
-            line = line.rstrip()
-            if not line or line.startswith("#"):
-                continue
-            negate = line.startswith("!")
-            line = line[1:] if negate else line
-            dir_only = line.endswith("/")
-            line = line.rstrip("/")
-            anchored = "/" in line
-            out.append((negate, dir_only, anchored, line.lstrip("/").replace("**/", "*")))
-        return out
-
-
 def _ref(base: str, ref: str) -> str:
     """The file ``ref`` names from ``base``: beside it, else from a directory above it (``configs/z3.json`` in
     ``train/configs/acc.yaml``, written for a launch run from ``train/``), else from the working directory
@@ -242,15 +193,23 @@ def scan(paths: List[str], max_depth: Optional[int] = None, tests: bool = True) 
         elif kind == "python":
             _python(p, found)
         elif kind == "accelerate":
-            text = _read(p)
-            save16 = _YAML_SAVE16.search(text)
-            for m in _YAML_CFG.finditer(text):
-                cfg = _ref(p, m.group(1))
-                found.kinds.setdefault(cfg, "ds_config")
-                found.loaded_by.setdefault(cfg, "accelerate")
-                if save16:
-                    found.accelerate_save_16bit[cfg] = save16.group(1).lower() == "true"
+            _accelerate(p, found)
     return found
+
+
+def _accelerate(p: str, found: Found, launched: bool = False) -> None:
+    """``launched``: a YAML an accelerate launch names, read also where .gitignore lists it (the launch loads it)."""
+    if launched and (p in found.kinds or not p.endswith((".yaml", ".yml")) or not os.path.isfile(p)):
+        return
+    found.kinds.setdefault(p, "accelerate")
+    text = _read(p)
+    save16 = _YAML_SAVE16.search(text)
+    for m in _YAML_CFG.finditer(text):
+        cfg = _ref(p, m.group(1))
+        found.kinds.setdefault(cfg, "ds_config")
+        found.loaded_by.setdefault(cfg, "accelerate")
+        if save16:
+            found.accelerate_save_16bit[cfg] = save16.group(1).lower() == "true"
 
 
 def _shell(path: str, found: Found) -> None:
@@ -270,6 +229,8 @@ def _shell(path: str, found: Found) -> None:
                 cfg = _ref(path, argv[i + 1])
                 found.kinds.setdefault(cfg, "ds_config")
                 found.loaded_by.setdefault(cfg, "deepspeed" if a == "--deepspeed_config" else "trainer")
+            elif a in ("--config_file", "--config-file") and cmd.launcher == "accelerate":
+                _accelerate(_ref(path, argv[i + 1]), found, launched=True)
         for a in argv:
             if a.endswith(".py"):
                 py = _ref(path, a)

@@ -18,7 +18,7 @@ def launch_grad_norms(recipes: Sequence["Recipe"]) -> Dict[str, Tuple[float, ...
     seen: Dict[str, List[Optional[float]]] = {}
     for r in recipes:
         val = _value(r.flags)
-        for cfg in r.configs:
+        for cfg in [*r.configs, *([r.yaml] if r.yaml else [])]:  # an accelerate YAML's launches too
             seen.setdefault(cfg, []).append(val)
     return {cfg: tuple(v for v in vals if v is not None) for cfg, vals in seen.items()
             if vals and all(v is not None for v in vals)}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from packaging.version import Version
 
@@ -48,6 +48,8 @@ class Usage:
     transformers_source: str = ""
     transformers_url: str = ""  # where the project installs Transformers from a URL (a git commit)
     transformers_pins: Tuple[str, ...] = ()  # transformers unknown: the releases the pins allow (Pinned.allowed)
+    accelerate: Optional[str] = None  # accelerate version the project pins exactly (--target, the pins)
+    accelerate_source: str = ""
     zero3: Optional[bool] = None  # the project runs under ZeRO-3 (None = cannot tell)
     zero3_source: str = ""
     zero3_files: List[str] = field(default_factory=list)  # the files that set stage 3 (the project-wide context)
@@ -63,6 +65,8 @@ class Usage:
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # script -> options its ZeRO-3 launches pass
     # script -> the option defaults the code its ZeRO-3 launches run declares (lint/defaults.py)
     zero3_defaults: Dict[str, Dict[str, str]] = field(default_factory=dict)
+    # script -> the options of each launch of stage 3 or unknown that starts it (lint/entry_options.py)
+    entry_launch_flags: Dict[str, List[FrozenSet[str]]] = field(default_factory=dict)
     no_deepspeed: Dict[str, str] = field(default_factory=dict)  # script -> why: its project never names DeepSpeed
     # script -> (first line, last line, why) of top-level functions a ZeRO-3 launch only names, never calls, and
     # of methods (and functions only they use) of classes it never uses: their findings are info (lint/calls.py)

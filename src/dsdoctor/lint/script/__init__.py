@@ -97,6 +97,8 @@ def make_target(path: str, usage: Usage) -> Target:
         if os.path.normpath(path) in usage.imported and os.path.normpath(path) not in usage.entries:
             _main_block_dead(script)  # imported by a ZeRO-3 launch, started by none: its __main__ block never runs
         values = Values(script)
+        if os.path.normpath(path) not in usage.imported:  # only its own launches run it: their option values
+            values.launches = usage.entry_launch_flags.get(os.path.normpath(path), [])
         own, own_source = script_zero3(path, script, values)
         never = usage.never_zero3.get(os.path.normpath(path))
         if never is not None:
@@ -247,9 +249,18 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
         if flag is None:  # in a function / class the file uses only with an option: for every rule
             flag = gating_flag(c.src, [(line, col - 1)], passed, cache, "defs",
                                t.usage.imported.get(os.path.normpath(t.path), set()), declared)
+        note: Optional[str] = f"only with --{flag}, which no ZeRO-3 launch of the project passes"
+        if flag is None and c.script is not None:  # every call in the files the launches reach is behind an option
+            from .callers import caller_flag
+
+            flag = note = caller_flag(t, c.src.module, c.src, line, cache)
+        if flag is None and c.script is not None and not c.reached:  # a standalone tool's class
+            from .callers import main_only
+
+            flag = note = main_only(t, c.src.module, c.src, line, cache)
         if flag is not None:  # a file named alone keeps a warning (lint/named.py)
             severity = Severity.WARNING if os.path.normpath(t.path) in t.usage.named else Severity.INFO
-            title += f" (only with --{flag}, which no ZeRO-3 launch of the project passes)"
+            title += f" ({note})"
     if c.zero3 and node is not None and (severity or rule.severity) != Severity.INFO:
         from .engines import other_engine_branch
 

@@ -7,12 +7,13 @@ set over one evaluation state (``Eval``: one depth and step budget, one set of n
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from ...knowledge import trl as TRL
 from .dataflow import Arg, Scope, Script, Val, dotted, is_guard, kw_key
+from .flags import options_namespace
 from .values import FALSE, NONE, TRUE, UNKNOWN
 from .walk import walk
 
@@ -50,6 +51,7 @@ class Values:
 
     def __init__(self, script: Script) -> None:
         self.s = script
+        self.launches: List[FrozenSet[str]] = []  # the options of each launch that may run it under ZeRO-3
 
     def of(self, expr: Any, scope: Scope) -> List[Val]:
         """The values ``expr`` may hold in ``scope`` (one evaluation: see :class:`Eval`)."""
@@ -235,6 +237,8 @@ class Values:
         if isinstance(op, (cst.Equal, cst.NotEqual)) and dotted(test.left).endswith(".distributed_type") and \
                 (kw_key(right) == "DEEPSPEED" or dotted(right).endswith("DistributedType.DEEPSPEED")):
             return isinstance(op, cst.Equal)  # accelerate's distributed type: a ZeRO-3 run is a DeepSpeed run
+        if isinstance(op, (cst.In, cst.NotIn)) and isinstance(test.left, cst.SimpleString):
+            return self._in_option(test.left.evaluated_value, right, isinstance(op, cst.In))
         if not self._is_stage(test.left, scope):
             return None
         nums = [int(e.value.value) for e in right.elements if isinstance(e.value, cst.Integer)] \
@@ -247,6 +251,21 @@ class Values:
         table: Dict[type, bool] = {cst.Equal: 3 == n, cst.NotEqual: 3 != n, cst.GreaterThan: 3 > n,
                                    cst.GreaterThanEqual: 3 >= n, cst.LessThan: 3 < n, cst.LessThanEqual: 3 <= n}
         return table.get(type(op))
+
+    def _in_option(self, text: Any, option: Any, positive: bool) -> Optional[bool]:
+        """``"stage3" in args.deepspeed``: the answer every launch of the script gives (each passes the option with
+        a value the shell model knows: ``deepspeed=cfgs/zero-stage3.conf``); None when one does not, or they differ."""
+        if not isinstance(text, str) or not isinstance(option, cst.Attribute) or not self.launches or \
+                not options_namespace(option.value):
+            return None
+        name = option.attr.value + "="
+        got: Set[bool] = set()
+        for flags in self.launches:
+            given = [f[len(name):] for f in flags if f.startswith(name)]
+            if len(given) != 1:
+                return None  # not passed (a default, or set elsewhere), or more than one value
+            got.add((text in given[0]) == positive)
+        return got.pop() if len(got) == 1 else None
 
     def _is_stage(self, expr: Any, scope: Scope, depth: int = 0) -> bool:
         """Does ``expr`` hold the run's ZeRO stage (``args.zero_stage``, a config's ``zero_optimization.stage``)?"""

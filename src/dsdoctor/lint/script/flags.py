@@ -58,19 +58,19 @@ def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None) -> List[Set
         return [set(optional[test.value])] if test.value in optional else []
     if isinstance(test, cst.BooleanOperation):
         left, right = _alts(test.left, optional), _alts(test.right, optional)
-        if not (left and right):
-            return []
-        return left + right if isinstance(test.operator, cst.And) else [set().union(*left, *right)]
+        if isinstance(test.operator, cst.And):  # false unless both sides hold: each side's options gate it
+            return left + right  # (``args.merge and trainer.is_world_process_zero()``: the option alone)
+        return [set().union(*left, *right)] if left and right else []
     values: List[str] = []
     if isinstance(test, cst.Comparison):
         values = _literals(test)
         test = test.left
-    if isinstance(test, cst.Attribute) and _options_namespace(test.value):
+    if isinstance(test, cst.Attribute) and options_namespace(test.value):
         return [{test.attr.value + ("=" + "|".join(values) if values else "")}]
     return []
 
 
-def _options_namespace(value: Any) -> bool:
+def options_namespace(value: Any) -> bool:
     """Is ``value`` (the object of ``value.attr``) a namespace of the run's options: ``args``, ``opts``, ``cfg``,
     or a section of a config file the launch hands over (``config.model``, ``cfg.train``; a bare ``config`` is a
     model's config)?"""
@@ -160,7 +160,7 @@ def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None) -> 
     return [got] if got else []
 
 
-def _gates(src: Any) -> "Gates":
+def option_gates(src: Any) -> "Gates":
     """(start, end, options) of the body of every ``if`` whose test reads options (whole lines), and of every call
     argument whose value is set only with an option (:func:`_value_flags`, to the column). A test on a parameter
     of the enclosing function (``if qlora:``) reads the options every call of the function in the file passes for
@@ -228,7 +228,7 @@ def _not_default(test: Any) -> Optional[Tuple[str, bool]]:
     "no"``: (``x!=no``, True: its body does). Such a gate is closed where the launch leaves the option at a
     declared default "no" (:func:`is_open`)."""
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1 or \
-            not isinstance(test.left, cst.Attribute) or not _options_namespace(test.left.value):
+            not isinstance(test.left, cst.Attribute) or not options_namespace(test.left.value):
         return None
     op, lit = test.comparisons[0].operator, test.comparisons[0].comparator
     if not isinstance(op, (cst.Equal, cst.NotEqual)) or not isinstance(lit, (cst.SimpleString, cst.Integer)):
@@ -371,7 +371,7 @@ def gating_flag(src: Any, where: List[Pos], passed: Set[str], cache: Dict[str, G
     use of the top-level function or class (``kind`` "defs", :func:`def_gates`), holds every one of ``where``;
     None when none does. Several options of one gate read "a or --b"."""
     if "gates" not in cache:
-        cache["gates"] = _gates(src)
+        cache["gates"] = option_gates(src)
     if kind == "defs" and "defs" not in cache:
         cache["defs"] = def_gates(src, cache["gates"], taken)
     found: Optional[str] = None

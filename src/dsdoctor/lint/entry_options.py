@@ -1,0 +1,24 @@
+"""The options each launch that may run a script under ZeRO-3 passes it (issue 18: a test on an option's value).
+
+``low_cpu_mem_usage=False if "stage3" in training_args.deepspeed else True``: where every such launch of the
+script passes ``--deepspeed`` with a path the shell model knows, the test has one answer under ZeRO-3
+(lint/script/evaluation.py). Launches of unknown stage count (they may be ZeRO-3); stage 0-2 ones do not.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Sequence
+
+if TYPE_CHECKING:
+    from .recipe import Recipe
+
+
+def zero3_entry_flags(recipes: Sequence["Recipe"]) -> Dict[str, List[FrozenSet[str]]]:
+    """Entry script -> the options (``deepspeed``, ``deepspeed=cfgs/zero3.json``: lint/recipes.py) of each
+    DeepSpeed launch of stage 3 or unknown stage that starts it."""
+    out: Dict[str, List[FrozenSet[str]]] = {}
+    for r in recipes:
+        if r.entry is not None and r.stage in (3, None):
+            out.setdefault(os.path.normpath(r.entry), []).append(frozenset(r.flags))
+    return out

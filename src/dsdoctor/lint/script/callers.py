@@ -1,0 +1,260 @@
+"""A function that runs only when its callers' option is set: every call sits under an option gate.
+
+A finding in a top-level function (or class) of a module that a ZeRO-3 launch imports by name runs only when the
+function is called. Where every use of its name, in every project file a ZeRO-3 launch reaches (the module itself
+included), sits in the body of an ``if`` on an option that none of the ZeRO-3 launches reaching that file passes
+(``if cfg.do_merge_lora and ...: merge_lora(cfg)``, :mod:`.flags`), the finding is info: "only with --X".
+
+Conservative: a name bound under another name (``import merge_lora as m``), named in a string (``getattr``, a
+registry; a docstring or ``__all__`` is none), used outside such a gate, a caller file that does not parse, or a
+module imported whole (any of its names may be used) keeps the severity.
+
+Where no launch reaches the file (its ZeRO-3 context is the project's, from a stage-3 config somewhere): a class
+or function that no other Python file of the project names (an import or ``__all__`` entry aside) and that the
+file's own ``__main__`` block uses, a block calling no other function of the project, in a file that names no
+Trainer, accelerate or DeepSpeed (a standalone scorer beside the training code: it runs as its own process, which
+never sets ZeRO-3 up), is info.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Dict, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from ..discover import _read
+from ..target import Target
+from .flags import Gates, is_open, option_gates, shown
+from .source import Source, parse
+
+
+def caller_flag(t: Target, module: Any, src: Any, line: int, cache: Dict[str, Any]) -> Optional[str]:
+    """Why the top-level function or class holding ``line`` of ``t`` does not run in the ZeRO-3 launches as they
+    are (module doc): "--X: every use of f() is behind it ..." or "f() is used only in a ``__main__`` block ...";
+    None when it may run."""
+    path = os.path.normpath(t.path)
+    taken = t.usage.imported.get(path)
+    if not taken:
+        return None  # not imported by a ZeRO-3 launch, or imported whole (any name may be used)
+    tops = [s for s in module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))]
+    hold = next((s for s in tops if src.positions[s].start.line <= line <= src.positions[s].end.line), None)
+    if hold is None or hold.name.value not in taken or sum(s.name.value == hold.name.value for s in tops) != 1:
+        return None
+    name = hold.name.value
+    key = "callers:" + name
+    if key not in cache:
+        cache[key] = _callers(t, path, src, hold, name)
+    return cache[key]  # type: ignore[no-any-return]
+
+
+def _callers(t: Target, path: str, own: Any, hold: Any, name: str) -> Optional[str]:
+    word = re.compile(r"\b" + re.escape(name) + r"\b")
+    files = sorted({f for f, (zero3, _) in t.usage.launches.items() if zero3} | {path})
+    gates: List[str] = []
+    mains: List[str] = []
+    for f in files:
+        if f == path:
+            src = own
+        else:
+            text = _read(f)
+            if not word.search(text):
+                continue
+            src = parse(Source(f, text, "utf-8"))
+            if src.module is None:
+                return None
+        passed = t.usage.zero3_flags.get(f)
+        if passed is None:
+            return None
+        got = _uses(src, name, passed, id(hold.name) if f == path else None, f not in t.usage.entries)
+        if got is None or any(g is None for g in got[0]):
+            return None
+        gates += [g for g in got[0] if g is not None]
+        mains += [f] if got[1] else []
+    if gates:
+        return f"only with --{gates[0]}: every use of {name}() in the files its ZeRO-3 launches run is behind it, and none " \
+               "passes it"
+    if mains:
+        return f"{name}() is used only in the __main__ block of {mains[0]}, which no DeepSpeed launch starts"
+    return None
+
+
+def _is_main(test: Any) -> bool:
+    return isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value == "__name__"
+
+
+def _uses(src: Any, name: str, passed: Any, skip: Optional[int],
+          main_dead: bool) -> Optional[Tuple[List[Optional[str]], bool]]:
+    """The option gating each use of ``name`` in ``src`` (None for a use no such gate holds), and whether a use in
+    the module's ``__main__`` block was left out (``main_dead``: the file is no launch's entry, so that block never
+    runs); None when the name is imported under another name or a string names it (not ``__all__``'s)."""
+    uses: List[Tuple[int, int]] = []
+    bad = False
+    main = False
+    word = re.compile(r"\b" + re.escape(name) + r"\b")
+    keywords: Set[int] = set()
+
+    class Visit(cst.CSTVisitor):
+        def visit_ImportAlias(self, node: Any) -> bool:
+            nonlocal bad
+            if node.asname is not None and word.search(cst.Module([]).code_for_node(node.name)):
+                bad = True
+            return False  # an import line is no use
+
+        def visit_If(self, node: Any) -> bool:
+            nonlocal main
+            if main_dead and _is_main(node.test) and any(node is st for st in src.module.body):
+                main = main or bool(word.search(cst.Module([]).code_for_node(node.body)))
+                return False
+            return True
+
+        def visit_Assign(self, node: Any) -> bool:  # ``__all__ = [...]``: an export list, no use
+            return not any(isinstance(x.target, cst.Name) and x.target.value == "__all__" for x in node.targets)
+
+        def visit_Expr(self, node: Any) -> bool:
+            return not isinstance(node.value, (cst.SimpleString, cst.ConcatenatedString))  # a docstring: no use
+
+        def visit_Arg(self, node: Any) -> None:
+            if node.keyword is not None:
+                keywords.add(id(node.keyword))
+
+        def visit_SimpleString(self, node: Any) -> None:
+            nonlocal bad
+            bad = bad or bool(word.search(node.value))
+
+        def visit_Name(self, node: Any) -> None:
+            if node.value == name and id(node) != skip and id(node) not in keywords:
+                r = src.positions[node]
+                uses.append((r.start.line, r.start.column))
+
+    src.module.visit(Visit())
+    if bad:
+        return None
+    gates: Gates = option_gates(src)
+    out: List[Optional[str]] = []
+    for pos in uses:
+        hit = [" or --".join(shown(x) for x in sorted(f)) for start, end, f in gates
+               if start <= pos < end and not any(is_open(x, passed) for x in f)]
+        out.append(hit[0] if hit else None)
+    return out, main
+
+
+# what sets up DeepSpeed in a process (a Trainer, its arguments, accelerate, the DeepSpeed API)
+_SETS_UP = re.compile(r"\bdeepspeed\b|Trainer\b|TrainingArguments\b|HfDeepSpeedConfig|\bAccelerator\b|\baccelerate\b|"
+                      r"\btrl\b", re.I)
+_SKIP_DIRS = ("node_modules", "site-packages", "venv", "__pycache__")
+
+
+def main_only(t: Target, module: Any, src: Any, line: int, cache: Dict[str, Any]) -> Optional[str]:
+    """Where no launch reaches the file (its ZeRO-3 context is the project's): the top-level class or function
+    holding ``line`` that the project uses only in this file's own ``__main__`` block, a block that calls no other
+    function of the project, in a file that sets up no DeepSpeed (a standalone scorer next to the training code):
+    why it does not run under ZeRO-3; None otherwise."""
+    tops = [s for s in module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))]
+    hold = next((s for s in tops if src.positions[s].start.line <= line <= src.positions[s].end.line), None)
+    if hold is None or sum(s.name.value == hold.name.value for s in tops) != 1 or _SETS_UP.search(src.text):
+        return None
+    name = hold.name.value
+    key = "main_only:" + name
+    if key not in cache:
+        cache[key] = _main_only(t, src, hold, name)
+    return cache[key]  # type: ignore[no-any-return]
+
+
+def _main_only(t: Target, own: Any, hold: Any, name: str) -> Optional[str]:
+    path = os.path.normpath(t.path)
+    root = _project_root(path)
+    if root is None or not _main_calls_local(own, name, root):
+        return None
+    got = _uses(own, name, set(), id(hold.name), True)
+    if got is None or got[0] or not got[1]:
+        return None
+    word = re.compile(r"\b" + re.escape(name) + r"\b")
+    for f in _py_files(root):
+        if os.path.samefile(f, path):
+            continue
+        text = _read(f)
+        if not word.search(text):
+            continue
+        other = _uses(parse(Source(f, text, "utf-8")), name, set(), None, False) if parses_fast(text) else None
+        if other is None or other[0]:
+            return None
+    return f"{name}() is used only in the __main__ block of {t.path}, which sets up no DeepSpeed"
+
+
+def parses_fast(text: str) -> bool:
+    import ast
+
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _project_root(path: str) -> Optional[str]:
+    """The topmost directory above ``path`` that is a project (.git or pyproject.toml)."""
+    from ..discover import is_project
+
+    d, top = os.path.dirname(os.path.abspath(path)), None
+    while True:
+        if is_project(d):
+            top = d
+        if os.path.dirname(d) == d:
+            return top
+        d = os.path.dirname(d)
+
+
+def _py_files(root: str) -> List[str]:
+    out: List[str] = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = [x for x in dirs if not x.startswith(".") and x not in _SKIP_DIRS]
+        out += [os.path.join(d, f) for f in files if f.endswith(".py")]
+    return out
+
+
+def _main_calls_local(src: Any, name: str, root: str) -> bool:
+    """Does the one ``__main__`` block call only ``name``, methods of local values and functions of installed
+    packages (no other function of the project, which might set up DeepSpeed)?"""
+    project: Set[str] = set()
+    star = False
+
+    def ours(mod: str) -> bool:
+        first = mod.split(".")[0]
+        return bool(first) and (os.path.exists(os.path.join(root, first)) or
+                                os.path.exists(os.path.join(root, first + ".py")))
+
+    class Imports(cst.CSTVisitor):
+        def visit_Import(self, node: Any) -> None:
+            for a in node.names:
+                mod = cst.Module([]).code_for_node(a.name)
+                if ours(mod):
+                    project.add(a.asname.name.value if a.asname else mod.split(".")[0])
+
+        def visit_ImportFrom(self, node: Any) -> None:
+            nonlocal star
+            mod = cst.Module([]).code_for_node(node.module) if node.module is not None else ""
+            if not (node.relative or ours(mod)):
+                return
+            if isinstance(node.names, cst.ImportStar):
+                star = True
+                return
+            project.update(cst.Module([]).code_for_node(a.asname.name if a.asname else a.name) for a in node.names)
+
+    src.module.visit(Imports())
+    mains = [st for st in src.module.body if isinstance(st, cst.If) and _is_main(st.test)]
+    called: Set[str] = set()
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: Any) -> None:
+            f = node.func
+            while isinstance(f, cst.Attribute):
+                f = f.value
+            if isinstance(f, cst.Name):
+                called.add(f.value)
+
+    for m in mains:
+        m.visit(Calls())
+    tops = {st.name.value for st in src.module.body if isinstance(st, (cst.FunctionDef, cst.ClassDef))}
+    return len(mains) == 1 and not star and not (called & (project | tops)) - {name}

@@ -1,0 +1,3 @@
+from .scorer import Scorer
+
+__all__ = ["Scorer"]
