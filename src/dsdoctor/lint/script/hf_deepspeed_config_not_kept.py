@@ -79,8 +79,9 @@ def _model_built_after(c: Any, e: Any) -> bool:
         if not c.src.positions[fn].start.line <= r.start.line <= c.src.positions[fn].end.line:
             continue
         targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-        if any(_MODEL.fullmatch(t.attr.value if isinstance(t, cst.Attribute) else getattr(t, "value", "") or "")
-               for t in targets):
+        # a name or an attribute (self.model); a subscript (parts[k] = f()) or a tuple names no model
+        if any(_MODEL.fullmatch(t.attr.value if isinstance(t, cst.Attribute) else t.value if isinstance(t, cst.Name)
+                                else "") for t in targets):
             return True
     return False
 
@@ -108,5 +109,9 @@ RULE = Rule(
                      'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n', (("zero3", True),),
                      fixed='from transformers.integrations import HfDeepSpeedConfig\n'
                            'dschf = HfDeepSpeedConfig(ds_config)\n'
-                           'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n'),),
+                           'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n'),
+             # a local freed on return; what the function builds later is a dict's items, no model
+             Example('import deepspeed\nfrom transformers.integrations import HfDeepSpeedConfig\n\n\n'
+                     'def setup(ds_config, names):\n    dschf = HfDeepSpeedConfig(ds_config)\n    sizes = {}\n'
+                     '    for n in names:\n        sizes[n] = len(n)\n    return sizes\n', (("zero3", True),))),
 )
