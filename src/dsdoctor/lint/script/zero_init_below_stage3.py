@@ -2,8 +2,10 @@
 
 ``zero.Init`` partitions every parameter it sees whatever the config's stage (DeepSpeed 0.15.4 and 0.19.8: the
 weight becomes shape ``(0,)``, ``ds_shape`` the real one); only the stage-3 engine gathers them again. Below
-stage 3 ``deepspeed.initialize`` succeeds and the first forward fails in ``deepspeed/runtime/zero/linear.py``
-(``RuntimeError: mat2 must be a matrix, got 1-D tensor``). Checked by tests/oracle/test_zero_init_oracle.py.
+stage 3 ``deepspeed.initialize`` succeeds and the first forward fails on an empty weight: in
+``deepspeed/runtime/zero/linear.py`` (``RuntimeError: mat2 must be a matrix, got 1-D tensor``; also with
+``mem_efficient_linear=False`` on 0.19.8), or in torch's embedding (``'weight' must be 2-D``) when an embedding
+comes first. Checked by tests/oracle/test_zero_init_oracle.py.
 """
 
 from __future__ import annotations
@@ -41,12 +43,11 @@ def _is_true(node: Any) -> bool:
 
 
 def _always_enabled(call: Any) -> bool:
-    """``enabled=`` absent or literally True (and the default ``mem_efficient_linear``); no ``*args`` /
-    ``**kwargs`` that could carry either."""
+    """``enabled=`` absent or literally True; no ``*args`` / ``**kwargs`` that could carry it."""
     if any(a.star for a in call.args) or sum(1 for a in call.args if a.keyword is None) > _ENABLED_AT:
         return False
     for a in call.args:
-        if a.keyword is not None and a.keyword.value in ("enabled", "mem_efficient_linear") and not _is_true(a.value):
+        if a.keyword is not None and a.keyword.value == "enabled" and not _is_true(a.value):
             return False
     return True
 
@@ -131,8 +132,8 @@ def check(t: Target) -> Iterator[Hit]:
     for call in _calls(c):
         yield from emit(RULE, t, call,
                         f"deepspeed.zero.Init always enabled under ZeRO stage {stage} ({why}): parameters partitioned "
-                        "by zero.Init are never gathered below stage 3: the first forward fails (RuntimeError in "
-                        "deepspeed/runtime/zero/linear.py)",
+                        "by zero.Init are never gathered below stage 3: the first forward fails (RuntimeError on an "
+                        "empty weight, e.g. in deepspeed/runtime/zero/linear.py)",
                         fixes=(Fix("build the model outside zero.Init, or pass enabled= tied to stage 3 "
                                    "(enabled=(stage == 3))", "safe"),))
 
@@ -148,9 +149,9 @@ RULE = Rule(
              "(or `--zero-stage` 0-2). Silent where the stage is unknown or 3, or `enabled=` is an expression.",
         why="zero.Init partitions the parameters whatever the config's stage (each weight becomes an empty tensor "
             "with its real shape in `ds_shape`); only the stage-3 engine gathers them. Below stage 3 "
-            "`deepspeed.initialize` succeeds and the first forward raises `RuntimeError: mat2 must be a matrix, "
-            "got 1-D tensor` in deepspeed/runtime/zero/linear.py (DeepSpeed 0.15.4 and 0.19.8, checked by running "
-            "them).",
+            "`deepspeed.initialize` succeeds and the first forward raises a RuntimeError on the empty weight: "
+            "`mat2 must be a matrix, got 1-D tensor` in deepspeed/runtime/zero/linear.py, or `'weight' must be 2-D` "
+            "from an embedding (DeepSpeed 0.15.4 and 0.19.8, checked by running them).",
         fix="Build the model outside zero.Init below stage 3, or pass `enabled=` tied to the stage "
             "(`deepspeed.zero.Init(config_dict_or_path=cfg, enabled=stage == 3)`).",
         section="Script"),
@@ -159,7 +160,13 @@ RULE = Rule(
                    '    model = build()\n', (("zero_stage", 2), ("zero3", False), ("zero3_source", "--zero-stage 2"))),
            Example('import deepspeed\nwith deepspeed.zero.Init(config_dict_or_path=cfg):\n    model = build()\n',
                    (("zero_stage", 3), ("zero3", True), ("zero3_source", "--zero-stage 3")),
-                   note="stage 3: the engine gathers the partitions"),),
+                   note="stage 3: the engine gathers the partitions"),
+           Example('import deepspeed\nif stage == 3:\n    with deepspeed.zero.Init(config_dict_or_path=cfg):\n'
+                   '        model = build()\n', (("zero_stage", 2), ("zero3", False), ("zero3_source", "--zero-stage 2")),
+                   note="under a condition lint does not judge"),),
     invalid=(Example('import deepspeed\nwith deepspeed.zero.Init(config_dict_or_path=cfg, enabled=True):\n'
-                     '    model = build()\n', (("zero_stage", 2), ("zero3", False), ("zero3_source", "--zero-stage 2"))),),
+                     '    model = build()\n', (("zero_stage", 2), ("zero3", False), ("zero3_source", "--zero-stage 2"))),
+             Example('from deepspeed import zero\nif __name__ == "__main__":\n    with zero.Init():\n'
+                     '        model = build()\n', (("zero_stage", 1), ("zero3", False), ("zero3_source", "--zero-stage 1")),
+                     note="the __main__ guard is no condition on the stage"),),
 )
