@@ -29,7 +29,7 @@ SERIAL_FILES = {
     "tests/oracle/test_api_oracle.py", "tests/oracle/test_estimate_memory_oracle.py", "tests/oracle/test_explain_oracle.py",
     "tests/oracle/test_lint_engine_oracle.py", "tests/oracle/test_lint_launcher_oracle.py", "tests/oracle/test_lint_oracle.py",
     "tests/oracle/test_multinode_oracle.py", "tests/oracle/test_script_lint_oracle.py", "tests/oracle/test_smoke_oracle.py",
-    "tests/test_multinode.py", "tests/test_multinode_netns.py",
+    "tests/oracle/test_zero_init_oracle.py", "tests/test_multinode.py", "tests/test_multinode_netns.py",
 }
 
 

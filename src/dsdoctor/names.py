@@ -122,6 +122,7 @@ PEFT_CHECKPOINTING_REENTRANT = "peft-checkpointing-reentrant"
 ZERO3_UNSAFE_SAVE = "zero3-unsafe-save"
 ZERO3_SAVE_ON_RANK0_ONLY = "zero3-save-on-rank0-only"
 LINT_ANALYSIS_FAILED = "lint-analysis-failed"
+ZERO_INIT_BELOW_STAGE3 = "zero-init-below-stage3"
 ESTIMATE_NOTHING_FITS = "estimate-nothing-fits"
 SMOKE_FAILED = "smoke-failed"
 SMOKE_TIMEOUT = "smoke-timeout"
@@ -277,7 +278,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     ACCELERATE_YAML_UNKNOWN_DEEPSPEED_KEY: ("DS426", "lint"),
     DS_CONFIG_GIVEN_TWICE: ("DS427", "lint"),
     ACCELERATE_YAML_GRADIENT_CLIPPING_UNSET: ("DS430", "lint"),
-    # DS5xx: training scripts (lint); next free: DS513
+    # DS5xx: training scripts (lint); next free: DS514
     SCRIPT_UNPARSEABLE: ("DS500", "lint"),
     DEVICE_MAP_REQUIRES_LOW_CPU_MEM_USAGE: ("DS501", "lint"),
     MODEL_LOADED_BEFORE_DS_CONFIG: ("DS502", "lint"),
@@ -291,6 +292,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     ZERO3_UNSAFE_SAVE: ("DS510", "lint"),
     ZERO3_SAVE_ON_RANK0_ONLY: ("DS511", "lint"),
     LINT_ANALYSIS_FAILED: ("DS512", "lint"),
+    ZERO_INIT_BELOW_STAGE3: ("DS513", "lint"),
     # DS6xx: estimate and smoke runs; next free: DS616
     ESTIMATE_NOTHING_FITS: ("DS601", "estimate"),
     SMOKE_FAILED: ("DS610", "smoke"),

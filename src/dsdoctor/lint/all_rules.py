@@ -38,6 +38,7 @@ from .script import (
     zero3_save_on_rank0_only,
     zero3_unsafe_save,
     zero3_unsupported_quantization,
+    zero_init_below_stage3,
 )
 
 LAUNCH_RULES: Tuple[Rule, ...] = (
@@ -68,6 +69,7 @@ SCRIPT_RULES: Tuple[Rule, ...] = (
     zero3_unsupported_quantization.RULE,
     zero3_device_map_conflict.RULE,
     zero3_low_cpu_mem_usage_conflict.RULE,
+    zero_init_below_stage3.RULE,
 )
 # ``unused-suppression`` and ``lint-analysis-failed`` apply to every kind (lint_target reports them: after the
 # other rules ran on the file, and when analysing the file raised).

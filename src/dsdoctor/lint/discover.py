@@ -17,8 +17,7 @@ from .recipe import Recipe, resolve
 
 # Never walked into (as ruff's default excludes; hidden directories are skipped too, and any directory holding a
 # virtualenv's pyvenv.cfg or conda's conda-meta); a directory named on the command line is still linted.
-SKIP_DIRS = {"venv", "node_modules", "__pycache__", "site-packages", "__pypackages__", "_build", "buck-out", "build",
-             "dist"}
+SKIP_DIRS = {"venv", "node_modules", "__pycache__", "site-packages", "__pypackages__", "_build", "buck-out", "build", "dist"}
 ENV_MARKERS = ("pyvenv.cfg", "conda-meta")
 TEST_DIRS = {"tests", "test", "testing"}  # skipped by check's project lint (lint . still reads them)
 PROJECT_MARKERS = (".git", "pyproject.toml")  # check lints the directory it starts in only when it is a project
@@ -61,6 +60,7 @@ class Found:
     config_world: Dict[str, Tuple[int, str]] = field(default_factory=dict)
     recipe_loaded: Set[str] = field(default_factory=set)  # configs whose loaded_by a recipe decided
     launches: Dict[str, Tuple[Optional[bool], str]] = field(default_factory=dict)
+    lower_stages: Dict[str, Tuple[int, str]] = field(default_factory=dict)  # file -> ZeRO stage 0-2 of every launch, why
     never_zero3: Dict[str, str] = field(default_factory=dict)
     imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)  # modules of ZeRO-3 launches -> names used
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # file -> options its ZeRO-3 launches pass
@@ -124,8 +124,7 @@ def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES,
     """Files lint reads under ``root`` (``max_depth`` directory levels below it; None = all), without what git
     ignores (.gitignore), hidden directories, virtualenvs, site-packages, node_modules and templates (``{{`` in
     the name: cookiecutter, Jinja); ``tests=False`` also leaves out test directories. At ``max_files`` files
-    the walk stops: ``stopped`` (when given) gets a line saying where, so that what was not read is said, not
-    silently dropped."""
+    the walk stops: ``stopped`` (when given) gets a line saying where, so that what was not read is said, not silently dropped."""
     out: List[str] = []
     base = root.rstrip(os.sep).count(os.sep)
     ignored = Ignored(root)

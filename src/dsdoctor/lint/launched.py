@@ -226,7 +226,7 @@ def _model(root: str, found: "Found") -> None:
     found.plain_classes |= plain_classes(pyfiles)
     found.own_setup.update(own_setup([r for r in every if r.entry in entries.graph], started, entries, kinds))
     if started:
-        found.launches.update(_contexts(started, entries, found.imported, found.zero3_flags))
+        found.launches.update(_contexts(started, entries, found.imported, found.zero3_flags, found.lower_stages))
     for r in recipes:  # a ZeRO-3 launch of a script outside the directories linted (``deepspeed ../train.py``)
         if r.stage == 3 and r.entry is not None and r.entry not in entries.graph and r.entry.endswith(".py"):
             found.launches.setdefault(os.path.normpath(r.entry), (True, f"{r.stage_source}, the launch of {r.entry}"))
@@ -248,20 +248,24 @@ def _unrun(recipes: List[Recipe], graph: Graph, root: str, found: "Found") -> No
 
 
 def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Optional[Set[str]]],
-              flags: Dict[str, Set[str]]) -> Dict[str, Tuple[Optional[bool], str]]:
+              flags: Dict[str, Set[str]], stages: Dict[str, Tuple[int, str]]) -> Dict[str, Tuple[Optional[bool], str]]:
     """Each Python file -> (True, why) if a ZeRO-3 recipe reaches it, (False, why) if no recipe of unknown stage
     reaches it either; files a recipe of unknown stage reaches are left to the project-wide context. The modules
     of a ZeRO-3 launch whose files register DeepSpeed (Trainer, accelerate, deepspeed ...) go to ``imported``:
     they run in a ZeRO-3 process even when they do not train themselves, with the names the launch takes from
-    them (the functions it can call; None: any). ``flags``: per file, the options its ZeRO-3 launches pass."""
+    them (the functions it can call; None: any). ``flags``: per file, the options its ZeRO-3 launches pass.
+    ``stages``: per file every recipe reaching it runs at a known stage 0-2, (the first one's stage, why)."""
     zero3: Dict[str, str] = {}
     unknown: Set[str] = set()
     lower: Dict[str, str] = {}
+    seen: Dict[str, List[Tuple[int, str]]] = {}  # file -> (stage, why) of each recipe of known stage reaching it
     for r in recipes:
         assert r.entry is not None
         registers = entries.uses(r.entry, "registers")
         for f in entries.reached(r.entry):
             via = "" if f == r.entry else ", whose imports reach this file"
+            if r.stage is not None:
+                seen.setdefault(f, []).append((r.stage, f"{r.stage_source}{via}"))
             if r.stage == 3 and (registers or f == r.entry):
                 zero3.setdefault(f, f"{r.stage_source}, the launch of {r.entry}{via}")
                 flags.setdefault(f, set()).update(r.flags)
@@ -283,6 +287,8 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
             continue
         else:
             out[f] = (False, lower.get(f, "no DeepSpeed launch of the project reaches it"))
+            if f in seen and all(s in (0, 1, 2) for s, _ in seen[f]):
+                stages[f] = seen[f][0]
     return out
 
 

@@ -60,6 +60,10 @@ class Usage:
     named_files: Set[str] = field(default_factory=set)
     launches: Dict[str, Tuple[Optional[bool], str]] = field(default_factory=dict)  # script -> ZeRO-3 of its launches
     never_zero3: Dict[str, str] = field(default_factory=dict)  # script -> why it never runs under ZeRO-3
+    # script -> (stage, why): every launch of the project reaching it runs ZeRO stage 0, 1 or 2 (lint/launched.py);
+    # ``zero_stage``: the stage ``--zero-stage`` gives every script (zero3_source says so)
+    lower_stages: Dict[str, Tuple[int, str]] = field(default_factory=dict)
+    zero_stage: Optional[int] = None
     # modules a ZeRO-3 training launch imports (not its entry) -> the names it takes from them (None: any)
     imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # script -> options its ZeRO-3 launches pass

@@ -3,9 +3,10 @@ project's context before parsing (issue 18: libcst's parse is most of a whole-re
 
 :func:`dsdoctor.lint.script.make_target` decides a file's ZeRO-3 context; when it is off, only the rules that do
 not depend on it can fire (``device-map-requires-low-cpu-mem-usage``, ``removed-transformers-deepspeed-import``,
-``ds-skip-cuda-check-ineffective``, the inline ds_config variants, ``script-unparseable``). A file is *quiet* when
+``ds-skip-cuda-check-ineffective``, ``zero-init-below-stage3``, the inline ds_config variants,
+``script-unparseable``). A file is *quiet* when
 
-- its text lacks what those rules look for (:func:`ungated`: ``deepspeed`` with ``initialize`` or a
+- its text lacks what those rules look for (:func:`ungated`: ``deepspeed`` with ``initialize``, ``Init`` or a
   transformers import, ``HfDeepSpeedConfig``, ``DS_SKIP_CUDA_CHECK``, ``low_cpu_mem_usage`` with
   ``device_map`` at a ``from_pretrained``), and
 - either the text lacks what every other rule's events need (:func:`gated`: a per-rule necessary condition in
@@ -43,10 +44,10 @@ _ARG_CLASSES = tuple(c for c in TF.ZERO3_REGISTERING_CLASSES if c not in ("Accel
 _ARGS = "|".join(_ARG_CLASSES)
 _SP = r"(?:\s|\\)"  # whitespace or a line continuation
 # What the script rules that fire without a ZeRO-3 context look for, with ``deepspeed`` in the text: a raw
-# deepspeed.initialize (inline configs), an import of transformers.deepspeed (``from transformers import
-# deepspeed``); :func:`ungated` also looks for HfDeepSpeedConfig, DS_SKIP_CUDA_CHECK and low_cpu_mem_usage with
-# device_map.
-UNGATED = re.compile(rf"\binitialize\b|transformers{_SP}*\.{_SP}*deepspeed|"
+# deepspeed.initialize (inline configs), deepspeed.zero.Init (below stage 3), an import of transformers.deepspeed
+# (``from transformers import deepspeed``); :func:`ungated` also looks for HfDeepSpeedConfig, DS_SKIP_CUDA_CHECK
+# and low_cpu_mem_usage with device_map.
+UNGATED = re.compile(rf"\binitialize\b|\bInit\b|transformers{_SP}*\.{_SP}*deepspeed|"
                      rf"\bfrom{_SP}+transformers{_SP}+import{_SP}*(?:\([^)]*|(?:[^\n;\\]|\\\n)*)\bdeepspeed\b")
 # What script_zero3 reads a config from: a ``deepspeed=`` keyword, a ``deepspeed`` dataclass field or argparse
 # dest (``--deepspeed``), HfDeepSpeedConfig, DeepSpeedPlugin; or a config keyword of an initialize call or of
@@ -116,7 +117,7 @@ GATED: Dict[str, Callable[[str], bool]] = {
 # the script rules :func:`ungated` stands for (and the inline ds_config variants, found by deepspeed.initialize /
 # HfDeepSpeedConfig); every other script rule has its entry in GATED (tests/test_lint_quiet.py)
 UNGATED_RULES = (N.DEVICE_MAP_REQUIRES_LOW_CPU_MEM_USAGE, N.REMOVED_TRANSFORMERS_DEEPSPEED_IMPORT,
-                 N.DS_SKIP_CUDA_CHECK_INEFFECTIVE, N.SCRIPT_UNPARSEABLE)
+                 N.DS_SKIP_CUDA_CHECK_INEFFECTIVE, N.SCRIPT_UNPARSEABLE, N.ZERO_INIT_BELOW_STAGE3)
 
 
 def gated(text: str) -> bool:

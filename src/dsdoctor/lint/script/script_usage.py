@@ -31,12 +31,14 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
     base.named_files = {os.path.normpath(p) for p in paths if p.endswith(".py") and os.path.isfile(p)}
     if zero_stage is not None:
         base.zero3, base.zero3_source = zero_stage == 3, f"--zero-stage {zero_stage}"
+        base.zero_stage = zero_stage
     else:
         base.zero3, base.zero3_source, base.zero3_files = project_zero3(kinds, _read)
         base.zero3_yamls = {f for f in base.zero3_files if kinds.get(f) == "accelerate"}
         if found is not None:
             base.launches = dict(found.launches)
             base.never_zero3 = dict(found.never_zero3)
+            base.lower_stages = dict(found.lower_stages)
             base.imported = dict(found.imported)
             base.zero3_flags = dict(found.zero3_flags)
             base.zero3_defaults = dict(found.zero3_defaults)
