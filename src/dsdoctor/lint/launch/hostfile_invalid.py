@@ -6,6 +6,7 @@ import re
 from typing import Dict, Iterator, List, Tuple
 
 from ... import names as N
+from ...knowledge import ds_launcher as K
 from ...launcherfiles import hostfile_problems
 from ...model import Severity
 from ..rule import Example, Hit, Rule, spec
@@ -20,7 +21,6 @@ _PLACEHOLDER = re.compile(r"^\S+\s+slots=(?:<[^>]+>|\{[^}]+\}|\$\{?\w+\}?|[A-Z][
 # a host name that reads as a placeholder to fill in: node_ip, <ip>, {host}, $NODE, xxx.xxx.xxx.xxx (a host name
 # has no "_", "<", "{" or "$": RFC 1123 allows letters, digits, "-" and "."), never worker-0 or 10.0.0.1
 _PLACEHOLDER_HOST = re.compile(r"^(?:\S*[_<>{}$]\S*|(?i:x+(?:\.x+){3}))$")
-_ENTRY = re.compile(r"^\S+\s+slots=\d+$")
 # a whole line that reads as a placeholder: a host written as a bracketed phrase ("[master address] slots=8",
 # "<worker ip> slots=8"), or an ellipsis line standing for "more hosts here"
 _PLACEHOLDER_LINE = re.compile(r"^(?:\.{3,}|\u2026|(?:\[[^\]]+\]|<[^>]+>|\{[^}]+\})\s+slots=\S+)$")
@@ -37,7 +37,7 @@ def _template(t: Target, hosts: Dict[str, int], problems: List[Tuple[int, str]])
             all(_PLACEHOLDER_HOST.match(_line(t.text, off).split()[0]) for off, _ in problems):
         return "the host names are placeholders"
     bad = [ln.strip() for ln in t.text.splitlines() if ln.strip() and not ln.strip().startswith("#")
-           and not _ENTRY.match(ln.strip())]  # the launcher stops at the first; a template has no real bad line
+           and not re.search(K.HOSTFILE_LINE, ln.strip())]  # the launcher stops at the first; a template has no real bad line
     if bad and all(_PLACEHOLDER_LINE.match(ln) for ln in bad):
         return "the hosts are bracketed placeholders or an ellipsis"
     return ""
