@@ -24,7 +24,7 @@ from .closure import Verdicts
 from .defaults import merge
 from .discover import TEST_DIRS, _read
 from .no_deepspeed import REASON, uses_deepspeed
-from .plain_classes import plain_classes
+from .plain_classes import plain_classes, unbound_imports
 from .reach import Graph, Memo, _resolve, import_graph, reach
 from .recipe import Recipe
 from .recipes import read_recipes
@@ -223,7 +223,7 @@ def _model(root: str, found: "Found") -> None:
                 found.never_zero3[f] = f"it uses {engine}, not DeepSpeed"
     started = [r for r in recipes if r.entry is not None and r.entry in entries.graph]
     found.entries.update(r.entry for r in started if r.entry is not None)
-    found.plain_classes |= plain_classes(pyfiles)
+    found.plain_classes |= plain_classes(pyfiles, unbound_imports(named))
     found.own_setup.update(own_setup([r for r in every if r.entry in entries.graph], started, entries, kinds))
     if started:
         found.launches.update(_contexts(started, entries, found.imported, found.zero3_flags, found.lower_stages))

@@ -5,17 +5,22 @@ Transformers' TrainingArguments, a TRL config or anything else outside the proje
 only a TrainingArguments (or a subclass) registers the DeepSpeed config with Transformers (its ``__post_init__``
 makes the HfTrainerDeepSpeedConfig that ``is_deepspeed_zero3_enabled`` reads). An inference or chat script that
 parses plain argument classes this way is no training script (lint/script ``_trains``).
+
+A class name a file imports from a module of the project that never mentions it (no star import either) is counted
+with them: the import raises ImportError, so a parser over it never runs (a chat script left behind when the
+project renamed its argument classes), unless the project defines a class of that name elsewhere.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Dict, Iterable, List, Set
+from typing import Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 from ..knowledge import transformers as TF
 from .discover import _read
 
 _CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?[ \t]*:", re.M)
+_STAR = re.compile(r"\bimport[ \t(]+\*")
 _REGISTERING = re.compile(rf"^(?:{'|'.join(TF.ZERO3_REGISTERING_CLASSES)}|\w*TrainingArguments|\w*Config)$")
 
 
@@ -28,10 +33,24 @@ def _bases(raw: str) -> List[str]:
     return out
 
 
-def plain_classes(files: Iterable[str]) -> Set[str]:
+def unbound_imports(named: Mapping[Tuple[str, str], Optional[Set[str]]]) -> Set[str]:
+    """Capitalised names some file imports from a project module (``named``: reach.import_graph's edges with the
+    names taken) whose text never has them, with no star import or module ``__getattr__``: the import fails."""
+    out: Set[str] = set()
+    for (_, imported), names in named.items():
+        wanted = [n for n in names or () if n[:1].isupper()]
+        if wanted:
+            text = _read(imported, 4 * 2**20)
+            if not _STAR.search(text) and "__getattr__" not in text:  # a lazy module binds names on demand
+                out.update(n for n in wanted if n not in text)
+    return out
+
+
+def plain_classes(files: Iterable[str], unbound: Iterable[str] = ()) -> Set[str]:
     """The names of classes defined in ``files`` (every definition, where a name has several) whose bases are
     ``object`` or other plain classes of the project; never a name of a registering class (TrainingArguments,
-    a TRL ``...Config``, Accelerator ...), whatever its bases."""
+    a TRL ``...Config``, Accelerator ...), whatever its bases. ``unbound`` (:func:`unbound_imports`) names no
+    class of ``files`` defines are plain too: nothing binds them."""
     defs: Dict[str, List[List[str]]] = {}
     for f in files:
         text = _read(f, 4 * 2**20)
@@ -49,4 +68,4 @@ def plain_classes(files: Iterable[str]) -> Set[str]:
             if all(b == "object" or b in plain for bases in all_bases for b in bases):
                 plain.add(name)
                 grew = True
-    return plain
+    return plain | {n for n in unbound if n not in defs and not _REGISTERING.match(n)}

@@ -141,6 +141,7 @@ class Script(cst.CSTVisitor):
         self._seq = 0
         self.name_count: Dict[str, int] = {}  # Name nodes by text (a function's own name counts once)
         self.methods: Set[int] = set()  # id() of the FunctionDef nodes inside a class (called through objects)
+        self.method_class: Dict[int, str] = {}  # id() of such a FunctionDef -> the name of its innermost class
         self.attr_assigns: List[Tuple[str, Any, Any, Scope]] = []  # ``obj.attr = value`` that can run: (attr, value, stmt, scope)
         self.dead_calls: Set[int] = set()  # id() of the calls in branches a ZeRO-3 run does not take
         self.if_tests: List[Tuple[Any, Scope, Optional[bool]]] = []  # (test, scope, what this pass decided)
@@ -232,6 +233,7 @@ class Script(cst.CSTVisitor):
         self.functions.setdefault(node.name.value, s)
         if self._class:
             self.methods.add(id(node))
+            self.method_class[id(node)] = self._class[-1].name.value
         self.all_scopes.append(s)
         self.scopes.append(s)
 

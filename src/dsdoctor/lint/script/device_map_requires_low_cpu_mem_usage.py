@@ -37,6 +37,10 @@ def check(t: Target) -> Iterator[Hit]:
                         severity=Severity.ERROR if raises else Severity.WARNING, evidence=ev)
 
 
+_SCORER = ("class Scorer:\n"
+           "    def __init__(self, name, low_cpu_mem_usage=False):\n"
+           "        self.model = AutoModelForCausalLM.from_pretrained(\n"
+           "            name, device_map=\"auto\", low_cpu_mem_usage=low_cpu_mem_usage)\n\n\n")
 RULE = Rule(
     spec(
         N.DEVICE_MAP_REQUIRES_LOW_CPU_MEM_USAGE,
@@ -51,7 +55,11 @@ RULE = Rule(
         section="Script"),
     check=check,
     valid=(Example('model = AutoModelForCausalLM.from_pretrained("m", device_map="auto", low_cpu_mem_usage=False)\n',
-                   (("transformers", "4.51.0"),)),),
+                   (("transformers", "4.51.0"),)),
+           # the class's only call passes low_cpu_mem_usage: __init__'s False default is never the value
+           Example(_SCORER + 'scorer = Scorer("m", low_cpu_mem_usage=args.low_cpu_mem_usage)\n',
+                   (("transformers", "4.46.3"),))),
     invalid=(Example('model = AutoModelForCausalLM.from_pretrained("m", device_map="auto", low_cpu_mem_usage=False)\n',
-                     (("transformers", "4.46.3"),)),),
+                     (("transformers", "4.46.3"),)),
+             Example(_SCORER + 'scorer = Scorer("m")\n', (("transformers", "4.46.3"),))),
 )

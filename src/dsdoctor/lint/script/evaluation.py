@@ -143,16 +143,20 @@ class Values:
 
     def passed(self, fn: Scope, param: str) -> List[Tuple[Any, Scope]]:
         """(argument, caller scope) for ``param`` at every call of the function ``fn`` in the file (by keyword or
-        position; a call with ``*args`` / ``**kwargs`` passes something unknown)."""
+        position; a call with ``*args`` / ``**kwargs`` passes something unknown). A call of the class passes
+        ``__init__``'s parameters."""
         node = fn.node
         if not isinstance(node, cst.FunctionDef):
             return []
         order = [p.name.value for p in list(node.params.posonly_params) + list(node.params.params)]
         if order[:1] in (["self"], ["cls"]):
             order = order[1:]
+        callee = {node.name.value}
+        if node.name.value == "__init__" and id(node) in self.s.method_class:
+            callee.add(self.s.method_class[id(node)])  # and `super().__init__(...)` in a subclass, as before
         out: List[Tuple[Any, Scope]] = []
         for call, name in self.s.calls_with:
-            if name != node.name.value and not name.endswith("." + node.name.value):
+            if name.split(".")[-1] not in callee:
                 continue
             at = self.s.scope_at(call)
             pos = [a for a in call.args if a.keyword is None and not a.star]
