@@ -16,9 +16,12 @@ from .launch.shell import parse as parse_shell
 from .recipe import Recipe, resolve
 
 # Never walked into (as ruff's default excludes; hidden directories are skipped too, and any directory holding a
-# virtualenv's pyvenv.cfg or conda's conda-meta); a directory named on the command line is still linted.
+# virtualenv's pyvenv.cfg beside its bin/, Scripts/ or lib/, or conda's conda-meta); a directory named on the command
+# line is still linted. A pyvenv.cfg alone is no environment: a project that ran virtualenv in its source folder and
+# committed only that file (its bin/ and lib/ ignored) keeps its code there.
 SKIP_DIRS = {"venv", "node_modules", "__pycache__", "site-packages", "__pypackages__", "_build", "buck-out", "build", "dist"}
 ENV_MARKERS = ("pyvenv.cfg", "conda-meta")
+_VENV_DIRS = ("bin", "Scripts", "lib")  # what a virtualenv holds beside its pyvenv.cfg
 TEST_DIRS = {"tests", "test", "testing"}  # skipped by check's project lint (lint . still reads them)
 PROJECT_MARKERS = (".git", "pyproject.toml")  # check lints the directory it starts in only when it is a project
 # files of the kinds lint reads (not every file) one walk lists; past it the walk stops and says where
@@ -153,7 +156,10 @@ def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES,
 def _walk_into(path: str, name: str, tests: bool) -> bool:
     if name.startswith(".") or name in SKIP_DIRS or (not tests and name in TEST_DIRS) or "{{" in name:
         return False
-    return not any(os.path.exists(os.path.join(path, m)) for m in ENV_MARKERS)
+    if os.path.exists(os.path.join(path, "conda-meta")):
+        return False
+    return not (os.path.exists(os.path.join(path, "pyvenv.cfg")) and
+                any(os.path.isdir(os.path.join(path, d)) for d in _VENV_DIRS))
 
 
 def _ref(base: str, ref: str) -> str:

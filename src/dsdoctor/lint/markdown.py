@@ -25,10 +25,15 @@ def _inside(path: str, root: str) -> bool:
     return rel == "." or not rel.startswith("..")
 
 
+# a line a README forgot to end with a backslash, followed by an indented option line (`train.py` then
+# `    --data_path ...`): an option line alone is no command, so it continues the one above
+_UNCONTINUED = re.compile(r"(?<=[^\\\s])[ \t]*\n(?=[ \t]+--?[A-Za-z])")
+
+
 def code_blocks(text: str) -> List[Tuple[int, str]]:
     """(first line, text) of each shell (or unlabelled) fenced code block of a Markdown file that may launch
     something, and of each block labelled otherwise whose first command is ``accelerate launch`` / ``deepspeed`` /
-    ``torchrun``; ``$ `` prompts removed."""
+    ``torchrun``; ``$ `` prompts removed, an indented option line after a line with no backslash joined to it."""
     out: List[Tuple[int, str]] = []
     fences = list(_FENCE.finditer(text))
     i = 0
@@ -41,6 +46,7 @@ def code_blocks(text: str) -> List[Tuple[int, str]]:
         block = text[opening.end() + 1:closing.start()]
         if (opening.group(2).lower() in _SHELL_LANGS and LAUNCH_WORD.search(block)) or _STARTS_LAUNCH.match(block):
             block = re.sub(r"(?m)^([ \t]*)\$ ", r"\1", block)
+            block = _UNCONTINUED.sub(" \\\n", block)
             out.append((text.count("\n", 0, opening.end()) + 2, block))
     return out
 
@@ -85,8 +91,19 @@ def resolve_anywhere(ref: str, near: str, root: str) -> Optional[str]:
     ref = os.path.normpath(ref)
     while ref.startswith(".." + os.sep):
         ref = ref[3:]
-    if not ref or "$" in ref or os.path.isabs(ref) or ref.startswith(".."):
+    if not ref or "$" in ref or ref.startswith(".."):
         return None
+    if os.path.isabs(ref):  # the writer's own checkout (`/Vary/zero_config/zero2.json`): its last two parts at least
+        parts = ref.strip(os.sep).split(os.sep)
+        for i in range(len(parts) - 1):
+            got = _one_ending(os.sep.join(parts[i:]), near, root)
+            if got is not None:
+                return got
+        return None
+    return _one_ending(ref, near, root)
+
+
+def _one_ending(ref: str, near: str, root: str) -> Optional[str]:
     tail = os.sep + ref
     hits = [f for f in _index(os.path.normpath(root)) if (os.sep + f).endswith(tail)]
     near = os.path.normpath(near)
