@@ -78,14 +78,16 @@ def test_outside_a_project_nothing_is_linted(tmp_path: Path) -> None:
 
 
 def test_project_lint_skips_tests_ignored_hidden_and_envs(tmp_path: Path) -> None:
-    for d in ("tests", "build", ".hidden", "env", "scratch", "src"):
+    for d in ("tests", "build", ".hidden", "env", "scratch", "src", "code"):
         (tmp_path / d).mkdir()
         (tmp_path / d / "ds.json").write_text(BAD)
         (tmp_path / d / "run.sh").write_text(RUN)
     (tmp_path / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (tmp_path / "env" / "bin").mkdir()  # a virtualenv: pyvenv.cfg beside bin/
+    (tmp_path / "code" / "pyvenv.cfg").write_text("home = /usr/bin\n")  # committed alone: still the project's code
     (tmp_path / ".gitignore").write_text("# temp\nscratch/\n")
     files = check(tmp_path)["facts"]["lint"]["files"]
-    assert "src/run.sh" in files and "src/ds.json" in files
+    assert "src/run.sh" in files and "src/ds.json" in files and "code/run.sh" in files
     assert not [f for f in files if f.split("/")[0] in ("tests", "build", ".hidden", "env", "scratch")], files
 
 
