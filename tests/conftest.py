@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
-from typing import List
+from typing import Iterator, List
 
 import pytest
 
@@ -39,3 +41,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item
     for item in items:
         rel = Path(str(item.fspath)).resolve().relative_to(root).as_posix()
         item.add_marker(pytest.mark.xdist_group("distributed" if rel in SERIAL_FILES else rel))
+
+
+_TIMELINE = os.environ.get("DSDOCTOR_TEST_TIMELINE")  # a file: one line per test phase (worker, node id, start, stop)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: object) -> Iterator[None]:
+    """With DSDOCTOR_TEST_TIMELINE set, each test's wall-clock span on its xdist worker is appended to that file
+    (how CI's two workers spend the run: which group is the critical path)."""
+    start = time.time()
+    yield
+    if _TIMELINE:
+        with open(_TIMELINE, "a", encoding="utf-8") as fh:
+            fh.write(f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}\t{item.nodeid}\t{start:.2f}\t{time.time():.2f}\n")
