@@ -20,6 +20,13 @@ ORACLE_DIR = Path(os.environ.get("DSDOCTOR_ORACLE_DIR", REPO / ".cache" / "oracl
 EXT_0198 = ORACLE_DIR / "ext-0.19.8"
 
 
+def ext_0198_path(path: Optional[str] = None) -> str:
+    """PATH for a process that loads the ops of EXT_0198: the oracle venv's bin first, whose ninja (PyPI's) built
+    them (provision-oracle.sh step 9), as ``dsdoctor smoke`` runs a venv. Debian's ninja 1.11 and PyPI's 1.13 hash a
+    command line differently, so an op loaded under the other one is built again (minutes, back and forth)."""
+    return f"{ORACLE_DIR / 'venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '') if path is None else path}"
+
+
 def require_oracle() -> bool:
     """CI sets DSDOCTOR_REQUIRE_ORACLE=1: a missing oracle is then a failure, never a skip."""
     return os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1"

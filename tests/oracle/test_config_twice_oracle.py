@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from envfixture import EXT_0198
+from envfixture import EXT_0198, ext_0198_path
 
 from dsdoctor.knowledge import deepspeed as K
 from dsdoctor.lint import lint
@@ -34,7 +34,7 @@ def _free_port() -> int:
 def _run(cwd: Path, script: str, config: str) -> "subprocess.CompletedProcess[str]":
     env = dict(os.environ, PYTHONPATH=str(ORACLE / "ds" / "0.19.8"), MASTER_ADDR="127.0.0.1",
                MASTER_PORT=str(_free_port()), RANK="0", LOCAL_RANK="0", WORLD_SIZE="1", OMP_NUM_THREADS="1",
-               TORCH_EXTENSIONS_DIR=str(EXT_0198), DS_ACCELERATOR="cpu")
+               TORCH_EXTENSIONS_DIR=str(EXT_0198), PATH=ext_0198_path(), DS_ACCELERATOR="cpu")
     return subprocess.run([str(VPY), script, "--deepspeed", "--deepspeed_config", config], cwd=cwd,
                           capture_output=True, text=True, env=env, timeout=600)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from envfixture import EXT_0198, load_bench
+from envfixture import EXT_0198, ext_0198_path, load_bench
 
 pytestmark = pytest.mark.oracle
 
@@ -30,7 +30,8 @@ def test_predicted_peak_within_20_percent_of_measured(tmp_path: Path) -> None:
     predicted, parts, params = b.predict(cfg, 1)
     (tmp_path / "t").mkdir()
     env = dict(os.environ, PYTHONPATH=f"{ORACLE / 'hf' / 'tf5.24.0'}:{ORACLE / 'ds' / '0.19.8'}",
-               TORCH_EXTENSIONS_DIR=str(EXT_0198), HF_HUB_OFFLINE="1", TMPDIR=str(tmp_path / "t"))
+               TORCH_EXTENSIONS_DIR=str(EXT_0198), PATH=ext_0198_path(), HF_HUB_OFFLINE="1",
+               TMPDIR=str(tmp_path / "t"))
     m = b.measure(str(ORACLE / "venv" / "bin" / "python"), cfg, 1, env)
     assert m is not None, "the real run failed (its log tail is on stderr)"
     ratio = predicted / m["added"]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Dict
 
 import pytest
-from envfixture import EXT_0198
+from envfixture import EXT_0198, ext_0198_path
 
 from dsdoctor.knowledge import deepspeed as K
 from dsdoctor.lint import lint
@@ -86,7 +86,7 @@ def _run(tmp_path: Path) -> "subprocess.CompletedProcess[str]":
     """train.py in ``tmp_path`` with the oracle's DeepSpeed 0.19.8 (one rank, CPU accelerator)."""
     env = dict(os.environ, PYTHONPATH=str(ORACLE / "ds" / "0.19.8"), MASTER_ADDR="127.0.0.1",
                MASTER_PORT=str(_free_port()), RANK="0", LOCAL_RANK="0", WORLD_SIZE="1", OMP_NUM_THREADS="1",
-               TORCH_EXTENSIONS_DIR=str(EXT_0198))
+               TORCH_EXTENSIONS_DIR=str(EXT_0198), PATH=ext_0198_path())
     env.pop("DS_ACCELERATOR", None)
     return subprocess.run([str(VPY), "train.py"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
 

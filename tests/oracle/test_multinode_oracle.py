@@ -12,7 +12,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Dict
 
-from envfixture import EXT_0198
+from envfixture import EXT_0198, ext_0198_path
 
 from dsdoctor.multinode.hosts import HostfileError, select
 
@@ -54,7 +54,8 @@ def test_include_exclude_match_the_real_runner() -> None:
 def _env(tmp: Path) -> Dict[str, str]:
     (tmp / "t").mkdir(exist_ok=True)
     return dict(os.environ, PYTHONPATH=f"{ORACLE / 'hf' / 'tf5.24.0'}:{ORACLE / 'ds' / '0.19.8'}",
-                TORCH_EXTENSIONS_DIR=str(EXT), TMPDIR=str(tmp / "t"), HF_HUB_OFFLINE="1", OMP_NUM_THREADS="1")
+                TORCH_EXTENSIONS_DIR=str(EXT), PATH=ext_0198_path(), TMPDIR=str(tmp / "t"), HF_HUB_OFFLINE="1",
+                OMP_NUM_THREADS="1")
 
 
 def _launch(tmp: Path, cfg: Dict[str, object]) -> "subprocess.CompletedProcess[str]":

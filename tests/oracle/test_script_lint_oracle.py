@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 import pytest
-from envfixture import EXT_0198
+from envfixture import EXT_0198, ext_0198_path
 
 from dsdoctor.knowledge import transformers as TF
 
@@ -34,7 +34,7 @@ def _env(tf: str) -> Dict[str, str]:
     env = dict(os.environ)
     env.update(PYTHONPATH=f"{ORACLE / 'hf' / ('tf' + tf)}:{ORACLE / 'ds' / '0.19.8'}", MASTER_ADDR="127.0.0.1",
                MASTER_PORT=str(29600 + TFS.index(tf)), RANK="0", LOCAL_RANK="0", WORLD_SIZE="1", OMP_NUM_THREADS="1",
-               TORCH_EXTENSIONS_DIR=str(EXT_0198))
+               TORCH_EXTENSIONS_DIR=str(EXT_0198), PATH=ext_0198_path())
     for k in ("DS_ACCELERATOR", "CUDA_VISIBLE_DEVICES", "ACCELERATE_DEEPSPEED_ZERO_STAGE"):
         env.pop(k, None)
     return env

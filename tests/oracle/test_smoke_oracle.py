@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 import pytest
-from envfixture import EXT_0198
+from envfixture import EXT_0198, ext_0198_path
 
 pytestmark = pytest.mark.oracle
 
@@ -28,7 +28,7 @@ EXT = EXT_0198  # built by provisioning, once
 
 def _env(tmp: Path, **extra: str) -> Dict[str, str]:
     env = dict(os.environ, PYTHONPATH=f"{ORACLE / 'hf' / 'tf5.24.0'}:{ORACLE / 'ds' / '0.19.8'}",
-               TORCH_EXTENSIONS_DIR=str(EXT), TMPDIR=str(tmp / "t"), HF_HUB_OFFLINE="1")
+               TORCH_EXTENSIONS_DIR=str(EXT), PATH=ext_0198_path(), TMPDIR=str(tmp / "t"), HF_HUB_OFFLINE="1")
     (tmp / "t").mkdir(exist_ok=True)
     env.update(extra)
     return env

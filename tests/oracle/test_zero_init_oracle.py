@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from envfixture import EXT_0198
+from envfixture import EXT_0198, ext_0198_path
 
 from dsdoctor.lint import lint
 
@@ -98,7 +98,7 @@ def test_zero_init_fails_below_stage3_as_predicted(tmp_path: Path) -> None:
     (run / "driver.py").write_text(DRIVER)
     env = dict(os.environ, PYTHONPATH=str(ORACLE / "ds" / "0.19.8"), MASTER_ADDR="127.0.0.1",
                MASTER_PORT=str(_free_port()), RANK="0", LOCAL_RANK="0", WORLD_SIZE="1", OMP_NUM_THREADS="1",
-               TORCH_EXTENSIONS_DIR=str(EXT_0198), DS_ACCELERATOR="cpu")
+               TORCH_EXTENSIONS_DIR=str(EXT_0198), PATH=ext_0198_path(), DS_ACCELERATOR="cpu")
     p = subprocess.run([str(VPY), "driver.py", str(run)], cwd=run, capture_output=True, text=True, env=env, timeout=300)
     out = p.stdout + p.stderr
     assert p.returncode == 0, out[-3000:]
