@@ -21,27 +21,28 @@ def _judged(t: Target) -> Tuple[Tuple[Optional[str], ...], str]:
     and how to name them."""
     u = t.usage
     if u.transformers:
-        return (u.transformers,), f"transformers {u.transformers}" + (f" ({u.transformers_source})"
+        return (u.transformers,), f"transformers {u.transformers}" + (f", {u.transformers_source}"
                                                                        if u.transformers_source else "")
     if u.transformers_pins:
         return tuple(u.transformers_pins), u.transformers_source
     return (None,), "transformers version unknown"
 
 
-def _reaches_deepspeed(t: Target, path: str) -> Optional[Tuple[str, str]]:
-    """(what DeepSpeed does with the "auto" at ``path``, the DeepSpeed judged) where it is known, else None."""
+def _reaches_deepspeed(t: Target, path: str) -> Optional[str]:
+    """What DeepSpeed does with the "auto" at ``path`` (with the DeepSpeed judged) where that is known, else None."""
     block, key = path.split(".")[0], path.rsplit(".", 1)[-1]
-    dropped, on = t.usage.ds_range(lambda ds: K.auto_dropped(block, ds))
-    if dropped is None or "." not in path:
-        return None
-    if dropped:
-        if key == "enabled" and block != "zero_optimization":
-            return f"{on} drops it silently: {block} stays OFF", on
-        return f"{on} drops it silently: its default applies", on
-    if key == "enabled" and block != "zero_optimization":
-        # get_scalar_param keeps the string: truthy, whatever --bf16 / --fp16 say
-        return f'{on} keeps the string "auto", which is true: {block} is ON whatever --bf16/--fp16 say', on
-    return None  # an older release's handling of another key was not read
+    since = K.AUTO_DROPPED_SINCE.get(block)
+    if since is None or "." not in path:
+        return None  # a top-level key: kept as a string, what each reader makes of it was not read
+    enabled = key == "enabled" and block != "zero_optimization"
+    dropped = f"drops it silently: {block} stays OFF" if enabled else "drops it silently: its default applies"
+    kept = f'keeps the string "auto", which is true: {block} is ON whatever --bf16/--fp16 say'
+    if t.usage.ds_source.startswith("no DeepSpeed") and not t.usage.ds_pins:  # no DeepSpeed pinned or installed
+        return f"DeepSpeed {since}+ {dropped}" + (f"; older releases {kept.replace('keeps', 'keep')}" if enabled else "")
+    drops, on = t.usage.ds_range(lambda ds: K.auto_dropped(block, ds))
+    if drops:
+        return f"{on} {dropped}"
+    return f"{on} {kept}" if enabled else None  # an older release's handling of another key was not read
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -63,9 +64,9 @@ def check(t: Target) -> Iterator[Hit]:
                                  f'stops with "ValueError: {crash}"', fixes=(_FIX,), severity=sev))
         elif via == {False} and direct:
             hits.append(RULE.hit(t, pos, f'{path}: "auto" the HF Trainer never fills ({tf_note}) reaches DeepSpeed: '
-                                 f"{direct[0]}", fixes=(_FIX,)))
+                                 f"{direct}", fixes=(_FIX,)))
         elif via != {False}:  # unknown, or the pins allow both kinds of release
-            then = f"; up to 4.29 it reaches DeepSpeed: {direct[0]}" if direct else ""
+            then = f"; up to 4.29 it reaches DeepSpeed: {direct}" if direct else ""
             hits.append(RULE.hit(t, pos, f'{path}: "auto" the HF Trainer never fills ({tf_note}): from transformers '
                                  f'{TF.TRAINER_VIA_ACCELERATE_FROM} accelerator.prepare() stops with "ValueError: '
                                  f'{crash}"{then}', fixes=(_FIX,)))
@@ -100,13 +101,15 @@ RULE = Rule(
                    (("loaded_by", "trainer"), ("transformers", "4.46.3")),
                    note="accelerate's DeepSpeedPlugin fills these under the Trainer from 4.30")),
     invalid=(Example('{"bfloat16": {"enabled": "auto"}, "fp16": {"enabled": "auto"}}',
-                     (("loaded_by", "trainer"), ("transformers", "4.18.0"), ("ds", "0.19.8")),
+                     (("loaded_by", "trainer"), ("transformers", "4.18.0"), ("ds", "0.19.8"), ("ds_source", "--ds-version")),
                      note="bf16 stays off: the run trains in fp32 with --bf16"),
              Example('{"bfloat16": {"enabled": "auto"}}',
-                     (("loaded_by", "trainer"), ("transformers", "4.18.0"), ("ds", "0.15.4")),
+                     (("loaded_by", "trainer"), ("transformers", "4.18.0"), ("ds", "0.15.4"), ("ds_source", "--ds-version")),
                      note="DeepSpeed before 0.17.1: bf16 is on even without --bf16"),
              Example('{"bfloat16": {"enabled": "auto"}, "zero_optimization": {"stage": 2}}',
                      (("loaded_by", "trainer"), ("transformers", "4.46.3"))),
              Example('{"zero_optimization": {"stage": "auto"}}',
-                     (("loaded_by", "trainer"), ("transformers", "4.25.1"), ("ds", "0.19.8")))),
+                     (("loaded_by", "trainer"), ("transformers", "4.25.1"), ("ds", "0.19.8"), ("ds_source", "--ds-version"))),
+             Example('{"bfloat16": {"enabled": "auto"}}', (("loaded_by", "trainer"), ("transformers", "4.18.0")),
+                     note="no DeepSpeed pinned: both outcomes")),
 )
