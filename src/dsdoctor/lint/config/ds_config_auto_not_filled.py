@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Optional, Set, Tuple
+from typing import Iterator, List, Optional, Set, Tuple
 
 from ... import names as N
 from ...knowledge import deepspeed as K
@@ -52,7 +52,7 @@ def check(t: Target) -> Iterator[Hit]:
     tfs, tf_note = _judged(t)
     filled: Set[str] = {k for v in tfs for k in TF.trainer_filled_autos(v)}
     via = {TF.trainer_via_accelerate(v) for v in tfs}
-    hits = []
+    hits: List[Hit] = []
     for path, pos in autos(root):
         if path in filled:
             continue
