@@ -89,6 +89,7 @@ DS_CONFIG_DEPRECATED_KEY = "ds-config-deprecated-key"
 DS_CONFIG_REMOVED_FEATURE = "ds-config-removed-feature"
 BATCH_SIZE_MISMATCH = "batch-size-mismatch"
 DS_CONFIG_AUTO_WITHOUT_TRAINER = "ds-config-auto-without-trainer"
+DS_CONFIG_AUTO_NOT_FILLED = "ds-config-auto-not-filled"
 FP16_BF16_BOTH_ENABLED = "fp16-bf16-both-enabled"
 FP16_ON_CPU = "fp16-on-cpu"
 OFFLOAD_PARAM_IGNORED_BELOW_STAGE3 = "offload-param-ignored-below-stage3"
@@ -249,7 +250,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     LOCAL_MODULE_SHADOWS_PACKAGE: ("DS387", "explain"),
     LAUNCH_CONFIG_MISSING: ("DS388", "lint"),
     SEQUENCE_PARALLEL_MPU_ZERO0: ("DS389", "explain"),
-    # DS4xx: config and launch files (lint); next free: DS428
+    # DS4xx: config and launch files (lint); next free: DS429
     DS_CONFIG_INVALID: ("DS401", "lint"),
     DS_CONFIG_DUPLICATE_KEY: ("DS402", "lint"),
     DS_CONFIG_UNKNOWN_KEY: ("DS403", "lint"),
@@ -277,6 +278,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     COMMUNICATION_DATA_TYPE_RENAMED: ("DS425", "lint"),
     ACCELERATE_YAML_UNKNOWN_DEEPSPEED_KEY: ("DS426", "lint"),
     DS_CONFIG_GIVEN_TWICE: ("DS427", "lint"),
+    DS_CONFIG_AUTO_NOT_FILLED: ("DS428", "lint"),
     ACCELERATE_YAML_GRADIENT_CLIPPING_UNSET: ("DS430", "lint"),
     # DS5xx: training scripts (lint); next free: DS514
     SCRIPT_UNPARSEABLE: ("DS500", "lint"),

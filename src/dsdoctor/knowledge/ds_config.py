@@ -13,7 +13,8 @@ __all__ = ["Z3_LEAF_API_SINCE", "Z3_LEAF_CONFIG_SINCE", "Z3_LEAF_DEFAULT_CLASSES
     "PEFT_NONREENTRANT_SINCE", "ConfigKey", "ZERO_KEYS", "OFFLOAD_PARAM_KEYS", "OFFLOAD_OPTIMIZER_KEYS", "PRECISION_MODELS_SINCE",
     "FP16_KEYS", "BF16_KEYS", "VALIDATED_BLOCKS", "TOP_LEVEL_KEYS", "REMOVED_TOP_LEVEL", "REMOVED_ZERO",
     "config_keys_for", "block_validated", "removed_top_level", "removed_zero", "OFFLOAD_DEVICES", "ZERO_STAGES",
-    "ZERO_INT_FIELDS", "PYDANTIC_V2_SINCE", "PYDANTIC_V1_MODELS", "FP16_MIN_LOSS_SCALE", "COMM_DATA_TYPE_KEYS", "MSG_COMM_DATA_TYPE",
+    "ZERO_INT_FIELDS", "AUTO_DROPPED_SINCE", "auto_dropped", "PYDANTIC_V2_SINCE", "PYDANTIC_V1_MODELS",
+    "FP16_MIN_LOSS_SCALE", "COMM_DATA_TYPE_KEYS", "MSG_COMM_DATA_TYPE",
     "comm_data_types", "gradient_clipping_default", "MSG_DUPLICATE_KEYS", "MSG_BATCH", "MSG_BATCH_CUT",
     "MSG_BATCH_NONE", "MSG_FP16_BF16", "MSG_FP16_UNSUPPORTED", "MSG_PARTIAL_OFFLOAD", "MSG_CLIENT_OPTIMIZER",
     "MSG_SAVE_16BIT", "batch_sizes"]
@@ -155,6 +156,24 @@ PYDANTIC_V2_SINCE = "0.15.0"
 # 0.11.2 imports them from its deepspeed/pydantic_v1.py shim (pydantic.v1 under pydantic 2); 0.15.0 moves to
 # pydantic 2 (PYDANTIC_V2_SINCE). Read in the sdists' deepspeed/runtime/config_utils.py (0.6.7 has no such models).
 PYDANTIC_V1_MODELS = ("0.7.0", "0.11.1", "0.11.2")
+# "auto" left in a config DeepSpeed reads (nothing filled it): DeepSpeedConfigModel.__init__ (runtime/config_utils.py)
+# drops every key whose value is "auto", so the field's default applies, silently. Per block, the first release whose
+# block is such a model: zero_optimization (and its offload blocks) from 0.7.0 (#2004: 0.6.7 has no such model),
+# fp16 / bf16 / bfloat16 (the old name, read by the same model) from PRECISION_MODELS_SINCE (0.17.0's config.py still
+# reads them with get_scalar_param). Before, get_scalar_param hands the string on: an "enabled": "auto" is truthy, so
+# that precision is ON. Read in the 0.6.7, 0.7.0, 0.16.4, 0.17.0, 0.17.1 and 0.19.8 sdists; run on 0.15.4 and 0.19.8
+# by tests/oracle/test_auto_not_filled_oracle.py.
+AUTO_DROPPED_SINCE: Dict[str, str] = {"zero_optimization": "0.7.0", "fp16": PRECISION_MODELS_SINCE,
+                                      "bf16": PRECISION_MODELS_SINCE, "bfloat16": PRECISION_MODELS_SINCE}
+
+
+def auto_dropped(block: str, ds: Version) -> Optional[bool]:
+    """Does DeepSpeed ``ds`` drop an "auto" value inside top-level ``block`` (True), keep the string (False)?
+    None for a block not read here."""
+    since = AUTO_DROPPED_SINCE.get(block)
+    return None if since is None else ds >= Version(since)
+
+
 # fp16 integer fields: DeepSpeedFP16Config (precision_config.py, pydantic, from PRECISION_MODELS_SINCE) types
 # min_loss_scale as int, so a fractional value (1e-4) is rejected; before, DeepSpeed passed it on as given.
 FP16_MIN_LOSS_SCALE = "min_loss_scale"

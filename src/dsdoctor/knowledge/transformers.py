@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
+from packaging.version import Version
+
 from .versions import Span, parse
 
 # Releases whose sources the facts below were read in (provisioned, .cache/oracle/hf); ``dsdoctor --version``.
@@ -128,6 +130,50 @@ ACCELERATE_CLIPPING_AUTO_FROM = "0.30.0"
 # Trainer) fills it from zero3_save_16bit_model, read from this variable (`accelerate launch` sets it from the
 # YAML's zero3_save_16bit_model) and false when unset; raw DeepSpeed drops "auto" (config_utils) -> False.
 ACCELERATE_SAVE_16BIT_ENV = "ACCELERATE_DEEPSPEED_ZERO3_SAVE_16BIT_MODEL"
+# The "auto" keys the HF Trainer fills itself: the fill_match / fill_only calls of HfTrainerDeepSpeedConfig's
+# trainer_config_process and trainer_config_finalize (transformers/deepspeed.py, integrations/deepspeed.py from 4.33),
+# derived by scripts/upstream/derive_trainer_autos.py from the wheels 4.10.0, 4.18.0, 4.20.0, 4.25.1, 4.29.2, 4.30.0,
+# 4.30.2, 4.31.0, 4.36.2, 4.41.2, 4.46.3, 4.51.3, 4.57.1, 5.0.0 and 5.24.0: the same set in all of them, except
+# bf16.enabled (not in 4.10.0; counted as filled everywhere, the release that added it was not read) and
+# TRAINER_AMP_AUTO_KEYS. finalize fills the zero_optimization keys only from a model config's hidden size (without
+# one it raises) and the stage3_ ones only under ZeRO-3 (unused below it): all counted as filled.
+TRAINER_AUTO_KEYS: Tuple[str, ...] = (
+    "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "train_batch_size", "gradient_clipping",
+    "optimizer.params.lr", "optimizer.params.betas", "optimizer.params.eps", "optimizer.params.weight_decay",
+    "scheduler.params.warmup_min_lr", "scheduler.params.warmup_max_lr", "scheduler.params.warmup_num_steps",
+    "scheduler.params.total_num_steps", "fp16.enabled", "bf16.enabled", "zero_optimization.reduce_bucket_size",
+    "zero_optimization.stage3_prefetch_bucket_size", "zero_optimization.stage3_param_persistence_threshold",
+)
+# filled up to 4.57.1 (every 4.x read), no longer in 5.0.0 (apex AMP support removed)
+TRAINER_AMP_AUTO_KEYS: Tuple[str, ...] = ("amp.enabled", "amp.opt_level")
+TRAINER_AMP_AUTO_LAST = "4.99.99"
+# Up to 4.29.2 the Trainer calls deepspeed.initialize itself with the config as filled above: any other "auto"
+# reaches DeepSpeed (ds_config.auto_dropped says what it does with it). From 4.30.0 it hands the model to
+# accelerator.prepare(): DeepSpeedPlugin (built from the config: TrainingArguments) and _prepare_deepspeed fill the
+# ACCELERATE_AUTO_KEYS and the DummyOptim / DummyScheduler keys too, and deepspeed_config_process then walks every
+# key of the config: any "auto" still there stops prepare() with MSG_ACCELERATE_AUTO_UNFILLED (a ValueError; every
+# accelerate read, 0.20.3, 0.21.0, 0.25.0, 0.30.1, 1.0.0, 1.1.1, 1.15.0; transformers 4.30.0 requires >= 0.20.2).
+TRAINER_VIA_ACCELERATE_FROM = "4.30.0"
+
+
+def trainer_via_accelerate(tf: Optional[str]) -> Optional[bool]:
+    """Does the HF Trainer of ``tf`` initialise DeepSpeed through accelerator.prepare() (else deepspeed.initialize)?"""
+    ver = parse(tf)
+    return None if ver is None else ver >= Version(TRAINER_VIA_ACCELERATE_FROM)
+
+
+def trainer_filled_autos(tf: Optional[str]) -> Tuple[str, ...]:
+    """The "auto" keys the HF Trainer path of ``tf`` may fill (every one of them where the release is unknown)."""
+    ver = parse(tf)
+    keys = TRAINER_AUTO_KEYS
+    if ver is None or ver <= Version(TRAINER_AMP_AUTO_LAST):
+        keys += TRAINER_AMP_AUTO_KEYS
+    if trainer_via_accelerate(tf) is not False:
+        keys += (ACCELERATE_AUTO_KEYS + ACCELERATE_DUMMY_OPTIM_KEYS + ACCELERATE_DUMMY_SCHEDULER_KEYS
+                 + (ACCELERATE_DUMMY_TOTAL_STEPS_KEY,))
+    return keys
+
+
 # TrainingArguments(deepspeed=path) and accelerate load a config path with json.load: no comments, no HJSON,
 # and duplicate keys are silently merged (last wins); only a raw DeepSpeed path goes through hjson.
 HF_CONFIG_LOADER = "json.load"
@@ -144,6 +190,9 @@ MSG_DEVICE_MAP_NEEDS_LOW_MEM = "Passing along a `device_map` requires `low_cpu_m
 MSG_ACCELERATE_DEVICE_MAP_AUTO = "You can't train a model that has been loaded with `device_map='auto'` in any distributed mode."
 MSG_CONFIG_MISMATCH = "Please correct the following DeepSpeed config values that mismatch TrainingArguments values:"
 MSG_CONFIG_MISMATCH_ACCELERATE = "Please correct the following DeepSpeed config values that mismatch kwargs"
+# accelerate/utils/dataclasses.py DeepSpeedPlugin.fill_match (0.20.3-1.15.0): an "auto" prepare() has no value for
+MSG_ACCELERATE_AUTO_UNFILLED = ("`{key}` not found in kwargs. Please specify `{key}` without `auto` (set to correct "
+                                "value) in the DeepSpeed config file or pass it in kwargs.")
 # accelerate/utils/dataclasses.py DeepSpeedPlugin.set_mixed_precision (Accelerate 0.16-1.16): the launch's
 # --mixed_precision (accelerate config, TrainingArguments bf16/fp16) against the other dtype enabled in the ds_config
 MSG_MIXED_PRECISION_VS_CONFIG = ("`--mixed_precision` arg cannot be set to `{mixed_precision}` when `{diff_dtype}` is set in "

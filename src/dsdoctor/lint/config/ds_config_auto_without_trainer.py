@@ -6,13 +6,16 @@ from typing import Iterator, List, Tuple
 
 from ... import names as N
 from ...fixes import AUTO_WITHOUT_TRAINER_FIX as FIX  # shared with explain's same cause
+from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from .assumed_loader import autos
 
-_SILENT = ("zero_optimization", "fp16", "bf16")  # DeepSpeedConfigModel drops "auto" keys: defaults apply silently
+# DeepSpeedConfigModel drops "auto" keys: defaults apply silently ("bfloat16" is bf16's old name, read by the same
+# model; before 0.17.1 an "enabled": "auto" there is kept, a true string: knowledge ds_config.auto_dropped)
+_SILENT = ("zero_optimization", "fp16", "bf16", "bfloat16")
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -29,6 +32,8 @@ def check(t: Target) -> Iterator[Hit]:
         top = path.split(".")[0]
         if top in _SILENT:
             what = ("bf16/fp16 stays OFF (fp32 training)" if path.endswith("enabled") else "the default is used")
+            if path.endswith(".enabled") and K.auto_dropped(top, t.usage.ds) is False:
+                what = f'DeepSpeed {t.usage.ds} keeps the string, which is true: {top} is ON'
             hits.append(RULE.hit(t, pos, f'{path}: "auto" under {who} is silently dropped: {what}',
                                  'DeepSpeed\'s config models drop keys whose value is "auto" and use the defaults.',
                                  (Fix("write the value you want", "safe"),), severity=Severity.WARNING))
@@ -61,5 +66,7 @@ RULE = Rule(
                      (("loaded_by", "accelerate"), ("accelerate_fills", TF.ACCELERATE_DUMMY_OPTIM_KEYS))),
              Example('{"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": 1}',
                      (("loaded_by", "deepspeed"),)),
-             Example('{"train_batch_size": 8, "bf16": {"enabled": "auto"}}', (("loaded_by", "deepspeed"),))),
+             Example('{"train_batch_size": 8, "bf16": {"enabled": "auto"}}', (("loaded_by", "deepspeed"),)),
+             Example('{"train_batch_size": 8, "bfloat16": {"enabled": "auto"}}', (("loaded_by", "deepspeed"),),
+                     note='"bfloat16", bf16\'s old name, is dropped the same way (kept, and true, before 0.17.1)')),
 )

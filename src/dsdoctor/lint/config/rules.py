@@ -9,6 +9,7 @@ from . import (
     batch_size_mismatch,
     bucket_size_float,
     communication_data_type_renamed,
+    ds_config_auto_not_filled,
     ds_config_auto_without_trainer,
     ds_config_deprecated_key,
     ds_config_duplicate_key,
@@ -29,6 +30,7 @@ from . import (
 
 RULES: Tuple[Rule, ...] = (
     ds_config_auto_without_trainer.RULE,
+    ds_config_auto_not_filled.RULE,
     batch_size_mismatch.RULE,
     bucket_size_float.RULE,
     communication_data_type_renamed.RULE,
