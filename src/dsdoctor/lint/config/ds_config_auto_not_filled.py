@@ -29,7 +29,8 @@ def _judged(t: Target) -> Tuple[Tuple[Optional[str], ...], str]:
 
 
 def _reaches_deepspeed(t: Target, path: str) -> Optional[str]:
-    """What DeepSpeed does with the "auto" at ``path`` (with the DeepSpeed judged) where that is known, else None."""
+    """What DeepSpeed does with the "auto" at ``path`` (with the DeepSpeed judged) where that is known, else None.
+    Where every release judged keeps the string (the precision ON), it starts with :data:`_KEPT`."""
     block, key = path.split(".")[0], path.rsplit(".", 1)[-1]
     since = K.AUTO_DROPPED_SINCE.get(block)
     if since is None or "." not in path:
@@ -42,7 +43,10 @@ def _reaches_deepspeed(t: Target, path: str) -> Optional[str]:
     drops, on = t.usage.ds_range(lambda ds: K.auto_dropped(block, ds))
     if drops:
         return f"{on} {dropped}"
-    return f"{on} {kept}" if enabled else None  # an older release's handling of another key was not read
+    return f"{_KEPT}{on} {kept}" if enabled else None  # an older release's handling of another key was not read
+
+
+_KEPT = "\0"  # _reaches_deepspeed's mark: the releases judged run the precision ON (an upgrade hazard, info)
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -63,8 +67,13 @@ def check(t: Target) -> Iterator[Hit]:
             hits.append(RULE.hit(t, pos, f'{path}: "auto" the HF Trainer never fills ({tf_note}): accelerator.prepare() '
                                  f'stops with "ValueError: {crash}"', fixes=(_FIX,), severity=sev))
         elif via == {False} and direct:
+            # the pinned DeepSpeed keeps the (true) string: the precision is on, as a config written for it means;
+            # DeepSpeed 0.17.1+ would drop it (fp32): info, the upgrade's hazard
+            kept = direct.startswith(_KEPT)
             hits.append(RULE.hit(t, pos, f'{path}: "auto" the HF Trainer never fills ({tf_note}) reaches DeepSpeed: '
-                                 f"{direct}", fixes=(_FIX,)))
+                                 f"{direct.lstrip(_KEPT)}" + (f"; from DeepSpeed {K.AUTO_DROPPED_SINCE.get(path.split('.')[0])} "
+                                                            "it is dropped (OFF)" if kept else ""),
+                                 fixes=(_FIX,), severity=Severity.INFO if kept else None))
         elif via != {False}:  # unknown, or the pins allow both kinds of release
             then = f"; up to 4.29 it reaches DeepSpeed: {direct}" if direct else ""
             hits.append(RULE.hit(t, pos, f'{path}: "auto" the HF Trainer never fills ({tf_note}): from transformers '
@@ -99,13 +108,13 @@ RULE = Rule(
                    note="raw DeepSpeed: ds-config-auto-without-trainer's case"),
            Example('{"zero_optimization": {"stage": "auto", "offload_param": {"device": "auto"}}}',
                    (("loaded_by", "trainer"), ("transformers", "4.46.3")),
-                   note="accelerate's DeepSpeedPlugin fills these under the Trainer from 4.30")),
+                   note="accelerate's DeepSpeedPlugin fills these under the Trainer from 4.30"),
+           Example('{"bfloat16": {"enabled": "auto"}}',
+                   (("loaded_by", "trainer"), ("transformers", "4.18.0"), ("ds", "0.15.4"), ("ds_source", "--ds-version")),
+                   note="DeepSpeed before 0.17.1 keeps the true string: bf16 on, an info note (0.17.1+ drops it)")),
     invalid=(Example('{"bfloat16": {"enabled": "auto"}, "fp16": {"enabled": "auto"}}',
                      (("loaded_by", "trainer"), ("transformers", "4.18.0"), ("ds", "0.19.8"), ("ds_source", "--ds-version")),
                      note="bf16 stays off: the run trains in fp32 with --bf16"),
-             Example('{"bfloat16": {"enabled": "auto"}}',
-                     (("loaded_by", "trainer"), ("transformers", "4.18.0"), ("ds", "0.15.4"), ("ds_source", "--ds-version")),
-                     note="DeepSpeed before 0.17.1: bf16 is on even without --bf16"),
              Example('{"bfloat16": {"enabled": "auto"}, "zero_optimization": {"stage": 2}}',
                      (("loaded_by", "trainer"), ("transformers", "4.46.3"))),
              Example('{"zero_optimization": {"stage": "auto"}}',
