@@ -20,3 +20,14 @@ from dsdoctor.lint.launch.shell import _commands
 ])
 def test_commands(line: str, want: list) -> None:
     assert _commands(line) == want
+
+
+@pytest.mark.parametrize("text,want", [
+    # bash: a comment line's trailing backslash continues nothing; the launch after it is a command of its own
+    ("#--save_steps 5000 \\\ndeepspeed t.py \\\n    --deepspeed z3.json\n", [["deepspeed", "t.py", "--deepspeed", "z3.json"]]),
+    ("deepspeed t.py \\\n    --deepspeed z3.json \\\n    --bf16 True\n", [["deepspeed", "t.py", "--deepspeed", "z3.json", "--bf16", "True"]]),
+])
+def test_logical_lines(text: str, want: list) -> None:
+    from dsdoctor.lint.launch.shell import parse
+
+    assert [c.argv for c in parse(text).commands] == want

@@ -56,13 +56,14 @@ def _own(t: Target, root: str) -> List[Tuple[int, str]]:
     return missing_configs(shell_recipes(t.path, t.text, root)).get(t.path, [])
 
 
-def _known_elsewhere(ref: str, t: Target, root: str) -> bool:
-    """A file of that name somewhere in the project, the name written more than once in the script (made by
-    the script, or named for another directory), or submodules not checked out: the launch may well find it."""
+def _known_elsewhere(ref: str, t: Target, root: str, launches: int = 1) -> bool:
+    """A file of that name somewhere in the project, the name written in the script more often than its
+    ``launches`` that hand it over (made by the script, or named for another directory), or submodules not
+    checked out: the launch may well find it."""
     from ..markdown import _index
 
     name = os.path.basename(ref)
-    return (t.text.count(name) > 1 or any(os.path.basename(f) == name for f in _index(os.path.normpath(root)))
+    return (t.text.count(name) > launches or any(os.path.basename(f) == name for f in _index(os.path.normpath(root)))
             or _beside_unfetched(t.path, root))
 
 
@@ -102,15 +103,19 @@ def check(t: Target) -> Iterator[Hit]:
     lines = t.text.split("\n")
     # ds-config-given-twice's assertion stops those launches before the file is opened: one finding per problem
     twice = {ln for ln, _ in t.usage.twice_launches} if t.usage.ds >= K.CONFIG_TWICE_SINCE else set()
-    for line, ref in refs:
-        if line in twice or _known_elsewhere(ref, t, root):
+    done = set()
+    for line, ref in refs:  # several launches of one script may hand over the same missing file: one finding
+        same = [ln for ln, r in refs if r == ref and ln not in twice]
+        if line in twice or ref in done or _known_elsewhere(ref, t, root, len(same)):
             continue
+        done.add(ref)
         pos = sum(len(x) + 1 for x in lines[:line - 1])
         at = t.text.find(os.path.basename(ref), pos)
+        more = f" (so do the launches at line{'s' if len(same) > 2 else ''} {', '.join(map(str, same[1:]))})" if len(same) > 1 else ""
         yield RULE.hit(t, at if at >= 0 else pos,
                        f"The launch hands over {ref}, which is in none of the directories it can run from (the "
                        f"script's, its parents, the repository's root, a cd target): `ValueError: "
-                       f"{K.MSG_CONFIG_NOT_FOUND} ...` at startup")
+                       f"{K.MSG_CONFIG_NOT_FOUND} ...` at startup{more}")
 
 
 RULE = Rule(
@@ -135,5 +140,7 @@ RULE = Rule(
     valid=(Example("deepspeed train.py --deepspeed $CONFIG\n"),
            Example("deepspeed train.py --deepspeed /path/to/ds_config.json\n"),
            Example("cd $WORK_DIR\ndeepspeed train.py --deepspeed configs/zero3.json\n")),
-    invalid=(Example("CFG=./configs/zero3_offload.json\ndeepspeed train.py \\\n    --deepspeed $CFG\n"),),
+    invalid=(Example("CFG=./configs/zero3_offload.json\ndeepspeed train.py \\\n    --deepspeed $CFG\n"),
+             Example("deepspeed pretrain.py --deepspeed ./scripts/zero2.json\n"
+                     "deepspeed finetune.py --deepspeed ./scripts/zero2.json\n")),
 )

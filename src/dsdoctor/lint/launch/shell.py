@@ -98,8 +98,8 @@ def parse(text: str) -> Script:
         while True:  # a logical line
             k = text.find("\n", j)
             k = n if k < 0 else k
-            if text[j:k].rstrip().endswith("\\") and k < n:
-                j = k + 1
+            if text[j:k].rstrip().endswith("\\") and k < n and not (j == i and text[j:k].lstrip().startswith("#")):
+                j = k + 1  # (a comment line's backslash continues nothing: `#--save_steps 5000 \` before a launch)
                 continue
             break
         raw = text[i:k]
