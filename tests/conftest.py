@@ -43,7 +43,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item
         item.add_marker(pytest.mark.xdist_group("distributed" if rel in SERIAL_FILES else rel))
 
 
-_TIMELINE = os.environ.get("DSDOCTOR_TEST_TIMELINE")  # a file: one line per test phase (worker, node id, start, stop)
+_TIMELINE = os.environ.get("DSDOCTOR_TEST_TIMELINE")  # a file: one line per test (worker, node id, start, stop)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -20,11 +20,11 @@ ORACLE_DIR = Path(os.environ.get("DSDOCTOR_ORACLE_DIR", REPO / ".cache" / "oracl
 EXT_0198 = ORACLE_DIR / "ext-0.19.8"
 
 
-def ext_0198_path(path: Optional[str] = None) -> str:
+def ext_0198_path() -> str:
     """PATH for a process that loads the ops of EXT_0198: the oracle venv's bin first, whose ninja (PyPI's) built
     them (provision-oracle.sh step 9), as ``dsdoctor smoke`` runs a venv. Debian's ninja 1.11 and PyPI's 1.13 hash a
     command line differently, so an op loaded under the other one is built again (minutes, back and forth)."""
-    return f"{ORACLE_DIR / 'venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '') if path is None else path}"
+    return f"{ORACLE_DIR / 'venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
 
 
 def require_oracle() -> bool:

@@ -20,8 +20,8 @@ from .recipe import Recipe, resolve
 # line is still linted. A pyvenv.cfg alone is no environment: a project that ran virtualenv in its source folder and
 # committed only that file (its bin/ and lib/ ignored) keeps its code there.
 SKIP_DIRS = {"venv", "node_modules", "__pycache__", "site-packages", "__pypackages__", "_build", "buck-out", "build", "dist"}
-ENV_MARKERS = ("pyvenv.cfg", "conda-meta")
-_VENV_DIRS = ("bin", "Scripts", "lib")  # what a virtualenv holds beside its pyvenv.cfg
+_CONDA_ENV = "conda-meta"
+_VENV_CFG, _VENV_DIRS = "pyvenv.cfg", ("bin", "Scripts", "lib")  # a virtualenv: its pyvenv.cfg beside one of these
 TEST_DIRS = {"tests", "test", "testing"}  # skipped by check's project lint (lint . still reads them)
 PROJECT_MARKERS = (".git", "pyproject.toml")  # check lints the directory it starts in only when it is a project
 # files of the kinds lint reads (not every file) one walk lists; past it the walk stops and says where
@@ -156,9 +156,9 @@ def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES,
 def _walk_into(path: str, name: str, tests: bool) -> bool:
     if name.startswith(".") or name in SKIP_DIRS or (not tests and name in TEST_DIRS) or "{{" in name:
         return False
-    if os.path.exists(os.path.join(path, "conda-meta")):
+    if os.path.exists(os.path.join(path, _CONDA_ENV)):
         return False
-    return not (os.path.exists(os.path.join(path, "pyvenv.cfg")) and
+    return not (os.path.exists(os.path.join(path, _VENV_CFG)) and
                 any(os.path.isdir(os.path.join(path, d)) for d in _VENV_DIRS))
 
 

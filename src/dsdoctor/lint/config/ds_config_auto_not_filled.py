@@ -28,9 +28,9 @@ def _judged(t: Target) -> Tuple[Tuple[Optional[str], ...], str]:
     return (None,), "transformers version unknown"
 
 
-def _reaches_deepspeed(t: Target, path: str) -> Optional[str]:
-    """What DeepSpeed does with the "auto" at ``path`` (with the DeepSpeed judged) where that is known, else None.
-    Where every release judged keeps the string (the precision ON), it starts with :data:`_KEPT`."""
+def _reaches_deepspeed(t: Target, path: str) -> Optional[Tuple[str, bool]]:
+    """What DeepSpeed does with the "auto" at ``path`` (with the DeepSpeed judged) where that is known, else None;
+    and whether every release judged keeps the string (the precision ON: an upgrade's hazard)."""
     block, key = path.split(".")[0], path.rsplit(".", 1)[-1]
     since = K.AUTO_DROPPED_SINCE.get(block)
     if since is None or "." not in path:
@@ -39,14 +39,13 @@ def _reaches_deepspeed(t: Target, path: str) -> Optional[str]:
     dropped = f"drops it silently: {block} stays OFF" if enabled else "drops it silently: its default applies"
     kept = f'keeps the string "auto", which is true: {block} is ON whatever --bf16/--fp16 say'
     if t.usage.ds_source.startswith("no DeepSpeed") and not t.usage.ds_pins:  # no DeepSpeed pinned or installed
-        return f"DeepSpeed {since}+ {dropped}" + (f"; older releases {kept.replace('keeps', 'keep')}" if enabled else "")
+        return f"DeepSpeed {since}+ {dropped}" + (f"; older releases {kept.replace('keeps', 'keep')}" if enabled else ""), \
+            False
     drops, on = t.usage.ds_range(lambda ds: K.auto_dropped(block, ds))
     if drops:
-        return f"{on} {dropped}"
-    return f"{_KEPT}{on} {kept}" if enabled else None  # an older release's handling of another key was not read
-
-
-_KEPT = "\0"  # _reaches_deepspeed's mark: the releases judged run the precision ON (an upgrade hazard, info)
+        return f"{on} {dropped}", False
+    # an older release's handling of another key was not read
+    return (f"{on} {kept}; from DeepSpeed {since} it is dropped (OFF)", True) if enabled else None
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -61,7 +60,8 @@ def check(t: Target) -> Iterator[Hit]:
         if path in filled:
             continue
         crash = TF.MSG_ACCELERATE_AUTO_UNFILLED.format(key=path)
-        direct = _reaches_deepspeed(t, path) if via & {False, None} else None
+        reached = _reaches_deepspeed(t, path) if via & {False, None} else None
+        direct, kept = reached if reached else ("", False)
         if via == {True}:
             sev = Severity.WARNING if t.usage.loaded_by_assumed else Severity.ERROR
             hits.append(RULE.hit(t, pos, f'{path}: "auto" the HF Trainer never fills ({tf_note}): accelerator.prepare() '
@@ -69,11 +69,8 @@ def check(t: Target) -> Iterator[Hit]:
         elif via == {False} and direct:
             # the pinned DeepSpeed keeps the (true) string: the precision is on, as a config written for it means;
             # DeepSpeed 0.17.1+ would drop it (fp32): info, the upgrade's hazard
-            kept = direct.startswith(_KEPT)
             hits.append(RULE.hit(t, pos, f'{path}: "auto" the HF Trainer never fills ({tf_note}) reaches DeepSpeed: '
-                                 f"{direct.lstrip(_KEPT)}" + (f"; from DeepSpeed {K.AUTO_DROPPED_SINCE.get(path.split('.')[0])} "
-                                                            "it is dropped (OFF)" if kept else ""),
-                                 fixes=(_FIX,), severity=Severity.INFO if kept else None))
+                                 f"{direct}", fixes=(_FIX,), severity=Severity.INFO if kept else None))
         elif via != {False}:  # unknown, or the pins allow both kinds of release
             then = f"; up to 4.29 it reaches DeepSpeed: {direct}" if direct else ""
             hits.append(RULE.hit(t, pos, f'{path}: "auto" the HF Trainer never fills ({tf_note}): from transformers '
