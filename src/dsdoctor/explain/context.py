@@ -6,7 +6,8 @@
 - A ZeRO-3 placeholder (size 0) written into by a load is the quantized-model conflict when the log shows a
   bitsandbytes-quantized load (``load_in_4bit``, ``--use_4bit_quantization``, ``bnb_4bit_*``, QLoRA, ...): the
   quantized loader, not a plain read of a partition.
-- Messages that name a cause only in a context (an integer tensor asked to require gradients: a quantized model
+- Messages that name a cause only in a context (an empty tensor indexed or a 1-D weight where torch wants a matrix:
+  a ZeRO-3 partition; an integer tensor asked to require gradients: a quantized model
   under ZeRO-3; a meta tensor copied inside zero.Init: a quantized load; torch's default process group never
   initialized: a start without a launcher, unless the log shows one) are dropped when the log does not show that
   context: an honest ``unknown`` is better than a wrong specific cause.
@@ -96,8 +97,9 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         return N.ZERO3_QUANTIZED_MODEL_CONFLICT, None
     if name == N.DISTRIBUTED_LAUNCHER_MISSING and KD.MSG_NO_DEFAULT_PG[:40] in text and shows(sc, LAUNCHED):
         return "", None
-    if name == N.ZERO3_PARTITIONED_PARAM_ACCESS and _INDEX_SIZE0 in text and not shows(sc, ZERO3):
-        return "", None  # an empty tensor indexed: a ZeRO-3 partition only where the log shows ZeRO-3
+    if name == N.ZERO3_PARTITIONED_PARAM_ACCESS and (_INDEX_SIZE0 in text or any(m in text for m in TK.ONE_D_WEIGHT)) \
+            and not shows(sc, ZERO3):
+        return "", None  # an empty tensor indexed, a 1-D weight: a ZeRO-3 partition only where the log shows ZeRO-3
     if name == N.LAUNCHER_MPI_DISCOVERY and KDS.MSG_MPI_DISCOVERY_INFO in text and _hostname_handled(sc):
         return "", None
     if name == N.DEEPSPEED_RELEASE_REGRESSION and RG.vetoed(text, _shown_ds(sc)):

@@ -257,6 +257,9 @@ MSG_NO_GRAD_FN = "element 0 of tensors does not require grad and does not have a
 MSG_ZIP_LONGER = "zip() argument 2 is longer than argument 1"
 # torch/nn/functional.py linear -> torch.addmm (torch 1.x): a 1-D (size-0, partitioned) weight
 MSG_TENSORS_2D = "tensors must be 2-D"
+# ATen (torch 2.x, run on 2.13 / 2.14.1): a 1-D weight where a matrix (addmm: F.linear with a bias) or a conv kernel is
+# expected. A ZeRO-3 partition (param.data is torch.empty(0)) only where the log shows ZeRO-3 (explain/context.py)
+ONE_D_WEIGHT = ("mat2 must be a matrix, got 1-D tensor", "weight should have at least three dimensions")
 # tokenization_utils_base.py _get_padding_truncation_strategies (4.26-5.25 read): padding asked, the tokenizer has no pad
 # token (LLaMA-family tokenizers ship none): the script must set one
 MSG_NO_PAD_TOKEN = "Asking to pad but the tokenizer does not have a padding token."

@@ -22,6 +22,8 @@ SET_TENSOR = "accelerate/utils/modeling.py set_module_tensor_to_device (0.2x-1.x
 _SET_TENSOR = r'Trying to set a tensor of shape torch\.Size\(\[%s\]\) in "[^"]{1,200}" \(which has shape torch\.Size\(\[%s\]\)\)'
 
 
+
+
 def _gather_fix() -> Fix:
     return code_fix("Gather the parameters around the code that reads them",
                     "with deepspeed.zero.GatheredParameters(list(module.parameters()), modifier_rank=None): ...")
@@ -148,6 +150,23 @@ SPECS: Tuple[Cause, ...] = (
               rx(_SET_TENSOR % (r"[\d, ]{1,60}", "0"), TK.MSG_SET_TENSOR_SHAPE, f"{SET_TENSOR}: the model side is a "
                  "ZeRO-3 partition", 'ValueError: Trying to set a tensor of shape torch.Size([32000, 4096]) in "weight" '
                  "(which has shape torch.Size([0])), this looks incorrect."),
+              # torch 2.x's own checks on a 1-D size-0 weight (run on torch 2.13 and 2.14.1 CPU with torch.empty(0), the
+              # partition ZeRO-3 leaves in param.data): F.linear without a bias reaches mv's size check, the norms check
+              # the weight's shape
+              rx(r"size mismatch, got input \(\d{1,12}\), mat \(\d{1,12}x\d{1,12}\), vec \(0\)", "), vec (0)",
+                 "ATen mv's size check (aten/src/ATen/native/Blas.cpp, torch 2.x): F.linear without a bias on a "
+                 "size-0 ZeRO-3 weight", "RuntimeError: size mismatch, got input (6), mat (6x4096), vec (0)"),
+              rx(r"but got weight of shape \[0\] and (?:normalized_shape =|input of shape)", "got weight of shape [0]",
+                 "ATen layer_norm / rms_norm / group_norm input checks (aten/src/ATen/native/layer_norm.h, "
+                 "group_norm.cpp; torch 2.x) on a size-0 ZeRO-3 norm weight",
+                 "RuntimeError: Expected weight to be of same shape as normalized_shape, but got weight of shape [0] "
+                 "and normalized_shape = [4096]"),
+              # a 1-D weight where a matrix / a conv kernel is expected: a partition only where the log shows ZeRO-3
+              # (explain/context.py)
+              rx(re.escape(TK.ONE_D_WEIGHT[0]), TK.ONE_D_WEIGHT[0], "ATen addmm's check (torch 2.x): F.linear with a bias on a "
+                 "1-D size-0 ZeRO-3 weight", "RuntimeError: mat2 must be a matrix, got 1-D tensor"),
+              rx(re.escape(TK.ONE_D_WEIGHT[1]), TK.ONE_D_WEIGHT[1], "ATen convolution's check (torch 2.x) on a 1-D size-0 "
+                 "ZeRO-3 weight", "RuntimeError: weight should have at least three dimensions"),
               frame("torch/nn/functional.py", "linear", "torch/nn/functional.py linear -> torch.addmm (torch 1.x) on a "
                     "1-D size-0 ZeRO-3 weight", "Traceback (most recent call last):\n"
                     '  File "/venv/lib/python3.7/site-packages/torch/nn/functional.py", line 1690, in linear\n'
