@@ -168,6 +168,7 @@ ZERO3_MOE_NOT_LEAF_MODULE = "zero3-moe-not-leaf-module"
 LAUNCH_CONFIG_MISSING = "launch-config-missing"
 DS_CONFIG_GIVEN_TWICE = "ds-config-given-twice"
 SEQUENCE_PARALLEL_MPU_ZERO0 = "sequence-parallel-mpu-zero0"
+GRPO_GENERATIONS_NOT_DIVIDING_BATCH = "grpo-generations-not-dividing-batch"
 
 # name -> (code, owner): the owner is the command family whose module holds the name's spec
 # (check, verify, lint, explain, estimate, smoke, multinode, launch)
@@ -309,7 +310,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     NODE_ENV_DIFFERS: ("DS702", "multinode"),
     LAUNCH_FAILED: ("DS703", "launch"),
     # DS8xx: the long tail explain names, by area: DS800 versions and releases (explain/causes/versions.py, next
-    # free: DS804), DS820 training (training.py, zero_runtime.py; free: DS830-DS832, then DS836), DS840 launch and rendezvous
+    # free: DS804), DS820 training (training.py, zero_runtime.py; free: DS831-DS832, then DS836), DS840 launch and rendezvous
     # (distributed.py, launch.py; next free: DS850)
     TORCH_WEIGHTS_ONLY_LOAD: ("DS800", "explain"),
     TRANSFORMERS_TMP_CHECKPOINT_RENAME: ("DS801", "explain"),
@@ -326,6 +327,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     LR_SCHEDULER_PARAM_GROUP_MISMATCH: ("DS827", "explain"),
     DEEPSPEED_CHECKPOINT_STATE_MISSING: ("DS828", "explain"),
     ZERO_CHECKPOINT_SHARDS_MISSING: ("DS829", "explain"),
+    GRPO_GENERATIONS_NOT_DIVIDING_BATCH: ("DS830", "explain"),
     CHECKPOINT_MISSING_OPTIMIZER_STATE: ("DS833", "explain"),
     ZERO_TO_FP32_OUTPUT_DIR: ("DS834", "explain"),
     CPU_ADAM_PARAMS_ON_GPU: ("DS835", "explain"),

@@ -7,3 +7,28 @@ KBIT_DEVICE_MAP = "get_kbit_device_map"
 # 4-bit when ``--load_in_4bit`` (with ``bnb_4bit_quant_storage`` only from trl 0.12), else None.
 QUANTIZATION_CONFIG = "get_quantization_config"
 QUANTIZATION_OPTIONS = frozenset({"load_in_4bit", "load_in_8bit"})  # its result is None unless one is passed
+
+# GRPO's (and RLOO's) check that a generation batch holds whole groups of ``num_generations`` completions per prompt
+# (read in the trl 0.14.0, 0.15.0, 0.17.0, 0.19.1 and 0.20.0 wheels; the releases are the message index's). From 0.15.0
+# ``per_device_train_batch_size`` counts completions, not prompts (0.14 repeated each prompt num_generations times).
+GRPO_BATCH_SINCE = "0.15.0"
+# grpo_trainer.py GRPOTrainer.__init__ (0.15.0-0.16.1): num_processes x per_device_train_batch_size
+MSG_GRPO_GLOBAL_TRAIN = ("The global train batch size ({procs} x {batch}) must be evenly divisible by the number of "
+                         "generations per prompt ({gens}).")
+# GRPOTrainer.__init__ (0.17.0: x gradient_accumulation_steps), grpo_config.py GRPOConfig.__post_init__ (0.18.0-0.19.1:
+# x steps_per_generation)
+MSG_GRPO_EFFECTIVE_TRAIN = ("The effective train batch size ({procs} x {batch} x {steps}) must be evenly divisible by the "
+                            "number of generations per prompt ({gens}).")
+# the eval batch: "global" (0.15.0-0.16.1, 0.18.0-0.19.1), "effective" (0.17.0)
+MSG_GRPO_GLOBAL_EVAL = ("The global eval batch size ({procs} x {batch}) must be evenly divisible by the number of "
+                        "generations per prompt ({gens}).")
+MSG_GRPO_EFFECTIVE_EVAL = ("The effective eval batch size ({procs} x {batch}) must be evenly divisible by the number of "
+                           "generations per prompt ({gens}).")
+# GRPOConfig.__post_init__ (0.20.0-1.16.0), RLOOConfig (0.22.0-1.16.0), experimental configs (MiniLLM, SDFT, SDPO, ...):
+# generation_batch_size = per_device_train_batch_size x num_processes x steps_per_generation (default: the accumulation)
+MSG_GEN_BATCH = "generation_batch_size ({size}) must be divisible by num_generations ({gens})."
+# GRPOConfig / RLOOConfig (0.22.0-0.26.0; 0.26.2-1.16.0: "... by the number of generations used for evaluation (N)."
+# with num_generations_eval)
+MSG_GRPO_EVAL_022 = "The global eval batch size ({procs} * {batch}) must be divisible by num_generations ({gens})."
+MSG_GRPO_EVAL_026 = ("The global eval batch size ({procs} * {batch}) must be divisible by the number of generations used "
+                     "for evaluation ({gens}).")
