@@ -16,6 +16,8 @@
 - A collective that hangs (an NCCL timeout, a dump inside a collective) in a ZeRO-3 run of a sparse-MoE model whose
   MoE block is not a ZeRO-3 leaf module (:func:`_moe_not_leaf`) is that MoE block: its ranks route tokens to different
   experts, so ZeRO-3's per-module all-gathers differ between ranks.
+- Transformers' ``Can't find a valid checkpoint at <dir>`` is a folder without DeepSpeed's engine state only where
+  the log shows a DeepSpeed run (without DeepSpeed the Trainer's own loader says it of a folder with no weights).
 - DeepSpeed's deprecated ``mpu.get_model_parallel_rank`` branch is Ulysses' sequence-parallel mpu only from the
   release that added that mpu on: a log showing an older DeepSpeed names no cause there.
 
@@ -75,6 +77,10 @@ _LOAD_INTO_PLACEHOLDER = (TK.MSG_SET_TENSOR_SHAPE, TK.MSG_SIZE0_CURRENT)
 _INDEX_SIZE0 = TK.MSG_INDEX_SIZE0.split(" {")[0]
 INT_REQUIRES_GRAD = "dtype can require gradients"  # torch (c10 autograd): requires_grad on an integer tensor
 META_COPY = "Cannot copy out of meta tensor"  # torch: .to()/copy of a meta tensor (no data)
+# Transformers' message, and the functions that raise it without DeepSpeed (trainer.py; 4.5-4.18 in train, then
+# _load_from_checkpoint: a folder with no model weights); the source line quoted in a cut traceback is DeepSpeed's
+_BARE_NO_CHECKPOINT = TK.MSG_NO_DS_CHECKPOINT + " "
+_HF_OWN_LOADERS = ("_load_from_checkpoint", "train")
 
 
 def shows(sc: "Scanner", kind: str) -> bool:
@@ -108,12 +114,28 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         return "", None  # a release before Ulysses' mpu existed: another mpu reached that branch
     if name == N.NCCL_TIMEOUT and _moe_not_leaf(sc):
         return N.ZERO3_MOE_NOT_LEAF_MODULE, None
+    if name == N.DEEPSPEED_CHECKPOINT_STATE_MISSING and _BARE_NO_CHECKPOINT in text and _BARE_NO_CHECKPOINT + "{" not in text \
+            and not _deepspeed_resume(sc):
+        return "", None  # the Trainer's own branch (no DeepSpeed: a folder without model weights) prints it too
     if name == N.ZERO3_QUANTIZED_MODEL_CONFLICT:
         if INT_REQUIRES_GRAD in text and not shows(sc, ZERO3):
             return "", None
         if META_COPY in text and not shows(sc, QUANTIZED):
             return "", None
     return name, None
+
+
+def _deepspeed_resume(sc: "Scanner") -> bool:
+    """The log shows that the Trainer resumed under DeepSpeed, where ``Can't find a valid checkpoint at`` means a folder
+    without ``global_step*`` (integrations/deepspeed.py deepspeed_load_checkpoint): a DeepSpeed frame, release, launcher
+    or ZeRO-3 line, and no traceback raising in the Trainer's own loader (``_load_from_checkpoint``: no DeepSpeed, no
+    weights)."""
+    frames = [f for tb in sc.tracebacks for f in tb.frames]
+    if any(tb.frames[-1].func in _HF_OWN_LOADERS and tb.frames[-1].path.endswith("transformers/trainer.py")
+           for tb in sc.tracebacks if tb.frames):  # raised by the Trainer's own loader
+        return False
+    return (shows(sc, ZERO3) or "deepspeed" in sc.versions or any("deepspeed" in f.path for f in frames)
+            or any("deepspeed" in m.text or "[launch.py:" in m.text for m in sc.marks.get(LAUNCHED, ())))
 
 
 def _quantized_refused(sc: "Scanner") -> bool:

@@ -413,6 +413,11 @@ SPECS: Tuple[Cause, ...] = (
         rx(re.escape(TK.SRC_NO_DS_CHECKPOINT), "Can't find a valid checkpoint at {checkpoint_path}",
            f"{HF_DS} deepspeed_load_checkpoint's source line (4.3x-5.x), as a traceback cut before the message shows it",
            '    raise ValueError(f"Can\'t find a valid checkpoint at {checkpoint_path}")'),
+        # the message alone: DeepSpeed's branch only where the log shows a DeepSpeed run (explain/context.py)
+        rx(re.escape(TK.MSG_NO_DS_CHECKPOINT) + r" (?!\{)\S", TK.MSG_NO_DS_CHECKPOINT,
+           f"{HF_DS} deepspeed_load_checkpoint (4.33-5.25; deepspeed.py deepspeed_init / deepspeed_load_checkpoint "
+           "4.27-4.32), in a log that shows DeepSpeed; trainer.py _load_from_checkpoint prints it without DeepSpeed",
+           "ValueError: Can't find a valid checkpoint at out/checkpoint-500"),
         frame(HF_DS, "deepspeed_load_checkpoint", f"{HF_DS} deepspeed_load_checkpoint (4.3x-5.x)",
               "Traceback (most recent call last):\n"
               f"  File \"/venv/lib/python3.11/site-packages/{HF_DS}\", line 447, in deepspeed_load_checkpoint\n"
