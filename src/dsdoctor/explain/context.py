@@ -6,8 +6,8 @@
 - A ZeRO-3 placeholder (size 0) written into by a load is the quantized-model conflict when the log shows a
   bitsandbytes-quantized load (``load_in_4bit``, ``--use_4bit_quantization``, ``bnb_4bit_*``, QLoRA, ...): the
   quantized loader, not a plain read of a partition.
-- Messages that name a cause only in a context (an empty tensor indexed or a 1-D weight where torch wants a matrix:
-  a ZeRO-3 partition; an integer tensor asked to require gradients: a quantized model
+- Messages that name a cause only in a context (an empty tensor indexed or viewed, a 1-D weight where torch wants a
+  matrix: a ZeRO-3 partition; an integer tensor asked to require gradients: a quantized model
   under ZeRO-3; a meta tensor copied inside zero.Init: a quantized load; torch's default process group never
   initialized: a start without a launcher, unless the log shows one) are dropped when the log does not show that
   context: an honest ``unknown`` is better than a wrong specific cause.
@@ -54,7 +54,9 @@ MOE_LEAF = "moe-leaf"  # the run registered its MoE block as a ZeRO-3 leaf itsel
 # not "stage3_*" keys (DeepSpeed prints them in every stage's config dump).
 MARKS: Tuple[Tuple[str, str], ...] = (
     *((ZERO3, lit) for lit in ("ZeRO-3", "Zero-3", "zero3", "ZeRO3", "Zero3", "ZeRO Stage 3", "ZeRO stage 3",
-                               '"stage": 3', "zero_stage=3", "zero_stage: 3", "ds_z3")),
+                               '"stage": 3', "zero_stage=3", "zero_stage: 3", "ds_z3",
+                               # DeepSpeed's log lines from zero.Init's module (ZeRO-3 only): "finished initializing model"
+                               "[partition_parameters.py:")),
     # (and a traceback through ZeRO-3's modules: _FRAMES, read from the frames, not marked: a warning every step
     # names stage3.py, and every line holding a literal is read whole)
     # a launcher started the run: its own lines or its command
@@ -75,6 +77,7 @@ _OFF = re.compile(r"(?:load_in_[48]bit|[48]bit_quantization|q_?lora|quantization
 # a load writing a full tensor into a ZeRO-3 placeholder (accelerate's set_module_tensor_to_device, load_state_dict)
 _LOAD_INTO_PLACEHOLDER = (TK.MSG_SET_TENSOR_SHAPE, TK.MSG_SIZE0_CURRENT)
 _INDEX_SIZE0 = TK.MSG_INDEX_SIZE0.split(" {")[0]
+_ZERO3_ONLY = (_INDEX_SIZE0, TK.MSG_VIEW_SIZE0, *TK.ONE_D_WEIGHT)  # size-0 / 1-D messages other tensors print too
 INT_REQUIRES_GRAD = "dtype can require gradients"  # torch (c10 autograd): requires_grad on an integer tensor
 META_COPY = "Cannot copy out of meta tensor"  # torch: .to()/copy of a meta tensor (no data)
 # Transformers' message, and the functions that raise it without DeepSpeed (trainer.py; 4.5-4.18 in train, then
@@ -103,9 +106,8 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         return N.ZERO3_QUANTIZED_MODEL_CONFLICT, None
     if name == N.DISTRIBUTED_LAUNCHER_MISSING and KD.MSG_NO_DEFAULT_PG[:40] in text and shows(sc, LAUNCHED):
         return "", None
-    if name == N.ZERO3_PARTITIONED_PARAM_ACCESS and (_INDEX_SIZE0 in text or any(m in text for m in TK.ONE_D_WEIGHT)) \
-            and not shows(sc, ZERO3):
-        return "", None  # an empty tensor indexed, a 1-D weight: a ZeRO-3 partition only where the log shows ZeRO-3
+    if name == N.ZERO3_PARTITIONED_PARAM_ACCESS and any(m in text for m in _ZERO3_ONLY) and not shows(sc, ZERO3):
+        return "", None  # an empty tensor indexed or viewed, a 1-D weight: a ZeRO-3 partition only where the log shows ZeRO-3
     if name == N.LAUNCHER_MPI_DISCOVERY and KDS.MSG_MPI_DISCOVERY_INFO in text and _hostname_handled(sc):
         return "", None
     if name == N.DEEPSPEED_RELEASE_REGRESSION and RG.vetoed(text, _shown_ds(sc)):

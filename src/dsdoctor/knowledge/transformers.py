@@ -257,9 +257,15 @@ MSG_NO_GRAD_FN = "element 0 of tensors does not require grad and does not have a
 MSG_ZIP_LONGER = "zip() argument 2 is longer than argument 1"
 # torch/nn/functional.py linear -> torch.addmm (torch 1.x): a 1-D (size-0, partitioned) weight
 MSG_TENSORS_2D = "tensors must be 2-D"
-# ATen (torch 2.x, run on 2.13 / 2.14.1): a 1-D weight where a matrix (addmm: F.linear with a bias) or a conv kernel is
-# expected. A ZeRO-3 partition (param.data is torch.empty(0)) only where the log shows ZeRO-3 (explain/context.py)
-ONE_D_WEIGHT = ("mat2 must be a matrix, got 1-D tensor", "weight should have at least three dimensions")
+# a 1-D weight where a matrix (ATen addmm: F.linear with a bias), a conv kernel (ATen convolution) or a 2-D init
+# (torch/nn/init.py _calculate_fan_in_and_fan_out for xavier_*, orthogonal_; torch 2.0-2.15) is expected, as torch 2.13 /
+# 2.14.1 raise them on torch.empty(0). A ZeRO-3 partition only where the log shows ZeRO-3 (explain/context.py)
+ONE_D_WEIGHT = ("mat2 must be a matrix, got 1-D tensor", "weight should have at least three dimensions",
+                "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions",
+                "Only tensors with 2 or more dimensions are supported")
+# ATen InferSize (torch 1.x-2.14): a size-0 partition viewed as its full shape ("shape '[4096, 4096]' is invalid for
+# input of size 0"); an empty batch says it too, so only where the log shows ZeRO-3
+MSG_VIEW_SIZE0 = "is invalid for input of size 0"
 # tokenization_utils_base.py _get_padding_truncation_strategies (4.26-5.25 read): padding asked, the tokenizer has no pad
 # token (LLaMA-family tokenizers ship none): the script must set one
 MSG_NO_PAD_TOKEN = "Asking to pad but the tokenizer does not have a padding token."

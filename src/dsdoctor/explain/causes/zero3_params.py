@@ -167,6 +167,14 @@ SPECS: Tuple[Cause, ...] = (
                  "1-D size-0 ZeRO-3 weight", "RuntimeError: mat2 must be a matrix, got 1-D tensor"),
               rx(re.escape(TK.ONE_D_WEIGHT[1]), TK.ONE_D_WEIGHT[1], "ATen convolution's check (torch 2.x) on a 1-D size-0 "
                  "ZeRO-3 weight", "RuntimeError: weight should have at least three dimensions"),
+              rx(re.escape(TK.ONE_D_WEIGHT[2]), TK.ONE_D_WEIGHT[2], "torch/nn/init.py _calculate_fan_in_and_fan_out "
+                 "(torch 2.0-2.15): xavier_* re-initialising a 1-D size-0 ZeRO-3 weight",
+                 "ValueError: Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"),
+              rx(re.escape(TK.ONE_D_WEIGHT[3]), TK.ONE_D_WEIGHT[3], "torch/nn/init.py orthogonal_ (torch 2.0-2.15) on a "
+                 "1-D size-0 ZeRO-3 weight", "ValueError: Only tensors with 2 or more dimensions are supported"),
+              rx(r"shape '\[(?:-?\d{1,12}, ){0,6}-?\d{1,12}\]' " + re.escape(TK.MSG_VIEW_SIZE0) + r"(?!\d)",
+                 TK.MSG_VIEW_SIZE0, "ATen InferSize.h view/reshape (torch 1.x-2.14) of a size-0 ZeRO-3 partition to "
+                 "its full shape", "RuntimeError: shape '[4096, 4096]' is invalid for input of size 0"),
               frame("torch/nn/functional.py", "linear", "torch/nn/functional.py linear -> torch.addmm (torch 1.x) on a "
                     "1-D size-0 ZeRO-3 weight", "Traceback (most recent call last):\n"
                     '  File "/venv/lib/python3.7/site-packages/torch/nn/functional.py", line 1690, in linear\n'
