@@ -310,7 +310,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     NODE_ENV_DIFFERS: ("DS702", "multinode"),
     LAUNCH_FAILED: ("DS703", "launch"),
     # DS8xx: the long tail explain names, by area: DS800 versions and releases (explain/causes/versions.py, next
-    # free: DS804), DS820 training (training.py, zero_runtime.py; free: DS831-DS832, then DS836), DS840 launch and rendezvous
+    # free: DS804), DS820 training (training.py, trl_config.py, zero_runtime.py; free: DS831-DS832, then DS836), DS840 launch and rendezvous
     # (distributed.py, launch.py; next free: DS850)
     TORCH_WEIGHTS_ONLY_LOAD: ("DS800", "explain"),
     TRANSFORMERS_TMP_CHECKPOINT_RENAME: ("DS801", "explain"),

@@ -21,6 +21,7 @@ from . import (
     regressions,
     resources,
     training,
+    trl_config,
     versions,
     zero3_params,
     zero_runtime,
@@ -30,7 +31,7 @@ from .cause import Cause, Signature
 # Order matters twice: a line is given to the first signature that matches it (causes before symptoms before
 # notes, areas in this order), and equal-rank causes are reported in log order.
 CAUSES: Tuple[Cause, ...] = (distributed.SPECS + build.SPECS + op_build.SPECS + install.SPECS + loading.SPECS
-                             + zero3_params.SPECS + zero_runtime.SPECS + config.SPECS + training.SPECS + launch.SPECS
+                             + zero3_params.SPECS + zero_runtime.SPECS + config.SPECS + training.SPECS + trl_config.SPECS + launch.SPECS
                              + ranks.SPECS + versions.SPECS + regressions.SPECS + model_types.SPECS + resources.SPECS + generic.SPECS)
 
 BY_NAME: Dict[str, Cause] = {c.name: c for c in CAUSES}

@@ -1,0 +1,102 @@
+"""Causes in TRL trainers' own argument checks: GRPO's (and RLOO's) generation batch that does not hold whole groups of
+``num_generations`` completions. The messages live in ``knowledge/trl.py``."""
+
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+from ... import names as N
+from ...knowledge import trl as TRL
+from ...model import Fix, Severity
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, log, msg
+
+GRPO = "trl/trainer"
+
+
+def _num(text: Optional[str]) -> int:
+    return int(text) if text and text.isdigit() else 0
+
+
+def _generations(s: Seen, f: LogFacts) -> Advice:
+    g = s.groups
+    gens, procs, batch = _num(g.get("gens")), _num(g.get("procs")), _num(g.get("batch"))
+    steps, size = _num(g.get("steps")) or 1, _num(g.get("size"))
+    knob = "per_device_eval_batch_size" if "eval batch size" in s.text else "per_device_train_batch_size"
+    total = size or procs * batch * steps
+    facts = (f"Here {total} completion(s) per generation batch, not a multiple of num_generations={gens}."
+             if total and gens else "")
+    fixes: List[Fix] = []
+    if gens and procs and batch:
+        fit = next(b for b in range(batch, batch + gens + 1) if (procs * b * steps) % gens == 0)
+        fixes.append(code_fix(f"Raise {knob} to {fit} (a batch that holds whole groups of {gens} completions)",
+                              f"--{knob} {fit}", reason=f"{procs} process(es) x {fit}" + (f" x {steps}" if steps > 1 else "")
+                              + f" = {procs * fit * steps}, a multiple of {gens}"))
+    else:
+        fixes.append(code_fix("Make num_processes x per_device_train_batch_size x gradient_accumulation_steps (the "
+                              "generation batch) a multiple of num_generations",
+                              "--per_device_train_batch_size <num_generations>   # or any value making the product a "
+                              "multiple of it"))
+    divisors = [n for n in range(2, total + 1) if total % n == 0 and n < gens] if total and gens else []
+    if divisors or not (total and gens):  # a batch of 1 completion has no group of 2 or more
+        fixes.append(code_fix("Or lower num_generations to a divisor of the generation batch (at least 2)",
+                              f"--num_generations {divisors[-1]}" if divisors else "--num_generations <a divisor of the "
+                              "generation batch, >= 2>",
+                              reason=f"TRL counts per_device_train_batch_size in completions from "
+                                     f"{TRL.GRPO_BATCH_SINCE}: a config written for 0.14 (a batch of prompts) needs a "
+                                     "batch num_generations times larger"))
+    return Advice("TRL's GRPO batch does not hold whole groups of num_generations completions per prompt", "", fixes,
+                  facts=facts)
+
+
+SPECS: Tuple[Cause, ...] = (
+    cause(
+    N.GRPO_GENERATIONS_NOT_DIVIDING_BATCH,
+    Severity.ERROR,
+    "TRL GRPO: the generation batch is not a multiple of num_generations",
+    _generations,
+    Docs(
+        what="TRL's GRPO (or RLOO) trainer refused its arguments: the completions generated per batch (num_processes x "
+              "per_device_train_batch_size, x gradient_accumulation_steps / steps_per_generation in later releases) "
+              "are not a multiple of `num_generations`: `The global train batch size (1 x 1) must be evenly divisible "
+              "by the number of generations per prompt (4)` (TRL 0.15-0.16), `The effective train batch size (...)` "
+              "(0.17-0.19), `generation_batch_size (N) must be divisible by num_generations (G)` (0.20 on).",
+        why="GRPO compares each completion with the other completions of the same prompt, so a generation batch must "
+              "hold whole groups of `num_generations` completions. From TRL 0.15 `per_device_train_batch_size` counts "
+              "completions, not prompts (0.14 repeated each prompt `num_generations` times): a config that ran on 0.14 "
+              "(batch 1, 4 generations) fails after an upgrade.",
+        fix="Raise `per_device_train_batch_size` (or the accumulation steps / GPUs) until num_processes x "
+              "per_device_train_batch_size x gradient_accumulation_steps is a multiple of `num_generations`, or lower "
+              "`num_generations` to one of the valid values the message lists (at least 2); for the eval batch, "
+              "`per_device_eval_batch_size` alike (`num_generations_eval` from TRL 0.26.2).",
+        examples=(log(N.GRPO_GENERATIONS_NOT_DIVIDING_BATCH, "a GRPO run on 2 GPUs with a batch of 1 and 8 generations "
+                      "(TRL 0.17):",
+                   "[rank1]: ValueError: The effective train batch size (2 x 1 x 1) must be evenly divisible by the "
+                   "number of generations per prompt (8). Given the current effective train batch size, the valid "
+                   "values for the number of generations are: [2].\n"),),
+        reads="log"),
+    signatures=(
+        msg(TRL.MSG_GRPO_GLOBAL_TRAIN, f"{GRPO}/grpo_trainer.py GRPOTrainer.__init__ (TRL 0.15.0-0.16.1)",
+            "ValueError: The global train batch size (1 x 1) must be evenly divisible by the number of generations per "
+            "prompt (4). Given the current train batch size, the valid values for the number of generations are: []."),
+        msg(TRL.MSG_GRPO_EFFECTIVE_TRAIN, f"{GRPO}/grpo_trainer.py GRPOTrainer.__init__ (TRL 0.17.0), grpo_config.py "
+            "GRPOConfig.__post_init__ (0.18.0-0.19.1)",
+            "ValueError: The effective train batch size (4 x 1 x 2) must be evenly divisible by the number of "
+            "generations per prompt (16). Given the current effective train batch size, the valid values for the number "
+            "of generations are: [2, 4, 8]."),
+        msg(TRL.MSG_GRPO_GLOBAL_EVAL, f"{GRPO}/grpo_trainer.py GRPOTrainer.__init__ (TRL 0.15.0-0.16.1), grpo_config.py "
+            "GRPOConfig.__post_init__ (0.18.0-0.19.1)",
+            "ValueError: The global eval batch size (1 x 2) must be evenly divisible by the number of generations per "
+            "prompt (8). Given the current eval batch size, the valid values for the number of generations are: [2]."),
+        msg(TRL.MSG_GRPO_EFFECTIVE_EVAL, f"{GRPO}/grpo_trainer.py GRPOTrainer.__init__ (TRL 0.17.0)",
+            "ValueError: The effective eval batch size (2 x 1) must be evenly divisible by the number of generations "
+            "per prompt (8). Given the current effective eval batch size, the valid values for the number of "
+            "generations are: [2]."),
+        msg(TRL.MSG_GEN_BATCH, f"{GRPO}/grpo_config.py GRPOConfig.__post_init__ (TRL 0.20.0-1.16.0), rloo_config.py "
+            "RLOOConfig.__post_init__ (0.22.0-1.16.0)",
+            "ValueError: generation_batch_size (6) must be divisible by num_generations (4)."),
+        msg(TRL.MSG_GRPO_EVAL_022, f"{GRPO}/grpo_config.py / rloo_config.py __post_init__ (TRL 0.22.0-0.26.0)",
+            "ValueError: The global eval batch size (1 * 2) must be divisible by num_generations (8)."),
+        msg(TRL.MSG_GRPO_EVAL_026, f"{GRPO}/grpo_config.py / rloo_config.py __post_init__ (TRL 0.26.2-1.16.0)",
+            "ValueError: The global eval batch size (1 * 2) must be divisible by the number of generations used for "
+            "evaluation (8)."))),
+)
