@@ -29,6 +29,8 @@ MSG_GRPO_EFFECTIVE_EVAL = ("The effective eval batch size ({procs} x {batch}) mu
 MSG_GEN_BATCH = "generation_batch_size ({size}) must be divisible by num_generations ({gens})."
 # GRPOConfig / RLOOConfig (0.22.0-0.26.0; 0.26.2-1.16.0: "... by the number of generations used for evaluation (N)."
 # with num_generations_eval)
-MSG_GRPO_EVAL_022 = "The global eval batch size ({procs} * {batch}) must be divisible by num_generations ({gens})."
-MSG_GRPO_EVAL_026 = ("The global eval batch size ({procs} * {batch}) must be divisible by the number of generations used "
+# (per_device_eval_batch_size first here, num_processes second: read in trl 0.22.0 and 0.26.2)
+MSG_GRPO_EVAL_022 = "The global eval batch size ({batch} * {procs}) must be divisible by num_generations ({gens})."
+MSG_GRPO_EVAL_026 = ("The global eval batch size ({batch} * {procs}) must be divisible by the number of generations used "
                      "for evaluation ({gens}).")
+EVAL_GENERATIONS_KNOB = "num_generations_eval"  # 0.26.2 on: the eval groups' own size (else num_generations)

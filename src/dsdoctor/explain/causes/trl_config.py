@@ -23,7 +23,8 @@ def _generations(s: Seen, f: LogFacts) -> Advice:
     steps, size = _num(g.get("steps")) or 1, _num(g.get("size"))
     knob = "per_device_eval_batch_size" if "eval batch size" in s.text else "per_device_train_batch_size"
     total = size or procs * batch * steps
-    facts = (f"Here {total} completion(s) per generation batch, not a multiple of num_generations={gens}."
+    gen_knob = TRL.EVAL_GENERATIONS_KNOB if "used for evaluation" in s.text else "num_generations"
+    facts = (f"Here {total} completion(s) per generation batch, not a multiple of {gen_knob}={gens}."
              if total and gens else "")
     fixes: List[Fix] = []
     if gens and procs and batch:
@@ -38,8 +39,8 @@ def _generations(s: Seen, f: LogFacts) -> Advice:
                               "multiple of it"))
     divisors = [n for n in range(2, total + 1) if total % n == 0 and n < gens] if total and gens else []
     if divisors or not (total and gens):  # a batch of 1 completion has no group of 2 or more
-        fixes.append(code_fix("Or lower num_generations to a divisor of the generation batch (at least 2)",
-                              f"--num_generations {divisors[-1]}" if divisors else "--num_generations <a divisor of the "
+        fixes.append(code_fix(f"Or lower {gen_knob} to a divisor of the generation batch (at least 2)",
+                              f"--{gen_knob} {divisors[-1]}" if divisors else f"--{gen_knob} <a divisor of the "
                               "generation batch, >= 2>",
                               reason=f"TRL counts per_device_train_batch_size in completions from "
                                      f"{TRL.GRPO_BATCH_SINCE}: a config written for 0.14 (a batch of prompts) needs a "
@@ -95,8 +96,8 @@ SPECS: Tuple[Cause, ...] = (
             "RLOOConfig.__post_init__ (0.22.0-1.16.0)",
             "ValueError: generation_batch_size (6) must be divisible by num_generations (4)."),
         msg(TRL.MSG_GRPO_EVAL_022, f"{GRPO}/grpo_config.py / rloo_config.py __post_init__ (TRL 0.22.0-0.26.0)",
-            "ValueError: The global eval batch size (1 * 2) must be divisible by num_generations (8)."),
+            "ValueError: The global eval batch size (2 * 1) must be divisible by num_generations (8)."),
         msg(TRL.MSG_GRPO_EVAL_026, f"{GRPO}/grpo_config.py / rloo_config.py __post_init__ (TRL 0.26.2-1.16.0)",
-            "ValueError: The global eval batch size (1 * 2) must be divisible by the number of generations used for "
+            "ValueError: The global eval batch size (2 * 1) must be divisible by the number of generations used for "
             "evaluation (8)."))),
 )
