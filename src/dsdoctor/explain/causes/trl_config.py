@@ -33,10 +33,12 @@ def _generations(s: Seen, f: LogFacts) -> Advice:
                               f"--{knob} {fit}", reason=f"{procs} process(es) x {fit}" + (f" x {steps}" if steps > 1 else "")
                               + f" = {procs * fit * steps}, a multiple of {gens}"))
     else:
-        fixes.append(code_fix("Make num_processes x per_device_train_batch_size x gradient_accumulation_steps (the "
-                              "generation batch) a multiple of num_generations",
+        fixes.append(code_fix("Make the generation batch (by default num_processes x per_device_train_batch_size x "
+                              "gradient_accumulation_steps) a multiple of num_generations",
                               "--per_device_train_batch_size <num_generations>   # or any value making the product a "
-                              "multiple of it"))
+                              "multiple of it",
+                              "--generation_batch_size <a multiple of num_generations and of the global batch>   # TRL "
+                              ">= 0.20, where you set it"))
     divisors = [n for n in range(2, total + 1) if total % n == 0 and n < gens] if total and gens else []
     if divisors or not (total and gens):  # a batch of 1 completion has no group of 2 or more
         fixes.append(code_fix(f"Or lower {gen_knob} to a divisor of the generation batch (at least 2)",
