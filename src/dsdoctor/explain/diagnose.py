@@ -328,7 +328,7 @@ def _unknown(sc: Scanner, facts: LogFacts, text: str, kind: str, ev: List[Eviden
              groups: Dict[str, str], frames: List[Tuple[str, int, str]]) -> Finding:
     """``unknown``: the failing line, who raised it, next steps for its kind."""
     if kind == FM.STARTUP:  # a log of the launcher's start-up only (startup.py): no failure line to quote
-        return _finding(N.UNKNOWN, LA.startup_only(text), ev, cons)
+        return _finding(N.UNKNOWN, LA.startup_only(text, groups.get("launcher", "deepspeed")), ev, cons)
     if kind == FM.ENGINE_INIT:  # a log that stops inside deepspeed.initialize (engine_init.py)
         return _finding(N.UNKNOWN, LA.engine_init_cut(groups.get("start", ""), text), ev, cons)
     g = dict(groups, kind=kind, who=FM.raised_by(frames, text), libs="|".join(FM.packages(frames)))
@@ -388,7 +388,7 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         return _finding(shown, BY_NAME[shown].advise(Seen(fail.text), facts), [_ev(fail)], [])
     if fail is not None:
         others = [h for h in sc.failures if h is not fail]
-        told = dict(fail.groups) if fail.name == FM.ENGINE_INIT else {}  # the set-up line it stopped after
+        told = dict(fail.groups) if fail.name in (FM.ENGINE_INIT, FM.STARTUP) else {}  # the set-up line it stopped after, the launcher
         return _unknown(sc, facts, fail.text, fail.name, [_ev(fail)], others, told, [])
     if sc.build_started is not None and not sc.build_done:
         return _finding(N.TORCH_EXTENSIONS_LOCK_STALE, G.lock_stale(Seen(), facts), [_ev(sc.build_started)], [], Severity.WARNING)
