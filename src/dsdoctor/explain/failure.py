@@ -29,7 +29,9 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
 - a run whose loss diverged: the loss logged as nan / inf (``{'loss': nan, ...}``, ``loss=nan``);
 - a command the shell could not find (``bash: numactl: command not found``, dash's ``/bin/sh: 1: pdsh: not found``,
   zsh's ``zsh: command not found: X``): a launcher, or the wrapper it runs, is missing;
-- a traceback cut before its exception line (the scanner keeps it: ``Traceback.exc_text`` is empty);
+- a traceback cut before its exception line (the scanner keeps it: ``Traceback.exc_text`` is empty), also a rich
+  traceback's call line (``❱ 217 │ return tensor.pin_memory()``: rich.traceback marks the line each frame was running
+  with ``❱``, and prints it only in a traceback) when its boxed header was cut from the paste;
 - in a log that shows none of these, a line that is a message a library raises (the message index; a message one
   release only logs does not count): ``explain/indexed_failures.py``, run only on that path;
 - in such a log, all of it the DeepSpeed launcher's start-up (its command, the world info, no rank's output): the paste
@@ -78,7 +80,7 @@ LITERALS: Tuple[str, ...] = (
     "Exception;", "Exception\uff1a", "eturn -", "eturns -", "eturned -", "xits with -", "xited with -", "Aborted", "Bus error",
     "Illegal instruction", "Floating point exception", "Terminated", "Hangup", "Trace/breakpoint trap", " error in:",
     "terminate called after", "what():", "Assertion ", "ERROR: ", "srun: error:", "CANCELLED AT",
-    "(most recent call first)", "command not found", ": not found", "attempts left", "': nan", "': inf", "': NaN", "=nan", "=inf", "=NaN",
+    "(most recent call first)", "\u2771", "command not found", ": not found", "attempts left", "': nan", "': inf", "': NaN", "=nan", "=inf", "=NaN",
     ": nan", ": inf", ": NaN")
 
 _WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN(?:ING)?\b|^W\d{4} ")
@@ -150,6 +152,9 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     # "[default] Worker group FAILED. 3/3 attempts left; will restart worker group" (torch 2.0.0-2.9.1
     # torch/distributed/elastic/agent/server/api.py SimpleElasticAgent._invoke_run; logged, not raised)
     (LAUNCHER, ("attempts left",), re.compile(r"\] Worker group (?:FAILED|UNHEALTHY)\. \d{1,6}/\d{1,6} attempts left")),
+    # rich.traceback's call line of a frame ("❱ 217 │ ..."), outside a traceback the scanner opened: its boxed
+    # "Traceback (most recent call last)" header is not in the paste, so the traceback is read as cut
+    (CUT, ("\u2771",), re.compile(r"^\u2771\s{0,4}\d{1,7}\s{0,4}[\u2502|]")),
     # Slurm: a task that failed or was killed (srun), a job the scheduler cancelled (time limit, preemption)
     (LAUNCHER, ("srun: error:", "CANCELLED AT"),
      re.compile(r"^srun: error: |\*\*\* (?:JOB|STEP) [\w.]{1,40} ON \S{1,200} CANCELLED AT")),
