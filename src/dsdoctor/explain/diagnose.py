@@ -369,10 +369,12 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
             asked = (N.PACKAGE_VERSIONS_INCOMPATIBLE, pyd) if pyd is not None else None
         if asked is not None:  # a model type the installed Transformers predates; an API another package lacks
             return _finding(asked[0], BY_NAME[asked[0]].advise(Seen(exc, asked[1]), facts), ev, symptoms)
-        mine = fr is not None and innermost is fr and bool(tb.exc_text) and not LIB_EXCEPTION.search(tb.exc_text)
+        mine = (fr is not None and innermost is fr and bool(tb.exc_text) and not LIB_EXCEPTION.search(tb.exc_text)
+                and not FM.interrupted(tb.exc_text))  # Ctrl-C in the user's frame is no bug of theirs
         if mine:
             return _finding(N.USER_CODE_ERROR, BY_NAME[N.USER_CODE_ERROR].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)
-        kind = FM.EXCEPTION if tb.exc_text or root.exc_text else FM.CUT
+        kind = (FM.INTERRUPTED if FM.interrupted(tb.exc_text or root.exc_text) else
+                FM.EXCEPTION if tb.exc_text or root.exc_text else FM.CUT)
         frames, whole = complete(_frames(tb), [f.code for f in tb.frames])  # the last frame's name, when the log cuts it
         return _unknown(sc, facts, exc, kind, ev, symptoms, dict(_frame_groups(fr), whole="1" if whole else "0"), frames)
     fail = _telling(sc)

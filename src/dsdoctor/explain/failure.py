@@ -13,7 +13,10 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
   ``exited with -11``: Python's code for a process a signal ended);
 - a signal (``SIGKILL``, ``Signals.SIGSEGV``, ``Segmentation fault``, ``core dumped``), ``Killed`` alone on a line, the
   shell's report of a child a signal ended (``Aborted``, ``Bus error`` alone; bash's ``line 9: 4711 Killed  python ...``),
-  torchelastic's ``Received 15 death signal, shutting down workers`` (its agent was sent a signal);
+  torchelastic's ``Received 15 death signal, shutting down workers`` (its agent was sent a signal; ``Received
+  Signals.SIGINT death signal`` before Python 3.11);
+- a run the user interrupted: the terminal's echo of Ctrl-C (``^C`` at a line's start, output may go on after it),
+  ``KeyboardInterrupt`` alone on a line or ending a traceback; people interrupt a run that stopped progressing;
 - an NCCL watchdog timeout; ProcessGroupNCCL's ``Some NCCL operations have failed or timed out`` / ``... taking the
   entire process down`` lines, and its ``watchdog got stuck for N seconds`` (a hang in an NCCL / CUDA call);
 - a failure no exception class marks: a GPU library's error head (``CUDA error: ...``, ``NCCL error in: ...``), a C++
@@ -64,8 +67,9 @@ DIVERGED = "diverged"  # the loss logged as nan / inf: training diverged
 MISSING = "missing-command"  # the shell could not find a command (a launcher or a tool it runs)
 STARTUP = "launcher-start-up"  # a log that holds only the launcher's start-up: no rank printed (``startup.py``)
 ENGINE_INIT = "engine-init"  # a log that stops inside deepspeed.initialize's set-up (``engine_init.py``)
+INTERRUPTED = "interrupted"  # the user stopped the run (Ctrl-C, KeyboardInterrupt): most often one that stopped progressing
 # most telling first: the line quoted when a log shows several kinds
-RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, MISSING, DIVERGED, HANG, CUT, LAUNCHER, EXIT, STARTUP, ENGINE_INIT)
+RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, MISSING, DIVERGED, HANG, INTERRUPTED, CUT, LAUNCHER, EXIT, STARTUP, ENGINE_INIT)
 
 _WATCHDOG = CK.MSG_NCCL_WATCHDOG.split("caught ")[1].rstrip(": ")  # "collective operation timeout"
 _KILL = re.escape(K.MSG_LAUNCH_KILL.split("{")[0])  # "Killing subprocess "
@@ -80,7 +84,8 @@ LITERALS: Tuple[str, ...] = (
     "Exception;", "Exception\uff1a", "eturn -", "eturns -", "eturned -", "xits with -", "xited with -", "Aborted", "Bus error",
     "Illegal instruction", "Floating point exception", "Terminated", "Hangup", "Trace/breakpoint trap", " error in:",
     "terminate called after", "what():", "Assertion ", "ERROR: ", "srun: error:", "CANCELLED AT",
-    "(most recent call first)", "\u2771", "command not found", ": not found", "attempts left", "': nan", "': inf", "': NaN", "=nan", "=inf", "=NaN",
+    "(most recent call first)", "\u2771", "^C", "KeyboardInterrupt",
+    "command not found", ": not found", "attempts left", "': nan", "': inf", "': NaN", "=nan", "=inf", "=NaN",
     ": nan", ": inf", ": NaN")
 
 _WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN(?:ING)?\b|^W\d{4} ")
@@ -113,7 +118,13 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     # torchelastic's agent stopped by a signal sent to it (a scheduler's time limit or preemption, a kill): "Received 15
     # death signal, shutting down workers" (torch 2.0.0-2.15.0 torch/distributed/elastic/agent/server/api.py
     # SimpleElasticAgent.run; the number is str(signal.Signals) on Python 3.11+, "Signals.SIGTERM" before: a SIG line)
-    (SIGNAL, ("death signal",), re.compile(r"\bReceived \d{1,2} death signal\b")),
+    # (SIGINT, 2: the user's Ctrl-C reached the agent, an interrupt rather than a kill)
+    (INTERRUPTED, ("death signal",), re.compile(r"\bReceived (?:2|Signals\.SIGINT) death signal\b")),
+    (SIGNAL, ("death signal",), re.compile(r"\bReceived (?:\d{1,2}|Signals\.SIG[A-Z]{2,6}) death signal\b")),
+    # the user interrupted the run: the terminal's echo of Ctrl-C at a line's start (what the program printed next may
+    # follow on the same line: "^CTraceback ..."), Python's KeyboardInterrupt alone on a line (a traceback's last line
+    # is read as its exception)
+    (INTERRUPTED, ("^C", "KeyboardInterrupt"), re.compile(r"^(?:\^C|KeyboardInterrupt\s*$)")),
     # Python's SystemExit (a BaseException, not an ...Error) with a non-zero code or a message: sys.exit(1),
     # sys.exit("message") (exit status 1), argparse's exit 2 as a notebook shows it; "SystemExit: 0" / "None" succeeded
     (EXIT, ("SystemExit:",), re.compile(r"^[\s*`'\">(\[]{0,6}SystemExit: {0,4}(?!(?:0|None)\s*$)\S")),
@@ -165,6 +176,11 @@ def missing_command(text: str) -> str:
     """The command a shell's "not found" line (bash, dash, zsh: a ``missing-command`` failure) names, or ""."""
     m = next(rx for name, _, rx in _WRITTEN if name == MISSING).search(text)
     return next((g for g in (m.group("bash"), m.group("dash"), m.group("zsh")) if g), "") if m else ""
+
+
+def interrupted(exc_text: str) -> bool:
+    """A traceback's exception line is Python's ``KeyboardInterrupt`` (the user pressed Ctrl-C)."""
+    return re.match(r"^KeyboardInterrupt\b", exc_text.strip()) is not None
 
 
 def kind(text: str) -> Optional[str]:

@@ -117,6 +117,7 @@ def _next_steps(kind: str, g: Dict[str, str], text: str = "") -> List[Fix]:
     if kind == F.COMPILER:
         return [_build_fix(g.get("op_build") == "1")]
     steps: Dict[str, Tuple[Callable[[], Fix], ...]] = {F.TIMEOUT: (_timeout_fix, _rank_fix), F.HANG: (hang_fix, _timeout_fix),
+                                                      F.INTERRUPTED: (hang_fix, _timeout_fix),
                                                       F.DIVERGED: (_diverged_fix,), **{k: (_rank_fix,) for k in (F.LAUNCHER, F.EXIT, F.SIGNAL)}}
     if kind in steps:
         return [fx() for fx in steps[kind]]
@@ -155,11 +156,13 @@ def unknown(s: Seen, f: LogFacts) -> Advice:
     what = {F.HANG: ("A hang (the log ends on a progress bar that finished no step)" if F.no_step(s.text) else
                      "A hang (a stack dump of a stuck process)"),
             F.DIVERGED: "Training diverged (the loss is nan / inf)",
-            F.MISSING: "A command the shell could not find"}.get(kind, "A failure")
+            F.MISSING: "A command the shell could not find",
+            F.INTERRUPTED: "The run was interrupted (Ctrl-C), most often because it stopped progressing"}.get(kind, "A failure")
     if rb:  # a cut traceback whose last frame shown is a library's
         return Advice(f"{what} in {g['who']}, the last frame the log shows: {s.text[:200]}", "", _next_steps(kind, g),
                       " ".join(x for x in said[1:] if x), rb)
-    return Advice(f"{what} dsdoctor does not recognise: {s.text[:200]}", "", _next_steps(kind, g, s.text),
+    head = f"{what}: " if kind == F.INTERRUPTED else f"{what} dsdoctor does not recognise: "
+    return Advice(f"{head}{s.text[:200]}", "", _next_steps(kind, g, s.text),
                   " ".join(x for x in said if x))
 
 
