@@ -8,7 +8,9 @@
   quantized loader, not a plain read of a partition.
 - Messages that name a cause only in a context (an integer tensor asked to require gradients: a quantized model
   under ZeRO-3; a meta tensor copied inside zero.Init: a quantized load; torch's default process group never
-  initialized: a start without a launcher, unless the log shows one) are dropped when the log does not show that
+  initialized: a start without a launcher, unless the log shows one; the Trainer's DeepSpeedEngine calls on a bare
+  model or on accelerate's placeholder optimizer: a start without a launcher, unless the log shows one, an Accelerate
+  >= 1.0.0, or the user's own frame making the call) are dropped when the log does not show that
   context: an honest ``unknown`` is better than a wrong specific cause.
 - A DeepSpeed release regression's own line (``knowledge/regressions.py``) is dropped when the log shows a
   DeepSpeed release outside the row's affected range: that release does not have the bug.
@@ -96,6 +98,8 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         return N.ZERO3_QUANTIZED_MODEL_CONFLICT, None
     if name == N.DISTRIBUTED_LAUNCHER_MISSING and KD.MSG_NO_DEFAULT_PG[:40] in text and shows(sc, LAUNCHED):
         return "", None
+    if name == N.DISTRIBUTED_LAUNCHER_MISSING and _engine_call(text) and not _engine_unwrapped(sc, fr):
+        return "", None
     if name == N.ZERO3_PARTITIONED_PARAM_ACCESS and _INDEX_SIZE0 in text and not shows(sc, ZERO3):
         return "", None  # an empty tensor indexed: a ZeRO-3 partition only where the log shows ZeRO-3
     if name == N.LAUNCHER_MPI_DISCOVERY and KDS.MSG_MPI_DISCOVERY_INFO in text and _hostname_handled(sc):
@@ -112,6 +116,23 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         if META_COPY in text and not shows(sc, QUANTIZED):
             return "", None
     return name, None
+
+
+def _engine_call(text: str) -> bool:
+    """The line is a DeepSpeedEngine call on an object that is not one (the model's ``save_checkpoint``, accelerate's
+    placeholder optimizer's ``step``)."""
+    return any(m.split("{cls}")[-1] in text for m in (KD.MSG_NO_ENGINE_SAVE, KD.MSG_DUMMY_OPTIM_STEP))
+
+
+def _engine_unwrapped(sc: "Scanner", fr: Optional["Frame"]) -> bool:
+    """The engine's call failed because no launcher started the process (the Trainer with Accelerate < 1.0.0): the
+    log shows no launcher, no Accelerate release that initializes DeepSpeed in a plain process, and save_checkpoint is
+    not the user's own call (their object was never deepspeed.initialize's engine: their bug, not the launch)."""
+    shown = sc.versions.get("accelerate")
+    if shown is not None and (parse(shown[0]) or v("0")) >= v(KD.ACCELERATE_WRAPS_PLAIN_PROCESS):
+        return False
+    own = fr is not None and "save_checkpoint" in (fr.code or "")  # (a DummyOptim's step is an Accelerate loop's own)
+    return not own and not shows(sc, LAUNCHED)
 
 
 def _quantized_refused(sc: "Scanner") -> bool:

@@ -15,8 +15,10 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
   shell's report of a child a signal ended (``Aborted``, ``Bus error`` alone; bash's ``line 9: 4711 Killed  python ...``),
   torchelastic's ``Received 15 death signal, shutting down workers`` (its agent was sent a signal; ``Received
   Signals.SIGINT death signal`` before Python 3.11);
-- a run the user interrupted: the terminal's echo of Ctrl-C (``^C`` at a line's start, output may go on after it),
-  ``KeyboardInterrupt`` alone on a line or ending a traceback; people interrupt a run that stopped progressing;
+- a run the user interrupted: a traceback ending in ``KeyboardInterrupt``; among the log's last lines, the terminal's
+  echo of Ctrl-C (``^C`` at a line's start) or ``KeyboardInterrupt`` alone, with no new command typed after it
+  (:func:`interrupted_at`: a run stopped by hand and started again is not the failure); people interrupt a run that
+  stopped progressing;
 - an NCCL watchdog timeout; ProcessGroupNCCL's ``Some NCCL operations have failed or timed out`` / ``... taking the
   entire process down`` lines, and its ``watchdog got stuck for N seconds`` (a hang in an NCCL / CUDA call);
 - a failure no exception class marks: a GPU library's error head (``CUDA error: ...``, ``NCCL error in: ...``), a C++
@@ -84,7 +86,7 @@ LITERALS: Tuple[str, ...] = (
     "Exception;", "Exception\uff1a", "eturn -", "eturns -", "eturned -", "xits with -", "xited with -", "Aborted", "Bus error",
     "Illegal instruction", "Floating point exception", "Terminated", "Hangup", "Trace/breakpoint trap", " error in:",
     "terminate called after", "what():", "Assertion ", "ERROR: ", "srun: error:", "CANCELLED AT",
-    "(most recent call first)", "\u2771", "^C", "KeyboardInterrupt",
+    "(most recent call first)", "\u2771",
     "command not found", ": not found", "attempts left", "': nan", "': inf", "': NaN", "=nan", "=inf", "=NaN",
     ": nan", ": inf", ": NaN")
 
@@ -121,10 +123,6 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     # (SIGINT, 2: the user's Ctrl-C reached the agent, an interrupt rather than a kill)
     (INTERRUPTED, ("death signal",), re.compile(r"\bReceived (?:2|Signals\.SIGINT) death signal\b")),
     (SIGNAL, ("death signal",), re.compile(r"\bReceived (?:\d{1,2}|Signals\.SIG[A-Z]{2,6}) death signal\b")),
-    # the user interrupted the run: the terminal's echo of Ctrl-C at a line's start (what the program printed next may
-    # follow on the same line: "^CTraceback ..."), Python's KeyboardInterrupt alone on a line (a traceback's last line
-    # is read as its exception)
-    (INTERRUPTED, ("^C", "KeyboardInterrupt"), re.compile(r"^(?:\^C|KeyboardInterrupt\s*$)")),
     # Python's SystemExit (a BaseException, not an ...Error) with a non-zero code or a message: sys.exit(1),
     # sys.exit("message") (exit status 1), argparse's exit 2 as a notebook shows it; "SystemExit: 0" / "None" succeeded
     (EXIT, ("SystemExit:",), re.compile(r"^[\s*`'\">(\[]{0,6}SystemExit: {0,4}(?!(?:0|None)\s*$)\S")),
@@ -219,6 +217,23 @@ def stalled(last: Sequence[str]) -> int:
             later = [_BAR.search(t) for t in last[i + 1:]]
             if total and not any(m and m.group(2) == total.group(2) for m in later):
                 return i
+    return -1
+
+
+# a shell prompt and the command typed after it ("(env) user@host:~/dir$ bash run.sh", "$ deepspeed train.py")
+PROMPT = re.compile(r"^(?:\([\w.-]{1,60}\) ){0,3}(?:[\w.-]{1,60}@[\w.-]{1,100}:[^$#\s]{0,300})?[$#] \S")
+_INTERRUPT = re.compile(r"^(?:\^C|KeyboardInterrupt\s*$)")  # the terminal's Ctrl-C echo (output may follow it), Python's
+
+
+def interrupted_at(last: Sequence[str]) -> int:
+    """The index in ``last`` (the log's last lines, cleaned and stripped) of the last line showing the user interrupted
+    the run (the terminal's ``^C`` echo at a line's start, ``KeyboardInterrupt`` alone) when no shell prompt with a new
+    command follows it; -1 when none (an interrupted run started again is not the failure)."""
+    for i in range(len(last) - 1, -1, -1):
+        if PROMPT.match(last[i]):
+            return -1
+        if _INTERRUPT.match(last[i]):
+            return i
     return -1
 
 

@@ -40,8 +40,7 @@ _DS_LOG = re.compile(r"^(?:\[?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\] )?\[(?:INFO
 # launch.py main's lines before any rank runs (read in 0.15.1); its end lines (exits successfully, received a signal) are not
 _LAUNCH_START = re.compile(r"^(?:WORLD INFO DICT|nnodes=|global_rank_mapping=|dist_world_size=|Setting |process \d|"
                            r"\d{1,4} [A-Z_]{2,60}[= ]|Disabling elastic)")
-# a shell prompt and the command typed after it ("(env) user@host:~/dir$ bash run.sh", "$ deepspeed train.py")
-_PROMPT = re.compile(r"^(?:\([\w.-]{1,60}\) ){0,3}(?:[\w.-]{1,60}@[\w.-]{1,100}:[^$#\s]{0,300})?[$#] \S")
+_PROMPT = FM.PROMPT  # a shell prompt and the command typed after it
 _ELISION = re.compile(r"^(?:\.{3}|\u2026|\[\.\.\.\])$")
 # ssh's notice when pdsh first connects to a host (the multi-node runner's transport), not a rank's output
 _SSH_KNOWN = re.compile(r"^Warning: Permanently added '?\S{1,300}'? \(\w{1,20}\) to the list of known hosts\.?$")
