@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, List, Optional, Tuple
 
+from ..knowledge import ds_launcher as K
 from . import failure as FM
 from .match import Hit
 from .reader import clean
@@ -85,7 +86,7 @@ def launcher_only(lines: Iterable[Tuple[int, bytes]], source: str, index: int = 
     ``failure.STARTUP``; [] for any other log (a line of a rank's output, no line from ``runner.py`` / ``launch.py``,
     more than :data:`MAX_LINES` lines)."""
     last: Optional[Tuple[int, str, str]] = None
-    launched, torchrun = False, False
+    launched, torchrun, binds = False, False, False
     for n, (lineno, raw) in enumerate(lines):
         if n >= MAX_LINES:
             return []
@@ -97,11 +98,12 @@ def launcher_only(lines: Iterable[Tuple[int, bytes]], source: str, index: int = 
         if role == "launcher":
             launched = launched or "[real_accelerator.py:" not in text
             torchrun = torchrun or _DS_LOG.match(text) is None
+            binds = binds or K.BIND_CORES_FLAG in text  # the runner's cmd: launch.py then starts each rank under numactl
             banner = _torchrun_message(text)
             if last is None or not (banner == "" or (banner and _BANNER_ONLY.match(banner))):  # a message, not a header
                 last = (lineno, stream, text)
     if last is None or not launched:
         return []
     lineno, stream, text = last
-    return [Hit(FM.STARTUP, source, lineno, stream, text[:1000], groups={"launcher": "torchrun" if torchrun else "deepspeed"},
-                order=index * (1 << 40) + lineno)]
+    groups = {"launcher": "torchrun" if torchrun else "deepspeed", "binds": "1" if binds else ""}
+    return [Hit(FM.STARTUP, source, lineno, stream, text[:1000], groups=groups, order=index * (1 << 40) + lineno)]

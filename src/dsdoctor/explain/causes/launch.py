@@ -94,17 +94,20 @@ def _accelerate_vars_ignored(s: Seen, f: LogFacts) -> Advice:
                   facts=f"The keys it lists: {keys}." if keys else "")
 
 
-def startup_only(last: str, launcher: str = "deepspeed") -> Advice:
+def startup_only(last: str, launcher: str = "deepspeed", binds: bool = False) -> Advice:
     """``unknown``'s advice for a log that holds only the launcher's start-up (``explain/startup.py``; ``last``: its
-    last line; ``launcher``: ``deepspeed`` or ``torchrun``, whose start-up it is): it shows neither a failure nor a
-    run that went on."""
+    last line; ``launcher``: ``deepspeed`` or ``torchrun``, whose start-up it is; ``binds``: its command binds ranks to
+    cores, so numactl runs next): it shows neither a failure nor a run that went on."""
     each = ("torchrun --log-dir ./rank_logs --redirects 3 ... train.py   # one stdout/stderr file per rank (torch 1.9+)"
             if launcher == "torchrun" else "deepspeed --enable_each_rank_log ./rank_logs ... train.py   # one file per rank")
+    numactl = [code_fix(f"The command asks {K.BIND_CORES_FLAG}: the launcher starts every rank under numactl; check it "
+                        "runs on each node", "numactl --show   # not found: install numactl, or drop "
+                        f"{K.BIND_CORES_FLAG}")] if binds else []
     return Advice("The log stops in the launcher's start-up: no rank printed anything, so it shows neither the failure "
                   "nor its cause", "",
                   [code_fix("Paste the whole log, or collect each rank's own output", each,
                             reason="the log stops after the launcher's start-up lines: whatever failed (a tool the "
-                                   "launcher runs, a rank that died, a hang) came after them"), hang_fix()],
+                                   "launcher runs, a rank that died, a hang) came after them"), *numactl, hang_fix()],
                   f"Its last line is the launcher's: `{last[:200]}`.")
 
 
