@@ -10,7 +10,8 @@
   under ZeRO-3; a meta tensor copied inside zero.Init: a quantized load; torch's default process group never
   initialized: a start without a launcher, unless the log shows one; the Trainer's DeepSpeedEngine calls on a bare
   model or on accelerate's placeholder optimizer: a start without a launcher, unless the log shows one, an Accelerate
-  >= 1.0.0, or the user's own frame making the call) are dropped when the log does not show that
+  >= 1.0.0, or the user's own frame making the call; the Trainer's "requires `accelerate`": a notebook kernel that
+  kept transformers' answer from its import, only in a notebook's log) are dropped when the log does not show that
   context: an honest ``unknown`` is better than a wrong specific cause.
 - A DeepSpeed release regression's own line (``knowledge/regressions.py``) is dropped when the log shows a
   DeepSpeed release outside the row's affected range: that release does not have the bug.
@@ -49,6 +50,7 @@ QUANTIZED = "quantized"
 LAUNCHED = "launched"
 MOE = "moe"  # a sparse-MoE model
 MOE_LEAF = "moe-leaf"  # the run registered its MoE block as a ZeRO-3 leaf itself
+NOTEBOOK = "notebook"  # the log is a notebook's (Colab / Jupyter traceback forms)
 # (kind, literal): a line holding the literal shows the context. ZeRO-3: its messages, a config's stage, a config name;
 # not "stage3_*" keys (DeepSpeed prints them in every stage's config dump).
 MARKS: Tuple[Tuple[str, str], ...] = (
@@ -66,6 +68,7 @@ MARKS: Tuple[Tuple[str, str], ...] = (
                                    "Linear8bitLt", "Params4bit", "Int8Params")),
     *((MOE, lit) for lit in TK.MOE_DEFAULT_LEAF + TK.MOE_OTHER + TK.MOE_CONFIG_KEYS),
     *((MOE_LEAF, lit) for lit in TK.MOE_LEAF_SET),
+    *((NOTEBOOK, lit) for lit in TK.NOTEBOOK_MARKS),
 )
 _FRAMES = {ZERO3: ("zero/stage3.py", "zero/partition_parameters.py")}
 # the option written off: "load_in_4bit=False", "--use_4bit_quantization False", "quantization_bit: null"
@@ -100,6 +103,8 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         return "", None
     if name == N.DISTRIBUTED_LAUNCHER_MISSING and _engine_call(text) and not _engine_unwrapped(sc, fr):
         return "", None
+    if name == N.NOTEBOOK_RESTART_AFTER_INSTALL and not shows(sc, NOTEBOOK):
+        return "", None  # a fresh process: accelerate is missing or too old, as the message says
     if name == N.ZERO3_PARTITIONED_PARAM_ACCESS and _INDEX_SIZE0 in text and not shows(sc, ZERO3):
         return "", None  # an empty tensor indexed: a ZeRO-3 partition only where the log shows ZeRO-3
     if name == N.LAUNCHER_MPI_DISCOVERY and KDS.MSG_MPI_DISCOVERY_INFO in text and _hostname_handled(sc):
