@@ -328,7 +328,7 @@ def _unknown(sc: Scanner, facts: LogFacts, text: str, kind: str, ev: List[Eviden
              groups: Dict[str, str], frames: List[Tuple[str, int, str]]) -> Finding:
     """``unknown``: the failing line, who raised it, next steps for its kind."""
     if kind == FM.STARTUP:  # a log of the launcher's start-up only (startup.py): no failure line to quote
-        return _finding(N.UNKNOWN, LA.startup_only(text, groups.get("launcher", "deepspeed"), groups.get("binds") == "1"), ev, cons)
+        return _finding(N.UNKNOWN, LA.startup_only(text, groups), ev, cons)
     if kind == FM.ENGINE_INIT:  # a log that stops inside deepspeed.initialize (engine_init.py)
         return _finding(N.UNKNOWN, LA.engine_init_cut(groups.get("start", ""), text), ev, cons)
     g = dict(groups, kind=kind, who=FM.raised_by(frames, text), libs="|".join(FM.packages(frames)))

@@ -26,8 +26,9 @@ asterisks when more than one process per node is started, ``master_addr is only 
 from __future__ import annotations
 
 import re
-from typing import Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
+from ..knowledge import cuda as CK
 from ..knowledge import ds_launcher as K
 from . import failure as FM
 from .match import Hit
@@ -81,12 +82,31 @@ def _role(text: str) -> Optional[str]:
     return "launcher"
 
 
+_IFNAME = re.compile(r"\b%s=([\w.,^=-]{1,100})" % CK.NCCL_SOCKET_IFNAME)
+
+
+def _hints(text: str) -> Dict[str, str]:
+    """What a launcher line says the launch does next (the runner's ``cmd = ...``): ``binds`` (``--bind_cores_to_rank``:
+    launch.py starts each rank under numactl), ``pdsh`` (the multi-node runner: each node's ranks start through ssh
+    with only the variables the command exports), ``ifname`` (an NCCL_SOCKET_IFNAME the command forces)."""
+    out: Dict[str, str] = {}
+    if K.BIND_CORES_FLAG in text:
+        out["binds"] = "1"
+    if "] cmd = pdsh " in text:
+        out["pdsh"] = "1"
+    m = _IFNAME.search(text)
+    if m:
+        out["ifname"] = m.group(1).rstrip(";")
+    return out
+
+
 def launcher_only(lines: Iterable[Tuple[int, bytes]], source: str, index: int = 0) -> List[Hit]:
     """The last line of a log (numbered, raw lines) that holds only the launcher's start-up, as a failure hit of kind
     ``failure.STARTUP``; [] for any other log (a line of a rank's output, no line from ``runner.py`` / ``launch.py``,
     more than :data:`MAX_LINES` lines)."""
     last: Optional[Tuple[int, str, str]] = None
-    launched, torchrun, binds = False, False, False
+    launched, torchrun = False, False
+    hints: Dict[str, str] = {}
     for n, (lineno, raw) in enumerate(lines):
         if n >= MAX_LINES:
             return []
@@ -98,12 +118,12 @@ def launcher_only(lines: Iterable[Tuple[int, bytes]], source: str, index: int = 
         if role == "launcher":
             launched = launched or "[real_accelerator.py:" not in text
             torchrun = torchrun or _DS_LOG.match(text) is None
-            binds = binds or K.BIND_CORES_FLAG in text  # the runner's cmd: launch.py then starts each rank under numactl
+            hints.update(_hints(text))
             banner = _torchrun_message(text)
             if last is None or not (banner == "" or (banner and _BANNER_ONLY.match(banner))):  # a message, not a header
                 last = (lineno, stream, text)
     if last is None or not launched:
         return []
     lineno, stream, text = last
-    groups = {"launcher": "torchrun" if torchrun else "deepspeed", "binds": "1" if binds else ""}
+    groups = {"launcher": "torchrun" if torchrun else "deepspeed", **hints}
     return [Hit(FM.STARTUP, source, lineno, stream, text[:1000], groups=groups, order=index * (1 << 40) + lineno)]
