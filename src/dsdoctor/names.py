@@ -161,6 +161,7 @@ LAUNCH_SCRIPT_LINE_CONTINUATION_BROKEN = "launch-script-line-continuation-broken
 MASTER_ADDR_UNRESOLVED = "master-addr-unresolved"
 MASTER_ADDR_MISMATCH = "master-addr-mismatch"
 NUMACTL_MISSING = "numactl-missing"
+NOTEBOOK_RESTART_AFTER_INSTALL = "notebook-restart-after-install"
 PREPROCESSING_EXCEEDS_DIST_TIMEOUT = "preprocessing-exceeds-dist-timeout"
 CUDA_DEVICE_NOT_SET_PER_RANK = "cuda-device-not-set-per-rank"
 DEEPSPEED_KERNELS_MISSING = "deepspeed-kernels-missing"
@@ -341,6 +342,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     ACCELERATE_CONFIG_OVERRIDES_DS_CONFIG_FILE: ("DS847", "explain"),
     MASTER_ADDR_MISMATCH: ("DS848", "explain"),  # explain/launches.py finds it
     NUMACTL_MISSING: ("DS849", "explain"),
+    NOTEBOOK_RESTART_AFTER_INSTALL: ("DS850", "explain"),
 }
 
 UNKNOWN_CODE = "DS000"  # a name not in the table (a test fails on any emitted one)

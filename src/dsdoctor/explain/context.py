@@ -9,7 +9,10 @@
 - Messages that name a cause only in a context (an empty tensor indexed or viewed, a 1-D weight where torch wants a
   matrix: a ZeRO-3 partition; an integer tensor asked to require gradients: a quantized model
   under ZeRO-3; a meta tensor copied inside zero.Init: a quantized load; torch's default process group never
-  initialized: a start without a launcher, unless the log shows one) are dropped when the log does not show that
+  initialized: a start without a launcher, unless the log shows one; the Trainer's DeepSpeedEngine calls on a bare
+  model or on accelerate's placeholder optimizer: a start without a launcher, unless the log shows one, an Accelerate
+  >= 1.0.0, or the user's own frame making the call; the Trainer's "requires `accelerate`": a notebook kernel that
+  kept transformers' answer from its import, only in a notebook's log) are dropped when the log does not show that
   context: an honest ``unknown`` is better than a wrong specific cause.
 - A DeepSpeed release regression's own line (``knowledge/regressions.py``) is dropped when the log shows a
   DeepSpeed release outside the row's affected range: that release does not have the bug.
@@ -50,6 +53,7 @@ QUANTIZED = "quantized"
 LAUNCHED = "launched"
 MOE = "moe"  # a sparse-MoE model
 MOE_LEAF = "moe-leaf"  # the run registered its MoE block as a ZeRO-3 leaf itself
+NOTEBOOK = "notebook"  # the log is a notebook's (Colab / Jupyter traceback forms)
 # (kind, literal): a line holding the literal shows the context. ZeRO-3: its messages, a config's stage, a config name;
 # not "stage3_*" keys (DeepSpeed prints them in every stage's config dump).
 MARKS: Tuple[Tuple[str, str], ...] = (
@@ -69,6 +73,7 @@ MARKS: Tuple[Tuple[str, str], ...] = (
                                    "Linear8bitLt", "Params4bit", "Int8Params")),
     *((MOE, lit) for lit in TK.MOE_DEFAULT_LEAF + TK.MOE_OTHER + TK.MOE_CONFIG_KEYS),
     *((MOE_LEAF, lit) for lit in TK.MOE_LEAF_SET),
+    *((NOTEBOOK, lit) for lit in TK.NOTEBOOK_MARKS),
 )
 _FRAMES = {ZERO3: ("zero/stage3.py", "zero/partition_parameters.py")}
 # the option written off: "load_in_4bit=False", "--use_4bit_quantization False", "quantization_bit: null"
@@ -106,6 +111,10 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         return N.ZERO3_QUANTIZED_MODEL_CONFLICT, None
     if name == N.DISTRIBUTED_LAUNCHER_MISSING and KD.MSG_NO_DEFAULT_PG[:40] in text and shows(sc, LAUNCHED):
         return "", None
+    if name == N.DISTRIBUTED_LAUNCHER_MISSING and _engine_call(text) and not _engine_unwrapped(sc, fr):
+        return "", None
+    if name == N.NOTEBOOK_RESTART_AFTER_INSTALL and not shows(sc, NOTEBOOK):
+        return "", None  # a fresh process: accelerate is missing or too old, as the message says
     if name == N.ZERO3_PARTITIONED_PARAM_ACCESS and any(m in text for m in _ZERO3_ONLY) and not shows(sc, ZERO3):
         return "", None  # an empty tensor indexed or viewed, a 1-D weight: a ZeRO-3 partition only where the log shows ZeRO-3
     if name == N.LAUNCHER_MPI_DISCOVERY and KDS.MSG_MPI_DISCOVERY_INFO in text and _hostname_handled(sc):
@@ -138,6 +147,23 @@ def _deepspeed_resume(sc: "Scanner") -> bool:
         return False
     return (shows(sc, ZERO3) or "deepspeed" in sc.versions or any("deepspeed" in f.path for f in frames)
             or any("deepspeed" in m.text or "[launch.py:" in m.text for m in sc.marks.get(LAUNCHED, ())))
+
+
+def _engine_call(text: str) -> bool:
+    """The line is a DeepSpeedEngine call on an object that is not one (the model's ``save_checkpoint``, accelerate's
+    placeholder optimizer's ``step``)."""
+    return any(m.split("{cls}")[-1] in text for m in (KD.MSG_NO_ENGINE_SAVE, KD.MSG_DUMMY_OPTIM_STEP))
+
+
+def _engine_unwrapped(sc: "Scanner", fr: Optional["Frame"]) -> bool:
+    """The engine's call failed because no launcher started the process (the Trainer with Accelerate < 1.0.0): the
+    log shows no launcher, no Accelerate release that initializes DeepSpeed in a plain process, and save_checkpoint is
+    not the user's own call (their object was never deepspeed.initialize's engine: their bug, not the launch)."""
+    shown = sc.versions.get("accelerate")
+    if shown is not None and (parse(shown[0]) or v("0")) >= v(KD.ACCELERATE_WRAPS_PLAIN_PROCESS):
+        return False
+    own = fr is not None and "save_checkpoint" in (fr.code or "")  # (a DummyOptim's step is an Accelerate loop's own)
+    return not own and not shows(sc, LAUNCHED)
 
 
 def _quantized_refused(sc: "Scanner") -> bool:

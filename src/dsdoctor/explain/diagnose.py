@@ -328,7 +328,7 @@ def _unknown(sc: Scanner, facts: LogFacts, text: str, kind: str, ev: List[Eviden
              groups: Dict[str, str], frames: List[Tuple[str, int, str]]) -> Finding:
     """``unknown``: the failing line, who raised it, next steps for its kind."""
     if kind == FM.STARTUP:  # a log of the launcher's start-up only (startup.py): no failure line to quote
-        return _finding(N.UNKNOWN, LA.startup_only(text), ev, cons)
+        return _finding(N.UNKNOWN, LA.startup_only(text, groups), ev, cons)
     if kind == FM.ENGINE_INIT:  # a log that stops inside deepspeed.initialize (engine_init.py)
         return _finding(N.UNKNOWN, LA.engine_init_cut(groups.get("start", ""), text), ev, cons)
     g = dict(groups, kind=kind, who=FM.raised_by(frames, text), libs="|".join(FM.packages(frames)))
@@ -369,10 +369,12 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
             asked = (N.PACKAGE_VERSIONS_INCOMPATIBLE, pyd) if pyd is not None else None
         if asked is not None:  # a model type the installed Transformers predates; an API another package lacks
             return _finding(asked[0], BY_NAME[asked[0]].advise(Seen(exc, asked[1]), facts), ev, symptoms)
-        mine = fr is not None and innermost is fr and bool(tb.exc_text) and not LIB_EXCEPTION.search(tb.exc_text)
+        mine = (fr is not None and innermost is fr and bool(tb.exc_text) and not LIB_EXCEPTION.search(tb.exc_text)
+                and not FM.interrupted(tb.exc_text))  # Ctrl-C in the user's frame is no bug of theirs
         if mine:
             return _finding(N.USER_CODE_ERROR, BY_NAME[N.USER_CODE_ERROR].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)
-        kind = FM.EXCEPTION if tb.exc_text or root.exc_text else FM.CUT
+        kind = (FM.INTERRUPTED if FM.interrupted(tb.exc_text or root.exc_text) else
+                FM.EXCEPTION if tb.exc_text or root.exc_text else FM.CUT)
         frames, whole = complete(_frames(tb), [f.code for f in tb.frames])  # the last frame's name, when the log cuts it
         return _unknown(sc, facts, exc, kind, ev, symptoms, dict(_frame_groups(fr), whole="1" if whole else "0"), frames)
     fail = _telling(sc)
@@ -388,7 +390,7 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         return _finding(shown, BY_NAME[shown].advise(Seen(fail.text), facts), [_ev(fail)], [])
     if fail is not None:
         others = [h for h in sc.failures if h is not fail]
-        told = dict(fail.groups) if fail.name == FM.ENGINE_INIT else {}  # the set-up line it stopped after
+        told = dict(fail.groups) if fail.name in (FM.ENGINE_INIT, FM.STARTUP) else {}  # the set-up line it stopped after, the launcher
         return _unknown(sc, facts, fail.text, fail.name, [_ev(fail)], others, told, [])
     if sc.build_started is not None and not sc.build_done:
         return _finding(N.TORCH_EXTENSIONS_LOCK_STALE, G.lock_stale(Seen(), facts), [_ev(sc.build_started)], [], Severity.WARNING)

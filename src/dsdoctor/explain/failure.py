@@ -13,7 +13,12 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
   ``exited with -11``: Python's code for a process a signal ended);
 - a signal (``SIGKILL``, ``Signals.SIGSEGV``, ``Segmentation fault``, ``core dumped``), ``Killed`` alone on a line, the
   shell's report of a child a signal ended (``Aborted``, ``Bus error`` alone; bash's ``line 9: 4711 Killed  python ...``),
-  torchelastic's ``Received 15 death signal, shutting down workers`` (its agent was sent a signal);
+  torchelastic's ``Received 15 death signal, shutting down workers`` (its agent was sent a signal; ``Received
+  Signals.SIGINT death signal`` before Python 3.11);
+- a run the user interrupted: a traceback ending in ``KeyboardInterrupt``; among the log's last lines, the terminal's
+  echo of Ctrl-C (``^C`` at a line's start) or ``KeyboardInterrupt`` alone, with no new command typed after it
+  (:func:`interrupted_at`: a run stopped by hand and started again is not the failure); people interrupt a run that
+  stopped progressing;
 - an NCCL watchdog timeout; ProcessGroupNCCL's ``Some NCCL operations have failed or timed out`` / ``... taking the
   entire process down`` lines, and its ``watchdog got stuck for N seconds`` (a hang in an NCCL / CUDA call);
 - a failure no exception class marks: a GPU library's error head (``CUDA error: ...``, ``NCCL error in: ...``), a C++
@@ -29,7 +34,9 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
 - a run whose loss diverged: the loss logged as nan / inf (``{'loss': nan, ...}``, ``loss=nan``);
 - a command the shell could not find (``bash: numactl: command not found``, dash's ``/bin/sh: 1: pdsh: not found``,
   zsh's ``zsh: command not found: X``): a launcher, or the wrapper it runs, is missing;
-- a traceback cut before its exception line (the scanner keeps it: ``Traceback.exc_text`` is empty);
+- a traceback cut before its exception line (the scanner keeps it: ``Traceback.exc_text`` is empty), also a rich
+  traceback's call line (``❱ 217 │ return tensor.pin_memory()``: rich.traceback marks the line each frame was running
+  with ``❱``, and prints it only in a traceback) when its boxed header was cut from the paste;
 - in a log that shows none of these, a line that is a message a library raises (the message index; a message one
   release only logs does not count): ``explain/indexed_failures.py``, run only on that path;
 - in such a log, all of it the DeepSpeed launcher's start-up (its command, the world info, no rank's output): the paste
@@ -62,8 +69,9 @@ DIVERGED = "diverged"  # the loss logged as nan / inf: training diverged
 MISSING = "missing-command"  # the shell could not find a command (a launcher or a tool it runs)
 STARTUP = "launcher-start-up"  # a log that holds only the launcher's start-up: no rank printed (``startup.py``)
 ENGINE_INIT = "engine-init"  # a log that stops inside deepspeed.initialize's set-up (``engine_init.py``)
+INTERRUPTED = "interrupted"  # the user stopped the run (Ctrl-C, KeyboardInterrupt): most often one that stopped progressing
 # most telling first: the line quoted when a log shows several kinds
-RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, MISSING, DIVERGED, HANG, CUT, LAUNCHER, EXIT, STARTUP, ENGINE_INIT)
+RANK = (EXCEPTION, COMPILER, TIMEOUT, SIGNAL, MISSING, DIVERGED, HANG, INTERRUPTED, CUT, LAUNCHER, EXIT, STARTUP, ENGINE_INIT)
 
 _WATCHDOG = CK.MSG_NCCL_WATCHDOG.split("caught ")[1].rstrip(": ")  # "collective operation timeout"
 _KILL = re.escape(K.MSG_LAUNCH_KILL.split("{")[0])  # "Killing subprocess "
@@ -78,7 +86,8 @@ LITERALS: Tuple[str, ...] = (
     "Exception;", "Exception\uff1a", "eturn -", "eturns -", "eturned -", "xits with -", "xited with -", "Aborted", "Bus error",
     "Illegal instruction", "Floating point exception", "Terminated", "Hangup", "Trace/breakpoint trap", " error in:",
     "terminate called after", "what():", "Assertion ", "ERROR: ", "srun: error:", "CANCELLED AT",
-    "(most recent call first)", "command not found", ": not found", "attempts left", "': nan", "': inf", "': NaN", "=nan", "=inf", "=NaN",
+    "(most recent call first)", "\u2771",
+    "command not found", ": not found", "attempts left", "': nan", "': inf", "': NaN", "=nan", "=inf", "=NaN",
     ": nan", ": inf", ": NaN")
 
 _WARNING = re.compile(r"\[WARNING\]|Warning\b|\bWARN(?:ING)?\b|^W\d{4} ")
@@ -111,7 +120,9 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     # torchelastic's agent stopped by a signal sent to it (a scheduler's time limit or preemption, a kill): "Received 15
     # death signal, shutting down workers" (torch 2.0.0-2.15.0 torch/distributed/elastic/agent/server/api.py
     # SimpleElasticAgent.run; the number is str(signal.Signals) on Python 3.11+, "Signals.SIGTERM" before: a SIG line)
-    (SIGNAL, ("death signal",), re.compile(r"\bReceived \d{1,2} death signal\b")),
+    # (SIGINT, 2: the user's Ctrl-C reached the agent, an interrupt rather than a kill)
+    (INTERRUPTED, ("death signal",), re.compile(r"\bReceived (?:2|Signals\.SIGINT) death signal\b")),
+    (SIGNAL, ("death signal",), re.compile(r"\bReceived (?:\d{1,2}|Signals\.SIG[A-Z]{2,6}) death signal\b")),
     # Python's SystemExit (a BaseException, not an ...Error) with a non-zero code or a message: sys.exit(1),
     # sys.exit("message") (exit status 1), argparse's exit 2 as a notebook shows it; "SystemExit: 0" / "None" succeeded
     (EXIT, ("SystemExit:",), re.compile(r"^[\s*`'\">(\[]{0,6}SystemExit: {0,4}(?!(?:0|None)\s*$)\S")),
@@ -150,6 +161,9 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     # "[default] Worker group FAILED. 3/3 attempts left; will restart worker group" (torch 2.0.0-2.9.1
     # torch/distributed/elastic/agent/server/api.py SimpleElasticAgent._invoke_run; logged, not raised)
     (LAUNCHER, ("attempts left",), re.compile(r"\] Worker group (?:FAILED|UNHEALTHY)\. \d{1,6}/\d{1,6} attempts left")),
+    # rich.traceback's call line of a frame ("❱ 217 │ ..."), outside a traceback the scanner opened: its boxed
+    # "Traceback (most recent call last)" header is not in the paste, so the traceback is read as cut
+    (CUT, ("\u2771",), re.compile(r"^\u2771\s{0,4}\d{1,7}\s{0,4}[\u2502|]")),
     # Slurm: a task that failed or was killed (srun), a job the scheduler cancelled (time limit, preemption)
     (LAUNCHER, ("srun: error:", "CANCELLED AT"),
      re.compile(r"^srun: error: |\*\*\* (?:JOB|STEP) [\w.]{1,40} ON \S{1,200} CANCELLED AT")),
@@ -160,6 +174,11 @@ def missing_command(text: str) -> str:
     """The command a shell's "not found" line (bash, dash, zsh: a ``missing-command`` failure) names, or ""."""
     m = next(rx for name, _, rx in _WRITTEN if name == MISSING).search(text)
     return next((g for g in (m.group("bash"), m.group("dash"), m.group("zsh")) if g), "") if m else ""
+
+
+def interrupted(exc_text: str) -> bool:
+    """A traceback's exception line is Python's ``KeyboardInterrupt`` (the user pressed Ctrl-C)."""
+    return re.match(r"^KeyboardInterrupt\b", exc_text.strip()) is not None
 
 
 def kind(text: str) -> Optional[str]:
@@ -198,6 +217,23 @@ def stalled(last: Sequence[str]) -> int:
             later = [_BAR.search(t) for t in last[i + 1:]]
             if total and not any(m and m.group(2) == total.group(2) for m in later):
                 return i
+    return -1
+
+
+# a shell prompt and the command typed after it ("(env) user@host:~/dir$ bash run.sh", "$ deepspeed train.py")
+PROMPT = re.compile(r"^(?:\([\w.-]{1,60}\) ){0,3}(?:[\w.-]{1,60}@[\w.-]{1,100}:[^$#\s]{0,300})?[$#] \S")
+_INTERRUPT = re.compile(r"^(?:\^C|KeyboardInterrupt\s*$)")  # the terminal's Ctrl-C echo (output may follow it), Python's
+
+
+def interrupted_at(last: Sequence[str]) -> int:
+    """The index in ``last`` (the log's last lines, cleaned and stripped) of the last line showing the user interrupted
+    the run (the terminal's ``^C`` echo at a line's start, ``KeyboardInterrupt`` alone) when no shell prompt with a new
+    command follows it; -1 when none (an interrupted run started again is not the failure)."""
+    for i in range(len(last) - 1, -1, -1):
+        if PROMPT.match(last[i]):
+            return -1
+        if _INTERRUPT.match(last[i]):
+            return i
     return -1
 
 

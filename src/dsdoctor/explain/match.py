@@ -293,10 +293,11 @@ class Scanner:
             stream, text = clean(raw)
             if text.strip():
                 self.tail.append((stream, self._line - len(raws) + 1 + i, text.strip()))
-        at = failure.stalled([t for _, _, t in self.tail])
-        if at >= 0 and len(self.failures) < MAX_FAILURES:  # the log ends on a bar stuck before step 1
-            stream, lineno, text = self.tail[at]
-            self.failures.append(Hit(failure.HANG, self._src, lineno, stream, text[:1000], order=self._order(lineno)))
+        last = [t for _, _, t in self.tail]
+        for kind, at in ((failure.HANG, failure.stalled(last)), (failure.INTERRUPTED, failure.interrupted_at(last))):
+            if at >= 0 and len(self.failures) < MAX_FAILURES:  # a bar stuck before step 1; a run the user interrupted
+                stream, lineno, text = self.tail[at]
+                self.failures.append(Hit(kind, self._src, lineno, stream, text[:1000], order=self._order(lineno)))
 
     def _sequential(self) -> bool:
         return self._wrap is not None or any(st.tb is not None or st.tail_left > 0 or st.window > 0 or st.after_frame or st.frame_head

@@ -26,6 +26,20 @@ MSG_LLAMAFACTORY_LAUNCH = "Please launch distributed training with `llamafactory
 # than one GPU or FORCE_TORCHRUN is set)
 MSG_LLAMAFACTORY_FORCE_TORCHRUN = "Please use `FORCE_TORCHRUN=1` to launch DeepSpeed training."
 
+# The HF Trainer with a DeepSpeed config in a process no launcher started (no LOCAL_RANK), with Accelerate < 1.0.0:
+# PartialState initializes DeepSpeed only under a launcher (accelerate/state.py, "if LOCAL_RANK != -1"), and
+# AcceleratorState keeps the deepspeed_plugin (so Trainer.is_deepspeed_enabled) but leaves distributed_type NO, so
+# Accelerator.prepare never calls deepspeed.initialize: the model stays a bare module. The Trainer then calls the
+# engine's methods on it: save_checkpoint at the first checkpoint (trainer.py _save_optimizer_and_scheduler /
+# _save_checkpoint: model_wrapped.save_checkpoint), or steps accelerate's placeholder optimizer (DummyOptim, created
+# for a ds_config "optimizer" section) that only deepspeed.initialize replaces. Run here: Transformers 4.41.2 with
+# Accelerate 0.30.1 under plain `python` (both messages, torch 2.14.1's nn.Module.__getattr__ for the first); 0.31.0-
+# 0.34.2's AcceleratorState read the same; 1.0.0 sets distributed_type DEEPSPEED there (1.1.1 run: the process goes on
+# to deepspeed.initialize, whose init_distributed then tries MPI discovery).
+MSG_NO_ENGINE_SAVE = "'{cls}' object has no attribute 'save_checkpoint'"
+MSG_DUMMY_OPTIM_STEP = "'DummyOptim' object has no attribute 'step'"
+ACCELERATE_WRAPS_PLAIN_PROCESS = "1.0.0"  # from this release a plain process goes on to deepspeed.initialize
+
 # deepspeed/launcher/runner.py main (0.3-0.19.8) logs the master address it read from `ssh <first host> hostname -I`
 # as "Using IP address of {addr} for node {host}" (matched by a regex: the address may be empty)
 # deepspeed/launcher/runner.py main (0.6-0.19.8): CUDA_VISIBLE_DEVICES dropped because GPUs were chosen on the

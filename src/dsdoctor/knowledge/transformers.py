@@ -201,6 +201,17 @@ MSG_MIXED_PRECISION_VS_CONFIG = ("`--mixed_precision` arg cannot be set to `{mix
 # DeepSpeed values (gradient_accumulation_steps, zero_stage, offload_*, ...) next to a deepspeed_config_file
 MSG_ACCELERATE_VARS_IGNORED = ("When using `deepspeed_config_file`, the following accelerate config variables will be "
                                "ignored: {names}")
+# transformers/training_args.py TrainingArguments._setup_devices raises this ImportError when
+# is_accelerate_available() is False (the message's head in every release the message index reads it in, 4.2x-5.x:
+# "requires `accelerate`: Run ...", "requires `accelerate>=0.20.1`: Please run ...", "requires `accelerate>={}`: ...").
+# transformers/utils/import_utils.py finds accelerate and its version once, when transformers is imported
+# (module-level `_accelerate_available, _accelerate_version = _is_package_available("accelerate", ...)`, read in
+# 4.30.2 and 4.41.2): a notebook kernel that imported transformers keeps that answer after a pip install / upgrade.
+TRAINER_NEEDS_ACCELERATE = "Using the `Trainer` with `PyTorch` requires `accelerate"
+# how a notebook shows a traceback: Colab's link on a frame's path, ipykernel's cell files, IPython's cell names and
+# its arrow on the failing line
+NOTEBOOK_MARKS = ("](https://localhost:8080/", "/ipykernel_", "<ipython-input-", "Cell In[", "---->")
+
 MSG_GATHER_16BIT_FALSE = "stage3_gather_16bit_weights_on_model_save=false. Saving the full checkpoint instead"  # Trainer warning
 MSG_ACCELERATE_NO_16BIT = "Cannot get 16bit model weights because `stage3_gather_16bit_weights_on_model_save` in DeepSpeed config is False."
 MSG_PEFT_UNGATHERED = "were not gathered before save_pretrained() and are therefore incomplete."  # PEFT >= 0.21

@@ -16,6 +16,17 @@ _TIMEOUT = r"[Tt]imed? ?out|Timeout|got error"  # a store / socket / collective 
 
 
 def _launcher_missing(s: Seen, f: LogFacts) -> Advice:
+    if "save_checkpoint" in s.text or "DummyOptim" in s.text:  # the Trainer's engine calls on a model never wrapped
+        return Advice("The Trainer ran with a DeepSpeed config in a plain `python` process: Accelerate (< 1.0) enabled "
+                      "DeepSpeed without a launcher's environment and never wrapped the model in its engine, so the "
+                      "engine's own call failed", "",
+                      [code_fix("Start it with a launcher, also for one GPU",
+                                "deepspeed --num_gpus 1 train.py ...   # or: torchrun --nproc-per-node 1 train.py ...",
+                                reason="the launcher sets LOCAL_RANK / RANK / WORLD_SIZE, and only then does Accelerate "
+                                       "initialize DeepSpeed and hand the Trainer a DeepSpeedEngine"),
+                       code_fix("Or set the variables a launcher would for one process",
+                                "RANK=0 LOCAL_RANK=0 WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 MASTER_PORT=29500 python train.py ...")],
+                      "Training can run like this until the first checkpoint (save_checkpoint) or optimizer step.")
     if "FORCE_TORCHRUN" in s.text:  # llamafactory-cli ran the training in its own process (one GPU visible)
         return Advice("llamafactory-cli ran a DeepSpeed training in its own process: it starts torchrun only when it "
                       "sees more than one GPU or FORCE_TORCHRUN is set", "",
@@ -116,7 +127,9 @@ SPECS: Tuple[Cause, ...] = (
               "torch.distributed using env:// rendezvous: environment variable RANK expected, but not set`, "
               "LLaMA-Factory's `Please launch distributed training with llamafactory-cli or torchrun` (or, with a "
               "DeepSpeed config, `Please use FORCE_TORCHRUN=1 to launch DeepSpeed training`), or (in a log "
-              "that shows no launcher) `Default process group has not been initialized`.",
+              "that shows no launcher) `Default process group has not been initialized`; under the HF Trainer with "
+              "Accelerate < 1.0, `'<Model>' object has no attribute 'save_checkpoint'` at the first checkpoint or "
+              "`'DummyOptim' object has no attribute 'step'`.",
         why="`init_process_group` (env://) reads RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT, which a launcher "
               "(deepspeed, torchrun, accelerate launch) sets for every process it starts; a plain process has none. "
               "Trainers that refuse single-process multi-GPU (DataParallel) say so when several GPUs are visible.",
@@ -142,7 +155,17 @@ SPECS: Tuple[Cause, ...] = (
               # torch.distributed before initializing it raises it too
               msg(K.MSG_NO_DEFAULT_PG, "torch/distributed/distributed_c10d.py _get_default_group (torch 2.0-2.14)",
                   "RuntimeError: Default process group has not been initialized, please make sure to call "
-                  "init_process_group."))),
+                  "init_process_group."),
+              # named only when the log shows no launcher, no Accelerate >= 1.0.0 and no call of the user's own
+              # (explain/context.py)
+              msg(K.MSG_NO_ENGINE_SAVE, "transformers/trainer.py _save_checkpoint -> model_wrapped.save_checkpoint with "
+                  "Accelerate < 1.0.0 in a process no launcher started (Transformers 4.41.2 + Accelerate 0.30.1 run "
+                  "here), torch/nn/modules/module.py __getattr__",
+                  "AttributeError: 'LlamaForCausalLM' object has no attribute 'save_checkpoint'"),
+              msg(K.MSG_DUMMY_OPTIM_STEP, "transformers/trainer.py _inner_training_loop -> optimizer.step on accelerate's "
+                  "DummyOptim (a ds_config optimizer) with Accelerate < 1.0.0 in a process no launcher started "
+                  "(Transformers 4.41.2 + Accelerate 0.30.1 run here)",
+                  "AttributeError: 'DummyOptim' object has no attribute 'step'"))),
     cause(
     N.LAUNCHER_NOT_ON_PATH,
     Severity.ERROR,

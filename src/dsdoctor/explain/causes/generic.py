@@ -116,8 +116,9 @@ def _next_steps(kind: str, g: Dict[str, str], text: str = "") -> List[Fix]:
     an NCCL or CUDA error gets that library's debug run first)."""
     if kind == F.COMPILER:
         return [_build_fix(g.get("op_build") == "1")]
-    steps: Dict[str, Tuple[Callable[[], Fix], ...]] = {F.TIMEOUT: (_timeout_fix, _rank_fix), F.HANG: (hang_fix, _timeout_fix),
-                                                      F.DIVERGED: (_diverged_fix,), **{k: (_rank_fix,) for k in (F.LAUNCHER, F.EXIT, F.SIGNAL)}}
+    steps: Dict[str, Tuple[Callable[[], Fix], ...]] = {F.TIMEOUT: (_timeout_fix, _rank_fix), F.DIVERGED: (_diverged_fix,),
+                                                      **dict.fromkeys((F.HANG, F.INTERRUPTED), (hang_fix, _timeout_fix)),
+                                                      **dict.fromkeys((F.LAUNCHER, F.EXIT, F.SIGNAL), (_rank_fix,))}
     if kind in steps:
         return [fx() for fx in steps[kind]]
     if kind == F.MISSING:
@@ -154,13 +155,13 @@ def unknown(s: Seen, f: LogFacts) -> Advice:
                       " ".join(x for x in said if x), rb)
     what = {F.HANG: ("A hang (the log ends on a progress bar that finished no step)" if F.no_step(s.text) else
                      "A hang (a stack dump of a stuck process)"),
-            F.DIVERGED: "Training diverged (the loss is nan / inf)",
-            F.MISSING: "A command the shell could not find"}.get(kind, "A failure")
+            F.DIVERGED: "Training diverged (the loss is nan / inf)", F.MISSING: "A command the shell could not find",
+            F.INTERRUPTED: "The run was interrupted (Ctrl-C), most often because it stopped progressing"}.get(kind, "A failure")
     if rb:  # a cut traceback whose last frame shown is a library's
         return Advice(f"{what} in {g['who']}, the last frame the log shows: {s.text[:200]}", "", _next_steps(kind, g),
                       " ".join(x for x in said[1:] if x), rb)
-    return Advice(f"{what} dsdoctor does not recognise: {s.text[:200]}", "", _next_steps(kind, g, s.text),
-                  " ".join(x for x in said if x))
+    return Advice(f"{what}{': ' if kind == F.INTERRUPTED else ' dsdoctor does not recognise: '}{s.text[:200]}", "",
+                  _next_steps(kind, g, s.text), " ".join(x for x in said if x))
 
 
 BATON = "torch/utils/file_baton.py FileBaton.wait under cpp_extension _jit_compile (torch 1.x-2.14)"

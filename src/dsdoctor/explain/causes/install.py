@@ -15,6 +15,7 @@ from ...knowledge import cuda as CK
 from ...knowledge import deepspeed as K
 from ...knowledge import python as PK
 from ...knowledge import swift as SK
+from ...knowledge import transformers as TK
 from ...model import Severity
 from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
 
@@ -43,6 +44,17 @@ def _local_module_shadows(s: Seen, f: LogFacts) -> Advice:
                             f"mv {pkg}.py my_{pkg}.py && rm -rf __pycache__",
                             reason="the script's folder, the working directory and PYTHONPATH are searched before "
                                    "site-packages")])
+
+
+def _notebook_restart(s: Seen, f: LogFacts) -> Advice:
+    return Advice("In a notebook, the Trainer found no usable accelerate: transformers looked for it once, when the "
+                  "kernel imported transformers, and keeps that answer", "",
+                  [code_fix("Install or upgrade accelerate in a cell, then restart the kernel / runtime and run again",
+                            "%pip install -U accelerate   # then Colab: Runtime > Restart session; Jupyter: Kernel > Restart",
+                            reason="a pip install in a running kernel does not reach the transformers it already "
+                                   "imported: installing again without a restart gives the same error"),
+                   code_fix("Check what the restarted kernel sees", "import accelerate, transformers; "
+                            "print(accelerate.__version__, transformers.__version__)")])
 
 
 def _accelerator_autodetect_cpu(s: Seen, f: LogFacts) -> Advice:
@@ -229,6 +241,33 @@ SPECS: Tuple[Cause, ...] = (
     signatures=(
               msg(PK.MSG_NOT_A_PACKAGE, "CPython Lib/importlib/_bootstrap.py _find_and_load_unlocked (3.3-3.13, read in "
                   "3.11.7)", "ModuleNotFoundError: No module named 'triton.language'; 'triton' is not a package"),)),
+    cause(
+    N.NOTEBOOK_RESTART_AFTER_INSTALL,
+    Severity.ERROR,
+    "A notebook kernel kept what transformers found at import: install accelerate, then restart the kernel",
+    _notebook_restart,
+    Docs(
+        what="In a notebook (Colab, Jupyter) the Trainer raised `Using the `Trainer` with `PyTorch` requires "
+              "`accelerate>=...``, also after `pip install -U accelerate` in the same session.",
+        why="transformers looks for accelerate and reads its version once, when it is imported; the running kernel "
+              "keeps that answer, so an accelerate installed or upgraded after that import is not seen until the "
+              "kernel restarts (and a missing one must be installed first).",
+        fix="Install or upgrade accelerate (`%pip install -U accelerate`), restart the kernel / runtime, run again.",
+        examples=(log(N.NOTEBOOK_RESTART_AFTER_INSTALL, "A Colab cell building TrainingArguments after a pip install:",
+                   "[/usr/local/lib/python3.10/dist-packages/transformers/training_args.py](https://localhost:8080/#) in "
+                   "_setup_devices(self)\n"
+                   "ImportError: Using the `Trainer` with `PyTorch` requires `accelerate>=0.20.1`: Please run `pip "
+                   "install transformers[torch]` or `pip install accelerate -U`\n"),),
+        reads="log"),
+    # named only when the log is a notebook's (explain/context.py): in a fresh process the message means what it says
+    signatures=(
+              rx(re.escape(TK.TRAINER_NEEDS_ACCELERATE), TK.TRAINER_NEEDS_ACCELERATE[:32],
+                 "transformers/training_args.py TrainingArguments._setup_devices (4.2x-5.x) in a notebook kernel; "
+                 "transformers/utils/import_utils.py's availability read at import (4.30.2, 4.41.2)",
+                 "[/usr/local/lib/python3.10/dist-packages/transformers/training_args.py](https://localhost:8080/#) in "
+                 "_setup_devices(self)\n"
+                 "ImportError: Using the `Trainer` with `PyTorch` requires `accelerate>=0.20.1`: Please run `pip "
+                 "install transformers[torch]` or `pip install accelerate -U`"),)),
     cause(
     N.TORCH_HIPIFY_TOO_OLD,
     Severity.ERROR,

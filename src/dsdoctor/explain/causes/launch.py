@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Tuple
+from typing import Dict, Tuple
 
 from ... import names as N
 from ...knowledge import cuda as CK
@@ -94,15 +94,30 @@ def _accelerate_vars_ignored(s: Seen, f: LogFacts) -> Advice:
                   facts=f"The keys it lists: {keys}." if keys else "")
 
 
-def startup_only(last: str) -> Advice:
+def startup_only(last: str, g: Dict[str, str]) -> Advice:
     """``unknown``'s advice for a log that holds only the launcher's start-up (``explain/startup.py``; ``last``: its
-    last line): it shows neither a failure nor a run that went on."""
+    last line; ``g``: ``launcher`` (``deepspeed`` or ``torchrun``) and what its command does next: ``binds``, ``pdsh``,
+    ``ifname``): it shows neither a failure nor a run that went on."""
+    each = ("torchrun --log-dir ./rank_logs --redirects 3 ... train.py   # one stdout/stderr file per rank (torch 1.9+)"
+            if g.get("launcher") == "torchrun" else
+            "deepspeed --enable_each_rank_log ./rank_logs ... train.py   # one file per rank")
+    nxt = [code_fix(f"The command asks {K.BIND_CORES_FLAG}: the launcher starts every rank under numactl; check it "
+                    "runs on each node", f"numactl --show   # not found: install numactl, or drop {K.BIND_CORES_FLAG}")
+           ] if g.get("binds") else []
+    if g.get("ifname"):
+        nxt.append(code_fix(f"The command forces NCCL_SOCKET_IFNAME={g['ifname']}: check that interface exists on every "
+                            "node and carries the address the other nodes reach", f"ip -o -4 addr show   # on each "
+                            f"node: is {g['ifname'].split(',')[0].lstrip('^=')} there, with the routable address?"))
+    if g.get("pdsh"):
+        nxt.append(code_fix("The multi-node runner starts each node's ranks through ssh: they get only the variables "
+                            "its command exports (and ~/.deepspeed_env), not your shell's",
+                            "echo 'LD_LIBRARY_PATH=...' >> ~/.deepspeed_env   # one VAR=value per line, on the launching "
+                            "node; or compare: ssh <node> env"))
     return Advice("The log stops in the launcher's start-up: no rank printed anything, so it shows neither the failure "
                   "nor its cause", "",
-                  [code_fix("Paste the whole log, or collect each rank's own output",
-                            "deepspeed --enable_each_rank_log ./rank_logs ... train.py   # one file per rank",
+                  [code_fix("Paste the whole log, or collect each rank's own output", each,
                             reason="the log stops after the launcher's start-up lines: whatever failed (a tool the "
-                                   "launcher runs, a rank that died, a hang) came after them"), hang_fix()],
+                                   "launcher runs, a rank that died, a hang) came after them"), *nxt, hang_fix()],
                   f"Its last line is the launcher's: `{last[:200]}`.")
 
 
