@@ -42,6 +42,9 @@ CODE = {
                                        "sys.version_info >= (3, 12) and not required_torch_version(min_version=2.4)"),
     "bnb-optim-bits": ("accelerate/utils/deepspeed.py", "and optimizer.optim_bits == 32",
                        "is_adaw = optimizer.args.optim_bits == 32"),
+    "collective-rpc-v1-model-executor": ("vllm/entrypoints/llm.py", "executor = self.llm_engine.model_executor\n"
+                                         "        return executor.collective_rpc(",
+                                         "return self.llm_engine.collective_rpc(method, timeout, args, kwargs)"),
     "eval-deepspeed-init-inference": ("transformers/trainer.py", "self.is_deepspeed_enabled and self.model_wrapped "
                                       "is self.model", "self.is_deepspeed_enabled and self.deepspeed is None"),
 }
@@ -52,7 +55,7 @@ def test_rows_are_consistent() -> None:
     assert len(keys) == len(set(keys))
     for r in R.ALL:
         assert Version(r.first) <= Version(r.last) < Version(r.fixed), r.key
-        assert r.package in ("deepspeed", "transformers", "accelerate") and r.source and r.what, r.key
+        assert r.package in ("deepspeed", "transformers", "accelerate", "vllm") and r.source and r.what, r.key
         assert r.predict in ("", "info", "warning", "error"), r.key
         for pkg, spec in r.needs:
             assert pkg and spec[0] in "<>=!~", r.key
@@ -215,3 +218,38 @@ def test_only_the_affected_releases_start_inference_during_training() -> None:
         used = {c for c in conds if f"deepspeed_enabled and {c}:" in text or f"if {c}:" in text}
         assert used, ver
         assert ("self.model_wrapped is self.model" in used) == row.affects(ver), ver
+
+
+# an RLHF trainer's weight-sync set-up on vLLM 0.8.1 (written for this test: the frame vLLM's released llm.py gives)
+_RPC = ("Traceback (most recent call last):\n"
+        "  File \"/opt/rl/lib/python3.11/site-packages/myrl/rollout.py\", line 40, in sync_weights\n"
+        "    self.llm.collective_rpc(\"init_weight_group\", args=(addr, port))\n"
+        "  File \"/opt/rl/lib/python3.11/site-packages/vllm/entrypoints/llm.py\", line 494, in {func}\n"
+        "    executor = self.llm_engine.model_executor\n"
+        "AttributeError: 'LLMEngine' object has no attribute 'model_executor'\n")
+
+
+def test_explain_names_a_raising_package_bug_by_its_frame() -> None:
+    """vLLM's collective_rpc row: named from the raising frame's function, vetoed by a vLLM release the log shows
+    outside the range; the same text from apply_model (still reading model_executor after 0.8.3) is not it."""
+    named = diagnose_log(_RPC.format(func="collective_rpc")).findings[0]
+    assert named.name == "package-versions-incompatible" and "vllm 0.8.0-0.8.2, fixed in 0.8.3" in named.title
+    assert any("vllm>=0.8.3" in " ".join(f.commands) for f in named.fixes)
+    assert "0.8.3" not in diagnose_log(_RPC.format(func="apply_model")).findings[0].title
+    assert "0.8.3" not in diagnose_log("vllm==0.8.4\n" + _RPC.format(func="collective_rpc")).findings[0].title
+
+
+def test_only_the_affected_vllm_releases_read_model_executor_in_collective_rpc() -> None:
+    """The vLLM row's own text and frame: LLM.collective_rpc reads llm_engine.model_executor in 0.7.0-0.8.2, and
+    the V1 engine (whose LLMEngine lacks it under multiprocessing) is the default from 0.8.0."""
+    row = R.VLLM_COLLECTIVE_RPC_V1
+    texts = _unpacked("vllm", "vllm/entrypoints/llm.py")
+    envs = _unpacked("vllm", "vllm/envs.py")
+    if len(texts) < 5:
+        pytest.skip("vLLM sdists not unpacked")
+    for ver, text in texts.items():
+        at = text.find("def collective_rpc")
+        body = text[at:text.find("\n    def ", at + 10)] if at >= 0 else ""
+        reads = "self.llm_engine.model_executor" in body
+        v1 = "VLLM_USE_V1: bool = True" in envs.get(ver, "")
+        assert (reads and v1) == row.affects(ver), ver

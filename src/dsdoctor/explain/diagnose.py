@@ -36,7 +36,7 @@ SECTION = "explain"
 LIBS = ("deepspeed", "op_builder", "torch", "transformers", "accelerate", "peft", "trl", "pydantic", "pydantic_core",
         "huggingface_hub", "safetensors", "numpy", "bitsandbytes", "datasets", "tokenizers", "triton", "apex", "flash_attn",
         "xformers", "lightning", "pytorch_lightning", "mpi4py", "setuptools", "pip", "_distutils", "pkg_resources",
-        "importlib", "multiprocessing", "concurrent", "runpy", "argparse", "json", "subprocess")
+        "importlib", "multiprocessing", "concurrent", "runpy", "argparse", "json", "subprocess", "vllm", "ray")
 LIB_PATH = re.compile(r"(?:<frozen |<string>|<pip-|%s|[/\\](?:%s)(?:[/\\]|\.py$)|[/\\]lib[/\\]python\d[\d.]*[/\\](?!site-packages|dist-packages)|"
                       r"[/\\]bin[/\\](?:deepspeed|torchrun|accelerate|ds_report|python[\d.]*)$)"
                       % (FM.PIP_BUILD.pattern, "|".join(LIBS)))
@@ -367,6 +367,8 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
             pyd = PY.pydantic2_v1_models(tb.exc_text, [(f.path, f.code) for f in tb.frames],
                                         [h.text for h in sc.warnings], str(facts.ds) if facts.ds else None)
             asked = (N.PACKAGE_VERSIONS_INCOMPATIBLE, pyd) if pyd is not None else None
+        if asked is not None and asked[1].get("caller"):  # the raising function, which a regression row may name
+            asked[1]["func"] = next((f.func for f in reversed(tb.frames) if FM.site_package(f.path) == asked[1]["caller"]), "")
         if asked is not None:  # a model type the installed Transformers predates; an API another package lacks
             return _finding(asked[0], BY_NAME[asked[0]].advise(Seen(exc, asked[1]), facts), ev, symptoms)
         mine = fr is not None and innermost is fr and bool(tb.exc_text) and not LIB_EXCEPTION.search(tb.exc_text)

@@ -249,11 +249,31 @@ ACC_BNB_OPTIM_BITS = Regression(
     "bitsandbytes-foundation/bitsandbytes (git show): Optimizer1State / Optimizer2State put optim_bits in "
     "`args[\"optim_bits\"]` (MockArgs: `self.args.optim_bits`), no release sets `optimizer.optim_bits`")
 
+VLLM_COLLECTIVE_RPC_V1 = Regression(
+    "collective-rpc-v1-model-executor", "vllm",
+    "'LLMEngine' object has no attribute 'model_executor'",
+    "0.8.0", "0.8.2", "0.8.3",
+    "vLLM's LLM.collective_rpc (what RLHF trainers call to set up weight sync) reads `self.llm_engine.model_executor`, "
+    "which the V1 engine's LLMEngine sets only without engine-core multiprocessing; V1 is the default from 0.8.0 and "
+    "multiprocessing (VLLM_ENABLE_V1_MULTIPROCESSING=1) too, so the call fails (0.7.x meet it only with "
+    "VLLM_USE_V1=1)",
+    "vllm/entrypoints/llm.py LLM.collective_rpc: `executor = self.llm_engine.model_executor` in the 0.7.0-0.8.2 sdists "
+    "(collective_rpc first in 0.7.0; 0.6.6.post1 has none); vllm/envs.py `VLLM_USE_V1: bool = True` from 0.8.0 "
+    "(False in 0.7.x), `VLLM_ENABLE_V1_MULTIPROCESSING` default \"1\"; vllm/v1/engine/llm_engine.py sets "
+    "`self.model_executor` only `if not multiprocess_mode` in 0.8.0-0.8.2 (0.7.x never); 0.8.3's collective_rpc "
+    "returns `self.llm_engine.collective_rpc(...)`, which V1's LLMEngine defines (sdists 0.6.6.post1, 0.7.0-0.7.3, "
+    "0.8.0-0.8.5, 0.9.0 read). Own text and frame: in 0.8.3+ collective_rpc no longer reads model_executor (apply_model "
+    "still does: not this row's frame)",
+    predict="info", frame="collective_rpc", own=True,
+    shows="`LLM.collective_rpc` (RLHF weight sync: OpenRLHF, TRL, verl) fails with AttributeError: 'LLMEngine' "
+    "object has no attribute 'model_executor' under the default V1 engine")
+
 DEEPSPEED: Tuple[Regression, ...] = (DS_TRITON_CIRCULAR_IMPORT, DS_TORCH_IS_COMPILING, DS_COMM_DOUBLE_INIT,
                                      DS_ZERO3_INFLIGHT_REGISTRY, DS_ZERO3_GRAD_FN_NO_GRAD, DS_LIBAIO_DPKG,
                                      DS_ZERO3_HOOKS_DELEGATING, DS_ZERO0_BF16_LOAD, DS_ZEROPP_QUANT_BF16,
                                      DS_JIT_COMPAT_PY312)
-ALL: Tuple[Regression, ...] = (*DEEPSPEED, TF_TMP_CHECKPOINT, TF_EVAL_DEEPSPEED_INIT, ACC_BNB_OPTIM_BITS)
+ALL: Tuple[Regression, ...] = (*DEEPSPEED, TF_TMP_CHECKPOINT, TF_EVAL_DEEPSPEED_INIT, ACC_BNB_OPTIM_BITS,
+                               VLLM_COLLECTIVE_RPC_V1)
 
 
 def deepspeed_bug(text: str, ver: Optional[Version] = None, *, any_version: bool = False) -> Optional[Regression]:
@@ -279,10 +299,13 @@ def shown(text: str, versions: Dict[str, Optional[Version]], funcs: Sequence[str
     return None
 
 
-def caller_bug(text: str, caller: str) -> Optional[Regression]:
-    """The bug of the package whose code raised ``text`` (``caller``: the raising frame's package) that only its
-    affected releases can raise: the traceback itself shows the release range (no version needed)."""
+def caller_bug(text: str, caller: str, func: str = "", ver: Optional[Version] = None) -> Optional[Regression]:
+    """The bug of the package whose code raised ``text`` (``caller``: the raising frame's package; ``func``: its
+    function, which a row with a ``frame`` must be) that only its affected releases can raise: the traceback itself
+    shows the release range (no version needed); a release of ``caller`` the log shows outside it (``ver``) vetoes
+    it."""
     for reg in ALL:
-        if caller and reg.package == caller and reg.package != "deepspeed" and reg.text and reg.text in text:
+        if (caller and reg.package == caller and reg.package != "deepspeed" and reg.text and reg.text in text
+                and (not reg.frame or reg.frame == func) and not reg.vetoed(ver)):
             return reg
     return None

@@ -150,7 +150,8 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     fixes: List[Fix] = []
     exact = _exact(s, f)
     facts = [exact.facts if exact is not None else _versions_shown(f)]
-    bug = R.deepspeed_bug(s.text, f.ds) or R.caller_bug(s.text, g.get("caller", ""))
+    caller = g.get("caller", "")
+    bug = R.deepspeed_bug(s.text, f.ds) or R.caller_bug(s.text, caller, g.get("func", ""), parse(f.versions.get(caller)))
     if bug is not None:
         who = f"DeepSpeed {f.ds}" if bug.package == "deepspeed" else f"{bug.package} {bug.releases} (the raising code's)"
         facts.insert(0, f"{who}: {bug.what} (fixed in {bug.fixed}).")
@@ -163,9 +164,10 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
                   for pin in exact.pins]
     pkgs = (sorted({g["caller"], _package_named(g), exact.provider if exact is not None else ""} - {""})
             if "caller" in g else [])
-    if "caller" in g:
+    row = bug is not None and bug.package == caller  # the raising package's own bug: its row says what and the fix
+    if "caller" in g and not row:
         facts.insert(0, A.asked(g) + ".")
-    if "caller" in g and pkgs:
+    if "caller" in g and pkgs and not row:
         fixes.append(code_fix(f"Compare the installed versions of {' and '.join(pkgs)}",
                               "pip list 2>/dev/null | grep -i -E '" + "|".join(p.replace("_", "[-_]") for p in pkgs) + "'",
                               reason=f"{g['caller'] or 'your code'} calls an API of another release: install the versions its requirements "
@@ -182,8 +184,9 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
                       facts=" ".join(x for x in facts if x))
     m = re.search(r"but found (\S{1,60}?)\.?$", s.text)
     found = f" ({m.group(1)} is installed)" if m else ""
-    known = f" ({bug.package} {bug.releases}, fixed in {bug.fixed})" if bug is not None and bug.package != "deepspeed" else ""
-    summary = (f"Installed packages disagree on an API: {A.asked(g)}{known}" if "caller" in g else
+    summary = (f"A bug of {bug.package} {bug.releases}, fixed in {bug.fixed}: {bug.key}"
+               if "caller" in g and bug is not None and bug.package != "deepspeed" else
+               f"Installed packages disagree on an API: {A.asked(g)}" if "caller" in g else
                f"A version requirement failed: the module requires {g['req'].strip(chr(39) + chr(34))}{found}"
                if g.get("req") else "Installed packages disagree on an API: an import or version requirement failed")
     return Advice(summary, "", fixes, facts=" ".join(x for x in facts if x))
