@@ -15,6 +15,7 @@ from packaging.version import Version
 from dsdoctor.checks import known_bugs as KB
 from dsdoctor.explain import diagnose_log
 from dsdoctor.explain.causes import regressions as RG
+from dsdoctor.knowledge import api_history as H
 from dsdoctor.knowledge import regressions as R
 from dsdoctor.knowledge.versions import parse
 
@@ -253,3 +254,17 @@ def test_only_the_affected_vllm_releases_read_model_executor_in_collective_rpc()
         reads = "self.llm_engine.model_executor" in body
         v1 = "VLLM_USE_V1: bool = True" in envs.get(ver, "")
         assert (reads and v1) == row.affects(ver), ver
+
+
+def test_a_withdrawn_release_is_named_from_the_release_list() -> None:
+    """A failed build in an archive pip downloaded (pip-install-*/deepspeed_<hash>/) of a DeepSpeed release that
+    PyPI's list (every release read) skips: withdrawn; a listed release, a git build, another package: not."""
+    built = ["<string>", "/tmp/pip-install-ab12/deepspeed_" + "0f" * 16 + "/setup.py"]
+    if "0.6.1" not in H.releases("deepspeed"):
+        pytest.skip("no DeepSpeed release list in the API history")
+    assert RG.withdrawn(built, parse("0.6.2")) == ("deepspeed", "0.6.1", "0.6.3")
+    assert RG.withdrawn(["/tmp/pip-install-x/deepspeed/setup.py"], parse("0.6.2")) == ("deepspeed", "0.6.1", "0.6.3")
+    assert RG.withdrawn(built, parse("0.6.1")) is None and RG.withdrawn(built, None) is None
+    assert RG.withdrawn(built, parse("99.0.0")) is None  # newer than the list: unknown, not withdrawn
+    assert RG.withdrawn(["/tmp/pip-req-build-x/setup.py"], parse("0.6.2")) is None  # a git / local build
+    assert RG.withdrawn(["/tmp/pip-install-x/flash_attn_" + "0f" * 16 + "/setup.py"], parse("0.6.2")) is None

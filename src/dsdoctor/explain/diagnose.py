@@ -345,6 +345,14 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
     recognises (``unknown``, when any line shows one: ``failure``), a build the log ends in, or no failure."""
     op_syms = [s for s in symptoms if s.name == G.OP_BUILD_SYMPTOM]
     tbs = sorted(sc.tracebacks, key=lambda t: t.order)
+    gone = RG.withdrawn([f.path for t in tbs for f in t.frames], facts.ds) if tbs else None
+    if gone is not None:  # a build of a release its index withdrew: that release, not an op, is what failed
+        tb = tbs[0]
+        ev = ([_ev(op_syms[0])] if op_syms else
+              [Evidence(tb.exc_text or tb.frames[-1].code, f"{tb.source}:{tb.exc_line or tb.line}", path=tb.source,
+                        line=tb.exc_line or tb.line)])
+        advice = RG.withdrawn_advice(gone[0], str(facts.ds), gone[1], gone[2])
+        return _finding(N.DEEPSPEED_RELEASE_REGRESSION, advice, ev, op_syms[1:])
     if op_syms:
         name = N.OP_BUILD_FAILED_CAUSE_NOT_IN_LOG
         return _finding(name, BY_NAME[name].advise(Seen(op_syms[0].text), facts), [_ev(op_syms[0])], op_syms[1:])

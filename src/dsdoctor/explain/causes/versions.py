@@ -337,8 +337,11 @@ SPECS: Tuple[Cause, ...] = (
               "e.g. `cannot import name 'DeepSpeedTransformerInference' from partially initialized module "
               "'deepspeed.model_implementations.transformers.ds_transformer' (most likely due to a circular import)`.",
         why="The installed DeepSpeed has the bug: nothing in the script or config causes it. explain names only the "
-              "bugs whose releases and fix it read in DeepSpeed's released sources (`knowledge/regressions.py`).",
-        fix="Upgrade DeepSpeed to the release that fixed it (the summary names it), or pin the last release before it.",
+              "bugs whose releases and fix it read in DeepSpeed's released sources (`knowledge/regressions.py`). A build "
+              "that fails in the archive pip downloaded of a release PyPI no longer lists (between two it does: "
+              "every DeepSpeed release is read) is a withdrawn release, named as such.",
+        fix="Upgrade DeepSpeed to the release that fixed it (the summary names it), or pin the last release before it "
+              "(for a withdrawn release: the one before it, or the next).",
         examples=(log(N.DEEPSPEED_RELEASE_REGRESSION, "`import deepspeed` with DeepSpeed 0.19.7 and triton installed:",
                    RG.CIRCULAR_SAMPLE + "\n"),),
         reads="log"),
