@@ -46,6 +46,10 @@ CODE = {
     "collective-rpc-v1-model-executor": ("vllm/entrypoints/llm.py", "executor = self.llm_engine.model_executor\n"
                                          "        return executor.collective_rpc(",
                                          "return self.llm_engine.collective_rpc(method, timeout, args, kwargs)"),
+    "deepspeed-partial-state-first": ("accelerate/accelerator.py", "if PartialState._shared_state != {} and "
+                                      "PartialState().distributed_type == DistributedType.DEEPSPEED:",
+                                      "if AcceleratorState._shared_state != {} and "
+                                      "AcceleratorState().distributed_type == DistributedType.DEEPSPEED:"),
     "eval-deepspeed-init-inference": ("transformers/trainer.py", "self.is_deepspeed_enabled and self.model_wrapped "
                                       "is self.model", "self.is_deepspeed_enabled and self.deepspeed is None"),
 }
@@ -268,3 +272,17 @@ def test_a_withdrawn_release_is_named_from_the_release_list() -> None:
     assert RG.withdrawn(built, parse("99.0.0")) is None  # newer than the list: unknown, not withdrawn
     assert RG.withdrawn(["/tmp/pip-req-build-x/setup.py"], parse("0.6.2")) is None  # a git / local build
     assert RG.withdrawn(["/tmp/pip-install-x/flash_attn_" + "0f" * 16 + "/setup.py"], parse("0.6.2")) is None
+
+
+def test_a_row_named_by_its_frame_code() -> None:
+    """Accelerate's message is raised by any use of AcceleratorState before Accelerator(): only the call in
+    Accelerator.__init__ (1.0.0-1.8.1) names the row; a release the log shows outside the range vetoes it."""
+    text = ("ValueError: Please make sure to properly initialize your accelerator via `accelerator = Accelerator()` "
+            "before using any functionality from the `accelerate` library.")
+    code = ["accelerator = Accelerator()", "deepspeed_plugins = AcceleratorState().deepspeed_plugins", "raise ValueError("]
+    row = R.ACC_STATE_BEFORE_ACCELERATOR
+    assert R.shown(text, {}, ["__init__"], code) is row
+    assert R.shown(text, {"accelerate": parse("1.8.1")}, ["__init__"], code) is row
+    assert R.shown(text, {"accelerate": parse("1.9.0")}, ["__init__"], code) is None
+    assert R.shown(text, {}, ["__init__"], ["state = AcceleratorState()"]) is None  # the user's own early use
+    assert R.shown(text, {}) is None

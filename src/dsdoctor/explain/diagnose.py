@@ -234,7 +234,8 @@ def diagnose_scan(sc: Scanner) -> Report:
     for name, hits in _cause_hits(sc, extra):
         adv: Optional[Advice] = None
         tb0 = _tb_for(hits[0], sc)
-        shown = RG.released(hits[0].text, facts, [fn for _, _, fn in _frames(tb0)] if tb0 else [])
+        shown = RG.released(hits[0].text, facts, [fn for _, _, fn in _frames(tb0)] if tb0 else [],
+                            _codes(tb0) if tb0 else [])
         if shown is not None:  # a message other failures print too, from a release the log shows has the bug
             name = shown
         else:  # a line whose cause depends on what else the log shows
@@ -308,6 +309,16 @@ def _distinct(hits: List[Hit]) -> List[Hit]:
     return out
 
 
+def _codes(tb: Traceback) -> List[str]:
+    """The source lines of ``tb``'s frames, across its chain."""
+    out: List[str] = []
+    cur: Optional[Traceback] = tb
+    while cur is not None:
+        out += [f.code for f in cur.frames if f.code]
+        cur = cur.chained_from
+    return out
+
+
 def _frames(tb: Traceback) -> List[Tuple[str, int, str]]:
     """The frames of ``tb``'s chain, outermost first (the exception it was raised from, then its own)."""
     chain: List[Traceback] = []
@@ -367,7 +378,7 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         if fr is not None:
             ev.append(Evidence(f'File "{fr.path}", line {fr.line}, in {fr.func}' + (f": {fr.code}" if fr.code else ""),
                                "your code", path=fr.path, line=fr.line))
-        shown = RG.released(exc, facts, [fn for _, _, fn in _frames(tb)])
+        shown = RG.released(exc, facts, [fn for _, _, fn in _frames(tb)], _codes(tb))
         if shown is not None:
             return _finding(shown, BY_NAME[shown].advise(Seen(exc), facts), ev, symptoms)
         asked = MT.versions_answer(tb.exc_text, [(f.path, f.code) for f in tb.frames], facts)

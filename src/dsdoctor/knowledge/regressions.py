@@ -40,6 +40,9 @@ class Regression:
     # a function a frame of the traceback must be in for ``text`` to show this bug ("" = the text and the release
     # suffice): e.g. Trainer._maybe_log_save_evaluate, evaluation during training, not a predict() before it
     frame: str = ""
+    # a literal the source line of one of the traceback's frames must contain (the package's own call that raises
+    # it, where the function name alone says too little: ``__init__``); "" = none needed
+    code: str = ""
     # the text (and ``frame``) show this bug in every release read, none other prints it: a log that shows no
     # release of ``package`` is answered conditionally (the affected range, `pip show`); one that shows a release
     # outside the range still vetoes it
@@ -268,12 +271,30 @@ VLLM_COLLECTIVE_RPC_V1 = Regression(
     shows="`LLM.collective_rpc` (RLHF weight sync: OpenRLHF, TRL, verl) fails with AttributeError: 'LLMEngine' "
     "object has no attribute 'model_executor' under the default V1 engine")
 
+ACC_STATE_BEFORE_ACCELERATOR = Regression(
+    "deepspeed-partial-state-first", "accelerate",
+    "Please make sure to properly initialize your accelerator via `accelerator = Accelerator()`",
+    "1.0.0", "1.8.1", "1.9.0",
+    "Accelerator() itself raises it under DeepSpeed when a PartialState already exists (TrainingArguments, or a "
+    "PartialState() the script made, with a DeepSpeed launch): Accelerator.__init__ tests PartialState's shared "
+    "state, then reads AcceleratorState().deepspeed_plugins, and AcceleratorState refuses to be created outside "
+    "Accelerator",
+    "accelerate/accelerator.py Accelerator.__init__: `if PartialState._shared_state != {} and "
+    "PartialState().distributed_type == DistributedType.DEEPSPEED: deepspeed_plugins = "
+    "AcceleratorState().deepspeed_plugins` in the 1.0.0, 1.2.1, 1.3.0, 1.4.0, 1.5.0, 1.6.0, 1.7.0, 1.8.0 and 1.8.1 wheels (0.34.0 and 0.34.2 have no "
+    "deepspeed_plugins: upstream commit e9e5a73f, 'POC: multiple model/configuration DeepSpeed support (#3097)'); "
+    "state.py AcceleratorState.__init__ raises the message when not initialized and not `_from_accelerator` (every "
+    "release read); 1.9.0 tests `AcceleratorState._shared_state != {} and AcceleratorState().distributed_type` "
+    "(commit 12f89bb7, 'do not call partial state if not initialized', first tag v1.9.0). Own frame: from 1.9.0 that "
+    "line runs only after AcceleratorState() succeeded on the line before, so only 1.0.0-1.8.1 raise from it",
+    code="deepspeed_plugins = AcceleratorState().deepspeed_plugins", own=True)
+
 DEEPSPEED: Tuple[Regression, ...] = (DS_TRITON_CIRCULAR_IMPORT, DS_TORCH_IS_COMPILING, DS_COMM_DOUBLE_INIT,
                                      DS_ZERO3_INFLIGHT_REGISTRY, DS_ZERO3_GRAD_FN_NO_GRAD, DS_LIBAIO_DPKG,
                                      DS_ZERO3_HOOKS_DELEGATING, DS_ZERO0_BF16_LOAD, DS_ZEROPP_QUANT_BF16,
                                      DS_JIT_COMPAT_PY312)
 ALL: Tuple[Regression, ...] = (*DEEPSPEED, TF_TMP_CHECKPOINT, TF_EVAL_DEEPSPEED_INIT, ACC_BNB_OPTIM_BITS,
-                               VLLM_COLLECTIVE_RPC_V1)
+                               ACC_STATE_BEFORE_ACCELERATOR, VLLM_COLLECTIVE_RPC_V1)
 
 
 def deepspeed_bug(text: str, ver: Optional[Version] = None, *, any_version: bool = False) -> Optional[Regression]:
@@ -285,18 +306,25 @@ def deepspeed_bug(text: str, ver: Optional[Version] = None, *, any_version: bool
     return None
 
 
-def shown(text: str, versions: Dict[str, Optional[Version]], funcs: Sequence[str] = ()) -> Optional[Regression]:
+def shown(text: str, versions: Dict[str, Optional[Version]], funcs: Sequence[str] = (),
+          codes: Sequence[str] = ()) -> Optional[Regression]:
     """The bug a failure line shows in the log's releases: a row whose text the line contains, whose package's
     release the log shows (``versions``: package -> the release the log shows, None when it shows none) in the
-    affected range, and whose ``frame`` (if any) is one of the traceback's functions ``funcs``. For a text other
-    failures print too: the release is what names the bug; for a row's ``own`` text, a log that shows no release
-    names it too (conditionally)."""
+    affected range, whose ``frame`` (if any) is one of the traceback's functions ``funcs`` and whose ``code`` (if
+    any) is in one of its frames' source lines ``codes``. For a text other failures print too: the release is what
+    names the bug; for a row's ``own`` text, a log that shows no release names it too (conditionally)."""
     for reg in ALL:
         ver = versions.get(reg.package)
         if (reg.text and reg.text in text and (reg.affects(ver) or (reg.own and ver is None))
-                and (not reg.frame or reg.frame in funcs)):
+                and (not reg.frame or reg.frame in funcs) and (not reg.code or any(reg.code in c for c in codes))):
             return reg
     return None
+
+
+def of_package(text: str) -> Optional[Regression]:
+    """The row of a package other than DeepSpeed and Transformers (whose causes are their own) whose text a line
+    contains: for the answer, once :func:`shown` named it."""
+    return next((r for r in ALL if r.package not in ("deepspeed", "transformers") and r.text and r.text in text), None)
 
 
 def caller_bug(text: str, caller: str, func: str = "", ver: Optional[Version] = None) -> Optional[Regression]:

@@ -21,16 +21,34 @@ from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, frame, log, msg, 
 
 # the cause that explains a row's bug, by package (a row with its own cause: by key)
 _BY_KEY = {R.TF_TMP_CHECKPOINT.key: N.TRANSFORMERS_TMP_CHECKPOINT_RENAME}
-_BY_PACKAGE = {"deepspeed": N.DEEPSPEED_RELEASE_REGRESSION, "transformers": N.TRANSFORMERS_RELEASE_REGRESSION}
+_BY_PACKAGE = {"deepspeed": N.DEEPSPEED_RELEASE_REGRESSION, "transformers": N.TRANSFORMERS_RELEASE_REGRESSION,
+               "accelerate": N.PACKAGE_VERSIONS_INCOMPATIBLE, "vllm": N.PACKAGE_VERSIONS_INCOMPATIBLE}
 
 
-def released(text: str, facts: LogFacts, funcs: Sequence[str] = ()) -> Optional[str]:
-    """The release-regression cause a failure line (``text``; ``funcs``: its traceback's functions) shows in the
-    releases the log shows, or None (no row's text, or the log shows no affected release)."""
-    reg = R.shown(text, {"deepspeed": facts.ds, "transformers": parse(facts.transformers)}, funcs)
+def released(text: str, facts: LogFacts, funcs: Sequence[str] = (), codes: Sequence[str] = ()) -> Optional[str]:
+    """The release-regression cause a failure line (``text``; ``funcs`` / ``codes``: its traceback's functions and
+    source lines) shows in the releases the log shows, or None (no row's text, or the log shows no affected
+    release)."""
+    versions = {"deepspeed": facts.ds, "transformers": parse(facts.transformers),
+                **{p: parse(facts.versions.get(p)) for p in ("accelerate", "vllm")}}
+    reg = R.shown(text, versions, funcs, codes)
     if reg is None:
         return None
     return _BY_KEY.get(reg.key) or _BY_PACKAGE.get(reg.package)
+
+
+def package_bug(text: str, f: LogFacts) -> Optional[Advice]:
+    """The answer for a row of another package (Accelerate, vLLM) that :func:`released` named from a line."""
+    bug = R.of_package(text)
+    if bug is None:
+        return None
+    ver = parse(f.versions.get(bug.package))
+    shown = (f"{bug.package} {f.versions.get(bug.package)} is one of them. " if bug.affects(ver) else
+             unshown(bug.package, bug.package) if ver is None else "")
+    return Advice(f"A bug of {bug.package} {bug.releases}, fixed in {bug.fixed}: {bug.key}", "",
+                  [F.pip_fix(f"{bug.package}>={bug.fixed}", f"Upgrade {bug.package} to {bug.fixed} or later"),
+                   F.pip_fix(f"{bug.package}<{bug.first}", f"Or pin {bug.package} below {bug.first}")],
+                  facts=f"{shown}{bug.what[0].upper()}{bug.what[1:]}.")
 
 
 def unshown(package: str, dist: str) -> str:

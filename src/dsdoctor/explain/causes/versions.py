@@ -147,6 +147,9 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     g = s.groups
     if g.get("pydantic") or g.get("model_attr"):
         return PY.advice(f) if g.get("pydantic") else MA.advice(s, f)
+    row = RG.package_bug(s.text, f) if not g.get("caller") and not g.get("req") else None
+    if row is not None:  # another package's release bug, named from its text and frame (regressions.released)
+        return row
     fixes: List[Fix] = []
     exact = _exact(s, f)
     facts = [exact.facts if exact is not None else _versions_shown(f)]
@@ -164,10 +167,10 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
                   for pin in exact.pins]
     pkgs = (sorted({g["caller"], _package_named(g), exact.provider if exact is not None else ""} - {""})
             if "caller" in g else [])
-    row = bug is not None and bug.package == caller  # the raising package's own bug: its row says what and the fix
-    if "caller" in g and not row:
+    own = bug is not None and bug.package == caller  # the raising package's own bug: its row says what and the fix
+    if "caller" in g and not own:
         facts.insert(0, A.asked(g) + ".")
-    if "caller" in g and pkgs and not row:
+    if "caller" in g and pkgs and not own:
         fixes.append(code_fix(f"Compare the installed versions of {' and '.join(pkgs)}",
                               "pip list 2>/dev/null | grep -i -E '" + "|".join(p.replace("_", "[-_]") for p in pkgs) + "'",
                               reason=f"{g['caller'] or 'your code'} calls an API of another release: install the versions its requirements "
