@@ -266,6 +266,7 @@ def test_a_withdrawn_release_is_named_from_the_release_list() -> None:
     built = ["<string>", "/tmp/pip-install-ab12/deepspeed_" + "0f" * 16 + "/setup.py"]
     if "0.6.1" not in H.releases("deepspeed"):
         pytest.skip("no DeepSpeed release list in the API history")
+    assert H._uses_data()["packages"]["deepspeed"]["policy"] == "all"  # every release PyPI lists: a gap is a withdrawal
     assert RG.withdrawn(built, parse("0.6.2")) == ("deepspeed", "0.6.1", "0.6.3")
     assert RG.withdrawn(["/tmp/pip-install-x/deepspeed/setup.py"], parse("0.6.2")) == ("deepspeed", "0.6.1", "0.6.3")
     assert RG.withdrawn(built, parse("0.6.1")) is None and RG.withdrawn(built, None) is None
@@ -286,3 +287,20 @@ def test_a_row_named_by_its_frame_code() -> None:
     assert R.shown(text, {"accelerate": parse("1.9.0")}, ["__init__"], code) is None
     assert R.shown(text, {}, ["__init__"], ["state = AcceleratorState()"]) is None  # the user's own early use
     assert R.shown(text, {}) is None
+
+
+def test_an_unnamed_row_text_is_said_as_a_possibility() -> None:
+    """A line a row's text is in, which the log does not tie to the row (no release shown, no frame): the answer
+    stays unknown and says the bug conditionally; a release outside the range, or library frames without a frame
+    row's own, say nothing."""
+    line = "RuntimeError: trying to initialize the default process group twice!\n"
+    got = diagnose_log(line).findings[0]
+    assert got.name == "unknown" and any("0.6.6-0.6.7" in f.title for f in got.fixes)
+    assert any("comm-double-init" in (f.reason or "") for f in got.fixes)
+    assert not any("0.6.6-0.6.7" in f.title for f in diagnose_log("deepspeed==0.8.0\n" + line).findings[0].fixes)
+    acc = ("Traceback (most recent call last):\n  File \"/w/train.py\", line 5, in <module>\n    st = AcceleratorState()\n"
+           "  File \"/e/lib/python3.10/site-packages/accelerate/state.py\", line 889, in __init__\n    raise ValueError(\n"
+           "ValueError: Please make sure to properly initialize your accelerator via `accelerator = Accelerator()` "
+           "before using any functionality from the `accelerate` library.\n")
+    assert not any("1.9.0" in f.title for f in diagnose_log(acc).findings[0].fixes)
+    assert any("1.9.0" in f.title for f in diagnose_log(acc.splitlines()[-1] + "\n").findings[0].fixes)

@@ -16,6 +16,7 @@ from ..model import CONSEQUENCE, Evidence, Finding, Report, Severity
 from . import context as CX
 from . import failure as FM
 from . import ranking as R
+from . import tb_walk as TW
 from .attribute import unknown_groups
 from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
@@ -136,18 +137,6 @@ def user_frame(tb: Traceback) -> Optional[Frame]:
     return None
 
 
-def _tb_for(hit: Hit, sc: Scanner) -> Optional[Traceback]:
-    for tb in sc.tracebacks:
-        if tb.source == hit.source and tb.exc_line == hit.line:
-            return tb
-        cur = tb
-        while cur.chained_from is not None:
-            cur = cur.chained_from
-            if cur.source == hit.source and cur.exc_line == hit.line:
-                return tb
-    return None
-
-
 # ------------------------------------------------------------------------------------------- build
 
 
@@ -233,9 +222,8 @@ def diagnose_scan(sc: Scanner) -> Report:
     extra = [h for h in framed if not h.symptom] + _promoted(sc, symptoms) + split_rendezvous(sc) + collapsed(sc)
     for name, hits in _cause_hits(sc, extra):
         adv: Optional[Advice] = None
-        tb0 = _tb_for(hits[0], sc)
-        shown = RG.released(hits[0].text, facts, [fn for _, _, fn in _frames(tb0)] if tb0 else [],
-                            _codes(tb0) if tb0 else [])
+        tb0 = TW.tb_for(hits[0], sc)
+        shown = RG.released(hits[0].text, facts, *TW.funcs_codes(tb0))
         if shown is not None:  # a message other failures print too, from a release the log shows has the bug
             name = shown
         else:  # a line whose cause depends on what else the log shows
@@ -257,7 +245,7 @@ def diagnose_scan(sc: Scanner) -> Report:
                 groups.update(R.memory_groups([m for m in sc.marks["memory"] if m.order < first.order][-1:]))
             adv = BY_NAME[name].advise(Seen(first.text, groups), facts)
         evidence = [_ev(h) for h in hits[:3]]
-        tb = _tb_for(hits[0], sc)
+        tb = TW.tb_for(hits[0], sc)
         fr = user_frame(tb) if tb else None
         if fr is not None:
             evidence.append(Evidence(f'File "{fr.path}", line {fr.line}, in {fr.func}' + (f": {fr.code}" if fr.code else ""),
@@ -309,26 +297,6 @@ def _distinct(hits: List[Hit]) -> List[Hit]:
     return out
 
 
-def _codes(tb: Traceback) -> List[str]:
-    """The source lines of ``tb``'s frames, across its chain."""
-    out: List[str] = []
-    cur: Optional[Traceback] = tb
-    while cur is not None:
-        out += [f.code for f in cur.frames if f.code]
-        cur = cur.chained_from
-    return out
-
-
-def _frames(tb: Traceback) -> List[Tuple[str, int, str]]:
-    """The frames of ``tb``'s chain, outermost first (the exception it was raised from, then its own)."""
-    chain: List[Traceback] = []
-    cur: Optional[Traceback] = tb
-    while cur is not None:
-        chain.insert(0, cur)
-        cur = cur.chained_from
-    return [(f.path, f.line, f.func) for t in chain for f in t.frames]
-
-
 def _telling(sc: Scanner) -> Optional[Hit]:
     """The most telling failure line of the log (``failure.RANK``), or None."""
     at = FM.most_telling([h.name for h in sc.failures])
@@ -378,7 +346,7 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         if fr is not None:
             ev.append(Evidence(f'File "{fr.path}", line {fr.line}, in {fr.func}' + (f": {fr.code}" if fr.code else ""),
                                "your code", path=fr.path, line=fr.line))
-        shown = RG.released(exc, facts, [fn for _, _, fn in _frames(tb)], _codes(tb))
+        shown = RG.released(exc, facts, *TW.funcs_codes(tb))
         if shown is not None:
             return _finding(shown, BY_NAME[shown].advise(Seen(exc), facts), ev, symptoms)
         asked = MT.versions_answer(tb.exc_text, [(f.path, f.code) for f in tb.frames], facts)
@@ -394,7 +362,7 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         if mine:
             return _finding(N.USER_CODE_ERROR, BY_NAME[N.USER_CODE_ERROR].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)
         kind = FM.EXCEPTION if tb.exc_text or root.exc_text else FM.CUT
-        frames, whole = complete(_frames(tb), [f.code for f in tb.frames])  # the last frame's name, when the log cuts it
+        frames, whole = complete(TW.frames(tb), [f.code for f in tb.frames])  # the last frame's name, when the log cuts it
         return _unknown(sc, facts, exc, kind, ev, symptoms, dict(_frame_groups(fr), whole="1" if whole else "0"), frames)
     fail = _telling(sc)
     if symptoms:  # the launcher's report: quote the rank's own failure line when the log has one

@@ -45,13 +45,6 @@ def releases(package: str) -> Tuple[str, ...]:
     return tuple(p["releases"]) if p else ()
 
 
-def policy(package: str) -> str:
-    """Which releases of ``package`` were read: ``all`` (every final release its index listed then), ``ends`` (the
-    first and last of each minor series), "" when none."""
-    p = _uses_data()["packages"].get(package)
-    return str(p.get("policy", "")) if p else ""
-
-
 def uses(consumer: str) -> Dict[str, Dict[str, Dict[str, Dict[str, str]]]]:
     """What ``consumer``'s releases ask of each provider: ``{provider: {"imports" | "keywords": {key: row}}}``; a
     key is ``module:name`` or ``module:name:keyword``, a row holds the releases that ask it unconditionally

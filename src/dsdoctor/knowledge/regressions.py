@@ -337,3 +337,10 @@ def caller_bug(text: str, caller: str, func: str = "", ver: Optional[Version] = 
                 and (not reg.frame or reg.frame == func) and not reg.vetoed(ver)):
             return reg
     return None
+
+
+def candidate(text: str, versions: Dict[str, Optional[Version]]) -> Optional[Regression]:
+    """A row whose text a line contains though nothing else in the log named it (no frame, no release shown): a
+    possibility the answer can state conditionally. None when the log shows a release of its package outside the
+    range (vetoed) or no row's text is in the line."""
+    return next((r for r in ALL if r.text and r.text in text and not r.vetoed(versions.get(r.package))), None)

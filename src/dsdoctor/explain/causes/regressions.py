@@ -8,7 +8,7 @@ frame of its own, are :data:`DS_SIGNATURES` here)."""
 from __future__ import annotations
 
 import re
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from packaging.version import Version
 
@@ -16,7 +16,7 @@ from ... import fixes as F
 from ... import names as N
 from ...knowledge import regressions as R
 from ...knowledge.versions import parse
-from ...model import Severity
+from ...model import Fix, Severity
 from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, frame, log, msg, rx
 
 # the cause that explains a row's bug, by package (a row with its own cause: by key)
@@ -37,18 +37,33 @@ def released(text: str, facts: LogFacts, funcs: Sequence[str] = (), codes: Seque
     return _BY_KEY.get(reg.key) or _BY_PACKAGE.get(reg.package)
 
 
-def package_bug(text: str, f: LogFacts) -> Optional[Advice]:
-    """The answer for a row of another package (Accelerate, vLLM) that :func:`released` named from a line."""
-    bug = R.of_package(text)
-    if bug is None:
+def package_bug(text: str, f: LogFacts, caller: str = "", func: str = "") -> Optional[Advice]:
+    """The answer for a row of another package (Accelerate, vLLM): the raising package's (``caller``, its function
+    ``func``: ``R.caller_bug``, whose traceback shows the range), or one :func:`released` named from a line (no
+    ``caller``)."""
+    bug = (R.caller_bug(text, caller, func, parse(f.versions.get(caller))) if caller else R.of_package(text))
+    if bug is None or caller and bug.package != caller:
         return None
     ver = parse(f.versions.get(bug.package))
     shown = (f"{bug.package} {f.versions.get(bug.package)} is one of them. " if bug.affects(ver) else
-             unshown(bug.package, bug.package) if ver is None else "")
+             unshown(bug.package, bug.package) if ver is None and not caller else "")
     return Advice(f"A bug of {bug.package} {bug.releases}, fixed in {bug.fixed}: {bug.key}", "",
                   [F.pip_fix(f"{bug.package}>={bug.fixed}", f"Upgrade {bug.package} to {bug.fixed} or later"),
                    F.pip_fix(f"{bug.package}<{bug.first}", f"Or pin {bug.package} below {bug.first}")],
                   facts=f"{shown}{bug.what[0].upper()}{bug.what[1:]}.")
+
+
+def maybe_fix(key: str) -> List[Fix]:
+    """For an ``unknown`` answer whose line a row's text is in, though the log does not tie it to the row (no
+    affected release shown, no frame; ``attribute.unknown_groups``' ``maybe_bug``): the row's fix, conditionally."""
+    bug = next((r for r in R.ALL if r.key == key), None) if key else None
+    if bug is None:
+        return []
+    return [F.pip_fix(f"{bug.package}>={bug.fixed}", f"Only if your {bug.package} is {bug.releases}: upgrade to {bug.fixed}",
+                      reason=f"{bug.package} {bug.releases} print this line for a known bug ({bug.key}, fixed in "
+                             f"{bug.fixed}): {bug.what}. The log does not show that it is this one (no affected release "
+                             f"or the bug's frame): check `pip show {bug.package}`; another release's same line has "
+                             "another cause")]
 
 
 def unshown(package: str, dist: str) -> str:
@@ -87,12 +102,10 @@ def withdrawn(paths: Sequence[str], ver: Optional[Version]) -> Optional[Tuple[st
     docs/upstream-data.md), ``ver`` lies inside them and is not one. pip fetched it, so it was published; it is
     gone now, so it was withdrawn. None otherwise (a release read, one outside the range, a git build)."""
     dist = next((m.group("dist").lower() for m in map(_PIP_INDEX_BUILD.search, paths) if m), "")
-    if ver is None or dist != "deepspeed":  # the one package whose every release the data lists with its version
+    if ver is None or dist != "deepspeed":  # the one package releases.py reads every release of (policy "all")
         return None
     from ...knowledge import api_history as H  # read only for a failed build of a downloaded archive
 
-    if H.policy(dist) != "all":
-        return None
     read = [Version(v) for v in H.releases(dist)]
     if not read or ver in read or not read[0] < ver < read[-1]:
         return None

@@ -147,17 +147,14 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     g = s.groups
     if g.get("pydantic") or g.get("model_attr"):
         return PY.advice(f) if g.get("pydantic") else MA.advice(s, f)
-    row = RG.package_bug(s.text, f) if not g.get("caller") and not g.get("req") else None
-    if row is not None:  # another package's release bug, named from its text and frame (regressions.released)
-        return row
+    if not g.get("req") and (row := RG.package_bug(s.text, f, g.get("caller", ""), g.get("func", ""))) is not None:
+        return row  # a release bug of the raising package, or one regressions.released named from its frame
     fixes: List[Fix] = []
     exact = _exact(s, f)
     facts = [exact.facts if exact is not None else _versions_shown(f)]
-    caller = g.get("caller", "")
-    bug = R.deepspeed_bug(s.text, f.ds) or R.caller_bug(s.text, caller, g.get("func", ""), parse(f.versions.get(caller)))
+    bug = R.deepspeed_bug(s.text, f.ds)
     if bug is not None:
-        who = f"DeepSpeed {f.ds}" if bug.package == "deepspeed" else f"{bug.package} {bug.releases} (the raising code's)"
-        facts.insert(0, f"{who}: {bug.what} (fixed in {bug.fixed}).")
+        facts.insert(0, f"DeepSpeed {f.ds}: {bug.what} (fixed in {bug.fixed}).")
         fixes.append(F.pip_fix(f"{bug.package}>={bug.fixed}", f"Upgrade {bug.package} to {bug.fixed} or later"))
     if g.get("req"):
         req = g["req"].strip("'\"")
@@ -167,10 +164,9 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
                   for pin in exact.pins]
     pkgs = (sorted({g["caller"], _package_named(g), exact.provider if exact is not None else ""} - {""})
             if "caller" in g else [])
-    own = bug is not None and bug.package == caller  # the raising package's own bug: its row says what and the fix
-    if "caller" in g and not own:
+    if "caller" in g:
         facts.insert(0, A.asked(g) + ".")
-    if "caller" in g and pkgs and not own:
+    if "caller" in g and pkgs:
         fixes.append(code_fix(f"Compare the installed versions of {' and '.join(pkgs)}",
                               "pip list 2>/dev/null | grep -i -E '" + "|".join(p.replace("_", "[-_]") for p in pkgs) + "'",
                               reason=f"{g['caller'] or 'your code'} calls an API of another release: install the versions its requirements "
@@ -187,9 +183,7 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
                       facts=" ".join(x for x in facts if x))
     m = re.search(r"but found (\S{1,60}?)\.?$", s.text)
     found = f" ({m.group(1)} is installed)" if m else ""
-    summary = (f"A bug of {bug.package} {bug.releases}, fixed in {bug.fixed}: {bug.key}"
-               if "caller" in g and bug is not None and bug.package != "deepspeed" else
-               f"Installed packages disagree on an API: {A.asked(g)}" if "caller" in g else
+    summary = (f"Installed packages disagree on an API: {A.asked(g)}" if "caller" in g else
                f"A version requirement failed: the module requires {g['req'].strip(chr(39) + chr(34))}{found}"
                if g.get("req") else "Installed packages disagree on an API: an import or version requirement failed")
     return Advice(summary, "", fixes, facts=" ".join(x for x in facts if x))
@@ -339,12 +333,9 @@ SPECS: Tuple[Cause, ...] = (
         what="A failure that a DeepSpeed release introduced and a later one fixed, shown by the bug's own message: "
               "e.g. `cannot import name 'DeepSpeedTransformerInference' from partially initialized module "
               "'deepspeed.model_implementations.transformers.ds_transformer' (most likely due to a circular import)`.",
-        why="The installed DeepSpeed has the bug: nothing in the script or config causes it. explain names only the "
-              "bugs whose releases and fix it read in DeepSpeed's released sources (`knowledge/regressions.py`). A build "
-              "that fails in the archive pip downloaded of a release PyPI no longer lists (between two it does: "
-              "every DeepSpeed release is read) is a withdrawn release, named as such.",
-        fix="Upgrade DeepSpeed to the release that fixed it (the summary names it), or pin the last release before it "
-              "(for a withdrawn release: the one before it, or the next).",
+        why="The installed DeepSpeed has the bug: nothing in the script or config causes it. explain names only bugs read in the "
+              "released sources (`knowledge/regressions.py`), or a withdrawn release (a failed build of one PyPI no longer lists).",
+        fix="Upgrade DeepSpeed to the release that fixed it (the summary names it), or pin the release before it (withdrawn: before or after).",
         examples=(log(N.DEEPSPEED_RELEASE_REGRESSION, "`import deepspeed` with DeepSpeed 0.19.7 and triton installed:",
                    RG.CIRCULAR_SAMPLE + "\n"),),
         reads="log"),
