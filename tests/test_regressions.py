@@ -46,6 +46,8 @@ CODE = {
     "collective-rpc-v1-model-executor": ("vllm/entrypoints/llm.py", "executor = self.llm_engine.model_executor\n"
                                          "        return executor.collective_rpc(",
                                          "return self.llm_engine.collective_rpc(method, timeout, args, kwargs)"),
+    "apply-model-v1-model-executor": ("vllm/entrypoints/llm.py", "executor = self.llm_engine.model_executor\n"
+                                      "        return executor.apply_model(func)", "return self.llm_engine.apply_model(func)"),
     "deepspeed-partial-state-first": ("accelerate/accelerator.py", "if PartialState._shared_state != {} and "
                                       "PartialState().distributed_type == DistributedType.DEEPSPEED:",
                                       "if AcceleratorState._shared_state != {} and "
@@ -241,23 +243,25 @@ def test_explain_names_a_raising_package_bug_by_its_frame() -> None:
     assert named.name == "package-versions-incompatible" and "vllm 0.8.0-0.8.2, fixed in 0.8.3" in named.title
     assert any("vllm>=0.8.3" in " ".join(f.commands) for f in named.fixes)
     assert "0.8.3" not in diagnose_log(_RPC.format(func="apply_model")).findings[0].title
+    assert "0.10.2, fixed in 0.11.0" in diagnose_log(_RPC.format(func="apply_model")).findings[0].title
     assert "0.8.3" not in diagnose_log("vllm==0.8.4\n" + _RPC.format(func="collective_rpc")).findings[0].title
 
 
-def test_only_the_affected_vllm_releases_read_model_executor_in_collective_rpc() -> None:
-    """The vLLM row's own text and frame: LLM.collective_rpc reads llm_engine.model_executor in 0.7.0-0.8.2, and
-    the V1 engine (whose LLMEngine lacks it under multiprocessing) is the default from 0.8.0."""
-    row = R.VLLM_COLLECTIVE_RPC_V1
+def test_only_the_affected_vllm_releases_read_model_executor() -> None:
+    """The vLLM rows' own text and frames: LLM.collective_rpc reads llm_engine.model_executor in 0.7.0-0.8.2,
+    apply_model in 0.7.0-0.10.2, and the V1 engine (whose LLMEngine lacks it under multiprocessing) is the default
+    from 0.8.0."""
     texts = _unpacked("vllm", "vllm/entrypoints/llm.py")
     envs = _unpacked("vllm", "vllm/envs.py")
     if len(texts) < 5:
         pytest.skip("vLLM sdists not unpacked")
-    for ver, text in texts.items():
-        at = text.find("def collective_rpc")
-        body = text[at:text.find("\n    def ", at + 10)] if at >= 0 else ""
-        reads = "self.llm_engine.model_executor" in body
-        v1 = "VLLM_USE_V1: bool = True" in envs.get(ver, "")
-        assert (reads and v1) == row.affects(ver), ver
+    for func, row in (("collective_rpc", R.VLLM_COLLECTIVE_RPC_V1), ("apply_model", R.VLLM_APPLY_MODEL_V1)):
+        for ver, text in texts.items():
+            at = text.find(f"def {func}")
+            body = text[at:text.find("\n    def ", at + 10)] if at >= 0 else ""
+            reads = "self.llm_engine.model_executor" in body
+            v1 = "VLLM_USE_V1: bool = True" in envs.get(ver, "")
+            assert (reads and v1) == row.affects(ver), (func, ver)
 
 
 def test_a_withdrawn_release_is_named_from_the_release_list() -> None:

@@ -224,8 +224,9 @@ def diagnose_scan(sc: Scanner) -> Report:
         adv: Optional[Advice] = None
         tb0 = TW.tb_for(hits[0], sc)
         shown = RG.released(hits[0].text, facts, *TW.funcs_codes(tb0))
+        row = shown[1] if shown is not None else ""  # the regression row that names it
         if shown is not None:  # a message other failures print too, from a release the log shows has the bug
-            name = shown
+            name = shown[0]
         else:  # a line whose cause depends on what else the log shows
             name, adv = CX.decide(name, hits, sc, user_frame(tb0) if tb0 else None)
         if not name:  # it names no cause without a context this log does not show
@@ -240,7 +241,7 @@ def diagnose_scan(sc: Scanner) -> Report:
             groups: Dict[str, str] = {}
             for h in reversed(hits):  # e.g. the op name from DeepSpeed's ninja line, torch's has none
                 groups.update(h.groups)
-            groups.update(first.groups)
+            groups.update(first.groups, **({"row": row} if row else {}))
             if name == N.HOST_OOM_KILLED:  # the host-memory trend before the kill
                 groups.update(R.memory_groups([m for m in sc.marks["memory"] if m.order < first.order][-1:]))
             adv = BY_NAME[name].advise(Seen(first.text, groups), facts)
@@ -348,7 +349,7 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
                                "your code", path=fr.path, line=fr.line))
         shown = RG.released(exc, facts, *TW.funcs_codes(tb))
         if shown is not None:
-            return _finding(shown, BY_NAME[shown].advise(Seen(exc), facts), ev, symptoms)
+            return _finding(shown[0], BY_NAME[shown[0]].advise(Seen(exc, {"row": shown[1]}), facts), ev, symptoms)
         asked = MT.versions_answer(tb.exc_text, [(f.path, f.code) for f in tb.frames], facts)
         if asked is None:
             pyd = PY.pydantic2_v1_models(tb.exc_text, [(f.path, f.code) for f in tb.frames],
@@ -374,7 +375,7 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         return _finding(name, BY_NAME[name].advise(Seen(), facts), [_ev(sc.build_ran)], [])
     shown = RG.released(fail.text, facts) if fail is not None else None
     if fail is not None and shown is not None:
-        return _finding(shown, BY_NAME[shown].advise(Seen(fail.text), facts), [_ev(fail)], [])
+        return _finding(shown[0], BY_NAME[shown[0]].advise(Seen(fail.text, {"row": shown[1]}), facts), [_ev(fail)], [])
     if fail is not None:
         others = [h for h in sc.failures if h is not fail]
         told = dict(fail.groups) if fail.name == FM.ENGINE_INIT else {}  # the set-up line it stopped after

@@ -271,6 +271,20 @@ VLLM_COLLECTIVE_RPC_V1 = Regression(
     shows="`LLM.collective_rpc` (RLHF weight sync: OpenRLHF, TRL, verl) fails with AttributeError: 'LLMEngine' "
     "object has no attribute 'model_executor' under the default V1 engine")
 
+VLLM_APPLY_MODEL_V1 = Regression(
+    "apply-model-v1-model-executor", "vllm",
+    "'LLMEngine' object has no attribute 'model_executor'",
+    "0.8.0", "0.10.2", "0.11.0",
+    "vLLM's LLM.apply_model (run a function on the model in each worker: weight loading or inspection by RLHF "
+    "trainers) reads `self.llm_engine.model_executor`, which the V1 engine's LLMEngine (the default from 0.8.0) sets "
+    "only without engine-core multiprocessing (VLLM_ENABLE_V1_MULTIPROCESSING=0), so the call fails by default; the "
+    "sibling of collective_rpc's, fixed later",
+    "vllm/entrypoints/llm.py LLM.apply_model: `executor = self.llm_engine.model_executor` in the 0.7.0-0.10.2 sdists "
+    "read (0.7.0-0.7.3, 0.8.0-0.8.5, 0.9.0-0.9.2, 0.10.0-0.10.2; V1, the default from 0.8.0, sets `model_executor` only "
+    "`if not multiprocess_mode`); 0.11.0 returns `self.llm_engine.apply_model(func)`, which V1's LLMEngine defines. Own "
+    "text and frame: 0.11.0's apply_model no longer reads it",
+    predict="", frame="apply_model", own=True)
+
 ACC_STATE_BEFORE_ACCELERATOR = Regression(
     "deepspeed-partial-state-first", "accelerate",
     "Please make sure to properly initialize your accelerator via `accelerator = Accelerator()`",
@@ -294,7 +308,7 @@ DEEPSPEED: Tuple[Regression, ...] = (DS_TRITON_CIRCULAR_IMPORT, DS_TORCH_IS_COMP
                                      DS_ZERO3_HOOKS_DELEGATING, DS_ZERO0_BF16_LOAD, DS_ZEROPP_QUANT_BF16,
                                      DS_JIT_COMPAT_PY312)
 ALL: Tuple[Regression, ...] = (*DEEPSPEED, TF_TMP_CHECKPOINT, TF_EVAL_DEEPSPEED_INIT, ACC_BNB_OPTIM_BITS,
-                               ACC_STATE_BEFORE_ACCELERATOR, VLLM_COLLECTIVE_RPC_V1)
+                               ACC_STATE_BEFORE_ACCELERATOR, VLLM_COLLECTIVE_RPC_V1, VLLM_APPLY_MODEL_V1)
 
 
 def deepspeed_bug(text: str, ver: Optional[Version] = None, *, any_version: bool = False) -> Optional[Regression]:
@@ -320,11 +334,6 @@ def shown(text: str, versions: Dict[str, Optional[Version]], funcs: Sequence[str
             return reg
     return None
 
-
-def of_package(text: str) -> Optional[Regression]:
-    """The row of a package other than DeepSpeed and Transformers (whose causes are their own) whose text a line
-    contains: for the answer, once :func:`shown` named it."""
-    return next((r for r in ALL if r.package not in ("deepspeed", "transformers") and r.text and r.text in text), None)
 
 
 def caller_bug(text: str, caller: str, func: str = "", ver: Optional[Version] = None) -> Optional[Regression]:

@@ -21,27 +21,29 @@ from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, frame, log, msg, 
 
 # the cause that explains a row's bug, by package (a row with its own cause: by key)
 _BY_KEY = {R.TF_TMP_CHECKPOINT.key: N.TRANSFORMERS_TMP_CHECKPOINT_RENAME}
+_OWN_CAUSE = ("deepspeed", "transformers")  # packages whose rows have a cause of their own
 _BY_PACKAGE = {"deepspeed": N.DEEPSPEED_RELEASE_REGRESSION, "transformers": N.TRANSFORMERS_RELEASE_REGRESSION,
                "accelerate": N.PACKAGE_VERSIONS_INCOMPATIBLE, "vllm": N.PACKAGE_VERSIONS_INCOMPATIBLE}
 
 
-def released(text: str, facts: LogFacts, funcs: Sequence[str] = (), codes: Sequence[str] = ()) -> Optional[str]:
+def released(text: str, facts: LogFacts, funcs: Sequence[str] = (), codes: Sequence[str] = ()) -> Optional[Tuple[str, str]]:
     """The release-regression cause a failure line (``text``; ``funcs`` / ``codes``: its traceback's functions and
-    source lines) shows in the releases the log shows, or None (no row's text, or the log shows no affected
-    release)."""
+    source lines) shows in the releases the log shows, and the row's key (the advice's ``row`` group), or None (no
+    row's text, or the log shows no affected release)."""
     versions = {"deepspeed": facts.ds, "transformers": parse(facts.transformers),
                 **{p: parse(facts.versions.get(p)) for p in ("accelerate", "vllm")}}
     reg = R.shown(text, versions, funcs, codes)
     if reg is None:
         return None
-    return _BY_KEY.get(reg.key) or _BY_PACKAGE.get(reg.package)
+    name = _BY_KEY.get(reg.key) or _BY_PACKAGE.get(reg.package)
+    return (name, reg.key) if name else None
 
 
-def package_bug(text: str, f: LogFacts, caller: str = "", func: str = "") -> Optional[Advice]:
+def package_bug(text: str, f: LogFacts, caller: str = "", func: str = "", row: str = "") -> Optional[Advice]:
     """The answer for a row of another package (Accelerate, vLLM): the raising package's (``caller``, its function
-    ``func``: ``R.caller_bug``, whose traceback shows the range), or one :func:`released` named from a line (no
-    ``caller``)."""
-    bug = (R.caller_bug(text, caller, func, parse(f.versions.get(caller))) if caller else R.of_package(text))
+    ``func``: ``R.caller_bug``, whose traceback shows the range), or the ``row`` :func:`released` named."""
+    bug = (R.caller_bug(text, caller, func, parse(f.versions.get(caller))) if caller else
+           next((r for r in R.ALL if r.key == row and r.package not in _OWN_CAUSE), None))
     if bug is None or caller and bug.package != caller:
         return None
     ver = parse(f.versions.get(bug.package))

@@ -147,7 +147,7 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     g = s.groups
     if g.get("pydantic") or g.get("model_attr"):
         return PY.advice(f) if g.get("pydantic") else MA.advice(s, f)
-    if not g.get("req") and (row := RG.package_bug(s.text, f, g.get("caller", ""), g.get("func", ""))) is not None:
+    if not g.get("req") and (row := RG.package_bug(s.text, f, g.get("caller", ""), g.get("func", ""), g.get("row", ""))) is not None:
         return row  # a release bug of the raising package, or one regressions.released named from its frame
     fixes: List[Fix] = []
     exact = _exact(s, f)
