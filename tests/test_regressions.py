@@ -265,12 +265,13 @@ def test_only_the_affected_vllm_releases_read_model_executor() -> None:
 
 
 def test_a_withdrawn_release_is_named_from_the_release_list() -> None:
-    """A failed build in an archive pip downloaded (pip-install-*/deepspeed_<hash>/) of a DeepSpeed release that
-    PyPI's list (every release read) skips: withdrawn; a listed release, a git build, another package: not."""
+    """A failed build in an archive pip downloaded (pip-install-*/deepspeed_<hash>/) of a DeepSpeed release PyPI
+    withdrew (R.WITHDRAWN): named, with the releases around it; a listed release, a git build, another package: not."""
     built = ["<string>", "/tmp/pip-install-ab12/deepspeed_" + "0f" * 16 + "/setup.py"]
     if "0.6.1" not in H.releases("deepspeed"):
         pytest.skip("no DeepSpeed release list in the API history")
-    assert H._uses_data()["packages"]["deepspeed"]["policy"] == "all"  # every release PyPI lists: a gap is a withdrawal
+    assert all(v not in H.releases(d) for d, vs in R.WITHDRAWN.items() for v in vs)  # none was read: gone from PyPI
+    assert RG.withdrawn(built, parse("0.3.11")) is None  # a release the history did not read, still on PyPI
     assert RG.withdrawn(built, parse("0.6.2")) == ("deepspeed", "0.6.1", "0.6.3")
     assert RG.withdrawn(["/tmp/pip-install-x/deepspeed/setup.py"], parse("0.6.2")) == ("deepspeed", "0.6.1", "0.6.3")
     assert RG.withdrawn(built, parse("0.6.1")) is None and RG.withdrawn(built, None) is None

@@ -303,6 +303,13 @@ ACC_STATE_BEFORE_ACCELERATOR = Regression(
     "line runs only after AcceleratorState() succeeded on the line before, so only 1.0.0-1.8.1 raise from it",
     code="deepspeed_plugins = AcceleratorState().deepspeed_plugins", own=True)
 
+# Releases tagged upstream, inside the range the package's index lists, that the index no longer has (pulled after
+# publication): DeepSpeed's git tags (v0.1.0-v0.19.5, deepspeedai/DeepSpeed) against the versions `pip download
+# deepspeed==0.6.2` lists (2026-12-03: 0.3.1-0.19.8): only v0.6.2 (commit 398f06035 'bump to 0.6.2', between v0.6.1
+# and v0.6.3); v0.1.0-v0.3.0 predate the first release on PyPI. (The API history's list of releases read is not the
+# index's: 0.3.11 is on PyPI but was not read.)
+WITHDRAWN: Dict[str, Tuple[str, ...]] = {"deepspeed": ("0.6.2",)}
+
 DEEPSPEED: Tuple[Regression, ...] = (DS_TRITON_CIRCULAR_IMPORT, DS_TORCH_IS_COMPILING, DS_COMM_DOUBLE_INIT,
                                      DS_ZERO3_INFLIGHT_REGISTRY, DS_ZERO3_GRAD_FN_NO_GRAD, DS_LIBAIO_DPKG,
                                      DS_ZERO3_HOOKS_DELEGATING, DS_ZERO0_BF16_LOAD, DS_ZEROPP_QUANT_BF16,

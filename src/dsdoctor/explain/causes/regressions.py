@@ -99,33 +99,27 @@ _PIP_INDEX_BUILD = re.compile(r"[/\\]pip-install-[\w.-]{1,100}[/\\](?P<dist>[A-Z
 
 def withdrawn(paths: Sequence[str], ver: Optional[Version]) -> Optional[Tuple[str, str, str]]:
     """(package, the release read before ``ver``, the one after) when a build failed in an archive pip downloaded
-    (``paths``: the traceback's files, one under ``pip-install-*/<dist>_<hash>/``) of a release of that package
-    that its index no longer has: the package's releases were all read (policy ``all``: every release PyPI lists,
-    docs/upstream-data.md), ``ver`` lies inside them and is not one. pip fetched it, so it was published; it is
-    gone now, so it was withdrawn. None otherwise (a release read, one outside the range, a git build)."""
+    (``paths``: the traceback's files, one under ``pip-install-*/<dist>[_<hash>]/``) of a release its index withdrew
+    (``R.WITHDRAWN``: tagged upstream, published, no longer listed). None otherwise (a listed release, a git build)."""
     dist = next((m.group("dist").lower() for m in map(_PIP_INDEX_BUILD.search, paths) if m), "")
-    if ver is None or dist != "deepspeed":  # the one package releases.py reads every release of (policy "all")
+    if ver is None or str(ver) not in R.WITHDRAWN.get(dist, ()):
         return None
-    from ...knowledge import api_history as H  # read only for a failed build of a downloaded archive
+    from ...knowledge import api_history as H  # read only for a failed build of a withdrawn release
 
     read = [Version(v) for v in H.releases(dist)]
-    if not read or ver in read or not read[0] < ver < read[-1]:
-        return None
-    return dist, str(max(v for v in read if v < ver)), str(min(v for v in read if v > ver))
+    before, after = [v for v in read if v < ver], [v for v in read if v > ver]
+    return dist, str(max(before)) if before else "", str(min(after)) if after else ""
 
 
 def withdrawn_advice(dist: str, ver: str, before: str, after: str) -> Advice:
-    """The answer for a failed build of a release its index withdrew."""
-    from ...knowledge import api_history as H
-
-    date = H.provenance().get("date", "")
-    return Advice(f"DeepSpeed {ver} is a withdrawn release (no longer on PyPI): its archive's build failed", "",
-                  [F.pip_fix(f"{dist}=={before}", f"Install the release before it ({before})"),
-                   F.pip_fix(f"{dist}>={after}", f"Or the next release ({after}) or later")],
-                  facts=f"pip downloaded DeepSpeed {ver}'s archive and its setup.py failed. PyPI's DeepSpeed releases "
-                        f"(every release, read {date}) go from {before} to {after}: {ver} was published (pip fetched it), then "
-                        "removed from the index, as maintainers do with a broken release; a pin to it no longer "
-                        "resolves.")
+    """The answer for a failed build of a release its index withdrew (``before`` / ``after``: the releases read
+    around it, "" when none)."""
+    fixes = ([F.pip_fix(f"{dist}=={before}", f"Install the release before it ({before})")] if before else []) + (
+        [F.pip_fix(f"{dist}>={after}", f"Or the next release ({after}) or later")] if after else [])
+    return Advice(f"DeepSpeed {ver} is a withdrawn release (no longer on PyPI): its archive's build failed", "", fixes,
+                  facts=f"pip downloaded DeepSpeed {ver}'s archive and its setup.py failed. The release is tagged "
+                        f"upstream, was published (pip fetched it), and PyPI no longer lists it ({before or '?'} then "
+                        f"{after or '?'}): maintainers pull a broken release; a pin to it no longer resolves.")
 
 
 _CIRCULAR = R.DS_TRITON_CIRCULAR_IMPORT
