@@ -23,7 +23,7 @@ RELEASE_KNOWN_BUG = FindingSpec(
     W,
     "The installed release of a package has a known bug, fixed in a later release",
     Docs(
-        what="An installed release of DeepSpeed or Transformers is one of the releases a known bug affects, and the "
+        what="An installed release of DeepSpeed, Transformers or vLLM is one of the releases a known bug affects, and the "
              "other installed versions are the ones it needs: e.g. DeepSpeed 0.15.3 with torch 2.2, where `import "
              "deepspeed` fails because DeepSpeed's logger calls `torch.compiler.is_compiling`, which torch 2.3 added.",
         why="The bug is in the released code: nothing in the script or config avoids it. dsdoctor reports only the "

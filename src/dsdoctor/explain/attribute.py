@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 from typing import Dict, Optional, Sequence, Tuple
 
 from ..knowledge import messages as MI
+from ..knowledge import regressions as RR
+from ..knowledge.versions import parse
 from . import failure as FM
 from . import raiser as RS
 
@@ -141,6 +143,9 @@ def unknown_groups(line: str, kind: str, frames: Sequence[Tuple[str, int, str]],
     if rs is None:  # a cut launcher traceback (torchrun's main) did not raise the rank's failure: nobody is named
         return {"who": ""} if kind == FM.CUT and RS.launcher_cut(frames) else {}
     g = {"who": rs.said(), **{f"rb_{k}": v for k, v in rs.fields()}}
+    bug = RR.candidate(line, {k: parse(v) for k, v in (versions or {}).items()})
+    if bug is not None and (not (bug.frame or bug.code) or not any(FM.package(p) for p, _, _ in frames)):
+        g["maybe_bug"] = bug.key  # a release bug prints it too; the log does not say it is that one (said conditionally)
     if att is not None:  # the message is the library's own (the index): quote it and the fix it states
         g.update(said=att.text, fix=att.fix, indexed="1")
     elif kind == FM.EXCEPTION:

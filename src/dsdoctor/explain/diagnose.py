@@ -16,6 +16,7 @@ from ..model import CONSEQUENCE, Evidence, Finding, Report, Severity
 from . import context as CX
 from . import failure as FM
 from . import ranking as R
+from . import tb_walk as TW
 from .attribute import unknown_groups
 from .causes import BY_NAME, FRAME_SIGNATURES, Advice, LogFacts, Seen
 from .causes import generic as G
@@ -36,7 +37,7 @@ SECTION = "explain"
 LIBS = ("deepspeed", "op_builder", "torch", "transformers", "accelerate", "peft", "trl", "pydantic", "pydantic_core",
         "huggingface_hub", "safetensors", "numpy", "bitsandbytes", "datasets", "tokenizers", "triton", "apex", "flash_attn",
         "xformers", "lightning", "pytorch_lightning", "mpi4py", "setuptools", "pip", "_distutils", "pkg_resources",
-        "importlib", "multiprocessing", "concurrent", "runpy", "argparse", "json", "subprocess")
+        "importlib", "multiprocessing", "concurrent", "runpy", "argparse", "json", "subprocess", "vllm", "ray")
 LIB_PATH = re.compile(r"(?:<frozen |<string>|<pip-|%s|[/\\](?:%s)(?:[/\\]|\.py$)|[/\\]lib[/\\]python\d[\d.]*[/\\](?!site-packages|dist-packages)|"
                       r"[/\\]bin[/\\](?:deepspeed|torchrun|accelerate|ds_report|python[\d.]*)$)"
                       % (FM.PIP_BUILD.pattern, "|".join(LIBS)))
@@ -136,18 +137,6 @@ def user_frame(tb: Traceback) -> Optional[Frame]:
     return None
 
 
-def _tb_for(hit: Hit, sc: Scanner) -> Optional[Traceback]:
-    for tb in sc.tracebacks:
-        if tb.source == hit.source and tb.exc_line == hit.line:
-            return tb
-        cur = tb
-        while cur.chained_from is not None:
-            cur = cur.chained_from
-            if cur.source == hit.source and cur.exc_line == hit.line:
-                return tb
-    return None
-
-
 # ------------------------------------------------------------------------------------------- build
 
 
@@ -233,10 +222,11 @@ def diagnose_scan(sc: Scanner) -> Report:
     extra = [h for h in framed if not h.symptom] + _promoted(sc, symptoms) + split_rendezvous(sc) + collapsed(sc)
     for name, hits in _cause_hits(sc, extra):
         adv: Optional[Advice] = None
-        tb0 = _tb_for(hits[0], sc)
-        shown = RG.released(hits[0].text, facts, [fn for _, _, fn in _frames(tb0)] if tb0 else [])
+        tb0 = TW.tb_for(hits[0], sc)
+        shown = RG.released(hits[0].text, facts, *TW.funcs_codes(tb0))
+        row = shown[1] if shown is not None else ""  # the regression row that names it
         if shown is not None:  # a message other failures print too, from a release the log shows has the bug
-            name = shown
+            name = shown[0]
         else:  # a line whose cause depends on what else the log shows
             name, adv = CX.decide(name, hits, sc, user_frame(tb0) if tb0 else None)
         if not name:  # it names no cause without a context this log does not show
@@ -251,12 +241,12 @@ def diagnose_scan(sc: Scanner) -> Report:
             groups: Dict[str, str] = {}
             for h in reversed(hits):  # e.g. the op name from DeepSpeed's ninja line, torch's has none
                 groups.update(h.groups)
-            groups.update(first.groups)
+            groups.update(first.groups, **({"row": row} if row else {}))
             if name == N.HOST_OOM_KILLED:  # the host-memory trend before the kill
                 groups.update(R.memory_groups([m for m in sc.marks["memory"] if m.order < first.order][-1:]))
             adv = BY_NAME[name].advise(Seen(first.text, groups), facts)
         evidence = [_ev(h) for h in hits[:3]]
-        tb = _tb_for(hits[0], sc)
+        tb = TW.tb_for(hits[0], sc)
         fr = user_frame(tb) if tb else None
         if fr is not None:
             evidence.append(Evidence(f'File "{fr.path}", line {fr.line}, in {fr.func}' + (f": {fr.code}" if fr.code else ""),
@@ -308,16 +298,6 @@ def _distinct(hits: List[Hit]) -> List[Hit]:
     return out
 
 
-def _frames(tb: Traceback) -> List[Tuple[str, int, str]]:
-    """The frames of ``tb``'s chain, outermost first (the exception it was raised from, then its own)."""
-    chain: List[Traceback] = []
-    cur: Optional[Traceback] = tb
-    while cur is not None:
-        chain.insert(0, cur)
-        cur = cur.chained_from
-    return [(f.path, f.line, f.func) for t in chain for f in t.frames]
-
-
 def _telling(sc: Scanner) -> Optional[Hit]:
     """The most telling failure line of the log (``failure.RANK``), or None."""
     at = FM.most_telling([h.name for h in sc.failures])
@@ -345,6 +325,14 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
     recognises (``unknown``, when any line shows one: ``failure``), a build the log ends in, or no failure."""
     op_syms = [s for s in symptoms if s.name == G.OP_BUILD_SYMPTOM]
     tbs = sorted(sc.tracebacks, key=lambda t: t.order)
+    gone = RG.withdrawn([f.path for t in tbs for f in t.frames], facts.ds) if tbs else None
+    if gone is not None:  # a build of a release its index withdrew: that release, not an op, is what failed
+        tb = tbs[0]
+        ev = ([_ev(op_syms[0])] if op_syms else
+              [Evidence(tb.exc_text or tb.frames[-1].code, f"{tb.source}:{tb.exc_line or tb.line}", path=tb.source,
+                        line=tb.exc_line or tb.line)])
+        advice = RG.withdrawn_advice(gone[0], str(facts.ds), gone[1], gone[2])
+        return _finding(N.DEEPSPEED_RELEASE_REGRESSION, advice, ev, op_syms[1:])
     if op_syms:
         name = N.OP_BUILD_FAILED_CAUSE_NOT_IN_LOG
         return _finding(name, BY_NAME[name].advise(Seen(op_syms[0].text), facts), [_ev(op_syms[0])], op_syms[1:])
@@ -359,14 +347,16 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         if fr is not None:
             ev.append(Evidence(f'File "{fr.path}", line {fr.line}, in {fr.func}' + (f": {fr.code}" if fr.code else ""),
                                "your code", path=fr.path, line=fr.line))
-        shown = RG.released(exc, facts, [fn for _, _, fn in _frames(tb)])
+        shown = RG.released(exc, facts, *TW.funcs_codes(tb))
         if shown is not None:
-            return _finding(shown, BY_NAME[shown].advise(Seen(exc), facts), ev, symptoms)
+            return _finding(shown[0], BY_NAME[shown[0]].advise(Seen(exc, {"row": shown[1]}), facts), ev, symptoms)
         asked = MT.versions_answer(tb.exc_text, [(f.path, f.code) for f in tb.frames], facts)
         if asked is None:
             pyd = PY.pydantic2_v1_models(tb.exc_text, [(f.path, f.code) for f in tb.frames],
                                         [h.text for h in sc.warnings], str(facts.ds) if facts.ds else None)
             asked = (N.PACKAGE_VERSIONS_INCOMPATIBLE, pyd) if pyd is not None else None
+        if asked is not None and asked[1].get("caller"):  # the raising function, which a regression row may name
+            asked[1]["func"] = next((f.func for f in reversed(tb.frames) if FM.site_package(f.path) == asked[1]["caller"]), "")
         if asked is not None:  # a model type the installed Transformers predates; an API another package lacks
             return _finding(asked[0], BY_NAME[asked[0]].advise(Seen(exc, asked[1]), facts), ev, symptoms)
         mine = (fr is not None and innermost is fr and bool(tb.exc_text) and not LIB_EXCEPTION.search(tb.exc_text)
@@ -375,7 +365,7 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
             return _finding(N.USER_CODE_ERROR, BY_NAME[N.USER_CODE_ERROR].advise(Seen(exc, _frame_groups(fr)), facts), ev, symptoms)
         kind = (FM.INTERRUPTED if FM.interrupted(tb.exc_text or root.exc_text) else
                 FM.EXCEPTION if tb.exc_text or root.exc_text else FM.CUT)
-        frames, whole = complete(_frames(tb), [f.code for f in tb.frames])  # the last frame's name, when the log cuts it
+        frames, whole = complete(TW.frames(tb), [f.code for f in tb.frames])  # the last frame's name, when the log cuts it
         return _unknown(sc, facts, exc, kind, ev, symptoms, dict(_frame_groups(fr), whole="1" if whole else "0"), frames)
     fail = _telling(sc)
     if symptoms:  # the launcher's report: quote the rank's own failure line when the log has one
@@ -387,7 +377,7 @@ def _no_cause(sc: Scanner, facts: LogFacts, symptoms: List[Hit]) -> Finding:
         return _finding(name, BY_NAME[name].advise(Seen(), facts), [_ev(sc.build_ran)], [])
     shown = RG.released(fail.text, facts) if fail is not None else None
     if fail is not None and shown is not None:
-        return _finding(shown, BY_NAME[shown].advise(Seen(fail.text), facts), [_ev(fail)], [])
+        return _finding(shown[0], BY_NAME[shown[0]].advise(Seen(fail.text, {"row": shown[1]}), facts), [_ev(fail)], [])
     if fail is not None:
         others = [h for h in sc.failures if h is not fail]
         told = dict(fail.groups) if fail.name in (FM.ENGINE_INIT, FM.STARTUP) else {}  # the set-up line it stopped after, the launcher

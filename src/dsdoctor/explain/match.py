@@ -57,7 +57,7 @@ _VERSION_RX: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     *((pkg, (f"{pkg}==", f"{pkg}-", f"{pkg}  "), re.compile(
         r"\b%s(?:==|-(?=\d[\w.+]{0,20}(?:\.dist-info|-py\d\.\d{1,2}\.egg))|\s{2,40}(?=\d[\w.+]{0,20}\s*$))(\d+\.\d+[\w.+]{0,20}?)"
         r"(?:\.dist-info|-py\d\.\d{1,2}\.egg|\s*$|[,;\s'\")])"
-        % pkg)) for pkg in ("accelerate", "transformers", "peft", "trl", "deepspeed", "torch")),
+        % pkg)) for pkg in ("accelerate", "transformers", "peft", "trl", "deepspeed", "torch", "vllm")),
 )
 WRAP_MIN = 60  # a line this long may have been hard-wrapped (terminals, pastebins: 80-200 columns)
 _TB_START = "Traceback (most recent call last)"

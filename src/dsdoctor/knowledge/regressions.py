@@ -40,6 +40,9 @@ class Regression:
     # a function a frame of the traceback must be in for ``text`` to show this bug ("" = the text and the release
     # suffice): e.g. Trainer._maybe_log_save_evaluate, evaluation during training, not a predict() before it
     frame: str = ""
+    # a literal the source line of one of the traceback's frames must contain (the package's own call that raises
+    # it, where the function name alone says too little: ``__init__``); "" = none needed
+    code: str = ""
     # the text (and ``frame``) show this bug in every release read, none other prints it: a log that shows no
     # release of ``package`` is answered conditionally (the affected range, `pip show`); one that shows a release
     # outside the range still vetoes it
@@ -249,11 +252,70 @@ ACC_BNB_OPTIM_BITS = Regression(
     "bitsandbytes-foundation/bitsandbytes (git show): Optimizer1State / Optimizer2State put optim_bits in "
     "`args[\"optim_bits\"]` (MockArgs: `self.args.optim_bits`), no release sets `optimizer.optim_bits`")
 
+VLLM_COLLECTIVE_RPC_V1 = Regression(
+    "collective-rpc-v1-model-executor", "vllm",
+    "'LLMEngine' object has no attribute 'model_executor'",
+    "0.8.0", "0.8.2", "0.8.3",
+    "vLLM's LLM.collective_rpc (what RLHF trainers call to set up weight sync) reads `self.llm_engine.model_executor`, "
+    "which the V1 engine's LLMEngine sets only without engine-core multiprocessing; V1 is the default from 0.8.0 and "
+    "multiprocessing (VLLM_ENABLE_V1_MULTIPROCESSING=1) too, so the call fails (0.7.x meet it only with "
+    "VLLM_USE_V1=1)",
+    "vllm/entrypoints/llm.py LLM.collective_rpc: `executor = self.llm_engine.model_executor` in the 0.7.0-0.8.2 sdists "
+    "(collective_rpc first in 0.7.0; 0.6.6.post1 has none); vllm/envs.py `VLLM_USE_V1: bool = True` from 0.8.0 "
+    "(False in 0.7.x), `VLLM_ENABLE_V1_MULTIPROCESSING` default \"1\"; vllm/v1/engine/llm_engine.py sets "
+    "`self.model_executor` only `if not multiprocess_mode` in 0.8.0-0.8.2 (0.7.x never); 0.8.3's collective_rpc "
+    "returns `self.llm_engine.collective_rpc(...)`, which V1's LLMEngine defines (sdists 0.6.6.post1, 0.7.0-0.7.3, "
+    "0.8.0-0.8.5, 0.9.0 read). Own text and frame: in 0.8.3+ collective_rpc no longer reads model_executor (apply_model "
+    "still does: not this row's frame)",
+    predict="info", frame="collective_rpc", own=True,
+    shows="`LLM.collective_rpc` (RLHF weight sync: OpenRLHF, TRL, verl) fails with AttributeError: 'LLMEngine' "
+    "object has no attribute 'model_executor' under the default V1 engine")
+
+VLLM_APPLY_MODEL_V1 = Regression(
+    "apply-model-v1-model-executor", "vllm",
+    "'LLMEngine' object has no attribute 'model_executor'",
+    "0.8.0", "0.10.2", "0.11.0",
+    "vLLM's LLM.apply_model (run a function on the model in each worker: weight loading or inspection by RLHF "
+    "trainers) reads `self.llm_engine.model_executor`, which the V1 engine's LLMEngine (the default from 0.8.0) sets "
+    "only without engine-core multiprocessing (VLLM_ENABLE_V1_MULTIPROCESSING=0), so the call fails by default; the "
+    "sibling of collective_rpc's, fixed later",
+    "vllm/entrypoints/llm.py LLM.apply_model: `executor = self.llm_engine.model_executor` in the 0.7.0-0.10.2 sdists "
+    "read (0.7.0-0.7.3, 0.8.0-0.8.5, 0.9.0-0.9.2, 0.10.0-0.10.2; V1, the default from 0.8.0, sets `model_executor` only "
+    "`if not multiprocess_mode`); 0.11.0 returns `self.llm_engine.apply_model(func)`, which V1's LLMEngine defines. Own "
+    "text and frame: 0.11.0's apply_model no longer reads it",
+    predict="", frame="apply_model", own=True)
+
+ACC_STATE_BEFORE_ACCELERATOR = Regression(
+    "deepspeed-partial-state-first", "accelerate",
+    "Please make sure to properly initialize your accelerator via `accelerator = Accelerator()`",
+    "1.0.0", "1.8.1", "1.9.0",
+    "Accelerator() itself raises it under DeepSpeed when a PartialState already exists (TrainingArguments, or a "
+    "PartialState() the script made, with a DeepSpeed launch): Accelerator.__init__ tests PartialState's shared "
+    "state, then reads AcceleratorState().deepspeed_plugins, and AcceleratorState refuses to be created outside "
+    "Accelerator",
+    "accelerate/accelerator.py Accelerator.__init__: `if PartialState._shared_state != {} and "
+    "PartialState().distributed_type == DistributedType.DEEPSPEED: deepspeed_plugins = "
+    "AcceleratorState().deepspeed_plugins` in the 1.0.0, 1.2.1, 1.3.0, 1.4.0, 1.5.0, 1.6.0, 1.7.0, 1.8.0 and 1.8.1 wheels (0.34.0 and 0.34.2 have no "
+    "deepspeed_plugins: upstream commit e9e5a73f, 'POC: multiple model/configuration DeepSpeed support (#3097)'); "
+    "state.py AcceleratorState.__init__ raises the message when not initialized and not `_from_accelerator` (every "
+    "release read); 1.9.0 tests `AcceleratorState._shared_state != {} and AcceleratorState().distributed_type` "
+    "(commit 12f89bb7, 'do not call partial state if not initialized', first tag v1.9.0). Own frame: from 1.9.0 that "
+    "line runs only after AcceleratorState() succeeded on the line before, so only 1.0.0-1.8.1 raise from it",
+    code="deepspeed_plugins = AcceleratorState().deepspeed_plugins", own=True)
+
+# Releases tagged upstream, inside the range the package's index lists, that the index no longer has (pulled after
+# publication): DeepSpeed's git tags (v0.1.0-v0.19.5, deepspeedai/DeepSpeed) against the versions `pip download
+# deepspeed==0.6.2` lists (2026-12-03: 0.3.1-0.19.8): only v0.6.2 (commit 398f06035 'bump to 0.6.2', between v0.6.1
+# and v0.6.3); v0.1.0-v0.3.0 predate the first release on PyPI. (The API history's list of releases read is not the
+# index's: 0.3.11 is on PyPI but was not read.)
+WITHDRAWN: Dict[str, Tuple[str, ...]] = {"deepspeed": ("0.6.2",)}
+
 DEEPSPEED: Tuple[Regression, ...] = (DS_TRITON_CIRCULAR_IMPORT, DS_TORCH_IS_COMPILING, DS_COMM_DOUBLE_INIT,
                                      DS_ZERO3_INFLIGHT_REGISTRY, DS_ZERO3_GRAD_FN_NO_GRAD, DS_LIBAIO_DPKG,
                                      DS_ZERO3_HOOKS_DELEGATING, DS_ZERO0_BF16_LOAD, DS_ZEROPP_QUANT_BF16,
                                      DS_JIT_COMPAT_PY312)
-ALL: Tuple[Regression, ...] = (*DEEPSPEED, TF_TMP_CHECKPOINT, TF_EVAL_DEEPSPEED_INIT, ACC_BNB_OPTIM_BITS)
+ALL: Tuple[Regression, ...] = (*DEEPSPEED, TF_TMP_CHECKPOINT, TF_EVAL_DEEPSPEED_INIT, ACC_BNB_OPTIM_BITS,
+                               ACC_STATE_BEFORE_ACCELERATOR, VLLM_COLLECTIVE_RPC_V1, VLLM_APPLY_MODEL_V1)
 
 
 def deepspeed_bug(text: str, ver: Optional[Version] = None, *, any_version: bool = False) -> Optional[Regression]:
@@ -265,24 +327,36 @@ def deepspeed_bug(text: str, ver: Optional[Version] = None, *, any_version: bool
     return None
 
 
-def shown(text: str, versions: Dict[str, Optional[Version]], funcs: Sequence[str] = ()) -> Optional[Regression]:
+def shown(text: str, versions: Dict[str, Optional[Version]], funcs: Sequence[str] = (),
+          codes: Sequence[str] = ()) -> Optional[Regression]:
     """The bug a failure line shows in the log's releases: a row whose text the line contains, whose package's
     release the log shows (``versions``: package -> the release the log shows, None when it shows none) in the
-    affected range, and whose ``frame`` (if any) is one of the traceback's functions ``funcs``. For a text other
-    failures print too: the release is what names the bug; for a row's ``own`` text, a log that shows no release
-    names it too (conditionally)."""
+    affected range, whose ``frame`` (if any) is one of the traceback's functions ``funcs`` and whose ``code`` (if
+    any) is in one of its frames' source lines ``codes``. For a text other failures print too: the release is what
+    names the bug; for a row's ``own`` text, a log that shows no release names it too (conditionally)."""
     for reg in ALL:
         ver = versions.get(reg.package)
         if (reg.text and reg.text in text and (reg.affects(ver) or (reg.own and ver is None))
-                and (not reg.frame or reg.frame in funcs)):
+                and (not reg.frame or reg.frame in funcs) and (not reg.code or any(reg.code in c for c in codes))):
             return reg
     return None
 
 
-def caller_bug(text: str, caller: str) -> Optional[Regression]:
-    """The bug of the package whose code raised ``text`` (``caller``: the raising frame's package) that only its
-    affected releases can raise: the traceback itself shows the release range (no version needed)."""
+
+def caller_bug(text: str, caller: str, func: str = "", ver: Optional[Version] = None) -> Optional[Regression]:
+    """The bug of the package whose code raised ``text`` (``caller``: the raising frame's package; ``func``: its
+    function, which a row with a ``frame`` must be) that only its affected releases can raise: the traceback itself
+    shows the release range (no version needed); a release of ``caller`` the log shows outside it (``ver``) vetoes
+    it."""
     for reg in ALL:
-        if caller and reg.package == caller and reg.package != "deepspeed" and reg.text and reg.text in text:
+        if (caller and reg.package == caller and reg.package != "deepspeed" and reg.text and reg.text in text
+                and (not reg.frame or reg.frame == func) and not reg.vetoed(ver)):
             return reg
     return None
+
+
+def candidate(text: str, versions: Dict[str, Optional[Version]]) -> Optional[Regression]:
+    """A row whose text a line contains though nothing else in the log named it (no frame, no release shown): a
+    possibility the answer can state conditionally. None when the log shows a release of its package outside the
+    range (vetoed) or no row's text is in the line."""
+    return next((r for r in ALL if r.text and r.text in text and not r.vetoed(versions.get(r.package))), None)

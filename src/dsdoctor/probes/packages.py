@@ -18,6 +18,7 @@ WATCHED = (
     "transformers",
     "accelerate",
     "peft",
+    "vllm",
     "ninja",
     "triton",
     "intel_extension_for_pytorch",

@@ -18,6 +18,7 @@ from ...model import Fix, Severity
 from ...spec import RuleExample
 from .. import failure as F
 from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, collect_fix, cut_fix, form, frame, hang_fix, log, msg, rx
+from .regressions import maybe_fix
 
 OP_BUILD_SYMPTOM = N.OP_BUILD_FAILED
 _ARGS, _LOCAL = CK.MSG_UNRECOGNIZED_LOCAL_RANK.rsplit(" ", 1)
@@ -125,7 +126,7 @@ def _next_steps(kind: str, g: Dict[str, str], text: str = "") -> List[Fix]:
         return [_missing_fix(text)]
     first = ([cut_fix()] if kind == F.CUT else [_timeout_fix()] if re.search(r"\bNCCL\b|\bnccl\w", text) else
              [_cuda_fix()] if re.search(r"CUDA error|device-side assert|CUBLAS_STATUS|CUDNN_STATUS", text) else [])
-    return first + [_report_fix(g.get("libs", "") or g.get("rb_package", ""))]
+    return first + [_report_fix(g.get("libs", "") or g.get("rb_package", ""))] + maybe_fix(g.get("maybe_bug", ""))
 
 
 def unknown(s: Seen, f: LogFacts) -> Advice:

@@ -8,7 +8,7 @@ frame of its own, are :data:`DS_SIGNATURES` here)."""
 from __future__ import annotations
 
 import re
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from packaging.version import Version
 
@@ -16,21 +16,56 @@ from ... import fixes as F
 from ... import names as N
 from ...knowledge import regressions as R
 from ...knowledge.versions import parse
-from ...model import Severity
+from ...model import Fix, Severity
 from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, frame, log, msg, rx
 
 # the cause that explains a row's bug, by package (a row with its own cause: by key)
 _BY_KEY = {R.TF_TMP_CHECKPOINT.key: N.TRANSFORMERS_TMP_CHECKPOINT_RENAME}
-_BY_PACKAGE = {"deepspeed": N.DEEPSPEED_RELEASE_REGRESSION, "transformers": N.TRANSFORMERS_RELEASE_REGRESSION}
+_OWN_CAUSE = ("deepspeed", "transformers")  # packages whose rows have a cause of their own
+_BY_PACKAGE = {"deepspeed": N.DEEPSPEED_RELEASE_REGRESSION, "transformers": N.TRANSFORMERS_RELEASE_REGRESSION,
+               "accelerate": N.PACKAGE_VERSIONS_INCOMPATIBLE, "vllm": N.PACKAGE_VERSIONS_INCOMPATIBLE}
 
 
-def released(text: str, facts: LogFacts, funcs: Sequence[str] = ()) -> Optional[str]:
-    """The release-regression cause a failure line (``text``; ``funcs``: its traceback's functions) shows in the
-    releases the log shows, or None (no row's text, or the log shows no affected release)."""
-    reg = R.shown(text, {"deepspeed": facts.ds, "transformers": parse(facts.transformers)}, funcs)
+def released(text: str, facts: LogFacts, funcs: Sequence[str] = (), codes: Sequence[str] = ()) -> Optional[Tuple[str, str]]:
+    """The release-regression cause a failure line (``text``; ``funcs`` / ``codes``: its traceback's functions and
+    source lines) shows in the releases the log shows, and the row's key (the advice's ``row`` group), or None (no
+    row's text, or the log shows no affected release)."""
+    versions = {"deepspeed": facts.ds, "transformers": parse(facts.transformers),
+                **{p: parse(facts.versions.get(p)) for p in ("accelerate", "vllm")}}
+    reg = R.shown(text, versions, funcs, codes)
     if reg is None:
         return None
-    return _BY_KEY.get(reg.key) or _BY_PACKAGE.get(reg.package)
+    name = _BY_KEY.get(reg.key) or _BY_PACKAGE.get(reg.package)
+    return (name, reg.key) if name else None
+
+
+def package_bug(text: str, f: LogFacts, caller: str = "", func: str = "", row: str = "") -> Optional[Advice]:
+    """The answer for a row of another package (Accelerate, vLLM): the raising package's (``caller``, its function
+    ``func``: ``R.caller_bug``, whose traceback shows the range), or the ``row`` :func:`released` named."""
+    bug = (R.caller_bug(text, caller, func, parse(f.versions.get(caller))) if caller else
+           next((r for r in R.ALL if r.key == row and r.package not in _OWN_CAUSE), None))
+    if bug is None or caller and bug.package != caller:
+        return None
+    ver = parse(f.versions.get(bug.package))
+    shown = (f"{bug.package} {f.versions.get(bug.package)} is one of them. " if bug.affects(ver) else
+             unshown(bug.package, bug.package) if ver is None and not caller else "")
+    return Advice(f"A bug of {bug.package} {bug.releases}, fixed in {bug.fixed}: {bug.key}", "",
+                  [F.pip_fix(f"{bug.package}>={bug.fixed}", f"Upgrade {bug.package} to {bug.fixed} or later"),
+                   F.pip_fix(f"{bug.package}<{bug.first}", f"Or pin {bug.package} below {bug.first}")],
+                  facts=f"{shown}{bug.what[0].upper()}{bug.what[1:]}.")
+
+
+def maybe_fix(key: str) -> List[Fix]:
+    """For an ``unknown`` answer whose line a row's text is in, though the log does not tie it to the row (no
+    affected release shown, no frame; ``attribute.unknown_groups``' ``maybe_bug``): the row's fix, conditionally."""
+    bug = next((r for r in R.ALL if r.key == key), None) if key else None
+    if bug is None:
+        return []
+    return [F.pip_fix(f"{bug.package}>={bug.fixed}", f"Only if your {bug.package} is {bug.releases}: upgrade to {bug.fixed}",
+                      reason=f"{bug.package} {bug.releases} print this line for a known bug ({bug.key}, fixed in "
+                             f"{bug.fixed}): {bug.what}. The log does not show that it is this one (no affected release "
+                             f"or the bug's frame): check `pip show {bug.package}`; another release's same line has "
+                             "another cause")]
 
 
 def unshown(package: str, dist: str) -> str:
@@ -56,6 +91,35 @@ def _tf_regression(s: Seen, f: LogFacts) -> Advice:
                   [F.pip_fix(f"transformers>={bug.fixed}", f"Upgrade Transformers to {bug.fixed} or later"),
                    F.pip_fix(f"transformers<{bug.first}", f"Or pin Transformers below {bug.first}")],
                   facts=f"{shown}{bug.what[0].upper()}{bug.what[1:]}.")
+
+
+# pip building an archive it downloaded from an index (not a git checkout or a local tree: pip-req-build-)
+_PIP_INDEX_BUILD = re.compile(r"[/\\]pip-install-[\w.-]{1,100}[/\\](?P<dist>[A-Za-z][\w.-]{0,60}?)(?:_[0-9a-f]{32})?[/\\]")
+
+
+def withdrawn(paths: Sequence[str], ver: Optional[Version]) -> Optional[Tuple[str, str, str]]:
+    """(package, the release read before ``ver``, the one after) when a build failed in an archive pip downloaded
+    (``paths``: the traceback's files, one under ``pip-install-*/<dist>[_<hash>]/``) of a release its index withdrew
+    (``R.WITHDRAWN``: tagged upstream, published, no longer listed). None otherwise (a listed release, a git build)."""
+    dist = next((m.group("dist").lower() for m in map(_PIP_INDEX_BUILD.search, paths) if m), "")
+    if ver is None or str(ver) not in R.WITHDRAWN.get(dist, ()):
+        return None
+    from ...knowledge import api_history as H  # read only for a failed build of a withdrawn release
+
+    read = [Version(v) for v in H.releases(dist)]
+    before, after = [v for v in read if v < ver], [v for v in read if v > ver]
+    return dist, str(max(before)) if before else "", str(min(after)) if after else ""
+
+
+def withdrawn_advice(dist: str, ver: str, before: str, after: str) -> Advice:
+    """The answer for a failed build of a release its index withdrew (``before`` / ``after``: the releases read
+    around it, "" when none)."""
+    fixes = ([F.pip_fix(f"{dist}=={before}", f"Install the release before it ({before})")] if before else []) + (
+        [F.pip_fix(f"{dist}>={after}", f"Or the next release ({after}) or later")] if after else [])
+    return Advice(f"DeepSpeed {ver} is a withdrawn release (no longer on PyPI): its archive's build failed", "", fixes,
+                  facts=f"pip downloaded DeepSpeed {ver}'s archive and its setup.py failed. The release is tagged "
+                        f"upstream, was published (pip fetched it), and PyPI no longer lists it ({before or '?'} then "
+                        f"{after or '?'}): maintainers pull a broken release; a pin to it no longer resolves.")
 
 
 _CIRCULAR = R.DS_TRITON_CIRCULAR_IMPORT

@@ -147,13 +147,14 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
     g = s.groups
     if g.get("pydantic") or g.get("model_attr"):
         return PY.advice(f) if g.get("pydantic") else MA.advice(s, f)
+    if not g.get("req") and (row := RG.package_bug(s.text, f, g.get("caller", ""), g.get("func", ""), g.get("row", ""))) is not None:
+        return row  # a release bug of the raising package, or one regressions.released named from its frame
     fixes: List[Fix] = []
     exact = _exact(s, f)
     facts = [exact.facts if exact is not None else _versions_shown(f)]
-    bug = R.deepspeed_bug(s.text, f.ds) or R.caller_bug(s.text, g.get("caller", ""))
+    bug = R.deepspeed_bug(s.text, f.ds)
     if bug is not None:
-        who = f"DeepSpeed {f.ds}" if bug.package == "deepspeed" else f"{bug.package} {bug.releases} (the raising code's)"
-        facts.insert(0, f"{who}: {bug.what} (fixed in {bug.fixed}).")
+        facts.insert(0, f"DeepSpeed {f.ds}: {bug.what} (fixed in {bug.fixed}).")
         fixes.append(F.pip_fix(f"{bug.package}>={bug.fixed}", f"Upgrade {bug.package} to {bug.fixed} or later"))
     if g.get("req"):
         req = g["req"].strip("'\"")
@@ -182,8 +183,7 @@ def _versions_incompatible(s: Seen, f: LogFacts) -> Advice:
                       facts=" ".join(x for x in facts if x))
     m = re.search(r"but found (\S{1,60}?)\.?$", s.text)
     found = f" ({m.group(1)} is installed)" if m else ""
-    known = f" ({bug.package} {bug.releases}, fixed in {bug.fixed})" if bug is not None and bug.package != "deepspeed" else ""
-    summary = (f"Installed packages disagree on an API: {A.asked(g)}{known}" if "caller" in g else
+    summary = (f"Installed packages disagree on an API: {A.asked(g)}" if "caller" in g else
                f"A version requirement failed: the module requires {g['req'].strip(chr(39) + chr(34))}{found}"
                if g.get("req") else "Installed packages disagree on an API: an import or version requirement failed")
     return Advice(summary, "", fixes, facts=" ".join(x for x in facts if x))
@@ -333,9 +333,9 @@ SPECS: Tuple[Cause, ...] = (
         what="A failure that a DeepSpeed release introduced and a later one fixed, shown by the bug's own message: "
               "e.g. `cannot import name 'DeepSpeedTransformerInference' from partially initialized module "
               "'deepspeed.model_implementations.transformers.ds_transformer' (most likely due to a circular import)`.",
-        why="The installed DeepSpeed has the bug: nothing in the script or config causes it. explain names only the "
-              "bugs whose releases and fix it read in DeepSpeed's released sources (`knowledge/regressions.py`).",
-        fix="Upgrade DeepSpeed to the release that fixed it (the summary names it), or pin the last release before it.",
+        why="The installed DeepSpeed has the bug: nothing in the script or config causes it. explain names only bugs read in the "
+              "released sources (`knowledge/regressions.py`), or a withdrawn release (a failed build of one PyPI no longer lists).",
+        fix="Upgrade DeepSpeed to the release that fixed it (the summary names it), or pin the release before it (withdrawn: before or after).",
         examples=(log(N.DEEPSPEED_RELEASE_REGRESSION, "`import deepspeed` with DeepSpeed 0.19.7 and triton installed:",
                    RG.CIRCULAR_SAMPLE + "\n"),),
         reads="log"),
