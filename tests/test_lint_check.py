@@ -116,3 +116,27 @@ def test_project_lint_reads_the_pins(tmp_path: Path) -> None:
     assert lint["deepspeed"] == "0.16.9" and lint["assumed"] == ["deepspeed 0.16.9 (requirements.txt:1)"], lint
     sev = [f["severity"] for f in out["findings"] if f["name"] == "gradient-clipping-unset-under-trainer"]
     assert sev == ["warning"]  # no clipping at all on 0.16.9 (DeepSpeed's default 0.0 up to 0.19.2)
+
+
+def test_deep_recipes_give_the_same_context_as_lint(tmp_path: Path) -> None:
+    # check reads Python two levels deep, but the recipes below that say how those scripts run: here the only launch
+    # of train/train.py (three levels down) uses the ZeRO-2 config, so the save is no ZeRO-3 problem, as lint says
+    (tmp_path / "train").mkdir()
+    (tmp_path / "train" / "train.py").write_text(
+        "import deepspeed\nfrom transformers import AutoModelForCausalLM\n"
+        "model = AutoModelForCausalLM.from_pretrained('gpt2')\n"
+        "engine, *_ = deepspeed.initialize(model=model, config='configs/zero2.json')\n"
+        "model.save_pretrained('out')\n")
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "zero3.json").write_text('{"zero_optimization": {"stage": 3}}\n')
+    (tmp_path / "configs" / "zero2.json").write_text('{"zero_optimization": {"stage": 2}}\n')
+    deep = tmp_path / "scripts" / "gpu" / "text"
+    deep.mkdir(parents=True)
+    (deep / "run.sh").write_text("deepspeed train/train.py --deepspeed configs/zero2.json\n")
+    out = check(tmp_path)
+    assert "scripts/gpu/text/run.sh" in out["facts"]["lint"]["files"]
+    saves = [f for f in out["findings"] if f["name"] == "zero3-unsafe-save"]
+    p = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", ".", "--format", "json", "--exit-zero"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    linted = [f for f in json.loads(p.stdout)["findings"] if f["name"] == "zero3-unsafe-save"]
+    assert saves == [] and linted == []

@@ -54,6 +54,11 @@ def low_cpu_mem_usage_raises_under_zero3(tf: Optional[str]) -> Optional[bool]:
 DEVICE_MAP_NEEDS_LOW_MEM_SPAN = ("4.20.0", "4.50.99")
 # The guard a script uses to keep ``device_map`` / ``low_cpu_mem_usage`` out of a ZeRO-3 load (4.33+ and 5.x).
 ZERO3_GUARD_NAME = "is_deepspeed_zero3_enabled"
+# The environment variable that says DeepSpeed is on: accelerate's launcher sets it for a DeepSpeed config
+# (utils/launch.py prepare_deepspeed_cmd_env, accelerate 1.1.1 and 1.15.0 read), and TrainingArguments(deepspeed=...)
+# sets it from transformers 4.30.0 (training_args.py __post_init__; not in 4.28.1; 4.46.3 and 5.24.0 read). Scripts
+# read it (``strtobool(os.environ.get(DEEPSPEED_ENV_FLAG, "false"))``) as a guard like ZERO3_GUARD_NAME's.
+DEEPSPEED_ENV_FLAG = "ACCELERATE_USE_DEEPSPEED"
 # In every wheel read (deepspeed.py 4.26-4.32, integrations/deepspeed.py 4.33-5.25): drops the weak reference to the
 # HfDeepSpeedConfig, after which is_deepspeed_zero3_enabled() is False and from_pretrained builds a full model.
 UNSET_HF_DEEPSPEED_CONFIG = "unset_hf_deepspeed_config"

@@ -124,7 +124,8 @@ def is_project(root: str) -> bool:
 
 def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES, tests: bool = True,
          stopped: Optional[List[str]] = None) -> List[str]:
-    """Files lint reads under ``root`` (``max_depth`` directory levels below it; None = all), without what git
+    """Files lint reads under ``root`` (Python files ``max_depth`` directory levels below it, None = all; the launch
+    recipes at any depth, as they decide how those scripts run), without what git
     ignores (.gitignore), hidden directories, virtualenvs, site-packages, node_modules and templates (``{{`` in
     the name: cookiecutter, Jinja); ``tests=False`` also leaves out test directories. At ``max_files`` files
     the walk stops: ``stopped`` (when given) gets a line saying where, so that what was not read is said, not silently dropped."""
@@ -132,8 +133,7 @@ def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES,
     base = root.rstrip(os.sep).count(os.sep)
     ignored = Ignored(root)
     for d, dirs, files in os.walk(root):
-        if max_depth is not None and d.rstrip(os.sep).count(os.sep) - base >= max_depth:
-            dirs[:] = []
+        deep = max_depth is not None and d.rstrip(os.sep).count(os.sep) - base > max_depth
         dirs[:] = sorted(x for x in dirs if _walk_into(os.path.join(d, x), x, tests) and
                          not ignored(os.path.join(d, x), True))
         for f in sorted(files):
@@ -143,6 +143,8 @@ def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES,
             kind = kind_of(p)
             if f.startswith(".") and kind != "deepspeed_env":
                 continue  # .pre-commit-config.yaml & co. are not accelerate configs
+            if deep and kind == "python":
+                continue  # below max_depth only the recipes: they say how the scripts above run
             if kind in ("shell", "python", "accelerate", "deepspeed_env", "hostfile") and not ignored(p, False):
                 out.append(p)
             if len(out) >= max_files:

@@ -15,7 +15,8 @@ from ..model import Report
 if TYPE_CHECKING:
     from ..settings import Settings
 
-MAX_DEPTH = 2  # the project directory and two levels below it (check is a preflight, not a repo crawl)
+MAX_DEPTH = 2  # Python files two levels below the project directory (check is a preflight, not a repo crawl);
+# the recipes at any depth, so that each script gets the launch context `dsdoctor lint .` gives it
 MAX_FILES = 200
 
 

@@ -522,7 +522,28 @@ def is_guard(node: Any) -> Optional[bool]:
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
         inner = is_guard(node.expression)
         return None if inner is None else not inner
-    return None
+    return True if _reads_deepspeed_env(node) else None
+
+
+def _reads_deepspeed_env(node: Any) -> bool:
+    """``strtobool(os.environ.get("ACCELERATE_USE_DEEPSPEED", "false"))``, ``os.getenv(...) == "true"``,
+    ``os.environ["ACCELERATE_USE_DEEPSPEED"]``: true wherever the run uses DeepSpeed, so under ZeRO-3 (the launcher
+    or TrainingArguments sets it before the model is built, the same order ``is_deepspeed_zero3_enabled()`` needs)."""
+    if isinstance(node, cst.Call) and len(node.args) == 1 and not dotted(node.func).startswith("os."):
+        node = node.args[0].value  # strtobool(...) / str_to_bool(...) / bool(...)
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
+            and isinstance(node.comparisons[0].operator, cst.Equal) \
+            and isinstance(node.comparisons[0].comparator, cst.SimpleString) \
+            and node.comparisons[0].comparator.value[1:-1].lower() in ("true", "1"):
+        node = node.left
+    if isinstance(node, cst.Call) and dotted(node.func) in ("os.environ.get", "os.getenv", "environ.get", "getenv"):
+        key = node.args[0].value if node.args else None
+    elif isinstance(node, cst.Subscript) and dotted(node.value) in ("os.environ", "environ") \
+            and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        key = node.slice[0].slice.value
+    else:
+        return False
+    return isinstance(key, cst.SimpleString) and key.value[1:-1] == TF.DEEPSPEED_ENV_FLAG
 
 
 def branch_guard(test: Any) -> Optional[bool]:

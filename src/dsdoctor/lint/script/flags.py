@@ -42,6 +42,9 @@ BY_SOURCE = {N.ZERO3_DEVICE_MAP_CONFLICT, N.DEVICE_MAP_REQUIRES_LOW_CPU_MEM_USAG
 GATED = {N.ZERO3_DEVICE_MAP_CONFLICT, N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, N.QLORA_QUANT_STORAGE_MISSING,
          N.ZERO3_UNSUPPORTED_QUANTIZATION, N.PREPARE_KBIT_UNDER_ZERO3,
          N.PEFT_CHECKPOINTING_REENTRANT}  # points at the use_reentrant=False that causes it
+# load arguments that do harm under ZeRO-3 only when true: given straight from an option (``load_in_8bit=args.q8``,
+# or a name assigned from one: ``q8 = args.q8`` ... ``load_in_8bit=q8``) they are on only with that option
+_ON_WHEN_TRUE = frozenset({"load_in_8bit", "load_in_4bit", "low_cpu_mem_usage"})
 _NAMESPACE = re.compile(r"^(\w*args|opts?|cfg)$")
 _SECTIONED = re.compile(r"^(config|conf)$")  # options only in a section: ``config.model.x`` (``config.x``: a model's)
 
@@ -169,10 +172,14 @@ def option_gates(src: Any) -> "Gates":
     params = _param_options(src.module)
     stack: List[Any] = []
     optional: Dict[int, Dict[str, Set[str]]] = {}  # per function (0: module): name -> options it needs to be set
+    aliases: Dict[int, Dict[str, List[Set[str]]]] = {}  # per function: name -> the option it was assigned from
     ifs: List[Tuple[Any, List[Set[str]]]] = []  # the ``if`` statements around the node visited, with their options
 
     def here() -> Dict[str, Set[str]]:
         return optional.setdefault(id(stack[-1]) if stack else 0, {})
+
+    def alias() -> Dict[str, List[Set[str]]]:
+        return aliases.setdefault(id(stack[-1]) if stack else 0, {})
 
     class Visit(cst.CSTVisitor):
         def visit_FunctionDef(self, node: Any) -> None:
@@ -184,6 +191,11 @@ def option_gates(src: Any) -> "Gates":
         def visit_Assign(self, node: Any) -> None:
             target = node.targets[0].target if len(node.targets) == 1 else None
             if isinstance(target, cst.Name):  # a later assignment of the name replaces what it needs
+                plain = _alts(node.value) if isinstance(node.value, cst.Attribute) else []
+                if plain:
+                    alias()[target.value] = plain
+                else:
+                    alias().pop(target.value, None)
                 flags = _optional_call(node.value) or _set_in_gate(target.value, node, src, ifs)
                 if flags:
                     here()[target.value] = flags
@@ -216,8 +228,11 @@ def option_gates(src: Any) -> "Gates":
 
         def visit_Arg(self, node: Any) -> None:
             r = src.positions[node]
-            out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags)
-                       for flags in (_value_flags(node.value, here()) if node.keyword is not None else []))
+            alts = _value_flags(node.value, here()) if node.keyword is not None else []
+            if not alts and node.keyword is not None and node.keyword.value in _ON_WHEN_TRUE:
+                alts = _alts(node.value) if isinstance(node.value, cst.Attribute) else \
+                    alias().get(node.value.value, []) if isinstance(node.value, cst.Name) else []
+            out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags) for flags in alts)
 
     walk(src.module, Visit())  # the same hooks as src.module.visit, without copying the tree
     return out
