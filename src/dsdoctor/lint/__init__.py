@@ -89,7 +89,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
 
     near = _Near(None if python else Near(paths))
     for path, kind in sorted(found.kinds.items(), key=lambda pk: (pk[1] == "accelerate", pk[0])):
-        if kind == "ds_config" and not os.path.exists(path):
+        if kind == "ds_config" and not os.path.exists(path) and not _embedded(path):
             continue
         result.files.append(path)
         for h in _file_hits(path, kind, base, found, loaded_by, configs, near):
@@ -205,9 +205,32 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         base.env_file_vars.update(env_file_vars(_read(p)))
 
 
+def _embedded(path: str) -> bool:
+    """Is ``path`` the name of a config written inside another file (:mod:`.embedded`)?"""
+    if "#L" not in path:
+        return False
+    from .embedded import is_embedded
+
+    return is_embedded(path)
+
+
 def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional[str],
                configs: Dict[str, Target], near: "_Near") -> List[Hit]:
-    """One file's hits (inline suppressions applied); accelerate YAML after the ds_configs it may name."""
+    """One file's hits (inline suppressions applied); accelerate YAML after the ds_configs it may name; a config
+    written inside another file: at that file's lines, without edits (:mod:`.embedded`)."""
+    hits = _hits(path, kind, base, found, loaded_by, configs, near)
+    if kind != "ds_config" or not _embedded(path):
+        return hits
+    from .embedded import load, to_host
+
+    e = load(path)
+    assert e is not None
+    return [Hit(f) for f in (to_host(h.finding, e) if h.finding.path == path else h.finding for h in hits)
+            if f is not None]
+
+
+def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional[str],
+          configs: Dict[str, Target], near: "_Near") -> List[Hit]:
     if kind == "accelerate":
         from .discover import _read
         from .lint_analysis_failed import failed

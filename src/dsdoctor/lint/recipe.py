@@ -66,4 +66,15 @@ def settle_stage(r: Recipe) -> None:
     for cfg in r.configs:
         st = config_stage(cfg)
         if st is not None and (r.stage is None or st == 3):
-            r.stage, r.stage_source = st, f"zero_optimization stage {st} in {cfg} ({r.where})"
+            r.stage, r.stage_source = st, f"zero_optimization stage {st} in {shown(cfg)} ({r.where})"
+
+
+def shown(cfg: str) -> str:
+    """A config's path as a finding shows it: a config written inside another file (:mod:`.embedded`) at its
+    line there, ``train.yaml:40``."""
+    if "#L" not in cfg:
+        return cfg
+    from .embedded import split
+
+    got = split(cfg)
+    return f"{got[0]}:{got[1]}" if got else cfg

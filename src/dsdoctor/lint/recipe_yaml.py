@@ -12,11 +12,12 @@ from .discover import _read
 from .recipe import Recipe, resolve, settle_stage
 from .script.context import accelerate_stage
 
-_YAML_DS = re.compile(r"^deepspeed\s*:\s*['\"]?([^'\"\s#]+)", re.M)
+_YAML_DS = re.compile(r"^deepspeed[ \t]*:[ \t]*['\"]?([^'\"\s#]+)", re.M)
 # a training YAML whose arguments sit in a section (``training_args:`` then an indented ``deepspeed: z3.json``):
 # indented, the key (``deepspeed`` or ``deepspeed_config``, never accelerate's ``deepspeed_config_file``) counts only
 # with a config file's name as its value
 _YAML_DS_NESTED = re.compile(r"^[ \t]+deepspeed(?:_config)?[ \t]*:[ \t]*['\"]?([^'\"\s#]+\.h?json)['\"]?[ \t]*(?:#.*)?$", re.M)
+_YAML_DS_BLOCK = re.compile(r"^[ \t]*deepspeed[ \t]*:[ \t]*(?:#.*)?$", re.M)  # a mapping follows: the config inline
 _YAML_ACC_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
 _YAML_KEY = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^#\n]*)", re.M)  # a top-level key and its inline value
@@ -24,8 +25,9 @@ _YAML_OFF = ("", "false", "no", "off", "null", "none", "~")  # "": a mapping or 
 
 
 def yaml_deepspeed(text: str) -> "Optional[re.Match[str]]":
-    """The ``deepspeed:`` key of a training YAML (top level, or in a section with a config file as its value)."""
-    return _YAML_DS.search(text) or _YAML_DS_NESTED.search(text)
+    """The ``deepspeed:`` key of a training YAML (top level, or in a section with a config file as its value, or
+    holding the config itself as a mapping: :mod:`.embedded`)."""
+    return _YAML_DS.search(text) or _YAML_DS_NESTED.search(text) or _YAML_DS_BLOCK.search(text)
 
 
 def training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
@@ -40,12 +42,25 @@ def training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
     top = _YAML_DS.search(text)
     named = [top] if top is not None else list(_YAML_DS_NESTED.finditer(text))  # one per section of the YAML
     if not named:
+        _inline(r, yaml, text)
         return
     r.names_config = True
     r.flag_loaded_by = r.flag_loaded_by or "trainer"
     for m in named:
         cfg = resolve(m.group(1), yaml, root) or resolve(m.group(1), path, root)
         if cfg is not None and cfg not in r.configs:
+            r.configs.append(cfg)
+
+
+def _inline(r: Recipe, yaml: str, text: str) -> None:
+    """The configs written inline under the YAML's ``deepspeed:`` keys (:mod:`.embedded`), handed over as the
+    script loads the YAML."""
+    from . import embedded
+
+    for line in embedded.yaml_blocks(text):
+        cfg = embedded.name(os.path.normpath(yaml), line)
+        if embedded.load(cfg) is not None and cfg not in r.configs:
+            r.names_config = True  # how it is loaded: the code's (a dict to deepspeed.initialize or the Trainer)
             r.configs.append(cfg)
 
 

@@ -30,8 +30,9 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from typing import Collection, Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
+from . import embedded
 from .discover import _PY_CFG, _read, deepspeed_off, launch_world, off_note, trainer_field
 from .launch.paths import path_envs
 from .launch.script_dir import script_dir
@@ -81,6 +82,8 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
     (:mod:`.launch.paths`: a config chosen in a branch meets the option values of its own paths only)."""
     assigns = [(off, name, script_dir(text, off, path) or val) for off, name, val in assignments(text)]
     writes = [(m.start(), m.group(1)) for m in _WRITE.finditer(text)]
+    docs = [(at, target, embedded.name(os.path.normpath(path), first))  # the configs it writes with a heredoc
+            for first, _, target, _, at in embedded.heredocs(text)] if "<<" in text and not readme else []
     out: List[Recipe] = []
     here = path  # paths resolve from its directory: the one a `cd` line moved to
     lost = False  # a `cd` went somewhere unknown: a path that does not resolve may still exist there
@@ -98,7 +101,8 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
         got: List[Recipe] = []
         for k, env in enumerate(envs):
             env = {**env, **cmd.env}
-            written = {_expand(t, env) for off, t in writes if off < cmd.start}
+            written: Dict[str, Optional[str]] = {_expand(t, env): None for off, t in writes if off < cmd.start}
+            written.update((_expand(t, env), cfg) for off, t, cfg in docs if off < cmd.start)
             line = first_line + text.count("\n", 0, cmd.start)
             for one in unwrap(_expanded(cmd, env)):  # srun / nohup / bash -c '...' run the launch inside them
                 if one.argv[0] == "cd":
@@ -173,7 +177,7 @@ def _inside(path: str, root: str) -> bool:
 
 
 def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str], readme: bool = False,
-             written: Collection[str] = ()) -> Optional[Recipe]:
+             written: Optional[Dict[str, Optional[str]]] = None) -> Optional[Recipe]:
     argv = cmd.argv
     prog = argv[0].rsplit("/", 1)[-1] if argv else ""
     launcher = cmd.launcher
@@ -211,9 +215,11 @@ def _entry(r: Recipe, argv: List[str], path: str, root: str, readme: bool = Fals
 
 
 def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = False,
-             written: Collection[str] = ()) -> None:
+             written: Optional[Dict[str, Optional[str]]] = None) -> None:
     """Configs, stage flags and training YAMLs among the entry script's arguments (``written``: the files the
-    script wrote before the launch: a config it generates is none of the project's files)."""
+    script wrote before the launch: a config it generates is none of the project's files; one it writes from a
+    heredoc is that heredoc's config, :mod:`.embedded`)."""
+    written = written or {}
     off: Set[str] = set()
     for i, a in enumerate(args):
         key, eq, val = a.partition("=")
@@ -231,6 +237,10 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             r.names_config = True
             r.flag_loaded_by = r.flag_loaded_by or ("deepspeed" if key == "--deepspeed_config" else "trainer")
             if val in written:
+                made = written[val]
+                if made is not None and made not in r.configs:
+                    r.configs.append(made)
+                    r.arg_configs.add(made)
                 continue
             cfg = resolve(val, path, root)
             if cfg is None and readme:  # a README: beside the entry script it names, else the one such file

@@ -26,9 +26,12 @@ def accelerate_stage(text: str) -> Optional[int]:
 
 
 def config_stage(path: str) -> Optional[int]:
-    """``zero_optimization.stage`` of a ds_config file (None: unreadable or not set)."""
+    """``zero_optimization.stage`` of a ds_config file, or of a config embedded in another file
+    (:mod:`..embedded`); None: unreadable or not set."""
     if not os.path.isfile(path):
-        return None
+        from ..embedded import stage
+
+        return stage(path) if "#L" in path else None
     from ...hjsondoc import read
 
     try:
