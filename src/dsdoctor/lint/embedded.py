@@ -241,7 +241,7 @@ def yaml_blocks(text: str) -> List[int]:
 
 def heredocs(text: str) -> List[Tuple[int, str, str, bool, int]]:
     """(first body line, body, file written, delimiter quoted, offset of the ``cat`` line) of each
-    ``cat <<TAG > FILE`` heredoc whose body is a JSON object."""
+    ``cat <<TAG > FILE`` heredoc whose body is a JSON object with a ds_config's keys."""
     out = []
     for m in _HEREDOC.finditer(text):
         target = m.group("t1") or m.group("t2")
@@ -254,8 +254,8 @@ def heredocs(text: str) -> List[Tuple[int, str, str, bool, int]]:
         if end is None:
             continue
         body = text[body_start + 1:end.start()]
-        if not body.lstrip().startswith("{"):
-            continue
+        if not body.lstrip().startswith("{") or not any(f'"{k}"' in body for k in DS_KEYS):
+            continue  # not a JSON object with a ds_config's keys
         first = text.count("\n", 0, body_start + 1) + 1
         out.append((first, body, target.strip("'\""), bool(m.group("q")), m.start()))
     return out

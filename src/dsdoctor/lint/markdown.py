@@ -30,10 +30,11 @@ def _inside(path: str, root: str) -> bool:
 _UNCONTINUED = re.compile(r"(?<=[^\\\s])[ \t]*\n(?=[ \t]+--?[A-Za-z])")
 
 
-def code_blocks(text: str) -> List[Tuple[int, str]]:
+def code_blocks(text: str, word: "re.Pattern[str]" = LAUNCH_WORD) -> List[Tuple[int, str]]:
     """(first line, text) of each shell (or unlabelled) fenced code block of a Markdown file that may launch
-    something, and of each block labelled otherwise whose first command is ``accelerate launch`` / ``deepspeed`` /
-    ``torchrun``; ``$ `` prompts removed, an indented option line after a line with no backslash joined to it."""
+    something (``word``: what such a block says), and of each block labelled otherwise whose first command is
+    ``accelerate launch`` / ``deepspeed`` / ``torchrun``; ``$ `` prompts removed, an indented option line after a
+    line with no backslash joined to it."""
     out: List[Tuple[int, str]] = []
     fences = list(_FENCE.finditer(text))
     i = 0
@@ -44,7 +45,7 @@ def code_blocks(text: str) -> List[Tuple[int, str]]:
             continue
         i += 2
         block = text[opening.end() + 1:closing.start()]
-        if (opening.group(2).lower() in _SHELL_LANGS and LAUNCH_WORD.search(block)) or _STARTS_LAUNCH.match(block):
+        if (opening.group(2).lower() in _SHELL_LANGS and word.search(block)) or _STARTS_LAUNCH.match(block):
             block = re.sub(r"(?m)^([ \t]*)\$ ", r"\1", block)
             block = _UNCONTINUED.sub(" \\\n", block)
             out.append((text.count("\n", 0, opening.end()) + 2, block))

@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from . import embedded
 from .discover import _PY_CFG, _read, deepspeed_off, launch_world, off_note, trainer_field
@@ -44,6 +44,7 @@ from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
 from .recipe import Recipe, resolve, settle_stage
 from .recipe_yaml import accelerate_yaml, python_config, training_yaml, yaml_deepspeed
 from .script.context import config_stage
+from .sourced import invocations, sourced_assignments, sources
 
 _CFG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
 _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
@@ -54,6 +55,7 @@ _TORCH_LAUNCH = ("torch.distributed.run", "torch.distributed.launch")
 _BRANCHES = re.compile(r"(?:^|[;&|])[ \t]*(?:if|case)[ \t]", re.M)
 _CD = re.compile(r"(?:^|[;&|(])[ \t]*cd[ \t]+\S")
 _FALSE = ("false", "no")
+_INVOKES = re.compile(r"\.(?:sh|bash)\b")  # a README block that may run a project script
 _OVERRIDE = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*$")  # a config key overridden on the line: model.lr
 
 
@@ -76,11 +78,16 @@ def _launch_lines(text: str) -> str:
     return "\n".join(line if k else " " * len(line) for line, k in zip(lines, keep))
 
 
-def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: bool = False) -> List[Recipe]:
+def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: bool = False,
+                  args: Sequence[str] = (), invoker: str = "") -> List[Recipe]:
     """The launches of a shell script (or, ``readme``, a README code block starting at ``first_line`` of
     ``path``): one per launch line and distinct config, read per path through the script's branches
-    (:mod:`.launch.paths`: a config chosen in a branch meets the option values of its own paths only)."""
+    (:mod:`.launch.paths`: a config chosen in a branch meets the option values of its own paths only). The files
+    a script sources give their variables (:mod:`.sourced`; ``args``: the script's positional parameters, as the
+    command at ``invoker`` runs it)."""
     assigns = [(off, name, script_dir(text, off, path) or val) for off, name, val in assignments(text)]
+    if not readme and sources(text):
+        assigns = sorted(assigns + sourced_assignments(path, text, root, args, invoker), key=lambda a: a[0])
     writes = [(m.start(), m.group(1)) for m in _WRITE.finditer(text)]
     docs = [(at, target, embedded.name(os.path.normpath(path), first))  # the configs it writes with a heredoc
             for first, _, target, _, at in embedded.heredocs(text)] if "<<" in text and not readme else []
@@ -329,11 +336,30 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
 
 
 def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:
-    """Every recipe of the project under ``root`` (``kinds``: the files lint found, path -> kind)."""
+    """Every recipe of the project under ``root`` (``kinds``: the files lint found, path -> kind). A script that
+    sources a file its command line names is read once per command of the project that runs it with one
+    (:mod:`.sourced`), else as it stands."""
     out: List[Recipe] = []
+    mds = markdown_files(root, (os.path.dirname(p) or "." for p in kinds))
+    calls = _calls(root, kinds, mds)
     for path, kind in sorted(kinds.items()):
         if kind in ("shell", "accelerate", "python") and os.path.isfile(path):
-            out += file_recipes(path, kind, root)
-    for md in markdown_files(root, (os.path.dirname(p) or "." for p in kinds)):
+            if path in calls:
+                text = _read(path)
+                out += [r for where, args in calls[path] for r in shell_recipes(path, text, root, args=args,
+                                                                                 invoker=where.rsplit(":", 1)[0])]
+            else:
+                out += file_recipes(path, kind, root)
+    for md in mds:
         out += file_recipes(md, "markdown", root)
     return out
+
+
+def _calls(root: str, kinds: Dict[str, str], mds: List[str]) -> Dict[str, List[Tuple[str, List[str]]]]:
+    """The commands of the project's shell scripts and README code blocks that run a script sourcing a file its
+    command line names (:func:`.sourced.invocations`)."""
+    files = [(p, _read(p), 1) for p, k in sorted(kinds.items()) if k == "shell" and os.path.isfile(p)]
+    files = [f for f in files if "." in f[1]]
+    for md in mds:
+        files += [(md, block, start) for start, block in code_blocks(_read(md), _INVOKES)]
+    return invocations(files, root)
