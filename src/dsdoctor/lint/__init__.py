@@ -261,11 +261,25 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
         path not in found.not_loaded)
     if path in found.config_world and base.world_size_source == found.world_size_source:  # not --world-size
         usage.world_size, usage.world_size_source = found.config_world[path]
-    from .one_file import lint_target, make_target
+    from .one_file import make_target
 
     target = make_target(path, kind, usage)
     if kind == "ds_config":
         configs[path] = target
+    if kind == "ds_config" and found.code_filled.get(path):
+        from .code_filled import soften
+
+        return soften(_config_hits(path, target, found, loaded_by), path, target.text,
+                      target.doc.root if target.doc is not None else None, found.code_filled[path])
+    return _config_hits(path, target, found, loaded_by)
+
+
+def _config_hits(path: str, target: Target, found: "Found", loaded_by: Optional[str]) -> List[Hit]:
+    """The hits of one file's target; a ds_config's as what loads it (or nothing) makes them."""
+    from .one_file import lint_target
+
+    kind, usage = target.kind, target.usage
+    if kind == "ds_config":
         if usage.loaded_by is None:
             from .config.assumed_loader import assume_hf
 

@@ -84,6 +84,8 @@ class Found:
     yaml_trainer: Dict[str, bool] = field(default_factory=dict)
     unlaunched: Set[str] = field(default_factory=set)  # configs only YAMLs no launch names hand over (launched.py)
     config_consolidates: Set[str] = field(default_factory=set)  # configs whose launches consolidate ZeRO-3 weights
+    # config -> {key path: where}: keys every launch's script sets in code in the config it loads (code_filled.py)
+    code_filled: Dict[str, Dict[str, str]] = field(default_factory=dict)
     zero_to_fp32: str = ""  # a README / shell script of the project that runs or tells to run zero_to_fp32.py
     modelled: bool = False  # the project model (lint/launched.py) read the recipes of a directory linted
 

@@ -382,6 +382,10 @@ def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
     ignored = r.entry is not None and r.entry in entries.graph and entries.ignores_argv(r.entry)
     for cfg in r.configs:
         found.kinds.setdefault(cfg, "ds_config")
+        if r.launcher is not None:  # the keys every launch's script sets in code
+            mine = r.filled.get(cfg, {})
+            old = found.code_filled.get(cfg)
+            found.code_filled[cfg] = dict(mine) if old is None else {k: w for k, w in old.items() if k in mine}
         if ignored and cfg in r.arg_configs:
             found.not_loaded.setdefault(cfg, f"{r.where} passes it to {r.entry}, which builds its training "
                                              "arguments in code and never reads its command line")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import List, Optional, Set
+from typing import Dict, List, Optional, Set
 
 from .script.context import config_stage
 
@@ -30,6 +30,8 @@ class Recipe:
     off: str = ""  # not a launch: why the configs it names are not loaded (a Python config with deepspeed = False)
     # literal relative config paths of a shell launch that resolve nowhere (none where a ``cd`` went somewhere unknown)
     missing: List[str] = field(default_factory=list)
+    # config -> {key path: "script:line"}: keys the entry script sets in code in the config it loads (code_filled.py)
+    filled: Dict[str, Dict[str, str]] = field(default_factory=dict)
 
     @property
     def deepspeed(self) -> bool:

@@ -33,7 +33,9 @@ import shlex
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from . import embedded
+from .code_filled import filled_keys
 from .discover import _PY_CFG, _read, deepspeed_off, launch_world, off_note, trainer_field
+from .joined import joined_config
 from .launch.paths import path_envs
 from .launch.script_dir import script_dir
 from .launch.shell import VAR as _VAR
@@ -211,7 +213,7 @@ def _entry(r: Recipe, argv: List[str], path: str, root: str, readme: bool = Fals
     for i, a in enumerate(argv[1:], 1):
         if a.endswith(".py"):
             r.entry = resolve(a, path, root)
-            if r.entry is None and readme:
+            if r.entry is None and (readme or os.path.isabs(a)):  # `$ROOT/Code/proj/src/train.py`: the writer's checkout
                 r.entry = resolve_anywhere(a, os.path.dirname(path), root)
             return i
         if a in ("-m", "--module") and i + 1 < len(argv) and argv[i + 1] not in _TORCH_LAUNCH:
@@ -250,12 +252,18 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
                     r.arg_configs.add(made)
                 continue
             cfg = resolve(val, path, root)
+            if cfg is None and r.entry is not None:  # joined onto a directory of the entry script's own
+                cfg = joined_config(r.entry, key[2:].replace("-", "_"), val, root)
             if cfg is None and readme:  # a README: beside the entry script it names, else the one such file
                 cfg = (resolve(val, r.entry, root) if r.entry else None) or \
                     resolve_anywhere(val, os.path.dirname(path), root)
             if cfg is not None and cfg not in r.configs:
                 r.configs.append(cfg)
                 r.arg_configs.add(cfg)
+                if r.entry is not None:
+                    keys = filled_keys(r.entry, key[2:].replace("-", "_"))
+                    if keys:
+                        r.filled[cfg] = {k: f"{r.entry}:{line}" for k, line in keys}
             elif cfg is None and val.endswith(".json") and not readme and _literal(val):
                 r.missing.append(val)
         elif _STAGE_FLAG.match(key) and val.isdigit():

@@ -156,8 +156,29 @@ def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None) -> 
         return _alts(value) if ops and lits else []
     if isinstance(value, cst.IfExp) and isinstance(value.orelse, cst.Name) and value.orelse.value in ("None", "False"):
         return _alts(value.test, optional)
+    if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.And):  # false unless each side holds
+        return _value_flags(value.left, optional) + _value_flags(value.right, optional)  # (``hasattr(a, "x") and ...``)
     got = _optional_call(value)
     return [got] if got else []
+
+
+_QUANTIZING = ("load_in_4bit", "load_in_8bit")
+
+
+def _quantizes_with(call: Any, optional: Dict[str, Set[str]]) -> Set[str]:
+    """The options a quantization config call (``BitsAndBytesConfig(load_in_4bit=args.bits == 4, ...)``)
+    quantizes with: every ``load_in_4bit`` / ``load_in_8bit`` it passes is set only with one of them (none passed:
+    nothing; a ``**kwargs``: unknown)."""
+    if dotted(call.func).split(".")[-1] != "BitsAndBytesConfig" or any(a.star for a in call.args):
+        return set()
+    keys = [a for a in call.args if a.keyword is not None and a.keyword.value in _QUANTIZING]
+    out: Set[str] = set()
+    for a in keys:
+        alts = _value_flags(a.value, optional)
+        if len(alts) != 1:
+            return set()
+        out |= alts[0]
+    return out
 
 
 def option_gates(src: Any) -> "Gates":
@@ -194,10 +215,16 @@ def option_gates(src: Any) -> "Gates":
             ifs.pop()
 
         def visit_Call(self, node: Any) -> None:
-            flags = _optional_call(node)
+            flags = _optional_call(node) or _quantizes_with(node, here())
             if flags:
                 r = src.positions[node]
                 out.append(((r.start.line, r.start.column), (r.end.line, r.end.column), flags))
+
+        def visit_DictElement(self, node: Any) -> None:  # ``{"load_in_8bit": args.bits == 8}``: as a keyword
+            if isinstance(node.key, cst.SimpleString):
+                r = src.positions[node]
+                out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags)
+                           for flags in _value_flags(node.value, here()))
 
         def visit_If(self, node: Any) -> None:
             alts = _alts(node.test, here())
