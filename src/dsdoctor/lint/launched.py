@@ -23,6 +23,7 @@ from .calls import Read, function_reach
 from .closure import Verdicts
 from .defaults import merge
 from .discover import TEST_DIRS, _read
+from .entry_options import EVERY
 from .no_deepspeed import REASON, uses_deepspeed
 from .plain_classes import plain_classes, unbound_imports
 from .reach import Graph, Memo, _resolve, import_graph, reach
@@ -259,6 +260,7 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
     unknown: Set[str] = set()
     lower: Dict[str, str] = {}
     seen: Dict[str, List[Tuple[int, str]]] = {}  # file -> (stage, why) of each recipe of known stage reaching it
+    every: Dict[str, Set[str]] = {}  # file -> the options every ZeRO-3 launch reaching it passes
     for r in recipes:
         assert r.entry is not None
         registers = entries.uses(r.entry, "registers")
@@ -269,6 +271,7 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
             if r.stage == 3 and (registers or f == r.entry):
                 zero3.setdefault(f, f"{r.stage_source}, the launch of {r.entry}{via}")
                 flags.setdefault(f, set()).update(r.flags)
+                every[f] = every[f] & r.flags if f in every else set(r.flags)
                 if f != r.entry:
                     took = entries.taken(r.entry, f)
                     old = imported.get(f, set())
@@ -279,6 +282,8 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
                 lower.setdefault(f, f"{r.entry}, the ZeRO-3 launch that imports it, never registers DeepSpeed")
             else:
                 lower.setdefault(f, f"ZeRO stage {r.stage} ({r.stage_source}){via}")
+    for f, names in every.items():  # an `else` of `if args.x:` never runs where every launch passes --x (flags.py)
+        flags[f].update(EVERY + x for x in names if "=" not in x)
     out: Dict[str, Tuple[Optional[bool], str]] = {}
     for f in entries.graph:
         if f in zero3:

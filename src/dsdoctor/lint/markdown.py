@@ -54,7 +54,8 @@ def code_blocks(text: str, word: "re.Pattern[str]" = LAUNCH_WORD) -> List[Tuple[
 
 def markdown_files(root: str, dirs: "Iterator[str]") -> List[str]:
     """README-like Markdown files in ``root``, the given directories (where the project's files are) and the
-    directories between them and ``root`` (a sub-project's README above its ``src/``)."""
+    directories between them and ``root`` (a sub-project's README above its ``src/``), then those of its
+    documentation directories (:func:`_docs`)."""
     out = []
     root = os.path.normpath(root)
     wanted = {root}
@@ -69,6 +70,26 @@ def markdown_files(root: str, dirs: "Iterator[str]") -> List[str]:
         except OSError:
             continue
         out += [os.path.normpath(os.path.join(d, n)) for n in names if n.lower().endswith(".md")]
+    return out + _docs(root)
+
+
+DOCS_DIRS = ("docs", "doc", "documents", "documentation")  # where a project writes its guides' commands
+MAX_DOCS = 200  # Markdown files read from them at most
+
+
+def _docs(root: str) -> List[str]:
+    """The Markdown files of the project's documentation directories (``docs/``, ``documents/`` ... at its root,
+    and below them), whose guides give launch commands too; sorted, at most ``MAX_DOCS``."""
+    out: List[str] = []
+    for name in DOCS_DIRS:
+        top = os.path.join(root, name)
+        if not os.path.isdir(top):
+            continue
+        for d, dirs, files in os.walk(top):
+            dirs[:] = sorted(x for x in dirs if _walk_into(os.path.join(d, x), x, True))
+            out += [os.path.normpath(os.path.join(d, f)) for f in sorted(files) if f.lower().endswith(".md")]
+            if len(out) >= MAX_DOCS:
+                return out[:MAX_DOCS]
     return out
 
 

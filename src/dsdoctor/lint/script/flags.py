@@ -30,6 +30,7 @@ import libcst as cst
 
 from ... import names as N
 from ...knowledge import trl as TRL
+from ..entry_options import EVERY
 from .dataflow import dotted
 from .walk import walk
 
@@ -122,7 +123,10 @@ def _literals(test: Any) -> List[str]:
 def is_open(flag: str, passed: Set[str], defaults: Optional[Dict[str, str]] = None) -> bool:
     """Does a launch passing ``passed`` (``bits``, and ``bits=16`` where it gives a value) turn on the option test
     ``flag`` (``bits``, or ``bits=4|8``: only those values; ``exp=!no``: any value but the option's default
-    ``no``, which ``defaults``, the code the launch runs, must declare: else it is open)?"""
+    ``no``, which ``defaults``, the code the launch runs, must declare: else it is open; ``-deepspeed``: the
+    option left out, closed where every launch passes it, ``+deepspeed`` in ``passed``)?"""
+    if flag.startswith("-"):
+        return EVERY + flag[1:] not in passed
     if "!=" in flag:
         name, _, lit = flag.partition("!=")
         if name in passed:
@@ -138,6 +142,8 @@ def is_open(flag: str, passed: Set[str], defaults: Optional[Dict[str, str]] = No
 
 def shown(flag: str) -> str:
     """``bits=4|8`` as a reader writes the option: ``bits 4/8``."""
+    if flag.startswith("-"):
+        return f"{flag[1:]} left out"
     if "!=" in flag:
         name, _, lit = flag.partition("!=")
         return f"{name} other than {lit} (its default)"
@@ -233,6 +239,10 @@ def option_gates(src: Any) -> "Gates":
                 alts = [f for f in [params.get((id(stack[-1]), node.test.value), set())] if f]
             body = src.positions[node.body]
             out.extend(((body.start.line, 0), (body.end.line, _EOL), flags) for flags in alts)
+            if isinstance(node.orelse, cst.Else) and len(alts) == 1 and len(alts[0]) == 1 and \
+                    "=" not in next(iter(alts[0])) and isinstance(node.test, cst.Attribute):  # `else` of `if args.x:`
+                where = src.positions[node.orelse]
+                out.append(((where.start.line, 0), (where.end.line, _EOL), {"-" + next(iter(alts[0]))}))
             other = _not_default(node.test)
             if other is not None and (other[1] or node.orelse is not None):
                 where = src.positions[node.body if other[1] else node.orelse]
