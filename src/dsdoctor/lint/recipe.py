@@ -41,7 +41,8 @@ class Recipe:
 
 def resolve(ref: str, recipe: str, root: str) -> Optional[str]:
     """The existing file ``ref`` names, from the recipe's directory, then its parents up to ``root``, then
-    ``root``; None when none exists."""
+    ``root`` (also where ``ref`` starts with the name of the project's own directory: a script run from the
+    checkout's parent, ``SEED-X/configs/x.yaml``); None when none exists."""
     if not ref or "$" in ref:
         return None
     if os.path.isabs(ref):
@@ -58,7 +59,13 @@ def resolve(ref: str, recipe: str, root: str) -> Optional[str]:
             break
         d = os.path.dirname(os.path.normpath(d)) or "."
     cand = os.path.normpath(os.path.join(root, ref))
-    return cand if os.path.isfile(cand) else None
+    if os.path.isfile(cand):
+        return cand
+    head, _, rest = os.path.normpath(ref).partition(os.sep)  # `PROJ/configs/x.json`, run from the checkout's parent
+    if rest and head == os.path.basename(os.path.realpath(root)):
+        cand = os.path.normpath(os.path.join(root, rest))
+        return cand if os.path.isfile(cand) else None
+    return None
 
 
 def settle_stage(r: Recipe) -> None:

@@ -18,6 +18,9 @@ _YAML_DS = re.compile(r"^deepspeed[ \t]*:[ \t]*['\"]?([^'\"\s#]+)", re.M)
 # with a config file's name as its value
 _YAML_DS_NESTED = re.compile(r"^[ \t]+deepspeed(?:_config)?[ \t]*:[ \t]*['\"]?([^'\"\s#]+\.h?json)['\"]?[ \t]*(?:#.*)?$", re.M)
 _YAML_DS_BLOCK = re.compile(r"^[ \t]*deepspeed[ \t]*:[ \t]*(?:#.*)?$", re.M)  # a mapping follows: the config inline
+# a Hydra / OmegaConf YAML the script instantiates as accelerate's plugin (``_target_: accelerate.DeepSpeedPlugin``):
+# its ``hf_ds_config`` is the config file accelerate loads
+_YAML_PLUGIN = re.compile(r"^[ \t]*hf_ds_config[ \t]*:[ \t]*['\"]?([^'\"\s#]+\.h?json)['\"]?[ \t]*(?:#.*)?$", re.M)
 _YAML_ACC_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
 _YAML_KEY = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^#\n]*)", re.M)  # a top-level key and its inline value
@@ -33,7 +36,8 @@ def yaml_deepspeed(text: str) -> "Optional[re.Match[str]]":
 def training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
     """A YAML handed to the entry script: its top-level keys are options it sets (``load_in_4bit: true`` as
     ``--load_in_4bit``, as TRL's and similar parsers read ``--config``), and a ``deepspeed:`` key names a config (each
-    section's, in a YAML of named sections)."""
+    section's, in a YAML of named sections), or holds it inline (:mod:`.embedded`); so does the ``hf_ds_config`` of a
+    YAML instantiated as accelerate's ``DeepSpeedPlugin`` (Hydra's ``_target_``)."""
     text = _read(yaml)
     for k, v in _YAML_KEY.findall(text):
         v = v.strip().strip("'\"")
@@ -41,6 +45,9 @@ def training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
             r.flags.update((k, f"{k}={v}"))
     top = _YAML_DS.search(text)
     named = [top] if top is not None else list(_YAML_DS_NESTED.finditer(text))  # one per section of the YAML
+    plugin = _YAML_PLUGIN.search(text) if "DeepSpeedPlugin" in text else None
+    if plugin is not None:
+        named, r.flag_loaded_by = [plugin], r.flag_loaded_by or "accelerate"
     if not named:
         _inline(r, yaml, text)
         return
