@@ -71,6 +71,53 @@ def _inline(r: Recipe, yaml: str, text: str) -> None:
             r.configs.append(cfg)
 
 
+_ARGS_JSON_BYTES = 256 * 1024  # an arguments file is small; a data JSON handed to the script is not read
+
+
+def _args_json(path: str) -> "Optional[dict[str, object]]":
+    """The JSON object of an HF-arguments file (``HfArgumentParser.parse_json_file``) that names a ``deepspeed``
+    config; None for any other JSON (data, a model config) or one too large to be arguments."""
+    import json
+
+    try:
+        if os.path.getsize(path) > _ARGS_JSON_BYTES:
+            return None
+        text = _read(path)
+        if '"deepspeed"' not in text:
+            return None
+        data = json.loads(text)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("deepspeed"), str) else None
+
+
+def training_json(r: Recipe, path: str, launch: str, root: str) -> None:
+    """An HF-arguments JSON handed to the entry script (``train.py --train_args_file args.json``): its settings are
+    options the run sets, and its ``deepspeed`` names the config the Trainer loads."""
+    data = _args_json(path)
+    if data is None:
+        return
+    for k, v in data.items():
+        if v not in (None, False, 0, "") and not isinstance(v, (dict, list)):
+            r.flags.update((k, f"{k}={v}"))
+    r.names_config = True
+    r.flag_loaded_by = r.flag_loaded_by or "trainer"
+    ref = str(data["deepspeed"])
+    cfg = resolve(ref, path, root) or resolve(ref, launch, root)
+    if cfg is not None and cfg not in r.configs:
+        r.configs.append(cfg)
+
+
+def args_json_anywhere(ref: str, root: str) -> Optional[str]:
+    """The arguments JSON a README command names by a path that does not exist (``train/args/sft.json`` for
+    ``train/sft.json``): the one HF-arguments file of the project (:func:`_args_json`) with that file name."""
+    from .markdown import _index
+
+    name = os.path.basename(ref)
+    hits = [f for f in _index(os.path.normpath(root)) if os.path.basename(f) == name and _args_json(f) is not None]
+    return hits[0] if len(hits) == 1 else None
+
+
 def accelerate_yaml(r: Recipe, yaml: str, root: str, named: bool = True) -> None:
     """``named``: an ``accelerate launch --config_file`` names the YAML; else its ``zero_stage`` counts only when it
     reads as an accelerate config (a memory calculator's YAML with a zero_stage key is none)."""

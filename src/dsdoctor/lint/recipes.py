@@ -44,7 +44,7 @@ from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
 from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
 from .recipe import Recipe, resolve, settle_stage
-from .recipe_yaml import accelerate_yaml, python_config, training_yaml, yaml_deepspeed
+from .recipe_yaml import accelerate_yaml, args_json_anywhere, python_config, training_json, training_yaml, yaml_deepspeed
 from .script.context import config_stage
 from .sourced import invocations, sourced_assignments, sources
 
@@ -277,6 +277,10 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             if c is not None:
                 python_config(r, c)
                 _overrides(r, args[i + 1:], off)
+        elif a.endswith(".json") and not a.startswith("-") and not (i and args[i - 1] in _CFG_FLAGS):
+            j = resolve(a, path, root) or (args_json_anywhere(a, root) if readme else None)
+            if j is not None:
+                training_json(r, j, path, root)
     r.flags -= off
     settle_stage(r)
 
