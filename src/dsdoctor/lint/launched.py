@@ -29,7 +29,7 @@ from .plain_classes import plain_classes, unbound_imports
 from .reach import Graph, Memo, _resolve, import_graph, reach
 from .recipe import Recipe
 from .recipes import read_recipes
-from .saves import save_lines
+from .saves import save_lines, zero_to_fp32
 from .yaml_scope import own_setup
 
 if TYPE_CHECKING:
@@ -213,7 +213,7 @@ def _model(root: str, found: "Found") -> None:
     _config_saves(recipes, entries, found)
     _yaml_trainer(recipes, entries, found, kinds)
     _unlaunched(recipes, found)
-    _zero_to_fp32(root, kinds, found)
+    found.zero_to_fp32 = found.zero_to_fp32 or zero_to_fp32(root, kinds)
     _unrun(every, entries.graph, root, found)
     for f in pyfiles:
         if is_test(f, root):
@@ -358,21 +358,6 @@ def _unlaunched(recipes: List[Recipe], found: "Found") -> None:
     for r in recipes:
         if r.launcher is None and os.path.normpath(r.where.rsplit(":", 1)[0]) not in used:
             found.unlaunched.update(cfg for cfg in r.configs if cfg not in launched)
-
-
-_ZERO_TO_FP32 = re.compile(r"\bzero_to_fp32\b")
-
-
-def _zero_to_fp32(root: str, kinds: Dict[str, str], found: "Found") -> None:
-    """The first README or shell script of the project that runs or names zero_to_fp32.py (``zero_to_fp32``): the
-    project's workflow consolidates the ZeRO checkpoint a save writes when 16-bit gathering is off."""
-    from .markdown import markdown_files
-
-    shells = sorted(p for p, k in kinds.items() if k == "shell")
-    for path in [*markdown_files(root, (os.path.dirname(p) or "." for p in kinds)), *shells]:
-        if _ZERO_TO_FP32.search(_read(path)):
-            found.zero_to_fp32 = found.zero_to_fp32 or path
-            return
 
 
 def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:

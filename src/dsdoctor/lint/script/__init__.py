@@ -237,7 +237,8 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
     if passed is None and not c.reached and not c.asked:
         passed = set()  # no ZeRO-3 launch reaches the file: none sets an option, so an option's branch is conditional
     if passed is not None and c.zero3 and node is not None and (severity or rule.severity) != Severity.INFO:
-        from .flags import BY_SOURCE, GATED, gating_flag
+        from .flags import BY_SOURCE, GATED
+        from .flags_gating import gating_flag
 
         cache = t.extra.setdefault("flag_gates", {})
         line, col = t.linecol(pos)  # libcst's columns (the gates') are 0-based
