@@ -59,6 +59,12 @@ def split(path: str) -> Optional[Tuple[str, int]]:
     return (m.group(1), int(m.group(2))) if m else None
 
 
+def shown(path: str) -> str:
+    """A config's path as a finding shows it: an embedded config at its line of the host, ``train.yaml:40``."""
+    got = split(path)
+    return f"{got[0]}:{got[1]}" if got else path
+
+
 def is_embedded(path: str) -> bool:
     return _NAME.match(path) is not None and load(path) is not None
 

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set
 
+from .embedded import shown
 from .script.context import config_stage
 
 
@@ -77,13 +78,3 @@ def settle_stage(r: Recipe) -> None:
         if st is not None and (r.stage is None or st == 3):
             r.stage, r.stage_source = st, f"zero_optimization stage {st} in {shown(cfg)} ({r.where})"
 
-
-def shown(cfg: str) -> str:
-    """A config's path as a finding shows it: a config written inside another file (:mod:`.embedded`) at its
-    line there, ``train.yaml:40``."""
-    if "#L" not in cfg:
-        return cfg
-    from .embedded import split
-
-    got = split(cfg)
-    return f"{got[0]}:{got[1]}" if got else cfg

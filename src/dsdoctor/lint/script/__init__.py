@@ -163,7 +163,9 @@ def _scoped(path: str, usage: Usage, source: str) -> Tuple[Optional[bool], str]:
     for cfg in files:
         if in_scope(path, cfg):
             return True, source if cfg in source else f"ZeRO stage 3 in {cfg}"
-    return None, (f"ZeRO stage 3 only in {usage.zero3_files[0]}, a config of another directory; no launch of the "
+    from ..embedded import shown
+
+    return None, (f"ZeRO stage 3 only in {shown(usage.zero3_files[0])}, a config of another directory; no launch of the "
                   "project runs this file under ZeRO-3")
 
 

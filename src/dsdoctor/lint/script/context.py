@@ -87,7 +87,10 @@ def project_zero3(kinds: Dict[str, str], read: "object") -> Tuple[Optional[bool]
     first = next(((path, kind) for path, kind, stage in stages if stage == 3), None)
     if first is not None:
         path, kind = first
-        return True, f"zero_optimization stage 3 in {path}" if kind == "ds_config" else f"ZeRO stage 3 in {path}", threes
+        from ..embedded import shown
+
+        return True, f"zero_optimization stage 3 in {shown(path)}" if kind == "ds_config" else \
+            f"ZeRO stage 3 in {path}", threes
     if os.environ.get("ACCELERATE_DEEPSPEED_ZERO_STAGE") == "3":
         return True, "ACCELERATE_DEEPSPEED_ZERO_STAGE=3 in the environment", threes
     seen = [stage for _, _, stage in stages if stage is not None]
