@@ -15,12 +15,12 @@ from packaging.version import InvalidVersion, Version
 from ..model import Finding, Report, Severity
 from .rule import Edit, Hit
 from .target import Target, Usage
-from .unloaded import not_loaded, unloaded
+from .unloaded import unloaded
 
 if TYPE_CHECKING:
     from ..settings import Settings
     from .discover import Found
-    from .pins import Near, Pinned
+    from .pins import Pinned
 
 __all__ = ["LintResult", "apply_edits", "covers", "lint", "lint_target", "make_target", "memlock_limit", "partial",
            "unloaded", "unused_entries"]
@@ -85,14 +85,17 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     result = LintResult(Report())
     configs: Dict[str, Target] = {}
     whole = max_depth is None and covers(paths, settings.root)
+    from .embedded import is_embedded
+    from .file_hits import Near as _Near
+    from .file_hits import file_hits
     from .pins import Near
 
     near = _Near(None if python else Near(paths))
     for path, kind in sorted(found.kinds.items(), key=lambda pk: (pk[1] == "accelerate", pk[0])):
-        if kind == "ds_config" and not os.path.exists(path):
+        if kind == "ds_config" and not os.path.exists(path) and not ("#L" in path and is_embedded(path)):
             continue
         result.files.append(path)
-        for h in _file_hits(path, kind, base, found, loaded_by, configs, near):
+        for h in file_hits(path, kind, base, found, loaded_by, configs, near):
             _add(result, h if whole else partial(h), path, settings)
     linted = {p: k for p, k in found.kinds.items() if p in result.files}
     if whole:  # whether an ignore / per-file-ignores entry is used can only be known from the whole project
@@ -110,14 +113,6 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
         more = f" (+{len(files) - 1} more)" if len(files) > 1 else ""
         result.report.facts.setdefault("assumed", []).append(f"{text} for {files[0]}{more}")
     return result
-
-
-@dataclass
-class _Near:
-    """The pins nearest each file (None with --python) and what they made lint assume, per pin."""
-
-    pins: "Optional[Near]"
-    notes: Dict[str, List[str]] = field(default_factory=dict)
 
 
 def _once(result: LintResult) -> None:
@@ -203,73 +198,6 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         env_files.append(".deepspeed_env")
     for p in env_files:
         base.env_file_vars.update(env_file_vars(_read(p)))
-
-
-def _file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional[str],
-               configs: Dict[str, Target], near: "_Near") -> List[Hit]:
-    """One file's hits (inline suppressions applied); accelerate YAML after the ds_configs it may name."""
-    if kind == "accelerate":
-        from .discover import _read
-        from .lint_analysis_failed import failed
-        from .one_file import lint_yaml
-        from .suppress import apply_to_findings
-
-        try:
-            text = _read(path)
-            own = Usage(**{**base.__dict__, "trainer_saves": found.yaml_trainer.get(path, False)})
-            return _unnamed(path, found, list(apply_to_findings(path, kind, text, lint_yaml(path, text, own, configs))))
-        except Exception as exc:  # noqa: BLE001 - never a crash on an input: lint-analysis-failed
-            return [failed(path, exc)]
-    usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
-    usage.twice_launches = base.twice_configs.get(path, [])
-    if near.pins is not None:
-        from .pins import apply_near
-
-        apply_near(usage, path, kind, near.pins, near.notes)
-    usage.loaded_by = loaded_by or found.loaded_by.get(path)
-    usage.loaded_by_source = "--loaded-by" if loaded_by else "the project's launch files and scripts" if usage.loaded_by else ""
-    usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
-    if path in found.config_saves:  # its own launches, not the whole project's scripts
-        usage.saves_16bit = found.config_saves[path]
-    usage.max_grad_norms = base.config_grad_norms.get(path, ())
-    usage.consolidates = path in found.config_consolidates
-    usage.unnamed = kind == "ds_config" and bool(found.recipes) and not loaded_by and path not in found.code_named and (
-        path in found.unlaunched or path not in found.loaded_by and path not in found.recipe_loaded and
-        path not in found.not_loaded)
-    if path in found.config_world and base.world_size_source == found.world_size_source:  # not --world-size
-        usage.world_size, usage.world_size_source = found.config_world[path]
-    from .one_file import lint_target, make_target
-
-    target = make_target(path, kind, usage)
-    if kind == "ds_config":
-        configs[path] = target
-        if usage.loaded_by is None:
-            from .config.assumed_loader import assume_hf
-
-            assume_hf(target)
-        why = None if loaded_by else unloaded(path, found)
-        if why:
-            return [not_loaded(h, why) for h in lint_target(target)]
-        if not loaded_by:
-            return _unnamed(path, found, lint_target(target))
-    return lint_target(target)
-
-
-def _unnamed(path: str, found: "Found", hits: List[Hit]) -> List[Hit]:
-    """Errors and warnings on a config nothing in its project names (lint/mentions.py) are info, saying so."""
-    from ..model import Severity
-
-    if not any(h.finding.severity in (Severity.ERROR, Severity.WARNING) for h in hits):
-        return hits
-    from .mentions import WHY, unmentioned
-
-    if not unmentioned(path, found):
-        return hits
-    from dataclasses import replace
-
-    return [Hit(replace(h.finding, severity=Severity.INFO, title=f"{h.finding.title} ({WHY})"), h.edits)
-            if h.finding.severity in (Severity.ERROR, Severity.WARNING) and h.finding.path == path else h
-            for h in hits]
 
 
 def _facts(result: LintResult, base: Usage, settings: "Settings") -> None:

@@ -35,7 +35,8 @@ _PY_CFG = re.compile(r"""\b(?:deepspeed|config|config_params|deepspeed_config|hf
 _PY_DS_OFF = re.compile(r"^deepspeed\s*=\s*False\s*(?:#.*)?$", re.M)
 _PY_DS_ASSIGN = re.compile(r"^[ \t]*(?:self\.)?deepspeed\s*(?:=(?!=)|:[^\n=]*=)", re.M)
 _PY_PEFT = re.compile(r"^[ \t]*(?:from|import)[ \t]+peft\b", re.M)
-_PY_SAVE = re.compile(r"(?<!def )\b(save_16bit_model|save_model|save_pretrained)\s*\(")  # a call, not its definition
+# a method call (``trainer.save_model(``), not its definition nor a project's own function of that name
+_PY_SAVE = re.compile(r"\.(save_16bit_model|save_model|save_pretrained)\s*\(")
 # accelerate's placeholders, whose arguments prepare() writes into the config's "auto" values (one level of nested
 # parentheses in the arguments: ``DummyScheduler(opt, total_num_steps=len(loader) * epochs)``)
 _PY_DUMMY = re.compile(r"\b(DummyOptim|DummyScheduler)\s*\(((?:[^()]|\([^()]*\))*)\)")
@@ -84,6 +85,8 @@ class Found:
     yaml_trainer: Dict[str, bool] = field(default_factory=dict)
     unlaunched: Set[str] = field(default_factory=set)  # configs only YAMLs no launch names hand over (launched.py)
     config_consolidates: Set[str] = field(default_factory=set)  # configs whose launches consolidate ZeRO-3 weights
+    # config -> {key path: where}: keys every launch's script sets in code in the config it loads (code_filled.py)
+    code_filled: Dict[str, Dict[str, str]] = field(default_factory=dict)
     zero_to_fp32: str = ""  # a README / shell script of the project that runs or tells to run zero_to_fp32.py
     modelled: bool = False  # the project model (lint/launched.py) read the recipes of a directory linted
 

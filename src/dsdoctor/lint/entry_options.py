@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Dict, FrozenSet, List, Sequence
 
+EVERY = "+"  # ``+x`` among a file's ZeRO-3 options: every ZeRO-3 launch reaching it passes ``--x`` (launched.py)
+
 if TYPE_CHECKING:
     from .recipe import Recipe
 

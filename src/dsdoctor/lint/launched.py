@@ -23,12 +23,13 @@ from .calls import Read, function_reach
 from .closure import Verdicts
 from .defaults import merge
 from .discover import TEST_DIRS, _read
+from .entry_options import EVERY
 from .no_deepspeed import REASON, uses_deepspeed
 from .plain_classes import plain_classes, unbound_imports
 from .reach import Graph, Memo, _resolve, import_graph, reach
 from .recipe import Recipe
 from .recipes import read_recipes
-from .saves import save_lines
+from .saves import save_lines, zero_to_fp32
 from .yaml_scope import own_setup
 
 if TYPE_CHECKING:
@@ -212,7 +213,7 @@ def _model(root: str, found: "Found") -> None:
     _config_saves(recipes, entries, found)
     _yaml_trainer(recipes, entries, found, kinds)
     _unlaunched(recipes, found)
-    _zero_to_fp32(root, kinds, found)
+    found.zero_to_fp32 = found.zero_to_fp32 or zero_to_fp32(root, kinds)
     _unrun(every, entries.graph, root, found)
     for f in pyfiles:
         if is_test(f, root):
@@ -259,6 +260,7 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
     unknown: Set[str] = set()
     lower: Dict[str, str] = {}
     seen: Dict[str, List[Tuple[int, str]]] = {}  # file -> (stage, why) of each recipe of known stage reaching it
+    every: Dict[str, Set[str]] = {}  # file -> the options every ZeRO-3 launch reaching it passes
     for r in recipes:
         assert r.entry is not None
         registers = entries.uses(r.entry, "registers")
@@ -269,6 +271,7 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
             if r.stage == 3 and (registers or f == r.entry):
                 zero3.setdefault(f, f"{r.stage_source}, the launch of {r.entry}{via}")
                 flags.setdefault(f, set()).update(r.flags)
+                every[f] = every[f] & r.flags if f in every else set(r.flags)
                 if f != r.entry:
                     took = entries.taken(r.entry, f)
                     old = imported.get(f, set())
@@ -279,6 +282,8 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
                 lower.setdefault(f, f"{r.entry}, the ZeRO-3 launch that imports it, never registers DeepSpeed")
             else:
                 lower.setdefault(f, f"ZeRO stage {r.stage} ({r.stage_source}){via}")
+    for f, names in every.items():  # an `else` of `if args.x:` never runs where every launch passes --x (flags.py)
+        flags[f].update(EVERY + x for x in names if "=" not in x)
     out: Dict[str, Tuple[Optional[bool], str]] = {}
     for f in entries.graph:
         if f in zero3:
@@ -355,21 +360,6 @@ def _unlaunched(recipes: List[Recipe], found: "Found") -> None:
             found.unlaunched.update(cfg for cfg in r.configs if cfg not in launched)
 
 
-_ZERO_TO_FP32 = re.compile(r"\bzero_to_fp32\b")
-
-
-def _zero_to_fp32(root: str, kinds: Dict[str, str], found: "Found") -> None:
-    """The first README or shell script of the project that runs or names zero_to_fp32.py (``zero_to_fp32``): the
-    project's workflow consolidates the ZeRO checkpoint a save writes when 16-bit gathering is off."""
-    from .markdown import markdown_files
-
-    shells = sorted(p for p, k in kinds.items() if k == "shell")
-    for path in [*markdown_files(root, (os.path.dirname(p) or "." for p in kinds)), *shells]:
-        if _ZERO_TO_FP32.search(_read(path)):
-            found.zero_to_fp32 = found.zero_to_fp32 or path
-            return
-
-
 def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
     """Lint the recipe's configs as its launch loads them; how it loads them."""
     how = r.flag_loaded_by or "deepspeed"
@@ -382,6 +372,10 @@ def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
     ignored = r.entry is not None and r.entry in entries.graph and entries.ignores_argv(r.entry)
     for cfg in r.configs:
         found.kinds.setdefault(cfg, "ds_config")
+        if r.launcher is not None:  # the keys every launch's script sets in code
+            mine = r.filled.get(cfg, {})
+            old = found.code_filled.get(cfg)
+            found.code_filled[cfg] = dict(mine) if old is None else {k: w for k, w in old.items() if k in mine}
         if ignored and cfg in r.arg_configs:
             found.not_loaded.setdefault(cfg, f"{r.where} passes it to {r.entry}, which builds its training "
                                              "arguments in code and never reads its command line")

@@ -30,10 +30,11 @@ def _inside(path: str, root: str) -> bool:
 _UNCONTINUED = re.compile(r"(?<=[^\\\s])[ \t]*\n(?=[ \t]+--?[A-Za-z])")
 
 
-def code_blocks(text: str) -> List[Tuple[int, str]]:
+def code_blocks(text: str, word: "re.Pattern[str]" = LAUNCH_WORD) -> List[Tuple[int, str]]:
     """(first line, text) of each shell (or unlabelled) fenced code block of a Markdown file that may launch
-    something, and of each block labelled otherwise whose first command is ``accelerate launch`` / ``deepspeed`` /
-    ``torchrun``; ``$ `` prompts removed, an indented option line after a line with no backslash joined to it."""
+    something (``word``: what such a block says), and of each block labelled otherwise whose first command is
+    ``accelerate launch`` / ``deepspeed`` / ``torchrun``; ``$ `` prompts removed, an indented option line after a
+    line with no backslash joined to it."""
     out: List[Tuple[int, str]] = []
     fences = list(_FENCE.finditer(text))
     i = 0
@@ -44,7 +45,7 @@ def code_blocks(text: str) -> List[Tuple[int, str]]:
             continue
         i += 2
         block = text[opening.end() + 1:closing.start()]
-        if (opening.group(2).lower() in _SHELL_LANGS and LAUNCH_WORD.search(block)) or _STARTS_LAUNCH.match(block):
+        if (opening.group(2).lower() in _SHELL_LANGS and word.search(block)) or _STARTS_LAUNCH.match(block):
             block = re.sub(r"(?m)^([ \t]*)\$ ", r"\1", block)
             block = _UNCONTINUED.sub(" \\\n", block)
             out.append((text.count("\n", 0, opening.end()) + 2, block))
@@ -53,7 +54,8 @@ def code_blocks(text: str) -> List[Tuple[int, str]]:
 
 def markdown_files(root: str, dirs: "Iterator[str]") -> List[str]:
     """README-like Markdown files in ``root``, the given directories (where the project's files are) and the
-    directories between them and ``root`` (a sub-project's README above its ``src/``)."""
+    directories between them and ``root`` (a sub-project's README above its ``src/``), then those of its
+    documentation directories (:func:`_docs`)."""
     out = []
     root = os.path.normpath(root)
     wanted = {root}
@@ -68,6 +70,26 @@ def markdown_files(root: str, dirs: "Iterator[str]") -> List[str]:
         except OSError:
             continue
         out += [os.path.normpath(os.path.join(d, n)) for n in names if n.lower().endswith(".md")]
+    return out + _docs(root)
+
+
+DOCS_DIRS = ("docs", "doc", "documents", "documentation")  # where a project writes its guides' commands
+MAX_DOCS = 200  # Markdown files read from them at most
+
+
+def _docs(root: str) -> List[str]:
+    """The Markdown files of the project's documentation directories (``docs/``, ``documents/`` ... at its root,
+    and below them), whose guides give launch commands too; sorted, at most ``MAX_DOCS``."""
+    out: List[str] = []
+    for name in DOCS_DIRS:
+        top = os.path.join(root, name)
+        if not os.path.isdir(top):
+            continue
+        for d, dirs, files in os.walk(top):
+            dirs[:] = sorted(x for x in dirs if _walk_into(os.path.join(d, x), x, True))
+            out += [os.path.normpath(os.path.join(d, f)) for f in sorted(files) if f.lower().endswith(".md")]
+            if len(out) >= MAX_DOCS:
+                return out[:MAX_DOCS]
     return out
 
 

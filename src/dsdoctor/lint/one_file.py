@@ -87,9 +87,11 @@ def _make(path: str, kind: str, usage: Usage) -> Target:
 
         return script_target(path, usage)
     if kind == "ds_config":
-        from ..hjsondoc import read
+        from ..hjsondoc import parse, read
+        from .embedded import load
 
-        doc = read(path)
+        e = load(path) if "#L" in path else None
+        doc = parse(e.text, path) if e is not None else read(path)
         return Target(path, kind, doc.text, usage, doc)
     from .discover import _read
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import List, Optional, Set
+from typing import Dict, List, Optional, Set
 
+from .embedded import shown
 from .script.context import config_stage
 
 
@@ -30,6 +31,8 @@ class Recipe:
     off: str = ""  # not a launch: why the configs it names are not loaded (a Python config with deepspeed = False)
     # literal relative config paths of a shell launch that resolve nowhere (none where a ``cd`` went somewhere unknown)
     missing: List[str] = field(default_factory=list)
+    # config -> {key path: "script:line"}: keys the entry script sets in code in the config it loads (code_filled.py)
+    filled: Dict[str, Dict[str, str]] = field(default_factory=dict)
 
     @property
     def deepspeed(self) -> bool:
@@ -39,7 +42,8 @@ class Recipe:
 
 def resolve(ref: str, recipe: str, root: str) -> Optional[str]:
     """The existing file ``ref`` names, from the recipe's directory, then its parents up to ``root``, then
-    ``root``; None when none exists."""
+    ``root`` (also where ``ref`` starts with the name of the project's own directory: a script run from the
+    checkout's parent, ``SEED-X/configs/x.yaml``); None when none exists."""
     if not ref or "$" in ref:
         return None
     if os.path.isabs(ref):
@@ -56,7 +60,13 @@ def resolve(ref: str, recipe: str, root: str) -> Optional[str]:
             break
         d = os.path.dirname(os.path.normpath(d)) or "."
     cand = os.path.normpath(os.path.join(root, ref))
-    return cand if os.path.isfile(cand) else None
+    if os.path.isfile(cand):
+        return cand
+    head, _, rest = os.path.normpath(ref).partition(os.sep)  # `PROJ/configs/x.json`, run from the checkout's parent
+    if rest and head == os.path.basename(os.path.realpath(root)):
+        cand = os.path.normpath(os.path.join(root, rest))
+        return cand if os.path.isfile(cand) else None
+    return None
 
 
 def settle_stage(r: Recipe) -> None:
@@ -66,4 +76,5 @@ def settle_stage(r: Recipe) -> None:
     for cfg in r.configs:
         st = config_stage(cfg)
         if st is not None and (r.stage is None or st == 3):
-            r.stage, r.stage_source = st, f"zero_optimization stage {st} in {cfg} ({r.where})"
+            r.stage, r.stage_source = st, f"zero_optimization stage {st} in {shown(cfg)} ({r.where})"
+

@@ -12,11 +12,15 @@ from .discover import _read
 from .recipe import Recipe, resolve, settle_stage
 from .script.context import accelerate_stage
 
-_YAML_DS = re.compile(r"^deepspeed\s*:\s*['\"]?([^'\"\s#]+)", re.M)
+_YAML_DS = re.compile(r"^deepspeed[ \t]*:[ \t]*['\"]?([^'\"\s#]+)", re.M)
 # a training YAML whose arguments sit in a section (``training_args:`` then an indented ``deepspeed: z3.json``):
 # indented, the key (``deepspeed`` or ``deepspeed_config``, never accelerate's ``deepspeed_config_file``) counts only
 # with a config file's name as its value
 _YAML_DS_NESTED = re.compile(r"^[ \t]+deepspeed(?:_config)?[ \t]*:[ \t]*['\"]?([^'\"\s#]+\.h?json)['\"]?[ \t]*(?:#.*)?$", re.M)
+_YAML_DS_BLOCK = re.compile(r"^[ \t]*deepspeed[ \t]*:[ \t]*(?:#.*)?$", re.M)  # a mapping follows: the config inline
+# a Hydra / OmegaConf YAML the script instantiates as accelerate's plugin (``_target_: accelerate.DeepSpeedPlugin``):
+# its ``hf_ds_config`` is the config file accelerate loads
+_YAML_PLUGIN = re.compile(r"^[ \t]*hf_ds_config[ \t]*:[ \t]*['\"]?([^'\"\s#]+\.h?json)['\"]?[ \t]*(?:#.*)?$", re.M)
 _YAML_ACC_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
 _YAML_KEY = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^#\n]*)", re.M)  # a top-level key and its inline value
@@ -24,14 +28,16 @@ _YAML_OFF = ("", "false", "no", "off", "null", "none", "~")  # "": a mapping or 
 
 
 def yaml_deepspeed(text: str) -> "Optional[re.Match[str]]":
-    """The ``deepspeed:`` key of a training YAML (top level, or in a section with a config file as its value)."""
-    return _YAML_DS.search(text) or _YAML_DS_NESTED.search(text)
+    """The ``deepspeed:`` key of a training YAML (top level, or in a section with a config file as its value, or
+    holding the config itself as a mapping: :mod:`.embedded`)."""
+    return _YAML_DS.search(text) or _YAML_DS_NESTED.search(text) or _YAML_DS_BLOCK.search(text)
 
 
 def training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
     """A YAML handed to the entry script: its top-level keys are options it sets (``load_in_4bit: true`` as
     ``--load_in_4bit``, as TRL's and similar parsers read ``--config``), and a ``deepspeed:`` key names a config (each
-    section's, in a YAML of named sections)."""
+    section's, in a YAML of named sections), or holds it inline (:mod:`.embedded`); so does the ``hf_ds_config`` of a
+    YAML instantiated as accelerate's ``DeepSpeedPlugin`` (Hydra's ``_target_``)."""
     text = _read(yaml)
     for k, v in _YAML_KEY.findall(text):
         v = v.strip().strip("'\"")
@@ -39,7 +45,11 @@ def training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
             r.flags.update((k, f"{k}={v}"))
     top = _YAML_DS.search(text)
     named = [top] if top is not None else list(_YAML_DS_NESTED.finditer(text))  # one per section of the YAML
+    plugin = _YAML_PLUGIN.search(text) if "DeepSpeedPlugin" in text else None
+    if plugin is not None:
+        named, r.flag_loaded_by = [plugin], r.flag_loaded_by or "accelerate"
     if not named:
+        _inline(r, yaml, text)
         return
     r.names_config = True
     r.flag_loaded_by = r.flag_loaded_by or "trainer"
@@ -47,6 +57,65 @@ def training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
         cfg = resolve(m.group(1), yaml, root) or resolve(m.group(1), path, root)
         if cfg is not None and cfg not in r.configs:
             r.configs.append(cfg)
+
+
+def _inline(r: Recipe, yaml: str, text: str) -> None:
+    """The configs written inline under the YAML's ``deepspeed:`` keys (:mod:`.embedded`), handed over as the
+    script loads the YAML."""
+    from . import embedded
+
+    for line in embedded.yaml_blocks(text):
+        cfg = embedded.name(os.path.normpath(yaml), line)
+        if embedded.load(cfg) is not None and cfg not in r.configs:
+            r.names_config = True  # how it is loaded: the code's (a dict to deepspeed.initialize or the Trainer)
+            r.configs.append(cfg)
+
+
+_ARGS_JSON_BYTES = 256 * 1024  # an arguments file is small; a data JSON handed to the script is not read
+
+
+def _args_json(path: str) -> "Optional[dict[str, object]]":
+    """The JSON object of an HF-arguments file (``HfArgumentParser.parse_json_file``) that names a ``deepspeed``
+    config; None for any other JSON (data, a model config) or one too large to be arguments."""
+    import json
+
+    try:
+        if os.path.getsize(path) > _ARGS_JSON_BYTES:
+            return None
+        text = _read(path)
+        if '"deepspeed"' not in text:
+            return None
+        data = json.loads(text)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("deepspeed"), str) else None
+
+
+def training_json(r: Recipe, path: str, launch: str, root: str) -> None:
+    """An HF-arguments JSON handed to the entry script (``train.py --train_args_file args.json``): its settings are
+    options the run sets, and its ``deepspeed`` names the config the Trainer loads."""
+    data = _args_json(path)
+    if data is None:
+        return
+    for k, v in data.items():
+        if v not in (None, False, 0, "") and not isinstance(v, (dict, list)):
+            r.flags.update((k, f"{k}={v}"))
+    r.names_config = True
+    r.flag_loaded_by = r.flag_loaded_by or "trainer"
+    ref = str(data["deepspeed"])
+    cfg = resolve(ref, path, root) or resolve(ref, launch, root)
+    if cfg is not None and cfg not in r.configs:
+        r.configs.append(cfg)
+
+
+def args_json_anywhere(ref: str, root: str) -> Optional[str]:
+    """The arguments JSON a README command names by a path that does not exist (``train/args/sft.json`` for
+    ``train/sft.json``): the one HF-arguments file of the project (:func:`_args_json`) with that file name."""
+    from .markdown import _index
+
+    name = os.path.basename(ref)
+    hits = [f for f in _index(os.path.normpath(root)) if os.path.basename(f) == name and _args_json(f) is not None]
+    return hits[0] if len(hits) == 1 else None
 
 
 def accelerate_yaml(r: Recipe, yaml: str, root: str, named: bool = True) -> None:

@@ -30,9 +30,12 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from typing import Collection, Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
+from . import embedded
+from .code_filled import filled_keys
 from .discover import _PY_CFG, _read, deepspeed_off, launch_world, off_note, trainer_field
+from .joined import joined_config
 from .launch.paths import path_envs
 from .launch.script_dir import script_dir
 from .launch.shell import VAR as _VAR
@@ -41,8 +44,9 @@ from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
 from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
 from .recipe import Recipe, resolve, settle_stage
-from .recipe_yaml import accelerate_yaml, python_config, training_yaml, yaml_deepspeed
+from .recipe_yaml import accelerate_yaml, args_json_anywhere, python_config, training_json, training_yaml, yaml_deepspeed
 from .script.context import config_stage
+from .sourced import invocations, sourced_assignments, sources
 
 _CFG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
 _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
@@ -53,6 +57,7 @@ _TORCH_LAUNCH = ("torch.distributed.run", "torch.distributed.launch")
 _BRANCHES = re.compile(r"(?:^|[;&|])[ \t]*(?:if|case)[ \t]", re.M)
 _CD = re.compile(r"(?:^|[;&|(])[ \t]*cd[ \t]+\S")
 _FALSE = ("false", "no")
+_INVOKES = re.compile(r"\.(?:sh|bash)\b")  # a README block that may run a project script
 _OVERRIDE = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*$")  # a config key overridden on the line: model.lr
 
 
@@ -75,12 +80,19 @@ def _launch_lines(text: str) -> str:
     return "\n".join(line if k else " " * len(line) for line, k in zip(lines, keep))
 
 
-def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: bool = False) -> List[Recipe]:
+def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: bool = False,
+                  args: Sequence[str] = (), invoker: str = "") -> List[Recipe]:
     """The launches of a shell script (or, ``readme``, a README code block starting at ``first_line`` of
     ``path``): one per launch line and distinct config, read per path through the script's branches
-    (:mod:`.launch.paths`: a config chosen in a branch meets the option values of its own paths only)."""
+    (:mod:`.launch.paths`: a config chosen in a branch meets the option values of its own paths only). The files
+    a script sources give their variables (:mod:`.sourced`; ``args``: the script's positional parameters, as the
+    command at ``invoker`` runs it)."""
     assigns = [(off, name, script_dir(text, off, path) or val) for off, name, val in assignments(text)]
+    if not readme and sources(text):
+        assigns = sorted(assigns + sourced_assignments(path, text, root, args, invoker), key=lambda a: a[0])
     writes = [(m.start(), m.group(1)) for m in _WRITE.finditer(text)]
+    docs = [(at, target, embedded.name(os.path.normpath(path), first))  # the configs it writes with a heredoc
+            for first, _, target, _, at in embedded.heredocs(text)] if "<<" in text and not readme else []
     out: List[Recipe] = []
     here = path  # paths resolve from its directory: the one a `cd` line moved to
     lost = False  # a `cd` went somewhere unknown: a path that does not resolve may still exist there
@@ -98,7 +110,8 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
         got: List[Recipe] = []
         for k, env in enumerate(envs):
             env = {**env, **cmd.env}
-            written = {_expand(t, env) for off, t in writes if off < cmd.start}
+            written: Dict[str, Optional[str]] = {_expand(t, env): None for off, t in writes if off < cmd.start}
+            written.update((_expand(t, env), cfg) for off, t, cfg in docs if off < cmd.start)
             line = first_line + text.count("\n", 0, cmd.start)
             for one in unwrap(_expanded(cmd, env)):  # srun / nohup / bash -c '...' run the launch inside them
                 if one.argv[0] == "cd":
@@ -173,7 +186,7 @@ def _inside(path: str, root: str) -> bool:
 
 
 def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str], readme: bool = False,
-             written: Collection[str] = ()) -> Optional[Recipe]:
+             written: Optional[Dict[str, Optional[str]]] = None) -> Optional[Recipe]:
     argv = cmd.argv
     prog = argv[0].rsplit("/", 1)[-1] if argv else ""
     launcher = cmd.launcher
@@ -200,7 +213,7 @@ def _entry(r: Recipe, argv: List[str], path: str, root: str, readme: bool = Fals
     for i, a in enumerate(argv[1:], 1):
         if a.endswith(".py"):
             r.entry = resolve(a, path, root)
-            if r.entry is None and readme:
+            if r.entry is None and (readme or os.path.isabs(a)):  # `$ROOT/Code/proj/src/train.py`: the writer's checkout
                 r.entry = resolve_anywhere(a, os.path.dirname(path), root)
             return i
         if a in ("-m", "--module") and i + 1 < len(argv) and argv[i + 1] not in _TORCH_LAUNCH:
@@ -211,9 +224,11 @@ def _entry(r: Recipe, argv: List[str], path: str, root: str, readme: bool = Fals
 
 
 def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = False,
-             written: Collection[str] = ()) -> None:
+             written: Optional[Dict[str, Optional[str]]] = None) -> None:
     """Configs, stage flags and training YAMLs among the entry script's arguments (``written``: the files the
-    script wrote before the launch: a config it generates is none of the project's files)."""
+    script wrote before the launch: a config it generates is none of the project's files; one it writes from a
+    heredoc is that heredoc's config, :mod:`.embedded`)."""
+    written = written or {}
     off: Set[str] = set()
     for i, a in enumerate(args):
         key, eq, val = a.partition("=")
@@ -231,14 +246,24 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             r.names_config = True
             r.flag_loaded_by = r.flag_loaded_by or ("deepspeed" if key == "--deepspeed_config" else "trainer")
             if val in written:
+                made = written[val]
+                if made is not None and made not in r.configs:
+                    r.configs.append(made)
+                    r.arg_configs.add(made)
                 continue
             cfg = resolve(val, path, root)
+            if cfg is None and r.entry is not None:  # joined onto a directory of the entry script's own
+                cfg = joined_config(r.entry, key[2:].replace("-", "_"), val, root)
             if cfg is None and readme:  # a README: beside the entry script it names, else the one such file
                 cfg = (resolve(val, r.entry, root) if r.entry else None) or \
                     resolve_anywhere(val, os.path.dirname(path), root)
             if cfg is not None and cfg not in r.configs:
                 r.configs.append(cfg)
                 r.arg_configs.add(cfg)
+                if r.entry is not None:
+                    keys = filled_keys(r.entry, key[2:].replace("-", "_"))
+                    if keys:
+                        r.filled[cfg] = {k: f"{r.entry}:{line}" for k, line in keys}
             elif cfg is None and val.endswith(".json") and not readme and _literal(val):
                 r.missing.append(val)
         elif _STAGE_FLAG.match(key) and val.isdigit():
@@ -252,6 +277,10 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             if c is not None:
                 python_config(r, c)
                 _overrides(r, args[i + 1:], off)
+        elif a.endswith(".json") and not a.startswith("-") and not (i and args[i - 1] in _CFG_FLAGS):
+            j = resolve(a, path, root) or (args_json_anywhere(a, root) if readme else None)
+            if j is not None:
+                training_json(r, j, path, root)
     r.flags -= off
     settle_stage(r)
 
@@ -319,11 +348,30 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
 
 
 def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:
-    """Every recipe of the project under ``root`` (``kinds``: the files lint found, path -> kind)."""
+    """Every recipe of the project under ``root`` (``kinds``: the files lint found, path -> kind). A script that
+    sources a file its command line names is read once per command of the project that runs it with one
+    (:mod:`.sourced`), else as it stands."""
     out: List[Recipe] = []
+    mds = markdown_files(root, (os.path.dirname(p) or "." for p in kinds))
+    calls = _calls(root, kinds, mds)
     for path, kind in sorted(kinds.items()):
         if kind in ("shell", "accelerate", "python") and os.path.isfile(path):
-            out += file_recipes(path, kind, root)
-    for md in markdown_files(root, (os.path.dirname(p) or "." for p in kinds)):
+            if path in calls:
+                text = _read(path)
+                out += [r for where, args in calls[path] for r in shell_recipes(path, text, root, args=args,
+                                                                                 invoker=where.rsplit(":", 1)[0])]
+            else:
+                out += file_recipes(path, kind, root)
+    for md in mds:
         out += file_recipes(md, "markdown", root)
     return out
+
+
+def _calls(root: str, kinds: Dict[str, str], mds: List[str]) -> Dict[str, List[Tuple[str, List[str]]]]:
+    """The commands of the project's shell scripts and README code blocks that run a script sourcing a file its
+    command line names (:func:`.sourced.invocations`)."""
+    files = [(p, _read(p), 1) for p, k in sorted(kinds.items()) if k == "shell" and os.path.isfile(p)]
+    files = [f for f in files if "." in f[1]]
+    for md in mds:
+        files += [(md, block, start) for start, block in code_blocks(_read(md), _INVOKES)]
+    return invocations(files, root)

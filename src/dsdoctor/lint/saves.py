@@ -1,11 +1,13 @@
-"""Where a Python file calls a model save (for the project model, lint/launched.py: does a launch save?)."""
+"""Where a Python file calls a model save (for the project model, lint/launched.py: does a launch save?), and
+where the project consolidates ZeRO checkpoints with zero_to_fp32.py."""
 
 from __future__ import annotations
 
+import os
 import re
-from typing import List, Optional
+from typing import Dict, List, Optional
 
-from .discover import _PY_SAVE
+from .discover import _PY_SAVE, _read
 
 _DEF = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)")
 _SAVE_METHODS = {"save_model", "_save", "save_pretrained", "save_16bit_model"}
@@ -39,3 +41,19 @@ def save_lines(text: str) -> List[int]:
         if _owner(lines, at) not in _SAVE_METHODS:
             out.append(at + 1)
     return out
+
+
+_ZERO_TO_FP32 = re.compile(r"\bzero_to_fp32\b")
+
+
+def zero_to_fp32(root: str, kinds: Dict[str, str]) -> str:
+    """The first README or shell script of the project (``kinds``: its files) that runs or names zero_to_fp32.py
+    (``Found.zero_to_fp32``), "" when none: the project's workflow consolidates the ZeRO checkpoint a save writes
+    when 16-bit gathering is off."""
+    from .markdown import markdown_files
+
+    shells = sorted(p for p, k in kinds.items() if k == "shell")
+    for path in [*markdown_files(root, (os.path.dirname(p) or "." for p in kinds)), *shells]:
+        if _ZERO_TO_FP32.search(_read(path)):
+            return path
+    return ""

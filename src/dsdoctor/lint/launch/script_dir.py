@@ -1,5 +1,7 @@
 """The script's own directory, as a shell script computes it: ``DIR=$(cd "$(dirname "$0")"; pwd)``,
-``DIR=$(dirname "${BASH_SOURCE[0]}")``, ``DIR=$(dirname $(realpath $0))/..``.
+``DIR=$(dirname "${BASH_SOURCE[0]}")``, ``DIR=$(dirname $(realpath $0))/..``; and its own path,
+``SELF=$(realpath $BASH_SOURCE)`` (a later ``$(dirname $SELF)`` is evaluated where the value is expanded:
+:func:`.shell.expand`).
 
 Launch scripts name their entry and config from that directory so that they run from any working directory; the
 value is the script's directory (a parent for each further ``dirname``), with the path written after the
@@ -42,14 +44,16 @@ def script_dir(text: str, offset: int, script: str) -> Optional[str]:
     if _WORD.sub("", bare.replace("/..", " ")).strip():
         return None  # a path or a command word the idiom has not
     refs = [w for w in words if w.startswith("$")]  # the script's own path only: `$0`, `${BASH_SOURCE[0]}`
-    if not refs or any(not _SELF.fullmatch(w) for w in refs) or "dirname" not in words:
+    if not refs or any(not _SELF.fullmatch(w) for w in refs):
         return None
+    if "dirname" not in words and not {"realpath", "readlink"} & set(words):
+        return None  # the script's own path needs realpath / readlink; its directory, dirname
     if any(w not in _IDIOM for w in words if not w.startswith("$")):
         return None
     if tail and (not tail.startswith("/") or "$" in tail or " " in tail):
         return None
-    d = os.path.dirname(script) or "."
-    for _ in range(words.count("dirname") - 1 + ups):
+    d = os.path.normpath(script)
+    for _ in range(words.count("dirname") + ups):
         d = os.path.dirname(os.path.normpath(d)) or "."
     return os.path.normpath(d + tail)
 

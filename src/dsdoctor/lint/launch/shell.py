@@ -3,6 +3,7 @@ assignments (``export K=V`` / ``K=V cmd``), and the argv of deepspeed / torchrun
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -14,11 +15,12 @@ LAUNCHERS = ("deepspeed", "torchrun", "accelerate")
 VAR = re.compile(r"\$\{([A-Za-z_]\w*)(?::?-([^}]*))?\}|\$([A-Za-z_]\w*)")  # $X, ${X}, ${X:-default}
 
 
-# a value may be quoted over several lines (``OPTS=" \\`` then one option a line, ``"`` to close)
+# a value may be quoted over several lines (``OPTS=" \\`` then one option a line, ``"`` to close); a command
+# substitution is one word (``DIR=$(dirname $SELF)``)
 # (also after `then` / `else` / `do` / a case arm's `pat)`, or `;` / `&&` / `||` on the line)
 _ASSIGN_LINE = re.compile(r"(?:^[ \t]*(?:[^\s()=$;]+\)[ \t]*)?|(?:;|&&|\|\|)[ \t]*)(?:(?:then|else|do)[ \t]+)?"
                      r"(?:export[ \t]+|local[ \t]+|declare[ \t]+)?([A-Za-z_]\w*)="
-                     r"((?:\"(?:[^\"\\]|\\[\s\S])*\"|'[^']*'|[^\s\"';])*)", re.M)
+                     r"((?:\"(?:[^\"\\]|\\[\s\S])*\"|'[^']*'|\$\((?:[^()\n]|\([^()\n]*\))*\)|[^\s\"';])*)", re.M)
 
 
 def assignments(text: str) -> List[Tuple[int, str, str]]:
@@ -34,16 +36,23 @@ def assignments(text: str) -> List[Tuple[int, str, str]]:
     return out
 
 
+_DIRNAME = re.compile(r"\$\(dirname[ \t]+([\"']?)([^\s\"'$`()]+)\1[ \t]*\)")
+
+
 def expand(tok: str, env: Dict[str, str]) -> str:
     """``tok`` with the variables ``env`` holds substituted (``${X:-default}``: the default when X is unset); others
-    left as they are."""
+    left as they are. A ``$(dirname PATH)`` whose path is then written out is evaluated (``$(dirname
+    $SCRIPT_PATH)`` once ``SCRIPT_PATH`` is known)."""
     def one(m: "re.Match[str]") -> str:
         name = m.group(1) or m.group(3)
         if name in env:
             return env[name]
         return m.group(2) if m.group(2) is not None else m.group(0)
 
-    return VAR.sub(one, tok)
+    out = VAR.sub(one, tok)
+    if "$(dirname" in out:
+        out = _DIRNAME.sub(lambda m: posixpath.dirname(posixpath.normpath(m.group(2))) or ".", out)
+    return out
 
 
 @dataclass

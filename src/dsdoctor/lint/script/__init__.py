@@ -163,7 +163,9 @@ def _scoped(path: str, usage: Usage, source: str) -> Tuple[Optional[bool], str]:
     for cfg in files:
         if in_scope(path, cfg):
             return True, source if cfg in source else f"ZeRO stage 3 in {cfg}"
-    return None, (f"ZeRO stage 3 only in {usage.zero3_files[0]}, a config of another directory; no launch of the "
+    from ..embedded import shown
+
+    return None, (f"ZeRO stage 3 only in {shown(usage.zero3_files[0])}, a config of another directory; no launch of the "
                   "project runs this file under ZeRO-3")
 
 
@@ -237,7 +239,8 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
     if passed is None and not c.reached and not c.asked:
         passed = set()  # no ZeRO-3 launch reaches the file: none sets an option, so an option's branch is conditional
     if passed is not None and c.zero3 and node is not None and (severity or rule.severity) != Severity.INFO:
-        from .flags import BY_SOURCE, GATED, gating_flag
+        from .flags import BY_SOURCE, GATED
+        from .flags_gating import gating_flag
 
         cache = t.extra.setdefault("flag_gates", {})
         line, col = t.linecol(pos)  # libcst's columns (the gates') are 0-based

@@ -26,9 +26,12 @@ def accelerate_stage(text: str) -> Optional[int]:
 
 
 def config_stage(path: str) -> Optional[int]:
-    """``zero_optimization.stage`` of a ds_config file (None: unreadable or not set)."""
+    """``zero_optimization.stage`` of a ds_config file, or of a config embedded in another file
+    (:mod:`..embedded`); None: unreadable or not set."""
     if not os.path.isfile(path):
-        return None
+        from ..embedded import stage
+
+        return stage(path) if "#L" in path else None
     from ...hjsondoc import read
 
     try:
@@ -84,7 +87,10 @@ def project_zero3(kinds: Dict[str, str], read: "object") -> Tuple[Optional[bool]
     first = next(((path, kind) for path, kind, stage in stages if stage == 3), None)
     if first is not None:
         path, kind = first
-        return True, f"zero_optimization stage 3 in {path}" if kind == "ds_config" else f"ZeRO stage 3 in {path}", threes
+        from ..embedded import shown
+
+        return True, f"zero_optimization stage 3 in {shown(path)}" if kind == "ds_config" else \
+            f"ZeRO stage 3 in {path}", threes
     if os.environ.get("ACCELERATE_DEEPSPEED_ZERO_STAGE") == "3":
         return True, "ACCELERATE_DEEPSPEED_ZERO_STAGE=3 in the environment", threes
     seen = [stage for _, _, stage in stages if stage is not None]

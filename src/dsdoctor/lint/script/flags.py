@@ -30,6 +30,7 @@ import libcst as cst
 
 from ... import names as N
 from ...knowledge import trl as TRL
+from ..entry_options import EVERY
 from .dataflow import dotted
 from .walk import walk
 
@@ -125,7 +126,10 @@ def _literals(test: Any) -> List[str]:
 def is_open(flag: str, passed: Set[str], defaults: Optional[Dict[str, str]] = None) -> bool:
     """Does a launch passing ``passed`` (``bits``, and ``bits=16`` where it gives a value) turn on the option test
     ``flag`` (``bits``, or ``bits=4|8``: only those values; ``exp=!no``: any value but the option's default
-    ``no``, which ``defaults``, the code the launch runs, must declare: else it is open)?"""
+    ``no``, which ``defaults``, the code the launch runs, must declare: else it is open; ``-deepspeed``: the
+    option left out, closed where every launch passes it, ``+deepspeed`` in ``passed``)?"""
+    if flag.startswith("-"):
+        return EVERY + flag[1:] not in passed
     if "!=" in flag:
         name, _, lit = flag.partition("!=")
         if name in passed:
@@ -141,6 +145,8 @@ def is_open(flag: str, passed: Set[str], defaults: Optional[Dict[str, str]] = No
 
 def shown(flag: str) -> str:
     """``bits=4|8`` as a reader writes the option: ``bits 4/8``."""
+    if flag.startswith("-"):
+        return f"{flag[1:]} left out"
     if "!=" in flag:
         name, _, lit = flag.partition("!=")
         return f"{name} other than {lit} (its default)"
@@ -159,8 +165,29 @@ def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None) -> 
         return _alts(value) if ops and lits else []
     if isinstance(value, cst.IfExp) and isinstance(value.orelse, cst.Name) and value.orelse.value in ("None", "False"):
         return _alts(value.test, optional)
+    if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.And):  # false unless each side holds
+        return _value_flags(value.left, optional) + _value_flags(value.right, optional)  # (``hasattr(a, "x") and ...``)
     got = _optional_call(value)
     return [got] if got else []
+
+
+_QUANTIZING = ("load_in_4bit", "load_in_8bit")
+
+
+def _quantizes_with(call: Any, optional: Dict[str, Set[str]]) -> Set[str]:
+    """The options a quantization config call (``BitsAndBytesConfig(load_in_4bit=args.bits == 4, ...)``)
+    quantizes with: every ``load_in_4bit`` / ``load_in_8bit`` it passes is set only with one of them (none passed:
+    nothing; a ``**kwargs``: unknown)."""
+    if dotted(call.func).split(".")[-1] != "BitsAndBytesConfig" or any(a.star for a in call.args):
+        return set()
+    keys = [a for a in call.args if a.keyword is not None and a.keyword.value in _QUANTIZING]
+    out: Set[str] = set()
+    for a in keys:
+        alts = _value_flags(a.value, optional)
+        if len(alts) != 1:
+            return set()
+        out |= alts[0]
+    return out
 
 
 def option_gates(src: Any) -> "Gates":
@@ -206,10 +233,16 @@ def option_gates(src: Any) -> "Gates":
             ifs.pop()
 
         def visit_Call(self, node: Any) -> None:
-            flags = _optional_call(node)
+            flags = _optional_call(node) or _quantizes_with(node, here())
             if flags:
                 r = src.positions[node]
                 out.append(((r.start.line, r.start.column), (r.end.line, r.end.column), flags))
+
+        def visit_DictElement(self, node: Any) -> None:  # ``{"load_in_8bit": args.bits == 8}``: as a keyword
+            if isinstance(node.key, cst.SimpleString):
+                r = src.positions[node]
+                out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags)
+                           for flags in _value_flags(node.value, here()))
 
         def visit_If(self, node: Any) -> None:
             alts = _alts(node.test, here())
@@ -218,6 +251,10 @@ def option_gates(src: Any) -> "Gates":
                 alts = [f for f in [params.get((id(stack[-1]), node.test.value), set())] if f]
             body = src.positions[node.body]
             out.extend(((body.start.line, 0), (body.end.line, _EOL), flags) for flags in alts)
+            if isinstance(node.orelse, cst.Else) and len(alts) == 1 and len(alts[0]) == 1 and \
+                    "=" not in next(iter(alts[0])) and isinstance(node.test, cst.Attribute):  # `else` of `if args.x:`
+                where = src.positions[node.orelse]
+                out.append(((where.start.line, 0), (where.end.line, _EOL), {"-" + next(iter(alts[0]))}))
             other = _not_default(node.test)
             if other is not None and (other[1] or node.orelse is not None):
                 where = src.positions[node.body if other[1] else node.orelse]
@@ -340,60 +377,6 @@ def _param_options(module: Any) -> Dict[Tuple[int, str], Set[str]]:
     return out
 
 
-def def_gates(src: Any, gates: "Gates", taken: Optional[Set[str]]) -> "Gates":
-    """(first line, last line, options) of every top-level function or class that the file names only inside
-    option gates (``if model_args.use_lora: trainer.add_callback(SavePeftModelCallback)``): its code runs only with
-    one of those options. ``taken``: the names other modules of the launch take from this file (those may run
-    without the option; None: any name, so no function is gated so)."""
-    if taken is None:
-        return []
-    refs: Dict[str, List[Pos]] = {}
-    tops = {stmt.name.value: stmt for stmt in src.module.body if isinstance(stmt, (cst.FunctionDef, cst.ClassDef))}
-    skip = {id(t.name) for t in tops.values()}  # the definitions' own names, attributes, keywords: no uses
-    for node in src.positions:
-        if isinstance(node, cst.Attribute):
-            skip.add(id(node.attr))
-        elif isinstance(node, cst.Arg) and node.keyword is not None:
-            skip.add(id(node.keyword))
-    for node, r in src.positions.items():
-        if isinstance(node, cst.Name) and node.value in tops and id(node) not in skip:
-            refs.setdefault(node.value, []).append((r.start.line, r.start.column))
-    out: Gates = []
-    for name, where in refs.items():
-        if name in taken:
-            continue
-        flags: Set[str] = set()
-        for pos in where:
-            hold = next((f for start, end, f in gates if start <= pos < end), None)
-            if hold is None:
-                break
-            flags |= hold
-        else:
-            r = src.positions[tops[name]]
-            out.append(((r.start.line, 0), (r.end.line, _EOL), flags))
-    return out
-
-
 _EOL = 10**9
 Pos = Tuple[int, int]  # (1-based line, 0-based column)
 Gates = List[Tuple[Pos, Pos, Set[str]]]
-
-
-def gating_flag(src: Any, where: List[Pos], passed: Set[str], cache: Dict[str, Gates],
-                kind: str = "gates", taken: Optional[Set[str]] = None,
-                defaults: Optional[Dict[str, str]] = None) -> Optional[str]:
-    """The option (none of ``passed``) whose ``if`` body or argument (``kind`` "gates"), or whose gates hold every
-    use of the top-level function or class (``kind`` "defs", :func:`def_gates`), holds every one of ``where``;
-    None when none does. Several options of one gate read "a or --b"."""
-    if "gates" not in cache:
-        cache["gates"] = option_gates(src)
-    if kind == "defs" and "defs" not in cache:
-        cache["defs"] = def_gates(src, cache["gates"], taken)
-    found: Optional[str] = None
-    for pos in where:
-        hit = [" or --".join(shown(x) for x in sorted(f)) for start, end, f in cache[kind]
-               if start <= pos < end and not any(is_open(x, passed, defaults) for x in f)]
-        if not hit:
-            return None
-        found = found or hit[0]
-    return found

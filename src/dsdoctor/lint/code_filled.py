@@ -1,0 +1,83 @@
+"""Config keys the launch's script sets in code before handing the config over.
+
+A script that reads the config its option names (``ds_config = json.load(open(os.path.join(ROOT, ...,
+args.deepspeed_config)))``) and assigns into it (``ds_config["scheduler"]["params"] = {...}``) replaces what the file
+says there: an ``"auto"`` it fills, a batch size it computes. A finding on such a key (or under it) is about text
+DeepSpeed never sees as written: it is ``info``, saying where the code sets it. Read with regular expressions on the
+script that reads the option: the loaded name must come from the option (directly or through a variable assigned
+from it), so a data JSON the script also reads is none.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+
+from .discover import _read
+
+if TYPE_CHECKING:
+    from ..hjsondoc import Node
+    from .rule import Hit
+
+_LOAD = re.compile(r"^[ \t]*(\w+)[ \t]*=[ \t]*h?json\.load\([ \t]*open\([ \t]*([^,)]+)", re.M)
+_KEY = re.compile(r"\[\s*[\"']([^\"'\]]+)[\"']\s*\]")
+
+
+def filled_keys(script: str, option: str) -> List[Tuple[str, int]]:
+    """(dotted key path, line) of each key ``script`` assigns in the config it loads from ``--option``."""
+    text = _read(script)
+    if option not in text or "json.load" not in text:
+        return []
+    attr = re.compile(r"\b\w+\." + re.escape(option) + r"\b")
+    from_option = {m.group(1) for m in re.finditer(r"^[ \t]*(\w+)[ \t]*=[^=\n][^\n]*$", text, re.M)
+                   if attr.search(m.group(0))}
+    out: List[Tuple[str, int]] = []
+    for m in _LOAD.finditer(text):
+        arg = m.group(2).strip()
+        if not (attr.search(arg) or arg in from_option):
+            continue
+        var = re.escape(m.group(1))
+        for k in re.finditer(r"\b" + var + r"((?:\[\s*[\"'][^\"'\]]+[\"']\s*\])+)[ \t]*=(?!=)", text[m.end():]):
+            path = ".".join(_KEY.findall(k.group(1)))
+            out.append((path, text.count("\n", 0, m.end() + k.start()) + 1))
+    return out
+
+
+def _key_at(root: "Node", start: int, end: int, prefix: str = "") -> Optional[str]:
+    """The dotted path of the innermost member whose key starts in [start, end) (the finding's place)."""
+    for m in root.members:
+        path = f"{prefix}.{m.key}" if prefix else m.key
+        if m.value.kind == "object" and m.value.start <= start < m.value.end:
+            got = _key_at(m.value, start, end, path)
+            if got is not None:
+                return got
+        if start <= m.start < end:
+            return path
+    return None
+
+
+def soften(hits: "List[Hit]", path: str, text: str, root: "Optional[Node]", filled: Dict[str, str]) -> "List[Hit]":
+    """Errors and warnings of the config ``path`` on a key the launch's script sets in code (``filled``: key path
+    -> where) are info, saying so."""
+    if root is None or root.kind != "object" or not filled:
+        return hits
+    from dataclasses import replace
+
+    from ..model import Severity
+    from .rule import Hit
+
+    starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+    out = []
+    for h in hits:
+        f = h.finding
+        if f.path == path and f.line and f.severity in (Severity.ERROR, Severity.WARNING) and f.line <= len(starts):
+            end = starts[f.line] if f.line < len(starts) else len(text)
+            at = starts[f.line - 1] + max((f.col or 1) - 1, 0)
+            key = _key_at(root, at, at + 1) or _key_at(root, starts[f.line - 1], end)
+            got = next(((k, w) for k, w in filled.items() if key is not None and (key == k or key.startswith(k + "."))),
+                       None)
+            if got is not None:
+                h = Hit(replace(f, severity=Severity.INFO, title=f"{f.title} (the launch's script sets {got[0]} in "
+                                                                  f"code before it hands the config over: {got[1]})"))
+        out.append(h)
+    return out

@@ -1,0 +1,65 @@
+"""Which option gate holds a finding (:mod:`.flags` builds the gates): the ``if`` bodies and arguments set only with
+an option none of the file's ZeRO-3 launches passes, and the top-level functions or classes the file uses only
+inside such gates."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Set
+
+import libcst as cst
+
+from .flags import _EOL, Gates, Pos, is_open, option_gates, shown
+
+
+def def_gates(src: Any, gates: "Gates", taken: Optional[Set[str]]) -> "Gates":
+    """(first line, last line, options) of every top-level function or class that the file names only inside
+    option gates (``if model_args.use_lora: trainer.add_callback(SavePeftModelCallback)``): its code runs only with
+    one of those options. ``taken``: the names other modules of the launch take from this file (those may run
+    without the option; None: any name, so no function is gated so)."""
+    if taken is None:
+        return []
+    refs: Dict[str, List[Pos]] = {}
+    tops = {stmt.name.value: stmt for stmt in src.module.body if isinstance(stmt, (cst.FunctionDef, cst.ClassDef))}
+    skip = {id(t.name) for t in tops.values()}  # the definitions' own names, attributes, keywords: no uses
+    for node in src.positions:
+        if isinstance(node, cst.Attribute):
+            skip.add(id(node.attr))
+        elif isinstance(node, cst.Arg) and node.keyword is not None:
+            skip.add(id(node.keyword))
+    for node, r in src.positions.items():
+        if isinstance(node, cst.Name) and node.value in tops and id(node) not in skip:
+            refs.setdefault(node.value, []).append((r.start.line, r.start.column))
+    out: Gates = []
+    for name, where in refs.items():
+        if name in taken:
+            continue
+        flags: Set[str] = set()
+        for pos in where:
+            hold = next((f for start, end, f in gates if start <= pos < end), None)
+            if hold is None:
+                break
+            flags |= hold
+        else:
+            r = src.positions[tops[name]]
+            out.append(((r.start.line, 0), (r.end.line, _EOL), flags))
+    return out
+
+
+def gating_flag(src: Any, where: List[Pos], passed: Set[str], cache: Dict[str, Gates],
+                kind: str = "gates", taken: Optional[Set[str]] = None,
+                defaults: Optional[Dict[str, str]] = None) -> Optional[str]:
+    """The option (none of ``passed``) whose ``if`` body or argument (``kind`` "gates"), or whose gates hold every
+    use of the top-level function or class (``kind`` "defs", :func:`def_gates`), holds every one of ``where``;
+    None when none does. Several options of one gate read "a or --b"."""
+    if "gates" not in cache:
+        cache["gates"] = option_gates(src)
+    if kind == "defs" and "defs" not in cache:
+        cache["defs"] = def_gates(src, cache["gates"], taken)
+    found: Optional[str] = None
+    for pos in where:
+        hit = [" or --".join(shown(x) for x in sorted(f)) for start, end, f in cache[kind]
+               if start <= pos < end and not any(is_open(x, passed, defaults) for x in f)]
+        if not hit:
+            return None
+        found = found or hit[0]
+    return found

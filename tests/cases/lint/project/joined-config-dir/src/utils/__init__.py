@@ -1,0 +1,1 @@
+from src.utils.paths import RESOURCE_DIR  # noqa: F401
