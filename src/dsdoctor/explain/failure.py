@@ -55,6 +55,7 @@ from typing import List, Optional, Pattern, Sequence, Tuple
 
 from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
+from ..knowledge import distributed as K_DIST
 from .raiser import library
 
 EXCEPTION = "exception"  # an exception line (a traceback's, or one written alone / in prose)
@@ -152,11 +153,14 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     # the loss logged as nan / inf: the Trainer's dict ({'loss': nan}), a loop's "loss=nan" / "loss: nan"
     (DIVERGED, ("nan", "inf", "NaN"),
      re.compile(r"(?<![\w.])['\"]?(?:[A-Za-z]\w{0,30}_)?loss['\"]?\s{0,2}[:=]\s{0,2}['\"]?[-+]?(?i:nan|inf)\b")),
-    # the shell's report of a command it cannot find: bash (interactive, or a script's "x.sh: line 3: "), dash, zsh
+    # the shell's report of a command it cannot find: bash (interactive, or a script's "x.sh: line 3: "), zsh, and dash
+    # (Debian / Ubuntu's /bin/sh): "/bin/sh: 1: X: not found" (sh -c: os.system, subprocess shell=True), a script it
+    # runs: "run.sh: 42: X: not found" (dash 0.5.12), "run.sh: 42: run.sh: X: not found" (older dash prints the
+    # script's name twice)
     (MISSING, ("command not found", ": not found"),
      re.compile(r"(?:^|[\s\]:-])(?:\S{0,200}: line \d{1,6}: |bash: |sh: )(?P<bash>[\w./+-]{1,200}): command not found\s*$|"
-                r"^/bin/sh: \d{1,6}: (?P<dash>[\w./+-]{1,200}): not found\s*$|\bzsh: command not found: "
-                r"(?P<zsh>[\w./+-]{1,200})\s*$")),
+                r"^%s(?P<dash>[\w./+-]{1,200}): not found\s*$|\bzsh: command not found: "
+                r"(?P<zsh>[\w./+-]{1,200})\s*$" % K_DIST.DASH_PREFIX)),
     # torchelastic's agent restarting a worker group it saw fail (a worker exited non-zero, or failed its health check):
     # "[default] Worker group FAILED. 3/3 attempts left; will restart worker group" (torch 2.0.0-2.9.1
     # torch/distributed/elastic/agent/server/api.py SimpleElasticAgent._invoke_run; logged, not raised)
