@@ -85,6 +85,17 @@ def _nccl_library(s: Seen, f: LogFacts) -> Advice:
 
 
 def _visible_devices(s: Seen, f: LogFacts) -> Advice:
+    host, slot = s.groups.get("host", ""), s.groups.get("slot", "")
+    if host and host != "localhost" and slot:  # a named host's slots come from its hostfile line, not from its GPUs
+        return Advice(f"The launcher was asked for slot {slot} on host {host}, but the hostfile gives {host} fewer "
+                      f"slots: `slots=N` declares GPUs 0..N-1 of that host", "",
+                      [code_fix(f"Declare every GPU of {host} in the hostfile, and choose the GPUs with --include",
+                                f"{host} slots=<GPUs on {host}>   # in the hostfile; then: deepspeed --hostfile hostfile "
+                                f"--include {host}:{slot},...",
+                                reason="--include picks among the slots the hostfile declares; slots=N is a count from "
+                                       "GPU 0, not the number of GPUs you want to use"),
+                       code_fix("Or leave the hostfile as it is and choose slots below its count",
+                                f"deepspeed --hostfile hostfile --include {host}:0,1 train.py ...")])
     return Advice("The GPUs the launcher or a rank asked for do not match the GPUs that are visible", "",
                   [code_fix("With the deepspeed launcher, choose GPUs with --include, not CUDA_VISIBLE_DEVICES",
                             "unset CUDA_VISIBLE_DEVICES; deepspeed --include localhost:0,2 train.py",
@@ -234,20 +245,25 @@ SPECS: Tuple[Cause, ...] = (
     _visible_devices,
     Docs(
         what="The GPUs a launcher or a rank tries to use are not the ones visible: `No slot 'N' specified on host "
-              "'localhost'` from the deepspeed launcher, or `CUDA error: invalid device ordinal` from "
-              "`torch.cuda.set_device`.",
-        why="The deepspeed launcher turns `CUDA_VISIBLE_DEVICES` into `--include` but its slots are the visible GPUs "
-              "renumbered from 0, so `CUDA_VISIBLE_DEVICES=1` asks for a slot 1 that does not exist. Starting more "
-              "ranks per node than visible GPUs makes local rank N call `set_device(N)` on a GPU it cannot see.",
+              "'localhost'` from the deepspeed launcher (or a hostfile's host), or `CUDA error: invalid device "
+              "ordinal` from `torch.cuda.set_device`.",
+        why="The deepspeed launcher's slots of a host are 0..n-1: n is its hostfile line's `slots=n`, or without a "
+              "hostfile the local GPUs it sees. It turns `CUDA_VISIBLE_DEVICES` into `--include`, but the visible GPUs "
+              "are renumbered from 0, so `CUDA_VISIBLE_DEVICES=1` asks for a slot 1 that does not exist; a hostfile "
+              "that declares `worker-1 slots=2` for a 4-GPU host has no slot 2 for `--include worker-1:2,3`. Starting "
+              "more ranks per node than visible GPUs makes local rank N call `set_device(N)` on a GPU it cannot see.",
         fix="With the deepspeed launcher choose GPUs with `--include localhost:0,2` (and unset "
-              "`CUDA_VISIBLE_DEVICES`); start at most as many ranks per node as visible GPUs "
-              "(`--num_gpus` / `--nproc-per-node`).",
+              "`CUDA_VISIBLE_DEVICES`); in a hostfile declare each host's GPU count (`slots=4`) and restrict with "
+              "`--include`; start at most as many ranks per node as visible GPUs (`--num_gpus` / `--nproc-per-node`).",
         examples=(log(N.CUDA_VISIBLE_DEVICES_MISMATCH, "`CUDA_VISIBLE_DEVICES=3 deepspeed train.py` on a 4-GPU node:",
                    "ValueError: No slot '3' specified on host 'localhost'\n"),),
         reads="log"),
     signatures=(
               msg(K.MSG_NO_SLOT, f"{RUNNER} parse_resource_filter (0.8.3-0.19.8)",
                   "ValueError: No slot '3' specified on host 'localhost'"),
+              rx(K.RX_NO_SLOT_RETYPED, "No slot ", f"{RUNNER} parse_resource_filter (0.8.3-0.19.8), the message "
+                 "retyped: quotes dropped, 'specified' misspelt",
+                 "No slot 2 specifed on host worker-1", "No slot 3 specified on host localhost."),
               msg(DK.MSG_VISIBLE_IGNORED, f"{RUNNER} main (0.6-0.19.8): the GPUs chosen on the command line replace "
                   "CUDA_VISIBLE_DEVICES",
                   "Detected CUDA_VISIBLE_DEVICES=2,3 but ignoring it because one or several of "
