@@ -80,6 +80,10 @@ def recheck(report: Report, sc: Scanner, diagnose: Callable[[Scanner], Report],
     hits = [h for i, (name, lines) in enumerate(listed) for h in raised_lines(lines, name, i)][:MAX_HITS]
     if not hits and len(listed) == 1:  # one log, all of it the launcher's start-up: the paste stops before any rank ran
         hits = launcher_only(listed[0][1], listed[0][0])
+        causes = [h for h in hits if h.name != FM.STARTUP]  # a hostfile shown that the launcher did not read
+        if causes:
+            sc.hits[causes[0].name] = causes
+            return diagnose(sc)
     if not hits and len(listed) == 1:  # one log that stops inside deepspeed.initialize's set-up
         hits = stops_in_setup(listed[0][1], listed[0][0])
     if not hits:
