@@ -38,7 +38,9 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
   traceback's call line (``❱ 217 │ return tensor.pin_memory()``: rich.traceback marks the line each frame was running
   with ``❱``, and prints it only in a traceback) when its boxed header was cut from the paste;
 - in a log that shows none of these, a line that is a message a library raises (the message index; a message one
-  release only logs does not count): ``explain/indexed_failures.py``, run only on that path;
+  release only logs does not count), or a line that is only a quoted sentence saying something is incompatible, not
+  supported, or must / cannot be (an application's guard message pasted without its class, :func:`quoted_guard`):
+  ``explain/indexed_failures.py``, run only on that path;
 - in such a log, all of it the DeepSpeed launcher's start-up (its command, the world info, no rank's output): the paste
   stops before the run did anything (``explain/startup.py``, on that path too), or a log that stops inside
   ``deepspeed.initialize``'s set-up (``explain/engine_init.py``, on that path too).
@@ -172,6 +174,23 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     (LAUNCHER, ("srun: error:", "CANCELLED AT"),
      re.compile(r"^srun: error: |\*\*\* (?:JOB|STEP) [\w.]{1,40} ON \S{1,200} CANCELLED AT")),
 )
+
+
+# a line that is only a quoted sentence (an application's own guard message pasted without its exception class,
+# ``'ZeRO3 is incompatible with LoRA when finetuning on base model.'``) saying what cannot be: read only in a log that
+# shows no other failure (``explain/indexed_failures.py``), and not when the message index knows it as logged
+_QUOTED = re.compile("^(?:> ?)?([`'\"\u201c\u2018])(?P<s>[A-Za-z][^`'\"\u201c\u201d\u2018\u2019]{14,400})"
+                     "[`'\"\u201d\u2019]\\s*$")
+_GUARD = re.compile(r"\b(?:(?:is|are) (?:incompatible|not (?:supported|compatible|allowed|implemented))|"
+                    r"(?:is|are) only supported|(?:cannot|can ?not|can't|must(?: not)?|should not|only supports?) [a-z]|"
+                    r"not supported\b|unsupported\b|incompatible with\b)", re.I)
+
+
+def quoted_guard(text: str) -> bool:
+    """``text`` (a cleaned, stripped line) is only a quoted sentence that says something is incompatible, not
+    supported, or must / cannot be: a guard's message (a ValueError's text) pasted in quotes without its class."""
+    m = _QUOTED.match(text)
+    return bool(m and " " in m.group("s").strip() and _GUARD.search(m.group("s")))
 
 
 def missing_command(text: str) -> str:

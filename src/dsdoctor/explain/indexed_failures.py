@@ -2,7 +2,8 @@
 no compiler error, no kill, ...), the lines whose text is a message a library *raises* (the message index,
 :mod:`dsdoctor.knowledge.messages`; messages only logged do not count) are failure evidence. People paste the
 message without its exception class (``No slot '2' specified on host 'work1'``), or the ``assert`` line of a
-traceback cut around it. Runs only on that path, over at most :data:`MAX_BYTES` of the log; so does the reading of a
+traceback cut around it; and a line that is only a quoted guard sentence (``failure.quoted_guard``: an application's
+``'X is incompatible with Y.'``). Runs only on that path, over at most :data:`MAX_BYTES` of the log; so does the reading of a
 P2P test's latency matrix (``p2p_test.py``)."""
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ def raised_lines(lines: Iterable[Tuple[int, bytes]], source: str, index: int = 0
         found = MI.lookup(text)[:20]
         raised = max((m.literal for m in found if _raised(m.message.kind) and not m.cut), default=0)
         logged = max((m.literal for m in found if not _raised(m.message.kind)), default=0)
-        # a message one release raises and another only logs (a warning that goes on) is no evidence
-        if raised >= MIN_LITERAL and raised > logged:
+        # a message one release raises and another only logs (a warning that goes on) is no evidence; a quoted guard
+        # sentence is, unless a library only logs it
+        if (raised >= MIN_LITERAL and raised > logged) or (FM.quoted_guard(text) and raised >= logged):
             out.append(Hit(FM.EXCEPTION, source, lineno, stream, text[:1000], order=index * (1 << 40) + lineno))
             if len(out) >= MAX_HITS:
                 break
