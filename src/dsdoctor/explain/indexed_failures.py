@@ -18,6 +18,7 @@ from .match import Hit, Scanner
 from .p2p_test import broken_p2p
 from .reader import Source, clean, open_binary
 from .startup import launcher_only
+from .uneven_ranks import uneven_batches
 
 MAX_BYTES = 8 << 20  # a no-failure log longer than this is not searched line by line
 MIN_LITERAL = 30  # literal characters of the template the line must show (a shorter match may be any text)
@@ -69,7 +70,8 @@ def _source_lines(src: Source) -> Iterator[Tuple[int, bytes]]:
 def recheck(report: Report, sc: Scanner, diagnose: Callable[[Scanner], Report],
             sources: Sequence[Tuple[str, Iterator[Tuple[int, bytes]]]]) -> Report:
     """``report`` again, when it answered ``no-failure``, with what only a line-by-line read shows: a P2P test's broken
-    latency matrix (:mod:`.p2p_test`, a cause), else the lines that show a raised library message (failure evidence),
+    latency matrix (:mod:`.p2p_test`, a cause), else ranks reporting different totals of batches (:mod:`.uneven_ranks`,
+    a cause), else the lines that show a raised library message (failure evidence),
     else a single log that holds only the launcher's start-up (:mod:`.startup`) or stops inside the engine's set-up
     (:mod:`.engine_init`); ``report`` when none is there."""
     if not report.findings or report.findings[0].name != N.NO_FAILURE:
@@ -78,6 +80,10 @@ def recheck(report: Report, sc: Scanner, diagnose: Callable[[Scanner], Report],
     p2p = [h for i, (name, lines) in enumerate(listed) for h in broken_p2p(lines, name, i)][:2]
     if p2p:  # a P2P test's latency matrix that shows broken peer writes: a cause, not only a failure
         sc.hits[N.NCCL_P2P_UNSUPPORTED] = p2p
+        return diagnose(sc)
+    uneven = next((u for i, (name, lines) in enumerate(listed) for u in [uneven_batches(lines, name, i)] if u), [])
+    if uneven:  # ranks that report different totals of batches for one loop: they will wait in unmatched collectives
+        sc.hits[N.UNEVEN_BATCHES_ACROSS_RANKS] = uneven
         return diagnose(sc)
     hits = [h for i, (name, lines) in enumerate(listed) for h in raised_lines(lines, name, i)][:MAX_HITS]
     if not hits and len(listed) == 1:  # one log, all of it the launcher's start-up: the paste stops before any rank ran

@@ -105,6 +105,24 @@ def _visible_devices(s: Seen, f: LogFacts) -> Advice:
                             reason="local rank N needs GPU N among the visible ones")])
 
 
+def _uneven(s: Seen, f: LogFacts) -> Advice:
+    what, counts = s.groups.get("what", "batch"), s.groups.get("counts", "")
+    return Advice(f"The ranks run different numbers of steps ({what}: {counts}): the rank with more waits alone in "
+                  "collectives the others never join, and the run hangs" if counts else
+                  "The ranks run different numbers of steps: the rank with more waits alone in collectives, and the "
+                  "run hangs", "",
+                  [code_fix("Give every rank the same number of batches: shard with a DistributedSampler",
+                            "sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank, drop_last=True)",
+                            "DataLoader(dataset, batch_size=bs, sampler=sampler, drop_last=True)",
+                            reason="it splits one dataset evenly (padding, or dropping the remainder with drop_last); "
+                                   "per-rank files or a filter applied per rank give uneven shards"),
+                   code_fix("Or stop every rank at the smallest count",
+                            "steps = torch.tensor(len(loader), device=device); "
+                            "dist.all_reduce(steps, op=dist.ReduceOp.MIN)   # then: for i, batch in zip(range(steps), loader)",
+                            reason="every step of a DeepSpeed engine is collectives all ranks must join; it has no "
+                                   "uneven-input Join as DDP does")])
+
+
 def _sigint_handler(s: Seen, f: LogFacts) -> Advice:
     return Advice("The deepspeed launcher's own signal handler crashed (NameError on kill_cmd) while stopping the run",
                   "",
@@ -292,6 +310,24 @@ SPECS: Tuple[Cause, ...] = (
                     "    active_resources = parse_inclusion_exclusion(resource_pool, args.include, args.exclude)\n",
                     code=re.escape(K.SRC_PARSE_INCLUSION))),
     yields=True),  # its launch warning is printed first: a later failure of the run is reported before it
+    cause(
+    N.UNEVEN_BATCHES_ACROSS_RANKS,
+    Severity.ERROR,
+    "The ranks report different numbers of batches: the run hangs in unmatched collectives",
+    _uneven,
+    Docs(
+        what="The ranks of a data-parallel run report different totals of batches (steps, iterations) for one loop "
+              "(`Rank = 2, Number of batches 8` where the others print 4, `len(train_loader) = 312` on one rank and "
+              "313 on another), and the run stops progressing.",
+        why="Every step of a DeepSpeed engine (and of DDP) is a set of collectives all ranks join: gradient "
+              "reduction, ZeRO-3's parameter gathers, the overflow check. A rank with more batches waits alone in its "
+              "next collective once the others have finished, until the NCCL timeout, if any. Shards made per rank "
+              "(a file per rank, a filter per rank, a dataset that is not split by a sampler) are uneven.",
+        fix="Give every rank the same number of batches: shard one dataset with a `DistributedSampler` (`drop_last` "
+              "or padding), or all-reduce the smallest count and stop every rank there.",
+        examples=(log(N.UNEVEN_BATCHES_ACROSS_RANKS, "Per-rank counts printed before a run that hangs:",
+                   "[rank0]: len(train_loader) = 312\n[rank1]: len(train_loader) = 312\n[rank2]: len(train_loader) = 304\n"),),
+        reads="log")),
     cause(
     N.LAUNCHER_SIGNAL_HANDLER_CRASH,
     Severity.ERROR,
