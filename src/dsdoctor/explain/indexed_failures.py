@@ -17,7 +17,7 @@ from .engine_init import stops_in_setup
 from .match import Hit, Scanner
 from .p2p_test import broken_p2p
 from .reader import Source, clean, open_binary
-from .startup import launcher_only
+from .startup import launcher_only, unread_hostfile
 from .uneven_ranks import uneven_batches
 
 MAX_BYTES = 8 << 20  # a no-failure log longer than this is not searched line by line
@@ -71,7 +71,8 @@ def recheck(report: Report, sc: Scanner, diagnose: Callable[[Scanner], Report],
             sources: Sequence[Tuple[str, Iterator[Tuple[int, bytes]]]]) -> Report:
     """``report`` again, when it answered ``no-failure``, with what only a line-by-line read shows: a P2P test's broken
     latency matrix (:mod:`.p2p_test`, a cause), else ranks reporting different totals of batches (:mod:`.uneven_ranks`,
-    a cause), else the lines that show a raised library message (failure evidence),
+    a cause) or a hostfile shown that the launcher did not read (:func:`.startup.unread_hostfile`, a cause), else the
+    lines that show a raised library message (failure evidence),
     else a single log that holds only the launcher's start-up (:mod:`.startup`) or stops inside the engine's set-up
     (:mod:`.engine_init`); ``report`` when none is there."""
     if not report.findings or report.findings[0].name != N.NO_FAILURE:
@@ -81,17 +82,14 @@ def recheck(report: Report, sc: Scanner, diagnose: Callable[[Scanner], Report],
     if p2p:  # a P2P test's latency matrix that shows broken peer writes: a cause, not only a failure
         sc.hits[N.NCCL_P2P_UNSUPPORTED] = p2p
         return diagnose(sc)
-    uneven = next((u for i, (name, lines) in enumerate(listed) for u in [uneven_batches(lines, name, i)] if u), [])
-    if uneven:  # ranks that report different totals of batches for one loop: they will wait in unmatched collectives
-        sc.hits[N.UNEVEN_BATCHES_ACROSS_RANKS] = uneven
-        return diagnose(sc)
+    for find in (uneven_batches, unread_hostfile):  # causes only a line-by-line read shows
+        found = next((u for i, (name, lines) in enumerate(listed) for u in [find(lines, name, i)] if u), [])
+        if found:
+            sc.hits[found[0].name] = found
+            return diagnose(sc)
     hits = [h for i, (name, lines) in enumerate(listed) for h in raised_lines(lines, name, i)][:MAX_HITS]
     if not hits and len(listed) == 1:  # one log, all of it the launcher's start-up: the paste stops before any rank ran
         hits = launcher_only(listed[0][1], listed[0][0])
-        causes = [h for h in hits if h.name != FM.STARTUP]  # a hostfile shown that the launcher did not read
-        if causes:
-            sc.hits[causes[0].name] = causes
-            return diagnose(sc)
     if not hits and len(listed) == 1:  # one log that stops inside deepspeed.initialize's set-up
         hits = stops_in_setup(listed[0][1], listed[0][0])
     if not hits:

@@ -112,13 +112,10 @@ def launcher_only(lines: Iterable[Tuple[int, bytes]], source: str, index: int = 
     from ``runner.py`` / ``launch.py``, more than :data:`MAX_LINES` lines). Lines above the launcher's first line are
     what the person pasted before its output (their words, the hostfile or config they used, the command): no rank
     runs before the launcher has printed, and a failure there would have answered already (this runs on no-failure
-    logs). When they show a hostfile of remote hosts and the runner found no hostfile, its warning comes too, as a
-    ``hostfile-not-found`` cause hit: the run started on this node only."""
+    logs)."""
     last: Optional[Tuple[int, str, str]] = None
-    unread: Optional[Tuple[int, str, str]] = None  # the runner's "Unable to find hostfile" line
     launched, torchrun = False, False
     hints: Dict[str, str] = {}
-    hosts: List[str] = []  # the remote hosts of hostfile lines pasted above the launcher's output
     for n, (lineno, raw) in enumerate(lines):
         if n >= MAX_LINES:
             return []
@@ -126,13 +123,9 @@ def launcher_only(lines: Iterable[Tuple[int, bytes]], source: str, index: int = 
         text = text.strip()
         role = _role(text)
         if role is None and last is None:  # above the launcher's first line: what the person pasted first (never a rank's)
-            m = _HOSTFILE_LINE.match(text)
-            hosts += [m.group("host")] if m and m.group("host").split("@")[-1] not in _LOCAL else []
             continue
         if role is None:
             return []
-        if role == "launcher" and DK.MSG_NO_HOSTFILE in text:
-            unread = (lineno, stream, text)
         if role == "launcher":
             launched = launched or "[real_accelerator.py:" not in text
             torchrun = torchrun or _DS_LOG.match(text) is None
@@ -144,9 +137,24 @@ def launcher_only(lines: Iterable[Tuple[int, bytes]], source: str, index: int = 
         return []
     lineno, stream, text = last
     groups = {"launcher": "torchrun" if torchrun else "deepspeed", **hints}
-    out = [Hit(FM.STARTUP, source, lineno, stream, text[:1000], groups=groups, order=index * (1 << 40) + lineno)]
-    if unread is not None and hosts:  # the person shows a hostfile of other hosts; the launcher read none
-        lineno, stream, text = unread
-        out.append(Hit(N.HOSTFILE_NOT_FOUND, source, lineno, stream, text[:1000], groups={"hosts": ",".join(hosts[:8])},
-                       order=index * (1 << 40) + lineno))
-    return out
+    return [Hit(FM.STARTUP, source, lineno, stream, text[:1000], groups=groups, order=index * (1 << 40) + lineno)]
+
+
+def unread_hostfile(lines: Iterable[Tuple[int, bytes]], source: str, index: int = 0) -> List[Hit]:
+    """The deepspeed runner's ``Unable to find hostfile`` warning as a ``hostfile-not-found`` hit, when the log shows,
+    above it, the lines of a hostfile naming hosts other than this one (people paste the hostfile they meant, then the
+    launcher's output): the runner read no hostfile and started this node only, whatever the run did next; [] else
+    (within the first :data:`MAX_LINES` lines)."""
+    hosts: List[str] = []
+    for n, (lineno, raw) in enumerate(lines):
+        if n >= MAX_LINES:
+            break
+        stream, text = clean(raw)
+        text = text.strip()
+        m = _HOSTFILE_LINE.match(text)
+        if m and m.group("host").split("@")[-1] not in _LOCAL:
+            hosts.append(m.group("host"))
+        elif hosts and DK.MSG_NO_HOSTFILE in text:
+            return [Hit(N.HOSTFILE_NOT_FOUND, source, lineno, stream, text[:1000], groups={"hosts": ",".join(hosts[:8])},
+                        order=index * (1 << 40) + lineno)]
+    return []
