@@ -1,7 +1,6 @@
-"""What explain says when no specific cause matched: symptoms (pointers to an earlier cause, never the cause),
-an op that failed without its cause in the log, a hang while an op was built, an exception in the user's own
-code, a failure nobody recognises, and no failure at all. ``diagnose`` decides between them; these specs give
-their names, docs and advice."""
+"""What explain says when no specific cause matched: symptoms (pointers to an earlier cause, never the cause), an op that
+failed without its cause in the log, a hang while an op was built, an exception in the user's own code, a failure nobody
+recognises, and no failure at all. ``diagnose`` decides between them; these specs give their names, docs and advice."""
 
 from __future__ import annotations
 
