@@ -4,7 +4,7 @@ reduction, ZeRO-3's parameter gathers, the optimizer step's overflow check). A r
 its next collective once the others have finished: the run hangs (and ends in an NCCL watchdog timeout, if it has
 one). DeepSpeed has no equivalent of DDP's ``Join`` for uneven inputs.
 
-People print these counts themselves (``Rank = 2, Number of batches 8``, ``[rank1]: len(train_dataloader) = 312``)
+People print these counts themselves (``rank 2: number of batches = 96``, ``[rank1]: len(train_dataloader) = 312``)
 when a run hangs. Only totals are read (``number of batches``, ``num_steps``, ``len(...)``): a step *counter* (``rank
 0 step 120``) differs between ranks at any moment and says nothing. Read for a log that would answer ``no-failure``
 (``indexed_failures.recheck``)."""
@@ -18,7 +18,7 @@ from .. import names as N
 from .match import Hit
 from .reader import clean
 
-# the rank a line names ("Rank = 2,", "rank 3:", "rank#1"), or the [rankN]: prefix the reader took off (its stream)
+# the rank a line names ("rank 3:", "Rank = 3,", "rank#1"), or the [rankN]: prefix the reader took off (its stream)
 _RANK = re.compile(r"\brank\s{0,3}(?:[=:#]\s{0,3})?(\d{1,5})\b", re.I)
 _STREAM_RANK = re.compile(r"(?:^|/)rank(\d{1,5})$")
 _UNIT = r"(?P<unit>batch(?:es)?|steps?|iter(?:ation)?s?)"

@@ -317,7 +317,7 @@ SPECS: Tuple[Cause, ...] = (
     _uneven,
     Docs(
         what="The ranks of a data-parallel run report different totals of batches (steps, iterations) for one loop "
-              "(`Rank = 2, Number of batches 8` where the others print 4, `len(train_loader) = 312` on one rank and "
+              "(`rank 2: number of batches = 96` where the others print 120, `len(train_loader) = 312` on one rank and "
               "313 on another), and the run stops progressing.",
         why="Every step of a DeepSpeed engine (and of DDP) is a set of collectives all ranks join: gradient "
               "reduction, ZeRO-3's parameter gathers, the overflow check. A rank with more batches waits alone in its "
