@@ -107,7 +107,7 @@ def _visible_devices(s: Seen, f: LogFacts) -> Advice:
 
 def _uneven(s: Seen, f: LogFacts) -> Advice:
     what, counts = s.groups.get("what", "batch"), s.groups.get("counts", "")
-    return Advice(f"The ranks run different numbers of steps ({what}: {counts}): the rank with more waits alone in "
+    return Advice(f"The ranks run different numbers of steps ({what} totals: {counts}): the rank with more waits alone in "
                   "collectives the others never join, and the run hangs" if counts else
                   "The ranks run different numbers of steps: the rank with more waits alone in collectives, and the "
                   "run hangs", "",
