@@ -120,6 +120,8 @@ QLORA_QUANT_STORAGE_MISSING = "qlora-quant-storage-missing"
 ZERO3_UNSUPPORTED_QUANTIZATION = "zero3-unsupported-quantization"
 PREPARE_KBIT_UNDER_ZERO3 = "prepare-kbit-under-zero3"
 PEFT_CHECKPOINTING_REENTRANT = "peft-checkpointing-reentrant"
+PEFT_MODULES_TO_SAVE_UNDER_ZERO3 = "peft-modules-to-save-under-zero3"
+UNEVEN_BATCHES_ACROSS_RANKS = "uneven-batches-across-ranks"
 ZERO3_UNSAFE_SAVE = "zero3-unsafe-save"
 ZERO3_SAVE_ON_RANK0_ONLY = "zero3-save-on-rank0-only"
 LINT_ANALYSIS_FAILED = "lint-analysis-failed"
@@ -193,7 +195,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     OP_BUILD_FAILED: ("DS116", "verify"),
     PACKAGE_API_INCOMPATIBLE: ("DS117", "check"),
     RELEASE_KNOWN_BUG: ("DS118", "check"),
-    # DS3xx: causes explain names from a log; next free: DS390
+    # DS3xx: causes explain names from a log; next free: DS391
     CUDA_HEADERS_MISSING: ("DS300", "explain"),
     COMPILER_KILLED: ("DS301", "explain"),
     OP_BUILD_FAILED_CAUSE_NOT_IN_LOG: ("DS302", "explain"),
@@ -252,6 +254,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     LOCAL_MODULE_SHADOWS_PACKAGE: ("DS387", "explain"),
     LAUNCH_CONFIG_MISSING: ("DS388", "lint"),
     SEQUENCE_PARALLEL_MPU_ZERO0: ("DS389", "explain"),
+    UNEVEN_BATCHES_ACROSS_RANKS: ("DS390", "explain"),  # explain/uneven_ranks.py finds it
     # DS4xx: config and launch files (lint); next free: DS429
     DS_CONFIG_INVALID: ("DS401", "lint"),
     DS_CONFIG_DUPLICATE_KEY: ("DS402", "lint"),
@@ -311,7 +314,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     NODE_ENV_DIFFERS: ("DS702", "multinode"),
     LAUNCH_FAILED: ("DS703", "launch"),
     # DS8xx: the long tail explain names, by area: DS800 versions and releases (explain/causes/versions.py, next
-    # free: DS804), DS820 training (training.py, trl_config.py, zero_runtime.py; free: DS831-DS832, then DS836), DS840 launch and rendezvous
+    # free: DS804), DS820 training (training.py, trl_config.py, zero_runtime.py; free: DS832, then DS836), DS840 launch and rendezvous
     # (distributed.py, launch.py; next free: DS850)
     TORCH_WEIGHTS_ONLY_LOAD: ("DS800", "explain"),
     TRANSFORMERS_TMP_CHECKPOINT_RENAME: ("DS801", "explain"),
@@ -329,6 +332,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     DEEPSPEED_CHECKPOINT_STATE_MISSING: ("DS828", "explain"),
     ZERO_CHECKPOINT_SHARDS_MISSING: ("DS829", "explain"),
     GRPO_GENERATIONS_NOT_DIVIDING_BATCH: ("DS830", "explain"),
+    PEFT_MODULES_TO_SAVE_UNDER_ZERO3: ("DS831", "explain"),
     CHECKPOINT_MISSING_OPTIMIZER_STATE: ("DS833", "explain"),
     ZERO_TO_FP32_OUTPUT_DIR: ("DS834", "explain"),
     CPU_ADAM_PARAMS_ON_GPU: ("DS835", "explain"),

@@ -38,7 +38,9 @@ A run failed when any line shows it; ``no-failure`` is the answer only when none
   traceback's call line (``❱ 217 │ return tensor.pin_memory()``: rich.traceback marks the line each frame was running
   with ``❱``, and prints it only in a traceback) when its boxed header was cut from the paste;
 - in a log that shows none of these, a line that is a message a library raises (the message index; a message one
-  release only logs does not count): ``explain/indexed_failures.py``, run only on that path;
+  release only logs does not count), or a line that is only a quoted sentence saying something is incompatible, not
+  supported, or must / cannot be (an application's guard message pasted without its class, :func:`quoted_guard`):
+  ``explain/indexed_failures.py``, run only on that path;
 - in such a log, all of it the DeepSpeed launcher's start-up (its command, the world info, no rank's output): the paste
   stops before the run did anything (``explain/startup.py``, on that path too), or a log that stops inside
   ``deepspeed.initialize``'s set-up (``explain/engine_init.py``, on that path too).
@@ -55,6 +57,7 @@ from typing import List, Optional, Pattern, Sequence, Tuple
 
 from ..knowledge import cuda as CK
 from ..knowledge import deepspeed as K
+from ..knowledge import distributed as K_DIST
 from .raiser import library
 
 EXCEPTION = "exception"  # an exception line (a traceback's, or one written alone / in prose)
@@ -152,11 +155,14 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     # the loss logged as nan / inf: the Trainer's dict ({'loss': nan}), a loop's "loss=nan" / "loss: nan"
     (DIVERGED, ("nan", "inf", "NaN"),
      re.compile(r"(?<![\w.])['\"]?(?:[A-Za-z]\w{0,30}_)?loss['\"]?\s{0,2}[:=]\s{0,2}['\"]?[-+]?(?i:nan|inf)\b")),
-    # the shell's report of a command it cannot find: bash (interactive, or a script's "x.sh: line 3: "), dash, zsh
+    # the shell's report of a command it cannot find: bash (interactive, or a script's "x.sh: line 3: "), zsh, and dash
+    # (Debian / Ubuntu's /bin/sh): "/bin/sh: 1: X: not found" (sh -c: os.system, subprocess shell=True), a script it
+    # runs: "run.sh: 42: X: not found" (dash 0.5.12), "run.sh: 42: run.sh: X: not found" (older dash prints the
+    # script's name twice)
     (MISSING, ("command not found", ": not found"),
      re.compile(r"(?:^|[\s\]:-])(?:\S{0,200}: line \d{1,6}: |bash: |sh: )(?P<bash>[\w./+-]{1,200}): command not found\s*$|"
-                r"^/bin/sh: \d{1,6}: (?P<dash>[\w./+-]{1,200}): not found\s*$|\bzsh: command not found: "
-                r"(?P<zsh>[\w./+-]{1,200})\s*$")),
+                r"^%s(?P<dash>[\w./+-]{1,200}): not found\s*$|\bzsh: command not found: "
+                r"(?P<zsh>[\w./+-]{1,200})\s*$" % K_DIST.DASH_PREFIX)),
     # torchelastic's agent restarting a worker group it saw fail (a worker exited non-zero, or failed its health check):
     # "[default] Worker group FAILED. 3/3 attempts left; will restart worker group" (torch 2.0.0-2.9.1
     # torch/distributed/elastic/agent/server/api.py SimpleElasticAgent._invoke_run; logged, not raised)
@@ -168,6 +174,23 @@ _WRITTEN: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
     (LAUNCHER, ("srun: error:", "CANCELLED AT"),
      re.compile(r"^srun: error: |\*\*\* (?:JOB|STEP) [\w.]{1,40} ON \S{1,200} CANCELLED AT")),
 )
+
+
+# a line that is only a quoted sentence (an application's own guard message pasted without its exception class,
+# ``'ZeRO3 is incompatible with LoRA when finetuning on base model.'``) saying what cannot be: read only in a log that
+# shows no other failure (``explain/indexed_failures.py``), and not when the message index knows it as logged
+_QUOTED = re.compile("^(?:> ?)?([`'\"\u201c\u2018])(?P<s>[A-Za-z][^`'\"\u201c\u201d\u2018\u2019]{14,400})"
+                     "[`'\"\u201d\u2019]\\s*$")
+_GUARD = re.compile(r"\b(?:(?:is|are) (?:incompatible|not (?:supported|compatible|allowed|implemented))|"
+                    r"(?:is|are) only supported|(?:cannot|can ?not|can't|must(?: not)?|should not|only supports?) [a-z]|"
+                    r"not supported\b|unsupported\b|incompatible with\b)", re.I)
+
+
+def quoted_guard(text: str) -> bool:
+    """``text`` (a cleaned, stripped line) is only a quoted sentence that says something is incompatible, not
+    supported, or must / cannot be: a guard's message (a ValueError's text) pasted in quotes without its class."""
+    m = _QUOTED.match(text)
+    return bool(m and " " in m.group("s").strip() and _GUARD.search(m.group("s")))
 
 
 def missing_command(text: str) -> str:

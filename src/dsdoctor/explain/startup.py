@@ -28,7 +28,9 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterable, List, Optional, Tuple
 
+from .. import names as N
 from ..knowledge import cuda as CK
+from ..knowledge import deepspeed as DK
 from ..knowledge import ds_launcher as K
 from . import failure as FM
 from .match import Hit
@@ -82,6 +84,10 @@ def _role(text: str) -> Optional[str]:
     return "launcher"
 
 
+# a hostfile's line as DeepSpeed's runner reads it (runner.py _parse_hostfile: r'^(\S+)\s+slots=(\d+)', 0.3-0.19.8)
+_HOSTFILE_LINE = re.compile(r"^(?P<host>\S{1,300})\s{1,20}slots=\d{1,6}\s*$")
+_LOCAL = ("localhost", "127.0.0.1")
+
 _IFNAME = re.compile(r"\b%s=([\w.,^=-]{1,100})" % CK.NCCL_SOCKET_IFNAME)
 
 
@@ -102,8 +108,11 @@ def _hints(text: str) -> Dict[str, str]:
 
 def launcher_only(lines: Iterable[Tuple[int, bytes]], source: str, index: int = 0) -> List[Hit]:
     """The last line of a log (numbered, raw lines) that holds only the launcher's start-up, as a failure hit of kind
-    ``failure.STARTUP``; [] for any other log (a line of a rank's output, no line from ``runner.py`` / ``launch.py``,
-    more than :data:`MAX_LINES` lines)."""
+    ``failure.STARTUP``; [] for any other log (a line of a rank's output after the launcher's first line, no line
+    from ``runner.py`` / ``launch.py``, more than :data:`MAX_LINES` lines). Lines above the launcher's first line are
+    what the person pasted before its output (their words, the hostfile or config they used, the command): no rank
+    runs before the launcher has printed, and a failure there would have answered already (this runs on no-failure
+    logs)."""
     last: Optional[Tuple[int, str, str]] = None
     launched, torchrun = False, False
     hints: Dict[str, str] = {}
@@ -113,6 +122,8 @@ def launcher_only(lines: Iterable[Tuple[int, bytes]], source: str, index: int = 
         stream, text = clean(raw)
         text = text.strip()
         role = _role(text)
+        if role is None and last is None:  # above the launcher's first line: what the person pasted first (never a rank's)
+            continue
         if role is None:
             return []
         if role == "launcher":
@@ -127,3 +138,23 @@ def launcher_only(lines: Iterable[Tuple[int, bytes]], source: str, index: int = 
     lineno, stream, text = last
     groups = {"launcher": "torchrun" if torchrun else "deepspeed", **hints}
     return [Hit(FM.STARTUP, source, lineno, stream, text[:1000], groups=groups, order=index * (1 << 40) + lineno)]
+
+
+def unread_hostfile(lines: Iterable[Tuple[int, bytes]], source: str, index: int = 0) -> List[Hit]:
+    """The deepspeed runner's ``Unable to find hostfile`` warning as a ``hostfile-not-found`` hit, when the log shows,
+    above it, the lines of a hostfile naming hosts other than this one (people paste the hostfile they meant, then the
+    launcher's output): the runner read no hostfile and started this node only, whatever the run did next; [] else
+    (within the first :data:`MAX_LINES` lines)."""
+    hosts: List[str] = []
+    for n, (lineno, raw) in enumerate(lines):
+        if n >= MAX_LINES:
+            break
+        stream, text = clean(raw)
+        text = text.strip()
+        m = _HOSTFILE_LINE.match(text)
+        if m and m.group("host").split("@")[-1] not in _LOCAL:
+            hosts.append(m.group("host"))
+        elif hosts and DK.MSG_NO_HOSTFILE in text:
+            return [Hit(N.HOSTFILE_NOT_FOUND, source, lineno, stream, text[:1000], groups={"hosts": ",".join(hosts[:8])},
+                        order=index * (1 << 40) + lineno)]
+    return []

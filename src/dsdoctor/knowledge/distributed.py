@@ -7,9 +7,16 @@ from __future__ import annotations
 LAUNCHERS = ("deepspeed", "torchrun", "accelerate", "llamafactory-cli", "ds_report")
 
 # bash (4.x-5.x) for a command it cannot find: "bash: deepspeed: command not found",
-# "run.sh: line 3: deepspeed: command not found"; dash (/bin/sh): "/bin/sh: 1: torchrun: not found";
+# "run.sh: line 3: deepspeed: command not found"; dash (/bin/sh): "/bin/sh: 1: torchrun: not found", a script's
+# "run.sh: 3: deepspeed: not found";
 # zsh: "zsh: command not found: deepspeed"
 SH_NOT_FOUND = ": command not found"
+# dash's prefix of an error (src/error.c exvwarning2: "%s: %d: " arg0, line; older releases add "%s: " commandname when
+# a script runs: "run.sh: 42: run.sh: --deepspeed: not found", 0.5.12 prints "run.sh: 42: --deepspeed: not found");
+# a regex: the name it was started as (/bin/sh, sh, a script's path), the line, the script's name again (optional);
+# the name may already be gone at the line's start: the log reader takes a dotted "run.sh: " for a pdsh host's prefix
+DASH_PREFIX = r"(?:[^\s:]{1,200}: |^)\d{1,6}: (?:[^\s:]{1,200}: )?"
+DASH_NOT_FOUND = ": not found"
 # bash on a script saved with CRLF line endings: the \r left at a line's end is run as a command
 MSG_CR_COMMAND = "$'\\r': command not found"
 

@@ -15,7 +15,8 @@ __all__ = ["MSG_MISMATCH_CORE", "MSG_MISMATCH", "MSG_SKIP_WARNING", "MSG_COMPATI
     "MSG_CKPT_LOADING", "MSG_ZERO_SD_READ", "MSG_SSH_UNREACHABLE",
     "MSG_HOSTFILE_BAD_TEXT", "MSG_HOSTFILE_ERRORS", "MSG_MPI_DISCOVERY_MODULE", "MSG_MPI_DISCOVERY_INFO",
     "MPI_HOSTNAME_FALLBACK_SINCE",
-    "MSG_NO_HOSTFILE", "MSG_NO_SLOT", "MSG_ZERO_CKPT_MISSING", "ZERO_SHARD_FILE", "SRC_PARSE_INCLUSION", "MSG_KILL_CMD", "MSG_ZERO_NEEDS_OPTIMIZER",
+    "MSG_NO_HOSTFILE", "MSG_NO_SLOT", "RX_NO_SLOT_RETYPED",
+    "MSG_ZERO_CKPT_MISSING", "ZERO_SHARD_FILE", "SRC_PARSE_INCLUSION", "MSG_KILL_CMD", "MSG_ZERO_NEEDS_OPTIMIZER",
     "MSG_UNTESTED_OPTIMIZER", "ALLOW_UNTESTED_OPTIMIZER", "MSG_DP_WORLD_SIZE", "MSG_HPZ_GROUP", "MSG_UNIQUE_ITEM",
     "SRC_UNIQUE_DTYPE", "MSG_DTYPE_UNSUPPORTED", "MSG_MICRO_BATCH_ZERO", "MSG_NVME_PATH_NONE", "SRC_VALIDATE_REMOTE",
     "MSG_CONFIG_NOT_FOUND", "MSG_CONFIG_TWICE", "CONFIG_TWICE_SINCE", "SRC_CONFIG_NOT_A_FILE", "SRC_UNSCALE_GRADS", "MSG_PYDANTIC_EXTRA_V1",
@@ -85,6 +86,11 @@ MSG_ZERO_CKPT_MISSING = "The following zero checkpoints paths are missing: {path
 # the per-rank ZeRO shard files (runtime/engine.py _get_rank_zero_ckpt_name, 0.3.x-0.19.8): each rank saves its own
 ZERO_SHARD_FILE = r"(?:bf16_)?zero_pp_rank_\d{1,6}_mp_rank_\d{1,4}_(?:optim|model)_states\.pt"
 MSG_NO_SLOT = "No slot '{slot}' specified on host '{host}'"  # runner.py parse_resource_filter (0.8.3-0.19.8)
+# the same message retyped by a person: its fixed words, the quotes optional, "specified" misspelt ("specifed",
+# "specificied"); the slots of a host are 0..n-1, n from its hostfile line (slots=n) or, without a hostfile, the
+# local GPUs the launcher sees
+RX_NO_SLOT_RETYPED = (r"\bNo slot '?(?P<slot>\d{1,4})'? speci[a-z]{0,6}ed on host '?(?P<host>[\w.@-]{1,200}?)'?"
+                      r"(?:[.,;:)]|\s|$)")
 # runner.py main turns CUDA_VISIBLE_DEVICES into --include (0.8.3-0.14: "Detected CUDA_VISIBLE_DEVICES=...";
 # 0.15+: "Detected VISIBLE_DEVICES=..."), then parse_inclusion_exclusion maps the ids onto the local slots 0..n-1
 SRC_PARSE_INCLUSION = "parse_inclusion_exclusion(resource_pool, args.include, args.exclude)"  # runner.py main's call line

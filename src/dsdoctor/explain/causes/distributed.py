@@ -188,9 +188,10 @@ SPECS: Tuple[Cause, ...] = (
               rx(r"(?:^|\s|\]|:|-)(?:\S{0,200}: line \d{1,6}: |bash: |sh: )" + _LAUNCHER + r": command not found",
                  K.SH_NOT_FOUND, "bash (4.x-5.x) command lookup, interactive or a script's line",
                  "run_sft.sh: line 4: deepspeed: command not found", "-bash: torchrun: command not found"),
-              rx(r"/bin/sh: \d{1,6}: " + _LAUNCHER + r": not found", ": not found",
-                 "dash as /bin/sh (os.system / subprocess shell=True, Debian / Ubuntu)",
-                 "/bin/sh: 1: torchrun: not found"),
+              rx(r"(?:^|\s)" + K.DASH_PREFIX + _LAUNCHER + K.DASH_NOT_FOUND, K.DASH_NOT_FOUND,
+                 "dash as /bin/sh (os.system / subprocess shell=True, Debian / Ubuntu), or running a script (`sh run.sh`)",
+                 "/bin/sh: 1: torchrun: not found", "run.sh: 3: deepspeed: not found",
+                 "run.sh: 3: run.sh: deepspeed: not found"),
               rx(r"zsh: command not found: " + _LAUNCHER + r"\b", "zsh: command not found: ", "zsh command lookup",
                  "zsh: command not found: accelerate"))),
     cause(
@@ -221,7 +222,8 @@ SPECS: Tuple[Cause, ...] = (
     "A broken `\\` line continuation in the launch script: an option ran as a command",
     _continuation,
     Docs(
-        what="bash ran a launcher option as a command: `run.sh: line 7: --deepspeed: command not found`.",
+        what="The shell ran a launcher option as a command: bash's `run.sh: line 7: --deepspeed: command not found`, "
+              "dash's (`sh run.sh` on Debian / Ubuntu) `run.sh: 7: --deepspeed: not found`.",
         why="A command split over lines continues only where `\\` is the line's very last character; a space (or "
               "a comment) after it ends the command there. The launcher starts without the options that follow, "
               "and the next line, starting with `--`, is run as a command of its own.",
@@ -232,7 +234,11 @@ SPECS: Tuple[Cause, ...] = (
     signatures=(
               rx(r"line \d{1,6}: (?P<arg>--[A-Za-z][\w.-]{0,80}): command not found", K.SH_NOT_FOUND,
                  "bash (4.x-5.x) command lookup of a script line that starts with an option",
-                 "run.sh: line 7: --deepspeed: command not found"),)),
+                 "run.sh: line 7: --deepspeed: command not found"),
+              rx(r"(?:^|\s)" + K.DASH_PREFIX + r"(?P<arg>--[A-Za-z][\w.-]{0,80})" + K.DASH_NOT_FOUND, K.DASH_NOT_FOUND,
+                 "dash (Debian / Ubuntu's /bin/sh: `sh run.sh`) on a script line that starts with an option: "
+                 "0.5.12 prints the script's name once, older releases twice",
+                 "run.sh: 7: --deepspeed: not found", "run.sh: 7: run.sh: --deepspeed: not found"),)),
     cause(
     N.MASTER_ADDR_UNRESOLVED,
     Severity.ERROR,

@@ -48,8 +48,11 @@ def _hostfile_invalid(s: Seen, f: LogFacts) -> Advice:
 
 
 def _hostfile_not_found(s: Seen, f: LogFacts) -> Advice:
-    return Advice("The deepspeed launcher found no hostfile and started this node only; the other nodes never joined",
-                  "",
+    hosts = s.groups.get("hosts", "")  # the hosts of a hostfile the log shows (explain/startup.py)
+    summary = (f"The deepspeed launcher found no hostfile and started this node only, not the hosts of the hostfile the "
+               f"log shows ({hosts.replace(',', ', ')})" if hosts else
+               "The deepspeed launcher found no hostfile and started this node only; the other nodes never joined")
+    return Advice(summary, "",
                   [code_fix("Pass the hostfile to the launcher explicitly (its default is /job/hostfile)",
                             "deepspeed --hostfile /path/to/hostfile train.py ...   # one `<host> slots=<gpus>` per line"),
                    code_fix("Check that a wrapper script forwards it", "grep -n -- '--hostfile' your_launch_script.sh",
@@ -238,7 +241,8 @@ SPECS: Tuple[Cause, ...] = (
     Docs(
         what="The `deepspeed` launcher found no hostfile (`Unable to find hostfile, will proceed with training with "
               "local resources only.`) and started ranks on this node only; the run then failed or timed out while "
-              "setting up torch.distributed, because the world it expects spans nodes that were never started.",
+              "setting up torch.distributed, because the world it expects spans nodes that were never started; or the "
+              "log shows the hostfile of other hosts that was meant, above a start-up that went on with this node.",
         why="Without `--hostfile` the launcher reads `/job/hostfile`; when that is absent it silently runs a "
               "single-node job, and a script or framework that sizes its world for several nodes waits at "
               "rendezvous for ranks that never come (`" + CK.MSG_STORE_WAIT_CLIENTS.split(".")[0] + "`).",

@@ -85,6 +85,17 @@ def _nccl_library(s: Seen, f: LogFacts) -> Advice:
 
 
 def _visible_devices(s: Seen, f: LogFacts) -> Advice:
+    host, slot = s.groups.get("host", ""), s.groups.get("slot", "")
+    if host and host != "localhost" and slot:  # a named host's slots come from its hostfile line, not from its GPUs
+        return Advice(f"The launcher was asked for slot {slot} on host {host}, but the hostfile gives {host} fewer "
+                      f"slots: `slots=N` declares GPUs 0..N-1 of that host", "",
+                      [code_fix(f"Declare every GPU of {host} in the hostfile, and choose the GPUs with --include",
+                                f"{host} slots=<GPUs on {host}>   # in the hostfile; then: deepspeed --hostfile hostfile "
+                                f"--include {host}:{slot},...",
+                                reason="--include picks among the slots the hostfile declares; slots=N is a count from "
+                                       "GPU 0, not the number of GPUs you want to use"),
+                       code_fix("Or leave the hostfile as it is and choose slots below its count",
+                                f"deepspeed --hostfile hostfile --include {host}:0,1 train.py ...")])
     return Advice("The GPUs the launcher or a rank asked for do not match the GPUs that are visible", "",
                   [code_fix("With the deepspeed launcher, choose GPUs with --include, not CUDA_VISIBLE_DEVICES",
                             "unset CUDA_VISIBLE_DEVICES; deepspeed --include localhost:0,2 train.py",
@@ -92,6 +103,24 @@ def _visible_devices(s: Seen, f: LogFacts) -> Advice:
                    code_fix("Start no more ranks per node than visible GPUs",
                             "torchrun --nproc-per-node $(nvidia-smi -L | wc -l) train.py   # or deepspeed --num_gpus N",
                             reason="local rank N needs GPU N among the visible ones")])
+
+
+def _uneven(s: Seen, f: LogFacts) -> Advice:
+    what, counts = s.groups.get("what", "batch"), s.groups.get("counts", "")
+    return Advice(f"The ranks run different numbers of steps ({what} totals: {counts}): the rank with more waits alone in "
+                  "collectives the others never join, and the run hangs" if counts else
+                  "The ranks run different numbers of steps: the rank with more waits alone in collectives, and the "
+                  "run hangs", "",
+                  [code_fix("Give every rank the same number of batches: shard with a DistributedSampler",
+                            "sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank, drop_last=True)",
+                            "DataLoader(dataset, batch_size=bs, sampler=sampler, drop_last=True)",
+                            reason="it splits one dataset evenly (padding, or dropping the remainder with drop_last); "
+                                   "per-rank files or a filter applied per rank give uneven shards"),
+                   code_fix("Or stop every rank at the smallest count",
+                            "steps = torch.tensor(len(loader), device=device); "
+                            "dist.all_reduce(steps, op=dist.ReduceOp.MIN)   # then: for i, batch in zip(range(steps), loader)",
+                            reason="every step of a DeepSpeed engine is collectives all ranks must join; it has no "
+                                   "uneven-input Join as DDP does")])
 
 
 def _sigint_handler(s: Seen, f: LogFacts) -> Advice:
@@ -234,20 +263,25 @@ SPECS: Tuple[Cause, ...] = (
     _visible_devices,
     Docs(
         what="The GPUs a launcher or a rank tries to use are not the ones visible: `No slot 'N' specified on host "
-              "'localhost'` from the deepspeed launcher, or `CUDA error: invalid device ordinal` from "
-              "`torch.cuda.set_device`.",
-        why="The deepspeed launcher turns `CUDA_VISIBLE_DEVICES` into `--include` but its slots are the visible GPUs "
-              "renumbered from 0, so `CUDA_VISIBLE_DEVICES=1` asks for a slot 1 that does not exist. Starting more "
-              "ranks per node than visible GPUs makes local rank N call `set_device(N)` on a GPU it cannot see.",
+              "'localhost'` from the deepspeed launcher (or a hostfile's host), or `CUDA error: invalid device "
+              "ordinal` from `torch.cuda.set_device`.",
+        why="The deepspeed launcher's slots of a host are 0..n-1: n is its hostfile line's `slots=n`, or without a "
+              "hostfile the local GPUs it sees. It turns `CUDA_VISIBLE_DEVICES` into `--include`, but the visible GPUs "
+              "are renumbered from 0, so `CUDA_VISIBLE_DEVICES=1` asks for a slot 1 that does not exist; a hostfile "
+              "that declares `worker-1 slots=2` for a 4-GPU host has no slot 2 for `--include worker-1:2,3`. Starting "
+              "more ranks per node than visible GPUs makes local rank N call `set_device(N)` on a GPU it cannot see.",
         fix="With the deepspeed launcher choose GPUs with `--include localhost:0,2` (and unset "
-              "`CUDA_VISIBLE_DEVICES`); start at most as many ranks per node as visible GPUs "
-              "(`--num_gpus` / `--nproc-per-node`).",
+              "`CUDA_VISIBLE_DEVICES`); in a hostfile declare each host's GPU count (`slots=4`) and restrict with "
+              "`--include`; start at most as many ranks per node as visible GPUs (`--num_gpus` / `--nproc-per-node`).",
         examples=(log(N.CUDA_VISIBLE_DEVICES_MISMATCH, "`CUDA_VISIBLE_DEVICES=3 deepspeed train.py` on a 4-GPU node:",
                    "ValueError: No slot '3' specified on host 'localhost'\n"),),
         reads="log"),
     signatures=(
               msg(K.MSG_NO_SLOT, f"{RUNNER} parse_resource_filter (0.8.3-0.19.8)",
                   "ValueError: No slot '3' specified on host 'localhost'"),
+              rx(K.RX_NO_SLOT_RETYPED, "No slot ", f"{RUNNER} parse_resource_filter (0.8.3-0.19.8), the message "
+                 "retyped: quotes dropped, 'specified' misspelt",
+                 "No slot 2 specifed on host worker-1", "No slot 3 specified on host localhost."),
               msg(DK.MSG_VISIBLE_IGNORED, f"{RUNNER} main (0.6-0.19.8): the GPUs chosen on the command line replace "
                   "CUDA_VISIBLE_DEVICES",
                   "Detected CUDA_VISIBLE_DEVICES=2,3 but ignoring it because one or several of "
@@ -276,6 +310,24 @@ SPECS: Tuple[Cause, ...] = (
                     "    active_resources = parse_inclusion_exclusion(resource_pool, args.include, args.exclude)\n",
                     code=re.escape(K.SRC_PARSE_INCLUSION))),
     yields=True),  # its launch warning is printed first: a later failure of the run is reported before it
+    cause(
+    N.UNEVEN_BATCHES_ACROSS_RANKS,
+    Severity.ERROR,
+    "The ranks report different numbers of batches: the run hangs in unmatched collectives",
+    _uneven,
+    Docs(
+        what="The ranks of a data-parallel run report different totals of batches (steps, iterations) for one loop "
+              "(`rank 2: number of batches = 96` where the others print 120, `len(train_loader) = 312` on one rank and "
+              "313 on another), and the run stops progressing.",
+        why="Every step of a DeepSpeed engine (and of DDP) is a set of collectives all ranks join: gradient "
+              "reduction, ZeRO-3's parameter gathers, the overflow check. A rank with more batches waits alone in its "
+              "next collective once the others have finished, until the NCCL timeout, if any. Shards made per rank "
+              "(a file per rank, a filter per rank, a dataset that is not split by a sampler) are uneven.",
+        fix="Give every rank the same number of batches: shard one dataset with a `DistributedSampler` (`drop_last` "
+              "or padding), or all-reduce the smallest count and stop every rank there.",
+        examples=(log(N.UNEVEN_BATCHES_ACROSS_RANKS, "Per-rank counts printed before a run that hangs:",
+                   "[rank0]: len(train_loader) = 312\n[rank1]: len(train_loader) = 312\n[rank2]: len(train_loader) = 304\n"),),
+        reads="log")),
     cause(
     N.LAUNCHER_SIGNAL_HANDLER_CRASH,
     Severity.ERROR,

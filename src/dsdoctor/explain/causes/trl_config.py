@@ -1,11 +1,13 @@
-"""Causes in TRL trainers' own argument checks: GRPO's (and RLOO's) generation batch that does not hold whole groups of
-``num_generations`` completions. The messages live in ``knowledge/trl.py``."""
+"""Causes in fine-tuning code's own argument checks: TRL's GRPO (and RLOO) generation batch that does not hold whole
+groups of ``num_generations`` completions; a LoRA script's refusal of ZeRO-3 for the layers it trains in full through
+PEFT's ``modules_to_save`` (Qwen's finetune.py). The messages live in ``knowledge/trl.py`` and ``knowledge/qwen.py``."""
 
 from __future__ import annotations
 
 from typing import List, Optional, Tuple
 
 from ... import names as N
+from ...knowledge import qwen as QWEN
 from ...knowledge import trl as TRL
 from ...model import Fix, Severity
 from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, log, msg
@@ -49,6 +51,23 @@ def _generations(s: Seen, f: LogFacts) -> Advice:
                                      "batch num_generations times larger"))
     return Advice("TRL's GRPO batch does not hold whole groups of num_generations completions per prompt", "", fixes,
                   facts=facts)
+
+
+def _modules_to_save(s: Seen, f: LogFacts) -> Advice:
+    return Advice("LoRA on a base model trains its embedding and output layers in full (PEFT modules_to_save), and the "
+                  "script refuses that under DeepSpeed ZeRO-3", "",
+                  [code_fix("Run the LoRA fine-tuning of a base model with ZeRO-2",
+                            f"--deepspeed {QWEN.ZERO2_CONFIG}   # instead of the ZeRO-3 config",
+                            reason="the script's LoRA recipes use ZeRO-2 by default: ZeRO-2 keeps whole parameters on "
+                                   "every GPU, so the full copies of the embedding and output layers train normally"),
+                   code_fix("Or LoRA-fine-tune the chat model of the same size (it needs no modules_to_save)",
+                            "--model_name_or_path Qwen/Qwen-7B-Chat   # the base model's chat release",
+                            reason="a chat model already knows the ChatML special tokens, so only the LoRA weights train"),
+                   code_fix("Or, when your data adds no special tokens, train no full layers and keep ZeRO-3",
+                            f"modules_to_save = None   # in finetune.py, instead of {QWEN.MODULES_TO_SAVE}",
+                            reason="without new tokens to learn the embeddings can stay frozen; then remove the check "
+                                   "above it that raises this error",
+                            applicability="unsafe")])
 
 
 SPECS: Tuple[Cause, ...] = (
@@ -102,4 +121,27 @@ SPECS: Tuple[Cause, ...] = (
         msg(TRL.MSG_GRPO_EVAL_026, f"{GRPO}/grpo_config.py / rloo_config.py __post_init__ (TRL 0.26.2-1.16.0)",
             "ValueError: The global eval batch size (2 * 1) must be divisible by the number of generations used for "
             "evaluation (8)."))),
+    cause(
+    N.PEFT_MODULES_TO_SAVE_UNDER_ZERO3,
+    Severity.ERROR,
+    "LoRA that trains full layers (PEFT modules_to_save) refused under ZeRO-3",
+    _modules_to_save,
+    Docs(
+        what="A LoRA fine-tuning script refused DeepSpeed ZeRO-3 because it trains some layers in full next to the "
+              "LoRA weights: Qwen's finetune.py raises `RuntimeError: ZeRO3 is incompatible with LoRA when finetuning "
+              "on base model.`",
+        why="For LoRA on a base model, finetune.py also trains the embedding and output layers (PEFT "
+              "`modules_to_save`, so the model learns ChatML's special tokens). Those full trainable copies did not "
+              "work under ZeRO-3's partitioned parameters, so the script checks before loading the model: LoRA, not "
+              "QLoRA, ZeRO-3, and a model path without \"chat\".",
+        fix="Use ZeRO-2 for LoRA on a base model (the script's LoRA recipes do), or LoRA-fine-tune the chat model; "
+              "when the data adds no special tokens, set `modules_to_save = None` and keep ZeRO-3. Renaming the model "
+              "path or adding --q_lora only skips the check.",
+        examples=(log(N.PEFT_MODULES_TO_SAVE_UNDER_ZERO3, "LoRA on Qwen-7B (base) with a ZeRO-3 config:",
+                   "RuntimeError: ZeRO3 is incompatible with LoRA when finetuning on base model.\n"),),
+        reads="log"),
+    signatures=(
+        msg(QWEN.MSG_LORA_BASE_ZERO3, "QwenLM/Qwen finetune.py train() (2024-01 on)",
+            "RuntimeError: ZeRO3 is incompatible with LoRA when finetuning on base model.",
+            "'ZeRO3 is incompatible with LoRA when finetuning on base model.'"),)),
 )
