@@ -35,6 +35,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from . import embedded
 from .code_filled import filled_keys
 from .discover import _PY_CFG, _read, deepspeed_off, launch_world, off_note, trainer_field
+from .formatted import formatted_configs
 from .joined import joined_config
 from .launch.paths import path_envs
 from .launch.script_dir import script_dir
@@ -282,6 +283,10 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             if j is not None:
                 training_json(r, j, path, root)
     r.flags -= off
+    if r.entry is not None and not r.names_config:  # the entry formats the path from the options it is given
+        for cfg in formatted_configs(r.entry, r.flags, root):
+            r.configs.append(cfg)
+            r.names_config = True
     settle_stage(r)
 
 
