@@ -59,11 +59,11 @@ def _format(node: ast.Call) -> List[Piece]:
     uses anything but plain ``{}`` / ``{N}`` / ``{name}`` fields."""
     func = node.func
     assert isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant)
-    template = func.value.value
+    template = str(func.value.value)
     out: List[Piece] = []
     pos = 0
     kw = {k.arg: k.value for k in node.keywords if k.arg}
-    rest = template
+    rest: str = template
     while "{" in rest:
         head, _, tail = rest.partition("{")
         field, close, rest = tail.partition("}")
