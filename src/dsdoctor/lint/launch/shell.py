@@ -29,6 +29,8 @@ def assignments(text: str) -> List[Tuple[int, str, str]]:
     the options a launch line later expands from it."""
     out = []
     for m in _ASSIGN_LINE.finditer(text):
+        if m.group(2) and m.group(3).startswith("("):
+            continue  # `ARGS+=(--x 1)`: an array append, not read
         raw = re.sub(r"\\\n|\s+", " ", m.group(3))  # a multi-line value is words to the shell that expands it
         try:
             val = " ".join(shlex.split(raw))
