@@ -33,8 +33,6 @@ def _option(node: ast.AST) -> str:
         return node.attr
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
         key = node.slice
-        if isinstance(key, ast.Index):  # Python 3.8's AST (not reached on 3.9+)
-            key = key.value  # type: ignore[attr-defined]
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
             return key.value
     if isinstance(node, ast.Name):
