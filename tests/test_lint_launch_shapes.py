@@ -73,3 +73,14 @@ def test_shell_script_pins(tmp_path: Path) -> None:
     p.write_text('# pip install deepspeed==0.8.0\necho "pip install deepspeed==0.8.1"\npip install -r r.txt\n'
                  'conda activate x && pip install "deepspeed==0.9.1" ninja\n')
     assert [(x.package, x.spec, x.line) for x in shell_script(str(p), "run.sh")] == [("deepspeed", "==0.9.1", 4)]
+
+
+def test_env_file_values_quoted_by_their_writer() -> None:
+    """Before 0.16.5 a .deepspeed_env value is pasted unquoted into the remote ``export K=V;``: a value its writer
+    quoted whole (``""``, ``'a b'``, ``"a b"`` with no expansion inside) reads as written; ``$PWD`` does not."""
+    import re
+
+    from dsdoctor.knowledge.ds_launcher import ENV_FILE_SAFE_VALUE
+
+    assert [bool(re.match(ENV_FILE_SAFE_VALUE, v)) for v in ('""', "'a b'", '"a b"', "INFO", "$PWD", '"$PWD"', "a b")] \
+        == [True, True, True, True, False, False, False]
