@@ -44,7 +44,9 @@ def env_file_quotes_values(ds: Version) -> bool:
     return ds >= v("0.16.5")
 
 
-ENV_FILE_SAFE_VALUE = r"^[\w@%+=:,./-]*$"
+# a value the remote shell reads as written when pasted unquoted: plain characters, or a whole value the writer quoted
+# itself (`NCCL_DEBUG=""`, `X='a b'`, `Y="a b"` without `$`, backquote or backslash inside)
+ENV_FILE_SAFE_VALUE = r"^(?:[\w@%+=:,./-]*|'[^']*'|\"[^\"$`\\]*\")$"
 
 # Launcher flags (runner.py parse_args, 0.9.5-0.19.8): there is no --export.
 LAUNCHER_FLAGS_WITH_VALUE = ("-H", "--hostfile", "-i", "--include", "-e", "--exclude", "--num_nodes", "--min_elastic_nodes",

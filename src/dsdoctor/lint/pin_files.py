@@ -1,6 +1,7 @@
 """Read the dependency pins a repository writes down, one reader per file kind: requirements files (and their
 ``-r`` / ``-c`` includes), ``setup.py`` (:mod:`dsdoctor.lint.pin_setup`), ``setup.cfg``,
-``pyproject.toml`` (``[project]`` and Poetry), conda's ``environment.yml`` and ``pip install`` lines of a README.
+``pyproject.toml`` (``[project]`` and Poetry), conda's ``environment.yml`` and ``pip install`` lines of a README or
+of a shell script (a launch script that installs the release it runs with).
 
 Every reader returns :class:`Pin` entries for the packages in ``PACKAGES`` only, with the file and line they
 were read from; :mod:`dsdoctor.lint.pins` decides what version they let lint assume."""
@@ -338,4 +339,25 @@ def readme(path: str, shown: str) -> List[Pin]:
             fenced = not fenced
             continue
         out += _line_pins(line, shown, n, fenced)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# shell scripts
+# ---------------------------------------------------------------------------------------------------
+
+_COMMAND_START = re.compile(r"(?:^|&&|\|\||;)\s*(?:sudo\s+)?$")  # what may stand before a command on its line
+
+
+def shell_script(path: str, shown: str) -> List[Pin]:
+    """Packages a shell script installs with a version: a ``pip install deepspeed==0.9.1`` command of its own
+    (at the start of a line or after ``&&`` / ``;``; comments, ``echo "pip install ..."`` left out)."""
+    text = read_text(path)
+    if "install" not in text:
+        return []
+    out: List[Pin] = []
+    for n, line in _logical_lines(text):
+        m = _INSTALL.search(line)
+        if m and _COMMAND_START.search(line[:m.start()]):
+            out += [p for arg in install_args(m.group(1)) if (p := requirement(arg, shown, n)) and p.spec]
     return out

@@ -3,7 +3,9 @@
 Without ``--python`` / ``--ds-version`` / ``--target``, lint judges its version-dependent rules for the DeepSpeed
 (and Transformers) the project pins rather than for whatever is installed where dsdoctor runs. The files are
 those of the project directory (:func:`project_dir`): requirements files, ``setup.py``, ``setup.cfg``,
-``pyproject.toml``, ``environment.yml`` and README install lines (:mod:`dsdoctor.lint.pin_files` reads them).
+``pyproject.toml``, ``environment.yml``, README install lines and the ``pip install`` lines of shell scripts
+(:mod:`dsdoctor.lint.pin_files` reads them). A file's nearest pins judge it (:class:`Near`): a launch script in a
+subdirectory that installs ``deepspeed==0.9.1`` pins the files of its directory, the entry and config beside it.
 
 Only an exact pin (``==X``; conda's ``=X.Y.Z``) is assumed as the one release. A range (``>=``, ``<``, ``~=``,
 ``!=``, combined, across files) names no single release: for Transformers lint judges its version-ranged script
@@ -45,6 +47,7 @@ _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("INSTALL*.md", F.readme),  # install documents: the same lines as a README's
     ("docs/[Ii]nstall*.md", F.readme),
     ("docs/INSTALL*.md", F.readme),
+    ("*.sh", F.shell_script),  # a launch script's own `pip install deepspeed==0.9.1`: its directory's pin
 )
 
 

@@ -35,6 +35,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from . import embedded
 from .code_filled import filled_keys
 from .discover import _PY_CFG, _read, deepspeed_off, launch_world, off_note, trainer_field
+from .formatted import formatted_configs
 from .joined import joined_config
 from .launch.paths import path_envs
 from .launch.script_dir import script_dir
@@ -43,6 +44,7 @@ from .launch.shell import Command, assignments, launches, unwrap
 from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
 from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
+from .notebook import notebook_files, shell_cells
 from .recipe import Recipe, resolve, settle_stage
 from .recipe_yaml import accelerate_yaml, args_json_anywhere, python_config, training_json, training_yaml, yaml_deepspeed
 from .script.context import config_stage
@@ -282,6 +284,10 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             if j is not None:
                 training_json(r, j, path, root)
     r.flags -= off
+    if r.entry is not None and not r.names_config:  # the entry formats the path from the options it is given
+        for cfg in formatted_configs(r.entry, r.flags, root):
+            r.configs.append(cfg)
+            r.names_config = True
     settle_stage(r)
 
 
@@ -353,7 +359,9 @@ def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:
     (:mod:`.sourced`), else as it stands."""
     out: List[Recipe] = []
     mds = markdown_files(root, (os.path.dirname(p) or "." for p in kinds))
-    calls = _calls(root, kinds, mds)
+    cells = [(nb, text, start) for nb in notebook_files(root, (os.path.dirname(p) or "." for p in kinds))
+             for start, text in shell_cells(nb)]
+    calls = _calls(root, kinds, mds, cells)
     for path, kind in sorted(kinds.items()):
         if kind in ("shell", "accelerate", "python") and os.path.isfile(path):
             if path in calls:
@@ -364,14 +372,20 @@ def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:
                 out += file_recipes(path, kind, root)
     for md in mds:
         out += file_recipes(md, "markdown", root)
+    for nb, text, start in cells:  # a notebook's `!deepspeed ...` runs from the notebook's directory
+        for r in shell_recipes(nb, text, root, start):
+            r.missing = []  # its `%cd` / Python variables may hold what a path needs
+            out.append(r)
     return out
 
 
-def _calls(root: str, kinds: Dict[str, str], mds: List[str]) -> Dict[str, List[Tuple[str, List[str]]]]:
+def _calls(root: str, kinds: Dict[str, str], mds: List[str],
+           cells: Sequence[Tuple[str, str, int]] = ()) -> Dict[str, List[Tuple[str, List[str]]]]:
     """The commands of the project's shell scripts and README code blocks that run a script sourcing a file its
     command line names (:func:`.sourced.invocations`)."""
     files = [(p, _read(p), 1) for p, k in sorted(kinds.items()) if k == "shell" and os.path.isfile(p)]
     files = [f for f in files if "." in f[1]]
     for md in mds:
         files += [(md, block, start) for start, block in code_blocks(_read(md), _INVOKES)]
+    files += [c for c in cells if _INVOKES.search(c[1])]
     return invocations(files, root)

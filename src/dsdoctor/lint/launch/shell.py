@@ -19,20 +19,27 @@ VAR = re.compile(r"\$\{([A-Za-z_]\w*)(?::?-([^}]*))?\}|\$([A-Za-z_]\w*)")  # $X,
 # substitution is one word (``DIR=$(dirname $SELF)``)
 # (also after `then` / `else` / `do` / a case arm's `pat)`, or `;` / `&&` / `||` on the line)
 _ASSIGN_LINE = re.compile(r"(?:^[ \t]*(?:[^\s()=$;]+\)[ \t]*)?|(?:;|&&|\|\|)[ \t]*)(?:(?:then|else|do)[ \t]+)?"
-                     r"(?:export[ \t]+|local[ \t]+|declare[ \t]+)?([A-Za-z_]\w*)="
+                     r"(?:export[ \t]+|local[ \t]+|declare[ \t]+)?([A-Za-z_]\w*)(\+?)="
                      r"((?:\"(?:[^\"\\]|\\[\s\S])*\"|'[^']*'|\$\((?:[^()\n]|\([^()\n]*\))*\)|[^\s\"';])*)", re.M)
 
 
 def assignments(text: str) -> List[Tuple[int, str, str]]:
-    """(offset of the name, name, value) of every ``NAME=value`` assignment of a script, in order."""
+    """(offset of the name, name, value) of every ``NAME=value`` assignment of a script, in order. An append
+    (``OPTS+=" --epochs 5"``) is the variable's value so far (empty where unset), a blank, then the words appended:
+    the options a launch line later expands from it."""
     out = []
     for m in _ASSIGN_LINE.finditer(text):
-        raw = re.sub(r"\\\n|\s+", " ", m.group(2))  # a multi-line value is words to the shell that expands it
+        if m.group(2) and m.group(3).startswith("("):
+            continue  # `ARGS+=(--x 1)`: an array append, not read
+        raw = re.sub(r"\\\n|\s+", " ", m.group(3))  # a multi-line value is words to the shell that expands it
         try:
             val = " ".join(shlex.split(raw))
         except ValueError:
             val = raw.strip("'\"")
-        out.append((m.start(1), m.group(1), val.strip()))
+        val = val.strip()
+        if m.group(2):
+            val = "${%s:-} %s" % (m.group(1), val) if val else "${%s:-}" % m.group(1)
+        out.append((m.start(1), m.group(1), val))
     return out
 
 

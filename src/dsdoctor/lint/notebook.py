@@ -1,0 +1,103 @@
+"""Shell commands of Jupyter notebooks: the launches a project gives only in a notebook's code cells.
+
+A notebook runs a launch as a shell escape: ``!deepspeed --num_gpus=8 scripts/run.py --deepspeed configs/z3.json``
+(with ``\\`` continuation lines), a ``%%bash`` / ``%%sh`` / ``%%script bash`` cell, or after ``%cd dir``. Its
+working directory is the notebook's own. :func:`shell_cells` gives each code cell's shell text (its other lines
+blanked, so line numbers hold) with the line of the ``.ipynb`` file where the cell's source starts, for
+:func:`.recipes.shell_recipes` to read as a script's. Bounded: the notebooks of the directories lint reads (and
+those between them and the root), at most :data:`MAX_NOTEBOOKS`, each at most :data:`MAX_BYTES`, and only one
+that names a launcher is parsed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Iterable, List, Tuple
+
+from .discover import _read
+from .markdown import LAUNCH_WORD
+
+MAX_NOTEBOOKS = 40
+MAX_BYTES = 2 * 2**20
+_CELL_MAGIC = re.compile(r"^%%(?:bash|sh|script[ \t]+(?:ba)?sh)\b")
+_SOURCE_KEY = re.compile(r'^[ \t]*"source"[ \t]*:[ \t]*\[?', re.M)
+_LAUNCHES = re.compile(r"\b(?:deepspeed|torchrun|accelerate[ \t]+launch|torch\.distributed\.(?:run|launch))\b")
+
+
+def _inside(d: str, root: str) -> bool:
+    rel = os.path.relpath(os.path.abspath(d), os.path.abspath(root))
+    return rel == "." or not rel.startswith("..")
+
+
+def notebook_files(root: str, dirs: Iterable[str]) -> List[str]:
+    """The ``.ipynb`` files of ``root``, of the directories ``dirs`` and of those between them and ``root``;
+    sorted, at most :data:`MAX_NOTEBOOKS`."""
+    root = os.path.normpath(root)
+    wanted = {root}
+    for d in set(dirs):
+        d = os.path.normpath(d)
+        while d not in wanted and _inside(d, root):
+            wanted.add(d)
+            d = os.path.dirname(d) or "."
+    out: List[str] = []
+    for d in sorted(wanted):
+        try:
+            names = sorted(os.listdir(d))
+        except OSError:
+            continue
+        out += [os.path.normpath(os.path.join(d, n)) for n in names if n.endswith(".ipynb")]
+    return out[:MAX_NOTEBOOKS]
+
+
+def _shell(lines: List[str]) -> List[str]:
+    """One cell's lines as shell: a ``%%bash`` cell whole; else its ``!`` lines (and their continuation lines)
+    and ``%cd`` lines, the rest blank."""
+    if lines and _CELL_MAGIC.match(lines[0]):
+        return [""] + lines[1:]
+    out: List[str] = []
+    going = False
+    for line in lines:
+        s = line.lstrip()
+        if s.startswith("!") or going:
+            out.append(s[1:] if s.startswith("!") else line)
+            going = line.rstrip().endswith("\\")
+        elif s.startswith("%cd "):
+            out.append(s[1:])
+        else:
+            out.append("")
+    return out
+
+
+def shell_cells(path: str) -> List[Tuple[int, str]]:
+    """(first line in the file, shell text) of each code cell of the notebook ``path`` that launches something;
+    [] for a notebook too large, not JSON, or naming no launcher."""
+    try:
+        if os.path.getsize(path) > MAX_BYTES:
+            return []
+    except OSError:
+        return []
+    raw = _read(path, MAX_BYTES)
+    if not _LAUNCHES.search(raw):
+        return []
+    try:
+        cells = json.loads(raw).get("cells", [])
+    except (ValueError, AttributeError, RecursionError):
+        return []
+    # the line of each cell's first source line: the one after `"source": [`, one source line a line
+    starts = [raw.count("\n", 0, m.end()) + 1 + m.group(0).endswith("[") for m in _SOURCE_KEY.finditer(raw)]
+    if len(starts) != len(cells):  # a notebook not written one source line a line: cell lines unknown
+        starts = [1] * len(cells)
+    out: List[Tuple[int, str]] = []
+    for cell, start in zip(cells, starts):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        src = cell.get("source", "")
+        text = "".join(src) if isinstance(src, list) else str(src)
+        if not LAUNCH_WORD.search(text):
+            continue
+        shell = "\n".join(_shell(text.split("\n")))
+        if shell.strip() and _LAUNCHES.search(shell):
+            out.append((start, shell))
+    return out
