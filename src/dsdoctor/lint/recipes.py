@@ -254,8 +254,9 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             cfg = resolve(val, path, root)
             if cfg is None and r.entry is not None:  # joined onto a directory of the entry script's own
                 cfg = joined_config(r.entry, key[2:].replace("-", "_"), val, root)
-            if cfg is None and readme:  # a README: beside the entry script it names, else the one such file
-                cfg = (resolve(val, r.entry, root) if r.entry else None) or \
+            if cfg is None and (readme or os.path.isabs(val)):  # a README: beside the entry script it names, else
+                # the one such file; an absolute path into the writer's own checkout (`$HOME_DIR/ds/z3.json`): its tail
+                cfg = (resolve(val, r.entry, root) if r.entry and readme else None) or \
                     resolve_anywhere(val, os.path.dirname(path), root)
             if cfg is not None and cfg not in r.configs:
                 r.configs.append(cfg)
