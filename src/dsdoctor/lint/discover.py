@@ -12,6 +12,7 @@ from ..knowledge import deepspeed as K
 from ..knowledge import transformers as TF
 from ..launcherfiles import hostfile_problems
 from .gitignore import Ignored
+from .launch.shell import cli_with_config
 from .launch.shell import parse as parse_shell
 from .recipe import Recipe, resolve
 
@@ -231,7 +232,7 @@ def _shell(path: str, found: Found) -> None:
     for cmd in script.commands:
         if "DS_ACCELERATOR" in cmd.env:
             found.accelerator = cmd.env["DS_ACCELERATOR"]
-        if cmd.launcher is None and not (cmd.argv and cmd.argv[0].startswith("python")):
+        if cmd.launcher is None and not (cmd.argv and cmd.argv[0].startswith("python")) and not cli_with_config(cmd.argv):
             continue
         argv = cmd.argv
         for i, a in enumerate(argv[:-1]):

@@ -16,7 +16,7 @@ class Recipe:
 
     where: str  # "path:line" of the recipe
     entry: Optional[str] = None  # the project's Python file it starts (None: not named or not in the project)
-    launcher: Optional[str] = None  # deepspeed | torchrun | accelerate | python | None (a YAML)
+    launcher: Optional[str] = None  # deepspeed | torchrun | accelerate | python | cli (a framework's) | None (a YAML)
     configs: List[str] = field(default_factory=list)  # ds_config files it hands over (existing files)
     stage: Optional[int] = None
     stage_source: str = ""

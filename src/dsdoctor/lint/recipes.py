@@ -39,8 +39,8 @@ from .formatted import formatted_configs
 from .joined import joined_config
 from .launch.paths import path_envs
 from .launch.script_dir import script_dir
+from .launch.shell import DS_CONFIG_FLAGS, Command, assignments, cli_with_config, launches, unwrap
 from .launch.shell import VAR as _VAR
-from .launch.shell import Command, assignments, launches, unwrap
 from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
 from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
@@ -50,7 +50,7 @@ from .recipe_yaml import accelerate_yaml, args_json_anywhere, python_config, tra
 from .script.context import config_stage
 from .sourced import invocations, sourced_assignments, sources
 
-_CFG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
+_CFG_FLAGS = DS_CONFIG_FLAGS
 _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
 # `cat <<EOT > $config_json`, `echo ... > ds_config.json`: a file the script writes itself (not the project's)
 _WRITE = re.compile(r">{1,2}[ \t]*[\"']?([^\s\"';&|<>()]+)")
@@ -194,6 +194,8 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     launcher = cmd.launcher
     if launcher is None and prog.startswith("python"):
         launcher = "torchrun" if argv[1:2] == ["-m"] and argv[2:3] and argv[2] in _TORCH_LAUNCH else "python"
+    if launcher is None and cli_with_config(argv):
+        launcher = "cli"
     if launcher is None:
         return None
     r = Recipe(where, launcher=launcher)
@@ -256,8 +258,9 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             cfg = resolve(val, path, root)
             if cfg is None and r.entry is not None:  # joined onto a directory of the entry script's own
                 cfg = joined_config(r.entry, key[2:].replace("-", "_"), val, root)
-            if cfg is None and readme:  # a README: beside the entry script it names, else the one such file
-                cfg = (resolve(val, r.entry, root) if r.entry else None) or \
+            if cfg is None and (readme or os.path.isabs(val)):  # a README: beside the entry script it names, else
+                # the one such file; an absolute path into the writer's own checkout (`$HOME_DIR/ds/z3.json`): its tail
+                cfg = (resolve(val, r.entry, root) if r.entry and readme else None) or \
                     resolve_anywhere(val, os.path.dirname(path), root)
             if cfg is not None and cfg not in r.configs:
                 r.configs.append(cfg)

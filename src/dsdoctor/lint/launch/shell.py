@@ -236,3 +236,19 @@ def unwrap(cmd: Command) -> List[Command]:
         else:
             break
     return [cmd] if argv is cmd.argv else [Command(argv, cmd.start, env, pos)]
+
+
+# the options that hand a training program its ds_config
+DS_CONFIG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
+# programs that only show, copy or test paths: `echo --deepspeed ds.json` launches nothing
+_NOT_A_CLI = frozenset({"echo", "printf", "cat", "ls", "cp", "mv", "rm", "test", "[", "sed", "grep", "export", "set",
+                        "local", "declare", "readonly", "eval", "exec", "ssh", "srun", "sbatch", "nohup", "time", "env"})
+
+
+def cli_with_config(argv: List[str]) -> bool:
+    """A training program of its own (a framework's CLI: ``NAME train ... --deepspeed ds.json``) handed a ds_config:
+    it launches the config as the HF Trainer's ``--deepspeed`` does, with no Python entry of the project."""
+    prog = argv[0].rsplit("/", 1)[-1] if argv else ""
+    if not prog or prog in _NOT_A_CLI or "=" in prog or "$" in prog or prog.endswith((".sh", ".py")):
+        return False
+    return any(a.split("=", 1)[0] in DS_CONFIG_FLAGS for a in argv[1:])

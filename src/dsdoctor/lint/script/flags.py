@@ -249,30 +249,48 @@ def option_gates(src: Any) -> "Gates":
             ifs.append((node, alts))
             if not alts and stack and isinstance(node.test, cst.Name):
                 alts = [f for f in [params.get((id(stack[-1]), node.test.value), set())] if f]
-            body = src.positions[node.body]
-            out.extend(((body.start.line, 0), (body.end.line, _EOL), flags) for flags in alts)
-            if isinstance(node.orelse, cst.Else) and len(alts) == 1 and len(alts[0]) == 1 and \
-                    "=" not in next(iter(alts[0])) and isinstance(node.test, cst.Attribute):  # `else` of `if args.x:`
-                where = src.positions[node.orelse]
-                out.append(((where.start.line, 0), (where.end.line, _EOL), {"-" + next(iter(alts[0]))}))
-            other = _not_default(node.test)
-            if other is not None and (other[1] or node.orelse is not None):
-                where = src.positions[node.body if other[1] else node.orelse]
-                out.append(((where.start.line, 0), (where.end.line, _EOL), {other[0]}))
+            out.extend(_if_gates(node, alts, src))
 
         def visit_IndentedBlock(self, node: Any) -> None:
             out.extend(_after_return(node, src))
 
         def visit_Arg(self, node: Any) -> None:
             r = src.positions[node]
-            alts = _value_flags(node.value, here()) if node.keyword is not None else []
-            if not alts and node.keyword is not None and node.keyword.value in _ON_WHEN_TRUE:
-                alts = _alts(node.value) if isinstance(node.value, cst.Attribute) else \
-                    alias().get(node.value.value, []) if isinstance(node.value, cst.Name) else []
-            out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags) for flags in alts)
+            out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags)
+                       for flags in _arg_alts(node, here(), alias()))
 
     walk(src.module, Visit())  # the same hooks as src.module.visit, without copying the tree
     return out
+
+
+def _if_gates(node: Any, alts: List[Set[str]], src: Any) -> "Gates":
+    """The gates of ``if`` ``node`` whose test reads the options ``alts``: its body; the ``else`` of ``if args.x:``
+    (``-x``: closed where every launch passes ``--x``); the body or ``else`` of a test against a default
+    (:func:`_not_default`)."""
+    body = src.positions[node.body]
+    out: Gates = [((body.start.line, 0), (body.end.line, _EOL), flags) for flags in alts]
+    if isinstance(node.orelse, cst.Else) and len(alts) == 1 and len(alts[0]) == 1 and \
+            "=" not in next(iter(alts[0])) and isinstance(node.test, cst.Attribute):  # `else` of `if args.x:`
+        where = src.positions[node.orelse]
+        out.append(((where.start.line, 0), (where.end.line, _EOL), {"-" + next(iter(alts[0]))}))
+    other = _not_default(node.test)
+    if other is not None and (other[1] or node.orelse is not None):
+        where = src.positions[node.body if other[1] else node.orelse]
+        out.append(((where.start.line, 0), (where.end.line, _EOL), {other[0]}))
+    return out
+
+
+def _arg_alts(node: Any, optional: Dict[str, Set[str]], aliases: Dict[str, List[Set[str]]]) -> List[Set[str]]:
+    """The options a keyword argument is set only with (:func:`_value_flags`), or, for a load argument harmful only
+    when true (``_ON_WHEN_TRUE``), the option it is given straight from (``load_in_8bit=args.q8``, or a name
+    assigned from one)."""
+    if node.keyword is None:
+        return []
+    alts = _value_flags(node.value, optional)
+    if not alts and node.keyword.value in _ON_WHEN_TRUE:
+        alts = _alts(node.value) if isinstance(node.value, cst.Attribute) else \
+            aliases.get(node.value.value, []) if isinstance(node.value, cst.Name) else []
+    return alts
 
 
 def _not_default(test: Any) -> Optional[Tuple[str, bool]]:
