@@ -169,6 +169,16 @@ def test_unknown_keys_of_one_block_are_one_finding(tmp_path: Path) -> None:
     assert len(hits[0].edits) == 1
 
 
+@pytest.mark.parametrize("text, severity", [('{"fp16": {"enabled": true, "opt_level": "O2"}}', "info"),
+                                            ('{"bf16": {"enable": true}}', "warning")])
+def test_ignored_block_key_is_a_warning_only_when_misspelt(text: str, severity: str, tmp_path: Path) -> None:
+    # DeepSpeed 0.9.2 reads fp16 / bf16 without validating them: an extra key is ignored. A misspelling loses its
+    # setting (bf16 stays off: a warning); a key of no DeepSpeed setting (Apex's opt_level) changes nothing (info)
+    rule = REGISTRY[names.DS_CONFIG_UNKNOWN_KEY]
+    hits = [h for h in _hits(rule, Example(text, options=(("ds", "0.9.2"),)), tmp_path)[1] if h.finding.name == rule.name]
+    assert [h.finding.severity.value for h in hits] == [severity]
+
+
 @pytest.mark.parametrize("text, severity", [("w0 slots=x\n", "error"),
                                             ("main slots=NUM_GPUS\nworker slots=NUM_GPUS\n", "info"),
                                             ("ip_of_main_node slots=num_of_gpus_in_each_node\n", "info"),

@@ -85,7 +85,11 @@ def check(t: Target) -> Iterator[Hit]:
         if ignored:
             why = ("DeepSpeed drops keys whose value is \"auto\" before validating, so it is ignored."
                    if validated else f"DeepSpeed {ds} does not validate {where} and ignores the key.")
-            yield _block_hit(t, where, keys, sorted(accepted), ignored, why, Severity.WARNING)
+            # as at the top level: a misspelt key's setting is lost (a warning); another extra key changes nothing
+            misspelt = any(_suggest(m.key, sorted(accepted)) for m in ignored)
+            yield _block_hit(t, where, keys, sorted(accepted), ignored, why + ("" if misspelt else
+                             " Nothing fails and no setting of DeepSpeed's changes, unless your own code reads it."),
+                             Severity.WARNING if misspelt else Severity.INFO)
 
 
 def _block_hit(t: Target, where: str, keys: Tuple[K.ConfigKey, ...], accepted: List[str], members: List[Member],
@@ -125,7 +129,9 @@ RULE = Rule(
          "An error inside zero_optimization / offload_* / fp16 / bf16 (0.17.1+ for fp16/bf16), where pydantic "
          "rejects it; at the top level, where DeepSpeed silently ignores it, a warning when it is a misspelling of a "
          "known key or a key of a block written at the top level (`offload_optimizer` outside `zero_optimization`): "
-         "that setting keeps its default; info otherwise (a key DeepSpeed never reads).",
+         "that setting keeps its default; info otherwise (a key DeepSpeed never reads). The same inside a block "
+         "a release does not validate (fp16 / bf16 before 0.17.1) or for an \"auto\" value DeepSpeed drops: a warning "
+         "for a misspelling (`bf16.enable`: bf16 stays off), info for another key (`fp16.opt_level`, Apex's).",
         why="Inside validated blocks DeepSpeed raises a ValidationError; at the top level a typo silently does nothing.",
         fix="Rename the key (the suggested spelling is offered as an unsafe fix)."),
     check=check,
