@@ -87,9 +87,12 @@ def check(t: Target) -> Iterator[Hit]:
                    if validated else f"DeepSpeed {ds} does not validate {where} and ignores the key.")
             # as at the top level: a misspelt key's setting is lost (a warning); another extra key changes nothing
             misspelt = any(_suggest(m.key, sorted(accepted)) for m in ignored)
+            since = K.VALIDATED_BLOCKS[path][1]
+            later = f" DeepSpeed {since} and later reject it (pydantic): an upgrade stops on it." \
+                if not validated and since else ""
             yield _block_hit(t, where, keys, sorted(accepted), ignored, why + ("" if misspelt else
-                             " Nothing fails and no setting of DeepSpeed's changes, unless your own code reads it."),
-                             Severity.WARNING if misspelt else Severity.INFO)
+                             " Nothing fails and no setting of DeepSpeed's changes, unless your own code reads it.")
+                             + later, Severity.WARNING if misspelt else Severity.INFO)
 
 
 def _block_hit(t: Target, where: str, keys: Tuple[K.ConfigKey, ...], accepted: List[str], members: List[Member],
