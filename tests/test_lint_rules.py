@@ -192,3 +192,13 @@ def test_hostfile_template_only_for_placeholder_slot_counts(text: str, severity:
     hits = [h for h in _hits(rule, Example(text), tmp_path)[1] if h.finding.name == rule.name]
     assert hits and {h.finding.severity.value for h in hits} == {severity}
     assert severity != "info" or len(hits) == 1  # a template is one finding, not one per line
+
+
+@pytest.mark.parametrize("ds_launcher, severity", [(None, "error"), (True, "error"), (False, "info")])
+def test_env_file_matters_only_to_the_deepspeed_launcher(ds_launcher: object, severity: str, tmp_path: Path) -> None:
+    # only the deepspeed launcher's multi-node runner reads .deepspeed_env (runner.py, 0.15.4: in the branch that is
+    # not `if not multi_node_exec`): where no launch of the project uses that launcher, its problems are info
+    rule = REGISTRY[names.DEEPSPEED_ENV_FILE_INVALID]
+    ex = Example("DS_SKIP_CUDA_CHECK=1\n\nCUDA_HOME=/usr/local/cuda\n", options=(("ds_launcher", ds_launcher),))
+    hits = [h for h in _hits(rule, ex, tmp_path)[1] if h.finding.name == rule.name]
+    assert [h.finding.severity.value for h in hits] == [severity]

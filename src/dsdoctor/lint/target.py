@@ -43,6 +43,9 @@ class Usage:
     cpu_fp16: Optional[bool] = None  # the run's CPU has oneDNN fp16 (check / preflight on the machine; None = unknown)
     cpu_fp16_source: str = ""
     multinode: Optional[bool] = None
+    # some launch of the project uses the deepspeed launcher (the recipes; None: not modelled): only its multi-node
+    # runner reads .deepspeed_env
+    ds_launcher: Optional[bool] = None
     env_file_vars: Dict[str, str] = field(default_factory=dict)  # names set by .deepspeed_env files
     transformers: Optional[str] = None  # Transformers version Python scripts are linted for (None = unknown)
     transformers_source: str = ""

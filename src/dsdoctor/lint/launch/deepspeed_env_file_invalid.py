@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Iterator
 
 from ... import names as N
@@ -14,6 +15,16 @@ from ..target import Target
 
 
 def check(t: Target) -> Iterator[Hit]:
+    if t.usage.ds_launcher is False:  # only the deepspeed launcher's multi-node runner reads the file
+        for h in _problems(t):
+            yield replace(h, finding=replace(h.finding, severity=Severity.INFO, title=h.finding.title + (
+                " (only if launched with the deepspeed launcher on several nodes, which no launch of the project does: "
+                "only its multi-node runner reads this file)")))
+        return
+    yield from _problems(t)
+
+
+def _problems(t: Target) -> Iterator[Hit]:
     quotes = K.env_file_quotes_values(t.usage.ds)
     for off, line in env_file_lines(t.text):
         err = K.env_file_parse_error(line)
@@ -41,7 +52,8 @@ RULE = Rule(
         Severity.ERROR,
         summary=".deepspeed_env has lines the launcher cannot parse",
         what="Blank lines, comment lines or lines without `=` (the runner does `key, val = line.split('=', 1)`), and "
-         "values with spaces or shell characters before 0.16.5 (exported unquoted).",
+         "values with spaces or shell characters before 0.16.5 (exported unquoted). Only the deepspeed launcher's "
+         "multi-node runner reads the file: where no launch of the project uses that launcher, info.",
         why="A blank line raises `ValueError: not enough values to unpack` in the launcher; `# A=1` defines a variable "
         "named `# A`.",
         fix="One KEY=VALUE per line, nothing else (safe --fix deletes blank and comment lines).",
