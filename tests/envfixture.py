@@ -13,6 +13,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Dict, List, Optional
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 ORACLE_DIR = Path(os.environ.get("DSDOCTOR_ORACLE_DIR", REPO / ".cache" / "oracle"))
 # cpu_adam, deepspeed_shm_comm and fused_adam of ds/0.19.8 on the oracle venv's torch (CPU accelerator), built once by
@@ -30,6 +32,16 @@ def ext_0198_path() -> str:
 def require_oracle() -> bool:
     """CI sets DSDOCTOR_REQUIRE_ORACLE=1: a missing oracle is then a failure, never a skip."""
     return os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1"
+
+
+def need_oracle(path: Path) -> Path:
+    """``path`` of the provisioned oracle; missing: a skip, or a failure where CI requires the oracle."""
+    if not path.exists():
+        msg = f"{path} missing: run scripts/provision-oracle.sh"
+        if require_oracle():
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return path
 
 NVCC_V = """nvcc: NVIDIA (R) Cuda compiler driver
 Copyright (c) 2005-2024 NVIDIA Corporation

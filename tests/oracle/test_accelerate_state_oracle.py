@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from envfixture import need_oracle
 
 from dsdoctor.knowledge import regressions as R
 from dsdoctor.knowledge.versions import parse
@@ -28,19 +29,12 @@ _SCRIPT = ("from accelerate.state import PartialState\nPartialState()   # as Tra
            "from accelerate import Accelerator\naccelerator = Accelerator()\nprint('accelerator made')\n")
 
 
-def _need(path: Path) -> Path:
-    if not path.exists():
-        msg = f"{path} missing: run scripts/provision-oracle.sh"
-        if os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1":
-            pytest.fail(msg)
-        pytest.skip(msg)
-    return path
 
 
 def _run(hf: str, port: int, tmp: Path) -> subprocess.CompletedProcess:  # type: ignore[type-arg]
-    py = _need(ORACLE / "venv" / "bin" / "python")
+    py = need_oracle(ORACLE / "venv" / "bin" / "python")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env.update(PYTHONPATH=f"{_need(ORACLE / 'hf' / hf)}{os.pathsep}{_need(ORACLE / 'ds' / '0.19.8')}",
+    env.update(PYTHONPATH=f"{need_oracle(ORACLE / 'hf' / hf)}{os.pathsep}{need_oracle(ORACLE / 'ds' / '0.19.8')}",
                ACCELERATE_USE_DEEPSPEED="true", WORLD_SIZE="1", RANK="0", LOCAL_RANK="0", MASTER_ADDR="127.0.0.1",
                MASTER_PORT=str(port), OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1")
     (tmp / "train.py").write_text(_SCRIPT)
@@ -48,7 +42,7 @@ def _run(hf: str, port: int, tmp: Path) -> subprocess.CompletedProcess:  # type:
 
 
 def _accelerate(hf: str) -> str:
-    dist = next(_need(ORACLE / "hf" / hf).glob("accelerate-*.dist-info"))
+    dist = next(need_oracle(ORACLE / "hf" / hf).glob("accelerate-*.dist-info"))
     return dist.name[len("accelerate-"):-len(".dist-info")]
 
 

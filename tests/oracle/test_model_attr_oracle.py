@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from envfixture import need_oracle
 
 from dsdoctor.knowledge import transformers as TK
 from dsdoctor.knowledge.versions import parse
@@ -29,19 +30,12 @@ _READ = ("import torch\nfrom transformers import LlamaConfig\nfrom transformers.
          "print('rope_theta', attn.rope_theta)\n")
 
 
-def _need(path: Path) -> Path:
-    if not path.exists():
-        msg = f"{path} missing: run scripts/provision-oracle.sh"
-        if os.environ.get("DSDOCTOR_REQUIRE_ORACLE") == "1":
-            pytest.fail(msg)
-        pytest.skip(msg)
-    return path
 
 
 def _read_attr(hf: str, tmp: Path) -> subprocess.CompletedProcess:  # type: ignore[type-arg]
-    py = _need(ORACLE / "venv" / "bin" / "python")
+    py = need_oracle(ORACLE / "venv" / "bin" / "python")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env.update(PYTHONPATH=str(_need(ORACLE / "hf" / hf)), OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1",
+    env.update(PYTHONPATH=str(need_oracle(ORACLE / "hf" / hf)), OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1",
                TRANSFORMERS_NO_ADVISORY_WARNINGS="1")
     (tmp / "train.py").write_text(_READ)
     return subprocess.run([str(py), "train.py"], cwd=tmp, env=env, capture_output=True, text=True, timeout=300)
@@ -72,8 +66,8 @@ def test_the_deepspeed_releases_read_it_as_the_row_says() -> None:
     """0.15.4 (after ``reader_from``) reads the attention's attribute; 0.19.8 (after ``reader_fallback``) reads the
     model config first."""
     rel = Path("deepspeed") / "module_inject" / "containers" / "llama.py"
-    old = _need(ORACLE / "ds" / "0.15.4" / rel).read_text(encoding="utf-8")
-    new = _need(ORACLE / "ds" / "0.19.8" / rel).read_text(encoding="utf-8")
+    old = need_oracle(ORACLE / "ds" / "0.15.4" / rel).read_text(encoding="utf-8")
+    new = need_oracle(ORACLE / "ds" / "0.19.8" / rel).read_text(encoding="utf-8")
     assert "self.policy.client_module.self_attn.rope_theta" in old and "_get_rope_theta" not in old
     assert "_get_rope_theta" in new and "config.rope_theta" in new
     assert parse(ROW.reader_from) <= parse("0.15.4") < parse(ROW.reader_fallback) <= parse("0.19.8")  # type: ignore[operator]

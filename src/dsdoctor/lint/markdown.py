@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
-from typing import Iterator, List, Optional, Tuple
+from typing import Iterable, Iterator, List, Optional, Tuple
 
 from .discover import _walk_into
 
@@ -56,7 +56,13 @@ def markdown_files(root: str, dirs: "Iterator[str]") -> List[str]:
     """README-like Markdown files in ``root``, the given directories (where the project's files are) and the
     directories between them and ``root`` (a sub-project's README above its ``src/``), then those of its
     documentation directories (:func:`_docs`)."""
-    out = []
+    return files_between(root, dirs, ".md") + _docs(os.path.normpath(root))
+
+
+def files_between(root: str, dirs: "Iterable[str]", suffix: str) -> List[str]:
+    """The files ending in ``suffix`` (any case) of ``root``, of the directories ``dirs`` and of those between them
+    and ``root``, sorted per directory."""
+    out: List[str] = []
     root = os.path.normpath(root)
     wanted = {root}
     for d in set(dirs):
@@ -69,8 +75,8 @@ def markdown_files(root: str, dirs: "Iterator[str]") -> List[str]:
             names = sorted(os.listdir(d))
         except OSError:
             continue
-        out += [os.path.normpath(os.path.join(d, n)) for n in names if n.lower().endswith(".md")]
-    return out + _docs(root)
+        out += [os.path.normpath(os.path.join(d, n)) for n in names if n.lower().endswith(suffix)]
+    return out
 
 
 DOCS_DIRS = ("docs", "doc", "documents", "documentation")  # where a project writes its guides' commands

@@ -17,7 +17,7 @@ import re
 from typing import Iterable, List, Tuple
 
 from .discover import _read
-from .markdown import LAUNCH_WORD
+from .markdown import LAUNCH_WORD, files_between
 
 MAX_NOTEBOOKS = 40
 MAX_BYTES = 2 * 2**20
@@ -26,29 +26,10 @@ _SOURCE_KEY = re.compile(r'^[ \t]*"source"[ \t]*:[ \t]*\[?', re.M)
 _LAUNCHES = re.compile(r"\b(?:deepspeed|torchrun|accelerate[ \t]+launch|torch\.distributed\.(?:run|launch))\b")
 
 
-def _inside(d: str, root: str) -> bool:
-    rel = os.path.relpath(os.path.abspath(d), os.path.abspath(root))
-    return rel == "." or not rel.startswith("..")
-
-
 def notebook_files(root: str, dirs: Iterable[str]) -> List[str]:
     """The ``.ipynb`` files of ``root``, of the directories ``dirs`` and of those between them and ``root``;
     sorted, at most :data:`MAX_NOTEBOOKS`."""
-    root = os.path.normpath(root)
-    wanted = {root}
-    for d in set(dirs):
-        d = os.path.normpath(d)
-        while d not in wanted and _inside(d, root):
-            wanted.add(d)
-            d = os.path.dirname(d) or "."
-    out: List[str] = []
-    for d in sorted(wanted):
-        try:
-            names = sorted(os.listdir(d))
-        except OSError:
-            continue
-        out += [os.path.normpath(os.path.join(d, n)) for n in names if n.endswith(".ipynb")]
-    return out[:MAX_NOTEBOOKS]
+    return files_between(root, dirs, ".ipynb")[:MAX_NOTEBOOKS]
 
 
 def _shell(lines: List[str]) -> List[str]:
