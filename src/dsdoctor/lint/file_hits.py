@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, List, Optional
 
-from .rule import Hit
+from .rule import Hit, as_info
 from .target import Target, Usage
 from .unloaded import not_loaded, unloaded
 
@@ -122,8 +122,4 @@ def _unnamed(path: str, found: "Found", hits: List[Hit]) -> List[Hit]:
 
     if not unmentioned(path, found):
         return hits
-    from dataclasses import replace
-
-    return [Hit(replace(h.finding, severity=Severity.INFO, title=f"{h.finding.title} ({WHY})"), h.edits)
-            if h.finding.severity in (Severity.ERROR, Severity.WARNING) and h.finding.path == path else h
-            for h in hits]
+    return [as_info(h, WHY) if h.finding.path == path else h for h in hits]

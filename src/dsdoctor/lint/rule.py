@@ -49,6 +49,14 @@ class Hit:
     edits: Tuple[Edit, ...] = ()
 
 
+def as_info(h: Hit, why: str) -> Hit:
+    """An error or warning made info, its title saying why in parentheses (a finding that matters only in a
+    situation the project does not reach); other severities as they are."""
+    if h.finding.severity not in (Severity.ERROR, Severity.WARNING):
+        return h
+    return Hit(replace(h.finding, severity=Severity.INFO, title=f"{h.finding.title} ({why})"), h.edits)
+
+
 @dataclass(frozen=True)
 class Rule:
     """One lint rule: the spec of its finding name (:class:`~dsdoctor.spec.FindingSpec`: name, severity, summary,

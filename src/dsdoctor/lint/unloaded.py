@@ -6,8 +6,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Optional
 
-from ..model import Severity
-from .rule import Hit
+from .rule import Hit, as_info
 
 if TYPE_CHECKING:
     from .discover import Found
@@ -37,9 +36,4 @@ def _inside(path: str, directory: str) -> bool:
 
 def not_loaded(h: Hit, why: str) -> Hit:
     """A finding on a config nothing loads: info, saying why (DeepSpeed never reads the file as shipped)."""
-    from dataclasses import replace
-
-    if h.finding.severity not in (Severity.ERROR, Severity.WARNING):
-        return h
-    f = replace(h.finding, severity=Severity.INFO, title=f"{h.finding.title} (nothing loads this config: {why})")
-    return Hit(f, h.edits)
+    return as_info(h, f"nothing loads this config: {why}")

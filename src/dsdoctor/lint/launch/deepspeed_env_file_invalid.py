@@ -3,23 +3,21 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Iterator
 
 from ... import names as N
 from ...knowledge import deepspeed as K
 from ...launcherfiles import env_file_lines
 from ...model import Severity
-from ..rule import Edit, Example, Hit, Rule, spec
+from ..rule import Edit, Example, Hit, Rule, as_info, spec
 from ..target import Target
 
 
 def check(t: Target) -> Iterator[Hit]:
     if t.usage.ds_launcher is False:  # only the deepspeed launcher's multi-node runner reads the file
         for h in _problems(t):
-            yield replace(h, finding=replace(h.finding, severity=Severity.INFO, title=h.finding.title + (
-                " (only if launched with the deepspeed launcher on several nodes, which no launch of the project does: "
-                "only its multi-node runner reads this file)")))
+            yield as_info(h, "only if launched with the deepspeed launcher on several nodes, which no launch of the "
+                             "project does: only its multi-node runner reads this file")
         return
     yield from _problems(t)
 

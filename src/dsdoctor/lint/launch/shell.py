@@ -241,8 +241,9 @@ def unwrap(cmd: Command) -> List[Command]:
 # the options that hand a training program its ds_config
 DS_CONFIG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
 # programs that only show, copy or test paths: `echo --deepspeed ds.json` launches nothing
+# (wrappers and eval are read by unwrap: the command they run is the launch)
 _NOT_A_CLI = frozenset({"echo", "printf", "cat", "ls", "cp", "mv", "rm", "test", "[", "sed", "grep", "export", "set",
-                        "local", "declare", "readonly", "eval", "exec", "ssh", "srun", "sbatch", "nohup", "time", "env"})
+                        "local", "declare", "readonly", "eval", "ssh", "sbatch", *WRAPPERS})
 
 
 def cli_with_config(argv: List[str]) -> bool:
