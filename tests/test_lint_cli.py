@@ -56,6 +56,13 @@ AUTO = '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "optimizer": {"type": 
        '  "zero_optimization": {"stage": 3, "reduce_bucket_size": "auto"}\n}\n'
 
 
+# under accelerate: betas and sub_group_size are nobody's to fill (prepare() raises), the scheduler block's warmup
+# values come from the DummyScheduler it requires, total_num_steps only if the script gives it one
+ACC_AUTO = '{\n  "optimizer": {"type": "AdamW", "params": {"lr": "auto", "betas": "auto"}},\n' \
+           '  "zero_optimization": {"stage": 3, "sub_group_size": "auto"},\n' \
+           '  "scheduler": {"type": "WarmupDecayLR", "params": {"warmup_num_steps": "auto", "total_num_steps": "auto"}}\n}\n'
+
+
 def _names(out: "dict[str, object]") -> "set[str]":
     return {f["name"] for f in out["findings"]}  # type: ignore[attr-defined,index]
 
@@ -75,7 +82,11 @@ def test_lone_config_loaded_by(tmp_path: Path) -> None:
     autos = [f for f in raw["findings"] if f["name"] == "ds-config-auto-without-trainer"]
     assert len(autos) == 3 and raw["facts"]["loaded_by"]["ds.json"] == {"loaded_by": "deepspeed", "source": "--loaded-by"}
     acc = json.loads(dsdoctor(tmp_path, "lint", "ds.json", "--loaded-by", "accelerate", "--format", "json").stdout)
-    assert [f["line"] for f in acc["findings"] if f["name"] == "ds-config-auto-without-trainer"] == [3]  # lr only
+    assert "ds-config-auto-without-trainer" not in _names(acc)  # an "optimizer" block makes DummyOptim fill lr
+    (tmp_path / "acc.json").write_text(ACC_AUTO)
+    acc = json.loads(dsdoctor(tmp_path, "lint", "acc.json", "--loaded-by", "accelerate", "--format", "json").stdout)
+    got = {(f["line"], f["severity"]) for f in acc["findings"] if f["name"] == "ds-config-auto-without-trainer"}
+    assert got == {(2, "error"), (3, "error"), (4, "warning")}, acc["findings"]
     assert dsdoctor(tmp_path, "lint", "ds.json", "--loaded-by", "torchrun").returncode == 2
     (tmp_path / "run.sh").write_text("deepspeed train.py --deepspeed_config ds.json\n")
     proj = json.loads(dsdoctor(tmp_path, "lint", "run.sh", "--format", "json").stdout)

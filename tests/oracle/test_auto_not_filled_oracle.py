@@ -105,3 +105,38 @@ def test_accelerate_path_stops_on_each_unfilled_auto(tmp_path: Path, hf: str, tf
     first = got["unfilled"][0]
     assert got["first_error"] == TF.MSG_ACCELERATE_AUTO_UNFILLED.format(key=first), got
     assert all(sev == "error" and "ValueError" in t for _, sev, t in flagged), flagged
+
+
+ACC_CONFIG: Dict[str, Any] = {
+    "train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto", "gradient_clipping": "auto",
+    "optimizer": {"type": "AdamW", "params": {"lr": "auto", "betas": "auto", "weight_decay": "auto"}},
+    "scheduler": {"type": "WarmupDecayLR", "params": {"warmup_min_lr": "auto", "warmup_max_lr": "auto",
+                                                      "warmup_num_steps": "auto", "total_num_steps": "auto"}},
+    "zero_optimization": {"stage": 3, "reduce_bucket_size": "auto", "sub_group_size": "auto"},
+}
+
+
+@pytest.mark.parametrize("total", [0, 100])
+def test_lone_config_under_accelerate_without_trainer(tmp_path: Path, total: int) -> None:
+    """ds-config-auto-without-trainer for a config linted alone with --loaded-by accelerate: accelerate's real
+    prepare() with the DummyOptim / DummyScheduler the config's blocks require stops on exactly the keys the rule
+    reports as errors, and on total_num_steps (a warning) only when the DummyScheduler is given none."""
+    cfg = tmp_path / "ds.json"
+    cfg.write_text(json.dumps(ACC_CONFIG, indent=1))
+    env = dict(os.environ, PYTHONPATH=f"{ORACLE / 'hf' / 'tf5.24.0'}:{ORACLE / 'ds' / '0.19.8'}",
+               MASTER_ADDR="127.0.0.1", MASTER_PORT=str(_free_port()), RANK="0", LOCAL_RANK="0", WORLD_SIZE="1",
+               OMP_NUM_THREADS="1", TORCH_EXTENSIONS_DIR=str(EXT_0198), DS_ACCELERATOR="cpu")
+    p = subprocess.run([str(VPY), str(HERE / "accelerate_autos.py"), str(cfg), str(total)], capture_output=True,
+                       text=True, env=env, timeout=600, cwd=tmp_path)
+    lines = [x for x in p.stdout.splitlines() if x.startswith("{")]
+    assert lines, (p.stdout + p.stderr)[-4000:]
+    real = json.loads(lines[-1])
+    assert real["end"] == 'no "auto" left', real
+    usage = Usage(memlock=None, loaded_by="accelerate", ds=Version("0.19.8"), ds_source="--ds-version")
+    hits = [h.finding for h in lint_target(make_target(str(cfg), "ds_config", usage))
+            if h.finding.name == "ds-config-auto-without-trainer"]
+    errors = {f.title.split(":")[0] for f in hits if f.severity.value == "error"}
+    maybe = {f.title.split(":")[0] for f in hits if f.severity.value == "warning"}
+    assert maybe == {"scheduler.params.total_num_steps"}, hits
+    assert set(real["unfilled"]) == errors | (maybe if not total else set()), (real, hits)
+    assert all("ValueError" in f.title for f in hits), hits

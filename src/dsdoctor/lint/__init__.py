@@ -176,6 +176,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
     base.client_optimizer, base.saves_16bit, base.peft = found.client_optimizer, found.saves_16bit, found.peft
     base.zero_to_fp32 = found.zero_to_fp32
     base.accelerate_fills = tuple(sorted(found.accelerate_fills))
+    base.code_read = any(k == "python" for k in found.kinds.values())
     base.multinode = found.multinode
     if found.modelled:  # what the recipes say per config / entry (imported here: a file linted alone needs none)
         from .entry_options import zero3_entry_flags

@@ -18,19 +18,46 @@ from .assumed_loader import autos
 _SILENT = ("zero_optimization", "fp16", "bf16", "bfloat16")
 
 
+def _accelerate_fills(t: Target, keys: Tuple[str, ...]) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
+    """The "auto" keys accelerate's prepare() fills for this config, and those it fills only if the code asks.
+
+    With an "optimizer" block accelerate accepts no optimizer but a DummyOptim (any other stops prepare() with
+    "You cannot specify an optimizer in the config file and in the code at the same time"), and a DummyOptim always
+    has an lr and a weight_decay; a "scheduler" block likewise needs a DummyScheduler, which fills the warmup values
+    (total_num_steps only when given one). That is what a config tells where no code of the project was read (a
+    config linted alone); where code was read, its Dummy* calls say it (a script that passes no optimizer to
+    prepare() leaves the block's "auto" values unfilled)."""
+    filled = TF.ACCELERATE_AUTO_KEYS + t.usage.accelerate_fills
+    maybe: Tuple[str, ...] = ()
+    if t.usage.code_read:
+        return filled, maybe
+    if "optimizer" in keys:
+        filled += TF.ACCELERATE_DUMMY_OPTIM_KEYS
+    if "scheduler" in keys:
+        filled += TF.ACCELERATE_DUMMY_SCHEDULER_KEYS
+        maybe = (TF.ACCELERATE_DUMMY_TOTAL_STEPS_KEY,)
+    return filled, maybe
+
+
 def check(t: Target) -> Iterator[Hit]:
     root = t.doc.root if t.doc else None
     if root is None or root.kind != "object" or t.usage.loaded_by not in ("deepspeed", "accelerate"):
         return
-    filled: Tuple[str, ...] = (TF.ACCELERATE_AUTO_KEYS + t.usage.accelerate_fills if t.usage.loaded_by == "accelerate"
-                               else ())
-    who = "accelerate without the HF Trainer" if filled else "raw deepspeed.initialize"
+    accelerate = t.usage.loaded_by == "accelerate"
+    filled, maybe = _accelerate_fills(t, tuple(m.key for m in root.members)) if accelerate else ((), ())
+    who = "accelerate without the HF Trainer" if accelerate else "raw deepspeed.initialize"
+    fails = ("accelerate's prepare() stops (ValueError: `{path}` not found in kwargs)" if accelerate
+             else "DeepSpeed fails (TypeError: '>' not supported between instances of 'str' and 'int')")
     hits: List[Hit] = []
     for path, pos in autos(root):
         if path in filled:
             continue
         top = path.split(".")[0]
-        if top in _SILENT:
+        if path in maybe:
+            hits.append(RULE.hit(t, pos, f'{path}: "auto" under {who} is filled only when the script\'s DummyScheduler '
+                                 f"is given total_num_steps; otherwise {fails.format(path=path)}",
+                                 fixes=(FIX,), severity=Severity.WARNING))
+        elif top in _SILENT and not accelerate:
             what = ("bf16/fp16 stays OFF (fp32 training)" if path.endswith("enabled") else "the default is used")
             if path.endswith(".enabled") and K.auto_dropped(top, t.usage.ds) is False:
                 what = f'DeepSpeed {t.usage.ds} keeps the string, which is true: {top} is ON'
@@ -38,8 +65,7 @@ def check(t: Target) -> Iterator[Hit]:
                                  'DeepSpeed\'s config models drop keys whose value is "auto" and use the defaults.',
                                  (Fix("write the value you want", "safe"),), severity=Severity.WARNING))
         else:
-            hits.append(RULE.hit(t, pos, f'{path}: "auto" under {who} is left as a string: DeepSpeed fails '
-                                 "(TypeError: '>' not supported between instances of 'str' and 'int')",
+            hits.append(RULE.hit(t, pos, f'{path}: "auto" under {who} is left as a string: {fails.format(path=path)}',
                                  fixes=(FIX,)))
     yield from hits
 
@@ -51,8 +77,10 @@ RULE = Rule(
         Severity.ERROR,
         summary='"auto" values in a config used without the HF Trainer',
         what='"auto" is a Hugging Face Trainer convention. Under raw DeepSpeed (or accelerate without the Trainer, for '
-         "the keys it does not fill: its own, and those the script's DummyOptim / DummyScheduler give) it is never "
-         "replaced. Reported where that loader is known (--loaded-by, or the "
+         "the keys it does not fill: its own, and those the script's DummyOptim / DummyScheduler give; a config linted "
+         "alone with an \"optimizer\" / \"scheduler\" block is taken to get them, as accelerate accepts no other "
+         "optimizer or scheduler with one) it is never replaced: accelerate's prepare() stops with a ValueError, raw "
+         "DeepSpeed with a TypeError. Reported where that loader is known (--loaded-by, or the "
          "project's launch and training scripts): a config nothing says the loader of is, by its \"auto\" values, "
          "taken as the HF Trainer's.",
         why='Top-level batch / clipping / optimizer / scheduler values stay the string "auto" and crash with a TypeError; '
