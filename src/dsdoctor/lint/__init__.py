@@ -188,6 +188,8 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         base.config_grad_norms = launch_grad_norms(found.recipes)
         base.entry_launch_flags = zero3_entry_flags(found.recipes)
         base.ds_launcher = any(r.launcher == "deepspeed" for r in found.recipes)
+        base.ds_launch_files = tuple(sorted({os.path.abspath(r.where.rsplit(":", 1)[0]) for r in found.recipes
+                                             if r.launcher == "deepspeed"}))
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
     base.memlock = memlock_limit()
     base.memlock_host = machine  # lint elsewhere: the machine it runs on need not be the training host

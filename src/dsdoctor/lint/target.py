@@ -47,6 +47,7 @@ class Usage:
     # some launch of the project uses the deepspeed launcher (the recipes; None: not modelled): only its multi-node
     # runner reads .deepspeed_env
     ds_launcher: Optional[bool] = None
+    ds_launch_files: Tuple[str, ...] = ()  # the files (absolute) holding those deepspeed-launcher launches
     env_file_vars: Dict[str, str] = field(default_factory=dict)  # names set by .deepspeed_env files
     transformers: Optional[str] = None  # Transformers version Python scripts are linted for (None = unknown)
     transformers_source: str = ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Iterator
 
@@ -13,11 +14,24 @@ from ..rule import Edit, Example, Hit, Rule, as_info, spec
 from ..target import Target
 
 
+def _no_launch_reads(t: Target) -> str:
+    """Why no launch of the project reads this file ("" where one may): only the deepspeed launcher's multi-node
+    runner reads it, from the directory it is started in (and the home directory), so only launches in this file's
+    directory or below it count."""
+    if t.usage.ds_launcher is False:
+        return "no launch of the project does"
+    here = os.path.dirname(os.path.abspath(t.path)) + os.sep
+    if t.usage.ds_launcher and not any(f.startswith(here) for f in t.usage.ds_launch_files):
+        return f"no launch in {os.path.dirname(t.path) or '.'} or below it does (the runner reads the file of the directory it starts in)"
+    return ""
+
+
 def check(t: Target) -> Iterator[Hit]:
-    if t.usage.ds_launcher is False:  # only the deepspeed launcher's multi-node runner reads the file
+    why = _no_launch_reads(t)
+    if why:
         for h in _problems(t):
-            yield as_info(h, "only if launched with the deepspeed launcher on several nodes, which no launch of the "
-                             "project does: only its multi-node runner reads this file")
+            yield as_info(h, f"only if launched with the deepspeed launcher on several nodes, which {why}: only its "
+                             "multi-node runner reads this file")
         return
     yield from _problems(t)
 

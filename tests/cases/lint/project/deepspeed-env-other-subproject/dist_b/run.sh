@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed --hostfile hosts train.py --deepspeed ds.json
