@@ -21,7 +21,7 @@ def _no_launch_reads(t: Target) -> str:
     if t.usage.ds_launcher is False:
         return "no launch of the project does"
     here = os.path.dirname(os.path.abspath(t.path)) + os.sep
-    if t.usage.ds_launcher and not any(f.startswith(here) for f in t.usage.ds_launch_files):
+    if t.usage.ds_launch_files and not any(f.startswith(here) for f in t.usage.ds_launch_files):
         return f"no launch in {os.path.dirname(t.path) or '.'} or below it does (the runner reads the file of the directory it starts in)"
     return ""
 
