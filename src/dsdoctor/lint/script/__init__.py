@@ -162,6 +162,10 @@ def _scoped(path: str, usage: Usage, source: str) -> Tuple[Optional[bool], str]:
                           f"launches running this file loads, {own}")
     for cfg in files:
         if in_scope(path, cfg):
+            lower = next((f for f in usage.lower_files if in_scope(path, f)), None)
+            if lower is not None:  # stage 3 is one of the configs offered beside it: the user's pick
+                return None, (f"ZeRO stage 3 in {cfg}, but {lower} beside it is stage 1/2 and no launch of the "
+                              "project picks one for this file")
             return True, source if cfg in source else f"ZeRO stage 3 in {cfg}"
     from ..embedded import shown
 

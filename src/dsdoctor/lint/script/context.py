@@ -78,25 +78,27 @@ def _stage(path: str, kind: str, read: "object") -> Optional[int]:
     return None
 
 
-def project_zero3(kinds: Dict[str, str], read: "object") -> Tuple[Optional[bool], str, List[str]]:
-    """(zero3, source, stage-3 files) from the files lint found, each read once: True with where (the first
-    stage-3 file), False when every stage seen is < 3; and every file that sets ZeRO stage 3 (ds_config,
-    accelerate YAML, ``--zero_stage 3`` in a launch: the project-wide context's files)."""
+def project_zero3(kinds: Dict[str, str], read: "object") -> Tuple[Optional[bool], str, List[str], List[str]]:
+    """(zero3, source, stage-3 files, stage-1/2 configs) from the files lint found, each read once: True with
+    where (the first stage-3 file), False when every stage seen is < 3; every file that sets ZeRO stage 3
+    (ds_config, accelerate YAML, ``--zero_stage 3`` in a launch: the project-wide context's files); and the
+    ds_configs / accelerate YAMLs of stage 1 or 2 (where both sit beside a script, the stage is the user's pick)."""
     stages = [(path, kind, _stage(path, kind, read)) for path, kind in sorted(kinds.items())]
     threes = [path for path, _, stage in stages if stage == 3]
+    lowers = [path for path, kind, stage in stages if stage in (1, 2) and kind in ("ds_config", "accelerate")]
     first = next(((path, kind) for path, kind, stage in stages if stage == 3), None)
     if first is not None:
         path, kind = first
         from ..embedded import shown
 
         return True, f"zero_optimization stage 3 in {shown(path)}" if kind == "ds_config" else \
-            f"ZeRO stage 3 in {path}", threes
+            f"ZeRO stage 3 in {path}", threes, lowers
     if os.environ.get("ACCELERATE_DEEPSPEED_ZERO_STAGE") == "3":
-        return True, "ACCELERATE_DEEPSPEED_ZERO_STAGE=3 in the environment", threes
+        return True, "ACCELERATE_DEEPSPEED_ZERO_STAGE=3 in the environment", threes, lowers
     seen = [stage for _, _, stage in stages if stage is not None]
     if seen:
-        return False, f"ZeRO stage {max(seen)} in the project's configs", threes
-    return None, "", threes
+        return False, f"ZeRO stage {max(seen)} in the project's configs", threes, lowers
+    return None, "", threes, lowers
 
 
 def installed(python: Optional[str], names: Sequence[str] = ("transformers", "peft", "deepspeed")) -> Dict[str, str]:

@@ -33,7 +33,7 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
         base.zero3, base.zero3_source = zero_stage == 3, f"--zero-stage {zero_stage}"
         base.zero_stage = zero_stage
     else:
-        base.zero3, base.zero3_source, base.zero3_files = project_zero3(kinds, _read)
+        base.zero3, base.zero3_source, base.zero3_files, base.lower_files = project_zero3(kinds, _read)
         base.zero3_yamls = {f for f in base.zero3_files if kinds.get(f) == "accelerate"}
         if found is not None:
             base.launches = dict(found.launches)
