@@ -12,7 +12,9 @@ Over the corpus cases (``../shared/corpus/logs/*.json``) that ``dsdoctor explain
   inside the last frame's line, an exception class path with no frames): counted apart, not as attributed; an
   attribution of a traceback cut before its exception line (the last frame the log shows) is counted apart too;
 - the unattributed ones, ids only; of them, those whose log shows **no frame** (a pasted exception line alone: who
-  raised it cannot be read from the log, only from the message index or the exception's class, when they say it).
+  raised it cannot be read from the log, only from the message index or the exception's class, when they say it),
+  and those whose log shows **no exception line** (a traceback cut before it, counted for its innermost library
+  frame: what raised, and where, is in the part the log lacks).
 
 Right or wrong is judged by hand (the corpus has no label for it): ``--show`` prints, per dev case, the
 attribution next to the failing line, for that check. ``--holdout FILE`` (ids, one a line or space separated)
@@ -68,15 +70,19 @@ def explain_json(log: str, name: str, in_process: bool) -> Dict[str, Any]:
 
 def library_exception(d: Dict[str, Any], log: str) -> bool:
     """The unknown shows a library exception: its failing line is an exception line, or a frame is a library's."""
-    from dsdoctor.explain import failure as FM
-
-    line = d["evidence"][0]["text"] if d.get("evidence") else ""
-    if FM.kind(line.strip()) == FM.EXCEPTION:
+    if _exception_line(d):
         return True
     from dsdoctor.explain import raiser as RS
 
     frames = [p for p in _FRAME.findall(log) if not RS.python_own(p)]
     return bool(frames) and RS.library(frames[-1]) is not None  # the innermost frame shown is a library's
+
+
+def _exception_line(d: Dict[str, Any]) -> bool:
+    """The unknown's failing line is an exception line (not a traceback cut before it)."""
+    from dsdoctor.explain import failure as FM
+
+    return bool(d.get("evidence")) and FM.kind(d["evidence"][0]["text"].strip()) == FM.EXCEPTION
 
 
 def attributed(d: Dict[str, Any]) -> str:
@@ -98,7 +104,8 @@ def package_only(d: Dict[str, Any]) -> bool:
 def measure(corpus: Path, holdout: Set[str], in_process: bool, show: bool) -> Dict[str, Any]:
     """Per split (dev / held-out): unknowns, those with a library exception, attributed; dev's unattributed ids."""
     out: Dict[str, Dict[str, Any]] = {s: {"cases": 0, "unknown": 0, "library_exception": 0, "attributed": 0, "of_them_cut": 0, "package_only": 0,
-                                          "unattributed": [], "no_frame": 0} for s in ("dev", "held-out")}
+                                          "unattributed": [], "no_frame": 0, "no_exception_line": 0}
+           for s in ("dev", "held-out")}
     for path in sorted(corpus.glob("*.json")):
         cid = path.stem
         split = "held-out" if cid in holdout else "dev"
@@ -120,6 +127,7 @@ def measure(corpus: Path, holdout: Set[str], in_process: bool, show: bool) -> Di
             s["package_only"] += package_only(d)
             s["unattributed"].append(cid)
             s["no_frame"] += not _FRAME.search(str(case["log"]))
+            s["no_exception_line"] += not _exception_line(d)
         if show and split == "dev":
             line = d["evidence"][0]["text"][:160] if d.get("evidence") else ""
             print(f"{cid}: {who or '-'}\n    {line}\n    {json.dumps(d.get('raised_by'))[:300]}", file=sys.stderr)
@@ -152,9 +160,11 @@ def main(argv: Optional[List[str]] = None) -> int:
               f"{s['attributed']} attributed ({s['of_them_cut']} of them a cut traceback's last frame shown; "
               f"+{s['package_only']} to the package only)")
         if isinstance(s["unattributed"], list):
-            print("  unattributed: " + " ".join(s["unattributed"]) + f" ({s['no_frame']} with no frame in the log)")
+            ids = " ".join(s["unattributed"])
         else:
-            print(f"  unattributed: {s['unattributed']} ({s['no_frame']} with no frame in the log)")
+            ids = str(s["unattributed"])
+        print(f"  unattributed: {ids} ({s['no_frame']} with no frame in the log, {s['no_exception_line']} with no "
+              "exception line)")
     return 0
 
 

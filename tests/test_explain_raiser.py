@@ -217,3 +217,13 @@ def test_a_cut_launcher_traceback_names_nobody() -> None:
            '[rank1]:   File "/home/me/proj/train.py", line 30, in step\n[rank1]:     out = model(**batch)\n')
     d = diagnosis_json(diagnose_log(log).findings[0])
     assert d["name"] == "unknown" and "Raised by torch" not in d["explanation"] and "raised_by" not in d, d
+
+
+def test_an_exception_line_alone_that_no_library_writes_names_nobody() -> None:
+    """A pasted exception line with no frame whose message no library's index holds (an application's own check, a
+    message of Python's builtins) says nothing of who raised it: no raiser is guessed from the class or the words."""
+    for line in ("ValueError: the tokenizer (size: 12) and the model (size: 0) do not fit: see our wiki for det",
+                 "ValueError: min() arg is an empty sequence",
+                 "TypeError: unsupported operand type(s) for +: 'NoneType' and 'int'"):
+        d = diagnosis_json(diagnose_log(line + "\n").findings[0])
+        assert d["name"] == "unknown" and "raised_by" not in d and "Raised by" not in d["explanation"], d

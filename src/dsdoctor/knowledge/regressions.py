@@ -65,13 +65,14 @@ class Regression:
 DS_TRITON_CIRCULAR_IMPORT = Regression(
     "triton-circular-import", "deepspeed",
     "from partially initialized module 'deepspeed.model_implementations.transformers.ds_transformer'",
-    "0.12.0", "0.19.7", "0.19.8",
+    "0.10.0", "0.19.7", "0.19.8",
     "with triton installed, `import deepspeed` can fail in an import cycle: ds_transformer.py imports "
     "deepspeed.ops.transformer.inference.triton.mlp at module level, whose package __init__ imports ds_transformer "
     "again",
     "deepspeed/model_implementations/transformers/ds_transformer.py: module-level `if deepspeed.HAS_TRITON: from "
-    "deepspeed.ops.transformer.inference.triton.mlp import TritonMLP` in the 0.12.0-0.19.7 sdists read; 0.19.8 "
-    "imports it inside DeepSpeedTransformerInference.__init__")
+    "deepspeed.ops.transformer.inference.triton.mlp import TritonMLP` in the 0.10.0-0.19.7 sdists read (0.9.5 has "
+    "none; ds_transformer.py, ops/transformer/inference/__init__.py and model_implementations/__init__.py are the "
+    "same files in 0.10.0-0.12.0); 0.19.8 imports it inside DeepSpeedTransformerInference.__init__")
 
 DS_TORCH_IS_COMPILING = Regression(
     "torch-compiler-is-compiling", "deepspeed",
