@@ -34,8 +34,6 @@ _PIN_RX = re.compile(PIN_OOM)
 _DS_OFFLOAD = ('ds_config: "zero_optimization": {"offload_optimizer": {"device": "cpu", "pin_memory": false}, '
                '"offload_param": {"device": "cpu", "pin_memory": false}}')
 _SAMPLE_TB = ("Traceback (most recent call last):\n"
-              '  File "/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/stage_1_and_2.py", line 451, in __init__\n'
-              "    self.temp_grad_buffer_for_cpu_offload = get_accelerator().pin_memory(\n"
               '  File "/venv/lib/python3.10/site-packages/deepspeed/accelerator/cuda_accelerator.py", line 215, in pin_memory\n'
               "    return tensor.pin_memory()\n")
 
