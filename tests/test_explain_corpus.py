@@ -17,7 +17,7 @@ from envfixture import load_bench
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "explain_corpus.py"
 GOAL_PCT = 95.0
 FIRST_200 = ("a", "b", "c", "e")  # the corpus's first 200 cases, which the 95% goal was set on
-WHOLE_FLOOR = 408  # top-1 over all 455 (bench/explain_corpus.py): 305 when the long tail was added; only ever raise it
+WHOLE_FLOOR = 409  # top-1 over all 455 (bench/explain_corpus.py): 305 when the long tail was added; only ever raise it
 
 
 def _bench() -> ModuleType:

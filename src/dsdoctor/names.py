@@ -122,6 +122,7 @@ PREPARE_KBIT_UNDER_ZERO3 = "prepare-kbit-under-zero3"
 PEFT_CHECKPOINTING_REENTRANT = "peft-checkpointing-reentrant"
 PEFT_MODULES_TO_SAVE_UNDER_ZERO3 = "peft-modules-to-save-under-zero3"
 UNEVEN_BATCHES_ACROSS_RANKS = "uneven-batches-across-ranks"
+PINNED_MEMORY_ALLOC_FAILED = "pinned-memory-alloc-failed"
 ZERO3_UNSAFE_SAVE = "zero3-unsafe-save"
 ZERO3_SAVE_ON_RANK0_ONLY = "zero3-save-on-rank0-only"
 LINT_ANALYSIS_FAILED = "lint-analysis-failed"
@@ -195,7 +196,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     OP_BUILD_FAILED: ("DS116", "verify"),
     PACKAGE_API_INCOMPATIBLE: ("DS117", "check"),
     RELEASE_KNOWN_BUG: ("DS118", "check"),
-    # DS3xx: causes explain names from a log; next free: DS391
+    # DS3xx: causes explain names from a log; next free: DS392
     CUDA_HEADERS_MISSING: ("DS300", "explain"),
     COMPILER_KILLED: ("DS301", "explain"),
     OP_BUILD_FAILED_CAUSE_NOT_IN_LOG: ("DS302", "explain"),
@@ -255,6 +256,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     LAUNCH_CONFIG_MISSING: ("DS388", "lint"),
     SEQUENCE_PARALLEL_MPU_ZERO0: ("DS389", "explain"),
     UNEVEN_BATCHES_ACROSS_RANKS: ("DS390", "explain"),  # explain/uneven_ranks.py finds it
+    PINNED_MEMORY_ALLOC_FAILED: ("DS391", "explain"),
     # DS4xx: config and launch files (lint); next free: DS429
     DS_CONFIG_INVALID: ("DS401", "lint"),
     DS_CONFIG_DUPLICATE_KEY: ("DS402", "lint"),

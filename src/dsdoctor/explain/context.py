@@ -21,6 +21,9 @@
   experts, so ZeRO-3's per-module all-gathers differ between ranks.
 - Transformers' ``Can't find a valid checkpoint at <dir>`` is a folder without DeepSpeed's engine state only where
   the log shows a DeepSpeed run (without DeepSpeed the Trainer's own loader says it of a folder with no weights).
+- A pin's call line from a rich traceback read without its header names a failed pin only where the log shows no
+  other exception; an out-of-memory error raised by a pin call is host memory the driver could not pin, also when
+  torch names it ``OutOfMemoryError`` (``causes/pinned.py``).
 - DeepSpeed's deprecated ``mpu.get_model_parallel_rank`` branch is Ulysses' sequence-parallel mpu only from the
   release that added that mpu on: a log showing an older DeepSpeed names no cause there.
 
@@ -40,7 +43,9 @@ from ..knowledge import deepspeed as KDS
 from ..knowledge import distributed as KD
 from ..knowledge import transformers as TK
 from ..knowledge.versions import parse, v
+from . import failure as FM
 from .causes import Advice
+from .causes import pinned as PM
 from .causes import regressions as RG
 from .causes.launch import MPI_FAILED
 from .causes.loading import zero3_both
@@ -128,12 +133,24 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
     if name == N.DEEPSPEED_CHECKPOINT_STATE_MISSING and _BARE_NO_CHECKPOINT in text and _BARE_NO_CHECKPOINT + "{" not in text \
             and not _deepspeed_resume(sc):
         return "", None  # the Trainer's own branch (no DeepSpeed: a folder without model weights) prints it too
+    if name == N.PINNED_MEMORY_ALLOC_FAILED and "\u2771" in text and _other_exception(sc):
+        return "", None  # a pin's rich call line read alone: another exception is what the log shows raised
+    if name == N.GPU_OOM and PM.raised_by_pin(hits[0], sc):
+        return N.PINNED_MEMORY_ALLOC_FAILED, None  # host memory the driver could not pin, whatever torch names it
     if name == N.ZERO3_QUANTIZED_MODEL_CONFLICT:
         if INT_REQUIRES_GRAD in text and not shows(sc, ZERO3):
             return "", None
         if META_COPY in text and not shows(sc, QUANTIZED):
             return "", None
     return name, None
+
+
+def _other_exception(sc: "Scanner") -> bool:
+    """The log shows an exception that is not a failed pin's (another CUDA error, an interrupt): a pin's call line
+    read without its traceback is then not known to be what raised."""
+    shown = [tb.exc_text for tb in sc.tracebacks if tb.exc_text]
+    shown += [h.text for h in sc.failures if h.name in (FM.EXCEPTION, FM.INTERRUPTED)]
+    return any(PM.not_a_pin(t) for t in shown)
 
 
 def _deepspeed_resume(sc: "Scanner") -> bool:

@@ -171,6 +171,11 @@ MSG_SHM = "insufficient shared memory (shm)"
 # NCCL include/shm.h / transport/shm.cc (2.7-2.2x), NCCL_DEBUG=WARN: creating its /dev/shm segment failed (ENOSPC)
 MSG_NCCL_SHM_SEGMENT = "Error while creating shared memory segment {path} (size {n})"
 MSG_CUDA_OOM = "CUDA out of memory. Tried to allocate"  # torch.OutOfMemoryError / torch.cuda.OutOfMemoryError
+# cudaErrorMemoryAllocation ("out of memory", libcudart.so.13 strings) through C10_CUDA_CHECK: RuntimeError (torch
+# 1.8-2.7), torch.AcceleratorError (a RuntimeError, 2.8+; c10::AcceleratorError in libc10_cuda.so 2.14.1); not the
+# caching allocator's "CUDA out of memory. Tried to allocate" (a device allocation): cudaHostAlloc, a context, a library
+MSG_CUDA_ERROR_OOM = "CUDA error: out of memory"
+MSG_THC_OOM = "cuda runtime error (2) : out of memory"  # THCudaCheck, torch < 1.8 (THCCachingHostAllocator.cpp) [unverified]
 MSG_ENOSPC = "No space left on device"
 MSG_STREAM_WRITER = "PytorchStreamWriter failed writing file"
 MSG_ZIP_WRITE = "[enforce fail at inline_container.cc:{n}] . unexpected pos"  # torch 2.14 torch.save on a full disk (disk-full-save)

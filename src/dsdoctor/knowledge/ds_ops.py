@@ -11,7 +11,8 @@ from packaging.version import Version
 from .versions import v
 
 __all__ = ["Builder", "cpu_adam_builder", "cpu_adam_compiles_cuda_sources", "NinjaDetection", "ninja_detection",
-    "load_verbose_default", "PIN_MEMORY_DEFAULT_TRUE_FROM", "pin_memory_default", "import_fails_without_toolkit",
+    "load_verbose_default", "PIN_MEMORY_DEFAULT_TRUE_FROM", "pin_memory_default", "ZERO12_PIN_CONFIG_SINCE",
+    "SRC_ACCELERATOR_PIN", "import_fails_without_toolkit",
     "MSG_SETUP_NO_TORCH", "MSG_SETUP_PRECOMPILE_NO_TORCH", "MSG_SETUP_PRECOMPILE_OP_NO_TORCH", "MSG_CPU_FALLBACK",
     "MSG_SETUP_PRECOMPILE_INCOMPATIBLE",
     "CCL_HEADER", "CPU_ACCELERATOR_ONLY_OPS", "MSG_OP_NOT_IMPLEMENTED", "TORCH_HIPIFY_MODULE", "MSG_HIPIFY_KWARG",
@@ -60,6 +61,16 @@ PIN_MEMORY_DEFAULT_TRUE_FROM = "0.19.5"  # PR #8207
 def pin_memory_default(ds: Version) -> bool:
     """offload_* ``pin_memory`` defaults to True from 0.19.5 (PR #8207)."""
     return ds >= v(PIN_MEMORY_DEFAULT_TRUE_FROM)
+
+
+# ZeRO-1/2's CPU offload pins its buffers only when offload_optimizer.pin_memory is true from 0.10.1 (PR #4131,
+# stage_1_and_2.py cpu_offload_pin_memory; v0.8.3-v0.10.0 pin them whatever the config says). ZeRO-3 reads
+# offload_optimizer.pin_memory for its gradient buffers (0.8.3-0.19.8) and pins its fp16 CPU copies of offloaded
+# parameters whatever the config says (stage3.py _create_param_groups_fp16_flat_cpu_memory, 0.8.3-0.19.8).
+ZERO12_PIN_CONFIG_SINCE = "0.10.1"
+# the accelerator's pinning call, the innermost Python frame when torch's pin fails: cuda_accelerator.py pin_memory
+# (0.8.0-0.19.4), abstract_accelerator.py _pin_memory (0.19.5) and _torch_pin_memory / _torch_empty_pinned (0.19.7-0.19.8)
+SRC_ACCELERATOR_PIN = ("return tensor.pin_memory()", "return tensor.new_empty(shape, pin_memory=True)")
 
 
 def import_fails_without_toolkit(ds: Version) -> bool:

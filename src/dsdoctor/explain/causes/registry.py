@@ -17,6 +17,7 @@ from . import (
     loading,
     model_types,
     op_build,
+    pinned,
     ranks,
     regressions,
     resources,
@@ -32,7 +33,7 @@ from .cause import Cause, Signature
 # notes, areas in this order), and equal-rank causes are reported in log order.
 CAUSES: Tuple[Cause, ...] = (distributed.SPECS + build.SPECS + op_build.SPECS + install.SPECS + loading.SPECS
                              + zero3_params.SPECS + zero_runtime.SPECS + config.SPECS + training.SPECS + trl_config.SPECS + launch.SPECS
-                             + ranks.SPECS + versions.SPECS + regressions.SPECS + model_types.SPECS + resources.SPECS + generic.SPECS)
+                             + ranks.SPECS + versions.SPECS + regressions.SPECS + model_types.SPECS + pinned.SPECS + resources.SPECS + generic.SPECS)
 
 BY_NAME: Dict[str, Cause] = {c.name: c for c in CAUSES}
 
