@@ -89,7 +89,8 @@ def why_unmentioned(path: str, found: "Found", root: str = ".") -> Optional[str]
         return None
     if not namers:
         return WHY
-    return f"only {', '.join(sorted(namers))}, which nothing of the project names, names this config"
+    return (f"only {', '.join(sorted(namers))}, which no launch, script or doc of the project selects, names this "
+            "config")
 
 
 def _namers(p: str, found: "Found", root: str, seen: FrozenSet[str]) -> Optional[Set[str]]:

@@ -122,7 +122,7 @@ def parse(text: str) -> Script:
     return out
 
 
-_HEREDOC = re.compile(r"<<-?[ \t]*['\"]?([A-Za-z_]\w*)['\"]?")
+_HEREDOC = re.compile(r"(?<!<)<<-?[ \t]*['\"]?([A-Za-z_]\w*)['\"]?")  # not a here-string (<<<)
 _MAX_QUOTED_LINES = 200  # a quote left open longer than this is taken as a stray one
 
 
