@@ -26,8 +26,27 @@ def test_commands(line: str, want: list) -> None:
     # bash: a comment line's trailing backslash continues nothing; the launch after it is a command of its own
     ("#--save_steps 5000 \\\ndeepspeed t.py \\\n    --deepspeed z3.json\n", [["deepspeed", "t.py", "--deepspeed", "z3.json"]]),
     ("deepspeed t.py \\\n    --deepspeed z3.json \\\n    --bf16 True\n", [["deepspeed", "t.py", "--deepspeed", "z3.json", "--bf16", "True"]]),
+    # a quote open over lines (one of them blank) holds one word; a comment's or a heredoc body's stray quote opens none
+    ('bash -c "cd run &&\n\n  deepspeed t.py"\nls\n', [["bash", "-c", "cd run &&\n\n  deepspeed t.py"], ["ls"]]),
+    ("# don't\ndeepspeed t.py\n", [["deepspeed", "t.py"]]),
+    ("cat > n.txt <<EOF\nit's\nEOF\ndeepspeed t.py\n", [["cat", ">", "n.txt", "<<EOF"], ["EOF"], ["deepspeed", "t.py"]]),
+    ('echo "never closed\ndeepspeed t.py\n', [["deepspeed", "t.py"]]),
 ])
 def test_logical_lines(text: str, want: list) -> None:
     from dsdoctor.lint.launch.shell import parse
 
     assert [c.argv for c in parse(text).commands] == want
+
+
+@pytest.mark.parametrize("line,want", [
+    ('ssh -p 22 -o BatchMode=yes me@node1 "cd /run && deepspeed t.py --deepspeed z3.json" &',
+     [["cd", "/run"], ["deepspeed", "t.py", "--deepspeed", "z3.json"]]),
+    ('ssh node1 eval "torchrun t.py"', [["torchrun", "t.py"]]),
+    ("pdsh -R ssh -w node[1-4] 'torchrun t.py'", [["torchrun", "t.py"]]),
+    ("ssh node1", []),
+])
+def test_remote_commands(line: str, want: list) -> None:
+    """The command ``ssh HOST`` / ``pdsh -w HOSTS`` runs remotely is read as a command line, as ``bash -c``'s is."""
+    from dsdoctor.lint.launch.shell import parse, unwrap
+
+    assert [u.argv for c in parse(line).commands for u in unwrap(c)] == want

@@ -111,6 +111,7 @@ COMMUNICATION_DATA_TYPE_RENAMED = "communication-data-type-renamed"
 ACCELERATE_YAML_UNKNOWN_DEEPSPEED_KEY = "accelerate-yaml-unknown-deepspeed-key"
 ACCELERATE_YAML_GRADIENT_CLIPPING_UNSET = "accelerate-yaml-gradient-clipping-unset"
 SCRIPT_UNPARSEABLE = "script-unparseable"
+SCRIPT_TRAILING_NULL_BYTES = "script-trailing-null-bytes"
 DEVICE_MAP_REQUIRES_LOW_CPU_MEM_USAGE = "device-map-requires-low-cpu-mem-usage"
 MODEL_LOADED_BEFORE_DS_CONFIG = "model-loaded-before-ds-config"
 HF_DEEPSPEED_CONFIG_NOT_KEPT = "hf-deepspeed-config-not-kept"
@@ -287,7 +288,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     DS_CONFIG_GIVEN_TWICE: ("DS427", "lint"),
     DS_CONFIG_AUTO_NOT_FILLED: ("DS428", "lint"),
     ACCELERATE_YAML_GRADIENT_CLIPPING_UNSET: ("DS430", "lint"),
-    # DS5xx: training scripts (lint); next free: DS514
+    # DS5xx: training scripts (lint); next free: DS515
     SCRIPT_UNPARSEABLE: ("DS500", "lint"),
     DEVICE_MAP_REQUIRES_LOW_CPU_MEM_USAGE: ("DS501", "lint"),
     MODEL_LOADED_BEFORE_DS_CONFIG: ("DS502", "lint"),
@@ -302,6 +303,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     ZERO3_SAVE_ON_RANK0_ONLY: ("DS511", "lint"),
     LINT_ANALYSIS_FAILED: ("DS512", "lint"),
     ZERO_INIT_BELOW_STAGE3: ("DS513", "lint"),
+    SCRIPT_TRAILING_NULL_BYTES: ("DS514", "lint"),
     # DS6xx: estimate and smoke runs; next free: DS616
     ESTIMATE_NOTHING_FITS: ("DS601", "estimate"),
     SMOKE_FAILED: ("DS610", "smoke"),

@@ -113,13 +113,15 @@ def _config_hits(path: str, target: Target, found: "Found", loaded_by: Optional[
 
 
 def _unnamed(path: str, found: "Found", hits: List[Hit]) -> List[Hit]:
-    """Errors and warnings on a config nothing in its project names (lint/mentions.py) are info, saying so."""
+    """Errors and warnings on a config nothing in its project names, or only configs nothing names do
+    (lint/mentions.py), are info, saying so."""
     from ..model import Severity
 
     if not any(h.finding.severity in (Severity.ERROR, Severity.WARNING) for h in hits):
         return hits
-    from .mentions import WHY, unmentioned
+    from .mentions import why_unmentioned
 
-    if not unmentioned(path, found):
+    why = why_unmentioned(path, found)
+    if why is None:
         return hits
-    return [as_info(h, WHY) if h.finding.path == path else h for h in hits]
+    return [as_info(h, why) if h.finding.path == path else h for h in hits]

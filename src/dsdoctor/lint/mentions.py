@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Set, Tuple
 
 if TYPE_CHECKING:
     from .discover import Found
@@ -19,7 +19,9 @@ _TEXT = (".sh", ".bash", ".slurm", ".sbatch", ".py", ".md", ".mdx", ".rst", ".tx
          ".toml", ".cfg", ".ini", ".ipynb", ".env")
 _PLAIN = ("Makefile", "Dockerfile", "justfile")
 _TEMPLATE = re.compile(r"[\w./+-]*(?:\$\{?\w+\}?|\{\w*\}|%s|%\(\w+\)s)[\w./${}%()+-]*\.(?:h?json|ya?ml)\b")
+_VARS = re.compile(r"\\\$(?:\\\{)?\w+(?:\\\})?|\\\{\w*\\\}|%s|%\\\(\w+\\\)s")  # a variable, escaped
 _MAX_FILES = 20000
+_MAX_CHAIN = 8  # configs naming configs: past this many, taken as named
 _cache: Dict[str, Optional[Tuple[List[Tuple[str, str]], List["re.Pattern[str]"]]]] = {}
 
 
@@ -41,10 +43,8 @@ def _texts(root: str) -> Optional[Tuple[List[Tuple[str, str]], List["re.Pattern[
                 p = os.path.normpath(os.path.join(d, f))
                 text = _read(p, 2 * 2**20)
                 out.append((p, text))
-                for m in _TEMPLATE.finditer(text):
-                    pat = re.sub(r"\\\$\\\{?\w+\\\}?|\\\{\w*\\\}|%s|%\\\(\w+\\\)s", ".*",
-                                 re.escape(os.path.basename(m.group(0))))
-                    pats.append(re.compile(pat))
+                loose = not f.endswith(".py") or "deepspeed" in text.lower()
+                pats.extend(x for x in (_pattern(m.group(0), loose) for m in _TEMPLATE.finditer(text)) if x)
         if len(out) > _MAX_FILES:
             got = None
             break
@@ -52,20 +52,84 @@ def _texts(root: str) -> Optional[Tuple[List[Tuple[str, str]], List["re.Pattern[
     return got
 
 
+def _pattern(written: str, loose: bool = True) -> "Optional[re.Pattern[str]]":
+    """The config paths a name written with a variable may stand for (matched whole against a project path): by
+    its file name (``zero${STAGE}.json``), or, where the file name is only a variable (``data/{split}.json``), by
+    its directory too (a data file's template names no config of another directory). A file name that is only a
+    variable in no directory may be any config, unless ``loose`` is false (Python code that never names DeepSpeed
+    formats data files' names, ``f"./{split}.json"``): None."""
+    name = re.escape(os.path.basename(written))
+    base = _VARS.sub("[^/]*", name)
+    folder = os.path.dirname(written)
+    while folder.startswith("./"):
+        folder = folder[2:]
+    if re.fullmatch(r"\\\.\w+", _VARS.sub("", name)) and folder not in ("", "."):
+        return re.compile("(?:.*/)?" + _VARS.sub(".*", re.escape(folder)) + "/" + base)
+    if not loose and re.fullmatch(r"\\\.\w+", _VARS.sub("", name)):
+        return None
+    return re.compile("(?:.*/)?" + base)
+
+
 def unmentioned(path: str, found: "Found", root: str = ".") -> bool:
     """Is the config ``path`` (under ``root``) one that no recipe loads and no other text file of the project names,
-    in a project whose recipes launch configs?"""
+    in a project whose recipes launch configs? A config named only by configs that are themselves named by nothing
+    (an accelerate YAML no launch, script or doc selects, handing over a JSON), however long the chain, is no better
+    launched: :func:`why_unmentioned` says which."""
+    return why_unmentioned(path, found, root) is not None
+
+
+def why_unmentioned(path: str, found: "Found", root: str = ".") -> Optional[str]:
+    """Why nothing launches the config ``path`` (:data:`WHY`, or the configs nobody names that alone name it);
+    None when something may."""
     p = os.path.normpath(path)
     if os.path.isabs(p) or p.startswith("..") or not any(r.configs or r.yaml for r in found.recipes):
-        return False
-    if p in found.recipe_loaded or p in found.loaded_by or p in found.code_named or p in found.not_loaded:
-        return False
+        return None
+    namers = _namers(p, found, root, frozenset())
+    if namers is None:
+        return None
+    if not namers:
+        return WHY
+    return (f"only {', '.join(sorted(namers))}, which no launch, script or doc of the project selects, names this "
+            "config")
+
+
+def _namers(p: str, found: "Found", root: str, seen: FrozenSet[str]) -> Optional[Set[str]]:
+    """The files naming config ``p``, all of them configs nothing launches (empty: nothing names it); None when
+    something that may launch it names it (a recipe, code, a script, a doc, a config some launch reaches)."""
+    if p in found.code_named or p in found.not_loaded or len(seen) > _MAX_CHAIN:
+        return None
+    seen = seen | {p}
+    namers: Set[str] = set()
+    if p in found.recipe_loaded or p in found.loaded_by:
+        by = {os.path.normpath(r.where.rsplit(":", 1)[0]) for r in found.recipes if p in r.configs}
+        if not by or any(not _unlaunched_config(q, found, root, seen) for q in by):
+            return None
+        namers |= by
     got = _texts(root)
     if got is None:
-        return False
+        return None
     texts, pats = got
     base = os.path.basename(p)
+    if any(pat.fullmatch(p) for pat in pats):
+        return None
     stem = re.compile(r"(?<![\w+-])" + re.escape(os.path.splitext(base)[0]) + r"(?![\w+-])")
-    if any(q != p and (base in t or stem.search(t)) for q, t in texts):
+    for q, t in texts:
+        if q != p and (base in t or stem.search(t)):
+            if not _unlaunched_config(q, found, root, seen):
+                return None
+            namers.add(q)
+    return namers
+
+
+def _unlaunched_config(q: str, found: "Found", root: str, seen: FrozenSet[str]) -> bool:
+    """Is ``q`` a config (a ds_config, or an accelerate YAML: a launch's own settings, not a training YAML, which
+    is a recipe of its own) that nothing launching names, itself (configs naming each other launch none)?"""
+    q = os.path.normpath(q)
+    kind = found.kinds.get(q, found.kinds.get("./" + q))
+    if kind == "accelerate":
+        if not any(r.launcher is None and r.flag_loaded_by == "accelerate" and
+                   os.path.normpath(r.where.rsplit(":", 1)[0]) == q for r in found.recipes):
+            return False
+    elif kind != "ds_config":
         return False
-    return not any(pat.fullmatch(base) for pat in pats)
+    return q in seen or _namers(q, found, root, seen) is not None

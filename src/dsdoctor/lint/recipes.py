@@ -39,7 +39,7 @@ from .formatted import formatted_configs
 from .joined import joined_config
 from .launch.paths import path_envs
 from .launch.script_dir import script_dir
-from .launch.shell import DS_CONFIG_FLAGS, Command, assignments, cli_with_config, launches, unwrap
+from .launch.shell import DS_CONFIG_FLAGS, Command, assignments, cli_with_config, launches, line_groups, unwrap
 from .launch.shell import VAR as _VAR
 from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
@@ -65,20 +65,15 @@ _OVERRIDE = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*$")  # a config key o
 
 def _launch_lines(text: str) -> str:
     """``text`` with the physical lines that cannot belong to a launch blanked (offsets kept): the shell reader
-    then skips them cheaply."""
+    then skips them cheaply. A logical line (``\\`` continuations, a quote open over several lines:
+    :func:`~.launch.shell.line_groups`) is kept whole where one of its lines may launch."""
     lines = text.split("\n")
-    keep = [False] * len(lines)
-    for i, line in enumerate(lines):
-        if LAUNCH_WORD.search(line) or _CD.search(line) or _RUNS_VAR.match(line):
-            keep[i] = True
-            j = i
-            while j > 0 and lines[j - 1].rstrip().endswith("\\"):
-                j -= 1
-                keep[j] = True
-            j = i
-            while lines[j].rstrip().endswith("\\") and j + 1 < len(lines):
-                j += 1
-                keep[j] = True
+    keep = [bool(LAUNCH_WORD.search(line) or _CD.search(line) or _RUNS_VAR.match(line)) for line in lines]
+    if not any(keep):
+        return "\n".join(" " * len(line) for line in lines)
+    for first, last in line_groups(lines):
+        if last > first and any(keep[first:last + 1]):
+            keep[first:last + 1] = [True] * (last + 1 - first)
     return "\n".join(line if k else " " * len(line) for line, k in zip(lines, keep))
 
 

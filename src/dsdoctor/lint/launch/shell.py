@@ -1,4 +1,5 @@
-"""A small reader for launch commands in shell scripts: logical lines (``\\`` continuations joined), env
+"""A small reader for launch commands in shell scripts: logical lines (``\\`` continuations and quotes open over
+several lines joined), env
 assignments (``export K=V`` / ``K=V cmd``), and the argv of deepspeed / torchrun / accelerate launch."""
 
 from __future__ import annotations
@@ -107,24 +108,85 @@ def parse(text: str) -> Script:
     """The launch commands and exports of a shell script. Read once per text (discover, the project model and
     four launch rules read the same script): the result is shared, callers do not change it."""
     out = Script()
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines[:-1]:
+        offsets.append(offsets[-1] + len(line) + 1)
+    for first, last in line_groups(lines):
+        i = offsets[first]
+        raw = "\n".join(lines[first:last + 1])
+        line = raw.replace("\\\n", "  ")
+        if last == len(lines) - 1 and line.rstrip().endswith("\\"):  # a continuation at the end of the file:
+            line = line.rstrip()[:-1]  # bash ignores it
+        _one(line, i, out)
+    return out
+
+
+_HEREDOC = re.compile(r"(?<!<)<<-?[ \t]*['\"]?([A-Za-z_]\w*)['\"]?")  # not a here-string (<<<)
+_MAX_QUOTED_LINES = 200  # a quote left open longer than this is taken as a stray one
+
+
+def line_groups(lines: List[str]) -> List[Tuple[int, int]]:
+    """The logical lines of a script as (first, last) physical line indexes: a line ending in ``\\`` continues
+    (a comment line's backslash continues nothing: ``#--save_steps 5000 \\`` before a launch), and so does a line
+    that leaves a quote open (``ssh host "cd dir && \\n\\n torchrun ..."``: bash reads on to the closing quote),
+    unless no line of the next few hundred closes it (a stray quote); a heredoc's body is read line by line."""
+    out: List[Tuple[int, int]] = []
+    n = len(lines)
     i = 0
-    n = len(text)
+    end = ""  # the terminator of the heredoc being read
     while i < n:
-        j = i
-        while True:  # a logical line
-            k = text.find("\n", j)
-            k = n if k < 0 else k
-            if text[j:k].rstrip().endswith("\\") and k < n and not (j == i and text[j:k].lstrip().startswith("#")):
-                j = k + 1  # (a comment line's backslash continues nothing: `#--save_steps 5000 \` before a launch)
+        if end:
+            out.append((i, i))
+            end = "" if lines[i].strip() == end else end
+            i += 1
+            continue
+        j, quote = i, ""
+        while True:
+            line = lines[j]
+            if ("'" in line or '"' in line or quote) and not (j == i and line.lstrip().startswith("#")):
+                quote = _open_quote(line, quote)
+            if quote and j + 1 < n and _closes(lines, j + 1, quote):
+                j += 1
+                continue
+            if line.rstrip().endswith("\\") and j + 1 < n and not (j == i and line.lstrip().startswith("#")):
+                j += 1
+                quote = ""
                 continue
             break
-        raw = text[i:k]
-        line = raw.replace("\\\n", "  ")
-        if k == n and line.rstrip().endswith("\\"):  # a continuation at the end of the file: bash ignores it
-            line = line.rstrip()[:-1]
-        _one(line, i, out)
-        i = k + 1
+        doc = _HEREDOC.search(" ".join(lines[i:j + 1])) if "<<" in lines[j] else None
+        end = doc.group(1) if doc is not None else ""
+        out.append((i, j))
+        i = j + 1
     return out
+
+
+def _open_quote(line: str, quote: str) -> str:
+    """The quote (``'`` or ``"``) still open at the end of ``line``, read from inside ``quote`` ('' none): a `` #``
+    comment outside quotes ends the line, a backslash escapes outside single quotes."""
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if quote == "'":
+            quote = "" if c == "'" else quote
+        elif quote == '"':
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                quote = ""
+        elif c == "\\":
+            i += 1
+        elif c in "'\"":
+            quote = c
+        elif c == "#" and (i == 0 or line[i - 1] in " \t;&|("):
+            break
+        i += 1
+    return quote
+
+
+def _closes(lines: List[str], start: int, quote: str) -> bool:
+    """Does one of the next lines from ``start`` hold the closing ``quote``?"""
+    return any(quote in lines[k] for k in range(start, min(len(lines), start + _MAX_QUOTED_LINES)))
 
 
 def _commands(line: str) -> List[str]:
@@ -208,15 +270,47 @@ def _starts_launch(tok: str) -> bool:
 
 
 def launches(cmd: Command) -> bool:
-    """May the command start training (a launcher, python, a wrapper, a shell, or a command held in a variable)?"""
+    """May the command start training (a launcher, python, a wrapper, a shell, a remote command, or a command held
+    in a variable)?"""
     prog = cmd.argv[0].rsplit("/", 1)[-1] if cmd.argv else ""
-    return prog in WRAPPERS or prog == "eval" or prog.startswith("$") or _starts_launch(prog)
+    return prog in WRAPPERS or prog in _REMOTE or prog == "eval" or prog.startswith("$") or _starts_launch(prog)
 
 
-def unwrap(cmd: Command) -> List[Command]:
+def _inner(commands: List[Command], depth: int) -> List[Command]:
+    """The commands of a string a shell, ``eval`` or a remote host runs, each unwrapped in turn (``ssh host eval
+    "torchrun ..."``), a few levels at most."""
+    return [one for c in commands for one in (unwrap(c, depth + 1) if depth < 3 and c.argv else [c])]
+
+
+# programs that run a command line on other hosts: ``ssh [options] HOST COMMAND...`` (the words after the host,
+# joined with spaces, are the remote shell's command line), ``pdsh -w HOSTS [options] COMMAND...``; per program the
+# options that take a value (``-p 22``, ``-w node[1-4]``)
+_REMOTE: Dict[str, str] = {"ssh": "BbcDEeFIiJLlmOoPpQRSWw", "pdsh": "wxlRtufgXM"}
+
+
+def _remote_command(prog: str, argv: List[str]) -> Optional[int]:
+    """The index of the first word of the command ``ssh`` / ``pdsh`` runs remotely; None when it runs none (an
+    interactive login)."""
+    takes = _REMOTE[prog]
+    i, host = 1, prog == "pdsh"  # pdsh names its hosts with -w: no host word
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            i += 1
+            break
+        if not a.startswith("-") or len(a) < 2:
+            break
+        i += 2 if a[-1] in takes and len(a) == 2 else 1  # -p 22 / -p22 / -tt
+    if not host:
+        i += 1
+    return i if i < len(argv) else None
+
+
+def unwrap(cmd: Command, depth: int = 0) -> List[Command]:
     """The commands a wrapped launch runs: after a wrapper and its options (``srun ... python train.py`` ->
-    ``python train.py``) and inside ``bash -c '<command>'`` / ``eval <command>`` (each command of the string,
-    positioned at the string); ``[cmd]`` when it is not wrapped, ``[]`` when a wrapper runs nothing that may
+    ``python train.py``), inside ``bash -c '<command>'`` / ``eval <command>`` and in the command ``ssh HOST ...`` /
+    ``pdsh -w HOSTS ...`` runs remotely (each command of the string, positioned at the string, unwrapped in turn);
+    ``[cmd]`` when it is not wrapped, ``[]`` when a wrapper runs nothing that may
     launch training."""
     argv, pos, env = cmd.argv, cmd.token_pos, dict(cmd.env)
     for _ in range(4):  # srun bash -c '...': a few levels at most
@@ -232,7 +326,14 @@ def unwrap(cmd: Command) -> List[Command]:
         elif prog in _SHELLS and argv[1:2] == ["-c"] and len(argv) > 2 or prog == "eval" and len(argv) > 1:
             inner = parse(argv[2] if prog != "eval" else " ".join(argv[1:])).commands
             at = pos[min(2, len(pos) - 1)]
-            return [Command(c.argv, cmd.start, {**env, **c.env}, [at] * len(c.argv)) for c in inner]
+            return _inner([Command(c.argv, cmd.start, {**env, **c.env}, [at] * len(c.argv)) for c in inner], depth)
+        elif prog in _REMOTE:
+            at = _remote_command(prog, argv)
+            if at is None:
+                return []
+            words = argv[at:-1] if argv[-1] == "&" else argv[at:]
+            inner = parse(" ".join(words)).commands  # the remote shell reads the words joined, as ssh sends them
+            return _inner([Command(c.argv, cmd.start, dict(c.env), [pos[at]] * len(c.argv)) for c in inner], depth)
         else:
             break
     return [cmd] if argv is cmd.argv else [Command(argv, cmd.start, env, pos)]

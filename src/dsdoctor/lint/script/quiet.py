@@ -117,7 +117,8 @@ GATED: Dict[str, Callable[[str], bool]] = {
 # the script rules :func:`ungated` stands for (and the inline ds_config variants, found by deepspeed.initialize /
 # HfDeepSpeedConfig); every other script rule has its entry in GATED (tests/test_lint_quiet.py)
 UNGATED_RULES = (N.DEVICE_MAP_REQUIRES_LOW_CPU_MEM_USAGE, N.REMOVED_TRANSFORMERS_DEEPSPEED_IMPORT,
-                 N.DS_SKIP_CUDA_CHECK_INEFFECTIVE, N.SCRIPT_UNPARSEABLE, N.ZERO_INIT_BELOW_STAGE3)
+                 N.DS_SKIP_CUDA_CHECK_INEFFECTIVE, N.SCRIPT_UNPARSEABLE, N.ZERO_INIT_BELOW_STAGE3,
+                 N.SCRIPT_TRAILING_NULL_BYTES)
 
 
 def gated(text: str) -> bool:

@@ -25,6 +25,7 @@ class Source(HasLines):
     encoding: str
     module: Any = None  # libcst.Module
     error: Optional[str] = None
+    padding: Optional[Tuple[int, int]] = None  # trailing NUL bytes cut off the text: (their first line, how many)
     _positions: Any = None  # node -> CodeRange, computed on first use (:attr:`positions`)
     _upto: Any = None  # node -> CodeRange of the nodes before the first one a span was asked of
 
@@ -119,7 +120,8 @@ def read(path: str, quiet: Optional[Callable[[str], bool]] = None) -> Source:
                                                  "'# -*- coding: ...' line or save as UTF-8)")
     if text.startswith("\ufeff"):
         text = text[1:]
-    src = Source(path, text, "utf-8" if enc == "utf-8-sig" else enc)
+    text, padding = cut_padding(text)
+    src = Source(path, text, "utf-8" if enc == "utf-8-sig" else enc, padding=padding)
     if not RELEVANT.search(text):  # nothing a rule looks at: a fast syntax check only (C parser, no libcst)
         return _compile_only(src)
     if quiet is not None and quiet(text):
@@ -127,6 +129,16 @@ def read(path: str, quiet: Optional[Callable[[str], bool]] = None) -> Source:
             return src
         src.error = None
     return parse(src)
+
+
+def cut_padding(text: str) -> Tuple[str, Optional[Tuple[int, int]]]:
+    """The text before a run of NUL bytes that only whitespace and more NULs follow (a file padded by a broken
+    copy or editor), and (the line of the first NUL, how many); the text as it is, None, where there is none or
+    code follows a NUL (NULs inside code: no Python reads that)."""
+    i = text.find("\0")
+    if i < 0 or text[i:].strip("\0 \t\r\n\f\v"):
+        return text, None
+    return text[:i], (text.count("\n", 0, i) + 1, text.count("\0", i))
 
 
 # A file without any of these cannot trigger a script rule: it is only syntax-checked (libcst is ~100x slower).
@@ -156,7 +168,9 @@ def _compile_only(src: Source) -> Source:
         ast.parse(src.text, src.path)
     except SyntaxError as exc:
         py2 = " (Python 2 syntax?)" if _looks_py2(src.text) else ""
-        src.error = f"syntax error at line {exc.lineno}, column {exc.offset}{py2}: {exc.msg}"
+        at = f" at line {exc.lineno}, column {exc.offset}" if exc.lineno is not None else (
+            f" at line {src.text.count(chr(10), 0, src.text.find(chr(0))) + 1}" if "\0" in src.text else "")
+        src.error = f"syntax error{at}{py2}: {exc.msg}"
     except (ValueError, RecursionError, MemoryError) as exc:
         src.error = f"cannot parse: {exc}"
     return src
