@@ -20,22 +20,9 @@ with contextlib.redirect_stdout(io.StringIO()):
     from accelerate import Accelerator
     from accelerate.utils import DeepSpeedPlugin, DummyOptim, DummyScheduler
 
+from ds_autos import autos, delete  # noqa: E402 - beside this script (its sys.path[0])
+
 AUTO_KEY = re.compile(r"`([^`]+)` not found in kwargs")
-
-
-def autos(node, prefix=""):
-    for k, v in node.items():
-        if v == "auto":
-            yield prefix + k
-        elif isinstance(v, dict):
-            yield from autos(v, prefix + k + ".")
-
-
-def delete(cfg, path):
-    *parents, leaf = path.split(".")
-    for p in parents:
-        cfg = cfg[p]
-    del cfg[leaf]
 
 
 def main():
