@@ -187,9 +187,13 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         base.missing_configs, base.twice_configs = missing_configs(found.recipes), twice_configs(found.recipes)
         base.config_grad_norms = launch_grad_norms(found.recipes)
         base.entry_launch_flags = zero3_entry_flags(found.recipes)
-        base.ds_launcher = any(r.launcher == "deepspeed" for r in found.recipes)
-        base.ds_launch_files = tuple(sorted({os.path.abspath(r.where.rsplit(":", 1)[0]) for r in found.recipes
-                                             if r.launcher == "deepspeed"}))
+        from .script.vendored import library_repo
+
+        # a bundled copy of a library's repository (its README's example commands) is not the project's launch
+        ds_files = {r.where.rsplit(":", 1)[0] for r in found.recipes if r.launcher == "deepspeed"}
+        ds_files = {f for f in ds_files if library_repo(f) is None}
+        base.ds_launcher = bool(ds_files)
+        base.ds_launch_files = tuple(sorted(os.path.abspath(f) for f in ds_files))
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
     base.memlock = memlock_limit()
     base.memlock_host = machine  # lint elsewhere: the machine it runs on need not be the training host
