@@ -118,7 +118,7 @@ ADVERSARIAL = {
     "syntax.py": b"def f(:\n    pass\n",
     "py2.py": b"print 'hello'\nexcept Exception, e:\n",
     "latin1_undeclared.py": "s = 'caf\u00e9'\n".encode("latin-1"),
-    "nul.py": b"x = 1\x00\n",
+    "nul.py": b"x = 1\x00\ny = 2\n",  # a NUL inside the code (trailing NUL padding: test_lint_source.py)
 }
 
 
