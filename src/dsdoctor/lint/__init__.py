@@ -185,7 +185,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         from .launch.launch_config_missing import missing_configs
 
         base.missing_configs, base.twice_configs = missing_configs(found.recipes), twice_configs(found.recipes)
-        base.config_grad_norms = launch_grad_norms(found.recipes)
+        base.config_grad_norms, base.config_grad_some = launch_grad_norms(found.recipes)
         base.entry_launch_flags = zero3_entry_flags(found.recipes)
         from .script.vendored import library_repo
 

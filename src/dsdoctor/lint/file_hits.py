@@ -59,7 +59,9 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
 
         try:
             text = _read(path)
-            own = Usage(**{**base.__dict__, "trainer_saves": found.yaml_trainer.get(path, False)})
+            own = Usage(**{**base.__dict__, "trainer_saves": found.yaml_trainer.get(path, False),
+                           "max_grad_norms": base.config_grad_norms.get(path, ()),
+                           "some_grad_norms": base.config_grad_some.get(path, ())})
             return _unnamed(path, found, list(apply_to_findings(path, kind, text, lint_yaml(path, text, own, configs))))
         except Exception as exc:  # noqa: BLE001 - never a crash on an input: lint-analysis-failed
             return [failed(path, exc)]
@@ -75,6 +77,7 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
     if path in found.config_saves:  # its own launches, not the whole project's scripts
         usage.saves_16bit = found.config_saves[path]
     usage.max_grad_norms = base.config_grad_norms.get(path, ())
+    usage.some_grad_norms = base.config_grad_some.get(path, ())
     usage.consolidates = path in found.config_consolidates
     usage.unnamed = kind == "ds_config" and bool(found.recipes) and not loaded_by and path not in found.code_named and (
         path in found.unlaunched or path not in found.loaded_by and path not in found.recipe_loaded and

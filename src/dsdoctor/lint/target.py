@@ -99,6 +99,9 @@ class Usage:
     # ``max_grad_norms``: the same for the one config linted (empty: unknown)
     config_grad_norms: Dict[str, Tuple[float, ...]] = field(default_factory=dict)
     max_grad_norms: Tuple[float, ...] = ()
+    # the values of the launches that pass one, where only some do (``some_grad_norms``: for the config linted)
+    config_grad_some: Dict[str, Tuple[float, ...]] = field(default_factory=dict)
+    some_grad_norms: Tuple[float, ...] = ()
 
     def ds_range(self, fact: Callable[[Version], Any]) -> Tuple[Any, str]:
         """(``fact`` of the DeepSpeed judged, how to name it): where the version comes from a range the project

@@ -7,9 +7,8 @@ from typing import Iterator, Tuple
 
 from ... import names as N
 from ...knowledge import deepspeed as K
-from ...knowledge import transformers as TF
 from ...model import Applicability, Fix, Severity
-from ..grad_norms import clipping
+from ..grad_norms import unset_clipping
 from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from .fields import add_member
@@ -22,18 +21,10 @@ def check(t: Target) -> Iterator[Hit]:
     if t.usage.loaded_by != "trainer" or root is None or root.kind != "object" or root.get(KEY) is not None:
         return
     default, on = t.usage.ds_range(K.gradient_clipping_default)  # a pinned range: every release it allows
-    wanted = {clipping(n) for n in t.usage.max_grad_norms}  # what the config's launches ask for
-    if wanted == {clipping(default)}:
-        return  # the launches ask for what DeepSpeed does anyway (e.g. --max_grad_norm 1e11: no clipping)
-    asked = ", ".join(sorted({f"{n:g}" for n in t.usage.max_grad_norms}))
-    if wanted:
-        now, sev = (f"the launches pass --max_grad_norm {asked}, DeepSpeed "
-                    + (f"clips at its default {default:g}" if default else "does not clip (its default 0)")), \
-            Severity.WARNING
-    elif default == TF.HF_MAX_GRAD_NORM_DEFAULT:  # the same clipping unless the run asks another max_grad_norm
-        now, sev = f"DeepSpeed clips at its default {default:g} whatever max_grad_norm says", Severity.INFO
-    else:
-        now, sev = f"no gradient clipping at all (DeepSpeed's default {default:g})", Severity.WARNING
+    verdict = unset_clipping(default, t.usage.max_grad_norms, t.usage.some_grad_norms)
+    if verdict is None:
+        return
+    now, sev = verdict
     # "auto" is right only if the Trainer really loads it: under raw DeepSpeed it would crash
     how: Applicability = "unsafe" if t.usage.loaded_by_assumed else "safe"
     add = add_member(t, root, KEY, '"auto"', how, f'add "{KEY}": "auto"')
@@ -52,11 +43,11 @@ RULE = Rule(
         Severity.WARNING,
         summary="A config the HF Trainer uses without gradient_clipping: max_grad_norm is silently ignored",
         what="A ds_config loaded through the HF Trainer (TrainingArguments(deepspeed=...); --loaded-by trainer; or a "
-         "config with \"auto\" values and no known loader) with no gradient_clipping key: "
-         "a warning where DeepSpeed's default is no clipping (up to 0.19.2), an info from 0.19.3 (its default 1.0 is "
-         "max_grad_norm's default, so only another --max_grad_norm is lost). Where every launch of the config passes "
-         "--max_grad_norm, that value decides: nothing when it asks what DeepSpeed does anyway (0 or a huge value "
-         "like 1e11 with the no-clipping default), a warning when they differ.",
+         "config with \"auto\" values and no known loader) with no gradient_clipping key. A warning where a launch "
+         "of the config passes a --max_grad_norm DeepSpeed will not apply (DeepSpeed's default is no clipping up to "
+         "0.19.2, 1.0 from 0.19.3); nothing when the launches ask what DeepSpeed does anyway (0, or a huge value like "
+         "1e11, with the no-clipping default); info where no launch sets --max_grad_norm: only the Trainer's "
+         "implicit default (1.0) is lost, and the recipe's published runs trained that way.",
         why="Under DeepSpeed the Trainer leaves clipping to the engine (accelerate's clip_grad_norm_ does nothing) and "
         "only fills gradient_clipping when the config says \"auto\"; without the key DeepSpeed uses its own default: "
         "0.0, no clipping, up to 0.19.2 (1.0 from 0.19.3), whatever max_grad_norm says.",
@@ -67,7 +58,9 @@ RULE = Rule(
            Example('{"zero_optimization": {"stage": 3}}', (("loaded_by", "trainer"), ("ds", "0.16.9"),
                                                             ("max_grad_norms", (1e11,))),
                    note="the launches turn clipping off: DeepSpeed's default 0 does just that")),
-    invalid=(Example('{\n  "zero_optimization": {"stage": 3}\n}', (("loaded_by", "trainer"), ("ds", "0.16.9")),
+    invalid=(Example('{\n  "zero_optimization": {"stage": 3}\n}', (("loaded_by", "trainer"), ("ds", "0.16.9"),
+                                                              ("max_grad_norms", (1.0,))),
+                     note="the launches ask for clipping at 1.0; DeepSpeed 0.16.9 does not clip",
                      fixed='{\n  "zero_optimization": {"stage": 3},\n  "gradient_clipping": "auto"\n}'),
              Example('{\n  "zero_optimization": {"stage": 3}\n}',
                      (("loaded_by", "trainer"), ("ds", "0.19.8"), ("max_grad_norms", (0.0,))),

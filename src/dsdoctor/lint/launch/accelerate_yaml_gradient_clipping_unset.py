@@ -11,7 +11,7 @@ from ... import names as N
 from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
-from ..grad_norms import clipping
+from ..grad_norms import unset_clipping
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 
@@ -36,18 +36,10 @@ def check(t: Target) -> Iterator[Hit]:
     if cfg_file is not None and cfg_file[0] not in (None, "none"):
         return  # the JSON file is linted as a config the Trainer loads (gradient-clipping-unset-under-trainer)
     default, on = u.ds_range(K.gradient_clipping_default)
-    wanted = {clipping(n) for n in u.max_grad_norms}  # what the YAML's launches ask for
-    if wanted == {clipping(default)}:
+    verdict = unset_clipping(default, u.max_grad_norms, u.some_grad_norms)
+    if verdict is None:
         return
-    if wanted:
-        asked = ", ".join(sorted({f"{n:g}" for n in u.max_grad_norms}))
-        now, sev = (f"the launches pass --max_grad_norm {asked}, DeepSpeed "
-                    + (f"clips at its default {default:g}" if default else "does not clip (its default 0)")), \
-            Severity.WARNING
-    elif default == TF.HF_MAX_GRAD_NORM_DEFAULT:
-        now, sev = f"DeepSpeed clips at its default {default:g} whatever max_grad_norm says", Severity.INFO
-    else:
-        now, sev = f"no gradient clipping at all (DeepSpeed's default {default:g})", Severity.WARNING
+    now, sev = verdict
     line, col = y.ds_pos
     pos = sum(len(x) for x in t.text.splitlines(keepends=True)[:line - 1]) + col - 1
     yield RULE.hit(t, pos, f"no gradient_clipping in deepspeed_config, and accelerate {u.accelerate} "
@@ -67,9 +59,9 @@ RULE = Rule(
                 "max_grad_norm is ignored",
         what="An accelerate config YAML with distributed_type DEEPSPEED, no deepspeed_config_file and no "
          "deepspeed_config.gradient_clipping, where every launch using it trains with an HF Trainer and the project "
-         "pins accelerate below 0.30.0. A warning where DeepSpeed's default is no clipping (up to 0.19.2), an info "
-         "from 0.19.3 (its default 1.0 is max_grad_norm's default); the launches' --max_grad_norm decides as for "
-         "gradient-clipping-unset-under-trainer.",
+         "pins accelerate below 0.30.0. The launches' --max_grad_norm decides as for "
+         "gradient-clipping-unset-under-trainer: a warning where one asks for a clipping DeepSpeed will not do (its "
+         "default is no clipping up to 0.19.2, 1.0 from 0.19.3), info where none sets it.",
         why="`accelerate launch` passes gradient_clipping to the ranks only when the YAML gives it, and up to "
         "0.29.3 DeepSpeedPlugin then leaves the key out of the config it builds (0.30.0 writes \"auto\"). The "
         "Trainer fills only \"auto\" values, and under DeepSpeed its own clipping call does nothing: DeepSpeed "

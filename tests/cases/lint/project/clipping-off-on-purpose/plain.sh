@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed train.py --deepspeed configs/plain.json --output_dir out_plain
