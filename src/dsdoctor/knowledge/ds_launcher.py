@@ -45,8 +45,9 @@ def env_file_quotes_values(ds: Version) -> bool:
 
 
 # a value the remote shell reads as written when pasted unquoted: plain characters, or a whole value the writer quoted
-# itself (`NCCL_DEBUG=""`, `X='a b'`, `Y="a b"` without `$`, backquote or backslash inside)
-ENV_FILE_SAFE_VALUE = r"^(?:[\w@%+=:,./-]*|'[^']*'|\"[^\"$`\\]*\")$"
+# itself (`NCCL_DEBUG=""`, `X='a b'`, `Y="a b"` without `$`, backquote or backslash inside); a leading `~`
+# (`SAT_HOME=~/.cache/x`) is expanded by the remote shell to its user's home, which is what such a value means
+ENV_FILE_SAFE_VALUE = r"^(?:~?[\w@%+=:,./-]*|'[^']*'|\"[^\"$`\\]*\")$"
 
 # Launcher flags (runner.py parse_args, 0.9.5-0.19.8): there is no --export.
 LAUNCHER_FLAGS_WITH_VALUE = ("-H", "--hostfile", "-i", "--include", "-e", "--exclude", "--num_nodes", "--min_elastic_nodes",

@@ -122,6 +122,10 @@ ACCELERATE_DEEPSPEED_FIELDS: Tuple[str, ...] = (
     "gradient_clipping", "offload_optimizer_device", "offload_optimizer_nvme_path", "offload_param_device",
     "offload_param_nvme_path", "zero3_init_flag", "zero3_save_16bit_model", "zero_stage",
 )
+# The keys DeepSpeedPlugin writes as "auto" itself in the config it builds without a deepspeed_config_file
+# (accelerate/utils/dataclasses.py DeepSpeedPlugin.__post_init__; read in 1.0.0, 1.1.1, 1.15.0): the same key with
+# "auto" under a YAML's deepspeed_config, which launch ignores, changes nothing.
+ACCELERATE_PLUGIN_AUTO_KEYS: Tuple[str, ...] = ("train_batch_size", "train_micro_batch_size_per_gpu")
 # TrainingArguments.max_grad_norm's default (4.46.3, 5.24.0); under DeepSpeed it only reaches the engine through
 # a gradient_clipping "auto" (trainer_config_process's fill_match; accelerate's clip_grad_norm_ does nothing).
 HF_MAX_GRAD_NORM_DEFAULT = 1.0

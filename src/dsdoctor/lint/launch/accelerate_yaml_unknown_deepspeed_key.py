@@ -28,12 +28,15 @@ def check(t: Target) -> Iterator[Hit]:
         what = ("a nested DeepSpeed JSON block, which accelerate does not read (only its flat fields such as "
                 "offload_param_device; full DeepSpeed JSON goes in a deepspeed_config_file)") if value is None \
             else "accelerate ignores it"
+        same = key in TF.ACCELERATE_PLUGIN_AUTO_KEYS and str(value).strip("'\"") == "auto"
+        if same:
+            what += ', and the config it builds has "auto" there anyway: nothing changes'
         yield RULE.hit(t, starts[line - 1] + col - 1,
                        f"deepspeed_config.{key} is not an accelerate DeepSpeed field: {what}"
                        + (f"; did you mean {sug[0]!r}?" if sug else ""),
                        fixes=(Fix(f"rename to {sug[0]!r}", "unsafe", (), "a guess from the spelling"),) if sug else
                        (Fix("use accelerate's field for it, or move the DeepSpeed settings to a deepspeed_config_file",
-                            "unsafe"),))
+                            "unsafe"),), severity=Severity.INFO if same else None)
 
 
 RULE = Rule(
@@ -51,7 +54,9 @@ RULE = Rule(
         "deepspeed_config_file.",
         section="Launch"),
     check=check,
-    valid=(Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_param_device: cpu\n"),),
+    valid=(Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_param_device: cpu\n"),
+           Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 1\n  train_micro_batch_size_per_gpu: auto\n",
+                   note="ignored, but the config accelerate builds has \"auto\" there anyway (info)")),
     invalid=(Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_param:\n"
                      "    device: cpu\n"),
              Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  zero3_save_16bit_models: true\n")),

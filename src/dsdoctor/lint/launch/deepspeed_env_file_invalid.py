@@ -71,7 +71,10 @@ RULE = Rule(
         fix="One KEY=VALUE per line, nothing else (safe --fix deletes blank and comment lines).",
         section="Launch"),
     check=check,
-    valid=(Example("DS_SKIP_CUDA_CHECK=1\nNCCL_DEBUG=INFO\n"),),
+    valid=(Example("DS_SKIP_CUDA_CHECK=1\nNCCL_DEBUG=INFO\n"),
+           Example("HF_HOME=~/.cache/hf\n", (("ds", "0.10.0"),),
+                   note="exported unquoted before 0.16.5: the remote shell expands the leading ~ to its user's home, "
+                        "as the value means")),
     invalid=(Example("DS_SKIP_CUDA_CHECK=1\n\nCUDA_HOME=/usr/local/cuda\n",
                      fixed="DS_SKIP_CUDA_CHECK=1\nCUDA_HOME=/usr/local/cuda\n"),
              Example("# env\nDS_SKIP_CUDA_CHECK=1\n", fixed="DS_SKIP_CUDA_CHECK=1\n")),
