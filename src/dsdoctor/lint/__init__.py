@@ -175,6 +175,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
 
     base.client_optimizer, base.saves_16bit, base.peft = found.client_optimizer, found.saves_16bit, found.peft
     base.zero_to_fp32 = found.zero_to_fp32
+    base.client_scheduler = found.client_scheduler
     base.accelerate_fills = tuple(sorted(found.accelerate_fills))
     base.code_read = any(k == "python" for k in found.kinds.values())
     base.multinode = found.multinode

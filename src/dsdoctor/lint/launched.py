@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 from .called import called
 from .calls import Read, function_reach
 from .closure import Verdicts
+from .code_filled import reached_filled
 from .defaults import merge
 from .discover import TEST_DIRS, _read
 from .entry_options import EVERY
@@ -374,6 +375,8 @@ def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
         found.kinds.setdefault(cfg, "ds_config")
         if r.launcher is not None:  # the keys every launch's script sets in code
             mine = r.filled.get(cfg, {})
+            if r.entry in entries.graph and cfg in r.options:  # and the code it imports (a trainer class's method)
+                mine = {**reached_filled(entries.reached(r.entry) - {r.entry}, r.options[cfg]), **mine}
             old = found.code_filled.get(cfg)
             found.code_filled[cfg] = dict(mine) if old is None else {k: w for k, w in old.items() if k in mine}
         if ignored and cfg in r.arg_configs:

@@ -266,7 +266,8 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
                 r.configs.append(cfg)
                 r.arg_configs.add(cfg)
                 if r.entry is not None:
-                    keys = filled_keys(r.entry, key[2:].replace("-", "_"))
+                    r.options[cfg] = key[2:].replace("-", "_")
+                    keys = filled_keys(r.entry, r.options[cfg])
                     if keys:
                         r.filled[cfg] = {k: f"{r.entry}:{line}" for k, line in keys}
             elif cfg is None and val.endswith(".json") and not readme and _literal(val):
