@@ -89,6 +89,9 @@ class Found:
     config_consolidates: Set[str] = field(default_factory=set)  # configs whose launches consolidate ZeRO-3 weights
     # config -> {key path: where}: keys every launch's script sets in code in the config it loads (code_filled.py)
     code_filled: Dict[str, Dict[str, str]] = field(default_factory=dict)
+    # config -> "script:line" where every launch's script merges it into a config built in code ("": some launch
+    # hands it over whole): a fragment (fragment.py)
+    fragments: Dict[str, str] = field(default_factory=dict)
     zero_to_fp32: str = ""  # a README / shell script of the project that runs or tells to run zero_to_fp32.py
     modelled: bool = False  # the project model (lint/launched.py) read the recipes of a directory linted
 

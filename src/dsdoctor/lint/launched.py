@@ -25,6 +25,7 @@ from .code_filled import reached_filled
 from .defaults import merge
 from .discover import TEST_DIRS, _read
 from .entry_options import EVERY
+from .fragment import merged_at
 from .no_deepspeed import REASON, uses_deepspeed
 from .plain_classes import plain_classes, unbound_imports
 from .reach import Graph, Memo, _resolve, import_graph, reach
@@ -361,6 +362,19 @@ def _unlaunched(recipes: List[Recipe], found: "Found") -> None:
             found.unlaunched.update(cfg for cfg in r.configs if cfg not in launched)
 
 
+def _merged_at(r: Recipe, cfg: str, entries: _Entries) -> str:
+    """"script:line" where the launch's entry (or code it imports) merges ``cfg`` into a config built in code
+    (:mod:`.fragment`); "" where it hands it over whole, or nothing says."""
+    if r.entry is None or r.entry not in entries.graph or cfg not in r.options:
+        return ""
+    option = r.options[cfg] or None
+    for f in [r.entry] + (sorted(entries.reached(r.entry) - {r.entry}) if option else []):
+        line = merged_at(f, option)
+        if line is not None:
+            return f"{f}:{line}"
+    return ""
+
+
 def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
     """Lint the recipe's configs as its launch loads them; how it loads them."""
     how = r.flag_loaded_by or "deepspeed"
@@ -375,8 +389,10 @@ def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
         found.kinds.setdefault(cfg, "ds_config")
         if r.launcher is not None:  # the keys every launch's script sets in code
             mine = r.filled.get(cfg, {})
-            if r.entry in entries.graph and cfg in r.options:  # and the code it imports (a trainer class's method)
+            if r.entry in entries.graph and r.options.get(cfg):  # and the code it imports (a trainer class's method)
                 mine = {**reached_filled(entries.reached(r.entry) - {r.entry}, r.options[cfg]), **mine}
+            merged = _merged_at(r, cfg, entries)
+            found.fragments[cfg] = merged if found.fragments.get(cfg, merged) else ""
             old = found.code_filled.get(cfg)
             found.code_filled[cfg] = dict(mine) if old is None else {k: w for k, w in old.items() if k in mine}
         if ignored and cfg in r.arg_configs:

@@ -291,6 +291,7 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
     if r.entry is not None and not r.names_config:  # the entry formats the path from the options it is given
         for cfg in formatted_configs(r.entry, r.flags, root):
             r.configs.append(cfg)
+            r.options.setdefault(cfg, "")
             r.names_config = True
     settle_stage(r)
 
