@@ -204,6 +204,9 @@ def _model(root: str, found: "Found") -> None:
     recipes = [r for r in every  # a test's launch is no recipe of the project
                if r.deepspeed and not is_test(r.where.rsplit(":", 1)[0], root)]
     found.recipes += recipes
+    for r in recipes:  # an accelerate config written as JSON (lint/accelerate.py): the walk lists no JSON
+        if r.yaml is not None and r.yaml.endswith(".json"):
+            found.kinds.setdefault(r.yaml, "ds_config")
     pyfiles = [p for p, k in kinds.items() if k == "python"]
     if pyfiles and not recipes and not uses_deepspeed(root, kinds):
         found.no_deepspeed.update((f, REASON) for f in pyfiles)
