@@ -26,10 +26,11 @@ from .defaults import merge
 from .discover import TEST_DIRS, _read
 from .entry_options import EVERY
 from .fragment import merged_at
+from .launch.shell import DS_CONFIG_FLAGS
 from .no_deepspeed import REASON, uses_deepspeed
 from .plain_classes import plain_classes, unbound_imports
 from .reach import Graph, Memo, _resolve, import_graph, reach
-from .recipe import Recipe
+from .recipe import Recipe, resolve
 from .recipes import read_recipes
 from .saves import save_lines, zero_to_fp32
 from .yaml_scope import own_setup
@@ -212,6 +213,8 @@ def _model(root: str, found: "Found") -> None:
         found.no_deepspeed.update((f, REASON) for f in pyfiles)
     named: Dict[Tuple[str, str], Optional[Set[str]]] = {}
     entries = _Entries(import_graph(pyfiles, root, named), named, root)
+    for r in recipes:
+        _default_config(r, entries, root)
     # launches before YAMLs: a config an accelerate YAML names is loaded as the launch using that YAML loads it
     hows = {r.where: _configs(r, entries, found) for r in sorted(recipes, key=lambda r: r.launcher is None)}
     _unlaunched_accelerate(recipes, hows, found)
@@ -363,6 +366,25 @@ def _unlaunched(recipes: List[Recipe], found: "Found") -> None:
     for r in recipes:
         if r.launcher is None and os.path.normpath(r.where.rsplit(":", 1)[0]) not in used:
             found.unlaunched.update(cfg for cfg in r.configs if cfg not in launched)
+
+
+def _default_config(r: Recipe, entries: _Entries, root: str) -> None:
+    """A launch that names no config runs its entry with the config its own code declares as a config option's
+    default (``deepspeed_config: str = field(default="conf/ds.json")``, ``add_argument("--deepspeed_config",
+    default=...)``; lint/defaults.py): that file, where it exists (from the launch's directory up, or the root)."""
+    if r.launcher is None or r.names_config or r.configs or r.entry is None or r.entry not in entries.graph:
+        return
+    declared = entries.defaults(r.entry)
+    for flag in DS_CONFIG_FLAGS:
+        name = flag[2:].replace("-", "_")
+        val = declared.get(name, "")
+        cfg = resolve(val, r.where.rsplit(":", 1)[0], root) if val.endswith(".json") else None
+        if cfg is not None and name not in r.flags:
+            r.configs.append(cfg)
+            r.options[cfg] = name
+            r.names_config = True
+            r.flag_loaded_by = r.flag_loaded_by or ("deepspeed" if name == "deepspeed_config" else "trainer")
+            return
 
 
 def _merged_at(r: Recipe, cfg: str, entries: _Entries) -> str:

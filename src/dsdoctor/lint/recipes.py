@@ -48,9 +48,12 @@ from .notebook import notebook_files, shell_cells
 from .recipe import Recipe, resolve, settle_stage
 from .recipe_yaml import accelerate_yaml, args_json_anywhere, python_config, training_json, training_yaml, yaml_deepspeed
 from .script.context import config_stage
-from .sourced import invocations, sourced_assignments, sources
+from .sourced import invocations, sourced_assignments, sources, with_args
 
 _CFG_FLAGS = DS_CONFIG_FLAGS
+# a Hydra override of a config option (``++deepspeed_config=X``, ``+x.deepspeed_config=X``, ``deepspeed_config=X``):
+# the option's last dotted part
+_HYDRA = re.compile(r"^(?:\+\+|\+)?(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)$")
 _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
 # `cat <<EOT > $config_json`, `echo ... > ds_config.json`: a file the script writes itself (not the project's)
 _WRITE = re.compile(r">{1,2}[ \t]*[\"']?([^\s\"';&|<>()]+)")
@@ -89,6 +92,8 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
     (:mod:`.launch.paths`: a config chosen in a branch meets the option values of its own paths only). The files
     a script sources give their variables (:mod:`.sourced`; ``args``: the script's positional parameters, as the
     command at ``invoker`` runs it)."""
+    if args:
+        text = with_args(text, args)
     assigns = [(off, name, script_dir(text, off, path) or val) for off, name, val in assignments(text)]
     if not readme and sources(text):
         assigns = sorted(assigns + sourced_assignments(path, text, root, args, invoker), key=lambda a: a[0])
@@ -238,6 +243,9 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
         key, eq, val = a.partition("=")
         if not eq:
             val = args[i + 1] if i + 1 < len(args) else ""
+        hydra = _HYDRA.match(key) if eq else None
+        if hydra is not None and "--" + hydra.group(1) in _CFG_FLAGS:  # Hydra's `++deepspeed_config=ds.json`
+            key = "--" + hydra.group(1)
         if key.startswith("--") and len(key) > 2:
             name = key[2:].replace("-", "_")
             if val.lower() in _FALSE and (eq or not val.startswith("-")):
