@@ -53,8 +53,11 @@ _REGISTERS = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:deepspeed|accelerate|tr
                         r"\bHfArgumentParser\b|\bHfDeepSpeedConfig\b", re.M)
 _INIT = re.compile(r"\bdeepspeed\.initialize\s*\(")
 _TRAINS = re.compile(r"\.train\s*\(")  # with a Trainer: trainer.train() saves checkpoints (model.train() counts too)
-# DeepSpeed's ZeRO-3 consolidation called directly: it gathers whatever stage3_gather_16bit_weights_on_model_save says
-_CONSOLIDATES = re.compile(r"\._zero3_consolidated_16bit_state_dict\s*\(")
+# DeepSpeed's ZeRO-3 consolidation called directly: it gathers whatever stage3_gather_16bit_weights_on_model_save says;
+# or zero_to_fp32's functions (deepspeed.utils.zero_to_fp32), which turn the ZeRO checkpoint save_checkpoint wrote
+# into full weights, as running zero_to_fp32.py does
+_CONSOLIDATES = re.compile(r"\._zero3_consolidated_16bit_state_dict\s*\(|(?<!def )\b(?:convert_zero_checkpoint_to_fp32_state_dict|"
+                           r"get_fp32_state_dict_from_zero_checkpoint|load_state_dict_from_zero_checkpoint)\s*\(")
 # anything that may read the command line (a parser, sys.argv, a CLI library): the script may read --deepspeed
 _ARGV = re.compile(r"\b(?:argv|argparse|ArgumentParser|parse_args|parse_known_args|HfArgumentParser|TrlParser|fire|click|"
                    r"typer|hydra|tyro|jsonargparse|docopt|absl|simple_parsing|optparse|getopt|LightningCLI|from_cli|"
@@ -65,7 +68,8 @@ _ARGS_IN_CODE = re.compile(r"\b\w*(?:TrainingArguments|" + _TRL_CONFIGS + ")"
 _USES = (("registers", _REGISTERS, ("deepspeed", "accelerate", "trl", "Trainer", "TrainingArguments", "HfArgumentParser", "HfDeepSpeedConfig")),
          ("trainer", _TRAINER, ("TrainingArguments", "SFTConfig", "Trainer")), ("hf", _HF_TRAINER, ("transformers", "trl")),
          ("initialize", _INIT, ("deepspeed.initialize",)), ("argv", _ARGV, ()), ("args_in_code", _ARGS_IN_CODE, ("TrainingArguments", "Config")),
-         ("trains", _TRAINS, (".train",)), ("consolidates", _CONSOLIDATES, ("._zero3_consolidated_16bit_state_dict",)))
+         ("trains", _TRAINS, (".train",)), ("consolidates", _CONSOLIDATES,
+                                                           ("._zero3_consolidated_16bit_state_dict", "zero_checkpoint")))
 
 
 def is_test(path: str, root: str) -> bool:
