@@ -137,7 +137,7 @@ def test_readme_checkout_at_tag(tmp_path: Path) -> None:
     pins the release, at the tag's line; a checkout never installed, an untagged clone, and another directory's
     install pin nothing; over a requirements file's range the exact pin is what lint assumes (the README installs
     it first, and the project's own install keeps it, as it is inside the range)."""
-    from dsdoctor.lint.pin_files import readme
+    from dsdoctor.lint.pin_checkout import readme
 
     md = tmp_path / "README.md"
     md.write_text("```sh\n"

@@ -21,16 +21,14 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 from .called import called
 from .calls import Read, function_reach
 from .closure import Verdicts
-from .code_filled import reached_filled
+from .config_links import code_links, default_config
 from .defaults import merge
 from .discover import TEST_DIRS, _read
 from .entry_options import EVERY
-from .fragment import merged_at
-from .launch.shell import DS_CONFIG_FLAGS
 from .no_deepspeed import REASON, uses_deepspeed
 from .plain_classes import plain_classes, unbound_imports
 from .reach import Graph, Memo, _resolve, import_graph, reach
-from .recipe import Recipe, resolve
+from .recipe import Recipe
 from .recipes import read_recipes
 from .saves import save_lines, zero_to_fp32
 from .yaml_scope import own_setup
@@ -218,7 +216,7 @@ def _model(root: str, found: "Found") -> None:
     named: Dict[Tuple[str, str], Optional[Set[str]]] = {}
     entries = _Entries(import_graph(pyfiles, root, named), named, root)
     for r in recipes:
-        _default_config(r, entries, root)
+        default_config(r, entries, root)
     # launches before YAMLs: a config an accelerate YAML names is loaded as the launch using that YAML loads it
     hows = {r.where: _configs(r, entries, found) for r in sorted(recipes, key=lambda r: r.launcher is None)}
     _unlaunched_accelerate(recipes, hows, found)
@@ -372,38 +370,6 @@ def _unlaunched(recipes: List[Recipe], found: "Found") -> None:
             found.unlaunched.update(cfg for cfg in r.configs if cfg not in launched)
 
 
-def _default_config(r: Recipe, entries: _Entries, root: str) -> None:
-    """A launch that names no config runs its entry with the config its own code declares as a config option's
-    default (``deepspeed_config: str = field(default="conf/ds.json")``, ``add_argument("--deepspeed_config",
-    default=...)``; lint/defaults.py): that file, where it exists (from the launch's directory up, or the root)."""
-    if r.launcher is None or r.names_config or r.configs or r.entry is None or r.entry not in entries.graph:
-        return
-    declared = entries.defaults(r.entry)
-    for flag in DS_CONFIG_FLAGS:
-        name = flag[2:].replace("-", "_")
-        val = declared.get(name, "")
-        cfg = resolve(val, r.where.rsplit(":", 1)[0], root) if val.endswith(".json") else None
-        if cfg is not None and name not in r.flags:
-            r.configs.append(cfg)
-            r.options[cfg] = name
-            r.names_config = True
-            r.flag_loaded_by = r.flag_loaded_by or ("deepspeed" if name == "deepspeed_config" else "trainer")
-            return
-
-
-def _merged_at(r: Recipe, cfg: str, entries: _Entries) -> str:
-    """"script:line" where the launch's entry (or code it imports) merges ``cfg`` into a config built in code
-    (:mod:`.fragment`); "" where it hands it over whole, or nothing says."""
-    if r.entry is None or r.entry not in entries.graph or cfg not in r.options:
-        return ""
-    option = r.options[cfg] or None
-    for f in [r.entry] + (sorted(entries.reached(r.entry) - {r.entry}) if option else []):
-        line = merged_at(f, option)
-        if line is not None:
-            return f"{f}:{line}"
-    return ""
-
-
 def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
     """Lint the recipe's configs as its launch loads them; how it loads them."""
     how = r.flag_loaded_by or "deepspeed"
@@ -416,14 +382,8 @@ def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
     ignored = r.entry is not None and r.entry in entries.graph and entries.ignores_argv(r.entry)
     for cfg in r.configs:
         found.kinds.setdefault(cfg, "ds_config")
-        if r.launcher is not None:  # the keys every launch's script sets in code
-            mine = r.filled.get(cfg, {})
-            if r.entry in entries.graph and r.options.get(cfg):  # and the code it imports (a trainer class's method)
-                mine = {**reached_filled(entries.reached(r.entry) - {r.entry}, r.options[cfg]), **mine}
-            merged = _merged_at(r, cfg, entries)
-            found.fragments[cfg] = merged if found.fragments.get(cfg, merged) else ""
-            old = found.code_filled.get(cfg)
-            found.code_filled[cfg] = dict(mine) if old is None else {k: w for k, w in old.items() if k in mine}
+        if r.launcher is not None:  # the keys every launch's script sets in code; the configs it merges
+            code_links(r, cfg, entries, found)
         if ignored and cfg in r.arg_configs:
             found.not_loaded.setdefault(cfg, f"{r.where} passes it to {r.entry}, which builds its training "
                                              "arguments in code and never reads its command line")

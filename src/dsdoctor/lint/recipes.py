@@ -39,7 +39,7 @@ from .formatted import formatted_configs
 from .joined import joined_config
 from .launch.paths import path_envs
 from .launch.script_dir import script_dir
-from .launch.shell import DS_CONFIG_FLAGS, Command, assignments, cli_with_config, launches, unwrap
+from .launch.shell import DS_CONFIG_FLAGS, Command, assignments, cli_with_config, hydra_flag, launches, unwrap
 from .launch.shell import VAR as _VAR
 from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
@@ -51,9 +51,6 @@ from .script.context import config_stage
 from .sourced import invocations, sourced_assignments, sources, with_args
 
 _CFG_FLAGS = DS_CONFIG_FLAGS
-# a Hydra override of a config option (``++deepspeed_config=X``, ``+x.deepspeed_config=X``, ``deepspeed_config=X``):
-# the option's last dotted part
-_HYDRA = re.compile(r"^(?:\+\+|\+)?(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)$")
 _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
 # `cat <<EOT > $config_json`, `echo ... > ds_config.json`: a file the script writes itself (not the project's)
 _WRITE = re.compile(r">{1,2}[ \t]*[\"']?([^\s\"';&|<>()]+)")
@@ -243,9 +240,7 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
         key, eq, val = a.partition("=")
         if not eq:
             val = args[i + 1] if i + 1 < len(args) else ""
-        hydra = _HYDRA.match(key) if eq else None
-        if hydra is not None and "--" + hydra.group(1) in _CFG_FLAGS:  # Hydra's `++deepspeed_config=ds.json`
-            key = "--" + hydra.group(1)
+        key = hydra_flag(key) if eq else key  # Hydra's `++deepspeed_config=ds.json`: --deepspeed_config
         if key.startswith("--") and len(key) > 2:
             name = key[2:].replace("-", "_")
             if val.lower() in _FALSE and (eq or not val.startswith("-")):
