@@ -132,6 +132,36 @@ def test_readme_forms(tmp_path: Path) -> None:
                    ("deepspeed", "==0.12.3", 9)]
 
 
+def test_readme_checkout_at_tag(tmp_path: Path) -> None:
+    """A code block that clones a package, checks out a release tag (or clones at one) and installs that checkout
+    pins the release, at the tag's line; a checkout never installed, an untagged clone, and another directory's
+    install pin nothing; over a requirements file's range the exact pin is what lint assumes (the README installs
+    it first, and the project's own install keeps it, as it is inside the range)."""
+    from dsdoctor.lint.pin_checkout import readme
+
+    md = tmp_path / "README.md"
+    md.write_text("```sh\n"
+                  "git clone https://example.org/huggingface/transformers.git\n"  # 2
+                  "cd transformers\n"
+                  "git checkout tags/v4.36.1\n"  # 4
+                  "pip install -e .\n"
+                  "cd ..\n"
+                  "git clone --branch v0.7.1 https://example.org/org/peft\n"  # 7
+                  "git clone https://example.org/org/accelerate.git\n"
+                  "cd peft\n"
+                  "pip install .\n"  # 10
+                  "cd ../accelerate\n"
+                  "pip install -e .\n"
+                  "```\n"
+                  "```sh\ngit clone https://example.org/org/deepspeed.git\ncd deepspeed\ngit checkout v0.14.4\n```\n")
+    got = [(p.package, p.spec, p.line) for p in readme(str(md), "README.md")]
+    assert got == [("transformers", "==4.36.1", 4), ("peft", "==0.7.1", 7)]
+    (tmp_path / "requirements.txt").write_text("transformers>=4.31\n")
+    pinned = resolve([Pin("transformers", ">=4.31", "requirements.txt", 1), Pin("transformers", "==4.36.1",
+                                                                               "README.md", 4)])
+    assert pinned["transformers"].version == "4.36.1"
+
+
 def test_nearest_pin_named(tmp_path: Path) -> None:
     """A file is judged for the pin nearest to it (its sub-project's README over the root's open requirement),
     and the finding and the facts say which pin and where from."""

@@ -66,7 +66,9 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     found = scan(list(paths), max_depth, tests)
     from .launched import project_model
 
+    _accelerate_json(found)
     project_model(paths, found)  # what the project's launch recipes run, with which configs
+    _accelerate_json(found)
     found.modelled = any(os.path.isdir(p) for p in paths)
     from .named import named_context
 
@@ -167,6 +169,17 @@ def _versions(base: Usage, ds_version: Optional[str], targets: Sequence[str], py
     return pinned
 
 
+def _accelerate_json(found: "Found") -> None:
+    """A ``.json`` file taken for a ds_config that is an accelerate config written as JSON (accelerate reads
+    those too: lint/accelerate.py) is linted as one."""
+    from .accelerate import is_json_config
+    from .discover import _read
+
+    for p, k in list(found.kinds.items()):
+        if k == "ds_config" and p.endswith(".json") and os.path.isfile(p) and is_json_config(_read(p, 2**16)):
+            found.kinds[p] = "accelerate"
+
+
 def _project(base: Usage, found: "Found", machine: bool) -> None:
     """What the project's files and this machine tell about every file's use (optimizer, saves, launcher,
     accelerator, memlock, CPU fp16 on ``machine``, the names .deepspeed_env files set)."""
@@ -175,6 +188,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
 
     base.client_optimizer, base.saves_16bit, base.peft = found.client_optimizer, found.saves_16bit, found.peft
     base.zero_to_fp32 = found.zero_to_fp32
+    base.client_scheduler = found.client_scheduler
     base.accelerate_fills = tuple(sorted(found.accelerate_fills))
     base.code_read = any(k == "python" for k in found.kinds.values())
     base.multinode = found.multinode

@@ -8,7 +8,9 @@ As in accelerate 1.1.1 / 1.15.0 (``utils/dataclasses.py``, ``DeepSpeedPlugin.__p
 ``stage3_gather_16bit_weights_on_model_save``; ``mixed_precision`` fp16 adds ``fp16: {enabled, auto_cast}``,
 bf16/fp8 add ``bf16: {enabled}``. With a config file, ``mixed_precision`` must not contradict the file's
 fp16/bf16 (accelerate raises ``ValueError``). Only accelerate's own simple YAML layout is read (flat
-``key: value`` lines, one nested ``deepspeed_config`` mapping); no YAML library is needed.
+``key: value`` lines, one nested ``deepspeed_config`` mapping); no YAML library is needed. accelerate reads a
+``.json`` config file the same way (``load_config_from_file``: ``ClusterConfig.from_json_file``): a JSON object
+with accelerate's own top-level keys (:func:`is_json_config`) is such a config, never a DeepSpeed one.
 """
 
 from __future__ import annotations
@@ -49,8 +51,41 @@ def _scalar(raw: str) -> Any:
             return raw
 
 
+_JSON_KEYS = re.compile(r'^[ \t]*"(?:compute_environment|distributed_type)"[ \t]*:', re.M)
+
+
+def is_json_config(text: str) -> bool:
+    """Is ``text`` an accelerate config written as JSON (an object with accelerate's ``compute_environment`` /
+    ``distributed_type`` keys)?"""
+    return text.lstrip().startswith("{") and _JSON_KEYS.search(text) is not None
+
+
+def _parse_json(text: str) -> Optional[AccelerateYaml]:
+    """:func:`parse` for a JSON config: the same keys, at their JSON positions."""
+    from ..hjsondoc import parse as parse_json
+    from ..textpos import LineIndex
+
+    root = parse_json(text).root
+    if root is None or root.kind != "object":
+        return None
+    at = LineIndex(text)
+    top: Dict[str, Tuple[Any, Pos]] = {}
+    ds: Dict[str, Tuple[Any, Pos]] = {}
+    ds_pos: Optional[Pos] = None
+    for m in root.members:
+        if m.key == "deepspeed_config" and m.value.kind == "object":
+            ds_pos = at.linecol(m.start)
+            ds.update((d.key, (d.value.value, at.linecol(d.start))) for d in m.value.members
+                      if d.value.kind not in ("object", "array"))
+        elif m.value.kind not in ("object", "array"):
+            top[m.key] = (m.value.value, at.linecol(m.start))
+    return AccelerateYaml(top, ds, ds_pos) if ds_pos is not None else None
+
+
 def parse(text: str) -> Optional[AccelerateYaml]:
     """The top-level keys and the ``deepspeed_config`` mapping, with 1-based (line, col) of each key."""
+    if is_json_config(text):
+        return _parse_json(text)
     top: Dict[str, Tuple[Any, Pos]] = {}
     ds: Dict[str, Tuple[Any, Pos]] = {}
     ds_pos: Optional[Pos] = None

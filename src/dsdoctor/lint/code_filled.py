@@ -5,13 +5,16 @@ args.deepspeed_config)))``) and assigns into it (``ds_config["scheduler"]["param
 says there: an ``"auto"`` it fills, a batch size it computes. A finding on such a key (or under it) is about text
 DeepSpeed never sees as written: it is ``info``, saying where the code sets it. Read with regular expressions on the
 script that reads the option: the loaded name must come from the option (directly or through a variable assigned
-from it), so a data JSON the script also reads is none.
+from it), so a data JSON the script also reads is none. The code the entry imports is read the same way
+(:func:`reached_filled`): a trainer class that loads ``json.load(open(config.deepspeed_config))`` and fills
+``ds_config["gradient_accumulation_steps"]`` in the method it hands the dict to, before ``deepspeed.initialize``; and
+a name bound to a block of it (``opt = ds_config["optimizer"]``, then ``opt["params"]["lr"] = ...``) fills that block.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Tuple
 
 from .discover import _read
 
@@ -36,10 +39,35 @@ def filled_keys(script: str, option: str) -> List[Tuple[str, int]]:
         arg = m.group(2).strip()
         if not (attr.search(arg) or arg in from_option):
             continue
-        var = re.escape(m.group(1))
-        for k in re.finditer(r"\b" + var + r"((?:\[\s*[\"'][^\"'\]]+[\"']\s*\])+)[ \t]*=(?!=)", text[m.end():]):
-            path = ".".join(_KEY.findall(k.group(1)))
-            out.append((path, text.count("\n", 0, m.end() + k.start()) + 1))
+        out += _assigned(text, m.group(1), m.end())
+    return out
+
+
+def _assigned(text: str, var: str, after: int) -> List[Tuple[str, int]]:
+    """(dotted key path, line) of each ``var[...] = `` after ``after``, and of each ``alias[...] = `` where
+    ``alias = var["block"]`` (the block's keys)."""
+    out: List[Tuple[str, int]] = []
+    sub = r"((?:\[\s*[\"'][^\"'\]]+[\"']\s*\])+)"
+    rest = text[after:]
+    for k in re.finditer(r"\b" + re.escape(var) + sub + r"[ \t]*=(?!=)", rest):
+        out.append((".".join(_KEY.findall(k.group(1))), text.count("\n", 0, after + k.start()) + 1))
+    for a in re.finditer(r"^[ \t]*(\w+)[ \t]*=[ \t]*" + re.escape(var) + sub + r"[ \t]*$", rest, re.M):
+        if a.group(1) == var:
+            continue
+        base = _KEY.findall(a.group(2))
+        for k in re.finditer(r"\b" + re.escape(a.group(1)) + sub + r"[ \t]*=(?!=)", rest[a.end():]):
+            out.append((".".join(base + _KEY.findall(k.group(1))),
+                        text.count("\n", 0, after + a.end() + k.start()) + 1))
+    return out
+
+
+def reached_filled(files: Iterable[str], option: str) -> Dict[str, str]:
+    """Key path -> "file:line" for the keys the files an entry imports (``files``) set in the config they load from
+    the entry's ``--option`` (read as :func:`filled_keys` reads the entry)."""
+    out: Dict[str, str] = {}
+    for f in sorted(files):
+        for k, line in filled_keys(f, option):
+            out.setdefault(k, f"{f}:{line}")
     return out
 
 
@@ -58,7 +86,7 @@ def _key_at(root: "Node", start: int, end: int, prefix: str = "") -> Optional[st
 
 def soften(hits: "List[Hit]", path: str, text: str, root: "Optional[Node]", filled: Dict[str, str]) -> "List[Hit]":
     """Errors and warnings of the config ``path`` on a key the launch's script sets in code (``filled``: key path
-    -> where) are info, saying so."""
+    -> where) are info, saying so (an info finding there says it too)."""
     if root is None or root.kind != "object" or not filled:
         return hits
     from dataclasses import replace
@@ -70,7 +98,7 @@ def soften(hits: "List[Hit]", path: str, text: str, root: "Optional[Node]", fill
     out = []
     for h in hits:
         f = h.finding
-        if f.path == path and f.line and f.severity in (Severity.ERROR, Severity.WARNING) and f.line <= len(starts):
+        if f.path == path and f.line and f.line <= len(starts):
             end = starts[f.line] if f.line < len(starts) else len(text)
             at = starts[f.line - 1] + max((f.col or 1) - 1, 0)
             key = _key_at(root, at, at + 1) or _key_at(root, starts[f.line - 1], end)

@@ -29,7 +29,7 @@ PROJECT_MARKERS = (".git", "pyproject.toml")  # check lints the directory it sta
 # (``Found.not_read``, ``facts["not_read"]``): listing is cheap (0.6 s for 3300 such files), linting them is not
 MAX_FILES = 5000
 _PY_TRAINER = re.compile(r"\b(TrainingArguments|Seq2SeqTrainingArguments|SFTConfig|Trainer)\s*\(")
-_PY_INIT = re.compile(r"deepspeed\.initialize\s*\(([^)]*)\)", re.S)
+_PY_INIT = re.compile(r"deepspeed\.initialize\s*\(((?:[^()]|\([^()]*\))*)\)", re.S)
 _DS_KEYS = re.compile(r'"(?:zero_optimization|train_batch_size|train_micro_batch_size_per_gpu|gradient_accumulation_steps)"')
 _PY_CFG = re.compile(r"""\b(?:deepspeed|config|config_params|deepspeed_config|hf_ds_config)\s*=\s*["']([^"']+\.h?json)["']""")
 # a Python config (mmcv / mmengine style) that turns DeepSpeed off: the config path beside it is never loaded
@@ -53,6 +53,7 @@ class Found:
     world_size: Optional[int] = None
     world_size_source: str = ""
     client_optimizer: Optional[bool] = None
+    client_scheduler: Optional[bool] = None
     saves_16bit: Optional[bool] = None
     peft: Optional[bool] = None  # a Python file of the project imports peft
     config_saves: Dict[str, bool] = field(default_factory=dict)  # ds_config -> do its launches save (launched.py)
@@ -88,6 +89,9 @@ class Found:
     config_consolidates: Set[str] = field(default_factory=set)  # configs whose launches consolidate ZeRO-3 weights
     # config -> {key path: where}: keys every launch's script sets in code in the config it loads (code_filled.py)
     code_filled: Dict[str, Dict[str, str]] = field(default_factory=dict)
+    # config -> "script:line" where every launch's script merges it into a config built in code ("": some launch
+    # hands it over whole): a fragment (fragment.py)
+    fragments: Dict[str, str] = field(default_factory=dict)
     zero_to_fp32: str = ""  # a README / shell script of the project that runs or tells to run zero_to_fp32.py
     modelled: bool = False  # the project model (lint/launched.py) read the recipes of a directory linted
 
@@ -361,7 +365,8 @@ def _python(path: str, found: Found) -> None:
         found.code_named.add(cfg)
         found.loaded_by.setdefault(cfg, "trainer" if trainer or trainer_field(m.group(0), text) else "deepspeed")
     if init is not None:
-        found.client_optimizer = bool(re.search(r"\boptimizer\s*=", init.group(1)))
+        found.client_optimizer = bool(re.search(r"(?<![\w.])optimizer\s*=(?!=)(?!\s*None\b)", init.group(1)))
+        found.client_scheduler = bool(re.search(r"\blr_scheduler\s*=(?!=)(?!\s*None\b)", init.group(1)))
     if _PY_SAVE.search(text):
         found.saves_16bit = True
     if _PY_PEFT.search(text):

@@ -89,12 +89,17 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
     target = make_target(path, kind, usage)
     if kind == "ds_config":
         configs[path] = target
+    hits = _config_hits(path, target, found, loaded_by)
+    root = target.doc.root if target.doc is not None else None
     if kind == "ds_config" and found.code_filled.get(path):
         from .code_filled import soften
 
-        return soften(_config_hits(path, target, found, loaded_by), path, target.text,
-                      target.doc.root if target.doc is not None else None, found.code_filled[path])
-    return _config_hits(path, target, found, loaded_by)
+        hits = soften(hits, path, target.text, root, found.code_filled[path])
+    if kind == "ds_config" and found.fragments.get(path):
+        from . import fragment
+
+        hits = fragment.soften(hits, path, target.text, root, found.fragments[path])
+    return hits
 
 
 def _config_hits(path: str, target: Target, found: "Found", loaded_by: Optional[str]) -> List[Hit]:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 from .called import called
 from .calls import Read, function_reach
 from .closure import Verdicts
+from .config_links import code_links, default_config
 from .defaults import merge
 from .discover import TEST_DIRS, _read
 from .entry_options import EVERY
@@ -50,8 +51,11 @@ _REGISTERS = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:deepspeed|accelerate|tr
                         r"\bHfArgumentParser\b|\bHfDeepSpeedConfig\b", re.M)
 _INIT = re.compile(r"\bdeepspeed\.initialize\s*\(")
 _TRAINS = re.compile(r"\.train\s*\(")  # with a Trainer: trainer.train() saves checkpoints (model.train() counts too)
-# DeepSpeed's ZeRO-3 consolidation called directly: it gathers whatever stage3_gather_16bit_weights_on_model_save says
-_CONSOLIDATES = re.compile(r"\._zero3_consolidated_16bit_state_dict\s*\(")
+# DeepSpeed's ZeRO-3 consolidation called directly: it gathers whatever stage3_gather_16bit_weights_on_model_save says;
+# or zero_to_fp32's functions (deepspeed.utils.zero_to_fp32), which turn the ZeRO checkpoint save_checkpoint wrote
+# into full weights, as running zero_to_fp32.py does
+_CONSOLIDATES = re.compile(r"\._zero3_consolidated_16bit_state_dict\s*\(|(?<!def )\b(?:convert_zero_checkpoint_to_fp32_state_dict|"
+                           r"get_fp32_state_dict_from_zero_checkpoint|load_state_dict_from_zero_checkpoint)\s*\(")
 # anything that may read the command line (a parser, sys.argv, a CLI library): the script may read --deepspeed
 _ARGV = re.compile(r"\b(?:argv|argparse|ArgumentParser|parse_args|parse_known_args|HfArgumentParser|TrlParser|fire|click|"
                    r"typer|hydra|tyro|jsonargparse|docopt|absl|simple_parsing|optparse|getopt|LightningCLI|from_cli|"
@@ -62,7 +66,8 @@ _ARGS_IN_CODE = re.compile(r"\b\w*(?:TrainingArguments|" + _TRL_CONFIGS + ")"
 _USES = (("registers", _REGISTERS, ("deepspeed", "accelerate", "trl", "Trainer", "TrainingArguments", "HfArgumentParser", "HfDeepSpeedConfig")),
          ("trainer", _TRAINER, ("TrainingArguments", "SFTConfig", "Trainer")), ("hf", _HF_TRAINER, ("transformers", "trl")),
          ("initialize", _INIT, ("deepspeed.initialize",)), ("argv", _ARGV, ()), ("args_in_code", _ARGS_IN_CODE, ("TrainingArguments", "Config")),
-         ("trains", _TRAINS, (".train",)), ("consolidates", _CONSOLIDATES, ("._zero3_consolidated_16bit_state_dict",)))
+         ("trains", _TRAINS, (".train",)), ("consolidates", _CONSOLIDATES,
+                                                           ("._zero3_consolidated_16bit_state_dict", "zero_checkpoint")))
 
 
 def is_test(path: str, root: str) -> bool:
@@ -202,11 +207,16 @@ def _model(root: str, found: "Found") -> None:
     recipes = [r for r in every  # a test's launch is no recipe of the project
                if r.deepspeed and not is_test(r.where.rsplit(":", 1)[0], root)]
     found.recipes += recipes
+    for r in recipes:  # an accelerate config written as JSON (lint/accelerate.py): the walk lists no JSON
+        if r.yaml is not None and r.yaml.endswith(".json"):
+            found.kinds.setdefault(r.yaml, "ds_config")
     pyfiles = [p for p, k in kinds.items() if k == "python"]
     if pyfiles and not recipes and not uses_deepspeed(root, kinds):
         found.no_deepspeed.update((f, REASON) for f in pyfiles)
     named: Dict[Tuple[str, str], Optional[Set[str]]] = {}
     entries = _Entries(import_graph(pyfiles, root, named), named, root)
+    for r in recipes:
+        default_config(r, entries, root)
     # launches before YAMLs: a config an accelerate YAML names is loaded as the launch using that YAML loads it
     hows = {r.where: _configs(r, entries, found) for r in sorted(recipes, key=lambda r: r.launcher is None)}
     _unlaunched_accelerate(recipes, hows, found)
@@ -372,10 +382,8 @@ def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
     ignored = r.entry is not None and r.entry in entries.graph and entries.ignores_argv(r.entry)
     for cfg in r.configs:
         found.kinds.setdefault(cfg, "ds_config")
-        if r.launcher is not None:  # the keys every launch's script sets in code
-            mine = r.filled.get(cfg, {})
-            old = found.code_filled.get(cfg)
-            found.code_filled[cfg] = dict(mine) if old is None else {k: w for k, w in old.items() if k in mine}
+        if r.launcher is not None:  # the keys every launch's script sets in code; the configs it merges
+            code_links(r, cfg, entries, found)
         if ignored and cfg in r.arg_configs:
             found.not_loaded.setdefault(cfg, f"{r.where} passes it to {r.entry}, which builds its training "
                                              "arguments in code and never reads its command line")

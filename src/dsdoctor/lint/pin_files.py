@@ -331,7 +331,8 @@ def _line_pins(line: str, shown: str, n: int, fenced: bool) -> List[Pin]:
 def readme(path: str, shown: str) -> List[Pin]:
     """Packages a README (or an install document) asks for with a version: ``pip install deepspeed==0.14.0
     'transformers>=4.40'``, a ``transformers==4.33.2`` line of a code block, a table row ``| transformers |
-    4.33.2 |``, a sentence "requires version 4.27.1 of transformers"."""
+    4.33.2 |``, a sentence "requires version 4.27.1 of transformers" (and, read by :func:`.pin_checkout.readme`,
+    a code block that installs a package's own checkout at a release tag)."""
     out: List[Pin] = []
     fenced = False
     for n, line in enumerate(read_text(path).splitlines(), 1):

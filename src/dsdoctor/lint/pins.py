@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Set,
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from . import pin_checkout as C
 from . import pin_files as F
 from .pin_files import PACKAGES, Pin
 from .pin_setup import setup_py
@@ -43,10 +44,10 @@ _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("pyproject.toml", F.pyproject),
     ("environment.yml", F.environment_yml),
     ("environment.yaml", F.environment_yml),
-    ("README*", F.readme),
-    ("INSTALL*.md", F.readme),  # install documents: the same lines as a README's
-    ("docs/[Ii]nstall*.md", F.readme),
-    ("docs/INSTALL*.md", F.readme),
+    ("README*", C.readme),
+    ("INSTALL*.md", C.readme),  # install documents: the same lines as a README's
+    ("docs/[Ii]nstall*.md", C.readme),
+    ("docs/INSTALL*.md", C.readme),
     ("*.sh", F.shell_script),  # a launch script's own `pip install deepspeed==0.9.1`: its directory's pin
 )
 

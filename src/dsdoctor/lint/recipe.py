@@ -33,6 +33,9 @@ class Recipe:
     missing: List[str] = field(default_factory=list)
     # config -> {key path: "script:line"}: keys the entry script sets in code in the config it loads (code_filled.py)
     filled: Dict[str, Dict[str, str]] = field(default_factory=dict)
+    # config -> the entry script's option that names it (``deepspeed_config``; "" for a path the entry formats):
+    # what the code it imports loads
+    options: Dict[str, str] = field(default_factory=dict)
 
     @property
     def deepspeed(self) -> bool:

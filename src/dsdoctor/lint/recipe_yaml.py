@@ -21,8 +21,9 @@ _YAML_DS_BLOCK = re.compile(r"^[ \t]*deepspeed[ \t]*:[ \t]*(?:#.*)?$", re.M)  # 
 # a Hydra / OmegaConf YAML the script instantiates as accelerate's plugin (``_target_: accelerate.DeepSpeedPlugin``):
 # its ``hf_ds_config`` is the config file accelerate loads
 _YAML_PLUGIN = re.compile(r"^[ \t]*hf_ds_config[ \t]*:[ \t]*['\"]?([^'\"\s#]+\.h?json)['\"]?[ \t]*(?:#.*)?$", re.M)
-_YAML_ACC_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
-_YAML_STAGE = re.compile(r"^\s*zero_stage\s*:\s*['\"]?(\d)", re.M)
+# (also the JSON form accelerate reads: ``"zero_stage": 3``)
+_YAML_ACC_CFG = re.compile(r"^\s*\"?deepspeed_config_file\"?\s*:\s*['\"]?([^'\"\s#,]+)", re.M)
+_YAML_STAGE = re.compile(r"^\s*\"?zero_stage\"?\s*:\s*['\"]?(\d)", re.M)
 _YAML_KEY = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^#\n]*)", re.M)  # a top-level key and its inline value
 _YAML_OFF = ("", "false", "no", "off", "null", "none", "~")  # "": a mapping or list follows: not a flag's value
 

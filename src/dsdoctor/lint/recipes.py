@@ -39,7 +39,7 @@ from .formatted import formatted_configs
 from .joined import joined_config
 from .launch.paths import path_envs
 from .launch.script_dir import script_dir
-from .launch.shell import DS_CONFIG_FLAGS, Command, assignments, cli_with_config, launches, line_groups, unwrap
+from .launch.shell import DS_CONFIG_FLAGS, Command, assignments, cli_with_config, hydra_flag, launches, line_groups, unwrap
 from .launch.shell import VAR as _VAR
 from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
@@ -48,7 +48,7 @@ from .notebook import notebook_files, shell_cells
 from .recipe import Recipe, resolve, settle_stage
 from .recipe_yaml import accelerate_yaml, args_json_anywhere, python_config, training_json, training_yaml, yaml_deepspeed
 from .script.context import config_stage
-from .sourced import invocations, sourced_assignments, sources
+from .sourced import invocations, sourced_assignments, sources, with_args
 
 _CFG_FLAGS = DS_CONFIG_FLAGS
 _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
@@ -84,6 +84,8 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
     (:mod:`.launch.paths`: a config chosen in a branch meets the option values of its own paths only). The files
     a script sources give their variables (:mod:`.sourced`; ``args``: the script's positional parameters, as the
     command at ``invoker`` runs it)."""
+    if args:
+        text = with_args(text, args)
     assigns = [(off, name, script_dir(text, off, path) or val) for off, name, val in assignments(text)]
     if not readme and sources(text):
         assigns = sorted(assigns + sourced_assignments(path, text, root, args, invoker), key=lambda a: a[0])
@@ -233,6 +235,7 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
         key, eq, val = a.partition("=")
         if not eq:
             val = args[i + 1] if i + 1 < len(args) else ""
+        key = hydra_flag(key) if eq else key  # Hydra's `++deepspeed_config=ds.json`: --deepspeed_config
         if key.startswith("--") and len(key) > 2:
             name = key[2:].replace("-", "_")
             if val.lower() in _FALSE and (eq or not val.startswith("-")):
@@ -261,7 +264,8 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
                 r.configs.append(cfg)
                 r.arg_configs.add(cfg)
                 if r.entry is not None:
-                    keys = filled_keys(r.entry, key[2:].replace("-", "_"))
+                    r.options[cfg] = key[2:].replace("-", "_")
+                    keys = filled_keys(r.entry, r.options[cfg])
                     if keys:
                         r.filled[cfg] = {k: f"{r.entry}:{line}" for k, line in keys}
             elif cfg is None and val.endswith(".json") and not readme and _literal(val):
@@ -285,6 +289,7 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
     if r.entry is not None and not r.names_config:  # the entry formats the path from the options it is given
         for cfg in formatted_configs(r.entry, r.flags, root):
             r.configs.append(cfg)
+            r.options.setdefault(cfg, "")
             r.names_config = True
     settle_stage(r)
 

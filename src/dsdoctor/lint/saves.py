@@ -32,12 +32,15 @@ def _owner(lines: List[str], at: int) -> Optional[str]:
 
 def save_lines(text: str) -> List[int]:
     """The lines (1-based) where the file calls a model save (``_PY_SAVE``) outside an override of a save method:
-    a Trainer subclass's ``save_model`` calling another save runs only when something saves, no save of its own."""
+    a Trainer subclass's ``save_model`` calling another save runs only when something saves, no save of its own. A
+    commented-out call (``# model.save_pretrained(...)``) is none."""
     out: List[int] = []
     lines: Optional[List[str]] = None
     for m in _PY_SAVE.finditer(text):
         lines = text.splitlines() if lines is None else lines
         at = text.count("\n", 0, m.start())
+        if "#" in text[text.rfind("\n", 0, m.start()) + 1:m.start()] and lines[at].lstrip().startswith("#"):
+            continue
         if _owner(lines, at) not in _SAVE_METHODS:
             out.append(at + 1)
     return out

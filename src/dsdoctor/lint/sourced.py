@@ -5,7 +5,10 @@ itself) takes that file's variables: the ds_config path, the options its launch 
 commands say which file: ``bash scripts/ds_pretrain.sh config/ds_block_large.sh`` in a README code block or another
 shell script. :func:`invocations` finds those commands; :func:`sourced_assignments` gives the assignments a sourced
 file makes, placed at the ``source`` line of the script (their ``$(dirname $BASH_SOURCE)`` idioms are the sourced
-file's own directory), so that :func:`.recipes.shell_recipes` reads the launch as the shell runs it.
+file's own directory), so that :func:`.recipes.shell_recipes` reads the launch as the shell runs it. A script whose
+launch line's config option takes a positional parameter (``ZERO=$6`` ... ``--deepspeed scripts/zero$ZERO.json``)
+is read the same way, once per command that runs it: its ``$N`` are that command's arguments (:func:`with_args`;
+a README's ``<path to X>`` placeholder is one argument).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Dict, List, Sequence, Tuple
 
 from .discover import _read
 from .launch.script_dir import script_dir
-from .launch.shell import assignments
+from .launch.shell import DS_CONFIG_FLAGS, assignments
 from .launch.shell import parse as parse_shell
 from .recipe import resolve
 
@@ -26,6 +29,46 @@ _SOURCE = re.compile(r"^[ \t]*(?:source|\.)[ \t]+[\"']?(\$\{?[1-9]\}?|[^\s\"'$;&
 _SHELLS = ("bash", "sh", "zsh", "source", ".")
 _INVOKE = re.compile(r"\.(?:sh|bash)\b")
 Assign = Tuple[int, str, str]
+_POSITIONAL = re.compile(r"\$([1-9])(?!\d)|\$\{([1-9])\}")
+_CFG_VAR = re.compile(r"(?:" + "|".join(map(re.escape, DS_CONFIG_FLAGS)) + r")(?:=|[ \t]+)[^\s]*\$")
+_SAFE = re.compile(r"[\w./:@%+,=-]+")  # an argument that is one plain word (no quote, space, glob, variable)
+
+
+def positional_config(text: str) -> bool:
+    """Does the script's config option take a variable, and does the script read positional parameters?"""
+    return _POSITIONAL.search(text) is not None and _CFG_VAR.search(text) is not None
+
+
+def with_args(text: str, args: Sequence[str]) -> str:
+    """``text`` with each ``$N`` / ``${N}`` the command's arguments give as a plain word written in (newlines kept,
+    so lines stay where they were)."""
+    def one(m: "re.Match[str]") -> str:
+        n = int(m.group(1) or m.group(2))
+        a = args[n - 1] if n <= len(args) else ""
+        return a if _SAFE.fullmatch(a) else m.group(0)
+
+    return _POSITIONAL.sub(one, text)
+
+
+def _args(words: Sequence[str]) -> List[str]:
+    """A command's arguments to a script: up to a pipe or redirection (``| tee log``), a README's ``<path to X>``
+    placeholder (split into words by the shell reading) taken as one argument."""
+    out: List[str] = []
+    i = 0
+    while i < len(words):
+        a = words[i]
+        if a.startswith("<") and len(a) > 1 and not a.endswith(">"):
+            end = next((j for j in range(i + 1, len(words)) if words[j].endswith(">") and words[j] != ">"), None)
+            if end is not None:
+                out.append(" ".join(words[i:end + 1]))
+                i = end + 1
+                continue
+        if a[:1] in "|>&<" or a[:2] in ("1>", "2>"):
+            break  # `| tee log`, `> out.log`: the shell's, not the script's
+        if a.strip():  # `\ ` at a line end in a README: an escaped blank, meant as a continuation
+            out.append(a)
+        i += 1
+    return out
 
 
 def sources(text: str) -> List[Tuple[int, str]]:
@@ -62,7 +105,8 @@ def sourced_assignments(path: str, text: str, root: str, args: Sequence[str] = (
 
 
 def invocations(files: Sequence[Tuple[str, str, int]], root: str) -> Dict[str, List[Tuple[str, List[str]]]]:
-    """Per script that sources a positional parameter: (where, arguments) of each command of ``files`` (path,
+    """Per script that sources a positional parameter (or passes one to its config option: :func:`positional_config`):
+    (where, arguments) of each command of ``files`` (path,
     text, first line: shell scripts and README code blocks) that runs it with arguments (``bash x.sh a.sh``,
     ``./x.sh a.sh``, ``source x.sh a.sh``). Only literal arguments are kept."""
     out: Dict[str, List[Tuple[str, List[str]]]] = {}
@@ -80,13 +124,9 @@ def invocations(files: Sequence[Tuple[str, str, int]], root: str) -> Dict[str, L
                 continue
             script = os.path.normpath(script)
             if script not in wanted:
-                wanted[script] = positional(_read(script))
-            args = []
-            for a in argv[at + 1:]:
-                if a[:1] in "|>&<" or a[:2] in ("1>", "2>"):
-                    break  # `| tee log`, `> out.log`: the shell's, not the script's
-                if a.strip():  # `\ ` at a line end in a README: an escaped blank, meant as a continuation
-                    args.append(a)
+                own = _read(script)
+                wanted[script] = positional(own) or positional_config(own)
+            args = _args(argv[at + 1:])
             if wanted[script] and args and all("$" not in a for a in args):
                 line = first + text.count("\n", 0, cmd.start)
                 out.setdefault(script, []).append((f"{path}:{line}", args))

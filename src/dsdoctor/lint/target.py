@@ -28,10 +28,12 @@ class Usage:
     loaded_by_source: str = ""
     loaded_by_assumed: bool = False  # loaded_by is lint's guess from "auto" values, not said by anything
     client_optimizer: Optional[bool] = None  # the script passes its own optimizer to deepspeed.initialize
+    client_scheduler: Optional[bool] = None  # ... and its own lr_scheduler
     saves_16bit: Optional[bool] = None  # trainer.save_model / save_16bit_model / save_pretrained expected
     unnamed: bool = False  # a ds_config of a project with launches that no launch uses (nothing names it, or only
     # accelerate YAMLs no launch names)
-    consolidates: bool = False  # every launch of the config calls _zero3_consolidated_16bit_state_dict() itself
+    consolidates: bool = False  # every launch of the config calls _zero3_consolidated_16bit_state_dict() (or
+    # zero_to_fp32's convert_zero_checkpoint_to_fp32_state_dict ...) itself
     trainer_saves: bool = False  # an accelerate YAML whose launches all save through an HF Trainer's save_model
     zero_to_fp32: str = ""  # where the project documents consolidating a ZeRO checkpoint with zero_to_fp32.py
     peft: Optional[bool] = None  # the project imports peft (a Trainer's save of an adapter without gathering: empty)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, List, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 from ... import names as N
 from ...fixes import AUTO_WITHOUT_TRAINER_FIX as FIX  # shared with explain's same cause
@@ -39,6 +39,17 @@ def _accelerate_fills(t: Target, keys: Tuple[str, ...]) -> Tuple[Tuple[str, ...]
     return filled, maybe
 
 
+def _client(t: Target, path: str) -> Optional[str]:
+    """The argument of deepspeed.initialize that makes DeepSpeed ignore the block ``path`` is in: a client
+    optimizer (``optimizer=``) the "optimizer" block (but its max_grad_norm, which the config compares with 0), a
+    client ``lr_scheduler=`` the "scheduler" block (engine._configure_optimizer / _configure_lr_scheduler, 0.19.8)."""
+    if path.startswith("optimizer.") and t.usage.client_optimizer and not path.endswith(".max_grad_norm"):
+        return "optimizer"
+    if path.startswith("scheduler.") and t.usage.client_scheduler:
+        return "lr_scheduler"
+    return None
+
+
 def check(t: Target) -> Iterator[Hit]:
     root = t.doc.root if t.doc else None
     if root is None or root.kind != "object" or t.usage.loaded_by not in ("deepspeed", "accelerate"):
@@ -53,6 +64,13 @@ def check(t: Target) -> Iterator[Hit]:
         if path in filled:
             continue
         top = path.split(".")[0]
+        client = _client(t, path) if not accelerate else None
+        if client is not None:
+            hits.append(RULE.hit(t, pos, f'{path}: "auto" is never read while the script passes its own {client} '
+                                 "to deepspeed.initialize (DeepSpeed then ignores the config's block; where that "
+                                 f"argument is None it builds the block and fails on the string)",
+                                 fixes=(FIX,), severity=Severity.INFO))
+            continue
         if path in maybe:
             hits.append(RULE.hit(t, pos, f'{path}: "auto" under {who} is filled only when the script\'s DummyScheduler '
                                  f"is given total_num_steps; otherwise {fails.format(path=path)}",
@@ -80,7 +98,9 @@ RULE = Rule(
          "the keys it does not fill: its own, and those the script's DummyOptim / DummyScheduler give; a config linted "
          "alone with an \"optimizer\" / \"scheduler\" block is taken to get them, as accelerate accepts no other "
          "optimizer or scheduler with one) it is never replaced: accelerate's prepare() stops with a ValueError, raw "
-         "DeepSpeed with a TypeError. Reported where that loader is known (--loaded-by, or the "
+         "DeepSpeed with a TypeError. A script that passes its own optimizer (lr_scheduler) to deepspeed.initialize "
+         "makes DeepSpeed ignore the config's optimizer (scheduler) block, so its \"auto\" values are info. "
+         "Reported where that loader is known (--loaded-by, or the "
          "project's launch and training scripts): a config nothing says the loader of is, by its \"auto\" values, "
          "taken as the HF Trainer's.",
         why='Top-level batch / clipping / optimizer / scheduler values stay the string "auto" and crash with a TypeError; '
@@ -89,7 +109,12 @@ RULE = Rule(
     check=check,
     valid=(Example('{"train_micro_batch_size_per_gpu": "auto", "bf16": {"enabled": "auto"}}', (("loaded_by", "trainer"),)),
            Example('{"optimizer": {"type": "AdamW", "params": {"lr": "auto", "weight_decay": "auto"}}}',
-                   (("loaded_by", "accelerate"), ("accelerate_fills", TF.ACCELERATE_DUMMY_OPTIM_KEYS)))),
+                   (("loaded_by", "accelerate"), ("accelerate_fills", TF.ACCELERATE_DUMMY_OPTIM_KEYS))),
+           Example('{"train_batch_size": 8, "optimizer": {"type": "AdamW", "params": {"lr": "auto"}}, '
+                   '"scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": "auto"}}}',
+                   (("loaded_by", "deepspeed"), ("client_optimizer", True), ("client_scheduler", True)),
+                   note="the script passes optimizer= and lr_scheduler= to deepspeed.initialize: the blocks are "
+                        "never read")),
     invalid=(Example('{"optimizer": {"type": "AdamW", "params": {"lr": "auto", "betas": "auto"}}}',
                      (("loaded_by", "accelerate"), ("accelerate_fills", TF.ACCELERATE_DUMMY_OPTIM_KEYS))),
              Example('{"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": 1}',

@@ -51,7 +51,8 @@ def check(t: Target) -> Iterator[Hit]:
              "(zero_to_fp32.py recovers them)" if severity == Severity.INFO and trainer
              else f"ZeRO-3 without {KEY}: the 16-bit model save writes no usable weights")
     if t.usage.consolidates:
-        title += " (its launches also gather the weights themselves: _zero3_consolidated_16bit_state_dict())"
+        title += (" (its launches also consolidate the weights themselves: _zero3_consolidated_16bit_state_dict() or "
+                  "zero_to_fp32's convert_zero_checkpoint_to_fp32_state_dict() ...)")
     if t.usage.unnamed:
         title += " (no launch of the project uses this config: no save is known to use it)"
     documented = f" The project documents that step ({t.usage.zero_to_fp32} names zero_to_fp32.py)." \

@@ -341,6 +341,18 @@ def unwrap(cmd: Command, depth: int = 0) -> List[Command]:
 
 # the options that hand a training program its ds_config
 DS_CONFIG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config", "--ds_config_path")
+# a Hydra override of a config option (``++deepspeed_config=X``, ``+x.deepspeed_config=X``, ``deepspeed_config=X``):
+# the option's last dotted part
+_HYDRA = re.compile(r"^(?:\+\+|\+)?(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)$")
+
+
+def hydra_flag(key: str) -> str:
+    """The config option (``--deepspeed_config``) a Hydra override's key (``++deepspeed_config``) sets; else
+    ``key``."""
+    m = _HYDRA.match(key)
+    return "--" + m.group(1) if m is not None and "--" + m.group(1) in DS_CONFIG_FLAGS else key
+
+
 # programs that only show, copy or test paths: `echo --deepspeed ds.json` launches nothing
 # (wrappers and eval are read by unwrap: the command they run is the launch)
 _NOT_A_CLI = frozenset({"echo", "printf", "cat", "ls", "cp", "mv", "rm", "test", "[", "sed", "grep", "export", "set",

@@ -1,0 +1,60 @@
+"""What a launch's code says of the configs it loads, beyond their names (for lint/launched.py): the config a
+launch that names none gets from its entry's option default, the keys the code sets in a config it loads
+(:mod:`.code_filled`), and whether it merges the file into a config it builds (:mod:`.fragment`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .code_filled import reached_filled
+from .fragment import merged_at
+from .launch.shell import DS_CONFIG_FLAGS
+from .recipe import Recipe, resolve
+
+if TYPE_CHECKING:
+    from .discover import Found
+    from .launched import _Entries
+
+
+def default_config(r: Recipe, entries: "_Entries", root: str) -> None:
+    """A launch that names no config runs its entry with the config its own code declares as a config option's
+    default (``deepspeed_config: str = field(default="conf/ds.json")``, ``add_argument("--deepspeed_config",
+    default=...)``; lint/defaults.py): that file, where it exists (from the launch's directory up, or the root)."""
+    if r.launcher is None or r.names_config or r.configs or r.entry is None or r.entry not in entries.graph:
+        return
+    declared = entries.defaults(r.entry)
+    for flag in DS_CONFIG_FLAGS:
+        name = flag[2:].replace("-", "_")
+        val = declared.get(name, "")
+        cfg = resolve(val, r.where.rsplit(":", 1)[0], root) if val.endswith(".json") else None
+        if cfg is not None and name not in r.flags:
+            r.configs.append(cfg)
+            r.options[cfg] = name
+            r.names_config = True
+            r.flag_loaded_by = r.flag_loaded_by or ("deepspeed" if name == "deepspeed_config" else "trainer")
+            return
+
+
+def _merged_at(r: Recipe, cfg: str, entries: "_Entries") -> str:
+    """"script:line" where the launch's entry (or code it imports) merges ``cfg`` into a config built in code
+    (:mod:`.fragment`); "" where it hands it over whole, or nothing says."""
+    if r.entry is None or r.entry not in entries.graph or cfg not in r.options:
+        return ""
+    option = r.options[cfg] or None
+    for f in [r.entry] + (sorted(entries.reached(r.entry) - {r.entry}) if option else []):
+        line = merged_at(f, option)
+        if line is not None:
+            return f"{f}:{line}"
+    return ""
+
+
+def code_links(r: Recipe, cfg: str, entries: "_Entries", found: "Found") -> None:
+    """Record, for a launch of ``cfg``, the keys its code sets in the config (only those every launch sets count)
+    and where it merges the file into a config it builds (a fragment only where every launch merges it)."""
+    mine = r.filled.get(cfg, {})
+    if r.entry in entries.graph and r.options.get(cfg):  # and the code it imports (a trainer class's method)
+        mine = {**reached_filled(entries.reached(r.entry) - {r.entry}, r.options[cfg]), **mine}
+    merged = _merged_at(r, cfg, entries)
+    found.fragments[cfg] = merged if found.fragments.get(cfg, merged) else ""
+    old = found.code_filled.get(cfg)
+    found.code_filled[cfg] = dict(mine) if old is None else {k: w for k, w in old.items() if k in mine}

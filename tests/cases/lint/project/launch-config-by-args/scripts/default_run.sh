@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed default_train.py --epochs 2

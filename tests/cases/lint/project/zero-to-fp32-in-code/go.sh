@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed fit.py --deepspeed_config z3.json --out ckpt
