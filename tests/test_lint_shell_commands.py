@@ -31,6 +31,8 @@ def test_commands(line: str, want: list) -> None:
     ("# don't\ndeepspeed t.py\n", [["deepspeed", "t.py"]]),
     ("cat > n.txt <<EOF\nit's\nEOF\ndeepspeed t.py\n", [["cat", ">", "n.txt", "<<EOF"], ["EOF"], ["deepspeed", "t.py"]]),
     ('echo "never closed\ndeepspeed t.py\n', [["deepspeed", "t.py"]]),
+    # a `#` inside a word is the word's (bash comments start a word): the options after it are read
+    ("deepspeed t.py --data wds#tag --deepspeed z3.json\n", [["deepspeed", "t.py", "--data", "wds#tag", "--deepspeed", "z3.json"]]),
 ])
 def test_logical_lines(text: str, want: list) -> None:
     from dsdoctor.lint.launch.shell import parse
@@ -50,3 +52,11 @@ def test_remote_commands(line: str, want: list) -> None:
     from dsdoctor.lint.launch.shell import parse, unwrap
 
     assert [u.argv for c in parse(line).commands for u in unwrap(c)] == want
+
+
+def test_array_assignment_expands_to_its_first_element() -> None:
+    """``A=("x" "y")``: ``$A`` is ``x`` (bash), so an option list built from it reads on (CogCoM's train_data)."""
+    from dsdoctor.lint.launch.shell import assignments
+
+    vals = {name: val for _, name, val in assignments('A=(x y z)\nB=("$(pwd)/p#q" r)\nC=()\n')}
+    assert vals == {"A": "x", "B": "$(pwd)/p#q", "C": ""}

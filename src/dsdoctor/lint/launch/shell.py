@@ -33,6 +33,12 @@ def assignments(text: str) -> List[Tuple[int, str, str]]:
         if m.group(2) and m.group(3).startswith("("):
             continue  # `ARGS+=(--x 1)`: an array append, not read
         raw = re.sub(r"\\\n|\s+", " ", m.group(3))  # a multi-line value is words to the shell that expands it
+        if raw.startswith("("):  # `A=("x" "y")`: an array; `$A` / `${A}` expands to its first element
+            raw = raw[1:-1] if raw.endswith(")") else raw[1:]  # the value read may stop at its first element
+            try:
+                raw = next(iter(shlex.split(raw)), "")
+            except ValueError:
+                raw = ""
         try:
             val = " ".join(shlex.split(raw))
         except ValueError:
@@ -226,6 +232,7 @@ def _one(line: str, start: int, out: Script) -> None:
         try:
             lex = shlex.shlex(part, posix=True, punctuation_chars=False)
             lex.whitespace_split = True
+            lex.commenters = ""  # _commands cut the comment; a `#` inside a word (`data#tag`) is the word's
             toks = list(lex)
         except ValueError:
             continue
