@@ -110,12 +110,12 @@ def test_project_lint_reads_the_pins(tmp_path: Path) -> None:
     """Without --python, check's project lint judges the configs for the DeepSpeed the project pins and says so."""
     (tmp_path / "requirements.txt").write_text("deepspeed==0.16.9\n")
     (tmp_path / "ds.json").write_text('{"zero_optimization": {"stage": 3}, "train_batch_size": "auto"}\n')
-    (tmp_path / "run.sh").write_text("deepspeed train.py --deepspeed ds.json\n")
+    (tmp_path / "run.sh").write_text("deepspeed train.py --deepspeed ds.json --max_grad_norm 1.0\n")
     out = check(tmp_path)
     lint = out["facts"]["lint"]
     assert lint["deepspeed"] == "0.16.9" and lint["assumed"] == ["deepspeed 0.16.9 (requirements.txt:1)"], lint
     sev = [f["severity"] for f in out["findings"] if f["name"] == "gradient-clipping-unset-under-trainer"]
-    assert sev == ["warning"]  # no clipping at all on 0.16.9 (DeepSpeed's default 0.0 up to 0.19.2)
+    assert sev == ["warning"]  # the launch's 1.0 is lost on 0.16.9 (DeepSpeed's default 0.0, no clipping, up to 0.19.2)
 
 
 def test_deep_recipes_give_the_same_context_as_lint(tmp_path: Path) -> None:

@@ -90,8 +90,8 @@ def _clipping(root: Path) -> List[str]:
 
 
 def test_deepspeed_range_gradient_clipping(tmp_path: Path) -> None:
-    """DeepSpeed's default gradient_clipping is 0.0 up to 0.19.2, 1.0 from 0.19.3: a range below 0.19.3 is a
-    warning on all its releases, one from 0.19.3 an info; a range across it keeps the version assumed."""
+    """DeepSpeed's default gradient_clipping is 0.0 up to 0.19.2, 1.0 from 0.19.3: a range below 0.19.3 is no
+    clipping on all its releases, one from 0.19.3 clipping at 1.0; a range across it keeps the version assumed."""
     from dsdoctor.lint.script.context import installed
 
     if installed(None, ("deepspeed",)):
@@ -99,9 +99,9 @@ def test_deepspeed_range_gradient_clipping(tmp_path: Path) -> None:
     (tmp_path / "ds_config.json").write_text(CONFIG)
     (tmp_path / "requirements.txt").write_text("deepspeed>=0.14,<0.17\n")
     got = _clipping(tmp_path)
-    assert len(got) == 1 and got[0].startswith("warning") and "deepspeed<0.17,>=0.14 (range; requirements" in got[0]
+    assert len(got) == 1 and "no gradient clipping at all" in got[0] and "deepspeed<0.17,>=0.14 (range; requirements" in got[0]
     (tmp_path / "requirements.txt").write_text("deepspeed>=0.19.3\n")
-    assert _clipping(tmp_path)[0].startswith("info")
+    assert "clips at its default 1" in _clipping(tmp_path)[0]
     (tmp_path / "requirements.txt").write_text("deepspeed>=0.12\n")  # some releases each way: as before
     assert _clipping(tmp_path)[0].startswith("info") and "(DeepSpeed " in _clipping(tmp_path)[0]
     (tmp_path / "requirements.txt").write_text("deepspeed>=0.12\ndeepspeed==0.16.9\n")  # the exact pin decides

@@ -83,26 +83,29 @@ def dsdoctor(cwd: Path, *args: str) -> Dict[str, Any]:
 
 
 def _clipping(out: Dict[str, Any]) -> List[str]:
-    return [f["severity"] for f in out["findings"] if f["name"] == "gradient-clipping-unset-under-trainer"]
+    """What the gradient-clipping finding says DeepSpeed does: "none" (its default 0) or "1.0" (its default 1)."""
+    return ["none" if "no gradient clipping at all" in f["title"] else "1.0" if "clips at its default 1" in f["title"]
+            else f["title"] for f in out["findings"] if f["name"] == "gradient-clipping-unset-under-trainer"]
 
 
 def test_cli_rule_follows_the_pin(tmp_path: Path) -> None:
-    """A Trainer config without gradient_clipping: no clipping at all on the pinned 0.16.9 (a warning); 0.19.3
-    changed DeepSpeed's default to max_grad_norm's (an info). The output names the pin; options override it."""
+    """A Trainer config without gradient_clipping: no clipping at all on the pinned 0.16.9; 0.19.3 changed
+    DeepSpeed's default to max_grad_norm's (1.0). The output names the pin; options override it. (No launch sets
+    --max_grad_norm here: info either way, see gradient-clipping-unset-under-trainer.)"""
     (tmp_path / "ds_config.json").write_text(CONFIG)
     (tmp_path / "requirements.txt").write_text("torch==2.4.0\ndeepspeed==0.16.9\n")
     out = dsdoctor(tmp_path, "ds_config.json")
-    assert _clipping(out) == ["warning"] and out["facts"]["deepspeed"] == "0.16.9"
+    assert _clipping(out) == ["none"] and out["facts"]["deepspeed"] == "0.16.9"
     assert "deepspeed 0.16.9 (requirements.txt:2)" in out["facts"]["assumed"]
     text = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", "ds_config.json"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120).stdout
     assert "assumed deepspeed 0.16.9 (requirements.txt:2), torch 2.4.0 (requirements.txt:1)" in text, text
-    assert _clipping(dsdoctor(tmp_path, "ds_config.json", "--ds-version", "0.19.8")) == ["info"]
+    assert _clipping(dsdoctor(tmp_path, "ds_config.json", "--ds-version", "0.19.8")) == ["1.0"]
     (tmp_path / "requirements.txt").write_text("deepspeed==0.19.3\n")
-    assert _clipping(dsdoctor(tmp_path, "ds_config.json")) == ["info"]
+    assert _clipping(dsdoctor(tmp_path, "ds_config.json")) == ["1.0"]
     (tmp_path / "requirements.txt").write_text("deepspeed>=0.12\n")  # a range: the default, said as such
     out = dsdoctor(tmp_path, "ds_config.json")
-    assert out["facts"]["deepspeed"] == LATEST_KNOWN and _clipping(out) == ["info"]
+    assert out["facts"]["deepspeed"] == LATEST_KNOWN and _clipping(out) == ["1.0"]
     assert out["facts"]["not_assumed"] == ["deepspeed>=0.12 (range; requirements.txt:1)"]
 
 
