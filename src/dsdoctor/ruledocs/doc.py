@@ -82,7 +82,9 @@ TAG = {"lint": "`dsdoctor lint`", "log": "`dsdoctor explain`", "check": "`dsdoct
 
 def _fence(text: str) -> List[str]:
     fence = "````" if "```" in text else "```"
-    return [fence, text.rstrip("\n"), fence]
+    # control characters an example holds (a NUL-padded script) are shown escaped: docs stay text
+    shown = "".join(c if c in "\n\t" or c >= " " else "\\x%02x" % ord(c) for c in text.rstrip("\n"))
+    return [fence, shown, fence]
 
 
 def section(d: RuleDoc, level: int = 3, anchor: bool = True) -> str:
