@@ -89,6 +89,8 @@ class Usage:
     unrun: Dict[str, str] = field(default_factory=dict)  # script -> why nothing in its project runs or imports it
     entries: Set[str] = field(default_factory=set)  # scripts the project's DeepSpeed recipes start
     plain_classes: Set[str] = field(default_factory=set)  # the project's classes that never register (plain_classes.py)
+    # the project's classes whose from_pretrained is not Transformers' (own_loaders.py); None: no project model read
+    own_loaders: Optional[Set[str]] = None
     # shell script -> (line, path) of the configs its launches name that do not exist (Recipe.missing); None: no
     # project model was read (a file linted alone): launch-config-missing reads the script itself
     missing_configs: Optional[Dict[str, List[Tuple[int, str]]]] = None

@@ -261,6 +261,10 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
             from .callers import caller_flag
 
             flag = note = caller_flag(t, c.src.module, c.src, line, cache)
+        if flag is None and c.script is not None:  # in ``if p:`` of a function every such call passes p=False
+            from .callers import param_off
+
+            flag = note = param_off(t, c.src.module, c.src, line, cache)
         if flag is None and c.script is not None and not c.reached:  # a standalone tool's class
             from .callers import main_only
 

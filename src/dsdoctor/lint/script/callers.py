@@ -258,3 +258,128 @@ def _main_calls_local(src: Any, name: str, root: str) -> bool:
         m.visit(Calls())
     tops = {st.name.value for st in src.module.body if isinstance(st, (cst.FunctionDef, cst.ClassDef))}
     return len(mains) == 1 and not star and not (called & (project | tops)) - {name}
+
+
+def _param_ifs(fn: Any, src: Any, line: int) -> List[Tuple[str, int]]:
+    """(parameter, position) of each ``if param:`` of the function ``fn`` whose body (not its ``else``) holds
+    ``line``, ``param`` a plain parameter of ``fn`` (not rebound in it): its value is the callers'."""
+    params = [p.name.value for p in list(fn.params.posonly_params) + list(fn.params.params)]
+    rebound: Set[str] = set()
+    ifs: List[Any] = []
+
+    class Visit(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: Any) -> None:
+            if isinstance(node.target, cst.Name):
+                rebound.add(node.target.value)
+
+        def visit_AugAssign(self, node: Any) -> None:
+            if isinstance(node.target, cst.Name):
+                rebound.add(node.target.value)
+
+        def visit_If(self, node: Any) -> None:
+            r = src.positions[node.body]
+            if isinstance(node.test, cst.Name) and r.start.line <= line <= r.end.line:
+                ifs.append(node)
+
+    fn.body.visit(Visit())
+    return [(i.test.value, params.index(i.test.value)) for i in ifs
+            if i.test.value in params and i.test.value not in rebound]
+
+
+def _passes_false(call: Any, param: str, index: int, default: Optional[str], method: bool) -> bool:
+    """Does ``call`` pass ``param`` the literal False (by keyword or at its position ``index``), or omit it where
+    its default is False? A ``*args`` / ``**kwargs`` may pass anything."""
+    if any(a.star for a in call.args):
+        return False
+    got = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
+    plain = [a for a in call.args if a.keyword is None]
+    pos = index - (1 if method else 0)
+    if got is None and 0 <= pos < len(plain):
+        got = plain[pos].value
+    text = default if got is None else cst.Module([]).code_for_node(got)
+    return text == "False"
+
+
+def param_off(t: Target, module: Any, src: Any, line: int, cache: Dict[str, Any]) -> Optional[str]:
+    """Why ``line`` of a top-level function ``f`` of ``t`` does not run in the ZeRO-3 launches: it is in the body
+    of an ``if p:`` on a parameter ``p`` of ``f`` that every call of ``f`` in the files the launches run passes
+    the literal False (or leaves at a False default): "f() is called with p=False ...". None when it may run.
+    Conservative as :func:`caller_flag`: ``f`` must be imported by name by a ZeRO-3 launch's module; a use of
+    its name that is no call, a call with ``*args`` / ``**kwargs``, an alias or a string naming it keeps it."""
+    path = os.path.normpath(t.path)
+    taken = t.usage.imported.get(path)
+    if not taken:
+        return None
+    tops = [s for s in module.body if isinstance(s, cst.FunctionDef)]
+    fn = next((s for s in tops if src.positions[s].start.line <= line <= src.positions[s].end.line), None)
+    if fn is None or fn.name.value not in taken or sum(s.name.value == fn.name.value for s in module.body
+                                                      if isinstance(s, (cst.FunctionDef, cst.ClassDef))) != 1:
+        return None
+    for param, index in _param_ifs(fn, src, line):
+        key = f"param:{fn.name.value}:{param}"
+        if key not in cache:
+            cache[key] = _all_false(t, path, src, fn, param, index)
+        if cache[key]:
+            return f"{fn.name.value}() is called with {param}=False wherever the files its ZeRO-3 launches run " \
+                   f"call it, and this runs only if {param}"
+    return None
+
+
+def _all_false(t: Target, path: str, own: Any, fn: Any, param: str, index: int) -> bool:
+    name = fn.name.value
+    p = next(p for p in list(fn.params.posonly_params) + list(fn.params.params) if p.name.value == param)
+    default = cst.Module([]).code_for_node(p.default) if p.default is not None else None
+    word = re.compile(r"\b" + re.escape(name) + r"\b")
+    alias = re.compile(r"\bimport\b[^\n]*\b" + re.escape(name) + r"\s+as\b")
+    calls = 0
+    for f in sorted({f for f, (zero3, _) in t.usage.launches.items() if zero3} | {path}):
+        text = own.text if f == path else _read(f)
+        if f != path and not word.search(text):
+            continue
+        if alias.search(text):
+            return False
+        src = own if f == path else parse(Source(f, text, "utf-8"))
+        if src.module is None:
+            return False
+        got = _calls(src, name, id(fn.name) if f == path else None)
+        if got is None or not all(_passes_false(c, param, index, default, False) for c in got):
+            return False
+        calls += len(got)
+    return calls > 0
+
+
+def _calls(src: Any, name: str, skip: Optional[int]) -> Optional[List[Any]]:
+    """The calls of ``name`` in ``src``; None where the name is used otherwise (passed on, stored, in a string)."""
+    calls: List[Any] = []
+    funcs: Set[int] = set()
+    names: List[Any] = []
+    bad = False
+
+    class Visit(cst.CSTVisitor):
+        def visit_ImportAlias(self, node: Any) -> bool:
+            return False
+
+        def visit_Call(self, node: Any) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value == name:
+                calls.append(node)
+                funcs.add(id(node.func))
+
+        def visit_Arg(self, node: Any) -> None:
+            if node.keyword is not None:
+                funcs.add(id(node.keyword))
+
+        def visit_Attribute(self, node: Any) -> None:
+            funcs.add(id(node.attr))
+
+        def visit_SimpleString(self, node: Any) -> None:
+            nonlocal bad
+            bad = bad or bool(re.search(r"\b" + re.escape(name) + r"\b", node.value))
+
+        def visit_Name(self, node: Any) -> None:
+            if node.value == name and id(node) != skip:
+                names.append(node)
+
+    src.module.visit(Visit())
+    if bad or any(id(n) not in funcs for n in names):
+        return None
+    return calls

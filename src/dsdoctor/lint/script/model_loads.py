@@ -20,8 +20,25 @@ def loads(t: Target, zero3_only: bool = True) -> Iterator[Tuple[Ctx, "Event"]]:
         return
     assert c.script is not None
     for e in c.script.events:
-        if e.kind == "load" and e.name.endswith(".from_pretrained") and not (zero3_only and e.dead):
+        if e.kind == "load" and e.name.endswith(".from_pretrained") and not (zero3_only and e.dead) \
+                and transformers_loader(t, c, e.name):
             yield c, e
+
+
+def transformers_loader(t: Target, c: Ctx, name: str) -> bool:
+    """Can ``name`` (``Owner.from_pretrained``) be Transformers' loader? Not where the owner is imported from a
+    library whose loaders are not Transformers' (diffusers), nor where it is a class of the project whose
+    ``from_pretrained`` is not (:mod:`..own_loaders`: its own, or its bases are not Transformers')."""
+    from ..own_loaders import TRANSFORMERS, library_of, own_loaders
+
+    assert c.script is not None
+    owner = name.rsplit(".", 1)[0]
+    module = c.script.imported.get(owner.split(".")[0])
+    lib = library_of(module) if module else None
+    if lib is not None:
+        return lib == TRANSFORMERS
+    mine = t.usage.own_loaders if t.usage.own_loaders is not None else own_loaders([t.path])
+    return owner.split(".")[-1] not in mine
 
 
 def arg(c: Ctx, e: "Event", key: str) -> Optional["Arg"]:

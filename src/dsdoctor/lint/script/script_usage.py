@@ -10,6 +10,7 @@ import os
 from typing import TYPE_CHECKING, Dict, Optional, Sequence
 
 from ...settings import parse_targets
+from ..own_loaders import own_loaders, project_files
 from ..target import Usage
 from .context import installed, project_zero3
 
@@ -48,6 +49,7 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
             base.entries = set(found.entries)
             base.own_setup = dict(found.own_setup)
             base.plain_classes = set(found.plain_classes)
+            base.own_loaders = own_loaders(project_files(paths, [p for p, k in kinds.items() if k == "python"]))
     if found is not None:
         base.unrun = dict(found.unrun)
     if base.zero3 is None and settings is not None:

@@ -49,7 +49,8 @@ RULE = Rule(
         summary="low_cpu_mem_usage=True in from_pretrained under ZeRO-3",
         what="A truthy `low_cpu_mem_usage` (literal, variable, `**kwargs`, argparse/dataclass default) reaches a model's "
          "`from_pretrained` under ZeRO-3. PEFT's argument of the same name (`PeftModel.from_pretrained`, "
-         "`get_peft_model`) is not this one. Info at a load that runs before ZeRO-3 is registered "
+         "`get_peft_model`) is not this one, nor is a loader that is not Transformers' (a class of the project with its own "
+         "`from_pretrained`, or deriving from diffusers' `ModelMixin`; diffusers' own classes). Info at a load that runs before ZeRO-3 is registered "
          "(model-loaded-before-ds-config reports it): it raises once that is fixed.",
         why="Transformers 4.20-4.50 raise a ValueError (ZeRO-3 builds the model under zero.Init instead); from 4.51 "
         "the argument is ignored under ZeRO-3, and 5.x dropped it: a dead argument.",

@@ -1,0 +1,1 @@
+"""A video pipeline's package."""

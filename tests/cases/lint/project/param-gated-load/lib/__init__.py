@@ -1,0 +1,1 @@
+"""Loading helpers shared by training and inference."""

@@ -1,0 +1,3 @@
+#!/bin/bash
+# full fine-tuning under ZeRO-3
+deepspeed --num_gpus 8 train.py --deepspeed configs/zero3.json --output_dir out
