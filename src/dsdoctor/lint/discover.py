@@ -94,6 +94,8 @@ class Found:
     fragments: Dict[str, str] = field(default_factory=dict)
     zero_to_fp32: str = ""  # a README / shell script of the project that runs or tells to run zero_to_fp32.py
     modelled: bool = False  # the project model (lint/launched.py) read the recipes of a directory linted
+    # (root, config) -> the configs nobody launches that alone name it (lint/mentions.py), computed once
+    namers_memo: Dict[Tuple[str, str], Optional[Set[str]]] = field(default_factory=dict)
 
 
 _SOURCE_EXTS = (".py", ".sh", ".bash", ".slurm", ".sbatch", ".json", ".hjson", ".yaml", ".yml", ".toml", ".md")

@@ -18,7 +18,7 @@ WHY = "no launch, script, README, doc or other config of the project names this 
 _TEXT = (".sh", ".bash", ".slurm", ".sbatch", ".py", ".md", ".mdx", ".rst", ".txt", ".yaml", ".yml", ".json", ".hjson",
          ".toml", ".cfg", ".ini", ".ipynb", ".env")
 _PLAIN = ("Makefile", "Dockerfile", "justfile")
-_TEMPLATE = re.compile(r"[\w./+-]*(?:\$\{?\w+\}?|\{\w*\}|%s|%\(\w+\)s)[\w./${}%()+-]*\.(?:h?json|ya?ml)\b")
+_TEMPLATE = re.compile(r"(?<![\w./+-])[\w./+-]*(?:\$\{?\w+\}?|\{\w*\}|%s|%\(\w+\)s)[\w./${}%()+-]*\.(?:h?json|ya?ml)\b")
 _VARS = re.compile(r"\\\$(?:\\\{)?\w+(?:\\\})?|\\\{\w*\\\}|%s|%\\\(\w+\\\)s")  # a variable, escaped
 _MAX_FILES = 20000
 _MAX_CHAIN = 8  # configs naming configs: past this many, taken as named
@@ -44,12 +44,19 @@ def _texts(root: str) -> Optional[Tuple[List[Tuple[str, str]], List["re.Pattern[
                 text = _read(p, 2 * 2**20)
                 out.append((p, text))
                 loose = not f.endswith(".py") or "deepspeed" in text.lower()
-                pats.extend(x for x in (_pattern(m.group(0), loose) for m in _TEMPLATE.finditer(text)) if x)
+                pats.extend(x for x in (_pattern(m.group(0), loose) for m in _templates(text)) if x)
         if len(out) > _MAX_FILES:
             got = None
             break
     _cache[key] = got
     return got
+
+
+def _templates(text: str) -> "List[re.Match[str]]":
+    """The config names written with a variable in ``text``; lines over 4 KiB (a notebook's base64 output, minified
+    JSON) are skipped: the pattern backtracks over such tokens for minutes, and no launch writes a name there."""
+    return [m for line in text.splitlines() if len(line) <= 4096 and ("$" in line or "{" in line or "%" in line)
+            for m in _TEMPLATE.finditer(line)]
 
 
 def _pattern(written: str, loose: bool = True) -> "Optional[re.Pattern[str]]":
@@ -95,7 +102,17 @@ def why_unmentioned(path: str, found: "Found", root: str = ".") -> Optional[str]
 
 def _namers(p: str, found: "Found", root: str, seen: FrozenSet[str]) -> Optional[Set[str]]:
     """The files naming config ``p``, all of them configs nothing launches (empty: nothing names it); None when
-    something that may launch it names it (a recipe, code, a script, a doc, a config some launch reaches)."""
+    something that may launch it names it (a recipe, code, a script, a doc, a config some launch reaches). Each
+    config's answer is computed once per project (configs naming each other by stem made the walk exponential: a
+    repository with many such configs never finished); a config met again on the chain being read counts as
+    unlaunched, as before."""
+    key = (os.path.realpath(root), p)
+    if key not in found.namers_memo:
+        found.namers_memo[key] = _namers_of(p, found, root, seen)
+    return found.namers_memo[key]
+
+
+def _namers_of(p: str, found: "Found", root: str, seen: FrozenSet[str]) -> Optional[Set[str]]:
     if p in found.code_named or p in found.not_loaded or len(seen) > _MAX_CHAIN:
         return None
     seen = seen | {p}
