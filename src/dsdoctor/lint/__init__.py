@@ -204,7 +204,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         from .script.vendored import library_repo
 
         # a bundled copy of a library's repository (its README's example commands) is not the project's launch
-        ds_files = {r.where.rsplit(":", 1)[0] for r in found.recipes if r.launcher == "deepspeed"}
+        ds_files = {r.file for r in found.recipes if r.launcher == "deepspeed"}
         ds_files = {f for f in ds_files if library_repo(f) is None}
         base.ds_launcher = bool(ds_files)
         base.ds_launch_files = tuple(sorted(os.path.abspath(f) for f in ds_files))

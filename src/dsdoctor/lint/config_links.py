@@ -26,7 +26,7 @@ def default_config(r: Recipe, entries: "_Entries", root: str) -> None:
     for flag in DS_CONFIG_FLAGS:
         name = flag[2:].replace("-", "_")
         val = declared.get(name, "")
-        cfg = resolve(val, r.where.rsplit(":", 1)[0], root) if val.endswith(".json") else None
+        cfg = resolve(val, r.file, root) if val.endswith(".json") else None
         if cfg is not None and name not in r.flags:
             r.configs.append(cfg)
             r.options[cfg] = name

@@ -205,7 +205,7 @@ def _model(root: str, found: "Found") -> None:
             found.kinds.setdefault(cfg, "ds_config")
             found.not_loaded.setdefault(cfg, r.off)
     recipes = [r for r in every  # a test's launch is no recipe of the project
-               if r.deepspeed and not is_test(r.where.rsplit(":", 1)[0], root)]
+               if r.deepspeed and not is_test(r.file, root)]
     found.recipes += recipes
     for r in recipes:  # an accelerate config written as JSON (lint/accelerate.py): the walk lists no JSON
         if r.yaml is not None and r.yaml.endswith(".json"):
@@ -366,7 +366,7 @@ def _unlaunched(recipes: List[Recipe], found: "Found") -> None:
     launched = {cfg for r in recipes if r.launcher is not None for cfg in r.configs}
     used = {r.yaml for r in recipes if r.yaml is not None}
     for r in recipes:
-        if r.launcher is None and os.path.normpath(r.where.rsplit(":", 1)[0]) not in used:
+        if r.launcher is None and os.path.normpath(r.file) not in used:
             found.unlaunched.update(cfg for cfg in r.configs if cfg not in launched)
 
 

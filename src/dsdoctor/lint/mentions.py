@@ -118,7 +118,7 @@ def _namers_of(p: str, found: "Found", root: str, seen: FrozenSet[str]) -> Optio
     seen = seen | {p}
     namers: Set[str] = set()
     if p in found.recipe_loaded or p in found.loaded_by:
-        by = {os.path.normpath(r.where.rsplit(":", 1)[0]) for r in found.recipes if p in r.configs}
+        by = {os.path.normpath(r.file) for r in found.recipes if p in r.configs}
         if not by or any(not _unlaunched_config(q, found, root, seen) for q in by):
             return None
         namers |= by
@@ -145,7 +145,7 @@ def _unlaunched_config(q: str, found: "Found", root: str, seen: FrozenSet[str]) 
     kind = found.kinds.get(q, found.kinds.get("./" + q))
     if kind == "accelerate":
         if not any(r.launcher is None and r.flag_loaded_by == "accelerate" and
-                   os.path.normpath(r.where.rsplit(":", 1)[0]) == q for r in found.recipes):
+                   os.path.normpath(r.file) == q for r in found.recipes):
             return False
     elif kind != "ds_config":
         return False

@@ -38,6 +38,11 @@ class Recipe:
     options: Dict[str, str] = field(default_factory=dict)
 
     @property
+    def file(self) -> str:
+        """The file the recipe is in (``where`` without its line)."""
+        return self.where.rsplit(":", 1)[0]
+
+    @property
     def deepspeed(self) -> bool:
         """Does this launch use DeepSpeed (a deepspeed launcher, a config or a ZeRO stage)?"""
         return self.launcher == "deepspeed" or self.names_config or self.stage is not None

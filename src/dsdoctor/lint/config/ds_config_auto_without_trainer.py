@@ -50,6 +50,14 @@ def _client(t: Target, path: str) -> Optional[str]:
     return None
 
 
+def _fails(accelerate: bool, path: str) -> str:
+    """How a load stops on ``path``'s "auto": accelerate's own message (its first sentence, knowledge/transformers),
+    or raw DeepSpeed's comparison of the string."""
+    if accelerate:
+        return f"accelerate's prepare() stops (ValueError: {TF.MSG_ACCELERATE_AUTO_UNFILLED.split('. ')[0].format(key=path)})"
+    return "DeepSpeed fails (TypeError: '>' not supported between instances of 'str' and 'int')"
+
+
 def check(t: Target) -> Iterator[Hit]:
     root = t.doc.root if t.doc else None
     if root is None or root.kind != "object" or t.usage.loaded_by not in ("deepspeed", "accelerate"):
@@ -57,8 +65,6 @@ def check(t: Target) -> Iterator[Hit]:
     accelerate = t.usage.loaded_by == "accelerate"
     filled, maybe = _accelerate_fills(t, tuple(m.key for m in root.members)) if accelerate else ((), ())
     who = "accelerate without the HF Trainer" if accelerate else "raw deepspeed.initialize"
-    fails = ("accelerate's prepare() stops (ValueError: `{path}` not found in kwargs)" if accelerate
-             else "DeepSpeed fails (TypeError: '>' not supported between instances of 'str' and 'int')")
     hits: List[Hit] = []
     for path, pos in autos(root):
         if path in filled:
@@ -73,7 +79,7 @@ def check(t: Target) -> Iterator[Hit]:
             continue
         if path in maybe:
             hits.append(RULE.hit(t, pos, f'{path}: "auto" under {who} is filled only when the script\'s DummyScheduler '
-                                 f"is given total_num_steps; otherwise {fails.format(path=path)}",
+                                 f"is given total_num_steps; otherwise {_fails(accelerate, path)}",
                                  fixes=(FIX,), severity=Severity.WARNING))
         elif top in _SILENT and not accelerate:
             what = ("bf16/fp16 stays OFF (fp32 training)" if path.endswith("enabled") else "the default is used")
@@ -83,7 +89,7 @@ def check(t: Target) -> Iterator[Hit]:
                                  'DeepSpeed\'s config models drop keys whose value is "auto" and use the defaults.',
                                  (Fix("write the value you want", "safe"),), severity=Severity.WARNING))
         else:
-            hits.append(RULE.hit(t, pos, f'{path}: "auto" under {who} is left as a string: {fails.format(path=path)}',
+            hits.append(RULE.hit(t, pos, f'{path}: "auto" under {who} is left as a string: {_fails(accelerate, path)}',
                                  fixes=(FIX,)))
     yield from hits
 
