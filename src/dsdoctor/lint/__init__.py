@@ -66,7 +66,6 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     found = scan(list(paths), max_depth, tests)
     from .launched import project_model
 
-    _accelerate_json(found)
     project_model(paths, found)  # what the project's launch recipes run, with which configs
     _accelerate_json(found)
     found.modelled = any(os.path.isdir(p) for p in paths)
