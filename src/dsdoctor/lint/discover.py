@@ -12,7 +12,7 @@ from ..knowledge import deepspeed as K
 from ..knowledge import transformers as TF
 from ..launcherfiles import hostfile_problems
 from .gitignore import Ignored
-from .launch.shell import cli_with_config
+from .launch.shell import DS_CONFIG_FLAGS, cli_with_config
 from .launch.shell import parse as parse_shell
 from .recipe import Recipe, resolve
 
@@ -242,7 +242,7 @@ def _shell(path: str, found: Found) -> None:
             continue
         argv = cmd.argv
         for i, a in enumerate(argv[:-1]):
-            if a in ("--deepspeed", "--deepspeed_config", "--deepspeed_config_file", "--ds_config"):
+            if a in DS_CONFIG_FLAGS:
                 cfg = _ref(path, argv[i + 1])
                 found.kinds.setdefault(cfg, "ds_config")
                 found.loaded_by.setdefault(cfg, "deepspeed" if a == "--deepspeed_config" else "trainer")
