@@ -202,3 +202,14 @@ def test_env_file_matters_only_to_the_deepspeed_launcher(ds_launcher: object, se
     ex = Example("DS_SKIP_CUDA_CHECK=1\n\nCUDA_HOME=/usr/local/cuda\n", options=(("ds_launcher", ds_launcher),))
     hits = [h for h in _hits(rule, ex, tmp_path)[1] if h.finding.name == rule.name]
     assert [h.finding.severity.value for h in hits] == [severity]
+
+
+@pytest.mark.parametrize("stage,severity", [(3, Severity.WARNING), (2, Severity.INFO), ("auto", Severity.WARNING)])
+def test_stage3_key_outside_its_block(stage: object, severity: Severity, tmp_path: Path) -> None:
+    """A stage-3 key written at the top level loses its setting only where stage 3 would read it."""
+    import json
+
+    rule = REGISTRY[names.DS_CONFIG_UNKNOWN_KEY]
+    text = json.dumps({"zero_optimization": {"stage": stage}, "stage3_prefetch_bucket_size": 1000})
+    hits = [h for h in _hits(rule, Example(text), tmp_path)[1] if h.finding.name == rule.name]
+    assert [h.finding.severity for h in hits] == [severity], hits

@@ -3,14 +3,14 @@ config messages."""
 
 from __future__ import annotations
 
-from typing import Dict, NamedTuple, Optional, Tuple
+from typing import Dict, FrozenSet, NamedTuple, Optional, Tuple
 
 from packaging.version import Version
 
 from .versions import Span, lookup, v
 
 __all__ = ["Z3_LEAF_API_SINCE", "Z3_LEAF_CONFIG_SINCE", "Z3_LEAF_DEFAULT_CLASSES",
-    "PEFT_NONREENTRANT_SINCE", "ConfigKey", "ZERO_KEYS", "OFFLOAD_PARAM_KEYS", "OFFLOAD_OPTIMIZER_KEYS", "PRECISION_MODELS_SINCE",
+    "PEFT_NONREENTRANT_SINCE", "ConfigKey", "ZERO_KEYS", "ZERO3_ONLY_KEYS", "OFFLOAD_PARAM_KEYS", "OFFLOAD_OPTIMIZER_KEYS", "PRECISION_MODELS_SINCE",
     "FP16_KEYS", "BF16_KEYS", "VALIDATED_BLOCKS", "TOP_LEVEL_KEYS", "REMOVED_TOP_LEVEL", "REMOVED_ZERO",
     "config_keys_for", "block_validated", "removed_top_level", "removed_zero", "OFFLOAD_DEVICES", "ZERO_STAGES",
     "ZERO_INT_FIELDS", "AUTO_DROPPED_SINCE", "auto_dropped", "PYDANTIC_V2_SINCE", "PYDANTIC_V1_MODELS",
@@ -70,6 +70,9 @@ ZERO_KEYS: Tuple[ConfigKey, ...] = (
     *_keys("save_muon_momentum_buffer_in_memory", since="0.19.4"), *_s3("allgather_sequential", since="0.19.4"),
     *_keys("compute_grad_norm", "parameter_alignment", since="0.19.7"),
 )
+# the zero_optimization keys only stage 3 reads: each ``stage3_*`` alias and the field it fills (DeepSpeed's
+# DeepSpeedZeroConfig names them for stage 3; stages 1 and 2 never read them)
+ZERO3_ONLY_KEYS: FrozenSet[str] = frozenset(n for k in ZERO_KEYS if k.alias_of for n in (k.name, k.alias_of))
 OFFLOAD_PARAM_KEYS: Tuple[ConfigKey, ...] = _keys("device", "nvme_path", "buffer_count", "buffer_size", "max_in_cpu",
                                                    "pin_memory")
 OFFLOAD_OPTIMIZER_KEYS: Tuple[ConfigKey, ...] = (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from ... import names as N
 from ...hjsondoc import Member, Node
@@ -50,9 +50,14 @@ def check(t: Target) -> Iterator[Hit]:
             sug = _suggest(m.key, sorted(_ALL_TOP))
             home = "" if sug else _nested_home(m.key)
             if home:  # a block's key written at the top level (``offload_optimizer``): its setting is lost too
+                stage = _stage(root)
+                moot = m.key in K.ZERO3_ONLY_KEYS and stage is not None and stage < 3
                 yield RULE.hit(t, m.start, f"unknown top-level key {m.key!r}: it belongs in {home}, where DeepSpeed "
-                               "reads it", "DeepSpeed silently ignores unknown top-level keys: the setting has no "
-                               f"effect until it moves into {home}.", severity=Severity.WARNING)
+                               "reads it" + (f" at stage 3 (this config is stage {stage})" if moot else ""),
+                               "DeepSpeed silently ignores unknown top-level keys: the setting has no "
+                               f"effect until it moves into {home}" + (
+                                   f"; at stage {stage} it has none there either: nothing changes." if moot else "."),
+                               severity=Severity.INFO if moot else Severity.WARNING)
                 continue
             # a misspelt key's setting is silently lost (a warning); any other extra key is a note to the reader
             yield RULE.hit(t, m.start, f"unknown top-level key {m.key!r}" + (
@@ -117,6 +122,13 @@ def _block_hit(t: Target, where: str, keys: Tuple[K.ConfigKey, ...], accepted: L
     return RULE.hit(t, members[0].start, title, why, tuple(fixes), tuple(edits), severity)
 
 
+def _stage(root: Node) -> Optional[int]:
+    """The config's ZeRO stage when it is written as a number, else None ("auto", absent: not known here)."""
+    node = root.get("zero_optimization", "stage")
+    v = node.value if node is not None else None
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
 def _is_auto(n: Node) -> bool:
     return bool(n.value == "auto")
 
@@ -138,8 +150,12 @@ RULE = Rule(
         why="Inside validated blocks DeepSpeed raises a ValidationError; at the top level a typo silently does nothing.",
         fix="Rename the key (the suggested spelling is offered as an unsafe fix)."),
     check=check,
-    valid=(Example('{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": "auto", "overlap_comm": true}}'),),
+    valid=(Example('{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": "auto", "overlap_comm": true}}'),
+           Example('{"zero_optimization": {"stage": 1}, "stage3_gather_16bit_weights_on_model_save": false}',
+                   note="a stage-3 key outside its block in a stage-1 config: info, it changes nothing there either")),
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "pinmemory": true}}}'),
              Example('{"train_batch_size": 8, "gradient_clip": 1.0}'),
+             Example('{"zero_optimization": {"stage": 3}, "stage3_max_live_parameters": 1e8}',
+                     note="a stage-3 key outside zero_optimization in a stage-3 config: DeepSpeed keeps its default"),
              Example('{"bf16": {"enabled": true, "loss_scale": 0}}')),
 )
