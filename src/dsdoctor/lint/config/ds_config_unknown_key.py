@@ -144,7 +144,8 @@ RULE = Rule(
          "An error inside zero_optimization / offload_* / fp16 / bf16 (0.17.1+ for fp16/bf16), where pydantic "
          "rejects it; at the top level, where DeepSpeed silently ignores it, a warning when it is a misspelling of a "
          "known key or a key of a block written at the top level (`offload_optimizer` outside `zero_optimization`): "
-         "that setting keeps its default; info otherwise (a key DeepSpeed never reads). The same inside a block "
+         "that setting keeps its default (info for a stage-3 key in a stage 1/2 config, where it changes nothing); "
+         "info otherwise (a key DeepSpeed never reads). The same inside a block "
          "a release does not validate (fp16 / bf16 before 0.17.1) or for an \"auto\" value DeepSpeed drops: a warning "
          "for a misspelling (`bf16.enable`: bf16 stays off), info for another key (`fp16.opt_level`, Apex's).",
         why="Inside validated blocks DeepSpeed raises a ValidationError; at the top level a typo silently does nothing.",
