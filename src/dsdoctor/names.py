@@ -106,6 +106,7 @@ LAUNCHER_ARGS_CONFLICT = "launcher-args-conflict"
 OMP_THREADS_OVERSUBSCRIBED = "omp-threads-oversubscribed"
 UNUSED_SUPPRESSION = "unused-suppression"
 GRADIENT_CLIPPING_UNSET_UNDER_TRAINER = "gradient-clipping-unset-under-trainer"
+DS_SCHEDULER_OVERRIDES_TRAINER = "ds-scheduler-overrides-trainer"
 FP16_MIN_LOSS_SCALE_FRACTIONAL = "fp16-min-loss-scale-fractional"
 COMMUNICATION_DATA_TYPE_RENAMED = "communication-data-type-renamed"
 ACCELERATE_YAML_UNKNOWN_DEEPSPEED_KEY = "accelerate-yaml-unknown-deepspeed-key"
@@ -258,7 +259,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     SEQUENCE_PARALLEL_MPU_ZERO0: ("DS389", "explain"),
     UNEVEN_BATCHES_ACROSS_RANKS: ("DS390", "explain"),  # explain/uneven_ranks.py finds it
     PINNED_MEMORY_ALLOC_FAILED: ("DS391", "explain"),
-    # DS4xx: config and launch files (lint); next free: DS429
+    # DS4xx: config and launch files (lint); next free: DS431
     DS_CONFIG_INVALID: ("DS401", "lint"),
     DS_CONFIG_DUPLICATE_KEY: ("DS402", "lint"),
     DS_CONFIG_UNKNOWN_KEY: ("DS403", "lint"),
@@ -287,6 +288,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     ACCELERATE_YAML_UNKNOWN_DEEPSPEED_KEY: ("DS426", "lint"),
     DS_CONFIG_GIVEN_TWICE: ("DS427", "lint"),
     DS_CONFIG_AUTO_NOT_FILLED: ("DS428", "lint"),
+    DS_SCHEDULER_OVERRIDES_TRAINER: ("DS429", "lint"),
     ACCELERATE_YAML_GRADIENT_CLIPPING_UNSET: ("DS430", "lint"),
     # DS5xx: training scripts (lint); next free: DS515
     SCRIPT_UNPARSEABLE: ("DS500", "lint"),

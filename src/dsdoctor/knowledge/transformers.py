@@ -11,7 +11,7 @@ Sections (append to the one you need; never copy a fact that lives elsewhere):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from packaging.version import Version
 
@@ -129,6 +129,17 @@ ACCELERATE_PLUGIN_AUTO_KEYS: Tuple[str, ...] = ("train_batch_size", "train_micro
 # TrainingArguments.max_grad_norm's default (4.46.3, 5.24.0); under DeepSpeed it only reaches the engine through
 # a gradient_clipping "auto" (trainer_config_process's fill_match; accelerate's clip_grad_norm_ does nothing).
 HF_MAX_GRAD_NORM_DEFAULT = 1.0
+# A ds_config "scheduler" block under the HF Trainer: deepspeed_optim_sched builds DeepSpeed's scheduler from it
+# and no Trainer scheduler, so --lr_scheduler_type is ignored without a word (integrations/deepspeed.py; the same
+# `if "scheduler" in config` in deepspeed.py of 4.20.1 and 4.30.2, read in the wheels, and in 4.46.3, 5.24.0; run in
+# tests/oracle/test_scheduler_oracle.py). The lr_scheduler_type values whose curve DeepSpeed's type follows after
+# the warm-up (Transformers' DeepSpeed docs pair WarmupLR with constant_with_warmup and WarmupDecayLR with linear;
+# DeepSpeed's warm-up is logarithmic by default, the Trainer's linear).
+DS_SCHEDULER_LIKE: Dict[str, Tuple[str, ...]] = {
+    "WarmupLR": ("constant_with_warmup", "constant"),
+    "WarmupDecayLR": ("linear",),
+    "WarmupCosineLR": ("cosine",),
+}
 # An accelerate YAML without deepspeed_config_file and without gradient_clipping: `accelerate launch` sets
 # ACCELERATE_GRADIENT_CLIPPING only when the YAML (or --gradient_clipping) gives one (utils/launch.py). Up to 0.29.3
 # DeepSpeedPlugin then leaves gradient_clipping out of the config it builds (utils/dataclasses.py: env default

@@ -196,9 +196,11 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         from .grad_norms import launch_grad_norms
         from .launch.ds_config_given_twice import twice_configs
         from .launch.launch_config_missing import missing_configs
+        from .launch_flags import config_flag_values
 
         base.missing_configs, base.twice_configs = missing_configs(found.recipes), twice_configs(found.recipes)
         base.config_grad_norms, base.config_grad_some = launch_grad_norms(found.recipes)
+        base.config_lr_schedulers = config_flag_values(found.recipes, "lr_scheduler_type")
         base.entry_launch_flags = zero3_entry_flags(found.recipes)
         from .script.vendored import library_repo
 

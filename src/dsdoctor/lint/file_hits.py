@@ -78,6 +78,7 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
         usage.saves_16bit = found.config_saves[path]
     usage.max_grad_norms = base.config_grad_norms.get(path, ())
     usage.some_grad_norms = base.config_grad_some.get(path, ())
+    usage.lr_scheduler_types = base.config_lr_schedulers.get(path, ())
     usage.consolidates = path in found.config_consolidates
     usage.unnamed = kind == "ds_config" and bool(found.recipes) and not loaded_by and path not in found.code_named and (
         path in found.unlaunched or path not in found.loaded_by and path not in found.recipe_loaded and

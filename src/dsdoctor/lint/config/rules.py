@@ -16,6 +16,7 @@ from . import (
     ds_config_invalid,
     ds_config_removed_feature,
     ds_config_unknown_key,
+    ds_scheduler_overrides_trainer,
     fp16_bf16_both_enabled,
     fp16_min_loss_scale_fractional,
     fp16_on_cpu,
@@ -48,5 +49,6 @@ RULES: Tuple[Rule, ...] = (
     partial_offload_requires_stage3.RULE,
     ds_config_removed_feature.RULE,
     ds_config_unknown_key.RULE,
+    ds_scheduler_overrides_trainer.RULE,
     zero3_16bit_save_disabled.RULE,
 )
