@@ -35,6 +35,7 @@ KEEP = 5
 MAX_TRACEBACKS = 64
 MAX_STREAMS = 4096
 TAIL_LINES = 40  # lines read after an exception line (multi-line messages: pydantic, build output, torchrun summary)
+NBSP = "\u00a0".encode()  # U+00A0 in UTF-8
 
 # (name, literals one of which every match holds (the prefilter reads lines holding one), regex)
 _VERSION_RX: Tuple[Tuple[str, Tuple[str, ...], Pattern[str]], ...] = (
@@ -252,6 +253,8 @@ class Scanner:
     def feed_chunk(self, chunk: bytes) -> None:
         """Process a run of whole lines (from ``reader.iter_chunks``)."""
         self.bytes += len(chunk)
+        if NBSP in chunk:  # a paste from a rendered page: its no-break spaces were spaces in the log (and needles)
+            chunk = chunk.replace(NBSP, b" ")
         cur = self._line + 1  # number of the line starting at pos
         pos, n = 0, len(chunk)
         starts = self.prefilter.lines(chunk, len(self.warnings) < MAX_WARNINGS, self._seen_soft)

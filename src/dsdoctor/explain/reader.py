@@ -187,11 +187,12 @@ _COMPOSE = re.compile(r"([A-Za-z0-9][\w.-]{0,80}) {1,40}\| ")
 # DeepSpeed's own bracketed "[2024-05-01 10:00:00,123] [INFO]" (its signatures keep those).
 _STAMP = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?(?: (?:stdout|stderr) [FP])?"
                     r"(?: (?:- )?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)(?: -)?)?(?: |\t|$)")
-# another writer's mark before every line, dropped like a timestamp: Azure ML's "[stderr]" / "[stdout]", pytest's "E   "
+# another writer's mark before every line, dropped like a timestamp: Azure ML's "[stderr]" / "[stdout]", a markdown
+# quote's "> " (a reply quoting a log; not the REPL's ">>> "), pytest's "E   "
 # before the lines of a failed test's exception (its indentation after the mark is the line's own), a CI console's
 # bracketed ISO 8601 time ("[2024-10-23T03:04:17.778Z] ", Jenkins' timestamper; DeepSpeed's own "[2024-10-23 03:04:17,778]"
 # has no "T" and is kept)
-_WRITER = re.compile(r"\[std(?:err|out)\]|E   (?=\S|  )|"
+_WRITER = re.compile(r"\[std(?:err|out)\]|E   (?=\S|  )|(?:> ){1,8}|"
                      r"\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\] ?")
 
 
@@ -208,7 +209,7 @@ def split_prefix(text: str) -> Tuple[str, str]:
     keys: List[str] = []
     for _ in range(4):
         m = _STAMP.match(text) if text[:1].isdigit() else None  # dropped, not a stream
-        if m is None and text[:1] in "[E":
+        if m is None and text[:1] in "[E>":
             m = _WRITER.match(text)
         if m is None:
             m = _RANK.match(text) or (_TAG.match(text) if text[:1] in "([" else None)
