@@ -18,13 +18,16 @@ line, lint/recipe_yaml.py). Only for the rules in
 of ``if args.x != "no":``, run only with another value than "no": closed where the launch does not pass ``x`` and
 the code it runs declares the default "no" (a dataclass field, ``add_argument``: lint/defaults.py; none declared, or
 several: open). For every rule: a finding in a top-level function or class that the file names only inside such
-gates (``if model_args.use_lora: trainer.add_callback(SavePeftModelCallback)``) runs only with the option.
+gates (``if model_args.use_lora: trainer.add_callback(SavePeftModelCallback)``) runs only with the option. In a
+method of the options dataclass itself (a class the file gives ``HfArgumentParser``, or a ``@dataclass`` named
+``*Arguments`` / ``*Args``), ``self.load_in_4bit`` reads ``--load_in_4bit`` as ``args.load_in_4bit`` does, for the
+fields that default to False / None (one defaulting to True or a value is on without the option).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -48,20 +51,22 @@ GATED = {N.ZERO3_DEVICE_MAP_CONFLICT, N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, N.QLOR
 _ON_WHEN_TRUE = frozenset({"load_in_8bit", "load_in_4bit", "low_cpu_mem_usage"})
 _NAMESPACE = re.compile(r"^(\w*args|opts?|cfg)$")
 _SECTIONED = re.compile(r"^(config|conf)$")  # options only in a section: ``config.model.x`` (``config.x``: a model's)
+_ARGS_CLASS = re.compile(r"(?:Arguments|Args)$")
 
 
-def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None) -> List[Set[str]]:
+def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None, own: "Own" = None) -> List[Set[str]]:
     """The options a test reads positively (``args.x``, ``args.x == 4``, ``args.x in (...)``, ``and`` / ``or``), as
     alternatives: the test is false unless, for each set, the launch passes one of its options (``a and b``: two
     sets; ``a or b``: one). An option compared with literals (``args.bits in [4, 8]``) reads ``bits=4|8``: a
     launch that passes it with other values (``--bits 16``) leaves the test false. ``optional``: names holding a
-    value that is None unless an option is passed (``q is not None``, ``if q:``)."""
+    value that is None unless an option is passed (``q is not None``, ``if q:``). ``own``: in a method of an
+    options dataclass, its ``self`` and fields (``self.load_in_4bit`` reads ``--load_in_4bit``: :func:`options_classes`)."""
     if optional and _is_not_none(test):
         test = test.left
     if optional and isinstance(test, cst.Name):
         return [set(optional[test.value])] if test.value in optional else []
     if isinstance(test, cst.BooleanOperation):
-        left, right = _alts(test.left, optional), _alts(test.right, optional)
+        left, right = _alts(test.left, optional, own), _alts(test.right, optional, own)
         if isinstance(test.operator, cst.And):  # false unless both sides hold: each side's options gate it
             return left + right  # (``args.merge and trainer.is_world_process_zero()``: the option alone)
         return [set().union(*left, *right)] if left and right else []
@@ -69,9 +74,51 @@ def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None) -> List[Set
     if isinstance(test, cst.Comparison):
         values = _literals(test)
         test = test.left
-    if isinstance(test, cst.Attribute) and options_namespace(test.value):
+    if isinstance(test, cst.Attribute) and (options_namespace(test.value) or _own_field(test, own)):
         return [{test.attr.value + ("=" + "|".join(values) if values else "")}]
     return []
+
+
+def _own_field(test: Any, own: "Own") -> bool:
+    """``self.x``, ``x`` a field of the options dataclass whose method this is (``own``)."""
+    return own is not None and isinstance(test.value, cst.Name) and test.value.value == own[0] and \
+        test.attr.value in own[1]
+
+
+def options_classes(module: Any) -> Dict[str, FrozenSet[str]]:
+    """The classes of ``module`` whose instances hold the run's options, with their fields (annotated names of
+    the class body, each a ``--field`` of the command line, that default to off: :func:`_off_default`): a class
+    given to ``HfArgumentParser`` in the module, or a ``@dataclass`` named ``*Arguments`` / ``*Args``."""
+    parsed: Set[str] = set()
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: Any) -> None:
+            if dotted(node.func).split(".")[-1] == "HfArgumentParser" and node.args:
+                arg = node.args[0].value
+                items = [e.value for e in arg.elements] if isinstance(arg, (cst.Tuple, cst.List)) else [arg]
+                parsed.update(i.value for i in items if isinstance(i, cst.Name))
+
+    walk(module, Calls())
+    out: Dict[str, FrozenSet[str]] = {}
+    for stmt in module.body:
+        if not isinstance(stmt, cst.ClassDef):
+            continue
+        dataclass = any(dotted(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
+                        .split(".")[-1] == "dataclass" for d in stmt.decorators)
+        if stmt.name.value in parsed or dataclass and _ARGS_CLASS.search(stmt.name.value):
+            out[stmt.name.value] = frozenset(
+                x.target.value for line in stmt.body.body if isinstance(line, cst.SimpleStatementLine)
+                for x in line.body if isinstance(x, cst.AnnAssign) and isinstance(x.target, cst.Name)
+                and _off_default(x.value))
+    return out
+
+
+def _off_default(value: Any) -> bool:
+    """A field's default that leaves its option off: ``False`` / ``None``, also as ``field(default=...)`` (a
+    field without one is required, one defaulting to True or a value is on without the option: not a gate)."""
+    if isinstance(value, cst.Call) and dotted(value.func).split(".")[-1] == "field":
+        value = next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "default"), None)
+    return isinstance(value, cst.Name) and value.value in ("False", "None")
 
 
 def options_namespace(value: Any) -> bool:
@@ -154,7 +201,7 @@ def shown(flag: str) -> str:
     return name + (" " + "/".join(allowed.split("|")) if eq else "")
 
 
-def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None) -> List[Set[str]]:
+def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None, own: "Own" = None) -> List[Set[str]]:
     """The options a call argument's value is set only with: ``load_in_8bit=args.bits == 8`` (``==`` / ``in``
     a literal), ``quantization_config=BitsAndBytesConfig(...) if args.use_lora else None``, TRL's
     ``get_quantization_config(model_args)`` (None unless ``--load_in_4bit`` / ``--load_in_8bit``)."""
@@ -162,11 +209,11 @@ def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None) -> 
         ops = all(isinstance(t.operator, (cst.Equal, cst.In)) for t in value.comparisons)
         lits = all(isinstance(t.comparator, (cst.Integer, cst.SimpleString, cst.Tuple, cst.List, cst.Set))
                    for t in value.comparisons)
-        return _alts(value) if ops and lits else []
+        return _alts(value, None, own) if ops and lits else []
     if isinstance(value, cst.IfExp) and isinstance(value.orelse, cst.Name) and value.orelse.value in ("None", "False"):
-        return _alts(value.test, optional)
+        return _alts(value.test, optional, own)
     if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.And):  # false unless each side holds
-        return _value_flags(value.left, optional) + _value_flags(value.right, optional)  # (``hasattr(a, "x") and ...``)
+        return _value_flags(value.left, optional, own) + _value_flags(value.right, optional, own)  # (``hasattr(a, "x") and ...``)
     got = _optional_call(value)
     return [got] if got else []
 
@@ -174,7 +221,7 @@ def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None) -> 
 _QUANTIZING = ("load_in_4bit", "load_in_8bit")
 
 
-def _quantizes_with(call: Any, optional: Dict[str, Set[str]]) -> Set[str]:
+def _quantizes_with(call: Any, optional: Dict[str, Set[str]], own: "Own" = None) -> Set[str]:
     """The options a quantization config call (``BitsAndBytesConfig(load_in_4bit=args.bits == 4, ...)``)
     quantizes with: every ``load_in_4bit`` / ``load_in_8bit`` it passes is set only with one of them (none passed:
     nothing; a ``**kwargs``: unknown)."""
@@ -183,7 +230,7 @@ def _quantizes_with(call: Any, optional: Dict[str, Set[str]]) -> Set[str]:
     keys = [a for a in call.args if a.keyword is not None and a.keyword.value in _QUANTIZING]
     out: Set[str] = set()
     for a in keys:
-        alts = _value_flags(a.value, optional)
+        alts = _value_flags(a.value, optional, own)
         if len(alts) != 1:
             return set()
         out |= alts[0]
@@ -197,7 +244,10 @@ def option_gates(src: Any) -> "Gates":
     it (``load(..., qlora=args.qlora)``)."""
     out: Gates = []
     params = _param_options(src.module)
+    classes = options_classes(src.module)
     stack: List[Any] = []
+    owns: List["Own"] = [None]  # per function: the options dataclass whose method it is (or is nested in)
+    cls: List[Any] = []
     optional: Dict[int, Dict[str, Set[str]]] = {}  # per function (0: module): name -> options it needs to be set
     aliases: Dict[int, Dict[str, List[Set[str]]]] = {}  # per function: name -> the option it was assigned from
     ifs: List[Tuple[Any, List[Set[str]]]] = []  # the ``if`` statements around the node visited, with their options
@@ -209,11 +259,21 @@ def option_gates(src: Any) -> "Gates":
         return aliases.setdefault(id(stack[-1]) if stack else 0, {})
 
     class Visit(cst.CSTVisitor):
+        def visit_ClassDef(self, node: Any) -> None:
+            cls.append(node)
+
+        def leave_ClassDef(self, node: Any) -> None:
+            cls.pop()
+
         def visit_FunctionDef(self, node: Any) -> None:
+            method = bool(cls) and cls[-1].name.value in classes and any(x is node for x in cls[-1].body.body) \
+                and bool(node.params.params)
+            owns.append((node.params.params[0].name.value, classes[cls[-1].name.value]) if method else owns[-1])
             stack.append(node)
 
         def leave_FunctionDef(self, node: Any) -> None:
             stack.pop()
+            owns.pop()
 
         def visit_Assign(self, node: Any) -> None:
             target = node.targets[0].target if len(node.targets) == 1 else None
@@ -233,7 +293,7 @@ def option_gates(src: Any) -> "Gates":
             ifs.pop()
 
         def visit_Call(self, node: Any) -> None:
-            flags = _optional_call(node) or _quantizes_with(node, here())
+            flags = _optional_call(node) or _quantizes_with(node, here(), owns[-1])
             if flags:
                 r = src.positions[node]
                 out.append(((r.start.line, r.start.column), (r.end.line, r.end.column), flags))
@@ -242,10 +302,10 @@ def option_gates(src: Any) -> "Gates":
             if isinstance(node.key, cst.SimpleString):
                 r = src.positions[node]
                 out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags)
-                           for flags in _value_flags(node.value, here()))
+                           for flags in _value_flags(node.value, here(), owns[-1]))
 
         def visit_If(self, node: Any) -> None:
-            alts = _alts(node.test, here())
+            alts = _alts(node.test, here(), owns[-1])
             ifs.append((node, alts))
             if not alts and stack and isinstance(node.test, cst.Name):
                 alts = [f for f in [params.get((id(stack[-1]), node.test.value), set())] if f]
@@ -257,7 +317,7 @@ def option_gates(src: Any) -> "Gates":
         def visit_Arg(self, node: Any) -> None:
             r = src.positions[node]
             out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags)
-                       for flags in _arg_alts(node, here(), alias()))
+                       for flags in _arg_alts(node, here(), alias(), owns[-1]))
 
     walk(src.module, Visit())  # the same hooks as src.module.visit, without copying the tree
     return out
@@ -280,15 +340,16 @@ def _if_gates(node: Any, alts: List[Set[str]], src: Any) -> "Gates":
     return out
 
 
-def _arg_alts(node: Any, optional: Dict[str, Set[str]], aliases: Dict[str, List[Set[str]]]) -> List[Set[str]]:
+def _arg_alts(node: Any, optional: Dict[str, Set[str]], aliases: Dict[str, List[Set[str]]],
+              own: "Own" = None) -> List[Set[str]]:
     """The options a keyword argument is set only with (:func:`_value_flags`), or, for a load argument harmful only
     when true (``_ON_WHEN_TRUE``), the option it is given straight from (``load_in_8bit=args.q8``, or a name
     assigned from one)."""
     if node.keyword is None:
         return []
-    alts = _value_flags(node.value, optional)
+    alts = _value_flags(node.value, optional, own)
     if not alts and node.keyword.value in _ON_WHEN_TRUE:
-        alts = _alts(node.value) if isinstance(node.value, cst.Attribute) else \
+        alts = _alts(node.value, None, own) if isinstance(node.value, cst.Attribute) else \
             aliases.get(node.value.value, []) if isinstance(node.value, cst.Name) else []
     return alts
 
@@ -398,3 +459,4 @@ def _param_options(module: Any) -> Dict[Tuple[int, str], Set[str]]:
 _EOL = 10**9
 Pos = Tuple[int, int]  # (1-based line, 0-based column)
 Gates = List[Tuple[Pos, Pos, Set[str]]]
+Own = Optional[Tuple[str, FrozenSet[str]]]  # a method's ``self`` and its options dataclass's fields
