@@ -27,7 +27,7 @@ fields that default to False / None (one defaulting to True or a value is on wit
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -35,6 +35,7 @@ from ... import names as N
 from ...knowledge import trl as TRL
 from ..entry_options import EVERY
 from .dataflow import dotted
+from .flags_sources import Own, in_orelse, is_none, own_field, own_methods, param_options, set_in_gate
 from .walk import walk
 
 # rules whose finding points at the value that causes the problem (a load argument, a quantization, a call), so
@@ -51,7 +52,6 @@ GATED = {N.ZERO3_DEVICE_MAP_CONFLICT, N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, N.QLOR
 _ON_WHEN_TRUE = frozenset({"load_in_8bit", "load_in_4bit", "low_cpu_mem_usage"})
 _NAMESPACE = re.compile(r"^(\w*args|opts?|cfg)$")
 _SECTIONED = re.compile(r"^(config|conf)$")  # options only in a section: ``config.model.x`` (``config.x``: a model's)
-_ARGS_CLASS = re.compile(r"(?:Arguments|Args)$")
 
 
 def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None, own: "Own" = None) -> List[Set[str]]:
@@ -60,7 +60,7 @@ def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None, own: "Own" 
     sets; ``a or b``: one). An option compared with literals (``args.bits in [4, 8]``) reads ``bits=4|8``: a
     launch that passes it with other values (``--bits 16``) leaves the test false. ``optional``: names holding a
     value that is None unless an option is passed (``q is not None``, ``if q:``). ``own``: in a method of an
-    options dataclass, its ``self`` and fields (``self.load_in_4bit`` reads ``--load_in_4bit``: :func:`options_classes`)."""
+    options dataclass, its ``self`` and fields (``self.load_in_4bit`` reads ``--load_in_4bit``: :func:`.flags_sources.options_classes`)."""
     if optional and _is_not_none(test):
         test = test.left
     if optional and isinstance(test, cst.Name):
@@ -74,51 +74,9 @@ def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None, own: "Own" 
     if isinstance(test, cst.Comparison):
         values = _literals(test)
         test = test.left
-    if isinstance(test, cst.Attribute) and (options_namespace(test.value) or _own_field(test, own)):
+    if isinstance(test, cst.Attribute) and (options_namespace(test.value) or own_field(test, own)):
         return [{test.attr.value + ("=" + "|".join(values) if values else "")}]
     return []
-
-
-def _own_field(test: Any, own: "Own") -> bool:
-    """``self.x``, ``x`` a field of the options dataclass whose method this is (``own``)."""
-    return own is not None and isinstance(test.value, cst.Name) and test.value.value == own[0] and \
-        test.attr.value in own[1]
-
-
-def options_classes(module: Any) -> Dict[str, FrozenSet[str]]:
-    """The classes of ``module`` whose instances hold the run's options, with their fields (annotated names of
-    the class body, each a ``--field`` of the command line, that default to off: :func:`_off_default`): a class
-    given to ``HfArgumentParser`` in the module, or a ``@dataclass`` named ``*Arguments`` / ``*Args``."""
-    parsed: Set[str] = set()
-
-    class Calls(cst.CSTVisitor):
-        def visit_Call(self, node: Any) -> None:
-            if dotted(node.func).split(".")[-1] == "HfArgumentParser" and node.args:
-                arg = node.args[0].value
-                items = [e.value for e in arg.elements] if isinstance(arg, (cst.Tuple, cst.List)) else [arg]
-                parsed.update(i.value for i in items if isinstance(i, cst.Name))
-
-    walk(module, Calls())
-    out: Dict[str, FrozenSet[str]] = {}
-    for stmt in module.body:
-        if not isinstance(stmt, cst.ClassDef):
-            continue
-        dataclass = any(dotted(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
-                        .split(".")[-1] == "dataclass" for d in stmt.decorators)
-        if stmt.name.value in parsed or dataclass and _ARGS_CLASS.search(stmt.name.value):
-            out[stmt.name.value] = frozenset(
-                x.target.value for line in stmt.body.body if isinstance(line, cst.SimpleStatementLine)
-                for x in line.body if isinstance(x, cst.AnnAssign) and isinstance(x.target, cst.Name)
-                and _off_default(x.value))
-    return out
-
-
-def _off_default(value: Any) -> bool:
-    """A field's default that leaves its option off: ``False`` / ``None``, also as ``field(default=...)`` (a
-    field without one is required, one defaulting to True or a value is on without the option: not a gate)."""
-    if isinstance(value, cst.Call) and dotted(value.func).split(".")[-1] == "field":
-        value = next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "default"), None)
-    return isinstance(value, cst.Name) and value.value in ("False", "None")
 
 
 def options_namespace(value: Any) -> bool:
@@ -243,11 +201,10 @@ def option_gates(src: Any) -> "Gates":
     of the enclosing function (``if qlora:``) reads the options every call of the function in the file passes for
     it (``load(..., qlora=args.qlora)``)."""
     out: Gates = []
-    params = _param_options(src.module)
-    classes = options_classes(src.module)
+    params = param_options(src.module, _flags)
+    methods = own_methods(src.module)
     stack: List[Any] = []
     owns: List["Own"] = [None]  # per function: the options dataclass whose method it is (or is nested in)
-    cls: List[Any] = []
     optional: Dict[int, Dict[str, Set[str]]] = {}  # per function (0: module): name -> options it needs to be set
     aliases: Dict[int, Dict[str, List[Set[str]]]] = {}  # per function: name -> the option it was assigned from
     ifs: List[Tuple[Any, List[Set[str]]]] = []  # the ``if`` statements around the node visited, with their options
@@ -259,16 +216,8 @@ def option_gates(src: Any) -> "Gates":
         return aliases.setdefault(id(stack[-1]) if stack else 0, {})
 
     class Visit(cst.CSTVisitor):
-        def visit_ClassDef(self, node: Any) -> None:
-            cls.append(node)
-
-        def leave_ClassDef(self, node: Any) -> None:
-            cls.pop()
-
         def visit_FunctionDef(self, node: Any) -> None:
-            method = bool(cls) and cls[-1].name.value in classes and any(x is node for x in cls[-1].body.body) \
-                and bool(node.params.params)
-            owns.append((node.params.params[0].name.value, classes[cls[-1].name.value]) if method else owns[-1])
+            owns.append(methods.get(id(node), owns[-1]))
             stack.append(node)
 
         def leave_FunctionDef(self, node: Any) -> None:
@@ -283,10 +232,10 @@ def option_gates(src: Any) -> "Gates":
                     alias()[target.value] = plain
                 else:
                     alias().pop(target.value, None)
-                flags = _optional_call(node.value) or _set_in_gate(target.value, node, src, ifs)
+                flags = _optional_call(node.value) or set_in_gate(target.value, node, src, ifs)
                 if flags:
                     here()[target.value] = flags
-                elif target.value not in here() or not _is_none(node.value) or not _in_orelse(node, src, ifs):
+                elif target.value not in here() or not is_none(node.value) or not in_orelse(node, src, ifs):
                     here().pop(target.value, None)
 
         def leave_If(self, node: Any) -> None:
@@ -383,80 +332,6 @@ def _after_return(block: Any, src: Any) -> "Gates":
     return out
 
 
-def _is_none(value: Any) -> bool:
-    return isinstance(value, cst.Name) and value.value == "None"
-
-
-def _within(node: Any, outer: Any, src: Any) -> bool:
-    a, b = src.positions[node], src.positions[outer]
-    return (b.start.line, b.start.column) <= (a.start.line, a.start.column) and \
-        (a.end.line, a.end.column) <= (b.end.line, b.end.column)
-
-
-def _in_orelse(node: Any, src: Any, ifs: List[Tuple[Any, List[Set[str]]]]) -> bool:
-    """Is the assignment in the ``else`` of the innermost ``if`` around it?"""
-    return bool(ifs) and isinstance(ifs[-1][0].orelse, cst.Else) and _within(node, ifs[-1][0].orelse, src)
-
-
-def _set_in_gate(name: str, node: Any, src: Any, ifs: List[Tuple[Any, List[Set[str]]]]) -> Set[str]:
-    """The options of an ``if`` whose body sets ``name`` to a value and whose ``else`` sets it to None
-    (``if args.qlora: bnb = BitsAndBytesConfig(...)`` / ``else: bnb = None``): the name is None unless one is
-    passed. One option test (a single alternative) only."""
-    if not ifs or _is_none(node.value):
-        return set()
-    test, alts = ifs[-1]
-    if len(alts) != 1 or not _within(node, test.body, src) or not isinstance(test.orelse, cst.Else):
-        return set()
-    none = any(isinstance(st, cst.SimpleStatementLine) and any(
-        isinstance(x, cst.Assign) and len(x.targets) == 1 and isinstance(x.targets[0].target, cst.Name)
-        and x.targets[0].target.value == name and _is_none(x.value) for x in st.body)
-        for st in test.orelse.body.body)
-    return set(alts[0]) if none else set()
-
-
-def _param_options(module: Any) -> Dict[Tuple[int, str], Set[str]]:
-    """(id of a top-level function, parameter) -> the options its calls in the file pass for it, where every call
-    of the (uniquely defined) function that passes the parameter passes an option (``qlora=args.qlora``, or the
-    same positionally) and the parameter's default is off (False / None): the parameter is on only with them."""
-    defs: Dict[str, Any] = {}
-    twice: Set[str] = set()
-    for stmt in module.body:
-        if isinstance(stmt, cst.FunctionDef):
-            if stmt.name.value in defs:
-                twice.add(stmt.name.value)
-            defs.setdefault(stmt.name.value, stmt)
-    passed: Dict[Tuple[str, str], Set[str]] = {}
-    other: Set[Tuple[str, str]] = set()
-
-    class Calls(cst.CSTVisitor):
-        def visit_Call(self, node: Any) -> None:
-            fn = node.func.value if isinstance(node.func, cst.Name) else None
-            if fn not in defs or fn in twice:
-                return
-            names = [p.name.value for p in defs[fn].params.params]
-            for i, a in enumerate(node.args):
-                if a.star:
-                    return  # *args / **kwargs: what it passes is not known
-                name = a.keyword.value if a.keyword is not None else (names[i] if i < len(names) else None)
-                if name is None:
-                    continue
-                got = _flags(a.value) if isinstance(a.value, cst.Attribute) else set()
-                if got:
-                    passed.setdefault((fn, name), set()).update(got)
-                else:
-                    other.add((fn, name))
-
-    walk(module, Calls())
-    out: Dict[Tuple[int, str], Set[str]] = {}
-    for (fn, name), flags in passed.items():
-        param = next((p for p in defs[fn].params.params if p.name.value == name), None)
-        default = param.default if param is not None else None
-        if (fn, name) not in other and isinstance(default, cst.Name) and default.value in ("False", "None"):
-            out[(id(defs[fn]), name)] = flags
-    return out
-
-
 _EOL = 10**9
 Pos = Tuple[int, int]  # (1-based line, 0-based column)
 Gates = List[Tuple[Pos, Pos, Set[str]]]
-Own = Optional[Tuple[str, FrozenSet[str]]]  # a method's ``self`` and its options dataclass's fields
