@@ -76,15 +76,44 @@ _UNDER_DEEPSPEED = re.compile(r"\b(?:deepspeed|accelerate|Accelerator)\b")
 @functools.lru_cache(maxsize=8192)
 def _verdict(path: str) -> Tuple[bool, int]:
     """(does the file save a model in code that may run under DeepSpeed: a model save, and deepspeed / accelerate
-    named; the line where it reads the 16-bit gathering flag, 0 when it does not, or does not also call the
-    engine's ``save_checkpoint``)."""
+    named; the line where a function of it reads the 16-bit gathering flag and calls the engine's
+    ``save_checkpoint`` in an ``if`` / ``else`` branch, 0 when none does)."""
     text = _read(path)
     saves = any(not _commented(text, m.start()) for m in _PY_SAVE.finditer(text)) and \
         _UNDER_DEEPSPEED.search(text) is not None
-    flag = _FLAG_READ.search(text)
-    if not saves or flag is None or _SAVE_CHECKPOINT.search(text) is None:
+    if not saves or _FLAG_READ.search(text) is None or _SAVE_CHECKPOINT.search(text) is None:
         return saves, 0
-    return saves, text.count("\n", 0, flag.start()) + 1
+    return saves, _branching_function(text)
+
+
+def _branching_function(text: str) -> int:
+    """The line of the flag read in the first function that reads the flag and calls ``save_checkpoint`` inside a
+    branch of an ``if`` (the save it chooses when gathering is off), 0 when none does (or the file does not parse
+    here)."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return 0
+    lines = text.splitlines(keepends=True)
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.end_lineno is None:
+            continue
+        start = sum(len(x) for x in lines[:fn.lineno - 1])
+        flag = _FLAG_READ.search("".join(lines[fn.lineno - 1:fn.end_lineno]))
+        if flag is not None and any(_calls_save_checkpoint(stmt) for node in ast.walk(fn) if isinstance(node, ast.If)
+                                    for stmt in [*node.body, *node.orelse]):
+            return text.count("\n", 0, start + flag.start()) + 1
+    return 0
+
+
+def _calls_save_checkpoint(stmt: "object") -> bool:
+    import ast
+
+    assert isinstance(stmt, ast.AST)
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "save_checkpoint"
+               for n in ast.walk(stmt))
 
 
 def _commented(text: str, at: int) -> bool:
@@ -95,8 +124,8 @@ def save_fallback(config: str, pyfiles: Sequence[str]) -> str:
     """Where the code beside ``config`` chooses its save by the 16-bit gathering flag itself ("path:line"), "" when
     it does not: the Python files of the nearest directory above the config that holds any (the config's
     subproject) that save a model under DeepSpeed (deepspeed / accelerate named) all read the flag (accelerate's
-    ACCELERATE_DEEPSPEED_ZERO3_SAVE_16BIT_MODEL, ``zero3_save_16bit_model``, the ds_config key) and call the engine's
-    ``save_checkpoint`` (the ZeRO checkpoint written when it is off: nothing is lost, zero_to_fp32.py recovers the
+    ACCELERATE_DEEPSPEED_ZERO3_SAVE_16BIT_MODEL, ``zero3_save_16bit_model``, the ds_config key) in a function that
+    calls the engine's ``save_checkpoint`` in a branch (the ZeRO checkpoint written when it is off: nothing is lost, zero_to_fp32.py recovers the
     weights); at least one such file."""
     d = os.path.dirname(os.path.normpath(config))
     while True:

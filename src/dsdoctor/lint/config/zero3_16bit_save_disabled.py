@@ -89,8 +89,8 @@ RULE = Rule(
         "falls back to a ZeRO checkpoint that zero_to_fp32.py converts); a warning with PEFT (the adapter comes out "
         "empty) or a raw `save_16bit_model` (nothing is written). Info also where the Python files beside the config (its "
         "nearest directory holding any) that save a model under DeepSpeed all read the flag themselves "
-        "(ACCELERATE_DEEPSPEED_ZERO3_SAVE_16BIT_MODEL, zero3_save_16bit_model, the key) and call save_checkpoint: a "
-        "ZeRO checkpoint when it is off.",
+        "(ACCELERATE_DEEPSPEED_ZERO3_SAVE_16BIT_MODEL, zero3_save_16bit_model, the key) in a function that calls "
+        "save_checkpoint in an if / else branch: a ZeRO checkpoint when it is off.",
         why="DeepSpeed logs `Did not save the model ... because stage3_gather_16bit_weights_on_model_save is False`; "
         "HF Trainer falls back to a ZeRO checkpoint, leaving no loadable weights (PEFT adapters come out empty on 4.x).",
         fix=f"Set {KEY}: true (an unsafe --fix: it gathers the whole model to rank 0 when saving)."),
