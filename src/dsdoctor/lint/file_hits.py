@@ -49,6 +49,15 @@ def file_hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Opti
             if f is not None]
 
 
+def _save_fallback(path: str, found: "Found") -> str:
+    """lint/saves.py save_fallback over the project's Python files, where the project saves at all."""
+    if not found.saves_16bit:
+        return ""
+    from .saves import save_fallback
+
+    return save_fallback(path, [p for p, k in found.kinds.items() if k == "python"])
+
+
 def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional[str],
           configs: Dict[str, Target], near: Near) -> List[Hit]:
     if kind == "accelerate":
@@ -61,7 +70,8 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
             text = _read(path)
             own = Usage(**{**base.__dict__, "trainer_saves": found.yaml_trainer.get(path, False),
                            "max_grad_norms": base.config_grad_norms.get(path, ()),
-                           "some_grad_norms": base.config_grad_some.get(path, ())})
+                           "some_grad_norms": base.config_grad_some.get(path, ()),
+                           "save_fallback": _save_fallback(path, found)})
             return _unnamed(path, found, list(apply_to_findings(path, kind, text, lint_yaml(path, text, own, configs))))
         except Exception as exc:  # noqa: BLE001 - never a crash on an input: lint-analysis-failed
             return [failed(path, exc)]
@@ -80,6 +90,8 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
     usage.some_grad_norms = base.config_grad_some.get(path, ())
     usage.lr_scheduler_types = base.config_lr_schedulers.get(path, ())
     usage.consolidates = path in found.config_consolidates
+    if path not in found.config_saves:  # the project's saves, not its launches': the code beside the config
+        usage.save_fallback = _save_fallback(path, found)
     usage.unnamed = kind == "ds_config" and bool(found.recipes) and not loaded_by and path not in found.code_named and (
         path in found.unlaunched or path not in found.loaded_by and path not in found.recipe_loaded and
         path not in found.not_loaded)

@@ -34,6 +34,8 @@ class Usage:
     # accelerate YAMLs no launch names)
     consolidates: bool = False  # every launch of the config calls _zero3_consolidated_16bit_state_dict() (or
     # zero_to_fp32's convert_zero_checkpoint_to_fp32_state_dict ...) itself
+    save_fallback: str = ""  # where the code beside the config chooses its save by the 16-bit flag itself and
+    # writes a ZeRO checkpoint (save_checkpoint) when it is off (lint/saves.py save_fallback)
     trainer_saves: bool = False  # an accelerate YAML whose launches all save through an HF Trainer's save_model
     zero_to_fp32: str = ""  # where the project documents consolidating a ZeRO checkpoint with zero_to_fp32.py
     peft: Optional[bool] = None  # the project imports peft (a Trainer's save of an adapter without gathering: empty)

@@ -32,11 +32,16 @@ def check(t: Target) -> Iterator[Hit]:
     # zero_to_fp32.py to recover weights"): a note without PEFT, or where the project documents that step; with PEFT
     # the adapter file comes out empty, and a raw save_16bit_model writes nothing: warnings
     # a config nothing names in a project whose launches are known: no save is known to use it (a save needs one)
+    # code beside the config that reads the flag and writes a ZeRO checkpoint itself when it is off (not the
+    # Trainer's own save): nothing it saves is lost
+    fallback = t.usage.save_fallback if not trainer else ""
     severity = Severity.INFO if trainer and (not t.usage.peft or t.usage.zero_to_fp32) or t.usage.consolidates or \
-        t.usage.unnamed else Severity.WARNING
+        t.usage.unnamed or fallback else Severity.WARNING
     if flag is not None and flag.value == "auto":
         yield RULE.hit(t, member.start if member else None,
-                       f'ZeRO-3 with {KEY}: "auto": false unless `accelerate launch` sets zero3_save_16bit_model: true',
+                       f'ZeRO-3 with {KEY}: "auto": false unless `accelerate launch` sets zero3_save_16bit_model: true'
+                       + (f" (the project's saving code reads it itself, {fallback}, and saves a ZeRO checkpoint when "
+                          "it is off)" if fallback else ""),
                        f"accelerate's DeepSpeedPlugin (also under the HF Trainer) fills this \"auto\" from "
                        f"zero3_save_16bit_model ({TF.ACCELERATE_SAVE_16BIT_ENV}, false when unset) and raw DeepSpeed "
                        f"drops it (default false): `{K.MSG_SAVE_16BIT.format(path='...')}`; the 16-bit save writes "
@@ -53,6 +58,9 @@ def check(t: Target) -> Iterator[Hit]:
     if t.usage.consolidates:
         title += (" (its launches also consolidate the weights themselves: _zero3_consolidated_16bit_state_dict() or "
                   "zero_to_fp32's convert_zero_checkpoint_to_fp32_state_dict() ...)")
+    if fallback:
+        title = (f"ZeRO-3 without {KEY}: the project's saving code reads that flag itself ({fallback}) and, with it "
+                 "off, saves a ZeRO checkpoint with save_checkpoint (zero_to_fp32.py recovers the weights)")
     if t.usage.unnamed:
         title += " (no launch of the project uses this config: no save is known to use it)"
     documented = f" The project documents that step ({t.usage.zero_to_fp32} names zero_to_fp32.py)." \
@@ -79,7 +87,10 @@ RULE = Rule(
         "Info when the HF Trainer saves the model (the config's launches, or every launch of the accelerate YAML, run "
         "a Trainer script) and the project does not import peft or documents zero_to_fp32.py (the Trainer's save "
         "falls back to a ZeRO checkpoint that zero_to_fp32.py converts); a warning with PEFT (the adapter comes out "
-        "empty) or a raw `save_16bit_model` (nothing is written).",
+        "empty) or a raw `save_16bit_model` (nothing is written). Info also where the Python files beside the config (its "
+        "nearest directory holding any) that save a model under DeepSpeed all read the flag themselves "
+        "(ACCELERATE_DEEPSPEED_ZERO3_SAVE_16BIT_MODEL, zero3_save_16bit_model, the key) in a function that calls "
+        "save_checkpoint in an if / else branch: a ZeRO checkpoint when it is off.",
         why="DeepSpeed logs `Did not save the model ... because stage3_gather_16bit_weights_on_model_save is False`; "
         "HF Trainer falls back to a ZeRO checkpoint, leaving no loadable weights (PEFT adapters come out empty on 4.x).",
         fix=f"Set {KEY}: true (an unsafe --fix: it gathers the whole model to rank 0 when saving)."),

@@ -18,7 +18,10 @@ line, lint/recipe_yaml.py). Only for the rules in
 of ``if args.x != "no":``, run only with another value than "no": closed where the launch does not pass ``x`` and
 the code it runs declares the default "no" (a dataclass field, ``add_argument``: lint/defaults.py; none declared, or
 several: open). For every rule: a finding in a top-level function or class that the file names only inside such
-gates (``if model_args.use_lora: trainer.add_callback(SavePeftModelCallback)``) runs only with the option.
+gates (``if model_args.use_lora: trainer.add_callback(SavePeftModelCallback)``) runs only with the option. In a
+method of the options dataclass itself (a class the file gives ``HfArgumentParser``, or a ``@dataclass`` named
+``*Arguments`` / ``*Args``), ``self.load_in_4bit`` reads ``--load_in_4bit`` as ``args.load_in_4bit`` does, for the
+fields that default to False / None (one defaulting to True or a value is on without the option).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from ... import names as N
 from ...knowledge import trl as TRL
 from ..entry_options import EVERY
 from .dataflow import dotted
+from .flags_sources import Own, in_orelse, is_none, own_field, own_methods, param_options, set_in_gate
 from .walk import walk
 
 # rules whose finding points at the value that causes the problem (a load argument, a quantization, a call), so
@@ -50,18 +54,19 @@ _NAMESPACE = re.compile(r"^(\w*args|opts?|cfg)$")
 _SECTIONED = re.compile(r"^(config|conf)$")  # options only in a section: ``config.model.x`` (``config.x``: a model's)
 
 
-def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None) -> List[Set[str]]:
+def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None, own: "Own" = None) -> List[Set[str]]:
     """The options a test reads positively (``args.x``, ``args.x == 4``, ``args.x in (...)``, ``and`` / ``or``), as
     alternatives: the test is false unless, for each set, the launch passes one of its options (``a and b``: two
     sets; ``a or b``: one). An option compared with literals (``args.bits in [4, 8]``) reads ``bits=4|8``: a
     launch that passes it with other values (``--bits 16``) leaves the test false. ``optional``: names holding a
-    value that is None unless an option is passed (``q is not None``, ``if q:``)."""
+    value that is None unless an option is passed (``q is not None``, ``if q:``). ``own``: in a method of an
+    options dataclass, its ``self`` and fields (``self.load_in_4bit`` reads ``--load_in_4bit``: :func:`.flags_sources.options_classes`)."""
     if optional and _is_not_none(test):
         test = test.left
     if optional and isinstance(test, cst.Name):
         return [set(optional[test.value])] if test.value in optional else []
     if isinstance(test, cst.BooleanOperation):
-        left, right = _alts(test.left, optional), _alts(test.right, optional)
+        left, right = _alts(test.left, optional, own), _alts(test.right, optional, own)
         if isinstance(test.operator, cst.And):  # false unless both sides hold: each side's options gate it
             return left + right  # (``args.merge and trainer.is_world_process_zero()``: the option alone)
         return [set().union(*left, *right)] if left and right else []
@@ -69,7 +74,7 @@ def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None) -> List[Set
     if isinstance(test, cst.Comparison):
         values = _literals(test)
         test = test.left
-    if isinstance(test, cst.Attribute) and options_namespace(test.value):
+    if isinstance(test, cst.Attribute) and (options_namespace(test.value) or own_field(test, own)):
         return [{test.attr.value + ("=" + "|".join(values) if values else "")}]
     return []
 
@@ -154,7 +159,7 @@ def shown(flag: str) -> str:
     return name + (" " + "/".join(allowed.split("|")) if eq else "")
 
 
-def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None) -> List[Set[str]]:
+def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None, own: "Own" = None) -> List[Set[str]]:
     """The options a call argument's value is set only with: ``load_in_8bit=args.bits == 8`` (``==`` / ``in``
     a literal), ``quantization_config=BitsAndBytesConfig(...) if args.use_lora else None``, TRL's
     ``get_quantization_config(model_args)`` (None unless ``--load_in_4bit`` / ``--load_in_8bit``)."""
@@ -162,11 +167,11 @@ def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None) -> 
         ops = all(isinstance(t.operator, (cst.Equal, cst.In)) for t in value.comparisons)
         lits = all(isinstance(t.comparator, (cst.Integer, cst.SimpleString, cst.Tuple, cst.List, cst.Set))
                    for t in value.comparisons)
-        return _alts(value) if ops and lits else []
+        return _alts(value, None, own) if ops and lits else []
     if isinstance(value, cst.IfExp) and isinstance(value.orelse, cst.Name) and value.orelse.value in ("None", "False"):
-        return _alts(value.test, optional)
+        return _alts(value.test, optional, own)
     if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.And):  # false unless each side holds
-        return _value_flags(value.left, optional) + _value_flags(value.right, optional)  # (``hasattr(a, "x") and ...``)
+        return _value_flags(value.left, optional, own) + _value_flags(value.right, optional, own)  # (``hasattr(a, "x") and ...``)
     got = _optional_call(value)
     return [got] if got else []
 
@@ -174,7 +179,7 @@ def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None) -> 
 _QUANTIZING = ("load_in_4bit", "load_in_8bit")
 
 
-def _quantizes_with(call: Any, optional: Dict[str, Set[str]]) -> Set[str]:
+def _quantizes_with(call: Any, optional: Dict[str, Set[str]], own: "Own" = None) -> Set[str]:
     """The options a quantization config call (``BitsAndBytesConfig(load_in_4bit=args.bits == 4, ...)``)
     quantizes with: every ``load_in_4bit`` / ``load_in_8bit`` it passes is set only with one of them (none passed:
     nothing; a ``**kwargs``: unknown)."""
@@ -183,7 +188,7 @@ def _quantizes_with(call: Any, optional: Dict[str, Set[str]]) -> Set[str]:
     keys = [a for a in call.args if a.keyword is not None and a.keyword.value in _QUANTIZING]
     out: Set[str] = set()
     for a in keys:
-        alts = _value_flags(a.value, optional)
+        alts = _value_flags(a.value, optional, own)
         if len(alts) != 1:
             return set()
         out |= alts[0]
@@ -196,8 +201,10 @@ def option_gates(src: Any) -> "Gates":
     of the enclosing function (``if qlora:``) reads the options every call of the function in the file passes for
     it (``load(..., qlora=args.qlora)``)."""
     out: Gates = []
-    params = _param_options(src.module)
+    params = param_options(src.module, _flags)
+    methods = own_methods(src.module)
     stack: List[Any] = []
+    owns: List["Own"] = [None]  # per function: the options dataclass whose method it is (or is nested in)
     optional: Dict[int, Dict[str, Set[str]]] = {}  # per function (0: module): name -> options it needs to be set
     aliases: Dict[int, Dict[str, List[Set[str]]]] = {}  # per function: name -> the option it was assigned from
     ifs: List[Tuple[Any, List[Set[str]]]] = []  # the ``if`` statements around the node visited, with their options
@@ -210,10 +217,12 @@ def option_gates(src: Any) -> "Gates":
 
     class Visit(cst.CSTVisitor):
         def visit_FunctionDef(self, node: Any) -> None:
+            owns.append(methods.get(id(node), owns[-1]))
             stack.append(node)
 
         def leave_FunctionDef(self, node: Any) -> None:
             stack.pop()
+            owns.pop()
 
         def visit_Assign(self, node: Any) -> None:
             target = node.targets[0].target if len(node.targets) == 1 else None
@@ -223,17 +232,17 @@ def option_gates(src: Any) -> "Gates":
                     alias()[target.value] = plain
                 else:
                     alias().pop(target.value, None)
-                flags = _optional_call(node.value) or _set_in_gate(target.value, node, src, ifs)
+                flags = _optional_call(node.value) or set_in_gate(target.value, node, src, ifs)
                 if flags:
                     here()[target.value] = flags
-                elif target.value not in here() or not _is_none(node.value) or not _in_orelse(node, src, ifs):
+                elif target.value not in here() or not is_none(node.value) or not in_orelse(node, src, ifs):
                     here().pop(target.value, None)
 
         def leave_If(self, node: Any) -> None:
             ifs.pop()
 
         def visit_Call(self, node: Any) -> None:
-            flags = _optional_call(node) or _quantizes_with(node, here())
+            flags = _optional_call(node) or _quantizes_with(node, here(), owns[-1])
             if flags:
                 r = src.positions[node]
                 out.append(((r.start.line, r.start.column), (r.end.line, r.end.column), flags))
@@ -242,10 +251,10 @@ def option_gates(src: Any) -> "Gates":
             if isinstance(node.key, cst.SimpleString):
                 r = src.positions[node]
                 out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags)
-                           for flags in _value_flags(node.value, here()))
+                           for flags in _value_flags(node.value, here(), owns[-1]))
 
         def visit_If(self, node: Any) -> None:
-            alts = _alts(node.test, here())
+            alts = _alts(node.test, here(), owns[-1])
             ifs.append((node, alts))
             if not alts and stack and isinstance(node.test, cst.Name):
                 alts = [f for f in [params.get((id(stack[-1]), node.test.value), set())] if f]
@@ -257,7 +266,7 @@ def option_gates(src: Any) -> "Gates":
         def visit_Arg(self, node: Any) -> None:
             r = src.positions[node]
             out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags)
-                       for flags in _arg_alts(node, here(), alias()))
+                       for flags in _arg_alts(node, here(), alias(), owns[-1]))
 
     walk(src.module, Visit())  # the same hooks as src.module.visit, without copying the tree
     return out
@@ -280,15 +289,16 @@ def _if_gates(node: Any, alts: List[Set[str]], src: Any) -> "Gates":
     return out
 
 
-def _arg_alts(node: Any, optional: Dict[str, Set[str]], aliases: Dict[str, List[Set[str]]]) -> List[Set[str]]:
+def _arg_alts(node: Any, optional: Dict[str, Set[str]], aliases: Dict[str, List[Set[str]]],
+              own: "Own" = None) -> List[Set[str]]:
     """The options a keyword argument is set only with (:func:`_value_flags`), or, for a load argument harmful only
     when true (``_ON_WHEN_TRUE``), the option it is given straight from (``load_in_8bit=args.q8``, or a name
     assigned from one)."""
     if node.keyword is None:
         return []
-    alts = _value_flags(node.value, optional)
+    alts = _value_flags(node.value, optional, own)
     if not alts and node.keyword.value in _ON_WHEN_TRUE:
-        alts = _alts(node.value) if isinstance(node.value, cst.Attribute) else \
+        alts = _alts(node.value, None, own) if isinstance(node.value, cst.Attribute) else \
             aliases.get(node.value.value, []) if isinstance(node.value, cst.Name) else []
     return alts
 
@@ -319,79 +329,6 @@ def _after_return(block: Any, src: Any) -> "Gates":
         if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise)):
             start, end = src.positions[block.body[i + 1]], src.positions[block.body[-1]]
             out.append(((start.start.line, 0), (end.end.line, _EOL), {other[0]}))
-    return out
-
-
-def _is_none(value: Any) -> bool:
-    return isinstance(value, cst.Name) and value.value == "None"
-
-
-def _within(node: Any, outer: Any, src: Any) -> bool:
-    a, b = src.positions[node], src.positions[outer]
-    return (b.start.line, b.start.column) <= (a.start.line, a.start.column) and \
-        (a.end.line, a.end.column) <= (b.end.line, b.end.column)
-
-
-def _in_orelse(node: Any, src: Any, ifs: List[Tuple[Any, List[Set[str]]]]) -> bool:
-    """Is the assignment in the ``else`` of the innermost ``if`` around it?"""
-    return bool(ifs) and isinstance(ifs[-1][0].orelse, cst.Else) and _within(node, ifs[-1][0].orelse, src)
-
-
-def _set_in_gate(name: str, node: Any, src: Any, ifs: List[Tuple[Any, List[Set[str]]]]) -> Set[str]:
-    """The options of an ``if`` whose body sets ``name`` to a value and whose ``else`` sets it to None
-    (``if args.qlora: bnb = BitsAndBytesConfig(...)`` / ``else: bnb = None``): the name is None unless one is
-    passed. One option test (a single alternative) only."""
-    if not ifs or _is_none(node.value):
-        return set()
-    test, alts = ifs[-1]
-    if len(alts) != 1 or not _within(node, test.body, src) or not isinstance(test.orelse, cst.Else):
-        return set()
-    none = any(isinstance(st, cst.SimpleStatementLine) and any(
-        isinstance(x, cst.Assign) and len(x.targets) == 1 and isinstance(x.targets[0].target, cst.Name)
-        and x.targets[0].target.value == name and _is_none(x.value) for x in st.body)
-        for st in test.orelse.body.body)
-    return set(alts[0]) if none else set()
-
-
-def _param_options(module: Any) -> Dict[Tuple[int, str], Set[str]]:
-    """(id of a top-level function, parameter) -> the options its calls in the file pass for it, where every call
-    of the (uniquely defined) function that passes the parameter passes an option (``qlora=args.qlora``, or the
-    same positionally) and the parameter's default is off (False / None): the parameter is on only with them."""
-    defs: Dict[str, Any] = {}
-    twice: Set[str] = set()
-    for stmt in module.body:
-        if isinstance(stmt, cst.FunctionDef):
-            if stmt.name.value in defs:
-                twice.add(stmt.name.value)
-            defs.setdefault(stmt.name.value, stmt)
-    passed: Dict[Tuple[str, str], Set[str]] = {}
-    other: Set[Tuple[str, str]] = set()
-
-    class Calls(cst.CSTVisitor):
-        def visit_Call(self, node: Any) -> None:
-            fn = node.func.value if isinstance(node.func, cst.Name) else None
-            if fn not in defs or fn in twice:
-                return
-            names = [p.name.value for p in defs[fn].params.params]
-            for i, a in enumerate(node.args):
-                if a.star:
-                    return  # *args / **kwargs: what it passes is not known
-                name = a.keyword.value if a.keyword is not None else (names[i] if i < len(names) else None)
-                if name is None:
-                    continue
-                got = _flags(a.value) if isinstance(a.value, cst.Attribute) else set()
-                if got:
-                    passed.setdefault((fn, name), set()).update(got)
-                else:
-                    other.add((fn, name))
-
-    walk(module, Calls())
-    out: Dict[Tuple[int, str], Set[str]] = {}
-    for (fn, name), flags in passed.items():
-        param = next((p for p in defs[fn].params.params if p.name.value == name), None)
-        default = param.default if param is not None else None
-        if (fn, name) not in other and isinstance(default, cst.Name) and default.value in ("False", "None"):
-            out[(id(defs[fn]), name)] = flags
     return out
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from typing import Iterator, Optional
+import sys
+from typing import Iterator, Optional, Tuple
 
 from ... import names as N
 from ...model import Fix, Severity
@@ -21,10 +22,33 @@ def check(t: Target) -> Iterator[Hit]:
                                     "symbolic link checked out as text (the file it names is linted as itself)",
                            severity=Severity.INFO)
             return
+        if c.src.newer is not None:
+            yield _newer(t, c.src.error, c.src.newer)
+            return
         unrun = t.usage.unrun.get(os.path.normpath(t.path))
         yield RULE.hit(t, None, f"not linted: {c.src.error}" + (f" ({unrun})" if unrun else ""),
                        fixes=(Fix("make it valid Python 3 (dsdoctor reads UTF-8 or the declared coding)", "safe"),),
                        severity=Severity.INFO if unrun else None)
+
+
+def _newer(t: Target, error: str, newer: Tuple[Tuple[int, int], str]) -> Hit:
+    """A file this interpreter's parser refuses that a later Python's grammar reads (lint/script/grammar.py): a
+    warning where the project pins a Python older than that release, info otherwise (the project's Python reads
+    it)."""
+    from .python_pin import allows, python_pin
+
+    release, what = newer
+    shown = ".".join(map(str, release))
+    here = ".".join(map(str, sys.version_info[:2]))
+    pin = python_pin(t.path)
+    if pin is not None and allows(pin[0], release) is False:
+        return RULE.hit(t, None, f"not linted: {error}: only Python {shown}+ reads {what}, and the project pins "
+                                 f"Python {pin[0]} ({pin[1]})",
+                        fixes=(Fix(f"rewrite it for the Python the project pins, or require Python >={shown}",
+                                   "safe"),))
+    why = f"the project pins Python {pin[0]} ({pin[1]})" if pin is not None else "the project pins no Python release"
+    return RULE.hit(t, None, f"not linted by this Python {here}: {error}; Python {shown}+ reads it ({what}), and "
+                             f"{why}", severity=Severity.INFO)
 
 
 def _link_target(t: Target) -> Optional[str]:
@@ -47,7 +71,10 @@ RULE = Rule(
         why="The script rules cannot look at it; the other files are still linted. In a project linted as a "
         "directory, a file that no launch line, README command or project import runs is reported as info, and so is "
         "a file whose whole text is the relative path of an existing .py file (a git symbolic link checked out as "
-        "text: the file it names is linted itself).",
+        "text: the file it names is linted itself). A file this Python's parser refuses that a later Python's grammar "
+        "reads (PEP 701 f-strings of 3.12, match of 3.10, except* of 3.11, type parameters of 3.12; libcst's parser "
+        "decides, the same on every machine) is info, a warning only where the project pins an older Python "
+        "(requires-python, python_requires, conda python=3.x).",
         fix="Fix the syntax or the encoding declaration.",
         section="Script"),
     check=check,

@@ -26,6 +26,8 @@ class Source(HasLines):
     module: Any = None  # libcst.Module
     error: Optional[str] = None
     padding: Optional[Tuple[int, int]] = None  # trailing NUL bytes cut off the text: (their first line, how many)
+    newer: Optional[Tuple[Tuple[int, int], str]] = None  # refused by this interpreter's parser, read by a later
+    # Python's grammar (lint/script/grammar.py): (that release, the construct); ``error`` then holds the refusal
     _positions: Any = None  # node -> CodeRange, computed on first use (:attr:`positions`)
     _upto: Any = None  # node -> CodeRange of the nodes before the first one a span was asked of
 
@@ -127,7 +129,7 @@ def read(path: str, quiet: Optional[Callable[[str], bool]] = None) -> Source:
     if quiet is not None and quiet(text):
         if _compile_only(src).error is None:
             return src
-        src.error = None
+        src.error, src.newer = None, None
     return parse(src)
 
 
@@ -171,6 +173,9 @@ def _compile_only(src: Source) -> Source:
         at = f" at line {exc.lineno}, column {exc.offset}" if exc.lineno is not None else (
             f" at line {src.text.count(chr(10), 0, src.text.find(chr(0))) + 1}" if "\0" in src.text else "")
         src.error = f"syntax error{at}{py2}: {exc.msg}"
+        from .grammar import newer_grammar
+
+        src.newer = newer_grammar(src.text) if "\0" not in src.text else None
     except (ValueError, RecursionError, MemoryError) as exc:
         src.error = f"cannot parse: {exc}"
     return src

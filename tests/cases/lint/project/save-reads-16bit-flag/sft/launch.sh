@@ -1,0 +1,3 @@
+#!/bin/sh
+# usage: sh launch.sh <accelerate config>
+accelerate launch --config_file "$1" train.py
