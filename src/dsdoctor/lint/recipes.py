@@ -318,9 +318,27 @@ def _accelerate_launch(r: Recipe, cmd: Command, path: str, root: str) -> None:
         accelerate_yaml(r, y, root)
     if "--use_deepspeed" in cmd.argv:
         r.names_config = True
+    _launch_config_file(r, cmd, path, root)
     stage = cmd.opt("--zero_stage", "--zero-stage")
     if stage and stage[0].isdigit():
         r.stage, r.stage_source = int(stage[0]), f"--zero_stage {stage[0]} in {r.where}"
+
+
+def _launch_config_file(r: Recipe, cmd: Command, path: str, root: str) -> None:
+    """``accelerate launch --deepspeed_config_file X``: the DeepSpeed config the launch hands over (it wins over the
+    YAML's), whatever X's extension (``ds_configs/z3.conf``: accelerate's HfDeepSpeedConfig reads the file as JSON);
+    a literal ``.json`` path that resolves nowhere is missing, as the entry script's options are."""
+    opt = cmd.opt("--deepspeed_config_file", "--deepspeed-config-file")
+    if opt is None or not opt[0] or opt[0].startswith("-"):
+        return
+    r.names_config = True
+    cfg = resolve(opt[0], path, root)
+    if cfg is None:
+        if opt[0].endswith(".json") and _literal(opt[0]):
+            r.missing.append(opt[0])
+        return
+    if cfg not in r.configs:
+        r.configs.insert(0, cfg)
 
 
 def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
