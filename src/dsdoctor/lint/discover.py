@@ -28,6 +28,10 @@ PROJECT_MARKERS = (".git", "pyproject.toml")  # check lints the directory it sta
 # files of the kinds lint reads (not every file) one walk lists; past it the walk stops and says where
 # (``Found.not_read``, ``facts["not_read"]``): listing is cheap (0.6 s for 3300 such files), linting them is not
 MAX_FILES = 5000
+# past MAX_FILES the walk lists launch files only (recipes: they name what they run), this many more at most, and
+# stops after this many directory entries in all (a huge tree costs a bounded listing)
+MAX_LAUNCH_FILES, MAX_LISTED = 500, 200_000
+_LAUNCH_KINDS = ("shell", "deepspeed_env", "hostfile")
 _PY_TRAINER = re.compile(r"\b(TrainingArguments|Seq2SeqTrainingArguments|SFTConfig|Trainer)\s*\(")
 _PY_INIT = re.compile(r"deepspeed\.initialize\s*\(((?:[^()]|\([^()]*\))*)\)", re.S)
 _DS_KEYS = re.compile(r'"(?:zero_optimization|train_batch_size|train_micro_batch_size_per_gpu|gradient_accumulation_steps)"')
@@ -137,32 +141,79 @@ def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES,
     """Files lint reads under ``root`` (Python files ``max_depth`` directory levels below it, None = all; the launch
     recipes at any depth, as they decide how those scripts run), without what git
     ignores (.gitignore), hidden directories, virtualenvs, site-packages, node_modules and templates (``{{`` in
-    the name: cookiecutter, Jinja); ``tests=False`` also leaves out test directories. At ``max_files`` files
-    the walk stops: ``stopped`` (when given) gets a line saying where, so that what was not read is said, not silently dropped."""
+    the name: cookiecutter, Jinja); ``tests=False`` also leaves out test directories. Listed in path order. The
+    walk goes level by level (every file one directory down before any two down), so that at ``max_files`` files
+    what it leaves out is the deepest files (a vendored benchmark's thousands of task files), not a training
+    folder that sorts after it; past the cap it still lists the launch files (shell scripts, hostfiles,
+    .deepspeed_env: the recipes, which name the scripts and configs they run), up to :data:`MAX_LAUNCH_FILES`
+    more within :data:`MAX_LISTED` directory entries. ``stopped`` (when given) gets a line saying where the cap
+    applied, so that what was not read is said, not silently dropped."""
     out: List[str] = []
-    base = root.rstrip(os.sep).count(os.sep)
     ignored = Ignored(root)
-    for d, dirs, files in os.walk(root):
-        deep = max_depth is not None and d.rstrip(os.sep).count(os.sep) - base > max_depth
-        dirs[:] = sorted(x for x in dirs if _walk_into(os.path.join(d, x), x, tests) and
-                         not ignored(os.path.join(d, x), True))
-        for f in sorted(files):
-            p = os.path.join(d, f)
-            if "{{" in f:
-                continue  # a template (cookiecutter, Jinja): not a file of the project until rendered
-            kind = kind_of(p)
-            if f.startswith(".") and kind != "deepspeed_env":
-                continue  # .pre-commit-config.yaml & co. are not accelerate configs
-            if deep and kind == "python":
-                continue  # below max_depth only the recipes: they say how the scripts above run
-            if kind in ("shell", "python", "accelerate", "deepspeed_env", "hostfile") and not ignored(p, False):
+    level, depth, listed, extra = [root], 0, 0, 0
+    full = False  # past max_files: launch files only
+    while level and not (full and (listed >= MAX_LISTED or extra >= MAX_LAUNCH_FILES)):
+        deep = max_depth is not None and depth > max_depth
+        below: List[str] = []
+        for d in level:
+            files, dirs = _listing(d)
+            listed += (len(files) + len(dirs)) * full
+            below += [os.path.join(d, x) for x in dirs if _walk_into(os.path.join(d, x), x, tests) and
+                      not ignored(os.path.join(d, x), True)]
+            for f in files:
+                p = os.path.join(d, f)
+                kind = _listed_kind(p, f, deep)
+                if kind is None or (full and kind not in _LAUNCH_KINDS) or ignored(p, False):
+                    continue
                 out.append(p)
-            if len(out) >= max_files:
-                if stopped is not None:
-                    stopped.append(f"{root}: the walk stopped at {max_files} files, in {d} (after {p}); the files "
-                                   "after it in path order, and the configs only they name, were not read")
-                return out
-    return out
+                extra += full
+                if not full and len(out) >= max_files:
+                    full = True
+                    if stopped is not None:
+                        stopped.append(f"{root}: the walk stopped at {max_files} files, {depth} directories down, in "
+                                       f"{d} (after {p}); the Python files and YAMLs after it in path order at that "
+                                       "depth and those deeper, and the configs only they name, were not read (the "
+                                       "shell scripts, hostfiles and .deepspeed_env files were)")
+        level, depth = below, depth + 1
+    return sorted(out, key=_walk_order)
+
+
+def _listing(d: str) -> Tuple[List[str], List[str]]:
+    """The files and the directories (not followed where a link) of ``d``, each sorted."""
+    files: List[str] = []
+    dirs: List[str] = []
+    try:
+        with os.scandir(d) as it:
+            for e in it:
+                try:
+                    if e.is_dir():
+                        if not e.is_symlink():
+                            dirs.append(e.name)
+                    else:
+                        files.append(e.name)
+                except OSError:
+                    continue
+    except OSError:
+        return [], []
+    return sorted(files), sorted(dirs)
+
+
+def _listed_kind(p: str, f: str, deep: bool) -> Optional[str]:
+    """The kind of the file ``p`` (named ``f``) where the walk lists it (``deep``: below the Python files' depth)."""
+    if "{{" in f:
+        return None  # a template (cookiecutter, Jinja): not a file of the project until rendered
+    kind = kind_of(p)
+    if f.startswith(".") and kind != "deepspeed_env":
+        return None  # .pre-commit-config.yaml & co. are not accelerate configs
+    if deep and kind == "python":
+        return None  # below max_depth only the recipes: they say how the scripts above run
+    return kind if kind in ("shell", "python", "accelerate", "deepspeed_env", "hostfile") else None
+
+
+def _walk_order(p: str) -> Tuple[Tuple[int, str], ...]:
+    """The order of a top-down walk of sorted directories: a directory's files, then each subdirectory's."""
+    parts = p.split(os.sep)
+    return tuple((1, x) for x in parts[:-1]) + ((0, parts[-1]),)
 
 
 def _walk_into(path: str, name: str, tests: bool) -> bool:

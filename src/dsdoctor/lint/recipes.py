@@ -43,6 +43,8 @@ from .launch.shell import DS_CONFIG_FLAGS, Command, assignments, cli_with_config
 from .launch.shell import VAR as _VAR
 from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
+from .makefile import launches as make_launches
+from .makefile import makefiles, shell_text
 from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
 from .notebook import notebook_files, shell_cells
 from .recipe import Recipe, resolve, settle_stage
@@ -393,6 +395,11 @@ def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:
                 out += file_recipes(path, kind, root)
     for md in mds:
         out += file_recipes(md, "markdown", root)
+    for mk in makefiles(root, (os.path.dirname(p) or "." for p in kinds)):  # make runs them from their directory
+        text = _read(mk)
+        for r in shell_recipes(mk, shell_text(text), root) if make_launches(text) else ():
+            r.missing = []  # make's own functions and variables may hold what a path needs
+            out.append(r)
     for nb, text, start in cells:  # a notebook's `!deepspeed ...` runs from the notebook's directory
         for r in shell_recipes(nb, text, root, start):
             r.missing = []  # its `%cd` / Python variables may hold what a path needs
