@@ -96,6 +96,7 @@ class Found:
     # config -> "script:line" where every launch's script merges it into a config built in code ("": some launch
     # hands it over whole): a fragment (fragment.py)
     fragments: Dict[str, str] = field(default_factory=dict)
+    templates: Dict[str, str] = field(default_factory=dict)  # config template -> the module that loads it (templates.py)
     zero_to_fp32: str = ""  # a README / shell script of the project that runs or tells to run zero_to_fp32.py
     modelled: bool = False  # the project model (lint/launched.py) read the recipes of a directory linted
     # (root, config) -> the configs nobody launches that alone name it (lint/mentions.py), computed once

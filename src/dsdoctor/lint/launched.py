@@ -31,6 +31,7 @@ from .reach import Graph, Memo, _resolve, import_graph, reach
 from .recipe import Recipe
 from .recipes import read_recipes
 from .saves import save_lines, zero_to_fp32
+from .templates import code_templates
 from .yaml_scope import own_setup
 
 if TYPE_CHECKING:
@@ -224,6 +225,8 @@ def _model(root: str, found: "Found") -> None:
     _yaml_trainer(recipes, entries, found, kinds)
     _unlaunched(recipes, found)
     found.zero_to_fp32 = found.zero_to_fp32 or zero_to_fp32(root, kinds)
+    if recipes or uses_deepspeed(root, kinds):  # the config templates the project's code loads and fills
+        code_templates((f for f in pyfiles if not is_test(f, root)), found)
     _unrun(every, entries.graph, root, found)
     for f in pyfiles:
         if is_test(f, root):

@@ -4,7 +4,8 @@ Only a path written out (no unresolved variable, not absolute: ``/path/to/ds.jso
 reader's machine) that resolves nowhere the launch could run from: the script's directory and its parents, the
 repository's root, the directory a ``cd`` line moved to (a ``cd`` somewhere unknown: nothing is said). A file of
 the project whose path ends with the path as written (the launch finds it run from the directory above it; a file
-of that name elsewhere, ``training_scripts/z3.json`` for ``scripts/z3.json``, does not count), a name the script mentions again (it may write the file), a file git ignores
+of that name elsewhere, ``training_scripts/z3.json`` for ``scripts/z3.json``, does not count), a name the script
+mentions again (it may write the file), a file git ignores
 (generated), or a git submodule not checked out beside the script's directory or above it (the launch may run
 inside it): nothing is said either."""
 
