@@ -14,6 +14,7 @@ from ..launcherfiles import hostfile_problems
 from .gitignore import Ignored
 from .launch.shell import DS_CONFIG_FLAGS, cli_with_config
 from .launch.shell import parse as parse_shell
+from .listing import listing, stopped_line, walk_order
 from .recipe import Recipe, resolve
 
 # Never walked into (as ruff's default excludes; hidden directories are skipped too, and any directory holding a
@@ -28,8 +29,7 @@ PROJECT_MARKERS = (".git", "pyproject.toml")  # check lints the directory it sta
 # files of the kinds lint reads (not every file) one walk lists; past it the walk stops and says where
 # (``Found.not_read``, ``facts["not_read"]``): listing is cheap (0.6 s for 3300 such files), linting them is not
 MAX_FILES = 5000
-# past MAX_FILES the walk lists launch files only (recipes: they name what they run), this many more at most, and
-# stops after this many directory entries in all (a huge tree costs a bounded listing)
+# past MAX_FILES only launch files (recipes) are listed, this many more, within this many directory entries
 MAX_LAUNCH_FILES, MAX_LISTED = 500, 200_000
 _LAUNCH_KINDS = ("shell", "deepspeed_env", "hostfile")
 _PY_TRAINER = re.compile(r"\b(TrainingArguments|Seq2SeqTrainingArguments|SFTConfig|Trainer)\s*\(")
@@ -140,24 +140,21 @@ def is_project(root: str) -> bool:
 def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES, tests: bool = True,
          stopped: Optional[List[str]] = None) -> List[str]:
     """Files lint reads under ``root`` (Python files ``max_depth`` directory levels below it, None = all; the launch
-    recipes at any depth, as they decide how those scripts run), without what git
-    ignores (.gitignore), hidden directories, virtualenvs, site-packages, node_modules and templates (``{{`` in
-    the name: cookiecutter, Jinja); ``tests=False`` also leaves out test directories. Listed in path order. The
-    walk goes level by level (every file one directory down before any two down), so that at ``max_files`` files
-    what it leaves out is the deepest files (a vendored benchmark's thousands of task files), not a training
-    folder that sorts after it; past the cap it still lists the launch files (shell scripts, hostfiles,
-    .deepspeed_env: the recipes, which name the scripts and configs they run), up to :data:`MAX_LAUNCH_FILES`
-    more within :data:`MAX_LISTED` directory entries. ``stopped`` (when given) gets a line saying where the cap
-    applied, so that what was not read is said, not silently dropped."""
+    recipes at any depth, as they decide how those scripts run), without what git ignores (.gitignore), hidden
+    directories, virtualenvs, site-packages, node_modules and templates (``{{`` in the name: cookiecutter, Jinja);
+    ``tests=False`` also leaves out test directories. Listed in path order. The walk goes level by level, so that at
+    ``max_files`` files the deepest are left out (a vendored benchmark's thousands of task files), not a training
+    folder that sorts after them; past the cap it still lists launch files (shell scripts, hostfiles, .deepspeed_env:
+    the recipes), :data:`MAX_LAUNCH_FILES` more within :data:`MAX_LISTED` entries. ``stopped`` (when given) gets a
+    line saying where the cap applied: what was not read is said, not silently dropped."""
     out: List[str] = []
     ignored = Ignored(root)
-    level, depth, listed, extra = [root], 0, 0, 0
-    full = False  # past max_files: launch files only
+    level, depth, listed, extra, full = [root], 0, 0, 0, False  # full: past max_files, launch files only
     while level and not (full and (listed >= MAX_LISTED or extra >= MAX_LAUNCH_FILES)):
         deep = max_depth is not None and depth > max_depth
         below: List[str] = []
         for d in level:
-            files, dirs = _listing(d)
+            files, dirs = listing(d)
             listed += (len(files) + len(dirs)) * full
             below += [os.path.join(d, x) for x in dirs if _walk_into(os.path.join(d, x), x, tests) and
                       not ignored(os.path.join(d, x), True)]
@@ -171,32 +168,9 @@ def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES,
                 if not full and len(out) >= max_files:
                     full = True
                     if stopped is not None:
-                        stopped.append(f"{root}: the walk stopped at {max_files} files, {depth} directories down, in "
-                                       f"{d} (after {p}); the Python files and YAMLs after it in path order at that "
-                                       "depth and those deeper, and the configs only they name, were not read (the "
-                                       "shell scripts, hostfiles and .deepspeed_env files were)")
+                        stopped.append(stopped_line(root, max_files, depth, d, p))
         level, depth = below, depth + 1
-    return sorted(out, key=_walk_order)
-
-
-def _listing(d: str) -> Tuple[List[str], List[str]]:
-    """The files and the directories (not followed where a link) of ``d``, each sorted."""
-    files: List[str] = []
-    dirs: List[str] = []
-    try:
-        with os.scandir(d) as it:
-            for e in it:
-                try:
-                    if e.is_dir():
-                        if not e.is_symlink():
-                            dirs.append(e.name)
-                    else:
-                        files.append(e.name)
-                except OSError:
-                    continue
-    except OSError:
-        return [], []
-    return sorted(files), sorted(dirs)
+    return sorted(out, key=walk_order)
 
 
 def _listed_kind(p: str, f: str, deep: bool) -> Optional[str]:
@@ -209,12 +183,6 @@ def _listed_kind(p: str, f: str, deep: bool) -> Optional[str]:
     if deep and kind == "python":
         return None  # below max_depth only the recipes: they say how the scripts above run
     return kind if kind in ("shell", "python", "accelerate", "deepspeed_env", "hostfile") else None
-
-
-def _walk_order(p: str) -> Tuple[Tuple[int, str], ...]:
-    """The order of a top-down walk of sorted directories: a directory's files, then each subdirectory's."""
-    parts = p.split(os.sep)
-    return tuple((1, x) for x in parts[:-1]) + ((0, parts[-1]),)
 
 
 def _walk_into(path: str, name: str, tests: bool) -> bool:

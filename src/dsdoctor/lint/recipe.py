@@ -86,3 +86,7 @@ def settle_stage(r: Recipe) -> None:
         if st is not None and (r.stage is None or st == 3):
             r.stage, r.stage_source = st, f"zero_optimization stage {st} in {shown(cfg)} ({r.where})"
 
+
+def literal_path(ref: str) -> bool:
+    """A relative path written out (no variable, glob, ``~``; ``/path/to/ds.json``: a placeholder of the reader's)."""
+    return not (os.path.isabs(ref) or ref.startswith("~") or any(c in ref for c in "$*?{}<>`"))
