@@ -212,7 +212,8 @@ def _model(root: str, found: "Found") -> None:
         if r.yaml is not None and r.yaml.endswith(".json"):
             found.kinds.setdefault(r.yaml, "ds_config")
     pyfiles = [p for p, k in kinds.items() if k == "python"]
-    if pyfiles and not recipes and not uses_deepspeed(root, kinds):
+    ds_used = bool(recipes) or (bool(pyfiles) and uses_deepspeed(root, kinds))
+    if pyfiles and not ds_used:
         found.no_deepspeed.update((f, REASON) for f in pyfiles)
     named: Dict[Tuple[str, str], Optional[Set[str]]] = {}
     entries = _Entries(import_graph(pyfiles, root, named), named, root)
@@ -225,7 +226,7 @@ def _model(root: str, found: "Found") -> None:
     _yaml_trainer(recipes, entries, found, kinds)
     _unlaunched(recipes, found)
     found.zero_to_fp32 = found.zero_to_fp32 or zero_to_fp32(root, kinds)
-    if recipes or uses_deepspeed(root, kinds):  # the config templates the project's code loads and fills
+    if ds_used:  # the config templates the project's code loads and fills
         code_templates((f for f in pyfiles if not is_test(f, root)), found)
     _unrun(every, entries.graph, root, found)
     for f in pyfiles:
