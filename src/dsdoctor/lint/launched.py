@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 from .called import called
 from .calls import Read, function_reach
 from .closure import Verdicts
-from .config_links import code_links, default_config
+from .config_links import code_links, launch_links
 from .defaults import merge
 from .discover import TEST_DIRS, _read
 from .entry_options import EVERY
@@ -218,7 +218,7 @@ def _model(root: str, found: "Found") -> None:
     named: Dict[Tuple[str, str], Optional[Set[str]]] = {}
     entries = _Entries(import_graph(pyfiles, root, named), named, root)
     for r in recipes:
-        default_config(r, entries, root)
+        launch_links(r, entries, root)
     # launches before YAMLs: a config an accelerate YAML names is loaded as the launch using that YAML loads it
     hows = {r.where: _configs(r, entries, found) for r in sorted(recipes, key=lambda r: r.launcher is None)}
     _unlaunched_accelerate(recipes, hows, found)

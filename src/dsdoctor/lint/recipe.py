@@ -31,6 +31,7 @@ class Recipe:
     off: str = ""  # not a launch: why the configs it names are not loaded (a Python config with deepspeed = False)
     # literal relative config paths of a shell launch that resolve nowhere (none where a ``cd`` went somewhere unknown)
     missing: List[str] = field(default_factory=list)
+    missing_options: Dict[str, str] = field(default_factory=dict)  # a missing path -> the entry's option naming it
     # config -> {key path: "script:line"}: keys the entry script sets in code in the config it loads (code_filled.py)
     filled: Dict[str, Dict[str, str]] = field(default_factory=dict)
     # config -> the entry script's option that names it (``deepspeed_config``; "" for a path the entry formats):

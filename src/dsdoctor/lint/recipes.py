@@ -267,6 +267,7 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
                         r.filled[cfg] = {k: f"{r.entry}:{line}" for k, line in keys}
             elif cfg is None and val.endswith(".json") and not readme and literal_path(val):
                 r.missing.append(val)
+                r.missing_options[val] = key[2:].replace("-", "_")
         elif _STAGE_FLAG.match(key) and val.isdigit():
             r.stage, r.stage_source = int(val), f"{key} {val} in {r.where}"
         elif a.endswith((".yaml", ".yml")):

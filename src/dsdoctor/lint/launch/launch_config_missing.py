@@ -6,8 +6,9 @@ repository's root, the directory a ``cd`` line moved to (a ``cd`` somewhere unkn
 the project whose path ends with the path as written (the launch finds it run from the directory above it; a file
 of that name elsewhere, ``training_scripts/z3.json`` for ``scripts/z3.json``, does not count), a name the script
 mentions again (it may write the file), a file git ignores
-(generated), or a git submodule not checked out beside the script's directory or above it (the launch may run
-inside it): nothing is said either."""
+(generated), a git submodule not checked out beside the script's directory or above it (the launch may run
+inside it), or an entry that reads the option only on a DeepSpeed path the launch's engine option does not take
+(lint/option_gate.py: ``--train_engine torch_ddp``): nothing is said either."""
 
 from __future__ import annotations
 
@@ -161,8 +162,9 @@ RULE = Rule(
         "string path to an existing deepspeed config, or a dictionary, or a base64 encoded string.` "
         "(deepspeed/runtime/config.py 0.9-0.19.8, accelerate/utils/deepspeed.py 0.2x-1.15): the run stops at startup.",
         fix="Point the option at a config the repository ships (a renamed or moved file), or add the file. A path "
-        "in a variable, an absolute path, one after a `cd` to an unknown directory, or one next to a git submodule "
-        "that is not checked out is not reported.",
+        "in a variable, an absolute path, one after a `cd` to an unknown directory, one next to a git submodule "
+        "that is not checked out, or one the entry reads only under another engine option's DeepSpeed value "
+        "(`if args.train_engine == \"deepspeed\":`) that the launch does not pass is not reported.",
         section="Launch"),
     check=check,
     valid=(Example("deepspeed train.py --deepspeed $CONFIG\n"),
