@@ -66,6 +66,9 @@ def code_links(r: Recipe, cfg: str, entries: "_Entries", found: "Found") -> None
     mine = r.filled.get(cfg, {})
     if r.entry in entries.graph and r.options.get(cfg):  # and the code it imports (a trainer class's method)
         mine = {**reached_filled(entries.reached(r.entry) - {r.entry}, r.options[cfg]), **mine}
+    if r.save16 is not None:  # true only where every launch giving a value says true
+        had = found.accelerate_save_16bit.get(cfg)
+        found.accelerate_save_16bit[cfg] = r.save16 if had is None else had and r.save16
     merged = _merged_at(r, cfg, entries)
     found.fragments[cfg] = merged if found.fragments.get(cfg, merged) else ""
     old = found.code_filled.get(cfg)

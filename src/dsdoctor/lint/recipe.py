@@ -32,6 +32,7 @@ class Recipe:
     # literal relative config paths of a shell launch that resolve nowhere (none where a ``cd`` went somewhere unknown)
     missing: List[str] = field(default_factory=list)
     missing_options: Dict[str, str] = field(default_factory=dict)  # a missing path -> the entry's option naming it
+    save16: Optional[bool] = None  # ``accelerate launch --zero3_save_16bit_model true|false`` (fills an "auto")
     # config -> {key path: "script:line"}: keys the entry script sets in code in the config it loads (code_filled.py)
     filled: Dict[str, Dict[str, str]] = field(default_factory=dict)
     # config -> the entry script's option that names it (``deepspeed_config``; "" for a path the entry formats):

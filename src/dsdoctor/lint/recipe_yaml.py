@@ -177,8 +177,8 @@ def python_config(r: Recipe, path: str) -> None:
 
 
 def accelerate_launch(r: Recipe, cmd: "Command", path: str, root: str) -> None:
-    """An ``accelerate launch`` line: its --config_file YAML, --use_deepspeed, --deepspeed_config_file and
-    --zero_stage."""
+    """An ``accelerate launch`` line: its --config_file YAML, --use_deepspeed, --deepspeed_config_file,
+    --zero3_save_16bit_model and --zero_stage."""
     yaml = cmd.opt("--config_file", "--config-file")
     y = resolve(yaml[0], path, root) if yaml else None
     r.yaml_named = yaml[0] if yaml else ""
@@ -187,6 +187,9 @@ def accelerate_launch(r: Recipe, cmd: "Command", path: str, root: str) -> None:
     if "--use_deepspeed" in cmd.argv:
         r.names_config = True
     _launch_config_file(r, cmd, path, root)
+    save = cmd.opt("--zero3_save_16bit_model", "--zero3-save-16bit-model")
+    if save and save[0].lower() in ("true", "false"):  # accelerate's plugin writes it into an "auto" gather flag
+        r.save16 = save[0].lower() == "true"
     stage = cmd.opt("--zero_stage", "--zero-stage")
     if stage and stage[0].isdigit():
         r.stage, r.stage_source = int(stage[0]), f"--zero_stage {stage[0]} in {r.where}"
