@@ -46,3 +46,28 @@ def test_cli_whole_walk_has_no_not_read(tmp_path: Path) -> None:
                        cwd=tmp_path, capture_output=True, text=True, timeout=300)
     out = json.loads(p.stdout)
     assert len(out["facts"]["files"]) == 3 and "not_read" not in out["facts"]
+
+
+def test_cap_drops_the_deepest_files(tmp_path: Path) -> None:
+    """A bulk tree deep below a folder that sorts first (a vendored benchmark's task files) is what the cap leaves
+    out, not the training folder beside it; under the cap the files come in path order (directory files first)."""
+    bulk = tmp_path / "a_eval" / "harness" / "tasks"
+    bulk.mkdir(parents=True)
+    for i in range(6):
+        (bulk / f"task{i}.yaml").write_text("task: x\n")
+    (tmp_path / "b_train").mkdir()
+    (tmp_path / "b_train" / "run.sh").write_text("deepspeed fit.py --deepspeed z3.json\n")
+    (tmp_path / "b_train" / "fit.py").write_text("print('fit')\n")
+    (tmp_path / "top.py").write_text("print('top')\n")
+    (bulk / "moe").mkdir()
+    (bulk / "moe" / "train_moe.sh").write_text("deepspeed moe.py --deepspeed z3.json\n")  # past the cap: a recipe
+    (bulk / "moe" / "moe.py").write_text("print('moe')\n")
+    stopped: "list[str]" = []
+    files = [Path(f).relative_to(tmp_path).as_posix() for f in discover.walk(str(tmp_path), max_files=5, stopped=stopped)]
+    assert files == ["top.py", "a_eval/harness/tasks/task0.yaml", "a_eval/harness/tasks/task1.yaml",
+                     "a_eval/harness/tasks/moe/train_moe.sh", "b_train/fit.py", "b_train/run.sh"]
+    assert "3 directories down" in stopped[0]
+    every = [Path(f).relative_to(tmp_path).as_posix() for f in discover.walk(str(tmp_path))]
+    assert every == ["top.py", *[f"a_eval/harness/tasks/task{i}.yaml" for i in range(6)],
+                     "a_eval/harness/tasks/moe/moe.py", "a_eval/harness/tasks/moe/train_moe.sh", "b_train/fit.py",
+                     "b_train/run.sh"]

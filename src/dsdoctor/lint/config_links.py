@@ -9,11 +9,23 @@ from typing import TYPE_CHECKING
 from .code_filled import reached_filled
 from .fragment import merged_at
 from .launch.shell import DS_CONFIG_FLAGS
+from .option_gate import unread
 from .recipe import Recipe, resolve
 
 if TYPE_CHECKING:
     from .discover import Found
     from .launched import _Entries
+
+
+def launch_links(r: Recipe, entries: "_Entries", root: str) -> None:
+    """What the launch's entry code says of its options: the config it declares as a default where the launch names
+    none (:func:`default_config`); a missing config its code never reads on this launch (:mod:`.option_gate`: the
+    option read only on a DeepSpeed path the launch's engine option does not take) is no missing file."""
+    default_config(r, entries, root)
+    if r.missing and r.entry is not None and r.entry in entries.graph:
+        files = entries.reached(r.entry) | {r.entry}
+        r.missing = [m for m in r.missing if not (r.missing_options.get(m) and unread(
+            r.missing_options[m], files, r.flags, entries.defaults(r.entry)))]
 
 
 def default_config(r: Recipe, entries: "_Entries", root: str) -> None:
@@ -54,6 +66,9 @@ def code_links(r: Recipe, cfg: str, entries: "_Entries", found: "Found") -> None
     mine = r.filled.get(cfg, {})
     if r.entry in entries.graph and r.options.get(cfg):  # and the code it imports (a trainer class's method)
         mine = {**reached_filled(entries.reached(r.entry) - {r.entry}, r.options[cfg]), **mine}
+    if r.save16 is not None:  # true only where every launch giving a value says true
+        had = found.accelerate_save_16bit.get(cfg)
+        found.accelerate_save_16bit[cfg] = r.save16 if had is None else had and r.save16
     merged = _merged_at(r, cfg, entries)
     found.fragments[cfg] = merged if found.fragments.get(cfg, merged) else ""
     old = found.code_filled.get(cfg)

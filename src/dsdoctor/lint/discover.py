@@ -14,6 +14,7 @@ from ..launcherfiles import hostfile_problems
 from .gitignore import Ignored
 from .launch.shell import DS_CONFIG_FLAGS, cli_with_config
 from .launch.shell import parse as parse_shell
+from .listing import listing, stopped_line, walk_order
 from .recipe import Recipe, resolve
 
 # Never walked into (as ruff's default excludes; hidden directories are skipped too, and any directory holding a
@@ -28,6 +29,9 @@ PROJECT_MARKERS = (".git", "pyproject.toml")  # check lints the directory it sta
 # files of the kinds lint reads (not every file) one walk lists; past it the walk stops and says where
 # (``Found.not_read``, ``facts["not_read"]``): listing is cheap (0.6 s for 3300 such files), linting them is not
 MAX_FILES = 5000
+# past MAX_FILES only launch files (recipes) are listed, this many more, within this many directory entries
+MAX_LAUNCH_FILES, MAX_LISTED = 500, 200_000
+_LAUNCH_KINDS = ("shell", "deepspeed_env", "hostfile")
 _PY_TRAINER = re.compile(r"\b(TrainingArguments|Seq2SeqTrainingArguments|SFTConfig|Trainer)\s*\(")
 _PY_INIT = re.compile(r"deepspeed\.initialize\s*\(((?:[^()]|\([^()]*\))*)\)", re.S)
 _DS_KEYS = re.compile(r'"(?:zero_optimization|train_batch_size|train_micro_batch_size_per_gpu|gradient_accumulation_steps)"')
@@ -92,6 +96,7 @@ class Found:
     # config -> "script:line" where every launch's script merges it into a config built in code ("": some launch
     # hands it over whole): a fragment (fragment.py)
     fragments: Dict[str, str] = field(default_factory=dict)
+    templates: Dict[str, str] = field(default_factory=dict)  # config template -> the module that loads it (templates.py)
     zero_to_fp32: str = ""  # a README / shell script of the project that runs or tells to run zero_to_fp32.py
     modelled: bool = False  # the project model (lint/launched.py) read the recipes of a directory linted
     # (root, config) -> the configs nobody launches that alone name it (lint/mentions.py), computed once
@@ -135,34 +140,49 @@ def is_project(root: str) -> bool:
 def walk(root: str, max_depth: Optional[int] = None, max_files: int = MAX_FILES, tests: bool = True,
          stopped: Optional[List[str]] = None) -> List[str]:
     """Files lint reads under ``root`` (Python files ``max_depth`` directory levels below it, None = all; the launch
-    recipes at any depth, as they decide how those scripts run), without what git
-    ignores (.gitignore), hidden directories, virtualenvs, site-packages, node_modules and templates (``{{`` in
-    the name: cookiecutter, Jinja); ``tests=False`` also leaves out test directories. At ``max_files`` files
-    the walk stops: ``stopped`` (when given) gets a line saying where, so that what was not read is said, not silently dropped."""
+    recipes at any depth, as they decide how those scripts run), without what git ignores (.gitignore), hidden
+    directories, virtualenvs, site-packages, node_modules and templates (``{{`` in the name: cookiecutter, Jinja);
+    ``tests=False`` also leaves out test directories. Listed in path order. The walk goes level by level, so that at
+    ``max_files`` files the deepest are left out (a vendored benchmark's thousands of task files), not a training
+    folder that sorts after them; past the cap it still lists launch files (shell scripts, hostfiles, .deepspeed_env:
+    the recipes), :data:`MAX_LAUNCH_FILES` more within :data:`MAX_LISTED` entries. ``stopped`` (when given) gets a
+    line saying where the cap applied: what was not read is said, not silently dropped."""
     out: List[str] = []
-    base = root.rstrip(os.sep).count(os.sep)
     ignored = Ignored(root)
-    for d, dirs, files in os.walk(root):
-        deep = max_depth is not None and d.rstrip(os.sep).count(os.sep) - base > max_depth
-        dirs[:] = sorted(x for x in dirs if _walk_into(os.path.join(d, x), x, tests) and
-                         not ignored(os.path.join(d, x), True))
-        for f in sorted(files):
-            p = os.path.join(d, f)
-            if "{{" in f:
-                continue  # a template (cookiecutter, Jinja): not a file of the project until rendered
-            kind = kind_of(p)
-            if f.startswith(".") and kind != "deepspeed_env":
-                continue  # .pre-commit-config.yaml & co. are not accelerate configs
-            if deep and kind == "python":
-                continue  # below max_depth only the recipes: they say how the scripts above run
-            if kind in ("shell", "python", "accelerate", "deepspeed_env", "hostfile") and not ignored(p, False):
+    level, depth, listed, extra, full = [root], 0, 0, 0, False  # full: past max_files, launch files only
+    while level and not (full and (listed >= MAX_LISTED or extra >= MAX_LAUNCH_FILES)):
+        deep = max_depth is not None and depth > max_depth
+        below: List[str] = []
+        for d in level:
+            files, dirs = listing(d)
+            listed += (len(files) + len(dirs)) * full
+            below += [os.path.join(d, x) for x in dirs if _walk_into(os.path.join(d, x), x, tests) and
+                      not ignored(os.path.join(d, x), True)]
+            for f in files:
+                p = os.path.join(d, f)
+                kind = _listed_kind(p, f, deep)
+                if kind is None or (full and kind not in _LAUNCH_KINDS) or ignored(p, False):
+                    continue
                 out.append(p)
-            if len(out) >= max_files:
-                if stopped is not None:
-                    stopped.append(f"{root}: the walk stopped at {max_files} files, in {d} (after {p}); the files "
-                                   "after it in path order, and the configs only they name, were not read")
-                return out
-    return out
+                extra += full
+                if not full and len(out) >= max_files:
+                    full = True
+                    if stopped is not None:
+                        stopped.append(stopped_line(root, max_files, depth, d, p))
+        level, depth = below, depth + 1
+    return sorted(out, key=walk_order)
+
+
+def _listed_kind(p: str, f: str, deep: bool) -> Optional[str]:
+    """The kind of the file ``p`` (named ``f``) where the walk lists it (``deep``: below the Python files' depth)."""
+    if "{{" in f:
+        return None  # a template (cookiecutter, Jinja): not a file of the project until rendered
+    kind = kind_of(p)
+    if f.startswith(".") and kind != "deepspeed_env":
+        return None  # .pre-commit-config.yaml & co. are not accelerate configs
+    if deep and kind == "python":
+        return None  # below max_depth only the recipes: they say how the scripts above run
+    return kind if kind in ("shell", "python", "accelerate", "deepspeed_env", "hostfile") else None
 
 
 def _walk_into(path: str, name: str, tests: bool) -> bool:

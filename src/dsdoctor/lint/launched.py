@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 from .called import called
 from .calls import Read, function_reach
 from .closure import Verdicts
-from .config_links import code_links, default_config
+from .config_links import code_links, launch_links
 from .defaults import merge
 from .discover import TEST_DIRS, _read
 from .entry_options import EVERY
@@ -31,6 +31,7 @@ from .reach import Graph, Memo, _resolve, import_graph, reach
 from .recipe import Recipe
 from .recipes import read_recipes
 from .saves import save_lines, zero_to_fp32
+from .templates import code_templates
 from .yaml_scope import own_setup
 
 if TYPE_CHECKING:
@@ -211,12 +212,13 @@ def _model(root: str, found: "Found") -> None:
         if r.yaml is not None and r.yaml.endswith(".json"):
             found.kinds.setdefault(r.yaml, "ds_config")
     pyfiles = [p for p, k in kinds.items() if k == "python"]
-    if pyfiles and not recipes and not uses_deepspeed(root, kinds):
+    ds_used = bool(recipes) or (bool(pyfiles) and uses_deepspeed(root, kinds))
+    if pyfiles and not ds_used:
         found.no_deepspeed.update((f, REASON) for f in pyfiles)
     named: Dict[Tuple[str, str], Optional[Set[str]]] = {}
     entries = _Entries(import_graph(pyfiles, root, named), named, root)
     for r in recipes:
-        default_config(r, entries, root)
+        launch_links(r, entries, root)
     # launches before YAMLs: a config an accelerate YAML names is loaded as the launch using that YAML loads it
     hows = {r.where: _configs(r, entries, found) for r in sorted(recipes, key=lambda r: r.launcher is None)}
     _unlaunched_accelerate(recipes, hows, found)
@@ -224,6 +226,8 @@ def _model(root: str, found: "Found") -> None:
     _yaml_trainer(recipes, entries, found, kinds)
     _unlaunched(recipes, found)
     found.zero_to_fp32 = found.zero_to_fp32 or zero_to_fp32(root, kinds)
+    if ds_used:  # the config templates the project's code loads and fills
+        code_templates((f for f in pyfiles if not is_test(f, root)), found)
     _unrun(every, entries.graph, root, found)
     for f in pyfiles:
         if is_test(f, root):

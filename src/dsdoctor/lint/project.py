@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 MAX_DEPTH = 2  # Python files two levels below the project directory (check is a preflight, not a repo crawl);
 # the recipes at any depth, so that each script gets the launch context `dsdoctor lint .` gives it
 MAX_FILES = 200
+# what check's project lint reads, said in its facts beside the files (``dsdoctor lint .`` reads every level and the
+# tests; both walks stop at discover.MAX_FILES level by level, so check's files are lint's where neither stops)
+SCOPE = (f"Python files up to {MAX_DEPTH} directory levels down, test directories left out; launch recipes, accelerate "
+         "YAMLs, hostfiles and .deepspeed_env at any depth; the configs they name (dsdoctor lint . reads every level)")
 
 
 def lint_project(root: str = ".", ds_version: Optional[str] = None, python: Optional[str] = None,
@@ -49,4 +53,5 @@ def merge(check: Report, linted: Optional[Report]) -> Report:
     keys = ("files", "deepspeed", "deepspeed_source", "world_size", "assumed", "not_assumed", "judged_for", "pins",
             "not_read")
     check.facts["lint"] = {k: linted.facts.get(k) for k in keys if k in linted.facts}
+    check.facts["lint"]["scope"] = SCOPE
     return check

@@ -31,6 +31,8 @@ class Recipe:
     off: str = ""  # not a launch: why the configs it names are not loaded (a Python config with deepspeed = False)
     # literal relative config paths of a shell launch that resolve nowhere (none where a ``cd`` went somewhere unknown)
     missing: List[str] = field(default_factory=list)
+    missing_options: Dict[str, str] = field(default_factory=dict)  # a missing path -> the entry's option naming it
+    save16: Optional[bool] = None  # ``accelerate launch --zero3_save_16bit_model true|false`` (fills an "auto")
     # config -> {key path: "script:line"}: keys the entry script sets in code in the config it loads (code_filled.py)
     filled: Dict[str, Dict[str, str]] = field(default_factory=dict)
     # config -> the entry script's option that names it (``deepspeed_config``; "" for a path the entry formats):
@@ -86,3 +88,7 @@ def settle_stage(r: Recipe) -> None:
         if st is not None and (r.stage is None or st == 3):
             r.stage, r.stage_source = st, f"zero_optimization stage {st} in {shown(cfg)} ({r.where})"
 
+
+def literal_path(ref: str) -> bool:
+    """A relative path written out (no variable, glob, ``~``; ``/path/to/ds.json``: a placeholder of the reader's)."""
+    return not (os.path.isabs(ref) or ref.startswith("~") or any(c in ref for c in "$*?{}<>`"))

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from .discover import _read
-from .recipe import Recipe, resolve, settle_stage
+from .recipe import Recipe, literal_path, resolve, settle_stage
 from .script.context import accelerate_stage
+
+if TYPE_CHECKING:
+    from .launch.shell import Command
 
 _YAML_DS = re.compile(r"^deepspeed[ \t]*:[ \t]*['\"]?([^'\"\s#]+)", re.M)
 # a training YAML whose arguments sit in a section (``training_args:`` then an indented ``deepspeed: z3.json``):
@@ -171,3 +174,39 @@ def python_config(r: Recipe, path: str) -> None:
     for stmt in tree.body:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             one(stmt.targets[0].id, stmt.value)
+
+
+def accelerate_launch(r: Recipe, cmd: "Command", path: str, root: str) -> None:
+    """An ``accelerate launch`` line: its --config_file YAML, --use_deepspeed, --deepspeed_config_file,
+    --zero3_save_16bit_model and --zero_stage."""
+    yaml = cmd.opt("--config_file", "--config-file")
+    y = resolve(yaml[0], path, root) if yaml else None
+    r.yaml_named = yaml[0] if yaml else ""
+    if y is not None:
+        accelerate_yaml(r, y, root)
+    if "--use_deepspeed" in cmd.argv:
+        r.names_config = True
+    _launch_config_file(r, cmd, path, root)
+    save = cmd.opt("--zero3_save_16bit_model", "--zero3-save-16bit-model")
+    if save and save[0].lower() in ("true", "false"):  # accelerate's plugin writes it into an "auto" gather flag
+        r.save16 = save[0].lower() == "true"
+    stage = cmd.opt("--zero_stage", "--zero-stage")
+    if stage and stage[0].isdigit():
+        r.stage, r.stage_source = int(stage[0]), f"--zero_stage {stage[0]} in {r.where}"
+
+
+def _launch_config_file(r: Recipe, cmd: "Command", path: str, root: str) -> None:
+    """``accelerate launch --deepspeed_config_file X``: the DeepSpeed config the launch hands over (it wins over the
+    YAML's), whatever X's extension (``ds_configs/z3.conf``: accelerate's HfDeepSpeedConfig reads the file as JSON);
+    a literal ``.json`` path that resolves nowhere is missing, as the entry script's options are."""
+    opt = cmd.opt("--deepspeed_config_file", "--deepspeed-config-file")
+    if opt is None or not opt[0] or opt[0].startswith("-"):
+        return
+    r.names_config = True
+    cfg = resolve(opt[0], path, root)
+    if cfg is None:
+        if opt[0].endswith(".json") and literal_path(opt[0]):
+            r.missing.append(opt[0])
+        return
+    if cfg not in r.configs:
+        r.configs.insert(0, cfg)

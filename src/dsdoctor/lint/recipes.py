@@ -43,10 +43,12 @@ from .launch.shell import DS_CONFIG_FLAGS, Command, assignments, cli_with_config
 from .launch.shell import VAR as _VAR
 from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
+from .makefile import launches as make_launches
+from .makefile import makefiles, shell_text
 from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
 from .notebook import notebook_files, shell_cells
-from .recipe import Recipe, resolve, settle_stage
-from .recipe_yaml import accelerate_yaml, args_json_anywhere, python_config, training_json, training_yaml, yaml_deepspeed
+from .recipe import Recipe, literal_path, resolve, settle_stage
+from .recipe_yaml import accelerate_launch, accelerate_yaml, args_json_anywhere, python_config, training_json, training_yaml, yaml_deepspeed
 from .script.context import config_stage
 from .sourced import invocations, sourced_assignments, sources, with_args
 
@@ -174,11 +176,6 @@ def _cd(here: str, to: str, path: str, root: str) -> Optional[str]:
     return None
 
 
-def _literal(ref: str) -> bool:
-    """A relative path written out (no variable, glob, ``~``; ``/path/to/ds.json``: a placeholder of the reader's)."""
-    return not (os.path.isabs(ref) or ref.startswith("~") or any(c in ref for c in "$*?{}<>`"))
-
-
 def _inside(path: str, root: str) -> bool:
     rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
     return rel == "." or not rel.startswith("..")
@@ -199,7 +196,7 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     at = _entry(r, argv, path, root, readme)
     _options(r, argv[at + 1:] if at is not None else [], path, root, readme, written)
     if launcher == "accelerate":
-        _accelerate_launch(r, cmd, path, root)
+        accelerate_launch(r, cmd, path, root)
     stage = env.get("ACCELERATE_DEEPSPEED_ZERO_STAGE")
     if r.stage is None and stage and stage.isdigit():
         r.stage, r.stage_source = int(stage), f"ACCELERATE_DEEPSPEED_ZERO_STAGE={stage} in {where}"
@@ -268,8 +265,9 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
                     keys = filled_keys(r.entry, r.options[cfg])
                     if keys:
                         r.filled[cfg] = {k: f"{r.entry}:{line}" for k, line in keys}
-            elif cfg is None and val.endswith(".json") and not readme and _literal(val):
+            elif cfg is None and val.endswith(".json") and not readme and literal_path(val):
                 r.missing.append(val)
+                r.missing_options[val] = key[2:].replace("-", "_")
         elif _STAGE_FLAG.match(key) and val.isdigit():
             r.stage, r.stage_source = int(val), f"{key} {val} in {r.where}"
         elif a.endswith((".yaml", ".yml")):
@@ -308,19 +306,6 @@ def _overrides(r: Recipe, args: List[str], off: Set[str]) -> None:
             r.flags.add(name)
             if "$" not in val:
                 r.flags.add(f"{name}={val}")
-
-
-def _accelerate_launch(r: Recipe, cmd: Command, path: str, root: str) -> None:
-    yaml = cmd.opt("--config_file", "--config-file")
-    y = resolve(yaml[0], path, root) if yaml else None
-    r.yaml_named = yaml[0] if yaml else ""
-    if y is not None:
-        accelerate_yaml(r, y, root)
-    if "--use_deepspeed" in cmd.argv:
-        r.names_config = True
-    stage = cmd.opt("--zero_stage", "--zero-stage")
-    if stage and stage[0].isdigit():
-        r.stage, r.stage_source = int(stage[0]), f"--zero_stage {stage[0]} in {r.where}"
 
 
 def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
@@ -375,6 +360,11 @@ def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:
                 out += file_recipes(path, kind, root)
     for md in mds:
         out += file_recipes(md, "markdown", root)
+    for mk in makefiles(root, (os.path.dirname(p) or "." for p in kinds)):  # make runs them from their directory
+        text = _read(mk)
+        for r in shell_recipes(mk, shell_text(text), root) if make_launches(text) else ():
+            r.missing = []  # make's own functions and variables may hold what a path needs
+            out.append(r)
     for nb, text, start in cells:  # a notebook's `!deepspeed ...` runs from the notebook's directory
         for r in shell_recipes(nb, text, root, start):
             r.missing = []  # its `%cd` / Python variables may hold what a path needs

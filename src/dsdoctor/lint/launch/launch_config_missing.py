@@ -3,9 +3,12 @@
 Only a path written out (no unresolved variable, not absolute: ``/path/to/ds.json`` is a placeholder of the
 reader's machine) that resolves nowhere the launch could run from: the script's directory and its parents, the
 repository's root, the directory a ``cd`` line moved to (a ``cd`` somewhere unknown: nothing is said). A file of
-that name anywhere in the project, a name the script mentions again (it may write the file), a file git ignores
-(generated), or a git submodule not checked out beside the script's directory or above it (the launch may run
-inside it): nothing is said either."""
+the project whose path ends with the path as written (the launch finds it run from the directory above it; a file
+of that name elsewhere, ``training_scripts/z3.json`` for ``scripts/z3.json``, does not count), a name the script
+mentions again (it may write the file), a file git ignores
+(generated), a git submodule not checked out beside the script's directory or above it (the launch may run
+inside it), or an entry that reads the option only on a DeepSpeed path the launch's engine option does not take
+(lint/option_gate.py: ``--train_engine torch_ddp``): nothing is said either."""
 
 from __future__ import annotations
 
@@ -57,14 +60,37 @@ def _own(t: Target, root: str) -> List[Tuple[int, str]]:
 
 
 def _known_elsewhere(ref: str, t: Target, root: str, launches: int = 1) -> bool:
-    """A file of that name somewhere in the project, the name written in the script more often than its
-    ``launches`` that hand it over (made by the script, or named for another directory), or submodules not
-    checked out: the launch may well find it."""
+    """A file of the project whose path ends with the path as written (the launch finds it when run from the
+    directory above it: the README's ``cd``), the name written in the script more often than its ``launches``
+    that hand it over (made by the script, or named for another directory), or submodules not checked out: the
+    launch may well find it."""
+    name = os.path.basename(ref)
+    return t.text.count(name) > launches or bool(ending_with(ref, root)) or _beside_unfetched(t.path, root)
+
+
+def _tail(ref: str) -> str:
+    """``ref`` normalised, without its leading ``../`` (a step out of a directory the launch may run from)."""
+    ref = os.path.normpath(ref)
+    while ref.startswith(".." + os.sep):
+        ref = ref[3:]
+    return ref
+
+
+def ending_with(ref: str, root: str) -> List[str]:
+    """The project's files whose path ends with ``ref`` (whole path parts: ``scripts/z3.json`` is not
+    ``training_scripts/z3.json``)."""
+    from ..markdown import _index
+
+    tail = _tail(ref)
+    return [f for f in _index(os.path.normpath(root)) if f == tail or f.endswith(os.sep + tail)]
+
+
+def same_name(ref: str, root: str) -> List[str]:
+    """The project's files named as ``ref``'s file, in other directories (where the config may have moved)."""
     from ..markdown import _index
 
     name = os.path.basename(ref)
-    return (t.text.count(name) > launches or any(os.path.basename(f) == name for f in _index(os.path.normpath(root)))
-            or _beside_unfetched(t.path, root))
+    return sorted(f for f in _index(os.path.normpath(root)) if os.path.basename(f) == name)
 
 
 def _beside_unfetched(script: str, root: str) -> bool:
@@ -112,10 +138,13 @@ def check(t: Target) -> Iterator[Hit]:
         pos = sum(len(x) + 1 for x in lines[:line - 1])
         at = t.text.find(os.path.basename(ref), pos)
         more = f" (so do the launches at line{'s' if len(same) > 2 else ''} {', '.join(map(str, same[1:]))})" if len(same) > 1 else ""
+        like = same_name(ref, root)
+        there = f"; the project has {', '.join(like[:3])}{' ...' if len(like) > 3 else ''}, which this path " \
+            "does not reach from any directory" if like else ""
         yield RULE.hit(t, at if at >= 0 else pos,
                        f"The launch hands over {ref}, which is in none of the directories it can run from (the "
                        f"script's, its parents, the repository's root, a cd target): `ValueError: "
-                       f"{K.MSG_CONFIG_NOT_FOUND} ...` at startup{more}")
+                       f"{K.MSG_CONFIG_NOT_FOUND} ...` at startup{more}{there}")
 
 
 RULE = Rule(
@@ -126,15 +155,16 @@ RULE = Rule(
         summary="A launch names a DeepSpeed config file the repository does not have",
         what="`--deepspeed` / `--deepspeed_config` / `--deepspeed_config_file` / `--ds_config` given a relative path "
         "written out in the script (variables it assigns are expanded) that exists neither from the script's "
-        "directory, its parents, the repository's root nor the directory a `cd` line moved to, and no file of that "
-        "name is anywhere in the project.",
+        "directory, its parents, the repository's root nor the directory a `cd` line moved to, and no file of the "
+        "project has a path ending with it (a file of that name in another directory does not count).",
         why="The HF Trainer / Accelerate (HfDeepSpeedConfig) and DeepSpeed (DeepSpeedConfig) read a string as a file "
         "only when it exists; otherwise they try it as inline JSON and base64 and raise `ValueError: Expected a "
         "string path to an existing deepspeed config, or a dictionary, or a base64 encoded string.` "
         "(deepspeed/runtime/config.py 0.9-0.19.8, accelerate/utils/deepspeed.py 0.2x-1.15): the run stops at startup.",
         fix="Point the option at a config the repository ships (a renamed or moved file), or add the file. A path "
-        "in a variable, an absolute path, one after a `cd` to an unknown directory, or one next to a git submodule "
-        "that is not checked out is not reported.",
+        "in a variable, an absolute path, one after a `cd` to an unknown directory, one next to a git submodule "
+        "that is not checked out, or one the entry reads only under another engine option's DeepSpeed value "
+        "(`if args.train_engine == \"deepspeed\":`) that the launch does not pass is not reported.",
         section="Launch"),
     check=check,
     valid=(Example("deepspeed train.py --deepspeed $CONFIG\n"),

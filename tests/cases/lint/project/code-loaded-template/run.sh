@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed --num_gpus 8 rlkit/train.py
