@@ -90,7 +90,9 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
     usage.some_grad_norms = base.config_grad_some.get(path, ())
     usage.lr_scheduler_types = base.config_lr_schedulers.get(path, ())
     usage.consolidates = path in found.config_consolidates
-    if path not in found.config_saves:  # the project's saves, not its launches': the code beside the config
+    # the project's saves, not its launches': the code beside the config (read by a ds_config rule only: a scan of the
+    # project's files per file linted would make a whole-project lint quadratic)
+    if kind == "ds_config" and path not in found.config_saves:
         usage.save_fallback = _save_fallback(path, found)
     usage.unnamed = kind == "ds_config" and bool(found.recipes) and not loaded_by and path not in found.code_named and (
         path in found.unlaunched or path not in found.loaded_by and path not in found.recipe_loaded and
