@@ -30,6 +30,10 @@ def test_allowed_releases() -> None:
     assert allowed_releases("transformers", [">=4.20,<4.30"])[0] == "4.20.0"  # a release read
     assert allowed_releases("transformers", [">=3.5,<4.1"])[0] == "3.5"  # its bound is older than the releases read
     assert allowed_releases("transformers", [">4.20,<4.30"])[0] == "4.20.1"
+    # a development or local pin (Griffon's ``transformers>=4.45.0.dev0``): its releases, never a crash
+    assert allowed_releases("transformers", [">=4.45.0.dev0"])[0] == "4.45.0"
+    assert allowed_releases("transformers", [">4.45.0.dev0"])[0] == "4.45.0"
+    assert allowed_releases("transformers", [">4.44.2+local"]) == ()  # not a valid specifier: nothing is known
     tilde = allowed_releases("transformers", ["~=4.36.0"])
     assert tilde and all(v.startswith("4.36.") for v in tilde)
     assert "4.45.1" not in allowed_releases("transformers", [">=4.44,!=4.45.1,<4.48"])

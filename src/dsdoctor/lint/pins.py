@@ -204,7 +204,8 @@ def allowed_releases(package: str, specs: Sequence[str]) -> Tuple[str, ...]:
                 v = Version(c.version.replace(".*", ""))
             except InvalidVersion:
                 return ()
-            below |= {v, Version(f"{v.public}.1")}  # ``>V``: a release just above V
+            # ``>V``: a release just above V (from its release numbers: ``4.45.0.dev0`` has no ``.1`` of its own)
+            below |= {v, Version(".".join(map(str, v.release)) + ".1")}
     older = sorted(v for v in below if v < versions[0] and ok(v))
     return ((str(older[0]),) if older else ()) + tuple(got)
 
