@@ -192,11 +192,10 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
     base.code_read = any(k == "python" for k in found.kinds.values())
     base.multinode = found.multinode
     if found.modelled:  # what the recipes say per config / entry (imported here: a file linted alone needs none)
-        from .entry_options import zero3_entry_flags
+        from .entry_options import config_flag_values, zero3_entry_flags
         from .grad_norms import launch_grad_norms
         from .launch.ds_config_given_twice import twice_configs
         from .launch.launch_config_missing import missing_configs
-        from .launch_flags import config_flag_values
 
         base.missing_configs, base.twice_configs = missing_configs(found.recipes), twice_configs(found.recipes)
         base.config_grad_norms, base.config_grad_some = launch_grad_norms(found.recipes)

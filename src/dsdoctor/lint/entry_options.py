@@ -8,9 +8,15 @@ script passes ``--deepspeed`` with a path the shell model knows, the test has on
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, Sequence
+from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, List, Sequence, Set, Tuple
 
 EVERY = "+"  # ``+x`` among a file's ZeRO-3 options: every ZeRO-3 launch reaching it passes ``--x`` (launched.py)
+
+
+def given(flags: AbstractSet[str], name: str) -> Set[str]:
+    """The values a launch's options (``Recipe.flags``: ``name`` and ``name=value``) give ``--name``."""
+    prefix = name + "="
+    return {f[len(prefix):] for f in flags if f.startswith(prefix)}
 
 if TYPE_CHECKING:
     from .recipe import Recipe
@@ -24,3 +30,15 @@ def zero3_entry_flags(recipes: Sequence["Recipe"]) -> Dict[str, List[FrozenSet[s
         if r.entry is not None and r.stage in (3, None):
             out.setdefault(os.path.normpath(r.entry), []).append(frozenset(r.flags))
     return out
+
+
+def config_flag_values(recipes: Sequence["Recipe"], name: str) -> Dict[str, Tuple[str, ...]]:
+    """ds_config -> the values (sorted, distinct) its launches pass for ``--name`` (``--lr_scheduler_type``); a config
+    none passes it for is absent. A value taken from a shell variable is not known and not counted (recipes keep no
+    ``$`` value)."""
+    out: Dict[str, Set[str]] = {}
+    for r in recipes:
+        vals = given(r.flags, name) - {""}
+        for cfg in r.configs if vals else ():
+            out.setdefault(cfg, set()).update(vals)
+    return {cfg: tuple(sorted(v)) for cfg, v in out.items()}

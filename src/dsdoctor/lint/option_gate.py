@@ -16,6 +16,7 @@ import re
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from .discover import _read
+from .entry_options import given as given_values
 
 _GATE = re.compile(r"^[ \t]*(?:el)?if[ \t]+\(?[ \t]*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)[ \t]*==[ \t]*[\"']([\w.+-]+)[\"']"
                    r"[ \t]*\)?[ \t]*:")
@@ -75,7 +76,7 @@ def unread(option: str, files: Iterable[str], flags: Set[str], defaults: Dict[st
     if gate is None:
         return ""
     flag, values = gate
-    given = {f.split("=", 1)[1] for f in flags if f.startswith(flag + "=")}
+    given = given_values(flags, flag)
     if not given and flag not in flags and defaults.get(flag):
         given = {defaults[flag]}
     if len(given) != 1 or given & values:

@@ -108,7 +108,7 @@ class Usage:
     # the values of the launches that pass one, where only some do (``some_grad_norms``: for the config linted)
     config_grad_some: Dict[str, Tuple[float, ...]] = field(default_factory=dict)
     some_grad_norms: Tuple[float, ...] = ()
-    # ds_config -> the --lr_scheduler_type values its launches pass (lint/launch_flags.py); ``lr_scheduler_types``:
+    # ds_config -> the --lr_scheduler_type values its launches pass (lint/entry_options.py); ``lr_scheduler_types``:
     # the same for the one config linted (empty: none passes one, or no project model)
     config_lr_schedulers: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
     lr_scheduler_types: Tuple[str, ...] = ()

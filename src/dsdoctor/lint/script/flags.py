@@ -34,6 +34,7 @@ import libcst as cst
 from ... import names as N
 from ...knowledge import trl as TRL
 from ..entry_options import EVERY
+from ..entry_options import given as given_values
 from .dataflow import dotted
 from .flags_sources import Own, in_orelse, is_none, own_field, own_methods, param_options, set_in_gate
 from .walk import walk
@@ -138,13 +139,12 @@ def is_open(flag: str, passed: Set[str], defaults: Optional[Dict[str, str]] = No
     if "!=" in flag:
         name, _, lit = flag.partition("!=")
         if name in passed:
-            given = {p.split("=", 1)[1] for p in passed if p.startswith(name + "=")}
-            return given != {lit}
+            return given_values(passed, name) != {lit}
         return (defaults or {}).get(name) != lit
     name, eq, allowed = flag.partition("=")
     if name not in passed:
         return False
-    given = {p.split("=", 1)[1] for p in passed if p.startswith(name + "=")}
+    given = given_values(passed, name)
     return not eq or not given or bool(given & set(allowed.split("|")))
 
 
