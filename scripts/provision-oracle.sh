@@ -51,6 +51,19 @@ stamp() { printf '%s' "$2" >"$STAMPS/$1"; }
 rm -f "$ORACLE/.provisioned"
 log "oracle dir: $ORACLE"
 
+# A first provisioning downloads and unpacks several GB (torch's CUDA wheel and pip's cache of it): say so up front
+# rather than fail half-way through pip with "No space left on device".
+NEED_GB="${DSDOCTOR_ORACLE_NEED_GB:-14}"
+if ! stamp_ok venv "$TORCH_SPEC ninja ${DS_DEPS[*]} setuptools wheel"; then
+  FREE_GB=$(( $(df -Pk "$ORACLE" | awk 'NR==2 {print $4}') / 1048576 ))
+  if (( FREE_GB < NEED_GB )); then
+    log "ERROR: $FREE_GB GiB free on the disk of $ORACLE; a first provisioning needs about $NEED_GB GiB" \
+        "(set DSDOCTOR_ORACLE_DIR to a roomier disk, or free space)"
+    exit 1
+  fi
+  log "disk: $FREE_GB GiB free (a first provisioning needs about $NEED_GB GiB)"
+fi
+
 # ---- 1. venv ---------------------------------------------------------------------------------------
 VENV="$ORACLE/venv"
 VPY="$VENV/bin/python"
