@@ -237,6 +237,8 @@ def _model(root: str, found: "Found") -> None:
             if engine is not None:
                 found.never_zero3[f] = f"it uses {engine}, not DeepSpeed"
     started = [r for r in recipes if r.entry is not None and r.entry in entries.graph]
+    found.launch_flags.update(_launch_flags([r for r in every if r.entry in entries.graph and not is_test(r.file, root)],
+                                            entries))
     found.entries.update(r.entry for r in started if r.entry is not None)
     found.plain_classes |= plain_classes(pyfiles, unbound_imports(named))
     found.own_setup.update(own_setup([r for r in every if r.entry in entries.graph], started, entries, kinds))
@@ -284,8 +286,7 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
                 seen.setdefault(f, []).append((r.stage, f"{r.stage_source}{via}"))
             if r.stage == 3 and (registers or f == r.entry):
                 zero3.setdefault(f, f"{r.stage_source}, the launch of {r.entry}{via}")
-                flags.setdefault(f, set()).update(r.flags)
-                every[f] = every[f] & r.flags if f in every else set(r.flags)
+                _passes(flags, every, f, r.flags)
                 if f != r.entry:
                     took = entries.taken(r.entry, f)
                     old = imported.get(f, set())
@@ -296,8 +297,7 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
                 lower.setdefault(f, f"{r.entry}, the ZeRO-3 launch that imports it, never registers DeepSpeed")
             else:
                 lower.setdefault(f, f"ZeRO stage {r.stage} ({r.stage_source}){via}")
-    for f, names in every.items():  # an `else` of `if args.x:` never runs where every launch passes --x (flags.py)
-        flags[f].update(EVERY + x for x in names if "=" not in x)
+    _every(flags, every)
     out: Dict[str, Tuple[Optional[bool], str]] = {}
     for f in entries.graph:
         if f in zero3:
@@ -309,6 +309,29 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
             if f in seen and all(s in (0, 1, 2) for s, _ in seen[f]):
                 stages[f] = seen[f][0]
     return out
+
+
+def _passes(flags: Dict[str, Set[str]], every: Dict[str, Set[str]], f: str, passed: Set[str]) -> None:
+    flags.setdefault(f, set()).update(passed)
+    every[f] = every[f] & passed if f in every else set(passed)
+
+
+def _every(flags: Dict[str, Set[str]], every: Dict[str, Set[str]]) -> None:
+    for f, names in every.items():  # an `else` of `if args.x:` never runs where every launch passes --x (flags.py)
+        flags[f].update(EVERY + x for x in names if "=" not in x)
+
+
+def _launch_flags(recipes: List[Recipe], entries: _Entries) -> Dict[str, Set[str]]:
+    """Per Python file, the options that the launches reaching it pass, DeepSpeed or not and whatever their stage:
+    what gates a problem that needs no ZeRO-3 (lint/script/flags.py)."""
+    flags: Dict[str, Set[str]] = {}
+    every: Dict[str, Set[str]] = {}
+    for r in recipes:
+        assert r.entry is not None
+        for f in entries.reached(r.entry):
+            _passes(flags, every, f, set(r.flags))
+    _every(flags, every)
+    return flags
 
 
 def _unlaunched_accelerate(recipes: List[Recipe], hows: Dict[str, str], found: "Found") -> None:

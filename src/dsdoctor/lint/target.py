@@ -77,6 +77,8 @@ class Usage:
     # modules a ZeRO-3 training launch imports (not its entry) -> the names it takes from them (None: any)
     imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # script -> options its ZeRO-3 launches pass
+    # script -> options any launch of the project reaching it passes, DeepSpeed or not, whatever the stage
+    launch_flags: Dict[str, Set[str]] = field(default_factory=dict)
     # script -> the option defaults the code its ZeRO-3 launches run declares (lint/defaults.py)
     zero3_defaults: Dict[str, Dict[str, str]] = field(default_factory=dict)
     # script -> the options of each launch of stage 3 or unknown that starts it (lint/entry_options.py)

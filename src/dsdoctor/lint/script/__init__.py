@@ -233,16 +233,18 @@ def zero3_candidate(t: Target) -> Optional[Ctx]:
 
 def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fixes: Tuple[Fix, ...] = (),
          edits: Tuple[Edit, ...] = (), severity: Optional[Severity] = None,
-         evidence: Tuple[Evidence, ...] = ()) -> List[Hit]:
-    """A hit at ``node``; edits only for files read as UTF-8."""
+         evidence: Tuple[Evidence, ...] = (), anywhere: bool = False) -> List[Hit]:
+    """A hit at ``node``; edits only for files read as UTF-8. ``anywhere``: the problem needs no ZeRO-3, so an
+    option's branch gates it against every launch of the file, not only its ZeRO-3 ones."""
     c = ctx(t)
     pos = c.src.span(node)[0] if node is not None else 0
     if c.src.encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
         edits = ()
-    passed = t.usage.zero3_flags.get(os.path.normpath(t.path))
+    passed = (t.usage.launch_flags if anywhere else t.usage.zero3_flags).get(os.path.normpath(t.path))
     if passed is None and not c.reached and not c.asked:
         passed = set()  # no ZeRO-3 launch reaches the file: none sets an option, so an option's branch is conditional
-    if passed is not None and c.zero3 and node is not None and (severity or rule.severity) != Severity.INFO:
+    if passed is not None and (c.zero3 or anywhere) and node is not None and \
+            (severity or rule.severity) != Severity.INFO:
         from .flags import BY_SOURCE, GATED
         from .flags_gating import gating_flag
 
@@ -256,7 +258,7 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
         if flag is None:  # in a function / class the file uses only with an option: for every rule
             flag = gating_flag(c.src, [(line, col - 1)], passed, cache, "defs",
                                t.usage.imported.get(os.path.normpath(t.path), set()), declared)
-        note: Optional[str] = f"only with --{flag}, which no ZeRO-3 launch of the project passes"
+        note: Optional[str] = f"only with --{flag}, which no {'' if anywhere else 'ZeRO-3 '}launch of the project passes"
         if flag is None and c.script is not None:  # every call in the files the launches reach is behind an option
             from .callers import caller_flag
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -337,10 +337,13 @@ class Script(cst.CSTVisitor):
                 if isinstance(el, cst.DictElement) and kw_key(el.key):
                     d.setdefault(kw_key(el.key) or "", []).append((el.value, el))
         elif isinstance(value, cst.Call) and dotted(value.func) == "dict":
-            d = self.scope.dicts.setdefault(name, {})
-            for a in value.args:
-                if a.keyword is not None:
-                    d.setdefault(a.keyword.value, []).append((a.value, a))
+            self._keywords(name, value.args)
+
+    def _keywords(self, name: str, args: Sequence[cst.Arg]) -> None:
+        d = self.scope.dicts.setdefault(name, {})
+        for a in args:
+            if a.keyword is not None:
+                d.setdefault(a.keyword.value, []).append((a.value, a))
 
     def visit_Del(self, node: cst.Del) -> None:
         if isinstance(node.target, cst.Subscript) and len(node.target.slice) == 1 and \
@@ -421,8 +424,11 @@ class Script(cst.CSTVisitor):
         if last == "add_argument":
             self._argparse(node)
         if last == "update" and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) \
-                and len(node.args) == 1 and not self._dead:
-            self._entries(node.func.value.value, node.args[0].value)
+                and node.args and not self._dead:
+            if node.args[0].keyword is None:  # ``kw.update({...})`` / ``kw.update(dict(...))``
+                self._entries(node.func.value.value, node.args[0].value)
+            else:  # ``kw.update(device_map=...)``
+                self._keywords(node.func.value.value, node.args)
         if last == "pop" and isinstance(node.func, cst.Attribute) and node.args:
             self._drop(node.func.value, node.args[0].value)
         kind = ""

@@ -25,16 +25,16 @@ def check(t: Target) -> Iterator[Hit]:
         assert low is not None and dmap is not None
         from .dataflow import is_guard  # libcst: only for a parsed file
 
-        ev: Tuple[Evidence, ...] = ()
-        if all(is_guard(v.node) is False for v in low.values):  # `not is_deepspeed_zero3_enabled()`: only under
-            # ZeRO-3, so where the non-None device_map is set only with an option no ZeRO-3 launch passes, it is info
-            ev = device_map_sources(c, dmap, bad)
-            ev = ev + (received(c, e),) if ev else ()
+        # `not is_deepspeed_zero3_enabled()`: only under ZeRO-3, so where the non-None device_map is set only with an
+        # option no ZeRO-3 launch passes, it is info; a plain False: where no launch at all passes it
+        anywhere = not all(is_guard(v.node) is False for v in low.values)
+        ev: Tuple[Evidence, ...] = device_map_sources(c, dmap, bad, e.call)
+        ev = ev + (received(c, e),) if ev else ()
         yield from emit(RULE, t, low.anchor,
                         f"device_map with low_cpu_mem_usage=False: ValueError \"{TF.MSG_DEVICE_MAP_NEEDS_LOW_MEM}\" on "
                         f"transformers 4.20-4.50 ({version_note(c)})",
                         fixes=(Fix("drop low_cpu_mem_usage=False, or pass device_map=None", "safe"),),
-                        severity=Severity.ERROR if raises else Severity.WARNING, evidence=ev)
+                        severity=Severity.ERROR if raises else Severity.WARNING, evidence=ev, anywhere=anywhere)
 
 
 _SCORER = ("class Scorer:\n"

@@ -46,10 +46,13 @@ def arg(c: Ctx, e: "Event", key: str) -> Optional["Arg"]:
     return c.values.argument(e.call, key, e.scope)
 
 
-def device_map_sources(c: Ctx, a: "Arg", bad: List["Val"]) -> Tuple[Evidence, ...]:
+def device_map_sources(c: Ctx, a: "Arg", bad: List["Val"], call: Any) -> Tuple[Evidence, ...]:
     """Where the non-None values ``bad`` of the ``device_map`` argument ``a`` are set (the first three, not the
-    keyword itself): the sources lint/script/flags.py gates on (``BY_SOURCE``)."""
-    return tuple(where(c, v.node, "a non-None device_map comes from here") for v in bad if v.node is not a.site)[:3]
+    keyword itself when the load ``call`` holds it; ``kw.update(device_map=...)`` before ``**kw`` counts): the
+    sources lint/script/flags.py gates on (``BY_SOURCE``)."""
+    start, end = c.src.span(call)
+    return tuple(where(c, v.node, "a non-None device_map comes from here") for v in bad
+                 if v.node is not a.site or not start <= c.src.span(v.node)[0] < end)[:3]
 
 
 def received(c: Ctx, e: "Event") -> Evidence:

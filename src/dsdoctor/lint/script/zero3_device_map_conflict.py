@@ -22,7 +22,7 @@ def check(t: Target) -> Iterator[Hit]:
             continue
         early = early_loads(c) if early is None else early
         latent = id(e.call) in early  # loaded before ZeRO-3 is registered: raises once that is fixed
-        ev = device_map_sources(c, a, bad) + (received(c, e),)
+        ev = device_map_sources(c, a, bad, e.call) + (received(c, e),)
         site, anchor = a.set_at(bad)
         edit = replace(t, site, none_unless_zero3(t, site), "safe", "device_map=None under ZeRO-3")
         yield from emit(RULE, t, anchor,
