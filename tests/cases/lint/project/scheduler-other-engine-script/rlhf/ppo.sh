@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed rlhf/ppo.py
