@@ -3,7 +3,9 @@
 A finding in a top-level function (or class) of a module that a ZeRO-3 launch imports by name runs only when the
 function is called. Where every use of its name, in every project file a ZeRO-3 launch reaches (the module itself
 included), sits in the body of an ``if`` on an option that none of the ZeRO-3 launches reaching that file passes
-(``if cfg.do_merge_lora and ...: merge_lora(cfg)``, :mod:`.flags`), the finding is info: "only with --X".
+(``if cfg.do_merge_lora and ...: merge_lora(cfg)``, :mod:`.flags`), or is the entry of a registry the launches index
+with an option and whose key none passes (``METHODS = {"replay": Replay}``, ``METHODS[args.method]``,
+:mod:`.registry`), the finding is info: "only with --X".
 
 Conservative: a name bound under another name (``import merge_lora as m``), named in a string (``getattr``, a
 registry; a docstring or ``__all__`` is none), used outside such a gate, a caller file that does not parse, or a
@@ -27,6 +29,7 @@ import libcst as cst
 from ..discover import _read
 from ..target import Target
 from .flags import Gates, is_open, option_gates, shown
+from .registry import entries, open_for, option
 from .source import Source, parse
 
 
@@ -36,11 +39,13 @@ def caller_flag(t: Target, module: Any, src: Any, line: int, cache: Dict[str, An
     None when it may run."""
     path = os.path.normpath(t.path)
     taken = t.usage.imported.get(path)
-    if not taken:
+    if taken is None:
         return None  # not imported by a ZeRO-3 launch, or imported whole (any name may be used)
     tops = [s for s in module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))]
     hold = next((s for s in tops if src.positions[s].start.line <= line <= src.positions[s].end.line), None)
-    if hold is None or hold.name.value not in taken or sum(s.name.value == hold.name.value for s in tops) != 1:
+    # ``taken``: the functions the launches may call (lint/called.py); a class they use is not among them
+    if hold is None or (hold.name.value not in taken and not isinstance(hold, cst.ClassDef)) or \
+            sum(s.name.value == hold.name.value for s in tops) != 1:
         return None
     name = hold.name.value
     key = "callers:" + name
@@ -67,10 +72,17 @@ def _callers(t: Target, path: str, own: Any, hold: Any, name: str) -> Optional[s
         passed = t.usage.zero3_flags.get(f)
         if passed is None:
             return None
-        got = _uses(src, name, passed, id(hold.name) if f == path else None, f not in t.usage.entries)
+        listed = entries(src.module, src.positions, name)
+        got = _uses(src, name, passed, id(hold.name) if f == path else None, f not in t.usage.entries,
+                    {pos for pos, _, _ in listed})
         if got is None or any(g is None for g in got[0]):
             return None
         gates += [g for g in got[0] if g is not None]
+        for _, registry, key in listed:
+            gate = _registry_gate(t, files, registry, key)
+            if gate is None:
+                return None
+            gates.append(gate)
         mains += [f] if got[1] else []
     if gates:
         return f"only with --{gates[0]}: every use of {name}() in the files its ZeRO-3 launches run is behind it, and none " \
@@ -80,15 +92,39 @@ def _callers(t: Target, path: str, own: Any, hold: Any, name: str) -> Optional[s
     return None
 
 
+def _registry_gate(t: Target, files: List[str], registry: str, key: str) -> Optional[str]:
+    """``X K`` where the files of the ZeRO-3 launches index ``registry`` only with ``--X`` and none selects ``key``
+    (:mod:`.registry`); None where one may."""
+    word = re.compile(r"\b" + re.escape(registry) + r"\b")
+    srcs = []
+    for f in files:
+        text = _read(f)
+        if word.search(text):
+            src = parse(Source(f, text, "utf-8"))
+            if src.module is None:
+                return None
+            srcs.append(src)
+    got = option(srcs, registry)
+    if got is None or not got[1]:
+        return None
+    flag, where = got
+    for f in where:
+        passed = t.usage.zero3_flags.get(os.path.normpath(f))
+        if passed is None or open_for(flag, key, passed, t.usage.zero3_defaults.get(os.path.normpath(f))):
+            return None
+    return f"{flag} {key}"
+
+
 def _is_main(test: Any) -> bool:
     return isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value == "__name__"
 
 
-def _uses(src: Any, name: str, passed: Any, skip: Optional[int],
-          main_dead: bool) -> Optional[Tuple[List[Optional[str]], bool]]:
+def _uses(src: Any, name: str, passed: Any, skip: Optional[int], main_dead: bool,
+          listed: Optional[Set[Tuple[int, int]]] = None) -> Optional[Tuple[List[Optional[str]], bool]]:
     """The option gating each use of ``name`` in ``src`` (None for a use no such gate holds), and whether a use in
     the module's ``__main__`` block was left out (``main_dead``: the file is no launch's entry, so that block never
-    runs); None when the name is imported under another name or a string names it (not ``__all__``'s)."""
+    runs); ``listed``: the positions of registry entries (:mod:`.registry`), left to the caller; None when the
+    name is imported under another name or a string names it (not ``__all__``'s, a comparison's or a dict key)."""
     uses: List[Tuple[int, int]] = []
     bad = False
     main = False
@@ -101,6 +137,12 @@ def _uses(src: Any, name: str, passed: Any, skip: Optional[int],
             if node.asname is not None and word.search(cst.Module([]).code_for_node(node.name)):
                 bad = True
             return False  # an import line is no use
+
+        def visit_ImportFrom(self, node: Any) -> bool:  # ``from pkg.f import f``: the module's name is no use
+            if not isinstance(node.names, cst.ImportStar):
+                for alias in node.names:
+                    self.visit_ImportAlias(alias)
+            return False
 
         def visit_If(self, node: Any) -> bool:
             nonlocal main
@@ -119,14 +161,23 @@ def _uses(src: Any, name: str, passed: Any, skip: Optional[int],
             if node.keyword is not None:
                 keywords.add(id(node.keyword))
 
+        def visit_Comparison(self, node: Any) -> None:  # ``args.method == "lora"``: a value, no lookup
+            keywords.update(id(x) for x in (node.left, *(c.comparator for c in node.comparisons))
+                            if isinstance(x, cst.SimpleString))
+
+        def visit_DictElement(self, node: Any) -> None:  # a registry's key (:mod:`.registry`)
+            if isinstance(node.key, cst.SimpleString):
+                keywords.add(id(node.key))
+
         def visit_SimpleString(self, node: Any) -> None:
             nonlocal bad
-            bad = bad or bool(word.search(node.value))
+            bad = bad or id(node) not in keywords and bool(word.search(node.value))
 
         def visit_Name(self, node: Any) -> None:
             if node.value == name and id(node) != skip and id(node) not in keywords:
                 r = src.positions[node]
-                uses.append((r.start.line, r.start.column))
+                if (r.start.line, r.start.column) not in (listed or ()):
+                    uses.append((r.start.line, r.start.column))
 
     src.module.visit(Visit())
     if bad:

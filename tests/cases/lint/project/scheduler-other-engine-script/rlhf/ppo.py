@@ -9,7 +9,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--local_rank", type=int, default=-1)
     parser = deepspeed.add_config_arguments(parser)
-    args = parser.parse_args()
+    parser.parse_args()
     model = AutoModelForCausalLM.from_pretrained("gpt2")
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-6)
     scheduler = get_scheduler("cosine", optimizer=optimizer, num_warmup_steps=10, num_training_steps=100)

@@ -1,0 +1,4 @@
+from methods.plain import Plain
+from methods.replay import Replay
+
+METHODS = {"plain": Plain, "replay": Replay}
