@@ -165,6 +165,33 @@ def test_readme_checkout_at_tag(tmp_path: Path) -> None:
     assert pinned["transformers"].version == "4.36.1"
 
 
+def test_readme_installs_shipped_copy(tmp_path: Path) -> None:
+    """A README that installs the copy of a package's repository the project ships (``cd transformers`` then
+    ``pip install -e .``, or ``pip install -e ./peft``) pins the version that copy's setup.py declares, at the
+    install line; a directory whose setup.py names another package, or declares no version, pins nothing."""
+    from dsdoctor.lint.pin_checkout import readme
+
+    for name, setup in (("transformers", 'setup(\n    name="transformers",\n    version="4.16.1",\n)\n'),
+                        ("peft", 'setup(name="peft", version="0.3.0.dev0")\n'),
+                        ("accelerate", 'setup(name="my-fork")\nversion = "1.0.0"\n'),
+                        ("trl", 'setup(name="trl")\n')):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "setup.py").write_text(setup)
+    md = tmp_path / "README.md"
+    md.write_text("```sh\n"
+                  "cd transformers\n"
+                  "pip install -e .\n"  # 3
+                  "cd ..\n"
+                  "pip install -e ./peft\n"  # 5
+                  "pip install accelerate/\n"
+                  "cd trl && pip install -e .\n"
+                  "cd trl\n"
+                  "pip install -e .\n"
+                  "```\n")
+    got = [(p.package, p.spec, p.line) for p in readme(str(md), "README.md")]
+    assert got == [("transformers", "==4.16.1", 3), ("peft", "==0.3.0.dev0", 5)]
+
+
 def test_nearest_pin_named(tmp_path: Path) -> None:
     """A file is judged for the pin nearest to it (its sub-project's README over the root's open requirement),
     and the finding and the facts say which pin and where from."""
