@@ -66,7 +66,7 @@ class Values:
             if expr.value in ("True", "False"):
                 return [Val(TRUE if expr.value == "True" else FALSE, expr)]
             return self._name(expr.value, scope, depth, ev, expr)
-        guard = is_guard(expr)
+        guard = False if is_meta_test(expr) else is_guard(expr)
         if guard is not None:
             return [Val(TRUE if guard else FALSE, expr)]
         if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
@@ -193,7 +193,7 @@ class Values:
     def _truth(self, test: Any, scope: Scope, depth: int, ev: Eval) -> Optional[bool]:
         if ev.spent(depth):
             return None
-        g = is_guard(test)
+        g = False if is_meta_test(test) else is_guard(test)
         if g is not None:
             return g
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
@@ -326,6 +326,23 @@ def analyse(module: cst.Module) -> Script:
     s = Script(values)
     walk(module, s)
     return s
+
+
+def is_meta_test(expr: Any) -> bool:
+    """``t.is_meta``, ``getattr(t, "is_meta", False)``, ``t.device.type == "meta"``: false under ZeRO-3, whose
+    ``zero.Init`` gives every parameter a real (partitioned) tensor where ``init_empty_weights`` would give a meta
+    one (a model file's test for "loaded by from_pretrained with low_cpu_mem_usage")."""
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value == "is_meta"
+    if isinstance(expr, cst.Call) and dotted(expr.func) == "getattr" and len(expr.args) >= 2:
+        key = expr.args[1].value
+        return isinstance(key, cst.SimpleString) and key.evaluated_value == "is_meta"
+    if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 and \
+            isinstance(expr.comparisons[0].operator, cst.Equal):
+        sides = (expr.left, expr.comparisons[0].comparator)
+        return any(isinstance(s, cst.SimpleString) and s.evaluated_value == "meta" for s in sides) and \
+            any(isinstance(s, cst.Attribute) and s.attr.value in ("type", "device") for s in sides)
+    return False
 
 
 def _root(expr: Any) -> Optional[str]:
