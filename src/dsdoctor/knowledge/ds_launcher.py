@@ -12,7 +12,8 @@ from .versions import v
 __all__ = ["export_env_prefixes", "DEEPSPEED_ENV_FILE", "DEEPSPEED_ENV_FILE_VAR", "env_file_parse_error",
     "env_file_quotes_values", "ENV_FILE_SAFE_VALUE", "LAUNCHER_FLAGS_WITH_VALUE", "HOSTFILE_LINE",
     "MSG_HOSTFILE_DUPLICATE", "MSG_HOSTFILE_BAD", "MSG_HOSTFILE_EMPTY", "MSG_INCLUDE_NUM", "MSG_INCLUDE_EXCLUDE",
-    "MSG_NO_EXPORT", "BIND_CORES_FLAG", "NUMACTL", "MSG_NUMACTL_PKG", "MULTINODE_ENV_VARS", "MULTINODE_ENV_PREFIXES"]
+    "MSG_NO_EXPORT", "BIND_CORES_FLAG", "NUMACTL", "MSG_NUMACTL_PKG", "MULTINODE_ENV_VARS", "MULTINODE_ENV_PREFIXES",
+    "MULTINODE_ENV_ORDER_ONLY", "PICKS_GPUS", "MULTINODE_CACHE_VARS"]
 
 # ---------------------------------------------------------------------------------------------------
 # 4. Launcher: what reaches other nodes
@@ -76,3 +77,9 @@ MULTINODE_ENV_VARS = ("DS_SKIP_CUDA_CHECK", "CUDA_HOME", "CUDA_PATH", "TORCH_EXT
                       "DS_BUILD_OPS", "CXX", "CC", "MAX_JOBS",
                       "WANDB_API_KEY", "WANDB_PROJECT")
 MULTINODE_ENV_PREFIXES = ("DS_", "TORCH_", "CUDA_", "HF_", "TRANSFORMERS_", "LD_")
+# ... except those that change nothing another node needs: CUDA_DEVICE_ORDER only renumbers the GPUs, which matters
+# only where the script also picks GPUs by number (CUDA_VISIBLE_DEVICES, the launcher's --include / --exclude)
+MULTINODE_ENV_ORDER_ONLY = ("CUDA_DEVICE_ORDER",)
+PICKS_GPUS = ("CUDA_VISIBLE_DEVICES", "--include", "--exclude", "-i", "-e")
+# the Hub cache location: moot where the launch gives the script its own --cache_dir (the HF scripts' model_args)
+MULTINODE_CACHE_VARS = ("HF_HOME", "TRANSFORMERS_CACHE", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE")

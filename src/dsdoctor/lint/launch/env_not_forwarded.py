@@ -13,7 +13,9 @@ from ..target import Target
 from .shell import parse
 
 
-def _needs(name: str) -> bool:
+def _needs(name: str, picks_gpus: bool, own_cache: bool) -> bool:
+    if name in K.MULTINODE_ENV_ORDER_ONLY and not picks_gpus or name in K.MULTINODE_CACHE_VARS and own_cache:
+        return False
     return name in K.MULTINODE_ENV_VARS or name.startswith(K.MULTINODE_ENV_PREFIXES)
 
 
@@ -31,8 +33,10 @@ def check(t: Target) -> Iterator[Hit]:
             continue
         wanted: Dict[str, int] = dict(script.exports)
         wanted.update({k: cmd.start for k in cmd.env})
+        picks = any(k in wanted for k in K.PICKS_GPUS) or cmd.opt(*(f for f in K.PICKS_GPUS if f[0] == "-")) is not None
+        own_cache = any(a == "--cache_dir" or a.startswith("--cache_dir=") for a in cmd.argv)
         for name, pos in sorted(wanted.items(), key=lambda kv: kv[1]):
-            if not _needs(name) or name.startswith(prefixes) or name in t.usage.env_file_vars:
+            if not _needs(name, picks, own_cache) or name.startswith(prefixes) or name in t.usage.env_file_vars:
                 continue
             value = cmd.env.get(name, script.values.get(name, "..."))
             yield RULE.hit(t, pos, f"{name} is set here but a multi-node deepspeed launch forwards only "
@@ -55,6 +59,12 @@ RULE = Rule(
         fix="Write the variable to .deepspeed_env (in the working directory or ~).",
         section="Launch"),
     check=check,
-    valid=(Example("export NCCL_DEBUG=INFO\ndeepspeed --hostfile hosts train.py\n", (("multinode", True),)),),
-    invalid=(Example("export DS_SKIP_CUDA_CHECK=1\ndeepspeed --hostfile hosts train.py\n", (("multinode", True),)),),
+    valid=(Example("export NCCL_DEBUG=INFO\ndeepspeed --hostfile hosts train.py\n", (("multinode", True),)),
+           Example("export CUDA_DEVICE_ORDER=PCI_BUS_ID\nexport HF_HOME=/data/hf\n"
+                   "deepspeed --hostfile hosts train.py --cache_dir /data/models\n", (("multinode", True),),
+                   note="the GPU order matters only where GPUs are picked by number; the script's --cache_dir "
+                   "replaces the Hub cache")),
+    invalid=(Example("export DS_SKIP_CUDA_CHECK=1\ndeepspeed --hostfile hosts train.py\n", (("multinode", True),)),
+             Example("export CUDA_DEVICE_ORDER=PCI_BUS_ID\nexport CUDA_VISIBLE_DEVICES=0,1\n"
+                     "deepspeed --hostfile hosts train.py\n", (("multinode", True),))),
 )
