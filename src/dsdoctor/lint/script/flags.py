@@ -91,6 +91,41 @@ def options_namespace(value: Any) -> bool:
     return isinstance(value, cst.Name) and bool(_NAMESPACE.match(value.value) or _SECTIONED.match(value.value))
 
 
+def config_mirrors(module: Any) -> Dict[str, str]:
+    """The model-config attributes the module sets from an option, ``self.config.x = model_args.x`` (LLaVA-style
+    code stores its options in the config it saves): attribute -> option."""
+    out: Dict[str, str] = {}
+
+    class Visit(cst.CSTVisitor):
+        def visit_Assign(self, node: Any) -> None:
+            target, value = node.targets[0].target, node.value
+            if len(node.targets) == 1 and isinstance(target, cst.Attribute) and _is_config(target.value) and \
+                    isinstance(value, cst.Attribute) and options_namespace(value.value):
+                out[target.attr.value] = value.attr.value
+
+    walk(module, Visit())
+    return out
+
+
+def _is_config(value: Any) -> bool:
+    """``config``, ``self.config``, ``model.config``."""
+    return (isinstance(value, cst.Name) and value.value == "config") or \
+        (isinstance(value, cst.Attribute) and value.attr.value == "config")
+
+
+def _mirrored(test: Any, mirrors: Dict[str, str]) -> List[Set[str]]:
+    """``getattr(config, "x", False)`` / ``self.config.x`` where the module sets ``config.x`` from ``--x``
+    (:func:`config_mirrors`): the test reads that option."""
+    attr = None
+    if isinstance(test, cst.Call) and dotted(test.func) == "getattr" and len(test.args) == 3 and \
+            _is_config(test.args[0].value) and isinstance(test.args[1].value, cst.SimpleString) and \
+            isinstance(test.args[2].value, cst.Name) and test.args[2].value.value in ("False", "None"):
+        attr = test.args[1].value.evaluated_value
+    elif isinstance(test, cst.Attribute) and _is_config(test.value):
+        attr = test.attr.value
+    return [{mirrors[attr]}] if isinstance(attr, str) and attr in mirrors else []
+
+
 def _is_not_none(test: Any) -> bool:
     """``name is not None``."""
     return isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and len(test.comparisons) == 1 \
@@ -202,6 +237,7 @@ def option_gates(src: Any) -> "Gates":
     it (``load(..., qlora=args.qlora)``)."""
     out: Gates = []
     params = param_options(src.module, _flags)
+    mirrors = config_mirrors(src.module)
     methods = own_methods(src.module)
     stack: List[Any] = []
     owns: List["Own"] = [None]  # per function: the options dataclass whose method it is (or is nested in)
@@ -254,7 +290,7 @@ def option_gates(src: Any) -> "Gates":
                            for flags in _value_flags(node.value, here(), owns[-1]))
 
         def visit_If(self, node: Any) -> None:
-            alts = _alts(node.test, here(), owns[-1])
+            alts = _alts(node.test, here(), owns[-1]) or _mirrored(node.test, mirrors)
             ifs.append((node, alts))
             if not alts and stack and isinstance(node.test, cst.Name):
                 alts = [f for f in [params.get((id(stack[-1]), node.test.value), set())] if f]
