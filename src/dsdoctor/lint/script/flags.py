@@ -27,6 +27,7 @@ fields that default to False / None (one defaulting to True or a value is on wit
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -36,7 +37,7 @@ from ...knowledge import trl as TRL
 from ..entry_options import EVERY
 from ..entry_options import given as given_values
 from .dataflow import dotted
-from .flags_sources import Own, in_orelse, is_none, own_field, own_methods, param_options, set_in_gate
+from .flags_sources import Own, in_orelse, is_none, own_field, own_methods, param_option_names, param_options, set_in_gate
 from .walk import walk
 
 # rules whose finding points at the value that causes the problem (a load argument, a quantization, a call), so
@@ -75,9 +76,21 @@ def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None, own: "Own" 
     if isinstance(test, cst.Comparison):
         values = _literals(test)
         test = test.left
+        held = _HELD.get() or {}
+        if values and isinstance(test, cst.Name) and test.value in held:  # ``bits == 8``, bits=args.bits
+            return [{held[test.value] + "=" + "|".join(values)}]
     if isinstance(test, cst.Attribute) and (options_namespace(test.value) or own_field(test, own)):
         return [{test.attr.value + ("=" + "|".join(values) if values else "")}]
     return []
+
+
+# in :func:`option_gates`, the parameters of the function visited that hold an option's value
+# (:func:`.flags_sources.param_option_names`): parameter -> option
+_HELD: ContextVar[Optional[Dict[str, str]]] = ContextVar("held", default=None)
+
+
+def _option_name(value: Any) -> Optional[str]:
+    return value.attr.value if isinstance(value, cst.Attribute) and options_namespace(value.value) else None
 
 
 def options_namespace(value: Any) -> bool:
@@ -177,8 +190,8 @@ def is_open(flag: str, passed: Set[str], defaults: Optional[Dict[str, str]] = No
             return given_values(passed, name) != {lit}
         return (defaults or {}).get(name) != lit
     name, eq, allowed = flag.partition("=")
-    if name not in passed:
-        return False
+    if name not in passed:  # left out: the option's declared default (``bits: int = 8`` turns ``bits == 8`` on)
+        return bool(eq) and (defaults or {}).get(name) in allowed.split("|")
     given = given_values(passed, name)
     return not eq or not given or bool(given & set(allowed.split("|")))
 
@@ -237,7 +250,9 @@ def option_gates(src: Any) -> "Gates":
     it (``load(..., qlora=args.qlora)``)."""
     out: Gates = []
     params = param_options(src.module, _flags)
+    held = param_option_names(src.module, _option_name)
     mirrors = config_mirrors(src.module)
+    tokens: List[Any] = []
     methods = own_methods(src.module)
     stack: List[Any] = []
     owns: List["Own"] = [None]  # per function: the options dataclass whose method it is (or is nested in)
@@ -255,10 +270,12 @@ def option_gates(src: Any) -> "Gates":
         def visit_FunctionDef(self, node: Any) -> None:
             owns.append(methods.get(id(node), owns[-1]))
             stack.append(node)
+            tokens.append(_HELD.set(held.get(id(stack[0]), {})))
 
         def leave_FunctionDef(self, node: Any) -> None:
             stack.pop()
             owns.pop()
+            _HELD.reset(tokens.pop())
 
         def visit_Assign(self, node: Any) -> None:
             target = node.targets[0].target if len(node.targets) == 1 else None
@@ -329,13 +346,15 @@ def _arg_alts(node: Any, optional: Dict[str, Set[str]], aliases: Dict[str, List[
               own: "Own" = None) -> List[Set[str]]:
     """The options a keyword argument is set only with (:func:`_value_flags`), or, for a load argument harmful only
     when true (``_ON_WHEN_TRUE``), the option it is given straight from (``load_in_8bit=args.q8``, or a name
-    assigned from one)."""
+    assigned from one, or one set in an option's ``if`` and off in its ``else``)."""
     if node.keyword is None:
         return []
     alts = _value_flags(node.value, optional, own)
     if not alts and node.keyword.value in _ON_WHEN_TRUE:
         alts = _alts(node.value, None, own) if isinstance(node.value, cst.Attribute) else \
             aliases.get(node.value.value, []) if isinstance(node.value, cst.Name) else []
+        if not alts and isinstance(node.value, cst.Name) and node.value.value in optional:
+            alts = [set(optional[node.value.value])]  # ``load_in_8bit = args.bits == 8`` in the option's if, else False
     return alts
 
 

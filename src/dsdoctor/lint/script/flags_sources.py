@@ -70,7 +70,9 @@ def _off_default(value: Any) -> bool:
 
 
 def is_none(value: Any) -> bool:
-    return isinstance(value, cst.Name) and value.value == "None"
+    """None, or False: the value a name holds in the ``else`` of an option's ``if`` (``load_in_8bit = False``),
+    off for a truth test and for a load argument harmful only when true."""
+    return isinstance(value, cst.Name) and value.value in ("None", "False")
 
 
 def _within(node: Any, outer: Any, src: Any) -> bool:
@@ -85,8 +87,8 @@ def in_orelse(node: Any, src: Any, ifs: List[Tuple[Any, List[Set[str]]]]) -> boo
 
 
 def set_in_gate(name: str, node: Any, src: Any, ifs: List[Tuple[Any, List[Set[str]]]]) -> Set[str]:
-    """The options of an ``if`` whose body sets ``name`` to a value and whose ``else`` sets it to None
-    (``if args.qlora: bnb = BitsAndBytesConfig(...)`` / ``else: bnb = None``): the name is None unless one is
+    """The options of an ``if`` whose body sets ``name`` to a value and whose ``else`` sets it to None or False
+    (``if args.qlora: bnb = BitsAndBytesConfig(...)`` / ``else: bnb = None``): the name is off unless one is
     passed. One option test (a single alternative) only."""
     if not ifs or is_none(node.value):
         return set()
@@ -139,4 +141,55 @@ def param_options(module: Any, flags_of: Callable[[Any], Set[str]]) -> Dict[Tupl
         default = param.default if param is not None else None
         if (fn, name) not in other and isinstance(default, cst.Name) and default.value in ("False", "None"):
             out[(id(defs[fn]), name)] = flags
+    return out
+
+
+def param_option_names(module: Any, is_option: Callable[[Any], Optional[str]]) -> Dict[int, Dict[str, str]]:
+    """id of a top-level function -> {parameter: option} where every call of the (uniquely defined) function in
+    the module passes that parameter, each from the option (``bits=model_args.bits``; ``is_option`` names it) or
+    from a parameter of the calling function that is itself such a one (``get_model(bits=bits)`` inside
+    ``load(bits=args.bits)``): the parameter holds the option's value, and ``bits == 8`` reads ``--bits 8``."""
+    defs: Dict[str, Any] = {}
+    twice: Set[str] = set()
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef):
+            twice.update({stmt.name.value} & set(defs))
+            defs.setdefault(stmt.name.value, stmt)
+    calls: List[Tuple[str, Any, Any]] = []  # (function called, the call, the function making it)
+    stack: List[Any] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: Any) -> None:
+            stack.append(node)
+
+        def leave_FunctionDef(self, node: Any) -> None:
+            stack.pop()
+
+        def visit_Call(self, node: Any) -> None:
+            fn = node.func.value if isinstance(node.func, cst.Name) else None
+            if fn in defs and fn not in twice:
+                calls.append((fn, node, stack[0] if stack else None))
+
+    walk(module, Calls())
+    out: Dict[int, Dict[str, str]] = {}
+    for _ in range(3):  # a chain of up to three calls
+        got: Dict[Tuple[str, str], Set[Optional[str]]] = {}
+        for fn, call, caller in calls:
+            names = [p.name.value for p in defs[fn].params.params]
+            given: Dict[str, Any] = {}
+            for i, a in enumerate(call.args):
+                if a.star:
+                    given = {}
+                    break
+                name = a.keyword.value if a.keyword is not None else (names[i] if i < len(names) else None)
+                if name is not None:
+                    given[name] = a.value
+            for name in names:
+                v = given.get(name)
+                via = out.get(id(caller), {}).get(v.value) if isinstance(v, cst.Name) and caller is not None else None
+                got.setdefault((fn, name), set()).add(via or (is_option(v) if v is not None else None))
+        out = {}
+        for (fn, name), opts in got.items():
+            if len(opts) == 1 and None not in opts:
+                out.setdefault(id(defs[fn]), {})[name] = next(iter(o for o in opts if o))
     return out

@@ -1,0 +1,3 @@
+#!/bin/bash
+deepspeed train.py --deepspeed configs/zero3.json --output_dir out --kbits 16
+deepspeed eight.py
