@@ -228,3 +228,20 @@ def test_unpinned_line_is_no_pin() -> None:
     assert one["deepspeed"].version == "0.12.2" and [p.where for p in one["deepspeed"].pins] == ["pyproject.toml:13"]
     alone = resolve([Pin("deepspeed", "", "requirements.txt", 7)])["deepspeed"]
     assert alone.why == "not pinned" and alone.version is None
+
+
+def test_requirements_bare_vcs_url(tmp_path: Path) -> None:
+    """A bare VCS line (pip's form without a name) installs the package its #egg= names, else the repository's
+    name, from that URL: no release is assumed; another repository's name pins nothing."""
+    from dsdoctor.lint.pin_files import requirements
+
+    req = tmp_path / "requirements.txt"
+    req.write_text("git+https://github.com/someone/transformers.git@left_padding\n"
+                   "git+https://example.org/fork/peft-fork.git#egg=peft\n"
+                   "git+https://github.com/someone/unrelated.git\n"
+                   "deepspeed==0.14.0\n")
+    got = [(p.package, p.spec, p.line) for p in requirements(str(req), "requirements.txt")]
+    assert got == [("transformers", "@ git+https://github.com/someone/transformers.git@left_padding", 1),
+                   ("peft", "@ git+https://example.org/fork/peft-fork.git#egg=peft", 2),
+                   ("deepspeed", "==0.14.0", 4)]
+    assert resolve([Pin(*p[:2], "requirements.txt", p[2]) for p in got])["transformers"].version is None

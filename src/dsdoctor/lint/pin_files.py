@@ -56,12 +56,23 @@ def requirement(text: str, path: str, line: int) -> Optional[Pin]:
     try:
         req = Requirement(text.strip())
     except InvalidRequirement:
-        return None
+        return _vcs(text.strip(), path, line)
     name = _name(req.name)
     if name is None:
         return None
     spec = f"@ {req.url}" if req.url else str(req.specifier)
     return Pin(name, spec, path, line)
+
+
+_VCS = re.compile(r"^(?:git|hg|svn|bzr)\+\S+?/([\w.-]+?)(?:\.git)?(?:@[^\s#]+)?(?:#egg=([\w.-]+))?$")
+
+
+def _vcs(text: str, path: str, line: int) -> Optional[Pin]:
+    """A bare VCS URL line (``git+https://github.com/someone/transformers.git@branch``, pip's form without a name):
+    the package its ``#egg=`` names, else the repository's name; installed from that URL."""
+    m = _VCS.match(text)
+    name = _name(m.group(2) or m.group(1)) if m else None
+    return Pin(name, f"@ {text}", path, line) if name else None
 
 
 # ---------------------------------------------------------------------------------------------------
