@@ -1,8 +1,7 @@
 # dsdoctor-case: target=transformers==4.46.3 zero3=script
-# expect: removed-transformers-deepspeed-import@13 error
-# expect: ds-skip-cuda-check-ineffective@15 warning
-# expect: model-moved-before-initialize@26 warning
-# expect: zero3-unsafe-save@30 error
+# expect: removed-transformers-deepspeed-import@12 error
+# expect: ds-skip-cuda-check-ineffective@14 warning
+# expect: zero3-unsafe-save@29 error
 """A raw DeepSpeed training loop in the style of DeepSpeed-Chat's step-1 script (older imports)."""
 import argparse
 import os
@@ -23,7 +22,7 @@ def main():
     ds_config = {"train_batch_size": 8, "zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}}
     dschf = HfDeepSpeedConfig(ds_config)  # kept: zero.Init runs for the load below
     model = AutoModelForCausalLM.from_pretrained(args.model_name_or_path)
-    model.cuda()
+    model.cuda()  # built under zero.Init: only the (empty) partitions move, no finding
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
     engine, optimizer, _, _ = deepspeed.initialize(model=model, optimizer=optimizer, config=ds_config)
     engine.train()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Set
+from typing import Any, Iterator, List, Set
 
 from ... import names as N
 from ...model import Fix, Severity
@@ -40,6 +40,16 @@ def _is_cast(call: Any) -> bool:
     return False
 
 
+def _built_partitioned(before: List[Any]) -> bool:
+    """Was the model the move ends on loaded after the run registered its ZeRO-3 config (``TrainingArguments``
+    with the config, a kept ``HfDeepSpeedConfig``)? Then ``from_pretrained`` built it under ``zero.Init``: each
+    rank holds only its partition, and the move carries no full copy."""
+    load = next((j for j in range(len(before) - 1, -1, -1) if before[j].kind == "load"), None)
+    # ``from_pretrained(...).cuda()``: the move's event comes first (the outer call), its load right after it
+    end = len(before) - 1 if load is None else load
+    return any(x.kind in ("register", "hfds") and not x.dead for x in before[:end])
+
+
 def check(t: Target) -> Iterator[Hit]:
     c = zero3_candidate(t)
     if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
@@ -56,7 +66,7 @@ def check(t: Target) -> Iterator[Hit]:
                 continue
             later = next((x for x in stream[i + 1:] if x.kind in ("initialize", "trainer")
                           or x.name.endswith(".prepare")), None)
-            if later is None:
+            if later is None or _built_partitioned(stream[:i + 1]):
                 continue
             seen.add(id(e.call))
             edit = None
@@ -89,7 +99,11 @@ RULE = Rule(
     valid=(Example('import deepspeed\nmodel = AutoModelForCausalLM.from_pretrained("m")\n'
                    'engine, *_ = deepspeed.initialize(model=model, config="ds.json")\n', (("zero3", True),)),
            Example('import deepspeed\nmodel = AutoModelForCausalLM.from_pretrained("m").half()\n'
-                   'engine, *_ = deepspeed.initialize(model=model, config="ds.json")\n', (("zero3", True),))),
+                   'engine, *_ = deepspeed.initialize(model=model, config="ds.json")\n', (("zero3", True),)),
+           Example('args = TrainingArguments(output_dir="out", deepspeed="ds.json")\n'
+                   'model = AutoModelForCausalLM.from_pretrained("m").cuda()\nTrainer(model=model, args=args).train()\n',
+                   (("zero3", True),), note="loaded after TrainingArguments registered ZeRO-3: zero.Init built it "
+                   "partitioned, the move carries only the partitions")),
     invalid=(Example('import deepspeed\nmodel = AutoModelForCausalLM.from_pretrained("m")\nmodel.cuda()\n'
                      'engine, *_ = deepspeed.initialize(model=model, config="ds.json")\n', (("zero3", True),)),),
 )
