@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Set, Tuple
 
 from ...knowledge import transformers as TF
 from ...model import Evidence, Fix, Severity
@@ -92,9 +92,10 @@ def make_target(path: str, usage: Usage) -> Target:
         from .local import script_zero3
 
         script = analyse(src.module)
+        main_dead = os.path.normpath(path) in usage.imported and os.path.normpath(path) not in usage.entries
         if usage.imported.get(os.path.normpath(path)) is not None:
-            _not_taken(script, usage.imported[os.path.normpath(path)] or set())
-        if os.path.normpath(path) in usage.imported and os.path.normpath(path) not in usage.entries:
+            _not_taken(script, usage.imported[os.path.normpath(path)] or set(), src.module if main_dead else None)
+        if main_dead:
             _main_block_dead(script)  # imported by a ZeRO-3 launch, started by none: its __main__ block never runs
         values = Values(script)
         if os.path.normpath(path) not in usage.imported:  # only its own launches run it: their option values
@@ -117,10 +118,12 @@ def make_target(path: str, usage: Usage) -> Target:
     return t
 
 
-def _not_taken(script: "Script", taken: Set[str]) -> None:
+def _not_taken(script: "Script", taken: Set[str], main: Any = None) -> None:
     """In a module a ZeRO-3 launch imports by name: events in a top-level function the launch does not take (and
-    that nothing else in the file names) never run in that launch (an inference helper beside the one function
-    the training script imports). Methods are kept: they run through objects."""
+    that nothing else in the file names; ``main``: the module, whose ``__main__`` block never runs there, so its
+    uses do not count) never run in that launch (an inference helper beside the one function the training script
+    imports, a conversion its ``__main__`` block calls). Methods are kept: they run through objects."""
+    in_main = _main_names(main) if main is not None else {}
     for e in script.events:
         fn = e.scope
         while fn.parent is not None and fn.parent is not script.module_scope:
@@ -128,8 +131,25 @@ def _not_taken(script: "Script", taken: Set[str]) -> None:
         if fn.parent is None or id(fn.node) in script.methods:
             continue
         name = getattr(getattr(fn.node, "name", None), "value", None)
-        if name and name not in taken and script.name_count.get(name, 0) <= 1:
+        if name and name not in taken and script.name_count.get(name, 0) - in_main.get(name, 0) <= 1:
             e.dead = True
+
+
+def _main_names(module: Any) -> Dict[str, int]:
+    """The names used in the module's ``if __name__ == "__main__":`` blocks, with their counts."""
+    import libcst as cst
+
+    out: Dict[str, int] = {}
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, node: Any) -> None:
+            out[node.value] = out.get(node.value, 0) + 1
+
+    for st in module.body:
+        if isinstance(st, cst.If) and isinstance(st.test, cst.Comparison) and isinstance(st.test.left, cst.Name) \
+                and st.test.left.value == "__name__":
+            st.body.visit(Names())
+    return out
 
 
 def _main_block_dead(script: "Script") -> None:
