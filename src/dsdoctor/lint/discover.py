@@ -75,6 +75,7 @@ class Found:
     imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)  # modules of ZeRO-3 launches -> names used
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # file -> options its ZeRO-3 launches pass
     launch_flags: Dict[str, Set[str]] = field(default_factory=dict)  # file -> options any launch reaching it passes
+    zero_init_off: Set[str] = field(default_factory=set)  # files every ZeRO-3 launch runs with zero3_init_flag false
     zero3_defaults: Dict[str, Dict[str, str]] = field(default_factory=dict)  # file -> their code's option defaults
     no_deepspeed: Dict[str, str] = field(default_factory=dict)  # file -> why: its project never names DeepSpeed
     named_only: Dict[str, List[Tuple[int, int, str]]] = field(default_factory=dict)  # "named"/"unused", why

@@ -244,6 +244,7 @@ def _model(root: str, found: "Found") -> None:
     found.own_setup.update(own_setup([r for r in every if r.entry in entries.graph], started, entries, kinds))
     if started:
         found.launches.update(_contexts(started, entries, found.imported, found.zero3_flags, found.lower_stages))
+        found.zero_init_off.update(_zero_init_off(started, entries))
     for r in recipes:  # a ZeRO-3 launch of a script outside the directories linted (``deepspeed ../train.py``)
         if r.stage == 3 and r.entry is not None and r.entry not in entries.graph and r.entry.endswith(".py"):
             found.launches.setdefault(os.path.normpath(r.entry), (True, f"{r.stage_source}, the launch of {r.entry}"))
@@ -309,6 +310,16 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
             if f in seen and all(s in (0, 1, 2) for s, _ in seen[f]):
                 stages[f] = seen[f][0]
     return out
+
+
+def _zero_init_off(recipes: List[Recipe], entries: _Entries) -> Set[str]:
+    """The files that every ZeRO-3 launch reaching them runs with accelerate's zero3_init_flag false."""
+    on: Set[str] = set()
+    off: Set[str] = set()
+    for r in recipes:
+        if r.stage == 3 and r.entry is not None:
+            (off if r.zero_init is False else on).update(entries.reached(r.entry))
+    return off - on
 
 
 def _passes(flags: Dict[str, Set[str]], every: Dict[str, Set[str]], f: str, passed: Set[str]) -> None:

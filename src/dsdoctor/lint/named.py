@@ -74,6 +74,8 @@ def _take(root: str, files: List[str], found: "Found", tests: bool) -> None:
         launch = model.launches.get(k)
         if k in model.launch_flags:
             found.launch_flags[f] = set(model.launch_flags[k])
+        if k in model.zero_init_off:
+            found.zero_init_off.add(f)
         if launch is not None and launch[0] is True:
             found.launches[f] = launch
             found.zero3_flags[f] = set(model.zero3_flags.get(k, set()))

@@ -33,6 +33,9 @@ class Recipe:
     missing: List[str] = field(default_factory=list)
     missing_options: Dict[str, str] = field(default_factory=dict)  # a missing path -> the entry's option naming it
     save16: Optional[bool] = None  # ``accelerate launch --zero3_save_16bit_model true|false`` (fills an "auto")
+    # accelerate's zero3_init_flag (its YAML, or --zero3_init_flag): False where the launch turns zero.Init off, so
+    # a model from_pretrained builds is whole until accelerator.prepare partitions it
+    zero_init: Optional[bool] = None
     # config -> {key path: "script:line"}: keys the entry script sets in code in the config it loads (code_filled.py)
     filled: Dict[str, Dict[str, str]] = field(default_factory=dict)
     # config -> the entry script's option that names it (``deepspeed_config``; "" for a path the entry formats):

@@ -27,6 +27,7 @@ _YAML_PLUGIN = re.compile(r"^[ \t]*hf_ds_config[ \t]*:[ \t]*['\"]?([^'\"\s#]+\.h
 # (also the JSON form accelerate reads: ``"zero_stage": 3``)
 _YAML_ACC_CFG = re.compile(r"^\s*\"?deepspeed_config_file\"?\s*:\s*['\"]?([^'\"\s#,]+)", re.M)
 _YAML_STAGE = re.compile(r"^\s*\"?zero_stage\"?\s*:\s*['\"]?(\d)", re.M)
+_YAML_ZERO_INIT = re.compile(r"^\s*\"?zero3_init_flag\"?\s*:\s*['\"]?(true|false)\b", re.M | re.I)
 _YAML_KEY = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^#\n]*)", re.M)  # a top-level key and its inline value
 _YAML_OFF = ("", "false", "no", "off", "null", "none", "~")  # "": a mapping or list follows: not a flag's value
 
@@ -135,6 +136,9 @@ def accelerate_yaml(r: Recipe, yaml: str, root: str, named: bool = True) -> None
         cfg = resolve(m.group(1), yaml, root)
         if cfg is not None and cfg not in r.configs:
             r.configs.append(cfg)
+    init = _YAML_ZERO_INIT.search(text)
+    if named and init is not None:
+        r.zero_init = init.group(1).lower() == "true"
     st = _YAML_STAGE.search(text)
     stage = (int(st.group(1)) if st is not None else None) if named else accelerate_stage(text)
     if stage is not None and r.stage is None:
@@ -190,6 +194,9 @@ def accelerate_launch(r: Recipe, cmd: "Command", path: str, root: str) -> None:
     save = cmd.opt("--zero3_save_16bit_model", "--zero3-save-16bit-model")
     if save and save[0].lower() in ("true", "false"):  # accelerate's plugin writes it into an "auto" gather flag
         r.save16 = save[0].lower() == "true"
+    init = cmd.opt("--zero3_init_flag", "--zero3-init-flag")
+    if init and init[0].lower() in ("true", "false"):
+        r.zero_init = init[0].lower() == "true"
     stage = cmd.opt("--zero_stage", "--zero-stage")
     if stage and stage[0].isdigit():
         r.stage, r.stage_source = int(stage[0]), f"--zero_stage {stage[0]} in {r.where}"

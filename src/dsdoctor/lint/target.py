@@ -79,6 +79,7 @@ class Usage:
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # script -> options its ZeRO-3 launches pass
     # script -> options any launch of the project reaching it passes, DeepSpeed or not, whatever the stage
     launch_flags: Dict[str, Set[str]] = field(default_factory=dict)
+    zero_init_off: Set[str] = field(default_factory=set)  # scripts every ZeRO-3 launch runs with zero3_init_flag false
     # script -> the option defaults the code its ZeRO-3 launches run declares (lint/defaults.py)
     zero3_defaults: Dict[str, Dict[str, str]] = field(default_factory=dict)
     # script -> the options of each launch of stage 3 or unknown that starts it (lint/entry_options.py)

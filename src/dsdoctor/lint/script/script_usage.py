@@ -43,6 +43,7 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
             base.imported = dict(found.imported)
             base.zero3_flags = dict(found.zero3_flags)
             base.launch_flags = dict(found.launch_flags)
+            base.zero_init_off = set(found.zero_init_off)
             base.zero3_defaults = dict(found.zero3_defaults)
             base.no_deepspeed = dict(found.no_deepspeed)
             base.named_only = dict(found.named_only)

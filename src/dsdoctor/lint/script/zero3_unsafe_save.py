@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any, Dict, Iterator, Optional, Set, Tuple
 
 from ... import names as N
@@ -78,6 +79,26 @@ def _trainer_save_param(c: Ctx, scope: Any, sd: Any) -> bool:
     return any(p.name.value == "state_dict" for p in (*params.params, *params.kwonly_params))
 
 
+_TAKERS = ("prepare", "initialize", "prepare_model", "init_inference")
+
+
+def _whole(t: Target, c: Ctx, model: Any) -> bool:
+    """A model the launches build with zero.Init off (accelerate's zero3_init_flag false) and that nothing in the
+    file hands to DeepSpeed (``accelerator.prepare``, ``deepspeed.initialize``, a Trainer): from_pretrained built
+    it whole, and its save writes whole weights."""
+    import libcst as cst
+
+    if os.path.normpath(t.path) not in t.usage.zero_init_off or not isinstance(model, cst.Name):
+        return False
+    assert c.script is not None
+    for node, name in c.script.calls_with:
+        last = name.split(".")[-1]
+        if last in _TAKERS or last.endswith("Trainer"):
+            if any(isinstance(a.value, cst.Name) and a.value.value == model.value for a in node.args):
+                return False
+    return True
+
+
 def check(t: Target) -> Iterator[Hit]:
     c = zero3_candidate(t)
     if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
@@ -112,6 +133,8 @@ def check(t: Target) -> Iterator[Hit]:
                 what = f"{dotted(call.func)}(state_dict=model.state_dict())"
                 ev = (where(c, raw, "the ungathered state_dict() comes from here"),)
             elif call.func.attr.value == "save_pretrained" and _is_model(call.func.value, models):
+                if _whole(t, c, call.func.value):
+                    continue
                 what = f"{dotted(call.func.value) or 'model'}.save_pretrained()"
             else:
                 continue
