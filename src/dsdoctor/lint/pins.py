@@ -111,6 +111,8 @@ class Pinned:
             return "no release read is allowed: nothing judged for it"
         older = " (and older ones)" if got[0] not in _releases(self.package) else ""
         known = [v for v in got if v in _releases(self.package)]
+        if not known:  # conflicting exact pins of releases dsdoctor's knowledge did not read (two environments)
+            return f"judged for each release it names: {', '.join(got)} (none of them a release read)"
         return (f"judged for every release it allows: {known[0]}-{known[-1]}{older} "
                 f"({len(known)} release{'s' if len(known) > 1 else ''} read)")
 
