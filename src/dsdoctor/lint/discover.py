@@ -39,6 +39,11 @@ _PY_CFG = re.compile(r"""\b(?:deepspeed|config|config_params|deepspeed_config|hf
 # a Python config (mmcv / mmengine style) that turns DeepSpeed off: the config path beside it is never loaded
 _PY_DS_OFF = re.compile(r"^deepspeed\s*=\s*False\s*(?:#.*)?$", re.M)
 _PY_DS_ASSIGN = re.compile(r"^[ \t]*(?:self\.)?deepspeed\s*(?:=(?!=)|:[^\n=]*=)", re.M)
+# a framework's engine choice in code (FlagAI's ``Trainer(env_type="bmtrain", deepspeed_config=...)``, Lightning's
+# ``strategy="fsdp"``): a config named beside it is read only by the DeepSpeed engine
+_PY_ENGINE = re.compile(r"\b(?:env_type|train_engine|engine|strategy)\s*=\s*['\"]([\w+-]{2,40})['\"]")
+_OTHER_ENGINES = frozenset({"bmtrain", "pytorch", "pytorchddp", "torch_ddp", "ddp", "fsdp", "megatron", "colossalai",
+                            "horovod", "xla"})
 _PY_PEFT = re.compile(r"^[ \t]*(?:from|import)[ \t]+peft\b", re.M)
 # a method call (``trainer.save_model(``), not its definition nor a project's own function of that name
 _PY_SAVE = re.compile(r"\.(save_16bit_model|save_model|save_pretrained)\s*\(")
@@ -335,8 +340,12 @@ def launch_world(path: str, cmd: "object") -> Tuple[Optional[int], str, Optional
     return ws, src, multinode, hostfile
 
 
-def off_note(path: str, line: int) -> str:
-    """Why a config a Python config names next to ``deepspeed = False`` (at ``path:line``) is not loaded."""
+def off_note(path: str, line: int, text: str = "") -> str:
+    """Why a config a Python config names next to ``deepspeed = False`` (at ``path:line``), or beside an engine
+    choice that is not DeepSpeed (:func:`deepspeed_off`), is not loaded."""
+    m = _PY_ENGINE.search(text) if text else None
+    if m is not None and text.count("\n", 0, m.start()) + 1 == line:
+        return f"{path}:{line} names it beside `{m.group(0)}`, another engine than DeepSpeed"
     return f"{path}:{line} names it beside `deepspeed = False`"
 
 
@@ -345,6 +354,9 @@ def deepspeed_off(text: str) -> int:
     too where the file assigns ``deepspeed`` anywhere else (a flag a script may turn on)."""
     m = _PY_DS_OFF.search(text)
     if m is None or len(_PY_DS_ASSIGN.findall(text)) > 1:
+        engines = list(_PY_ENGINE.finditer(text))
+        if engines and all(e.group(1).lower() in _OTHER_ENGINES for e in engines):
+            return text.count("\n", 0, engines[0].start()) + 1  # every engine choice in the file is another's
         return 0
     return text.count("\n", 0, m.start()) + 1
 
@@ -384,7 +396,7 @@ def _python(path: str, found: Found) -> None:
             continue  # `config="configs/bert.json"`: a model's config, not DeepSpeed's
         found.kinds.setdefault(cfg, "ds_config")
         if off:
-            found.not_loaded.setdefault(cfg, off_note(path, off))
+            found.not_loaded.setdefault(cfg, off_note(path, off, text))
             continue
         found.code_named.add(cfg)
         found.loaded_by.setdefault(cfg, "trainer" if trainer or trainer_field(m.group(0), text) else "deepspeed")

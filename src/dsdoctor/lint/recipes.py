@@ -333,7 +333,7 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
                     r.flag_loaded_by = "trainer"
         off = deepspeed_off(text)
         if off and r.configs:  # a Python config turning DeepSpeed off: the config path it names is not loaded
-            r.off = off_note(path, off)
+            r.off = off_note(path, off, text)
             return [r]
         r.names_config = bool(r.configs)
         settle_stage(r)

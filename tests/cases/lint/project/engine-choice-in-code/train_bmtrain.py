@@ -1,0 +1,6 @@
+from transformers import AutoModelForCausalLM
+
+from engine import Trainer
+
+model = AutoModelForCausalLM.from_pretrained("gpt2", device_map="auto")  # BMTrain: no ZeRO-3 here
+Trainer(env_type="bmtrain", deepspeed_config="configs/zero3.json").train(model)
