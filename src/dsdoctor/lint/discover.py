@@ -11,6 +11,7 @@ from typing import Dict, List, Optional, Set, Tuple
 from ..knowledge import deepspeed as K
 from ..knowledge import transformers as TF
 from ..launcherfiles import hostfile_problems
+from .code_off import deepspeed_off, off_note
 from .gitignore import Ignored
 from .launch.shell import DS_CONFIG_FLAGS, cli_with_config
 from .launch.shell import parse as parse_shell
@@ -37,13 +38,6 @@ _PY_INIT = re.compile(r"deepspeed\.initialize\s*\(((?:[^()]|\([^()]*\))*)\)", re
 _DS_KEYS = re.compile(r'"(?:zero_optimization|train_batch_size|train_micro_batch_size_per_gpu|gradient_accumulation_steps)"')
 _PY_CFG = re.compile(r"""\b(?:deepspeed|config|config_params|deepspeed_config|hf_ds_config)\s*=\s*["']([^"']+\.h?json)["']""")
 # a Python config (mmcv / mmengine style) that turns DeepSpeed off: the config path beside it is never loaded
-_PY_DS_OFF = re.compile(r"^deepspeed\s*=\s*False\s*(?:#.*)?$", re.M)
-_PY_DS_ASSIGN = re.compile(r"^[ \t]*(?:self\.)?deepspeed\s*(?:=(?!=)|:[^\n=]*=)", re.M)
-# a framework's engine choice in code (FlagAI's ``Trainer(env_type="bmtrain", deepspeed_config=...)``, Lightning's
-# ``strategy="fsdp"``): a config named beside it is read only by the DeepSpeed engine
-_PY_ENGINE = re.compile(r"\b(?:env_type|train_engine|engine|strategy)\s*=\s*['\"]([\w+-]{2,40})['\"]")
-_OTHER_ENGINES = frozenset({"bmtrain", "pytorch", "pytorchddp", "torch_ddp", "ddp", "fsdp", "megatron", "colossalai",
-                            "horovod", "xla"})
 _PY_PEFT = re.compile(r"^[ \t]*(?:from|import)[ \t]+peft\b", re.M)
 # a method call (``trainer.save_model(``), not its definition nor a project's own function of that name
 _PY_SAVE = re.compile(r"\.(save_16bit_model|save_model|save_pretrained)\s*\(")
@@ -338,27 +332,6 @@ def launch_world(path: str, cmd: "object") -> Tuple[Optional[int], str, Optional
         if nproc and nproc[0].isdigit():
             ws, src = int(nproc[0]), "accelerate launch --num_processes"
     return ws, src, multinode, hostfile
-
-
-def off_note(path: str, line: int, text: str = "") -> str:
-    """Why a config a Python config names next to ``deepspeed = False`` (at ``path:line``), or beside an engine
-    choice that is not DeepSpeed (:func:`deepspeed_off`), is not loaded."""
-    m = _PY_ENGINE.search(text) if text else None
-    if m is not None and text.count("\n", 0, m.start()) + 1 == line:
-        return f"{path}:{line} names it beside `{m.group(0)}`, another engine than DeepSpeed"
-    return f"{path}:{line} names it beside `deepspeed = False`"
-
-
-def deepspeed_off(text: str) -> int:
-    """The line of a module-level ``deepspeed = False`` (a Python config that turns DeepSpeed off), else 0; 0
-    too where the file assigns ``deepspeed`` anywhere else (a flag a script may turn on)."""
-    m = _PY_DS_OFF.search(text)
-    if m is None or len(_PY_DS_ASSIGN.findall(text)) > 1:
-        engines = list(_PY_ENGINE.finditer(text))
-        if engines and all(e.group(1).lower() in _OTHER_ENGINES for e in engines):
-            return text.count("\n", 0, engines[0].start()) + 1  # every engine choice in the file is another's
-        return 0
-    return text.count("\n", 0, m.start()) + 1
 
 
 def dummy_fills(text: str) -> Set[str]:

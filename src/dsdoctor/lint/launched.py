@@ -8,9 +8,8 @@ From the recipes (:mod:`.recipes`) and the import graph (:mod:`.reach`) of each 
 - the ZeRO-3 context of each Python file: ZeRO-3 where a ZeRO-3 recipe's entry reaches it; off where the project
   has DeepSpeed recipes that start Python files and none with ZeRO-3 reaches it; never in tests
   (``tests/``, ``test_*.py``, ``conftest.py``) or in files that use FSDP / Megatron-Core and not DeepSpeed.
-  A project without such recipes keeps the project-wide context (a lone training script is still linted),
-  unless nothing in it names DeepSpeed (:mod:`.no_deepspeed`): then its files are off ZeRO-3.
-"""
+  A project without such recipes keeps the project-wide context (a lone training script is still linted), unless
+  nothing in it names DeepSpeed (:mod:`.no_deepspeed`): then its files are off ZeRO-3. Options: :mod:`.launch_reach`."""
 
 from __future__ import annotations
 
@@ -24,7 +23,7 @@ from .closure import Verdicts
 from .config_links import code_links, launch_links
 from .defaults import merge
 from .discover import TEST_DIRS, _read
-from .entry_options import EVERY
+from .launch_reach import every_passes, launch_flags, passes, zero_init_off
 from .no_deepspeed import REASON, uses_deepspeed
 from .plain_classes import plain_classes, unbound_imports
 from .reach import Graph, Memo, _resolve, import_graph, reach
@@ -237,14 +236,14 @@ def _model(root: str, found: "Found") -> None:
             if engine is not None:
                 found.never_zero3[f] = f"it uses {engine}, not DeepSpeed"
     started = [r for r in recipes if r.entry is not None and r.entry in entries.graph]
-    found.launch_flags.update(_launch_flags([r for r in every if r.entry in entries.graph and not is_test(r.file, root)],
+    found.launch_flags.update(launch_flags([r for r in every if r.entry in entries.graph and not is_test(r.file, root)],
                                             entries))
     found.entries.update(r.entry for r in started if r.entry is not None)
     found.plain_classes |= plain_classes(pyfiles, unbound_imports(named))
     found.own_setup.update(own_setup([r for r in every if r.entry in entries.graph], started, entries, kinds))
     if started:
         found.launches.update(_contexts(started, entries, found.imported, found.zero3_flags, found.lower_stages))
-        found.zero_init_off.update(_zero_init_off(started, entries))
+        found.zero_init_off.update(zero_init_off(started, entries))
     for r in recipes:  # a ZeRO-3 launch of a script outside the directories linted (``deepspeed ../train.py``)
         if r.stage == 3 and r.entry is not None and r.entry not in entries.graph and r.entry.endswith(".py"):
             found.launches.setdefault(os.path.normpath(r.entry), (True, f"{r.stage_source}, the launch of {r.entry}"))
@@ -287,7 +286,7 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
                 seen.setdefault(f, []).append((r.stage, f"{r.stage_source}{via}"))
             if r.stage == 3 and (registers or f == r.entry):
                 zero3.setdefault(f, f"{r.stage_source}, the launch of {r.entry}{via}")
-                _passes(flags, every, f, r.flags)
+                passes(flags, every, f, r.flags)
                 if f != r.entry:
                     took = entries.taken(r.entry, f)
                     old = imported.get(f, set())
@@ -298,7 +297,7 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
                 lower.setdefault(f, f"{r.entry}, the ZeRO-3 launch that imports it, never registers DeepSpeed")
             else:
                 lower.setdefault(f, f"ZeRO stage {r.stage} ({r.stage_source}){via}")
-    _every(flags, every)
+    every_passes(flags, every)
     out: Dict[str, Tuple[Optional[bool], str]] = {}
     for f in entries.graph:
         if f in zero3:
@@ -310,39 +309,6 @@ def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Opti
             if f in seen and all(s in (0, 1, 2) for s, _ in seen[f]):
                 stages[f] = seen[f][0]
     return out
-
-
-def _zero_init_off(recipes: List[Recipe], entries: _Entries) -> Set[str]:
-    """The files that every ZeRO-3 launch reaching them runs with accelerate's zero3_init_flag false."""
-    on: Set[str] = set()
-    off: Set[str] = set()
-    for r in recipes:
-        if r.stage == 3 and r.entry is not None:
-            (off if r.zero_init is False else on).update(entries.reached(r.entry))
-    return off - on
-
-
-def _passes(flags: Dict[str, Set[str]], every: Dict[str, Set[str]], f: str, passed: Set[str]) -> None:
-    flags.setdefault(f, set()).update(passed)
-    every[f] = every[f] & passed if f in every else set(passed)
-
-
-def _every(flags: Dict[str, Set[str]], every: Dict[str, Set[str]]) -> None:
-    for f, names in every.items():  # an `else` of `if args.x:` never runs where every launch passes --x (flags.py)
-        flags[f].update(EVERY + x for x in names if "=" not in x)
-
-
-def _launch_flags(recipes: List[Recipe], entries: _Entries) -> Dict[str, Set[str]]:
-    """Per Python file, the options that the launches reaching it pass, DeepSpeed or not and whatever their stage:
-    what gates a problem that needs no ZeRO-3 (lint/script/flags.py)."""
-    flags: Dict[str, Set[str]] = {}
-    every: Dict[str, Set[str]] = {}
-    for r in recipes:
-        assert r.entry is not None
-        for f in entries.reached(r.entry):
-            _passes(flags, every, f, set(r.flags))
-    _every(flags, every)
-    return flags
 
 
 def _unlaunched_accelerate(recipes: List[Recipe], hows: Dict[str, str], found: "Found") -> None:

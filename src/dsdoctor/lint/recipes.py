@@ -34,7 +34,8 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from . import embedded
 from .code_filled import filled_keys
-from .discover import _PY_CFG, _read, deepspeed_off, launch_world, off_note, trainer_field
+from .code_off import deepspeed_off, off_note
+from .discover import _PY_CFG, _read, launch_world, trainer_field
 from .formatted import formatted_configs
 from .joined import joined_config
 from .launch.paths import path_envs

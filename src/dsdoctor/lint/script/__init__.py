@@ -288,7 +288,7 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
 
             flag = note = param_off(t, c.src.module, c.src, line, cache)
         if flag is None and c.script is not None and not c.reached:  # a standalone tool's class
-            from .callers import main_only
+            from .main_only import main_only
 
             flag = note = main_only(t, c.src.module, c.src, line, cache)
         if flag is not None:  # a file named alone keeps a warning (lint/named.py)
