@@ -345,7 +345,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     DISTRIBUTED_LAUNCHER_MISSING: ("DS840", "explain"),
     LAUNCHER_NOT_ON_PATH: ("DS841", "explain"),
     LAUNCH_SCRIPT_CRLF_LINE_ENDINGS: ("DS842", "explain"),
-    LAUNCH_SCRIPT_LINE_CONTINUATION_BROKEN: ("DS843", "explain"),
+    LAUNCH_SCRIPT_LINE_CONTINUATION_BROKEN: ("DS843", "lint"),  # lint/launch/; explain reads its log form
     MASTER_ADDR_UNRESOLVED: ("DS844", "explain"),
     PREPROCESSING_EXCEEDS_DIST_TIMEOUT: ("DS845", "explain"),
     CUDA_DEVICE_NOT_SET_PER_RANK: ("DS846", "explain"),

@@ -17,6 +17,7 @@ from .launch import (
     env_not_forwarded,
     hostfile_invalid,
     launch_config_missing,
+    launch_script_line_continuation_broken,
     launcher_args_conflict,
     omp_threads_oversubscribed,
 )
@@ -50,6 +51,7 @@ LAUNCH_RULES: Tuple[Rule, ...] = (
     deepspeed_export_flag.RULE,
     hostfile_invalid.RULE,
     launch_config_missing.RULE,
+    launch_script_line_continuation_broken.RULE,
     ds_config_given_twice.RULE,
     launcher_args_conflict.RULE,
     omp_threads_oversubscribed.RULE,

@@ -9,7 +9,7 @@ from typing import Tuple
 from ... import names as N
 from ...knowledge import distributed as K
 from ...model import Severity
-from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, frame, log, msg, rx
+from .cause import Advice, Cause, Docs, LogFacts, Seen, cause, code_fix, form, frame, log, msg, rx
 
 _LAUNCHER = "(?P<launcher>%s)" % "|".join(K.LAUNCHERS).replace(".", r"\.")
 _TIMEOUT = r"[Tt]imed? ?out|Timeout|got error"  # a store / socket / collective wait that ran out
@@ -216,21 +216,9 @@ SPECS: Tuple[Cause, ...] = (
               rx(r"line \d{1,6}: \$'[^'\s]{1,200}\\r': command not found", "\\r': command not found",
                  "bash (4.x-5.x) on a script line whose last word keeps the carriage return",
                  "run.sh: line 3: $'--deepspeed\\r': command not found"))),
-    cause(
-    N.LAUNCH_SCRIPT_LINE_CONTINUATION_BROKEN,
-    Severity.ERROR,
-    "A broken `\\` line continuation in the launch script: an option ran as a command",
-    _continuation,
-    Docs(
-        what="The shell ran a launcher option as a command: bash's `run.sh: line 7: --deepspeed: command not found`, "
-              "dash's (`sh run.sh` on Debian / Ubuntu) `run.sh: 7: --deepspeed: not found`.",
-        why="A command split over lines continues only where `\\` is the line's very last character; a space (or "
-              "a comment) after it ends the command there. The launcher starts without the options that follow, "
-              "and the next line, starting with `--`, is run as a command of its own.",
-        fix="Delete what follows the backslash on the line before (`grep -n '\\\\[[:space:]]\\+$' run.sh`).",
-        examples=(log(N.LAUNCH_SCRIPT_LINE_CONTINUATION_BROKEN, "A space after `\\` on the launcher line:",
-                   "run.sh: line 7: --deepspeed: command not found\n"),),
-        reads="log"),
+    form(N.LAUNCH_SCRIPT_LINE_CONTINUATION_BROKEN, _continuation, log_examples=(
+              log(N.LAUNCH_SCRIPT_LINE_CONTINUATION_BROKEN, "A space after `\\` on the launcher line:",
+                  "run.sh: line 7: --deepspeed: command not found\n"),),
     signatures=(
               rx(r"line \d{1,6}: (?P<arg>--[A-Za-z][\w.-]{0,80}): command not found", K.SH_NOT_FOUND,
                  "bash (4.x-5.x) command lookup of a script line that starts with an option",
