@@ -3,13 +3,49 @@
 from __future__ import annotations
 
 import difflib
-from typing import Iterator
+from typing import Any, Dict, Iterator
 
 from ... import names as N
 from ...knowledge import transformers as TF
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
+
+# ignored keys whose value is what the run gets anyway: one stage of pipeline / tensor parallelism (none)
+_ONE = ("pipeline_parallel_size", "tensor_parallel_size")
+# a nested block -> the flat field accelerate reads for its "device"
+_FLAT_DEVICE = {"offload_optimizer": "offload_optimizer_device", "offload_param": "offload_param_device"}
+
+
+def _block(text: str, line: int, col: int) -> Dict[str, str]:
+    """The scalar children of the nested block whose key is at ``line``/``col`` (1-based): ``device: none``."""
+    out: Dict[str, str] = {}
+    for raw in text.splitlines()[line:]:
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        indent = len(raw) - len(raw.lstrip())
+        if indent < col:
+            break
+        k, sep, v = raw.strip().partition(":")
+        if sep:
+            out[k.strip()] = v.split("#")[0].strip().strip("'\"").lower()
+    return out
+
+
+def _restates(y: Any, key: str, value: Any, children: Dict[str, str]) -> bool:
+    """Does the ignored ``key`` only say what the run gets anyway: ``pipeline_parallel_size: 1``,
+    ``data_parallel_size`` equal to num_processes, a nested ``offload_param: {device: X}`` where accelerate's
+    ``offload_param_device`` is X, a ``bf16: {enabled: true}`` under ``mixed_precision: bf16``?"""
+    if value is not None:
+        procs = y.top.get("num_processes", (None,))[0]
+        return (key in _ONE and value == 1) or (key == "data_parallel_size" and procs is not None and value == procs)
+    if key in _FLAT_DEVICE and "device" in children and (set(children) == {"device"} or (
+            children["device"] == "none" and set(children) <= {"device", "pin_memory"})):  # no offload: no pinning
+        return children["device"] == str(y.ds.get(_FLAT_DEVICE[key], ("none",))[0]).lower()
+    if key in ("bf16", "fp16") and set(children) == {"enabled"}:
+        on = str(y.top.get("mixed_precision", ("no",))[0]).lower() == key
+        return children["enabled"] == ("true" if on else "false")
+    return False
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -31,6 +67,9 @@ def check(t: Target) -> Iterator[Hit]:
         same = key in TF.ACCELERATE_PLUGIN_AUTO_KEYS and str(value).strip("'\"") == "auto"
         if same:
             what += ', and the config it builds has "auto" there anyway: nothing changes'
+        elif _restates(y, key, value, _block(t.text, line, col)):
+            same = True
+            what += ", and it says what the run gets anyway (a default, or accelerate's own field): nothing changes"
         yield RULE.hit(t, starts[line - 1] + col - 1,
                        f"deepspeed_config.{key} is not an accelerate DeepSpeed field: {what}"
                        + (f"; did you mean {sug[0]!r}?" if sug else ""),
@@ -56,7 +95,11 @@ RULE = Rule(
     check=check,
     valid=(Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_param_device: cpu\n"),
            Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 1\n  train_micro_batch_size_per_gpu: auto\n",
-                   note="ignored, but the config accelerate builds has \"auto\" there anyway (info)")),
+                   note="ignored, but the config accelerate builds has \"auto\" there anyway (info)"),
+           Example("distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 8\ndeepspeed_config:\n"
+                   "  zero_stage: 3\n  offload_param_device: none\n  tensor_parallel_size: 1\n  data_parallel_size: 8\n"
+                   "  offload_param:\n    device: none\n  bf16:\n    enabled: true\n",
+                   note="ignored, but each says what the run gets anyway (info)")),
     invalid=(Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_param:\n"
                      "    device: cpu\n"),
              Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  zero3_save_16bit_models: true\n")),
