@@ -36,3 +36,7 @@ LATEST_KNOWN = "0.19.8"
 # runtime/zero/*.py in every sdist read, 0.3.x-0.19.8). One of them missing is DeepSpeed's state not set up on that
 # path, not an API another package lacks.
 OWN_ATTRIBUTE_PREFIX = "ds_"
+
+# DeepSpeedEngine methods true exactly under ZeRO-3 (runtime/engine.py 0.9.x-0.19.8:
+# ``zero_optimization_partition_weights()`` is ``zero_optimization_stage() >= ZeroStageEnum.weights``, 3)
+ENGINE_ZERO3_TESTS = ("zero_optimization_partition_weights",)

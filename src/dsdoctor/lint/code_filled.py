@@ -39,7 +39,35 @@ def filled_keys(script: str, option: str) -> List[Tuple[str, int]]:
         arg = m.group(2).strip()
         if not (attr.search(arg) or arg in from_option):
             continue
-        out += _assigned(text, m.group(1), m.end())
+        out += _assigned(text, m.group(1), m.end()) + _updated(text, m.group(1), m.end())
+    return out
+
+
+def _updated(text: str, var: str, after: int) -> List[Tuple[str, int]]:
+    """(key, line) of each top-level key a ``var.update({...})`` / ``var.update(**{...})`` / ``var.update(k=...)``
+    after ``after`` sets (MiniMA fills its "auto" values so)."""
+    out: List[Tuple[str, int]] = []
+    for m in re.finditer(r"\b" + re.escape(var) + r"\.update\(", text[after:]):
+        start = after + m.end()
+        depth, i = 0, start
+        while i < len(text) and i - start < 4000:
+            c = text[i]
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif depth <= 1 and text.startswith(("'", '"'), i):
+                k = re.match(r"[\"']([^\"'\n]{1,80})[\"']\s*:", text[i:])
+                if k is not None and depth == 1:
+                    out.append((k.group(1), text.count("\n", 0, i) + 1))
+            elif depth == 0:
+                k = re.match(r"(\w+)\s*=(?!=)", text[i:])
+                if k is not None and (i == start or not text[i - 1].isalnum() and text[i - 1] != "_"):
+                    out.append((k.group(1), text.count("\n", 0, i) + 1))
+                    i += k.end() - 1
+            i += 1
     return out
 
 

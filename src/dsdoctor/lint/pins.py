@@ -49,6 +49,11 @@ _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("docs/[Ii]nstall*.md", C.readme),
     ("docs/INSTALL*.md", C.readme),
     ("*.sh", F.shell_script),  # a launch script's own `pip install deepspeed==0.9.1`: its directory's pin
+    # an environment set-up script kept in scripts/ installs for the directory above it (MiniMA's
+    # minima/scripts/install_requirements.sh), as a requirements file there would
+    ("scripts/install*.sh", F.shell_script),
+    ("scripts/*requirements*.sh", F.shell_script),
+    ("scripts/setup_env*.sh", F.shell_script),
 )
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tupl
 
 import libcst as cst
 
+from ...knowledge import deepspeed as K
 from ...knowledge import transformers as TF
 from .values import COLLECTIVE_SAVES, FALSE, MODEL_CTOR_SUFFIXES, MODEL_MAKERS, NONE, TRUE, UNKNOWN
 from .walk import descendants
@@ -522,8 +523,9 @@ def names_in(node: Any) -> Set[str]:
 # values ----------------------------------------------------------------------------------------------
 
 def is_guard(node: Any) -> Optional[bool]:
-    """``is_deepspeed_zero3_enabled()`` -> True; ``not is_deepspeed_zero3_enabled()`` -> False; else None."""
-    if isinstance(node, cst.Call) and dotted(node.func).split(".")[-1] == TF.ZERO3_GUARD_NAME:
+    """``is_deepspeed_zero3_enabled()`` (or the engine's ``zero_optimization_partition_weights()``) -> True;
+    ``not is_deepspeed_zero3_enabled()`` -> False; else None."""
+    if isinstance(node, cst.Call) and dotted(node.func).split(".")[-1] in (TF.ZERO3_GUARD_NAME, *K.ENGINE_ZERO3_TESTS):
         return True
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
         inner = is_guard(node.expression)

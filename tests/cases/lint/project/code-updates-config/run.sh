@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed train.py --deepspeed ds_config.json --batch_size 4
