@@ -307,7 +307,8 @@ def option_gates(src: Any) -> "Gates":
                            for flags in _value_flags(node.value, here(), owns[-1]))
 
         def visit_If(self, node: Any) -> None:
-            alts = _alts(node.test, here(), owns[-1]) or _mirrored(node.test, mirrors)
+            alts = _alts(node.test, here(), owns[-1]) or _mirrored(node.test, mirrors) or (
+                alias().get(node.test.value, []) if isinstance(node.test, cst.Name) else [])  # is_int8 = args.use_int8
             ifs.append((node, alts))
             if not alts and stack and isinstance(node.test, cst.Name):
                 alts = [f for f in [params.get((id(stack[-1]), node.test.value), set())] if f]

@@ -15,6 +15,8 @@ def load(args):
     eight = args.use_8bit
     first = AutoModelForCausalLM.from_pretrained("gpt2", load_in_8bit=eight)
     second = AutoModelForCausalLM.from_pretrained("gpt2", load_in_8bit=args.eight_bit)
+    if eight:  # the name assigned from --use_8bit gates its branch too
+        first = AutoModelForCausalLM.from_pretrained("gpt2", load_in_8bit=True)
     return first, second
 
 
