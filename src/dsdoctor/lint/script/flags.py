@@ -249,12 +249,10 @@ def option_gates(src: Any) -> "Gates":
     of the enclosing function (``if qlora:``) reads the options every call of the function in the file passes for
     it (``load(..., qlora=args.qlora)``)."""
     out: Gates = []
-    params = param_options(src.module, _flags)
-    held = param_option_names(src.module, _option_name)
-    mirrors = config_mirrors(src.module)
-    tokens: List[Any] = []
-    methods = own_methods(src.module)
+    params, held = param_options(src.module, _flags), param_option_names(src.module, _option_name)
+    mirrors, methods = config_mirrors(src.module), own_methods(src.module)
     stack: List[Any] = []
+    tokens: List[Any] = []
     owns: List["Own"] = [None]  # per function: the options dataclass whose method it is (or is nested in)
     optional: Dict[int, Dict[str, Set[str]]] = {}  # per function (0: module): name -> options it needs to be set
     aliases: Dict[int, Dict[str, List[Set[str]]]] = {}  # per function: name -> the option it was assigned from
