@@ -59,11 +59,9 @@ def _before(lines: List[str], i: int) -> Tuple[int, Optional[int]]:
 
 
 def check(t: Target) -> Iterator[Hit]:
-    lines = t.text.splitlines(keepends=True)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
     from ..script.vendored import library_repo
+
+    lines = t.text.splitlines(keepends=True)
 
     lib = library_repo(t.path)  # an example script of a library's repository the project bundles: not its recipe
     seen = set()
@@ -71,7 +69,7 @@ def check(t: Target) -> Iterator[Hit]:
         if launch in seen:
             continue
         seen.add(launch)
-        yield RULE.hit(t, starts[i] + len(lines[i]) - len(lines[i].lstrip()),
+        yield RULE.hit(t, t.index.line_offset(i + 1) + len(lines[i]) - len(lines[i].lstrip()),
                        f"`{opt}` and the lines after it never reach the launch of line {launch + 1}: the line before "
                        f"{how}, so the launcher starts without them and the shell runs `{opt}` as a command"
                        + (f" (in the copy of {lib[0]}'s repository the project bundles, {lib[1]})" if lib else ""),

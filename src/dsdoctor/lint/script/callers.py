@@ -46,11 +46,19 @@ def caller_flag(t: Target, module: Any, src: Any, line: int, cache: Dict[str, An
     name = hold.name.value
     key = "callers:" + name
     if key not in cache:
-        cache[key] = _callers(t, path, src, hold, name)
+        cache[key] = _callers(t, path, src, hold, name, cache)
     return cache[key]  # type: ignore[no-any-return]
 
 
-def _callers(t: Target, path: str, own: Any, hold: Any, name: str) -> Optional[str]:
+def _parsed(f: str, cache: Dict[str, Any]) -> Any:
+    """The parsed project file ``f`` (its module None where it does not parse), parsed once per linted file."""
+    key = "src:" + f
+    if key not in cache:
+        cache[key] = parse(Source(f, _read(f), "utf-8"))
+    return cache[key]
+
+
+def _callers(t: Target, path: str, own: Any, hold: Any, name: str, cache: Dict[str, Any]) -> Optional[str]:
     word = re.compile(r"\b" + re.escape(name) + r"\b")
     files = sorted({f for f, (zero3, _) in t.usage.launches.items() if zero3} | {path})
     gates: List[str] = []
@@ -59,10 +67,9 @@ def _callers(t: Target, path: str, own: Any, hold: Any, name: str) -> Optional[s
         if f == path:
             src = own
         else:
-            text = _read(f)
-            if not word.search(text):
+            if not word.search(_read(f)):
                 continue
-            src = parse(Source(f, text, "utf-8"))
+            src = _parsed(f, cache)
             if src.module is None:
                 return None
         passed = t.usage.zero3_flags.get(f)
@@ -75,7 +82,7 @@ def _callers(t: Target, path: str, own: Any, hold: Any, name: str) -> Optional[s
             return None
         gates += [g for g in got[0] if g is not None]
         for _, registry, key in listed:
-            gate = _registry_gate(t, files, registry, key)
+            gate = _registry_gate(t, files, registry, key, cache)
             if gate is None:
                 return None
             gates.append(gate)
@@ -88,19 +95,14 @@ def _callers(t: Target, path: str, own: Any, hold: Any, name: str) -> Optional[s
     return None
 
 
-def _registry_gate(t: Target, files: List[str], registry: str, key: str) -> Optional[str]:
+def _registry_gate(t: Target, files: List[str], registry: str, key: str, cache: Dict[str, Any]) -> Optional[str]:
     """``X K`` where the files of the ZeRO-3 launches index ``registry`` only with ``--X`` and none selects ``key``
-    (:mod:`.registry`); None where one may."""
-    word = re.compile(r"\b" + re.escape(registry) + r"\b")
-    srcs = []
-    for f in files:
-        text = _read(f)
-        if word.search(text):
-            src = parse(Source(f, text, "utf-8"))
-            if src.module is None:
-                return None
-            srcs.append(src)
-    got = option(srcs, registry)
+    (:mod:`.registry`); None where one may. The option is read once per registry."""
+    if "registry:" + registry not in cache:
+        word = re.compile(r"\b" + re.escape(registry) + r"\b")
+        srcs = [_parsed(f, cache) for f in files if word.search(_read(f))]
+        cache["registry:" + registry] = None if any(s.module is None for s in srcs) else option(srcs, registry)
+    got = cache["registry:" + registry]
     if got is None or not got[1]:
         return None
     flag, where = got

@@ -9,7 +9,7 @@ from ... import names as N
 from ...model import Evidence, Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from . import Ctx, emit, uncalled, where, zero3_candidate
+from . import Ctx, emit, text_of, uncalled, where, zero3_candidate
 
 
 def _is_model(node: Any, models: Set[str]) -> bool:
@@ -79,27 +79,22 @@ def _trainer_save_param(c: Ctx, scope: Any, sd: Any) -> bool:
     return any(p.name.value == "state_dict" for p in (*params.params, *params.kwonly_params))
 
 
-def _overwritten(c: Ctx, e: Any) -> bool:
+def _overwritten(t: Target, c: Ctx, e: Any) -> bool:
     """Is ``m.save_pretrained(d)`` followed, in the same function, by ``m.save_pretrained(d, state_dict=...)`` into
     the same directory (the same code for ``m`` and ``d``)? The later save replaces the files (LLaVA's PEFT
     callbacks save twice); a raw state_dict there is that save's own finding."""
     assert c.script is not None
-
-    def code(node: Any) -> str:
-        a, b = c.src.span(node)
-        return c.src.text[a:b]
-
     call = e.call
     if not call.args or call.args[0].keyword is not None:
         return False
-    me, where, at = code(call.func.value), code(call.args[0].value), c.src.span(call)[0]
+    me, where, at = text_of(t, call.func.value), text_of(t, call.args[0].value), c.src.span(call)[0]
     for x in c.script.events:
         later = x.call
         if x.kind != "save" or x.scope is not e.scope or c.src.span(later)[0] <= at or \
                 getattr(getattr(later.func, "attr", None), "value", None) != "save_pretrained":
             continue
-        if code(later.func.value) == me and later.args and later.args[0].keyword is None and \
-                code(later.args[0].value) == where and any(a.keyword is not None and a.keyword.value == "state_dict"
+        if text_of(t, later.func.value) == me and later.args and later.args[0].keyword is None and \
+                text_of(t, later.args[0].value) == where and any(a.keyword is not None and a.keyword.value == "state_dict"
                                                             for a in later.args):
             return True
     return False
@@ -159,7 +154,7 @@ def check(t: Target) -> Iterator[Hit]:
                 what = f"{dotted(call.func)}(state_dict=model.state_dict())"
                 ev = (where(c, raw, "the ungathered state_dict() comes from here"),)
             elif call.func.attr.value == "save_pretrained" and _is_model(call.func.value, models):
-                if _whole(t, c, call.func.value) or _overwritten(c, e):
+                if _whole(t, c, call.func.value) or _overwritten(t, c, e):
                     continue
                 what = f"{dotted(call.func.value) or 'model'}.save_pretrained()"
             else:
