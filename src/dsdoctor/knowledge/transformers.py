@@ -126,6 +126,11 @@ ACCELERATE_DEEPSPEED_FIELDS: Tuple[str, ...] = (
 # (accelerate/utils/dataclasses.py DeepSpeedPlugin.__post_init__; read in 1.0.0, 1.1.1, 1.15.0): the same key with
 # "auto" under a YAML's deepspeed_config, which launch ignores, changes nothing.
 ACCELERATE_PLUGIN_AUTO_KEYS: Tuple[str, ...] = ("train_batch_size", "train_micro_batch_size_per_gpu")
+# The keys that config leaves to the training script: the batch sizes ("auto", filled from the prepared DataLoader or
+# TrainingArguments) and no optimizer or scheduler block (the script's own run as DeepSpeed's client optimizer and
+# scheduler; the same __post_init__ in 1.0.0 and 1.1.1). Such a key in a YAML is ignored, and the run does what the
+# script says: whether that differs from the YAML only the script's arguments tell.
+ACCELERATE_SCRIPT_OWNED_KEYS: Tuple[str, ...] = ACCELERATE_PLUGIN_AUTO_KEYS + ("optimizer", "scheduler")
 # TrainingArguments.max_grad_norm's default (4.46.3, 5.24.0); under DeepSpeed it only reaches the engine through
 # a gradient_clipping "auto" (trainer_config_process's fill_match; accelerate's clip_grad_norm_ does nothing).
 HF_MAX_GRAD_NORM_DEFAULT = 1.0

@@ -67,6 +67,10 @@ def check(t: Target) -> Iterator[Hit]:
         same = key in TF.ACCELERATE_PLUGIN_AUTO_KEYS and str(value).strip("'\"") == "auto"
         if same:
             what += ', and the config it builds has "auto" there anyway: nothing changes'
+        elif key in TF.ACCELERATE_SCRIPT_OWNED_KEYS:
+            same = True
+            what += (", and the config it builds takes this from the training script (its DataLoader's batch size, "
+                     "TrainingArguments, the optimizer and scheduler it builds): set it there")
         elif _restates(y, key, value, _block(t.text, line, col)):
             same = True
             what += ", and it says what the run gets anyway (a default, or accelerate's own field): nothing changes"
@@ -99,7 +103,10 @@ RULE = Rule(
            Example("distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 8\ndeepspeed_config:\n"
                    "  zero_stage: 3\n  offload_param_device: none\n  tensor_parallel_size: 1\n  data_parallel_size: 8\n"
                    "  offload_param:\n    device: none\n  bf16:\n    enabled: true\n",
-                   note="ignored, but each says what the run gets anyway (info)")),
+                   note="ignored, but each says what the run gets anyway (info)"),
+           Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  train_batch_size: 32\n"
+                   "  optimizer:\n    type: AdamW\n    params:\n      lr: 5.0e-5\n",
+                   note="ignored: the run takes its batch, optimizer and scheduler from the training script (info)")),
     invalid=(Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_param:\n"
                      "    device: cpu\n"),
              Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  zero3_save_16bit_models: true\n")),
