@@ -30,6 +30,7 @@ A file that does not parse leaves all its functions ``called``.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
@@ -65,6 +66,7 @@ class Binds:
         self.mods: Dict[str, Optional[str]] = {}
         self.taken: Dict[str, Optional[str]] = {}
         self.local: Set[str] = set()
+        self.star = False  # a star import of a project module: the names it binds are not known here
 
     def attr(self, node: ast.Attribute) -> Optional[str]:
         """The use an attribute stands for: ``FILE::name``, ``name``, ``~name`` (weak: on an object) or None (on
@@ -120,8 +122,7 @@ def _uses(nodes: Iterable[ast.AST], binds: Optional[Binds] = None) -> Uses:
         for n in ast.walk(top):
             if isinstance(n, ast.Call):
                 f = n.func
-                if _dynamic(n, binds):
-                    called.add(DYNAMIC)
+                called |= _dynamic(n, binds)
                 if isinstance(f, ast.Name):
                     add(f.id if binds is None else binds.name(f.id), called)
                 elif isinstance(f, ast.Attribute):
@@ -136,23 +137,57 @@ def _uses(nodes: Iterable[ast.AST], binds: Optional[Binds] = None) -> Uses:
     return called, named - called, weak - called - named
 
 
-def _dynamic(n: ast.Call, binds: Optional[Binds]) -> bool:
-    """Can the call reach a class that no code names (a name looked up at run time: ``globals()[name]``,
-    ``import_module``, hydra's ``instantiate``, ``getattr(project_module, name)``)?"""
+def _dynamic(n: ast.Call, binds: Optional[Binds]) -> Set[str]:
+    """What classes the call can reach that no code names (a name looked up at run time): ``{DYNAMIC}``, any
+    (``import_module``, hydra's ``instantiate`` of a non-constant); where the lookup is confined to one namespace,
+    only the classes there (:func:`_scope`: ``eval`` / ``globals()`` see the calling module's names, ``getattr`` of
+    a project module that module's); empty: none."""
     f = n.func
     name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
-    if isinstance(f, ast.Name) and name in _DYN_BUILTINS or name == "__subclasses__":
-        return True
+    if name == "__subclasses__":
+        return {DYNAMIC}
+    if isinstance(f, ast.Name) and name in _DYN_BUILTINS:
+        own = len(n.args) < 2 or isinstance(n.args[1], ast.Dict) or \
+            isinstance(n.args[1], ast.Call) and isinstance(n.args[1].func, ast.Name) and n.args[1].func.id == "globals"
+        return _scope(binds) if own else {DYNAMIC}
     if name in _DYN_LOOKUPS:
-        return not all(isinstance(a, ast.Constant) for a in [*n.args, *(k.value for k in n.keywords)])
+        return set() if all(isinstance(a, ast.Constant) for a in [*n.args, *(k.value for k in n.keywords)]) \
+            else {DYNAMIC}
     if name == "vars" and isinstance(f, ast.Name):
-        return not n.args or binds is not None and isinstance(n.args[0], ast.Name) and n.args[0].id in binds.mods
+        if not n.args:
+            return _scope(binds)
+        return _scope(binds, n.args[0].id) if binds is not None and isinstance(n.args[0], ast.Name) and \
+            n.args[0].id in binds.mods else set()
     if name != "getattr" or len(n.args) < 2 or isinstance(n.args[1], ast.Constant):
-        return False
+        return set()
     obj = n.args[0]
     if binds is None:
-        return not (isinstance(obj, ast.Name) and obj.id in ("self", "cls"))
-    return _root(obj) == "sys" or isinstance(obj, ast.Call) or isinstance(obj, ast.Name) and obj.id in binds.mods
+        return set() if isinstance(obj, ast.Name) and obj.id in ("self", "cls") else {DYNAMIC}
+    if _root(obj) == "sys" or isinstance(obj, ast.Call):
+        return {DYNAMIC}
+    return _scope(binds, obj.id) if isinstance(obj, ast.Name) and obj.id in binds.mods else set()
+
+
+def _scope(binds: Optional[Binds], module: Optional[str] = None) -> Set[str]:
+    """The classes a lookup by name in one namespace can reach: the file's own names (``module`` None: its
+    top-level classes, the names it imports, the modules it binds, a package's files below it) or one bound
+    module's; ``{DYNAMIC}`` (any class) where the namespace is not known (no import resolution, a module bound to
+    more than one file, a star import of the project's)."""
+    if binds is None or binds.star:
+        return {DYNAMIC}
+    mods = [binds.mods[module]] if module is not None else list(binds.mods.values())
+    if any(m is None for m in mods):
+        return {DYNAMIC}
+    out = {DYNAMIC + _namespace(str(m)) for m in mods}
+    if module is None:
+        out.add(DYNAMIC + binds.path)
+        out |= {u for u in (binds.name(t) for t in binds.taken) if u is not None}
+    return out
+
+
+def _namespace(module_file: str) -> str:
+    """The scope token of a module: its file, or a package's directory (``d/``: its submodules are attributes)."""
+    return module_file[:-len("__init__.py")] if os.path.basename(module_file) == "__init__.py" else module_file
 
 
 def _one(files: Iterable[str]) -> Optional[str]:
@@ -174,6 +209,7 @@ def _bind(b: Binds, other: Set[str], node: ast.AST, resolves: Resolver) -> None:
     elif isinstance(node, ast.ImportFrom):
         for a in node.names:
             if a.name == "*":
+                b.star = b.star or bool(resolves(b.path, node.level, node.module or "", ["*"]))
                 continue
             bound = a.asname or a.name
             got = resolves(b.path, node.level, node.module or "", [a.name])

@@ -3,12 +3,15 @@ and classes of the files an entry reaches can run, and the verdict on each."""
 
 from __future__ import annotations
 
+import os
 from typing import Dict, List, Set, Tuple
 
 Fn = Tuple[str, int, int, Set[str], Set[str], bool, Set[str]]  # name, lines, calls, names, decorated, weak uses
 # a top-level class: name, lines, (calls, names, weak uses) of its methods and bases, always live, its methods' lines
 Cls = Tuple[str, int, int, Set[str], Set[str], Set[str], bool, List[Tuple[str, int, int]]]
-DYNAMIC = "<dynamic>"  # a use of code that may reach any class: globals(), eval, import_module, a metaclass ...
+# a use of code that may reach any class (import_module, a metaclass ...); DYNAMIC + a file (or a package's
+# directory and a separator): one that reaches only the classes in that namespace (eval, globals(), getattr(module))
+DYNAMIC = "<dynamic>"
 # file -> function name (``Class.method`` for a method) -> (verdict, first line, last line, note); the note of an
 # "unused" verdict: the classes whose methods use it (a method: its class)
 Verdicts = Dict[str, Dict[str, Tuple[str, int, int, str]]]
@@ -65,12 +68,13 @@ def close(fns: Dict[str, List[Fn]], classes: Dict[str, List[Cls]], called: Set[s
     that is always live, or all of them where code may look a class up at run time, or ``every``): its methods
     run. Returns, per file, its live classes."""
     live: Dict[str, Set[str]] = {f: set() for f in classes}
+    scopes = {f: _scopes(f) for f in classes}
     while True:
         _close_fns(fns, called, named, weak)
         more = False
         for f, cls in classes.items():
             for name, _, _, c, n, w, always, _ in cls:
-                if name not in live[f] and (every or always or DYNAMIC in called or _used(f, name, called)
+                if name not in live[f] and (every or always or not scopes[f].isdisjoint(called) or _used(f, name, called)
                                             or _used(f, name, named) or _used(f, name, weak)):
                     live[f].add(name)
                     called |= c
@@ -79,6 +83,17 @@ def close(fns: Dict[str, List[Fn]], classes: Dict[str, List[Cls]], called: Set[s
                     more = True
         if not more:
             return live
+
+
+def _scopes(f: str) -> Set[str]:
+    """The lookups that reach the classes of file ``f``: any (``DYNAMIC``), one in ``f``'s namespace, or in a
+    package's above it (lint/calls.py ``_scope``)."""
+    out = {DYNAMIC, DYNAMIC + f}
+    d = os.path.dirname(f)
+    while d and d != os.path.dirname(d):
+        out.add(DYNAMIC + d + os.sep)
+        d = os.path.dirname(d)
+    return out
 
 
 def _close_fns(fns: Dict[str, List[Fn]], called: Set[str], named: Set[str], weak: Set[str]) -> None:

@@ -1,0 +1,14 @@
+from transformers import AutoModelForCausalLM
+
+from . import heads
+
+
+class Builder:
+    def build(self, path, head="LinearHead"):
+        model = AutoModelForCausalLM.from_pretrained(path)
+        model.score = getattr(heads, head)(path)
+        return model
+
+
+def parse_dtype(text):
+    return eval(text)  # "torch.bfloat16" from the command line
