@@ -259,6 +259,18 @@ def environment_yml(path: str, shown: str) -> List[Pin]:
     return out
 
 
+_CONDA_TOP = re.compile(r"^(?:name|channels|prefix):", re.M)
+
+
+def conda_env_file(path: str, shown: str) -> List[Pin]:
+    """Any other YAML of the directory that is a conda environment file (``conda env create -f
+    py3.7pytorch1.8.yaml``): a top-level ``dependencies:`` with ``name:`` / ``channels:`` / ``prefix:`` beside it."""
+    text = read_text(path)
+    if not re.search(r"^dependencies:", text, re.M) or not _CONDA_TOP.search(text):
+        return []
+    return environment_yml(path, shown)
+
+
 # ---------------------------------------------------------------------------------------------------
 # README install lines
 # ---------------------------------------------------------------------------------------------------

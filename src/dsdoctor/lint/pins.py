@@ -44,6 +44,8 @@ _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("pyproject.toml", F.pyproject),
     ("environment.yml", F.environment_yml),
     ("environment.yaml", F.environment_yml),
+    ("*.yml", F.conda_env_file),  # named otherwise (py3.7pytorch1.8.yaml)
+    ("*.yaml", F.conda_env_file),
     ("README*", C.readme),
     ("INSTALL*.md", C.readme),  # install documents: the same lines as a README's
     ("docs/[Ii]nstall*.md", C.readme),
