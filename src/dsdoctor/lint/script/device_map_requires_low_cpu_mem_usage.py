@@ -9,7 +9,7 @@ from ...knowledge import transformers as TF
 from ...model import Evidence, Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from . import emit
+from . import ctx, emit
 from .model_loads import arg, definitely_falsy, device_map_sources, loads, non_none, received, version_note
 
 
@@ -28,6 +28,8 @@ def check(t: Target) -> Iterator[Hit]:
         # `not is_deepspeed_zero3_enabled()`: only under ZeRO-3, so where the non-None device_map is set only with an
         # option no ZeRO-3 launch passes, it is info; a plain False: where no launch at all passes it
         anywhere = not all(is_guard(v.node) is False for v in low.values)
+        if not anywhere and ctx(t).zero3 is False:
+            continue  # `not is_deepspeed_zero3_enabled()` is True in every launch of this file: no False at all
         ev: Tuple[Evidence, ...] = device_map_sources(c, dmap, bad, e.call)
         ev = ev + (received(c, e),) if ev else ()
         yield from emit(RULE, t, low.anchor,
