@@ -210,7 +210,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     ZERO3_QUANTIZED_MODEL_CONFLICT: ("DS308", "explain"),
     ZERO3_PARTITIONED_PARAM_ACCESS: ("DS309", "explain"),
     ZERO3_SAVED_PARTITIONED_WEIGHTS: ("DS310", "explain"),
-    DS_CONFIG_TRAINER_MISMATCH: ("DS312", "explain"),
+    DS_CONFIG_TRAINER_MISMATCH: ("DS312", "lint"),  # lint/config/; explain reads its log form
     DEEPSPEED_NO_SYNC_INCOMPAT: ("DS316", "explain"),
     LAUNCHER_MPI_DISCOVERY: ("DS317", "explain"),
     PORT_IN_USE: ("DS319", "explain"),

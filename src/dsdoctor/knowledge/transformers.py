@@ -214,6 +214,31 @@ MSG_ZERO3_DEVICE_MAP = "DeepSpeed Zero-3 is not compatible with passing a `devic
 MSG_DEVICE_MAP_NEEDS_LOW_MEM = "Passing along a `device_map` requires `low_cpu_mem_usage=True`"  # 4.20-4.49 (4.50: "or a `tp_plan`")
 MSG_ACCELERATE_DEVICE_MAP_AUTO = "You can't train a model that has been loaded with `device_map='auto'` in any distributed mode."
 MSG_CONFIG_MISMATCH = "Please correct the following DeepSpeed config values that mismatch TrainingArguments values:"
+# The config keys HfTrainerDeepSpeedConfig.trainer_config_process checks against TrainingArguments (fill_match with
+# must_match: an "auto" is filled, any other value must equal the argument's, else trainer_config_finalize raises
+# MSG_CONFIG_MISMATCH), with the option and TrainingArguments' default (training_args.py fields, the same in 4.28.1,
+# 4.29.2, 4.30.2, 4.31.0, 4.33.0, 4.34.0, 4.46.3 and 5.24.0, read in the wheels). A tuple of options: a list value
+# (``betas`` against [adam_beta1, adam_beta2]). TRL's configs declare other learning rates (SFTConfig 2e-5, DPOConfig
+# 1e-6, ... in 0.12.0, 0.19.1, 0.24.0).
+TRAINER_CHECKED: Tuple[Tuple[str, Tuple[str, ...], Tuple[float, ...]], ...] = (
+    ("train_micro_batch_size_per_gpu", ("per_device_train_batch_size",), (8,)),
+    ("gradient_accumulation_steps", ("gradient_accumulation_steps",), (1,)),
+    ("gradient_clipping", ("max_grad_norm",), (1.0,)),
+    ("optimizer.params.lr", ("learning_rate",), (5e-5,)),
+    ("optimizer.params.betas", ("adam_beta1", "adam_beta2"), (0.9, 0.999)),
+    ("optimizer.params.eps", ("adam_epsilon",), (1e-8,)),
+    ("optimizer.params.weight_decay", ("weight_decay",), (0.0,)),
+    ("scheduler.params.warmup_max_lr", ("learning_rate",), (5e-5,)),
+    ("fp16.enabled", ("fp16",), (0.0,)),  # against --fp16 (or --fp16_full_eval) with the amp backend: 1.0 on
+    ("bf16.enabled", ("bf16",), (0.0,)),  # against --bf16 (or --bf16_full_eval)
+)
+# the switches among them: given bare (``--bf16``) they are on; their ``*_full_eval`` twin turns the check on too
+TRAINER_CHECKED_SWITCHES = ("fp16", "bf16")
+# The Trainer checks the config an accelerate YAML's DeepSpeedPlugin builds (Trainer.propagate_args_to_deepspeed's
+# trainer_config_process) from 4.30.0 (read in 4.30.2; not in 4.28.1 or 4.29.2): before, only a --deepspeed config.
+PLUGIN_CONFIG_CHECKED_FROM = "4.30.0"
+# TRL's TrainingArguments subclasses (their config classes), as a pattern
+TRL_CONFIGS = r"(?:SFT|DPO|GRPO|PPO|RLOO|Reward|KTO|ORPO|CPO|GKD|BCO|PRM)Config"
 MSG_CONFIG_MISMATCH_ACCELERATE = "Please correct the following DeepSpeed config values that mismatch kwargs"
 # accelerate/utils/dataclasses.py DeepSpeedPlugin.fill_match (0.20.3-1.15.0): an "auto" prepare() has no value for
 MSG_ACCELERATE_AUTO_UNFILLED = ("`{key}` not found in kwargs. Please specify `{key}` without `auto` (set to correct "

@@ -90,6 +90,8 @@ class Found:
     not_read: List[str] = field(default_factory=list)  # what a walk that stopped at MAX_FILES left out (why, where)
     # accelerate YAML -> does every launch naming it start a script that trains with an HF Trainer (launched.py)
     yaml_trainer: Dict[str, bool] = field(default_factory=dict)
+    # config (or accelerate YAML) -> its HF Trainer launches' checked arguments (trainer_args.py)
+    trainer_launches: Dict[str, List[Tuple[str, Dict[str, float], Tuple[str, ...]]]] = field(default_factory=dict)
     unlaunched: Set[str] = field(default_factory=set)  # configs only YAMLs no launch names hand over (launched.py)
     config_consolidates: Set[str] = field(default_factory=set)  # configs whose launches consolidate ZeRO-3 weights
     # config -> {key path: where}: keys every launch's script sets in code in the config it loads (code_filled.py)

@@ -71,6 +71,7 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
             own = Usage(**{**base.__dict__, "trainer_saves": found.yaml_trainer.get(path, False),
                            "max_grad_norms": base.config_grad_norms.get(path, ()),
                            "some_grad_norms": base.config_grad_some.get(path, ()),
+                           "trainer_launches": tuple(found.trainer_launches.get(path, ())),
                            "save_fallback": _save_fallback(path, found)})
             return _unnamed(path, found, list(apply_to_findings(path, kind, text, lint_yaml(path, text, own, configs))))
         except Exception as exc:  # noqa: BLE001 - never a crash on an input: lint-analysis-failed
@@ -91,6 +92,7 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
     usage.max_grad_norms = base.config_grad_norms.get(path, ())
     usage.some_grad_norms = base.config_grad_some.get(path, ())
     usage.lr_scheduler_types = base.config_lr_schedulers.get(path, ())
+    usage.trainer_launches = tuple(found.trainer_launches.get(path, ()))
     usage.consolidates = path in found.config_consolidates
     # the project's saves, not its launches': the code beside the config (read by a ds_config rule only: a scan of the
     # project's files per file linted would make a whole-project lint quadratic)

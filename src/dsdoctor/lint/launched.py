@@ -9,7 +9,8 @@ From the recipes (:mod:`.recipes`) and the import graph (:mod:`.reach`) of each 
   has DeepSpeed recipes that start Python files and none with ZeRO-3 reaches it; never in tests
   (``tests/``, ``test_*.py``, ``conftest.py``) or in files that use FSDP / Megatron-Core and not DeepSpeed.
   A project without such recipes keeps the project-wide context (a lone training script is still linted), unless
-  nothing in it names DeepSpeed (:mod:`.no_deepspeed`): then its files are off ZeRO-3. Options: :mod:`.launch_reach`."""
+  nothing in it names DeepSpeed (:mod:`.no_deepspeed`): then its files are off ZeRO-3. Options: :mod:`.launch_reach`;
+  what each Trainer launch checks its config against: :mod:`.trainer_args`."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
+from ..knowledge.transformers import TRL_CONFIGS
 from .called import called
 from .calls import Read, function_reach
 from .closure import Verdicts
@@ -40,11 +42,11 @@ _OTHER_ENGINE = re.compile(r"^[ \t]*(?:from|import)[ \t]+(torch\.distributed(?:\
                            r"olmo_core\.(?:train|nn))\b|"  # OLMo-core's trainer / models: its own FSDP engine
                            r"\bFullyShardedDataParallel\b", re.M)
 _DEEPSPEED = re.compile(r"\bdeepspeed\b|\bTrainingArguments\b|\bSFTConfig\b|\bDeepSpeedPlugin\b")
-_TRAINER = re.compile(r"(?<!class )\b\w*(?:TrainingArguments|SFTConfig|Trainer)\s*\(")  # also MyTrainer(; not `class X(Trainer)`
+_TRAINER = re.compile(r"(?<!class )\b\w*(?:TrainingArguments|SFTConfig|Trainer(?!Callback|State|Control)\w*)\s*\(")  # MyTrainer(,
+# Seq2SeqTrainerForChatGLM(; not `class X(Trainer)`
 # ... and Hugging Face's: one of the files imports a Trainer / TrainingArguments / TRL config from transformers or trl
 # (trlx's own trainers and configs, Lightning's Trainer are none)
-_TRL_CONFIGS = r"(?:SFT|DPO|GRPO|PPO|RLOO|Reward|KTO|ORPO|CPO|GKD|BCO|PRM)Config"  # TRL's TrainingArguments
-_HF_NAMES = r"\b(?:\w*Trainer|\w*TrainingArguments|" + _TRL_CONFIGS + r")\b"
+_HF_NAMES = r"\b(?:\w*Trainer|\w*TrainingArguments|" + TRL_CONFIGS + r")\b"
 _HF_TRAINER = re.compile(r"\bfrom[ \t]+(?:transformers|trl)\b[\w.]*[ \t]+import[ \t]+(?:\([^)]*|[^\n]*)" + _HF_NAMES +
                          r"|\b(?:transformers|trl)\." + _HF_NAMES)
 _REGISTERS = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:deepspeed|accelerate|trl)\b|\bTrainer\b|\bTrainingArguments\b|"
@@ -61,8 +63,7 @@ _ARGV = re.compile(r"\b(?:argv|argparse|ArgumentParser|parse_args|parse_known_ar
                    r"typer|hydra|tyro|jsonargparse|docopt|absl|simple_parsing|optparse|getopt|LightningCLI|from_cli|"
                    r"CLI)\b")
 # training arguments built in code (TrainingArguments(...), SFTConfig(...), GRPOConfig(...) ...)
-_ARGS_IN_CODE = re.compile(r"\b\w*(?:TrainingArguments|" + _TRL_CONFIGS + ")"
-                           r"\s*\(")
+_ARGS_IN_CODE = re.compile(r"\b\w*(?:TrainingArguments|" + TRL_CONFIGS + r")\s*\(")
 _USES = (("registers", _REGISTERS, ("deepspeed", "accelerate", "trl", "Trainer", "TrainingArguments", "HfArgumentParser", "HfDeepSpeedConfig")),
          ("trainer", _TRAINER, ("TrainingArguments", "SFTConfig", "Trainer")), ("hf", _HF_TRAINER, ("transformers", "trl")),
          ("initialize", _INIT, ("deepspeed.initialize",)), ("argv", _ARGV, ()), ("args_in_code", _ARGS_IN_CODE, ("TrainingArguments", "Config")),
@@ -83,9 +84,7 @@ def other_engine(path: str) -> Optional[str]:
     """The FSDP / Megatron import of a file that never mentions DeepSpeed (or the HF DeepSpeed integration)."""
     text = _read(path)
     m = _OTHER_ENGINE.search(text)
-    if m is None or _DEEPSPEED.search(text):
-        return None
-    return m.group(1) or "FullyShardedDataParallel"
+    return None if m is None or _DEEPSPEED.search(text) else m.group(1) or "FullyShardedDataParallel"
 
 
 def project_model(paths: Sequence[str], found: "Found") -> None:
@@ -105,9 +104,7 @@ class _Entries:
     DeepSpeed registration anywhere in those files), read once per entry."""
 
     def __init__(self, graph: Graph, named: Dict[Tuple[str, str], Optional[Set[str]]], root: str = ".") -> None:
-        self.graph = graph
-        self.named = named
-        self.root = root
+        self.graph, self.named, self.root = graph, named, root
         self._files = set(graph)
         self._memo: Memo = {}
         self._seen: Dict[str, Tuple[Set[str], Set[str]]] = {}
@@ -198,6 +195,7 @@ class _Entries:
 
 
 def _model(root: str, found: "Found") -> None:
+    from .trainer_args import trainer_launches  # it reads this module's patterns
     kinds = {p: k for p, k in found.kinds.items() if _under(p, root)}
     every = read_recipes(root, kinds)
     for r in every:
@@ -223,6 +221,7 @@ def _model(root: str, found: "Found") -> None:
     _unlaunched_accelerate(recipes, hows, found)
     _config_saves(recipes, entries, found)
     _yaml_trainer(recipes, entries, found, kinds)
+    found.trainer_launches.update(trainer_launches(recipes, entries))
     _unlaunched(recipes, found)
     found.zero_to_fp32 = found.zero_to_fp32 or zero_to_fp32(root, kinds)
     if ds_used:  # the config templates the project's code loads and fills

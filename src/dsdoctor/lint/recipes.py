@@ -233,6 +233,7 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
         key, eq, val = a.partition("=")
         if not eq:
             val = args[i + 1] if i + 1 < len(args) else ""
+        r.opaque = r.opaque or ("$" in a or a in ("...", "…")) and not (i and _takes(args[i - 1]))
         key = hydra_flag(key) if eq else key  # Hydra's `++deepspeed_config=ds.json`: --deepspeed_config
         if key.startswith("--") and len(key) > 2:
             name = key[2:].replace("-", "_")
@@ -291,6 +292,11 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             r.options.setdefault(cfg, "")
             r.names_config = True
     settle_stage(r)
+
+
+def _takes(prev: str) -> bool:
+    """Is the argument after ``prev`` its value (``--lr $LR``)?"""
+    return prev.startswith("--") and "=" not in prev
 
 
 def _overrides(r: Recipe, args: List[str], off: Set[str]) -> None:

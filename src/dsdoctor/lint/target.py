@@ -115,6 +115,9 @@ class Usage:
     # the same for the one config linted (empty: none passes one, or no project model)
     config_lr_schedulers: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
     lr_scheduler_types: Tuple[str, ...] = ()
+    # the HF Trainer launches of the config linted: (where, the values of the arguments the Trainer checks the config
+    # against, the options left at a default): lint/trainer_args.py
+    trainer_launches: Tuple[Tuple[str, Dict[str, float], Tuple[str, ...]], ...] = ()
 
     def ds_range(self, fact: Callable[[Version], Any]) -> Tuple[Any, str]:
         """(``fact`` of the DeepSpeed judged, how to name it): where the version comes from a range the project

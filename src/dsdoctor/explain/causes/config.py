@@ -152,27 +152,13 @@ SPECS: Tuple[Cause, ...] = (
                   "(https://www.deepspeed.ai/docs/config-json/#optimizer-parameters). If you really want to use a custom "
                   "optimizer w. ZeRO-Offload and understand the performance impacts you can also set "
                   "<\"zero_force_ds_cpu_optimizer\": false> in your configuration file.\n"),)),
-    cause(
-    N.DS_CONFIG_TRAINER_MISMATCH,
-    Severity.ERROR,
-    "DeepSpeed config values contradict TrainingArguments",
-    _trainer_mismatch,
-    Docs(
-        what="The HF Trainer refused the DeepSpeed config: values in it contradict TrainingArguments (`Please correct "
-              "the following DeepSpeed config values that mismatch TrainingArguments values`, listing each pair); or "
-              "Accelerate refused a config that enables the other half-precision dtype than the launch's "
-              "`--mixed_precision` (`` `--mixed_precision` arg cannot be set to `bf16` when `fp16` is set in the "
-              "DeepSpeed config file``).",
-        why="The Trainer fills or checks batch size, gradient accumulation, learning rate, optimizer/scheduler "
-              "parameters and fp16/bf16 from its own arguments; an explicit different value in the config is ambiguous.",
-        fix="Set the listed DeepSpeed keys to \"auto\" so the Trainer fills them (ds_config `\"<key>\": \"auto\"`).",
-        examples=(log(N.DS_CONFIG_TRAINER_MISMATCH, "A Trainer run with train_micro_batch_size_per_gpu=4 and "
-                                                 "per_device_train_batch_size=8:",
-                   "ValueError: Please correct the following DeepSpeed config values that mismatch TrainingArguments "
-                   "values:\n"
-                   "- ds train_micro_batch_size_per_gpu=4 vs hf per_device_train_batch_size=8\n"
-                   "The easiest method is to set these DeepSpeed config values to 'auto'.\n"),),
-        reads="log"),
+    form(N.DS_CONFIG_TRAINER_MISMATCH, _trainer_mismatch, log_examples=(
+              log(N.DS_CONFIG_TRAINER_MISMATCH, "A Trainer run with train_micro_batch_size_per_gpu=4 and "
+                                               "per_device_train_batch_size=8:",
+                  "ValueError: Please correct the following DeepSpeed config values that mismatch TrainingArguments "
+                  "values:\n"
+                  "- ds train_micro_batch_size_per_gpu=4 vs hf per_device_train_batch_size=8\n"
+                  "The easiest method is to set these DeepSpeed config values to 'auto'.\n"),),
     signatures=(
               msg(TK.MSG_CONFIG_MISMATCH, "transformers/integrations/deepspeed.py trainer_config_finalize (Transformers 4.3x-5.x)",
                   "ValueError: Please correct the following DeepSpeed config values that mismatch TrainingArguments "

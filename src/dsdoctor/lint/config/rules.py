@@ -15,6 +15,7 @@ from . import (
     ds_config_duplicate_key,
     ds_config_invalid,
     ds_config_removed_feature,
+    ds_config_trainer_mismatch,
     ds_config_unknown_key,
     ds_scheduler_overrides_trainer,
     fp16_bf16_both_enabled,
@@ -32,6 +33,7 @@ from . import (
 RULES: Tuple[Rule, ...] = (
     ds_config_auto_without_trainer.RULE,
     ds_config_auto_not_filled.RULE,
+    ds_config_trainer_mismatch.RULE,
     batch_size_mismatch.RULE,
     bucket_size_float.RULE,
     communication_data_type_renamed.RULE,

@@ -1,0 +1,94 @@
+"""What each HF Trainer launch of a config sets where the Trainer checks the config against its arguments
+(ds-config-trainer-mismatch): the value the launch passes (``--gradient_accumulation_steps 4``), else the default
+the code its entry reaches declares for the option, else TrainingArguments' own
+(:data:`~dsdoctor.knowledge.transformers.TRAINER_CHECKED`). A default only where nothing else can set the option:
+the entry parses its command line and builds no TrainingArguments in code, uses no TRL config (other defaults), and
+the launch passes no argument unknown here (``$EXTRA_ARGS``) and is no README's (often abridged) command."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple
+
+from ..knowledge.transformers import TRAINER_CHECKED, TRAINER_CHECKED_SWITCHES, TRL_CONFIGS
+from .defaults import CONFLICT
+
+if TYPE_CHECKING:
+    from .launched import _Entries
+    from .recipe import Recipe
+
+Values = Dict[str, float]  # option -> the value the run gets (only the known ones)
+Launch = Tuple[str, Values, Tuple[str, ...]]  # where the launch is, its values, the options left at a default
+_TRL = re.compile(r"\b" + TRL_CONFIGS + r"\b")  # a TRL config class: another default learning rate
+# training arguments built in code (not a subclass's definition: ``class TrainingArguments(transformers...)``): the
+# code's values, not the defaults
+_BUILT = re.compile(r"(?<!class )\b\w*TrainingArguments\s*\(")
+
+
+def trainer_launches(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, List[Launch]]:
+    """Config (a ds_config a launch hands over, or its accelerate YAML) -> each HF Trainer launch's values."""
+    out: Dict[str, List[Launch]] = {}
+    for r in recipes:
+        e = r.entry
+        if r.launcher is None or e is None or e not in entries.graph or not entries.uses(e, "trainer") or \
+                not entries.uses(e, "argv"):
+            continue
+        values, defaulted = _values(r, entries)
+        for cfg in [*r.configs, *([r.yaml] if r.yaml else [])]:
+            out.setdefault(cfg, []).append((r.where, values, defaulted))
+    return out
+
+
+def _values(r: "Recipe", entries: "_Entries") -> Tuple[Values, Tuple[str, ...]]:
+    passed: Dict[str, Optional[str]] = {}
+    for f in r.flags:
+        name, eq, val = f.partition("=")
+        passed[name] = val if eq else passed.get(name)  # a name without a value: passed, value not known
+    assert r.entry is not None
+    defaults = _defaults(r, entries)
+    out: Values = {}
+    defaulted: List[str] = []
+    for _, options, hf in TRAINER_CHECKED:
+        for opt, dflt in zip(options, hf):
+            if opt in out:
+                continue
+            if opt in TRAINER_CHECKED_SWITCHES and f"{opt}_full_eval" in passed:
+                continue  # on for evaluation only: still on for the check
+            got = _switch(passed[opt]) if opt in TRAINER_CHECKED_SWITCHES and opt in passed else \
+                _number(passed[opt]) if opt in passed else defaults(opt, dflt)
+            if got is not None:
+                out[opt] = got
+                defaulted += [] if opt in passed else [opt]
+    return out, tuple(defaulted)
+
+
+def _defaults(r: "Recipe", entries: "_Entries") -> Callable[[str, float], Optional[float]]:
+    """The default an option the launch does not pass takes: the one the entry's code declares, else
+    TrainingArguments' (not TRL's learning rates); None where something else may set it."""
+    from .discover import _read
+
+    assert r.entry is not None
+    texts = [_read(f, 2**20) for f in sorted(entries.reached(r.entry))]
+    if r.opaque or r.file.lower().endswith((".md", ".rst", ".txt", ".ipynb")) or any(_BUILT.search(t) for t in texts):
+        return lambda opt, dflt: None
+    trl = any(_TRL.search(t) for t in texts)
+    declared = entries.defaults(r.entry)
+
+    def default(opt: str, dflt: float) -> Optional[float]:
+        own = declared.get(opt)
+        if own is not None:
+            return _number(own) if own != CONFLICT else None
+        return None if trl and opt == "learning_rate" else dflt
+    return default
+
+
+def _switch(text: Optional[str]) -> Optional[float]:
+    """A switch given bare (``--bf16``) or with a value (``--bf16 True``; ``False`` never gets here): 1.0 on."""
+    return 1.0 if text is None or text.lower() in ("true", "1", "yes") else None
+
+
+def _number(text: Optional[str]) -> Optional[float]:
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None
