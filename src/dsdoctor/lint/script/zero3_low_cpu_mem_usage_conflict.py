@@ -30,7 +30,7 @@ def check(t: Target) -> Iterator[Hit]:
             yield from emit(RULE, t, a.anchor,
                             f"low_cpu_mem_usage=True is a dead argument {c.under} on {version_note(c)}: ignored "
                             "(not a parameter in 5.x); it raised on 4.20-4.50", fixes=(fix,),
-                            edits=(edit,) + guard_import(t, edit.applicability), severity=c.at_most(Severity.WARNING))
+                            edits=(edit,) + guard_import(t, edit.applicability), severity=Severity.INFO)
         else:
             known = "" if raises else f" ({version_note(c)}: an error on 4.20-4.50, ignored from 4.51)"
             yield from emit(RULE, t, a.anchor,
@@ -53,7 +53,8 @@ RULE = Rule(
          "`from_pretrained`, or deriving from diffusers' `ModelMixin`; diffusers' own classes). Info at a load that runs before ZeRO-3 is registered "
          "(model-loaded-before-ds-config reports it): it raises once that is fixed.",
         why="Transformers 4.20-4.50 raise a ValueError (ZeRO-3 builds the model under zero.Init instead); from 4.51 "
-        "the argument is ignored under ZeRO-3, and 5.x dropped it: a dead argument.",
+        "the argument is ignored under ZeRO-3, and 5.x dropped it: a dead argument (info where every release the "
+        "project allows ignores it: the run loses nothing; readers of 4 repositories judged those warnings false).",
         fix="`low_cpu_mem_usage=not is_deepspeed_zero3_enabled()` (dsdoctor fix), or remove it.",
         section="Script"),
     check=check,
