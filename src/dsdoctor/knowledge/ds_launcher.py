@@ -11,6 +11,7 @@ from .versions import v
 
 __all__ = ["export_env_prefixes", "DEEPSPEED_ENV_FILE", "DEEPSPEED_ENV_FILE_VAR", "env_file_parse_error",
     "env_file_quotes_values", "ENV_FILE_SAFE_VALUE", "LAUNCHER_FLAGS_WITH_VALUE", "HOSTFILE_LINE",
+    "OTHER_HOSTFILE_LAUNCHERS",
     "MSG_HOSTFILE_DUPLICATE", "MSG_HOSTFILE_BAD", "MSG_HOSTFILE_EMPTY", "MSG_INCLUDE_NUM", "MSG_INCLUDE_EXCLUDE",
     "MSG_NO_EXPORT", "BIND_CORES_FLAG", "NUMACTL", "MSG_NUMACTL_PKG", "MULTINODE_ENV_VARS", "MULTINODE_ENV_PREFIXES",
     "MULTINODE_ENV_ORDER_ONLY", "PICKS_GPUS", "MULTINODE_CACHE_VARS"]
@@ -56,6 +57,9 @@ LAUNCHER_FLAGS_WITH_VALUE = ("-H", "--hostfile", "-i", "--include", "-e", "--exc
                              "--master_addr", "--node_rank", "--launcher", "--launcher_args", "--module", "--comment",
                              "--elastic_training_args", "--ssh_port", "--venv_script", "--bind_core_list")
 HOSTFILE_LINE = r"^(\S+)\s+slots=(\d+)"
+# launchers whose --hostfile / -hostfile has a format of its own (bare host names allowed): ColossalAI's
+# `colossalai run`, Open MPI / MPICH, Horovod
+OTHER_HOSTFILE_LAUNCHERS = ("colossalai", "mpirun", "mpiexec", "horovodrun")
 MSG_HOSTFILE_DUPLICATE = "Hostfile contains multiple entries for {host}, unable to proceed with launching"
 MSG_HOSTFILE_BAD = "Hostfile contains a bad entry: {line}, unable to proceed with launching"
 MSG_HOSTFILE_EMPTY = "Hostfile is empty or not formatted correctly, unable to proceed with launching."

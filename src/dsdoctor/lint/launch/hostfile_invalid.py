@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import glob
+import os
 import re
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from ... import names as N
 from ...knowledge import ds_launcher as K
 from ...launcherfiles import hostfile_problems
 from ...model import Severity
+from ..discover import _read
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 
@@ -43,7 +46,24 @@ def _template(t: Target, hosts: Dict[str, int], problems: List[Tuple[int, str]])
     return ""
 
 
+def _other_launcher(path: str) -> Optional[str]:
+    """The launcher that reads the hostfile where every script beside it that names it hands it to one that is not
+    DeepSpeed's (``colossalai run --hostfile hostfile``, ``mpirun -hostfile``): its own format (bare host names)."""
+    d, name = os.path.dirname(path) or ".", os.path.basename(path)
+    users: Set[str] = set()
+    for script in sorted(glob.glob(os.path.join(glob.escape(d), "*.sh")))[:40]:
+        text = _read(script, 2**20).replace("\\\n", " ")
+        for line in text.splitlines():
+            if re.search(r"-hostfile[= ]+\S*" + re.escape(name) + r"\b", line):
+                words = line.split()
+                users.add(" ".join(words[:2]) if words[:1] == ["colossalai"] else os.path.basename(words[0]))
+    return users.pop() if len(users) == 1 and not {"deepspeed"} & users else None
+
+
 def check(t: Target) -> Iterator[Hit]:
+    other = _other_launcher(t.path)
+    if other is not None and other.split()[0] in K.OTHER_HOSTFILE_LAUNCHERS:
+        return  # not DeepSpeed's hostfile: its launcher reads another format
     hosts, problems = hostfile_problems(t.text)
     what = _template(t, hosts, problems)
     if what:
@@ -72,7 +92,8 @@ RULE = Rule(
         fix="One `host slots=N` line per host. A template whose every line is `host slots=<placeholder>` (a word, "
         "not a number), or whose only problem is a repeated placeholder host name (`node_ip`, `<ip>`: no real host "
         "name has `_`, `<`, `{` or `$`), or whose bad lines are bracketed host phrases (`[master address] slots=8`) or "
-        "an ellipsis line, is reported as info: it is written to be filled in.",
+        "an ellipsis line, is reported as info: it is written to be filled in. A hostfile that the scripts beside it "
+        "hand only to another launcher (`colossalai run --hostfile`, `mpirun -hostfile`) is that launcher's.",
         section="Launch"),
     check=check,
     valid=(Example("# two nodes\nworker-0 slots=8\n\nworker-1 slots=8\n"),

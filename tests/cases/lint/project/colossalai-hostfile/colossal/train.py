@@ -1,0 +1,3 @@
+import colossalai
+
+colossalai.launch_from_torch()
