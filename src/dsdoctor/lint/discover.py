@@ -44,6 +44,8 @@ _PY_SAVE = re.compile(r"\.(save_16bit_model|save_model|save_pretrained)\s*\(")
 # accelerate's placeholders, whose arguments prepare() writes into the config's "auto" values (one level of nested
 # parentheses in the arguments: ``DummyScheduler(opt, total_num_steps=len(loader) * epochs)``)
 _PY_DUMMY = re.compile(r"\b(DummyOptim|DummyScheduler)\s*\(((?:[^()]|\([^()]*\))*)\)")
+# the class named, not called (``optimizer_cls = AdamW if ... else DummyOptim``), outside an import
+_PY_DUMMY_NAMED = re.compile(r"^(?![ \t]*(?:from|import)\b).*\b(DummyOptim|DummyScheduler)\b(?!\s*\()", re.M)
 _YAML_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_SAVE16 = re.compile(r"^\s*zero3_save_16bit_model\s*:\s*['\"]?(true|false)\b", re.M | re.I)
 
@@ -346,6 +348,8 @@ def dummy_fills(text: str) -> Set[str]:
             out.update(TF.ACCELERATE_DUMMY_SCHEDULER_KEYS)
             if "total_num_steps" in m.group(2):
                 out.add(TF.ACCELERATE_DUMMY_TOTAL_STEPS_KEY)
+    for m in _PY_DUMMY_NAMED.finditer(text):  # called through a name: its arguments are not known here
+        out.update(TF.ACCELERATE_DUMMY_OPTIM_KEYS if m.group(1) == "DummyOptim" else TF.ACCELERATE_DUMMY_SCHEDULER_KEYS)
     return out
 
 
