@@ -189,12 +189,24 @@ def _uses(src: Any, name: str, passed: Any, skip: Optional[int], main_dead: bool
     return out, main
 
 
-def _param_ifs(fn: Any, src: Any, line: int) -> List[Tuple[str, int]]:
-    """(parameter, position) of each ``if param:`` of the function ``fn`` whose body (not its ``else``) holds
-    ``line``, ``param`` a plain parameter of ``fn`` (not rebound in it): its value is the callers'."""
+def _tested(test: Any) -> Optional[Tuple[str, Tuple[str, ...]]]:
+    """(name, the literal values that make the test false) of ``if p:`` (False, None) and ``if p is not None:``."""
+    if isinstance(test, cst.Name):
+        return test.value, ("False", "None")
+    if isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and len(test.comparisons) == 1 and \
+            isinstance(test.comparisons[0].operator, cst.IsNot) and \
+            isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None":
+        return test.left.value, ("None",)
+    return None
+
+
+def _param_ifs(fn: Any, src: Any, line: int) -> List[Tuple[str, int, Tuple[str, ...]]]:
+    """(parameter, position, the values that skip it) of each ``if param:`` / ``if param is not None:`` of the
+    function ``fn`` whose body (not its ``else``) holds ``line``, ``param`` a plain parameter of ``fn`` (not rebound
+    in it): its value is the callers'."""
     params = [p.name.value for p in list(fn.params.posonly_params) + list(fn.params.params)]
     rebound: Set[str] = set()
-    ifs: List[Any] = []
+    ifs: List[Tuple[str, Tuple[str, ...]]] = []
 
     class Visit(cst.CSTVisitor):
         def visit_AssignTarget(self, node: Any) -> None:
@@ -207,17 +219,17 @@ def _param_ifs(fn: Any, src: Any, line: int) -> List[Tuple[str, int]]:
 
         def visit_If(self, node: Any) -> None:
             r = src.positions[node.body]
-            if isinstance(node.test, cst.Name) and r.start.line <= line <= r.end.line:
-                ifs.append(node)
+            got = _tested(node.test)
+            if got is not None and r.start.line <= line <= r.end.line:
+                ifs.append(got)
 
     fn.body.visit(Visit())
-    return [(i.test.value, params.index(i.test.value)) for i in ifs
-            if i.test.value in params and i.test.value not in rebound]
+    return [(name, params.index(name), offs) for name, offs in ifs if name in params and name not in rebound]
 
 
-def _passes_false(call: Any, param: str, index: int, default: Optional[str], method: bool) -> bool:
-    """Does ``call`` pass ``param`` the literal False (by keyword or at its position ``index``), or omit it where
-    its default is False? A ``*args`` / ``**kwargs`` may pass anything."""
+def _passes_off(call: Any, param: str, index: int, default: Optional[str], method: bool, offs: Tuple[str, ...]) -> bool:
+    """Does ``call`` pass ``param`` one of the literals ``offs`` (by keyword or at its position ``index``), or omit
+    it where its default is one? A ``*args`` / ``**kwargs`` may pass anything."""
     if any(a.star for a in call.args):
         return False
     got = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
@@ -226,7 +238,7 @@ def _passes_false(call: Any, param: str, index: int, default: Optional[str], met
     if got is None and 0 <= pos < len(plain):
         got = plain[pos].value
     text = default if got is None else cst.Module([]).code_for_node(got)
-    return text == "False"
+    return text in offs
 
 
 def param_off(t: Target, module: Any, src: Any, line: int, cache: Dict[str, Any]) -> Optional[str]:
@@ -244,17 +256,18 @@ def param_off(t: Target, module: Any, src: Any, line: int, cache: Dict[str, Any]
     if fn is None or fn.name.value not in taken or sum(s.name.value == fn.name.value for s in module.body
                                                       if isinstance(s, (cst.FunctionDef, cst.ClassDef))) != 1:
         return None
-    for param, index in _param_ifs(fn, src, line):
-        key = f"param:{fn.name.value}:{param}"
+    for param, index, offs in _param_ifs(fn, src, line):
+        key = f"param:{fn.name.value}:{param}:{offs}"
         if key not in cache:
-            cache[key] = _all_false(t, path, src, fn, param, index)
+            cache[key] = _all_false(t, path, src, fn, param, index, offs)
         if cache[key]:
-            return f"{fn.name.value}() is called with {param}=False wherever the files its ZeRO-3 launches run " \
-                   f"call it, and this runs only if {param}"
+            test = param if "False" in offs else f"{param} is not None"
+            return f"{fn.name.value}() is called with {param}={'/'.join(offs)} wherever the files its ZeRO-3 " \
+                   f"launches run call it, and this runs only if {test}"
     return None
 
 
-def _all_false(t: Target, path: str, own: Any, fn: Any, param: str, index: int) -> bool:
+def _all_false(t: Target, path: str, own: Any, fn: Any, param: str, index: int, offs: Tuple[str, ...]) -> bool:
     name = fn.name.value
     p = next(p for p in list(fn.params.posonly_params) + list(fn.params.params) if p.name.value == param)
     default = cst.Module([]).code_for_node(p.default) if p.default is not None else None
@@ -271,7 +284,7 @@ def _all_false(t: Target, path: str, own: Any, fn: Any, param: str, index: int) 
         if src.module is None:
             return False
         got = _calls(src, name, id(fn.name) if f == path else None)
-        if got is None or not all(_passes_false(c, param, index, default, False) for c in got):
+        if got is None or not all(_passes_off(c, param, index, default, False, offs) for c in got):
             return False
         calls += len(got)
     return calls > 0

@@ -14,3 +14,9 @@ def load_reference(path: str, sharded: bool):
     if sharded:  # the launch's code calls it with True: error
         extra["device_map"] = "auto"
     return AutoModelForCausalLM.from_pretrained(path, **extra)
+
+
+def load_merged(path: str, base):
+    if base is not None:  # a LoRA merge for serving: the launch's code passes base=None, positionally: info
+        return AutoModelForCausalLM.from_pretrained(base, device_map="auto")
+    return AutoModelForCausalLM.from_pretrained(path)
