@@ -9,7 +9,8 @@ Two shapes a launch really uses:
   keeps its last value) and written out as JSON, one key a line;
 - a shell heredoc a launch script writes its config with (``cat <<EOT > $DS_CONFIG`` ... ``EOT``) and then hands
   to the launch: the JSON body with the script's variables substituted as the shell expands them (a quoted
-  delimiter expands nothing). A variable the script does not assign is an unknown value: findings on its line are
+  delimiter expands nothing). A variable the script does not assign (or assigns different values in its branches)
+  is an unknown value: findings on its line are
   dropped (never an error about what dsdoctor could not read), and a ZeRO stage given by one is unknown.
 
 Such a config has a name of its own, ``HOST#L<line>`` (the line of the ``deepspeed:`` key or of the heredoc's
@@ -23,7 +24,7 @@ import dataclasses
 import json
 import re
 from functools import lru_cache
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from ..model import Finding
 
@@ -271,16 +272,25 @@ def heredocs(text: str) -> List[Tuple[int, str, str, bool, int]]:
 
 def heredoc_config(host: str, text: str, doc: Tuple[int, str, str, bool, int]) -> Embedded:
     """The heredoc ``doc`` as the shell writes it: the script's assignments before it substituted (none where
-    the delimiter is quoted); a variable it does not assign stands for an unknown value."""
+    the delimiter is quoted); a variable it does not assign, or assigns different values in branches (indented
+    assignments), stands for an unknown value."""
     first, body, _, quoted, at = doc
     if quoted:
         return Embedded(host, body, tuple((first + i, 0) for i in range(body.count("\n") + 1)))
     from .launch.shell import assignments, expand
 
     env: Dict[str, str] = {}
+    seen: Dict[str, Set[str]] = {}
+    branched: Set[str] = set()
     for off, var, val in assignments(text):
         if off < at:
             env[var] = expand(val, env)
+            seen.setdefault(var, set()).add(env[var])
+            if text[text.rfind("\n", 0, off) + 1:off].strip() == "" and off > text.rfind("\n", 0, off) + 1:
+                branched.add(var)  # indented: inside an if / case, whose other branch may assign another value
+    for var in branched:
+        if len(seen[var]) > 1:
+            env.pop(var, None)  # which branch ran is not known here: an unknown value
     unknown: List[int] = []
     rows = [_substitute(row, i, env, unknown) for i, row in enumerate(body.split("\n"), 1)]
     return Embedded(host, "\n".join(rows), tuple((first + i, 0) for i in range(len(rows))), tuple(unknown))
