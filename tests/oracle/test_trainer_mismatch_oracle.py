@@ -26,7 +26,7 @@ ORACLE = Path(os.environ.get("DSDOCTOR_ORACLE_DIR") or REPO / ".cache" / "oracle
 VPY = ORACLE / "venv" / "bin" / "python"
 CASE = REPO / "tests" / "cases" / "lint" / "project" / "trainer-args-mismatch"
 PROBE = Path(__file__).parent / "trainer_mismatch_probe.py"
-LAUNCHES = ("run_micro4.sh", "run_auto.sh", "run_accelerate.sh")  # run_extra.sh's $EXTRA_ARGS: lint assumes nothing
+LAUNCHES = ("run_micro4.sh", "run_auto.sh", "run_accelerate.sh", "run_accelerate_bf16.sh")  # run_extra.sh's $EXTRA_ARGS: lint assumes nothing
 
 
 def _free_port() -> int:

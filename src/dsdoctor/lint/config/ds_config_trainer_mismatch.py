@@ -52,7 +52,7 @@ def check(t: Target) -> Iterator[Hit]:
     if checked is False:
         return
     found = [(where, pairs) for where, values, defaulted in u.trainer_launches
-             for pairs in [_mismatches(t, values, defaulted)] if pairs]
+             for pairs in [_mismatches(t, values, defaulted, built)] if pairs]
     if not found:
         return
     where, pairs = found[0]
@@ -64,11 +64,16 @@ def check(t: Target) -> Iterator[Hit]:
                    severity=Severity.ERROR if checked else Severity.WARNING)
 
 
-def _mismatches(t: Target, values: Dict[str, float], defaulted: Tuple[str, ...]) -> List[Tuple[int, str]]:
-    """(offset, "key=V vs --option W") of each config value the launch's arguments contradict."""
+def _mismatches(t: Target, values: Dict[str, float], defaulted: Tuple[str, ...], built: bool) -> List[Tuple[int, str]]:
+    """(offset, "key=V vs --option W") of each config value the launch's arguments contradict. In the config an
+    accelerate YAML builds, a --fp16 / --bf16 the launch passes replaces the YAML's mixed_precision (TrainingArguments
+    sets ACCELERATE_MIXED_PRECISION from it first): the switches agree then."""
     assert t.doc is not None and t.doc.root is not None
     out: List[Tuple[int, str]] = []
+    switched = built and any(values.get(s) == 1.0 for s in TF.TRAINER_CHECKED_SWITCHES)
     for key, options, _ in TF.TRAINER_CHECKED:
+        if switched and options[0] in TF.TRAINER_CHECKED_SWITCHES:
+            continue
         ds = _config_value(t, key, len(options))
         hf = tuple(values.get(o) for o in options)
         if ds is None or any(v is None for v in hf) or hf == ds:
