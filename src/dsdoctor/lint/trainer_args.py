@@ -23,6 +23,10 @@ _TRL = re.compile(r"\b" + TRL_CONFIGS + r"\b")  # a TRL config class: another de
 # training arguments built in code (not a subclass's definition: ``class TrainingArguments(transformers...)``): the
 # code's values, not the defaults
 _BUILT = re.compile(r"(?<!class )\b\w*TrainingArguments\s*\(")
+# a parser of the command line over training arguments: HfArgumentParser((..., TrainingArguments)), TrlParser((...,
+# SFTConfig)); not one over the script's own plain dataclass (old TRL's PPOConfig is built in code, not parsed)
+_PARSER = re.compile(r"\b(?:HfArgumentParser|TrlParser)\s*\(\s*[\[(]?[^)\]]*?\b(?:\w*TrainingArguments|"
+                     + TRL_CONFIGS + r")\b")
 
 
 def trainer_launches(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, List[Launch]]:
@@ -31,7 +35,7 @@ def trainer_launches(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, 
     for r in recipes:
         e = r.entry
         if r.launcher is None or e is None or e not in entries.graph or not entries.uses(e, "trainer") or \
-                not entries.uses(e, "argv"):
+                not _parses_training_args(e, entries) or not _hf_trainer(e, entries):
             continue
         values, defaulted = _values(r, entries)
         for cfg in [*r.configs, *([r.yaml] if r.yaml else [])]:
@@ -80,6 +84,33 @@ def _defaults(r: "Recipe", entries: "_Entries") -> Callable[[str, float], Option
             return _number(own) if own != CONFLICT else None
         return None if trl and opt == "learning_rate" else dflt
     return default
+
+
+def _parses_training_args(entry: str, entries: "_Entries") -> bool:
+    from .discover import _read
+
+    return any(_PARSER.search(_read(f, 2**20)) for f in entries.reached(entry))
+
+
+_MADE = re.compile(r"(?<!class )\b(\w*Trainer(?!Callback|State|Control)\w*)\s*\(")
+_CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?[ \t]*:", re.M)
+
+
+def _hf_trainer(entry: str, entries: "_Entries") -> bool:
+    """Does code the entry reaches build an HF Trainer (only its deepspeed_init runs the check): a ``*Trainer`` it
+    does not define (Transformers' or TRL's), or a class of its own that derives from one; not a trainer class of
+    its own that calls deepspeed.initialize itself (LOMO's ``class LOMOTrainer:``)."""
+    from .discover import _read
+
+    texts = [_read(f, 2**20) for f in sorted(entries.reached(entry))]
+    bases = {m.group(1): m.group(2) or "" for t in texts for m in _CLASS.finditer(t)}
+
+    def hf(name: str, depth: int = 0) -> bool:
+        if name not in bases:
+            return True
+        own = [b.strip().split(".")[-1] for b in bases[name].split(",") if "Trainer" in b]
+        return depth < 5 and any(hf(b, depth + 1) for b in own)
+    return any(hf(m.group(1)) for t in texts for m in _MADE.finditer(t))
 
 
 def _switch(text: Optional[str]) -> Optional[float]:
