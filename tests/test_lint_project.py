@@ -247,19 +247,25 @@ def test_unused_class_is_info(tmp_path: Path) -> None:
 
 
 def test_function_reach_classes(tmp_path: Path) -> None:
-    """A method runs only through its class: a function only an unused class's methods call is ``unused``; a class
-    used in any way (or a subclass of one that is used), or any class once code may look one up at run time
-    (``globals()``), keeps its methods' uses."""
+    """A method runs only through its class: a function only an unused class's methods call is ``unused``; of a
+    used class (or a subclass of one that is used; any class once code may look one up at run time, ``globals()``)
+    of the project's own, the methods running code calls or names run (a dunder always); of a class deriving from
+    another library's, every method (the library may call any)."""
     from dsdoctor.lint.calls import function_reach
 
-    lib = ("def a():\n    pass\n\ndef b():\n    pass\n\ndef c():\n    pass\n\n"
+    lib = ("def a():\n    pass\n\ndef b():\n    pass\n\ndef c():\n    pass\n\ndef d():\n    pass\n\n"
            "class Api:\n    def go(self):\n        a()\n\nclass Base:\n    def go(self):\n        b()\n\n"
-           "class Child(Base):\n    def run(self):\n        c()\n")
-    paths = _files(tmp_path, {"train.py": "from m import *\nChild().run()\n", "m.py": lib})
+           "class Child(Base):\n    def run(self):\n        c()\n\n"
+           "class Net(torch.nn.Module):\n    def forward(self, x):\n        d()\n")
+    paths = _files(tmp_path, {"train.py": "from m import *\nChild().run()\nNet()\n", "m.py": lib})
     got = function_reach(paths, paths[0])[paths[1]]
-    assert {k: v[0] for k, v in got.items()} == {"a": "unused", "b": "called", "c": "called", "Api.go": "unused"}
-    assert got["a"][3] == "Api"
-    paths = _files(tmp_path / "dyn", {"train.py": "from m import *\nglobals()[input()]().run()\n", "m.py": lib})
+    assert {k: v[0] for k, v in got.items()} == {"a": "unused", "b": "unused", "c": "called", "d": "called",
+                                                  "Api.go": "unused", "Base.go": "unused"}
+    assert got["a"][3] == "Api" and got["Base.go"][3] == "Base#"  # Base is used, its go() is not
+    paths = _files(tmp_path / "go", {"train.py": "from m import *\nChild().go()\n", "m.py": lib})
+    assert function_reach(paths, paths[0])[paths[1]]["b"][0] == "called"
+    paths = _files(tmp_path / "dyn", {"train.py": "from m import *\nobj = globals()[input()]()\n"
+                                                  "getattr(obj, input())()\n", "m.py": lib})
     assert {v[0] for v in function_reach(paths, paths[0])[paths[1]].values()} == {"called"}
 
 

@@ -34,7 +34,7 @@ import os
 import re
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
-from .closure import DYNAMIC, Cls, Fn, Verdicts, close, tie, verdicts
+from .closure import ATTR_LOOKUP, DYNAMIC, Cls, Fn, Method, Verdicts, close, tie, verdicts
 from .defaults import declared_defaults
 from .discover import _read
 
@@ -162,10 +162,10 @@ def _dynamic(n: ast.Call, binds: Optional[Binds]) -> Set[str]:
         return set()
     obj = n.args[0]
     if binds is None:
-        return set() if isinstance(obj, ast.Name) and obj.id in ("self", "cls") else {DYNAMIC}
+        return {ATTR_LOOKUP} if isinstance(obj, ast.Name) and obj.id in ("self", "cls") else {DYNAMIC, ATTR_LOOKUP}
     if _root(obj) == "sys" or isinstance(obj, ast.Call):
-        return {DYNAMIC}
-    return _scope(binds, obj.id) if isinstance(obj, ast.Name) and obj.id in binds.mods else set()
+        return {DYNAMIC, ATTR_LOOKUP}
+    return {ATTR_LOOKUP} | (_scope(binds, obj.id) if isinstance(obj, ast.Name) and obj.id in binds.mods else set())
 
 
 def _scope(binds: Optional[Binds], module: Optional[str] = None) -> Set[str]:
@@ -282,34 +282,45 @@ def _read_file(path: str, entry: bool, resolves: Optional[Resolver] = None
 
 
 _PLAIN = {"dataclass", "ABC", "ABCMeta", "object", "total_ordering"}  # bases / decorators that register nothing
+# decorators of a method that register it nowhere: it runs only where it is called (or read, a property)
+_PLAIN_METHOD = {"property", "setter", "getter", "deleter", "staticmethod", "classmethod", "abstractmethod",
+                 "cached_property", "lru_cache", "cache", "no_grad", "inference_mode", "wraps"}
 
 
 def _class(node: ast.ClassDef, binds: Optional[Binds], runs: List[ast.AST]) -> Cls:
     """A top-level class: what runs on import goes to ``runs`` (decorators, keywords, class-level statements);
     its methods, nested classes and bases are the class's own uses: they run only through the class (an object, a
-    subclass). Decorated (a registry may hold it) it is always live; a metaclass or ``__init_subclass__`` (a
-    registry of subclasses) makes every class live (``DYNAMIC``)."""
+    subclass), each method's only when it runs (lint/closure.py). Decorated (a registry may hold it) it is always
+    live; a metaclass or ``__init_subclass__`` (a registry of subclasses) makes every class live (``DYNAMIC``)."""
     runs.extend(node.decorator_list)
     runs.extend(k.value for k in node.keywords)
     inner: List[ast.AST] = list(node.bases)
-    methods: List[Tuple[str, int, int]] = []
+    methods: List[Method] = []
     dyn = any(k.arg == "metaclass" and _last(k.value) not in _PLAIN for k in node.keywords)
     for n in node.body:
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
             runs.extend(n.decorator_list)
-            inner.extend(n.body)
-            methods.append((n.name, n.lineno, getattr(n, "end_lineno", None) or n.lineno))
+            always = n.name.startswith("__") or any(_last(d) not in _PLAIN_METHOD for d in n.decorator_list)
+            methods.append((n.name, n.lineno, getattr(n, "end_lineno", None) or n.lineno, *_uses(n.body, binds),
+                            always))
             dyn = dyn or n.name == "__init_subclass__"
         elif isinstance(n, ast.ClassDef):
             inner.append(n)
         else:
             runs.append(n)
-    called, named, weak = _uses(inner, binds)
+    own = _uses(inner, binds)
+    called, named, weak = set(own[0]), set(own[1]), set(own[2])
+    for m in methods:
+        called |= m[3]
+        named |= m[4]
+        weak |= m[5]
     if dyn:
         called.add(DYNAMIC)
     always = dyn or any(_last(d) not in _PLAIN for d in node.decorator_list)
     end = getattr(node, "end_lineno", None) or node.lineno
-    return node.name, node.lineno, end, called, named, weak, always, methods
+    bases = tuple(b for b in (_last(x) for x in node.bases) if b is not None) if all(
+        isinstance(x, (ast.Name, ast.Attribute)) for x in node.bases) else ("<expr>",)
+    return node.name, node.lineno, end, called, named, weak, always, methods, bases, own
 
 
 def _last(node: ast.AST) -> Optional[str]:

@@ -7,8 +7,15 @@ import os
 from typing import Dict, List, Set, Tuple
 
 Fn = Tuple[str, int, int, Set[str], Set[str], bool, Set[str]]  # name, lines, calls, names, decorated, weak uses
-# a top-level class: name, lines, (calls, names, weak uses) of its methods and bases, always live, its methods' lines
-Cls = Tuple[str, int, int, Set[str], Set[str], Set[str], bool, List[Tuple[str, int, int]]]
+Uses3 = Tuple[Set[str], Set[str], Set[str]]  # calls, names, weak uses
+# a method: name, lines, the uses of its body, always run with its class (a dunder, a decorated method)
+Method = Tuple[str, int, int, Set[str], Set[str], Set[str], bool]
+# a top-level class: name, lines, (calls, names, weak uses) of its methods and bases, always live, its methods,
+# the last names of its bases, the uses of its bases and nested classes alone
+Cls = Tuple[str, int, int, Set[str], Set[str], Set[str], bool, List[Method], Tuple[str, ...], Uses3]
+# getattr(obj, name) of a name known only at run time: any method of a class may run
+ATTR_LOOKUP = "<getattr>"
+_PLAIN_BASES = {"object", "ABC", "Generic"}
 # a use of code that may reach any class (import_module, a metaclass ...); DYNAMIC + a file (or a package's
 # directory and a separator): one that reaches only the classes in that namespace (eval, globals(), getattr(module))
 DYNAMIC = "<dynamic>"
@@ -30,13 +37,16 @@ def verdicts(fns: Dict[str, List[Fn]], classes: Dict[str, List[Cls]], live: Dict
             note = ""
             if verdict == "dead" and any(_used(f, name, u) for u in all_live):
                 verdict = "unused"
-                note = ", ".join(sorted({c[0] for g, cls in classes.items() for c in cls if c[0] not in live[g]
-                                         and any(_used(f, name, u) for u in c[3:6])}))
+                note = ", ".join(sorted({c[0] for g, cls in classes.items() for c in cls for m in c[7]
+                                         if f"{c[0]}.{m[0]}" not in live[g] and any(_used(f, name, u) for u in m[3:6])}))
             out[f][name] = (verdict, first, last, note)
     for f, cls in classes.items():
         for c in cls:
             if c[0] not in live[f]:
-                out.setdefault(f, {}).update({f"{c[0]}.{m}": ("unused", a, b, c[0]) for m, a, b in c[7]})
+                out.setdefault(f, {}).update({f"{c[0]}.{m[0]}": ("unused", m[1], m[2], c[0]) for m in c[7]})
+            else:  # a method of a live class that nothing running calls (_close_methods)
+                out.setdefault(f, {}).update({f"{c[0]}.{m[0]}": ("unused", m[1], m[2], c[0] + "#") for m in c[7]
+                                              if f"{c[0]}.{m[0]}" not in live[f]})
     return out
 
 
@@ -58,7 +68,9 @@ def tie(fns: Dict[str, List[Fn]], classes: Dict[str, List[Cls]], *sets: Set[str]
         s |= norm(s)
         s -= {u for u in s if "::" in u and u not in defined}
     return ({f: [(n, a, b, norm(c), norm(m), d, norm(w)) for n, a, b, c, m, d, w in defs] for f, defs in fns.items()},
-            {f: [(n, a, b, norm(c), norm(m), norm(w), al, ms) for n, a, b, c, m, w, al, ms in cls]
+            {f: [(n, a, b, norm(c), norm(m), norm(w), al, [(mn, ma, mb, norm(x), norm(y), norm(z), mal)
+                                                          for mn, ma, mb, x, y, z, mal in ms],
+                  bs, (norm(own[0]), norm(own[1]), norm(own[2]))) for n, a, b, c, m, w, al, ms, bs, own in cls]
              for f, cls in classes.items()})
 
 
@@ -66,23 +78,63 @@ def close(fns: Dict[str, List[Fn]], classes: Dict[str, List[Cls]], called: Set[s
            weak: Set[str], every: bool = False) -> Dict[str, Set[str]]:
     """To a fixpoint: the uses of what runs (:func:`_close_fns`), and of each class that it uses in any way (or
     that is always live, or all of them where code may look a class up at run time, or ``every``): its methods
-    run. Returns, per file, its live classes."""
+    run, all of them where the class derives from another library's (which may call any of them), else only those
+    running code calls or names (:func:`_closed`). Returns, per file, its live classes and ``Class.method`` of
+    their live methods."""
     live: Dict[str, Set[str]] = {f: set() for f in classes}
     scopes = {f: _scopes(f) for f in classes}
+    closed = set() if every else _closed(classes)
     while True:
         _close_fns(fns, called, named, weak)
         more = False
         for f, cls in classes.items():
-            for name, _, _, c, n, w, always, _ in cls:
-                if name not in live[f] and (every or always or not scopes[f].isdisjoint(called) or _used(f, name, called)
-                                            or _used(f, name, named) or _used(f, name, weak)):
+            for c in cls:
+                name = c[0]
+                if name not in live[f] and (every or c[6] or not scopes[f].isdisjoint(called) or
+                                            _used(f, name, called) or _used(f, name, named) or _used(f, name, weak)):
                     live[f].add(name)
-                    called |= c
-                    named |= n
-                    weak |= w
+                    whole = name not in closed
+                    for mine, theirs in zip((called, named, weak), c[3:6] if whole else c[9]):
+                        mine |= theirs
+                    if whole:
+                        live[f] |= {f"{name}.{m[0]}" for m in c[7]}
                     more = True
+                if name in live[f] and name in closed:
+                    more = _close_methods(live[f], c, called, named, weak) or more
         if not more:
             return live
+
+
+def _close_methods(live: Set[str], c: Cls, called: Set[str], named: Set[str], weak: Set[str]) -> bool:
+    """The methods of the live class ``c`` (one of :func:`_closed`) that now run: a dunder or decorated one, one
+    that running code calls or names (``obj.load()``, ``self.load``, ``"load"``), any after a run-time getattr."""
+    more = False
+    anything = ATTR_LOOKUP in called
+    for m in c[7]:
+        key = f"{c[0]}.{m[0]}"
+        if key not in live and (m[6] or anything or m[0] in called or m[0] in named or m[0] in weak):
+            live.add(key)
+            for mine, theirs in zip((called, named, weak), m[3:6]):
+                mine |= theirs
+            more = True
+    return more
+
+
+def _closed(classes: Dict[str, List[Cls]]) -> Set[str]:
+    """The classes of the project whose bases are all plain (none, ``object``, ``ABC``) or such classes of the
+    project, named once (no other library's class can call their methods), and that are not always live (a
+    registry's decorator may)."""
+    bases: Dict[str, Set[Tuple[str, ...]]] = {}
+    for cls in classes.values():
+        for c in cls:
+            bases.setdefault(c[0], set()).add(c[8] if not c[6] else ("<always>",))
+
+    def ok(name: str, depth: int) -> bool:
+        if name in _PLAIN_BASES:
+            return True
+        got = bases.get(name)
+        return got is not None and len(got) == 1 and depth < 20 and all(ok(b, depth + 1) for b in next(iter(got)))
+    return {n for n in bases if ok(n, 0)}
 
 
 def _scopes(f: str) -> Set[str]:
@@ -127,7 +179,9 @@ def why(name: str, verdict: str, note: str) -> str:
     """Why a finding in function ``name`` is only info (lint/calls.py verdict ``named`` or ``unused``)."""
     if verdict == "named":
         return f"in {name}(), which the ZeRO-3 launch names but never calls directly: only if it runs there"
+    if "." in name and note.endswith("#"):
+        return f"in {name}(), a method that nothing the ZeRO-3 launch runs calls: it never runs there"
     if "." in name:
         return f"in {name}(), a method of {note}, a class nothing the ZeRO-3 launch runs uses: it never runs there"
     via = f"methods of {note}" if note else "methods of classes"
-    return f"in {name}(), used only from {via} that nothing the ZeRO-3 launch runs uses: it never runs there"
+    return f"in {name}(), used only from {via} that nothing the ZeRO-3 launch runs uses or calls: it never runs there"

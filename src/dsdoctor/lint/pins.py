@@ -320,7 +320,8 @@ def apply_near(usage: "Usage", path: str, kind: str, near: Near, notes: Dict[str
     for Transformers, the releases conflicting exact pins or a range allow) replace it: for DeepSpeed a nearer
     range says no release. ``notes``: per pin
     assumed this way (``transformers 4.33.2 (finetune/README.md:15)``), the files judged for it (Transformers:
-    the Python files, the only ones its version matters to)."""
+    the Python files, the only ones its version matters to). A nearer range that allows the exact release
+    assumed keeps it."""
     ds = near.of(path, "deepspeed")
     if ds is not None and ds.version and _ours(usage.ds_source):
         source = f"pinned in {ds.source}"
@@ -337,7 +338,9 @@ def apply_near(usage: "Usage", path: str, kind: str, near: Near, notes: Dict[str
     if tf.version and f"pinned in {tf.source}" != usage.transformers_source:
         usage.transformers, usage.transformers_source = tf.version, f"pinned in {tf.source}"
         usage.transformers_pins = ()
-    elif tf.allowed and tf.describe() != usage.transformers_source:
+    elif tf.allowed and tf.describe() != usage.transformers_source and usage.transformers not in tf.allowed:
+        # (a nearer range that allows the project's exact pin, a copied pyproject's ``>=4.31.0`` beside a README's
+        # ``pip install transformers==4.31.0``, says no other release)
         usage.transformers, usage.transformers_source, usage.transformers_pins = None, tf.describe(), tf.allowed
     else:
         if tf.why == "installed from a URL" and not usage.transformers:

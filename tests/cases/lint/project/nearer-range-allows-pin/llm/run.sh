@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed trainer/train.py --deepspeed ds.json --output_dir out

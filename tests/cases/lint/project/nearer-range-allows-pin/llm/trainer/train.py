@@ -1,0 +1,5 @@
+from transformers import HfArgumentParser, Trainer, TrainingArguments
+from transformers.deepspeed import is_deepspeed_zero3_enabled
+
+(args,) = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()
+print(is_deepspeed_zero3_enabled())
