@@ -1,5 +1,4 @@
 import transformers
-
 from chat.model_adapter import RewardLoader, get_conversation_template
 
 

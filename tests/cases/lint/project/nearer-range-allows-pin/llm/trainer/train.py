@@ -1,4 +1,4 @@
-from transformers import HfArgumentParser, Trainer, TrainingArguments
+from transformers import HfArgumentParser, TrainingArguments
 from transformers.deepspeed import is_deepspeed_zero3_enabled
 
 (args,) = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()
