@@ -44,7 +44,7 @@ def _restates(y: Any, key: str, value: Any, children: Dict[str, str]) -> bool:
         return children["device"] == str(y.ds.get(_FLAT_DEVICE[key], ("none",))[0]).lower()
     if key in ("bf16", "fp16") and set(children) == {"enabled"}:
         on = str(y.top.get("mixed_precision", ("no",))[0]).lower() == key
-        return children["enabled"] == ("true" if on else "false")
+        return children["enabled"] in ("auto", "true" if on else "false")  # "auto": what the launch decides
     return False
 
 
@@ -102,7 +102,7 @@ RULE = Rule(
                    note="ignored, but the config accelerate builds has \"auto\" there anyway (info)"),
            Example("distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 8\ndeepspeed_config:\n"
                    "  zero_stage: 3\n  offload_param_device: none\n  tensor_parallel_size: 1\n  data_parallel_size: 8\n"
-                   "  offload_param:\n    device: none\n  bf16:\n    enabled: true\n",
+                   "  offload_param:\n    device: none\n  bf16:\n    enabled: true\n  fp16:\n    enabled: auto\n",
                    note="ignored, but each says what the run gets anyway (info)"),
            Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  train_batch_size: 32\n"
                    "  optimizer:\n    type: AdamW\n    params:\n      lr: 5.0e-5\n",
