@@ -34,11 +34,15 @@ def _block(text: str, line: int, col: int) -> Dict[str, str]:
 
 def _restates(y: Any, key: str, value: Any, children: Dict[str, str]) -> bool:
     """Does the ignored ``key`` only say what the run gets anyway: ``pipeline_parallel_size: 1``,
-    ``data_parallel_size`` equal to num_processes, a nested ``offload_param: {device: X}`` where accelerate's
-    ``offload_param_device`` is X, a ``bf16: {enabled: true}`` under ``mixed_precision: bf16``?"""
+    ``data_parallel_size`` equal to num_processes, ``bf16_enabled: true`` under ``mixed_precision: bf16``, a nested
+    ``offload_param: {device: X}`` where accelerate's ``offload_param_device`` is X, a ``bf16: {enabled: true}``
+    under ``mixed_precision: bf16``?"""
     if value is not None:
         procs = y.top.get("num_processes", (None,))[0]
-        return (key in _ONE and value == 1) or (key == "data_parallel_size" and procs is not None and value == procs)
+        precision = str(y.top.get("mixed_precision", ("no",))[0]).lower()
+        switch = key in ("bf16_enabled", "fp16_enabled") and str(value).lower() == str(precision == key[:4]).lower()
+        return switch or (key in _ONE and value == 1) or \
+            (key == "data_parallel_size" and procs is not None and value == procs)
     if key in _FLAT_DEVICE and "device" in children and (set(children) == {"device"} or (
             children["device"] == "none" and set(children) <= {"device", "pin_memory"})):  # no offload: no pinning
         return children["device"] == str(y.ds.get(_FLAT_DEVICE[key], ("none",))[0]).lower()
@@ -102,7 +106,8 @@ RULE = Rule(
                    note="ignored, but the config accelerate builds has \"auto\" there anyway (info)"),
            Example("distributed_type: DEEPSPEED\nmixed_precision: bf16\nnum_processes: 8\ndeepspeed_config:\n"
                    "  zero_stage: 3\n  offload_param_device: none\n  tensor_parallel_size: 1\n  data_parallel_size: 8\n"
-                   "  offload_param:\n    device: none\n  bf16:\n    enabled: true\n  fp16:\n    enabled: auto\n",
+                   "  offload_param:\n    device: none\n  bf16:\n    enabled: true\n  fp16:\n    enabled: auto\n"
+                   "  bf16_enabled: true\n",
                    note="ignored, but each says what the run gets anyway (info)"),
            Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  train_batch_size: 32\n"
                    "  optimizer:\n    type: AdamW\n    params:\n      lr: 5.0e-5\n",
