@@ -2,8 +2,9 @@
 (ds-config-trainer-mismatch): the value the launch passes (``--gradient_accumulation_steps 4``), else the default
 the code its entry reaches declares for the option, else TrainingArguments' own
 (:data:`~dsdoctor.knowledge.transformers.TRAINER_CHECKED`). A default only where nothing else can set the option:
-the entry parses its command line and builds no TrainingArguments in code, uses no TRL config (other defaults), and
-the launch passes no argument unknown here (``$EXTRA_ARGS``) and is no README's (often abridged) command."""
+the entry builds no TrainingArguments in code, and the launch passes no argument unknown here (``$EXTRA_ARGS``) and
+is no README's (often abridged) command; a TRL config has learning rates of its own. Only launches whose entry
+parses TrainingArguments (or a TRL config) from its command line and builds an HF Trainer count."""
 
 from __future__ import annotations
 
@@ -32,24 +33,31 @@ _PARSER = re.compile(r"\b(?:HfArgumentParser|TrlParser)\s*\(\s*[\[(]?[^)\]]*?\b(
 def trainer_launches(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, List[Launch]]:
     """Config (a ds_config a launch hands over, or its accelerate YAML) -> each HF Trainer launch's values."""
     out: Dict[str, List[Launch]] = {}
+    read: Dict[str, List[str]] = {}  # entry -> the texts of the files it reaches, read once
     for r in recipes:
         e = r.entry
-        if r.launcher is None or e is None or e not in entries.graph or not entries.uses(e, "trainer") or \
-                not _parses_training_args(e, entries) or not _hf_trainer(e, entries):
+        if r.launcher is None or e is None or e not in entries.graph or not entries.uses(e, "trainer"):
             continue
-        values, defaulted = _values(r, entries)
+        if e not in read:
+            from .discover import _read
+
+            read[e] = [_read(f, 2**20) for f in sorted(entries.reached(e))]
+        texts = read[e]
+        if not any(_PARSER.search(t) for t in texts) or not _hf_trainer(texts):
+            continue
+        values, defaulted = _values(r, entries, texts)
         for cfg in [*r.configs, *([r.yaml] if r.yaml else [])]:
             out.setdefault(cfg, []).append((r.where, values, defaulted))
     return out
 
 
-def _values(r: "Recipe", entries: "_Entries") -> Tuple[Values, Tuple[str, ...]]:
+def _values(r: "Recipe", entries: "_Entries", texts: List[str]) -> Tuple[Values, Tuple[str, ...]]:
     passed: Dict[str, Optional[str]] = {}
     for f in r.flags:
         name, eq, val = f.partition("=")
         passed[name] = val if eq else passed.get(name)  # a name without a value: passed, value not known
     assert r.entry is not None
-    defaults = _defaults(r, entries)
+    defaults = _defaults(r, entries, texts)
     out: Values = {}
     defaulted: List[str] = []
     for _, options, hf in TRAINER_CHECKED:
@@ -57,7 +65,7 @@ def _values(r: "Recipe", entries: "_Entries") -> Tuple[Values, Tuple[str, ...]]:
             if opt in out:
                 continue
             if opt in TRAINER_CHECKED_SWITCHES and f"{opt}_full_eval" in passed:
-                continue  # on for evaluation only: still on for the check
+                continue  # --bf16_full_eval turns the check's side on too: not judged
             got = _switch(passed[opt]) if opt in TRAINER_CHECKED_SWITCHES and opt in passed else \
                 _number(passed[opt]) if opt in passed else defaults(opt, dflt)
             if got is not None:
@@ -66,13 +74,10 @@ def _values(r: "Recipe", entries: "_Entries") -> Tuple[Values, Tuple[str, ...]]:
     return out, tuple(defaulted)
 
 
-def _defaults(r: "Recipe", entries: "_Entries") -> Callable[[str, float], Optional[float]]:
+def _defaults(r: "Recipe", entries: "_Entries", texts: List[str]) -> Callable[[str, float], Optional[float]]:
     """The default an option the launch does not pass takes: the one the entry's code declares, else
     TrainingArguments' (not TRL's learning rates); None where something else may set it."""
-    from .discover import _read
-
     assert r.entry is not None
-    texts = [_read(f, 2**20) for f in sorted(entries.reached(r.entry))]
     if r.opaque or r.file.lower().endswith((".md", ".rst", ".txt", ".ipynb")) or any(_BUILT.search(t) for t in texts):
         return lambda opt, dflt: None
     trl = any(_TRL.search(t) for t in texts)
@@ -86,23 +91,14 @@ def _defaults(r: "Recipe", entries: "_Entries") -> Callable[[str, float], Option
     return default
 
 
-def _parses_training_args(entry: str, entries: "_Entries") -> bool:
-    from .discover import _read
-
-    return any(_PARSER.search(_read(f, 2**20)) for f in entries.reached(entry))
-
-
 _MADE = re.compile(r"(?<!class )\b(\w*Trainer(?!Callback|State|Control)\w*)\s*\(")
 _CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?[ \t]*:", re.M)
 
 
-def _hf_trainer(entry: str, entries: "_Entries") -> bool:
-    """Does code the entry reaches build an HF Trainer (only its deepspeed_init runs the check): a ``*Trainer`` it
-    does not define (Transformers' or TRL's), or a class of its own that derives from one; not a trainer class of
-    its own that calls deepspeed.initialize itself (LOMO's ``class LOMOTrainer:``)."""
-    from .discover import _read
-
-    texts = [_read(f, 2**20) for f in sorted(entries.reached(entry))]
+def _hf_trainer(texts: List[str]) -> bool:
+    """Does code an entry reaches (``texts``) build an HF Trainer (only its deepspeed_init runs the check): a
+    ``*Trainer`` it does not define (Transformers' or TRL's), or a class of its own that derives from one; not a
+    trainer class of its own that calls deepspeed.initialize itself (LOMO's ``class LOMOTrainer:``)."""
     bases = {m.group(1): m.group(2) or "" for t in texts for m in _CLASS.finditer(t)}
 
     def hf(name: str, depth: int = 0) -> bool:
