@@ -237,6 +237,8 @@ TRAINER_CHECKED_SWITCHES = ("fp16", "bf16")
 # The Trainer checks the config an accelerate YAML's DeepSpeedPlugin builds (Trainer.propagate_args_to_deepspeed's
 # trainer_config_process) from 4.30.0 (read in 4.30.2; not in 4.28.1 or 4.29.2): before, only a --deepspeed config.
 PLUGIN_CONFIG_CHECKED_FROM = "4.30.0"
+# a Trainer class's name as code builds one (Seq2SeqTrainerForChatGLM; not TrainerCallback / State / Control)
+TRAINER_CLASS = r"\w*Trainer(?!Callback|State|Control)\w*"
 # TRL's TrainingArguments subclasses (their config classes), as a pattern
 TRL_CONFIGS = r"(?:SFT|DPO|GRPO|PPO|RLOO|Reward|KTO|ORPO|CPO|GKD|BCO|PRM)Config"
 MSG_CONFIG_MISMATCH_ACCELERATE = "Please correct the following DeepSpeed config values that mismatch kwargs"

@@ -34,7 +34,7 @@ import os
 import re
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
-from .closure import ATTR_LOOKUP, DYNAMIC, Cls, Fn, Method, Verdicts, close, tie, verdicts
+from .closure import ATTR_LOOKUP, DYNAMIC, PLAIN, Cls, Fn, Method, Verdicts, close, tie, verdicts
 from .defaults import declared_defaults
 from .discover import _read
 
@@ -281,7 +281,6 @@ def _read_file(path: str, entry: bool, resolves: Optional[Resolver] = None
     return runs, fns, classes, binds, declared_defaults(tree)
 
 
-_PLAIN = {"dataclass", "ABC", "ABCMeta", "object", "total_ordering"}  # bases / decorators that register nothing
 # decorators of a method that register it nowhere: it runs only where it is called (or read, a property)
 _PLAIN_METHOD = {"property", "setter", "getter", "deleter", "staticmethod", "classmethod", "abstractmethod",
                  "cached_property", "lru_cache", "cache", "no_grad", "inference_mode", "wraps"}
@@ -296,7 +295,7 @@ def _class(node: ast.ClassDef, binds: Optional[Binds], runs: List[ast.AST]) -> C
     runs.extend(k.value for k in node.keywords)
     inner: List[ast.AST] = list(node.bases)
     methods: List[Method] = []
-    dyn = any(k.arg == "metaclass" and _last(k.value) not in _PLAIN for k in node.keywords)
+    dyn = any(k.arg == "metaclass" and _last(k.value) not in PLAIN for k in node.keywords)
     for n in node.body:
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
             runs.extend(n.decorator_list)
@@ -316,7 +315,7 @@ def _class(node: ast.ClassDef, binds: Optional[Binds], runs: List[ast.AST]) -> C
         weak |= m[5]
     if dyn:
         called.add(DYNAMIC)
-    always = dyn or any(_last(d) not in _PLAIN for d in node.decorator_list)
+    always = dyn or any(_last(d) not in PLAIN for d in node.decorator_list)
     end = getattr(node, "end_lineno", None) or node.lineno
     bases = tuple(b for b in (_last(x) for x in node.bases) if b is not None) if all(
         isinstance(x, (ast.Name, ast.Attribute)) for x in node.bases) else ("<expr>",)

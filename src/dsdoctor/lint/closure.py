@@ -15,7 +15,8 @@ Method = Tuple[str, int, int, Set[str], Set[str], Set[str], bool]
 Cls = Tuple[str, int, int, Set[str], Set[str], Set[str], bool, List[Method], Tuple[str, ...], Uses3]
 # getattr(obj, name) of a name known only at run time: any method of a class may run
 ATTR_LOOKUP = "<getattr>"
-_PLAIN_BASES = {"object", "ABC", "Generic"}
+# bases, class decorators and metaclasses that register nothing and call no method of the class
+PLAIN = {"dataclass", "ABC", "ABCMeta", "object", "total_ordering", "Generic"}
 # a use of code that may reach any class (import_module, a metaclass ...); DYNAMIC + a file (or a package's
 # directory and a separator): one that reaches only the classes in that namespace (eval, globals(), getattr(module))
 DYNAMIC = "<dynamic>"
@@ -130,7 +131,7 @@ def _closed(classes: Dict[str, List[Cls]]) -> Set[str]:
             bases.setdefault(c[0], set()).add(c[8] if not c[6] else ("<always>",))
 
     def ok(name: str, depth: int) -> bool:
-        if name in _PLAIN_BASES:
+        if name in PLAIN:
             return True
         got = bases.get(name)
         return got is not None and len(got) == 1 and depth < 20 and all(ok(b, depth + 1) for b in next(iter(got)))

@@ -18,7 +18,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
-from ..knowledge.transformers import TRL_CONFIGS
+from ..knowledge.transformers import TRAINER_CLASS, TRL_CONFIGS
 from .called import called
 from .calls import Read, function_reach
 from .closure import Verdicts
@@ -42,7 +42,7 @@ _OTHER_ENGINE = re.compile(r"^[ \t]*(?:from|import)[ \t]+(torch\.distributed(?:\
                            r"olmo_core\.(?:train|nn))\b|"  # OLMo-core's trainer / models: its own FSDP engine
                            r"\bFullyShardedDataParallel\b", re.M)
 _DEEPSPEED = re.compile(r"\bdeepspeed\b|\bTrainingArguments\b|\bSFTConfig\b|\bDeepSpeedPlugin\b")
-_TRAINER = re.compile(r"(?<!class )\b\w*(?:TrainingArguments|SFTConfig|Trainer(?!Callback|State|Control)\w*)\s*\(")  # MyTrainer(,
+_TRAINER = re.compile(r"(?<!class )\b(?:\w*TrainingArguments|\w*SFTConfig|" + TRAINER_CLASS + r")\s*\(")  # MyTrainer(,
 # Seq2SeqTrainerForChatGLM(; not `class X(Trainer)`
 # ... and Hugging Face's: one of the files imports a Trainer / TrainingArguments / TRL config from transformers or trl
 # (trlx's own trainers and configs, Lightning's Trainer are none)

@@ -119,6 +119,10 @@ class Usage:
     # against, the options left at a default): lint/trainer_args.py
     trainer_launches: Tuple[Tuple[str, Dict[str, float], Tuple[str, ...]], ...] = ()
 
+    def tf_releases(self) -> Tuple[Optional[str], ...]:
+        """The Transformers releases judged: the one assumed, else every release the pins allow; (None,) unknown."""
+        return (self.transformers,) if self.transformers else tuple(self.transformers_pins) or (None,)
+
     def ds_range(self, fact: Callable[[Version], Any]) -> Tuple[Any, str]:
         """(``fact`` of the DeepSpeed judged, how to name it): where the version comes from a range the project
         pins (:attr:`ds_pins`) and every release it allows gives one answer, that answer and the range; else

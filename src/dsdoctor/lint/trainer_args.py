@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple
 
-from ..knowledge.transformers import TRAINER_CHECKED, TRAINER_CHECKED_SWITCHES, TRL_CONFIGS
+from ..knowledge.transformers import TRAINER_CHECKED, TRAINER_CHECKED_SWITCHES, TRAINER_CLASS, TRL_CONFIGS
 from .defaults import CONFLICT
+from .entry_options import given
 
 if TYPE_CHECKING:
     from .launched import _Entries
@@ -52,10 +53,6 @@ def trainer_launches(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, 
 
 
 def _values(r: "Recipe", entries: "_Entries", texts: List[str]) -> Tuple[Values, Tuple[str, ...]]:
-    passed: Dict[str, Optional[str]] = {}
-    for f in r.flags:
-        name, eq, val = f.partition("=")
-        passed[name] = val if eq else passed.get(name)  # a name without a value: passed, value not known
     assert r.entry is not None
     defaults = _defaults(r, entries, texts)
     out: Values = {}
@@ -64,13 +61,16 @@ def _values(r: "Recipe", entries: "_Entries", texts: List[str]) -> Tuple[Values,
         for opt, dflt in zip(options, hf):
             if opt in out:
                 continue
-            if opt in TRAINER_CHECKED_SWITCHES and f"{opt}_full_eval" in passed:
+            if opt in TRAINER_CHECKED_SWITCHES and f"{opt}_full_eval" in r.flags:
                 continue  # --bf16_full_eval turns the check's side on too: not judged
-            got = _switch(passed[opt]) if opt in TRAINER_CHECKED_SWITCHES and opt in passed else \
-                _number(passed[opt]) if opt in passed else defaults(opt, dflt)
+            passed = opt in r.flags  # ``Recipe.flags``: ``name`` and, with a known value, ``name=value``
+            vals = given(r.flags, opt) if passed else set()
+            one = next(iter(vals)) if len(vals) == 1 else None
+            got = defaults(opt, dflt) if not passed else None if len(vals) > 1 else \
+                _switch(one) if opt in TRAINER_CHECKED_SWITCHES else _number(one)
             if got is not None:
                 out[opt] = got
-                defaulted += [] if opt in passed else [opt]
+                defaulted += [] if passed else [opt]
     return out, tuple(defaulted)
 
 
@@ -91,7 +91,7 @@ def _defaults(r: "Recipe", entries: "_Entries", texts: List[str]) -> Callable[[s
     return default
 
 
-_MADE = re.compile(r"(?<!class )\b(\w*Trainer(?!Callback|State|Control)\w*)\s*\(")
+_MADE = re.compile(r"(?<!class )\b(" + TRAINER_CLASS + r")\s*\(")
 _CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?[ \t]*:", re.M)
 
 

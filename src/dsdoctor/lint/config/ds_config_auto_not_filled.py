@@ -21,11 +21,9 @@ def _judged(t: Target) -> Tuple[Tuple[Optional[str], ...], str]:
     and how to name them."""
     u = t.usage
     if u.transformers:
-        return (u.transformers,), f"transformers {u.transformers}" + (f", {u.transformers_source}"
-                                                                       if u.transformers_source else "")
-    if u.transformers_pins:
-        return tuple(u.transformers_pins), u.transformers_source
-    return (None,), "transformers version unknown"
+        return u.tf_releases(), f"transformers {u.transformers}" + (f", {u.transformers_source}"
+                                                                     if u.transformers_source else "")
+    return u.tf_releases(), u.transformers_source if u.transformers_pins else "transformers version unknown"
 
 
 def _reaches_deepspeed(t: Target, path: str) -> Optional[Tuple[str, bool]]:

@@ -32,15 +32,13 @@ def _config_value(t: Target, key: str, width: int) -> Optional[Tuple[float, ...]
 def _plugin_checked(t: Target) -> Optional[bool]:
     """Does the Trainer check the config an accelerate YAML builds, with the Transformers judged: True on every
     release, None on some, False on none (older than 4.30)?"""
-    u = t.usage
-    vers = [u.transformers] if u.transformers else list(u.transformers_pins)
     got = set()
-    for v in vers:
+    for v in t.usage.tf_releases():
         try:
-            got.add(Version(v) >= Version(TF.PLUGIN_CONFIG_CHECKED_FROM))
+            got.add(v is None or Version(v) >= Version(TF.PLUGIN_CONFIG_CHECKED_FROM))
         except InvalidVersion:
             got.add(True)
-    return True if not got or got == {True} else False if got == {False} else None
+    return True if got == {True} else False if got == {False} else None
 
 
 def check(t: Target) -> Iterator[Hit]:

@@ -37,9 +37,9 @@ def _restates(y: Any, key: str, value: Any, children: Dict[str, str]) -> bool:
     ``data_parallel_size`` equal to num_processes, ``bf16_enabled: true`` under ``mixed_precision: bf16``, a nested
     ``offload_param: {device: X}`` where accelerate's ``offload_param_device`` is X, a ``bf16: {enabled: true}``
     under ``mixed_precision: bf16``?"""
+    precision = str(y.top.get("mixed_precision", ("no",))[0]).lower()  # the half-precision dtype the run gets
     if value is not None:
         procs = y.top.get("num_processes", (None,))[0]
-        precision = str(y.top.get("mixed_precision", ("no",))[0]).lower()
         switch = key in ("bf16_enabled", "fp16_enabled") and str(value).lower() == str(precision == key[:4]).lower()
         return switch or (key in _ONE and value == 1) or \
             (key == "data_parallel_size" and procs is not None and value == procs)
@@ -47,8 +47,7 @@ def _restates(y: Any, key: str, value: Any, children: Dict[str, str]) -> bool:
             children["device"] == "none" and set(children) <= {"device", "pin_memory"})):  # no offload: no pinning
         return children["device"] == str(y.ds.get(_FLAT_DEVICE[key], ("none",))[0]).lower()
     if key in ("bf16", "fp16") and set(children) == {"enabled"}:
-        on = str(y.top.get("mixed_precision", ("no",))[0]).lower() == key
-        return children["enabled"] in ("auto", "true" if on else "false")  # "auto": what the launch decides
+        return children["enabled"] in ("auto", str(precision == key).lower())  # "auto": what the launch decides
     return False
 
 

@@ -49,20 +49,20 @@ def _template(t: Target, hosts: Dict[str, int], problems: List[Tuple[int, str]])
 def _other_launcher(path: str) -> Optional[str]:
     """The launcher that reads the hostfile where every script beside it that names it hands it to one that is not
     DeepSpeed's (``colossalai run --hostfile hostfile``, ``mpirun -hostfile``): its own format (bare host names)."""
+    from .shell import parse
+
     d, name = os.path.dirname(path) or ".", os.path.basename(path)
     users: Set[str] = set()
     for script in sorted(glob.glob(os.path.join(glob.escape(d), "*.sh")))[:40]:
-        text = _read(script, 2**20).replace("\\\n", " ")
-        for line in text.splitlines():
-            if re.search(r"-hostfile[= ]+\S*" + re.escape(name) + r"\b", line):
-                words = line.split()
-                users.add(" ".join(words[:2]) if words[:1] == ["colossalai"] else os.path.basename(words[0]))
-    return users.pop() if len(users) == 1 and not {"deepspeed"} & users else None
+        for cmd in parse(_read(script, 2**20)).commands:
+            got = cmd.opt("--hostfile", "-hostfile")
+            if got is not None and os.path.basename(got[0]) == name:
+                users.add(os.path.basename(cmd.argv[0]))
+    return users.pop() if len(users) == 1 else None
 
 
 def check(t: Target) -> Iterator[Hit]:
-    other = _other_launcher(t.path)
-    if other is not None and other.split()[0] in K.OTHER_HOSTFILE_LAUNCHERS:
+    if _other_launcher(t.path) in K.OTHER_HOSTFILE_LAUNCHERS:
         return  # not DeepSpeed's hostfile: its launcher reads another format
     hosts, problems = hostfile_problems(t.text)
     what = _template(t, hosts, problems)
