@@ -286,7 +286,8 @@ def heredoc_config(host: str, text: str, doc: Tuple[int, str, str, bool, int]) -
         if off < at:
             env[var] = expand(val, env)
             seen.setdefault(var, set()).add(env[var])
-            if text[text.rfind("\n", 0, off) + 1:off].strip() == "" and off > text.rfind("\n", 0, off) + 1:
+            line = text.rfind("\n", 0, off) + 1
+            if off > line and not text[line:off].strip():
                 branched.add(var)  # indented: inside an if / case, whose other branch may assign another value
     for var in branched:
         if len(seen[var]) > 1:
