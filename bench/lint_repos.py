@@ -79,6 +79,9 @@ def score(name: str, root: Path, dsdoctor: List[str], verdicts: Dict[Tuple[str, 
     if verbose:
         for k in unread:
             print(f"  unread {name} {k[0]} {k[1]}", file=sys.stderr)
+        for k in keys:
+            if k in verdicts and verdicts[k][0] != "true":
+                print(f"  {verdicts[k][0]} {name} {k[0]} {k[1]}", file=sys.stderr)
     true = sum(v == "true" for v in read)
     commit = commit_of(root)
     stale = sorted({c for (_, c, _) in verdicts.values()} - {commit}) if verdicts else []
@@ -116,7 +119,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--dsdoctor", help="dsdoctor executable (default: this interpreter's -m dsdoctor)")
     ap.add_argument("--verdicts", type=Path, default=VERDICTS)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("-v", "--verbose", action="store_true", help="list the findings not yet read (stderr)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="list the findings not yet read, and those read as not true (stderr)")
     args = ap.parse_args(argv)
     cmd = [args.dsdoctor] if args.dsdoctor else [sys.executable, "-m", "dsdoctor"]
     verdicts = read_verdicts(args.verdicts)

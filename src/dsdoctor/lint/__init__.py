@@ -20,7 +20,7 @@ from .unloaded import unloaded
 if TYPE_CHECKING:
     from ..settings import Settings
     from .discover import Found
-    from .pins import Pinned
+    from .pins import Pin, Pinned
 
 __all__ = ["LintResult", "apply_edits", "covers", "lint", "lint_target", "make_target", "memlock_limit", "partial",
            "unloaded", "unused_entries"]
@@ -91,7 +91,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     from .file_hits import file_hits
     from .pins import Near
 
-    near = _Near(None if python else Near(paths))
+    near = _Near(None if python else Near(paths, _installed(found, paths)))
     for path, kind in sorted(found.kinds.items(), key=lambda pk: (pk[1] == "accelerate", pk[0])):
         if kind == "ds_config" and not os.path.exists(path) and not ("#L" in path and is_embedded(path)):
             continue
@@ -114,6 +114,14 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
         more = f" (+{len(files) - 1} more)" if len(files) > 1 else ""
         result.report.facts.setdefault("assumed", []).append(f"{text} for {files[0]}{more}")
     return result
+
+
+def _installed(found: "Found", paths: Sequence[str]) -> "Dict[str, List[Pin]]":
+    """The directories the project's set-up scripts pip-install, with those scripts' exact pins (:mod:`.pin_installs`)."""
+    from .pin_installs import installs
+
+    roots = [p for p in paths if os.path.isdir(p)]
+    return installs((p for p, k in found.kinds.items() if k == "shell"), roots[0]) if roots else {}
 
 
 def _once(result: LintResult) -> None:

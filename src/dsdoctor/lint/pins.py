@@ -270,16 +270,18 @@ class Near:
     """The pins nearest to each file linted, per package: its own directory's pin files, else those of the
     directory above, up to the directory whose pins the whole project is judged for (:func:`project_pins` of
     ``paths``, not read again) or the git work tree's root: a sub-project's README or requirements file pins its
-    files, not the repository's. Each directory is read once."""
+    files, not the repository's. Each directory is read once. ``installed``: directory -> the exact pins of a
+    set-up script that pip-installs it (:func:`.pin_installs.installs`), read with its own."""
 
-    def __init__(self, paths: Sequence[str]) -> None:
+    def __init__(self, paths: Sequence[str], installed: Optional[Dict[str, List[Pin]]] = None) -> None:
         self._dirs: Dict[str, Dict[str, Pinned]] = {}
         self._stop = _pin_dir(paths)
         self._of: Dict[Tuple[str, str], Optional[Pinned]] = {}  # (a file's directory, package): the same answer
+        self._installed = installed or {}
 
     def _resolved(self, d: str) -> Dict[str, Pinned]:
         if d not in self._dirs:
-            self._dirs[d] = resolve(read_pins(d))
+            self._dirs[d] = resolve(read_pins(d) + self._installed.get(os.path.abspath(d), []))
         return self._dirs[d]
 
     def of(self, path: str, package: str) -> Optional[Pinned]:

@@ -59,15 +59,18 @@ def check(t: Target) -> Iterator[Hit]:
                                    f"; at stage {stage} it has none there either: nothing changes." if moot else "."),
                                severity=Severity.INFO if moot else Severity.WARNING)
                 continue
-            # a misspelt key's setting is silently lost (a warning); any other extra key is a note to the reader
+            # a misspelt key's setting is silently lost (a warning); any other extra key is a note to the reader;
+            # a misspelt batch key whose value DeepSpeed works out anyway changes nothing either
+            same = _derived_equal(t, sug, m.value.value) if sug else ""
             yield RULE.hit(t, m.start, f"unknown top-level key {m.key!r}" + (
-                               f": did you mean {sug!r}?" if sug else ": DeepSpeed ignores it"),
+                               f" (did you mean {sug!r}?){same}" if same else f": did you mean {sug!r}?" if sug
+                               else ": DeepSpeed ignores it"),
                            "DeepSpeed silently ignores unknown top-level keys, so the setting has no effect"
-                           + (f" ({sug!r} keeps its default)." if sug else "; nothing fails, unless your own code "
-                              "reads it from the config."),
+                           + (f" ({sug!r} keeps its default)." if sug and not same else "." if same else
+                              "; nothing fails, unless your own code reads it from the config."),
                            fixes=(Fix(f"rename to {sug!r}", "unsafe", (), "a guess from the spelling"),) if sug else (),
                            edits=(rename_edit(t, m, sug, "unsafe"),) if sug else (),
-                           severity=Severity.WARNING if sug else Severity.INFO)
+                           severity=Severity.WARNING if sug and not same else Severity.INFO)
     for path, (keys, _) in K.VALIDATED_BLOCKS.items():
         where = ".".join(path)
         node = root.get(*path)
@@ -98,6 +101,33 @@ def check(t: Target) -> Iterator[Hit]:
             yield _block_hit(t, where, keys, sorted(accepted), ignored, why + ("" if misspelt else
                              " Nothing fails and no setting of DeepSpeed's changes, unless your own code reads it.")
                              + later, Severity.WARNING if misspelt else Severity.INFO)
+
+
+_BATCH = ("train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps")
+
+
+def _derived_equal(t: Target, key: str, value: object) -> str:
+    """When ``key`` is a batch key the config leaves out and DeepSpeed works out ``value`` for it anyway from the
+    other two and the launch's world size (runtime/config.py ``_set_batch_related_parameters``, 0.9-0.19): a note
+    saying so ("" otherwise): the misspelt key changes nothing."""
+    if key not in _BATCH or t.node(key) is not None or not isinstance(value, int) or isinstance(value, bool):
+        return ""
+    have = {k: n.value for k in _BATCH if (n := t.node(k)) is not None}
+    if any(not isinstance(v, int) or isinstance(v, bool) or v <= 0 for v in have.values()):
+        return ""
+    tb, mb, ga = (have.get(k) for k in _BATCH)
+    ws = t.usage.world_size
+    if key == "gradient_accumulation_steps":
+        got = tb // mb // ws if tb and mb and ws else 1 if not (tb and mb) else None
+    elif key == "train_micro_batch_size_per_gpu":
+        got = tb // ga // ws if tb and ga and ws else tb // ws if tb and not ga and ws else None
+    else:
+        got = mb * (ga or 1) * ws if mb and ws else None
+    if got != value:
+        return ""
+    at = f" at world size {ws} ({t.usage.world_size_source})" if ws and (tb or key != "gradient_accumulation_steps") \
+        else ""
+    return f": DeepSpeed works out {key} = {value}{at} from the other batch keys anyway, so nothing changes"
 
 
 def _block_hit(t: Target, where: str, keys: Tuple[K.ConfigKey, ...], accepted: List[str], members: List[Member],
@@ -144,7 +174,9 @@ RULE = Rule(
          "An error inside zero_optimization / offload_* / fp16 / bf16 (0.17.1+ for fp16/bf16), where pydantic "
          "rejects it; at the top level, where DeepSpeed silently ignores it, a warning when it is a misspelling of a "
          "known key or a key of a block written at the top level (`offload_optimizer` outside `zero_optimization`): "
-         "that setting keeps its default (info for a stage-3 key in a stage 1/2 config, where it changes nothing); "
+         "that setting keeps its default (info for a stage-3 key in a stage 1/2 config, where it changes nothing, and "
+         "for a misspelt batch key whose value DeepSpeed works out anyway from the other batch keys and the launch's "
+         "world size); "
          "info otherwise (a key DeepSpeed never reads). The same inside a block "
          "a release does not validate (fp16 / bf16 before 0.17.1) or for an \"auto\" value DeepSpeed drops: a warning "
          "for a misspelling (`bf16.enable`: bf16 stays off), info for another key (`fp16.opt_level`, Apex's).",
@@ -153,7 +185,10 @@ RULE = Rule(
     check=check,
     valid=(Example('{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": "auto", "overlap_comm": true}}'),
            Example('{"zero_optimization": {"stage": 1}, "stage3_gather_16bit_weights_on_model_save": false}',
-                   note="a stage-3 key outside its block in a stage-1 config: info, it changes nothing there either")),
+                   note="a stage-3 key outside its block in a stage-1 config: info, it changes nothing there either"),
+           Example('{"train_batch_size": 16, "train_micro_batch_size_per_gpu": 8, "gradient_accumulation": 1}',
+                   (("world_size", 2),), note="a misspelt batch key with the value DeepSpeed derives (16 / 8 / 2): "
+                   "info, nothing changes")),
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "pinmemory": true}}}'),
              Example('{"train_batch_size": 8, "gradient_clip": 1.0}'),
              Example('{"zero_optimization": {"stage": 3}, "stage3_max_live_parameters": 1e8}',

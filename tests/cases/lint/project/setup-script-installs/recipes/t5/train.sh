@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed recipes/t5/train.py --deepspeed recipes/t5/ds.json
