@@ -8,7 +8,8 @@ function whose name that code calls or names, and the methods (and bases) of eve
 way (calls, names, a string, a subclass that is used, an attribute of an object): methods run only through their
 class. A class is always used where it is decorated (a registry may hold it), and every class is, once running code
 may look one up at run time (``globals()``, ``eval``, ``import_module`` / ``instantiate`` / ``locate`` of a non-
-constant, ``getattr`` of a project module, a metaclass or ``__init_subclass__`` that registers subclasses). A use is
+constant, not a method of the project's own such as ``self.import_module(...)``, ``getattr`` of a project module,
+a metaclass or ``__init_subclass__`` that registers subclasses). A use is
 tied to one file's function where the file's imports say which (``io.load()`` after ``from pkg import io``, ``f()``
 after ``from pkg.m import f`` or with ``f`` defined beside it: ``FILE::f``); other uses match the name in every file
 (conservative: a ``main()`` called through a star import keeps every ``main`` live). Uses through another package's
@@ -151,6 +152,8 @@ def _dynamic(n: ast.Call, binds: Optional[Binds]) -> Set[str]:
             isinstance(n.args[1], ast.Call) and isinstance(n.args[1].func, ast.Name) and n.args[1].func.id == "globals"
         return _scope(binds) if own else {DYNAMIC}
     if name in _DYN_LOOKUPS:
+        if isinstance(f, ast.Attribute) and _project_receiver(f.value, binds):
+            return set()  # TPAttention.import_module(...), self.load_class(...): the project's own method, read itself
         return set() if all(isinstance(a, ast.Constant) for a in [*n.args, *(k.value for k in n.keywords)]) \
             else {DYNAMIC}
     if name == "vars" and isinstance(f, ast.Name):
@@ -166,6 +169,14 @@ def _dynamic(n: ast.Call, binds: Optional[Binds]) -> Set[str]:
     if _root(obj) == "sys" or isinstance(obj, ast.Call):
         return {DYNAMIC, ATTR_LOOKUP}
     return {ATTR_LOOKUP} | (_scope(binds, obj.id) if isinstance(obj, ast.Name) and obj.id in binds.mods else set())
+
+
+def _project_receiver(obj: ast.AST, binds: Optional[Binds]) -> bool:
+    """Is ``obj`` (of ``obj.import_module(...)``) the project's own: ``self`` / ``cls``, or a name the file's imports
+    take from the project (a class, a module of the project)?"""
+    root = _root(obj)
+    return root in ("self", "cls") or (binds is not None and root is not None and
+                                        (root in binds.taken or root in binds.mods))
 
 
 def _scope(binds: Optional[Binds], module: Optional[str] = None) -> Set[str]:
