@@ -41,3 +41,23 @@ def test_key_tables_match_pydantic_models(ds: str) -> None:
                                          f"only in DeepSpeed {sorted(set(real[name]) - ours)}")
         checked += 1
     assert checked >= 3
+
+
+# the DeepSpeedConfig attribute each BLOCK_KEY_DEFAULTS entry sets
+_ATTRS = {("fp16", "enabled"): ["fp16_enabled", "float16_config.enabled"],
+          ("bf16", "enabled"): ["bfloat16_enabled", "bfloat16_config.enabled"]}
+
+
+@pytest.mark.parametrize("ds", ["0.15.4", "0.19.8"])
+def test_block_key_defaults_are_deepspeeds(ds: str) -> None:
+    """A block written without the key (its misspelling left out: 0.15.4 ignores it, 0.19.8 rejects it) resolves
+    to the default knowledge's BLOCK_KEY_DEFAULTS gives, in the real DeepSpeedConfig."""
+    assert set(K.BLOCK_KEY_DEFAULTS) == set(_ATTRS)
+    items = [{"config": {"train_batch_size": 1, block: {}}, "attrs": _ATTRS[(block, key)]}
+             for block, key in K.BLOCK_KEY_DEFAULTS]
+    env = dict(os.environ, PYTHONPATH=str(ORACLE / "ds" / ds))
+    env.pop("DS_ACCELERATOR", None)
+    p = subprocess.run([str(VPY), str(HERE / "ds_block_defaults.py")], input=json.dumps(items), capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert json.loads(p.stdout.strip().splitlines()[-1]) == list(K.BLOCK_KEY_DEFAULTS.values())

@@ -17,7 +17,7 @@ __all__ = ["Z3_LEAF_API_SINCE", "Z3_LEAF_CONFIG_SINCE", "Z3_LEAF_DEFAULT_CLASSES
     "FP16_MIN_LOSS_SCALE", "COMM_DATA_TYPE_KEYS", "MSG_COMM_DATA_TYPE",
     "comm_data_types", "gradient_clipping_default", "MSG_DUPLICATE_KEYS", "MSG_BATCH", "MSG_BATCH_CUT",
     "MSG_BATCH_NONE", "MSG_FP16_BF16", "MSG_FP16_UNSUPPORTED", "MSG_PARTIAL_OFFLOAD", "MSG_CLIENT_OPTIMIZER",
-    "MSG_SAVE_16BIT", "batch_sizes"]
+    "MSG_SAVE_16BIT", "batch_sizes", "BLOCK_KEY_DEFAULTS"]
 
 # ---------------------------------------------------------------------------------------------------
 # 6. Config schema (ds_config): keys per version, deprecated / removed keys, defaults
@@ -79,6 +79,11 @@ OFFLOAD_OPTIMIZER_KEYS: Tuple[ConfigKey, ...] = (
     *_keys("device", "nvme_path", "buffer_count", "pin_memory", "pipeline_read", "pipeline_write", "fast_init"),
     *_keys("ratio", since="0.12.3"), *_keys("super_offload", "cpuadam_cores_perc", since="0.18.2"),
 )
+# the defaults of block keys a misspelling loses (``bf16.enable``): a misspelt key set to its key's default loses
+# nothing. DeepSpeed <=0.17.0 runtime/config.py get_fp16_enabled / get_bfloat16_enabled (FP16_ENABLED_DEFAULT,
+# BFLOAT16_ENABLED_DEFAULT: False); 0.17.1+ precision_config.py ``enabled: bool = False`` (checked against the real
+# DeepSpeedConfig by tests/oracle/test_lint_key_tables.py)
+BLOCK_KEY_DEFAULTS: Dict[Tuple[str, str], object] = {("fp16", "enabled"): False, ("bf16", "enabled"): False}
 # fp16 / bf16 became pydantic models (unknown keys rejected) in 0.17.1; before, unknown keys were ignored
 PRECISION_MODELS_SINCE = "0.17.1"
 FP16_KEYS: Tuple[ConfigKey, ...] = _keys("enabled", "auto_cast", "loss_scale", "initial_scale_power", "loss_scale_window",

@@ -93,12 +93,16 @@ def check(t: Target) -> Iterator[Hit]:
         if ignored:
             why = ("DeepSpeed drops keys whose value is \"auto\" before validating, so it is ignored."
                    if validated else f"DeepSpeed {ds} does not validate {where} and ignores the key.")
-            # as at the top level: a misspelt key's setting is lost (a warning); another extra key changes nothing
-            misspelt = any(_suggest(m.key, sorted(accepted)) for m in ignored)
+            # as at the top level: a misspelt key's setting is lost (a warning); another extra key changes nothing,
+            # and so does a misspelt one set to its key's default (``bf16.enable: false``)
+            misspelt = any(_lost(path, m, _suggest(m.key, sorted(accepted))) for m in ignored)
             since = K.VALIDATED_BLOCKS[path][1]
             later = f" DeepSpeed {since} and later reject it (pydantic): an upgrade stops on it." \
                 if not validated and since else ""
+            same = [m for m in ignored if _suggest(m.key, sorted(accepted)) and not misspelt]
             yield _block_hit(t, where, keys, sorted(accepted), ignored, why + ("" if misspelt else
+                             f" Its value is the default of {where}.{_suggest(same[0].key, sorted(accepted))} anyway."
+                             if same else "") + ("" if misspelt else
                              " Nothing fails and no setting of DeepSpeed's changes, unless your own code reads it.")
                              + later, Severity.WARNING if misspelt else Severity.INFO)
 
@@ -128,6 +132,15 @@ def _derived_equal(t: Target, key: str, value: object) -> str:
     at = f" at world size {ws} ({t.usage.world_size_source})" if ws and (tb or key != "gradient_accumulation_steps") \
         else ""
     return f": DeepSpeed works out {key} = {value}{at} from the other batch keys anyway, so nothing changes"
+
+
+def _lost(path: Tuple[str, ...], m: Member, sug: str) -> bool:
+    """Is the setting of the misspelt key ``m`` (spelling ``sug`` in block ``path``) lost? Not where its value is
+    what DeepSpeed uses for ``sug`` anyway (knowledge ``BLOCK_KEY_DEFAULTS``)."""
+    if not sug:
+        return False
+    key = (path[-1], sug)
+    return key not in K.BLOCK_KEY_DEFAULTS or m.value.value != K.BLOCK_KEY_DEFAULTS[key]
 
 
 def _block_hit(t: Target, where: str, keys: Tuple[K.ConfigKey, ...], accepted: List[str], members: List[Member],
@@ -179,7 +192,8 @@ RULE = Rule(
          "world size); "
          "info otherwise (a key DeepSpeed never reads). The same inside a block "
          "a release does not validate (fp16 / bf16 before 0.17.1) or for an \"auto\" value DeepSpeed drops: a warning "
-         "for a misspelling (`bf16.enable`: bf16 stays off), info for another key (`fp16.opt_level`, Apex's).",
+         "for a misspelling (`bf16.enable: true`: bf16 stays off), info for another key (`fp16.opt_level`, Apex's) "
+         "and for a misspelling set to the default of the key it stands for (`bf16.enable: false`).",
         why="Inside validated blocks DeepSpeed raises a ValidationError; at the top level a typo silently does nothing.",
         fix="Rename the key (the suggested spelling is offered as an unsafe fix)."),
     check=check,
@@ -188,7 +202,10 @@ RULE = Rule(
                    note="a stage-3 key outside its block in a stage-1 config: info, it changes nothing there either"),
            Example('{"train_batch_size": 16, "train_micro_batch_size_per_gpu": 8, "gradient_accumulation": 1}',
                    (("world_size", 2),), note="a misspelt batch key with the value DeepSpeed derives (16 / 8 / 2): "
-                   "info, nothing changes")),
+                   "info, nothing changes"),
+           Example('{"fp16": {"enabled": true}, "bf16": {"enable": false}}', (("ds", "0.9.3"),),
+                   note="a misspelling set to the default of the key it stands for, where bf16 is not validated: "
+                   "info, bf16 stays off either way")),
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "pinmemory": true}}}'),
              Example('{"train_batch_size": 8, "gradient_clip": 1.0}'),
              Example('{"zero_optimization": {"stage": 3}, "stage3_max_live_parameters": 1e8}',
