@@ -99,10 +99,10 @@ def check(t: Target) -> Iterator[Hit]:
             since = K.VALIDATED_BLOCKS[path][1]
             later = f" DeepSpeed {since} and later reject it (pydantic): an upgrade stops on it." \
                 if not validated and since else ""
-            same = [m for m in ignored if _suggest(m.key, sorted(accepted)) and not misspelt]
+            at_default = [m for m in ignored if _suggest(m.key, sorted(accepted)) and not misspelt]
             yield _block_hit(t, where, keys, sorted(accepted), ignored, why + ("" if misspelt else
-                             f" Its value is the default of {where}.{_suggest(same[0].key, sorted(accepted))} anyway."
-                             if same else "") + ("" if misspelt else
+                             f" Its value is the default of {where}.{_suggest(at_default[0].key, sorted(accepted))} "
+                             "anyway." if at_default else "") + ("" if misspelt else
                              " Nothing fails and no setting of DeepSpeed's changes, unless your own code reads it.")
                              + later, Severity.WARNING if misspelt else Severity.INFO)
 
