@@ -5,7 +5,7 @@ from __future__ import annotations
 import glob
 import os
 import re
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Set, Tuple
 
 from ... import names as N
 from ...knowledge import ds_launcher as K
@@ -46,9 +46,9 @@ def _template(t: Target, hosts: Dict[str, int], problems: List[Tuple[int, str]])
     return ""
 
 
-def _other_launcher(path: str) -> Optional[str]:
-    """The launcher that reads the hostfile where every script beside it that names it hands it to one that is not
-    DeepSpeed's (``colossalai run --hostfile hostfile``, ``mpirun -hostfile``): its own format (bare host names)."""
+def _users(path: str) -> Set[str]:
+    """The launchers the scripts beside the hostfile hand it to (``deepspeed``; ``colossalai run --hostfile
+    hostfile``, ``mpirun -hostfile``: their own format, bare host names)."""
     from .shell import parse
 
     d, name = os.path.dirname(path) or ".", os.path.basename(path)
@@ -58,12 +58,16 @@ def _other_launcher(path: str) -> Optional[str]:
             got = cmd.opt("--hostfile", "-hostfile")
             if got is not None and os.path.basename(got[0]) == name:
                 users.add(os.path.basename(cmd.argv[0]))
-    return users.pop() if len(users) == 1 else None
+    return users
 
 
 def check(t: Target) -> Iterator[Hit]:
-    if _other_launcher(t.path) in K.OTHER_HOSTFILE_LAUNCHERS:
+    users = _users(t.path)
+    if len(users) == 1 and next(iter(users)) in K.OTHER_HOSTFILE_LAUNCHERS:
         return  # not DeepSpeed's hostfile: its launcher reads another format
+    if "hostfile" not in os.path.basename(t.path).lower() and "deepspeed" not in users and \
+            not re.search(r"\bslots\s*=", t.text):
+        return  # a `hosts` file without a slot count that no DeepSpeed launch beside it names: an Ansible inventory
     hosts, problems = hostfile_problems(t.text)
     what = _template(t, hosts, problems)
     if what:
@@ -93,7 +97,9 @@ RULE = Rule(
         "not a number), or whose only problem is a repeated placeholder host name (`node_ip`, `<ip>`: no real host "
         "name has `_`, `<`, `{` or `$`), or whose bad lines are bracketed host phrases (`[master address] slots=8`) or "
         "an ellipsis line, is reported as info: it is written to be filled in. A hostfile that the scripts beside it "
-        "hand only to another launcher (`colossalai run --hostfile`, `mpirun -hostfile`) is that launcher's.",
+        "hand only to another launcher (`colossalai run --hostfile`, `mpirun -hostfile`) is that launcher's, and a "
+        "file named `hosts` / `hostlist` with no `slots=` that no deepspeed launch beside it names is another tool's "
+        "host list (an Ansible inventory).",
         section="Launch"),
     check=check,
     valid=(Example("# two nodes\nworker-0 slots=8\n\nworker-1 slots=8\n"),

@@ -1,0 +1,4 @@
+from transformers import HfArgumentParser, TrainingArguments
+
+(args,) = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()
+print(args.deepspeed)
