@@ -41,6 +41,10 @@ _PY_CFG = re.compile(r"""\b(?:deepspeed|config|config_params|deepspeed_config|hf
 _PY_PEFT = re.compile(r"^[ \t]*(?:from|import)[ \t]+peft\b", re.M)
 # a method call (``trainer.save_model(``), not its definition nor a project's own function of that name
 _PY_SAVE = re.compile(r"\.(save_16bit_model|save_model|save_pretrained)\s*\(")
+# the saves that read stage3_gather_16bit_weights_on_model_save: DeepSpeed's save_16bit_model, the Trainer's and
+# accelerate's save_model, accelerate's get_state_dict (a ValueError when it is off); a bare save_pretrained does
+# not read it (under ZeRO-3 it writes the partitions whatever the flag says: zero3-unsafe-save)
+_PY_FLAG_SAVE = re.compile(r"\.(save_16bit_model|save_model|get_state_dict)\s*\(")
 # accelerate's placeholders, whose arguments prepare() writes into the config's "auto" values (one level of nested
 # parentheses in the arguments: ``DummyScheduler(opt, total_num_steps=len(loader) * epochs)``)
 _PY_DUMMY = re.compile(r"\b(DummyOptim|DummyScheduler)\s*\(((?:[^()]|\([^()]*\))*)\)")
@@ -382,8 +386,8 @@ def _python(path: str, found: Found) -> None:
     if init is not None:
         found.client_optimizer = bool(re.search(r"(?<![\w.])optimizer\s*=(?!=)(?!\s*None\b)", init.group(1)))
         found.client_scheduler = bool(re.search(r"\blr_scheduler\s*=(?!=)(?!\s*None\b)", init.group(1)))
-    if _PY_SAVE.search(text):
-        found.saves_16bit = True
+    if _PY_FLAG_SAVE.search(text) or (trainer and re.search(r"\.train\s*\(", text)):
+        found.saves_16bit = True  # a Trainer that trains saves its checkpoints with save_model
     if _PY_PEFT.search(text):
         found.peft = True
     found.accelerate_fills.update(dummy_fills(text))

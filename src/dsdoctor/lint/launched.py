@@ -145,9 +145,9 @@ class _Entries:
 
     def uses(self, entry: str, what: str) -> bool:
         """``what``: "registers" | "trainer" | "initialize" | "argv" (may read the command line) | "args_in_code"
-        (builds its training arguments in code) | "saves" (saves a model: save_model / save_pretrained ...) |
-        "trains" (calls a ``train()``: with a Trainer, it saves checkpoints) | "consolidates" (calls DeepSpeed's
-        ``_zero3_consolidated_16bit_state_dict()`` itself)."""
+        (builds its training arguments in code) | "saves" (saves a model with a save that reads the 16-bit gathering
+        flag: save_model / save_16bit_model / get_state_dict) | "trains" (calls a ``train()``: with a Trainer, it
+        saves checkpoints) | "consolidates" (calls DeepSpeed's ``_zero3_consolidated_16bit_state_dict()`` itself)."""
         if what == "saves":
             return self._saves(entry)
         return what in self._get(entry)[1]

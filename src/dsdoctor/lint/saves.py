@@ -10,7 +10,7 @@ import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..knowledge import transformers as TF
-from .discover import _PY_SAVE, _read
+from .discover import _PY_FLAG_SAVE, _PY_SAVE, _read
 
 _DEF = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)")
 _SAVE_METHODS = {"save_model", "_save", "save_pretrained", "save_16bit_model"}
@@ -34,12 +34,14 @@ def _owner(lines: List[str], at: int) -> Optional[str]:
 
 
 def save_lines(text: str) -> List[int]:
-    """The lines (1-based) where the file calls a model save (``_PY_SAVE``) outside an override of a save method:
+    """The lines (1-based) where the file calls a model save that reads the 16-bit gathering flag
+    (``_PY_FLAG_SAVE``: save_model, save_16bit_model, get_state_dict; not a bare save_pretrained) outside an override
+    of a save method:
     a Trainer subclass's ``save_model`` calling another save runs only when something saves, no save of its own. A
     commented-out call (``# model.save_pretrained(...)``) is none."""
     out: List[int] = []
     lines: Optional[List[str]] = None
-    for m in _PY_SAVE.finditer(text):
+    for m in _PY_FLAG_SAVE.finditer(text):
         lines = text.splitlines() if lines is None else lines
         at = text.count("\n", 0, m.start())
         if "#" in text[text.rfind("\n", 0, m.start()) + 1:m.start()] and lines[at].lstrip().startswith("#"):

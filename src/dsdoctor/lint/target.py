@@ -29,7 +29,7 @@ class Usage:
     loaded_by_assumed: bool = False  # loaded_by is lint's guess from "auto" values, not said by anything
     client_optimizer: Optional[bool] = None  # the script passes its own optimizer to deepspeed.initialize
     client_scheduler: Optional[bool] = None  # ... and its own lr_scheduler
-    saves_16bit: Optional[bool] = None  # trainer.save_model / save_16bit_model / save_pretrained expected
+    saves_16bit: Optional[bool] = None  # a save that reads the 16-bit flag: save_model / save_16bit_model / get_state_dict
     unnamed: bool = False  # a ds_config of a project with launches that no launch uses (nothing names it, or only
     # accelerate YAMLs no launch names)
     consolidates: bool = False  # every launch of the config calls _zero3_consolidated_16bit_state_dict() (or

@@ -83,7 +83,10 @@ RULE = Rule(
         "ds_config",
         Severity.WARNING,
         summary="ZeRO-3 config where a 16-bit model save is expected but not enabled",
-        what=f"Stage 3 without {KEY}: true, when the model is saved with trainer.save_model / save_16bit_model. "
+        what=f"Stage 3 without {KEY}: true, when the model is saved with a save that reads it: trainer.save_model (an "
+        "HF Trainer that trains saves its checkpoints with it), save_16bit_model, accelerate's save_model / "
+        "get_state_dict; a bare save_pretrained does not read it (under ZeRO-3 it writes the partitions whatever the "
+        "flag says: zero3-unsafe-save). "
         "Info when the HF Trainer saves the model (the config's launches, or every launch of the accelerate YAML, run "
         "a Trainer script) and the project does not import peft or documents zero_to_fp32.py (the Trainer's save "
         "falls back to a ZeRO checkpoint that zero_to_fp32.py converts); a warning with PEFT (the adapter comes out "

@@ -1,0 +1,2 @@
+#!/bin/bash
+accelerate launch --config_file conf/zero3.yaml finetune.py
