@@ -31,6 +31,7 @@ from .plain_classes import plain_classes, unbound_imports
 from .reach import Graph, Memo, _resolve, import_graph, reach
 from .recipe import Recipe
 from .recipes import read_recipes
+from .save_strategy import launch_saves
 from .saves import save_lines, zero_to_fp32
 from .templates import code_templates
 from .yaml_scope import own_setup
@@ -329,19 +330,17 @@ def _config_saves(recipes: List[Recipe], entries: _Entries, found: "Found") -> N
     where every launch of it (a YAML is no launch) starts a project script; an evaluation launch that never saves
     makes no 16-bit save of its config expected (a Trainer used only to predict included), whatever the project's
     training scripts save."""
-    launches: Dict[str, List[Optional[str]]] = {}
+    launches: Dict[str, List[Optional[Recipe]]] = {}
     for r in recipes:
         if r.launcher is None:
             continue
         for cfg in r.configs:
-            launches.setdefault(cfg, []).append(r.entry if r.entry in entries.graph else None)
+            launches.setdefault(cfg, []).append(r if r.entry in entries.graph else None)
     for cfg, started in launches.items():
-        if started and all(e is not None and entries.uses(e, "consolidates") for e in started):
+        if started and all(r is not None and entries.uses(r.entry or "", "consolidates") for r in started):
             found.config_consolidates.add(cfg)
-        if all(e is not None for e in started):
-            found.config_saves[cfg] = any(entries.uses(e, "saves") or (entries.uses(e, "trainer") and
-                                                                        entries.uses(e, "trains"))
-                                          for e in started if e is not None)
+        if all(r is not None for r in started):
+            found.config_saves[cfg] = any(launch_saves(r, entries) for r in started if r is not None)
 
 
 def _yaml_trainer(recipes: List[Recipe], entries: _Entries, found: "Found", kinds: Dict[str, str]) -> None:

@@ -14,6 +14,10 @@ from .discover import _PY_FLAG_SAVE, _PY_SAVE, _read
 
 _DEF = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)")
 _SAVE_METHODS = {"save_model", "_save", "save_pretrained", "save_16bit_model"}
+# the HF Trainer's checkpoint methods (transformers trainer.py: _save_checkpoint, _maybe_log_save_evaluate; the
+# hyperparameter search's _tune_save_checkpoint), also as a Trainer subclass overrides them: they save only when the
+# Trainer checkpoints, which the launch's save_strategy decides (lint/save_strategy.py), no save of their own
+_CHECKPOINT_METHODS = {"_save_checkpoint", "_maybe_log_save_evaluate", "_tune_save_checkpoint"}
 
 
 def _owner(lines: List[str], at: int) -> Optional[str]:
@@ -36,7 +40,7 @@ def _owner(lines: List[str], at: int) -> Optional[str]:
 def save_lines(text: str) -> List[int]:
     """The lines (1-based) where the file calls a model save that reads the 16-bit gathering flag
     (``_PY_FLAG_SAVE``: save_model, save_16bit_model, get_state_dict; not a bare save_pretrained) outside an override
-    of a save method:
+    of a save method or of a Trainer checkpoint method:
     a Trainer subclass's ``save_model`` calling another save runs only when something saves, no save of its own. A
     commented-out call (``# model.save_pretrained(...)``) is none."""
     out: List[int] = []
@@ -46,7 +50,7 @@ def save_lines(text: str) -> List[int]:
         at = text.count("\n", 0, m.start())
         if "#" in text[text.rfind("\n", 0, m.start()) + 1:m.start()] and lines[at].lstrip().startswith("#"):
             continue
-        if _owner(lines, at) not in _SAVE_METHODS:
+        if _owner(lines, at) not in _SAVE_METHODS | _CHECKPOINT_METHODS:
             out.append(at + 1)
     return out
 

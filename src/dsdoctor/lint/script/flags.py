@@ -48,7 +48,8 @@ from .walk import walk
 BY_SOURCE = {N.ZERO3_DEVICE_MAP_CONFLICT, N.DEVICE_MAP_REQUIRES_LOW_CPU_MEM_USAGE, N.PEFT_CHECKPOINTING_REENTRANT}
 GATED = {N.ZERO3_DEVICE_MAP_CONFLICT, N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, N.QLORA_QUANT_STORAGE_MISSING,
          N.ZERO3_UNSUPPORTED_QUANTIZATION, N.PREPARE_KBIT_UNDER_ZERO3,
-         N.PEFT_CHECKPOINTING_REENTRANT}  # points at the use_reentrant=False that causes it
+         N.PEFT_CHECKPOINTING_REENTRANT,  # points at the use_reentrant=False that causes it
+         N.ZERO3_UNSAFE_SAVE}  # points at the save: `if args.save_merged:` saves only with the option
 # load arguments that do harm under ZeRO-3 only when true: given straight from an option (``load_in_8bit=args.q8``,
 # or a name assigned from one: ``q8 = args.q8`` ... ``load_in_8bit=q8``) they are on only with that option
 _ON_WHEN_TRUE = frozenset({"load_in_8bit", "load_in_4bit", "low_cpu_mem_usage"})
@@ -177,6 +178,9 @@ def _literals(test: Any) -> List[str]:
     return out
 
 
+_OFF_DEFAULTS = {"False", "None", "0", "", "\0"}  # declared defaults a bare test reads as off (``\0``: unknown)
+
+
 def is_open(flag: str, passed: Set[str], defaults: Optional[Dict[str, str]] = None) -> bool:
     """Does a launch passing ``passed`` (``bits``, and ``bits=16`` where it gives a value) turn on the option test
     ``flag`` (``bits``, or ``bits=4|8``: only those values; ``exp=!no``: any value but the option's default
@@ -190,8 +194,9 @@ def is_open(flag: str, passed: Set[str], defaults: Optional[Dict[str, str]] = No
             return given_values(passed, name) != {lit}
         return (defaults or {}).get(name) != lit
     name, eq, allowed = flag.partition("=")
-    if name not in passed:  # left out: the option's declared default (``bits: int = 8`` turns ``bits == 8`` on)
-        return bool(eq) and (defaults or {}).get(name) in allowed.split("|")
+    if name not in passed:  # left out: the option's declared default (``bits: int = 8`` turns ``bits == 8`` on,
+        declared = (defaults or {}).get(name)  # ``default=True`` turns ``if args.save_merged:`` on)
+        return declared in allowed.split("|") if eq else declared is not None and declared not in _OFF_DEFAULTS
     given = given_values(passed, name)
     return not eq or not given or bool(given & set(allowed.split("|")))
 
