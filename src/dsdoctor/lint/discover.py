@@ -369,7 +369,9 @@ def trainer_field(named: str, text: str) -> bool:
 
 
 def _python(path: str, found: Found) -> None:
-    text = _read(path)
+    from .notebook import python_text
+
+    text = python_text(_read(path))  # a notebook exported as .py: its shell lines are no Python
     trainer = bool(_PY_TRAINER.search(text))
     init = _PY_INIT.search(text)
     off = deepspeed_off(text)

@@ -94,6 +94,7 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
     usage.lr_scheduler_types = base.config_lr_schedulers.get(path, ())
     usage.trainer_launches = tuple(found.trainer_launches.get(path, ()))
     usage.consolidates = path in found.config_consolidates
+    usage.code_filled = found.code_filled.get(path, {}) if kind == "ds_config" else {}
     # the project's saves, not its launches': the code beside the config (read by a ds_config rule only: a scan of the
     # project's files per file linted would make a whole-project lint quadratic)
     if kind == "ds_config" and path not in found.config_saves:

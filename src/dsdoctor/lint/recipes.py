@@ -47,7 +47,7 @@ from .launch.shell import parse as parse_shell
 from .makefile import launches as make_launches
 from .makefile import makefiles, shell_text
 from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
-from .notebook import notebook_files, shell_cells
+from .notebook import notebook_files, py_notebook_cells, python_text, shell_cells
 from .recipe import Recipe, literal_path, resolve, settle_stage
 from .recipe_yaml import accelerate_launch, accelerate_yaml, args_json_anywhere, python_config, training_json, training_yaml, yaml_deepspeed
 from .script.context import config_stage
@@ -343,6 +343,7 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
         settle_stage(r)
         return [r] if r.deepspeed else []
     if kind == "python":
+        text = python_text(text)  # a notebook exported as .py: its shell cells are read as a notebook's
         r = Recipe(f"{path}:1", entry=path, launcher="python")
         for m in _PY_CFG.finditer(text):  # config="x.json" may be a model's: only files with a ZeRO stage count
             cfg = resolve(m.group(1), path, root)
@@ -368,6 +369,8 @@ def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:
     mds = markdown_files(root, (os.path.dirname(p) or "." for p in kinds))
     cells = [(nb, text, start) for nb in notebook_files(root, (os.path.dirname(p) or "." for p in kinds))
              for start, text in shell_cells(nb)]
+    cells += [(p, text, start) for p, k in sorted(kinds.items()) if k == "python" and os.path.isfile(p)
+              for start, text in py_notebook_cells(p)]
     calls = _calls(root, kinds, mds, cells)
     for path, kind in sorted(kinds.items()):
         if kind in ("shell", "accelerate", "python") and os.path.isfile(path):

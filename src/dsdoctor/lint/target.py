@@ -40,6 +40,8 @@ class Usage:
     zero_to_fp32: str = ""  # where the project documents consolidating a ZeRO checkpoint with zero_to_fp32.py
     peft: Optional[bool] = None  # the project imports peft (a Trainer's save of an adapter without gathering: empty)
     accelerate_fills: Tuple[str, ...] = ()  # "auto" keys the project's DummyOptim / DummyScheduler fill (accelerate)
+    # a ds_config's "auto" keys its launches' script sets in code before handing it over: key path -> where (code_filled.py)
+    code_filled: Dict[str, str] = field(default_factory=dict)
     code_read: bool = False  # some Python file of the project was read (accelerate_fills says what its code does)
     accelerate_save_16bit: Optional[bool] = None  # an accelerate YAML that uses the config sets zero3_save_16bit_model
     accelerator: Optional[str] = None  # DS_ACCELERATOR (env / script)

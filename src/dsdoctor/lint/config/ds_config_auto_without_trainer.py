@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Tuple
+from typing import Any, Iterator, List, Optional, Sequence, Tuple
 
 from ... import names as N
 from ...fixes import AUTO_WITHOUT_TRAINER_FIX as FIX  # shared with explain's same cause
@@ -16,6 +16,11 @@ from .assumed_loader import autos
 # DeepSpeedConfigModel drops "auto" keys: defaults apply silently ("bfloat16" is bf16's old name, read by the same
 # model; before 0.17.1 an "enabled": "auto" there is kept, a true string: knowledge ds_config.auto_dropped)
 _SILENT = ("zero_optimization", "fp16", "bf16", "bfloat16")
+
+
+_WHY = ('Top-level batch / clipping / optimizer / scheduler values stay the string "auto" and crash with a TypeError; '
+        'inside zero_optimization / fp16 / bf16 the key is dropped silently, so "bf16": {"enabled": "auto"} trains in '
+        "fp32.")
 
 
 def _accelerate_fills(t: Target, keys: Tuple[str, ...]) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
@@ -65,33 +70,69 @@ def check(t: Target) -> Iterator[Hit]:
     accelerate = t.usage.loaded_by == "accelerate"
     filled, maybe = _accelerate_fills(t, tuple(m.key for m in root.members)) if accelerate else ((), ())
     who = "accelerate without the HF Trainer" if accelerate else "raw deepspeed.initialize"
-    hits: List[Hit] = []
+    client: List[Tuple[str, int, str]] = []  # path, position, the initialize argument that makes it unread
+    maybes: List[Tuple[str, int]] = []
+    silent: List[Tuple[str, int, str]] = []  # path, position, what the dropped key leaves
+    strings: List[Tuple[str, int]] = []
+    coded: List[Tuple[str, int, str]] = []  # path, position, where the launch's script sets it in code
     for path, pos in autos(root):
         if path in filled:
             continue
         top = path.split(".")[0]
-        client = _client(t, path) if not accelerate else None
-        if client is not None:
-            hits.append(RULE.hit(t, pos, f'{path}: "auto" is never read while the script passes its own {client} '
-                                 "to deepspeed.initialize (DeepSpeed then ignores the config's block; where that "
-                                 f"argument is None it builds the block and fails on the string)",
-                                 fixes=(FIX,), severity=Severity.INFO))
+        where = next((w for k, w in t.usage.code_filled.items() if path == k or path.startswith(k + ".")), None)
+        if where is not None:
+            coded.append((path, pos, where))
             continue
-        if path in maybe:
-            hits.append(RULE.hit(t, pos, f'{path}: "auto" under {who} is filled only when the script\'s DummyScheduler '
-                                 f"is given total_num_steps; otherwise {_fails(accelerate, path)}",
-                                 fixes=(FIX,), severity=Severity.WARNING))
+        arg = _client(t, path) if not accelerate else None
+        if arg is not None:
+            client.append((path, pos, arg))
+        elif path in maybe:
+            maybes.append((path, pos))
         elif top in _SILENT and not accelerate:
             what = ("bf16/fp16 stays OFF (fp32 training)" if path.endswith("enabled") else "the default is used")
             if path.endswith(".enabled") and K.auto_dropped(top, t.usage.ds) is False:
                 what = f'DeepSpeed {t.usage.ds} keeps the string, which is true: {top} is ON'
-            hits.append(RULE.hit(t, pos, f'{path}: "auto" under {who} is silently dropped: {what}',
-                                 'DeepSpeed\'s config models drop keys whose value is "auto" and use the defaults.',
-                                 (Fix("write the value you want", "safe"),), severity=Severity.WARNING))
+            silent.append((path, pos, what))
         else:
-            hits.append(RULE.hit(t, pos, f'{path}: "auto" under {who} is left as a string: {_fails(accelerate, path)}',
-                                 fixes=(FIX,)))
-    yield from hits
+            strings.append((path, pos))
+    # one finding per problem: the "auto" values one loader leaves in one way, at the first of them
+    if strings:
+        yield RULE.hit(t, strings[0][1], f'{_paths(strings)}: "auto" under {who} is left as a string: '
+                       f"{_fails(accelerate, strings[0][0])}", _listed(strings) + _WHY, fixes=(FIX,))
+    if maybes:
+        yield RULE.hit(t, maybes[0][1], f'{_paths(maybes)}: "auto" under {who} is filled only when the script\'s '
+                       f"DummyScheduler is given total_num_steps; otherwise {_fails(accelerate, maybes[0][0])}",
+                       _listed(maybes) + _WHY, fixes=(FIX,), severity=Severity.WARNING)
+    if silent:
+        yield RULE.hit(t, silent[0][1], "; ".join(f'{p}: "auto" under {who} is silently dropped: {w}'
+                                                  for p, _, w in silent[:1]) + _more(silent),
+                       'DeepSpeed\'s config models drop keys whose value is "auto" and use the defaults' + (
+                           ": " + ", ".join(f"{p} ({w})" for p, _, w in silent) + "." if len(silent) > 1 else "."),
+                       (Fix("write the value you want", "safe"),), severity=Severity.WARNING)
+    if coded:
+        yield RULE.hit(t, coded[0][1], f'{_paths(coded)}: "auto" under {who}, set in code by the launch\'s script '
+                       f"before it hands the config over ({coded[0][2]})", _listed(coded) + _WHY, fixes=(FIX,),
+                       severity=Severity.INFO)
+    if client:
+        yield RULE.hit(t, client[0][1], f'{_paths(client)}: "auto" is never read while the script passes its own '
+                       f"{client[0][2]} to deepspeed.initialize (DeepSpeed then ignores the config's block; where that "
+                       "argument is None it builds the block and fails on the string)",
+                       fixes=(FIX,), severity=Severity.INFO)
+
+
+def _paths(found: "Sequence[Tuple[Any, ...]]") -> str:
+    """``optimizer.params.lr``, or ``optimizer.params.lr, optimizer.params.betas and 3 more``."""
+    names = [f[0] for f in found]
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _listed(found: "Sequence[Tuple[Any, ...]]") -> str:
+    """The sentence naming every "auto" key of one finding (its title names the first three)."""
+    return "The \"auto\" values: " + ", ".join(f[0] for f in found) + ". "
+
+
+def _more(found: "Sequence[Tuple[Any, ...]]") -> str:
+    return f" (and {len(found) - 1} more \"auto\" value{'s' if len(found) > 2 else ''} dropped)" if len(found) > 1 else ""
 
 
 RULE = Rule(
@@ -108,9 +149,9 @@ RULE = Rule(
          "makes DeepSpeed ignore the config's optimizer (scheduler) block, so its \"auto\" values are info. "
          "Reported where that loader is known (--loaded-by, or the "
          "project's launch and training scripts): a config nothing says the loader of is, by its \"auto\" values, "
-         "taken as the HF Trainer's.",
-        why='Top-level batch / clipping / optimizer / scheduler values stay the string "auto" and crash with a TypeError; '
-        'inside zero_optimization / fp16 / bf16 the key is dropped silently, so "bf16": {"enabled": "auto"} trains in fp32.',
+         "taken as the HF Trainer's. One finding per way the config's \"auto\" values are lost (left as strings, "
+         "silently dropped, unread beside a client optimizer), at the first of them, naming them all.",
+        why=_WHY,
         fix="Write concrete values, or use the HF Trainer."),
     check=check,
     valid=(Example('{"train_micro_batch_size_per_gpu": "auto", "bf16": {"enabled": "auto"}}', (("loaded_by", "trainer"),)),

@@ -6,6 +6,7 @@ run goes on with the other files.
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
@@ -123,6 +124,7 @@ def read(path: str, quiet: Optional[Callable[[str], bool]] = None) -> Source:
     if text.startswith("\ufeff"):
         text = text[1:]
     text, padding = cut_padding(text)
+    text = _notebook_python(text)
     src = Source(path, text, "utf-8" if enc == "utf-8-sig" else enc, padding=padding)
     if not RELEVANT.search(text):  # nothing a rule looks at: a fast syntax check only (C parser, no libcst)
         return _compile_only(src)
@@ -179,6 +181,23 @@ def _compile_only(src: Source) -> Source:
     except (ValueError, RecursionError, MemoryError) as exc:
         src.error = f"cannot parse: {exc}"
     return src
+
+
+def _notebook_python(text: str) -> str:
+    """A notebook exported as a ``.py`` file (Databricks' notebook source, a Jupyter export) that no parser reads
+    for its IPython shell escapes (``!deepspeed ...``, ``%pip install``): its Python, those lines made comments
+    (:func:`..notebook.comment_escapes`, each line's length kept). Any other text as it is."""
+    from ..notebook import DATABRICKS, comment_escapes
+
+    if not text.startswith(DATABRICKS) and "\n!" not in text and "\n%" not in text:
+        return text
+    try:
+        compile(text, "<notebook>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+        return text
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    python = comment_escapes(text)
+    return python if python != text else text
 
 
 def parse(src: Source) -> Source:
