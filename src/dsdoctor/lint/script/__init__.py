@@ -105,6 +105,10 @@ def make_target(path: str, usage: Usage) -> Target:
         if never is not None:
             zero3, source = False, never
         elif own is True or (own is False and (zero3 is None or wide)):  # its own config beats a project-wide one
+            if own is True and zero3 is not True:  # its own config is all the ZeRO-3 it has: only where it reaches
+                from .local import outside_own_zero3
+
+                outside_own_zero3(path, script, values)
             zero3, source, wide = own, own_source, False
         elif not _trains(script, usage.plain_classes) and not asked(source) and os.path.normpath(path) not in usage.imported:
             zero3 = False  # an inference / merge / export script in a ZeRO-3 project: the ZeRO-3 rules stay quiet

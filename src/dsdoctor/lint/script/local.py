@@ -45,7 +45,44 @@ def _stage_of(path: str, expr: Any, script: Script, values: Values, scope: Any =
 
 def script_zero3(path: str, script: Script, values: Values) -> Tuple[Optional[bool], str]:
     """(True, where) if a config this script passes is ZeRO-3; (False, where) if only lower stages are seen."""
-    seen: List[Tuple[int, str]] = []
+    seen = _seen(path, script, values)
+    for st, where, _ in seen:
+        if st == 3:
+            return True, f"stage 3 in {where}"
+    if seen:
+        return False, f"stage {seen[0][0]} in {seen[0][1]}"
+    return None, ""
+
+
+def outside_own_zero3(path: str, script: Script, values: Values) -> None:
+    """Where the script's own ZeRO-3 config is its only ZeRO-3 context: the events it cannot reach never run
+    under ZeRO-3 (``dead``). A config registered in one branch (``HfDeepSpeedConfig(ds)`` / ``initialize`` in the
+    ``else`` of ``if train:``) does not reach the other branch; nor, in the same function, a save or move before it
+    (a load before it stays: model-loaded-before-ds-config judges that order). A default of ``--deepspeed`` or a
+    config of TrainingArguments keeps the whole file."""
+    seen = _seen(path, script, values)
+    calls = [call for st, _, call in seen if st == 3]
+    if not calls or any(call is None for call in calls):
+        return
+    regs = [e for e in script.events if e.kind in ("hfds", "initialize") and any(e.call is c for c in calls)]
+    if len(regs) != len(calls):
+        return  # a TrainingArguments / DeepSpeedPlugin config: the whole run
+    for e in script.events:
+        if e in regs or e.dead:
+            continue
+        if all(_exclusive(e, r) or (e.scope is r.scope and e.seq < r.seq and e.kind != "load") for r in regs):
+            e.dead = True
+
+
+def _exclusive(a: Any, b: Any) -> bool:
+    """Do two events sit in branches of one ``if`` that exclude each other?"""
+    return any(t is u and x != y for t, x in a.conds for u, y in b.conds)
+
+
+def _seen(path: str, script: Script, values: Values) -> List[Tuple[int, str, Any]]:
+    """(stage, where, the call that hands it over; None for a default of --deepspeed) of each config the script
+    passes."""
+    seen: List[Tuple[int, str, Any]] = []
     scope = script.module_scope
     for call, name in script.calls_with:
         last = name.split(".")[-1]
@@ -57,22 +94,17 @@ def script_zero3(path: str, script: Script, values: Values) -> Tuple[Optional[bo
         for e in exprs:
             st, where = _stage_of(path, e, script, values, script.call_scope.get(id(call)))
             if st is not None:
-                seen.append((st, where))
+                seen.append((st, where, call))
         if last == "DeepSpeedPlugin":
             for a in call.args:
                 if a.keyword is not None and a.keyword.value == "zero_stage" and isinstance(a.value, cst.Integer):
-                    seen.append((int(a.value.value), "DeepSpeedPlugin(zero_stage=...)"))
+                    seen.append((int(a.value.value), "DeepSpeedPlugin(zero_stage=...)", call))
     for d in script.field_defaults.get("deepspeed", []):
         if d is not None and scope is not None:
             st, where = _stage_of(path, d, script, values)
             if st is not None:
-                seen.append((st, f"{where} (default of --deepspeed)"))
-    for st, where in seen:
-        if st == 3:
-            return True, f"stage 3 in {where}"
-    if seen:
-        return False, f"stage {seen[0][0]} in {seen[0][1]}"
-    return None, ""
+                seen.append((st, f"{where} (default of --deepspeed)", None))
+    return seen
 
 
-__all__ = ["script_zero3", "dotted"]
+__all__ = ["script_zero3", "outside_own_zero3", "dotted"]
