@@ -120,7 +120,7 @@ def test_project_dir_skips_files_that_pin_nothing(tmp_path: Path) -> None:
 
 def test_readme_forms(tmp_path: Path) -> None:
     """The README / install-document forms of a pin: a pip line, a requirement line of a code block, a table row,
-    a sentence naming the version; prose ranges ("4.32 and above"), a code block's Python and a short version in a
+    a list item that is a requirement, a sentence naming the version; prose ranges ("4.32 and above"), a code block's Python and a short version in a
     table pin nothing."""
     from dsdoctor.lint.pin_files import readme
 
@@ -129,10 +129,11 @@ def test_readme_forms(tmp_path: Path) -> None:
                   "```\ntorch==2.0.1\nif deepspeed == 3: pass\n```\n"  # 3, 4
                   "| peft | 0.8.2 |\n| accelerate | 0.2 |\n"  # 6, 7
                   "Tested with transformers 4.32 and above.\n"
-                  "pip install deepspeed==0.12.3 timm\n")  # 9
+                  "pip install deepspeed==0.12.3 timm\n"  # 9
+                  "## Dependencies\n- transformers==4.7.0\n* `accelerate>=0.20`\n- torch is needed\n")  # 11, 12
     got = [(p.package, p.spec, p.line) for p in readme(str(md), "README.md")]
     assert got == [("transformers", "==4.27.1", 1), ("torch", "==2.0.1", 3), ("peft", "==0.8.2", 6),
-                   ("deepspeed", "==0.12.3", 9)]
+                   ("deepspeed", "==0.12.3", 9), ("transformers", "==4.7.0", 11), ("accelerate", ">=0.20", 12)]
 
 
 def test_readme_checkout_at_tag(tmp_path: Path) -> None:

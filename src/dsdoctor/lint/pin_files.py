@@ -308,6 +308,9 @@ _CLAUSE = r"(?:===|[=<>!~]=?)\s*\d[\w.*+]*"
 _REQ_LINE = re.compile(r"[A-Za-z][\w.-]*\s*" + _CLAUSE + r"(?:\s*,\s*" + _CLAUSE + r")*")
 
 
+_LIST_ITEM = re.compile(r"^[-*+][ \t]+`?([^`]+?)`?[ \t]*$")
+
+
 def _cells(line: str) -> List[str]:
     return [c.strip().strip("`*").strip() for c in line.strip().strip("|").split("|")]
 
@@ -332,8 +335,8 @@ def _table_pins(line: str, shown: str, n: int) -> List[Pin]:
 
 def _line_pins(line: str, shown: str, n: int, fenced: bool) -> List[Pin]:
     """The pins one README line writes: a ``pip install`` command; in a code block, a line that is one
-    requirement with a version (``transformers==4.33.2``, as a requirements file lists it); a table row; a
-    sentence naming the version a package must have."""
+    requirement with a version (``transformers==4.33.2``, as a requirements file lists it); a list item that is
+    one (``- transformers==4.7.0``); a table row; a sentence naming the version a package must have."""
     m = _INSTALL.search(line)
     if m:  # a bare `pip install deepspeed` in prose pins nothing
         return [p for arg in install_args(m.group(1)) if (p := requirement(arg, shown, n)) and p.spec]
@@ -343,6 +346,10 @@ def _line_pins(line: str, shown: str, n: int, fenced: bool) -> List[Pin]:
         return [pin] if pin and pin.spec else []
     if s.startswith("|"):
         return _table_pins(s, shown, n)
+    item = _LIST_ITEM.match(s)  # a list of the versions a project was run with: `- transformers==4.7.0`
+    if item is not None and _REQ_LINE.fullmatch(item.group(1)):
+        pin = requirement(item.group(1), shown, n)
+        return [pin] if pin and pin.spec else []
     out: List[Pin] = []
     for said in _PROSE.finditer(line):
         name = _name(said.group(3))
