@@ -11,6 +11,7 @@ from ...knowledge import transformers as TF
 from ...model import Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
+from ..text_link import text_link
 from .fields import zero
 
 
@@ -18,10 +19,20 @@ def check(t: Target) -> Iterator[Hit]:
     doc = t.doc
     if doc is None:
         return
+    root = doc.root
+    link = text_link(t.path, t.text, (".json", ".hjson")) if doc.error or root is None or root.kind != "object" \
+        else None
+    if link is not None and link[1]:
+        yield RULE.hit(t, 0, f"the whole file is the path {link[0]}, an existing file: a git symbolic link checked "
+                             "out as text (a launch through it loads the file it names)", severity=Severity.INFO)
+        return
+    if link is not None:
+        yield RULE.hit(t, 0, f"the whole file is the path {link[0]}, which the repository does not have: a git "
+                             "symbolic link to a missing file (dangling also where links are checked out)")
+        return
     if doc.error is not None:
         yield RULE.hit(t, doc.error.pos, f"not a loadable DeepSpeed config: {doc.error.msg}")
         return
-    root = doc.root
     if root is None or root.kind != "object":
         yield RULE.hit(t, root.start if root else 0, "the top level of a DeepSpeed config must be an object")
         return
@@ -75,7 +86,10 @@ RULE = Rule(
         what="Syntax errors (with the position hjson stops at), a top level that is not an object, a ZeRO stage "
          "outside 0-3, an offload device other than none/cpu/nvme; comments/HJSON in a config that HF "
          "Trainer or accelerate load with json.load; and, for raw DeepSpeed, a quoteless value that hjson reads "
-         "as a string ending in a comma (Python's True/False or a variable name pasted into the file).",
+         "as a string ending in a comma (Python's True/False or a variable name pasted into the file). A file whose "
+         "whole text is the relative path of another config is a git symbolic link checked out as text (Windows "
+         "without core.symlinks, an archive): info where the file it names exists (that one is linted), an error "
+         "where the repository does not have it (the link dangles).",
         why="DeepSpeed loads a config path with hjson; HF Trainer and accelerate with json.load. Either fails before "
         "training starts, often after the model has been loaded.",
         fix="Fix the syntax at the reported position; remove comments when the config goes through HF."),

@@ -4,23 +4,30 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Iterator, Optional, Tuple
+from typing import Iterator, Tuple
 
 from ... import names as N
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
+from ..text_link import text_link
 from . import ctx
 
 
 def check(t: Target) -> Iterator[Hit]:
     c = ctx(t)
     if c.src.error is not None:
-        link = _link_target(t)
-        if link is not None:
-            yield RULE.hit(t, None, f"not linted: the whole file is the path {link}, an existing Python file: a git "
-                                    "symbolic link checked out as text (the file it names is linted as itself)",
+        link = text_link(t.path, t.text, (".py",))
+        if link is not None and link[1]:
+            yield RULE.hit(t, None, f"not linted: the whole file is the path {link[0]}, an existing Python file: a "
+                                    "git symbolic link checked out as text (the file it names is linted as itself)",
                            severity=Severity.INFO)
+            return
+        if link is not None:
+            yield RULE.hit(t, None, f"not linted: the whole file is the path {link[0]}, which the repository does "
+                                    "not have: a git symbolic link to a missing file (dangling also where links are "
+                                    "checked out)", severity=Severity.INFO if t.usage.unrun.get(
+                                        os.path.normpath(t.path)) else None)
             return
         if c.src.newer is not None:
             yield _newer(t, c.src.error, c.src.newer)
@@ -51,16 +58,6 @@ def _newer(t: Target, error: str, newer: Tuple[Tuple[int, int], str]) -> Hit:
                              f"{why}", severity=Severity.INFO)
 
 
-def _link_target(t: Target) -> Optional[str]:
-    """The Python file a one-line file names by a relative path, when it exists (git stores a symbolic link as a
-    blob holding its target; a checkout without link support, an export, writes that text as the file)."""
-    text = t.text.strip()
-    if "\n" in text or not text.endswith(".py") or os.path.isabs(text) or len(text) > 4096 or " " in text:
-        return None
-    target = os.path.normpath(os.path.join(os.path.dirname(t.path), text))
-    return text if os.path.isfile(target) and os.path.normpath(t.path) != target else None
-
-
 RULE = Rule(
     spec(
         N.SCRIPT_UNPARSEABLE,
@@ -71,7 +68,9 @@ RULE = Rule(
         why="The script rules cannot look at it; the other files are still linted. In a project linted as a "
         "directory, a file that no launch line, README command or project import runs is reported as info, and so is "
         "a file whose whole text is the relative path of an existing .py file (a git symbolic link checked out as "
-        "text: the file it names is linted itself). A file this Python's parser refuses that a later Python's grammar "
+        "text: the file it names is linted itself; one naming a file the repository does not have is a dangling "
+        "link, said so). A notebook exported as a .py file (IPython `!` / `%` lines) is read with those lines as "
+        "comments. A file this Python's parser refuses that a later Python's grammar "
         "reads (PEP 701 f-strings of 3.12, match of 3.10, except* of 3.11, type parameters of 3.12; libcst's parser "
         "decides, the same on every machine) is info, a warning only where the project pins an older Python "
         "(requires-python, python_requires, conda python=3.x).",

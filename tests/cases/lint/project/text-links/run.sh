@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed train.py --deepspeed configs/alias/zero2.json

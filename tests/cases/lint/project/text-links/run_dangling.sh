@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed train.py --deepspeed configs/dangling.json

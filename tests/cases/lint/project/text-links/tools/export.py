@@ -1,0 +1,1 @@
+../other/missing_tool.py
