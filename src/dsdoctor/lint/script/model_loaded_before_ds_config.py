@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator, List, Optional, Set, Tuple
 
 from ... import names as N
+from ...knowledge import transformers as TF
 from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, spec
-from ..target import Target
+from ..target import Target, Usage
 from . import Ctx, emit, where, zero3_candidate
 
 if TYPE_CHECKING:
@@ -66,8 +67,9 @@ def move_edit(t: Target, c: Ctx, load: "Event", reg: "Event") -> Optional[Edit]:
     return Edit(t.path, l0, r1, moved + text[l0:r0], "safe", "create the training arguments before the model")
 
 
-def _early(c: Ctx) -> Iterator[Tuple[List["Event"], List["Event"]]]:
-    """Per execution stream: the loads before ZeRO-3 is registered, and the registrations / initialize after."""
+def _early(c: Ctx, usage: Optional[Usage] = None) -> Iterator[Tuple[List["Event"], List["Event"]]]:
+    """Per execution stream: the loads before ZeRO-3 is registered, and the registrations / initialize after
+    (``usage``: where the file's ZeRO-3 comes from, for training arguments that name no DeepSpeed config)."""
     from .execution_order import entries
 
     for stream in entries(c.script):  # type: ignore[arg-type]
@@ -81,8 +83,27 @@ def _early(c: Ctx) -> Iterator[Tuple[List["Event"], List["Event"]]]:
             continue
         later: List["Event"] = [e for e in stream[stream.index(before[0]) + 1:]
                                 if _registers(e) or e.kind == "initialize"]
+        if later and _without_deepspeed(later[0], c, usage):
+            continue  # ``TrainingArguments(output_dir=..., bf16=...)`` with no deepspeed: no DeepSpeed config comes
         if later:
             yield before, later
+
+
+def _without_deepspeed(e: "Event", c: Ctx, usage: Optional[Usage]) -> bool:
+    """Is ``e`` training arguments built in code that name no DeepSpeed config (no ``deepspeed=``, no ``**kwargs``
+    that may hold one), in a file no accelerate YAML gives ZeRO-3 (under ``accelerate launch`` the arguments take
+    the YAML's DeepSpeed plugin): its Trainer runs without DeepSpeed, so the loads before it are before no ZeRO-3
+    config (a ZeRO-3 config already registered in the process reaches them as it does any load)?"""
+    import libcst as cst
+
+    if usage is None or any(y in c.zero3_source for y in usage.zero3_yamls) or "accelerate" in c.zero3_source:
+        return False
+    if e.kind != "register" or not isinstance(e.call, cst.Call):
+        return False
+    name = e.name.split(".")[-1]  # a class of the library's own: a subclass may default its deepspeed field
+    if name not in TF.ZERO3_REGISTERING_CLASSES or name in ("Accelerator", "HfDeepSpeedConfig"):
+        return False
+    return not any(a.star or (a.keyword is not None and a.keyword.value == "deepspeed") for a in e.call.args)
 
 
 # how a load-time ZeRO-3 refusal (device_map, low_cpu_mem_usage) at such a load is stated; its finding is info:
@@ -90,10 +111,10 @@ def _early(c: Ctx) -> Iterator[Tuple[List["Event"], List["Event"]]]:
 LATENT = f" once the model is loaded after ZeRO-3 is registered (it is loaded before: {N.MODEL_LOADED_BEFORE_DS_CONFIG})"
 
 
-def early_loads(c: Ctx) -> Set[int]:
+def early_loads(c: Ctx, usage: Optional[Usage] = None) -> Set[int]:
     """The loads (``id`` of their call) this rule reports: ZeRO-3 is not registered when they run, so Transformers'
     ZeRO-3 checks (device_map, low_cpu_mem_usage) do not fire there yet."""
-    return {id(e.call) for before, _ in _early(c) for e in before}
+    return {id(e.call) for before, _ in _early(c, usage) for e in before}
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -101,7 +122,7 @@ def check(t: Target) -> Iterator[Hit]:
     if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
         return
     seen: Set[int] = set()
-    for before, later in _early(c):
+    for before, later in _early(c, t.usage):
         reg = next((e for e in later if _registers(e)), None)
         what = reg.name.split(".")[-1] if reg else "deepspeed.initialize (no kept HfDeepSpeedConfig)"
         for i, first in enumerate(before):
@@ -127,7 +148,9 @@ RULE = Rule(
         summary="The model is built before ZeRO-3 is registered, so zero.Init never runs",
         what="A model load (`from_pretrained`, `from_config`, `XForCausalLM(config)`) runs before the first "
          "`TrainingArguments` (or subclass / TRL config), `HfArgumentParser.parse_*`, `Accelerator()` or kept "
-         "`HfDeepSpeedConfig` in execution order (calls to functions of the same file are followed). A model built "
+         "`HfDeepSpeedConfig` in execution order (calls to functions of the same file are followed); not where that is "
+         "a `TrainingArguments(...)` built in code with no `deepspeed=` (nor `**kwargs`): that Trainer runs without "
+         "DeepSpeed. A model built "
          "under `init_empty_weights()` / a meta device is a skeleton without weights: not a load.",
         why="Transformers only builds the model under `deepspeed.zero.Init` when a ZeRO-3 config is registered at load "
         "time. Otherwise every rank loads the full model into host RAM and `deepspeed.initialize` moves it whole to "
@@ -140,6 +163,11 @@ RULE = Rule(
                    'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
                    'model = AutoModelForCausalLM.from_pretrained("m")\n'
                    'Trainer(model=model, args=args).train()\n', (("zero3", True),)),
+           Example('from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
+                   'model = AutoModelForCausalLM.from_pretrained("m")\n'
+                   'args = TrainingArguments("out", bf16=True)\n'
+                   'Trainer(model=model, args=args).train()\n', (("zero3", True),),
+                   note="training arguments built in code without a deepspeed config: no ZeRO-3 config comes later"),
            Example('from accelerate import init_empty_weights\n'
                    'from transformers import AutoConfig, AutoModelForCausalLM, Trainer, TrainingArguments\n'
                    'with init_empty_weights():\n'

@@ -20,7 +20,7 @@ def check(t: Target) -> Iterator[Hit]:
         bad = non_none(a)
         if a is None or not bad or e.fallback:  # fallback: the ``except:`` that loads without it runs instead
             continue
-        early = early_loads(c) if early is None else early
+        early = early_loads(c, t.usage) if early is None else early
         latent = id(e.call) in early  # loaded before ZeRO-3 is registered: raises once that is fixed
         ev = device_map_sources(c, a, bad, e.call) + (received(c, e),)
         site, anchor = a.set_at(bad)

@@ -20,7 +20,7 @@ def check(t: Target) -> Iterator[Hit]:
         a = arg(c, e, "low_cpu_mem_usage")
         if a is None or not truthy(a):
             continue
-        early = early_loads(c) if early is None else early
+        early = early_loads(c, t.usage) if early is None else early
         latent = id(e.call) in early  # loaded before ZeRO-3 is registered: raises once that is fixed
         raises = c.on_tf(TF.low_cpu_mem_usage_raises_under_zero3)
         edit = replace(t, a.site, false_if_zero3(t, a), "safe" if raises is not False else "unsafe",

@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed main.py --deepspeed ds_z3.json --output_dir out

@@ -1,0 +1,6 @@
+from transformers import AutoModelForCausalLM, Trainer
+
+
+def run(training_args):
+    model = AutoModelForCausalLM.from_pretrained("gpt2")
+    Trainer(model=model, args=training_args).train()
