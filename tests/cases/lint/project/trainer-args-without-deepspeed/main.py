@@ -1,5 +1,4 @@
 from transformers import HfArgumentParser, TrainingArguments
-
 from workflows import reward, sft
 
 (training_args,) = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()
