@@ -130,10 +130,12 @@ def test_readme_forms(tmp_path: Path) -> None:
                   "| peft | 0.8.2 |\n| accelerate | 0.2 |\n"  # 6, 7
                   "Tested with transformers 4.32 and above.\n"
                   "pip install deepspeed==0.12.3 timm\n"  # 9
-                  "## Dependencies\n- transformers==4.7.0\n* `accelerate>=0.20`\n- torch is needed\n")  # 11, 12
+                  "## Dependencies\n- transformers==4.7.0\n* `accelerate>=0.20`\n- torch is needed\n"  # 11, 12
+                  "The version of [peft](https://github.com/huggingface/peft) used here is v0.10.0. Newer ones\n")  # 14
     got = [(p.package, p.spec, p.line) for p in readme(str(md), "README.md")]
     assert got == [("transformers", "==4.27.1", 1), ("torch", "==2.0.1", 3), ("peft", "==0.8.2", 6),
-                   ("deepspeed", "==0.12.3", 9), ("transformers", "==4.7.0", 11), ("accelerate", ">=0.20", 12)]
+                   ("deepspeed", "==0.12.3", 9), ("transformers", "==4.7.0", 11), ("accelerate", ">=0.20", 12),
+                   ("peft", "==0.10.0", 14)]
 
 
 def test_readme_checkout_at_tag(tmp_path: Path) -> None:

@@ -304,6 +304,11 @@ _PROSE = re.compile(r"(?:\bversion\s+" + _VERSION + r"\s+of|(?<![\d.])" + _VERSI
                     re.I)
 
 
+# "The version of [transformers](https://...) used in this project is v4.39.1"
+_PROSE_IS = re.compile(r"\bversion\s+of\s+[`'\"\[]?([A-Za-z][\w.-]*)[`'\"\]]?(?:\([^)\s]*\))?[^.\n]{0,60}?\bis\s+"
+                       + _VERSION + r"\b", re.I)
+
+
 _CLAUSE = r"(?:===|[=<>!~]=?)\s*\d[\w.*+]*"
 _REQ_LINE = re.compile(r"[A-Za-z][\w.-]*\s*" + _CLAUSE + r"(?:\s*,\s*" + _CLAUSE + r")*")
 
@@ -336,7 +341,8 @@ def _table_pins(line: str, shown: str, n: int) -> List[Pin]:
 def _line_pins(line: str, shown: str, n: int, fenced: bool) -> List[Pin]:
     """The pins one README line writes: a ``pip install`` command; in a code block, a line that is one
     requirement with a version (``transformers==4.33.2``, as a requirements file lists it); a list item that is
-    one (``- transformers==4.7.0``); a table row; a sentence naming the version a package must have."""
+    one (``- transformers==4.7.0``); a table row; a sentence naming the version a package must have ("requires
+    version 4.27.1 of transformers", "the version of transformers used in this project is v4.39.1")."""
     m = _INSTALL.search(line)
     if m:  # a bare `pip install deepspeed` in prose pins nothing
         return [p for arg in install_args(m.group(1)) if (p := requirement(arg, shown, n)) and p.spec]
@@ -355,6 +361,10 @@ def _line_pins(line: str, shown: str, n: int, fenced: bool) -> List[Pin]:
         name = _name(said.group(3))
         if name:
             out.append(Pin(name, f"=={said.group(1) or said.group(2)}", shown, n))
+    for said in _PROSE_IS.finditer(line):
+        name = _name(said.group(1))
+        if name:
+            out.append(Pin(name, f"=={said.group(2)}", shown, n))
     return out
 
 
