@@ -123,6 +123,10 @@ def resolve_anywhere(ref: str, near: str, root: str) -> Optional[str]:
         return None
     if os.path.isabs(ref):  # the writer's own checkout (`/Vary/zero_config/zero2.json`): its last two parts at least
         parts = ref.strip(os.sep).split(os.sep)
+        mine = os.path.basename(os.path.abspath(root))  # `/root/work/CPM-2-Finetune/finetune.py`: the checkout named
+        for i in range(len(parts) - 1):  # as this one, the rest a path of the project's
+            if parts[i] == mine and os.path.isfile(os.path.join(root, *parts[i + 1:])):
+                return os.path.normpath(os.path.join(root, *parts[i + 1:]))
         for i in range(len(parts) - 1):
             got = _one_ending(os.sep.join(parts[i:]), near, root)
             if got is not None:

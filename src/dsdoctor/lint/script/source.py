@@ -207,13 +207,27 @@ def parse(src: Source) -> Source:
         module = cst.parse_module(src.text)
     except cst.ParserSyntaxError as exc:
         py2 = " (Python 2 syntax?)" if _looks_py2(src.text) else ""
-        src.error = f"syntax error at line {exc.raw_line}, column {exc.raw_column + 1}{py2}: {exc.message}"
+        line, col, msg = exc.raw_line, exc.raw_column + 1, exc.message
+        if (line, col) == (1, 1) and "tokenizer error" in msg:  # libcst's tokenizer names no place: Python's does
+            line, col, msg = _python_says(src.text) or (line, col, msg)
+        src.error = f"syntax error at line {line}, column {col}{py2}: {msg}"
         return src
     except (RecursionError, MemoryError) as exc:  # pragma: no cover - pathological nesting
         src.error = f"cannot parse: {type(exc).__name__}"
         return src
     src.module = module
     return src
+
+
+def _python_says(text: str) -> Optional[Tuple[int, int, str]]:
+    """(line, column, message) of the syntax error this Python's own parser reports for ``text``; None if none."""
+    try:
+        compile(text, "<lint>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as exc:
+        return exc.lineno or 1, exc.offset or 1, exc.msg
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return None
 
 
 def parses(text: str) -> bool:
