@@ -46,7 +46,7 @@ from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
 from .makefile import launches as make_launches
 from .makefile import makefiles, shell_text
-from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
+from .markdown import LAUNCH_WORD, code_blocks, in_checkout, markdown_files, resolve_anywhere
 from .notebook import notebook_files, py_notebook_cells, python_text, shell_cells
 from .recipe import Recipe, literal_path, resolve, settle_stage
 from .recipe_yaml import accelerate_launch, accelerate_yaml, args_json_anywhere, python_config, training_json, training_yaml, yaml_deepspeed
@@ -279,7 +279,8 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
                     keys = filled_keys(r.entry, r.options[cfg])
                     if keys:
                         r.filled[cfg] = {k: f"{r.entry}:{line}" for k, line in keys}
-            elif cfg is None and val.endswith(".json") and not readme and literal_path(val):
+            elif cfg is None and val.endswith(".json") and not readme and (
+                    literal_path(val) or os.path.isabs(val) and in_checkout(val, root) is not None):
                 r.missing.append(val)
                 r.missing_options[val] = key[2:].replace("-", "_")
         elif _STAGE_FLAG.match(key) and val.isdigit():

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Dict, Iterator, List, Sequence, Tuple
 from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Severity
+from ..markdown import in_checkout
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 
@@ -141,10 +142,13 @@ def check(t: Target) -> Iterator[Hit]:
         like = same_name(ref, root)
         there = f"; the project has {', '.join(like[:3])}{' ...' if len(like) > 3 else ''}, which this path " \
             "does not reach from any directory" if like else ""
+        mine = in_checkout(ref, root) if os.path.isabs(ref) else None
+        where = (f"a path into the writer's checkout of this repository, which has no {os.path.relpath(mine, root)}"
+                 if mine is not None else "which is in none of the directories it can run from (the script's, its "
+                 "parents, the repository's root, a cd target)")
         yield RULE.hit(t, at if at >= 0 else pos,
-                       f"The launch hands over {ref}, which is in none of the directories it can run from (the "
-                       f"script's, its parents, the repository's root, a cd target): `ValueError: "
-                       f"{K.MSG_CONFIG_NOT_FOUND} ...` at startup{more}{there}")
+                       f"The launch hands over {ref}, {where}: `ValueError: {K.MSG_CONFIG_NOT_FOUND} ...` at startup"
+                       f"{more}{there}")
 
 
 RULE = Rule(
