@@ -80,13 +80,15 @@ def test_lone_config_loaded_by(tmp_path: Path) -> None:
     assert "ds.json: linted as the HF Trainer's config, assumed from its \"auto\" values" in text, text
     raw = json.loads(dsdoctor(tmp_path, "lint", "ds.json", "--loaded-by", "deepspeed", "--format", "json").stdout)
     autos = [f for f in raw["findings"] if f["name"] == "ds-config-auto-without-trainer"]
-    assert len(autos) == 3 and raw["facts"]["loaded_by"]["ds.json"] == {"loaded_by": "deepspeed", "source": "--loaded-by"}
+    keys = [k for f in autos for k in f["explanation"].split('The "auto" values: ', 1)[1].split(". ", 1)[0].split(", ")]
+    assert len(keys) == 3 and len(autos) <= 2  # one finding per way they are lost (left a string, dropped)
+    assert raw["facts"]["loaded_by"]["ds.json"] == {"loaded_by": "deepspeed", "source": "--loaded-by"}
     acc = json.loads(dsdoctor(tmp_path, "lint", "ds.json", "--loaded-by", "accelerate", "--format", "json").stdout)
     assert "ds-config-auto-without-trainer" not in _names(acc)  # an "optimizer" block makes DummyOptim fill lr
     (tmp_path / "acc.json").write_text(ACC_AUTO)
     acc = json.loads(dsdoctor(tmp_path, "lint", "acc.json", "--loaded-by", "accelerate", "--format", "json").stdout)
     got = {(f["line"], f["severity"]) for f in acc["findings"] if f["name"] == "ds-config-auto-without-trainer"}
-    assert got == {(2, "error"), (3, "error"), (4, "warning")}, acc["findings"]
+    assert got == {(2, "error"), (4, "warning")}, acc["findings"]  # lr, betas and sub_group_size: one error
     assert dsdoctor(tmp_path, "lint", "ds.json", "--loaded-by", "torchrun").returncode == 2
     (tmp_path / "run.sh").write_text("deepspeed train.py --deepspeed_config ds.json\n")
     proj = json.loads(dsdoctor(tmp_path, "lint", "run.sh", "--format", "json").stdout)

@@ -14,7 +14,8 @@ import pytest
 
 from dsdoctor.knowledge.deepspeed import LATEST_KNOWN
 from dsdoctor.lint import lint
-from dsdoctor.lint.pin_files import conda_spec, poetry_spec
+from dsdoctor.lint.pin_conda import conda_spec
+from dsdoctor.lint.pin_files import poetry_spec
 from dsdoctor.lint.pins import Pin, project_dir, resolve
 from dsdoctor.settings import Settings
 

@@ -369,7 +369,7 @@ def trainer_field(named: str, text: str) -> bool:
 
 
 def _python(path: str, found: Found) -> None:
-    from .notebook import python_text
+    from .notebook_text import python_text
 
     text = python_text(_read(path))  # a notebook exported as .py: its shell lines are no Python
     trainer = bool(_PY_TRAINER.search(text))

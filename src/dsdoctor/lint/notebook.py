@@ -18,6 +18,7 @@ from typing import Iterable, List, Tuple
 
 from .discover import _read
 from .markdown import LAUNCH_WORD, files_between
+from .notebook_text import DATABRICKS, MAGIC
 
 MAX_NOTEBOOKS = 40
 MAX_BYTES = 2 * 2**20
@@ -87,38 +88,10 @@ def shell_cells(path: str) -> List[Tuple[int, str]]:
 # ---------------------------------------------------------------------------------------------------
 # notebooks exported as .py files (Databricks' "notebook source"): cells between `# COMMAND ----------` lines,
 # magic cells as `# MAGIC` comment lines (`# MAGIC %sh`, `# MAGIC !deepspeed ...`), and IPython shell escapes
-# (`!deepspeed ...`) left in the Python cells, which no Python parser reads
+# (`!deepspeed ...`) left in the Python cells, which no Python parser reads (lint/notebook_text.py)
 # ---------------------------------------------------------------------------------------------------
 
-DATABRICKS = "# Databricks notebook source"
 _DB_CELL = re.compile(r"^# COMMAND -+[ \t]*$")
-_MAGIC = "# MAGIC"
-_ESCAPE = re.compile(r"^[ \t]*[!%]")
-_ESCAPE_LINE = re.compile(r"^[ \t]*![A-Za-z]", re.M)
-
-
-def comment_escapes(text: str) -> str:
-    """``text`` with its IPython shell escapes and magics (``!deepspeed ...`` with its ``\\`` continuation lines,
-    ``%pip ...``) made comments, every line's length kept: the Python of a notebook exported as a ``.py`` file."""
-    out: List[str] = []
-    going = False
-    for line in text.split("\n"):
-        if going or _ESCAPE.match(line):
-            going = line.rstrip().endswith("\\")
-            at = len(line) - len(line.lstrip())
-            line = line[:at] + "#" + line[at + 1:] if line.strip() else line
-        out.append(line)
-    return "\n".join(out)
-
-
-def python_text(text: str) -> str:
-    """The Python of a ``.py`` notebook export: its ``# MAGIC`` lines and shell escapes blank (lines kept); any
-    other file as it is."""
-    if not text.startswith(DATABRICKS) and not _ESCAPE_LINE.search(text):
-        return text
-    lines = comment_escapes(text).split("\n")
-    raw = text.split("\n")
-    return "\n".join("" if a != b or b.startswith(_MAGIC) else b for a, b in zip(lines, raw))
 
 
 def py_notebook_cells(path: str) -> List[Tuple[int, str]]:
@@ -128,7 +101,7 @@ def py_notebook_cells(path: str) -> List[Tuple[int, str]]:
     if not raw.startswith(DATABRICKS) or not _LAUNCHES.search(raw):
         return []
     raw_lines = raw.split("\n")
-    lines = [ln[len(_MAGIC):].lstrip(" ") if ln.startswith(_MAGIC) else ln for ln in raw_lines]
+    lines = [ln[len(MAGIC):].lstrip(" ") if ln.startswith(MAGIC) else ln for ln in raw_lines]
     ends = [i for i, ln in enumerate(raw_lines) if _DB_CELL.match(ln)] + [len(lines)]
     out: List[Tuple[int, str]] = []
     start = 0

@@ -28,6 +28,7 @@ from packaging.version import InvalidVersion, Version
 
 from . import pin_checkout as C
 from . import pin_files as F
+from .pin_conda import conda_env_file, environment_yml
 from .pin_files import PACKAGES, Pin
 from .pin_setup import setup_py
 
@@ -42,10 +43,10 @@ _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("setup.py", setup_py),
     ("setup.cfg", F.setup_cfg),
     ("pyproject.toml", F.pyproject),
-    ("environment.yml", F.environment_yml),
-    ("environment.yaml", F.environment_yml),
-    ("*.yml", F.conda_env_file),  # named otherwise (py3.7pytorch1.8.yaml)
-    ("*.yaml", F.conda_env_file),
+    ("environment.yml", environment_yml),
+    ("environment.yaml", environment_yml),
+    ("*.yml", conda_env_file),  # named otherwise (py3.7pytorch1.8.yaml)
+    ("*.yaml", conda_env_file),
     ("README*", C.readme),
     ("INSTALL*.md", C.readme),  # install documents: the same lines as a README's
     ("docs/[Ii]nstall*.md", C.readme),

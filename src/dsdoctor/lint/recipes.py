@@ -47,8 +47,11 @@ from .launch.shell import parse as parse_shell
 from .makefile import launches as make_launches
 from .makefile import makefiles, shell_text
 from .markdown import LAUNCH_WORD, code_blocks, in_checkout, markdown_files, resolve_anywhere
-from .notebook import notebook_files, py_notebook_cells, python_text, shell_cells
+from .notebook import notebook_files, py_notebook_cells, shell_cells
+from .notebook_text import python_text
 from .recipe import Recipe, literal_path, resolve, settle_stage
+from .recipe_entry import TORCH_LAUNCH as _TORCH_LAUNCH
+from .recipe_entry import set_entry
 from .recipe_yaml import accelerate_launch, accelerate_yaml, args_json_anywhere, python_config, training_json, training_yaml, yaml_deepspeed
 from .script.context import config_stage
 from .sourced import invocations, sourced_assignments, sources, with_args
@@ -58,7 +61,6 @@ _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
 # `cat <<EOT > $config_json`, `echo ... > ds_config.json`: a file the script writes itself (not the project's)
 _WRITE = re.compile(r">{1,2}[ \t]*[\"']?([^\s\"';&|<>()]+)")
 _RUNS_VAR = re.compile(r"^[ \t]*(?:eval[ \t]|\"?\$\{?[A-Za-z_])")  # `eval $CMD`, `$CMD`: a launch held in a variable
-_TORCH_LAUNCH = ("torch.distributed.run", "torch.distributed.launch")
 _BRANCHES = re.compile(r"(?:^|[;&|])[ \t]*(?:if|case)[ \t]", re.M)
 _CD = re.compile(r"(?:^|[;&|(])[ \t]*cd[ \t]+\S")
 _FALSE = ("false", "no")
@@ -194,7 +196,7 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     if launcher is None:
         return None
     r = Recipe(where, launcher=launcher)
-    at = _entry(r, argv, path, root, readme)
+    at = set_entry(r, argv, path, root, readme)
     _options(r, argv[at + 1:] if at is not None else [], path, root, readme, written)
     if launcher == "accelerate":
         accelerate_launch(r, cmd, path, root)
@@ -205,33 +207,6 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     if ws is not None:
         r.world_size, r.world_source = ws, f"{src} in {where}"
     return r
-
-
-# a launcher script of the project's own (gaudi_spawn.py, xla_spawn.py): it takes the training script and its
-# arguments as the rest of its command line (argparse's REMAINDER) and starts it, as torchrun does
-_SPAWNER = re.compile(r"nargs\s*=\s*(?:argparse\.)?REMAINDER\b")
-
-
-def _entry(r: Recipe, argv: List[str], path: str, root: str, readme: bool = False) -> Optional[int]:
-    """Set the recipe's entry (a ``.py`` argument or ``-m`` / ``--module`` module, the script a launcher script of
-    the project's own starts); its index in argv."""
-    for i, a in enumerate(argv[1:], 1):
-        if a.endswith(".py"):
-            r.entry = resolve(a, path, root)
-            if r.entry is None and (readme or os.path.isabs(a)):  # `$ROOT/Code/proj/src/train.py`: the writer's checkout
-                r.entry = resolve_anywhere(a, os.path.dirname(path), root)
-            if r.entry is not None and _SPAWNER.search(_read(r.entry, 2**20)):
-                inner = next((k for k in range(i + 1, len(argv)) if argv[k].endswith(".py")
-                              and resolve(argv[k], path, root) is not None), None)
-                if inner is not None:
-                    r.entry = resolve(argv[inner], path, root)
-                    return inner
-            return i
-        if a in ("-m", "--module") and i + 1 < len(argv) and argv[i + 1] not in _TORCH_LAUNCH:
-            mod = argv[i + 1].replace(".", "/")
-            r.entry = resolve(mod + ".py", path, root) or resolve(mod + "/__main__.py", path, root)
-            return i + 1
-    return None
 
 
 def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = False,

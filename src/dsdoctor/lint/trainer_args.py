@@ -2,8 +2,9 @@
 (ds-config-trainer-mismatch): the value the launch passes (``--gradient_accumulation_steps 4``), else the default
 the code its entry reaches declares for the option, else TrainingArguments' own
 (:data:`~dsdoctor.knowledge.transformers.TRAINER_CHECKED`). A default only where nothing else can set the option:
-the entry builds no TrainingArguments in code, and the launch passes no argument unknown here (``$EXTRA_ARGS``) and
-is no README's (often abridged) command; a TRL config has learning rates of its own. Only launches whose entry
+the entry builds no TrainingArguments in code nor reads them from a file the launch does not name (TrlParser's
+``--config $RECIPE``), and the launch passes no argument unknown here (``$EXTRA_ARGS``) and is no README's (often
+abridged) command; a TRL config has learning rates of its own. Only launches whose entry
 parses TrainingArguments (or a TRL config) from its command line and builds an HF Trainer count."""
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ _TRL = re.compile(r"\b" + TRL_CONFIGS + r"\b")  # a TRL config class: another de
 _BUILT = re.compile(r"(?<!class )\b\w*TrainingArguments\s*\(")
 # a parser of the command line over training arguments: HfArgumentParser((..., TrainingArguments)), TrlParser((...,
 # SFTConfig)); not one over the script's own plain dataclass (old TRL's PPOConfig is built in code, not parsed)
+# arguments read from a file the launch names (TrlParser's ``--config recipe.yaml``): where the launch's --config
+# is not known (``--config $recipe``), the options it leaves out may be set there (a YAML it names is read:
+# lint/recipe_yaml.py training_yaml)
+_FROM_FILE = re.compile(r"\b(?:parse_args_and_config|parse_yaml_file|parse_json_file)\s*\(")
 _PARSER = re.compile(r"\b(?:HfArgumentParser|TrlParser)\s*\(\s*[\[(]?[^)\]]*?\b(?:\w*TrainingArguments|"
                      + TRL_CONFIGS + r")\b")
 
@@ -78,7 +83,9 @@ def _defaults(r: "Recipe", entries: "_Entries", texts: List[str]) -> Callable[[s
     """The default an option the launch does not pass takes: the one the entry's code declares, else
     TrainingArguments' (not TRL's learning rates); None where something else may set it."""
     assert r.entry is not None
-    if r.opaque or r.file.lower().endswith((".md", ".rst", ".txt", ".ipynb")) or any(_BUILT.search(t) for t in texts):
+    unread = "config" in r.flags and not given(r.flags, "config") and any(_FROM_FILE.search(t) for t in texts)
+    if r.opaque or unread or r.file.lower().endswith((".md", ".rst", ".txt", ".ipynb")) or \
+            any(_BUILT.search(t) for t in texts):
         return lambda opt, dflt: None
     trl = any(_TRL.search(t) for t in texts)
     declared = entries.defaults(r.entry)

@@ -106,8 +106,9 @@ def check(t: Target) -> Iterator[Hit]:
     if silent:
         yield RULE.hit(t, silent[0][1], "; ".join(f'{p}: "auto" under {who} is silently dropped: {w}'
                                                   for p, _, w in silent[:1]) + _more(silent),
-                       'DeepSpeed\'s config models drop keys whose value is "auto" and use the defaults' + (
-                           ": " + ", ".join(f"{p} ({w})" for p, _, w in silent) + "." if len(silent) > 1 else "."),
+                       _listed(silent) + 'DeepSpeed\'s config models drop keys whose value is "auto" and use the '
+                       "defaults" + (": " + ", ".join(f"{p} ({w})" for p, _, w in silent) + "." if len(silent) > 1
+                                     else "."),
                        (Fix("write the value you want", "safe"),), severity=Severity.WARNING)
     if coded:
         yield RULE.hit(t, coded[0][1], f'{_paths(coded)}: "auto" under {who}, set in code by the launch\'s script '
@@ -116,7 +117,7 @@ def check(t: Target) -> Iterator[Hit]:
     if client:
         yield RULE.hit(t, client[0][1], f'{_paths(client)}: "auto" is never read while the script passes its own '
                        f"{client[0][2]} to deepspeed.initialize (DeepSpeed then ignores the config's block; where that "
-                       "argument is None it builds the block and fails on the string)",
+                       "argument is None it builds the block and fails on the string)", _listed(client) + _WHY,
                        fixes=(FIX,), severity=Severity.INFO)
 
 

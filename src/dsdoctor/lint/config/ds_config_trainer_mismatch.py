@@ -109,7 +109,9 @@ RULE = Rule(
              "it against its own argument (train_micro_batch_size_per_gpu / per_device_train_batch_size, "
              "gradient_accumulation_steps, gradient_clipping / max_grad_norm, optimizer lr / betas / eps / "
              "weight_decay, scheduler warmup_max_lr / learning_rate), and the launch passes another value, or leaves "
-             "the argument at its default (where nothing else can set it). In a log: `Please correct the following "
+             "the argument at its default (where nothing else can set it: no training arguments built in code or "
+             "read from a file the launch does not name, such as TrlParser's `--config $RECIPE`; no unknown $ARGS; "
+             "no README's command). In a log: `Please correct the following "
              "DeepSpeed config values that mismatch TrainingArguments values`, listing each pair; or Accelerate's "
              "`` `--mixed_precision` arg cannot be set to `bf16` when `fp16` is set in the DeepSpeed config file``.",
         why="The Trainer fills an \"auto\" from its arguments and refuses any other value that differs: an explicit "

@@ -187,7 +187,7 @@ def _notebook_python(text: str) -> str:
     """A notebook exported as a ``.py`` file (Databricks' notebook source, a Jupyter export) that no parser reads
     for its IPython shell escapes (``!deepspeed ...``, ``%pip install``): its Python, those lines made comments
     (:func:`..notebook.comment_escapes`, each line's length kept). Any other text as it is."""
-    from ..notebook import DATABRICKS, comment_escapes
+    from ..notebook_text import DATABRICKS, comment_escapes
 
     if not text.startswith(DATABRICKS) and "\n!" not in text and "\n%" not in text:
         return text
