@@ -12,6 +12,7 @@ import ast
 from typing import Dict, Iterable, Optional
 
 CONFLICT = "\0"
+OFF = frozenset({"False", "None", "0", ""})  # declared defaults a bare ``if args.x:`` reads as off
 
 
 def _literal(node: Optional[ast.AST]) -> Optional[str]:

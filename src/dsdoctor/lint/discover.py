@@ -45,6 +45,7 @@ _PY_SAVE = re.compile(r"\.(save_16bit_model|save_model|save_pretrained)\s*\(")
 # accelerate's save_model, accelerate's get_state_dict (a ValueError when it is off); a bare save_pretrained does
 # not read it (under ZeRO-3 it writes the partitions whatever the flag says: zero3-unsafe-save)
 _PY_FLAG_SAVE = re.compile(r"\.(save_16bit_model|save_model|get_state_dict)\s*\(")
+_PY_TRAINS = re.compile(r"\.train\s*\(")  # with a Trainer: trainer.train() saves checkpoints (model.train() counts too)
 # accelerate's placeholders, whose arguments prepare() writes into the config's "auto" values (one level of nested
 # parentheses in the arguments: ``DummyScheduler(opt, total_num_steps=len(loader) * epochs)``)
 _PY_DUMMY = re.compile(r"\b(DummyOptim|DummyScheduler)\s*\(((?:[^()]|\([^()]*\))*)\)")
@@ -388,7 +389,7 @@ def _python(path: str, found: Found) -> None:
     if init is not None:
         found.client_optimizer = bool(re.search(r"(?<![\w.])optimizer\s*=(?!=)(?!\s*None\b)", init.group(1)))
         found.client_scheduler = bool(re.search(r"\blr_scheduler\s*=(?!=)(?!\s*None\b)", init.group(1)))
-    if _PY_FLAG_SAVE.search(text) or (trainer and re.search(r"\.train\s*\(", text)):
+    if _PY_FLAG_SAVE.search(text) or (trainer and _PY_TRAINS.search(text)):
         found.saves_16bit = True  # a Trainer that trains saves its checkpoints with save_model
     if _PY_PEFT.search(text):
         found.peft = True

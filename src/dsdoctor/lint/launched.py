@@ -24,7 +24,7 @@ from .calls import Read, function_reach
 from .closure import Verdicts
 from .config_links import code_links, launch_links
 from .defaults import merge
-from .discover import TEST_DIRS, _read
+from .discover import _PY_TRAINS, TEST_DIRS, _read
 from .launch_reach import every_passes, launch_flags, passes, zero_init_off
 from .no_deepspeed import REASON, uses_deepspeed
 from .plain_classes import plain_classes, unbound_imports
@@ -53,7 +53,6 @@ _HF_TRAINER = re.compile(r"\bfrom[ \t]+(?:transformers|trl)\b[\w.]*[ \t]+import[
 _REGISTERS = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:deepspeed|accelerate|trl)\b|\bTrainer\b|\bTrainingArguments\b|"
                         r"\bHfArgumentParser\b|\bHfDeepSpeedConfig\b", re.M)
 _INIT = re.compile(r"\bdeepspeed\.initialize\s*\(")
-_TRAINS = re.compile(r"\.train\s*\(")  # with a Trainer: trainer.train() saves checkpoints (model.train() counts too)
 # DeepSpeed's ZeRO-3 consolidation called directly: it gathers whatever stage3_gather_16bit_weights_on_model_save says;
 # or zero_to_fp32's functions (deepspeed.utils.zero_to_fp32), which turn the ZeRO checkpoint save_checkpoint wrote
 # into full weights, as running zero_to_fp32.py does
@@ -68,7 +67,7 @@ _ARGS_IN_CODE = re.compile(r"\b\w*(?:TrainingArguments|" + TRL_CONFIGS + r")\s*\
 _USES = (("registers", _REGISTERS, ("deepspeed", "accelerate", "trl", "Trainer", "TrainingArguments", "HfArgumentParser", "HfDeepSpeedConfig")),
          ("trainer", _TRAINER, ("TrainingArguments", "SFTConfig", "Trainer")), ("hf", _HF_TRAINER, ("transformers", "trl")),
          ("initialize", _INIT, ("deepspeed.initialize",)), ("argv", _ARGV, ()), ("args_in_code", _ARGS_IN_CODE, ("TrainingArguments", "Config")),
-         ("trains", _TRAINS, (".train",)), ("consolidates", _CONSOLIDATES,
+         ("trains", _PY_TRAINS, (".train",)), ("consolidates", _CONSOLIDATES,
                                                            ("._zero3_consolidated_16bit_state_dict", "zero_checkpoint")))
 
 

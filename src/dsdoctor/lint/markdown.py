@@ -122,9 +122,6 @@ def resolve_anywhere(ref: str, near: str, root: str) -> Optional[str]:
     if not ref or "$" in ref or ref.startswith(".."):
         return None
     if os.path.isabs(ref):  # the writer's own checkout (`/Vary/zero_config/zero2.json`): its last two parts at least
-        mine = in_checkout(ref, root)
-        if mine is not None and os.path.isfile(mine):
-            return mine
         parts = ref.strip(os.sep).split(os.sep)
         for i in range(len(parts) - 1):
             got = _one_ending(os.sep.join(parts[i:]), near, root)
@@ -132,16 +129,6 @@ def resolve_anywhere(ref: str, near: str, root: str) -> Optional[str]:
                 return got
         return None
     return _one_ending(ref, near, root)
-
-
-def in_checkout(ref: str, root: str) -> Optional[str]:
-    """The project path an absolute ``ref`` names through the writer's checkout of this repository: the part after
-    its last directory named as the project's root (``/root/work/CPM-2-Finetune/configs/z3.json`` in a checkout
-    named CPM-2-Finetune: ``configs/z3.json``, existing or not); None where no directory is named so."""
-    parts = ref.strip(os.sep).split(os.sep)
-    mine = os.path.basename(os.path.abspath(root))
-    at = [i for i, p in enumerate(parts[:-1]) if p == mine]
-    return os.path.normpath(os.path.join(root, *parts[at[-1] + 1:])) if at and mine else None
 
 
 def _one_ending(ref: str, near: str, root: str) -> Optional[str]:

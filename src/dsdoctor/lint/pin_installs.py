@@ -21,22 +21,14 @@ from typing import Dict, Iterable, List, Optional
 from .launch.shell import parse as parse_shell
 from .launch.shell import unwrap
 from .pin_files import Pin, read_text, shell_script
+from .recipe import resolve
 
 _EDITABLE = ("-e", "--editable")
 
 
-def _resolve(here: str, to: str, root: str) -> Optional[str]:
-    """The directory ``to`` names from ``here`` or a directory above it, not above ``root``; None if none."""
-    if not to or "$" in to or to.startswith("~") or os.path.isabs(to):
-        return None
-    d = here
-    while True:
-        got = os.path.normpath(os.path.join(d, to))
-        if os.path.isdir(got):
-            return got
-        if d == root or os.path.dirname(d) == d:
-            return None
-        d = os.path.dirname(d)
+def _directory(here: str, to: str, root: str) -> Optional[str]:
+    """The directory ``to`` names from ``here`` or a directory above it up to ``root`` (:func:`.recipe.resolve`)."""
+    return resolve(to, os.path.join(here, "-"), root, os.path.isdir) if not to.startswith("~") else None
 
 
 def _targets(argv: List[str]) -> List[str]:
@@ -75,10 +67,10 @@ def installs(scripts: Iterable[str], root: str) -> Dict[str, List[Pin]]:
         for cmd in parse_shell(text).commands:
             for one in unwrap(cmd):
                 if one.argv[:1] == ["cd"]:
-                    here = _resolve(here, one.argv[1] if len(one.argv) > 1 else "", root) or here
+                    here = _directory(here, one.argv[1] if len(one.argv) > 1 else "", root) or here
                     continue
                 for t in _targets(one.argv):
-                    d = _resolve(here, t, root)
+                    d = _directory(here, t, root)
                     if d is not None and d != root:  # the project itself: its own pins already judge it
                         out.setdefault(d, []).extend(p for p in pins if p not in out.get(d, []))
     return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set
+from typing import Callable, Dict, List, Optional, Set
 
 from .embedded import shown
 from .script.context import config_stage
@@ -54,33 +54,48 @@ class Recipe:
         return self.launcher == "deepspeed" or self.names_config or self.stage is not None
 
 
-def resolve(ref: str, recipe: str, root: str) -> Optional[str]:
+def resolve(ref: str, recipe: str, root: str, exists: Callable[[str], bool] = os.path.isfile) -> Optional[str]:
     """The existing file ``ref`` names, from the recipe's directory, then its parents up to ``root``, then
     ``root`` (also where ``ref`` starts with the name of the project's own directory: a script run from the
-    checkout's parent, ``SEED-X/configs/x.yaml``); None when none exists."""
+    checkout's parent, ``SEED-X/configs/x.yaml``; or is an absolute path through a directory of that name:
+    :func:`in_checkout`); None when none exists. ``exists``: what counts as found (``os.path.isdir`` for a
+    directory)."""
     if not ref or "$" in ref:
         return None
     if os.path.isabs(ref):
-        return ref if os.path.isfile(ref) else None
+        if exists(ref):
+            return ref
+        mine = in_checkout(ref, root)
+        return mine if mine is not None and exists(mine) else None
     d = os.path.dirname(recipe) or "."
     root = os.path.normpath(root)
     seen = set()
     while True:
         cand = os.path.normpath(os.path.join(d, ref))
-        if cand not in seen and os.path.isfile(cand):
+        if cand not in seen and exists(cand):
             return cand
         seen.add(cand)
         if os.path.normpath(d) == root or d in ("", ".", os.sep):
             break
         d = os.path.dirname(os.path.normpath(d)) or "."
     cand = os.path.normpath(os.path.join(root, ref))
-    if os.path.isfile(cand):
+    if exists(cand):
         return cand
     head, _, rest = os.path.normpath(ref).partition(os.sep)  # `PROJ/configs/x.json`, run from the checkout's parent
     if rest and head == os.path.basename(os.path.realpath(root)):
         cand = os.path.normpath(os.path.join(root, rest))
-        return cand if os.path.isfile(cand) else None
+        return cand if exists(cand) else None
     return None
+
+
+def in_checkout(ref: str, root: str) -> Optional[str]:
+    """The project path an absolute ``ref`` names through the writer's checkout of this repository: the part after
+    its last directory named as the project's root (``/root/work/CPM-2-Finetune/configs/z3.json`` in a checkout
+    named CPM-2-Finetune: ``configs/z3.json``, existing or not); None where no directory is named so."""
+    parts = ref.strip(os.sep).split(os.sep)
+    mine = os.path.basename(os.path.realpath(root))
+    at = [i for i, p in enumerate(parts[:-1]) if p == mine]
+    return os.path.normpath(os.path.join(root, *parts[at[-1] + 1:])) if at and mine else None
 
 
 def settle_stage(r: Recipe) -> None:

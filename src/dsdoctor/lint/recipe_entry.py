@@ -27,11 +27,11 @@ def set_entry(r: Recipe, argv: List[str], path: str, root: str, readme: bool = F
             if r.entry is None and (readme or os.path.isabs(a)):  # `$ROOT/Code/proj/src/train.py`: the writer's checkout
                 r.entry = resolve_anywhere(a, os.path.dirname(path), root)
             if r.entry is not None and _SPAWNER.search(_read(r.entry, 2**20)):
-                inner = next((k for k in range(i + 1, len(argv)) if argv[k].endswith(".py")
-                              and resolve(argv[k], path, root) is not None), None)
+                inner = next(((k, got) for k in range(i + 1, len(argv)) if argv[k].endswith(".py")
+                              and (got := resolve(argv[k], path, root)) is not None), None)
                 if inner is not None:
-                    r.entry = resolve(argv[inner], path, root)
-                    return inner
+                    r.entry = inner[1]
+                    return inner[0]
             return i
         if a in ("-m", "--module") and i + 1 < len(argv) and argv[i + 1] not in TORCH_LAUNCH:
             mod = argv[i + 1].replace(".", "/")

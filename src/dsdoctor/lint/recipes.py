@@ -46,10 +46,10 @@ from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
 from .makefile import launches as make_launches
 from .makefile import makefiles, shell_text
-from .markdown import LAUNCH_WORD, code_blocks, in_checkout, markdown_files, resolve_anywhere
+from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
 from .notebook import notebook_files, py_notebook_cells, shell_cells
 from .notebook_text import python_text
-from .recipe import Recipe, literal_path, resolve, settle_stage
+from .recipe import Recipe, in_checkout, literal_path, resolve, settle_stage
 from .recipe_entry import TORCH_LAUNCH as _TORCH_LAUNCH
 from .recipe_entry import set_entry
 from .recipe_yaml import accelerate_launch, accelerate_yaml, args_json_anywhere, python_config, training_json, training_yaml, yaml_deepspeed

@@ -15,17 +15,15 @@ code's declared default give); else the option's declared default.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Dict, List, Optional
+import functools
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
-from .defaults import CONFLICT
+from .defaults import CONFLICT, OFF
 from .entry_options import given
 
 if TYPE_CHECKING:
     from .launched import _Entries
     from .recipe import Recipe
-
-_FALSE = {"False", "None", "0", ""}
-
 
 def launch_saves(r: "Recipe", entries: "_Entries") -> bool:
     """Does launch ``r`` (its entry in the project) save with a save that reads the 16-bit gathering flag: a call of
@@ -56,15 +54,20 @@ def _written(files: List[str]) -> List[ast.expr]:
     out: List[ast.expr] = []
     for f in files:
         text = _read(f, 2**20)
-        if "save_strategy" not in text:
-            continue
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError):
-            return [ast.Constant(None)]  # unknown: it may save
-        out += [k.value for n in ast.walk(tree) if isinstance(n, ast.Call) for k in n.keywords
-                if k.arg == "save_strategy"]
+        if "save_strategy" in text:
+            out += _keywords(text)
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _keywords(text: str) -> Tuple[ast.expr, ...]:
+    """The ``save_strategy=`` values of one file's calls, parsed once per text (each launch of an entry asks)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return (ast.Constant(None),)  # unknown: it may save
+    return tuple(k.value for n in ast.walk(tree) if isinstance(n, ast.Call) for k in n.keywords
+                 if k.arg == "save_strategy")
 
 
 def _value(node: ast.expr, r: "Recipe", defaults: Dict[str, str]) -> Optional[str]:
@@ -88,6 +91,6 @@ def _truth(node: ast.expr, r: "Recipe", defaults: Dict[str, str]) -> Optional[bo
         return None
     values = given(r.flags, name)
     if name in r.flags or values:
-        return bool(values - _FALSE) if values else True
+        return bool(values - OFF) if values else True
     default = defaults.get(name)
-    return None if default is None or default == CONFLICT else default not in _FALSE and default not in ("false", "no")
+    return None if default is None or default == CONFLICT else default not in OFF

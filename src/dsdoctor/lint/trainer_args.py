@@ -26,12 +26,12 @@ _TRL = re.compile(r"\b" + TRL_CONFIGS + r"\b")  # a TRL config class: another de
 # training arguments built in code (not a subclass's definition: ``class TrainingArguments(transformers...)``): the
 # code's values, not the defaults
 _BUILT = re.compile(r"(?<!class )\b\w*TrainingArguments\s*\(")
-# a parser of the command line over training arguments: HfArgumentParser((..., TrainingArguments)), TrlParser((...,
-# SFTConfig)); not one over the script's own plain dataclass (old TRL's PPOConfig is built in code, not parsed)
 # arguments read from a file the launch names (TrlParser's ``--config recipe.yaml``): where the launch's --config
 # is not known (``--config $recipe``), the options it leaves out may be set there (a YAML it names is read:
 # lint/recipe_yaml.py training_yaml)
 _FROM_FILE = re.compile(r"\b(?:parse_args_and_config|parse_yaml_file|parse_json_file)\s*\(")
+# a parser of the command line over training arguments: HfArgumentParser((..., TrainingArguments)), TrlParser((...,
+# SFTConfig)); not one over the script's own plain dataclass (old TRL's PPOConfig is built in code, not parsed)
 _PARSER = re.compile(r"\b(?:HfArgumentParser|TrlParser)\s*\(\s*[\[(]?[^)\]]*?\b(?:\w*TrainingArguments|"
                      + TRL_CONFIGS + r")\b")
 

@@ -104,8 +104,8 @@ def check(t: Target) -> Iterator[Hit]:
                        f"DummyScheduler is given total_num_steps; otherwise {_fails(accelerate, maybes[0][0])}",
                        _listed(maybes) + _WHY, fixes=(FIX,), severity=Severity.WARNING)
     if silent:
-        yield RULE.hit(t, silent[0][1], "; ".join(f'{p}: "auto" under {who} is silently dropped: {w}'
-                                                  for p, _, w in silent[:1]) + _more(silent),
+        yield RULE.hit(t, silent[0][1], f'{silent[0][0]}: "auto" under {who} is silently dropped: {silent[0][2]}'
+                       + _more(silent),
                        _listed(silent) + 'DeepSpeed\'s config models drop keys whose value is "auto" and use the '
                        "defaults" + (": " + ", ".join(f"{p} ({w})" for p, _, w in silent) + "." if len(silent) > 1
                                      else "."),

@@ -95,14 +95,15 @@ def check(t: Target) -> Iterator[Hit]:
                    if validated else f"DeepSpeed {ds} does not validate {where} and ignores the key.")
             # as at the top level: a misspelt key's setting is lost (a warning); another extra key changes nothing,
             # and so does a misspelt one set to its key's default (``bf16.enable: false``)
-            misspelt = any(_lost(path, m, _suggest(m.key, sorted(accepted))) for m in ignored)
+            sugs = [(m, _suggest(m.key, sorted(accepted))) for m in ignored]
+            misspelt = any(_lost(path, m, sug) for m, sug in sugs)
             since = K.VALIDATED_BLOCKS[path][1]
             later = f" DeepSpeed {since} and later reject it (pydantic): an upgrade stops on it." \
                 if not validated and since else ""
-            at_default = [m for m in ignored if _suggest(m.key, sorted(accepted)) and not misspelt]
-            yield _block_hit(t, where, keys, sorted(accepted), ignored, why + ("" if misspelt else
-                             f" Its value is the default of {where}.{_suggest(at_default[0].key, sorted(accepted))} "
-                             "anyway." if at_default else "") + ("" if misspelt else
+            at_default = next((sug for _, sug in sugs if sug), "") if not misspelt else ""
+            yield _block_hit(t, where, keys, sorted(accepted), ignored, why + (
+                             f" Its value is the default of {where}.{at_default} anyway." if at_default else "") + (
+                             "" if misspelt else
                              " Nothing fails and no setting of DeepSpeed's changes, unless your own code reads it.")
                              + later, Severity.WARNING if misspelt else Severity.INFO)
 
@@ -112,25 +113,26 @@ _BATCH = ("train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumu
 
 def _derived_equal(t: Target, key: str, value: object) -> str:
     """When ``key`` is a batch key the config leaves out and DeepSpeed works out ``value`` for it anyway from the
-    other two and the launch's world size (runtime/config.py ``_set_batch_related_parameters``, 0.9-0.19): a note
-    saying so ("" otherwise): the misspelt key changes nothing."""
+    other batch keys and the launch's world size (knowledge ``batch_sizes``; without a known world size, only a
+    value no world size changes): a note saying so ("" otherwise): the misspelt key changes nothing."""
     if key not in _BATCH or t.node(key) is not None or not isinstance(value, int) or isinstance(value, bool):
         return ""
     have = {k: n.value for k in _BATCH if (n := t.node(k)) is not None}
     if any(not isinstance(v, int) or isinstance(v, bool) or v <= 0 for v in have.values()):
         return ""
-    tb, mb, ga = (have.get(k) for k in _BATCH)
     ws = t.usage.world_size
-    if key == "gradient_accumulation_steps":
-        got = tb // mb // ws if tb and mb and ws else 1 if not (tb and mb) else None
-    elif key == "train_micro_batch_size_per_gpu":
-        got = tb // ga // ws if tb and ga and ws else tb // ws if tb and not ga and ws else None
-    else:
-        got = mb * (ga or 1) * ws if mb and ws else None
-    if got != value:
+
+    tb, mb, ga = have.get(_BATCH[0]), have.get(_BATCH[1]), have.get(_BATCH[2])
+
+    def derived(world: int) -> int:
+        return dict(zip(_BATCH, K.batch_sizes(tb, mb, ga, world)))[key]
+    try:
+        got, other = derived(ws or 1), derived(2 * (ws or 1))
+    except ValueError:  # neither train_batch_size nor the micro batch: DeepSpeed stops on the config anyway
         return ""
-    at = f" at world size {ws} ({t.usage.world_size_source})" if ws and (tb or key != "gradient_accumulation_steps") \
-        else ""
+    if got != value or (other != got and not ws):
+        return ""
+    at = f" at world size {ws} ({t.usage.world_size_source})" if ws and other != got else ""
     return f": DeepSpeed works out {key} = {value}{at} from the other batch keys anyway, so nothing changes"
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Dict, Iterator, List, Sequence, Tuple
 from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from ..markdown import in_checkout
+from ..recipe import in_checkout
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 

@@ -34,6 +34,7 @@ import libcst as cst
 
 from ... import names as N
 from ...knowledge import trl as TRL
+from ..defaults import CONFLICT, OFF
 from ..entry_options import EVERY
 from ..entry_options import given as given_values
 from .dataflow import dotted
@@ -178,7 +179,7 @@ def _literals(test: Any) -> List[str]:
     return out
 
 
-_OFF_DEFAULTS = {"False", "None", "0", "", "\0"}  # declared defaults a bare test reads as off (``\0``: unknown)
+_OFF_DEFAULTS = OFF | {CONFLICT}  # declared defaults a bare test reads as off (CONFLICT: unknown)
 
 
 def is_open(flag: str, passed: Set[str], defaults: Optional[Dict[str, str]] = None) -> bool:

@@ -186,18 +186,12 @@ def _compile_only(src: Source) -> Source:
 def _notebook_python(text: str) -> str:
     """A notebook exported as a ``.py`` file (Databricks' notebook source, a Jupyter export) that no parser reads
     for its IPython shell escapes (``!deepspeed ...``, ``%pip install``): its Python, those lines made comments
-    (:func:`..notebook.comment_escapes`, each line's length kept). Any other text as it is."""
+    (:func:`..notebook_text.comment_escapes`, each line's length kept). Any other text as it is."""
     from ..notebook_text import DATABRICKS, comment_escapes
 
-    if not text.startswith(DATABRICKS) and "\n!" not in text and "\n%" not in text:
-        return text
-    try:
-        compile(text, "<notebook>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
-        return text
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        pass
-    python = comment_escapes(text)
-    return python if python != text else text
+    if (not text.startswith(DATABRICKS) and "\n!" not in text and "\n%" not in text) or _python_says(text) is None:
+        return text  # no escape lines, or Python reads it as it is
+    return comment_escapes(text)
 
 
 def parse(src: Source) -> Source:
