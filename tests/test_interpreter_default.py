@@ -62,3 +62,19 @@ def test_without_an_environment_with_torch_own_interpreter_is_checked(tmp_path: 
     assert data["facts"]["python"] == sys.executable
     assert data["facts"]["python_chosen"] is None
     assert any(f["name"] == "package-missing" for f in data["findings"])
+
+
+def test_bare_python_name_is_found_on_path(tmp_path: Path) -> None:
+    """`--python python3` is looked up on PATH as a shell would, by check and smoke alike (not taken as ./python3)."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "mypython").symlink_to(sys.executable)
+    env = _env(PATH=f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}")
+    p = subprocess.run([sys.executable, "-m", "dsdoctor", "check", "--python", "mypython", "--format", "json", "--exit-zero"],
+                       capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert json.loads(p.stdout)["facts"]["python"], p.stdout[:500]
+    # smoke's own check of --python: a name not on PATH is still refused with its clear message
+    q = subprocess.run([sys.executable, "-m", "dsdoctor", "smoke", "--python", "no-such-python-xyz"],
+                       capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    assert q.returncode == 2 and "cannot use --python" in q.stderr, q.stderr[-500:]

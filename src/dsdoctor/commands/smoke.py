@@ -42,7 +42,7 @@ def run(o: Options) -> Outcome:
     """Run the smoke test; exit 0 passed, 1 a check failed, 130 interrupted; bad input raises UsageError."""
     from ..dsconfig import load
     from ..exitcodes import for_report
-    from ..probes.interpreter import default_executable
+    from ..probes.interpreter import default_executable, locate
     from ..render import emit
     from ..smoke.checks import report
     from ..smoke.config import default_config, fill_auto
@@ -52,7 +52,7 @@ def run(o: Options) -> Outcome:
         raise UsageError(SMOKE_CONFIG_MOVED.format(path=o.old_config))
     if o.nproc < 1 or o.steps < 4 or o.timeout <= 0:
         raise UsageError("--nproc >= 1, --steps >= 4 and --timeout > 0 are required")
-    py = os.path.abspath(o.python or default_executable())
+    py = os.path.abspath(locate(o.python) if o.python else default_executable())
     if not (os.path.isfile(py) and os.access(py, os.X_OK)):
         raise UsageError(f"cannot use --python {py}: not an executable file")
     cfg = fill_auto(load(o.ds_config), o.nproc) if o.ds_config else default_config()

@@ -78,9 +78,17 @@ def current() -> Interpreter:
     )
 
 
+def locate(python: str) -> str:
+    """``--python`` as a shell finds it: a bare name (``python3``) is looked up on PATH; a path is kept."""
+    if os.sep in python or (os.altsep and os.altsep in python):
+        return python
+    return shutil.which(python) or python
+
+
 def query(python: str, timeout: float = 10.0, env: Optional[Mapping[str, str]] = None) -> Union[Interpreter, ProbeFailure]:
     """Ask another interpreter (a conda env, a project venv) for its paths, in a subprocess."""
     probe = f"{python} (interpreter query)"
+    python = locate(python)
     if not os.path.exists(python):
         return ProbeFailure(probe, "no such file", python)
     res = run_tool([python, "-c", _QUERY], timeout=timeout, env=env)
