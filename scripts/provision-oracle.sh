@@ -34,7 +34,7 @@ TORCH_SPEC="torch==2.14.1"
 DS_DEPS=(numpy "pydantic>=2.0.0" hjson psutil py-cpuinfo msgpack "packaging>=20.0" tqdm einops nvidia-ml-py)
 DS_INSTALL_VERSIONS=(0.15.4 0.19.7 0.19.8)
 SDIST_VERSIONS=(0.9.2 0.9.3 0.12.0 0.12.1 0.12.3 0.12.4 0.14.0 0.14.1 0.14.2 0.14.3 0.15.2 0.15.3
-                0.16.3 0.16.4 0.17.1 0.17.2 0.18.2 0.18.3 0.19.4 0.19.5 0.19.7 0.19.8)
+                0.16.3 0.16.4 0.17.1 0.17.2 0.18.2 0.18.3 0.18.9 0.19.0 0.19.1 0.19.4 0.19.5 0.19.7 0.19.8)
 # nvcc toolkit dir name -> nvidia-cuda-nvcc version
 declare -A NVCC=([13.5]=13.5.37 [13.0]=13.0.88)
 

@@ -240,6 +240,22 @@ def unset_fix(name: str, title: str = "", reason: str = "") -> Fix:
     return command_fix(title or f"Unset {name}", f"unset {name}", reason=reason)
 
 
+def arch_list_fix(value: Optional[str]) -> Fix:
+    """TORCH_CUDA_ARCH_LIST without the arch suffixes DeepSpeed >= 0.19.0's JIT builder cannot parse (9.0a -> 9.0;
+    entries that are names are dropped). ``value`` unknown (a log): the shell edit of the variable itself."""
+    reason = ("the suffix (arch-specific 'a', family 'f') only enables instructions DeepSpeed's ops do not use; "
+              "nvidia-smi --query-gpu=compute_cap --format=csv gives your GPUs' capabilities")
+    title = "List the architectures without a letter suffix for DeepSpeed's op builds"
+    if value is None:
+        return command_fix(title, "export TORCH_CUDA_ARCH_LIST=\"$(echo \"$TORCH_CUDA_ARCH_LIST\" | sed -E "
+                           "'s/([0-9])[a-z]+/\\1/g')\"   # 9.0a -> 9.0", reason=reason)
+    kept = [re.sub(r"(?<=\d)[a-z]+", "", e) for e in value.replace(";", " ").split() if re.match(r"\d+\.\d+[a-z]*(\+PTX)?$", e)]
+    if not kept:  # only names (Hopper, Ampere): the visible GPUs' own capabilities
+        return command_fix(title, "export TORCH_CUDA_ARCH_LIST=\"$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader "
+                           "| sort -u | paste -sd';')\"", reason=reason)
+    return env_fix("TORCH_CUDA_ARCH_LIST", ";".join(dict.fromkeys(kept)), title, reason=reason)
+
+
 def unset_accelerator_fix() -> Fix:
     return unset_fix("DS_ACCELERATOR", "Unset DS_ACCELERATOR to let DeepSpeed auto-detect")
 

@@ -175,11 +175,12 @@ LAUNCH_CONFIG_MISSING = "launch-config-missing"
 DS_CONFIG_GIVEN_TWICE = "ds-config-given-twice"
 SEQUENCE_PARALLEL_MPU_ZERO0 = "sequence-parallel-mpu-zero0"
 GRPO_GENERATIONS_NOT_DIVIDING_BATCH = "grpo-generations-not-dividing-batch"
+CUDA_ARCH_LIST_UNPARSED = "cuda-arch-list-unparsed"
 
 # name -> (code, owner): the owner is the command family whose module holds the name's spec
 # (check, verify, lint, explain, estimate, smoke, multinode, launch)
 CODES: Dict[str, Tuple[str, str]] = {
-    # DS1xx: the environment (check, verify); next free: DS119
+    # DS1xx: the environment (check, verify); next free: DS120
     CUDA_VERSION_MISMATCH: ("DS101", "check"),
     DS_SKIP_CUDA_CHECK_INEFFECTIVE: ("DS102", "lint"),
     CUDA_TOOLKIT_MISSING: ("DS103", "check"),
@@ -198,6 +199,7 @@ CODES: Dict[str, Tuple[str, str]] = {
     OP_BUILD_FAILED: ("DS116", "verify"),
     PACKAGE_API_INCOMPATIBLE: ("DS117", "check"),
     RELEASE_KNOWN_BUG: ("DS118", "check"),
+    CUDA_ARCH_LIST_UNPARSED: ("DS119", "check"),
     # DS3xx: causes explain names from a log; next free: DS392
     CUDA_HEADERS_MISSING: ("DS300", "explain"),
     COMPILER_KILLED: ("DS301", "explain"),

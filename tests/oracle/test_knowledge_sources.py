@@ -27,7 +27,7 @@ SDIST = ORACLE / "sdist"
 
 VERSIONS = (
     "0.9.2 0.9.3 0.12.0 0.12.1 0.12.3 0.12.4 0.14.0 0.14.1 0.14.2 0.14.3 0.15.2 0.15.3 "
-    "0.16.3 0.16.4 0.17.1 0.17.2 0.18.2 0.18.3 0.19.4 0.19.5 0.19.7 0.19.8"
+    "0.16.3 0.16.4 0.17.1 0.17.2 0.18.2 0.18.3 0.18.9 0.19.0 0.19.1 0.19.4 0.19.5 0.19.7 0.19.8"
 ).split()
 
 
@@ -180,3 +180,15 @@ def test_cpu_adam_cuda_check(ver: str) -> None:
 def test_supported_accelerators(ver: str) -> None:
     src = src_supported_accelerators(ver)
     assert set(K.supported_accelerators(Version(ver))) == src, f"deepspeed {ver}: source {sorted(src)}"
+
+
+@pytest.mark.parametrize("ver", VERSIONS)
+def test_jit_arch_list_int_parse(ver: str) -> None:
+    """compute_capability_args' JIT branch reads TORCH_CUDA_ARCH_LIST and sorts it by int() of each part exactly from
+    JIT_ARCH_LIST_INT_SINCE (tests/oracle/test_arch_list_oracle.py runs that code on a suffixed entry)."""
+    src = _source(ver, "op_builder/builder.py")
+    jit = src.split("def compute_capability_args", 1)[1].split("else:\n            # Cross-compile mode", 1)[0]
+    reads_env = "os.environ.get('TORCH_CUDA_ARCH_LIST'" in jit
+    int_key = "int(part.split('+')[0]) for part in cc.split('.')" in jit
+    since = Version(ver) >= Version(K.JIT_ARCH_LIST_INT_SINCE)
+    assert (reads_env, int_key) == (since, since), f"deepspeed {ver}: env read {reads_env}, int sort key {int_key}"

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Tuple
 
 from ..spec import FindingSpec, Form
-from . import accelerator, build_toolchain, cuda_toolkit, known_bugs, package_api, packages, system_limits
+from . import accelerator, arch_list, build_toolchain, cuda_toolkit, known_bugs, package_api, packages, system_limits
 from .common import Rule
 
 RULES: Tuple[Rule, ...] = (packages.packages, package_api.package_api, known_bugs.known_bugs, packages.probe_failures,
-                           accelerator.accelerator, cuda_toolkit.cuda, build_toolchain.build)
+                           accelerator.accelerator, cuda_toolkit.cuda, arch_list.arch_list, build_toolchain.build)
 
 SPECS: Tuple[FindingSpec, ...] = (
     cuda_toolkit.CUDA_VERSION_MISMATCH, cuda_toolkit.CUDA_TOOLKIT_MISSING, build_toolchain.NINJA_MISSING,
@@ -21,6 +21,7 @@ SPECS: Tuple[FindingSpec, ...] = (
     build_toolchain.TORCH_EXTENSIONS_LOCK_STALE, build_toolchain.PREBUILT_OP_MISMATCH,
     accelerator.DS_ACCELERATOR_INVALID, system_limits.LIBAIO_MISSING, system_limits.SHM_TOO_SMALL,
     packages.PROBE_FAILED, packages.PACKAGE_MISSING, package_api.PACKAGE_API_INCOMPATIBLE, known_bugs.RELEASE_KNOWN_BUG,
+    arch_list.CUDA_ARCH_LIST_UNPARSED,
 )
 
 FORMS: Tuple[Form, ...] = (cuda_toolkit.SKIP_FORM, system_limits.MEMLOCK_FORM)

@@ -4,7 +4,7 @@ op_build.py), read in the DeepSpeed git tags v0.3.1-v0.19.5 and the installed 0.
 
 from __future__ import annotations
 
-from typing import Dict, Literal, NamedTuple, Optional
+from typing import Dict, Literal, NamedTuple, Optional, Tuple
 
 from packaging.version import Version
 
@@ -17,7 +17,8 @@ __all__ = ["Builder", "cpu_adam_builder", "cpu_adam_compiles_cuda_sources", "Nin
     "MSG_SETUP_PRECOMPILE_INCOMPATIBLE",
     "CCL_HEADER", "CPU_ACCELERATOR_ONLY_OPS", "MSG_OP_NOT_IMPLEMENTED", "TORCH_HIPIFY_MODULE", "MSG_HIPIFY_KWARG",
     "MSG_NO_OP_BUILDER_MODULE", "LAUNCHER_LOCAL_SIZE_VAR", "BuilderBug", "BUILDER_BUGS", "SIMD_EMPTY_FLAG_FIXED",
-    "DSKERNELS_MODULE", "DSKERNELS_DIST", "DSKERNELS_OPS", "DSKERNELS_SINCE"]
+    "DSKERNELS_MODULE", "DSKERNELS_DIST", "DSKERNELS_OPS", "DSKERNELS_SINCE", "JIT_ARCH_LIST_INT_SINCE",
+    "MSG_ARCH_LIST_INT", "arch_list_unparsed"]
 
 # ---------------------------------------------------------------------------------------------------
 # 2. cpu_adam: which builder, what a JIT build needs
@@ -141,6 +142,29 @@ BUILDER_BUGS: Dict[str, BuilderBug] = {
     "npu-aio-sources": BuilderBug("the NPU AsyncIOBuilder's sources omit deepspeed_py_io_handle.cpp: "
                                   "`async_io.so: undefined symbol: ...deepspeed_io_handle_t...`", "<= 0.18.7", None, "#7894"),
 }
+# op_builder/builder.py compute_capability_args in JIT mode (0.19.0-0.19.8, read in the sdists of 0.9.2-0.19.8): the
+# arch list jit_load captured from TORCH_CUDA_ARCH_LIST is sorted with the key tuple(int(part.split('+')[0]) for part
+# in cc.split('.')). Before 0.19.0 a JIT build ignored the variable (it probed the visible GPUs). From 0.19.1 the
+# pre-build path (DS_BUILD_*=1) parses the minor part with int() too; 0.19.0's pasted "90a" into -gencode.
+JIT_ARCH_LIST_INT_SINCE = "0.19.0"
+MSG_ARCH_LIST_INT = "ValueError: invalid literal for int() with base 10: '{part}'"  # Python's int() on the part
+
+
+def arch_list_unparsed(ds: Version, arch_list: Optional[str]) -> Optional[Tuple[str, str]]:
+    """(entry, part) of ``TORCH_CUDA_ARCH_LIST`` that this DeepSpeed's JIT build cannot parse, as its sort key does
+    (the part is what ``ValueError: invalid literal for int() with base 10: '<part>'`` quotes); None when it builds."""
+    if ds < v(JIT_ARCH_LIST_INT_SINCE) or not arch_list or not arch_list.strip():
+        return None
+    for cc in (c.strip() for c in arch_list.strip().replace(" ", ";").split(";")):
+        for part in cc.split(".") if cc else ():
+            head = part.split("+")[0]
+            try:
+                int(head)  # DeepSpeed's own parse, so signs, spaces and underscores count as it counts them
+            except ValueError:
+                return cc, head
+    return None
+
+
 # cpu_adam's SIMD flag (builder.py simd_width) was '' on CPUs the 0.3.x builder did not know: gcc reads the empty
 # argument as a file ("gcc: error: : No such file or directory"); 0.3.12 (PR #796) returns -D__SCALAR__.
 SIMD_EMPTY_FLAG_FIXED = "0.3.12"

@@ -54,6 +54,15 @@ def _nvcc_arch_unsupported(s: Seen, f: LogFacts) -> Advice:
                              reason="nvidia-smi --query-gpu=compute_cap --format=csv gives them")])
 
 
+def _arch_list_unparsed(s: Seen, f: LogFacts) -> Advice:
+    part = re.search(r"base 10: '([^'\n]{0,40})'", s.text)
+    return Advice(f"TORCH_CUDA_ARCH_LIST has an entry DeepSpeed's JIT builder cannot parse"
+                  f"{f' (its part {part.group(1)!r})' if part else ''}",
+                  "", [F.arch_list_fix(None)],
+                  f"DeepSpeed {K.JIT_ARCH_LIST_INT_SINCE} and later sort the JIT arch list by int() of each part; torch "
+                  "accepts suffixed entries such as 9.0a, DeepSpeed does not.")
+
+
 def _compiler_killed(s: Seen, f: LogFacts) -> Advice:
     return Advice("The compiler was killed while building the op (almost always out of host memory)",
                   "",
@@ -130,7 +139,24 @@ def _nvcc_too_old(s: Seen, f: LogFacts) -> Advice:
     return Advice(f"The nvcc that built the op is too old: it rejects -std={std}", "", list(fixes), facts)
 
 
+_ARCH_SAMPLE = (
+    "Traceback (most recent call last):\n"
+    "  File \"/opt/venv/lib/python3.12/site-packages/deepspeed/ops/op_builder/builder.py\", line 603, in jit_load\n"
+    "    nvcc_args = self.strip_empty_entries(self.nvcc_args())\n"
+    "  File \"/opt/venv/lib/python3.12/site-packages/deepspeed/ops/op_builder/builder.py\", line 916, in nvcc_args\n"
+    "    args += self.compute_capability_args()\n"
+    "  File \"/opt/venv/lib/python3.12/site-packages/deepspeed/ops/op_builder/builder.py\", line 718, in "
+    "compute_capability_args\n"
+    "    ccs = sorted(ccs, key=lambda cc: tuple(int(part.split('+')[0]) for part in cc.split('.')))\n"
+    "  File \"/opt/venv/lib/python3.12/site-packages/deepspeed/ops/op_builder/builder.py\", line 718, in <genexpr>\n"
+    "    ccs = sorted(ccs, key=lambda cc: tuple(int(part.split('+')[0]) for part in cc.split('.')))\n"
+    "ValueError: invalid literal for int() with base 10: '0a'\n")
+
 SPECS: Tuple[Cause, ...] = (
+    form(N.CUDA_ARCH_LIST_UNPARSED, _arch_list_unparsed, signatures=(
+              frame("op_builder/builder.py", "compute_capability_args", f"{BUILDER} compute_capability_args: the JIT arch "
+                    "list sorted by int() of each part (0.19.0-0.19.8)", _ARCH_SAMPLE,
+                    exc=r"^ValueError: invalid literal for int\(\) with base 10", anywhere=True),)),
     form(N.PREBUILT_OP_MISMATCH, _prebuilt_op_mismatch, signatures=(
               msg(K.MSG_PREBUILT_TORCH, f"{BUILDER} load, installed ops vs torch (0.9-0.19.8)",
                   "RuntimeError: PyTorch version mismatch! DeepSpeed ops were compiled and installed with a different "
