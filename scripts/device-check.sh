@@ -25,6 +25,7 @@ export PATH="$(dirname "$("$PY" -c 'import sys; print(sys.executable)')"):$PATH"
   "$PY" -c 'import torch; print("torch", torch.__version__, torch.version.cuda, torch.cuda.is_available(),
       torch.cuda.get_device_capability() if torch.cuda.is_available() else "")' 2>&1
   command -v g++ c++ ninja; nproc
+  env | grep -E '^(TORCH_CUDA_ARCH_LIST|CUDA_HOME|CUDA_PATH|DS_[A-Z_]+|TORCH_EXTENSIONS_DIR)=' | sort
 } >"$W/r/facts.txt" 2>&1
 cd "$W/proj"
 
@@ -40,9 +41,13 @@ case_() {  # one DeepSpeed x toolkit: the prediction, then the real build in a f
   dsd "$1" "$2" "$3" verify --op cpu_adam --timeout 400 --extensions-dir "$W/ext-$1-$3"
   echo "verify $1 $3 seconds=$((SECONDS - t0))" >>"$W/r/rc.txt"
 }
+# the arch list with its suffixes dropped, as dsdoctor's fix for cuda-arch-list-unparsed gives it
+FIXED="$(echo "${TORCH_CUDA_ARCH_LIST:-}" | sed -E 's/([0-9])[a-z]+/\1/g')"
 for ds in 0.19.7 0.19.8; do
   case_ "$ds" "$MATCH" match & case_ "$ds" "$W" mismatch &
 done
+TORCH_CUDA_ARCH_LIST="$FIXED" case_ 0.19.7 "$MATCH" match-archfix &
+TORCH_CUDA_ARCH_LIST="$FIXED" case_ 0.19.7 "$W" mismatch-archfix &
 wait
 # smoke on the GPU: 0.19.8, the matching toolkit, the cpu_adam the matching verify built
 TORCH_EXTENSIONS_DIR="$W/ext-0.19.8-match" dsd 0.19.8 "$MATCH" gpu smoke --timeout 300

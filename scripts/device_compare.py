@@ -34,14 +34,15 @@ def _case(d: Path, ds: str, tk: str) -> Tuple[str, bool]:
     want = "loads" if pred.get("loads") else f"fails: {pred.get('cause')}"
     agree = bool(pred) and "error" not in verify and (
         bool(pred.get("loads")) == loads and (loads or pred.get("cause") in _names(verify)))
-    return f"{ds:7} {tk:9} predicted {want:32} got {got:40} {'AGREE' if agree else 'DIFFER'}", agree
+    return f"{ds:7} {tk:16} predicted {want:32} got {got:40} {'AGREE' if agree else 'DIFFER'}", agree
 
 
 def main(argv: List[str]) -> int:
     d = Path(argv[1])
     print((d / "facts.txt").read_text(errors="replace") if (d / "facts.txt").exists() else "no facts.txt")
     print("== cpu_adam: check's prediction vs verify's real build")
-    lines = [_case(d, ds, tk) for ds in ("0.19.7", "0.19.8") for tk in ("match", "mismatch")]
+    cases = sorted(p.name[len("check-"):-len(".json")].split("-", 1) for p in d.glob("check-*.json"))
+    lines = [_case(d, ds, tk) for ds, tk in cases]
     for line, _ in lines:
         print(line)
     smoke = _load(d / "smoke-0.19.8-gpu.json")
