@@ -115,3 +115,11 @@ def test_numpy_2_removed_names() -> None:
     assert A.answer({"kind": "import", "module": "numpy", "name": "BUFSIZE"}, {"numpy": "1.26.4"}) is None
     with_ds = A.answer({"kind": "import", "module": "numpy", "name": "BUFSIZE"}, {"deepspeed": "0.15.1"})
     assert with_ds is not None and with_ds.pins == ("numpy<2.0.0",)  # that DeepSpeed no longer imports it
+
+
+def test_a_packages_own_test_scripts_are_not_its_calls() -> None:
+    """accelerate 1.15.0's test_utils/scripts import a torch module torch 2.5 removed; training never runs them. The
+    same installed pair still reports accelerate's own (tensor-parallel) call, so the filter is not an empty answer."""
+    found = H.incompatible({"accelerate": "1.15.0", "torch": "2.11.0", "transformers": "5.17.0"})
+    assert found and not [i for i in found if "test_utils" in i.at or ".tests." in i.at], [i.at for i in found]
+    assert any(i.at == "accelerate.accelerator" for i in found), [i.at for i in found]

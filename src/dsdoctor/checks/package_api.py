@@ -33,8 +33,10 @@ PACKAGE_API_INCOMPATIBLE = FindingSpec(
             "`TypeError: Accelerator.__init__() got an unexpected keyword argument 'dispatch_batches'` when the "
             "Trainer is built. An error when it is as good as certain (an import at the top of a module; a call "
             "of the provider's top-level API, such as `accelerate.Accelerator`, that the calling package changed "
-            "in a later or earlier release); a warning otherwise (a call in a function that may be a path the run "
-            "never takes, such as DeepSpeed's elastic agent). dsdoctor knows which releases "
+            "in a later or earlier release); info otherwise (a call in a function that may be a path the run "
+            "never takes, such as DeepSpeed's elastic agent or a tensor-parallel save), whose only fix is an "
+            "upgrade of the caller where one is known, never a provider moved back for it. A package's own tests "
+            "and test scripts are not counted. dsdoctor knows which releases "
             "have each module, name and parameter, and what each release of the calling package asks, from the "
             "released sources it read (docs/upstream-data.md); only calls made unconditionally (not behind a "
             "version or availability check) are reported, and only for installed versions inside the releases read.",
@@ -82,16 +84,18 @@ def _finding(group: List["H.Incompatibility"], python: Optional[str]) -> Result:
     certain = first.certain
     when = ("" if certain else f" It fails only when that code of {first.consumer} runs (`{first.at}`), possibly a "
             "path your run never takes.")
+    pins = [p for i in group for p in i.pins()]
+    if not certain:  # a path the run may never take: only an upgrade of the caller, never a provider moved for it
+        pins = [p for p in pins if p.startswith(f"{first.consumer}>")]
     return PACKAGE_API_INCOMPATIBLE.finding(
-        Severity.ERROR if certain else Severity.WARNING,
+        Severity.ERROR if certain else Severity.INFO,
         title=title,
         explanation=f"The installed {first.consumer} {first.consumer_version} asks the installed {first.provider} "
                     f"{first.provider_version} for what it does not have.{when} " + PACKAGE_API_INCOMPATIBLE.docs.why,
         evidence=(Evidence(f"{first.consumer} {first.consumer_version}, {first.provider} {first.provider_version}",
                            "installed versions"),
                   *(Evidence(text, f"{first.consumer} {first.consumer_version}") for text in lines[:8])),
-        fixes=tuple(pip_fix(p, f"Install releases that fit together: {p}", python)
-                    for p in _strictest(p for i in group for p in i.pins())),
+        fixes=tuple(pip_fix(p, f"Install releases that fit together: {p}", python) for p in _strictest(pins)),
         section=S_PKG)
 
 

@@ -18,6 +18,7 @@ from .release_spans import Span, decode
 
 DATA = derived_data.path("api.json.gz")
 USES = derived_data.path("api_uses.json.gz")  # check's part: each use, with the spans that answer it
+_TESTS = ("tests", "test", "testing", "test_utils")  # a consumer's own test code (accelerate.test_utils.scripts...)
 
 
 @functools.lru_cache(maxsize=1)
@@ -387,6 +388,8 @@ def incompatible(installed: Dict[str, str]) -> List[Incompatibility]:
             if pv is None:
                 continue
             for row in rows:  # [kind, module, name, keyword, at, u, t, *spans]
+                if any(part in _TESTS or part.startswith("test_") for part in row[4].split(".")):
+                    continue  # a package's own tests and test scripts are not what a training run imports
                 hit = _lacking(row[0], row[7:], provider, pv) if _has(consumer, row[5], cv) else None
                 asks = _asks(row[5], consumer, cv) if hit is not None else None
                 if hit is None or asks is None:
