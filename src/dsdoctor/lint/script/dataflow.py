@@ -86,6 +86,7 @@ class Event:
     conds: Tuple[Tuple[Any, bool], ...] = ()  # the enclosing ``if`` tests, with True for the body / False for else
     fallback: bool = False  # in a ``try:`` body whose ``except`` loads the model again (the fallback runs instead)
     meta: bool = False  # built on the meta device (``with init_empty_weights():``): a skeleton, no weights
+    before_own: bool = False  # a load before the script's own (only) ZeRO-3 config is registered: ZeRO-3 not on yet
 
 
 def dotted(node: Any) -> str:
@@ -144,7 +145,8 @@ class Script(cst.CSTVisitor):
         self.methods: Set[int] = set()  # id() of the FunctionDef nodes inside a class (called through objects)
         self.method_class: Dict[int, str] = {}  # id() of such a FunctionDef -> the name of its innermost class
         self.attr_assigns: List[Tuple[str, Any, Any, Scope]] = []  # ``obj.attr = value`` that can run: (attr, value, stmt, scope)
-        self.dead_calls: Set[int] = set()  # id() of the calls in branches a ZeRO-3 run does not take
+        self.dead_calls: Set[int] = set()  # id() of the calls (and attribute assignments) a ZeRO-3 run does not reach
+        self.conds_of: Dict[int, Tuple[Tuple[Any, bool], ...]] = {}  # id() of each call / attribute assignment -> its ifs
         self.if_tests: List[Tuple[Any, Scope, Optional[bool]]] = []  # (test, scope, what this pass decided)
         self.has_main = False  # ``if __name__ == "__main__":`` at module level (a script, not only a library)
         self._drops: List[Tuple[Scope, str, str, List[Tuple[Any, bool]]]] = []  # kwargs.pop(key) under ZeRO-3
@@ -395,6 +397,7 @@ class Script(cst.CSTVisitor):
             tg = t.target
             if isinstance(tg, cst.Attribute) and not self._dead:
                 self.attr_assigns.append((tg.attr.value, node.value, node, self.scope))
+                self.conds_of[id(node)] = tuple(self._conds)
             if isinstance(tg, cst.Subscript) and dotted(tg.value) == "os.environ" and len(tg.slice) == 1 \
                     and isinstance(tg.slice[0].slice, cst.Index) and self._stmt:
                 key = kw_key(tg.slice[0].slice.value)
@@ -419,6 +422,7 @@ class Script(cst.CSTVisitor):
         name = dotted(node.func)
         self.calls_with.append((node, name))
         self.call_scope[id(node)] = self.scope
+        self.conds_of[id(node)] = tuple(self._conds)
         if self._dead:
             self.dead_calls.add(id(node))
         last = node.func.attr.value if isinstance(node.func, cst.Attribute) else name.split(".")[-1]

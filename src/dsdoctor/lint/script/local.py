@@ -57,9 +57,10 @@ def script_zero3(path: str, script: Script, values: Values) -> Tuple[Optional[bo
 def outside_own_zero3(path: str, script: Script, values: Values) -> None:
     """Where the script's own ZeRO-3 config is its only ZeRO-3 context: the events it cannot reach never run
     under ZeRO-3 (``dead``). A config registered in one branch (``HfDeepSpeedConfig(ds)`` / ``initialize`` in the
-    ``else`` of ``if train:``) does not reach the other branch; nor, in the same function, a save or move before it
-    (a load before it stays: model-loaded-before-ds-config judges that order). A default of ``--deepspeed`` or a
-    config of TrainingArguments keeps the whole file."""
+    ``else`` of ``if train:``) does not reach the other branch; nor, in the same function, a save or move before it.
+    A load before it is ``before_own``: model-loaded-before-ds-config judges that order, while the load-time
+    conflicts (device_map, low_cpu_mem_usage) cannot happen there. A default of ``--deepspeed`` or a config of
+    TrainingArguments keeps the whole file."""
     seen = _seen(path, script, values)
     calls = [call for st, _, call in seen if st == 3]
     if not calls or any(call is None for call in calls):
@@ -70,13 +71,19 @@ def outside_own_zero3(path: str, script: Script, values: Values) -> None:
     for e in script.events:
         if e in regs or e.dead:
             continue
-        if all(_exclusive(e, r) or (e.scope is r.scope and e.seq < r.seq and e.kind != "load") for r in regs):
+        if all(_exclusive(e.conds, r.conds) or (e.scope is r.scope and e.seq < r.seq and e.kind != "load") for r in regs):
             e.dead = True
+        elif e.kind == "load" and all(_exclusive(e.conds, r.conds) or (e.scope is r.scope and e.seq < r.seq) for r in regs):
+            e.before_own = True
+    # other calls and attribute assignments (a Trainer's settings: they act when it trains, so only the branch counts)
+    for node_id, conds in script.conds_of.items():
+        if all(_exclusive(conds, r.conds) for r in regs):
+            script.dead_calls.add(node_id)
 
 
 def _exclusive(a: Any, b: Any) -> bool:
-    """Do two events sit in branches of one ``if`` that exclude each other?"""
-    return any(t is u and x != y for t, x in a.conds for u, y in b.conds)
+    """Do two places (their enclosing ``if`` tests) sit in branches of one ``if`` that exclude each other?"""
+    return any(t is u and x != y for t, x in a for u, y in b)
 
 
 def _seen(path: str, script: Script, values: Values) -> List[Tuple[int, str, Any]]:

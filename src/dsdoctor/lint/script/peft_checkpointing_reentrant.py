@@ -68,6 +68,8 @@ def _sites(t: Target) -> Iterator[Hit]:
     for call, name in c.script.calls_with:
         last = name.split(".")[-1]
         kw = {a.keyword.value: a for a in call.args if a.keyword is not None}
+        if id(call) in c.script.dead_calls:  # a branch no ZeRO-3 run takes (lint/script/local.py)
+            continue
         if last == "gradient_checkpointing_enable":
             on = True
         elif last in c.script.args_classes:
@@ -83,7 +85,8 @@ def _sites(t: Target) -> Iterator[Hit]:
         why = "use_reentrant=False" if re_ is False else f"use_reentrant unset (non-reentrant by default on {c.tf_note})"
         yield from _hit(t, c, call, why, ds)
     for attr, value, stmt, scope in c.script.attr_assigns:  # training_args.gradient_checkpointing_kwargs = {...}
-        if attr == "gradient_checkpointing_kwargs" and _reentrant(c, value, scope) is False:
+        if attr == "gradient_checkpointing_kwargs" and _reentrant(c, value, scope) is False \
+                and id(stmt) not in c.script.dead_calls:
             yield from _hit(t, c, stmt, "use_reentrant=False", ds)
 
 

@@ -22,6 +22,8 @@ def check(t: Target) -> Iterator[Hit]:
             continue
         early = early_loads(c, t.usage) if early is None else early
         latent = id(e.call) in early  # loaded before ZeRO-3 is registered: raises once that is fixed
+        if e.before_own and not latent:  # before the script's only ZeRO-3 config, and not the model to move after it
+            continue
         ev = device_map_sources(c, a, bad, e.call) + (received(c, e),)
         site, anchor = a.set_at(bad)
         edit = replace(t, site, none_unless_zero3(t, site), "safe", "device_map=None under ZeRO-3")
