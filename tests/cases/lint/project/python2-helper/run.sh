@@ -1,0 +1,1 @@
+deepspeed train.py --deepspeed ds_config.json

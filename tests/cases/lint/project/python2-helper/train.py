@@ -1,0 +1,3 @@
+import deepspeed
+
+print "training"
