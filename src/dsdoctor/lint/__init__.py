@@ -194,6 +194,11 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
     from .discover import _read
 
     base.client_optimizer, base.saves_16bit, base.peft = found.client_optimizer, found.saves_16bit, found.peft
+    if found.client_optimizer:  # the optimizer it passes may be a DeepSpeedCPUAdam its code builds (not its tests)
+        from .client_optimizer import builds_cpu_adam
+
+        base.client_cpu_adam = builds_cpu_adam(p for p, k in found.kinds.items() if k == "python" and not
+                                               found.never_zero3.get(p, "").startswith("a test file"))
     base.zero_to_fp32 = found.zero_to_fp32
     base.client_scheduler = found.client_scheduler
     base.accelerate_fills = tuple(sorted(found.accelerate_fills))

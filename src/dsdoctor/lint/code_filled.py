@@ -73,12 +73,17 @@ def _updated(text: str, var: str, after: int) -> List[Tuple[str, int]]:
 
 def _assigned(text: str, var: str, after: int) -> List[Tuple[str, int]]:
     """(dotted key path, line) of each ``var[...] = `` after ``after``, and of each ``alias[...] = `` where
-    ``alias = var["block"]`` (the block's keys)."""
+    ``alias = var["block"]`` (the block's keys). ``var["k"] = var.get("k", default)`` keeps the file's value: it
+    sets nothing the file says, so it is none."""
     out: List[Tuple[str, int]] = []
     sub = r"((?:\[\s*[\"'][^\"'\]]+[\"']\s*\])+)"
     rest = text[after:]
     for k in re.finditer(r"\b" + re.escape(var) + sub + r"[ \t]*=(?!=)", rest):
-        out.append((".".join(_KEY.findall(k.group(1))), text.count("\n", 0, after + k.start()) + 1))
+        keys = _KEY.findall(k.group(1))
+        if len(keys) == 1 and re.match(r"[ \t]*" + re.escape(var) + r"\.get\(\s*[\"']" + re.escape(keys[0]) + r"[\"']",
+                                       rest[k.end():]):
+            continue
+        out.append((".".join(keys), text.count("\n", 0, after + k.start()) + 1))
     for a in re.finditer(r"^[ \t]*(\w+)[ \t]*=[ \t]*" + re.escape(var) + sub + r"[ \t]*$", rest, re.M):
         if a.group(1) == var:
             continue

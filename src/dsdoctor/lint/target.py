@@ -28,6 +28,7 @@ class Usage:
     loaded_by_source: str = ""
     loaded_by_assumed: bool = False  # loaded_by is lint's guess from "auto" values, not said by anything
     client_optimizer: Optional[bool] = None  # the script passes its own optimizer to deepspeed.initialize
+    client_cpu_adam: Optional[str] = None  # "file:line" where the project's code builds a DeepSpeedCPUAdam
     client_scheduler: Optional[bool] = None  # ... and its own lr_scheduler
     saves_16bit: Optional[bool] = None  # a save that reads the 16-bit flag: save_model / save_16bit_model / get_state_dict
     unnamed: bool = False  # a ds_config of a project with launches that no launch uses (nothing names it, or only

@@ -33,8 +33,13 @@ MAX_BYTES = 512 * 1024  # a module larger than this is not read for templates
 def code_templates(pyfiles: Iterable[str], found: "Found") -> None:
     """Record the config templates the Python files load (:func:`loaded_templates`): linted as ds_configs, with the
     keys the code fills as ``found.code_filled``; loaded by ``deepspeed.initialize`` where the project calls it and
-    builds no HF Trainer (the dict the code fills is handed to it), else as the file's values suggest."""
+    builds no HF Trainer (the dict the code fills is handed to it), else as the file's values suggest. The keys the
+    code sets in a config's ``deepspeed`` field are recorded too, for the configs written inline under a YAML's
+    ``deepspeed:`` key (:mod:`.inline_filled`)."""
+    from .inline_filled import inline_filled
+
     files = sorted(pyfiles)
+    inline_filled(files, found)
     how: Optional[str] = None
     for py in files:
         for cfg, filled in loaded_templates(py).items():

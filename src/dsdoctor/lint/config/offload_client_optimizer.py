@@ -23,7 +23,10 @@ def check(t: Target) -> Iterator[Hit]:
         return
     if t.usage.loaded_by in TF.CPU_ADAM_SWAP_LOADERS or t.usage.client_optimizer is False:
         return
-    if t.usage.client_optimizer:
+    if t.usage.client_optimizer and t.usage.client_cpu_adam:  # ZeRO-Offload accepts a DeepSpeedCPUAdam
+        who, sev = ("if the optimizer the code passes to deepspeed.initialize is not the DeepSpeedCPUAdam it builds "
+                    f"({t.usage.client_cpu_adam})"), Severity.INFO
+    elif t.usage.client_optimizer:
         who, sev = "the script passes its own optimizer to deepspeed.initialize", Severity.ERROR
     elif t.usage.loaded_by == "deepspeed":
         who, sev = "if the script passes its own optimizer to deepspeed.initialize (without one, nothing is " \
@@ -47,7 +50,8 @@ RULE = Rule(
         summary="Optimizer offload with a client optimizer and no DeepSpeed optimizer block",
         what="offload_optimizer to cpu/nvme, no \"optimizer\" block, zero_force_ds_cpu_optimizer left true, and a "
          "config raw deepspeed.initialize loads: an error when the script passes its own optimizer "
-         "(deepspeed.initialize(optimizer=...)), a warning when that is not known, an info when nothing says what "
+         "(deepspeed.initialize(optimizer=...)) and builds no DeepSpeedCPUAdam (info where it does: that one is "
+         "accepted), a warning when that is not known, an info when nothing says what "
          "loads the config (no --loaded-by, no launch or training script naming it). Not under the HF Trainer or "
          "accelerate: accelerate's prepare() replaces a torch optimizer with DeepSpeedCPUAdam when offloading.",
         why="The engine raises `You are using ZeRO-Offload with a client provided optimizer (...)` unless the optimizer is "

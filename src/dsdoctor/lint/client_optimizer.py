@@ -1,0 +1,22 @@
+"""Whether the optimizer a project hands to ``deepspeed.initialize`` can be DeepSpeedCPUAdam: a project whose own code
+builds one (an optimizer factory choosing ``cpu_adam`` from its YAML, as ArcticTraining's does) may pass exactly the
+optimizer ZeRO-Offload accepts (offload-client-optimizer)."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Optional
+
+from .discover import _read
+
+_CPU_ADAM = re.compile(r"\bDeepSpeedCPUAdam\s*\(")
+
+
+def builds_cpu_adam(pyfiles: Iterable[str]) -> Optional[str]:
+    """"file:line" of the first DeepSpeedCPUAdam the files construct; None when none does."""
+    for py in sorted(pyfiles):
+        text = _read(py)
+        m = _CPU_ADAM.search(text)
+        if m is not None:
+            return f"{py}:{text.count(chr(10), 0, m.start()) + 1}"
+    return None

@@ -1,0 +1,1 @@
+deepspeed framework/cli.py recipes/sft.yaml
