@@ -28,7 +28,7 @@ def assignments(text: str) -> List[Tuple[int, str, str]]:
     """(offset of the name, name, value) of every ``NAME=value`` assignment of a script, in order. An append
     (``OPTS+=" --epochs 5"``) is the variable's value so far (empty where unset), a blank, then the words appended:
     the options a launch line later expands from it."""
-    out = []
+    out: List[Tuple[int, str, str]] = []
     for m in _ASSIGN_LINE.finditer(text):
         if m.group(2) and m.group(3).startswith("("):
             continue  # `ARGS+=(--x 1)`: an array append, not read
@@ -46,8 +46,13 @@ def assignments(text: str) -> List[Tuple[int, str, str]]:
         val = val.strip()
         if m.group(2):
             val = "${%s:-} %s" % (m.group(1), val) if val else "${%s:-}" % m.group(1)
+        if _POSITIONAL.fullmatch(val) and any(name == m.group(1) for _, name, _ in out):
+            continue  # `--q_lora ) shift; Q_LORA=$1`: the caller's override of a default set before; shipped: the default
         out.append((m.start(1), m.group(1), val))
     return out
+
+
+_POSITIONAL = re.compile(r"\$(?:[1-9]|\{[1-9]\})")
 
 
 _DIRNAME = re.compile(r"\$\(dirname[ \t]+([\"']?)([^\s\"'$`()]+)\1[ \t]*\)")
