@@ -37,6 +37,8 @@ def check(t: Target) -> Iterator[Hit]:
         if unrun is None and "Python 2 syntax" in c.src.error and key not in t.usage.entries \
                 and key not in t.usage.imported:  # a helper run by a Python 2 interpreter, never by a DeepSpeed run
             unrun = "Python 2 code that no DeepSpeed launch of the project starts or imports"
+        if unrun is None and t.usage.never_zero3.get(key, "").startswith("a test file"):
+            unrun = "a test file: its test runner reads it (a parser's test case may be broken on purpose)"
         yield RULE.hit(t, None, f"not linted: {c.src.error}" + (f" ({unrun})" if unrun else ""),
                        fixes=(Fix("make it valid Python 3 (dsdoctor reads UTF-8 or the declared coding)", "safe"),),
                        severity=Severity.INFO if unrun else None)
@@ -71,8 +73,8 @@ RULE = Rule(
         what="A .py file with a syntax error, Python 2 syntax, undecodable bytes (no coding declaration) or over 16 MiB.",
         why="The script rules cannot look at it; the other files are still linted. In a project linted as a "
         "directory, a file that no launch line, README command or project import runs is reported as info, as is "
-        "Python 2 code that no DeepSpeed launch starts or imports (it runs under another interpreter, if at all), and "
-        "so is "
+        "Python 2 code that no DeepSpeed launch starts or imports (it runs under another interpreter, if at all), as "
+        "is a test file (its runner reads it; a parser's test case may be broken on purpose), and so is "
         "a file whose whole text is the relative path of an existing .py file (a git symbolic link checked out as "
         "text: the file it names is linted itself; one naming a file the repository does not have is a dangling "
         "link, said so). A notebook exported as a .py file (IPython `!` / `%` lines) is read with those lines as "
