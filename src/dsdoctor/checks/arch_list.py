@@ -50,7 +50,7 @@ def arch_list(ctx: Context, pred: OpPrediction) -> Iterable[Result]:
     yield CUDA_ARCH_LIST_UNPARSED.finding(
         sev, f"TORCH_CUDA_ARCH_LIST entry {bad[0]!r} cannot be parsed by DeepSpeed {ctx.ds}: {hit}",
         explanation=f"DeepSpeed {ctx.ds}'s JIT builder sorts the arch list by int() of each part, and "
-                    f"{K.MSG_ARCH_LIST_INT.format(part=bad[1])} stops the build (DeepSpeed "
+                    f"{K.ARCH_LIST_INT_ERROR.format(part=bad[1])} stops the build (DeepSpeed "
                     f">= {K.JIT_ARCH_LIST_INT_SINCE}; torch accepts the entry).",
         evidence=(Evidence(f"TORCH_CUDA_ARCH_LIST={value}", "environment"),), fixes=(arch_list_fix(value),),
         section=S_BUILD)

@@ -130,7 +130,7 @@ def _cuda_builder_steps(ctx: Context, p: OpPrediction) -> Optional[OpPrediction]
     if ctx.gpu_visible and ctx.cuda_home is not None:  # nvcc_args(): the arch list, before cxx_args' CUDA check
         bad = K.arch_list_unparsed(ds, ctx.env("TORCH_CUDA_ARCH_LIST"))
         if bad:
-            _fail(p, N.CUDA_ARCH_LIST_UNPARSED, K.MSG_ARCH_LIST_INT.format(part=bad[1]))
+            _fail(p, N.CUDA_ARCH_LIST_UNPARSED, K.ARCH_LIST_INT_ERROR.format(part=bad[1]))
 
     # cxx_args() -> the CUDA check (is_cuda_enable / get_cuda_compile_flag).
     mode = K.cpu_adam_cuda_check(ds)

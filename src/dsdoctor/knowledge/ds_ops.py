@@ -18,7 +18,7 @@ __all__ = ["Builder", "cpu_adam_builder", "cpu_adam_compiles_cuda_sources", "Nin
     "CCL_HEADER", "CPU_ACCELERATOR_ONLY_OPS", "MSG_OP_NOT_IMPLEMENTED", "TORCH_HIPIFY_MODULE", "MSG_HIPIFY_KWARG",
     "MSG_NO_OP_BUILDER_MODULE", "LAUNCHER_LOCAL_SIZE_VAR", "BuilderBug", "BUILDER_BUGS", "SIMD_EMPTY_FLAG_FIXED",
     "DSKERNELS_MODULE", "DSKERNELS_DIST", "DSKERNELS_OPS", "DSKERNELS_SINCE", "JIT_ARCH_LIST_INT_SINCE",
-    "MSG_ARCH_LIST_INT", "arch_list_unparsed"]
+    "ARCH_LIST_INT_ERROR", "arch_list_unparsed"]
 
 # ---------------------------------------------------------------------------------------------------
 # 2. cpu_adam: which builder, what a JIT build needs
@@ -147,7 +147,7 @@ BUILDER_BUGS: Dict[str, BuilderBug] = {
 # in cc.split('.')). Before 0.19.0 a JIT build ignored the variable (it probed the visible GPUs). From 0.19.1 the
 # pre-build path (DS_BUILD_*=1) parses the minor part with int() too; 0.19.0's pasted "90a" into -gencode.
 JIT_ARCH_LIST_INT_SINCE = "0.19.0"
-MSG_ARCH_LIST_INT = "ValueError: invalid literal for int() with base 10: '{part}'"  # Python's int() on the part
+ARCH_LIST_INT_ERROR = "ValueError: invalid literal for int() with base 10: '{part}'"  # Python's int() on the part
 
 
 def arch_list_unparsed(ds: Version, arch_list: Optional[str]) -> Optional[Tuple[str, str]]:
