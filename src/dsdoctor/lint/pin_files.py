@@ -318,6 +318,27 @@ def readme(path: str, shown: str) -> List[Pin]:
     return out
 
 
+def markdown_installs(path: str, shown: str) -> List[Pin]:
+    """The ``pip install pkg==x`` commands in the code blocks of a Markdown document other than a README or an
+    install document (those are read whole by :func:`readme`): an evaluation or training guide's environment
+    (``eval/EVAL.md``), for the files of its directory. Its prose, tables and lists are not read."""
+    if os.path.basename(path).upper().startswith(("README", "INSTALL")):
+        return []
+    text = read_text(path)
+    if "install" not in text:
+        return []
+    out: List[Pin] = []
+    fenced = False
+    for n, line in enumerate(text.splitlines(), 1):
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        m = _INSTALL.search(line) if fenced else None
+        if m is not None:
+            out += [p for arg in install_args(m.group(1)) if (p := requirement(arg, shown, n)) and p.spec]
+    return out
+
+
 # ---------------------------------------------------------------------------------------------------
 # shell scripts
 # ---------------------------------------------------------------------------------------------------

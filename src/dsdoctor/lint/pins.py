@@ -51,6 +51,7 @@ _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("INSTALL*.md", C.readme),  # install documents: the same lines as a README's
     ("docs/[Ii]nstall*.md", C.readme),
     ("docs/INSTALL*.md", C.readme),
+    ("*.md", F.markdown_installs),  # another guide's `pip install` commands (eval/EVAL.md), for its directory
     ("*.sh", F.shell_script),  # a launch script's own `pip install deepspeed==0.9.1`: its directory's pin
     # an environment set-up script kept in scripts/ installs for the directory above it (MiniMA's
     # minima/scripts/install_requirements.sh), as a requirements file there would
