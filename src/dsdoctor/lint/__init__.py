@@ -210,7 +210,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         from .launch.ds_config_given_twice import twice_configs
         from .launch.launch_config_missing import missing_configs
 
-        base.missing_configs, base.twice_configs = missing_configs(found.recipes), twice_configs(found.recipes)
+        base.missing_configs, base.twice_configs = missing_configs(found.recipes, True), twice_configs(found.recipes)
         base.config_grad_norms, base.config_grad_some = launch_grad_norms(found.recipes)
         base.config_lr_schedulers = config_flag_values(found.recipes, "lr_scheduler_type")
         base.entry_launch_flags = zero3_entry_flags(found.recipes)

@@ -198,6 +198,7 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     r = Recipe(where, launcher=launcher)
     at = set_entry(r, argv, path, root, readme)
     _options(r, argv[at + 1:] if at is not None else [], path, root, readme, written)
+    r.entry_missing = r.entry is None and at is not None and argv[at].endswith(".py") and literal_path(argv[at])
     if launcher == "accelerate":
         accelerate_launch(r, cmd, path, root)
     stage = env.get("ACCELERATE_DEEPSPEED_ZERO_STAGE")

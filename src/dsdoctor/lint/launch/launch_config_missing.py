@@ -8,7 +8,8 @@ of that name elsewhere, ``training_scripts/z3.json`` for ``scripts/z3.json``, do
 mentions again (it may write the file), a file git ignores
 (generated), a git submodule not checked out beside the script's directory or above it (the launch may run
 inside it), or an entry that reads the option only on a DeepSpeed path the launch's engine option does not take
-(lint/option_gate.py: ``--train_engine torch_ddp``): nothing is said either."""
+(lint/option_gate.py: ``--train_engine torch_ddp``): nothing is said either; nor, in a directory linted, for a
+launch whose script is missing too (a launch copied from another project: the config is not what fails it)."""
 
 from __future__ import annotations
 
@@ -27,10 +28,14 @@ if TYPE_CHECKING:
     from ..recipe import Recipe
 
 
-def missing_configs(recipes: Sequence["Recipe"]) -> Dict[str, List[Tuple[int, str]]]:
-    """Shell script -> (line, path as written) of the configs its launches name that do not exist."""
+def missing_configs(recipes: Sequence["Recipe"], project: bool = False) -> Dict[str, List[Tuple[int, str]]]:
+    """Shell script -> (line, path as written) of the configs its launches name that do not exist. In a
+    ``project`` (a directory linted), a launch whose script is missing too is a copied launch: its config is not
+    what fails it, and is not listed."""
     out: Dict[str, List[Tuple[int, str]]] = {}
     for r in recipes:
+        if project and r.entry_missing:
+            continue
         path, _, line = r.where.rpartition(":")
         for ref in r.missing:
             out.setdefault(path, []).append((int(line), ref))
@@ -168,7 +173,8 @@ RULE = Rule(
         fix="Point the option at a config the repository ships (a renamed or moved file), or add the file. A path "
         "in a variable, an absolute path, one after a `cd` to an unknown directory, one next to a git submodule "
         "that is not checked out, or one the entry reads only under another engine option's DeepSpeed value "
-        "(`if args.train_engine == \"deepspeed\":`) that the launch does not pass is not reported.",
+        "(`if args.train_engine == \"deepspeed\":`) that the launch does not pass is not reported; nor, in a "
+        "directory linted, a config of a launch whose Python script the repository lacks too (a copied launch).",
         section="Launch"),
     check=check,
     valid=(Example("deepspeed train.py --deepspeed $CONFIG\n"),
