@@ -13,6 +13,7 @@ a name bound to a block of it (``opt = ds_config["optimizer"]``, then ``opt["par
 
 from __future__ import annotations
 
+import os
 import re
 from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Tuple
 
@@ -24,6 +25,19 @@ if TYPE_CHECKING:
 
 _LOAD = re.compile(r"^[ \t]*(\w+)[ \t]*=[ \t]*h?json\.load\([ \t]*open\([ \t]*([^,)]+)", re.M)
 _KEY = re.compile(r"\[\s*[\"']([^\"'\]]+)[\"']\s*\]")
+
+
+MODULE_BYTES = 512 * 1024  # a module larger than this is not read for the keys it fills
+
+
+def module_text(py: str) -> Optional[str]:
+    """The text of the Python module ``py``; None when it is larger than :data:`MODULE_BYTES` or unreadable."""
+    try:
+        if os.path.getsize(py) > MODULE_BYTES:
+            return None
+    except OSError:
+        return None
+    return _read(py)
 
 
 def filled_keys(script: str, option: str) -> List[Tuple[str, int]]:

@@ -10,12 +10,10 @@ no missing batch size. Read with regular expressions on the project's Python fil
 
 from __future__ import annotations
 
-import os
 import re
 from typing import TYPE_CHECKING, Dict, Iterable
 
-from .code_filled import _assigned, _updated
-from .discover import _read
+from .code_filled import _assigned, _updated, module_text
 
 if TYPE_CHECKING:
     from .discover import Found
@@ -25,18 +23,12 @@ _BOUND = re.compile(r"^[ \t]*(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*(?:\w+\.)+deepspeed[
 # the field assigned into directly: `self.deepspeed["train_batch_size"] = ...`
 _DIRECT = re.compile(r"\b\w+\.deepspeed((?:\[\s*[\"'][^\"'\]]+[\"']\s*\])+)[ \t]*=(?!=)")
 _KEY = re.compile(r"\[\s*[\"']([^\"'\]]+)[\"']\s*\]")
-MAX_BYTES = 512 * 1024
 
 
 def field_filled(py: str) -> Dict[str, str]:
     """Key path -> "file:line" of each key ``py`` sets in a config's ``deepspeed`` field."""
-    try:
-        if os.path.getsize(py) > MAX_BYTES:
-            return {}
-    except OSError:
-        return {}
-    text = _read(py)
-    if ".deepspeed" not in text:
+    text = module_text(py)
+    if text is None or ".deepspeed" not in text:
         return {}
     out: Dict[str, str] = {}
     for m in _BOUND.finditer(text):

@@ -17,7 +17,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Tuple
 
-from .code_filled import _assigned
+from .code_filled import _assigned, module_text
 from .discover import _is_ds_config, _read
 
 if TYPE_CHECKING:
@@ -27,7 +27,6 @@ _NAME = re.compile(r"""(?:/|,)[ \t]*[rR]?["']([\w./-]+\.h?json)["']""")  # `DIR 
 _CONST = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[^=\n]*$", re.M)  # a module-level assignment line
 _LOADS = re.compile(r"\b([A-Za-z_]\w*)[ \t]*=[ \t]*h?json\.load\(")
 _DEF = re.compile(r"^([ \t]*)(?:async[ \t]+)?def[ \t]", re.M)
-MAX_BYTES = 512 * 1024  # a module larger than this is not read for templates
 
 
 def code_templates(pyfiles: Iterable[str], found: "Found") -> None:
@@ -68,13 +67,8 @@ def _loader(files: List[str]) -> str:
 def loaded_templates(py: str) -> Dict[str, Dict[str, str]]:
     """Template path -> {key path: "file:line"} of the keys the code that loads it assigns, for each DeepSpeed
     config template the module ``py`` finds from its own directory and reads with ``json.load``."""
-    try:
-        if os.path.getsize(py) > MAX_BYTES:
-            return {}
-    except OSError:
-        return {}
-    text = _read(py)
-    if "__file__" not in text or "json.load" not in text or ".json" not in text:
+    text = module_text(py)
+    if text is None or "__file__" not in text or "json.load" not in text or ".json" not in text:
         return {}
     here = os.path.dirname(py)
     names: Dict[str, List[str]] = {}  # template path -> the words that name it (its literal, module constants)
