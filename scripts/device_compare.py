@@ -45,6 +45,12 @@ def main(argv: List[str]) -> int:
     lines = [_case(d, ds, tk) for ds, tk in cases]
     for line, _ in lines:
         print(line)
+    print("== check's errors and warnings per case (info left out)")
+    for ds, tk in cases:
+        report = _load(d / f"check-{ds}-{tk}.json")
+        ew = [f"{f.get('severity')}:{f.get('name')}" for f in report.get("findings", [])
+              if isinstance(f, dict) and f.get("severity") in ("error", "warning")]
+        print(f"{ds:7} {tk:16} {', '.join(ew) or 'none'}")
     smoke = _load(d / "smoke-0.19.8-gpu.json")
     print("== smoke on the GPU (0.19.8, matching toolkit)")
     print("findings:", _names(smoke) or "none", smoke.get("error", ""))
