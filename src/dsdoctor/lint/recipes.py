@@ -46,7 +46,7 @@ from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
 from .makefile import launches as make_launches
 from .makefile import makefiles, shell_text
-from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
+from .markdown import LAUNCH_WORD, _index, code_blocks, markdown_files, resolve_anywhere
 from .notebook import notebook_files, py_notebook_cells, shell_cells
 from .notebook_text import python_text
 from .recipe import Recipe, in_checkout, literal_path, resolve, settle_stage
@@ -198,7 +198,8 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     r = Recipe(where, launcher=launcher)
     at = set_entry(r, argv, path, root, readme)
     _options(r, argv[at + 1:] if at is not None else [], path, root, readme, written)
-    r.entry_missing = r.entry is None and at is not None and argv[at].endswith(".py") and literal_path(argv[at])
+    r.entry_missing = r.entry is None and at is not None and argv[at].endswith(".py") and literal_path(argv[at]) \
+        and not any(os.path.basename(f) == os.path.basename(argv[at]) for f in _index(root))  # else: moved, stale
     if launcher == "accelerate":
         accelerate_launch(r, cmd, path, root)
     stage = env.get("ACCELERATE_DEEPSPEED_ZERO_STAGE")

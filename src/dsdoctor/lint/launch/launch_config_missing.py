@@ -9,7 +9,9 @@ mentions again (it may write the file), a file git ignores
 (generated), a git submodule not checked out beside the script's directory or above it (the launch may run
 inside it), or an entry that reads the option only on a DeepSpeed path the launch's engine option does not take
 (lint/option_gate.py: ``--train_engine torch_ddp``): nothing is said either; nor, in a directory linted, for a
-launch whose script is missing too (a launch copied from another project: the config is not what fails it)."""
+launch whose script is missing too and named as no file of the project (a launch copied from another project: the
+config is not what fails it; a script of that name elsewhere is the project's own, moved: its launch is stale, and
+the config it names is still reported)."""
 
 from __future__ import annotations
 
@@ -174,7 +176,8 @@ RULE = Rule(
         "in a variable, an absolute path, one after a `cd` to an unknown directory, one next to a git submodule "
         "that is not checked out, or one the entry reads only under another engine option's DeepSpeed value "
         "(`if args.train_engine == \"deepspeed\":`) that the launch does not pass is not reported; nor, in a "
-        "directory linted, a config of a launch whose Python script the repository lacks too (a copied launch).",
+        "directory linted, a config of a launch whose Python script the repository lacks too, under any directory "
+        "(a launch copied from another project).",
         section="Launch"),
     check=check,
     valid=(Example("deepspeed train.py --deepspeed $CONFIG\n"),
