@@ -101,3 +101,27 @@ def test_time_out_is_a_finding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert time.monotonic() - start < 4
     failed = [f for f in found if f.name == N.LINT_ANALYSIS_FAILED]
     assert len(failed) == 1 and "AnalysisTimeout: took over 0.2 s" in failed[0].title, failed
+
+
+def _chained(levels: int, calls: int) -> str:
+    """f0 .. f{levels-1}, each passing its parameter to the next ``calls`` times: without merging equal values, the
+    last parameter holds calls ** levels of them (a 6,000-line trainer module took 87 s and 8 GB this way)."""
+    lines = ["import deepspeed", ""]
+    for i in range(levels):
+        nxt = "".join(f"    f{i + 1}(p)\n" for _ in range(calls)) if i + 1 < levels else "    return p\n"
+        lines.append(f"def f{i}(p=None):\n    if p:\n        p = p or None\n{nxt}")
+    lines.append("f0(True)\n")
+    return "\n".join(lines)
+
+
+def test_values_of_a_name_stay_bounded() -> None:
+    """Repeated values are merged and a name keeps at most MAX_VALUES of them (structure, not time, is asserted)."""
+    import libcst as cst
+
+    from dsdoctor.lint.script.evaluation import MAX_VALUES, Values, analyse
+
+    script = analyse(cst.parse_module(_chained(9, 3)))
+    last = next(sc for sc in script.all_scopes if getattr(getattr(sc.node, "name", None), "value", "") == "f8")
+    vals = Values(script).of(cst.Name("p"), last)
+    assert 0 < len(vals) <= MAX_VALUES + 1, len(vals)
+    assert len({(v.kind, id(v.node)) for v in vals}) == len(vals)  # no value twice

@@ -26,6 +26,23 @@ STAGE_NAMES = ("zero_stage", "stage")
 
 MAX_DEPTH = 12  # how deep one evaluation follows names, calls and tests
 MAX_STEPS = 20000  # and how many expressions it looks at in all
+MAX_VALUES = 256  # distinct values one expression keeps (a 6,000-line trainer module's names reached millions)
+
+
+def _distinct(vals: List[Val]) -> List[Val]:
+    """``vals`` without repeats (the same kind from the same expression); past :data:`MAX_VALUES`, the first ones
+    and an unknown value (what the rest may be), so a decision over them stays undecided rather than wrong."""
+    seen: Set[Tuple[str, int]] = set()
+    out: List[Val] = []
+    for v in vals:
+        key = (v.kind, id(v.node))
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+            if len(out) >= MAX_VALUES:
+                out.append(Val(UNKNOWN, None))
+                break
+    return out
 
 
 class Eval:
@@ -81,7 +98,7 @@ class Values:
                 return self._of(expr.body, scope, depth + 1, ev)
             if g is False:
                 return self._of(expr.orelse, scope, depth + 1, ev)
-            return self._of(expr.body, scope, depth + 1, ev) + self._of(expr.orelse, scope, depth + 1, ev)
+            return _distinct(self._of(expr.body, scope, depth + 1, ev) + self._of(expr.orelse, scope, depth + 1, ev))
         if isinstance(expr, cst.Call):
             callee = dotted(expr.func)
             if callee in ("torch.device", "dict") or callee.split(".")[-1] == TRL.KBIT_DEVICE_MAP:
@@ -99,7 +116,7 @@ class Values:
                 return [Val(TRUE, expr)]
             return self._field(expr.attr.value, depth, ev, expr)
         if isinstance(expr, cst.BooleanOperation):
-            return self._of(expr.left, scope, depth + 1, ev) + self._of(expr.right, scope, depth + 1, ev)
+            return _distinct(self._of(expr.left, scope, depth + 1, ev) + self._of(expr.right, scope, depth + 1, ev))
         return [Val(UNKNOWN, expr)]
 
     def _returns(self, fn: Scope, callee: str, depth: int, ev: Eval, node: Any) -> List[Val]:
@@ -111,7 +128,7 @@ class Values:
             for r in sorted(fn.returns):
                 out += self._name(r, fn, depth + 1, ev, node)
             ev.active.discard(key)
-            ev.done[key] = out
+            ev.done[key] = _distinct(out)
         return ev.done[key] or [Val(UNKNOWN, node)]
 
     def _name(self, name: str, scope: Scope, depth: int, ev: Eval, node: Any) -> List[Val]:
@@ -139,7 +156,7 @@ class Values:
             out += self._of(d, sc.parent or sc, depth + 1, ev) if d is not None else [Val(UNKNOWN, node)]
             for expr, at in self.passed(sc, name):  # what the file's calls of the function pass
                 out += self._of(expr, at, depth + 1, ev)
-        return out
+        return _distinct(out)
 
     def passed(self, fn: Scope, param: str) -> List[Tuple[Any, Scope]]:
         """(argument, caller scope) for ``param`` at every call of the function ``fn`` in the file (by keyword or
