@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import Any, Iterator, List, Optional
 
 from ... import names as N
 from ...model import Fix, Severity
@@ -48,8 +48,8 @@ def check(t: Target) -> Iterator[Hit]:
                 edit = Edit(t.path, *c.src.span(small.targets[0].target), "dschf", "safe", "keep it as dschf")
         elif (e.bound and e.scope is not s.module_scope and e.bound not in e.scope.returns
               and e.bound not in e.scope.globals_ and "." not in e.bound):
-            if load_follows:
-                continue
+            if load_follows or _generator(e.scope.node):
+                continue  # a generator (a @contextmanager's body) keeps its locals while it is suspended
             why = f"`{e.bound}` is a local of {fn}() and is freed when it returns"
         else:
             continue
@@ -103,7 +103,12 @@ RULE = Rule(
     check=check,
     valid=(Example('from transformers.integrations import HfDeepSpeedConfig\n'
                    'dschf = HfDeepSpeedConfig(ds_config)\n'
-                   'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n', (("zero3", True),)),),
+                   'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n', (("zero3", True),)),
+           # a @contextmanager keeps its local while suspended at the yield: the models are built in its with block
+           Example('import deepspeed\nfrom contextlib import contextmanager\n'
+                   'from transformers.integrations import HfDeepSpeedConfig\n\n\n@contextmanager\n'
+                   'def init_model_context(ds_config):\n    dschf = HfDeepSpeedConfig(ds_config)\n    yield\n',
+                   (("zero3", True),), "a generator keeps its locals while it is suspended")),
     invalid=(Example('from transformers.integrations import HfDeepSpeedConfig\n'
                      'HfDeepSpeedConfig(ds_config)\n'
                      'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n', (("zero3", True),),
@@ -115,3 +120,24 @@ RULE = Rule(
                      'def setup(ds_config, names):\n    dschf = HfDeepSpeedConfig(ds_config)\n    sizes = {}\n'
                      '    for n in names:\n        sizes[n] = len(n)\n    return sizes\n', (("zero3", True),))),
 )
+
+
+def _generator(fn: Any) -> bool:
+    """Does the function ``fn`` yield (a generator, a ``@contextmanager`` body) outside the functions it nests?"""
+    import libcst as cst
+
+    found: List[bool] = []
+
+    class Yields(cst.CSTVisitor):
+        def visit_Yield(self, node: cst.Yield) -> None:
+            found.append(True)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> Optional[bool]:
+            return node is fn  # a nested function's yields are its own
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+    if isinstance(fn, cst.FunctionDef):
+        fn.visit(Yields())
+    return bool(found)
