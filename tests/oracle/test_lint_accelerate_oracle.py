@@ -71,3 +71,20 @@ def test_accelerate_plugin_agrees(tmp_path: Path) -> None:
         elif set(errs) & CONFIG_TIME:
             pytest.fail(f"dsdoctor reports {errs} for {case}; accelerate/DeepSpeed accept it")
     assert sum(not v["ok"] for v in verdicts) >= 4, verdicts  # the cases above exercise real rejections
+
+
+@pytest.mark.parametrize("stack", ["tf4.46.3", "tf5.24.0"])
+def test_integration_top_keys_are_written_by_accelerate(stack: str) -> None:
+    """knowledge INTEGRATION_TOP_KEYS: each key is one the provisioned accelerate's DeepSpeed plugin writes into the
+    DeepSpeed config (``ds_config["msamp"] = {...}``), not a key DeepSpeed itself reads."""
+    import re
+
+    from dsdoctor.knowledge import deepspeed as K
+
+    src = ORACLE / "hf" / stack / "accelerate" / "utils" / "dataclasses.py"
+    if not src.is_file():
+        pytest.fail(f"{src} missing: scripts/provision-oracle.sh makes it")
+    text = src.read_text()
+    for key in K.INTEGRATION_TOP_KEYS:
+        assert re.search(r"(?:ds_config|deepspeed_config)\[\"" + re.escape(key) + r"\"\]\s*=", text), (stack, key)
+        assert key not in K.TOP_LEVEL_KEYS

@@ -11,7 +11,7 @@ from .versions import Span, lookup, v
 
 __all__ = ["Z3_LEAF_API_SINCE", "Z3_LEAF_CONFIG_SINCE", "Z3_LEAF_DEFAULT_CLASSES",
     "PEFT_NONREENTRANT_SINCE", "ConfigKey", "ZERO_KEYS", "ZERO3_ONLY_KEYS", "OFFLOAD_PARAM_KEYS", "OFFLOAD_OPTIMIZER_KEYS", "PRECISION_MODELS_SINCE",
-    "FP16_KEYS", "BF16_KEYS", "VALIDATED_BLOCKS", "TOP_LEVEL_KEYS", "REMOVED_TOP_LEVEL", "REMOVED_ZERO",
+    "FP16_KEYS", "BF16_KEYS", "VALIDATED_BLOCKS", "TOP_LEVEL_KEYS", "INTEGRATION_TOP_KEYS", "REMOVED_TOP_LEVEL", "REMOVED_ZERO",
     "config_keys_for", "block_validated", "removed_top_level", "removed_zero", "OFFLOAD_DEVICES", "ZERO_STAGES",
     "ZERO_INT_FIELDS", "AUTO_DROPPED_SINCE", "auto_dropped", "PYDANTIC_V2_SINCE", "PYDANTIC_V1_MODELS",
     "FP16_MIN_LOSS_SCALE", "COMM_DATA_TYPE_KEYS", "MSG_COMM_DATA_TYPE",
@@ -117,6 +117,13 @@ TOP_LEVEL_KEYS: Tuple[str, ...] = (
     "vocabulary_size", "wall_clock_breakdown", "wandb", "weight_quantization", "zero_allow_untested_optimizer",
     "zero_force_ds_cpu_optimizer", "zero_optimization",
 )
+
+# Top-level keys an integration writes for a DeepSpeed build of its own, which stock DeepSpeed ignores: not misspelt
+# keys. accelerate's FP8 "msamp" backend writes "msamp" (accelerate/utils/dataclasses.py DeepSpeedPlugin, read by
+# tests/oracle/test_lint_accelerate_oracle.py) for MS-AMP's patched DeepSpeed.
+INTEGRATION_TOP_KEYS: Dict[str, str] = {
+    "msamp": "MS-AMP's block (accelerate writes it for its FP8 msamp backend; MS-AMP's patched DeepSpeed reads it)",
+}
 
 # DeepSpeedConfig raises DeepSpeedConfigError for these (``_reject_removed_config_keys``): 0.19.7 and 0.19.8
 # lists (tests/oracle compares them with the real dicts).

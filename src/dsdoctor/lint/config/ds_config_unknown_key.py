@@ -46,6 +46,10 @@ def check(t: Target) -> Iterator[Hit]:
     ds = t.usage.ds
     removed = set(K.removed_top_level(ds)) | set(K.removed_zero(ds))
     for m in root.members:
+        if m.key in K.INTEGRATION_TOP_KEYS and m.key not in _ALL_TOP:
+            yield RULE.hit(t, m.start, f"top-level key {m.key!r}: {K.INTEGRATION_TOP_KEYS[m.key]}",
+                           "Stock DeepSpeed ignores it; it is no misspelt key.", severity=Severity.INFO)
+            continue
         if m.key not in _ALL_TOP and m.key not in removed:
             sug = _suggest(m.key, sorted(_ALL_TOP))
             home = "" if sug else _nested_home(m.key)
@@ -207,7 +211,9 @@ RULE = Rule(
                    "info, nothing changes"),
            Example('{"fp16": {"enabled": true}, "bf16": {"enable": false}}', (("ds", "0.9.3"),),
                    note="a misspelling set to the default of the key it stands for, where bf16 is not validated: "
-                   "info, bf16 stays off either way")),
+                   "info, bf16 stays off either way"),
+           Example('{"zero_optimization": {"stage": 2}, "msamp": {"enabled": true, "opt_level": "O2"}}',
+                   note="MS-AMP's block, which accelerate writes for its FP8 msamp backend: info, not a misspelt amp")),
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "pinmemory": true}}}'),
              Example('{"train_batch_size": 8, "gradient_clip": 1.0}'),
              Example('{"zero_optimization": {"stage": 3}, "stage3_max_live_parameters": 1e8}',
