@@ -199,7 +199,7 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     at = set_entry(r, argv, path, root, readme)
     _options(r, argv[at + 1:] if at is not None else [], path, root, readme, written)
     r.entry_missing = r.entry is None and at is not None and argv[at].endswith(".py") and literal_path(argv[at]) \
-        and not any(os.path.basename(f) == os.path.basename(argv[at]) for f in _index(root))  # else: moved, stale
+        and _foreign(argv[at], path, root)
     if launcher == "accelerate":
         accelerate_launch(r, cmd, path, root)
     stage = env.get("ACCELERATE_DEEPSPEED_ZERO_STAGE")
@@ -209,6 +209,17 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     if ws is not None:
         r.world_size, r.world_source = ws, f"{src} in {where}"
     return r
+
+
+def _foreign(entry: str, path: str, root: str) -> bool:
+    """Is a launch's missing entry script another project's: no file of the project has its name, or the directory
+    its path starts in (``llava/`` of ``llava/train/train_mem.py``) is neither under the root nor beside the script?
+    Otherwise it is the project's own script, moved: the launch is stale, not copied."""
+    head = os.path.normpath(entry).split(os.sep)[0]
+    if os.sep in os.path.normpath(entry) and head not in ("..", ".") and not any(
+            os.path.isdir(os.path.join(base, head)) for base in (root, os.path.dirname(path))):
+        return True
+    return not any(os.path.basename(f) == os.path.basename(entry) for f in _index(root))
 
 
 def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = False,

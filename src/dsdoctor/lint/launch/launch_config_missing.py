@@ -9,9 +9,10 @@ mentions again (it may write the file), a file git ignores
 (generated), a git submodule not checked out beside the script's directory or above it (the launch may run
 inside it), or an entry that reads the option only on a DeepSpeed path the launch's engine option does not take
 (lint/option_gate.py: ``--train_engine torch_ddp``): nothing is said either; nor, in a directory linted, for a
-launch whose script is missing too and named as no file of the project (a launch copied from another project: the
-config is not what fails it; a script of that name elsewhere is the project's own, moved: its launch is stale, and
-the config it names is still reported)."""
+launch whose script is another project's: missing, and named as no file of the project or under a directory the
+project does not have (``llava/`` in a project that renamed it): a copied launch, whose config is not what fails it.
+A script of that name elsewhere, under a directory the project has, is its own, moved: the launch is stale, and the
+config it names is still reported."""
 
 from __future__ import annotations
 
@@ -176,8 +177,8 @@ RULE = Rule(
         "in a variable, an absolute path, one after a `cd` to an unknown directory, one next to a git submodule "
         "that is not checked out, or one the entry reads only under another engine option's DeepSpeed value "
         "(`if args.train_engine == \"deepspeed\":`) that the launch does not pass is not reported; nor, in a "
-        "directory linted, a config of a launch whose Python script the repository lacks too, under any directory "
-        "(a launch copied from another project).",
+        "directory linted, a config of a launch whose Python script is another project's (missing, under a "
+        "directory the repository does not have or named as none of its files: a copied launch).",
         section="Launch"),
     check=check,
     valid=(Example("deepspeed train.py --deepspeed $CONFIG\n"),

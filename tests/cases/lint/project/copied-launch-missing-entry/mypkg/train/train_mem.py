@@ -1,0 +1,1 @@
+print("the project renamed llava/ to mypkg/")

@@ -1,0 +1,1 @@
+print("moved into src/sft/")
