@@ -111,6 +111,12 @@ def _index(root: str) -> Tuple[str, ...]:
     return tuple(out)
 
 
+def same_name(ref: str, root: str) -> List[str]:
+    """The project's files named as ``ref``'s file, in any directory (where a config or a script may have moved)."""
+    name = os.path.basename(ref)
+    return sorted(f for f in _index(os.path.normpath(root)) if os.path.basename(f) == name)
+
+
 def resolve_anywhere(ref: str, near: str, root: str) -> Optional[str]:
     """The one file of the project whose path ends with ``ref`` (a README's path written for a reader in another
     directory): among those under ``near`` if any are, else in the whole project; None when none or several. A

@@ -46,7 +46,7 @@ from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
 from .makefile import launches as make_launches
 from .makefile import makefiles, shell_text
-from .markdown import LAUNCH_WORD, _index, code_blocks, markdown_files, resolve_anywhere
+from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere, same_name
 from .notebook import notebook_files, py_notebook_cells, shell_cells
 from .notebook_text import python_text
 from .recipe import Recipe, in_checkout, literal_path, resolve, settle_stage
@@ -219,7 +219,7 @@ def _foreign(entry: str, path: str, root: str) -> bool:
     if os.sep in os.path.normpath(entry) and head not in ("..", ".") and not any(
             os.path.isdir(os.path.join(base, head)) for base in (root, os.path.dirname(path))):
         return True
-    return not any(os.path.basename(f) == os.path.basename(entry) for f in _index(root))
+    return not same_name(entry, root)
 
 
 def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = False,

@@ -94,14 +94,6 @@ def ending_with(ref: str, root: str) -> List[str]:
     return [f for f in _index(os.path.normpath(root)) if f == tail or f.endswith(os.sep + tail)]
 
 
-def same_name(ref: str, root: str) -> List[str]:
-    """The project's files named as ``ref``'s file, in other directories (where the config may have moved)."""
-    from ..markdown import _index
-
-    name = os.path.basename(ref)
-    return sorted(f for f in _index(os.path.normpath(root)) if os.path.basename(f) == name)
-
-
 def _beside_unfetched(script: str, root: str) -> bool:
     """A submodule not checked out whose parent directory is the script's or one above it (up to the root):
     the README may have the script copied into it and run there."""
@@ -147,6 +139,8 @@ def check(t: Target) -> Iterator[Hit]:
         pos = sum(len(x) + 1 for x in lines[:line - 1])
         at = t.text.find(os.path.basename(ref), pos)
         more = f" (so do the launches at line{'s' if len(same) > 2 else ''} {', '.join(map(str, same[1:]))})" if len(same) > 1 else ""
+        from ..markdown import same_name
+
         like = same_name(ref, root)
         there = f"; the project has {', '.join(like[:3])}{' ...' if len(like) > 3 else ''}, which this path " \
             "does not reach from any directory" if like else ""
