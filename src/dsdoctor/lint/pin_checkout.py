@@ -16,22 +16,23 @@ _CLONE = re.compile(r"^\s*git\s+clone\s+(?:(?:-b|--branch)\s+" + _VERSION + r"\s
                     r"(?:\s+(?:-b|--branch)\s+" + _VERSION + r")?\s*$")
 _CHECKOUT = re.compile(r"^\s*git\s+checkout\s+(?:tags/)?" + _VERSION + r"\s*$")
 _SELF_INSTALL = re.compile(r"^\s*(?:pip3?|python3?\s+-m\s+pip)\s+install\s+(?:-e\s+|--editable\s+)?\.(?:\[[\w,-]*\])?/?\s*$")
-_DIR_INSTALL = re.compile(r"^\s*(?:pip3?|python3?\s+-m\s+pip)\s+install\s+(?:-e\s+|--editable\s+)?(?:\./)?([\w.-]+)/?\s*$")
+_DIR_INSTALL = re.compile(r"^\s*(?:pip3?|python3?\s+-m\s+pip)\s+install\s+(?:-e\s+|--editable\s+)?(?:\./)?"
+                          r"([\w.-]+(?:/[\w.-]+){0,8})/?\s*$")
+_SETUP_NAME = re.compile(r"""(?<![\w.])name\s*=\s*["']([\w.-]{1,80})["']""")
 _SETUP_VERSION = re.compile(r"""(?<![\w.])version\s*=\s*["']([0-9][\w.+-]{0,40})["']""")
 
 
 def shipped_version(base: str, directory: str) -> Optional[Tuple[str, str]]:
     """(package, version) where ``directory`` (relative to ``base``) is a copy of a package's repository the
-    project ships: a setup.py naming a package lint reads and declaring its version."""
-    name = _name(os.path.basename(directory.rstrip("/")))
+    project ships (``transformers``, ``hf-dev-train/transformers-main``): a setup.py naming a package lint reads
+    and declaring its version."""
     d = os.path.join(base, directory)
-    if name is None or not os.path.isfile(os.path.join(d, "setup.py")):
+    if not os.path.isfile(os.path.join(d, "setup.py")):
         return None
     text = F.read_text(os.path.join(d, "setup.py"))
-    if not re.search(rf"""\bname\s*=\s*["']{re.escape(name)}["']""", text):
-        return None
+    name = next((n for n in map(_name, _SETUP_NAME.findall(text)) if n is not None), None)
     m = _SETUP_VERSION.search(text)
-    return (name, m.group(1)) if m else None
+    return (name, m.group(1)) if name is not None and m else None
 
 
 class Checkout:

@@ -44,9 +44,10 @@ from .launch.shell import DS_CONFIG_FLAGS, Command, assignments, cli_with_config
 from .launch.shell import VAR as _VAR
 from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
+from .launch_dirs import foreign, from_parent, launch_dir, path_head
 from .makefile import launches as make_launches
 from .makefile import makefiles, shell_text
-from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere, same_name
+from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
 from .notebook import notebook_files, py_notebook_cells, shell_cells
 from .notebook_text import python_text
 from .recipe import Recipe, in_checkout, literal_path, resolve, settle_stage
@@ -120,7 +121,7 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
             for one in unwrap(_expanded(cmd, env)):  # srun / nohup / bash -c '...' run the launch inside them
                 if one.argv[0] == "cd":
                     if k == 0:
-                        moved = _cd(here, one.argv[1] if len(one.argv) > 1 else "", path, root)
+                        moved = launch_dir(here, one.argv[1] if len(one.argv) > 1 else "", path, root)
                         here, lost = moved or path, lost or moved is None
                     continue
                 r = _command(one, f"{path}:{line}", here, root, {**env, **one.env}, readme, written)
@@ -167,23 +168,6 @@ def _expanded(cmd: Command, env: Dict[str, str]) -> Command:
     return Command(argv or [""], cmd.start, cmd.env, pos or [cmd.start])
 
 
-def _cd(here: str, to: str, path: str, root: str) -> Optional[str]:
-    """Where paths resolve from after ``cd to`` (a stand-in file there): ``to`` from the current directory, else
-    from the root (a script run from the root); None: unknown (``$VAR``, ``-``, outside the project, no directory)."""
-    if not to or "$" in to or to == "-" or os.path.isabs(to) or to.startswith("~"):
-        return None
-    for base in (os.path.dirname(here) or ".", root):
-        d = os.path.normpath(os.path.join(base, to))
-        if os.path.isdir(d) and _inside(d, root):
-            return os.path.join(d, os.path.basename(path))
-    return None
-
-
-def _inside(path: str, root: str) -> bool:
-    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
-    return rel == "." or not rel.startswith("..")
-
-
 def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str], readme: bool = False,
              written: Optional[Dict[str, Optional[str]]] = None) -> Optional[Recipe]:
     argv = cmd.argv
@@ -198,8 +182,10 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     r = Recipe(where, launcher=launcher)
     at = set_entry(r, argv, path, root, readme)
     _options(r, argv[at + 1:] if at is not None else [], path, root, readme, written)
+    if at is not None and from_parent(argv[at], path, root):  # the other paths resolve in a directory not ours
+        r.missing = [m for m in r.missing if path_head(m) == os.path.basename(os.path.realpath(root))]
     r.entry_missing = r.entry is None and at is not None and argv[at].endswith(".py") and literal_path(argv[at]) \
-        and _foreign(argv[at], path, root)
+        and foreign(argv[at], path, root)
     if launcher == "accelerate":
         accelerate_launch(r, cmd, path, root)
     stage = env.get("ACCELERATE_DEEPSPEED_ZERO_STAGE")
@@ -209,17 +195,6 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     if ws is not None:
         r.world_size, r.world_source = ws, f"{src} in {where}"
     return r
-
-
-def _foreign(entry: str, path: str, root: str) -> bool:
-    """Is a launch's missing entry script another project's: no file of the project has its name, or the directory
-    its path starts in (``llava/`` of ``llava/train/train_mem.py``) is neither under the root nor beside the script?
-    Otherwise it is the project's own script, moved: the launch is stale, not copied."""
-    head = os.path.normpath(entry).split(os.sep)[0]
-    if os.sep in os.path.normpath(entry) and head not in ("..", ".") and not any(
-            os.path.isdir(os.path.join(base, head)) for base in (root, os.path.dirname(path))):
-        return True
-    return not same_name(entry, root)
 
 
 def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = False,

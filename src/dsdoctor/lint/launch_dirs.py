@@ -1,0 +1,50 @@
+"""Where a launch line's paths resolve from: a ``cd`` target, the checkout's parent (an entry script written
+through the project's own directory name), or another project's tree (a copied launch)."""
+
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+from .markdown import same_name
+
+
+def launch_dir(here: str, to: str, path: str, root: str) -> Optional[str]:
+    """Where paths resolve from after ``cd to`` (a stand-in file there): ``to`` from the current directory, else
+    from the root (a script run from the root); None: unknown (``$VAR``, ``-``, outside the project, no directory)."""
+    if not to or "$" in to or to == "-" or os.path.isabs(to) or to.startswith("~"):
+        return None
+    for base in (os.path.dirname(here) or ".", root):
+        d = os.path.normpath(os.path.join(base, to))
+        if os.path.isdir(d) and inside(d, root):
+            return os.path.join(d, os.path.basename(path))
+    return None
+
+
+def inside(path: str, root: str) -> bool:
+    """Is ``path`` the root or under it?"""
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    return rel == "." or not rel.startswith("..")
+
+
+def path_head(ref: str) -> str:
+    return os.path.normpath(ref).split(os.sep)[0]
+
+
+def from_parent(entry: str, path: str, root: str) -> bool:
+    """Does the launch run from the checkout's parent: is its entry script written through the project's own
+    directory name (``./CSR/train/train.py`` in CSR, a project cloned into another's tree and run from there)?"""
+    head = path_head(entry)
+    return os.sep in os.path.normpath(entry) and head == os.path.basename(os.path.realpath(root)) and not any(
+        os.path.isdir(os.path.join(base, head)) for base in (root, os.path.dirname(path)))
+
+
+def foreign(entry: str, path: str, root: str) -> bool:
+    """Is a launch's missing entry script another project's: no file of the project has its name, or the directory
+    its path starts in (``llava/`` of ``llava/train/train_mem.py``) is neither under the root nor beside the script?
+    Otherwise it is the project's own script, moved: the launch is stale, not copied."""
+    head = path_head(entry)
+    if os.sep in os.path.normpath(entry) and head not in ("..", ".") and not any(
+            os.path.isdir(os.path.join(base, head)) for base in (root, os.path.dirname(path))):
+        return True
+    return not same_name(entry, root)

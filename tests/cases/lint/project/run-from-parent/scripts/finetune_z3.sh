@@ -1,0 +1,3 @@
+deepspeed ./run-from-parent/train/train.py \
+    --deepspeed ./run-from-parent/configs/zero3.json \
+    --output_dir out

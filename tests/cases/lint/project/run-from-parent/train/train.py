@@ -1,0 +1,4 @@
+import transformers
+
+parser = transformers.HfArgumentParser(transformers.TrainingArguments)
+(args,) = parser.parse_args_into_dataclasses()
