@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 from typing import Iterator, Tuple
 
 from ... import names as N
@@ -13,6 +15,8 @@ from ..target import Target
 from .fields import add_member, stage, zero
 
 KEY = "stage3_gather_16bit_weights_on_model_save"
+# a config's file name that marks it for evaluation or inference (ds_eval_config_template.json, zero3_inference.json)
+_EVAL_NAME = re.compile(r"(?i)(?:^|[_.-])(?:eval|evaluation|inference|infer)(?=[_.-]|$)")
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -35,8 +39,9 @@ def check(t: Target) -> Iterator[Hit]:
     # code beside the config that reads the flag and writes a ZeRO checkpoint itself when it is off (not the
     # Trainer's own save): nothing it saves is lost
     fallback = t.usage.save_fallback if not trainer else ""
+    evaluation = _EVAL_NAME.search(os.path.basename(t.path)) is not None
     severity = Severity.INFO if trainer and (not t.usage.peft or t.usage.zero_to_fp32) or t.usage.consolidates or \
-        t.usage.unnamed or fallback else Severity.WARNING
+        t.usage.unnamed or fallback or evaluation else Severity.WARNING
     if flag is not None and flag.value == "auto":
         yield RULE.hit(t, member.start if member else None,
                        f'ZeRO-3 with {KEY}: "auto": false unless `accelerate launch` sets zero3_save_16bit_model: true'
@@ -63,6 +68,8 @@ def check(t: Target) -> Iterator[Hit]:
                  "off, saves a ZeRO checkpoint with save_checkpoint (zero_to_fp32.py recovers the weights)")
     if t.usage.unnamed:
         title += " (no launch of the project uses this config: no save is known to use it)"
+    elif evaluation:
+        title += " (its name marks it for evaluation or inference: the model a run saves is not expected to use it)"
     documented = f" The project documents that step ({t.usage.zero_to_fp32} names zero_to_fp32.py)." \
         if trainer and t.usage.zero_to_fp32 else ""
     if t.usage.consolidates:  # deepspeed/runtime/engine.py (v0.8.3, 0.19.8): only save_16bit_model reads the flag
@@ -93,7 +100,9 @@ RULE = Rule(
         "empty) or a raw `save_16bit_model` (nothing is written). Info also where the Python files beside the config (its "
         "nearest directory holding any) that save a model under DeepSpeed all read the flag themselves "
         "(ACCELERATE_DEEPSPEED_ZERO3_SAVE_16BIT_MODEL, zero3_save_16bit_model, the key) in a function that calls "
-        "save_checkpoint in an if / else branch: a ZeRO checkpoint when it is off.",
+        "save_checkpoint in an if / else branch: a ZeRO checkpoint when it is off. Info too for a config whose file name "
+        "marks it for evaluation or inference (`ds_eval_config.json`, `zero3_inference.json`): the engines built from "
+        "it (a frozen reference or reward model, a generation run) are not the ones a run saves.",
         why="DeepSpeed logs `Did not save the model ... because stage3_gather_16bit_weights_on_model_save is False`; "
         "HF Trainer falls back to a ZeRO checkpoint, leaving no loadable weights (PEFT adapters come out empty on 4.x).",
         fix=f"Set {KEY}: true (an unsafe --fix: it gathers the whole model to rank 0 when saving)."),

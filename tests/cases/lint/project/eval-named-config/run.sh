@@ -1,0 +1,1 @@
+deepspeed ppo.py
