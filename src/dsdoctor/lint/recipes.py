@@ -50,6 +50,7 @@ from .makefile import makefiles, shell_text
 from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
 from .notebook import notebook_files, py_notebook_cells, shell_cells
 from .notebook_text import python_text
+from .py_launches import launch_lists
 from .recipe import Recipe, in_checkout, literal_path, resolve, settle_stage
 from .recipe_entry import TORCH_LAUNCH as _TORCH_LAUNCH
 from .recipe_entry import set_entry
@@ -351,6 +352,8 @@ def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:
         for r in shell_recipes(mk, shell_text(text), root) if make_launches(text) else ():
             r.missing = []  # make's own functions and variables may hold what a path needs
             out.append(r)
+    cells += [(p, text, start) for p, k in sorted(kinds.items()) if k == "python" and os.path.isfile(p)
+              for start, text in launch_lists(p)]  # a launch the Python code builds as a list (py_launches.py)
     for nb, text, start in cells:  # a notebook's `!deepspeed ...` runs from the notebook's directory
         for r in shell_recipes(nb, text, root, start):
             r.missing = []  # its `%cd` / Python variables may hold what a path needs

@@ -190,9 +190,12 @@ def _uses(src: Any, name: str, passed: Any, skip: Optional[int], main_dead: bool
 
 
 def _tested(test: Any) -> Optional[Tuple[str, Tuple[str, ...]]]:
-    """(name, the literal values that make the test false) of ``if p:`` (False, None) and ``if p is not None:``."""
+    """(name, the literal values that make the test false) of ``if p:`` (False, None), ``if not p:`` (True) and ``if p
+    is not None:``."""
     if isinstance(test, cst.Name):
         return test.value, ("False", "None")
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name):
+        return test.expression.value, ("True",)  # ``if not train:``: skipped where every call passes train=True
     if isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and len(test.comparisons) == 1 and \
             isinstance(test.comparisons[0].operator, cst.IsNot) and \
             isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None":
@@ -244,7 +247,8 @@ def _passes_off(call: Any, param: str, index: int, default: Optional[str], metho
 def param_off(t: Target, module: Any, src: Any, line: int, cache: Dict[str, Any]) -> Optional[str]:
     """Why ``line`` of a top-level function ``f`` of ``t`` does not run in the ZeRO-3 launches: it is in the body
     of an ``if p:`` on a parameter ``p`` of ``f`` that every call of ``f`` in the files the launches run passes
-    the literal False (or leaves at a False default): "f() is called with p=False ...". None when it may run.
+    the literal False (or leaves at a False default; ``if not p:``: True), calls in functions of those files that no
+    launch runs left out: "f() is called with p=False ...". None when it may run.
     Conservative as :func:`caller_flag`: ``f`` must be imported by name by a ZeRO-3 launch's module; a use of
     its name that is no call, a call with ``*args`` / ``**kwargs``, an alias or a string naming it keeps it."""
     path = os.path.normpath(t.path)
@@ -284,10 +288,20 @@ def _all_false(t: Target, path: str, own: Any, fn: Any, param: str, index: int, 
         if src.module is None:
             return False
         got = _calls(src, name, id(fn.name) if f == path else None)
+        taken_there = t.usage.imported.get(f)
+        if got is not None and taken_there:
+            got = _live(src, got, taken_there)
         if got is None or not all(_passes_off(c, param, index, default, False, offs) for c in got):
             return False
         calls += len(got)
     return calls > 0
+
+
+def _live(src: Any, calls: List[Any], taken: Set[str]) -> List[Any]:
+    """The ``calls`` not inside a top-level function of the module that no ZeRO-3 launch runs (``taken``: those it
+    can run, lint/called.py): an inference helper's ``f(train=False)`` beside the trainer's ``f(train=True)``."""
+    dead = [src.positions[s] for s in src.module.body if isinstance(s, cst.FunctionDef) and s.name.value not in taken]
+    return [c for c in calls if not any(r.start.line <= src.positions[c].start.line <= r.end.line for r in dead)]
 
 
 def _calls(src: Any, name: str, skip: Optional[int]) -> Optional[List[Any]]:
