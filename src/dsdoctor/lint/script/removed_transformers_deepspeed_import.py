@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Iterator, Optional
 
 from ... import names as N
@@ -11,8 +12,17 @@ from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from . import active, emit
+from .vendored import library_repo
 
 NEW = "transformers.integrations.deepspeed"
+
+
+def _copy_has_module(path: str) -> bool:
+    """Is ``path`` in a copy of transformers's repository the project bundles, whose own package still has
+    ``transformers/deepspeed.py``? Its examples and tests import that copy (what its setup.py installs)."""
+    lib = library_repo(path)
+    return lib is not None and lib[0] == "transformers" and any(
+        os.path.isfile(os.path.join(lib[1], *p, "transformers", "deepspeed.py")) for p in ((), ("src",)))
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -23,7 +33,7 @@ def check(t: Target) -> Iterator[Hit]:
     from .dataflow import dotted
 
     c = active(t)
-    if c is None:
+    if c is None or _copy_has_module(t.path):
         return
     gone = parse(TF.TF_DEEPSPEED_MODULE_REMOVED)
 

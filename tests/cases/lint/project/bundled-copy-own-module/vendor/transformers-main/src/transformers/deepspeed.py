@@ -1,0 +1,1 @@
+from .integrations import HfDeepSpeedConfig  # noqa: F401
