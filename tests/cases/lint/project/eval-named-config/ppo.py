@@ -2,9 +2,8 @@ import argparse
 
 import deepspeed
 import torch
-from transformers import AutoModelForCausalLM
-
 from configs import eval_config, train_config
+from transformers import AutoModelForCausalLM
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--local_rank", type=int, default=-1)
