@@ -91,15 +91,16 @@ def make_target(path: str, usage: Usage) -> Target:
         from .evaluation import Values, analyse
         from .local import script_zero3
 
-        script = analyse(src.module)
+        own_launches = [] if os.path.normpath(path) in usage.imported else \
+            usage.entry_launch_flags.get(os.path.normpath(path), [])  # only its own launches run it: their values
+        script = analyse(src.module, own_launches)
         main_dead = os.path.normpath(path) in usage.imported and os.path.normpath(path) not in usage.entries
         if usage.imported.get(os.path.normpath(path)) is not None:
             _not_taken(script, usage.imported[os.path.normpath(path)] or set(), src.module if main_dead else None)
         if main_dead:
             _main_block_dead(script)  # imported by a ZeRO-3 launch, started by none: its __main__ block never runs
         values = Values(script)
-        if os.path.normpath(path) not in usage.imported:  # only its own launches run it: their option values
-            values.launches = usage.entry_launch_flags.get(os.path.normpath(path), [])
+        values.launches = own_launches
         own, own_source = script_zero3(path, script, values)
         never = usage.never_zero3.get(os.path.normpath(path))
         if never is not None:

@@ -534,24 +534,7 @@ def is_guard(node: Any) -> Optional[bool]:
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
         inner = is_guard(node.expression)
         return None if inner is None else not inner
-    if _reads_deepspeed_env(node):
-        return True
-    return _names_zero3_config(node)
-
-
-_ZERO3_NAME = re.compile(r"(?i)zero_?3|stage_?3|\bz3\b")
-
-
-def _names_zero3_config(node: Any) -> Optional[bool]:
-    """``'zero3' in training_args.deepspeed`` -> True, ``'zero3' not in args.deepspeed_config`` -> False: the
-    project tells ZeRO-3 by its config's file name (LLaVA-derived code); None for anything else."""
-    if not (isinstance(node, cst.Comparison) and len(node.comparisons) == 1 and isinstance(node.left, cst.SimpleString)
-            and _ZERO3_NAME.search(node.left.value[1:-1])):
-        return None
-    op, where = node.comparisons[0].operator, dotted(node.comparisons[0].comparator)
-    if "deepspeed" not in where.split(".")[-1].lower():
-        return None
-    return True if isinstance(op, cst.In) else False if isinstance(op, cst.NotIn) else None
+    return True if _reads_deepspeed_env(node) else None
 
 
 def _reads_deepspeed_env(node: Any) -> bool:

@@ -7,7 +7,7 @@ set over one evaluation state (``Eval``: one depth and step budget, one set of n
 
 from __future__ import annotations
 
-from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -333,11 +333,13 @@ class Values:
         return None
 
 
-def analyse(module: cst.Module) -> Script:
-    """Two passes: the first collects assignments and defaults, the second evaluates ``if`` tests with them."""
+def analyse(module: cst.Module, launches: Sequence[FrozenSet[str]] = ()) -> Script:
+    """Two passes: the first collects assignments and defaults, the second evaluates ``if`` tests with them (and with
+    the option values of ``launches``, those that start the file: ``if "zero3" not in training_args.deepspeed:``)."""
     first = Script()
     walk(module, first)
     values = Values(first)
+    values.launches = list(launches)
     if all(values.truth(test, sc) == g for test, sc, g in first.if_tests):
         return first  # no test the data flow decides otherwise: the second pass would find the same
     s = Script(values)
