@@ -24,7 +24,7 @@ from .calls import Read, function_reach
 from .closure import Verdicts
 from .config_links import code_links, launch_links
 from .defaults import merge
-from .discover import _PY_TRAINS, TEST_DIRS, _read
+from .discover import _PY_TRAINS, _read
 from .launch_reach import every_passes, launch_flags, passes, zero_init_off
 from .no_deepspeed import REASON, uses_deepspeed
 from .plain_classes import plain_classes, unbound_imports
@@ -34,6 +34,7 @@ from .recipes import read_recipes
 from .save_strategy import launch_saves
 from .saves import save_lines, zero_to_fp32
 from .templates import code_templates
+from .test_paths import is_test
 from .yaml_scope import own_setup
 
 if TYPE_CHECKING:
@@ -69,15 +70,6 @@ _USES = (("registers", _REGISTERS, ("deepspeed", "accelerate", "trl", "Trainer",
          ("initialize", _INIT, ("deepspeed.initialize",)), ("argv", _ARGV, ()), ("args_in_code", _ARGS_IN_CODE, ("TrainingArguments", "Config")),
          ("trains", _PY_TRAINS, (".train",)), ("consolidates", _CONSOLIDATES,
                                                            ("._zero3_consolidated_16bit_state_dict", "zero_checkpoint")))
-
-
-def is_test(path: str, root: str) -> bool:
-    """A test file of the project (below ``root``): in a tests/test/testing directory, test_*.py, *_test.py,
-    conftest.py."""
-    rel = os.path.relpath(path, root).split(os.sep)
-    base = rel[-1]
-    return any(p in TEST_DIRS for p in rel[:-1]) or base.startswith("test_") or base.endswith("_test.py") or \
-        base == "conftest.py"
 
 
 def other_engine(path: str) -> Optional[str]:

@@ -61,7 +61,8 @@ def named_context(paths: Sequence[str], found: "Found", tests: bool = True) -> N
 
 def _take(root: str, files: List[str], found: "Found", tests: bool) -> None:
     from .discover import scan
-    from .launched import _model, is_test
+    from .launched import _model
+    from .test_paths import is_test
 
     rel = os.path.relpath(root)
     model = scan([rel], None, tests)

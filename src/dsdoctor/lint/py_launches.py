@@ -11,17 +11,16 @@ library's own tests.
 from __future__ import annotations
 
 import ast
-import os
 import re
 import shlex
-from typing import List, Optional, Tuple
+from typing import List, Tuple
 
 from .discover import _read
 from .script.vendored import library_repo
+from .test_paths import is_test
 
 _LAUNCHERS = ("accelerate", "deepspeed", "torchrun")
-_HEAD = re.compile(r"""\[\s*f?["'](?:accelerate|deepspeed|torchrun)["']\s*,""")
-_TEST = re.compile(r"(?:^|/)(?:tests?|testing)/|(?:^|/)test_[^/]*\.py$|_test\.py$")
+_HEAD = re.compile(r"""\[\s*f?["'](?:""" + "|".join(_LAUNCHERS) + r""")["']\s*,""")  # a cheap look before parsing
 UNKNOWN = "$PY_VALUE"
 
 
@@ -33,21 +32,17 @@ def _word(node: ast.expr) -> str:
     return UNKNOWN
 
 
-def _head(node: ast.List) -> Optional[str]:
+def _launches(node: ast.List) -> bool:
+    """Does the list start a launcher (``accelerate launch``, not ``accelerate config``)?"""
     first = _word(node.elts[0]) if node.elts else UNKNOWN
-    if first not in _LAUNCHERS:
-        return None
-    if first == "accelerate" and (len(node.elts) < 2 or _word(node.elts[1]) != "launch"):
-        return None  # `accelerate config` / `accelerate env`: no launch
-    return first
+    return first in _LAUNCHERS and (first != "accelerate" or len(node.elts) > 1 and _word(node.elts[1]) == "launch")
 
 
-def launch_lists(path: str) -> List[Tuple[int, str]]:
-    """(line, shell text) of each launch command ``path`` builds as a list of strings; [] for a test file, a file
-    of a bundled library's repository, one that does not parse or builds none."""
-    rel = os.path.relpath(path) if os.path.isabs(path) else os.path.normpath(path)
+def launch_lists(path: str, root: str) -> List[Tuple[int, str]]:
+    """(line, shell text) of each launch command ``path`` builds as a list of strings; [] for a test file of the
+    project under ``root``, a file of a bundled library's repository, one that does not parse or builds none."""
     text = _read(path)
-    if not _HEAD.search(text) or _TEST.search(rel.replace(os.sep, "/")) or library_repo(path) is not None:
+    if not _HEAD.search(text) or is_test(path, root) or library_repo(path) is not None:
         return []
     try:
         tree = ast.parse(text)
@@ -55,6 +50,6 @@ def launch_lists(path: str) -> List[Tuple[int, str]]:
         return []
     out: List[Tuple[int, str]] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.List) and _head(node) is not None:
+        if isinstance(node, ast.List) and _launches(node):
             out.append((node.lineno, " ".join(_word(e) for e in node.elts) + "\n"))
     return sorted(out)

@@ -83,10 +83,15 @@ def resolve(ref: str, recipe: str, root: str, exists: Callable[[str], bool] = os
     if exists(cand):
         return cand
     head, _, rest = os.path.normpath(ref).partition(os.sep)  # `PROJ/configs/x.json`, run from the checkout's parent
-    if rest and head == os.path.basename(os.path.realpath(root)):
+    if rest and head == checkout_name(root):
         cand = os.path.normpath(os.path.join(root, rest))
         return cand if exists(cand) else None
     return None
+
+
+def checkout_name(root: str) -> str:
+    """The name of the project's own directory (a path written through it runs from the checkout's parent)."""
+    return os.path.basename(os.path.realpath(root))
 
 
 def in_checkout(ref: str, root: str) -> Optional[str]:
@@ -94,7 +99,7 @@ def in_checkout(ref: str, root: str) -> Optional[str]:
     its last directory named as the project's root (``/root/work/CPM-2-Finetune/configs/z3.json`` in a checkout
     named CPM-2-Finetune: ``configs/z3.json``, existing or not); None where no directory is named so."""
     parts = ref.strip(os.sep).split(os.sep)
-    mine = os.path.basename(os.path.realpath(root))
+    mine = checkout_name(root)
     at = [i for i, p in enumerate(parts[:-1]) if p == mine]
     return os.path.normpath(os.path.join(root, *parts[at[-1] + 1:])) if at and mine else None
 

@@ -44,7 +44,7 @@ from .launch.shell import DS_CONFIG_FLAGS, Command, assignments, cli_with_config
 from .launch.shell import VAR as _VAR
 from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
-from .launch_dirs import foreign, from_parent, launch_dir, path_head
+from .launch_dirs import foreign, from_parent, launch_dir, ours
 from .makefile import launches as make_launches
 from .makefile import makefiles, shell_text
 from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
@@ -184,7 +184,7 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     at = set_entry(r, argv, path, root, readme)
     _options(r, argv[at + 1:] if at is not None else [], path, root, readme, written)
     if at is not None and from_parent(argv[at], path, root):  # the other paths resolve in a directory not ours
-        r.missing = [m for m in r.missing if path_head(m) == os.path.basename(os.path.realpath(root))]
+        r.missing = ours(r.missing, root)
     r.entry_missing = r.entry is None and at is not None and argv[at].endswith(".py") and literal_path(argv[at]) \
         and foreign(argv[at], path, root)
     if launcher == "accelerate":
@@ -353,7 +353,7 @@ def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:
             r.missing = []  # make's own functions and variables may hold what a path needs
             out.append(r)
     cells += [(p, text, start) for p, k in sorted(kinds.items()) if k == "python" and os.path.isfile(p)
-              for start, text in launch_lists(p)]  # a launch the Python code builds as a list (py_launches.py)
+              for start, text in launch_lists(p, root)]  # a launch the Python code builds as a list (py_launches.py)
     for nb, text, start in cells:  # a notebook's `!deepspeed ...` runs from the notebook's directory
         for r in shell_recipes(nb, text, root, start):
             r.missing = []  # its `%cd` / Python variables may hold what a path needs

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Iterator, Optional
+from typing import Any, Iterator, List, Optional, Tuple
 
 from ... import names as N
 from ...knowledge import transformers as TF
@@ -12,7 +12,7 @@ from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from . import active, emit
-from .vendored import library_repo
+from .vendored import copy_package, library_repo
 
 NEW = "transformers.integrations.deepspeed"
 
@@ -21,8 +21,8 @@ def _copy_has_module(path: str) -> bool:
     """Is ``path`` in a copy of transformers's repository the project bundles, whose own package still has
     ``transformers/deepspeed.py``? Its examples and tests import that copy (what its setup.py installs)."""
     lib = library_repo(path)
-    return lib is not None and lib[0] == "transformers" and any(
-        os.path.isfile(os.path.join(lib[1], *p, "transformers", "deepspeed.py")) for p in ((), ("src",)))
+    pkg = copy_package(lib[1], lib[0]) if lib is not None and lib[0] == "transformers" else None
+    return pkg is not None and os.path.isfile(os.path.join(pkg, "deepspeed.py"))
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -33,7 +33,7 @@ def check(t: Target) -> Iterator[Hit]:
     from .dataflow import dotted
 
     c = active(t)
-    if c is None or _copy_has_module(t.path):
+    if c is None:
         return
     gone = parse(TF.TF_DEEPSPEED_MODULE_REMOVED)
 
@@ -55,6 +55,7 @@ def check(t: Target) -> Iterator[Hit]:
              f"`transformers.deepspeed` does not exist on transformers >= {TF.TF_DEEPSPEED_MODULE_REMOVED} ({on}): ImportError")
     fix = (Fix(f"import from {NEW} (is_deepspeed_zero3_enabled, HfDeepSpeedConfig, ...)", "safe"),)
     assert c.script is not None
+    hits: List[Tuple[Any, Optional[Edit]]] = []
     for node, mod, guarded in c.script.import_nodes:
         if guarded:  # version-gated / try-except fallbacks (accelerate, peft do this) are fine
             continue
@@ -70,9 +71,13 @@ def check(t: Target) -> Iterator[Hit]:
                                 "from transformers.integrations import deepspeed")
             else:
                 continue
-            yield from emit(RULE, t, node, title, fixes=fix, edits=(edit,) if edit else (), severity=sev)
+            hits.append((node, edit))
         elif isinstance(node, cst.Import) and any(dotted(a.name).startswith("transformers.deepspeed") for a in node.names):
-            yield from emit(RULE, t, node, title, fixes=fix, severity=sev)
+            hits.append((node, None))
+    if hits and _copy_has_module(t.path):  # looked up only for a file that imports the module
+        return
+    for node, edit in hits:
+        yield from emit(RULE, t, node, title, fixes=fix, edits=(edit,) if edit else (), severity=sev)
 
 
 RULE = Rule(

@@ -58,10 +58,15 @@ def library_repo(path: str) -> Optional[Tuple[str, str]]:
     d = os.path.dirname(rel)
     while d:
         for name in LAYOUT:
-            if _names_itself(d, name) and any(os.path.isdir(os.path.join(d, *p, name)) for p in ((), ("src",))):
+            if _names_itself(d, name) and copy_package(d, name) is not None:
                 return name, d
         d = os.path.dirname(d)
     return None
+
+
+def copy_package(d: str, name: str) -> Optional[str]:
+    """The package directory of a library's repository copied at ``d``: ``d/name`` or ``d/src/name``."""
+    return next((p for p in (os.path.join(d, name), os.path.join(d, "src", name)) if os.path.isdir(p)), None)
 
 
 def _own_repo(d: str, name: str) -> bool:
