@@ -475,6 +475,18 @@ def test_guard_by_config_name_other_path(tmp_path: Path) -> None:
     assert [(f["line"], f["name"], f["severity"]) for f in found] == [(9, "zero3-device-map-conflict", "error")]
 
 
+def test_guard_by_config_name_imported_other_path(tmp_path: Path) -> None:
+    """The same test in a module the entry imports is decided by the entry's launches: with the stage-3 config named
+    otherwise, the device_map finding in pkg/train.py comes back."""
+    root = tmp_path / "guard-by-config-name-imported"
+    shutil.copytree(CASES / "guard-by-config-name-imported", root, ignore=shutil.ignore_patterns("expect"))
+    (root / "scripts" / "zero3.json").rename(root / "scripts" / "full.json")
+    launch = root / "scripts" / "run.sh"
+    launch.write_text(launch.read_text().replace("zero3.json", "full.json"))
+    found = [f for f in _lint(root)["findings"] if f["path"] == "pkg/train.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["name"], f["severity"]) for f in found] == [(11, "zero3-device-map-conflict", "error")]
+
+
 def test_main_block_tool_used_elsewhere(tmp_path: Path) -> None:
     """The standalone scorer's class used by another project file: its device_map load is an error again."""
     root = tmp_path / "main-block-tool"

@@ -214,6 +214,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         base.config_grad_norms, base.config_grad_some = launch_grad_norms(found.recipes)
         base.config_lr_schedulers = config_flag_values(found.recipes, "lr_scheduler_type")
         base.entry_launch_flags = zero3_entry_flags(found.recipes)
+        base.reach_launch_flags = found.reach_values
         from .script.vendored import library_repo
 
         # a bundled copy of a library's repository (its README's example commands) is not the project's launch

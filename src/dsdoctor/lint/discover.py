@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from ..knowledge import deepspeed as K
 from ..knowledge import transformers as TF
@@ -80,6 +80,7 @@ class Found:
     never_zero3: Dict[str, str] = field(default_factory=dict)
     imported: Dict[str, Optional[Set[str]]] = field(default_factory=dict)  # modules of ZeRO-3 launches -> names used
     zero3_flags: Dict[str, Set[str]] = field(default_factory=dict)  # file -> options its ZeRO-3 launches pass
+    reach_values: Dict[str, List[FrozenSet[str]]] = field(default_factory=dict)  # entry_options.reach_values
     launch_flags: Dict[str, Set[str]] = field(default_factory=dict)  # file -> options any launch reaching it passes
     zero_init_off: Set[str] = field(default_factory=set)  # files every ZeRO-3 launch runs with zero3_init_flag false
     zero3_defaults: Dict[str, Dict[str, str]] = field(default_factory=dict)  # file -> their code's option defaults
@@ -103,8 +104,7 @@ class Found:
     config_consolidates: Set[str] = field(default_factory=set)  # configs whose launches consolidate ZeRO-3 weights
     # config -> {key path: where}: keys every launch's script sets in code in the config it loads (code_filled.py)
     code_filled: Dict[str, Dict[str, str]] = field(default_factory=dict)
-    # config -> "script:line" where every launch's script merges it into a config built in code ("": some launch
-    # hands it over whole): a fragment (fragment.py)
+    # config -> "script:line" where every launch's script merges it into a config built in code: a fragment
     fragments: Dict[str, str] = field(default_factory=dict)
     templates: Dict[str, str] = field(default_factory=dict)  # config template -> the module that loads it (templates.py)
     zero_to_fp32: str = ""  # a README / shell script of the project that runs or tells to run zero_to_fp32.py

@@ -8,7 +8,7 @@ script passes ``--deepspeed`` with a path the shell model knows, the test has on
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, AbstractSet, Dict, FrozenSet, List, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Callable, Dict, FrozenSet, List, Sequence, Set, Tuple
 
 EVERY = "+"  # ``+x`` among a file's ZeRO-3 options: every ZeRO-3 launch reaching it passes ``--x`` (launched.py)
 
@@ -29,6 +29,18 @@ def zero3_entry_flags(recipes: Sequence["Recipe"]) -> Dict[str, List[FrozenSet[s
     for r in recipes:
         if r.entry is not None and r.stage in (3, None):
             out.setdefault(os.path.normpath(r.entry), []).append(frozenset(r.flags))
+    return out
+
+
+def reach_values(recipes: Sequence["Recipe"], reached: Callable[[str], Set[str]]) -> Dict[str, List[FrozenSet[str]]]:
+    """Each file a launch of stage 3 or unknown stage reaches (its entry and the modules it imports) -> the options
+    of each such launch: a test on ``training_args.deepspeed`` in an imported module reads the launch's values as
+    the entry's own would."""
+    out: Dict[str, List[FrozenSet[str]]] = {}
+    for r in recipes:
+        if r.entry is not None and r.stage in (3, None):
+            for f in reached(r.entry):
+                out.setdefault(os.path.normpath(f), []).append(frozenset(r.flags))
     return out
 
 

@@ -87,6 +87,7 @@ class Usage:
     zero3_defaults: Dict[str, Dict[str, str]] = field(default_factory=dict)
     # script -> the options of each launch of stage 3 or unknown that starts it (lint/entry_options.py)
     entry_launch_flags: Dict[str, List[FrozenSet[str]]] = field(default_factory=dict)
+    reach_launch_flags: Dict[str, List[FrozenSet[str]]] = field(default_factory=dict)  # modules too
     no_deepspeed: Dict[str, str] = field(default_factory=dict)  # script -> why: its project never names DeepSpeed
     # script -> (first line, last line, why) of top-level functions a ZeRO-3 launch only names, never calls, and
     # of methods (and functions only they use) of classes it never uses: their findings are info (lint/calls.py)

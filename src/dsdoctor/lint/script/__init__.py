@@ -91,8 +91,10 @@ def make_target(path: str, usage: Usage) -> Target:
         from .evaluation import Values, analyse
         from .local import script_zero3
 
-        own_launches = [] if os.path.normpath(path) in usage.imported else \
-            usage.entry_launch_flags.get(os.path.normpath(path), [])  # only its own launches run it: their values
+        # the launches that run it (as their entry, or a module their imports reach): their option values
+        own_launches = usage.reach_launch_flags.get(os.path.normpath(path)) if os.path.normpath(path) in \
+            usage.imported else None
+        own_launches = own_launches or usage.entry_launch_flags.get(os.path.normpath(path), [])
         script = analyse(src.module, own_launches)
         main_dead = os.path.normpath(path) in usage.imported and os.path.normpath(path) not in usage.entries
         if usage.imported.get(os.path.normpath(path)) is not None:

@@ -335,7 +335,8 @@ class Values:
 
 def analyse(module: cst.Module, launches: Sequence[FrozenSet[str]] = ()) -> Script:
     """Two passes: the first collects assignments and defaults, the second evaluates ``if`` tests with them (and with
-    the option values of ``launches``, those that start the file: ``if "zero3" not in training_args.deepspeed:``)."""
+    the option values of ``launches``, those that run the file, as entry or through its imports: ``if "zero3" not
+    in training_args.deepspeed:``)."""
     first = Script()
     walk(module, first)
     values = Values(first)

@@ -1,0 +1,3 @@
+deepspeed train_mem.py \
+    --deepspeed ./scripts/zero3.json \
+    --output_dir out
