@@ -12,7 +12,8 @@ inside it), or an entry that reads the option only on a DeepSpeed path the launc
 launch whose script is another project's: missing, and named as no file of the project or under a directory the
 project does not have (``llava/`` in a project that renamed it): a copied launch, whose config is not what fails it.
 A script of that name elsewhere, under a directory the project has, is its own, moved: the launch is stale, and the
-config it names is still reported."""
+config it names is still reported. A path several scripts of the project name is one problem: the first of them (by
+path) reports it and names the others."""
 
 from __future__ import annotations
 
@@ -133,7 +134,9 @@ def check(t: Target) -> Iterator[Hit]:
     done = set()
     for line, ref in refs:  # several launches of one script may hand over the same missing file: one finding
         same = [ln for ln, r in refs if r == ref and ln not in twice]
-        if line in twice or ref in done or _known_elsewhere(ref, t, root, len(same)):
+        others = _other_scripts(found or {}, t.path, ref)
+        if line in twice or ref in done or _known_elsewhere(ref, t, root, len(same)) or \
+                (others and others[0] < t.path):  # the first script naming it reports it for all: one problem
             continue
         done.add(ref)
         pos = sum(len(x) + 1 for x in lines[:line - 1])
@@ -148,9 +151,18 @@ def check(t: Target) -> Iterator[Hit]:
         where = (f"a path into the writer's checkout of this repository, which has no {os.path.relpath(mine, root)}"
                  if mine is not None else "which is in none of the directories it can run from (the script's, its "
                  "parents, the repository's root, a cd target)")
+        many = len(others) > 1
+        also = f"; {len(others)} other script{'s' if many else ''} of the project name{'' if many else 's'} it " \
+            f"too: {', '.join(others[:3])}{' ...' if len(others) > 3 else ''}" if others else ""
         yield RULE.hit(t, at if at >= 0 else pos,
                        f"The launch hands over {ref}, {where}: `ValueError: {K.MSG_CONFIG_NOT_FOUND} ...` at startup"
-                       f"{more}{there}")
+                       f"{more}{there}{also}")
+
+
+def _other_scripts(found: Dict[str, List[Tuple[int, str]]], path: str, ref: str) -> List[str]:
+    """The other shell scripts of the project whose launches name the same missing path, sorted."""
+    key = os.path.normpath(ref)
+    return sorted(p for p, refs in found.items() if p != path and any(os.path.normpath(r) == key for _, r in refs))
 
 
 RULE = Rule(

@@ -1,0 +1,3 @@
+deepspeed train.py \
+    --deepspeed ./scripts/zero3.json \
+    --output_dir out
