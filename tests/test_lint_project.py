@@ -487,6 +487,21 @@ def test_guard_by_config_name_imported_other_path(tmp_path: Path) -> None:
     assert [(f["line"], f["name"], f["severity"]) for f in found] == [(11, "zero3-device-map-conflict", "error")]
 
 
+def test_hf_config_kept_at_module_level(tmp_path: Path) -> None:
+    """An HfDeepSpeedConfig made at module level lives for the whole run: Transformers sees ZeRO-3 in every file, and
+    builder.py's low_cpu_mem_usage load is a warning again."""
+    root = tmp_path / "hf-config-local"
+    shutil.copytree(CASES / "hf-config-local", root, ignore=shutil.ignore_patterns("expect"))
+    main = root / "main.py"
+    main.write_text(main.read_text().replace("import deepspeed\n", "import deepspeed\n"
+                                             "from transformers.integrations import HfDeepSpeedConfig\n", 1)
+                    .replace("    config = ds_config(args.zero_stage)\n",
+                             "    config = ds_config(args.zero_stage)\n    global KEEP\n    KEEP = HfDeepSpeedConfig(config)\n"))
+    found = [(f["path"], f["line"], f["severity"]) for f in _lint(root)["findings"]  # type: ignore[attr-defined]
+             if f["name"] == "zero3-low-cpu-mem-usage-conflict"]
+    assert sorted(found) == [("utils/builder.py", 9, "warning"), ("utils/hf_model.py", 8, "warning")]
+
+
 def test_main_block_tool_used_elsewhere(tmp_path: Path) -> None:
     """The standalone scorer's class used by another project file: its device_map load is an error again."""
     root = tmp_path / "main-block-tool"

@@ -215,6 +215,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         base.config_lr_schedulers = config_flag_values(found.recipes, "lr_scheduler_type")
         base.entry_launch_flags = zero3_entry_flags(found.recipes)
         base.reach_launch_flags = found.reach_values
+        base.hf_unseen = found.hf_unseen
         from .script.vendored import library_repo
 
         # a bundled copy of a library's repository (its README's example commands) is not the project's launch

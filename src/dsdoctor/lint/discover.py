@@ -96,8 +96,8 @@ class Found:
     not_loaded: Dict[str, str] = field(default_factory=dict)
     code_named: Set[str] = field(default_factory=set)
     not_read: List[str] = field(default_factory=list)  # what a walk that stopped at MAX_FILES left out (why, where)
-    # accelerate YAML -> does every launch naming it start a script that trains with an HF Trainer (launched.py)
-    yaml_trainer: Dict[str, bool] = field(default_factory=dict)
+    yaml_trainer: Dict[str, bool] = field(default_factory=dict)  # accelerate YAML -> every launch's script uses a Trainer
+    hf_unseen: Dict[str, str] = field(default_factory=dict)  # file -> why Transformers never sees ZeRO-3 in it (hf_scope)
     # config (or accelerate YAML) -> its HF Trainer launches' checked arguments (trainer_args.py)
     trainer_launches: Dict[str, List[Tuple[str, Dict[str, float], Tuple[str, ...]]]] = field(default_factory=dict)
     unlaunched: Set[str] = field(default_factory=set)  # configs only YAMLs no launch names hand over (launched.py)

@@ -26,6 +26,7 @@ from .config_links import code_links, launch_links
 from .defaults import merge
 from .discover import _PY_TRAINS, _read
 from .entry_options import reach_values
+from .hf_scope import unseen_by_launches
 from .launch_reach import every_passes, launch_flags, passes, zero_init_off
 from .no_deepspeed import REASON, uses_deepspeed
 from .plain_classes import plain_classes, unbound_imports
@@ -237,6 +238,7 @@ def _model(root: str, found: "Found") -> None:
         found.launches.update(_contexts(started, entries, found.imported, found.zero3_flags, found.lower_stages))
         found.zero_init_off.update(zero_init_off(started, entries))
         found.reach_values.update(reach_values(started, entries.reached))
+        found.hf_unseen.update(unseen_by_launches(started, entries.reached, _read))
     for r in recipes:  # a ZeRO-3 launch of a script outside the directories linted (``deepspeed ../train.py``)
         if r.stage == 3 and r.entry is not None and r.entry not in entries.graph and r.entry.endswith(".py"):
             found.launches.setdefault(os.path.normpath(r.entry), (True, f"{r.stage_source}, the launch of {r.entry}"))

@@ -89,6 +89,7 @@ class Usage:
     entry_launch_flags: Dict[str, List[FrozenSet[str]]] = field(default_factory=dict)
     reach_launch_flags: Dict[str, List[FrozenSet[str]]] = field(default_factory=dict)  # modules too
     no_deepspeed: Dict[str, str] = field(default_factory=dict)  # script -> why: its project never names DeepSpeed
+    hf_unseen: Dict[str, str] = field(default_factory=dict)  # script -> why Transformers never sees ZeRO-3 there
     # script -> (first line, last line, why) of top-level functions a ZeRO-3 launch only names, never calls, and
     # of methods (and functions only they use) of classes it never uses: their findings are info (lint/calls.py)
     named_only: Dict[str, List[Tuple[int, int, str]]] = field(default_factory=dict)

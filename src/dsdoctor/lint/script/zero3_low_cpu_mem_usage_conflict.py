@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Iterator, Optional, Set
 
 from ... import names as N
@@ -28,7 +29,13 @@ def check(t: Target) -> Iterator[Hit]:
         edit = replace(t, a.site, false_if_zero3(t, a), "safe" if raises is not False else "unsafe",
                        "low_cpu_mem_usage off under ZeRO-3")
         fix = Fix("`low_cpu_mem_usage=not is_deepspeed_zero3_enabled()` (or drop it)", "safe")
-        if raises is False:
+        unseen = t.usage.hf_unseen.get(os.path.normpath(t.path))
+        if unseen is not None:  # lint/hf_scope.py: no HfDeepSpeedConfig is alive where this runs
+            yield from emit(RULE, t, a.anchor,
+                            f"low_cpu_mem_usage=True {c.under}, but Transformers does not see ZeRO-3 in this file "
+                            f"({unseen}): no ValueError; the model loads whole, then DeepSpeed partitions it",
+                            fixes=(fix,), edits=(edit,) + guard_import(t, edit.applicability), severity=Severity.INFO)
+        elif raises is False:
             yield from emit(RULE, t, a.anchor,
                             f"low_cpu_mem_usage=True is a dead argument {c.under} on {version_note(c)}: ignored "
                             "(not a parameter in 5.x); it raised on 4.20-4.50", fixes=(fix,),
@@ -53,7 +60,9 @@ RULE = Rule(
          "`from_pretrained` under ZeRO-3. PEFT's argument of the same name (`PeftModel.from_pretrained`, "
          "`get_peft_model`) is not this one, nor is a loader that is not Transformers' (a class of the project with its own "
          "`from_pretrained`, or deriving from diffusers' `ModelMixin`; diffusers' own classes). Info at a load that runs before ZeRO-3 is registered "
-         "(model-loaded-before-ds-config reports it): it raises once that is fixed.",
+         "(model-loaded-before-ds-config reports it): it raises once that is fixed. Info too where Transformers does not see "
+         "ZeRO-3: a process without TrainingArguments, Trainer, accelerate or TRL whose HfDeepSpeedConfig objects are "
+         "locals of functions that never reach the load's file (DeepSpeed-Chat's layout).",
         why="Transformers 4.20-4.50 raise a ValueError (ZeRO-3 builds the model under zero.Init instead); from 4.51 "
         "the argument is ignored under ZeRO-3, and 5.x dropped it: a dead argument (info where every release the "
         "project allows ignores it: the run loses nothing; readers of 4 repositories judged those warnings false).",

@@ -1,0 +1,1 @@
+deepspeed main.py --zero_stage 3 --arch custom
