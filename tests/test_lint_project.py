@@ -463,28 +463,19 @@ def test_option_value_test_other_path(tmp_path: Path) -> None:
     assert [(f["line"], f["name"]) for f in found] == [(7, "zero3-low-cpu-mem-usage-conflict")]
 
 
-def test_guard_by_config_name_other_path(tmp_path: Path) -> None:
-    """An ``if "zero3" not in training_args.deepspeed:`` statement is decided by the launch's path too: with the
-    stage-3 config named otherwise its branch runs, and the device_map finding comes back."""
-    root = tmp_path / "guard-by-config-name"
-    shutil.copytree(CASES / "guard-by-config-name", root, ignore=shutil.ignore_patterns("expect"))
+@pytest.mark.parametrize("case, path, line", [("guard-by-config-name", "train.py", 9),
+                                              ("guard-by-config-name-imported", "pkg/train.py", 11)])
+def test_guard_by_config_name_other_path(tmp_path: Path, case: str, path: str, line: int) -> None:
+    """An ``if "zero3" not in training_args.deepspeed:`` statement is decided by the launch's path too, in the entry
+    and in a module it imports: with the stage-3 config named otherwise its branch runs, and the device_map finding
+    comes back."""
+    root = tmp_path / case
+    shutil.copytree(CASES / case, root, ignore=shutil.ignore_patterns("expect"))
     (root / "scripts" / "zero3.json").rename(root / "scripts" / "full.json")
     launch = root / "scripts" / "run.sh"
     launch.write_text(launch.read_text().replace("zero3.json", "full.json"))
-    found = [f for f in _lint(root)["findings"] if f["path"] == "train.py"]  # type: ignore[attr-defined]
-    assert [(f["line"], f["name"], f["severity"]) for f in found] == [(9, "zero3-device-map-conflict", "error")]
-
-
-def test_guard_by_config_name_imported_other_path(tmp_path: Path) -> None:
-    """The same test in a module the entry imports is decided by the entry's launches: with the stage-3 config named
-    otherwise, the device_map finding in pkg/train.py comes back."""
-    root = tmp_path / "guard-by-config-name-imported"
-    shutil.copytree(CASES / "guard-by-config-name-imported", root, ignore=shutil.ignore_patterns("expect"))
-    (root / "scripts" / "zero3.json").rename(root / "scripts" / "full.json")
-    launch = root / "scripts" / "run.sh"
-    launch.write_text(launch.read_text().replace("zero3.json", "full.json"))
-    found = [f for f in _lint(root)["findings"] if f["path"] == "pkg/train.py"]  # type: ignore[attr-defined]
-    assert [(f["line"], f["name"], f["severity"]) for f in found] == [(11, "zero3-device-map-conflict", "error")]
+    found = [f for f in _lint(root)["findings"] if f["path"] == path]  # type: ignore[attr-defined]
+    assert [(f["line"], f["name"], f["severity"]) for f in found] == [(line, "zero3-device-map-conflict", "error")]
 
 
 def test_hf_config_kept_at_module_level(tmp_path: Path) -> None:
