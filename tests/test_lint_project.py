@@ -493,6 +493,19 @@ def test_hf_config_kept_at_module_level(tmp_path: Path) -> None:
     assert sorted(found) == [("utils/builder.py", 9, "warning"), ("utils/hf_model.py", 8, "warning")]
 
 
+def test_hf_config_never_made(tmp_path: Path) -> None:
+    """A process that imports HfDeepSpeedConfig but never makes one (a fork that dropped the line) registers ZeRO-3
+    with Transformers nowhere: both low_cpu_mem_usage loads are info."""
+    root = tmp_path / "hf-config-local"
+    shutil.copytree(CASES / "hf-config-local", root, ignore=shutil.ignore_patterns("expect"))
+    model = root / "utils" / "hf_model.py"
+    model.write_text(re.sub(r"    if ds_config.*\n.*\n", "", model.read_text()))
+    assert "HfDeepSpeedConfig(" not in model.read_text()
+    found = [(f["path"], f["line"], f["severity"]) for f in _lint(root)["findings"]  # type: ignore[attr-defined]
+             if f["name"] == "zero3-low-cpu-mem-usage-conflict"]
+    assert sorted(found) == [("utils/builder.py", 9, "info"), ("utils/hf_model.py", 6, "info")]
+
+
 def test_main_block_tool_used_elsewhere(tmp_path: Path) -> None:
     """The standalone scorer's class used by another project file: its device_map load is an error again."""
     root = tmp_path / "main-block-tool"

@@ -5,7 +5,8 @@ weak reference to the live ``HfDeepSpeedConfig``. TrainingArguments, the Trainer
 whole run; a process that trains with ``deepspeed.initialize`` alone (DeepSpeed-Chat's layout) registers ZeRO-3 with
 Transformers only through the ``HfDeepSpeedConfig`` objects it makes. Where every one of them is a local of a
 function (``dschf = HfDeepSpeedConfig(ds_config)``), Transformers sees ZeRO-3 only while such a function runs: in the
-files it, or what it calls, reaches. A load in any other file of the process meets no guard.
+files it, or what it calls, reaches. A load in any other file of the process meets no guard; in a process that makes
+no HfDeepSpeedConfig at all (a fork that dropped it, keeping the import), none anywhere.
 
 Read conservatively: a lasting registration anywhere in the process (those imports, an ``HfDeepSpeedConfig`` kept at
 module level, in an attribute, returned or declared global, or a file that does not parse) leaves every file seen.
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Set
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 if TYPE_CHECKING:
     from .recipe import Recipe
@@ -47,9 +48,9 @@ def _is_hf(call: ast.AST) -> bool:
     return isinstance(f, ast.Name) and f.id == _HF or isinstance(f, ast.Attribute) and f.attr == _HF
 
 
-def _holder_calls(text: str) -> Optional[Set[str]]:
-    """The names the functions holding a local HfDeepSpeedConfig call; None when one is kept beyond its function
-    (or the file does not parse)."""
+def _holder_calls(text: str) -> Optional[Tuple[int, Set[str]]]:
+    """How many HfDeepSpeedConfig objects the file makes, all locals of functions, and the names those functions
+    call; None when one is kept beyond its function (or the file does not parse)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
@@ -66,7 +67,7 @@ def _holder_calls(text: str) -> Optional[Set[str]]:
         if local is None:
             return None
         out |= _called(owner)
-    return out
+    return len(calls), out
 
 
 def _local_name(owner: ast.AST, call: ast.AST) -> Optional[str]:
@@ -90,24 +91,25 @@ def _local_name(owner: ast.AST, call: ast.AST) -> Optional[str]:
     return name
 
 
-def unseen(files: Iterable[str], read: Callable[[str], str]) -> Set[str]:
-    """Of the files one process runs, those in which Transformers never sees ZeRO-3 (see the module's docstring);
-    empty when the registration may last."""
+def unseen(files: Iterable[str], read: Callable[[str], str]) -> Tuple[Set[str], bool]:
+    """Of the files one process runs, those in which Transformers never sees ZeRO-3 (see the module's docstring),
+    and whether the process makes any HfDeepSpeedConfig at all; no files when the registration may last."""
     texts: Dict[str, str] = {f: read(f) for f in sorted(files)}
-    if not any(_HF in t for t in texts.values()) or any(_LASTING.search(t) for t in texts.values()):
-        return set()
+    if any(_LASTING.search(t) for t in texts.values()):
+        return set(), True
     called: Set[str] = set()
     inside: List[str] = []
     for f, text in texts.items():
         if _HF in text:
             got = _holder_calls(text)
             if got is None:
-                return set()
-            called |= got
-            inside.append(f)
+                return set(), True
+            if got[0]:
+                called |= got[1]
+                inside.append(f)
     rest = [f for f in texts if f not in inside]
     grew = True
-    while grew:  # what the holders reach, and what that reaches in turn (names compared)
+    while grew and inside:  # what the holders reach, and what that reaches in turn (names compared)
         grew = False
         for f in list(rest):
             if called & set(_DEFINED.findall(texts[f])):
@@ -115,9 +117,9 @@ def unseen(files: Iterable[str], read: Callable[[str], str]) -> Set[str]:
                 try:
                     called |= _called(ast.parse(texts[f]))
                 except (SyntaxError, ValueError, RecursionError):
-                    return set()
+                    return set(), True
                 grew = True
-    return set(rest)
+    return set(rest), bool(inside)
 
 
 def unseen_by_launches(recipes: Iterable["Recipe"], reached: Callable[[str], Set[str]],
@@ -129,11 +131,14 @@ def unseen_by_launches(recipes: Iterable["Recipe"], reached: Callable[[str], Set
         if r.stage != 3 or r.entry is None:
             continue
         files = reached(r.entry)
-        out = unseen(files, read)
+        out, holders = unseen(files, read)
+        why = (f"the ZeRO-3 launch of {r.entry} registers ZeRO-3 with Transformers only through HfDeepSpeedConfig "
+               "objects local to functions that do not reach this file") if holders else \
+            (f"the ZeRO-3 launch of {r.entry} never registers ZeRO-3 with Transformers: no TrainingArguments, Trainer, "
+             "accelerate, TRL or HfDeepSpeedConfig")
         for f in files:
             if f not in out:
                 verdict[f] = None
             elif verdict.get(f, "") is not None:
-                verdict[f] = (f"the ZeRO-3 launch of {r.entry} registers ZeRO-3 with Transformers only through "
-                              "HfDeepSpeedConfig objects local to functions that do not reach this file")
+                verdict[f] = why
     return {f: why for f, why in verdict.items() if why}
