@@ -506,6 +506,18 @@ def test_hf_config_never_made(tmp_path: Path) -> None:
     assert sorted(found) == [("utils/builder.py", 9, "info"), ("utils/hf_model.py", 6, "info")]
 
 
+def test_standalone_script_that_registers(tmp_path: Path) -> None:
+    """The merge tool with an Accelerator may run under the project's ZeRO-3 accelerate YAML: its save is an error
+    again."""
+    root = tmp_path / "standalone-merge-tool"
+    shutil.copytree(CASES / "standalone-merge-tool", root, ignore=shutil.ignore_patterns("expect"))
+    tool = root / "tools" / "merge_lora.py"
+    tool.write_text("from accelerate import Accelerator\n" + tool.read_text() + "Accelerator().wait_for_everyone()\n")
+    found = [(f["path"], f["line"], f["name"]) for f in _lint(root)["findings"]  # type: ignore[attr-defined]
+             if f["severity"] in ("error", "warning")]
+    assert ("tools/merge_lora.py", 8, "zero3-unsafe-save") in found
+
+
 def test_main_block_tool_used_elsewhere(tmp_path: Path) -> None:
     """The standalone scorer's class used by another project file: its device_map load is an error again."""
     root = tmp_path / "main-block-tool"

@@ -35,6 +35,7 @@ from .recipe import Recipe
 from .recipes import read_recipes
 from .save_strategy import launch_saves
 from .saves import save_lines, zero_to_fp32
+from .standalone import never_registered
 from .templates import code_templates
 from .test_paths import is_test
 from .yaml_scope import own_setup
@@ -228,6 +229,7 @@ def _model(root: str, found: "Found") -> None:
             engine = other_engine(f)
             if engine is not None:
                 found.never_zero3[f] = f"it uses {engine}, not DeepSpeed"
+    found.never_zero3.update(never_registered(entries.graph, lambda f: reach(entries.graph, [f]), _read, found.never_zero3))
     started = [r for r in recipes if r.entry is not None and r.entry in entries.graph]
     found.launch_flags.update(launch_flags([r for r in every if r.entry in entries.graph and not is_test(r.file, root)],
                                             entries))
