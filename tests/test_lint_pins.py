@@ -121,8 +121,8 @@ def test_project_dir_skips_files_that_pin_nothing(tmp_path: Path) -> None:
 
 def test_readme_forms(tmp_path: Path) -> None:
     """The README / install-document forms of a pin: a pip line, a requirement line of a code block, a table row,
-    a list item that is a requirement, a sentence naming the version; prose ranges ("4.32 and above"), a code block's Python and a short version in a
-    table pin nothing."""
+    a list item that is a requirement, a sentence naming the version (also "developed with transformers v4.39.2"); prose ranges
+    ("4.32 and above", "0.14.0 or later", "2.1.0+"), a code block's Python and a short version in a table pin nothing."""
     from dsdoctor.lint.pin_files import readme
 
     md = tmp_path / "README.md"
@@ -132,11 +132,13 @@ def test_readme_forms(tmp_path: Path) -> None:
                   "Tested with transformers 4.32 and above.\n"
                   "pip install deepspeed==0.12.3 timm\n"  # 9
                   "## Dependencies\n- transformers==4.7.0\n* `accelerate>=0.20`\n- torch is needed\n"  # 11, 12
-                  "The version of [peft](https://github.com/huggingface/peft) used here is v0.10.0. Newer ones\n")  # 14
+                  "The version of [peft](https://github.com/huggingface/peft) used here is v0.10.0. Newer ones\n"  # 14
+                  "Our implementation is developed with transformers v4.39.2.\n"  # 15
+                  "Tested with deepspeed 0.14.0 or later, run on torch 2.1.0+.\n")
     got = [(p.package, p.spec, p.line) for p in readme(str(md), "README.md")]
     assert got == [("transformers", "==4.27.1", 1), ("torch", "==2.0.1", 3), ("peft", "==0.8.2", 6),
                    ("deepspeed", "==0.12.3", 9), ("transformers", "==4.7.0", 11), ("accelerate", ">=0.20", 12),
-                   ("peft", "==0.10.0", 14)]
+                   ("peft", "==0.10.0", 14), ("transformers", "==4.39.2", 15)]
 
 
 def test_readme_checkout_at_tag(tmp_path: Path) -> None:

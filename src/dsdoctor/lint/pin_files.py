@@ -244,6 +244,13 @@ _PROSE_IS = re.compile(r"\bversion\s+of\s+[`'\"\[]?([A-Za-z][\w.-]*)[`'\"\]]?(?:
                        + _VERSION + r"\b", re.I)
 
 
+# "Our implementation is developed with transformers v4.39.2" / "tested on `deepspeed==0.14.4`" (not "... 4.32.0 and
+# above", "0.10.0 or later", "2.1.0+": a floor, not the version)
+_PROSE_WITH = re.compile(r"\b(?:developed|tested|built|run|trained|implemented|verified)\s+(?:with|on|using|under|against)\s+"
+                         r"[`'\"\[]?([A-Za-z][\w.-]*)[`'\"\]]?\s*(?:==\s*|version\s+)?" + _VERSION +
+                         r"(?![\w+]|\.\d|\s*(?:and|or)\s+(?:above|later|higher|newer|up)|\s*\+)", re.I)
+
+
 _CLAUSE = r"(?:===|[=<>!~]=?)\s*\d[\w.*+]*"
 _REQ_LINE = re.compile(r"[A-Za-z][\w.-]*\s*" + _CLAUSE + r"(?:\s*,\s*" + _CLAUSE + r")*")
 
@@ -277,7 +284,8 @@ def _line_pins(line: str, shown: str, n: int, fenced: bool) -> List[Pin]:
     """The pins one README line writes: a ``pip install`` command; in a code block, a line that is one
     requirement with a version (``transformers==4.33.2``, as a requirements file lists it); a list item that is
     one (``- transformers==4.7.0``); a table row; a sentence naming the version a package must have ("requires
-    version 4.27.1 of transformers", "the version of transformers used in this project is v4.39.1")."""
+    version 4.27.1 of transformers", "the version of transformers used in this project is v4.39.1", "developed
+    with transformers v4.39.2")."""
     m = _INSTALL.search(line)
     if m:  # a bare `pip install deepspeed` in prose pins nothing
         return [p for arg in install_args(m.group(1)) if (p := requirement(arg, shown, n)) and p.spec]
@@ -296,6 +304,10 @@ def _line_pins(line: str, shown: str, n: int, fenced: bool) -> List[Pin]:
         name = _name(said.group(3))
         if name:
             out.append(Pin(name, f"=={said.group(1) or said.group(2)}", shown, n))
+    for said in _PROSE_WITH.finditer(line):
+        name = _name(said.group(1))
+        if name:
+            out.append(Pin(name, f"=={said.group(2)}", shown, n))
     for said in _PROSE_IS.finditer(line):
         name = _name(said.group(1))
         if name:
