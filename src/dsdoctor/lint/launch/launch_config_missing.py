@@ -6,7 +6,8 @@ repository's root, the directory a ``cd`` line moved to (a ``cd`` somewhere unkn
 the project whose path ends with the path as written (the launch finds it run from the directory above it; a file
 of that name elsewhere, ``training_scripts/z3.json`` for ``scripts/z3.json``, does not count), a name the script
 mentions again (it may write the file), a file git ignores
-(generated), a git submodule not checked out beside the script's directory or above it (the launch may run
+(generated), a path through a directory git ignores (a step of the repository clones or makes it), a git
+submodule not checked out beside the script's directory or above it (the launch may run
 inside it), or an entry that reads the option only on a DeepSpeed path the launch's engine option does not take
 (lint/option_gate.py: ``--train_engine torch_ddp``): nothing is said either; nor, in a directory linted, for a
 launch whose script is another project's: missing, and named as no file of the project or under a directory the
@@ -75,7 +76,44 @@ def _known_elsewhere(ref: str, t: Target, root: str, launches: int = 1) -> bool:
     that hand it over (made by the script, or named for another directory), or submodules not checked out: the
     launch may well find it."""
     name = os.path.basename(ref)
-    return t.text.count(name) > launches or bool(ending_with(ref, root)) or _beside_unfetched(t.path, root)
+    return t.text.count(name) > launches or bool(ending_with(ref, root)) or _beside_unfetched(t.path, root) or \
+        _in_ignored_dir(ref, t.path, root)
+
+
+def _in_ignored_dir(ref: str, script: str, root: str) -> bool:
+    """Does git ignore a directory on the path, from the script's directory or the root (``Qwen/`` that a step of
+    the repository clones, listed in .gitignore)? Such a directory is made before the launch runs. A pattern that
+    ignores the file itself (``*.json``) does not count: a config left out of a commit is missing."""
+    import subprocess
+
+    dirs = set()
+    for base in (os.path.dirname(script) or ".", root):
+        d = os.path.dirname(os.path.normpath(os.path.join(base, ref)))
+        top = os.path.abspath(base)
+        while d and os.path.abspath(d).startswith(top + os.sep):
+            dirs.add(os.path.abspath(d) + os.sep)
+            d = os.path.dirname(d)
+    if not dirs:
+        return False
+    try:
+        p = subprocess.run(["git", "-C", os.path.abspath(root), "check-ignore", "--no-index", *sorted(dirs)],
+                           capture_output=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        p = None
+    if p is not None and p.returncode in (0, 1):  # 0: some path is ignored (it prints those); 1: none is
+        return p.returncode == 0 and bool(p.stdout.strip())
+    return any(_listed(d) for d in dirs)  # not a git work tree: the parent's .gitignore naming the directory
+
+
+def _listed(d: str) -> bool:
+    """Does the .gitignore beside directory ``d`` list it by name (``Qwen``, ``Qwen/``, ``/Qwen``)?"""
+    parent, name = os.path.split(d.rstrip(os.sep))
+    try:
+        with open(os.path.join(parent, ".gitignore"), encoding="utf-8", errors="replace") as fh:
+            lines = {ln.strip() for ln in fh.read(1 << 20).splitlines()}
+    except OSError:
+        return False
+    return bool(lines & {name, name + "/", "/" + name, "/" + name + "/"})
 
 
 def _tail(ref: str) -> str:
@@ -181,7 +219,8 @@ RULE = Rule(
         "(deepspeed/runtime/config.py 0.9-0.19.8, accelerate/utils/deepspeed.py 0.2x-1.15): the run stops at startup.",
         fix="Point the option at a config the repository ships (a renamed or moved file), or add the file. A path "
         "in a variable, an absolute path, one after a `cd` to an unknown directory, one next to a git submodule "
-        "that is not checked out, or one the entry reads only under another engine option's DeepSpeed value "
+        "that is not checked out, one through a directory git ignores (a step of the repository clones or makes it), "
+        "or one the entry reads only under another engine option's DeepSpeed value "
         "(`if args.train_engine == \"deepspeed\":`) that the launch does not pass is not reported; nor, in a "
         "directory linted, a config of a launch whose Python script is another project's (missing, under a "
         "directory the repository does not have or named as none of its files: a copied launch).",

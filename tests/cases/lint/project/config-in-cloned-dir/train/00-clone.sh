@@ -1,0 +1,1 @@
+git clone https://example.org/upstream/base-recipes.git upstream

@@ -1,0 +1,3 @@
+deepspeed finetune.py \
+    --deepspeed upstream/configs/zero3.json \
+    --output_dir out

@@ -1,0 +1,3 @@
+deepspeed finetune.py \
+    --deepspeed configs/zero2.json \
+    --output_dir out
