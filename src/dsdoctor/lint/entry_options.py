@@ -24,12 +24,8 @@ if TYPE_CHECKING:
 
 def zero3_entry_flags(recipes: Sequence["Recipe"]) -> Dict[str, List[FrozenSet[str]]]:
     """Entry script -> the options (``deepspeed``, ``deepspeed=cfgs/zero3.json``: lint/recipes.py) of each
-    DeepSpeed launch of stage 3 or unknown stage that starts it."""
-    out: Dict[str, List[FrozenSet[str]]] = {}
-    for r in recipes:
-        if r.entry is not None and r.stage in (3, None):
-            out.setdefault(os.path.normpath(r.entry), []).append(frozenset(r.flags))
-    return out
+    DeepSpeed launch of stage 3 or unknown stage that starts it (:func:`reach_values`, each entry reaching itself)."""
+    return reach_values(recipes, lambda entry: {entry})
 
 
 def reach_values(recipes: Sequence["Recipe"], reached: Callable[[str], Set[str]]) -> Dict[str, List[FrozenSet[str]]]:

@@ -127,11 +127,14 @@ def unseen_by_launches(recipes: Iterable["Recipe"], reached: Callable[[str], Set
     """File -> why, for the files in which Transformers sees ZeRO-3 under none of the stage-3 launches reaching
     them."""
     verdict: Dict[str, Optional[str]] = {}
+    done: Dict[str, Tuple[Set[str], bool]] = {}  # entry -> unseen(): many launches start one entry
     for r in recipes:
         if r.stage != 3 or r.entry is None:
             continue
         files = reached(r.entry)
-        out, holders = unseen(files, read)
+        if r.entry not in done:
+            done[r.entry] = unseen(files, read)
+        out, holders = done[r.entry]
         why = (f"the ZeRO-3 launch of {r.entry} registers ZeRO-3 with Transformers only through HfDeepSpeedConfig "
                "objects local to functions that do not reach this file") if holders else \
             (f"the ZeRO-3 launch of {r.entry} never registers ZeRO-3 with Transformers: no TrainingArguments, Trainer, "

@@ -304,11 +304,7 @@ def _line_pins(line: str, shown: str, n: int, fenced: bool) -> List[Pin]:
         name = _name(said.group(3))
         if name:
             out.append(Pin(name, f"=={said.group(1) or said.group(2)}", shown, n))
-    for said in _PROSE_WITH.finditer(line):
-        name = _name(said.group(1))
-        if name:
-            out.append(Pin(name, f"=={said.group(2)}", shown, n))
-    for said in _PROSE_IS.finditer(line):
+    for said in (*_PROSE_WITH.finditer(line), *_PROSE_IS.finditer(line)):
         name = _name(said.group(1))
         if name:
             out.append(Pin(name, f"=={said.group(2)}", shown, n))

@@ -35,6 +35,6 @@ def never_registered(graph: Dict[str, Set[str]], reached: Callable[[str], Set[st
     for f in sorted(graph):
         if f in imported or f in done or not _RUNS.search(read(f)):
             continue
-        if not any(registers.setdefault(g, bool(_REGISTERS.search(read(g)))) for g in reached(f) | {f}):
+        if not any(registers.setdefault(g, bool(_REGISTERS.search(read(g)))) for g in reached(f)):
             out[f] = NEVER
     return out

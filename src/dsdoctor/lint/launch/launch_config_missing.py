@@ -102,18 +102,10 @@ def _in_ignored_dir(ref: str, script: str, root: str) -> bool:
         p = None
     if p is not None and p.returncode in (0, 1):  # 0: some path is ignored (it prints those); 1: none is
         return p.returncode == 0 and bool(p.stdout.strip())
-    return any(_listed(d) for d in dirs)  # not a git work tree: the parent's .gitignore naming the directory
+    from ..gitignore import Ignored
 
-
-def _listed(d: str) -> bool:
-    """Does the .gitignore beside directory ``d`` list it by name (``Qwen``, ``Qwen/``, ``/Qwen``)?"""
-    parent, name = os.path.split(d.rstrip(os.sep))
-    try:
-        with open(os.path.join(parent, ".gitignore"), encoding="utf-8", errors="replace") as fh:
-            lines = {ln.strip() for ln in fh.read(1 << 20).splitlines()}
-    except OSError:
-        return False
-    return bool(lines & {name, name + "/", "/" + name, "/" + name + "/"})
+    # not a git work tree: the .gitignore beside each directory, read as lint's walk reads one
+    return any(Ignored(os.path.dirname(d.rstrip(os.sep)))(d.rstrip(os.sep), True) for d in dirs)
 
 
 def _tail(ref: str) -> str:
