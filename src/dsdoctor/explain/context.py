@@ -7,7 +7,8 @@
   bitsandbytes-quantized load (``load_in_4bit``, ``--use_4bit_quantization``, ``bnb_4bit_*``, QLoRA, ...): the
   quantized loader, not a plain read of a partition.
 - Messages that name a cause only in a context (an empty tensor indexed or viewed, a 1-D weight where torch wants a
-  matrix: a ZeRO-3 partition; an integer tensor asked to require gradients: a quantized model
+  matrix: a ZeRO-3 partition, also without a ZeRO-3 line where Transformers' own weight initialisation raised it, since
+  the model declares that weight a matrix; an integer tensor asked to require gradients: a quantized model
   under ZeRO-3; a meta tensor copied inside zero.Init: a quantized load; torch's default process group never
   initialized: a start without a launcher, unless the log shows one; the Trainer's DeepSpeedEngine calls on a bare
   model or on accelerate's placeholder optimizer: a start without a launcher, unless the log shows one, an Accelerate
@@ -49,6 +50,7 @@ from .causes import pinned as PM
 from .causes import regressions as RG
 from .causes.launch import MPI_FAILED
 from .causes.loading import zero3_both
+from .causes.zero3_params import FAN_IN, MODEL_INIT, model_init_advice
 
 if TYPE_CHECKING:  # match imports MARKS from here
     from .match import Frame, Hit, Scanner
@@ -87,7 +89,8 @@ _OFF = re.compile(r"(?:load_in_[48]bit|[48]bit_quantization|q_?lora|quantization
 # a load writing a full tensor into a ZeRO-3 placeholder (accelerate's set_module_tensor_to_device, load_state_dict)
 _LOAD_INTO_PLACEHOLDER = (TK.MSG_SET_TENSOR_SHAPE, TK.MSG_SIZE0_CURRENT)
 _INDEX_SIZE0 = TK.MSG_INDEX_SIZE0.split(" {")[0]
-_ZERO3_ONLY = (_INDEX_SIZE0, TK.MSG_VIEW_SIZE0, *TK.ONE_D_WEIGHT)  # size-0 / 1-D messages other tensors print too
+# size-0 / 1-D messages other tensors print too, and the frame line of a traceback cut inside the fan-in helper
+_ZERO3_ONLY = (_INDEX_SIZE0, TK.MSG_VIEW_SIZE0, *TK.ONE_D_WEIGHT, f"in {FAN_IN[1]}")
 INT_REQUIRES_GRAD = "dtype can require gradients"  # torch (c10 autograd): requires_grad on an integer tensor
 META_COPY = "Cannot copy out of meta tensor"  # torch: .to()/copy of a meta tensor (no data)
 # Transformers' message, and the functions that raise it without DeepSpeed (trainer.py; 4.5-4.18 in train, then
@@ -120,8 +123,11 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         return "", None
     if name == N.NOTEBOOK_RESTART_AFTER_INSTALL and not shows(sc, NOTEBOOK):
         return "", None  # a fresh process: accelerate is missing or too old, as the message says
-    if name == N.ZERO3_PARTITIONED_PARAM_ACCESS and any(m in text for m in _ZERO3_ONLY) and not shows(sc, ZERO3):
-        return "", None  # an empty tensor indexed or viewed, a 1-D weight: a ZeRO-3 partition only where the log shows ZeRO-3
+    if name == N.ZERO3_PARTITIONED_PARAM_ACCESS and any(m in text for m in _ZERO3_ONLY):
+        if _model_init(sc):
+            return name, model_init_advice()
+        if not shows(sc, ZERO3):
+            return "", None  # an empty tensor indexed or viewed, a 1-D weight: a partition only where the log shows ZeRO-3
     if name == N.LAUNCHER_MPI_DISCOVERY and KDS.MSG_MPI_DISCOVERY_INFO in text and _hostname_handled(sc):
         return "", None
     if name == N.DEEPSPEED_RELEASE_REGRESSION and RG.vetoed(text, _shown_ds(sc)):
@@ -143,6 +149,18 @@ def decide(name: str, hits: List["Hit"], sc: "Scanner", fr: Optional["Frame"]) -
         if META_COPY in text and not shows(sc, QUANTIZED):
             return "", None
     return name, None
+
+
+def _model_init(sc: "Scanner") -> bool:
+    """A torch init function called by Transformers' own weight initialisation (a frame of from_pretrained's
+    ``_initialize_weights`` or a model's ``_init_weights`` in Transformers or remote code, torch/nn/init.py below
+    it): the model declares that weight as a matrix, so a 1-D one there is a ZeRO-3 partition."""
+    for tb in sc.tracebacks:
+        paths = [(f.path.replace("\\", "/"), f.func) for f in tb.frames]
+        for i, (path, func) in enumerate(paths):
+            if func in MODEL_INIT and "transformers" in path and any(p.endswith(FAN_IN[0]) for p, _ in paths[i + 1:]):
+                return True
+    return False
 
 
 def _other_exception(sc: "Scanner") -> bool:

@@ -20,8 +20,11 @@ LOAD_STATE = "torch/nn/modules/module.py load_state_dict size mismatch (torch 1.
 SET_TENSOR = "accelerate/utils/modeling.py set_module_tensor_to_device (0.2x-1.x)"
 # its message with the new value's and the placeholder's shapes (one of them torch.Size([0]))
 _SET_TENSOR = r'Trying to set a tensor of shape torch\.Size\(\[%s\]\) in "[^"]{1,200}" \(which has shape torch\.Size\(\[%s\]\)\)'
-
-
+# torch/nn/init.py's fan-in/fan-out helper (xavier_*, kaiming_* call it): its one raise is TK.ONE_D_WEIGHT[2], so a
+# traceback cut inside it failed there (torch 1.x-2.x read)
+FAN_IN = ("torch/nn/init.py", "_calculate_fan_in_and_fan_out")
+# Transformers' own weight initialisation (from_pretrained's _initialize_weights -> the model's _init_weights)
+MODEL_INIT = ("_initialize_weights", "_init_weights")
 
 
 def _gather_fix() -> Fix:
@@ -50,6 +53,20 @@ def _partitioned_access(s: Seen, f: LogFacts) -> Advice:
                    code_fix("Loading a full checkpoint into a zero.Init model: load with from_pretrained, or inside a gather",
                             "with deepspeed.zero.GatheredParameters(list(model.parameters()), modifier_rank=0): "
                             "model.load_state_dict(sd)")])
+
+
+def model_init_advice() -> Advice:
+    """A torch init function on a ZeRO-3 partition, called by Transformers' own weight initialisation."""
+    return Advice("from_pretrained re-initialised weights the checkpoint lacks with the model's _init_weights, which "
+                  "touched a ZeRO-3 partition (1-D, size 0) that from_pretrained had not gathered", "",
+                  [code_fix("Load that model outside the ZeRO-3 context and let deepspeed.initialize partition it",
+                            "model = AutoModel.from_pretrained(path)   # before TrainingArguments(deepspeed=...) / "
+                            "HfDeepSpeedConfig exist",
+                            reason="without zero.Init the weights are whole when _init_weights runs (each rank holds "
+                                   "the whole model in CPU memory while it loads)"),
+                   code_fix("Or load a checkpoint that holds every weight the model declares: only missing weights "
+                            "are re-initialised",
+                            "model.save_pretrained(path)   # from a full load without ZeRO-3, then load that")])
 
 
 def _saved_partitioned(s: Seen, f: LogFacts) -> Advice:
@@ -179,7 +196,16 @@ SPECS: Tuple[Cause, ...] = (
                     "1-D size-0 ZeRO-3 weight", "Traceback (most recent call last):\n"
                     '  File "/venv/lib/python3.7/site-packages/torch/nn/functional.py", line 1690, in linear\n'
                     "    ret = torch.addmm(bias, input, weight.t())\n"
-                    "RuntimeError: tensors must be 2-D\n", exc=re.escape(TK.MSG_TENSORS_2D)))),
+                    "RuntimeError: tensors must be 2-D\n", exc=re.escape(TK.MSG_TENSORS_2D)),
+              # a traceback cut inside the fan-in helper: its one raise (a partition only in a context, explain/context.py)
+              frame(*FAN_IN, "torch/nn/init.py _calculate_fan_in_and_fan_out (torch 1.x-2.x): its one raise is the "
+                    "fewer-than-2-dimensions ValueError; a traceback cut below the frame",
+                    "[2023-05-02 10:11:12,345] [INFO] [partition_parameters.py:453:__exit__] finished initializing model\n"
+                    "Traceback (most recent call last):\n"
+                    '  File "/venv/lib/python3.9/site-packages/torch/nn/init.py", line 314, in xavier_normal_\n'
+                    "    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)\n"
+                    '  File "/venv/lib/python3.9/site-packages/torch/nn/init.py", line 287, in '
+                    "_calculate_fan_in_and_fan_out\n", exc=r"\A\Z"))),
     cause(
     N.ZERO3_SAVED_PARTITIONED_WEIGHTS,
     Severity.ERROR,
