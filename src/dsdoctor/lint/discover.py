@@ -262,7 +262,7 @@ def _accelerate(p: str, found: Found, launched: bool = False) -> None:
 def _shell(path: str, found: Found) -> None:
     text = _read(path)
     script = parse_shell(text)
-    if script.exports.get("DS_ACCELERATOR") is not None:
+    if script.sets("DS_ACCELERATOR"):
         m = re.search(r"DS_ACCELERATOR=['\"]?(\w+)", text)
         found.accelerator = m.group(1) if m else None
     for cmd in script.commands:

@@ -52,8 +52,8 @@ RULE = Rule(
         "shell",
         Severity.WARNING,
         summary="A variable the other nodes need is not forwarded by the multi-node launcher",
-        what="DS_SKIP_CUDA_CHECK, CUDA_HOME, TORCH_EXTENSIONS_DIR, LD_LIBRARY_PATH, HF_* ... exported or prefixed in the "
-         "script of a multi-node `deepspeed` launch, matching no forwarded prefix and absent from .deepspeed_env.",
+        what="DS_SKIP_CUDA_CHECK, CUDA_HOME, TORCH_EXTENSIONS_DIR, LD_LIBRARY_PATH, HF_* ... exported (or set under "
+         "`set -a`) or prefixed in the script of a multi-node `deepspeed` launch, matching no forwarded prefix and absent from .deepspeed_env.",
         why="pdsh/MPI runners export only variables whose names start with MLFLOW, PYTHON, MV2, UCX (NCCL on CUDA) plus the "
         "lines of .deepspeed_env; the rest exists only on the launching node.",
         fix="Write the variable to .deepspeed_env (in the working directory or ~).",
@@ -63,8 +63,13 @@ RULE = Rule(
            Example("export CUDA_DEVICE_ORDER=PCI_BUS_ID\nexport HF_HOME=/data/hf\n"
                    "deepspeed --hostfile hosts train.py --cache_dir /data/models\n", (("multinode", True),),
                    note="the GPU order matters only where GPUs are picked by number; the script's --cache_dir "
-                   "replaces the Hub cache")),
+                   "replaces the Hub cache"),
+           Example("DS_CONFIG=ds_config.json\ndeepspeed --force_multi --hostfile hosts train.py --deepspeed_config=$DS_CONFIG\n",
+                   (("multinode", True),), note="a shell variable the script expands into the command line: no "
+                   "process reads it from its environment")),
     invalid=(Example("export DS_SKIP_CUDA_CHECK=1\ndeepspeed --hostfile hosts train.py\n", (("multinode", True),)),
+             Example("TORCH_EXTENSIONS_DIR=/scratch/ext\nexport TORCH_EXTENSIONS_DIR\ndeepspeed --hostfile hosts train.py\n",
+                     (("multinode", True),)),
              Example("export CUDA_DEVICE_ORDER=PCI_BUS_ID\nexport CUDA_VISIBLE_DEVICES=0,1\n"
                      "deepspeed --hostfile hosts train.py\n", (("multinode", True),))),
 )

@@ -18,7 +18,7 @@ def check(t: Target) -> Iterator[Hit]:
         if cmd.launcher is None:
             continue
         accel = cmd.env.get("DS_ACCELERATOR") or t.usage.accelerator
-        if accel != "cpu" or "OMP_NUM_THREADS" in cmd.env or "OMP_NUM_THREADS" in script.exports:
+        if accel != "cpu" or "OMP_NUM_THREADS" in cmd.env or script.sets("OMP_NUM_THREADS"):
             continue
         if cmd.launcher == "deepspeed" and "--bind_cores_to_rank" in cmd.argv:
             continue  # the launcher sets OMP_NUM_THREADS per rank

@@ -110,8 +110,14 @@ class Command:
 @dataclass
 class Script:
     commands: List[Command] = field(default_factory=list)
-    exports: Dict[str, int] = field(default_factory=dict)  # name -> offset
+    exports: Dict[str, int] = field(default_factory=dict)  # name -> offset: exported (`export X=`, `export X`, set -a)
     values: Dict[str, str] = field(default_factory=dict)  # name -> exported value
+    assigned: Dict[str, int] = field(default_factory=dict)  # name -> offset: a shell variable only (`X=1` alone)
+    all_export: bool = False  # `set -a` seen: later assignments are exported
+
+    def sets(self, name: str) -> bool:
+        """The script gives ``name`` a value, exported or as a shell variable."""
+        return name in self.exports or name in self.assigned
 
 
 @lru_cache(maxsize=32)
@@ -256,16 +262,20 @@ def _one(line: str, start: int, out: Script) -> None:
                 if _ASSIGN.match(tk):
                     out.exports[tk.split("=", 1)[0]] = p
                     out.values[tk.split("=", 1)[0]] = tk.split("=", 1)[1]
+                elif tk in out.assigned:  # `X=1` then `export X`
+                    out.exports.setdefault(tk, out.assigned[tk])
             continue
+        if toks[:2] in (["set", "-a"], ["set", "-o"]) and (toks[1] == "-a" or toks[2:3] == ["allexport"]):
+            out.all_export = True
         env: Dict[str, str] = {}
         while toks and _ASSIGN.match(toks[0]):
             key, val = toks[0].split("=", 1)
             env[key] = val
             toks.pop(0)
             positions.pop(0)
-        if not toks:
+        if not toks:  # assignments alone: shell variables, exported under `set -a`
             for key in env:
-                out.exports.setdefault(key, base)
+                (out.exports if out.all_export else out.assigned).setdefault(key, base)
             continue
         out.commands.append(Command(toks, base, env, positions))
 
