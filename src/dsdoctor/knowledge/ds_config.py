@@ -17,7 +17,7 @@ __all__ = ["Z3_LEAF_API_SINCE", "Z3_LEAF_CONFIG_SINCE", "Z3_LEAF_DEFAULT_CLASSES
     "FP16_MIN_LOSS_SCALE", "COMM_DATA_TYPE_KEYS", "MSG_COMM_DATA_TYPE",
     "comm_data_types", "gradient_clipping_default", "MSG_DUPLICATE_KEYS", "MSG_BATCH", "MSG_BATCH_CUT",
     "MSG_BATCH_NONE", "MSG_FP16_BF16", "MSG_FP16_UNSUPPORTED", "MSG_PARTIAL_OFFLOAD", "MSG_CLIENT_OPTIMIZER",
-    "MSG_SAVE_16BIT", "batch_sizes", "BLOCK_KEY_DEFAULTS"]
+    "MSG_SAVE_16BIT", "batch_sizes", "BLOCK_KEY_DEFAULTS", "MODEL_PARALLEL_FLAGS"]
 
 # ---------------------------------------------------------------------------------------------------
 # 6. Config schema (ds_config): keys per version, deprecated / removed keys, defaults
@@ -227,6 +227,13 @@ MSG_CLIENT_OPTIMIZER = ("You are using ZeRO-Offload with a client provided optim
                         "really want to use a custom optimizer w. ZeRO-Offload and understand the performance impacts you "
                         "can also set <\"zero_force_ds_cpu_optimizer\": false> in your configuration file.")
 MSG_SAVE_16BIT = "Did not save the model {path} because stage3_gather_16bit_weights_on_model_save is False"
+
+
+# Megatron-DeepSpeed's (and Megatron-LM's) model-parallel sizes (megatron/arguments.py _add_distributed_args): its
+# deepspeed.initialize gets the mpu (or a PipelineModule's topology), so the batch assertion's world size is the
+# data-parallel size, the world over their product
+MODEL_PARALLEL_FLAGS = ("--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--model-parallel-size",
+                        "--ds-sequence-parallel-size")
 
 
 def batch_sizes(tb: Optional[int], mb: Optional[int], ga: Optional[int], ws: int) -> Tuple[int, int, int]:

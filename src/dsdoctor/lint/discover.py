@@ -13,6 +13,7 @@ from ..knowledge import transformers as TF
 from ..launcherfiles import hostfile_problems
 from .code_off import deepspeed_off, off_note
 from .gitignore import Ignored
+from .accelerate_dummy import dummy_fills
 from .launch.shell import DS_CONFIG_FLAGS, cli_with_config
 from .launch.shell import parse as parse_shell
 from .listing import listing, stopped_line, walk_order
@@ -46,11 +47,6 @@ _PY_SAVE = re.compile(r"\.(save_16bit_model|save_model|save_pretrained)\s*\(")
 # not read it (under ZeRO-3 it writes the partitions whatever the flag says: zero3-unsafe-save)
 _PY_FLAG_SAVE = re.compile(r"\.(save_16bit_model|save_model|get_state_dict)\s*\(")
 _PY_TRAINS = re.compile(r"\.train\s*\(")  # with a Trainer: trainer.train() saves checkpoints (model.train() counts too)
-# accelerate's placeholders, whose arguments prepare() writes into the config's "auto" values (one level of nested
-# parentheses in the arguments: ``DummyScheduler(opt, total_num_steps=len(loader) * epochs)``)
-_PY_DUMMY = re.compile(r"\b(DummyOptim|DummyScheduler)\s*\(((?:[^()]|\([^()]*\))*)\)")
-# the class named, not called (``optimizer_cls = AdamW if ... else DummyOptim``), outside an import
-_PY_DUMMY_NAMED = re.compile(r"^(?![ \t]*(?:from|import)\b).*\b(DummyOptim|DummyScheduler)\b(?!\s*\()", re.M)
 _YAML_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_SAVE16 = re.compile(r"^\s*zero3_save_16bit_model\s*:\s*['\"]?(true|false)\b", re.M | re.I)
 
@@ -73,7 +69,7 @@ class Found:
     # the project model (lint/launched.py): its recipes, each config's launch world size, the Python files'
     # ZeRO-3 context from the recipes that reach them, and files never run under ZeRO-3 (tests, FSDP / Megatron)
     recipes: List["Recipe"] = field(default_factory=list)
-    config_world: Dict[str, Tuple[int, str]] = field(default_factory=dict)
+    config_world: Dict[str, Tuple[Optional[int], str]] = field(default_factory=dict)  # None: not known
     recipe_loaded: Set[str] = field(default_factory=set)  # configs whose loaded_by a recipe decided
     launches: Dict[str, Tuple[Optional[bool], str]] = field(default_factory=dict)
     lower_stages: Dict[str, Tuple[int, str]] = field(default_factory=dict)  # file -> ZeRO stage 0-2 of every launch, why
@@ -299,9 +295,9 @@ def _world(path: str, cmd: "object", found: Found) -> None:
 
 
 def launch_world(path: str, cmd: "object") -> Tuple[Optional[int], str, Optional[bool], Optional[str]]:
-    """(world size, what says it, multi-node, hostfile path) of one launch command of the script ``path``:
-    deepspeed ``--num_gpus`` x ``--num_nodes`` or its hostfile's slots, torchrun ``--nproc_per_node`` x
-    ``--nnodes``, accelerate ``--num_processes``."""
+    """(data-parallel world size, what says it, multi-node, hostfile path) of one launch command of ``path``: deepspeed
+    ``--num_gpus`` x ``--num_nodes`` or its hostfile's slots, torchrun ``--nproc_per_node`` x ``--nnodes``, accelerate
+    ``--num_processes``; over Megatron's model-parallel sizes (None, with a source, where one is not a number)."""
     from .launch.shell import Command
 
     assert isinstance(cmd, Command)
@@ -340,22 +336,26 @@ def launch_world(path: str, cmd: "object") -> Tuple[Optional[int], str, Optional
         nproc = cmd.opt("--num_processes")
         if nproc and nproc[0].isdigit():
             ws, src = int(nproc[0]), "accelerate launch --num_processes"
+    if ws is not None:
+        ws, src = _data_parallel(cmd.argv, ws, src)
     return ws, src, multinode, hostfile
 
 
-def dummy_fills(text: str) -> Set[str]:
-    """The "auto" config keys accelerate's prepare() fills from the DummyOptim / DummyScheduler the code makes."""
-    out: Set[str] = set()
-    for m in _PY_DUMMY.finditer(text):
-        if m.group(1) == "DummyOptim":
-            out.update(TF.ACCELERATE_DUMMY_OPTIM_KEYS)
-        elif "lr_scheduler_callable" not in m.group(2):
-            out.update(TF.ACCELERATE_DUMMY_SCHEDULER_KEYS)
-            if "total_num_steps" in m.group(2):
-                out.add(TF.ACCELERATE_DUMMY_TOTAL_STEPS_KEY)
-    for m in _PY_DUMMY_NAMED.finditer(text):  # called through a name: its arguments are not known here
-        out.update(TF.ACCELERATE_DUMMY_OPTIM_KEYS if m.group(1) == "DummyOptim" else TF.ACCELERATE_DUMMY_SCHEDULER_KEYS)
-    return out
+def _data_parallel(argv: List[str], ws: int, src: str) -> Tuple[Optional[int], str]:
+    """The data-parallel size DeepSpeed's batch check divides by: the world over Megatron's model-parallel sizes
+    (knowledge ``MODEL_PARALLEL_FLAGS``), None where one of them is not a number here."""
+    div, named = 1, []
+    for i, a in enumerate(argv):
+        flag, eq, val = a.partition("=")
+        if flag not in K.MODEL_PARALLEL_FLAGS:
+            continue
+        val = val if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+        if not val.isdigit() or int(val) < 1:
+            return None, f"{src} (model-parallel)"  # known to be unknown: no other launch's world size stands in
+        div, named = div * int(val), named + [flag]
+    if div == 1:
+        return ws, src
+    return (ws // div, f"{src} / {div} ({' x '.join(named)})") if ws % div == 0 else (None, f"{src} (model-parallel)")
 
 
 def _is_ds_config(path: str) -> bool:

@@ -390,6 +390,6 @@ def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
         if cfg not in found.recipe_loaded:
             found.loaded_by[cfg] = how
             found.recipe_loaded.add(cfg)
-        if r.world_size is not None and cfg not in found.config_world:
+        if (r.world_size is not None or r.world_source) and cfg not in found.config_world:
             found.config_world[cfg] = (r.world_size, r.world_source)
     return how

@@ -193,7 +193,7 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     if r.stage is None and stage and stage.isdigit():
         r.stage, r.stage_source = int(stage), f"ACCELERATE_DEEPSPEED_ZERO_STAGE={stage} in {where}"
     ws, src, _, _ = launch_world(path, cmd)
-    if ws is not None:
+    if ws is not None or src:
         r.world_size, r.world_source = ws, f"{src} in {where}"
     return r
 
