@@ -9,11 +9,10 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from ..knowledge import deepspeed as K
-from ..knowledge import transformers as TF
 from ..launcherfiles import hostfile_problems
+from .accelerate_dummy import dummy_fills
 from .code_off import deepspeed_off, off_note
 from .gitignore import Ignored
-from .accelerate_dummy import dummy_fills
 from .launch.shell import DS_CONFIG_FLAGS, cli_with_config
 from .launch.shell import parse as parse_shell
 from .listing import listing, stopped_line, walk_order
@@ -344,7 +343,7 @@ def launch_world(path: str, cmd: "object") -> Tuple[Optional[int], str, Optional
 def _data_parallel(argv: List[str], ws: int, src: str) -> Tuple[Optional[int], str]:
     """The data-parallel size DeepSpeed's batch check divides by: the world over Megatron's model-parallel sizes
     (knowledge ``MODEL_PARALLEL_FLAGS``), None where one of them is not a number here."""
-    div, named = 1, []
+    div, named = 1, ""
     for i, a in enumerate(argv):
         flag, eq, val = a.partition("=")
         if flag not in K.MODEL_PARALLEL_FLAGS:
@@ -352,10 +351,10 @@ def _data_parallel(argv: List[str], ws: int, src: str) -> Tuple[Optional[int], s
         val = val if eq else (argv[i + 1] if i + 1 < len(argv) else "")
         if not val.isdigit() or int(val) < 1:
             return None, f"{src} (model-parallel)"  # known to be unknown: no other launch's world size stands in
-        div, named = div * int(val), named + [flag]
+        div, named = div * int(val), f"{named} x {flag}" if named else flag
     if div == 1:
         return ws, src
-    return (ws // div, f"{src} / {div} ({' x '.join(named)})") if ws % div == 0 else (None, f"{src} (model-parallel)")
+    return (ws // div, f"{src} / {div} ({named})") if ws % div == 0 else (None, f"{src} (model-parallel)")
 
 
 def _is_ds_config(path: str) -> bool:

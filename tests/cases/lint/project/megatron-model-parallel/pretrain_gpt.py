@@ -1,6 +1,5 @@
 """Pretrain GPT with Megatron-DeepSpeed."""
 import deepspeed
-
 from megatron.training import pretrain
 
 if __name__ == "__main__":
