@@ -9,7 +9,9 @@ from typing import Iterable, Optional
 
 from .discover import _read
 
-_CPU_ADAM = re.compile(r"\bDeepSpeedCPUAdam\s*\(")
+# built (``DeepSpeedCPUAdam(...)``), or the class taken as a value to build later (``opt_cls = DeepSpeedCPUAdam``,
+# ``... else DeepSpeedCPUAdam``, ``{"cpu": DeepSpeedCPUAdam}``, ``return DeepSpeedCPUAdam``; Megatron's --cpu-optimizer)
+_CPU_ADAM = re.compile(r"\bDeepSpeedCPUAdam\s*\(|(?:[=:]|\belse|\breturn)[ \t]*DeepSpeedCPUAdam\b")
 
 
 def builds_cpu_adam(pyfiles: Iterable[str]) -> Optional[str]:
