@@ -3,7 +3,6 @@ import argparse
 
 import deepspeed
 import torch
-
 from megatron.optimizer import get_optimizer
 
 
