@@ -5,7 +5,8 @@ reader's machine) that resolves nowhere the launch could run from: the script's 
 repository's root, the directory a ``cd`` line moved to (a ``cd`` somewhere unknown: nothing is said). A file of
 the project whose path ends with the path as written (the launch finds it run from the directory above it; a file
 of that name elsewhere, ``training_scripts/z3.json`` for ``scripts/z3.json``, does not count), a name the script
-mentions again (it may write the file), a file git ignores
+mentions again (it may write the file), a name another script of the project writes at run time under a name built
+from variables (``> ${config_json}``, ``config_json=ds_config_${NAME}.json``: a training run's output), a file git ignores
 (generated), a path through a directory git ignores (a step of the repository clones or makes it), a git
 submodule not checked out beside the script's directory or above it (the launch may run
 inside it), or an entry that reads the option only on a DeepSpeed path the launch's engine option does not take
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Dict, Iterator, List, Sequence, Tuple
 
 from ... import names as N
@@ -77,7 +79,38 @@ def _known_elsewhere(ref: str, t: Target, root: str, launches: int = 1) -> bool:
     launch may well find it."""
     name = os.path.basename(ref)
     return t.text.count(name) > launches or bool(ending_with(ref, root)) or _beside_unfetched(t.path, root) or \
-        _in_ignored_dir(ref, t.path, root)
+        _in_ignored_dir(ref, t.path, root) or any(p.fullmatch(_tail(ref)) for p in _run_outputs(os.path.normpath(root)))
+
+
+_ASSIGNED = re.compile(r"^[ \t]*(?:export[ \t]+|local[ \t]+)?([A-Za-z_]\w*)=[\"']?([^\"'\s;]*)", re.M)
+
+
+@lru_cache(maxsize=8)
+def _run_outputs(root: str) -> "Tuple[re.Pattern[str], ...]":
+    """The config names the project's shell scripts write at run time under a name built from variables
+    (``sed ... > ${config_json}`` with ``config_json="ds_config_${NAME}.json"``: Megatron-DeepSpeed's run scripts):
+    a launch naming one such file (an evaluation script and the training run's config) names another run's output."""
+    from ..markdown import _index
+    from ..mentions import _pattern
+    from ..recipes import _WRITE
+
+    out = []
+    for f in _index(root):
+        if not f.endswith(".sh"):
+            continue
+        try:
+            with open(f, encoding="utf-8", errors="replace") as fh:
+                text = fh.read(1 << 20)
+        except OSError:
+            continue
+        values = {m.group(1): m.group(2) for m in _ASSIGNED.finditer(text)} if ">" in text else {}
+        for m in _WRITE.finditer(text) if values else ():
+            held = re.fullmatch(r"\$\{?(\w+)\}?", m.group(1))
+            target = values.get(held.group(1), "") if held else m.group(1)
+            made = _pattern(target, loose=False) if "$" in target and target.endswith(".json") else None
+            if made is not None:
+                out.append(made)
+    return tuple(out)
 
 
 def _in_ignored_dir(ref: str, script: str, root: str) -> bool:
@@ -212,6 +245,7 @@ RULE = Rule(
         fix="Point the option at a config the repository ships (a renamed or moved file), or add the file. A path "
         "in a variable, an absolute path, one after a `cd` to an unknown directory, one next to a git submodule "
         "that is not checked out, one through a directory git ignores (a step of the repository clones or makes it), "
+        "one named as another script of the project writes its configs at run time (`> ds_config_${NAME}.json`), "
         "or one the entry reads only under another engine option's DeepSpeed value "
         "(`if args.train_engine == \"deepspeed\":`) that the launch does not pass is not reported; nor, in a "
         "directory linted, a config of a launch whose Python script is another project's (missing, under a "
