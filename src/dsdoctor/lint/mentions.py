@@ -131,7 +131,7 @@ def _namers_of(p: str, found: "Found", root: str, seen: FrozenSet[str]) -> Optio
         return None
     stem = re.compile(r"(?<![\w+-])" + re.escape(os.path.splitext(base)[0]) + r"(?![\w+-])")
     for q, t in texts:
-        if q != p and (base in t or stem.search(t)):
+        if q != p and stem.search(t):  # not the bare name: infer_single_node.yaml names no single_node.yaml
             if not _unlaunched_config(q, found, root, seen):
                 return None
             namers.add(q)
