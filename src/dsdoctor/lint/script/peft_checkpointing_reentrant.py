@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Iterator, Optional
+from typing import Any, Dict, Iterator, Optional, Set
 
 from ... import names as N
 from ...fixes import PEFT_REENTRANT_FIX as FIX  # shared with explain's same cause
@@ -13,7 +13,7 @@ from ...model import Evidence, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, where, zero3_candidate
-from .peft_makers import MAKERS, project_makers
+from .peft_makers import MAKERS, enclosing, project_makers
 
 
 def _reentrant(c: Any, value: Any, scope: Any = None) -> Optional[bool]:
@@ -90,6 +90,13 @@ def _sites(t: Target) -> Iterator[Hit]:
             yield from _hit(t, c, stmt, "use_reentrant=False", ds)
 
 
+def _makes(name: str, helpers: Set[str], imported: Dict[str, str]) -> bool:
+    """A call that makes the PEFT model: peft's own makers however reached, the project's helpers called by name or
+    through a module the file imports (not a method of another object: ``trainer.train()`` is no ``train()``)."""
+    head, _, last = name.rpartition(".")
+    return last in MAKERS or last in helpers and (not head or head in imported)
+
+
 def _hit(t: Target, c: Any, node: Any, why: str, ds: Any) -> Iterator[Hit]:
     """On a known DeepSpeed <= 0.19.2; where none is known (the project does not pin it, none is installed), info:
     a fresh install gets a release with the fix, so only a run on an older one meets it."""
@@ -97,9 +104,10 @@ def _hit(t: Target, c: Any, node: Any, why: str, ds: Any) -> Iterator[Hit]:
         f"if DeepSpeed is older than {FIXED_IN} (none pinned or installed; current releases have the fix)"
     # where the file makes its PEFT model: behind options no ZeRO-3 launch passes, so is the problem (lint/script/flags)
     # (also by a helper of the project whose body calls get_peft_model: lint/script/peft_makers.py)
-    makers = set(MAKERS) | project_makers(t.path, c.src.text, c.script.import_nodes)
+    helpers = project_makers(t.path, c.src.text, c.script.import_nodes) - \
+        enclosing(c.src.text, c.src.linecol(c.src.span(node)[0])[0])
     made = tuple(where(c, call, "the PEFT model is made here") for call, name in c.script.calls_with
-                 if name.split(".")[-1] in makers)
+                 if _makes(name, helpers, c.script.imported))
     yield from emit(RULE, t, node, f"PEFT with gradient checkpointing, {why}, {on} {c.under}: "
                     f"CheckpointError: Recomputed values ... (fixed in DeepSpeed {FIXED_IN})",
                     fixes=(FIX,),
