@@ -71,7 +71,8 @@ _ARGS_IN_CODE = re.compile(r"\b\w*(?:TrainingArguments|" + TRL_CONFIGS + r")\s*\
 _USES = (("registers", _REGISTERS, ("deepspeed", "accelerate", "trl", "Trainer", "TrainingArguments", "HfArgumentParser", "HfDeepSpeedConfig")),
          ("trainer", _TRAINER, ("TrainingArguments", "SFTConfig", "Trainer")), ("hf", _HF_TRAINER, ("transformers", "trl")),
          ("initialize", _INIT, ("deepspeed.initialize",)), ("argv", _ARGV, ()), ("args_in_code", _ARGS_IN_CODE, ("TrainingArguments", "Config")),
-         ("trains", _PY_TRAINS, (".train",)), ("consolidates", _CONSOLIDATES,
+         ("trains", _PY_TRAINS, (".train",)), ("accelerator", re.compile(r"\bAccelerator\s*\("), ("Accelerator",)),
+         ("consolidates", _CONSOLIDATES,
                                                            ("._zero3_consolidated_16bit_state_dict", "zero_checkpoint")))
 
 
@@ -140,9 +141,9 @@ class _Entries:
 
     def uses(self, entry: str, what: str) -> bool:
         """``what``: "registers" | "trainer" | "initialize" | "argv" (may read the command line) | "args_in_code"
-        (builds its training arguments in code) | "saves" (saves a model with a save that reads the 16-bit gathering
-        flag: save_model / save_16bit_model / get_state_dict) | "trains" (calls a ``train()``: with a Trainer, it
-        saves checkpoints) | "consolidates" (calls DeepSpeed's ``_zero3_consolidated_16bit_state_dict()`` itself)."""
+        (builds its training arguments in code) | "accelerator" | "saves" (saves a model with a save that reads the
+        16-bit gathering flag: save_model / save_16bit_model / get_state_dict) | "trains" (calls a ``train()``: with a
+        Trainer, it saves checkpoints) | "consolidates" (calls DeepSpeed's ``_zero3_consolidated_16bit_state_dict()``)."""
         if what == "saves":
             return self._saves(entry)
         return what in self._get(entry)[1]
@@ -154,7 +155,7 @@ class _Entries:
             verdicts: Optional[Verdicts] = None
             self._saved[entry] = False
             for f in sorted(self.reached(entry)):
-                lines = save_lines(_read(f))
+                lines = save_lines(_read(f), self.uses(entry, "trainer") or self.uses(entry, "accelerator"))
                 if not lines:
                     continue
                 verdicts = self.calls(entry) if verdicts is None else verdicts

@@ -37,18 +37,21 @@ def _owner(lines: List[str], at: int) -> Optional[str]:
     return None
 
 
-def save_lines(text: str) -> List[int]:
+def save_lines(text: str, save_model: bool = True) -> List[int]:
     """The lines (1-based) where the file calls a model save that reads the 16-bit gathering flag
     (``_PY_FLAG_SAVE``: save_model, save_16bit_model, get_state_dict; not a bare save_pretrained) outside an override
     of a save method or of a Trainer checkpoint method:
     a Trainer subclass's ``save_model`` calling another save runs only when something saves, no save of its own. A
-    commented-out call (``# model.save_pretrained(...)``) is none."""
+    commented-out call (``# model.save_pretrained(...)``) is none; so is ``x.save_model(...)`` without
+    ``save_model`` (a process with no Trainer and no Accelerator: the project's own method)."""
     out: List[int] = []
     lines: Optional[List[str]] = None
     for m in _PY_FLAG_SAVE.finditer(text):
         lines = text.splitlines() if lines is None else lines
         at = text.count("\n", 0, m.start())
         if "#" in text[text.rfind("\n", 0, m.start()) + 1:m.start()] and lines[at].lstrip().startswith("#"):
+            continue
+        if not save_model and m.group(1) == "save_model":
             continue
         if _owner(lines, at) not in _SAVE_METHODS | _CHECKPOINT_METHODS:
             out.append(at + 1)

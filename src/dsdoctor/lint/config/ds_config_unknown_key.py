@@ -100,16 +100,19 @@ def check(t: Target) -> Iterator[Hit]:
             # as at the top level: a misspelt key's setting is lost (a warning); another extra key changes nothing,
             # and so does a misspelt one set to its key's default (``bf16.enable: false``)
             sugs = [(m, _suggest(m.key, sorted(accepted))) for m in ignored]
-            misspelt = any(_lost(path, m, sug) for m, sug in sugs)
+            other = _other_precision_on(root, path, sugs)
+            misspelt = any(_lost(path, m, sug) for m, sug in sugs) and not other
             since = K.VALIDATED_BLOCKS[path][1]
             later = f" DeepSpeed {since} and later reject it (pydantic): an upgrade stops on it." \
                 if not validated and since else ""
-            at_default = next((sug for _, sug in sugs if sug), "") if not misspelt else ""
+            at_default = next((sug for _, sug in sugs if sug), "") if not misspelt and not other else ""
             yield _block_hit(t, where, keys, sorted(accepted), ignored, why + (
                              f" Its value is the default of {where}.{at_default} anyway." if at_default else "") + (
+                             f" Spelt right it would turn {where} on beside {other}, which DeepSpeed refuses "
+                             f"(`{K.MSG_FP16_BF16}`): the run trains in {other}; delete the block." if other else "") + (
                              "" if misspelt else
                              " Nothing fails and no setting of DeepSpeed's changes, unless your own code reads it.")
-                             + later, Severity.WARNING if misspelt else Severity.INFO)
+                             + later, Severity.WARNING if misspelt else Severity.INFO, rename=not other)
 
 
 _BATCH = ("train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps")
@@ -140,6 +143,16 @@ def _derived_equal(t: Target, key: str, value: object) -> str:
     return f": DeepSpeed works out {key} = {value}{at} from the other batch keys anyway, so nothing changes"
 
 
+def _other_precision_on(root: Node, path: Tuple[str, ...], sugs: List[Tuple[Member, str]]) -> str:
+    """``bf16: {"enable": true}`` beside ``fp16: {"enabled": true}`` (or the reverse): the misspelt switch is dead,
+    and spelt right DeepSpeed refuses both on; the other block's name ("" otherwise)."""
+    other = {"bf16": "fp16", "fp16": "bf16"}.get(path[0]) if len(path) == 1 else None
+    on = root.get(other, "enabled") if other else None
+    if on is None or on.value is not True or not any(sug == "enabled" and m.value.value is True for m, sug in sugs):
+        return ""
+    return other or ""
+
+
 def _lost(path: Tuple[str, ...], m: Member, sug: str) -> bool:
     """Is the setting of the misspelt key ``m`` (spelling ``sug`` in block ``path``) lost? Not where its value is
     what DeepSpeed uses for ``sug`` anyway (knowledge ``BLOCK_KEY_DEFAULTS``)."""
@@ -150,8 +163,9 @@ def _lost(path: Tuple[str, ...], m: Member, sug: str) -> bool:
 
 
 def _block_hit(t: Target, where: str, keys: Tuple[K.ConfigKey, ...], accepted: List[str], members: List[Member],
-               why: str, severity: Severity) -> Hit:
-    """One finding for the unknown keys ``members`` of one block, at the first; each has its did-you-mean."""
+               why: str, severity: Severity, rename: bool = True) -> Hit:
+    """One finding for the unknown keys ``members`` of one block, at the first; each has its did-you-mean (and,
+    with ``rename``, the rename as its fix)."""
     notes: List[str] = []  # per key: the releases that have it, the did-you-mean
     fixes: List[Fix] = []
     edits = []
@@ -159,7 +173,7 @@ def _block_hit(t: Target, where: str, keys: Tuple[K.ConfigKey, ...], accepted: L
         sug = _suggest(m.key, accepted)
         other = _other_versions(keys, m.key)
         notes.append((f" {other}" if other else "") + (f": did you mean {sug!r}?" if sug else ""))
-        if sug:
+        if sug and rename:
             fixes.append(Fix(f"rename {m.key!r} to {sug!r}", "unsafe", (), "a guess from the spelling"))
             edits.append(rename_edit(t, m, sug, "unsafe"))
     ds = t.usage.ds
@@ -212,6 +226,9 @@ RULE = Rule(
            Example('{"fp16": {"enabled": true}, "bf16": {"enable": false}}', (("ds", "0.9.3"),),
                    note="a misspelling set to the default of the key it stands for, where bf16 is not validated: "
                    "info, bf16 stays off either way"),
+           Example('{"fp16": {"enabled": true}, "bf16": {"enable": true}}', (("ds", "0.9.2"),),
+                   note="a misspelt bf16 switch beside fp16 on: info, the run trains in fp16, and spelt right "
+                   "DeepSpeed would refuse both on (no rename offered)"),
            Example('{"zero_optimization": {"stage": 2}, "msamp": {"enabled": true, "opt_level": "O2"}}',
                    note="MS-AMP's block, which accelerate writes for its FP8 msamp backend: info, not a misspelt amp")),
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "pinmemory": true}}}'),

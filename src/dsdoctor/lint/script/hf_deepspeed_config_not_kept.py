@@ -61,6 +61,7 @@ def check(t: Target) -> Iterator[Hit]:
 
 
 _MODEL = re.compile(r"\w*model", re.I)  # model, base_model, self.model (not model_args)
+_LOADER = re.compile(r"(?:load|build|get|create|init|setup|make)_?\w*model", re.I)  # load_model, build_actor_model
 
 
 def _model_built_after(c: Any, e: Any) -> bool:
@@ -68,6 +69,8 @@ def _model_built_after(c: Any, e: Any) -> bool:
     (``model = cfg.architecture.model_class(cfg)``, a builder of another module)? Then the model is built while
     the local is alive."""
     import libcst as cst
+
+    from .dataflow import dotted
 
     fn = e.scope.node
     if not isinstance(fn, cst.FunctionDef):
@@ -82,6 +85,9 @@ def _model_built_after(c: Any, e: Any) -> bool:
         # a name or an attribute (self.model); a subscript (parts[k] = f()) or a tuple names no model
         if any(_MODEL.fullmatch(t.attr.value if isinstance(t, cst.Attribute) else t.value if isinstance(t, cst.Name)
                                 else "") for t in targets):
+            return True
+        # or from a call that names the model it makes (agent = load_model(args), build_model(cfg))
+        if _LOADER.fullmatch(dotted(node.value.func).rpartition(".")[2]):
             return True
     return False
 
