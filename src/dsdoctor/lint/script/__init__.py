@@ -294,6 +294,9 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
             from .callers import param_off
 
             flag = note = param_off(t, c.src.module, c.src, line, cache)
+            if flag is None and rule.name in BY_SOURCE and sources:  # or every value it names is in such an ``if``
+                offs = [param_off(t, c.src.module, c.src, ln, cache) for ln, _ in sources]
+                flag = note = offs[0] if all(offs) else None
         if flag is None and c.script is not None and not c.reached:  # a standalone tool's class
             from .main_only import main_only
 

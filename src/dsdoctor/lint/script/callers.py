@@ -16,6 +16,7 @@ Standalone tools whose class only their own ``__main__`` block uses: :mod:`.main
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from typing import Any, Dict, List, Optional, Set, Tuple
@@ -200,7 +201,19 @@ def _tested(test: Any) -> Optional[Tuple[str, Tuple[str, ...]]]:
             isinstance(test.comparisons[0].operator, cst.IsNot) and \
             isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None":
         return test.left.value, ("None",)
+    if isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and len(test.comparisons) == 1 and \
+            isinstance(test.comparisons[0].operator, cst.NotEqual) and \
+            isinstance(test.comparisons[0].comparator, (cst.SimpleString, cst.Integer)):  # ``if device != "cuda":``
+        return test.left.value, (_literal(cst.Module([]).code_for_node(test.comparisons[0].comparator)),)
     return None
+
+
+def _literal(text: str) -> str:
+    """A literal's text in one spelling ('cuda' and "cuda" alike); other code as written."""
+    try:
+        return repr(ast.literal_eval(text))
+    except (ValueError, SyntaxError, RecursionError):
+        return text
 
 
 def _param_ifs(fn: Any, src: Any, line: int) -> List[Tuple[str, int, Tuple[str, ...]]]:
@@ -241,7 +254,7 @@ def _passes_off(call: Any, param: str, index: int, default: Optional[str], metho
     if got is None and 0 <= pos < len(plain):
         got = plain[pos].value
     text = default if got is None else cst.Module([]).code_for_node(got)
-    return text in offs
+    return text in offs or text is not None and _literal(text) in offs
 
 
 def param_off(t: Target, module: Any, src: Any, line: int, cache: Dict[str, Any]) -> Optional[str]:
@@ -265,7 +278,7 @@ def param_off(t: Target, module: Any, src: Any, line: int, cache: Dict[str, Any]
         if key not in cache:
             cache[key] = _all_false(t, path, src, fn, param, index, offs)
         if cache[key]:
-            test = param if "False" in offs else f"{param} is not None"
+            test = param if "False" in offs else f"{param} is not None" if offs == ("None",) else f"{param} != {offs[0]}"
             return f"{fn.name.value}() is called with {param}={'/'.join(offs)} wherever the files its ZeRO-3 " \
                    f"launches run call it, and this runs only if {test}"
     return None

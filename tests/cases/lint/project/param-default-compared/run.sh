@@ -1,0 +1,1 @@
+deepspeed train.py --deepspeed ds/zero3.json --output_dir out
