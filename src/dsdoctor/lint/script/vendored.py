@@ -38,12 +38,17 @@ def library_copy(path: str) -> Optional[str]:
     d = os.path.dirname(os.path.normpath(path))
     while d and d not in (".", os.sep):
         name = os.path.basename(d)
-        marks = LAYOUT.get(name)
-        if marks and os.path.isfile(os.path.join(d, "__init__.py")) and \
-                all(os.path.exists(os.path.join(d, m)) for m in marks) and not _own_repo(d, name):
+        if _is_copy(d, name):
             return d
         d = os.path.dirname(d)
     return None
+
+
+def _is_copy(d: str, name: str) -> bool:
+    """Is the directory ``d`` (named ``name``) a vendored copy of a known library?"""
+    marks = LAYOUT.get(name)
+    return bool(marks) and os.path.isfile(os.path.join(d, "__init__.py")) and \
+        all(os.path.exists(os.path.join(d, m)) for m in marks) and not _own_repo(d, name)
 
 
 @lru_cache(maxsize=256)
@@ -143,11 +148,13 @@ def _subclasses(lib: str) -> Dict[str, FrozenSet[str]]:
 
 @lru_cache(maxsize=16)
 def _own_text(root: str, lib: str) -> str:
-    """The text of the project's own Python files under ``root`` (those outside the copy ``lib``)."""
+    """The text of the project's own Python files under ``root``: those outside the copy ``lib`` and outside every
+    other vendored copy (a second copy of the same library names all of the first's classes)."""
     parts: List[str] = []
     skip = os.path.normpath(lib) + os.sep
     for d, dirs, files in os.walk(root):
-        dirs[:] = [x for x in dirs if not x.startswith(".") and x not in ("node_modules", "site-packages")]
+        dirs[:] = [x for x in dirs if not x.startswith(".") and x not in ("node_modules", "site-packages")
+                   and not _is_copy(os.path.join(d, x), x)]
         for f in files:
             p = os.path.normpath(os.path.join(d, f))
             if f.endswith(".py") and not p.startswith(skip):
