@@ -46,7 +46,7 @@ def library_copy(path: str) -> Optional[str]:
 
 def _is_copy(d: str, name: str) -> bool:
     """Is the directory ``d`` (named ``name``) a vendored copy of a known library?"""
-    marks = LAYOUT.get(name)
+    marks = LAYOUT.get(name, ())
     return bool(marks) and os.path.isfile(os.path.join(d, "__init__.py")) and \
         all(os.path.exists(os.path.join(d, m)) for m in marks) and not _own_repo(d, name)
 
