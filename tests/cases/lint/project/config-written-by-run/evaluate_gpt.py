@@ -1,16 +1,10 @@
-"""Evaluate GPT."""
+"""Evaluate a GPT checkpoint."""
 import argparse
 
 import deepspeed
 import torch
 
-
-def main():
-    parser = deepspeed.add_config_arguments(argparse.ArgumentParser())
-    args = parser.parse_args()
-    engine, _, _, _ = deepspeed.initialize(model=torch.nn.Linear(4, 4), args=args)
-    return engine
-
-
 if __name__ == "__main__":
-    main()
+    args = deepspeed.add_config_arguments(argparse.ArgumentParser()).parse_args()
+    engine, _, _, _ = deepspeed.initialize(model=torch.nn.Linear(4, 4), args=args)
+    engine.eval()
