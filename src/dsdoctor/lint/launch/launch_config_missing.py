@@ -82,28 +82,21 @@ def _known_elsewhere(ref: str, t: Target, root: str, launches: int = 1) -> bool:
         _in_ignored_dir(ref, t.path, root) or any(p.fullmatch(_tail(ref)) for p in _run_outputs(os.path.normpath(root)))
 
 
-_ASSIGNED = re.compile(r"^[ \t]*(?:export[ \t]+|local[ \t]+)?([A-Za-z_]\w*)=[\"']?([^\"'\s;]*)", re.M)
-
-
 @lru_cache(maxsize=8)
 def _run_outputs(root: str) -> "Tuple[re.Pattern[str], ...]":
     """The config names the project's shell scripts write at run time under a name built from variables
     (``sed ... > ${config_json}`` with ``config_json="ds_config_${NAME}.json"``: Megatron-DeepSpeed's run scripts):
     a launch naming one such file (an evaluation script and the training run's config) names another run's output."""
+    from ..discover import _read
     from ..markdown import _index
     from ..mentions import _pattern
     from ..recipes import _WRITE
+    from .shell import assignments
 
     out = []
     for f in _index(root):
-        if not f.endswith(".sh"):
-            continue
-        try:
-            with open(f, encoding="utf-8", errors="replace") as fh:
-                text = fh.read(1 << 20)
-        except OSError:
-            continue
-        values = {m.group(1): m.group(2) for m in _ASSIGNED.finditer(text)} if ">" in text else {}
+        text = _read(f) if f.endswith(".sh") else ""
+        values = {name: val for _, name, val in assignments(text)} if ">" in text else {}
         for m in _WRITE.finditer(text) if values else ():
             held = re.fullmatch(r"\$\{?(\w+)\}?", m.group(1))
             target = values.get(held.group(1), "") if held else m.group(1)

@@ -265,7 +265,7 @@ def _one(line: str, start: int, out: Script) -> None:
                 elif tk in out.assigned:  # `X=1` then `export X`
                     out.exports.setdefault(tk, out.assigned[tk])
             continue
-        if toks[:2] in (["set", "-a"], ["set", "-o"]) and (toks[1] == "-a" or toks[2:3] == ["allexport"]):
+        if toks[:2] == ["set", "-a"] or toks[:3] == ["set", "-o", "allexport"]:
             out.all_export = True
         env: Dict[str, str] = {}
         while toks and _ASSIGN.match(toks[0]):

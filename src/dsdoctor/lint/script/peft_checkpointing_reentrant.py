@@ -13,7 +13,7 @@ from ...model import Evidence, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import emit, where, zero3_candidate
-from .peft_makers import MAKERS, enclosing, project_makers
+from .peft_makers import MAKERS, project_makers
 
 
 def _reentrant(c: Any, value: Any, scope: Any = None) -> Optional[bool]:
@@ -104,8 +104,12 @@ def _hit(t: Target, c: Any, node: Any, why: str, ds: Any) -> Iterator[Hit]:
         f"if DeepSpeed is older than {FIXED_IN} (none pinned or installed; current releases have the fix)"
     # where the file makes its PEFT model: behind options no ZeRO-3 launch passes, so is the problem (lint/script/flags)
     # (also by a helper of the project whose body calls get_peft_model: lint/script/peft_makers.py)
-    helpers = project_makers(t.path, c.src.text, c.script.import_nodes) - \
-        enclosing(c.src.text, c.src.linecol(c.src.span(node)[0])[0])
+    import libcst as cst
+
+    line = c.src.linecol(c.src.span(node)[0])[0]
+    holding = {s.name.value for s in c.src.module.body if isinstance(s, cst.FunctionDef)
+               and c.src.positions[s].start.line <= line <= c.src.positions[s].end.line}  # no helper of its own site
+    helpers = project_makers(t.path, c.src.text, c.script.import_nodes) - holding
     made = tuple(where(c, call, "the PEFT model is made here") for call, name in c.script.calls_with
                  if _makes(name, helpers, c.script.imported))
     yield from emit(RULE, t, node, f"PEFT with gradient checkpointing, {why}, {on} {c.under}: "

@@ -32,17 +32,6 @@ def _makers_in(tree: ast.Module) -> Set[str]:
     return out
 
 
-def enclosing(text: str, line: int) -> Set[str]:
-    """The file's top-level functions whose body holds ``line``: a helper the site itself is in makes no PEFT model
-    apart from it (``train()`` that both calls ``get_peft_model`` under an option and enables checkpointing)."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError):
-        return set()
-    return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and n.lineno <= line <= (getattr(n, "end_lineno", None) or n.lineno)}
-
-
 def _module_file(path: str, module: str) -> Optional[str]:
     """The project file an import of ``path`` names: relative (``.train_utils``) from the file's package, absolute
     (``pkg.train_utils``) from the file's directory or one above it."""
