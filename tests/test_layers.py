@@ -4,7 +4,7 @@ The layers of ``src/dsdoctor``, lowest first (each a list of module prefixes; ``
 ``__init__``)::
 
     core          names model spec errors exitcodes textpos atomic knowledge fixes hf settings redact secret_names
-                  redact_streams dsconfig hjsondoc memlock launcherfiles version stdout paths codecache
+                  redact_streams dsconfig hjsondoc memlock launcherfiles version stdout paths codecache literal_gate
     probes        probes
     checks        checks
     lint          lint
@@ -41,7 +41,7 @@ ROOT = "dsdoctor"
 LAYERS: List[Tuple[str, List[str]]] = [
     ("core", ["names", "model", "spec", "errors", "exitcodes", "textpos", "atomic", "knowledge", "fixes", "hf", "settings",
               "redact", "secret_names", "redact_streams", "dsconfig", "hjsondoc", "memlock", "launcherfiles", "version", "stdout", "paths",
-              "codecache"]),
+              "codecache", "literal_gate"]),
     ("probes", ["probes"]),
     ("checks", ["checks"]),
     ("lint", ["lint"]),

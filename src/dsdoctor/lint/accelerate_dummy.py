@@ -7,12 +7,13 @@ import re
 from typing import Set
 
 from ..knowledge import transformers as TF
+from ..literal_gate import gated
 
 # accelerate's placeholders, whose arguments prepare() writes into the config's "auto" values (one level of nested
 # parentheses in the arguments: ``DummyScheduler(opt, total_num_steps=len(loader) * epochs)``)
-_PY_DUMMY = re.compile(r"\b(DummyOptim|DummyScheduler)\s*\(((?:[^()]|\([^()]*\))*)\)")
+_PY_DUMMY = gated(r"\b(DummyOptim|DummyScheduler)\s*\(((?:[^()]|\([^()]*\))*)\)")
 # the class named, not called (``optimizer_cls = AdamW if ... else DummyOptim``), outside an import
-_PY_DUMMY_NAMED = re.compile(r"^(?![ \t]*(?:from|import)\b).*\b(DummyOptim|DummyScheduler)\b(?!\s*\()", re.M)
+_PY_DUMMY_NAMED = gated(r"^(?![ \t]*(?:from|import)\b).*\b(DummyOptim|DummyScheduler)\b(?!\s*\()", re.M)
 
 
 def dummy_fills(text: str) -> Set[str]:

@@ -4,14 +4,14 @@ optimizer ZeRO-Offload accepts (offload-client-optimizer)."""
 
 from __future__ import annotations
 
-import re
 from typing import Iterable, Optional
 
+from ..literal_gate import gated
 from .discover import _read
 
 # built (``DeepSpeedCPUAdam(...)``), or the class taken as a value to build later (``opt_cls = DeepSpeedCPUAdam``,
 # ``... else DeepSpeedCPUAdam``, ``{"cpu": DeepSpeedCPUAdam}``, ``return DeepSpeedCPUAdam``; Megatron's --cpu-optimizer)
-_CPU_ADAM = re.compile(r"\bDeepSpeedCPUAdam\s*\(|(?:[=:]|\belse|\breturn)[ \t]*DeepSpeedCPUAdam\b")
+_CPU_ADAM = gated(r"\bDeepSpeedCPUAdam\s*\(|(?:[=:]|\belse|\breturn)[ \t]*DeepSpeedCPUAdam\b")
 
 
 def builds_cpu_adam(pyfiles: Iterable[str]) -> Optional[str]:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 
-_PY_DS_OFF = re.compile(r"^deepspeed\s*=\s*False\s*(?:#.*)?$", re.M)
-_PY_DS_ASSIGN = re.compile(r"^[ \t]*(?:self\.)?deepspeed\s*(?:=(?!=)|:[^\n=]*=)", re.M)
+from ..literal_gate import gated
+
+_PY_DS_OFF = gated(r"^deepspeed\s*=\s*False\s*(?:#.*)?$", re.M)
+_PY_DS_ASSIGN = gated(r"^[ \t]*(?:self\.)?deepspeed\s*(?:=(?!=)|:[^\n=]*=)", re.M)
 # a framework's engine choice in code (FlagAI's ``Trainer(env_type="bmtrain", deepspeed_config=...)``, Lightning's
 # ``strategy="fsdp"``): a config named beside it is read only by the DeepSpeed engine
-_PY_ENGINE = re.compile(r"\b(?:env_type|train_engine|engine|strategy)\s*=\s*['\"]([\w+-]{2,40})['\"]")
+_PY_ENGINE = gated(r"\b(?:env_type|train_engine|engine|strategy)\s*=\s*['\"]([\w+-]{2,40})['\"]")
 _OTHER_ENGINES = frozenset({"bmtrain", "pytorch", "pytorchddp", "torch_ddp", "ddp", "fsdp", "megatron", "colossalai",
                             "horovod", "xla"})
 

@@ -10,6 +10,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from ..knowledge import deepspeed as K
 from ..launcherfiles import hostfile_problems
+from ..literal_gate import gated
 from .accelerate_dummy import dummy_fills
 from .code_off import deepspeed_off, off_note
 from .gitignore import Ignored
@@ -33,20 +34,20 @@ MAX_FILES = 5000
 # past MAX_FILES only launch files (recipes) are listed, this many more, within this many directory entries
 MAX_LAUNCH_FILES, MAX_LISTED = 500, 200_000
 _LAUNCH_KINDS = ("shell", "deepspeed_env", "hostfile")
-_PY_TRAINER = re.compile(r"\b(TrainingArguments|Seq2SeqTrainingArguments|SFTConfig|Trainer)\s*\(")
-_PY_INIT = re.compile(r"deepspeed\.initialize\s*\(((?:[^()]|\([^()]*\))*)\)", re.S)
-_DS_KEYS = re.compile(r'"(?:zero_optimization|train_batch_size|train_micro_batch_size_per_gpu|gradient_accumulation_steps)"')
-_PY_CFG = re.compile(r"""\b(?:deepspeed|config|config_params|deepspeed_config|hf_ds_config)\s*=\s*["']([^"']+\.h?json)["']""")
+_PY_TRAINER = gated(r"\b(TrainingArguments|Seq2SeqTrainingArguments|SFTConfig|Trainer)\s*\(")
+_PY_INIT = gated(r"deepspeed\.initialize\s*\(((?:[^()]|\([^()]*\))*)\)", re.S)
+_DS_KEYS = gated(r'"(?:zero_optimization|train_batch_size|train_micro_batch_size_per_gpu|gradient_accumulation_steps)"')
+_PY_CFG = gated(r"""\b(?:deepspeed|config|config_params|deepspeed_config|hf_ds_config)\s*=\s*["']([^"']+\.h?json)["']""")
 # a Python config (mmcv / mmengine style) that turns DeepSpeed off: the config path beside it is never loaded
-_PY_PEFT = re.compile(r"^[ \t]*(?:from|import)[ \t]+peft\b", re.M)
+_PY_PEFT = gated(r"^[ \t]*(?:from|import)[ \t]+peft\b", re.M)
 # a method call (``trainer.save_model(``), not its definition nor a project's own function of that name
 _PY_SAVE = re.compile(r"\.(save_16bit_model|save_model|save_pretrained)\s*\(")
 # the saves that read stage3_gather_16bit_weights_on_model_save: DeepSpeed's save_16bit_model, the Trainer's and
 # accelerate's save_model, accelerate's get_state_dict (a ValueError when it is off); a bare save_pretrained does
 # not read it (under ZeRO-3 it writes the partitions whatever the flag says: zero3-unsafe-save)
-_PY_FLAG_SAVE = re.compile(r"\.(save_16bit_model|save_model|get_state_dict)\s*\(")
-_PY_TRAINS = re.compile(r"\.train\s*\(")  # with a Trainer: trainer.train() saves checkpoints (model.train() counts too)
-_YAML_CFG = re.compile(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
+_PY_FLAG_SAVE = gated(r"\.(save_16bit_model|save_model|get_state_dict)\s*\(")
+_PY_TRAINS = gated(r"\.train\s*\(")  # with a Trainer: trainer.train() saves checkpoints (model.train() counts too)
+_YAML_CFG = gated(r"^\s*deepspeed_config_file\s*:\s*['\"]?([^'\"\s#]+)", re.M)
 _YAML_SAVE16 = re.compile(r"^\s*zero3_save_16bit_model\s*:\s*['\"]?(true|false)\b", re.M | re.I)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import glob
 import os
+from functools import lru_cache
 from typing import Dict, List, Sequence, Set, Tuple
 
 from .defaults import CONFLICT, declared_defaults
@@ -116,22 +117,35 @@ def _matches(pieces: Sequence[Piece], known: Dict[str, str], entry: str, root: s
     return []
 
 
-def formatted_configs(entry: str, flags: Set[str], root: str) -> List[str]:
-    """The configs (files with a ZeRO stage) the entry script ``entry`` names by a formatted path, for a launch
-    passing the options ``flags`` (``name`` / ``name=value``, :class:`.recipe.Recipe`); [] when none resolves."""
+def _entry_patterns(entry: str) -> Tuple[List[List[Piece]], Dict[str, str]]:
+    """The formatted ``.json`` strings of ``entry`` and the defaults its parser declares (known values only)."""
     if not os.path.isfile(entry) or os.path.getsize(entry) > _MAX_BYTES:
-        return []
+        return [], {}
     text = _read(entry)
     if ".json" not in text or ("{" not in text):
-        return []
+        return [], {}
+    return _text_patterns(text)
+
+
+@lru_cache(maxsize=256)  # an entry is asked once per launch reaching it
+def _text_patterns(text: str) -> Tuple[List[List[Piece]], Dict[str, str]]:
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
-        return []
+        return [], {}
     pats = _patterns(tree)
     if not pats:
+        return [], {}
+    return pats, {k: v for k, v in declared_defaults(tree).items() if v not in (CONFLICT, "None")}
+
+
+def formatted_configs(entry: str, flags: Set[str], root: str) -> List[str]:
+    """The configs (files with a ZeRO stage) the entry script ``entry`` names by a formatted path, for a launch
+    passing the options ``flags`` (``name`` / ``name=value``, :class:`.recipe.Recipe`); [] when none resolves."""
+    pats, defaults = _entry_patterns(entry)
+    if not pats:
         return []
-    known = {k: v for k, v in declared_defaults(tree).items() if v not in (CONFLICT, "None")}
+    known = dict(defaults)
     known.update(_values(flags))
     out: List[str] = []
     for pieces in pats:

@@ -19,6 +19,7 @@ import re
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..knowledge.transformers import TRAINER_CLASS, TRL_CONFIGS
+from ..literal_gate import GatedPattern, gated
 from .called import called
 from .calls import Read, function_reach
 from .closure import Verdicts
@@ -43,37 +44,34 @@ from .yaml_scope import own_setup
 if TYPE_CHECKING:
     from .discover import Found
 
-_OTHER_ENGINE = re.compile(r"^[ \t]*(?:from|import)[ \t]+(torch\.distributed(?:\._composable)?\.fsdp|megatron|"
-                           r"olmo_core\.(?:train|nn))\b|"  # OLMo-core's trainer / models: its own FSDP engine
-                           r"\bFullyShardedDataParallel\b", re.M)
-_DEEPSPEED = re.compile(r"\bdeepspeed\b|\bTrainingArguments\b|\bSFTConfig\b|\bDeepSpeedPlugin\b")
-_TRAINER = re.compile(r"(?<!class )\b(?:\w*TrainingArguments|\w*SFTConfig|" + TRAINER_CLASS + r")\s*\(")  # MyTrainer(,
+_OTHER_ENGINE = gated(r"^[ \t]*(?:from|import)[ \t]+(torch\.distributed(?:\._composable)?\.fsdp|megatron|"
+                      r"olmo_core\.(?:train|nn))\b|"  # OLMo-core's trainer / models: its own FSDP engine
+                      r"\bFullyShardedDataParallel\b", re.M)
+_DEEPSPEED = gated(r"\bdeepspeed\b|\bTrainingArguments\b|\bSFTConfig\b|\bDeepSpeedPlugin\b")
+_TRAINER = gated(r"(?<!class )\b(?:\w*TrainingArguments|\w*SFTConfig|" + TRAINER_CLASS + r")\s*\(")  # MyTrainer(,
 # Seq2SeqTrainerForChatGLM(; not `class X(Trainer)`
 # ... and Hugging Face's: one of the files imports a Trainer / TrainingArguments / TRL config from transformers or trl
 # (trlx's own trainers and configs, Lightning's Trainer are none)
 _HF_NAMES = r"\b(?:\w*Trainer|\w*TrainingArguments|" + TRL_CONFIGS + r")\b"
-_HF_TRAINER = re.compile(r"\bfrom[ \t]+(?:transformers|trl)\b[\w.]*[ \t]+import[ \t]+(?:\([^)]*|[^\n]*)" + _HF_NAMES +
-                         r"|\b(?:transformers|trl)\." + _HF_NAMES)
-_REGISTERS = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:deepspeed|accelerate|trl)\b|\bTrainer\b|\bTrainingArguments\b|"
-                        r"\bHfArgumentParser\b|\bHfDeepSpeedConfig\b", re.M)
-_INIT = re.compile(r"\bdeepspeed\.initialize\s*\(")
+_HF_TRAINER = gated(r"\bfrom[ \t]+(?:transformers|trl)\b[\w.]*[ \t]+import[ \t]+(?:\([^)]*|[^\n]*)" + _HF_NAMES +
+                    r"|\b(?:transformers|trl)\." + _HF_NAMES)
+_REGISTERS = gated(r"^[ \t]*(?:from|import)[ \t]+(?:deepspeed|accelerate|trl)\b|\bTrainer\b|\bTrainingArguments\b|"
+                   r"\bHfArgumentParser\b|\bHfDeepSpeedConfig\b", re.M)
+_INIT = gated(r"\bdeepspeed\.initialize\s*\(")
 # DeepSpeed's ZeRO-3 consolidation called directly: it gathers whatever stage3_gather_16bit_weights_on_model_save says;
 # or zero_to_fp32's functions (deepspeed.utils.zero_to_fp32), which turn the ZeRO checkpoint save_checkpoint wrote
 # into full weights, as running zero_to_fp32.py does
-_CONSOLIDATES = re.compile(r"\._zero3_consolidated_16bit_state_dict\s*\(|(?<!def )\b(?:convert_zero_checkpoint_to_fp32_state_dict|"
-                           r"get_fp32_state_dict_from_zero_checkpoint|load_state_dict_from_zero_checkpoint)\s*\(")
+_CONSOLIDATES = gated(r"\._zero3_consolidated_16bit_state_dict\s*\(|(?<!def )\b(?:convert_zero_checkpoint_to_fp32_state_dict|"
+                      r"get_fp32_state_dict_from_zero_checkpoint|load_state_dict_from_zero_checkpoint)\s*\(")
 # anything that may read the command line (a parser, sys.argv, a CLI library): the script may read --deepspeed
-_ARGV = re.compile(r"\b(?:argv|argparse|ArgumentParser|parse_args|parse_known_args|HfArgumentParser|TrlParser|fire|click|"
-                   r"typer|hydra|tyro|jsonargparse|docopt|absl|simple_parsing|optparse|getopt|LightningCLI|from_cli|"
-                   r"CLI)\b")
+_ARGV = gated(r"\b(?:argv|argparse|ArgumentParser|parse_args|parse_known_args|HfArgumentParser|TrlParser|fire|click|"
+              r"typer|hydra|tyro|jsonargparse|docopt|absl|simple_parsing|optparse|getopt|LightningCLI|from_cli|"
+              r"CLI)\b")
 # training arguments built in code (TrainingArguments(...), SFTConfig(...), GRPOConfig(...) ...)
-_ARGS_IN_CODE = re.compile(r"\b\w*(?:TrainingArguments|" + TRL_CONFIGS + r")\s*\(")
-_USES = (("registers", _REGISTERS, ("deepspeed", "accelerate", "trl", "Trainer", "TrainingArguments", "HfArgumentParser", "HfDeepSpeedConfig")),
-         ("trainer", _TRAINER, ("TrainingArguments", "SFTConfig", "Trainer")), ("hf", _HF_TRAINER, ("transformers", "trl")),
-         ("initialize", _INIT, ("deepspeed.initialize",)), ("argv", _ARGV, ()), ("args_in_code", _ARGS_IN_CODE, ("TrainingArguments", "Config")),
-         ("trains", _PY_TRAINS, (".train",)), ("accelerator", re.compile(r"\bAccelerator\s*\("), ("Accelerator",)),
-         ("consolidates", _CONSOLIDATES,
-                                                           ("._zero3_consolidated_16bit_state_dict", "zero_checkpoint")))
+_ARGS_IN_CODE = gated(r"\b\w*(?:TrainingArguments|" + TRL_CONFIGS + r")\s*\(")
+_USES = (("registers", _REGISTERS), ("trainer", _TRAINER), ("hf", _HF_TRAINER), ("initialize", _INIT), ("argv", _ARGV),
+         ("args_in_code", _ARGS_IN_CODE), ("trains", _PY_TRAINS), ("accelerator", gated(r"\bAccelerator\s*\(")),
+         ("consolidates", _CONSOLIDATES))
 
 
 def other_engine(path: str) -> Optional[str]:
@@ -107,7 +105,7 @@ class _Entries:
         self._calls: Dict[str, "Verdicts"] = {}
         self._read: Dict[Tuple[str, bool], Read] = {}  # lint/calls.py: each file read once for all entries
         self._saved: Dict[str, bool] = {}
-        self._hits: Dict[Tuple[str, str], bool] = {}  # (file, what): does _USES' pattern match (words: one needed)
+        self._hits: Dict[Tuple[str, str], bool] = {}  # (file, what): does _USES' pattern match
 
     def calls(self, entry: str) -> "Verdicts":
         """The verdict on each top-level function of the files ``entry`` reaches (:mod:`.calls`)."""
@@ -165,10 +163,9 @@ class _Entries:
                     break
         return self._saved[entry]
 
-    def _has(self, path: str, what: str, pat: "re.Pattern[str]", words: Tuple[str, ...]) -> bool:  # once per file
+    def _has(self, path: str, what: str, pat: GatedPattern) -> bool:  # once per file
         if (path, what) not in self._hits:
-            text = _read(path)
-            self._hits[(path, what)] = (not words or any(w in text for w in words)) and pat.search(text) is not None
+            self._hits[(path, what)] = pat.search(_read(path)) is not None
         return self._hits[(path, what)]
 
     def ignores_argv(self, entry: str) -> bool:
@@ -181,8 +178,8 @@ class _Entries:
             files = reach(self.graph, [entry]) if entry in self.graph else {entry}
             uses: Set[str] = set()
             for f in sorted(files):
-                for what, pat, words in _USES:
-                    if what not in uses and self._has(f, what, pat, words):
+                for what, pat in _USES:
+                    if what not in uses and self._has(f, what, pat):
                         uses.add(what)
             if "hf" not in uses:
                 uses.discard("trainer")

@@ -55,8 +55,10 @@ def _texts(root: str) -> Optional[Tuple[List[Tuple[str, str]], List["re.Pattern[
 def _templates(text: str) -> "List[re.Match[str]]":
     """The config names written with a variable in ``text``; lines over 4 KiB (a notebook's base64 output, minified
     JSON) are skipped: the pattern backtracks over such tokens for minutes, and no launch writes a name there."""
+    if "json" not in text and ".y" not in text:
+        return []
     return [m for line in text.splitlines() if len(line) <= 4096 and ("$" in line or "{" in line or "%" in line)
-            for m in _TEMPLATE.finditer(line)]
+            and ("json" in line or ".y" in line) for m in _TEMPLATE.finditer(line)]
 
 
 def _pattern(written: str, loose: bool = True) -> "Optional[re.Pattern[str]]":
@@ -129,9 +131,10 @@ def _namers_of(p: str, found: "Found", root: str, seen: FrozenSet[str]) -> Optio
     base = os.path.basename(p)
     if any(pat.fullmatch(p) for pat in pats):
         return None
-    stem = re.compile(r"(?<![\w+-])" + re.escape(os.path.splitext(base)[0]) + r"(?![\w+-])")
-    for q, t in texts:
-        if q != p and stem.search(t):  # not the bare name: infer_single_node.yaml names no single_node.yaml
+    word = os.path.splitext(base)[0]
+    stem = re.compile(r"(?<![\w+-])" + re.escape(word) + r"(?![\w+-])")
+    for q, t in texts:  # the substring test first: a pattern opening with a lookbehind is searched at every offset
+        if q != p and word in t and stem.search(t):  # not the bare name: infer_single_node.yaml names no single_node.yaml
             if not _unlaunched_config(q, found, root, seen):
                 return None
             namers.add(q)

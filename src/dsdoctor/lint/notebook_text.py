@@ -11,7 +11,7 @@ from typing import List
 DATABRICKS = "# Databricks notebook source"
 MAGIC = "# MAGIC"
 _ESCAPE = re.compile(r"^[ \t]*[!%]")
-_ESCAPE_LINE = re.compile(r"^[ \t]*![A-Za-z]", re.M)
+_BANG = re.compile(r"![A-Za-z]")  # a shell escape's start, found fast; its line's indentation tested apart
 
 
 def comment_escapes(text: str) -> str:
@@ -28,10 +28,15 @@ def comment_escapes(text: str) -> str:
     return "\n".join(out)
 
 
+def _has_escape(text: str) -> bool:
+    """Does a line of ``text`` open (after blanks) with a shell escape, ``!cmd``?"""
+    return any(not text[text.rfind("\n", 0, m.start()) + 1:m.start()].strip(" \t") for m in _BANG.finditer(text))
+
+
 def python_text(text: str) -> str:
     """The Python of a ``.py`` notebook export: its ``# MAGIC`` lines and shell escapes blank (lines kept); any
     other file as it is."""
-    if not text.startswith(DATABRICKS) and not _ESCAPE_LINE.search(text):
+    if not text.startswith(DATABRICKS) and not _has_escape(text):
         return text
     lines = comment_escapes(text).split("\n")
     raw = text.split("\n")

@@ -21,15 +21,16 @@ import os
 import re
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
+from ..literal_gate import gated
 from .discover import _read
 
 _CLASS = re.compile(r"^([ \t]*)class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?[ \t]*:", re.M)
 _FROM = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)", re.M)
 _IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?", re.M)
-_OWN = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+from_pretrained[ \t]*\(", re.M)
+_OWN = gated(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+from_pretrained[ \t]*\(", re.M)
 # a from_pretrained call in the method that passes its keyword arguments on (``**kwargs``) or names the two
-_FORWARD = re.compile(r"\.from_pretrained\((?:[^()]|\([^()]*\))*(?:\*\*|low_cpu_mem_usage|device_map)")
-_SUPER_FORWARD = re.compile(r"super\([^)]*\)\s*\.from_pretrained\(")
+_FORWARD = gated(r"\.from_pretrained\((?:[^()]|\([^()]*\))*(?:\*\*|low_cpu_mem_usage|device_map)")
+_SUPER_FORWARD = gated(r"super\([^)]*\)\s*\.from_pretrained\(")
 
 TRANSFORMERS, OTHER, UNKNOWN = "transformers", "other", "unknown"
 # libraries whose classes' from_pretrained (if any) is not Transformers': diffusers' ModelMixin / ConfigMixin and

@@ -20,7 +20,7 @@ from ..knowledge import transformers as TF
 from .discover import _read
 
 _CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?[ \t]*:", re.M)
-_STAR = re.compile(r"\bimport[ \t(]+\*")
+_STAR = re.compile(r"import[ \t(]+\*")  # opens with its literal, which re finds fast; the word start tested apart
 _REGISTERING = re.compile(rf"^(?:{'|'.join(TF.ZERO3_REGISTERING_CLASSES)}|\w*TrainingArguments|\w*Config)$")
 
 
@@ -33,15 +33,23 @@ def _bases(raw: str) -> List[str]:
     return out
 
 
+def _star_import(text: str) -> bool:
+    return any(m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_")
+               for m in _STAR.finditer(text))
+
+
 def unbound_imports(named: Mapping[Tuple[str, str], Optional[Set[str]]]) -> Set[str]:
     """Capitalised names some file imports from a project module (``named``: reach.import_graph's edges with the
     names taken) whose text never has them, with no star import or module ``__getattr__``: the import fails."""
     out: Set[str] = set()
+    open_ended: Dict[str, bool] = {}  # module -> binds names the text does not spell (star import, __getattr__)
     for (_, imported), names in named.items():
         wanted = [n for n in names or () if n[:1].isupper()]
         if wanted:
             text = _read(imported, 4 * 2**20)
-            if not _STAR.search(text) and "__getattr__" not in text:  # a lazy module binds names on demand
+            if imported not in open_ended:
+                open_ended[imported] = "__getattr__" in text or _star_import(text)
+            if not open_ended[imported]:
                 out.update(n for n in wanted if n not in text)
     return out
 

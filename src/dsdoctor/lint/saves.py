@@ -136,9 +136,10 @@ def save_fallback(config: str, pyfiles: Sequence[str]) -> str:
     ACCELERATE_DEEPSPEED_ZERO3_SAVE_16BIT_MODEL, ``zero3_save_16bit_model``, the ds_config key) in a function that
     calls the engine's ``save_checkpoint`` in a branch (the ZeRO checkpoint written when it is off: nothing is lost, zero_to_fp32.py recovers the
     weights); at least one such file."""
+    by_dir = _by_dir(tuple(pyfiles))
     d = os.path.dirname(os.path.normpath(config))
     while True:
-        under = [f for f in pyfiles if _below(f, d)]
+        under = by_dir.get(d, []) if d else list(pyfiles)
         if under or not d or os.path.dirname(d) == d:
             break
         d = os.path.dirname(d)
@@ -149,5 +150,15 @@ def save_fallback(config: str, pyfiles: Sequence[str]) -> str:
     return f"{savers[0][0]}:{savers[0][1]}"
 
 
-def _below(path: str, d: str) -> bool:
-    return not d or os.path.normpath(path).startswith(d.rstrip(os.sep) + os.sep)
+@functools.lru_cache(maxsize=4)  # one list per lint run, asked once per config
+def _by_dir(pyfiles: Tuple[str, ...]) -> Dict[str, List[str]]:
+    """Directory -> the files of ``pyfiles`` below it (at any depth)."""
+    out: Dict[str, List[str]] = {}
+    for f in pyfiles:
+        d = os.path.dirname(os.path.normpath(f))
+        while d:
+            out.setdefault(d, []).append(f)
+            if os.path.dirname(d) == d:
+                break
+            d = os.path.dirname(d)
+    return out

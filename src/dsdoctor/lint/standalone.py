@@ -14,14 +14,22 @@ import re
 from typing import Callable, Dict, Iterable, Set
 
 from ..knowledge.transformers import TRL_CONFIGS
+from ..literal_gate import gated
 
 NEVER = ("a standalone script (no project file imports it) that registers DeepSpeed nowhere it reaches (no deepspeed, "
          "accelerate, TRL, Trainer, TrainingArguments or HfDeepSpeedConfig): it never runs under ZeRO-3")
 # wider than lint/launched.py's _REGISTERS on purpose (any *Trainer / *TrainingArguments name, zero.Init): a file
 # that may register keeps its findings
-_REGISTERS = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:deepspeed|accelerate|trl)\b|\w*Trainer\b|\w*TrainingArguments\b|"
-                        r"\bHfDeepSpeedConfig\b|\bzero\.Init\b|\b" + TRL_CONFIGS + r"\b", re.M)
+# (searched, never matched whole: `Trainer\b` finds every `\w*Trainer\b`, without trying `\w*` at each offset)
+_REGISTERS = gated(r"^[ \t]*(?:from|import)[ \t]+(?:deepspeed|accelerate|trl)\b|Trainer\b|TrainingArguments\b|"
+                   r"\bHfDeepSpeedConfig\b|\bzero\.Init\b|\b" + TRL_CONFIGS + r"\b", re.M)
 _RUNS = re.compile(r"^if[ \t]+__name__[ \t]*==[ \t]*['\"]__main__['\"]|^[A-Za-z_][\w.]*[ \t]*\(", re.M)
+
+
+def _registers(path: str, read: Callable[[str], str], memo: Dict[str, bool]) -> bool:
+    if path not in memo:
+        memo[path] = _REGISTERS.search(read(path)) is not None
+    return memo[path]
 
 
 def never_registered(graph: Dict[str, Set[str]], reached: Callable[[str], Set[str]],
@@ -35,6 +43,6 @@ def never_registered(graph: Dict[str, Set[str]], reached: Callable[[str], Set[st
     for f in sorted(graph):
         if f in imported or f in done or not _RUNS.search(read(f)):
             continue
-        if not any(registers.setdefault(g, bool(_REGISTERS.search(read(g)))) for g in reached(f)):
+        if not any(_registers(g, read, registers) for g in reached(f)):
             out[f] = NEVER
     return out

@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple
 
 from ..knowledge.transformers import TRAINER_CHECKED, TRAINER_CHECKED_SWITCHES, TRAINER_CLASS, TRL_CONFIGS
+from ..literal_gate import gated
 from .defaults import CONFLICT
 from .entry_options import given
 
@@ -22,18 +23,18 @@ if TYPE_CHECKING:
 
 Values = Dict[str, float]  # option -> the value the run gets (only the known ones)
 Launch = Tuple[str, Values, Tuple[str, ...]]  # where the launch is, its values, the options left at a default
-_TRL = re.compile(r"\b" + TRL_CONFIGS + r"\b")  # a TRL config class: another default learning rate
+_TRL = gated(r"\b" + TRL_CONFIGS + r"\b")  # a TRL config class: another default learning rate
 # training arguments built in code (not a subclass's definition: ``class TrainingArguments(transformers...)``): the
 # code's values, not the defaults
-_BUILT = re.compile(r"(?<!class )\b\w*TrainingArguments\s*\(")
+_BUILT = gated(r"(?<!class )\b\w*TrainingArguments\s*\(")
 # arguments read from a file the launch names (TrlParser's ``--config recipe.yaml``): where the launch's --config
 # is not known (``--config $recipe``), the options it leaves out may be set there (a YAML it names is read:
 # lint/recipe_yaml.py training_yaml)
-_FROM_FILE = re.compile(r"\b(?:parse_args_and_config|parse_yaml_file|parse_json_file)\s*\(")
+_FROM_FILE = gated(r"\b(?:parse_args_and_config|parse_yaml_file|parse_json_file)\s*\(")
 # a parser of the command line over training arguments: HfArgumentParser((..., TrainingArguments)), TrlParser((...,
 # SFTConfig)); not one over the script's own plain dataclass (old TRL's PPOConfig is built in code, not parsed)
-_PARSER = re.compile(r"\b(?:HfArgumentParser|TrlParser)\s*\(\s*[\[(]?[^)\]]*?\b(?:\w*TrainingArguments|"
-                     + TRL_CONFIGS + r")\b")
+_PARSER = gated(r"\b(?:HfArgumentParser|TrlParser)\s*\(\s*[\[(]?[^)\]]*?\b(?:\w*TrainingArguments|"
+                + TRL_CONFIGS + r")\b")
 
 
 def trainer_launches(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, List[Launch]]:
@@ -98,7 +99,7 @@ def _defaults(r: "Recipe", entries: "_Entries", texts: List[str]) -> Callable[[s
     return default
 
 
-_MADE = re.compile(r"(?<!class )\b(" + TRAINER_CLASS + r")\s*\(")
+_MADE = gated(r"(?<!class )\b(" + TRAINER_CLASS + r")\s*\(")
 _CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?[ \t]*:", re.M)
 
 

@@ -120,7 +120,7 @@ class Script:
         return name in self.exports or name in self.assigned
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=4096)  # every shell script of a repository: each pass over them reads each once
 def parse(text: str) -> Script:
     """The launch commands and exports of a shell script. Read once per text (discover, the project model and
     four launch rules read the same script): the result is shared, callers do not change it."""

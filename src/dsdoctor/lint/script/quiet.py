@@ -31,6 +31,7 @@ import os
 import re
 from typing import Callable, Dict, Optional, Tuple
 
+from ... import literal_gate
 from ... import names as N
 from ...knowledge import transformers as TF
 from ...knowledge import trl as TRL
@@ -47,20 +48,20 @@ _SP = r"(?:\s|\\)"  # whitespace or a line continuation
 # deepspeed.initialize (inline configs), deepspeed.zero.Init (below stage 3), an import of transformers.deepspeed
 # (``from transformers import deepspeed``); :func:`ungated` also looks for HfDeepSpeedConfig, DS_SKIP_CUDA_CHECK
 # and low_cpu_mem_usage with device_map.
-UNGATED = re.compile(rf"\binitialize\b|\bInit\b|transformers{_SP}*\.{_SP}*deepspeed|"
-                     rf"\bfrom{_SP}+transformers{_SP}+import{_SP}*(?:\([^)]*|(?:[^\n;\\]|\\\n)*)\bdeepspeed\b")
+UNGATED = literal_gate.gated(rf"\binitialize\b|\bInit\b|transformers{_SP}*\.{_SP}*deepspeed|"
+                             rf"\bfrom{_SP}+transformers{_SP}+import{_SP}*(?:\([^)]*|(?:[^\n;\\]|\\\n)*)\bdeepspeed\b")
 # What script_zero3 reads a config from: a ``deepspeed=`` keyword, a ``deepspeed`` dataclass field or argparse
 # dest (``--deepspeed``), HfDeepSpeedConfig, DeepSpeedPlugin; or a config keyword of an initialize call or of
 # TrainingArguments & co. (their subclasses defined in the file name them as bases): :func:`own_config` wants both.
-OWN_CONFIG = re.compile(r"\bdeepspeed\s*[:=]|[\"'](?:--)?deepspeed[\"']|HfDeepSpeedConfig|DeepSpeedPlugin")
-_CONFIG_KW = re.compile(r"\b(?:config|config_params|hf_ds_config|config_file_or_dict)\s*=")
-_CALLEE = re.compile(rf"\binitialize(?:\s|\\|#[^\n]*)*\(|\b(?:{_ARGS})\b")
+OWN_CONFIG = literal_gate.gated(r"\bdeepspeed\s*[:=]|[\"'](?:--)?deepspeed[\"']|HfDeepSpeedConfig|DeepSpeedPlugin")
+_CONFIG_KW = literal_gate.gated(r"\b(?:config|config_params|hf_ds_config|config_file_or_dict)\s*=")
+_CALLEE = literal_gate.gated(rf"\binitialize(?:\s|\\|#[^\n]*)*\(|\b(?:{_ARGS})\b")
 # What _trains looks for: imports of DeepSpeed / the Trainer / accelerate / TRL, --deepspeed, and the register,
 # initialize, trainer and hfds events (argument classes, Accelerator, HfArgumentParser's parse_* methods).
 _TRAINS_WORDS = ("deepspeed", "accelerate", "trl", "trainer", "hfargumentparser")  # in any case
 _TRAINS_REST = rf"\binitialize\b|\b(?:{_ARGS})\b|\bparse_(?:args_into_dataclasses|json_file|yaml_file|dict|args_and_config)\b"
 TRAINS = re.compile(rf"(?i:{'|'.join(_TRAINS_WORDS)})|{_TRAINS_REST}")
-_TRAINS_CASED = re.compile(_TRAINS_REST)
+_TRAINS_CASED = literal_gate.gated(_TRAINS_REST)
 _FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 
 
@@ -83,9 +84,9 @@ def trains(text: str) -> bool:
 # makes :func:`ungated` true).
 _LOAD = ("from_pretrained", "from_config", *MODEL_CTOR_SUFFIXES)
 _MODEL = (*_LOAD, *MODEL_MAKERS)
-_REGISTERS = re.compile(rf"\b(?:{'|'.join(TF.ZERO3_REGISTERING_CLASSES)})\b|"
-                        r"\bparse_(?:args_into_dataclasses|json_file|yaml_file|dict|args_and_config)\b")
-_TAKES = re.compile(r"Trainer\b|\bprepare\b")
+_REGISTERS = literal_gate.gated(rf"\b(?:{'|'.join(TF.ZERO3_REGISTERING_CLASSES)})\b|"
+                                r"\bparse_(?:args_into_dataclasses|json_file|yaml_file|dict|args_and_config)\b")
+_TAKES = literal_gate.gated(r"Trainer\b|\bprepare\b")
 # zero3-save-on-rank0-only's rank-0 tests: the words of its names, calls and flags
 _RANK0 = ("rank", "process_index", "main_process", "should_save", "is_world_process_zero")
 # zero3-unsupported-quantization: an 8-bit load, or a quantization_config of a format ZeRO-3 cannot partition
