@@ -119,6 +119,21 @@ def requirements(path: str, shown: str, seen: Optional[Set[str]] = None) -> List
     return out
 
 
+_LOCKED = re.compile(r'^\[\[package\]\]\s*\nname\s*=\s*"([^"]+)"\s*\nversion\s*=\s*"([^"]+)"', re.M)
+
+
+def lock_toml(path: str, shown: str) -> List[Pin]:
+    """The exact versions of a TOML lock file (poetry.lock, uv.lock, pdm.lock: ``[[package]]`` tables opening
+    with their ``name`` and ``version``)."""
+    text = read_text(path)
+    out: List[Pin] = []
+    for m in _LOCKED.finditer(text):
+        name = _name(m.group(1))
+        if name is not None:
+            out.append(Pin(name, f"=={m.group(2)}", shown, text.count("\n", 0, m.start(2)) + 1))
+    return out
+
+
 # ---------------------------------------------------------------------------------------------------
 # setup.cfg (setup.py: lint/pin_setup.py)
 # ---------------------------------------------------------------------------------------------------

@@ -40,6 +40,11 @@ __all__ = ["PACKAGES", "Near", "Pin", "Pinned", "allowed_releases", "apply_near"
 _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("requirements*.txt", F.requirements),
     ("requirements/*.txt", F.requirements),
+    ("requirements*.lock", F.requirements),  # rye's lock files: pip's format, every version exact
+    ("requirements*.in", F.requirements),  # pip-compile's input
+    ("poetry.lock", F.lock_toml),
+    ("uv.lock", F.lock_toml),
+    ("pdm.lock", F.lock_toml),
     ("setup.py", setup_py),
     ("setup.cfg", F.setup_cfg),
     ("pyproject.toml", F.pyproject),
