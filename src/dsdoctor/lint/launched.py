@@ -376,6 +376,8 @@ def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
         how = "accelerate"
     elif r.entry is not None and entries.uses(r.entry, "initialize"):
         how = "deepspeed"
+    elif r.entry is not None and entries.uses(r.entry, "accelerator"):  # DeepSpeedPlugin(hf_ds_config=...)
+        how = "accelerate"
     ignored = r.entry is not None and r.entry in entries.graph and entries.ignores_argv(r.entry)
     for cfg in r.configs:
         found.kinds.setdefault(cfg, "ds_config")
