@@ -41,6 +41,23 @@ def _load_dtypes(t: Target, c: Ctx) -> Set[str]:
             for a in call.args if a.keyword is not None and a.keyword.value in ("torch_dtype", "dtype")}
 
 
+def _never_used(t: Target, c: Ctx, call: Any) -> bool:
+    """Is the config ``call`` makes assigned to a name the file never reads again (``q = BitsAndBytesConfig(...)``
+    with no load taking ``q``): no model is quantized with it."""
+    import libcst as cst
+
+    class Find(cst.CSTVisitor):
+        name = ""
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if node.value is call and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                self.name = node.targets[0].target.value
+
+    find = Find()
+    c.src.module.visit(find)
+    return bool(find.name) and len(re.findall(rf"\b{find.name}\b", t.text)) == 1
+
+
 def check(t: Target) -> Iterator[Hit]:
     c = zero3_candidate(t)
     if c is None:  # not parsed (libcst stays unimported), or known not to run under ZeRO-3
@@ -54,7 +71,8 @@ def check(t: Target) -> Iterator[Hit]:
             continue
         scope = c.script.scope_at(call)
         kw = {a.keyword.value: a for a in call.args if a.keyword is not None}
-        if "load_in_4bit" not in kw or not maybe_true(c.values.of(kw["load_in_4bit"].value, scope)):
+        if "load_in_4bit" not in kw or not maybe_true(c.values.of(kw["load_in_4bit"].value, scope)) or \
+                _never_used(t, c, call):
             continue
         dtypes = loads = _load_dtypes(t, c) if loads is None else loads  # only where a 4-bit config is made
         storage = kw.get("bnb_4bit_quant_storage")
