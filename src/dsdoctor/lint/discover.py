@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from ..knowledge import deepspeed as K
 from ..launcherfiles import hostfile_problems
@@ -24,8 +24,7 @@ from .recipe import Recipe, resolve
 # line is still linted. A pyvenv.cfg alone is no environment: a project that ran virtualenv in its source folder and
 # committed only that file (its bin/ and lib/ ignored) keeps its code there.
 SKIP_DIRS = {"venv", "node_modules", "__pycache__", "site-packages", "__pypackages__", "_build", "buck-out", "build", "dist"}
-_CONDA_ENV = "conda-meta"
-_VENV_CFG, _VENV_DIRS = "pyvenv.cfg", ("bin", "Scripts", "lib")  # a virtualenv: its pyvenv.cfg beside one of these
+_CONDA_ENV, _VENV_CFG, _VENV_DIRS = "conda-meta", "pyvenv.cfg", ("bin", "Scripts", "lib")  # a virtualenv: pyvenv.cfg + one
 TEST_DIRS = {"tests", "test", "testing"}  # skipped by check's project lint (lint . still reads them)
 PROJECT_MARKERS = (".git", "pyproject.toml")  # check lints the directory it starts in only when it is a project
 # files of the kinds lint reads (not every file) one walk lists; past it the walk stops and says where
@@ -84,6 +83,7 @@ class Found:
     named_only: Dict[str, List[Tuple[int, int, str]]] = field(default_factory=dict)  # "named"/"unused", why
     named: Set[str] = field(default_factory=set)  # files named alone, in their project's context (lint/named.py)
     unrun: Dict[str, str] = field(default_factory=dict)  # file -> why: no recipe runs it, no project file imports it
+    guarded: Optional[Callable[[str], Optional[str]]] = None  # a broken module only guarded imports reach: why
     own_setup: Dict[str, str] = field(default_factory=dict)  # file -> why no accelerate YAML sets it up (yaml_scope)
     entries: Set[str] = field(default_factory=set)  # the Python files the project's DeepSpeed recipes start
     plain_classes: Set[str] = field(default_factory=set)  # lint/plain_classes.py: never TrainingArguments

@@ -27,6 +27,7 @@ from .config_links import code_links, launch_links
 from .defaults import merge
 from .discover import _PY_TRAINS, _read
 from .entry_options import reach_values
+from .guarded_imports import Guarded
 from .hf_scope import unseen_by_launches
 from .launch_reach import every_passes, launch_flags, passes, zero_init_off
 from .no_deepspeed import REASON, uses_deepspeed
@@ -257,6 +258,7 @@ def _unrun(recipes: List[Recipe], graph: Graph, root: str, found: "Found") -> No
     for f in graph:
         if f not in ran and f not in imported and not is_test(f, root):
             found.unrun[f] = UNRUN
+    found.guarded = Guarded(graph, root, {os.path.normpath(r) for r in ran})
 
 
 def _contexts(recipes: List[Recipe], entries: _Entries, imported: Dict[str, Optional[Set[str]]],

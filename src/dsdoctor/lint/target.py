@@ -97,6 +97,7 @@ class Usage:
     # ZeRO-3 launch passes stays a warning (the option is one of the file the user asked about)
     named: Set[str] = field(default_factory=set)
     unrun: Dict[str, str] = field(default_factory=dict)  # script -> why nothing in its project runs or imports it
+    guarded: Optional[Callable[[str], Optional[str]]] = None  # lint/guarded_imports.py: why a broken module never runs
     entries: Set[str] = field(default_factory=set)  # scripts the project's DeepSpeed recipes start
     plain_classes: Set[str] = field(default_factory=set)  # the project's classes that never register (plain_classes.py)
     # the project's classes whose from_pretrained is not Transformers' (own_loaders.py); None: no project model read

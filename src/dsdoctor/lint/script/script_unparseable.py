@@ -33,7 +33,7 @@ def check(t: Target) -> Iterator[Hit]:
             yield _newer(t, c.src.error, c.src.newer)
             return
         key = os.path.normpath(t.path)
-        unrun = t.usage.unrun.get(key)
+        unrun = t.usage.unrun.get(key) or (t.usage.guarded(key) if t.usage.guarded is not None else None)
         if unrun is None and "Python 2 syntax" in c.src.error and key not in t.usage.entries \
                 and key not in t.usage.imported:  # a helper run by a Python 2 interpreter, never by a DeepSpeed run
             unrun = "Python 2 code that no DeepSpeed launch of the project starts or imports"
@@ -74,7 +74,9 @@ RULE = Rule(
         why="The script rules cannot look at it; the other files are still linted. In a project linted as a "
         "directory, a file that no launch line, README command or project import runs is reported as info, as is "
         "Python 2 code that no DeepSpeed launch starts or imports (it runs under another interpreter, if at all), as "
-        "is a test file (its runner reads it; a parser's test case may be broken on purpose), and so is "
+        "is a test file (its runner reads it; a parser's test case may be broken on purpose), as is a module every project "
+        "import of which sits in a try whose except catches the SyntaxError (LLaVA's optional language models: the "
+        "import fails quietly, its code never runs), and so is "
         "a file whose whole text is the relative path of an existing .py file (a git symbolic link checked out as "
         "text: the file it names is linted itself; one naming a file the repository does not have is a dangling "
         "link, said so). A notebook exported as a .py file (IPython `!` / `%` lines) is read with those lines as "

@@ -53,7 +53,7 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
             base.plain_classes = set(found.plain_classes)
             base.own_loaders = own_loaders(project_files(paths, [p for p, k in kinds.items() if k == "python"]))
     if found is not None:
-        base.unrun = dict(found.unrun)
+        base.unrun, base.guarded = dict(found.unrun), found.guarded
     if base.zero3 is None and settings is not None:
         default = settings.zero3_default()
         if default is not None:

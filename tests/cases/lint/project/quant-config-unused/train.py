@@ -1,7 +1,6 @@
 """Full fine-tuning; a 4-bit config kept from an experiment is built but no load takes it."""
 import torch
-from transformers import (AutoModelForCausalLM, BitsAndBytesConfig, HfArgumentParser, Trainer,
-                          TrainingArguments)
+from transformers import AutoModelForCausalLM, BitsAndBytesConfig, HfArgumentParser, Trainer, TrainingArguments
 
 legacy_quant = BitsAndBytesConfig(
     load_in_4bit=True,

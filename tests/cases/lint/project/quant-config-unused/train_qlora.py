@@ -1,8 +1,7 @@
 """QLoRA fine-tuning: the 4-bit config is handed to the load."""
 import torch
 from peft import LoraConfig, get_peft_model
-from transformers import (AutoModelForCausalLM, BitsAndBytesConfig, HfArgumentParser, Trainer,
-                          TrainingArguments)
+from transformers import AutoModelForCausalLM, BitsAndBytesConfig, HfArgumentParser, Trainer, TrainingArguments
 
 quant = BitsAndBytesConfig(
     load_in_4bit=True,

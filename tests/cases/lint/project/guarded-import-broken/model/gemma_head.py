@@ -1,0 +1,5 @@
+import torch
+
+
+class GemmaHead(torch.nn.Module)
+    pass
