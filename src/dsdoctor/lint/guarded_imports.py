@@ -24,26 +24,17 @@ def _catches(handler: ast.ExceptHandler) -> bool:
 
 
 def _imports(node: ast.AST, guarded: bool = False) -> Iterator[Tuple[ast.stmt, bool]]:
-    """Every import statement under ``node``, and whether a ``try`` catching a SyntaxError holds it."""
-    for child in ast.iter_child_nodes(node):
-        if isinstance(child, (ast.Import, ast.ImportFrom)):
-            yield child, guarded
-        elif isinstance(child, ast.Try) or type(child).__name__ == "TryStar":
-            caught = guarded or any(_catches(h) for h in getattr(child, "handlers", []))
-            for stmt in getattr(child, "body", []):
-                yield from _imports_of(stmt, caught)
-            for rest in ("handlers", "orelse", "finalbody"):
-                for stmt in getattr(child, rest, []):
-                    yield from _imports_of(stmt, guarded)
-        else:
-            yield from _imports(child, guarded)
-
-
-def _imports_of(stmt: ast.AST, guarded: bool) -> Iterator[Tuple[ast.stmt, bool]]:
-    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-        yield stmt, guarded
+    """Every import statement at or under ``node``, and whether a ``try`` catching a SyntaxError holds it."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        yield node, guarded
+    elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+        caught = guarded or any(_catches(h) for h in getattr(node, "handlers", []))
+        for part, inside in (("body", caught), ("handlers", guarded), ("orelse", guarded), ("finalbody", guarded)):
+            for stmt in getattr(node, part, []):
+                yield from _imports(stmt, inside)
     else:
-        yield from _imports(stmt, guarded)
+        for child in ast.iter_child_nodes(node):
+            yield from _imports(child, guarded)
 
 
 def _edges(path: str, root: str, files: Set[str]) -> Optional[Tuple[Dict[str, int], Set[str]]]:
@@ -77,7 +68,7 @@ class Guarded:
     importers are read then, once each."""
 
     def __init__(self, graph: Graph, root: str, started: Set[str]) -> None:
-        self.graph, self.root, self.started = graph, root, started
+        self.graph, self.root, self.started, self.files = graph, root, started, set(graph)
         self._importers: Optional[Dict[str, List[str]]] = None
         self._edges: Dict[str, Optional[Tuple[Dict[str, int], Set[str]]]] = {}
 
@@ -93,7 +84,7 @@ class Guarded:
         where = []
         for g in sorted(by):
             if g not in self._edges:
-                self._edges[g] = _edges(g, self.root, set(self.graph))
+                self._edges[g] = _edges(g, self.root, self.files)
             e = self._edges[g]
             if e is None or path not in e[0] or path in e[1]:
                 return None
