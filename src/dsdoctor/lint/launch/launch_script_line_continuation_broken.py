@@ -18,6 +18,7 @@ _OPTION = re.compile(r"^[ \t]*(--[A-Za-z][\w.-]*)")
 # ``python train.py`` script is not what this project's rules are about)
 _DISTRIBUTED = re.compile(r"\b(?:deepspeed|torchrun|accelerate\s+launch|torch\.distributed\.(?:launch|run))\b")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?")
+_ARRAY = re.compile(r"(?:^|[\s;])\w+\+?=\(")  # a bash array assignment: its lines need no `\` up to its `)`
 
 
 def _cut(lines: List[str]) -> Iterator[Tuple[int, int, str, str]]:
@@ -25,10 +26,18 @@ def _cut(lines: List[str]) -> Iterator[Tuple[int, int, str, str]]:
     launch command followed by an option line it does not reach (lines 0-based)."""
     start: Optional[int] = None  # the first line of the command being read
     heredoc = ""
+    depth = 0  # parentheses open in an array assignment (``CMD=(`` ... ``)``)
     for i, line in enumerate(lines):
         if heredoc:
             heredoc = "" if line.strip() == heredoc else heredoc
             continue
+        array = _ARRAY.search(line) if not depth and not line.lstrip().startswith("#") else None
+        if depth or array is not None:
+            code = line[array.end() - 1:] if array is not None else line
+            depth = max(0, depth + code.count("(") - code.count(")"))
+            if depth or array is None:
+                start = None
+                continue
         m = _HEREDOC.search(line)
         if m is not None and not line.lstrip().startswith("#"):
             heredoc = m.group(1)
@@ -85,7 +94,8 @@ RULE = Rule(
         summary="A broken `\\` line continuation in the launch script: an option ran as a command",
         what="A line starting with an option (`--tf32 True \\`) right after a launch command (`deepspeed`, `torchrun`, "
         "`accelerate launch`, or `python train.py` with `--deepspeed`) whose last line does not end with `\\`, or with `\\` and a "
-        "space; in a log, the shell's `run.sh: line 7: --deepspeed: command not found` (dash: `run.sh: 7: "
+        "space (not inside a bash array assignment, `CMD=(` ... `)`, whose lines need none); in a log, the shell's "
+        "`run.sh: line 7: --deepspeed: command not found` (dash: `run.sh: 7: "
         "--deepspeed: not found`).",
         why="A command split over lines continues only where `\\` is the line's very last character; a missing "
         "backslash, a space or a comment after it ends the command there. The launcher starts without the options "
@@ -95,7 +105,9 @@ RULE = Rule(
         section="Launch"),
     check=check,
     valid=(Example("deepspeed train.py \\\n    --deepspeed ds.json \\\n    --bf16 True\n"),
-           Example("deepspeed train.py --deepspeed ds.json\n\n# --bf16 True\necho done\n")),
+           Example("deepspeed train.py --deepspeed ds.json\n\n# --bf16 True\necho done\n"),
+           Example('CMD=(\n    torchrun\n    --nproc_per_node="${NUM_GPU}"\n)\n"${CMD[@]}" train.py --deepspeed ds.json\n',
+                   note="a bash array's lines need no `\\`")),
     invalid=(Example("deepspeed train.py \\\n    --deepspeed ds.json \\\n    --report_to wandb\n    --tf32 True \\\n"
                      "    --gradient_checkpointing True\n"),
              Example("torchrun --nproc_per_node 8 train.py \\ \n    --deepspeed ds.json\n",
