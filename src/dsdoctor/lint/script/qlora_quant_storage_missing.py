@@ -41,21 +41,11 @@ def _load_dtypes(t: Target, c: Ctx) -> Set[str]:
             for a in call.args if a.keyword is not None and a.keyword.value in ("torch_dtype", "dtype")}
 
 
-def _never_used(t: Target, c: Ctx, call: Any) -> bool:
+def _never_used(t: Target, call: Any, scope: Any) -> bool:
     """Is the config ``call`` makes assigned to a name the file never reads again (``q = BitsAndBytesConfig(...)``
-    with no load taking ``q``): no model is quantized with it."""
-    import libcst as cst
-
-    class Find(cst.CSTVisitor):
-        name = ""
-
-        def visit_Assign(self, node: cst.Assign) -> None:
-            if node.value is call and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-                self.name = node.targets[0].target.value
-
-    find = Find()
-    c.src.module.visit(find)
-    return bool(find.name) and len(re.findall(rf"\b{find.name}\b", t.text)) == 1
+    with no load taking ``q``; the data flow's bindings of ``scope``): no model is quantized with it."""
+    names = [name for name, values in scope.assigns.items() if any(v is call for v in values)]
+    return len(names) == 1 and len(re.findall(rf"\b{names[0]}\b", t.text)) == 1
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -72,7 +62,7 @@ def check(t: Target) -> Iterator[Hit]:
         scope = c.script.scope_at(call)
         kw = {a.keyword.value: a for a in call.args if a.keyword is not None}
         if "load_in_4bit" not in kw or not maybe_true(c.values.of(kw["load_in_4bit"].value, scope)) or \
-                _never_used(t, c, call):
+                _never_used(t, call, scope):
             continue
         dtypes = loads = _load_dtypes(t, c) if loads is None else loads  # only where a 4-bit config is made
         storage = kw.get("bnb_4bit_quant_storage")
