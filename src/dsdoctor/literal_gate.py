@@ -79,8 +79,11 @@ class GatedPattern:
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
         self.regex = re.compile(pattern, flags)
-        self.pattern = pattern
         self.needles = needles(pattern, flags)
+
+    @property
+    def pattern(self) -> str:
+        return self.regex.pattern
 
     def _may(self, text: str) -> bool:
         return all(any(n in text for n in req) for req in self.needles)
