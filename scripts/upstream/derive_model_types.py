@@ -13,9 +13,6 @@ index ranges into the list of releases read (``dsdoctor.knowledge.release_spans`
 from __future__ import annotations
 
 import ast
-import datetime
-import gzip
-import json
 import sys
 from pathlib import Path
 from typing import Dict, List, Set
@@ -62,33 +59,18 @@ def read_types(root: Path) -> Set[str]:
 
 def main() -> int:
     """Read every unpacked Transformers release, write the data file."""
-    rows = releases.unpacked("transformers")
-    read: List[str] = []
+    read, prov, found = releases.read_each("transformers", lambda root: read_types(root) or None, "model_types",
+                                           f"no {NAME} found")
     seen: Dict[str, List[int]] = {}
-    prov = []
-    for ver, root in rows:
-        types = read_types(root)
-        if not types:
-            print(f"[model_types] transformers {ver}: no {NAME} found, skipped", file=sys.stderr)
-            continue
-        idx = len(read)
-        read.append(ver)
-        prov.append(json.loads((root / ".source.json").read_text()))
+    for idx, types in enumerate(found):
         for t in types:
             seen.setdefault(t, []).append(idx)
-    doc = {
-        "provenance": {"script": "scripts/upstream/derive_model_types.py", "package": "transformers",
-                       "files": list(FILES), "mapping": NAME, "releases": prov,
-                       "made": datetime.date.today().isoformat(),
-                       "refresh": "python scripts/upstream/releases.py transformers && "
-                                  "python scripts/upstream/derive_model_types.py"},
-        "releases": read,
-        "types": {t: encode(ix) for t, ix in sorted(seen.items())},
-    }
     out = Path(model_types.DATA)
-    out.write_bytes(gzip.compress(json.dumps(doc, separators=(",", ":"), sort_keys=True).encode(), mtime=0))
+    size = releases.write_data(out, "scripts/upstream/derive_model_types.py", "transformers", prov, {
+        "releases": read, "types": {t: encode(ix) for t, ix in sorted(seen.items())}},
+        files=list(FILES), mapping=NAME)
     print(f"[model_types] {len(seen)} model types, transformers {read[0]}-{read[-1]} ({len(read)} releases), "
-          f"{out.stat().st_size} bytes -> {out}")
+          f"{size} bytes -> {out}")
     return 0
 
 

@@ -23,10 +23,11 @@ import urllib.request
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, TypeVar
 
 from packaging.version import Version
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("DSDOCTOR_UPSTREAM_CACHE", ROOT / ".cache" / "upstream"))
 
@@ -188,6 +189,40 @@ def modules(root: Path, top: str) -> List[Tuple[str, Path]]:
             parts.pop()
         out.append((".".join(parts), path))
     return out
+
+
+def read_each(dist: str, read: Callable[[Path], Optional[T]], tag: str, missing: str
+              ) -> Tuple[List[str], List[Dict[str, str]], List[T]]:
+    """``read`` applied to every unpacked release of ``dist``, oldest first: (the releases it read, their
+    ``.source.json`` (archive, sha256), its results); a release it answers None for is skipped, with
+    ``[tag] dist ver: missing, skipped`` on stderr."""
+    vers: List[str] = []
+    sources: List[Dict[str, str]] = []
+    results: List[T] = []
+    for ver, root in unpacked(dist):
+        got = read(root)
+        if got is None:
+            print(f"[{tag}] {dist} {ver}: {missing}, skipped", file=sys.stderr)
+            continue
+        vers.append(ver)
+        sources.append(json.loads((root / ".source.json").read_text()))
+        results.append(got)
+    return vers, sources, results
+
+
+def write_data(out: Path, script: str, package: str, sources: List[Dict[str, str]], body: Dict[str, object],
+               **about: object) -> int:
+    """Write a derived data file: gzip'd compact JSON with sorted keys and no timestamp (the same input gives the
+    same bytes), ``body`` beside its ``provenance`` (the script, the package, ``about`` such as the files read, the
+    releases read with their archives' sha256 from ``.source.json``, the date, how to refresh). Its size."""
+    import datetime
+    import gzip
+
+    doc = dict(body, provenance=dict(about, script=script, package=package, releases=sources,
+                                     made=datetime.date.today().isoformat(),
+                                     refresh=f"python scripts/upstream/releases.py {package} && python {script}"))
+    out.write_bytes(gzip.compress(json.dumps(doc, separators=(",", ":"), sort_keys=True).encode(), mtime=0))
+    return out.stat().st_size
 
 
 def main(argv: Sequence[str]) -> int:
