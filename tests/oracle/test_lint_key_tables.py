@@ -61,3 +61,26 @@ def test_block_key_defaults_are_deepspeeds(ds: str) -> None:
                        text=True, env=env, timeout=300)
     assert p.returncode == 0, p.stderr[-3000:]
     assert json.loads(p.stdout.strip().splitlines()[-1]) == list(K.BLOCK_KEY_DEFAULTS.values())
+
+
+@pytest.mark.parametrize("ds", ["0.15.4", "0.19.8"])
+def test_zero_defaults_are_deepspeeds(ds: str) -> None:
+    """A zero_optimization block without a field resolves, in the real DeepSpeedConfig, to the default
+    knowledge/zero_defaults derived for that release from the sdists (every field it knows a literal default of)."""
+    import gzip
+
+    from dsdoctor.knowledge import zero_defaults as Z
+
+    fields = sorted(json.loads(gzip.decompress(Path(Z.DATA).read_bytes()))["defaults"])
+    known = [(f, Z.default(f, ds)) for f in fields]
+    known = [(f, v) for f, (ok, v) in known if ok and f != "stage"]  # the block needs its stage
+    assert len(known) >= 20 and ("reduce_bucket_size", 500000000) in known
+    items = [{"config": {"train_batch_size": 1, "zero_optimization": {"stage": 2}}, "attrs": [f"zero_config.{f}"]}
+             for f, _ in known]
+    env = dict(os.environ, PYTHONPATH=str(ORACLE / "ds" / ds))
+    env.pop("DS_ACCELERATOR", None)
+    p = subprocess.run([str(VPY), str(HERE / "ds_block_defaults.py")], input=json.dumps(items), capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr[-3000:]
+    real = json.loads(p.stdout.strip().splitlines()[-1])
+    assert dict(zip([f for f, _ in known], real)) == dict(known)
