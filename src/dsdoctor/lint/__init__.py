@@ -223,6 +223,8 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         ds_files = {f for f in ds_files if library_repo(f) is None}
         base.ds_launcher = bool(ds_files)
         base.ds_launch_files = tuple(sorted(os.path.abspath(f) for f in ds_files))
+        base.ds_hostfiles = tuple(sorted({r.hostfile for r in found.recipes if r.launcher == "deepspeed" and
+                                          r.hostfile and library_repo(r.file) is None}))
     base.accelerator = found.accelerator or os.environ.get("DS_ACCELERATOR")
     base.memlock = memlock_limit()
     base.memlock_host = machine  # lint elsewhere: the machine it runs on need not be the training host

@@ -43,6 +43,7 @@ class Recipe:
     # config -> the entry script's option that names it (``deepspeed_config``; "" for a path the entry formats):
     # what the code it imports loads
     options: Dict[str, str] = field(default_factory=dict)
+    hostfile: str = ""  # the deepspeed launcher's -H / --hostfile: the file where it resolves, else as written
 
     @property
     def file(self) -> str:

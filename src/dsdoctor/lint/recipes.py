@@ -192,9 +192,11 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     stage = env.get("ACCELERATE_DEEPSPEED_ZERO_STAGE")
     if r.stage is None and stage and stage.isdigit():
         r.stage, r.stage_source = int(stage), f"ACCELERATE_DEEPSPEED_ZERO_STAGE={stage} in {where}"
-    ws, src, _, _ = launch_world(path, cmd)
+    ws, src, _, hostfile = launch_world(path, cmd)
     if ws is not None or src:
         r.world_size, r.world_source = ws, f"{src} in {where}"
+    named = cmd.opt("-H", "--hostfile") if launcher == "deepspeed" else None
+    r.hostfile = hostfile or (named[0] if named else "")
     return r
 
 

@@ -55,6 +55,7 @@ class Usage:
     # runner reads .deepspeed_env
     ds_launcher: Optional[bool] = None
     ds_launch_files: Tuple[str, ...] = ()  # the files (absolute) holding those deepspeed-launcher launches
+    ds_hostfiles: Tuple[str, ...] = ()  # their -H / --hostfile: the file where it resolves, else as written
     env_file_vars: Dict[str, str] = field(default_factory=dict)  # names set by .deepspeed_env files
     transformers: Optional[str] = None  # Transformers version Python scripts are linted for (None = unknown)
     transformers_source: str = ""
@@ -98,6 +99,9 @@ class Usage:
     named: Set[str] = field(default_factory=set)
     unrun: Dict[str, str] = field(default_factory=dict)  # script -> why nothing in its project runs or imports it
     guarded: Optional[Callable[[str], Optional[str]]] = None  # lint/guarded_imports.py: why a broken module never runs
+    # lint/guarded_imports.py Guarded.gate: where every project import of a module sits under tests of the
+    # Transformers version, the releases (of those given) on which one runs
+    version_gate: Optional[Callable[[str, Tuple[str, ...]], Optional[Tuple[str, FrozenSet[str]]]]] = None
     entries: Set[str] = field(default_factory=set)  # scripts the project's DeepSpeed recipes start
     plain_classes: Set[str] = field(default_factory=set)  # the project's classes that never register (plain_classes.py)
     # the project's classes whose from_pretrained is not Transformers' (own_loaders.py); None: no project model read

@@ -12,7 +12,7 @@ from ...knowledge import ds_launcher as K
 from ...launcherfiles import hostfile_problems
 from ...model import Severity
 from ..discover import _read
-from ..rule import Example, Hit, Rule, spec
+from ..rule import Example, Hit, Rule, as_info, spec
 from ..target import Target
 
 # a slot count that reads as a placeholder to fill in: slots=<gpus>, {n}, $GPUS, N, NUM_GPUS, num_of_gpus,
@@ -61,6 +61,21 @@ def _users(path: str) -> Set[str]:
     return users
 
 
+def _unnamed(t: Target, users: Set[str]) -> str:
+    """Why no deepspeed launch reads this file ("" where one may): the project's recipes are known and none of
+    their deepspeed launches names it with -H / --hostfile (a name that does not resolve, or holds a variable, may
+    be it)."""
+    if t.usage.ds_launcher is None or "deepspeed" in users:
+        return ""
+    me = os.path.abspath(t.path)
+    for h in t.usage.ds_hostfiles:
+        if os.path.isfile(h) and os.path.abspath(h) == me:
+            return ""
+        if not os.path.isfile(h) and ("$" in h or os.path.basename(h) == os.path.basename(me)):
+            return ""
+    return "no deepspeed launch of the project names it with --hostfile"
+
+
 def check(t: Target) -> Iterator[Hit]:
     users = _users(t.path)
     if len(users) == 1 and next(iter(users)) in K.OTHER_HOSTFILE_LAUNCHERS:
@@ -75,8 +90,10 @@ def check(t: Target) -> Iterator[Hit]:
         yield RULE.hit(t, problems[0][0], f"A hostfile template: {what} (line {lines}) to fill in before launching; "
                        "as shipped the launcher refuses it", severity=Severity.INFO)
         return
+    why = _unnamed(t, users)
     for off, msg in problems:
-        yield RULE.hit(t, off, f"ValueError: {msg}")
+        hit = RULE.hit(t, off, f"ValueError: {msg}")
+        yield as_info(hit, f"only if handed to the deepspeed launcher: {why}") if why else hit
 
 
 def _line(text: str, off: int) -> str:
@@ -99,7 +116,8 @@ RULE = Rule(
         "an ellipsis line, is reported as info: it is written to be filled in. A hostfile that the scripts beside it "
         "hand only to another launcher (`colossalai run --hostfile`, `mpirun -hostfile`) is that launcher's, and a "
         "file named `hosts` / `hostlist` with no `slots=` that no deepspeed launch beside it names is another tool's "
-        "host list (an Ansible inventory).",
+        "host list (an Ansible inventory). Where the project's launches are known and none of its deepspeed launches "
+        "names the file with `--hostfile`, the finding is info: another tool's host list (pdsh, MPI) or a sample.",
         section="Launch"),
     check=check,
     valid=(Example("# two nodes\nworker-0 slots=8\n\nworker-1 slots=8\n"),

@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed --hostfile hostfile train.py --deepspeed ds.json

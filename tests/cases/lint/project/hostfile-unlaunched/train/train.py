@@ -1,0 +1,3 @@
+import deepspeed
+
+deepspeed.init_distributed()
