@@ -23,6 +23,7 @@ def called(recipes: List[Recipe], entries: "_Entries", found: "Found") -> None:
     only names, never calls, and the methods of classes it never uses and the functions only they use, go to
     ``named_only`` with the reason (their findings are info)."""
     best: Dict[str, Dict[str, Tuple[str, int, int, str]]] = {}
+    own: Dict[str, Dict[str, Tuple[str, int, int, str]]] = {}  # the entries' verdicts on their own functions
     defaults: Dict[str, List[Dict[str, str]]] = {}
     for r in recipes:
         if r.stage != 3 or r.entry is None or not entries.uses(r.entry, "registers"):
@@ -31,12 +32,10 @@ def called(recipes: List[Recipe], entries: "_Entries", found: "Found") -> None:
         for f in entries.reached(r.entry):
             defaults.setdefault(f, []).append(declared)
         for f, fns in entries.calls(r.entry).items():
-            if f == r.entry or f not in found.imported:
-                continue
-            have = best.setdefault(f, {})
-            for name, got in fns.items():
-                if name not in have or _RANK[got[0]] > _RANK[have[name][0]]:
-                    have[name] = got
+            if f == r.entry:
+                _best(own.setdefault(f, {}), fns)
+            elif f in found.imported:
+                _best(best.setdefault(f, {}), fns)
     found.zero3_defaults.update((f, merge(parts)) for f, parts in defaults.items())
     for f, fns in best.items():
         found.imported[f] = {name for name, (verdict, _, _, _) in fns.items() if verdict != "dead"}
@@ -44,3 +43,15 @@ def called(recipes: List[Recipe], entries: "_Entries", found: "Found") -> None:
                  if verdict in ("named", "unused")]
         if named:
             found.named_only[f] = named
+    for f, fns in own.items():  # "named" in an entry may be `fire.Fire(main)`: only its unused classes' methods
+        unused = [(first, last, why(name, verdict, note)) for name, (verdict, first, last, note) in fns.items()
+                  if verdict == "unused"]
+        if unused and f not in best:  # a module another launch imports has that launch's verdicts
+            found.named_only[f] = unused
+
+
+def _best(have: Dict[str, Tuple[str, int, int, str]], fns: Dict[str, Tuple[str, int, int, str]]) -> None:
+    """Keep, per function, the verdict that runs the most of it (called > named > unused > dead)."""
+    for name, got in fns.items():
+        if name not in have or _RANK[got[0]] > _RANK[have[name][0]]:
+            have[name] = got
