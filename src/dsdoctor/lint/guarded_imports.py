@@ -1,17 +1,22 @@
-"""Project modules that do not parse and that every project file imports inside a ``try`` whose ``except`` catches
-the ``SyntaxError`` (a bare ``except:``, ``Exception``, ``BaseException``, ``SyntaxError``): LLaVA's
-``llava/model/__init__.py`` tries each optional language model's module so, and a broken one is skipped at import.
-Its code never runs, as a file nothing imports (``unrun``); where any import of it is outside such a ``try``, or a
-recipe starts it, the syntax error stops the run."""
+"""How a project module's importers guard their imports of it.
+
+- Inside a ``try`` whose ``except`` catches a ``SyntaxError`` (a bare ``except:``, ``Exception``,
+  ``BaseException``, ``SyntaxError``): LLaVA's ``llava/model/__init__.py`` tries each optional language model's
+  module so, and a broken one is skipped at import. Its code never runs, as a file nothing imports (``unrun``);
+  where any import of it is outside such a ``try``, or a recipe starts it, the syntax error stops the run.
+- Under tests of the installed Transformers version (:mod:`.version_tests`; ipex-llm's ``utils/__init__.py``:
+  ``if trans_version >= "4.47.0": from .benchmark_util_4_47 import ...`` ... ``else: from .benchmark_util_4_29
+  import ...``): the module loads only on the releases its importers' tests let through."""
 
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from ..literal_gate import gated
 from .discover import _read
 from .reach import Graph, _resolve
+from .version_tests import VersionTests
 
 _CAUGHT = ("Exception", "BaseException", "SyntaxError")
 _CATCHING = gated(r"except[ \t]*:|except[ \t(]+[^:\n]*\b(?:Exception|BaseException|SyntaxError)\b")
@@ -62,23 +67,68 @@ def _edges(path: str, root: str, files: Set[str]) -> Optional[Tuple[Dict[str, in
     return guarded, plain
 
 
+def _gated(path: str, root: str, files: Set[str], releases: Tuple[str, ...]
+           ) -> Dict[str, Tuple[int, Optional[FrozenSet[str]]]]:
+    """file -> (line, the Transformers releases on which an import of it runs; None: one runs on any) of ``path``."""
+    text = _read(path, 4 * 2**20)
+    out: Dict[str, Tuple[int, Optional[FrozenSet[str]]]] = {}
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return out
+    tests = VersionTests(tree)
+    for node, conds in tests.imports():
+        on = tests.releases(conds, releases)
+        targets: List[Tuple[int, str, List[str]]] = \
+            [(0, a.name, []) for a in node.names] if isinstance(node, ast.Import) else \
+            [(node.level, node.module or "", [a.name for a in node.names])]  # type: ignore[attr-defined]
+        for level, module, names in targets:
+            for f in _resolve(path, level, module, names, root, files):
+                line, was = out.get(f, (node.lineno, frozenset()))
+                out[f] = (line, None if on is None or was is None else was | on)
+    return out
+
+
 class Guarded:
-    """For a module that does not parse: "importer:line" where every project file importing it (in ``graph``) does
-    so only inside a try catching the SyntaxError, else None. Asked only of the files that fail to parse: the
-    importers are read then, once each."""
+    """Called with a module that does not parse: "importer:line" where every project file importing it (in
+    ``graph``) does so only inside a try catching the SyntaxError, else None. :meth:`gate`: the Transformers releases
+    its importers' version tests let it load on. Asked only of the files a rule needs it for (a broken file, a
+    removed import): the importers are read then, once each."""
 
     def __init__(self, graph: Graph, root: str, started: Set[str]) -> None:
         self.graph, self.root, self.started, self.files = graph, root, started, set(graph)
         self._importers: Optional[Dict[str, List[str]]] = None
         self._edges: Dict[str, Optional[Tuple[Dict[str, int], Set[str]]]] = {}
+        self._gates: Dict[str, Dict[str, Tuple[int, Optional[FrozenSet[str]]]]] = {}
 
-    def __call__(self, path: str) -> Optional[str]:
+    def _by(self, path: str) -> Optional[List[str]]:
         if self._importers is None:
             self._importers = {}
             for g, targets in self.graph.items():
                 for f in targets:
                     self._importers.setdefault(f, []).append(g)
-        by = self._importers.get(path)
+        return self._importers.get(path)
+
+    def gate(self, path: str, releases: Tuple[str, ...]) -> Optional[Tuple[str, FrozenSet[str]]]:
+        """("importer:line", the ``releases`` (Transformers) on which some project import of ``path`` runs) where
+        every one sits under tests of the Transformers version; None where one does not, or a recipe starts it."""
+        by = self._by(path)
+        if not by or path in self.started:
+            return None
+        runs: Set[str] = set()
+        where = ""
+        for g in sorted(by):
+            if g not in self._gates:
+                self._gates[g] = _gated(g, self.root, self.files, releases)
+            got = self._gates[g].get(path)
+            if got is None or got[1] is None:
+                return None
+            where = where or f"{g}:{got[0]}"
+            runs |= got[1]
+        return where, frozenset(runs)
+
+    def __call__(self, path: str) -> Optional[str]:
+        by = self._by(path)
         if not by or path in self.started:
             return None
         where = []

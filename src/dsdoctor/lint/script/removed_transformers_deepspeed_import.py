@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 from ... import names as N
+from ...knowledge import api_history
 from ...knowledge import transformers as TF
 from ...knowledge.versions import parse
 from ...model import Fix, Severity
@@ -76,8 +77,27 @@ def check(t: Target) -> Iterator[Hit]:
             hits.append((node, None))
     if hits and _copy_has_module(t.path):  # looked up only for a file that imports the module
         return
+    gated = _gated(t, lacks) if hits and not kept else None
+    if gated:
+        sev, title = Severity.INFO, f"`transformers.deepspeed` is gone from transformers >= " \
+            f"{TF.TF_DEEPSPEED_MODULE_REMOVED}: {gated}, which still have it (an importer's change breaks it)"
     for node, edit in hits:
         yield from emit(RULE, t, node, title, fixes=fix, edits=(edit,) if edit else (), severity=sev)
+
+
+def _gated(t: Target, lacks: Callable[[Optional[str]], Optional[bool]]) -> str:
+    """Where every project import of this module sits under tests of the Transformers version that let it load
+    only on releases that still have the module: ``every project import of it runs only on transformers
+    4.0.0-4.41.2 (pkg/utils/__init__.py:36)``; "" otherwise."""
+    if t.usage.version_gate is None:
+        return ""
+    read = api_history.releases("transformers")
+    got = t.usage.version_gate(os.path.normpath(t.path), read)
+    if got is None or any(lacks(v) for v in got[1]):
+        return ""
+    runs = [v for v in read if v in got[1]]
+    on = f"transformers {runs[0]}-{runs[-1]}" if runs else "no transformers release read"
+    return f"every project import of it runs only on {on} ({got[0]})"
 
 
 RULE = Rule(
@@ -89,7 +109,10 @@ RULE = Rule(
         what="`from transformers.deepspeed import ...`, `from transformers import deepspeed` or "
          "`import transformers.deepspeed` (the pre-4.31 location, kept as a shim until 4.45).",
         why="Transformers 4.46 removed the module: the script dies with an ImportError before training.",
-        fix=f"`from {NEW} import is_deepspeed_zero3_enabled, HfDeepSpeedConfig` (dsdoctor fix rewrites the import).",
+        fix=f"`from {NEW} import is_deepspeed_zero3_enabled, HfDeepSpeedConfig` (dsdoctor fix rewrites the import). "
+        "A module every project import of which sits under tests of the Transformers version that let it load only "
+        "on releases that still have the module (`if transformers.__version__ < \"4.42\": from .old import ...`, "
+        "lint/version_tests.py) is info.",
         section="Script"),
     check=check,
     valid=(Example("from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled\n",

@@ -10,6 +10,7 @@ import os
 from typing import TYPE_CHECKING, Dict, Optional, Sequence
 
 from ...settings import parse_targets
+from ..guarded_imports import Guarded
 from ..own_loaders import own_loaders, project_files
 from ..target import Usage
 from .context import installed, project_zero3
@@ -54,6 +55,7 @@ def python_usage(base: Usage, kinds: Dict[str, str], targets: Sequence[str], pyt
             base.own_loaders = own_loaders(project_files(paths, [p for p, k in kinds.items() if k == "python"]))
     if found is not None:
         base.unrun, base.guarded = dict(found.unrun), found.guarded
+        base.version_gate = found.guarded.gate if isinstance(found.guarded, Guarded) else None
     if base.zero3 is None and settings is not None:
         default = settings.zero3_default()
         if default is not None:

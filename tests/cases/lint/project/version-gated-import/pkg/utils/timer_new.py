@@ -1,0 +1,11 @@
+import time  # 4.45.0 and later: the integrations module
+
+from transformers.integrations.deepspeed import is_deepspeed_zero3_enabled
+
+
+class Timer:
+    def __enter__(self):
+        self.start, self.zero3 = time.time(), is_deepspeed_zero3_enabled()
+
+    def __exit__(self, *exc):
+        print(f"{time.time() - self.start:.1f}s (ZeRO-3: {self.zero3})")
