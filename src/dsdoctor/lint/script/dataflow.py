@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tupl
 
 import libcst as cst
 
+from ...knowledge import callback_kwargs as CB
 from ...knowledge import deepspeed as K
+from ...knowledge import foreign_loaders as FL
 from ...knowledge import transformers as TF
 from .values import COLLECTIVE_SAVES, FALSE, MODEL_CTOR_SUFFIXES, MODEL_MAKERS, NONE, TRUE, UNKNOWN
 from .walk import descendants
@@ -151,6 +153,8 @@ class Script(cst.CSTVisitor):
         self.has_main = False  # ``if __name__ == "__main__":`` at module level (a script, not only a library)
         self._drops: List[Tuple[Scope, str, str, List[Tuple[Any, bool]]]] = []  # kwargs.pop(key) under ZeRO-3
         self.dropped: Dict[int, Set[str]] = {}  # id(load call) -> the keys its ``**kwargs`` lost before it
+        self.callback_classes: Set[str] = {CB.CALLBACK_BASE}  # TrainerCallback and the file's subclasses of it
+        self.callback_kwargs: Dict[int, str] = {}  # id() of a callback's on_* method -> its ``**kwargs`` name
 
     @property
     def scope(self) -> Scope:
@@ -237,6 +241,9 @@ class Script(cst.CSTVisitor):
         if self._class:
             self.methods.add(id(node))
             self.method_class[id(node)] = self._class[-1].name.value
+            star = node.params.star_kwarg
+            if self._class[-1].name.value in self.callback_classes and node.name.value.startswith("on_") and star:
+                self.callback_kwargs[id(node)] = star.name.value
         self.all_scopes.append(s)
         self.scopes.append(s)
 
@@ -247,6 +254,8 @@ class Script(cst.CSTVisitor):
         self._class.append(node)
         if any(dotted(b.value).split(".")[-1] in self.args_classes for b in node.bases):
             self.args_classes.add(node.name.value)
+        if any(dotted(b.value).split(".")[-1] in self.callback_classes for b in node.bases):
+            self.callback_classes.add(node.name.value)
 
     def leave_ClassDef(self, node: cst.ClassDef) -> None:
         self._class.pop()
@@ -437,7 +446,9 @@ class Script(cst.CSTVisitor):
         if last == "pop" and isinstance(node.func, cst.Attribute) and node.args:
             self._drop(node.func.value, node.args[0].value)
         kind = ""
-        if last in LOAD_METHODS and "." in name and not NOT_A_MODEL.search(name.rsplit(".", 1)[0]):
+        if self.foreign_loader(name):
+            pass  # ipex_llm's AutoModelForCausalLM / prepare_model_for_kbit_training: its own, not Transformers'
+        elif last in LOAD_METHODS and "." in name and not NOT_A_MODEL.search(name.rsplit(".", 1)[0]):
             kind = "load"
         elif MODEL_CTOR.match(last) and node.args:
             kind = "load"
@@ -468,6 +479,11 @@ class Script(cst.CSTVisitor):
             self._dropped_for(node)
         if kind and self._stmt:
             self._event(kind, node, name)
+
+    def foreign_loader(self, callee: str) -> bool:
+        """Is ``callee`` (``AutoModelForCausalLM.from_pretrained``) imported from a package whose loaders under
+        Transformers' / PEFT's names are its own (knowledge/foreign_loaders)?"""
+        return self.imported.get(callee.split(".")[0], "").split(".")[0] in FL.OWN_LOADER_PACKAGES
 
     def _event(self, kind: str, node: Any, name: str) -> None:
         stmt = self._stmt[-1]

@@ -11,6 +11,7 @@ from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
+from ...knowledge import callback_kwargs as CB
 from ...knowledge import trl as TRL
 from .dataflow import Arg, Scope, Script, Val, dotted, is_guard, kw_key
 from .flags import options_namespace
@@ -105,6 +106,8 @@ class Values:
                 return [Val(TRUE, expr)]
             if callee == "getattr" and len(expr.args) >= 2 and dotted(expr.args[0].value) == "torch":
                 return self._of(expr.args[1].value, scope, depth + 1, ev)  # getattr(torch, "bfloat16"): the name
+            if self._unpassed(expr, scope):
+                return [Val(NONE, expr)]
             fn = self.s.functions.get(callee)
             if fn is not None and fn.returns and fn is not scope and (id(fn), callee) not in ev.active:
                 return self._returns(fn, callee, depth, ev, expr)
@@ -118,6 +121,18 @@ class Values:
         if isinstance(expr, cst.BooleanOperation):
             return _distinct(self._of(expr.left, scope, depth + 1, ev) + self._of(expr.right, scope, depth + 1, ev))
         return [Val(UNKNOWN, expr)]
+
+    def _unpassed(self, call: cst.Call, scope: Scope) -> bool:
+        """``kwargs.get("trainer")`` in a TrainerCallback's ``on_*`` method: a key no Transformers release read
+        passes to callbacks (knowledge/callback_kwargs), so None."""
+        f = call.func
+        name = self.s.callback_kwargs.get(id(scope.node))
+        if name is None or not isinstance(f, cst.Attribute) or f.attr.value not in ("get", "pop") or \
+                dotted(f.value) != name or name in scope.assigns or not call.args or len(call.args) > 2:
+            return False
+        key = kw_key(call.args[0].value)
+        no_default = len(call.args) == 1 or dotted(call.args[1].value) == "None"
+        return key is not None and no_default and CB.never_passed(key) is not None
 
     def _returns(self, fn: Scope, callee: str, depth: int, ev: Eval, node: Any) -> List[Val]:
         """What a helper function of the file returns (evaluated once per evaluation)."""

@@ -41,11 +41,20 @@ def _load_dtypes(t: Target, c: Ctx) -> Set[str]:
             for a in call.args if a.keyword is not None and a.keyword.value in ("torch_dtype", "dtype")}
 
 
-def _never_used(t: Target, call: Any, scope: Any) -> bool:
+def _never_used(t: Target, c: Ctx, call: Any, scope: Any) -> bool:
     """Is the config ``call`` makes assigned to a name the file never reads again (``q = BitsAndBytesConfig(...)``
-    with no load taking ``q``; the data flow's bindings of ``scope``): no model is quantized with it."""
+    with no load taking ``q``; the data flow's bindings of ``scope``), or reads only in the loads of a package with
+    a loader of its own (ipex_llm's ``AutoModelForCausalLM`` converts the weights itself): no Transformers model is
+    quantized with it."""
+    import libcst as cst
+
+    assert c.script is not None
     names = [name for name, values in scope.assigns.items() if any(v is call for v in values)]
-    return len(names) == 1 and len(re.findall(rf"\b{names[0]}\b", t.text)) == 1
+    if len(names) != 1:
+        return False
+    own = sum(1 for other, callee in c.script.calls_with if c.script.foreign_loader(callee)
+              for a in other.args if isinstance(a.value, cst.Name) and a.value.value == names[0])
+    return c.script.name_count.get(names[0], 0) == 1 + own  # Name nodes: not the comments and strings naming it
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -62,7 +71,7 @@ def check(t: Target) -> Iterator[Hit]:
         scope = c.script.scope_at(call)
         kw = {a.keyword.value: a for a in call.args if a.keyword is not None}
         if "load_in_4bit" not in kw or not maybe_true(c.values.of(kw["load_in_4bit"].value, scope)) or \
-                _never_used(t, call, scope):
+                _never_used(t, c, call, scope):
             continue
         dtypes = loads = _load_dtypes(t, c) if loads is None else loads  # only where a 4-bit config is made
         storage = kw.get("bnb_4bit_quant_storage")

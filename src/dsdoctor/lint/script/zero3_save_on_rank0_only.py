@@ -77,11 +77,20 @@ RULE = Rule(
          "ZeRO-3 project.",
         why="Under ZeRO-3 these gather every parameter's partitions (a collective all ranks must enter); called on rank "
         "0 alone, rank 0 waits for the others forever (NCCL timeout) and nothing is saved.",
-        fix="Call the save on every rank: Trainer / Accelerate / DeepSpeed write the file on the main process only.",
+        fix="Call the save on every rank: Trainer / Accelerate / DeepSpeed write the file on the main process only. "
+        "A save after `trainer = kwargs.get(\"trainer\")` / `if trainer is None: return` in a TrainerCallback's "
+        "`on_*` method is not reported: no Transformers release passes callbacks a `trainer` (derived from the "
+        "released sources, knowledge/callback_kwargs), so it never runs.",
         section="Script"),
     check=check,
     valid=(Example('from transformers import Trainer\ntrainer = Trainer(model=model)\ntrainer.train()\n'
-                   'trainer.save_model("out")\n', (("zero3", True),)),),
+                   'trainer.save_model("out")\n', (("zero3", True),)),
+           # the Trainer hands callbacks no "trainer": the save after the None test never runs
+           Example('from transformers import TrainerCallback\n\n\nclass Saver(TrainerCallback):\n'
+                   '    def on_save(self, args, state, control, **kwargs):\n'
+                   '        trainer = kwargs.get("trainer")\n        if trainer is None:\n            return\n'
+                   '        if state.is_world_process_zero:\n            trainer.save_model("out")\n',
+                   (("zero3", True),))),
     invalid=(Example('from transformers import Trainer\ntrainer = Trainer(model=model)\ntrainer.train()\n'
                      'if trainer.args.local_rank == 0:\n    trainer.save_model("out")\n', (("zero3", True),)),),
 )

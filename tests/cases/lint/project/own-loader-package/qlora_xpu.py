@@ -1,0 +1,17 @@
+"""QLoRA on Intel GPUs: ipex-llm's loader converts the weights to its own low-bit format (its
+BitsAndBytesConfig handling and its prepare_model_for_kbit_training are its own)."""
+import torch
+import transformers
+from ipex_llm.transformers import AutoModelForCausalLM
+from ipex_llm.transformers.qlora import get_peft_model, prepare_model_for_kbit_training
+from peft import LoraConfig
+from transformers import BitsAndBytesConfig
+
+# bnb_config: the 4-bit settings ipex-llm reads
+bnb_config = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_compute_dtype=torch.bfloat16)
+model = AutoModelForCausalLM.from_pretrained("my-org/base", torch_dtype=torch.bfloat16, quantization_config=bnb_config)
+model = prepare_model_for_kbit_training(model)
+model = get_peft_model(model, LoraConfig(r=8))
+parser = transformers.HfArgumentParser(transformers.TrainingArguments)
+(training_args,) = parser.parse_args_into_dataclasses()
+transformers.Trainer(model=model, args=training_args).train()
