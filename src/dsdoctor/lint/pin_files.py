@@ -375,9 +375,26 @@ def shell_script(path: str, shown: str) -> List[Pin]:
     text = read_text(path)
     if "install" not in text:
         return []
+    return _command_pins(_logical_lines(text), shown)
+
+
+def _command_pins(lines: Iterable[Tuple[int, str]], shown: str) -> List[Pin]:
+    """The pins of the ``pip install`` commands among shell command lines (line number, line)."""
     out: List[Pin] = []
-    for n, line in _logical_lines(text):
+    for n, line in lines:
         m = _INSTALL.search(line)
         if m and _COMMAND_START.search(line[:m.start()]):
             out += [p for arg in install_args(m.group(1)) if (p := requirement(arg, shown, n)) and p.spec]
     return out
+
+
+_RUN = re.compile(r"^\s*RUN\s+", re.IGNORECASE)
+
+
+def dockerfile(path: str, shown: str) -> List[Pin]:
+    """Packages a Dockerfile's ``RUN pip install ...`` install with a version (its image's), read as a script's."""
+    text = read_text(path)
+    if "install" not in text:
+        return []
+    return _command_pins(((n, _RUN.sub("", line, count=1)) for n, line in _logical_lines(text) if _RUN.match(line)),
+                         shown)

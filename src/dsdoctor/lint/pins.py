@@ -57,6 +57,9 @@ _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("docs/[Ii]nstall*.md", C.readme),
     ("docs/INSTALL*.md", C.readme),
     ("*.md", F.markdown_installs),  # another guide's `pip install` commands (eval/EVAL.md), for its directory
+    ("Dockerfile", F.dockerfile),  # the image the code runs in: its RUN pip install lines
+    ("Dockerfile.*", F.dockerfile),
+    ("*.Dockerfile", F.dockerfile),
     ("*.sh", F.shell_script),  # a launch script's own `pip install deepspeed==0.9.1`: its directory's pin
     # an environment set-up script kept in scripts/ installs for the directory above it (MiniMA's
     # minima/scripts/install_requirements.sh), as a requirements file there would
@@ -347,9 +350,11 @@ def apply_near(usage: "Usage", path: str, kind: str, near: Near, notes: Dict[str
     if tf.version and f"pinned in {tf.source}" != usage.transformers_source:
         usage.transformers, usage.transformers_source = tf.version, f"pinned in {tf.source}"
         usage.transformers_pins = ()
-    elif tf.allowed and tf.describe() != usage.transformers_source and usage.transformers not in tf.allowed:
+    elif tf.allowed and tf.describe() != usage.transformers_source and (
+            usage.transformers not in tf.allowed or "Dockerfile" in usage.transformers_source):
         # (a nearer range that allows the project's exact pin, a copied pyproject's ``>=4.31.0`` beside a README's
-        # ``pip install transformers==4.31.0``, says no other release)
+        # ``pip install transformers==4.31.0``, says no other release; a Dockerfile's pin is its image's, and a
+        # nearer install line is what a user of that directory installs)
         usage.transformers, usage.transformers_source, usage.transformers_pins = None, tf.describe(), tf.allowed
     else:
         if tf.why == "installed from a URL" and not usage.transformers:
