@@ -54,13 +54,11 @@ def check(t: Target) -> Iterator[Hit]:
             sug = _suggest(m.key, sorted(_ALL_TOP))
             home = "" if sug else _nested_home(m.key)
             if home:  # a block's key written at the top level (``offload_optimizer``): its setting is lost too
-                stage = _stage(root)
-                moot = m.key in K.ZERO3_ONLY_KEYS and stage is not None and stage < 3
+                note, moot = _moot(root, m.key, home)
                 yield RULE.hit(t, m.start, f"unknown top-level key {m.key!r}: it belongs in {home}, where DeepSpeed "
-                               "reads it" + (f" at stage 3 (this config is stage {stage})" if moot else ""),
+                               "reads it" + note,
                                "DeepSpeed silently ignores unknown top-level keys: the setting has no "
-                               f"effect until it moves into {home}" + (
-                                   f"; at stage {stage} it has none there either: nothing changes." if moot else "."),
+                               f"effect until it moves into {home}" + (f"; {moot}: nothing changes." if moot else "."),
                                severity=Severity.INFO if moot else Severity.WARNING)
                 continue
             # a misspelt key's setting is silently lost (a warning); any other extra key is a note to the reader;
@@ -192,6 +190,27 @@ def _stage(root: Node) -> Optional[int]:
     return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
+def _moot(root: Node, key: str, home: str) -> Tuple[str, str]:
+    """(what to add to the title, why the key would change nothing in its block either) for a block's key written
+    at the top level: a stage-3 key in a stage 1/2 config, an fp16 key in a config without fp16; ("", "") else."""
+    stage = _stage(root)
+    if key in K.ZERO3_ONLY_KEYS and stage is not None and stage < 3:
+        return f" at stage 3 (this config is stage {stage})", f"at stage {stage} it has none there either"
+    if home == "fp16" and _fp16_off(root):
+        return " (fp16 is off here)", "fp16 is off in this config: loss scaling never runs"
+    return "", ""
+
+
+def _fp16_off(root: Node) -> bool:
+    """Does the config train without fp16: ``fp16.enabled`` false, or no fp16 block beside ``bf16.enabled`` true
+    (an "auto" switch is decided by the launch: not known here)?"""
+    on = root.get("fp16", "enabled")
+    if root.get("fp16") is not None:
+        return on is not None and on.value is False
+    bf16 = root.get("bf16", "enabled") or root.get("bfloat16", "enabled")
+    return bf16 is not None and bf16.value is True
+
+
 def _is_auto(n: Node) -> bool:
     return bool(n.value == "auto")
 
@@ -207,7 +226,8 @@ RULE = Rule(
          "An error inside zero_optimization / offload_* / fp16 / bf16 (0.17.1+ for fp16/bf16), where pydantic "
          "rejects it; at the top level, where DeepSpeed silently ignores it, a warning when it is a misspelling of a "
          "known key or a key of a block written at the top level (`offload_optimizer` outside `zero_optimization`): "
-         "that setting keeps its default (info for a stage-3 key in a stage 1/2 config, where it changes nothing, and "
+         "that setting keeps its default (info for a stage-3 key in a stage 1/2 config and for an fp16 key in a config "
+         "that trains without fp16, where it changes nothing, and "
          "for a misspelt batch key whose value DeepSpeed works out anyway from the other batch keys and the launch's "
          "world size); "
          "info otherwise (a key DeepSpeed never reads). The same inside a block "
@@ -220,6 +240,8 @@ RULE = Rule(
     valid=(Example('{"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": "auto", "overlap_comm": true}}'),
            Example('{"zero_optimization": {"stage": 1}, "stage3_gather_16bit_weights_on_model_save": false}',
                    note="a stage-3 key outside its block in a stage-1 config: info, it changes nothing there either"),
+           Example('{"bf16": {"enabled": true}, "fp16": {"enabled": false}, "loss_scale_window": 400}',
+                   note="an fp16 key outside its block in a config that trains in bf16: info, loss scaling never runs"),
            Example('{"train_batch_size": 16, "train_micro_batch_size_per_gpu": 8, "gradient_accumulation": 1}',
                    (("world_size", 2),), note="a misspelt batch key with the value DeepSpeed derives (16 / 8 / 2): "
                    "info, nothing changes"),

@@ -7,6 +7,7 @@ from typing import Any, Dict, Iterator
 
 from ... import names as N
 from ...knowledge import transformers as TF
+from ...knowledge.zero_defaults import same_as_default
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
@@ -32,16 +33,17 @@ def _block(text: str, line: int, col: int) -> Dict[str, str]:
     return out
 
 
-def _restates(y: Any, key: str, value: Any, children: Dict[str, str]) -> bool:
+def _restates(y: Any, key: str, value: Any, children: Dict[str, str], ds: str) -> bool:
     """Does the ignored ``key`` only say what the run gets anyway: ``pipeline_parallel_size: 1``,
     ``data_parallel_size`` equal to num_processes, ``bf16_enabled: true`` under ``mixed_precision: bf16``, a nested
     ``offload_param: {device: X}`` where accelerate's ``offload_param_device`` is X, a ``bf16: {enabled: true}``
-    under ``mixed_precision: bf16``?"""
+    under ``mixed_precision: bf16``, a ``zero_optimization`` field at DeepSpeed ``ds``'s default
+    (``reduce_bucket_size: 5e8``; knowledge/zero_defaults)?"""
     precision = str(y.top.get("mixed_precision", ("no",))[0]).lower()  # the half-precision dtype the run gets
     if value is not None:
         procs = y.top.get("num_processes", (None,))[0]
         switch = key in ("bf16_enabled", "fp16_enabled") and str(value).lower() == str(precision == key[:4]).lower()
-        return switch or (key in _ONE and value == 1) or \
+        return switch or same_as_default(key, value, ds) or (key in _ONE and value == 1) or \
             (key == "data_parallel_size" and procs is not None and value == procs)
     if key in _FLAT_DEVICE and "device" in children and (set(children) == {"device"} or (
             children["device"] == "none" and set(children) <= {"device", "pin_memory"})):  # no offload: no pinning
@@ -74,7 +76,7 @@ def check(t: Target) -> Iterator[Hit]:
             same = True
             what += (", and the config it builds takes this from the training script (its DataLoader's batch size, "
                      "TrainingArguments, the optimizer and scheduler it builds): set it there")
-        elif _restates(y, key, value, _block(t.text, line, col)):
+        elif _restates(y, key, value, _block(t.text, line, col), str(t.usage.ds)):
             same = True
             what += ", and it says what the run gets anyway (a default, or accelerate's own field): nothing changes"
         yield RULE.hit(t, starts[line - 1] + col - 1,
@@ -97,7 +99,9 @@ RULE = Rule(
         why="accelerate builds the ranks' environment and its DeepSpeedPlugin only from its own fields and says "
         "nothing about the others: the setting silently has no effect (e.g. no parameter offload).",
         fix="Use accelerate's flat field (offload_param_device: cpu), or put the DeepSpeed JSON in a file named by "
-        "deepspeed_config_file.",
+        "deepspeed_config_file. A key whose value is what the run gets anyway (DeepSpeed's default for a "
+        "zero_optimization field on the release judged, as derived from its sdists; `pipeline_parallel_size: 1`; "
+        "what accelerate's own fields already set) is info: nothing changes.",
         section="Launch"),
     check=check,
     valid=(Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_param_device: cpu\n"),
@@ -108,6 +112,9 @@ RULE = Rule(
                    "  offload_param:\n    device: none\n  bf16:\n    enabled: true\n  fp16:\n    enabled: auto\n"
                    "  bf16_enabled: true\n",
                    note="ignored, but each says what the run gets anyway (info)"),
+           Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 2\n  contiguous_gradients: true\n"
+                   "  reduce_bucket_size: 5e8\n  stage3_prefetch_bucket_size: 50000000\n",
+                   note="ignored, but each is DeepSpeed's default for the key, derived from its releases (info)"),
            Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  train_batch_size: 32\n"
                    "  optimizer:\n    type: AdamW\n    params:\n      lr: 5.0e-5\n",
                    note="ignored: the run takes its batch, optimizer and scheduler from the training script (info)")),
