@@ -9,7 +9,7 @@ from ... import names as N
 from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
-from . import emit, zero3_candidate
+from . import emit, uncalled, zero3_candidate
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -22,7 +22,7 @@ def check(t: Target) -> Iterator[Hit]:
 
     s = c.script
     assert s is not None
-    for e in (e for e in s.events if e.kind == "hfds"):
+    for e in (e for e in s.events if e.kind == "hfds" and not e.dead and not uncalled(c, e)):
         origin = s.imported.get(e.name.split(".")[0], e.name) if "." not in e.name else e.name
         if origin.startswith("accelerate") or s.imported.get(e.name, "").startswith("accelerate"):
             yield from emit(RULE, t, e.call, "accelerate's HfDeepSpeedConfig does not register ZeRO-3 for "
@@ -42,8 +42,8 @@ def check(t: Target) -> Iterator[Hit]:
             start = c.src.span(e.call)[0]
             if keepable:
                 edit = Edit(t.path, start, start, "dschf = ", "safe", "keep the HfDeepSpeedConfig in a variable")
-        elif e.bound == "_":
-            why = "it is bound to `_`"
+        elif e.bound == "_" and len(e.scope.assigns.get("_", ())) > 1:  # `_` alone keeps it as any name does
+            why = "it is bound to `_`, which the code binds again"
             if isinstance(small, cst.Assign) and keepable:
                 edit = Edit(t.path, *c.src.span(small.targets[0].target), "dschf", "safe", "keep it as dschf")
         elif (e.bound and e.scope is not s.module_scope and e.bound not in e.scope.returns
@@ -98,7 +98,8 @@ RULE = Rule(
         "python",
         Severity.ERROR,
         summary="An HfDeepSpeedConfig that is not kept alive until the model is loaded",
-        what="`HfDeepSpeedConfig(cfg)` as a bare statement, bound to `_`, or to a local of a function that returns "
+        what="`HfDeepSpeedConfig(cfg)` as a bare statement, bound to `_` that the code binds again (a loop's `_`; "
+         "`_` bound once keeps it as any name does), or to a local of a function that returns "
          "before the model is loaded (a load or a model assigned from a call later in that function keeps it); or "
          "accelerate's class of the same name used instead of transformers'.",
         why="transformers keeps only a weak reference to the object: once it is garbage collected `from_pretrained` no "
@@ -114,12 +115,28 @@ RULE = Rule(
            Example('import deepspeed\nfrom contextlib import contextmanager\n'
                    'from transformers.integrations import HfDeepSpeedConfig\n\n\n@contextmanager\n'
                    'def init_model_context(ds_config):\n    dschf = HfDeepSpeedConfig(ds_config)\n    yield\n',
-                   (("zero3", True),), "a generator keeps its locals while it is suspended")),
+                   (("zero3", True),), "a generator keeps its locals while it is suspended"),
+           # `_` is a name like any other: bound once, it keeps the object until the function returns
+           Example('import deepspeed\nfrom transformers.integrations import HfDeepSpeedConfig\n\n\n'
+                   'def load(ds_config):\n    _ = HfDeepSpeedConfig(ds_config)\n'
+                   '    return AutoModelForCausalLM.from_pretrained("m")\n', (("zero3", True),)),
+           # a branch a local constant switches off ("manual switch for now") never runs
+           Example('import deepspeed\nfrom transformers.integrations import HfDeepSpeedConfig\n\n\n'
+                   'def evaluate(ds_config):\n    use_zero3 = False\n    if use_zero3:\n'
+                   '        HfDeepSpeedConfig(ds_config)\n    return AutoModelForCausalLM.from_pretrained("m")\n',
+                   (("zero3", True),))),
     invalid=(Example('from transformers.integrations import HfDeepSpeedConfig\n'
                      'HfDeepSpeedConfig(ds_config)\n'
                      'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n', (("zero3", True),),
                      fixed='from transformers.integrations import HfDeepSpeedConfig\n'
                            'dschf = HfDeepSpeedConfig(ds_config)\n'
+                           'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n'),
+             # `_` bound again by a loop before the load: the first object is freed
+             Example('from transformers.integrations import HfDeepSpeedConfig\n'
+                     '_ = HfDeepSpeedConfig(ds_config)\nfor _ in range(3):\n    pass\n'
+                     'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n', (("zero3", True),),
+                     fixed='from transformers.integrations import HfDeepSpeedConfig\n'
+                           'dschf = HfDeepSpeedConfig(ds_config)\nfor _ in range(3):\n    pass\n'
                            'model = AutoModelForCausalLM.from_pretrained("m")\nimport deepspeed\n'),
              # a local freed on return; what the function builds later is a dict's items, no model
              Example('import deepspeed\nfrom transformers.integrations import HfDeepSpeedConfig\n\n\n'

@@ -27,8 +27,8 @@ def _configs(t: Target) -> Iterator[Tuple[Any, Any, bool]]:
     if any(e.kind in ("register", "trainer") for e in c.script.events):
         return  # the HF Trainer / accelerate fill "auto" and own the optimizer
     for e in c.script.events:
-        if e.kind not in ("initialize", "hfds"):
-            continue
+        if e.kind not in ("initialize", "hfds") or e.dead:
+            continue  # (a dead branch: ``ds_zero_3 = False  # manual switch`` then ``if ds_zero_3:``)
         exprs = [a.value for a in e.call.args if a.keyword is not None and a.keyword.value in ("config", "config_params")]
         if e.kind == "hfds" and e.call.args and e.call.args[0].keyword is None:
             exprs.append(e.call.args[0].value)
