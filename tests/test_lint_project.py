@@ -397,7 +397,8 @@ def test_yaml_scope(tmp_path: Path) -> None:
     assert "an accelerate YAML that none of the launches running this file loads" in found[0]["title"]
     (root / "run_acc.sh").write_text("#!/bin/bash\naccelerate launch train.py --output_dir out\n")
     found = [f for f in _lint(root)["findings"] if f["path"] == "train.py"]  # type: ignore[attr-defined]
-    assert [(f["line"], f["severity"]) for f in found] == [(15, "error"), (18, "error")]
+    # the save (18) stays info: the device_map load before it raises first (one problem, one finding)
+    assert [(f["line"], f["severity"]) for f in found] == [(15, "error"), (18, "info")]
 
 
 def test_peft_helper_gated(tmp_path: Path) -> None:
@@ -442,13 +443,13 @@ def test_option_default_elsewhere(tmp_path: Path) -> None:
 
 def test_caller_gated_flag_passed(tmp_path: Path) -> None:
     """A helper whose every call is behind ``--merge_after``: a ZeRO-3 launch that passes it makes the helper's
-    findings errors again."""
+    findings errors again (the saves after a device_map load that raises first stay info)."""
     root = tmp_path / "caller-gated"
     shutil.copytree(CASES / "caller-gated", root, ignore=shutil.ignore_patterns("expect"))
     launch = root / "run_zero3.sh"
     launch.write_text(launch.read_text().replace("--output_dir out", "--output_dir out --merge_after"))
     found = [f for f in _lint(root)["findings"] if f["path"] == "tuner/loading.py"]  # type: ignore[attr-defined]
-    assert [(f["line"], f["severity"]) for f in found] == [(11, "error"), (12, "error"), (17, "error"), (18, "error")]
+    assert [(f["line"], f["severity"]) for f in found] == [(11, "error"), (12, "info"), (17, "error"), (18, "info")]
 
 
 def test_option_value_test_other_path(tmp_path: Path) -> None:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Optional, Set
+from typing import TYPE_CHECKING, Iterator, Optional, Set
 
 from ... import names as N
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from . import emit, guard_import, replace
+from . import Ctx, emit, guard_import, replace
 from .model_loaded_before_ds_config import LATENT, early_loads
 from .model_loads import arg, device_map_sources, guard_message, loads, non_none, none_unless_zero3, received
+
+if TYPE_CHECKING:
+    from .dataflow import Event
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -34,6 +37,26 @@ def check(t: Target) -> Iterator[Hit]:
                                    "else ...` (DeepSpeed places the partitions)", "safe"),),
                         edits=(edit,) + guard_import(t), severity=Severity.INFO if latent else c.zero3_severity,
                         evidence=ev)
+
+
+def raising_load(t: Target, c: Ctx, later: "Event") -> Optional["Event"]:
+    """The load this rule reports that raises on every way to the event ``later``: in the same scope, earlier in a
+    block that holds ``later``, with a device_map that is never None (not one loaded before ZeRO-3 is registered,
+    nor a ``try:`` load with a fallback). Under ZeRO-3 ``later`` runs only once that load is fixed: a finding there
+    is a second finding of the run's one problem."""
+    at = c.src.span(later.call)[0]
+    early: Optional[Set[int]] = None
+    for _, e in loads(t):
+        if e.block is None or e.fallback or e.before_own or e.scope is not later.scope or \
+                not c.src.span(e.stmt)[1] <= at < c.src.span(e.block)[1]:
+            continue
+        a = arg(c, e, "device_map")
+        if a is None or not a.values or len(non_none(a)) != len(a.values):
+            continue
+        early = early_loads(c, t.usage) if early is None else early
+        if id(e.call) not in early:
+            return e
+    return None
 
 
 RULE = Rule(

@@ -10,6 +10,7 @@ from ...model import Evidence, Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from . import Ctx, emit, text_of, uncalled, where, zero3_candidate
+from .zero3_device_map_conflict import raising_load
 
 
 def _is_model(node: Any, models: Set[str]) -> bool:
@@ -159,11 +160,15 @@ def check(t: Target) -> Iterator[Hit]:
                 what = f"{dotted(call.func.value) or 'model'}.save_pretrained()"
             else:
                 continue
-        yield from emit(RULE, t, call, f"{what} {c.under} saves the local partitions: size-0 tensors (no weights)",
+        first = raising_load(t, c, e)
+        after = "" if first is None else f" (once the device_map load on line {where(c, first.call, '').line} no " \
+            f"longer raises first: {N.ZERO3_DEVICE_MAP_CONFLICT})"
+        yield from emit(RULE, t, call, f"{what} {c.under} saves the local partitions: size-0 tensors (no weights)"
+                        + after,
                         fixes=(Fix("trainer.save_model(), or gather first: state_dict = "
                                    "accelerator.get_state_dict(model) / deepspeed.zero.GatheredParameters, then "
                                    "save_pretrained(dir, state_dict=state_dict) on rank 0", "safe"),),
-                        severity=c.zero3_severity, evidence=ev)
+                        severity=Severity.INFO if first else c.zero3_severity, evidence=ev)
 
 
 RULE = Rule(
@@ -175,7 +180,8 @@ RULE = Rule(
         what="`model.save_pretrained(dir)` without a consolidated `state_dict=`, or `torch.save(model.state_dict(), ...)`, "
          "outside `deepspeed.zero.GatheredParameters`, in a ZeRO-3 project (`trainer.save_model()` is fine, and so is the "
          "`state_dict` parameter of a Trainer subclass's `_save` override, which save_model fills). After "
-         "`unset_hf_deepspeed_config()` a freshly loaded model is whole: its save is not one.",
+         "`unset_hf_deepspeed_config()` a freshly loaded model is whole: its save is not one. Info after a load earlier "
+         "in the same block that raises first under ZeRO-3 (zero3-device-map-conflict): one problem, one finding.",
         why="Under ZeRO-3 each rank holds only its partition: the saved tensors have shape (0,), and loading them later "
         "fails with `copying a param with shape torch.Size([0])` (PEFT >= 0.21 warns the adapter was not gathered).",
         fix="`trainer.save_model()`, or a state dict gathered on all ranks (accelerator.get_state_dict / "
