@@ -38,10 +38,10 @@ if TYPE_CHECKING:
 __all__ = ["PACKAGES", "Near", "Pin", "Pinned", "allowed_releases", "apply_near", "project_dir", "project_pins", "read_pins", "resolve"]
 
 _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
-    ("requirements*.txt", F.requirements),
+    ("requirement*.txt", F.requirements),  # and requirement.txt, the singular some projects write
     ("requirements/*.txt", F.requirements),
-    ("requirements*.lock", F.requirements),  # rye's lock files: pip's format, every version exact
-    ("requirements*.in", F.requirements),  # pip-compile's input
+    ("requirement*.lock", F.requirements),  # rye's lock files: pip's format, every version exact
+    ("requirement*.in", F.requirements),  # pip-compile's input
     ("poetry.lock", F.lock_toml),
     ("uv.lock", F.lock_toml),
     ("pdm.lock", F.lock_toml),

@@ -8,6 +8,7 @@ from typing import Any, Callable, Iterator, List, Optional, Tuple
 from ... import names as N
 from ...knowledge import api_history
 from ...knowledge import transformers as TF
+from ...knowledge.release_spans import Span
 from ...knowledge.versions import parse
 from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, spec
@@ -43,9 +44,18 @@ def check(t: Target) -> Iterator[Hit]:
         return None if p is None else p >= gone  # type: ignore[operator]
 
     lacking = c.on_tf(lacks)  # the release judged, or every one the project's pins allow (a range, conflicts)
-    kept = lacking is False  # a release that still has the module: only an upgrade breaks the import, so info
-    # unknown because the project installs a git commit: the release it pins is fixed, only not read: info
-    sev = Severity.INFO if kept or (lacking is None and c.tf_url) else Severity.ERROR if lacking else Severity.WARNING
+    span = api_history.module_span("transformers.deepspeed")  # the releases read that have it (4.7.0-4.45.2)
+    # an exact pin below the removal that the releases read do not show with the module: one older than any read
+    # (transformers 2.9.1: not judged) or one before the module was added (4.5.1: the import fails there too)
+    had = span.has(c.tf) if span is not None and c.tf and lacking is False else True
+    early = had is not True
+    if had is False:
+        lacking = True
+    kept = lacking is False and not early  # a release that still has the module: only an upgrade breaks it, so info
+    # unknown because the project installs a git commit (the release it pins is fixed, only not read), or because
+    # it pins a release older than those read: info
+    sev = Severity.INFO if kept or (lacking is None and c.tf_url) or had is None else \
+        Severity.ERROR if lacking else Severity.WARNING
     if c.tf:
         on = f"transformers {c.tf}" + (f", {c.tf_source}" if c.tf_source.startswith("pinned in ") else "")
     else:
@@ -53,8 +63,12 @@ def check(t: Target) -> Iterator[Hit]:
             else "version unknown"
     title = (f"`transformers.deepspeed` is gone from transformers >= {TF.TF_DEEPSPEED_MODULE_REMOVED}: {on} still has "
              "it, an upgrade breaks this import (ImportError)" if kept else
+             f"`transformers.deepspeed` exists only on {_has(span)}: {on} is older than the releases read (not judged)"
+             if had is None else
+             f"`transformers.deepspeed` does not exist yet on {on} (only on {_has(span)}): ImportError" if early else
              f"`transformers.deepspeed` does not exist on transformers >= {TF.TF_DEEPSPEED_MODULE_REMOVED} ({on}): ImportError")
-    fix = (Fix(f"import from {NEW} (is_deepspeed_zero3_enabled, HfDeepSpeedConfig, ...)", "safe"),)
+    fix = (Fix(f"import from {NEW} (is_deepspeed_zero3_enabled, HfDeepSpeedConfig, ...)", "safe"),) if not early else \
+        (Fix(f"require transformers>=4.31 and import from {NEW} (that release has no {NEW} either)", "unsafe"),)
     assert c.script is not None
     hits: List[Tuple[Any, Optional[Edit]]] = []
     for node, mod, guarded in c.script.import_nodes:
@@ -82,7 +96,13 @@ def check(t: Target) -> Iterator[Hit]:
         sev, title = Severity.INFO, f"`transformers.deepspeed` is gone from transformers >= " \
             f"{TF.TF_DEEPSPEED_MODULE_REMOVED}: {gated}, which still have it (an importer's change breaks it)"
     for node, edit in hits:
-        yield from emit(RULE, t, node, title, fixes=fix, edits=(edit,) if edit else (), severity=sev)
+        yield from emit(RULE, t, node, title, fixes=fix, edits=(edit,) if edit and not early else (), severity=sev)
+
+
+def _has(span: Optional[Span]) -> str:
+    """``transformers 4.7.0-4.45.2``: the releases read that have the module."""
+    got = [v for i, v in enumerate(span.read) if any(lo <= i <= hi for lo, hi in span.ranges)] if span else []
+    return f"transformers {got[0]}-{got[-1]}" if got else "no transformers release read"
 
 
 def _gated(t: Target, lacks: Callable[[Optional[str]], Optional[bool]]) -> str:
@@ -107,7 +127,9 @@ RULE = Rule(
         Severity.ERROR,
         summary="An import of transformers.deepspeed, removed in Transformers 4.46",
         what="`from transformers.deepspeed import ...`, `from transformers import deepspeed` or "
-         "`import transformers.deepspeed` (the pre-4.31 location, kept as a shim until 4.45).",
+         "`import transformers.deepspeed` (the pre-4.31 location, kept as a shim until 4.45). Which releases have the "
+         "module is read from the released wheels (knowledge/api_history: 4.7.0-4.45.2): a pin before 4.7.0 fails the "
+         "same import; one older than the releases read (4.0.0) is not judged (info).",
         why="Transformers 4.46 removed the module: the script dies with an ImportError before training.",
         fix=f"`from {NEW} import is_deepspeed_zero3_enabled, HfDeepSpeedConfig` (dsdoctor fix rewrites the import). "
         "A module every project import of which sits under tests of the Transformers version that let it load only "
