@@ -70,7 +70,8 @@ RULE = Rule(
         "python",
         Severity.WARNING,
         summary="A Python file dsdoctor cannot read or parse as Python 3",
-        what="A .py file with a syntax error, Python 2 syntax, undecodable bytes (no coding declaration) or over 16 MiB.",
+        what="A .py file with a syntax error, Python 2 syntax (print statements, `except E, e:`, tabs and spaces mixed "
+        "in one block), undecodable bytes (no coding declaration) or over 16 MiB.",
         why="The script rules cannot look at it; the other files are still linted. In a project linted as a "
         "directory, a file that no launch line, README command or project import runs is reported as info, as is "
         "Python 2 code that no DeepSpeed launch starts or imports (it runs under another interpreter, if at all), as "

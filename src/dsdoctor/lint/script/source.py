@@ -171,7 +171,7 @@ def _compile_only(src: Source) -> Source:
     try:
         ast.parse(src.text, src.path)
     except SyntaxError as exc:
-        py2 = " (Python 2 syntax?)" if _looks_py2(src.text) else ""
+        py2 = " (Python 2 syntax?)" if _looks_py2(src.text, exc.msg) else ""
         at = f" at line {exc.lineno}, column {exc.offset}" if exc.lineno is not None else (
             f" at line {src.text.count(chr(10), 0, src.text.find(chr(0))) + 1}" if "\0" in src.text else "")
         src.error = f"syntax error{at}{py2}: {exc.msg}"
@@ -200,10 +200,10 @@ def parse(src: Source) -> Source:
     try:
         module = cst.parse_module(src.text)
     except cst.ParserSyntaxError as exc:
-        py2 = " (Python 2 syntax?)" if _looks_py2(src.text) else ""
         line, col, msg = exc.raw_line, exc.raw_column + 1, exc.message
         if (line, col) == (1, 1) and "tokenizer error" in msg:  # libcst's tokenizer names no place: Python's does
             line, col, msg = _python_says(src.text) or (line, col, msg)
+        py2 = " (Python 2 syntax?)" if _looks_py2(src.text, msg) else ""
         src.error = f"syntax error at line {line}, column {col}{py2}: {msg}"
         return src
     except (RecursionError, MemoryError) as exc:  # pragma: no cover - pathological nesting
@@ -235,5 +235,9 @@ def parses(text: str) -> bool:
     return True
 
 
-def _looks_py2(text: str) -> bool:
+def _looks_py2(text: str, error: str = "") -> bool:
+    """Python 2 statements (``print x``, ``exec "..."``, ``except E, e:``), or the TabError of tabs and spaces mixed
+    in one block, which Python 2 read (a tab to the next multiple of 8) and Python 3 refuses."""
+    if error.startswith("inconsistent use of tabs"):
+        return True
     return bool(re.search(r"^\s*print\s+[\"'\w]|^\s*exec\s+[\"']|except\s+\w+\s*,\s*\w+\s*:", text, re.M))
