@@ -357,7 +357,10 @@ def apply_near(usage: "Usage", path: str, kind: str, near: Near, notes: Dict[str
         # nearer install line is what a user of that directory installs)
         usage.transformers, usage.transformers_source, usage.transformers_pins = None, tf.describe(), tf.allowed
     else:
-        if tf.why == "installed from a URL" and not usage.transformers:
+        if tf.why == "installed from a URL" and (not usage.transformers or tf.describe() != usage.transformers_source):
+            # a nearer install of a git commit (a sub-project's pyproject) is what runs this directory, not the
+            # root's exact pin: its release is not read, so the version is unknown there
+            usage.transformers, usage.transformers_source, usage.transformers_pins = None, tf.describe(), ()
             usage.transformers_url = url_pin(tf)
         return
     if kind == "python":
