@@ -27,7 +27,8 @@ def check(t: Target) -> Iterator[Hit]:
     fixes = [Fix('remove the "scheduler" block: the Trainer then builds the --lr_scheduler_type scheduler and '
                  "DeepSpeed steps it", "unsafe", (), "the schedule of the run changes to the one the launch asks")]
     if like:
-        fixes.append(Fix(f"or pass --lr_scheduler_type {like[0]}, the Trainer's name for what {kind.value} does",
+        fixes.append(Fix(f"or pass --lr_scheduler_type {like[0]}, the Trainer's name for the curve {kind.value} follows "
+                         "after its warm-up (its warm-up may differ: DeepSpeed's warmup_type defaults to log)",
                          "unsafe", (f"--lr_scheduler_type {like[0]}",), "the launch then says what runs"))
     yield RULE.hit(t, kind.start, f"the config's scheduler {kind.value} replaces the HF Trainer's: the launches' "
                    f"--lr_scheduler_type {', '.join(ignored)} is ignored",
