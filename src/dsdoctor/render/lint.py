@@ -48,7 +48,7 @@ def render(report: Report, verbose: bool, out: Optional[TextIO] = None) -> None:
         if str(how.get("source", "")).startswith("assumed"):
             con.print(escape(f"{path}: linted as the HF Trainer's config, {how['source']} "
                              "(--loaded-by accelerate|deepspeed to say otherwise)"))
-    for key, label in (("assumed", "assumed"), ("not_assumed", "pinned, no single release assumed:"),
+    for key, label in (("assumed", "assumed"), ("not_assumed", "listed, no single release assumed:"),
                        ("judged_for", "judged over the releases a range allows:")):
         if report.facts.get(key):
             con.print(escape(f"{label} {', '.join(report.facts[key])}"))
