@@ -17,6 +17,7 @@ from dsdoctor.lint import lint
 from dsdoctor.lint.pin_conda import conda_spec
 from dsdoctor.lint.pin_files import poetry_spec
 from dsdoctor.lint.pins import Pin, project_dir, resolve
+from dsdoctor.lint.target import NO_SINGLE_DS
 from dsdoctor.settings import Settings
 
 CASES = Path(__file__).resolve().parent / "cases" / "pins"
@@ -36,6 +37,10 @@ def test_pin_files(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
         assert facts["deepspeed"] == want["deepspeed"] and facts["deepspeed_source"].startswith("pinned in ")
     else:
         assert not facts["deepspeed_source"].startswith("pinned")
+    listed = [n for n in want["not_assumed"] if n.startswith("deepspeed")]
+    if listed and not want["deepspeed"] and not facts["deepspeed_source"].startswith("installed"):
+        # listed without one release, and no DeepSpeed installed beside dsdoctor to fall back on: said so
+        assert facts["deepspeed_source"] == f"{NO_SINGLE_DS} ({listed[0]}): assuming {LATEST_KNOWN}"
 
 
 def test_overrides(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,7 +14,7 @@ from packaging.version import InvalidVersion, Version
 
 from ..model import Finding, Report, Severity
 from .rule import Edit, Hit
-from .target import Target, Usage
+from .target import NO_SINGLE_DS, Target, Usage
 from .unloaded import unloaded
 
 if TYPE_CHECKING:
@@ -168,6 +168,8 @@ def _versions(base: Usage, ds_version: Optional[str], targets: Sequence[str], py
             base.ds_source = ver_source
         except InvalidVersion:
             pass
+    elif pin is not None:  # listed (a range, conflicting pins, no version): not "no DeepSpeed found"
+        base.ds_source = f"{NO_SINGLE_DS} ({pin.describe()}): assuming {base.ds}"
     if pin is not None and not pin.version and pin.allowed and ver_source.startswith(("installed", "deepspeed in")):
         base.ds_pins, base.ds_pins_source = pin.allowed, pin.describe()  # a range: judged over its releases
     acc = pinned.get("accelerate")

@@ -31,6 +31,7 @@ from . import pin_files as F
 from .pin_conda import conda_env_file, environment_yml
 from .pin_files import PACKAGES, Pin
 from .pin_setup import setup_py
+from .target import NO_SINGLE_DS
 
 if TYPE_CHECKING:
     from .target import Usage
@@ -317,7 +318,7 @@ def _ours(source: str) -> bool:
     from --ds-version / --target / the configuration's ``target`` / --python?"""
     if source.startswith(PACKAGES) and "(range; " in source:  # a range of the pins (Pinned.describe)
         return True
-    return not source or source.startswith(("pinned in ", "no DeepSpeed found")) or source in (
+    return not source or source.startswith(("pinned in ", "no DeepSpeed found", NO_SINGLE_DS)) or source in (
         "installed", "installed deepspeed") or source.startswith(tuple(f"{p}: conflicting pins" for p in PACKAGES))
 
 

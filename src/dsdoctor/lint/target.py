@@ -11,6 +11,8 @@ from ..hjsondoc import Document, Node
 from ..knowledge.deepspeed import LATEST_KNOWN
 from ..textpos import HasLines, LineIndex
 
+# Usage.ds_source where the project lists DeepSpeed without one release (a range, conflicting pins, no version)
+NO_SINGLE_DS = "no DeepSpeed release pinned exactly"  # starts as the default: rules read both as unknown
 
 @dataclass
 class Usage:
