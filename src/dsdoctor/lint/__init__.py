@@ -64,6 +64,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     if settings is None:
         settings = load(None, paths)
     found = scan(list(paths), max_depth, tests)
+    _named_configs(paths, found)
     from .launched import project_model
 
     project_model(paths, found)  # what the project's launch recipes run, with which configs
@@ -176,6 +177,22 @@ def _versions(base: Usage, ds_version: Optional[str], targets: Sequence[str], py
     base.accelerate, base.accelerate_source = (wanted["accelerate"], "--target") if "accelerate" in wanted else \
         (acc.version, f"pinned in {acc.source}") if acc is not None and acc.version else (None, "")
     return pinned
+
+
+def _named_configs(paths: Sequence[str], found: "Found") -> None:
+    """The DeepSpeed configs in a named directory that is a folder of configs (``dsdoctor lint deepspeed/``: no
+    project root, and no script, YAML or launch file in it that could name them): linted as configs, though nothing
+    names them (:mod:`.named_configs`)."""
+    from .discover import is_project
+
+    for p in paths:
+        inside = os.path.join(os.path.abspath(p), "")
+        if os.path.isdir(p) and not is_project(p) and not any(
+                k != "ds_config" and os.path.abspath(f).startswith(inside) for f, k in found.kinds.items()):
+            from .named_configs import named_configs
+
+            for cfg in named_configs(p):
+                found.kinds.setdefault(os.path.normpath(cfg), "ds_config")
 
 
 def _accelerate_json(found: "Found") -> None:
