@@ -358,7 +358,7 @@ def _data_parallel(argv: List[str], ws: int, src: str) -> Tuple[Optional[int], s
     return (ws // div, f"{src} / {div} ({named})") if ws % div == 0 else (None, f"{src} (model-parallel)")
 
 
-def _is_ds_config(path: str) -> bool:
+def is_ds_config(path: str) -> bool:
     """Does the JSON file at ``path`` hold a DeepSpeed config's keys? (False where it cannot be read.)"""
     return os.path.isfile(path) and bool(_DS_KEYS.search(_read(path, 2**20)))
 
@@ -378,7 +378,7 @@ def _python(path: str, found: Found) -> None:
     off = deepspeed_off(text)
     for m in _PY_CFG.finditer(text):
         cfg = _ref(path, m.group(1))
-        if m.group(0).startswith("config") and not m.group(0).startswith("config_params") and not _is_ds_config(cfg):
+        if m.group(0).startswith("config") and not m.group(0).startswith("config_params") and not is_ds_config(cfg):
             continue  # `config="configs/bert.json"`: a model's config, not DeepSpeed's
         found.kinds.setdefault(cfg, "ds_config")
         if off:

@@ -18,7 +18,7 @@ import re
 from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Tuple
 
 from .code_filled import _assigned, module_text
-from .discover import _is_ds_config, _read
+from .discover import _read, is_ds_config
 
 if TYPE_CHECKING:
     from .discover import Found
@@ -74,7 +74,7 @@ def loaded_templates(py: str) -> Dict[str, Dict[str, str]]:
     names: Dict[str, List[str]] = {}  # template path -> the words that name it (its literal, module constants)
     for m in _NAME.finditer(text):
         cfg = os.path.normpath(os.path.join(here, m.group(1)))
-        if not _inside(cfg, here) or not _is_ds_config(cfg):
+        if not _inside(cfg, here) or not is_ds_config(cfg):
             continue
         words = names.setdefault(cfg, [m.group(1)])
         eol = text.find("\n", m.end())
