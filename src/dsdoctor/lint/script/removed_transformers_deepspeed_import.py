@@ -68,7 +68,7 @@ def check(t: Target) -> Iterator[Hit]:
              f"`transformers.deepspeed` does not exist yet on {on} (only on {_has(span)}): ImportError" if early else
              f"`transformers.deepspeed` does not exist on transformers >= {TF.TF_DEEPSPEED_MODULE_REMOVED} ({on}): ImportError")
     fix = (Fix(f"import from {NEW} (is_deepspeed_zero3_enabled, HfDeepSpeedConfig, ...)", "safe"),) if not early else \
-        (Fix(f"require transformers>=4.31 and import from {NEW} (that release has no {NEW} either)", "unsafe"),)
+        (Fix(f"require transformers>={_first(NEW)} and import from {NEW} (that release has no {NEW} either)", "unsafe"),)
     assert c.script is not None
     hits: List[Tuple[Any, Optional[Edit]]] = []
     for node, mod, guarded in c.script.import_nodes:
@@ -101,8 +101,13 @@ def check(t: Target) -> Iterator[Hit]:
 
 def _has(span: Optional[Span]) -> str:
     """``transformers 4.7.0-4.45.2``: the releases read that have the module."""
-    got = [v for i, v in enumerate(span.read) if any(lo <= i <= hi for lo, hi in span.ranges)] if span else []
-    return f"transformers {got[0]}-{got[-1]}" if got else "no transformers release read"
+    return span.describe() if span is not None else "no transformers release read"
+
+
+def _first(module: str) -> str:
+    """The first release read that has ``module`` (``transformers.integrations.deepspeed``: 4.33.0)."""
+    span = api_history.module_span(module)
+    return (span.first() if span is not None else None) or "?"
 
 
 def _gated(t: Target, lacks: Callable[[Optional[str]], Optional[bool]]) -> str:
