@@ -31,7 +31,6 @@ from . import pin_files as F
 from .pin_conda import conda_env_file, environment_yml
 from .pin_files import PACKAGES, Pin
 from .pin_setup import setup_py
-from .target import NO_SINGLE_DS
 
 if TYPE_CHECKING:
     from .target import Usage
@@ -318,7 +317,8 @@ def _ours(source: str) -> bool:
     from --ds-version / --target / the configuration's ``target`` / --python?"""
     if source.startswith(PACKAGES) and "(range; " in source:  # a range of the pins (Pinned.describe)
         return True
-    return not source or source.startswith(("pinned in ", "no DeepSpeed found", NO_SINGLE_DS)) or source in (
+    # "no DeepSpeed": none found, or none pinned exactly (target.NO_SINGLE_DS), both a default a pin replaces
+    return not source or source.startswith(("pinned in ", "no DeepSpeed")) or source in (
         "installed", "installed deepspeed") or source.startswith(tuple(f"{p}: conflicting pins" for p in PACKAGES))
 
 
@@ -358,7 +358,7 @@ def apply_near(usage: "Usage", path: str, kind: str, near: Near, notes: Dict[str
         # nearer install line is what a user of that directory installs)
         usage.transformers, usage.transformers_source, usage.transformers_pins = None, tf.describe(), tf.allowed
     else:
-        if tf.why == "installed from a URL" and (not usage.transformers or tf.describe() != usage.transformers_source):
+        if tf.why == "installed from a URL":
             # a nearer install of a git commit (a sub-project's pyproject) is what runs this directory, not the
             # root's exact pin: its release is not read, so the version is unknown there
             usage.transformers, usage.transformers_source, usage.transformers_pins = None, tf.describe(), ()
