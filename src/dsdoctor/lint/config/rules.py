@@ -17,6 +17,7 @@ from . import (
     ds_config_removed_feature,
     ds_config_trainer_mismatch,
     ds_config_unknown_key,
+    ds_optimizer_defaults_override_trainer,
     ds_scheduler_overrides_trainer,
     fp16_bf16_both_enabled,
     fp16_min_loss_scale_fractional,
@@ -52,5 +53,6 @@ RULES: Tuple[Rule, ...] = (
     ds_config_removed_feature.RULE,
     ds_config_unknown_key.RULE,
     ds_scheduler_overrides_trainer.RULE,
+    ds_optimizer_defaults_override_trainer.RULE,
     zero3_16bit_save_disabled.RULE,
 )
