@@ -69,6 +69,7 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
         try:
             text = _read(path)
             own = Usage(**{**base.__dict__, "trainer_saves": found.yaml_trainer.get(path, False),
+                           "saves_16bit": found.config_saves.get(path, base.saves_16bit),
                            "max_grad_norms": base.config_grad_norms.get(path, ()),
                            "some_grad_norms": base.config_grad_some.get(path, ()),
                            "trainer_launches": tuple(found.trainer_launches.get(path, ())),

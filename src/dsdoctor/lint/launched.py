@@ -323,15 +323,15 @@ def _unlaunched_accelerate(recipes: List[Recipe], hows: Dict[str, str], found: "
 
 
 def _config_saves(recipes: List[Recipe], entries: _Entries, found: "Found") -> None:
-    """Per config, does a launch that loads it save a model or train with a Trainer (``config_saves``)? Known only
-    where every launch of it (a YAML is no launch) starts a project script; an evaluation launch that never saves
+    """Per config (and accelerate YAML), does a launch that loads it save a model or train with a Trainer
+    (``config_saves``)? Known only where every launch of it starts a project script; an evaluation launch that never saves
     makes no 16-bit save of its config expected (a Trainer used only to predict included), whatever the project's
     training scripts save."""
     launches: Dict[str, List[Optional[Recipe]]] = {}
     for r in recipes:
         if r.launcher is None:
             continue
-        for cfg in r.configs:
+        for cfg in [*r.configs, *([r.yaml] if r.yaml else [])]:  # an accelerate YAML builds a config too
             launches.setdefault(cfg, []).append(r if r.entry in entries.graph else None)
     for cfg, started in launches.items():
         if started and all(r is not None and entries.uses(r.entry or "", "consolidates") for r in started):
