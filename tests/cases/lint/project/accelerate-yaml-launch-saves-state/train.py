@@ -8,7 +8,7 @@ def main():
     model = AutoModelForCausalLM.from_pretrained("gpt2")
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
     model, optimizer = accelerator.prepare(model, optimizer)
-    for step in range(10):
+    for _ in range(10):
         loss = model(input_ids=torch.ones(1, 8, dtype=torch.long), labels=torch.ones(1, 8, dtype=torch.long)).loss
         accelerator.backward(loss)
         optimizer.step()
