@@ -111,20 +111,23 @@ def _resolve(package: Dict[str, Any], module: str, qualname: str) -> Optional[Tu
 
 def callable_span(module: str, qualname: str) -> Optional[Span]:
     """The releases read that define the function / method ``module.qualname`` (re-exports followed)."""
+    got = params(module, qualname)
+    return None if got is None else got.get("") or _span(module.split(".")[0], "")
+
+
+def params(module: str, qualname: str) -> Optional[Dict[str, Span]]:
+    """Each parameter some release read of ``module.qualname`` takes (``"**"``: **kwargs; ``""``: the callable
+    itself), with the releases that take it; None where no release read defines it."""
     p = _pkg(module.split(".")[0])
     at = _resolve(p, module, qualname) if p else None
-    if p is None or at is None:
-        return None
-    return _span(module.split(".")[0], p["params"][at[0]][at[1]].get("", ""))
+    return None if p is None or at is None else \
+        {k: _span(module.split(".")[0], v) for k, v in p["params"][at[0]][at[1]].items()}
 
 
 def param_span(module: str, qualname: str, param: str) -> Optional[Span]:
     """The releases read whose ``module.qualname`` takes ``param`` (``"**"``: takes **kwargs)."""
-    p = _pkg(module.split(".")[0])
-    at = _resolve(p, module, qualname) if p else None
-    if p is None or at is None:
-        return None
-    return _span(module.split(".")[0], p["params"][at[0]][at[1]].get(param, ""))
+    got = params(module, qualname)
+    return None if got is None else got.get(param) or _span(module.split(".")[0], "")
 
 
 @functools.lru_cache(maxsize=1)
@@ -164,12 +167,6 @@ def lacks(span: Span, version: str, module: str = "") -> Optional[bool]:
     return not has
 
 
-def _index(package: str, version: str) -> int:
-    """Index of the newest release read at or below ``version`` (-1 when outside the releases read)."""
-    place = _place(package, version)
-    return place[0] if place else -1
-
-
 def exact_step(package: str, before: str, after: str) -> bool:
     """Whether no release lies between ``before`` and ``after`` (both read, ``after`` the next one read): true for
     a package whose every release was read, or across two adjacent minor series of one read at their ends."""
@@ -203,7 +200,7 @@ class Change:
 def change_near(span: Span, version: str) -> Optional[Change]:
     """For a ``version`` that lacks what ``span`` holds: the removal below it or the addition above it."""
     read = span.read
-    at = _index(span.package, version)
+    at = (_place(span.package, version) or (-1, False))[0]  # the newest release read at or below it
     inside = {i for lo, hi in span.ranges for i in range(lo, hi + 1)}
     below = [i for i in inside if i <= at]
     above = [i for i in inside if i > at]
@@ -290,7 +287,7 @@ def _asks(u: str, consumer: str, version: str) -> Optional[Tuple[str, str]]:
     read = releases(consumer)
     span = _span(consumer, u)
     used = {i for lo, hi in span.ranges for i in range(lo, hi + 1)}
-    at = _index(consumer, version)
+    at = (_place(consumer, version) or (-1, False))[0]
     fixed = max(used) + 1
     start = at
     while start - 1 in used:

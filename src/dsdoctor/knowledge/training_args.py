@@ -1,0 +1,52 @@
+"""TrainingArguments' fields per Transformers release, read from the API history (``data/api.json.gz``: the
+parameters of ``TrainingArguments.__init__``, which its dataclass fields make), and what HfArgumentParser does with a
+command-line option that no dataclass it parses into has. Answers only about the releases read."""
+
+from __future__ import annotations
+
+import functools
+from typing import Dict, FrozenSet, Optional
+
+from . import api_history
+from .release_spans import Span
+
+MODULE, INIT = "transformers.training_args", "TrainingArguments.__init__"
+# transformers/hf_argparser.py HfArgumentParser.parse_args_into_dataclasses, every release read (messages data):
+# raised unless the caller asks for the remaining strings (return_remaining_strings=True)
+MSG_NOT_USED = "Some specified arguments are not used by the HfArgumentParser: {}"
+# the field that replaced a removed one (read in 5.24.0's training_args.py: eval_strategy from 4.41.0, use_cpu from
+# 4.32.0; warmup_steps takes a float below 1 as the ratio of the total steps in 5.x)
+RENAMED = {"evaluation_strategy": "eval_strategy", "no_cuda": "use_cpu", "warmup_ratio": "warmup_steps"}
+
+
+@functools.lru_cache(maxsize=1)
+def fields() -> Dict[str, Span]:
+    """Each field some release read of TrainingArguments has, with the releases that have it."""
+    got = api_history.params(MODULE, INIT) or {}
+    return {k: v for k, v in got.items() if k.isidentifier() and k != "self"}
+
+
+def newest() -> Optional[str]:
+    """The newest Transformers release read."""
+    read = api_history.releases("transformers")
+    return read[-1] if read else None
+
+
+@functools.lru_cache(maxsize=64)
+def _of(version: str) -> Optional[FrozenSet[str]]:
+    has = {k: s.has(version) for k, s in fields().items()}
+    return None if any(v is None for v in has.values()) else frozenset(k for k, v in has.items() if v)
+
+
+def lacks(option: str, version: str) -> Optional[bool]:
+    """Does the TrainingArguments of Transformers ``version`` take no ``--option`` (``-`` as ``_``) that some other
+    release read has? Not where ``--option`` is the ``--no_<field>`` of a field it has, or a prefix of one
+    (argparse's abbreviations). None where unknown (outside the releases read) or no release read has the field."""
+    if option not in fields():
+        return None
+    own = _of(version)
+    if own is None:
+        return None
+    if option in own or any(f.startswith(option) for f in own):
+        return False
+    return not (option.startswith("no_") and option[3:] in own)
