@@ -230,6 +230,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         from .launch.launch_config_missing import missing_configs
 
         base.missing_configs, base.twice_configs = missing_configs(found.recipes, True), twice_configs(found.recipes)
+        base.training_options = found.training_options
         base.config_grad_norms, base.config_grad_some = launch_grad_norms(found.recipes)
         base.config_lr_schedulers = config_flag_values(found.recipes, "lr_scheduler_type")
         base.entry_launch_flags = zero3_entry_flags(found.recipes)

@@ -20,6 +20,7 @@ from .launch import (
     launch_script_line_continuation_broken,
     launcher_args_conflict,
     omp_threads_oversubscribed,
+    training_argument_unknown,
 )
 from .rule import Kind, Rule
 from .script import (
@@ -55,6 +56,7 @@ LAUNCH_RULES: Tuple[Rule, ...] = (
     ds_config_given_twice.RULE,
     launcher_args_conflict.RULE,
     omp_threads_oversubscribed.RULE,
+    training_argument_unknown.RULE,
 )
 SCRIPT_RULES: Tuple[Rule, ...] = (
     device_map_requires_low_cpu_mem_usage.RULE,

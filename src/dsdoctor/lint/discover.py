@@ -94,8 +94,8 @@ class Found:
     not_read: List[str] = field(default_factory=list)  # what a walk that stopped at MAX_FILES left out (why, where)
     yaml_trainer: Dict[str, bool] = field(default_factory=dict)  # accelerate YAML -> every launch's script uses a Trainer
     hf_unseen: Dict[str, str] = field(default_factory=dict)  # file -> why Transformers never sees ZeRO-3 in it (hf_scope)
-    # config (or accelerate YAML) -> its HF Trainer launches' checked arguments (trainer_args.py)
     trainer_launches: Dict[str, List[Tuple[str, Dict[str, float], Tuple[str, ...]]]] = field(default_factory=dict)
+    training_options: Dict[str, List[Tuple[int, str]]] = field(default_factory=dict)  # trainer_args, training_options
     unlaunched: Set[str] = field(default_factory=set)  # configs only YAMLs no launch names hand over (launched.py)
     config_consolidates: Set[str] = field(default_factory=set)  # configs whose launches consolidate ZeRO-3 weights
     # config -> {key path: where}: keys every launch's script sets in code in the config it loads (code_filled.py)

@@ -79,6 +79,7 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
             return [failed(path, exc)]
     usage = Usage(**{**base.__dict__, "env_file_vars": base.env_file_vars})
     usage.twice_launches = base.twice_configs.get(path, [])
+    usage.training_launches = base.training_options.get(path, [])
     if near.pins is not None:
         from .pins import apply_near
 

@@ -190,6 +190,7 @@ class _Entries:
 
 def _model(root: str, found: "Found") -> None:
     from .trainer_args import trainer_launches  # it reads this module's patterns
+    from .training_options import training_options
     kinds = {p: k for p, k in found.kinds.items() if _under(p, root)}
     every = read_recipes(root, kinds)
     for r in every:
@@ -216,6 +217,7 @@ def _model(root: str, found: "Found") -> None:
     _config_saves(recipes, entries, found)
     _yaml_trainer(recipes, entries, found, kinds)
     found.trainer_launches.update(trainer_launches(recipes, entries))
+    found.training_options.update(training_options(recipes, entries))
     _unlaunched(recipes, found)
     found.zero_to_fp32 = found.zero_to_fp32 or zero_to_fp32(root, kinds)
     if ds_used:  # the config templates the project's code loads and fills

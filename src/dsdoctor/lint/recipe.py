@@ -25,6 +25,7 @@ class Recipe:
     flag_loaded_by: Optional[str] = None  # what the option naming the config implies (trainer | deepspeed | accelerate)
     names_config: bool = False  # a config option is given (its file may not resolve)
     flags: Set[str] = field(default_factory=set)  # the options passed to the entry script (``--bits 4`` -> "bits")
+    passed: Set[str] = field(default_factory=set)  # every option name passed to it (``--fp16 False`` too)
     opaque: bool = False  # it also passes arguments not known here (``$EXTRA_ARGS``, ``"$@"``, ``...``)
     arg_configs: Set[str] = field(default_factory=set)  # configs given as the entry script's own options
     yaml: Optional[str] = None  # the accelerate YAML an ``accelerate launch --config_file`` names

@@ -215,6 +215,7 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
         key = hydra_flag(key) if eq else key  # Hydra's `++deepspeed_config=ds.json`: --deepspeed_config
         if key.startswith("--") and len(key) > 2:
             name = key[2:].replace("-", "_")
+            r.passed.add(name)
             if val.lower() in _FALSE and (eq or not val.startswith("-")):
                 off.add(name)  # `--use_lora False` passes nothing, also over a YAML's key
             else:

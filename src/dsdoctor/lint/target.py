@@ -130,6 +130,10 @@ class Usage:
     # the HF Trainer launches of the config linted: (where, the values of the arguments the Trainer checks the config
     # against, the options left at a default): lint/trainer_args.py
     trainer_launches: Tuple[Tuple[str, Dict[str, float], Tuple[str, ...]], ...] = ()
+    # shell script -> (launch line, option) of the TrainingArguments options its launches pass (training_options.py);
+    # empty without a project model
+    training_options: Dict[str, List[Tuple[int, str]]] = field(default_factory=dict)
+    training_launches: List[Tuple[int, str]] = field(default_factory=list)  # the same, for the one script linted
 
     def tf_releases(self) -> Tuple[Optional[str], ...]:
         """The Transformers releases judged: the one assumed, else every release the pins allow; (None,) unknown."""
