@@ -140,3 +140,28 @@ def test_deep_recipes_give_the_same_context_as_lint(tmp_path: Path) -> None:
                        cwd=tmp_path, capture_output=True, text=True, timeout=120)
     linted = [f for f in json.loads(p.stdout)["findings"] if f["name"] == "zero3-unsafe-save"]
     assert saves == [] and linted == []
+
+
+def test_deep_entry_script_gets_its_launch_context(tmp_path: Path) -> None:
+    """check reads Python two levels down, but the entry a launch starts (and the modules beside it) deeper than
+    that is read too: its Trainer launch's learning rate contradicts the config's, as `dsdoctor lint .` says
+    (simplescaling/s1's eval/rebase/.../hf_finetune/ shape)."""
+    deep = tmp_path / "eval" / "rebase" / "finetune" / "hf"
+    deep.mkdir(parents=True)
+    (deep / "args.py").write_text("from dataclasses import dataclass, field\n\n\n@dataclass\nclass DataArguments:\n"
+                                  "    train_data_path: str = field(default='data.jsonl')\n")
+    (deep / "hf_train.py").write_text(
+        "from transformers import AutoModelForCausalLM, HfArgumentParser, Trainer, TrainingArguments\n"
+        "from args import DataArguments\n\n"
+        "data_args, args = HfArgumentParser((DataArguments, TrainingArguments)).parse_args_into_dataclasses()\n"
+        "Trainer(model=AutoModelForCausalLM.from_pretrained('gpt2'), args=args).train()\n")
+    (deep / "ds.json").write_text('{"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto", '
+                                  '"gradient_clipping": "auto", "optimizer": {"type": "AdamW", "params": {"lr": 1e-05, '
+                                  '"betas": "auto", "eps": "auto", "weight_decay": "auto"}}, "zero_optimization": '
+                                  '{"stage": 2}}\n')
+    (deep / "run.sh").write_text("BASE=.\ndeepspeed ${BASE}/hf_train.py --deepspeed ${BASE}/ds.json "
+                                 "--learning_rate 8e-5 --output_dir out\n")
+    out = check(tmp_path)
+    got = {(f["name"], f["path"]) for f in out["findings"] if f.get("path")}
+    assert ("ds-config-trainer-mismatch", "eval/rebase/finetune/hf/ds.json") in got, got
+    assert "eval/rebase/finetune/hf/hf_train.py" in out["facts"]["lint"]["files"]

@@ -34,6 +34,7 @@ from .no_deepspeed import REASON, uses_deepspeed
 from .plain_classes import plain_classes, unbound_imports
 from .reach import Graph, Memo, _resolve, import_graph, reach
 from .recipe import Recipe
+from .recipe_files import add_recipe_files
 from .recipes import read_recipes
 from .save_strategy import launch_saves
 from .saves import save_lines, zero_to_fp32
@@ -200,9 +201,7 @@ def _model(root: str, found: "Found") -> None:
     recipes = [r for r in every  # a test's launch is no recipe of the project
                if r.deepspeed and not is_test(r.file, root)]
     found.recipes += recipes
-    for r in recipes:  # an accelerate config written as JSON (lint/accelerate.py): the walk lists no JSON
-        if r.yaml is not None and r.yaml.endswith(".json"):
-            found.kinds.setdefault(r.yaml, "ds_config")
+    add_recipe_files(recipes, kinds, found)  # an accelerate JSON; entry scripts below a bounded walk's depth
     pyfiles = [p for p, k in kinds.items() if k == "python"]
     ds_used = bool(recipes) or (bool(pyfiles) and uses_deepspeed(root, kinds))
     if pyfiles and not ds_used:
