@@ -36,3 +36,22 @@ def test_named_directory_lints_its_configs(tmp_path: Path) -> None:
         ("deepspeed/large/zero2_70b.json", "offload-param-ignored-below-stage3")}
     # the project's walk: no launch or script names them, so they are not linted there
     assert not any(f.endswith(".json") for f in _lint(tmp_path, ".")["facts"]["files"])
+
+
+def test_project_says_which_configs_nothing_names(tmp_path: Path) -> None:
+    """``dsdoctor lint .`` lints the configs the project names and says which DeepSpeed configs (by file name)
+    nothing names, instead of leaving them out silently (minimal-llama's assets/, aside135)."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "assets" / "ds_config_zero2.json").write_text(STAGE2_OFFLOAD_PARAM)
+    (tmp_path / "assets" / "zero3.json").write_text('{"zero_optimization": {"stage": 3}}\n')
+    (tmp_path / "assets" / "tokenizer_config.json").write_text('{"zero_optimization": 1}\n')  # not a config's name
+    (tmp_path / "ds_named.json").write_text('{"zero_optimization": {"stage": 2}}\n')
+    (tmp_path / "train.py").write_text("import deepspeed\n")
+    (tmp_path / "run.sh").write_text("deepspeed train.py --deepspeed_config ds_named.json\n")
+    report = _lint(tmp_path, ".")
+    assert "ds_named.json" in report["facts"]["files"]
+    assert report["facts"]["not_linted"] == ["assets/ds_config_zero2.json", "assets/zero3.json"]
+    text = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", ".", "--exit-zero"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300).stdout
+    assert "not linted: 2 DeepSpeed config(s) nothing in the project names: assets/ds_config_zero2.json" in text

@@ -9,18 +9,23 @@ that no file of that folder names. Its JSON files that read as DeepSpeed configs
 from __future__ import annotations
 
 import os
-from typing import List
+import re
+from typing import List, Optional
 
 from .discover import SKIP_DIRS, is_ds_config
 from .gitignore import Ignored
 from .listing import listing
 
 MAX_CONFIGS = 500  # a folder of thousands of JSON files is a data folder, not configs: at most this many read
+# the file names of DeepSpeed configs (ds_config_zero3.json, deepspeed_z2.json, zero3_offload.json, stage3.json):
+# in a project, only such files are opened to say which configs nothing names (lint/__init__.py _unnamed_configs)
+CONFIG_NAME = re.compile(r"(?i)(?:^|[^a-z])(?:ds|deepspeed|zero|z[0-3]|stage[_-]?[0-3]|offload)(?:[^a-z]|$)")
 
 
-def named_configs(directory: str, max_depth: int = 3) -> List[str]:
+def named_configs(directory: str, max_depth: int = 3, like: Optional["re.Pattern[str]"] = None) -> List[str]:
     """The ``.json`` / ``.hjson`` files under ``directory`` (``max_depth`` levels down, what git ignores and hidden
-    directories left out) whose text names a DeepSpeed config key (:func:`.discover.is_ds_config`), in path order."""
+    directories left out; with ``like``, only file names it matches) whose text names a DeepSpeed config key
+    (:func:`.discover.is_ds_config`), in path order."""
     out: List[str] = []
     ignored = Ignored(directory)
     level = [directory]
@@ -32,7 +37,8 @@ def named_configs(directory: str, max_depth: int = 3) -> List[str]:
                       and not ignored(os.path.join(d, x), True)]
             for f in files:
                 p = os.path.join(d, f)
-                if f.lower().endswith((".json", ".hjson")) and not ignored(p, False) and is_ds_config(p):
+                if f.lower().endswith((".json", ".hjson")) and (like is None or like.search(f)) and \
+                        not ignored(p, False) and is_ds_config(p):
                     out.append(p)
                     if len(out) >= MAX_CONFIGS:
                         return sorted(out)

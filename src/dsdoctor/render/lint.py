@@ -54,6 +54,11 @@ def render(report: Report, verbose: bool, out: Optional[TextIO] = None) -> None:
             con.print(escape(f"{label} {', '.join(report.facts[key])}"))
     for line in report.facts.get("not_read") or []:
         con.print(escape(f"not read: {line}"))
+    unnamed = report.facts.get("not_linted") or []
+    if unnamed:
+        more = f" (+{len(unnamed) - 3} more)" if len(unnamed) > 3 else ""
+        con.print(escape(f"not linted: {len(unnamed)} DeepSpeed config(s) nothing in the project names: "
+                         f"{', '.join(unnamed[:3])}{more} (`dsdoctor lint FILE` lints one as it is)"))
     files = report.facts.get("files", [])
     tf = f", Transformers {report.facts['transformers']}" if report.facts.get("transformers") else ""
     con.print(escape(f"{len(files)} file(s) linted for DeepSpeed {report.facts.get('deepspeed')}{tf}: "
