@@ -165,3 +165,17 @@ def test_deep_entry_script_gets_its_launch_context(tmp_path: Path) -> None:
     got = {(f["name"], f["path"]) for f in out["findings"] if f.get("path")}
     assert ("ds-config-trainer-mismatch", "eval/rebase/finetune/hf/ds.json") in got, got
     assert "eval/rebase/finetune/hf/hf_train.py" in out["facts"]["lint"]["files"]
+
+
+def test_missing_package_install_names_the_projects_pin(tmp_path: Path, bare_python: str) -> None:
+    """A checked environment without deepspeed, in a project that pins deepspeed==0.14.0: the first fix installs
+    that release, not whatever `pip install deepspeed` gets (OmniEvent, aside135); torch, pinned by nothing, keeps
+    the plain install."""
+    (tmp_path / "requirements.txt").write_text("deepspeed==0.14.0\ntransformers>=4.40\n")
+    (tmp_path / "ds.json").write_text('{"zero_optimization": {"stage": 2}}\n')
+    (tmp_path / "run.sh").write_text("deepspeed train.py --deepspeed_config ds.json\n")
+    out = check(tmp_path, "--python", bare_python)
+    missing = {f["title"].split(" ")[0]: f["fixes"] for f in out["findings"] if f["name"] == "package-missing"}
+    assert missing["deepspeed"][0]["commands"] == [f"{bare_python} -m pip install deepspeed==0.14.0"]
+    assert "requirements.txt:1" in missing["deepspeed"][0]["title"]
+    assert missing["torch"][0]["commands"] == [f"{bare_python} -m pip install torch"]

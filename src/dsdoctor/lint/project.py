@@ -7,10 +7,12 @@ reader) are imported only when that walk finds a file lint reads.
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from typing import TYPE_CHECKING, Optional
+import shlex
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
-from ..model import Report
+from ..model import Finding, Fix, Report
 
 if TYPE_CHECKING:
     from ..settings import Settings
@@ -38,6 +40,10 @@ def lint_project(root: str = ".", ds_version: Optional[str] = None, python: Opti
 
     res = lint([root], ds_version=ds_version, max_depth=MAX_DEPTH, python=python, settings=settings,
                machine=True, tests=False)  # python: versions of the checked env; machine: its CPU
+    if python and "pins" not in res.report.facts:  # judged for that environment; its installs still read the pins
+        from .pins import project_pins
+
+        res.report.facts["pins"] = {pkg: p.to_json() for pkg, p in project_pins([root]).items()}
     return res.report
 
 
@@ -48,6 +54,7 @@ def merge(check: Report, linted: Optional[Report]) -> Report:
         check.facts["lint"] = {"files": []}
         return check
     have = {f.name for f in check.findings}
+    check.findings = [_pinned_install(f, linted.facts.get("pins") or {}) for f in check.findings]
     check.findings += [f for f in linted.findings if f.name not in have]
     check.findings.sort(key=lambda f: -f.severity.rank)
     keys = ("files", "deepspeed", "deepspeed_source", "world_size", "assumed", "not_assumed", "judged_for", "pins",
@@ -55,3 +62,18 @@ def merge(check: Report, linted: Optional[Report]) -> Report:
     check.facts["lint"] = {k: linted.facts.get(k) for k in keys if k in linted.facts}
     check.facts["lint"]["scope"] = SCOPE
     return check
+
+
+def _pinned_install(f: Finding, pins: Dict[str, Any]) -> Finding:
+    """A missing torch / deepspeed the project pins exactly: its install fix names that release (OmniEvent pins
+    deepspeed==0.7.2; a bare ``pip install deepspeed`` gets another)."""
+    from .. import names as N
+
+    pkg = f.title.split(" ", 1)[0]
+    pin = pins.get(pkg) or {}
+    if f.name != N.PACKAGE_MISSING or not pin.get("version") or not f.fixes or not f.fixes[0].commands:
+        return f
+    py = f.fixes[0].commands[0].split(" -m pip install ", 1)[0]
+    fix = Fix(f"Install {pkg} {pin['version']}, the release the project pins ({pin.get('source') or 'its pins'})",
+              "safe", (f"{py} -m pip install {shlex.quote(pkg + '==' + str(pin['version']))}",))
+    return dataclasses.replace(f, fixes=(fix, *f.fixes))
