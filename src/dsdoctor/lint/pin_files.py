@@ -271,6 +271,7 @@ _REQ_LINE = re.compile(r"[A-Za-z][\w.-]*\s*" + _CLAUSE + r"(?:\s*,\s*" + _CLAUSE
 
 
 _LIST_ITEM = re.compile(r"^[-*+][ \t]+`?([^`]+?)`?[ \t]*$")
+_PIP_LIST = re.compile(r"([A-Za-z][\w.-]*)[ \t]+" + _VERSION + r"(?:[ \t]+\S+)?")  # name, version, conda's build
 
 
 def _cells(line: str) -> List[str]:
@@ -297,7 +298,8 @@ def _table_pins(line: str, shown: str, n: int) -> List[Pin]:
 
 def _line_pins(line: str, shown: str, n: int, fenced: bool) -> List[Pin]:
     """The pins one README line writes: a ``pip install`` command; in a code block, a line that is one
-    requirement with a version (``transformers==4.33.2``, as a requirements file lists it); a list item that is
+    requirement with a version (``transformers==4.33.2``, as a requirements file lists it) or a row of ``pip list``
+    output (``transformers    4.6.1``); a list item that is
     one (``- transformers==4.7.0``); a table row; a sentence naming the version a package must have ("requires
     version 4.27.1 of transformers", "the version of transformers used in this project is v4.39.1", "developed
     with transformers v4.39.2")."""
@@ -307,6 +309,9 @@ def _line_pins(line: str, shown: str, n: int, fenced: bool) -> List[Pin]:
     s = line.strip()
     if fenced:
         pin = requirement(s, shown, n) if _REQ_LINE.fullmatch(s) else None
+        listed = _PIP_LIST.fullmatch(s)  # `pip list` / `conda list` output: `transformers    4.6.1`
+        if pin is None and listed and _name(listed.group(1)):
+            pin = Pin(_name(listed.group(1)) or "", f"=={listed.group(2)}", shown, n)
         return [pin] if pin and pin.spec else []
     if s.startswith("|"):
         return _table_pins(s, shown, n)
