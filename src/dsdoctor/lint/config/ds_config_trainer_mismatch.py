@@ -3,6 +3,7 @@ whose argument differs (the Trainer refuses to start)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from packaging.version import InvalidVersion, Version
@@ -29,13 +30,25 @@ def _config_value(t: Target, key: str, width: int) -> Optional[Tuple[float, ...]
     return tuple(float(v) for v in vals)
 
 
-def _plugin_checked(t: Target) -> Optional[bool]:
-    """Does the Trainer check the config an accelerate YAML builds, with the Transformers judged: True on every
-    release, None on some, False on none (older than 4.30)?"""
+@functools.lru_cache(maxsize=1)
+def _checked_from() -> str:
+    """The first Transformers release whose Trainer raises on a mismatch (trainer_config_finalize's message, in the
+    message index: 4.7.0; 4.6 and older only fill "auto")."""
+    from ...knowledge import messages
+
+    spans = [m.message.span for m in messages.lookup(TF.MSG_CONFIG_MISMATCH, frozenset({"transformers"}))
+             if m.message.function.endswith("trainer_config_finalize")]
+    return (messages.union(spans).first() if spans else None) or "0"
+
+
+def _checked(t: Target, built: bool) -> Optional[bool]:
+    """Does the Trainer check the config (the one an accelerate YAML builds: from 4.30), with the Transformers
+    judged: True on every release, None on some, False on none?"""
+    since = max(Version(_checked_from()), Version(TF.PLUGIN_CONFIG_CHECKED_FROM) if built else Version("0"))
     got = set()
     for v in t.usage.tf_releases():
         try:
-            got.add(v is None or Version(v) >= Version(TF.PLUGIN_CONFIG_CHECKED_FROM))
+            got.add(v is None or Version(v) >= since)
         except InvalidVersion:
             got.add(True)
     return True if got == {True} else False if got == {False} else None
@@ -46,16 +59,15 @@ def check(t: Target) -> Iterator[Hit]:
     if t.doc is None or t.doc.root is None or t.doc.root.kind != "object" or not u.trainer_launches:
         return
     built = u.loaded_by == "accelerate"  # the config an accelerate YAML builds (lint/one_file.py lint_yaml)
-    checked = _plugin_checked(t) if built else True
-    if checked is False:
-        return
     found = [(where, pairs) for where, values, defaulted in u.trainer_launches
              for pairs in [_mismatches(t, values, defaulted, built)] if pairs]
-    if not found:
+    checked = _checked(t, built) if found else False
+    if not found or checked is False:
         return
     where, pairs = found[0]
     more = f" (and {len(found) - 1} more launch{'es' if len(found) > 2 else ''})" if len(found) > 1 else ""
-    when = "" if checked else f" (on transformers {TF.PLUGIN_CONFIG_CHECKED_FROM}+, which the pins allow)"
+    since = max(_checked_from(), TF.PLUGIN_CONFIG_CHECKED_FROM, key=Version) if built else _checked_from()
+    when = "" if checked else f" (on transformers {since}+, which the pins allow)"
     yield RULE.hit(t, pairs[0][0], f"values the HF Trainer checks against its arguments differ for the launch at "
                    f"{where}{more}: {'; '.join(p[1] for p in pairs)}: it raises ValueError "
                    f"\"{TF.MSG_CONFIG_MISMATCH} ...\"{when}", fixes=(_FIX,),
@@ -115,14 +127,17 @@ RULE = Rule(
              "DeepSpeed config values that mismatch TrainingArguments values`, listing each pair; or Accelerate's "
              "`` `--mixed_precision` arg cannot be set to `bf16` when `fp16` is set in the DeepSpeed config file``.",
         why="The Trainer fills an \"auto\" from its arguments and refuses any other value that differs: an explicit "
-            "different value is ambiguous, so it raises before training (trainer_config_finalize).",
+            "different value is ambiguous, so it raises before training (trainer_config_finalize, from Transformers "
+            "4.7.0 as the message index reads its releases; 4.6 and older only fill \"auto\").",
         fix="Set the listed DeepSpeed keys to \"auto\" so the Trainer fills them (ds_config `\"<key>\": \"auto\"`), "
             "or pass the same values to the launch.",
         section="Config"),
     check=check,
     valid=(Example('{"train_micro_batch_size_per_gpu": "auto", ' + ", ".join(_BODY) + "}", _LAUNCH),
            Example('{"train_micro_batch_size_per_gpu": 4, "optimizer": {"type": "AdamW", "params": {"lr": 2e-5}}}',
-                   _LAUNCH)),
+                   _LAUNCH),
+           Example('{"train_micro_batch_size_per_gpu": 2, ' + ", ".join(_BODY) + "}", (*_LAUNCH, ("transformers", "4.6.1")),
+                   note="transformers 4.6 fills the \"auto\" values only: the check comes with 4.7.0")),
     invalid=(Example('{"train_micro_batch_size_per_gpu": 2, ' + ", ".join(_BODY) + "}", _LAUNCH),
              Example('{"optimizer": {"type": "AdamW", "params": {"lr": 2e-5, "betas": [0.9, 0.95]}}}', _LAUNCH)),
 )
