@@ -128,7 +128,7 @@ def test_readme_forms(tmp_path: Path) -> None:
     """The README / install-document forms of a pin: a pip line, a requirement line of a code block, a table row,
     a list item that is a requirement, a sentence naming the version (also "developed with transformers v4.39.2"); prose ranges
     ("4.32 and above", "0.14.0 or later", "2.1.0+"), a code block's Python and a short version in a table pin nothing."""
-    from dsdoctor.lint.pin_files import readme
+    from dsdoctor.lint.pin_readme import readme
 
     md = tmp_path / "README.md"
     md.write_text("Needs version 4.27.1 of `transformers`.\n"  # 1

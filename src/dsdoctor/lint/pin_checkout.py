@@ -10,7 +10,9 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 from . import pin_files as F
-from .pin_files import _FENCE, _VERSION, Pin, _name
+from . import pin_readme as R
+from .pin_files import Pin, _name
+from .pin_readme import _FENCE, _VERSION
 
 _CLONE = re.compile(r"^\s*git\s+clone\s+(?:(?:-b|--branch)\s+" + _VERSION + r"\s+)?\S*?/([\w.-]+?)(?:\.git)?/?"
                     r"(?:\s+(?:-b|--branch)\s+" + _VERSION + r")?\s*$")
@@ -75,9 +77,9 @@ class Checkout:
 
 
 def readme(path: str, shown: str) -> List[Pin]:
-    """A README's pins (:func:`.pin_files.readme`) and those its code blocks' checkouts at a tag install, in line
+    """A README's pins (:func:`.pin_readme.readme`) and those its code blocks' checkouts at a tag install, in line
     order."""
-    out = F.readme(path, shown)
+    out = R.readme(path, shown)
     fenced = False
     base = os.path.dirname(path) or "."
     steps = Checkout(base)

@@ -28,6 +28,7 @@ from packaging.version import InvalidVersion, Version
 
 from . import pin_checkout as C
 from . import pin_files as F
+from . import pin_readme as R
 from .pin_conda import conda_env_file, environment_yml
 from .pin_files import PACKAGES, Pin
 from .pin_setup import setup_py
@@ -56,7 +57,7 @@ _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("INSTALL*.md", C.readme),  # install documents: the same lines as a README's
     ("docs/[Ii]nstall*.md", C.readme),
     ("docs/INSTALL*.md", C.readme),
-    ("*.md", F.markdown_installs),  # another guide's `pip install` commands (eval/EVAL.md), for its directory
+    ("*.md", R.markdown_installs),  # another guide's `pip install` commands (eval/EVAL.md), for its directory
     ("Dockerfile", F.dockerfile),  # the image the code runs in: its RUN pip install lines
     ("Dockerfile.*", F.dockerfile),
     ("*.Dockerfile", F.dockerfile),
