@@ -3,7 +3,7 @@ followed (depth-limited), so ``main(): model = load(); args = TrainingArguments(
 
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from .dataflow import Event, Scope, Script
 
@@ -32,3 +32,37 @@ def entries(script: Script) -> List[List[Event]]:
             by_id[id(sc)] = sc
     roots += list(by_id.values())
     return [stream(script, r, 0, (id(r),)) for r in roots]
+
+
+def rebound_before_load(c: Any, e: Event) -> bool:
+    """Is ``_`` (``e`` binds it, and the scope binds it again: ``_`` alone keeps the object as any name does)
+    bound again before the first load that follows ``e`` in its scope? ``_, _, _ = deepspeed.initialize(...)``
+    after ``from_pretrained`` frees nothing the load needed (t-zero, aside136). Where no load follows in the scope
+    (the model is built elsewhere), any other binding counts."""
+    import libcst as cst
+
+    pos = c.src.positions
+    start = pos[e.stmt].end.line
+    loads = [pos[x.call].start.line for x in stream(c.script, e.scope) if x.seq > e.seq and x.kind == "load"
+             and x.call in pos]
+    end = min(loads) if loads else None
+    lines: List[int] = []
+
+    class Binds(cst.CSTVisitor):
+        def _name(self, target: Any) -> None:
+            for n in [target] if isinstance(target, cst.Name) else \
+                    [el.value for el in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else []:
+                if isinstance(n, cst.Name) and n.value == "_" and n in pos:
+                    lines.append(pos[n].start.line)
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            self._name(node.target)
+
+        def visit_For(self, node: cst.For) -> None:
+            self._name(node.target)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> Optional[bool]:
+            return node is e.scope.node  # a nested function binds its own `_`
+
+    e.scope.node.visit(Binds())
+    return any(ln != pos[e.stmt].start.line and (ln > start if end is None else start < ln <= end) for ln in lines)

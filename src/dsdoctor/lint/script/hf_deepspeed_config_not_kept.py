@@ -18,7 +18,7 @@ def check(t: Target) -> Iterator[Hit]:
         return
     import libcst as cst
 
-    from .execution_order import stream
+    from .execution_order import rebound_before_load, stream
 
     s = c.script
     assert s is not None
@@ -42,7 +42,7 @@ def check(t: Target) -> Iterator[Hit]:
             start = c.src.span(e.call)[0]
             if keepable:
                 edit = Edit(t.path, start, start, "dschf = ", "safe", "keep the HfDeepSpeedConfig in a variable")
-        elif e.bound == "_" and len(e.scope.assigns.get("_", ())) > 1:  # `_` alone keeps it as any name does
+        elif e.bound == "_" and len(e.scope.assigns.get("_", ())) > 1 and rebound_before_load(c, e):
             why = "it is bound to `_`, which the code binds again"
             if isinstance(small, cst.Assign) and keepable:
                 edit = Edit(t.path, *c.src.span(small.targets[0].target), "dschf", "safe", "keep it as dschf")
@@ -98,8 +98,8 @@ RULE = Rule(
         "python",
         Severity.ERROR,
         summary="An HfDeepSpeedConfig that is not kept alive until the model is loaded",
-        what="`HfDeepSpeedConfig(cfg)` as a bare statement, bound to `_` that the code binds again (a loop's `_`; "
-         "`_` bound once keeps it as any name does), or to a local of a function that returns "
+        what="`HfDeepSpeedConfig(cfg)` as a bare statement, bound to `_` that the code binds again before the "
+         "load (a loop's `_`; `_` bound once, or again only after the load, keeps it as any name does), or to a local of a function that returns "
          "before the model is loaded (a load or a model assigned from a call later in that function keeps it); or "
          "accelerate's class of the same name used instead of transformers'.",
         why="transformers keeps only a weak reference to the object: once it is garbage collected `from_pretrained` no "
@@ -120,6 +120,11 @@ RULE = Rule(
            Example('import deepspeed\nfrom transformers.integrations import HfDeepSpeedConfig\n\n\n'
                    'def load(ds_config):\n    _ = HfDeepSpeedConfig(ds_config)\n'
                    '    return AutoModelForCausalLM.from_pretrained("m")\n', (("zero3", True),)),
+           # `_` bound again only after the load (initialize's unused results): the load saw ZeRO-3
+           Example('import deepspeed\nfrom transformers.integrations import HfDeepSpeedConfig\n'
+                   '_ = HfDeepSpeedConfig(ds_config)\nmodel = AutoModelForSeq2SeqLM.from_pretrained("m")\n'
+                   'engine, _, _, _ = deepspeed.initialize(model=model, config_params=ds_config)\n',
+                   (("zero3", True),)),
            # a branch a local constant switches off ("manual switch for now") never runs
            Example('import deepspeed\nfrom transformers.integrations import HfDeepSpeedConfig\n\n\n'
                    'def evaluate(ds_config):\n    use_zero3 = False\n    if use_zero3:\n'

@@ -15,8 +15,14 @@ if TYPE_CHECKING:
     from .dataflow import Event
 
 
-def _registers(e: "Event") -> bool:
-    return e.kind == "register" or (e.kind == "hfds" and not e.bare and e.bound not in (None, "_"))
+def _registers(e: "Event", c: Ctx) -> bool:
+    """Does ``e`` register ZeRO-3 for the loads after it: training arguments, an Accelerator, or an HfDeepSpeedConfig
+    kept in a name (``_`` too, unless the code binds ``_`` again before the next load)?"""
+    from .execution_order import rebound_before_load
+
+    if e.kind != "hfds":
+        return e.kind == "register"
+    return not e.bare and e.bound is not None and (e.bound != "_" or not rebound_before_load(c, e))
 
 
 def _assigned(stmt: object) -> Set[str]:
@@ -75,14 +81,14 @@ def _early(c: Ctx, usage: Optional[Usage] = None) -> Iterator[Tuple[List["Event"
     for stream in entries(c.script):  # type: ignore[arg-type]
         before: List["Event"] = []  # every model built before the registration (a policy and its reference model)
         for e in stream:
-            if _registers(e):
+            if _registers(e, c):
                 break
             if e.kind == "load" and not e.zero_init and not e.dead and not e.meta:  # meta: a skeleton, no weights
                 before.append(e)
         if not before:
             continue
         later: List["Event"] = [e for e in stream[stream.index(before[0]) + 1:]
-                                if _registers(e) or e.kind == "initialize"]
+                                if _registers(e, c) or e.kind == "initialize"]
         if later and _without_deepspeed(later[0], c, usage):
             continue  # ``TrainingArguments(output_dir=..., bf16=...)`` with no deepspeed: no DeepSpeed config comes
         if later:
@@ -123,7 +129,7 @@ def check(t: Target) -> Iterator[Hit]:
         return
     seen: Set[int] = set()
     for before, later in _early(c, t.usage):
-        reg = next((e for e in later if _registers(e)), None)
+        reg = next((e for e in later if _registers(e, c)), None)
         what = reg.name.split(".")[-1] if reg else "deepspeed.initialize (no kept HfDeepSpeedConfig)"
         for i, first in enumerate(before):
             if id(first.call) in seen:
