@@ -25,7 +25,7 @@ import libcst as cst
 
 from ..discover import _read
 from ..target import Target
-from .flags import Gates, is_open, option_gates, shown
+from .flags import Gates, is_open, option_gates, options_namespace, shown
 from .registry import entries, open_for, option
 from .source import Source, parse
 
@@ -208,6 +208,13 @@ def _tested(test: Any) -> Optional[Tuple[str, Tuple[str, ...]]]:
     return None
 
 
+def _conjuncts(test: Any) -> List[Any]:
+    """The operands of a chain of ``and`` (the test itself otherwise): the body runs only if each is true."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _conjuncts(test.left) + _conjuncts(test.right)
+    return [test]
+
+
 def _literal(text: str) -> str:
     """A literal's text in one spelling ('cuda' and "cuda" alike); other code as written."""
     try:
@@ -223,29 +230,51 @@ def _param_ifs(fn: Any, src: Any, line: int) -> List[Tuple[str, int, Tuple[str, 
     params = [p.name.value for p in list(fn.params.posonly_params) + list(fn.params.params)]
     rebound: Set[str] = set()
     ifs: List[Tuple[str, Tuple[str, ...]]] = []
+    typed: List[Optional[str]] = []  # per enclosing ``if``: the name an ``isinstance(p, str)`` test narrows
 
     class Visit(cst.CSTVisitor):
         def visit_AssignTarget(self, node: Any) -> None:
-            if isinstance(node.target, cst.Name):
+            # ``if isinstance(q, str): q = int(q)`` converts a string only: a None or False q stays as it is
+            if isinstance(node.target, cst.Name) and node.target.value not in typed:
                 rebound.add(node.target.value)
+
+        def leave_If(self, node: Any) -> None:
+            typed.pop()
 
         def visit_AugAssign(self, node: Any) -> None:
             if isinstance(node.target, cst.Name):
                 rebound.add(node.target.value)
 
         def visit_If(self, node: Any) -> None:
+            typed.append(_narrowed(node.test))
             r = src.positions[node.body]
-            got = _tested(node.test)
-            if got is not None and r.start.line <= line <= r.end.line:
-                ifs.append(got)
+            if r.start.line <= line <= r.end.line:  # ``if q is not None and not inference:``: each side gates
+                ifs.extend(got for got in map(_tested, _conjuncts(node.test)) if got is not None)
 
     fn.body.visit(Visit())
     return [(name, params.index(name), offs) for name, offs in ifs if name in params and name not in rebound]
 
 
-def _passes_off(call: Any, param: str, index: int, default: Optional[str], method: bool, offs: Tuple[str, ...]) -> bool:
+_NOT_NONE_OR_BOOL = ("str", "float", "list", "dict", "tuple", "bytes")  # no None, False or True is one of these
+
+
+def _narrowed(test: Any) -> Optional[str]:
+    """``q`` of ``isinstance(q, str)`` (or a tuple of such types): inside, q is neither None nor a bool."""
+    if not (isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance"
+            and len(test.args) == 2 and isinstance(test.args[0].value, cst.Name)):
+        return None
+    kinds = test.args[1].value
+    names = [e.value for e in kinds.elements] if isinstance(kinds, cst.Tuple) else [kinds]
+    ok = all(isinstance(n, cst.Name) and n.value in _NOT_NONE_OR_BOOL for n in names)
+    return test.args[0].value.value if ok else None
+
+
+def _passes_off(call: Any, param: str, index: int, default: Optional[str], method: bool, offs: Tuple[str, ...],
+                options: Optional[Tuple[Set[str], Dict[str, str]]] = None, used: Optional[Set[str]] = None) -> bool:
     """Does ``call`` pass ``param`` one of the literals ``offs`` (by keyword or at its position ``index``), or omit
-    it where its default is one? A ``*args`` / ``**kwargs`` may pass anything."""
+    it where its default is one? A ``*args`` / ``**kwargs`` may pass anything. With ``options`` (what the ZeRO-3
+    launches of the caller's file pass, and the defaults its code declares): an option no launch passes whose
+    declared default is one of ``offs`` counts too (``quantization=model_args.quantization``, default None)."""
     if any(a.star for a in call.args):
         return False
     got = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
@@ -253,15 +282,23 @@ def _passes_off(call: Any, param: str, index: int, default: Optional[str], metho
     pos = index - (1 if method else 0)
     if got is None and 0 <= pos < len(plain):
         got = plain[pos].value
+    if options is not None and isinstance(got, cst.Attribute) and options_namespace(got.value):
+        name, (passed, declared) = got.attr.value, options
+        if used is not None:
+            used.add(name)
+        return name not in passed and declared.get(name) in offs
     text = default if got is None else cst.Module([]).code_for_node(got)
     return text in offs or text is not None and _literal(text) in offs
 
 
 def param_off(t: Target, module: Any, src: Any, line: int, cache: Dict[str, Any]) -> Optional[str]:
     """Why ``line`` of a top-level function ``f`` of ``t`` does not run in the ZeRO-3 launches: it is in the body
-    of an ``if p:`` on a parameter ``p`` of ``f`` that every call of ``f`` in the files the launches run passes
-    the literal False (or leaves at a False default; ``if not p:``: True), calls in functions of those files that no
-    launch runs left out: "f() is called with p=False ...". None when it may run.
+    of an ``if p:`` / ``if p is not None`` (also one side of an ``and``) on a parameter ``p`` of ``f`` that every
+    call of ``f`` in the files the launches run passes the literal False / None, or an option none of those files'
+    ZeRO-3 launches passes whose declared default is that (``quantization=model_args.quantization``, GoLLIE), or
+    leaves at such a default (``if not p:``: True), calls in functions of those files that no launch runs left out:
+    "f() is called with p=False ...". A rebinding only inside ``if isinstance(p, str):`` keeps None / False. None
+    when it may run.
     Conservative as :func:`caller_flag`: ``f`` must be imported by name by a ZeRO-3 launch's module; a use of
     its name that is no call, a call with ``*args`` / ``**kwargs``, an alias or a string naming it keeps it."""
     path = os.path.normpath(t.path)
@@ -277,37 +314,47 @@ def param_off(t: Target, module: Any, src: Any, line: int, cache: Dict[str, Any]
         key = f"param:{fn.name.value}:{param}:{offs}"
         if key not in cache:
             cache[key] = _all_false(t, path, src, fn, param, index, offs)
-        if cache[key]:
+        opts = cache[key]
+        if opts is not None:
             test = param if "False" in offs else f"{param} is not None" if offs == ("None",) else f"{param} != {offs[0]}"
-            return f"{fn.name.value}() is called with {param}={'/'.join(offs)} wherever the files its ZeRO-3 " \
-                   f"launches run call it, and this runs only if {test}"
+            given = f"{param}={'/'.join(offs)}" if not opts else \
+                f"{param} from {' / '.join('--' + o for o in sorted(opts))} (default {'/'.join(offs)}), which no " \
+                "ZeRO-3 launch passes,"
+            return f"{fn.name.value}() is called with {given} wherever the files its ZeRO-3 launches run call it, " \
+                   f"and this runs only if {test}"
     return None
 
 
-def _all_false(t: Target, path: str, own: Any, fn: Any, param: str, index: int, offs: Tuple[str, ...]) -> bool:
+def _all_false(t: Target, path: str, own: Any, fn: Any, param: str, index: int, offs: Tuple[str, ...]
+               ) -> Optional[Set[str]]:
+    """The options the calls pass ``param`` from (empty: literals only) where every call passes it off; None where
+    one may pass it on."""
     name = fn.name.value
     p = next(p for p in list(fn.params.posonly_params) + list(fn.params.params) if p.name.value == param)
     default = cst.Module([]).code_for_node(p.default) if p.default is not None else None
     word = re.compile(r"\b" + re.escape(name) + r"\b")
     alias = re.compile(r"\bimport\b[^\n]*\b" + re.escape(name) + r"\s+as\b")
     calls = 0
+    used: Set[str] = set()
     for f in sorted({f for f, (zero3, _) in t.usage.launches.items() if zero3} | {path}):
         text = own.text if f == path else _read(f)
         if f != path and not word.search(text):
             continue
         if alias.search(text):
-            return False
+            return None
         src = own if f == path else parse(Source(f, text, "utf-8"))
         if src.module is None:
-            return False
+            return None
         got = _calls(src, name, id(fn.name) if f == path else None)
         taken_there = t.usage.imported.get(f)
         if got is not None and taken_there:
             got = _live(src, got, taken_there)
-        if got is None or not all(_passes_off(c, param, index, default, False, offs) for c in got):
-            return False
+        flags_f = t.usage.zero3_flags.get(f)  # what the caller's ZeRO-3 launches pass, what its code declares
+        known = (flags_f, t.usage.zero3_defaults.get(f) or {}) if flags_f is not None and "True" not in offs else None
+        if got is None or not all(_passes_off(c, param, index, default, False, offs, known, used) for c in got):
+            return None
         calls += len(got)
-    return calls > 0
+    return used if calls > 0 else None
 
 
 def _live(src: Any, calls: List[Any], taken: Set[str]) -> List[Any]:

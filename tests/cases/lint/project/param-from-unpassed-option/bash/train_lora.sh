@@ -1,0 +1,3 @@
+#!/bin/bash
+# 4-bit LoRA on one GPU, no DeepSpeed
+python src/run.py configs/lora_4bit.yaml
