@@ -293,12 +293,10 @@ def _passes_off(call: Any, param: str, index: int, default: Optional[str], metho
 
 def param_off(t: Target, module: Any, src: Any, line: int, cache: Dict[str, Any]) -> Optional[str]:
     """Why ``line`` of a top-level function ``f`` of ``t`` does not run in the ZeRO-3 launches: it is in the body
-    of an ``if p:`` / ``if p is not None`` (also one side of an ``and``) on a parameter ``p`` of ``f`` that every
-    call of ``f`` in the files the launches run passes the literal False / None, or an option none of those files'
-    ZeRO-3 launches passes whose declared default is that (``quantization=model_args.quantization``, GoLLIE), or
-    leaves at such a default (``if not p:``: True), calls in functions of those files that no launch runs left out:
-    "f() is called with p=False ...". A rebinding only inside ``if isinstance(p, str):`` keeps None / False. None
-    when it may run.
+    of an ``if p:`` / ``if p is not None`` (or one side of an ``and``) on a parameter ``p`` of ``f`` that every call
+    in the files the launches run passes False / None, or an option their ZeRO-3 launches do not pass that defaults
+    to it (``quantization=model_args.quantization``), or leaves at such a default (``if not p:``: True), calls in
+    functions no launch runs left out: "f() is called with p=False ...". None when it may run.
     Conservative as :func:`caller_flag`: ``f`` must be imported by name by a ZeRO-3 launch's module; a use of
     its name that is no call, a call with ``*args`` / ``**kwargs``, an alias or a string naming it keeps it."""
     path = os.path.normpath(t.path)
