@@ -56,7 +56,7 @@ from .recipe_entry import TORCH_LAUNCH as _TORCH_LAUNCH
 from .recipe_entry import set_entry
 from .recipe_yaml import accelerate_launch, accelerate_yaml, args_json_anywhere, python_config, training_json, training_yaml, yaml_deepspeed
 from .script.context import config_stage
-from .sourced import invocations, sourced_assignments, sources, with_args
+from .sourced import Invocation, invocations, sourced_assignments, sources, with_args
 
 _CFG_FLAGS = DS_CONFIG_FLAGS
 _STAGE_FLAG = re.compile(r"^--(?:[\w-]+\.)?zero[_-]?stage$")
@@ -85,15 +85,17 @@ def _launch_lines(text: str) -> str:
 
 
 def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: bool = False,
-                  args: Sequence[str] = (), invoker: str = "") -> List[Recipe]:
+                  args: Sequence[str] = (), invoker: str = "", inherited: Sequence[Tuple[str, str]] = ()
+                  ) -> List[Recipe]:
     """The launches of a shell script (or, ``readme``, a README code block starting at ``first_line`` of
     ``path``): one per launch line and distinct config, read per path through the script's branches
     (:mod:`.launch.paths`: a config chosen in a branch meets the option values of its own paths only). The files
     a script sources give their variables (:mod:`.sourced`; ``args``: the script's positional parameters, as the
-    command at ``invoker`` runs it)."""
+    command at ``invoker`` runs it; ``inherited``: the variables that command's file set before it)."""
     if args:
         text = with_args(text, args)
-    assigns = [(off, name, script_dir(text, off, path) or val) for off, name, val in assignments(text)]
+    assigns = [(-1, name, val) for name, val in inherited]  # before the script's own: it may set them again
+    assigns += [(off, name, script_dir(text, off, path) or val) for off, name, val in assignments(text)]
     if not readme and sources(text):
         assigns = sorted(assigns + sourced_assignments(path, text, root, args, invoker), key=lambda a: a[0])
     writes = [(m.start(), m.group(1)) for m in _WRITE.finditer(text)]
@@ -344,8 +346,8 @@ def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:
         if kind in ("shell", "accelerate", "python") and os.path.isfile(path):
             if path in calls:
                 text = _read(path)
-                out += [r for where, args in calls[path] for r in shell_recipes(path, text, root, args=args,
-                                                                                 invoker=where.rsplit(":", 1)[0])]
+                out += [r for where, args, env in calls[path] for r in shell_recipes(
+                    path, text, root, args=args, invoker=where.rsplit(":", 1)[0], inherited=env)]
             else:
                 out += file_recipes(path, kind, root)
     for md in mds:
@@ -365,7 +367,7 @@ def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:
 
 
 def _calls(root: str, kinds: Dict[str, str], mds: List[str],
-           cells: Sequence[Tuple[str, str, int]] = ()) -> Dict[str, List[Tuple[str, List[str]]]]:
+           cells: Sequence[Tuple[str, str, int]] = ()) -> Dict[str, List[Invocation]]:
     """The commands of the project's shell scripts and README code blocks that run a script sourcing a file its
     command line names (:func:`.sourced.invocations`)."""
     files = [(p, _read(p), 1) for p, k in sorted(kinds.items()) if k == "shell" and os.path.isfile(p)]

@@ -8,7 +8,9 @@ file makes, placed at the ``source`` line of the script (their ``$(dirname $BASH
 file's own directory), so that :func:`.recipes.shell_recipes` reads the launch as the shell runs it. A script whose
 launch line's config option takes a positional parameter (``ZERO=$6`` ... ``--deepspeed scripts/zero$ZERO.json``)
 is read the same way, once per command that runs it: its ``$N`` are that command's arguments (:func:`with_args`;
-a README's ``<path to X>`` placeholder is one argument).
+a README's ``<path to X>`` placeholder is one argument). A script whose config option takes a variable it never
+sets (``--deepspeed "$finetune_deepspeed"``) is read once per command that runs it, with the variables the
+command's file set before it (``export finetune_deepspeed=./scripts/zero3.json`` then ``bash finetune.sh``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,16 @@ Assign = Tuple[int, str, str]
 _POSITIONAL = re.compile(r"\$([1-9])(?!\d)|\$\{([1-9])\}")
 _CFG_VAR = re.compile(r"(?:" + "|".join(map(re.escape, DS_CONFIG_FLAGS)) + r")(?:=|[ \t]+)[^\s]*\$")
 _SAFE = re.compile(r"[\w./:@%+,=-]+")  # an argument that is one plain word (no quote, space, glob, variable)
+
+
+_CFG_NAMED = re.compile(r"(?:" + "|".join(map(re.escape, DS_CONFIG_FLAGS)) + r")(?:=|[ \t]+)[\"']?\$\{?([A-Za-z_]\w*)")
+
+
+def inherits(text: str) -> bool:
+    """Does the script's config option take a variable the script never assigns (``--deepspeed "$ds_config"``, the
+    variable exported by the script that runs it: ``export ds_config=...`` then ``bash finetune.sh``)?"""
+    own = {name for _, name, _ in assignments(text)}
+    return any(m.group(1) not in own for m in _CFG_NAMED.finditer(text))
 
 
 def positional_config(text: str) -> bool:
@@ -104,30 +116,37 @@ def sourced_assignments(path: str, text: str, root: str, args: Sequence[str] = (
     return out
 
 
-def invocations(files: Sequence[Tuple[str, str, int]], root: str) -> Dict[str, List[Tuple[str, List[str]]]]:
+Invocation = Tuple[str, List[str], List[Tuple[str, str]]]  # where, arguments, the variables set before it
+
+
+def invocations(files: Sequence[Tuple[str, str, int]], root: str) -> Dict[str, List[Invocation]]:
     """Per script that sources a positional parameter (or passes one to its config option: :func:`positional_config`):
-    (where, arguments) of each command of ``files`` (path,
-    text, first line: shell scripts and README code blocks) that runs it with arguments (``bash x.sh a.sh``,
-    ``./x.sh a.sh``, ``source x.sh a.sh``). Only literal arguments are kept."""
-    out: Dict[str, List[Tuple[str, List[str]]]] = {}
-    wanted: Dict[str, bool] = {}
+    (where, arguments, the variables the command's file sets before it) of each command of ``files`` (path, text,
+    first line: shell scripts and README code blocks) that runs it with arguments (``bash x.sh a.sh``, ``./x.sh
+    a.sh``, ``source x.sh a.sh``); only literal arguments are kept. Per script whose config option takes a variable
+    it never assigns (:func:`inherits`): each command that runs it, with or without arguments, and the variables
+    set before it (what it exports to the script)."""
+    out: Dict[str, List[Invocation]] = {}
+    wanted: Dict[str, Tuple[bool, bool]] = {}
     for path, text, first in files:
         if not _INVOKE.search(text):
             continue
         for cmd in parse_shell(text).commands:
             argv = cmd.argv
             at = 1 if argv and argv[0].rsplit("/", 1)[-1] in _SHELLS else 0
-            if len(argv) <= at + 1 or not argv[at].endswith((".sh", ".bash")):
+            if len(argv) <= at or not argv[at].endswith((".sh", ".bash")):
                 continue
             script = resolve(argv[at], path, root)
-            if script is None:
+            if script is None or os.path.normpath(script) == os.path.normpath(path):
                 continue
             script = os.path.normpath(script)
             if script not in wanted:
                 own = _read(script)
-                wanted[script] = positional(own) or positional_config(own)
+                wanted[script] = (positional(own) or positional_config(own), inherits(own))
             args = _args(argv[at + 1:])
-            if wanted[script] and args and all("$" not in a for a in args):
+            by_args = wanted[script][0] and args and all("$" not in a for a in args)
+            if by_args or wanted[script][1]:
                 line = first + text.count("\n", 0, cmd.start)
-                out.setdefault(script, []).append((f"{path}:{line}", args))
+                env = [(name, val) for off, name, val in assignments(text) if off < cmd.start]
+                out.setdefault(script, []).append((f"{path}:{line}", args if by_args else [], env))
     return out
