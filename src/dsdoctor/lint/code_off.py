@@ -17,6 +17,11 @@ _OTHER_ENGINES = frozenset({"bmtrain", "pytorch", "pytorchddp", "torch_ddp", "dd
                             "horovod", "xla"})
 
 
+def commented(text: str, pos: int) -> bool:
+    """Is ``pos`` on a comment line of Python ``text`` (``# deepspeed='config/ds_config.json',``: not loaded)?"""
+    return text[text.rfind("\n", 0, pos) + 1:pos].lstrip().startswith("#")
+
+
 def off_note(path: str, line: int, text: str = "") -> str:
     """Why a config a Python config names next to ``deepspeed = False`` (at ``path:line``), or beside an engine
     choice that is not DeepSpeed (:func:`deepspeed_off`), is not loaded."""

@@ -12,7 +12,7 @@ from ..knowledge import deepspeed as K
 from ..launcherfiles import hostfile_problems
 from ..literal_gate import gated
 from .accelerate_dummy import dummy_fills
-from .code_off import deepspeed_off, off_note
+from .code_off import commented, deepspeed_off, off_note
 from .gitignore import Ignored
 from .launch.shell import DS_CONFIG_FLAGS, cli_with_config
 from .launch.shell import parse as parse_shell
@@ -376,7 +376,7 @@ def _python(path: str, found: Found) -> None:
     trainer = bool(_PY_TRAINER.search(text))
     init = _PY_INIT.search(text)
     off = deepspeed_off(text)
-    for m in _PY_CFG.finditer(text):
+    for m in (m for m in _PY_CFG.finditer(text) if not commented(text, m.start())):
         cfg = _ref(path, m.group(1))
         if m.group(0).startswith("config") and not m.group(0).startswith("config_params") and not is_ds_config(cfg):
             continue  # `config="configs/bert.json"`: a model's config, not DeepSpeed's

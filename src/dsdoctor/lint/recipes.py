@@ -34,7 +34,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from . import embedded
 from .code_filled import filled_keys
-from .code_off import deepspeed_off, off_note
+from .code_off import commented, deepspeed_off, off_note
 from .discover import _PY_CFG, _read, launch_world, trainer_field
 from .formatted import formatted_configs
 from .joined import joined_config
@@ -315,7 +315,7 @@ def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
     if kind == "python":
         text = python_text(text)  # a notebook exported as .py: its shell cells are read as a notebook's
         r = Recipe(f"{path}:1", entry=path, launcher="python")
-        for m in _PY_CFG.finditer(text):  # config="x.json" may be a model's: only files with a ZeRO stage count
+        for m in (m for m in _PY_CFG.finditer(text) if not commented(text, m.start())):  # a ZeRO stage: a config
             cfg = resolve(m.group(1), path, root)
             if cfg is not None and cfg not in r.configs and config_stage(cfg) is not None:
                 r.configs.append(cfg)
