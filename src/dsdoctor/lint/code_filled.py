@@ -43,12 +43,17 @@ def module_text(py: str) -> Optional[str]:
 def filled_keys(script: str, option: str) -> List[Tuple[str, int]]:
     """(dotted key path, line) of each key ``script`` assigns in the config it loads from ``--option``."""
     text = _read(script)
-    if option not in text or "json.load" not in text:
+    if option not in text:
         return []
+    # the option's value itself, a dict the arguments hold (a YAML's inline ``deepspeed:`` block), assigned into:
+    # ``self.args.deepspeed["train_batch_size"] = bs`` (Genie-Envisioner, aside140)
+    direct = re.compile(r"^[ \t]*[\w.]*\." + re.escape(option) + r"((?:\[\s*[\"'][^\"'\]]+[\"']\s*\])+)[ \t]*=(?!=)", re.M)
+    out = [(".".join(_KEY.findall(m.group(1))), text.count("\n", 0, m.start()) + 1) for m in direct.finditer(text)]
+    if "json.load" not in text:
+        return out
     attr = re.compile(r"\b\w+\." + re.escape(option) + r"\b")
     from_option = {m.group(1) for m in re.finditer(r"^[ \t]*(\w+)[ \t]*=[^=\n][^\n]*$", text, re.M)
                    if attr.search(m.group(0))}
-    out: List[Tuple[str, int]] = []
     for m in _LOAD.finditer(text):
         arg = m.group(2).strip()
         if not (attr.search(arg) or arg in from_option):

@@ -65,7 +65,8 @@ def code_links(r: Recipe, cfg: str, entries: "_Entries", found: "Found") -> None
     and where it merges the file into a config it builds (a fragment only where every launch merges it)."""
     mine = r.filled.get(cfg, {})
     if r.entry in entries.graph and r.options.get(cfg):  # and the code it imports (a trainer class's method)
-        mine = {**reached_filled(entries.reached(r.entry) - {r.entry}, r.options[cfg]), **mine}
+        own = {r.entry} if cfg in r.filled else set()  # a YAML's config: the entry's own assignments too
+        mine = {**reached_filled(entries.reached(r.entry) - own, r.options[cfg]), **mine}
     if r.save16 is not None:  # true only where every launch giving a value says true
         had = found.accelerate_save_16bit.get(cfg)
         found.accelerate_save_16bit[cfg] = r.save16 if had is None else had and r.save16

@@ -62,6 +62,8 @@ def training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
         cfg = resolve(m.group(1), yaml, root) or resolve(m.group(1), path, root)
         if cfg is not None and cfg not in r.configs:
             r.configs.append(cfg)
+            if plugin is None:  # the script's option of that name holds it (the code may fill keys in it)
+                r.options.setdefault(cfg, m.group(0).split(":", 1)[0].strip())
 
 
 def _inline(r: Recipe, yaml: str, text: str) -> None:
@@ -74,6 +76,7 @@ def _inline(r: Recipe, yaml: str, text: str) -> None:
         if embedded.load(cfg) is not None and cfg not in r.configs:
             r.names_config = True  # how it is loaded: the code's (a dict to deepspeed.initialize or the Trainer)
             r.configs.append(cfg)
+            r.options.setdefault(cfg, "deepspeed")  # the option holding the dict (the code may fill keys in it)
 
 
 _ARGS_JSON_BYTES = 256 * 1024  # an arguments file is small; a data JSON handed to the script is not read

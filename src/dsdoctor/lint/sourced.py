@@ -33,7 +33,10 @@ _INVOKE = re.compile(r"\.(?:sh|bash)\b")
 Assign = Tuple[int, str, str]
 _POSITIONAL = re.compile(r"\$([1-9])(?!\d)|\$\{([1-9])\}")
 _CFG_VAR = re.compile(r"(?:" + "|".join(map(re.escape, DS_CONFIG_FLAGS)) + r")(?:=|[ \t]+)[^\s]*\$")
-_SAFE = re.compile(r"[\w./:@%+,=-]+")  # an argument that is one plain word (no quote, space, glob, variable)
+_SAFE = re.compile(r"[\w./:@%+,=-]+")
+# a launcher line whose entry script is a variable (after the launcher's own options, on continuation lines too)
+_VAR_ENTRY = re.compile(r"\b(?:deepspeed|torchrun|accelerate[ \t]+launch)\b(?:[ \t]+(?:--?[\w-]+(?:[= \t]+[^\s-][^\s]*)?|\\\n))*"
+                        r"[ \t]+[\"']?\$\{?\w+")  # an argument that is one plain word (no quote, space, glob, variable)
 
 
 _CFG_NAMED = re.compile(r"(?:" + "|".join(map(re.escape, DS_CONFIG_FLAGS)) + r")(?:=|[ \t]+)[\"']?\$\{?([A-Za-z_]\w*)")
@@ -47,8 +50,11 @@ def inherits(text: str) -> bool:
 
 
 def positional_config(text: str) -> bool:
-    """Does the script's config option take a variable, and does the script read positional parameters?"""
-    return _POSITIONAL.search(text) is not None and _CFG_VAR.search(text) is not None
+    """Does the script's config option take a variable, or its launch line start a variable (``torchrun
+    $script_path --config_file $config_path``, ``script_path=${1}``), and does the script read positional
+    parameters?"""
+    return _POSITIONAL.search(text) is not None and (_CFG_VAR.search(text) is not None or
+                                                     _VAR_ENTRY.search(text) is not None)
 
 
 def with_args(text: str, args: Sequence[str]) -> str:

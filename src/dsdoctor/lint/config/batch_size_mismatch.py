@@ -39,8 +39,9 @@ def check(t: Target) -> Iterator[Hit]:
                            fixes=(auto_fix(),))
         return
     filled = [k for k in ("train_batch_size", "train_micro_batch_size_per_gpu") if k in t.usage.code_filled]
-    if tb is None and mb is None and t.usage.loaded_by == "deepspeed" and not filled:  # else the code sets them
-        yield RULE.hit(t, t.doc.root.start, K.MSG_BATCH_NONE + " (raw DeepSpeed: nothing fills them)")
+    if tb is None and mb is None and (filled or t.usage.loaded_by == "deepspeed"):  # filled: the code sets them
+        if not filled:
+            yield RULE.hit(t, t.doc.root.start, K.MSG_BATCH_NONE + " (raw DeepSpeed: nothing fills them)")
         return
     ws = t.usage.world_size
     if ws is None:
