@@ -95,9 +95,6 @@ def check(t: Target) -> Iterator[Hit]:
     if gated:
         sev, title = Severity.INFO, f"`transformers.deepspeed` is gone from transformers >= " \
             f"{TF.TF_DEEPSPEED_MODULE_REMOVED}: {gated}, which still have it (an importer's change breaks it)"
-    unrun = t.usage.unrun.get(os.path.normpath(t.path)) if hits and sev != Severity.INFO else None
-    if unrun:  # a module nothing runs or imports (a backup copy beside the one the scripts import): a note
-        sev, title = Severity.INFO, f"{title} ({unrun})"
     for node, edit in hits:
         yield from emit(RULE, t, node, title, fixes=fix, edits=(edit,) if edit and not early else (), severity=sev)
 
