@@ -115,9 +115,10 @@ def callable_span(module: str, qualname: str) -> Optional[Span]:
     return None if got is None else got.get("") or _span(module.split(".")[0], "")
 
 
+@functools.lru_cache(maxsize=4096)
 def params(module: str, qualname: str) -> Optional[Dict[str, Span]]:
     """Each parameter some release read of ``module.qualname`` takes (``"**"``: **kwargs; ``""``: the callable
-    itself), with the releases that take it; None where no release read defines it."""
+    itself), with the releases that take it; None where no release read defines it. Cached: do not change it."""
     p = _pkg(module.split(".")[0])
     at = _resolve(p, module, qualname) if p else None
     return None if p is None or at is None else \

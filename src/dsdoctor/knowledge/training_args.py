@@ -32,8 +32,13 @@ def newest() -> Optional[str]:
     return read[-1] if read else None
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=None)  # one entry per release asked (a range's releases: every one read)
 def _of(version: str) -> Optional[FrozenSet[str]]:
+    """The fields of Transformers ``version``; None where not known."""
+    read = api_history.releases("transformers")
+    if version in read:  # a release read: its index in each field's ranges (no version parsing per field)
+        i = read.index(version)
+        return frozenset(k for k, s in fields().items() if any(lo <= i <= hi for lo, hi in s.ranges))
     has = {k: s.has(version) for k, s in fields().items()}
     return None if any(v is None for v in has.values()) else frozenset(k for k, v in has.items() if v)
 
