@@ -12,34 +12,14 @@ import logging
 import sys
 import tempfile
 import warnings
-from types import SimpleNamespace
 
 warnings.filterwarnings("ignore")
 logging.disable(logging.CRITICAL)
 with contextlib.redirect_stdout(io.StringIO()):
-    import torch
+    from tiny_trainer import Data, Tiny
     from transformers import Trainer, TrainerCallback, TrainingArguments
 
 ARGS = {"learning_rate": 1e-2, "adam_beta1": 0.8, "adam_beta2": 0.95, "adam_epsilon": 1e-6, "weight_decay": 0.1}
-
-
-class Tiny(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.lin = torch.nn.Linear(4, 1)
-        self.config = SimpleNamespace(hidden_size=4)
-
-    def forward(self, x, labels=None):
-        y = self.lin(x).squeeze(-1)
-        return {"loss": ((y - labels) ** 2).mean(), "logits": y}
-
-
-class Data(torch.utils.data.Dataset):
-    def __len__(self):
-        return 16
-
-    def __getitem__(self, i):
-        return {"x": torch.ones(4) * (i % 3), "labels": torch.tensor(float(i % 2))}
 
 
 def _basic(opt):
@@ -69,7 +49,7 @@ def run(params, zero):
     with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
         args = TrainingArguments(output_dir=tmp, deepspeed=cfg, use_cpu=True, report_to="none", max_steps=1,
                                  per_device_train_batch_size=4, save_strategy="no", disable_tqdm=True, **ARGS)
-        Trainer(model=Tiny(), args=args, train_dataset=Data(), callbacks=[seen]).train()
+        Trainer(model=Tiny(), args=args, train_dataset=Data(16), callbacks=[seen]).train()
     return seen.got
 
 

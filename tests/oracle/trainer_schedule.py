@@ -11,36 +11,16 @@ import logging
 import sys
 import tempfile
 import warnings
-from types import SimpleNamespace
 
 warnings.filterwarnings("ignore")
 logging.disable(logging.CRITICAL)
 with contextlib.redirect_stdout(io.StringIO()):
-    import torch
+    from tiny_trainer import Data, Tiny
     from transformers import Trainer, TrainerCallback, TrainingArguments
 
 PARAMS = {"WarmupLR": ("warmup_min_lr", "warmup_max_lr", "warmup_num_steps"),
           "WarmupDecayLR": ("warmup_min_lr", "warmup_max_lr", "warmup_num_steps", "total_num_steps"),
           "WarmupCosineLR": ("warmup_num_steps", "total_num_steps")}
-
-
-class Tiny(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.lin = torch.nn.Linear(4, 1)
-        self.config = SimpleNamespace(hidden_size=4)
-
-    def forward(self, x, labels=None):
-        y = self.lin(x).squeeze(-1)
-        return {"loss": ((y - labels) ** 2).mean(), "logits": y}
-
-
-class Data(torch.utils.data.Dataset):
-    def __len__(self):
-        return 64
-
-    def __getitem__(self, i):
-        return {"x": torch.ones(4) * (i % 3), "labels": torch.tensor(float(i % 2))}
 
 
 class Rates(TrainerCallback):
