@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import shlex
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
-from ..model import Finding, Fix, Report
+from ..model import Finding, Report
 
 if TYPE_CHECKING:
     from ..settings import Settings
@@ -54,7 +53,8 @@ def merge(check: Report, linted: Optional[Report]) -> Report:
         check.facts["lint"] = {"files": []}
         return check
     have = {f.name for f in check.findings}
-    check.findings = [_pinned_install(f, linted.facts.get("pins") or {}) for f in check.findings]
+    check.findings = [_pinned_install(f, linted.facts.get("pins") or {}, check.facts.get("python"))
+                      for f in check.findings]
     check.findings += [f for f in linted.findings if f.name not in have]
     check.findings.sort(key=lambda f: -f.severity.rank)
     keys = ("files", "deepspeed", "deepspeed_source", "world_size", "assumed", "not_assumed", "judged_for", "pins",
@@ -64,16 +64,16 @@ def merge(check: Report, linted: Optional[Report]) -> Report:
     return check
 
 
-def _pinned_install(f: Finding, pins: Dict[str, Any]) -> Finding:
+def _pinned_install(f: Finding, pins: Dict[str, Any], python: Optional[str]) -> Finding:
     """A missing torch / deepspeed the project pins exactly: its install fix names that release (OmniEvent pins
-    deepspeed==0.7.2; a bare ``pip install deepspeed`` gets another)."""
+    deepspeed==0.7.2; a bare ``pip install deepspeed`` gets another). ``python``: the checked interpreter."""
     from .. import names as N
+    from ..fixes import pip_fix
 
     pkg = f.title.split(" ", 1)[0]
     pin = pins.get(pkg) or {}
-    if f.name != N.PACKAGE_MISSING or not pin.get("version") or not f.fixes or not f.fixes[0].commands:
+    if f.name != N.PACKAGE_MISSING or not pin.get("version"):
         return f
-    py = f.fixes[0].commands[0].split(" -m pip install ", 1)[0]
-    fix = Fix(f"Install {pkg} {pin['version']}, the release the project pins ({pin.get('source') or 'its pins'})",
-              "safe", (f"{py} -m pip install {shlex.quote(pkg + '==' + str(pin['version']))}",))
+    fix = pip_fix(f"{pkg}=={pin['version']}", f"Install {pkg} {pin['version']}, the release the project pins "
+                  f"({pin.get('source') or 'its pins'})", python)
     return dataclasses.replace(f, fixes=(fix, *f.fixes))
