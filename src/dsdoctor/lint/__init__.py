@@ -108,8 +108,8 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     _facts(result, base, settings)
     if found.not_read:
         result.report.facts["not_read"] = found.not_read
-    if found.modelled:
-        result.report.facts["not_linted"] = _unnamed_configs(paths, found, max_depth)
+    if found.modelled and max_depth is None:  # `dsdoctor lint`; check's bounded walk keeps none of lint's lists
+        result.report.facts["not_linted"] = _unnamed_configs(paths, found)
     result.report.facts["loaded_by"] = {p: {"loaded_by": t.usage.loaded_by, "source": t.usage.loaded_by_source}
                                         for p, t in configs.items() if t.usage.loaded_by}
     _pin_facts(result, pinned, ds_version, targets, settings)
@@ -197,13 +197,13 @@ def _named_configs(paths: Sequence[str], found: "Found") -> None:
                 found.kinds.setdefault(os.path.normpath(cfg), "ds_config")
 
 
-def _unnamed_configs(paths: Sequence[str], found: "Found", max_depth: Optional[int]) -> List[str]:
+def _unnamed_configs(paths: Sequence[str], found: "Found") -> List[str]:
     """The DeepSpeed configs in the project directories linted that no launch, script or YAML names (so not
     linted; ``dsdoctor lint FILE`` lints one), by file name (:data:`.named_configs.CONFIG_NAME`)."""
     from .named_configs import CONFIG_NAME, named_configs
 
     got = [os.path.normpath(c) for p in paths if os.path.isdir(p)
-           for c in named_configs(p, 8 if max_depth is None else max_depth, CONFIG_NAME)]
+           for c in named_configs(p, 8, CONFIG_NAME)]
     return [c for c in got if c not in found.kinds]
 
 
