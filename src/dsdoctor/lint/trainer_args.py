@@ -33,7 +33,7 @@ _BUILT = gated(r"(?<!class )\b\w*TrainingArguments\s*\(")
 _FROM_FILE = gated(r"\b(?:parse_args_and_config|parse_yaml_file|parse_json_file)\s*\(")
 # a parser of the command line over training arguments: HfArgumentParser((..., TrainingArguments)), TrlParser((...,
 # SFTConfig)); not one over the script's own plain dataclass (old TRL's PPOConfig is built in code, not parsed)
-_PARSER = gated(r"\b(?:HfArgumentParser|TrlParser)\s*\(\s*[\[(]?[^)\]]*?\b(?:\w*TrainingArguments|"
+PARSES_TRAINING_ARGS = gated(r"\b(?:HfArgumentParser|TrlParser)\s*\(\s*[\[(]?[^)\]]*?\b(?:\w*TrainingArguments|"
                 + TRL_CONFIGS + r")\b")
 
 
@@ -50,7 +50,7 @@ def trainer_launches(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, 
 
             read[e] = [_read(f, 2**20) for f in sorted(entries.reached(e))]
         texts = read[e]
-        if not any(_PARSER.search(t) for t in texts) or not _hf_trainer(texts):
+        if not any(PARSES_TRAINING_ARGS.search(t) for t in texts) or not _hf_trainer(texts):
             continue
         values, defaulted = _values(r, entries, texts)
         for cfg in [*r.configs, *([r.yaml] if r.yaml else [])]:

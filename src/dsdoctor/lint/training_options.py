@@ -30,7 +30,7 @@ def _declared(name: str, texts: List[str]) -> bool:
 def training_options(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, List[Tuple[int, str]]]:
     """Shell script -> (launch line, option) of the TrainingArguments options its launches pass."""
     from .discover import _read
-    from .trainer_args import _PARSER
+    from .trainer_args import PARSES_TRAINING_ARGS
 
     out: Dict[str, List[Tuple[int, str]]] = {}
     read: Dict[str, List[str]] = {}
@@ -44,7 +44,7 @@ def training_options(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, 
         if e not in read:
             read[e] = [_read(f, 2**20) for f in sorted(entries.reached(e))]
         texts = read[e]
-        if not any(_PARSER.search(t) for t in texts) or any(_TOLERANT.search(t) for t in texts):
+        if not any(PARSES_TRAINING_ARGS.search(t) for t in texts) or any(_TOLERANT.search(t) for t in texts):
             continue
         out.setdefault(path, []).extend((int(line), o) for o in asked if not _declared(o, texts))
     return out
