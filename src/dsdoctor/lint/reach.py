@@ -6,6 +6,11 @@ absolute ones from the importing file's directory, each directory above it up to
 ``a/__init__.py`` and ``a/b/__init__.py``; ``from a.b import c`` reaches ``a/b/c.py`` when it is a module.
 Imports of third-party packages resolve to nothing unless the project ships a copy in one of those places.
 
+An import under ``if TYPE_CHECKING:`` never runs. In a lazy package's ``__init__.py`` (Transformers' and its
+copies': the block lists what ``_LazyModule`` imports when a name is first read) it runs for the names an importer
+takes: ``from transformers import LlamaForCausalLM`` reaches the Llama modules, not the other models (a project
+that ships a copy of Transformers reached all of its 1,100 modules before).
+
 This is reach by file (what an import runs). Which functions of those files the entry can call is
 :mod:`.calls` (call-based reach, by name): a reached module's inference loader that nothing calls is not run.
 """
@@ -22,6 +27,9 @@ Graph = Dict[str, Set[str]]
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]+)|import[ \t]+([^\n#;]+))",
                      re.M)
 _NAME = re.compile(r"^[A-Za-z_][\w.]*$")
+_TYPE_CHECKING = re.compile(r"^([ \t]*)if[ \t]+(?:typing\.)?TYPE_CHECKING[ \t]*:[ \t]*(?:#[^\n]*)?$", re.M)
+_ATTR = re.compile(r"\.[ \t]*([A-Za-z_]\w*)")
+_LAZY = ("_LazyModule", "_import_structure", "define_import_structure")  # a lazy package's __init__.py
 
 
 def _names(raw: str) -> List[str]:
@@ -33,15 +41,42 @@ def _names(raw: str) -> List[str]:
     return out
 
 
-def _imports(path: str) -> List[Tuple[int, str, List[str]]]:
-    """(level, module, names) of every import statement of the file (also inside functions; read line by line:
-    a file that does not parse still has its imports, and no syntax tree is built)."""
-    out: List[Tuple[int, str, List[str]]] = []
-    for m in _IMPORT.finditer(_read(path, 4 * 2**20)):
+def _typing_spans(text: str) -> List[Tuple[int, int]]:
+    """The (start, end) offsets of the bodies of the file's ``if TYPE_CHECKING:`` blocks (lines indented deeper
+    than the ``if``; blank and comment lines inside)."""
+    spans: List[Tuple[int, int]] = []
+    for m in _TYPE_CHECKING.finditer(text):
+        depth = len(m.group(1).expandtabs())
+        end = pos = m.end() + 1
+        while pos < len(text):
+            nl = text.find("\n", pos)
+            nl = len(text) if nl < 0 else nl
+            line = text[pos:nl]
+            body = line.lstrip()
+            if body and not body.startswith("#"):
+                if len(line[:len(line) - len(body)].expandtabs()) <= depth:
+                    break
+                end = nl
+            pos = nl + 1
+        spans.append((m.end(), end))
+    return spans
+
+
+Import = Tuple[int, str, List[str], bool]  # level, module, names, under ``if TYPE_CHECKING:``
+
+
+def _imports(path: str) -> List[Import]:
+    """(level, module, names, typing only) of every import statement of the file (also inside functions; read line
+    by line: a file that does not parse still has its imports, and no syntax tree is built)."""
+    out: List[Import] = []
+    text = _read(path, 4 * 2**20)
+    spans = _typing_spans(text) if "TYPE_CHECKING" in text else []
+    for m in _IMPORT.finditer(text):
+        typing = any(a <= m.start() < b for a, b in spans)
         if m.group(4) is not None:
-            out += [(0, x, []) for x in _names(m.group(4))]
+            out += [(0, x, [], typing) for x in _names(m.group(4))]
         else:
-            out.append((len(m.group(1)), m.group(2), _names(m.group(3))))
+            out.append((len(m.group(1)), m.group(2), _names(m.group(3)), typing))
     return out
 
 
@@ -144,19 +179,61 @@ def import_graph(files: Iterable[str], root: str, named: Optional[Dict[Tuple[str
     graph: Graph = {}
     memo: Memo = {}
     done: Dict[Tuple[str, int, str, Tuple[str, ...]], Named] = {}  # an import resolves alike in one directory
+    lazy: Dict[str, Named] = {}  # lazy __init__.py -> what its TYPE_CHECKING block imports
+    took_from: Dict[Tuple[str, str], Optional[Set[str]]] = {}
     for f in sorted(have):
         edges: Named = {}
-        for level, module, names in _imports(f):
+        typing: Named = {}
+        for level, module, names, typing_only in _imports(f):
             key = (os.path.dirname(f), level, module, tuple(names))
             if key not in done:
                 done[key] = _resolve(f, level, module, names, root, have, memo)
             for target, took in done[key].items():
-                _add(edges, target, took)
+                _add(typing if typing_only else edges, target, took)
         edges.pop(f, None)
+        typing.pop(f, None)
+        if typing and os.path.basename(f) == "__init__.py" and any(w in _read(f, 4 * 2**20) for w in _LAZY):
+            lazy[f] = typing
         graph[f] = set(edges)
-        if named is not None:
-            named.update(((f, t), took) for t, took in edges.items())
+        took_from.update(((f, t), took) for t, took in edges.items())
+    _lazy_edges(graph, took_from, lazy)
+    if named is not None:
+        named.update(took_from)
     return graph
+
+
+def _attrs(path: str) -> Optional[Set[str]]:
+    """The names a file that imports a lazy package as a module (``import transformers``) can read from it: every
+    name it writes after a dot (``transformers.TrainerCallback``; more, never fewer)."""
+    text = _read(path, 4 * 2**20)
+    return None if "import *" in text else set(_ATTR.findall(text))  # a star import: any name
+
+
+def _lazy_edges(graph: Graph, took_from: Dict[Tuple[str, str], Optional[Set[str]]], lazy: Dict[str, Named]) -> None:
+    """Edges from each importer of a lazy ``__init__.py`` to the modules its TYPE_CHECKING block imports the names
+    the importer takes from (all of them where it takes the module itself); through lazy packages below it too."""
+    todo = [(f, t, _attrs(f) if took_from[(f, t)] is None else took_from[(f, t)])
+            for f in sorted(graph) for t in sorted(graph[f]) if t in lazy]
+    while todo:
+        f, init, took = todo.pop()
+        for target, names in lazy[init].items():
+            if names is not None and not names:  # a package above a module it imports: runs with any of them
+                give: Optional[Set[str]] = set()
+            else:
+                give = names if took is None else took if names is None else names & took
+                if give is not None and not give:
+                    continue
+            if target == f:
+                continue
+            key = (f, target)
+            old = took_from.get(key, set())
+            new = None if old is None or give is None or names is None else old | give
+            if key in took_from and new == old:
+                continue
+            graph[f].add(target)
+            took_from[key] = new
+            if target in lazy:
+                todo.append((f, target, give))
 
 
 def reach(graph: Graph, entries: Iterable[str]) -> Set[str]:
