@@ -363,6 +363,9 @@ def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
     how = r.flag_loaded_by or "deepspeed"
     if r.entry is not None and entries.uses(r.entry, "trainer"):
         how = "trainer"
+    elif r.flag_loaded_by == "trainer" and not (r.entry is not None and (
+            entries.uses(r.entry, "initialize") or entries.uses(r.entry, "accelerator"))):
+        how = "trainer"  # a training YAML's `deepspeed:` (TrainingArguments') read by a framework's Trainer (axolotl)
     elif r.launcher == "accelerate":
         how = "accelerate"
     elif r.entry is not None and entries.uses(r.entry, "initialize"):

@@ -57,7 +57,8 @@ def training_yaml(r: Recipe, yaml: str, path: str, root: str) -> None:
         _inline(r, yaml, text)
         return
     r.names_config = True
-    r.flag_loaded_by = r.flag_loaded_by or "trainer"
+    if plugin is None and r.flag_loaded_by in (None, "accelerate"):  # TrainingArguments' `deepspeed`: the
+        r.flag_loaded_by = "trainer"  # Trainer loads it, also where an accelerate YAML names the config too
     for m in named:
         cfg = resolve(m.group(1), yaml, root) or resolve(m.group(1), path, root)
         if cfg is not None and cfg not in r.configs:
@@ -135,7 +136,8 @@ def accelerate_yaml(r: Recipe, yaml: str, root: str, named: bool = True) -> None
     m = _YAML_ACC_CFG.search(text)
     if m is not None and m.group(1).lower() != "none":
         r.names_config = True
-        r.flag_loaded_by = "accelerate"
+        if r.flag_loaded_by != "trainer":  # a training YAML's / --deepspeed option's config: the Trainer's
+            r.flag_loaded_by = "accelerate"
         cfg = resolve(m.group(1), yaml, root)
         if cfg is not None and cfg not in r.configs:
             r.configs.append(cfg)
