@@ -16,6 +16,8 @@ from . import ctx
 
 def check(t: Target) -> Iterator[Hit]:
     c = ctx(t)
+    if c.src.script_only is not None:
+        yield from _script_only(t, c.src.script_only)
     if c.src.error is not None:
         link = text_link(t.path, t.text, (".py",))
         if link is not None and link[1]:
@@ -42,6 +44,20 @@ def check(t: Target) -> Iterator[Hit]:
         yield RULE.hit(t, None, f"not linted: {c.src.error}" + (f" ({unrun})" if unrun else ""),
                        fixes=(Fix("make it valid Python 3 (dsdoctor reads UTF-8 or the declared coding)", "safe"),),
                        severity=Severity.INFO if unrun else None)
+
+
+def _script_only(t: Target, why: str) -> Iterator[Hit]:
+    """A file an import reads though some bytes do not decode: a finding only where a recipe starts it as a script
+    and the project's Python may be 3.11 or later."""
+    from .python_pin import allows, python_pin
+
+    if os.path.normpath(t.path) not in t.usage.entries:
+        return
+    pin = python_pin(t.path)
+    if pin is not None and allows(pin[0], (3, 11)) is False:
+        return
+    yield RULE.hit(t, None, f"{why}; a recipe starts it so",
+                   fixes=(Fix("save it as UTF-8, or declare its encoding with a '# -*- coding: ...' line", "safe"),))
 
 
 def _newer(t: Target, error: str, newer: Tuple[Tuple[int, int], str]) -> Hit:
@@ -71,7 +87,9 @@ RULE = Rule(
         Severity.WARNING,
         summary="A Python file dsdoctor cannot read or parse as Python 3",
         what="A .py file with a syntax error, Python 2 syntax (print statements, `except E, e:`, tabs and spaces mixed "
-        "in one block), undecodable bytes (no coding declaration) or over 16 MiB.",
+        "in one block), undecodable bytes (no coding declaration) or over 16 MiB. Undecodable bytes only in comments are "
+        "read past by an import (Python compiles a module's bytes token by token) but refused by `python FILE` on "
+        "Python 3.11+: reported only for a file a recipe starts as a script, unless the project pins an older Python.",
         why="The script rules cannot look at it; the other files are still linted. In a project linted as a "
         "directory, a file that no launch line, README command or project import runs is reported as info, as is "
         "Python 2 code that no DeepSpeed launch starts or imports (it runs under another interpreter, if at all), as "

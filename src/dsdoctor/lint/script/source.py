@@ -29,6 +29,8 @@ class Source(HasLines):
     padding: Optional[Tuple[int, int]] = None  # trailing NUL bytes cut off the text: (their first line, how many)
     newer: Optional[Tuple[Tuple[int, int], str]] = None  # refused by this interpreter's parser, read by a later
     # Python's grammar (lint/script/grammar.py): (that release, the construct); ``error`` then holds the refusal
+    script_only: Optional[str] = None  # undecodable bytes where an import reads past them (comments): why only
+    # ``python FILE`` refuses the file (Python 3.11+); the text has U+FFFD in their place
     _positions: Any = None  # node -> CodeRange, computed on first use (:attr:`positions`)
     _upto: Any = None  # node -> CodeRange of the nodes before the first one a span was asked of
 
@@ -115,17 +117,24 @@ def read(path: str, quiet: Optional[Callable[[str], bool]] = None) -> Source:
         return Source(path, "", "utf-8", error=f"cannot read: {exc.strerror or exc}")
     if len(raw) > MAX_BYTES:
         return Source(path, "", "utf-8", error=f"larger than {MAX_BYTES // 2**20} MiB: not linted")
+    script_only = None
     try:
         enc, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
         text = raw.decode(enc)
-    except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
-        return Source(path, "", "utf-8", error=f"cannot decode: {exc} (declare the encoding with a "
-                                                 "'# -*- coding: ...' line or save as UTF-8)")
+    except UnicodeDecodeError as exc:
+        if not _imports_past(raw, path):
+            return _undecodable(path, exc)
+        text = raw.decode(enc, errors="replace")
+        line = raw.count(b"\n", 0, exc.start) + 1
+        script_only = (f"undecodable bytes at line {line} ({exc.reason}) that an "
+                       "import reads past (only in comments), but Python 3.11+ refuses to run the file as a script")
+    except (SyntaxError, LookupError) as exc:
+        return _undecodable(path, exc)
     if text.startswith("\ufeff"):
         text = text[1:]
     text, padding = cut_padding(text)
     text = _notebook_python(text)
-    src = Source(path, text, "utf-8" if enc == "utf-8-sig" else enc, padding=padding)
+    src = Source(path, text, "utf-8" if enc == "utf-8-sig" else enc, padding=padding, script_only=script_only)
     if not RELEVANT.search(text):  # nothing a rule looks at: a fast syntax check only (C parser, no libcst)
         return _compile_only(src)
     if quiet is not None and quiet(text):
@@ -133,6 +142,21 @@ def read(path: str, quiet: Optional[Callable[[str], bool]] = None) -> Source:
             return src
         src.error, src.newer = None, None
     return parse(src)
+
+
+def _undecodable(path: str, exc: Exception) -> Source:
+    return Source(path, "", "utf-8", error=f"cannot decode: {exc} (declare the encoding with a '# -*- coding: ...' "
+                                           "line or save as UTF-8)")
+
+
+def _imports_past(raw: bytes, path: str) -> bool:
+    """Does Python compile the file's bytes as an import does (``compile`` of bytes: the tokenizer decodes tokens,
+    not comments), though they do not decode? (``python FILE`` reads it line by line and refuses on 3.11+.)"""
+    try:
+        compile(raw, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def cut_padding(text: str) -> Tuple[str, Optional[Tuple[int, int]]]:

@@ -1,0 +1,2 @@
+def pick_model():
+    return "gpt2"  # Ä£ÐÍ (a GBK comment: an import reads past it)
