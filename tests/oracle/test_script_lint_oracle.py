@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[2]
 ORACLE = Path(os.environ.get("DSDOCTOR_ORACLE_DIR") or REPO / ".cache" / "oracle")
 VPY = ORACLE / "venv" / "bin" / "python"
 FIXTURES = REPO / "tests" / "cases" / "lint-scripts" / "oracle"
-SCRIPTS = ("qwen_style.py", "kwargs_lowmem.py", "late_args.py", "hfds_dropped.py")
+SCRIPTS = ("qwen_style.py", "kwargs_lowmem.py", "late_args.py", "hfds_dropped.py", "hf_trainer_config.py")
 TFS = ("4.46.3", "5.24.0")
 
 
@@ -131,6 +131,14 @@ def test_dropped_hf_deepspeed_config_is_not_partitioned_until_fixed(runs: Dict[s
     assert run["results"][("before", "hfds_dropped.py")].get("partitioned") is False
     assert run["results"][("after", "hfds_dropped.py")].get("partitioned") is True
     assert "dschf = HfDeepSpeedConfig(DS_CONFIG)" in (run["after"] / "hfds_dropped.py").read_text()
+
+
+@pytest.mark.parametrize("tf", TFS)
+def test_kept_trainer_deepspeed_config_registers_zero3(runs: Dict[str, Dict[str, Any]], tf: str) -> None:
+    """HfTrainerDeepSpeedConfig, kept, registers ZeRO-3 as HfDeepSpeedConfig does: no finding, a partitioned load."""
+    run = runs[tf]
+    assert _findings(run, "hf_trainer_config.py") == []
+    assert run["results"][("before", "hf_trainer_config.py")].get("partitioned") is True
 
 
 @pytest.mark.parametrize("tf", TFS)

@@ -471,7 +471,7 @@ class Script(cst.CSTVisitor):
         elif last in self.args_classes or last == "Accelerator" or re.match(r"parse_(args_into_dataclasses|json_file|"
                                                                             r"yaml_file|dict|args_and_config)$", last):
             kind = "register"
-        elif last == "HfDeepSpeedConfig":
+        elif last in ("HfDeepSpeedConfig", "HfTrainerDeepSpeedConfig"):  # the Trainer's subclass registers alike
             kind = "hfds"
         elif name.endswith("deepspeed.initialize") or name == "initialize" and "deepspeed" in self.imported.get(
                 "initialize", ""):

@@ -78,6 +78,7 @@ def _early(c: Ctx, usage: Optional[Usage] = None, path: str = "") -> Iterator[Tu
     (``usage``: where the file's ZeRO-3 comes from, for training arguments that name no DeepSpeed config, and the
     project's own loaders, :func:`.model_loads.transformers_loader`; ``path``: the file's)."""
     from .execution_order import entries
+    from .local import exclusive
     from .model_loads import transformers_loader
 
     for stream in entries(c.script):  # type: ignore[arg-type]
@@ -92,6 +93,10 @@ def _early(c: Ctx, usage: Optional[Usage] = None, path: str = "") -> Iterator[Tu
             continue
         later: List["Event"] = [e for e in stream[stream.index(before[0]) + 1:]
                                 if _registers(e, c) or e.kind == "initialize"]
+        # a registration in a branch that excludes the load's (``if normal: load ... elif none: HfDeepSpeedConfig``)
+        # never follows it
+        before = [b for b in before if any(not exclusive(b.conds, e.conds) for e in later)]
+        later = [e for e in later if any(not exclusive(b.conds, e.conds) for b in before)]
         if later and _without_deepspeed(later[0], c, usage):
             continue  # ``TrainingArguments(output_dir=..., bf16=...)`` with no deepspeed: no DeepSpeed config comes
         if later:
@@ -183,7 +188,23 @@ RULE = Rule(
                    '    skeleton = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained("m"))\n'
                    'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
                    'model = AutoModelForCausalLM.from_pretrained("m")\n'
-                   'Trainer(model=model, args=args).train()\n', (("zero3", True),))),
+                   'Trainer(model=model, args=args).train()\n', (("zero3", True),)),
+           Example('import deepspeed\n'
+                   'from transformers import AutoModelForCausalLM\n'
+                   'from transformers.integrations import HfTrainerDeepSpeedConfig\n'
+                   'dschf = HfTrainerDeepSpeedConfig(ds_config)\n'
+                   'model = AutoModelForCausalLM.from_pretrained("m")\n'
+                   'engine, *_ = deepspeed.initialize(model=model, config=ds_config)\n', (("zero3", True),),
+                   note="the Trainer's subclass of HfDeepSpeedConfig, kept, registers ZeRO-3 alike"),
+           Example('from transformers import AutoModelForCausalLM\n'
+                   'from transformers.integrations import HfDeepSpeedConfig\n'
+                   'def build(name, mode, ds_config):\n'
+                   '    if mode == "train":\n'
+                   '        return AutoModelForCausalLM.from_pretrained(name)\n'
+                   '    elif mode == "infer":\n'
+                   '        dschf = HfDeepSpeedConfig(ds_config)\n'
+                   '        return AutoModelForCausalLM.from_pretrained(name), dschf\n', (("zero3", True),),
+                   note="the registration sits in a branch that excludes the load's: it never follows that load")),
     invalid=(Example('from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
                      'model = AutoModelForCausalLM.from_pretrained("m")\n'
                      'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
