@@ -16,6 +16,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 from ..literal_gate import gated
 from .discover import _read
 from .reach import Graph, _resolve
+from .test_paths import is_test
 from .version_tests import VersionTests
 
 _CAUGHT = ("Exception", "BaseException", "SyntaxError")
@@ -109,11 +110,14 @@ class Guarded:
                     self._importers.setdefault(f, []).append(g)
         return self._importers.get(path)
 
-    def gate(self, path: str, releases: Tuple[str, ...]) -> Optional[Tuple[str, FrozenSet[str]]]:
+    def gate(self, path: str, releases: Tuple[str, ...], _seen: FrozenSet[str] = frozenset()
+             ) -> Optional[Tuple[str, FrozenSet[str]]]:
         """("importer:line", the ``releases`` (Transformers) on which some project import of ``path`` runs) where
-        every one sits under tests of the Transformers version; None where one does not, or a recipe starts it."""
-        by = self._by(path)
-        if not by or path in self.started:
+        every one sits under tests of the Transformers version, or in a module that only loads under such tests
+        (LMFlow: ``raft_trainer`` is imported by ``raft_aligner`` alone, which loads only before 4.35); a test
+        file's import is no DeepSpeed run's. None where one does not, or a recipe starts it."""
+        by = [g for g in self._by(path) or () if not is_test(g, self.root)]  # a test's import: no DeepSpeed run
+        if not by or path in self.started or path in _seen:
             return None
         runs: Set[str] = set()
         where = ""
@@ -121,10 +125,16 @@ class Guarded:
             if g not in self._gates:
                 self._gates[g] = _gated(g, self.root, self.files, releases)
             got = self._gates[g].get(path)
-            if got is None or got[1] is None:
+            if got is None:
                 return None
+            on = got[1]
+            if on is None:  # imported as such: where the importer itself loads
+                above = self.gate(g, releases, _seen | {path})
+                if above is None:
+                    return None
+                where, on = where or above[0], above[1]
             where = where or f"{g}:{got[0]}"
-            runs |= got[1]
+            runs |= on
         return where, frozenset(runs)
 
     def __call__(self, path: str) -> Optional[str]:

@@ -12,8 +12,10 @@ Each import runs only on the releases the tests above it let through: here ``ben
 before 4.47.0 (compared as strings, as Python does: ``"4.5.0" >= "4.47.0"``). A test is read when one side is the
 version (``transformers.__version__``, ``importlib.metadata.version("transformers")``, ``version.parse(...)`` /
 ``Version(...)`` of it, or a module-level name bound to one of those) and the other a literal (a string, or
-``version.parse("4.42")``); ``and`` / ``or`` / ``not`` of such tests too. Other tests are left out: they only narrow
-where the import runs further."""
+``version.parse("4.42")``); ``and`` / ``or`` / ``not`` of such tests too; and version helpers' calls
+(``is_transformers_version(">=", "4.35")``, ``compare_versions("transformers", ">=", "4.35")``, a helper named
+``..._at_least("transformers", "4.35.0")``). Other tests are left out: they only narrow where the import runs
+further."""
 
 from __future__ import annotations
 
@@ -27,6 +29,9 @@ Cond = Tuple[ast.expr, bool]  # an ``if`` test and the branch (True: its body, F
 _PARSE = ("parse", "Version", "LooseVersion")
 _OPS: Dict[type, Callable[[Any, Any], Any]] = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
                                                ast.GtE: operator.ge, ast.Eq: operator.eq, ast.NotEq: operator.ne}
+
+_STR_OPS: Dict[str, Callable[[Any, Any], Any]] = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+                                                  "==": operator.eq, "!=": operator.ne}
 
 
 def _last(node: ast.AST) -> str:
@@ -95,6 +100,8 @@ class VersionTests:
             if isinstance(test.op, ast.And):
                 return False if False in got else (True if None not in got else None)
             return True if True in got else (False if None not in got else None)
+        if isinstance(test, ast.Call):
+            return self._helper(test, version)
         if isinstance(test, ast.Compare):
             parts, left = [], test.left
             for op, right in zip(test.ops, test.comparators):
@@ -102,6 +109,29 @@ class VersionTests:
                 left = right
             return None if None in parts else all(parts)
         return None
+
+    @staticmethod
+    def _helper(call: ast.Call, version: str) -> Optional[bool]:
+        """A version helper's answer: accelerate's / Transformers' ``is_transformers_version(">=", "4.35")``,
+        accelerate's ``compare_versions("transformers", ">=", "4.35")``, a helper named ``..._at_least("transformers",
+        "4.35.0")`` (LMFlow's ``is_package_version_at_least``); None for any other call."""
+        args = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in call.args]
+        name = _last(call.func)
+        if call.keywords or None in args:
+            return None
+        if name == "is_transformers_version" and len(args) == 2:
+            op, wanted = args
+        elif name == "compare_versions" and len(args) == 3 and args[0] == "transformers":
+            op, wanted = args[1:]
+        elif name.endswith("at_least") and len(args) == 2 and args[0] == "transformers":
+            op, wanted = ">=", args[1]
+        else:
+            return None
+        test = _STR_OPS.get(str(op))
+        try:
+            return None if test is None else bool(test(Version(version), Version(str(wanted))))
+        except InvalidVersion:
+            return None
 
     def imports(self) -> Iterator[Tuple[ast.stmt, List[Cond]]]:
         """Every import statement of the module, with the ``if`` tests (and branches) above it."""
