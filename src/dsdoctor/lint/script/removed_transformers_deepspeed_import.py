@@ -144,7 +144,8 @@ RULE = Rule(
         "A module every project import of which sits under tests of the Transformers version that let it load only "
         "on releases that still have the module (`if transformers.__version__ < \"4.42\": from .old import ...`, "
         "`if is_transformers_version(\"<\", \"4.40\")`, a helper `..._at_least(\"transformers\", \"4.35.0\")`; "
-        "lint/version_tests.py), or that only such a module imports (test files' imports aside), is info, as is a dead module (lint/unrun.py: it runs nothing itself and nothing "
+        "lint/version_tests.py), or that only such a module imports (test files' imports aside), is info, as is a "
+        "dead module (lint/unrun.py: it runs nothing itself and nothing "
         "imports it, beside modules the project imports: a backup copy of a live one) and a file of a bundled copy "
         "of another project (a directory with its own license) that nothing of the project launches or imports.",
         section="Script"),
