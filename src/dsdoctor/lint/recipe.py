@@ -77,7 +77,7 @@ def resolve(ref: str, recipe: str, root: str, exists: Callable[[str], bool] = os
     while True:
         cand = os.path.normpath(os.path.join(d, ref))
         if cand not in seen and exists(cand):
-            return cand
+            return _home(cand, root)
         seen.add(cand)
         if os.path.normpath(d) == root or d in ("", ".", os.sep):
             break
@@ -90,6 +90,18 @@ def resolve(ref: str, recipe: str, root: str, exists: Callable[[str], bool] = os
         cand = os.path.normpath(os.path.join(root, rest))
         return cand if exists(cand) else None
     return None
+
+
+def _home(path: str, root: str) -> str:
+    """``path`` as a path below ``root`` where it leaves the root only to come back into it (``../RISE/x.py`` from a
+    checkout named RISE: ``x.py``, one file linted once)."""
+    if not path.startswith(".." + os.sep) and not os.path.isabs(path):
+        return path
+    real = os.path.join(os.path.realpath(os.path.dirname(path) or "."), os.path.basename(path))  # the file's own link kept
+    top = os.path.realpath(root)
+    if not real.startswith(top.rstrip(os.sep) + os.sep):
+        return path
+    return os.path.normpath(os.path.join(root, os.path.relpath(real, top)))
 
 
 def checkout_name(root: str) -> str:
