@@ -1,12 +1,13 @@
 """The pins of a conda environment file: ``environment.yml`` and any other YAML of a directory that is one
-(``conda env create -f py3.7pytorch1.8.yaml``): conda match specs and the ``- pip:`` list under them."""
+(``conda env create -f py3.7pytorch1.8.yaml``): conda match specs and the ``- pip:`` list under them; and of a
+``conda list --export`` file kept as requirements.txt (``deepspeed=0.11.1=pypi_0``)."""
 
 from __future__ import annotations
 
 import re
 from typing import List, Optional, Tuple
 
-from .pin_files import Pin, _name, read_text, requirement
+from .pin_files import Pin, _name, read_text, requirement, requirements
 
 
 def conda_spec(text: str) -> Optional[Tuple[str, str]]:
@@ -68,3 +69,21 @@ def conda_env_file(path: str, shown: str) -> List[Pin]:
     if not re.search(r"^dependencies:", text, re.M) or not _CONDA_TOP.search(text):
         return []
     return environment_yml(path, shown)
+
+
+_EXPORTED = re.compile(r"[A-Za-z0-9_.\-]+=[^=\s]+=\S+")  # name=version=build: conda's export, never pip's
+
+
+def requirements_or_export(path: str, shown: str) -> List[Pin]:
+    """A requirements file, or a ``conda list --export`` kept under that name (every line ``name=version=build``,
+    which pip refuses): its conda specs."""
+    lines = [(n, s.strip()) for n, s in enumerate(read_text(path).splitlines(), 1)
+             if s.strip() and not s.lstrip().startswith("#")]
+    if not lines or not all(_EXPORTED.fullmatch(s) for _, s in lines):
+        return requirements(path, shown)
+    out: List[Pin] = []
+    for n, s in lines:
+        spec = conda_spec(s)
+        if spec is not None:
+            out.append(Pin(spec[0], spec[1], shown, n))
+    return out

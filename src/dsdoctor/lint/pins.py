@@ -29,7 +29,7 @@ from packaging.version import InvalidVersion, Version
 from . import pin_checkout as C
 from . import pin_files as F
 from . import pin_readme as R
-from .pin_conda import conda_env_file, environment_yml
+from .pin_conda import conda_env_file, environment_yml, requirements_or_export
 from .pin_files import PACKAGES, Pin
 from .pin_setup import setup_py
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["PACKAGES", "Near", "Pin", "Pinned", "allowed_releases", "apply_near", "project_dir", "project_pins", "read_pins", "resolve"]
 
 _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
-    ("requirement*.txt", F.requirements),  # and requirement.txt, the singular some projects write
+    ("requirement*.txt", requirements_or_export),  # and requirement.txt, the singular some projects write
     ("requirements/*.txt", F.requirements),
     # named for the training environment (OpenThinkIMG's train_requirements.txt beside tool_server_requirements.txt):
     # the one the linted code runs in; other purposes' files (dev_, docs_, serve_ ...) are not read

@@ -1,7 +1,8 @@
 """The script's own directory, as a shell script computes it: ``DIR=$(cd "$(dirname "$0")"; pwd)``,
 ``DIR=$(dirname "${BASH_SOURCE[0]}")``, ``DIR=$(dirname $(realpath $0))/..``; and its own path,
 ``SELF=$(realpath $BASH_SOURCE)`` (a later ``$(dirname $SELF)`` is evaluated where the value is expanded:
-:func:`.shell.expand`).
+:func:`.shell.expand`); and the working directory, ``$(pwd)/config/z3.json`` (`` `pwd` ``, ``$PWD``): a path below
+it resolves as a relative path does.
 
 Launch scripts name their entry and config from that directory so that they run from any working directory; the
 value is the script's directory (a parent for each further ``dirname``), with the path written after the
@@ -18,6 +19,7 @@ _ASSIGN = re.compile(r"[ \t]*(?:export[ \t]+|local[ \t]+|readonly[ \t]+|declare[
 _WORD = re.compile(r"\$\{?BASH_SOURCE(?:\[0\])?\}?|\$\{?0\}?|\$\{?\w+\}?|[A-Za-z_][\w-]*|--?[A-Za-z]*")
 _SELF = re.compile(r"\$\{?BASH_SOURCE(?:\[0\])?\}?|\$\{?0\}?")
 # the words a script-directory idiom is made of (``readlink -f``, ``cd -P ... && pwd``)
+_PWD = re.compile(r"(?:\$\([ \t]*pwd[ \t]*\)|`[ \t]*pwd[ \t]*`|\$\{?PWD\}?)(/[^\s$\"'`;]*)?")  # `pwd`/x, $PWD/x
 _IDIOM = frozenset({"cd", "pwd", "dirname", "realpath", "readlink", "-f", "-P", "-e", "-m", "--"})
 
 
@@ -32,6 +34,9 @@ def script_dir(text: str, offset: int, script: str) -> Optional[str]:
     value = re.sub(r"[ \t]+#.*$", "", value).strip()
     if value[:1] == '"' and value[-1:] == '"':
         value = value[1:-1]
+    here = _PWD.fullmatch(value)
+    if here is not None:  # the working directory: a path below it resolves as a relative one does
+        return os.path.normpath("." + (here.group(1) or ""))
     if not value.startswith("$("):
         return None
     close = _closing(value, 1)
