@@ -32,7 +32,7 @@ from .launch_reach import every_passes, launch_flags, off_contexts, passes, zero
 from .no_deepspeed import REASON, uses_deepspeed
 from .plain_classes import plain_classes, unbound_imports
 from .reach import Graph, Memo, _resolve, import_graph, reach
-from .recipe import Recipe
+from .recipe import Recipe, own_stage
 from .recipe_files import add_recipe_files
 from .recipes import read_recipes
 from .save_strategy import launch_saves
@@ -200,6 +200,7 @@ def _model(root: str, found: "Found") -> None:
         for cfg in r.configs if r.off else ():
             found.kinds.setdefault(cfg, "ds_config")
             found.not_loaded.setdefault(cfg, r.off)
+    own_stage(every)
     recipes = [r for r in every  # a test's launch is no recipe of the project
                if r.deepspeed and not is_test(r.file, root)]
     found.recipes += recipes

@@ -129,6 +129,17 @@ def settle_stage(r: Recipe) -> None:
             r.stage, r.stage_source = st, f"zero_optimization stage {st} in {shown(cfg)} ({r.where})"
 
 
+def own_stage(every: List[Recipe]) -> None:
+    """A launch that names no config and no stage, of a script whose own code names a config
+    (``TrainingArguments(deepspeed="z3.json")``: its recipe as a Python file), runs at that config's stage, with the
+    options the launch passes (FLAT's README run of unlearn.py: its Hydra config's save_model)."""
+    own = {r.entry: r for r in every if r.launcher == "python" and r.where == f"{r.entry}:1" and r.stage is not None}
+    for r in every:
+        mine = own.get(r.entry) if r.entry is not None else None
+        if mine is not None and r is not mine and r.stage is None and not r.configs and r.launcher is not None:
+            r.stage, r.stage_source = mine.stage, f"{mine.stage_source}, named in {r.entry} itself"
+
+
 def literal_path(ref: str) -> bool:
     """A relative path written out (no variable, glob, ``~``; ``/path/to/ds.json``: a placeholder of the reader's)."""
     return not (os.path.isabs(ref) or ref.startswith("~") or any(c in ref for c in "$*?{}<>`"))

@@ -22,7 +22,9 @@ An option given as false (``--use_lora False``) is not passed: a problem behind 
 YAML handed to the entry script (``--config recipe.yaml``, TRL-style) sets its top-level keys as options
 (``load_in_4bit: true``); the launch line's own ``--load_in_4bit=false`` overrides it. So does a Python config file
 handed to it (``train.py configs/exp.py``): its literal settings, nested in ``dict(...)`` sections too, are options, and
-``key value`` pairs after it on the line (``model.use_lora True``) override them.
+``key value`` pairs after it on the line (``model.use_lora True``) override them. A Hydra entry script's own config
+(:mod:`.recipe_hydra`) sets options too, and the line's ``key=value`` overrides change them. A launch that names no
+config of a script whose own code names one runs at that config's stage (:func:`.recipe.own_stage`).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from .py_launches import launch_lists
 from .recipe import Recipe, in_checkout, literal_path, resolve, settle_stage
 from .recipe_entry import TORCH_LAUNCH as _TORCH_LAUNCH
 from .recipe_entry import set_entry
+from .recipe_hydra import hydra_config, hydra_overrides
 from .recipe_yaml import accelerate_launch, accelerate_yaml, args_json_anywhere, python_config, training_json, training_yaml, yaml_deepspeed
 from .script.context import config_stage
 from .sourced import Invocation, invocations, sourced_assignments, sources, with_args
@@ -209,6 +212,10 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
     heredoc is that heredoc's config, :mod:`.embedded`)."""
     written = written or {}
     off: Set[str] = set()
+    hydra = hydra_config(r.entry, args) if r.entry is not None and r.entry.endswith(".py") else None
+    if hydra is not None:  # the script's own Hydra config: its keys are options the line's overrides change
+        r.handed.append(hydra)
+        training_yaml(r, hydra, path, root)
     for i, a in enumerate(args):
         key, eq, val = a.partition("=")
         if not eq:
@@ -270,6 +277,8 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             if j is not None:
                 r.handed.append(j)
                 training_json(r, j, path, root)
+    if hydra is not None:
+        hydra_overrides(r, args, off)
     r.flags -= off
     if r.entry is not None and not r.names_config:  # the entry formats the path from the options it is given
         for cfg in formatted_configs(r.entry, r.flags, root):
