@@ -71,3 +71,34 @@ def test_project_patterns_never_skip_a_match() -> None:
                 skipped += 1
                 assert p.regex.search(text) is None, (name, text[:200])
     assert skipped > len(texts)
+
+
+def test_project_patterns_search_as_re() -> None:
+    """The faster search (each alternative gated, candidates found without a leading \\b / ^) gives the match
+    ``re`` gives, span and text, for every gated pattern of lint over every source and fixture text here."""
+    texts = [p.read_text(errors="replace") for d in ("src", "tests/cases") for p in (ROOT / d).rglob("*")
+             if p.is_file() and p.suffix in (".py", ".sh", ".yaml", ".md") and p.stat().st_size < 2**18]
+    split = fast = 0
+    for name, p in _gated_patterns():
+        split += bool(p._parts)
+        fast += p._fast is not None
+        for text in texts:
+            m, n = p.search(text), p.regex.search(text)
+            assert (m and (m.span(), m.group(0))) == (n and (n.span(), n.group(0))), (name, text[:200])
+    assert split >= 5 and fast >= 5
+
+
+@pytest.mark.parametrize("pattern,flags,text", [
+    (r"\bTrainer\b", 0, "MyTrainer(x); Trainer.x"),  # the candidate inside a word fails, the next one matches
+    (r"\bab", 0, "xab abab"),
+    (r"^[ \t]*import[ \t]+deepspeed\b", re.M, "x = 1  import deepspeed\n  import deepspeed"),
+    (r"\bfoo\b|bar|\bfoobar", 0, "xfoobar foo"),  # leftmost wins: `bar` at 4 before `foo` at 8
+    (r"abc|abcd|ab", 0, "zabcd ab"),  # the same start: the first alternative, as re
+    (r"(?m)^abc|xyz", 0, "q\nabc xyz"),  # a global flag at the start: not split
+    (r"[|(]abc|def", 0, "x|abc def"),  # `|` and `(` in a class do not split
+])
+def test_fast_search_as_re(pattern: str, flags: int, text: str) -> None:
+    p, plain = gated(pattern, flags), re.compile(pattern, flags)
+    for pos in range(len(text) + 1):
+        m, n = p.search(text, pos), plain.search(text, pos)
+        assert (m and m.span()) == (n and n.span()), (pattern, pos)

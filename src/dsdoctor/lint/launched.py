@@ -70,7 +70,7 @@ _ARGV = gated(r"\b(?:argv|argparse|ArgumentParser|parse_args|parse_known_args|Hf
               r"typer|hydra|tyro|jsonargparse|docopt|absl|simple_parsing|optparse|getopt|LightningCLI|from_cli|"
               r"CLI)\b")
 # training arguments built in code (TrainingArguments(...), SFTConfig(...), GRPOConfig(...) ...)
-_ARGS_IN_CODE = gated(r"\b\w*(?:TrainingArguments|" + TRL_CONFIGS + r")\s*\(")
+_ARGS_IN_CODE = gated(r"(?:TrainingArguments|" + TRL_CONFIGS + r")\s*\(")  # MyTrainingArguments( too (only found or not)
 _USES = (("registers", _REGISTERS), ("trainer", _TRAINER), ("hf", _HF_TRAINER), ("initialize", _INIT), ("argv", _ARGV),
          ("args_in_code", _ARGS_IN_CODE), ("trains", _PY_TRAINS), ("accelerator", gated(r"\bAccelerator\s*\(")),
          ("consolidates", _CONSOLIDATES))
