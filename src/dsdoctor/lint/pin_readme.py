@@ -34,6 +34,7 @@ _REQ_LINE = re.compile(r"[A-Za-z][\w.-]*\s*" + _CLAUSE + r"(?:\s*,\s*" + _CLAUSE
 
 
 _LIST_ITEM = re.compile(r"^[-*+][ \t]+`?([^`]+?)`?[ \t]*$")
+_LIST_PIN = re.compile(r"([A-Za-z][\w.-]*)[ \t]+v?(\d+\.\d+(?:\.\d+){0,2})(?:\+[\w.]+)?")  # `- Pytorch 1.10.0+cu111`
 _PIP_LIST = re.compile(r"([A-Za-z][\w.-]*)[ \t]+" + _VERSION + r"(?:[ \t]+\S+)?")  # name, version, conda's build
 
 
@@ -63,7 +64,8 @@ def _line_pins(line: str, shown: str, n: int, fenced: bool) -> List[Pin]:
     """The pins one README line writes: a ``pip install`` command; in a code block, a line that is one
     requirement with a version (``transformers==4.33.2``, as a requirements file lists it) or a row of ``pip list``
     output (``transformers    4.6.1``); a list item that is
-    one (``- transformers==4.7.0``); a table row; a sentence naming the version a package must have ("requires
+    one (``- transformers==4.7.0``) or names a package and its version (``- Transformers 4.28``: 4.28.*); a
+    table row; a sentence naming the version a package must have ("requires
     version 4.27.1 of transformers", "the version of transformers used in this project is v4.39.1", "developed
     with transformers v4.39.2")."""
     m = _INSTALL.search(line)
@@ -82,6 +84,10 @@ def _line_pins(line: str, shown: str, n: int, fenced: bool) -> List[Pin]:
     if item is not None and _REQ_LINE.fullmatch(item.group(1)):
         pin = requirement(item.group(1), shown, n)
         return [pin] if pin and pin.spec else []
+    listed = _LIST_PIN.fullmatch(item.group(1)) if item is not None else None  # `- Transformers 4.28`
+    if listed is not None and _name(listed.group(1)):
+        ver = listed.group(2)
+        return [Pin(_name(listed.group(1)) or "", f"=={ver}" if ver.count(".") >= 2 else f"=={ver}.*", shown, n)]
     out: List[Pin] = []
     for said in _PROSE.finditer(line):
         name = _name(said.group(3))
