@@ -89,7 +89,7 @@ def make_target(path: str, usage: Usage) -> Target:
     script = values = None
     if src.module is not None:
         from .evaluation import Values, analyse
-        from .local import script_zero3
+        from .local import args_without_deepspeed, script_zero3
 
         # the launches that run it (as their entry, or a module their imports reach): their option values
         own_launches = usage.reach_launch_flags.get(os.path.normpath(path)) if os.path.normpath(path) in \
@@ -113,6 +113,9 @@ def make_target(path: str, usage: Usage) -> Target:
 
                 outside_own_zero3(path, script, values)
             zero3, source, wide = own, own_source, False
+        elif wide and not any(f in source for f in usage.zero3_yamls) and args_without_deepspeed(script):
+            zero3 = None  # a project-wide ds_config, and training arguments built in code that name none
+            source = f"{source}, which this file's training arguments (built in code, no deepspeed=) never load"
         elif not _trains(script, usage.plain_classes) and not asked(source) and os.path.normpath(path) not in usage.imported:
             zero3 = False  # an inference / merge / export script in a ZeRO-3 project: the ZeRO-3 rules stay quiet
             # (a module a ZeRO-3 launch imports keeps the launch's context: it runs in that process)

@@ -114,4 +114,21 @@ def _seen(path: str, script: Script, values: Values) -> List[Tuple[int, str, Any
     return seen
 
 
-__all__ = ["script_zero3", "outside_own_zero3", "dotted", "exclusive"]
+def args_without_deepspeed(script: Script) -> bool:
+    """Does the script build its training arguments in code (``TrainingArguments(...)``, ``SFTConfig(...)``) none of
+    which names a DeepSpeed config (no ``deepspeed=``, no ``**kwargs``), parse no command line into them, and load
+    no config itself (no HfDeepSpeedConfig, ``deepspeed.initialize``, ``--deepspeed`` default)? A ds_config file of
+    the project then never reaches it: only an accelerate launch's DeepSpeed YAML would."""
+    regs = [e for e in script.events if e.kind == "register"]
+    if not regs or "deepspeed" in script.field_defaults or any(e.kind in ("hfds", "initialize") for e in script.events):
+        return False
+    for e in regs:
+        last = e.name.split(".")[-1]
+        if last not in script.args_classes or not isinstance(e.call, cst.Call):
+            return False  # a parser, an Accelerator, a DeepSpeedPlugin: it may take a config
+        if any(a.star or (a.keyword is not None and a.keyword.value == "deepspeed") for a in e.call.args):
+            return False
+    return True
+
+
+__all__ = ["script_zero3", "outside_own_zero3", "dotted", "exclusive", "args_without_deepspeed"]
