@@ -34,6 +34,9 @@ def check(t: Target) -> Iterator[Hit]:
         if c.src.newer is not None:
             yield _newer(t, c.src.error, c.src.newer)
             return
+        if c.src.reader_only:  # the run is fine; only dsdoctor's rules could not look at the file
+            yield RULE.hit(t, None, f"not linted: {c.src.error}", severity=Severity.INFO)
+            return
         key = os.path.normpath(t.path)
         unrun = t.usage.unrun.get(key) or (t.usage.guarded(key) if t.usage.guarded is not None else None)
         if unrun is None and "Python 2 syntax" in c.src.error and key not in t.usage.entries \
@@ -102,7 +105,8 @@ RULE = Rule(
         "comments. A file this Python's parser refuses that a later Python's grammar "
         "reads (PEP 701 f-strings of 3.12, match of 3.10, except* of 3.11, type parameters of 3.12; libcst's parser "
         "decides, the same on every machine) is info, a warning only where the project pins an older Python "
-        "(requires-python, python_requires, conda python=3.x).",
+        "(requires-python, python_requires, conda python=3.x). A file Python compiles that dsdoctor's parser "
+        "(libcst) cannot read (a line starting with a tab then spaces) is info: the run is fine.",
         fix="Fix the syntax or the encoding declaration.",
         section="Script"),
     check=check,

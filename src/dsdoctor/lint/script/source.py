@@ -29,6 +29,7 @@ class Source(HasLines):
     padding: Optional[Tuple[int, int]] = None  # trailing NUL bytes cut off the text: (their first line, how many)
     newer: Optional[Tuple[Tuple[int, int], str]] = None  # refused by this interpreter's parser, read by a later
     # Python's grammar (lint/script/grammar.py): (that release, the construct); ``error`` then holds the refusal
+    reader_only: bool = False  # ``error`` is libcst's alone: Python compiles the file
     script_only: Optional[str] = None  # undecodable bytes where an import reads past them (comments): why only
     # ``python FILE`` refuses the file (Python 3.11+); the text has U+FFFD in their place
     _positions: Any = None  # node -> CodeRange, computed on first use (:attr:`positions`)
@@ -226,7 +227,12 @@ def parse(src: Source) -> Source:
     except cst.ParserSyntaxError as exc:
         # where Python refuses it too, its place and words: the interpreter that runs the file says them (libcst's
         # tokenizer names no place; its parser can point lines past Python's: LLM-Kit's train.py, 117 for 115)
-        line, col, msg = _python_says(src.text) or (exc.raw_line, exc.raw_column + 1, exc.message)
+        said = _python_says(src.text)
+        if said is None:  # Python reads it (a tab then spaces starting a line): only dsdoctor's parser does not
+            src.error = f"dsdoctor's parser (libcst) cannot read it, though Python compiles it ({exc.message})"
+            src.reader_only = True
+            return src
+        line, col, msg = said
         py2 = " (Python 2 syntax?)" if _looks_py2(src.text, msg) else ""
         src.error = f"syntax error at line {line}, column {col}{py2}: {msg}"
         return src
