@@ -35,6 +35,7 @@ class Recipe:
     # literal relative config paths of a shell launch that resolve nowhere (none where a ``cd`` went somewhere unknown)
     missing: List[str] = field(default_factory=list)
     missing_options: Dict[str, str] = field(default_factory=dict)  # a missing path -> the entry's option naming it
+    module: str = ""  # the ``-m`` module it starts, as written ("": a script)
     entry_missing: bool = False  # the launch names another project's .py script (launch_dirs.foreign: a copied launch)
     save16: Optional[bool] = None  # ``accelerate launch --zero3_save_16bit_model true|false`` (fills an "auto")
     # accelerate's zero3_init_flag (its YAML, or --zero3_init_flag): False where the launch turns zero.Init off, so

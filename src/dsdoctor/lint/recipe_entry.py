@@ -34,6 +34,7 @@ def set_entry(r: Recipe, argv: List[str], path: str, root: str, readme: bool = F
                     return inner[0]
             return i
         if a in ("-m", "--module") and i + 1 < len(argv) and argv[i + 1] not in TORCH_LAUNCH:
+            r.module = argv[i + 1]
             mod = argv[i + 1].replace(".", "/")
             r.entry = resolve(mod + ".py", path, root) or resolve(mod + "/__main__.py", path, root)
             return i + 1

@@ -12,7 +12,9 @@ submodule not checked out beside the script's directory or above it (the launch 
 inside it), or an entry that reads the option only on a DeepSpeed path the launch's engine option does not take
 (lint/option_gate.py: ``--train_engine torch_ddp``): nothing is said either; nor, in a directory linted, for a
 launch whose script is another project's: missing, and named as no file of the project or under a directory the
-project does not have (``llava/`` in a project that renamed it): a copied launch, whose config is not what fails it.
+project does not have (``llava/`` in a project that renamed it): a copied launch, whose config is not what fails it;
+nor for a launch of another program's module whose config path goes through that program's own directory
+(``-m axolotl.cli.train ... --deepspeed axolotl/deepspeed_configs/zero2.json``: run beside its checkout).
 A script of that name elsewhere, under a directory the project has, is its own, moved: the launch is stale, and the
 config it names is still reported. A path several scripts of the project name is one problem: the first of them (by
 path) reports it and names the others."""
@@ -46,6 +48,8 @@ def missing_configs(recipes: Sequence["Recipe"], project: bool = False) -> Dict[
             continue
         path, _, line = r.where.rpartition(":")
         for ref in r.missing:
+            if r.entry is None and r.module and os.path.normpath(ref).split(os.sep)[0] == r.module.split(".")[0]:
+                continue  # `-m axolotl.cli.train ... axolotl/deepspeed_configs/z2.json`: that program's checkout
             out.setdefault(path, []).append((int(line), ref))
     return out
 
@@ -227,7 +231,9 @@ RULE = Rule(
         "or one the entry reads only under another engine option's DeepSpeed value "
         "(`if args.train_engine == \"deepspeed\":`) that the launch does not pass is not reported; nor, in a "
         "directory linted, a config of a launch whose Python script is another project's (missing, under a "
-        "directory the repository does not have or named as none of its files: a copied launch).",
+        "directory the repository does not have or named as none of its files: a copied launch), nor one through "
+        "the directory of the other program's module a launch runs (`-m axolotl.cli.train ... --deepspeed "
+        "axolotl/deepspeed_configs/zero2.json`: run beside that program's checkout).",
         section="Launch"),
     check=check,
     valid=(Example("deepspeed train.py --deepspeed $CONFIG\n"),
