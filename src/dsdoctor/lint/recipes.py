@@ -18,7 +18,8 @@ entry script it names is looked up from that script.
 A launch line is read per path through the script's ``if`` / ``case`` branches (:mod:`.launch.paths`): a config
 chosen on a branch meets only the option values set on that branch's paths, and a branch that a literal assignment
 before it rules out is dead.
-An option given as false (``--use_lora False``) is not passed: a problem behind it stays off in that launch. A
+An option given as false (``--use_lora False``) is not passed: a problem behind it stays off in that launch, and a
+field defaulting to True reads False where every launch running the file gives it so. A
 YAML handed to the entry script (``--config recipe.yaml``, TRL-style) sets its top-level keys as options
 (``load_in_4bit: true``); the launch line's own ``--load_in_4bit=false`` overrides it. So does a Python config file
 handed to it (``train.py configs/exp.py``): its literal settings, nested in ``dict(...)`` sections too, are options, and
@@ -227,6 +228,7 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             r.passed.add(name)
             if val.lower() in _FALSE and (eq or not val.startswith("-")):
                 off.add(name)  # `--use_lora False` passes nothing, also over a YAML's key
+                r.flags.add(f"{name}=False")  # (the value it gives: a field defaulting to True reads False)
             else:
                 r.flags.add(name)
                 if val and not val.startswith("-") and "$" not in val:  # and its value: `--bits 16` is no `bits == 4`

@@ -205,6 +205,9 @@ class Values:
         defaults = self.s.field_defaults.get(attr)
         if not defaults:
             return [Val(UNKNOWN, node)]
+        passed = self._passed_bool(attr)
+        if passed is not None:  # every launch running the file gives the option: its default never holds
+            return [Val(TRUE if passed else FALSE, node)]
         out: List[Val] = [Val(UNKNOWN, node)]  # the default, or what the command line passes
         for d in defaults:
             if d is None:
@@ -212,6 +215,17 @@ class Values:
             else:
                 out += self._of(d, self.s.module_scope, depth + 1, ev)  # type: ignore[arg-type]
         return out
+
+    def _passed_bool(self, attr: str) -> Optional[bool]:
+        """The one boolean every launch running the file passes for ``--attr`` (``--use_low_cpu_mem False``); None
+        where one does not pass it, passes another value, or they differ."""
+        got: Set[bool] = set()
+        for flags in self.launches:
+            given = [f[len(attr) + 1:].lower() for f in flags if f.startswith(attr + "=")]
+            if len(given) != 1 or given[0] not in ("true", "false"):
+                return None
+            got.add(given[0] == "true")
+        return got.pop() if len(got) == 1 else None
 
     def truth(self, test: Any, scope: Scope) -> Optional[bool]:
         """Is ``test`` true (False: false) whenever the script runs under ZeRO-3? None: it depends.
