@@ -46,6 +46,8 @@ _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("train*requirement*.txt", F.requirements),
     ("finetun*requirement*.txt", F.requirements),
     ("requirement*.lock", F.requirements),  # rye's lock files: pip's format, every version exact
+    ("req.txt", requirements_or_export),  # the short names some projects give theirs (HALVA's req.txt)
+    ("reqs.txt", requirements_or_export),
     ("requirement*.in", F.requirements),  # pip-compile's input
     ("poetry.lock", F.lock_toml),
     ("uv.lock", F.lock_toml),
