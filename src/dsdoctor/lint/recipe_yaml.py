@@ -196,6 +196,7 @@ def accelerate_launch(r: Recipe, cmd: "Command", path: str, root: str) -> None:
     if "--use_deepspeed" in cmd.argv:
         r.names_config = True
     _launch_config_file(r, cmd, path, root)
+    settle_stage(r)  # the stage of the config --deepspeed_config_file hands over (it wins over the YAML's)
     save = cmd.opt("--zero3_save_16bit_model", "--zero3-save-16bit-model")
     if save and save[0].lower() in ("true", "false"):  # accelerate's plugin writes it into an "auto" gather flag
         r.save16 = save[0].lower() == "true"
