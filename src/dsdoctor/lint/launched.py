@@ -359,6 +359,14 @@ def _unlaunched(recipes: List[Recipe], found: "Found") -> None:
             found.unlaunched.update(cfg for cfg in r.configs if cfg not in launched)
 
 
+def _loads_nothing(r: Recipe, entries: _Entries) -> bool:
+    """Does the launch start a project script that builds no training engine (no Trainer / training arguments,
+    ``deepspeed.initialize``, Accelerator): an inference script handed ``--deepspeed_config`` it never loads? It does
+    not say how the config is loaded."""
+    return r.entry is not None and r.entry in entries.graph and \
+        not any(entries.uses(r.entry, w) for w in ("trainer", "initialize", "accelerator"))
+
+
 def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
     """Lint the recipe's configs as its launch loads them; how it loads them."""
     how = r.flag_loaded_by or "deepspeed"
@@ -382,7 +390,7 @@ def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
             found.not_loaded.setdefault(cfg, f"{r.where} passes it to {r.entry}, which builds its training "
                                              "arguments in code and never reads its command line")
             continue
-        if cfg not in found.recipe_loaded:
+        if cfg not in found.recipe_loaded and not _loads_nothing(r, entries):
             found.loaded_by[cfg] = how
             found.recipe_loaded.add(cfg)
         if (r.world_size is not None or r.world_source) and cfg not in found.config_world:
