@@ -65,6 +65,9 @@ def check(t: Target) -> Iterator[Hit]:
     for key, (value, (line, col)) in y.ds.items():
         if key in TF.ACCELERATE_DEEPSPEED_FIELDS:
             continue
+        if key in y.top and value is not None:  # launch copies every deepspeed_config key onto its arguments
+            yield from _launch_field(t, starts[line - 1] + col - 1, key, value, y.top[key][0])
+            continue
         sug = [] if value is None else difflib.get_close_matches(key, TF.ACCELERATE_DEEPSPEED_FIELDS, n=1, cutoff=0.75)
         what = ("a nested DeepSpeed JSON block, which accelerate does not read (only its flat fields such as "
                 "offload_param_device; full DeepSpeed JSON goes in a deepspeed_config_file)") if value is None \
@@ -87,6 +90,21 @@ def check(t: Target) -> Iterator[Hit]:
                             "unsafe"),), severity=Severity.INFO if same else None)
 
 
+def _launch_field(t: Target, pos: int, key: str, value: Any, top: Any) -> Iterator[Hit]:
+    """A nested key named as one of the YAML's own top-level fields (``mixed_precision``): `accelerate launch` sets
+    its argument of that name from it (commands/launch.py, read in 0.12.0, 0.29.2, 1.16.0: each deepspeed_config key
+    the command line does not give sets the argument of its name, which then wins over the top-level field): the
+    same value changes nothing; another one replaces the top-level field's."""
+    if str(value).lower() == str(top).lower():
+        yield RULE.hit(t, pos, f"deepspeed_config.{key} is not an accelerate DeepSpeed field: launch copies it onto "
+                               f"its --{key} argument, the value the top-level {key} gives: nothing changes",
+                       severity=Severity.INFO)
+        return
+    yield RULE.hit(t, pos, f"deepspeed_config.{key}: {value} is not an accelerate DeepSpeed field: launch copies it "
+                           f"onto its --{key} argument, over the top-level {key}: {top}",
+                   fixes=(Fix(f"keep one {key}, at the top level", "unsafe"),))
+
+
 RULE = Rule(
     spec(
         N.ACCELERATE_YAML_UNKNOWN_DEEPSPEED_KEY,
@@ -101,7 +119,9 @@ RULE = Rule(
         fix="Use accelerate's flat field (offload_param_device: cpu), or put the DeepSpeed JSON in a file named by "
         "deepspeed_config_file. A key whose value is what the run gets anyway (DeepSpeed's default for a "
         "zero_optimization field on the release judged, as derived from its sdists; `pipeline_parallel_size: 1`; "
-        "what accelerate's own fields already set) is info: nothing changes.",
+        "what accelerate's own fields already set) is info: nothing changes. A key named as one of the YAML's "
+        "top-level fields (mixed_precision) is no DeepSpeed setting: launch copies it onto its argument of that "
+        "name, over the top-level value (info where they agree).",
         section="Launch"),
     check=check,
     valid=(Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_param_device: cpu\n"),
@@ -117,8 +137,12 @@ RULE = Rule(
                    note="ignored, but each is DeepSpeed's default for the key, derived from its releases (info)"),
            Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  train_batch_size: 32\n"
                    "  optimizer:\n    type: AdamW\n    params:\n      lr: 5.0e-5\n",
-                   note="ignored: the run takes its batch, optimizer and scheduler from the training script (info)")),
+                   note="ignored: the run takes its batch, optimizer and scheduler from the training script (info)"),
+           Example("distributed_type: DEEPSPEED\nmixed_precision: bf16\ndeepspeed_config:\n  zero_stage: 2\n"
+                   "  mixed_precision: bf16\n", note="launch copies it onto --mixed_precision: the top-level value (info)")),
     invalid=(Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_param:\n"
                      "    device: cpu\n"),
-             Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  zero3_save_16bit_models: true\n")),
+             Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  zero3_save_16bit_models: true\n"),
+             Example("distributed_type: DEEPSPEED\nmixed_precision: bf16\ndeepspeed_config:\n  zero_stage: 2\n"
+                     "  mixed_precision: fp16\n", note="launch copies the nested key over the top-level bf16")),
 )
