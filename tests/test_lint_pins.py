@@ -232,6 +232,7 @@ def test_subdirectory_deepspeed_pin_in_the_summary(tmp_path: Path) -> None:
     out = dsdoctor(tmp_path, ".", "--exit-zero")
     assert out["facts"]["deepspeed"] == LATEST_KNOWN
     assert out["facts"]["deepspeed_near"] == ["0.16.9 (finetune/requirements.txt:1)"]
+    assert out["facts"]["deepspeed_source"].endswith("where nothing nearer pins one (0.16.9 (finetune/requirements.txt:1))")
     text = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", "."], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120).stdout
     assert f"linted for DeepSpeed {LATEST_KNOWN} where nothing nearer pins one (0.16.9 " \

@@ -117,6 +117,9 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
         result.report.facts.setdefault("assumed", []).append(f"{text} for {files[0]}{more}")
         if text.startswith("deepspeed "):  # a directory's own pin: the summary's release is not every file's
             result.report.facts.setdefault("deepspeed_near", []).append(text[len("deepspeed "):])
+    near_ds, src = result.report.facts.get("deepspeed_near"), str(result.report.facts.get("deepspeed_source", ""))
+    if near_ds and src.startswith("no DeepSpeed found"):  # found nearer the files: the source says where not
+        result.report.facts["deepspeed_source"] = f"{src} where nothing nearer pins one ({', '.join(near_ds)})"
     return result
 
 
