@@ -86,7 +86,7 @@ def _early(c: Ctx, usage: Optional[Usage] = None, path: str = "") -> Iterator[Tu
         for e in stream:
             if _registers(e, c):
                 break
-            if e.kind == "load" and not e.zero_init and not e.dead and not e.meta and (  # meta: a skeleton
+            if e.kind == "load" and not e.zero_init and not e.dead and not e.meta and not _donor(e) and (  # meta: a skeleton
                     usage is None or not e.name.endswith(".from_pretrained") or transformers_loader(usage, path, c, e.name)):
                 before.append(e)  # (a class of the project whose own from_pretrained builds it: zero.Init never would)
         if not before:
@@ -101,6 +101,26 @@ def _early(c: Ctx, usage: Optional[Usage] = None, path: str = "") -> Iterator[Tu
             continue  # ``TrainingArguments(output_dir=..., bf16=...)`` with no deepspeed: no DeepSpeed config comes
         if later:
             yield before, later
+
+
+def _donor(e: "Event") -> bool:
+    """Is the load's model only a source of weights: its name, in its function, read only as ``name.state_dict()``
+    (``pretrained.state_dict()`` copied into the model that trains)? It must be whole for that copy: zero.Init would
+    leave empty partitions."""
+    import libcst as cst
+
+    from .walk import descendants
+
+    if not e.bound or "." in e.bound or e.scope is None or isinstance(e.scope.node, cst.Module):
+        return False
+    names = copies = 0
+    for n in descendants(e.scope.node, trivia=False):
+        if isinstance(n, cst.Name) and n.value == e.bound:
+            names += 1
+        elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "state_dict" and \
+                isinstance(n.func.value, cst.Name) and n.func.value.value == e.bound:
+            copies += 1
+    return copies > 0 and names == copies + 1  # (the one more: the name the load is assigned to)
 
 
 def _without_deepspeed(e: "Event", c: Ctx, usage: Optional[Usage]) -> bool:
@@ -204,7 +224,17 @@ RULE = Rule(
                    '    elif mode == "infer":\n'
                    '        dschf = HfDeepSpeedConfig(ds_config)\n'
                    '        return AutoModelForCausalLM.from_pretrained(name), dschf\n', (("zero3", True),),
-                   note="the registration sits in a branch that excludes the load's: it never follows that load")),
+                   note="the registration sits in a branch that excludes the load's: it never follows that load"),
+           Example('from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
+                   'def donor_weights():\n'
+                   '    donor = AutoModelForCausalLM.from_pretrained("base")\n'
+                   '    return donor.state_dict()\n'
+                   'weights = donor_weights()\n'
+                   'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
+                   'model = AutoModelForCausalLM.from_pretrained("m")\n'
+                   'model.load_state_dict(weights, strict=False)\n'
+                   'Trainer(model=model, args=args).train()\n', (("zero3", True),),
+                   note="a weight donor (read only as `donor.state_dict()`) must load whole: no zero.Init wanted")),
     invalid=(Example('from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
                      'model = AutoModelForCausalLM.from_pretrained("m")\n'
                      'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
