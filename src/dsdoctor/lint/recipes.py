@@ -213,10 +213,7 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
     heredoc is that heredoc's config, :mod:`.embedded`)."""
     written = written or {}
     off: Set[str] = set()
-    hydra = hydra_config(r.entry, args) if r.entry is not None and r.entry.endswith(".py") else None
-    if hydra is not None:  # the script's own Hydra config: its keys are options the line's overrides change
-        r.handed.append(hydra)
-        training_yaml(r, hydra, path, root)
+    hydra = _hydra(r, args, path, root)
     for i, a in enumerate(args):
         key, eq, val = a.partition("=")
         if not eq:
@@ -288,6 +285,15 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             r.options.setdefault(cfg, "")
             r.names_config = True
     settle_stage(r)
+
+
+def _hydra(r: Recipe, args: List[str], path: str, root: str) -> Optional[str]:
+    """The entry's own Hydra config (:mod:`.recipe_hydra`), its keys read as options the line's overrides change."""
+    hydra = hydra_config(r.entry, args) if r.entry is not None and r.entry.endswith(".py") else None
+    if hydra is not None:
+        r.handed.append(hydra)
+        training_yaml(r, hydra, path, root)
+    return hydra
 
 
 def _takes(prev: str) -> bool:

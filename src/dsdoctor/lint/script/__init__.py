@@ -293,6 +293,10 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
             from .callers import caller_flag
 
             flag = note = caller_flag(t, c.src.module, c.src, line, cache)
+        if flag is None and c.script is not None:  # in a method every call of which is behind an option
+            from .method_callers import method_flag
+
+            flag = note = method_flag(t, c.src.module, c.src, line, cache)
         if flag is None and c.script is not None:  # in ``if p:`` of a function every such call passes p=False
             from .callers import param_off
 

@@ -98,12 +98,13 @@ def _option_name(value: Any) -> Optional[str]:
 
 
 def options_namespace(value: Any) -> bool:
-    """Is ``value`` (the object of ``value.attr``) a namespace of the run's options: ``args``, ``opts``, ``cfg``,
-    or a section of a config file the launch hands over (``config.model``, ``cfg.train``; a bare ``config`` is a
-    model's config)?"""
+    """Is ``value`` (the object of ``value.attr``) a namespace of the run's options: ``args``, ``opts``, ``cfg`` (or
+    ``self.model_args``), or a section of a config the launch hands over (``config.model``; ``config``: a model's)?"""
     if isinstance(value, cst.Name):
         return bool(_NAMESPACE.match(value.value))
     while isinstance(value, cst.Attribute):
+        if isinstance(value.value, cst.Name) and value.value.value == "self":  # parsed arguments kept on the object
+            return value.attr.value.endswith("_args")  # (``self.args`` may carry values set at run time: global_rank)
         value = value.value
     return isinstance(value, cst.Name) and bool(_NAMESPACE.match(value.value) or _SECTIONED.match(value.value))
 

@@ -1,0 +1,98 @@
+"""A method that runs only when an option is set: every call of it in the files the ZeRO-3 launches run
+(``self.reload_full()``, ``wrapper.reload_full()``) sits in the body of an ``if`` on an option none of those launches
+passes (``elif self.model_args.use_qlora: self.reload_full()``: LMFlow's reload of the base model for a QLoRA merge).
+A finding inside it is then info: "only with --X" (:mod:`.callers` does the same for top-level functions).
+
+Conservative: a dunder method, the name defined more than once in those files, used other than as an attribute
+(a bare name, a string: ``getattr``, a registry), or a caller file that does not parse keeps the severity.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from ..discover import _read
+from ..target import Target
+from .flags import is_open, option_gates, shown
+from .source import Source, parse
+from .walk import descendants
+
+
+def method_flag(t: Target, module: Any, src: Any, line: int, cache: Dict[str, Any]) -> Optional[str]:
+    """"only with --X: ..." where ``line`` of ``t`` is in a method of a top-level class every call of which is
+    behind an option no ZeRO-3 launch running the callers passes (module doc); None otherwise."""
+    for cls in module.body:
+        if not isinstance(cls, cst.ClassDef) or not src.positions[cls].start.line <= line <= src.positions[cls].end.line:
+            continue
+        for fn in cls.body.body:
+            if isinstance(fn, cst.FunctionDef) and src.positions[fn].start.line <= line <= src.positions[fn].end.line:
+                name = fn.name.value
+                if name.startswith("__"):
+                    return None
+                if "methods:" + name not in cache:
+                    cache["methods:" + name] = _gated(t, src, name, cache)
+                return cache["methods:" + name]  # type: ignore[no-any-return]
+    return None
+
+
+def _gated(t: Target, own: Any, name: str, cache: Dict[str, Any]) -> Optional[str]:
+    path = os.path.normpath(t.path)
+    word = re.compile(r"\b" + re.escape(name) + r"\b")
+    gates: List[str] = []
+    defs = 0
+    for f in sorted({f for f, (zero3, _) in t.usage.launches.items() if zero3} | {path}):
+        if f != path and not word.search(_read(f)):
+            continue
+        src = own if f == path else _parsed(f, cache)
+        passed = t.usage.zero3_flags.get(f)
+        if src.module is None or passed is None:
+            return None
+        got = _calls(src.module, src.positions, name)
+        if got is None:
+            return None
+        calls, n = got
+        defs += n
+        spans = option_gates(src)
+        for pos in calls:
+            hit = [" or --".join(shown(x) for x in sorted(fl)) for start, end, fl in spans
+                   if start <= pos < end and not any(is_open(x, passed) for x in fl)]
+            if not hit:
+                return None
+            gates.append(hit[0])
+    if defs != 1 or not gates:
+        return None
+    return f"only with --{gates[0]}: every call of .{name}() in the files its ZeRO-3 launches run is behind it, and " \
+           "none passes it"
+
+
+def _calls(module: Any, positions: Any, name: str) -> Optional[Tuple[List[Tuple[int, int]], int]]:
+    """(the positions of ``x.name`` in the module, how many methods or functions it defines so named); None where the
+    name is used another way (a bare name, inside a string)."""
+    attrs: List[Tuple[int, int]] = []
+    seen = set()
+    defs = 0
+    for n in descendants(module, trivia=False):
+        if isinstance(n, cst.Attribute) and n.attr.value == name:
+            seen.add(id(n.attr))
+            r = positions[n]
+            attrs.append((r.start.line, r.start.column))
+        elif isinstance(n, cst.FunctionDef) and n.name.value == name:
+            seen.add(id(n.name))
+            defs += 1
+        elif isinstance(n, cst.Name) and n.value == name and id(n) not in seen:
+            return None
+        elif isinstance(n, (cst.SimpleString, cst.FormattedStringText)) and name in str(n.value):
+            return None
+    return attrs, defs
+
+
+def _parsed(f: str, cache: Dict[str, Any]) -> Any:
+    """The parsed project file ``f`` (shared with :mod:`.callers`' parses through the same cache key)."""
+    key = "src:" + f
+    if key not in cache:
+        cache[key] = parse(Source(f, _read(f), "utf-8"))
+    return cache[key]
