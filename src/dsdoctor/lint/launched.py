@@ -390,7 +390,7 @@ def _configs(r: Recipe, entries: _Entries, found: "Found") -> str:
             found.not_loaded.setdefault(cfg, f"{r.where} passes it to {r.entry}, which builds its training "
                                              "arguments in code and never reads its command line")
             continue
-        if cfg not in found.recipe_loaded and not _loads_nothing(r, entries):
+        if cfg not in found.recipe_loaded and (how == "trainer" or not _loads_nothing(r, entries)):
             found.loaded_by[cfg] = how
             found.recipe_loaded.add(cfg)
         if (r.world_size is not None or r.world_source) and cfg not in found.config_world:
