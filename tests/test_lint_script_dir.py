@@ -19,7 +19,11 @@ from dsdoctor.lint.launch.script_dir import script_dir
     ('D=$(dirname $(realpath $0))/..', "a"),
     ('D=$(cd "$(dirname "$0")/.." && pwd)', "a"),
     ('D=$(dirname $(dirname $0))', "a"),
-    ("D=$(pwd)", None),  # the caller's working directory, not the script's
+    # the caller's working directory, not the script's: a path below it resolves as a relative path does
+    ("D=$(pwd)", "."),
+    ("D=`pwd`/config/z3.json", "config/z3.json"),
+    ('D="$PWD/config"', "config"),
+    ("D=$(pwd)/$NAME", None),
     ("D=$(dirname $X)", None),
     ("D=$(dirname $0 $X)", None),
     ("D=$(cd $(dirname $0)/sub; pwd)", None),
