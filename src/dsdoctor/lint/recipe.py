@@ -63,8 +63,7 @@ def resolve(ref: str, recipe: str, root: str, exists: Callable[[str], bool] = os
     """The existing file ``ref`` names, from the recipe's directory, then its parents up to ``root``, then
     ``root`` (also where ``ref`` starts with the name of the project's own directory: a script run from the
     checkout's parent, ``SEED-X/configs/x.yaml``; or is an absolute path through a directory of that name:
-    :func:`in_checkout`, or whose tail of two parts or more names a file below the root: :func:`_tail_below`);
-    None when none exists. ``exists``: what counts as found (``os.path.isdir`` for a
+    :func:`in_checkout`); None when none exists. ``exists``: what counts as found (``os.path.isdir`` for a
     directory)."""
     if not ref or "$" in ref:
         return None
@@ -72,7 +71,7 @@ def resolve(ref: str, recipe: str, root: str, exists: Callable[[str], bool] = os
         if exists(ref):
             return ref
         mine = in_checkout(ref, root)
-        return mine if mine is not None and exists(mine) else _tail_below(ref, root, exists)
+        return mine if mine is not None and exists(mine) else None
     d = os.path.dirname(recipe) or "."
     root = os.path.normpath(root)
     seen = set()
@@ -104,17 +103,6 @@ def _home(path: str, root: str) -> str:
     if not real.startswith(top.rstrip(os.sep) + os.sep):
         return path
     return os.path.normpath(os.path.join(root, os.path.relpath(real, top)))
-
-
-def _tail_below(ref: str, root: str, exists: Callable[[str], bool]) -> Optional[str]:
-    """The file below ``root`` that the longest tail of an absolute ``ref`` of two parts or more names (the writer's
-    checkout under another name: ``/work/me/fact-align/configs/z3.json`` -> ``configs/z3.json``); None if none."""
-    parts = ref.strip(os.sep).split(os.sep)
-    for i in range(1, len(parts) - 1):
-        cand = os.path.normpath(os.path.join(root, *parts[i:]))
-        if exists(cand):
-            return cand
-    return None
 
 
 def checkout_name(root: str) -> str:
