@@ -111,15 +111,32 @@ class GatedPattern:
     position, as ``re`` does); one that opens with ``\\b`` before a literal finds the candidates without it, where
     ``re`` skips to the literal at C speed, and tries the whole pattern at each (a leading zero-width test only
     narrows where a match starts: ten times faster over a large repository). ``finditer`` and
-    ``findall`` run the pattern as it is."""
+    ``findall`` run the pattern as it is. The alternatives and the candidate pattern are built on the first search
+    (a module's patterns are compiled at import, on check's start-up path; many are never searched)."""
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
         self.regex = re.compile(pattern, flags)
         self.needles = needles(pattern, flags)
-        whole = self.regex.groups == 0 and not _GLOBAL_FLAGS.match(pattern)  # `(?m)` at the start is every part's
-        parts = _alternatives(pattern) if whole else [pattern]
-        self._parts = [GatedPattern(p, flags) for p in parts] if len(parts) > 1 else []
-        self._fast = re.compile(pattern[2:], flags) if not self._parts and _LEAD.match(pattern) else None
+        self._flags = flags
+        self._split: "Optional[Tuple[List[GatedPattern], Optional[re.Pattern[str]]]]" = None
+
+    def _built(self) -> "Tuple[List[GatedPattern], Optional[re.Pattern[str]]]":
+        """(the alternatives, each gated; the pattern without its leading ``\\b``), made once."""
+        if self._split is None:
+            pattern, flags = self.regex.pattern, self._flags
+            whole = self.regex.groups == 0 and not _GLOBAL_FLAGS.match(pattern)  # `(?m)` at the start is every part's
+            alts = _alternatives(pattern) if whole else [pattern]
+            parts = [GatedPattern(p, flags) for p in alts] if len(alts) > 1 else []
+            self._split = parts, re.compile(pattern[2:], flags) if not parts and _LEAD.match(pattern) else None
+        return self._split
+
+    @property
+    def _parts(self) -> "List[GatedPattern]":
+        return self._built()[0]
+
+    @property
+    def _fast(self) -> "Optional[re.Pattern[str]]":
+        return self._built()[1]
 
     @property
     def pattern(self) -> str:
@@ -131,18 +148,19 @@ class GatedPattern:
     def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> "Optional[re.Match[str]]":
         if not self._may(text):
             return None
-        if self._parts:
+        parts, fast = self._built()
+        if parts:
             best: "Optional[re.Match[str]]" = None
-            for part in self._parts:
+            for part in parts:
                 m = part.search(text, pos, endpos)
                 if m is not None and (best is None or m.start() < best.start()):
                     best = m
             return best
-        if self._fast is None:
+        if fast is None:
             return self.regex.search(text, pos, endpos)
         at = pos
         while True:
-            cand = self._fast.search(text, at, endpos)
+            cand = fast.search(text, at, endpos)
             if cand is None:
                 return None
             m = self.regex.match(text, cand.start(), endpos)
