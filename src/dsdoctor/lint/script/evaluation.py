@@ -13,6 +13,7 @@ import libcst as cst
 
 from ...knowledge import callback_kwargs as CB
 from ...knowledge import trl as TRL
+from ..entry_options import given
 from .dataflow import Arg, Scope, Script, Val, dotted, is_guard, kw_key
 from .flags import options_namespace
 from .values import FALSE, NONE, TRUE, UNKNOWN
@@ -221,10 +222,10 @@ class Values:
         where one does not pass it, passes another value, or they differ."""
         got: Set[bool] = set()
         for flags in self.launches:
-            given = [f[len(attr) + 1:].lower() for f in flags if f.startswith(attr + "=")]
-            if len(given) != 1 or given[0] not in ("true", "false"):
+            values = {v.lower() for v in given(flags, attr)}
+            if len(values) != 1 or not values <= {"true", "false"}:
                 return None
-            got.add(given[0] == "true")
+            got.add(values == {"true"})
         return got.pop() if len(got) == 1 else None
 
     def truth(self, test: Any, scope: Scope) -> Optional[bool]:
@@ -308,13 +309,12 @@ class Values:
         if not isinstance(text, str) or not isinstance(option, cst.Attribute) or not self.launches or \
                 not options_namespace(option.value):
             return None
-        name = option.attr.value + "="
         got: Set[bool] = set()
         for flags in self.launches:
-            given = [f[len(name):] for f in flags if f.startswith(name)]
-            if len(given) != 1:
+            values = given(flags, option.attr.value)
+            if len(values) != 1:
                 return None  # not passed (a default, or set elsewhere), or more than one value
-            got.add((text in given[0]) == positive)
+            got.add((text in next(iter(values))) == positive)
         return got.pop() if len(got) == 1 else None
 
     def _is_stage(self, expr: Any, scope: Scope, depth: int = 0) -> bool:
