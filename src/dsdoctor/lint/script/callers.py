@@ -51,7 +51,7 @@ def caller_flag(t: Target, module: Any, src: Any, line: int, cache: Dict[str, An
     return cache[key]  # type: ignore[no-any-return]
 
 
-def _parsed(f: str, cache: Dict[str, Any]) -> Any:
+def parsed(f: str, cache: Dict[str, Any]) -> Any:
     """The parsed project file ``f`` (its module None where it does not parse), parsed once per linted file."""
     key = "src:" + f
     if key not in cache:
@@ -70,7 +70,7 @@ def _callers(t: Target, path: str, own: Any, hold: Any, name: str, cache: Dict[s
         else:
             if not word.search(_read(f)):
                 continue
-            src = _parsed(f, cache)
+            src = parsed(f, cache)
             if src.module is None:
                 return None
         passed = t.usage.zero3_flags.get(f)
@@ -101,7 +101,7 @@ def _registry_gate(t: Target, files: List[str], registry: str, key: str, cache: 
     (:mod:`.registry`); None where one may. The option is read once per registry."""
     if "registry:" + registry not in cache:
         word = re.compile(r"\b" + re.escape(registry) + r"\b")
-        srcs = [_parsed(f, cache) for f in files if word.search(_read(f))]
+        srcs = [parsed(f, cache) for f in files if word.search(_read(f))]
         cache["registry:" + registry] = None if any(s.module is None for s in srcs) else option(srcs, registry)
     got = cache["registry:" + registry]
     if got is None or not got[1]:

@@ -17,8 +17,8 @@ import libcst as cst
 
 from ..discover import _read
 from ..target import Target
+from .callers import parsed
 from .flags import is_open, option_gates, shown
-from .source import Source, parse
 from .walk import descendants
 
 
@@ -47,7 +47,7 @@ def _gated(t: Target, own: Any, name: str, cache: Dict[str, Any]) -> Optional[st
     for f in sorted({f for f, (zero3, _) in t.usage.launches.items() if zero3} | {path}):
         if f != path and not word.search(_read(f)):
             continue
-        src = own if f == path else _parsed(f, cache)
+        src = own if f == path else parsed(f, cache)
         passed = t.usage.zero3_flags.get(f)
         if src.module is None or passed is None:
             return None
@@ -88,11 +88,3 @@ def _calls(module: Any, positions: Any, name: str) -> Optional[Tuple[List[Tuple[
         elif isinstance(n, (cst.SimpleString, cst.FormattedStringText)) and name in str(n.value):
             return None
     return attrs, defs
-
-
-def _parsed(f: str, cache: Dict[str, Any]) -> Any:
-    """The parsed project file ``f`` (shared with :mod:`.callers`' parses through the same cache key)."""
-    key = "src:" + f
-    if key not in cache:
-        cache[key] = parse(Source(f, _read(f), "utf-8"))
-    return cache[key]
