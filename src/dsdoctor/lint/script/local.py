@@ -114,6 +114,13 @@ def _seen(path: str, script: Script, values: Values) -> List[Tuple[int, str, Any
     return seen
 
 
+def names_no_config(call: Any) -> bool:
+    """Is ``call`` (training arguments built in code) a call with no ``deepspeed=`` and no ``**kwargs`` that may hold
+    one?"""
+    return isinstance(call, cst.Call) and \
+        not any(a.star or (a.keyword is not None and a.keyword.value == "deepspeed") for a in call.args)
+
+
 def args_without_deepspeed(script: Script) -> bool:
     """Does the script build its training arguments in code (``TrainingArguments(...)``, ``SFTConfig(...)``) none of
     which names a DeepSpeed config (no ``deepspeed=``, no ``**kwargs``), parse no command line into them, and load
@@ -122,13 +129,9 @@ def args_without_deepspeed(script: Script) -> bool:
     regs = [e for e in script.events if e.kind == "register"]
     if not regs or "deepspeed" in script.field_defaults or any(e.kind in ("hfds", "initialize") for e in script.events):
         return False
-    for e in regs:
-        last = e.name.split(".")[-1]
-        if last not in script.args_classes or not isinstance(e.call, cst.Call):
-            return False  # a parser, an Accelerator, a DeepSpeedPlugin: it may take a config
-        if any(a.star or (a.keyword is not None and a.keyword.value == "deepspeed") for a in e.call.args):
-            return False
-    return True
+    # (not a parser, an Accelerator, a DeepSpeedPlugin: they may take a config)
+    return all(e.name.split(".")[-1] in script.args_classes and names_no_config(e.call) for e in regs)
 
 
-__all__ = ["script_zero3", "outside_own_zero3", "dotted", "exclusive", "args_without_deepspeed"]
+__all__ = ["script_zero3", "outside_own_zero3", "dotted", "exclusive", "args_without_deepspeed",
+           "names_no_config"]

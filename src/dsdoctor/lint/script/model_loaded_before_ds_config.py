@@ -128,16 +128,16 @@ def _without_deepspeed(e: "Event", c: Ctx, usage: Optional[Usage]) -> bool:
     that may hold one), in a file no accelerate YAML gives ZeRO-3 (under ``accelerate launch`` the arguments take
     the YAML's DeepSpeed plugin): its Trainer runs without DeepSpeed, so the loads before it are before no ZeRO-3
     config (a ZeRO-3 config already registered in the process reaches them as it does any load)?"""
-    import libcst as cst
+    from .local import names_no_config
 
     if usage is None or any(y in c.zero3_source for y in usage.zero3_yamls) or "accelerate" in c.zero3_source:
         return False
-    if e.kind != "register" or not isinstance(e.call, cst.Call):
+    if e.kind != "register":
         return False
     name = e.name.split(".")[-1]  # a class of the library's own: a subclass may default its deepspeed field
     if name not in TF.ZERO3_REGISTERING_CLASSES or name in ("Accelerator", "HfDeepSpeedConfig"):
         return False
-    return not any(a.star or (a.keyword is not None and a.keyword.value == "deepspeed") for a in e.call.args)
+    return names_no_config(e.call)
 
 
 # how a load-time ZeRO-3 refusal (device_map, low_cpu_mem_usage) at such a load is stated; its finding is info:
