@@ -53,6 +53,18 @@ class Recipe:
         """The file the recipe is in (``where`` without its line)."""
         return self.where.rsplit(":", 1)[0]
 
+    def override(self, name: str, value: str, unset: bool, off: Set[str]) -> None:
+        """Option ``name`` set to ``value`` over a config file's (``unset``: given as false, put in ``off``, which the
+        caller takes out of the options at the end)."""
+        if unset:
+            off.add(name)
+            self.flags.discard(name)
+            return
+        off.discard(name)
+        self.flags.add(name)
+        if "$" not in value:
+            self.flags.add(f"{name}={value}")
+
     @property
     def deepspeed(self) -> bool:
         """Does this launch use DeepSpeed (a deepspeed launcher, a config or a ZeRO stage)?"""

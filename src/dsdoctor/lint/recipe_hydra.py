@@ -66,12 +66,5 @@ def hydra_overrides(r: Recipe, args: List[str], off: Set[str]) -> None:
         m = _OVERRIDE.match(a)
         if m is None:
             continue
-        name, val = m.group(1).rsplit(".", 1)[-1], m.group(2).strip("'\"")
-        if val.lower() in _FALSE or a.startswith("~"):
-            off.add(name)
-            r.flags.discard(name)
-        else:
-            off.discard(name)
-            r.flags.add(name)
-            if "$" not in val:
-                r.flags.add(f"{name}={val}")
+        val = m.group(2).strip("'\"")
+        r.override(m.group(1).rsplit(".", 1)[-1], val, val.lower() in _FALSE or a.startswith("~"), off)

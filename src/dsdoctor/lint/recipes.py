@@ -307,14 +307,7 @@ def _overrides(r: Recipe, args: List[str], off: Set[str]) -> None:
     for key, val in zip(args[::2], args[1::2]):
         if not _OVERRIDE.match(key):
             return
-        name = key.rsplit(".", 1)[-1]
-        if val.lower() in _FALSE:
-            off.add(name)
-        else:
-            off.discard(name)
-            r.flags.add(name)
-            if "$" not in val:
-                r.flags.add(f"{name}={val}")
+        r.override(key.rsplit(".", 1)[-1], val, val.lower() in _FALSE, off)
 
 
 def file_recipes(path: str, kind: str, root: str) -> List[Recipe]:
