@@ -20,7 +20,7 @@ _RANK = {"dead": 0, "unused": 1, "named": 2, "called": 3}
 
 def called(recipes: List[Recipe], entries: "_Entries", found: "Found") -> None:
     """Call-based reach (:mod:`.calls`) in the modules ZeRO-3 launches import: ``imported`` keeps, per module, the
-    top-level functions a launch can run (the others' events are dead, lint/script ``_not_taken``); those a launch
+    top-level functions a launch can run (the others' events are dead, lint/script/not_taken.py); those a launch
     only names, never calls, and the methods of classes it never uses and the functions only they use, go to
     ``named_only`` with the reason (their findings are info)."""
     best: Dict[str, Dict[str, Tuple[str, int, int, str]]] = {}

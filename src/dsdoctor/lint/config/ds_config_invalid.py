@@ -11,7 +11,7 @@ from ...knowledge import transformers as TF
 from ...model import Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from ..text_link import text_link
+from ..text_link import lfs_pointer, text_link
 from .fields import zero
 
 
@@ -29,6 +29,10 @@ def check(t: Target) -> Iterator[Hit]:
     if link is not None:
         yield RULE.hit(t, 0, f"the whole file is the path {link[0]}, which the repository does not have: a git "
                              "symbolic link to a missing file (dangling also where links are checked out)")
+        return
+    lfs = lfs_pointer(t.text) if doc.error is not None else None
+    if lfs is not None:
+        yield RULE.hit(t, 0, lfs, severity=Severity.INFO)
         return
     if doc.error is not None:
         yield RULE.hit(t, doc.error.pos, f"not a loadable DeepSpeed config: {doc.error.msg}")
@@ -89,7 +93,8 @@ RULE = Rule(
          "as a string ending in a comma (Python's True/False or a variable name pasted into the file). A file whose "
          "whole text is the relative path of another config is a git symbolic link checked out as text (Windows "
          "without core.symlinks, an archive): info where the file it names exists (that one is linted), an error "
-         "where the repository does not have it (the link dangles).",
+         "where the repository does not have it (the link dangles). A Git LFS pointer (the repository keeps its JSON in "
+         "LFS; this checkout has no LFS objects) is info: its content is not here to judge.",
         why="DeepSpeed loads a config path with hjson; HF Trainer and accelerate with json.load. Either fails before "
         "training starts, often after the model has been loaded.",
         fix="Fix the syntax at the reported position; remove comments when the config goes through HF."),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Set, Tuple
 
 from ...knowledge import transformers as TF
 from ...model import Evidence, Fix, Severity
@@ -90,6 +90,7 @@ def make_target(path: str, usage: Usage) -> Target:
     if src.module is not None:
         from .evaluation import Values, analyse
         from .local import args_without_deepspeed, script_zero3
+        from .not_taken import main_block_dead, not_taken
 
         # the launches that run it (as their entry, or a module their imports reach): their option values
         own_launches = usage.reach_launch_flags.get(os.path.normpath(path)) if os.path.normpath(path) in \
@@ -98,9 +99,9 @@ def make_target(path: str, usage: Usage) -> Target:
         script = analyse(src.module, own_launches)
         main_dead = os.path.normpath(path) in usage.imported and os.path.normpath(path) not in usage.entries
         if usage.imported.get(os.path.normpath(path)) is not None:
-            _not_taken(script, usage.imported[os.path.normpath(path)] or set(), src.module if main_dead else None)
+            not_taken(script, usage.imported[os.path.normpath(path)] or set(), src.module, main_dead)
         if main_dead:
-            _main_block_dead(script)  # imported by a ZeRO-3 launch, started by none: its __main__ block never runs
+            main_block_dead(script)  # imported by a ZeRO-3 launch, started by none: its __main__ block never runs
         values = Values(script)
         values.launches = own_launches
         own, own_source = script_zero3(path, script, values)
@@ -126,52 +127,6 @@ def make_target(path: str, usage: Usage) -> Target:
                             usage.transformers_pins, asked(source) or os.path.normpath(path) in usage.named_files,
                             not wide, "" if usage.transformers else usage.transformers_url)
     return t
-
-
-def _not_taken(script: "Script", taken: Set[str], main: Any = None) -> None:
-    """In a module a ZeRO-3 launch imports by name: events in a top-level function the launch does not take (and
-    that nothing else in the file names; ``main``: the module, whose ``__main__`` block never runs there, so its
-    uses do not count) never run in that launch (an inference helper beside the one function the training script
-    imports, a conversion its ``__main__`` block calls). Methods are kept: they run through objects."""
-    in_main = _main_names(main) if main is not None else {}
-    for e in script.events:
-        fn = e.scope
-        while fn.parent is not None and fn.parent is not script.module_scope:
-            fn = fn.parent
-        if fn.parent is None or id(fn.node) in script.methods:
-            continue
-        name = getattr(getattr(fn.node, "name", None), "value", None)
-        if name and name not in taken and script.name_count.get(name, 0) - in_main.get(name, 0) <= 1:
-            e.dead = True
-
-
-def _main_names(module: Any) -> Dict[str, int]:
-    """The names used in the module's ``if __name__ == "__main__":`` blocks, with their counts."""
-    import libcst as cst
-
-    out: Dict[str, int] = {}
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, node: Any) -> None:
-            out[node.value] = out.get(node.value, 0) + 1
-
-    for st in module.body:
-        if isinstance(st, cst.If) and isinstance(st.test, cst.Comparison) and isinstance(st.test.left, cst.Name) \
-                and st.test.left.value == "__name__":
-            st.body.visit(Names())
-    return out
-
-
-def _main_block_dead(script: "Script") -> None:
-    """Events in the module's ``if __name__ == "__main__":`` block (a smoke test of a model file) are dead."""
-    import libcst as cst
-
-    def is_main(test: Any) -> bool:
-        return isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value == "__name__"
-
-    for e in script.events:
-        if e.scope is script.module_scope and any(body and is_main(test) for test, body in e.conds):
-            e.dead = True
 
 
 def _scoped(path: str, usage: Usage, source: str) -> Tuple[Optional[bool], str]:

@@ -10,7 +10,7 @@ from ... import names as N
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from ..text_link import text_link
+from ..text_link import lfs_pointer, text_link
 from . import ctx
 
 
@@ -30,6 +30,10 @@ def check(t: Target) -> Iterator[Hit]:
                                     "not have: a git symbolic link to a missing file (dangling also where links are "
                                     "checked out)", severity=Severity.INFO if t.usage.unrun.get(
                                         os.path.normpath(t.path)) else None)
+            return
+        lfs = lfs_pointer(t.text)
+        if lfs is not None:
+            yield RULE.hit(t, None, lfs, severity=Severity.INFO)
             return
         if c.src.newer is not None:
             yield _newer(t, c.src.error, c.src.newer)
@@ -92,7 +96,8 @@ RULE = Rule(
         what="A .py file with a syntax error, Python 2 syntax (print statements, `except E, e:`, tabs and spaces mixed "
         "in one block), undecodable bytes (no coding declaration) or over 16 MiB. Undecodable bytes only in comments are "
         "read past by an import (Python compiles a module's bytes token by token) but refused by `python FILE` on "
-        "Python 3.11+: reported only for a file a recipe starts as a script, unless the project pins an older Python.",
+        "Python 3.11+: reported only for a file a recipe starts as a script, unless the project pins an older Python. "
+        "A Git LFS pointer (no LFS objects in this checkout) is info: its content is not here.",
         why="The script rules cannot look at it; the other files are still linted. In a project linted as a "
         "directory, a file that no launch line, README command or project import runs is reported as info, as is "
         "Python 2 code that no DeepSpeed launch starts or imports (it runs under another interpreter, if at all), as "
