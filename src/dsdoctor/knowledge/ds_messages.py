@@ -19,7 +19,8 @@ __all__ = ["MSG_MISMATCH_CORE", "MSG_MISMATCH", "MSG_SKIP_WARNING", "MSG_COMPATI
     "MSG_ZERO_CKPT_MISSING", "ZERO_SHARD_FILE", "SRC_PARSE_INCLUSION", "MSG_KILL_CMD", "MSG_ZERO_NEEDS_OPTIMIZER",
     "MSG_UNTESTED_OPTIMIZER", "ALLOW_UNTESTED_OPTIMIZER", "MSG_DP_WORLD_SIZE", "MSG_HPZ_GROUP", "MSG_UNIQUE_ITEM",
     "SRC_UNIQUE_DTYPE", "MSG_DTYPE_UNSUPPORTED", "MSG_MICRO_BATCH_ZERO", "MSG_NVME_PATH_NONE", "SRC_VALIDATE_REMOTE",
-    "MSG_CONFIG_NOT_FOUND", "MSG_CONFIG_TWICE", "CONFIG_TWICE_SINCE", "SRC_CONFIG_NOT_A_FILE", "SRC_UNSCALE_GRADS", "MSG_PYDANTIC_EXTRA_V1",
+    "MSG_CONFIG_NOT_FOUND", "MSG_ACCELERATE_CONFIG_NOT_FOUND", "MSG_CONFIG_TWICE", "CONFIG_TWICE_SINCE",
+    "SRC_CONFIG_NOT_A_FILE", "SRC_UNSCALE_GRADS", "MSG_PYDANTIC_EXTRA_V1",
     "MSG_PYDANTIC_EXTRA_V2", "MSG_PYDANTIC_INT_STR", "MSG_PYDANTIC_TYPE_V1", "UNSCALE_DEVICE_BUG",
     "cpu_adam_failure_tail", "MSG_LOSS_SCALE_MIN", "MSG_OVERFLOW_AT_MIN", "FP16_MIN_LOSS_SCALE_DEFAULT", "MSG_NO_IPG_INDEX", "MSG_REDUCED_TWICE",
     "MSG_PIPE_ZERO23", "SRC_DEFRAGMENT_DTYPE", "MSG_FP16_OVERFLOW",
@@ -115,6 +116,8 @@ MSG_MICRO_BATCH_ZERO = "Micro batch size per gpu: {mb} has to be greater than 0"
 MSG_NVME_PATH_NONE = '"nvme_path" in DeepSpeed Config cannot be None if remote device is'  # partition_parameters.py _validate_remote_device
 SRC_VALIDATE_REMOTE = "_validate_remote_device(remote_device"  # zero.Init's call line: the traceback went into that assertion
 MSG_CONFIG_NOT_FOUND = "Expected a string path to an existing deepspeed config"  # config.py (0.9-0.19.8) and accelerate's HfDeepSpeedConfig
+# `accelerate launch --config_file X` with no file X: commands/config/config_args.py load_config_from_file (0.21.0, 1.10.0 read)
+MSG_ACCELERATE_CONFIG_NOT_FOUND = "FileNotFoundError: The passed configuration file `{path}` does not exist."
 # deepspeed.initialize with args carrying --deepspeed_config and a config= / config_params= argument: an assertion
 # (deepspeed/__init__.py, 0.9.0-0.19.8 read; 0.8.3 and earlier took the argument and ignored the file)
 MSG_CONFIG_TWICE = "we were given deepspeed configs in the deepspeed arguments and deepspeed.initialize() function call"

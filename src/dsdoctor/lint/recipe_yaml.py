@@ -185,6 +185,10 @@ def python_config(r: Recipe, path: str) -> None:
             one(stmt.targets[0].id, stmt.value)
 
 
+# an accelerate config named for DeepSpeed (``deepspeed_zero3.yaml``, ``ds_z2.yml``, ``zero3.yaml``)
+_DS_NAMED = re.compile(r"(?:deepspeed|zero|(?<![a-z])ds(?![a-z])).*\.ya?ml$", re.I)
+
+
 def accelerate_launch(r: Recipe, cmd: "Command", path: str, root: str) -> None:
     """An ``accelerate launch`` line: its --config_file YAML, --use_deepspeed, --deepspeed_config_file,
     --zero3_save_16bit_model and --zero_stage."""
@@ -193,6 +197,9 @@ def accelerate_launch(r: Recipe, cmd: "Command", path: str, root: str) -> None:
     r.yaml_named = yaml[0] if yaml else ""
     if y is not None:
         accelerate_yaml(r, y, root)
+    elif yaml and _DS_NAMED.search(os.path.basename(yaml[0])) and literal_path(yaml[0]):
+        r.missing.append(yaml[0])  # accelerate stops: "The passed configuration file ... does not exist"
+        r.names_config = True
     if "--use_deepspeed" in cmd.argv:
         r.names_config = True
     _launch_config_file(r, cmd, path, root)

@@ -123,6 +123,13 @@ def _in_ignored_dir(ref: str, script: str, root: str) -> bool:
     return any(Ignored(os.path.dirname(d.rstrip(os.sep)))(d.rstrip(os.sep), True) for d in dirs)
 
 
+def _raised(ref: str) -> str:
+    """What the launch raises: accelerate's for its own config file (a YAML), DeepSpeed's for a DeepSpeed config."""
+    if ref.endswith((".yaml", ".yml")):
+        return f'"{K.MSG_ACCELERATE_CONFIG_NOT_FOUND.format(path=ref)} ..."'
+    return f"`ValueError: {K.MSG_CONFIG_NOT_FOUND} ...`"
+
+
 def _tail(ref: str) -> str:
     """``ref`` normalised, without its leading ``../`` (a step out of a directory the launch may run from)."""
     ref = os.path.normpath(ref)
@@ -200,7 +207,7 @@ def check(t: Target) -> Iterator[Hit]:
         also = f"; {len(others)} other script{'s' if many else ''} of the project name{'' if many else 's'} it " \
             f"too: {', '.join(others[:3])}{' ...' if len(others) > 3 else ''}" if others else ""
         yield RULE.hit(t, at if at >= 0 else pos,
-                       f"The launch hands over {ref}, {where}: `ValueError: {K.MSG_CONFIG_NOT_FOUND} ...` at startup"
+                       f"The launch hands over {ref}, {where}: {_raised(ref)} at startup"
                        f"{more}{there}{also}")
 
 
@@ -219,7 +226,10 @@ RULE = Rule(
         what="`--deepspeed` / `--deepspeed_config` / `--deepspeed_config_file` / `--ds_config` given a relative path "
         "written out in the script (variables it assigns are expanded) that exists neither from the script's "
         "directory, its parents, the repository's root nor the directory a `cd` line moved to, and no file of the "
-        "project has a path ending with it (a file of that name in another directory does not count).",
+        "project has a path ending with it (a file of that name in another directory does not count). Also an "
+        "`accelerate launch --config_file` YAML named for DeepSpeed (`deepspeed_zero3.yaml`, `ds_z2.yml`, "
+        "`zero3.yaml`) that resolves nowhere: accelerate raises `FileNotFoundError: The passed configuration file ... "
+        "does not exist` (commands/config/config_args.py, 0.21.0 and 1.10.0 read).",
         why="The HF Trainer / Accelerate (HfDeepSpeedConfig) and DeepSpeed (DeepSpeedConfig) read a string as a file "
         "only when it exists; otherwise they try it as inline JSON and base64 and raise `ValueError: Expected a "
         "string path to an existing deepspeed config, or a dictionary, or a base64 encoded string.` "
