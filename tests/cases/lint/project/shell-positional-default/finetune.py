@@ -1,0 +1,8 @@
+"""Fine-tunes with the Trainer; the launch's config is ZeRO-3."""
+from transformers import AutoModelForCausalLM, HfArgumentParser, Trainer, TrainingArguments
+
+(args,) = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()
+model = AutoModelForCausalLM.from_pretrained("gpt2", device_map="auto")
+trainer = Trainer(model=model, args=args)
+trainer.train()
+trainer.save_model()
