@@ -152,10 +152,12 @@ def accelerate_yaml(r: Recipe, yaml: str, root: str, named: bool = True) -> None
     settle_stage(r)
 
 
-def python_config(r: Recipe, path: str) -> None:
+def python_config(r: Recipe, path: str, here: str = "", root: str = ".") -> None:
     """A Python config file handed to the entry script (``train.py configs/exp.py``, mmengine / VideoChat style):
     its literal settings, also nested in ``dict(...)`` / ``{...}`` sections, are options the run sets (``model =
-    dict(load_from_origin=False)`` sets nothing; ``use_lora=True`` sets ``use_lora``). Read with ``ast``, never run."""
+    dict(load_from_origin=False)`` sets nothing; ``use_lora=True`` sets ``use_lora``); a ``deepspeed="ds.json"``
+    among them names the run's config (``training_args = dict(deepspeed="./scripts/zero3.json")``: the Trainer's),
+    resolved from the launch's directory ``here``, else the config file's. Read with ``ast``, never run."""
     import ast
 
     try:
@@ -177,12 +179,24 @@ def python_config(r: Recipe, path: str) -> None:
         if isinstance(value, ast.Constant):
             if value.value not in (None, False, 0, "") and not isinstance(value.value, bytes):
                 r.flags.update((name, f"{name}={value.value}"))
+            if name == "deepspeed" and isinstance(value.value, str) and value.value.endswith(".json"):
+                _named_config(r, value.value, here or path, path, root)
         else:
             settings(value)
 
     for stmt in tree.body:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             one(stmt.targets[0].id, stmt.value)
+
+
+def _named_config(r: Recipe, ref: str, here: str, config: str, root: str) -> None:
+    """A Python config's ``deepspeed=`` path: the config the Trainer loads (TrainingArguments' option)."""
+    cfg = resolve(ref, here, root) or resolve(ref, config, root)
+    r.names_config = True
+    r.flag_loaded_by = r.flag_loaded_by or "trainer"
+    if cfg is not None and cfg not in r.configs:
+        r.configs.append(cfg)
+        r.options.setdefault(cfg, "deepspeed")
 
 
 # an accelerate config named for DeepSpeed (``deepspeed_zero3.yaml``, ``ds_z2.yml``, ``zero3.yaml``)

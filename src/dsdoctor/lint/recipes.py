@@ -269,7 +269,7 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             c = resolve(a, path, root)
             if c is not None:
                 r.handed.append(c)
-                python_config(r, c)
+                python_config(r, c, path, root)
                 _overrides(r, args[i + 1:], off)
         elif a.endswith(".json") and not a.startswith("-") and not (i and args[i - 1] in _CFG_FLAGS):
             j = resolve(a, path, root) or (args_json_anywhere(a, root) if readme else None)
