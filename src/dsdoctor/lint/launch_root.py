@@ -1,8 +1,11 @@
-"""The directory a launch script's relative paths may be written from besides its own (a script linted alone)."""
+"""The directory a launch script's relative paths may be written from besides its own (a script linted alone), and
+the git submodules of a project that are not checked out (what they hold is unknown)."""
 
 from __future__ import annotations
 
 import os
+import re
+from typing import List
 
 from .discover import is_project
 
@@ -19,3 +22,19 @@ def project_root(path: str) -> str:
             return os.path.dirname(path) or "."
         d = os.path.dirname(d)
     return d
+
+
+def unfetched_submodules(root: str) -> List[str]:
+    """The paths ``.gitmodules`` declares under ``root`` that are missing or empty in the work tree (a clone
+    without ``--recursive``): what they hold is unknown, so a file said to be missing may be there."""
+    try:
+        with open(os.path.join(root, ".gitmodules"), encoding="utf-8", errors="replace") as fh:
+            text = fh.read(1 << 20)
+    except OSError:
+        return []
+    out = []
+    for m in re.finditer(r"^\s*path\s*=\s*(.+?)\s*$", text, re.M):
+        d = os.path.join(root, m.group(1))
+        if not os.path.isdir(d) or not os.listdir(d):
+            out.append(m.group(1))
+    return out

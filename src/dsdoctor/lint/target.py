@@ -106,6 +106,8 @@ class Usage:
     # Transformers version, the releases (of those given) on which one runs
     version_gate: Optional[Callable[[str, Tuple[str, ...]], Optional[Tuple[str, FrozenSet[str]]]]] = None
     entries: Set[str] = field(default_factory=set)  # scripts the project's DeepSpeed recipes start
+    # project root -> lint/import_stops.py ImportStops: where each module's import stops (read on demand, shared)
+    import_stops: Dict[str, Any] = field(default_factory=dict)
     plain_classes: Set[str] = field(default_factory=set)  # the project's classes that never register (plain_classes.py)
     # the project's classes whose from_pretrained is not Transformers' (own_loaders.py); None: no project model read
     own_loaders: Optional[Set[str]] = None

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Dict, Iterator, List, Sequence, Tuple
 from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Severity
-from ..launch_root import project_root
+from ..launch_root import project_root, unfetched_submodules
 from ..recipe import in_checkout
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
@@ -156,22 +156,6 @@ def _beside_unfetched(script: str, root: str) -> bool:
         here = os.path.dirname(here)
         ups.add(os.path.normpath(here or "."))
     return any(os.path.normpath(os.path.dirname(m) or ".") in ups for m in unfetched_submodules(root))
-
-
-def unfetched_submodules(root: str) -> List[str]:
-    """The paths ``.gitmodules`` declares under ``root`` that are missing or empty in the work tree (a clone
-    without ``--recursive``): what they hold is unknown, so a file said to be missing may be there."""
-    try:
-        with open(os.path.join(root, ".gitmodules"), encoding="utf-8", errors="replace") as fh:
-            text = fh.read(1 << 20)
-    except OSError:
-        return []
-    out = []
-    for m in re.finditer(r"^\s*path\s*=\s*(.+?)\s*$", text, re.M):
-        d = os.path.join(root, m.group(1))
-        if not os.path.isdir(d) or not os.listdir(d):
-            out.append(m.group(1))
-    return out
 
 
 def check(t: Target) -> Iterator[Hit]:

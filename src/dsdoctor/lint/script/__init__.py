@@ -273,6 +273,11 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
         if engine is not None:
             severity = Severity.INFO
             title += f" (in a branch for {engine}, another engine: a DeepSpeed run never takes it)"
+    if node is not None and (severity or rule.severity) != Severity.INFO:
+        stop = _import_stop(t)
+        if stop is not None and t.linecol(pos)[0] > stop[0]:
+            severity = Severity.INFO
+            title += f" (never runs: importing this file stops at its line {stop[0]}: {stop[1]}: ModuleNotFoundError)"
     fn = _named_only(t, c, node, pos, severity or rule.severity)
     if fn is not None:
         severity = Severity.INFO
@@ -285,6 +290,18 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
         if lib is not None:
             severity, title = Severity.INFO, f"{title} ({lib})"
     return [rule.hit(t, pos, title, explanation, fixes, edits, severity, evidence)]
+
+
+def _import_stop(t: Target) -> Optional[Tuple[int, str]]:
+    """Where importing ``t`` stops at a module the repository does not have (lint/import_stops.py)."""
+    from ..import_stops import ImportStops
+    from ..launch_root import project_root
+
+    root = project_root(t.path)
+    stops = t.usage.import_stops.get(root)
+    if stops is None:
+        stops = t.usage.import_stops[root] = ImportStops(root)
+    return stops.stop(t.path)
 
 
 def _named_only(t: Target, c: Ctx, node: Any, pos: int, severity: Severity) -> Optional[str]:

@@ -1,0 +1,1 @@
+# from .blip import *   (the BLIP models were not released)
