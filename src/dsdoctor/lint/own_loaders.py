@@ -33,6 +33,10 @@ _FORWARD = gated(r"\.from_pretrained\((?:[^()]|\([^()]*\))*(?:\*\*|low_cpu_mem_u
 _SUPER_FORWARD = gated(r"super\([^)]*\)\s*\.from_pretrained\(")
 
 TRANSFORMERS, OTHER, UNKNOWN = "transformers", "other", "unknown"
+# in own_loaders' answer where a class of the project has an instance method ``from_pretrained(self, ...)`` that
+# loads itself (a model wrapper: ``self.slim_model.from_pretrained(path, device_map=...)`` calls it, not Transformers)
+INSTANCE = "<instance from_pretrained>"
+_SELF_FIRST = re.compile(r"def[ \t]+from_pretrained[ \t]*\([ \t\n]*self\b")
 # libraries whose classes' from_pretrained (if any) is not Transformers': diffusers' ModelMixin / ConfigMixin and
 # torch's modules (no from_pretrained at all); builtins and typing bases add none
 _NOT_TF_LIBS = ("diffusers", "torch")
@@ -83,6 +87,7 @@ def _method(body: str, own: "re.Match[str]") -> str:
 
 
 Def = Tuple[List[str], Dict[str, str], str]  # bases, the file's imports, own from_pretrained: "" / "self" / "super"
+# / "forward", with "+instance" where it is a method of an object (``def from_pretrained(self, ...)``)
 
 
 def _defs(files: Iterable[str]) -> Tuple[Dict[str, List[Def]], Set[str]]:
@@ -101,6 +106,8 @@ def _defs(files: Iterable[str]) -> Tuple[Dict[str, List[Def]], Set[str]]:
             method = "" if own is None else _method(body, own)
             how = "" if own is None else "super" if _SUPER_FORWARD.search(method) else \
                 "forward" if _FORWARD.search(method[own.end() - own.start():]) else "self"
+            if own is not None and _SELF_FIRST.match(method.lstrip(" \t")):
+                how += "+instance"
             bases = [b.strip() for b in re.sub(r"\[[^\]]*\]", "", m.group(3) or "").split(",")]
             defs.setdefault(m.group(2), []).append(([b for b in bases if b and "=" not in b], imports, how))
     return defs, from_libs
@@ -119,6 +126,7 @@ def _base(base: str, imports: Dict[str, str], verdict: Dict[str, str], defs: Dic
 
 def _decide(d: Def, verdict: Dict[str, str], defs: Dict[str, List[Def]]) -> str:
     bases, imports, how = d
+    how = how.split("+")[0]
     if how == "self":
         return OTHER
     if how == "forward":
@@ -163,4 +171,7 @@ def own_loaders(files: Iterable[str]) -> Set[str]:
                 verdict[name], grew = v, True
         if not grew:
             break
-    return {n for n, v in verdict.items() if v == OTHER and n not in from_libs}
+    out = {n for n, v in verdict.items() if v == OTHER and n not in from_libs}
+    if any(d[2].endswith("+instance") for n, all_defs in defs.items() if n not in from_libs for d in all_defs):
+        out.add(INSTANCE)
+    return out

@@ -28,8 +28,10 @@ def loads(t: Target, zero3_only: bool = True) -> Iterator[Tuple[Ctx, "Event"]]:
 def transformers_loader(usage: Usage, path: str, c: Ctx, name: str) -> bool:
     """Can ``name`` (``Owner.from_pretrained``) be Transformers' loader? Not where the owner is imported from a
     library whose loaders are not Transformers' (diffusers), nor where it is a class of the project whose
-    ``from_pretrained`` is not (:mod:`..own_loaders`: its own, or its bases are not Transformers')."""
-    from ..own_loaders import TRANSFORMERS, library_of, own_loaders
+    ``from_pretrained`` is not (:mod:`..own_loaders`: its own, or its bases are not Transformers'); nor, in a project
+    with a wrapper class whose ``from_pretrained`` is an instance method loading itself, an attribute of an object
+    (``self.slim_model.from_pretrained``: Transformers' loader is called on a class)."""
+    from ..own_loaders import INSTANCE, TRANSFORMERS, library_of, own_loaders
 
     assert c.script is not None
     owner = name.rsplit(".", 1)[0]
@@ -38,7 +40,10 @@ def transformers_loader(usage: Usage, path: str, c: Ctx, name: str) -> bool:
     if lib is not None:
         return lib == TRANSFORMERS
     mine = usage.own_loaders if usage.own_loaders is not None else own_loaders([path])
-    return owner.split(".")[-1] not in mine
+    last = owner.split(".")[-1]
+    if INSTANCE in mine and last[:1].islower() and not last.endswith(("cls", "class", "klass")):
+        return False  # ``self.slim_model.from_pretrained``: an object, maybe of the project's wrapper class (module doc)
+    return last not in mine
 
 
 def arg(c: Ctx, e: "Event", key: str) -> Optional["Arg"]:

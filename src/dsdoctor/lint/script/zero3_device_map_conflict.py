@@ -67,7 +67,8 @@ RULE = Rule(
         summary="A device_map passed to from_pretrained under ZeRO-3",
         what="`from_pretrained(..., device_map=X)` where X can be non-None (a literal, a variable set in a branch, a "
          "`**kwargs` dict entry, an argparse/dataclass default) in a script that runs under ZeRO-3; Transformers' loader only "
-         "(not a class of the project with its own `from_pretrained` or deriving from diffusers' `ModelMixin`). Info at a load that "
+         "(not a class of the project with its own `from_pretrained` or deriving from diffusers' `ModelMixin`; in a project with a "
+         "wrapper class whose `from_pretrained` is an instance method, not an object's `self.wrapper.from_pretrained`). Info at a load that "
          "runs before ZeRO-3 is registered (model-loaded-before-ds-config reports it): it raises once that is fixed.",
         why="Transformers refuses to load a model with a device_map while ZeRO-3 is registered (every version from "
         "4.20, all 5.x): ZeRO-3 decides where the partitions live.",

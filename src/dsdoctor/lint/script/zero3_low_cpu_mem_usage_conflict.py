@@ -59,7 +59,9 @@ RULE = Rule(
         what="A truthy `low_cpu_mem_usage` (literal, variable, `**kwargs`, argparse/dataclass default) reaches a model's "
          "`from_pretrained` under ZeRO-3. PEFT's argument of the same name (`PeftModel.from_pretrained`, "
          "`get_peft_model`) is not this one, nor is a loader that is not Transformers' (a class of the project with its own "
-         "`from_pretrained`, or deriving from diffusers' `ModelMixin`; diffusers' own classes). Info at a load that runs before ZeRO-3 is registered "
+         "`from_pretrained`, or deriving from diffusers' `ModelMixin`; diffusers' own classes; in a project with a wrapper class "
+         "whose `from_pretrained` is an instance method, an object's `self.wrapper.from_pretrained`). Info at a load that runs before "
+         "ZeRO-3 is registered "
          "(model-loaded-before-ds-config reports it): it raises once that is fixed. Info too where Transformers does not see "
          "ZeRO-3: a process without TrainingArguments, Trainer, accelerate or TRL whose HfDeepSpeedConfig objects are "
          "locals of functions that never reach the load's file (DeepSpeed-Chat's layout).",

@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed train.py --deepspeed configs/zero3.json --output_dir out
