@@ -160,7 +160,7 @@ def test_unknown_keys_of_one_block_are_one_finding(tmp_path: Path) -> None:
     # pydantic raises one ValidationError for all extra keys of a block: fp16's loss-scale keys copied under bf16
     # are one problem, one finding at the first key that lists them all, with a rename edit per misspelled key
     rule = REGISTRY[names.DS_CONFIG_UNKNOWN_KEY]
-    ex = Example('{"bf16": {"enabled": true, "loss_scale": 0, "hysteresis": 2, "enabeld": true}}',
+    ex = Example('{"bf16": {"loss_scale": 0, "hysteresis": 2, "enabeld": true}}',
                  options=(("ds", "0.19.8"),))
     hits = [h for h in _hits(rule, ex, tmp_path)[1] if h.finding.name == rule.name]
     assert len(hits) == 1, [h.finding.title for h in hits]
@@ -235,3 +235,15 @@ def test_hostfile_a_script_writes_before_its_launch(tmp_path: Path) -> None:
                                        'deepspeed --hostfile ./hostfile/hostfile train.py\n')
     got = [f for f in lint([str(tmp_path)]).report.findings if f.name == names.HOSTFILE_INVALID]
     assert [f.severity.value for f in got] == ["info"] and "train.sh writes it before its launch" in got[0].title
+
+
+def test_unknown_key_beside_the_key_it_resembles_is_no_misspelling(tmp_path: Path) -> None:
+    # Megatron's gradient_accumulation_fusion next to gradient_accumulation_steps: the setting it resembles is set, so
+    # nothing keeps a default because of it (info, no rename); alone it is a misspelling (warning, rename)
+    rule = REGISTRY[names.DS_CONFIG_UNKNOWN_KEY]
+    both = Example('{"gradient_accumulation_steps": 4, "gradient_accumulation_fusion": true}', options=(("ds", "0.15.4"),))
+    alone = Example('{"gradient_accumulation_step": 4}', options=(("ds", "0.15.4"),))
+    got = [h for h in _hits(rule, both, tmp_path)[1] if h.finding.name == rule.name]
+    assert [(h.finding.severity.value, len(h.edits)) for h in got] == [("info", 0)], [h.finding.title for h in got]
+    got = [h for h in _hits(rule, alone, tmp_path)[1] if h.finding.name == rule.name]
+    assert [(h.finding.severity.value, len(h.edits)) for h in got] == [("warning", 1)], [h.finding.title for h in got]

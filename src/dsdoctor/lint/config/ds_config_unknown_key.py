@@ -45,13 +45,14 @@ def check(t: Target) -> Iterator[Hit]:
         return
     ds = t.usage.ds
     removed = set(K.removed_top_level(ds)) | set(K.removed_zero(ds))
+    present = {m.key for m in root.members}
     for m in root.members:
         if m.key in K.INTEGRATION_TOP_KEYS and m.key not in _ALL_TOP:
             yield RULE.hit(t, m.start, f"top-level key {m.key!r}: {K.INTEGRATION_TOP_KEYS[m.key]}",
                            "Stock DeepSpeed ignores it; it is no misspelt key.", severity=Severity.INFO)
             continue
         if m.key not in _ALL_TOP and m.key not in removed:
-            sug = _suggest(m.key, sorted(_ALL_TOP))
+            sug = _suggest(m.key, sorted(_ALL_TOP - present))  # a key the config sets already is not what it misspells
             home = "" if sug else _nested_home(m.key)
             if home:  # a block's key written at the top level (``offload_optimizer``): its setting is lost too
                 note, moot = _moot(root, m.key, home)
@@ -81,13 +82,14 @@ def check(t: Target) -> Iterator[Hit]:
         if node is None or node.kind != "object":
             continue
         accepted: Dict[str, K.ConfigKey] = K.config_keys_for(keys, ds)
+        unset = sorted(set(accepted) - {m.key for m in node.members})  # what an unknown key there may misspell
         validated = K.block_validated(path, ds)
         unknown = [m for m in node.members
                    if m.key not in accepted and not (path == ("zero_optimization",) and m.key in removed)]
         rejected = [m for m in unknown if validated and not _is_auto(m.value)]
         # pydantic rejects every extra key of a block in one ValidationError: one finding per block
         if rejected:
-            yield _block_hit(t, where, keys, sorted(accepted), rejected,
+            yield _block_hit(t, where, keys, unset, rejected,
                              f"pydantic rejects {'it' if len(rejected) == 1 else 'them'} (extra=\"forbid\"): "
                              + "; ".join(f"`{where}.{m.key}  Extra inputs are not permitted`" for m in rejected) + ".",
                              Severity.ERROR)
@@ -97,14 +99,14 @@ def check(t: Target) -> Iterator[Hit]:
                    if validated else f"DeepSpeed {ds} does not validate {where} and ignores the key.")
             # as at the top level: a misspelt key's setting is lost (a warning); another extra key changes nothing,
             # and so does a misspelt one set to its key's default (``bf16.enable: false``)
-            sugs = [(m, _suggest(m.key, sorted(accepted))) for m in ignored]
+            sugs = [(m, _suggest(m.key, unset)) for m in ignored]
             other = _other_precision_on(root, path, sugs)
             misspelt = any(_lost(path, m, sug) for m, sug in sugs) and not other
             since = K.VALIDATED_BLOCKS[path][1]
             later = f" DeepSpeed {since} and later reject it (pydantic): an upgrade stops on it." \
                 if not validated and since else ""
             at_default = next((sug for _, sug in sugs if sug), "") if not misspelt and not other else ""
-            yield _block_hit(t, where, keys, sorted(accepted), ignored, why + (
+            yield _block_hit(t, where, keys, unset, ignored, why + (
                              f" Its value is the default of {where}.{at_default} anyway." if at_default else "") + (
                              f" Spelt right it would turn {where} on beside {other}, which DeepSpeed refuses "
                              f"(`{K.MSG_FP16_BF16}`): the run trains in {other}; delete the block." if other else "") + (
