@@ -227,7 +227,7 @@ RULE = Rule(
          "finding per block (pydantic rejects all of a block's extra keys in one ValidationError). "
          "An error inside zero_optimization / offload_* / fp16 / bf16 (0.17.1+ for fp16/bf16), where pydantic "
          "rejects it; at the top level, where DeepSpeed silently ignores it, a warning when it is a misspelling of a "
-         "known key or a key of a block written at the top level (`offload_optimizer` outside `zero_optimization`): "
+         "known key the config does not set already or a key of a block written at the top level (`offload_optimizer` outside `zero_optimization`): "
          "that setting keeps its default (info for a stage-3 key in a stage 1/2 config and for an fp16 key in a config "
          "that trains without fp16, where it changes nothing, and "
          "for a misspelt batch key whose value DeepSpeed works out anyway from the other batch keys and the launch's "
