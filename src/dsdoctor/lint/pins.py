@@ -45,6 +45,8 @@ _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     # the one the linted code runs in; other purposes' files (dev_, docs_, serve_ ...) are not read
     ("train*requirement*.txt", F.requirements),
     ("finetun*requirement*.txt", F.requirements),
+    ("*deepspeed*req*.txt", F.requirements),  # named for the DeepSpeed environment (code-act's deepspeed_reqs.txt)
+    ("env/*requirement*.txt", F.requirements),  # an environment directory's (500xCompressor's env/pip_requirements.txt)
     ("requirement*.lock", F.requirements),  # rye's lock files: pip's format, every version exact
     ("req.txt", requirements_or_export),  # the short names some projects give theirs (HALVA's req.txt)
     ("reqs.txt", requirements_or_export),
