@@ -333,7 +333,8 @@ def _remote_command(prog: str, argv: List[str]) -> Optional[int]:
 def unwrap(cmd: Command, depth: int = 0) -> List[Command]:
     """The commands a wrapped launch runs: after a wrapper and its options (``srun ... python train.py`` ->
     ``python train.py``), inside ``bash -c '<command>'`` / ``eval <command>`` and in the command ``ssh HOST ...`` /
-    ``pdsh -w HOSTS ...`` runs remotely (each command of the string, positioned at the string, unwrapped in turn);
+    ``pdsh -w HOSTS ...`` runs remotely (each command of the string, positioned at the string, unwrapped in turn),
+    and the job ``ray job submit ... -- python3 -m pkg.train ...`` runs on the Ray cluster (OpenRLHF's launches);
     ``[cmd]`` when it is not wrapped, ``[]`` when a wrapper runs nothing that may
     launch training."""
     argv, pos, env = cmd.argv, cmd.token_pos, dict(cmd.env)
@@ -346,6 +347,11 @@ def unwrap(cmd: Command, depth: int = 0) -> List[Command]:
             for a in argv[1:at] if prog == "env" else ():
                 if _ASSIGN.match(a):
                     env[a.split("=", 1)[0]] = a.split("=", 1)[1]
+            argv, pos = argv[at:], pos[at:]
+        elif prog == "ray" and argv[1:3] == ["job", "submit"]:  # `ray job submit [options] -- python3 -m x ...`
+            at = argv.index("--") + 1 if "--" in argv else len(argv)
+            if at >= len(argv):
+                return []
             argv, pos = argv[at:], pos[at:]
         elif prog in _SHELLS and argv[1:2] == ["-c"] and len(argv) > 2 or prog == "eval" and len(argv) > 1:
             inner = parse(argv[2] if prog != "eval" else " ".join(argv[1:])).commands

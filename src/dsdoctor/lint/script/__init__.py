@@ -97,11 +97,13 @@ def make_target(path: str, usage: Usage) -> Target:
             usage.imported else None
         own_launches = own_launches or usage.entry_launch_flags.get(os.path.normpath(path), [])
         script = analyse(src.module, own_launches)
-        main_dead = os.path.normpath(path) in usage.imported and os.path.normpath(path) not in usage.entries
+        # run by ZeRO-3 launches only as an import (by name, or reached through a package): its __main__ never runs
+        main_dead = (os.path.normpath(path) in usage.imported or launched is not None and launched[0] is True) and \
+            os.path.normpath(path) not in usage.entries
         if usage.imported.get(os.path.normpath(path)) is not None:
             not_taken(script, usage.imported[os.path.normpath(path)] or set(), src.module, main_dead)
         if main_dead:
-            main_block_dead(script)  # imported by a ZeRO-3 launch, started by none: its __main__ block never runs
+            main_block_dead(script, src.module)  # imported by a ZeRO-3 launch, started by none: its __main__ block never runs
         values = Values(script)
         values.launches = own_launches
         own, own_source = script_zero3(path, script, values)

@@ -153,6 +153,7 @@ class Script(cst.CSTVisitor):
         self.method_class: Dict[int, str] = {}  # id() of such a FunctionDef -> the name of its innermost class
         self.attr_assigns: List[Tuple[str, Any, Any, Scope]] = []  # ``obj.attr = value`` that can run: (attr, value, stmt, scope)
         self.dead_calls: Set[int] = set()  # id() of the calls (and attribute assignments) a ZeRO-3 run does not reach
+        self.unrun_calls: Set[int] = set()  # id() of the calls no run reaches (a module's ``__main__`` block, imported)
         self.conds_of: Dict[int, Tuple[Tuple[Any, bool], ...]] = {}  # id() of each call / attribute assignment -> its ifs
         self.gathered_calls: Set[int] = set()  # id() of each call inside ``with GatheredParameters(...)``
         self.if_tests: List[Tuple[Any, Scope, Optional[bool]]] = []  # (test, scope, what this pass decided)
@@ -379,8 +380,8 @@ class Script(cst.CSTVisitor):
         """``kwargs.pop("device_map")`` / ``del kwargs["device_map"]`` where a ZeRO-3 run always takes it, given
         the branches it shares with a later load (the branch of each other enclosing ``if`` that ZeRO-3 takes):
         that load's ``**kwargs`` no longer holds the key (:meth:`_dropped_for`)."""
-        key = kw_key(key_node)
-        if key is None or not isinstance(holder, cst.Name) or self._dead or len(self._conds) != len(self._ifs):
+        key = kw_key(key_node)  # also in a branch no ZeRO-3 run takes: a load there (rules that need no ZeRO-3) lost it
+        if key is None or not isinstance(holder, cst.Name) or len(self._conds) != len(self._ifs):
             return
         shared = []
         for (test, body), (node, body_dead, else_dead, _) in zip(self._conds, self._ifs):

@@ -66,6 +66,12 @@ RULE = Rule(
                    '        return AutoModelForCausalLM.from_pretrained(name, **kwargs)\n    elif "qwen" in name:\n'
                    '        del kwargs["device_map"]\n'
                    '        return AutoModelForCausalLM.from_pretrained(name, low_cpu_mem_usage=False, **kwargs)\n',
+                   (("transformers", "4.46.3"),)),
+           # the same in a branch behind parameters that default off (LLaVA's builder: an audio checkpoint)
+           Example('def load(name, audio=False, ckpt=None, device_map="auto"):\n'
+                   '    kwargs = {"device_map": device_map}\n    if "lora" in name:\n        if audio and ckpt is not None:\n'
+                   '            kwargs.pop("device_map")\n'
+                   '            return AutoModelForCausalLM.from_pretrained(name, low_cpu_mem_usage=False, **kwargs)\n',
                    (("transformers", "4.46.3"),))),
     invalid=(Example('model = AutoModelForCausalLM.from_pretrained("m", device_map="auto", low_cpu_mem_usage=False)\n',
                      (("transformers", "4.46.3"),)),

@@ -176,8 +176,8 @@ class Values:
 
     def passed(self, fn: Scope, param: str) -> List[Tuple[Any, Scope]]:
         """(argument, caller scope) for ``param`` at every call of the function ``fn`` in the file (by keyword or
-        position; a call with ``*args`` / ``**kwargs`` passes something unknown). A call of the class passes
-        ``__init__``'s parameters."""
+        position; a call with ``*args`` / ``**kwargs`` passes something unknown; a call no run reaches passes
+        nothing: an imported module's ``__main__`` block). A call of the class passes ``__init__``'s parameters."""
         node = fn.node
         if not isinstance(node, cst.FunctionDef):
             return []
@@ -189,7 +189,7 @@ class Values:
             callee.add(self.s.method_class[id(node)])  # and `super().__init__(...)` in a subclass, as before
         out: List[Tuple[Any, Scope]] = []
         for call, name in self.s.calls_with:
-            if name.split(".")[-1] not in callee:
+            if name.split(".")[-1] not in callee or id(call) in self.s.unrun_calls:
                 continue
             at = self.s.scope_at(call)
             pos = [a for a in call.args if a.keyword is None and not a.star]

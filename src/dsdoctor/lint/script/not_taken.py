@@ -77,8 +77,23 @@ def not_taken(script: "Script", taken: Set[str], module: Any, main_dead: bool) -
             e.dead = True
 
 
-def main_block_dead(script: "Script") -> None:
-    """Events in the module's ``if __name__ == "__main__":`` block (a smoke test of a model file) are dead."""
+class _Calls(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.ids: Set[int] = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.ids.add(id(node))
+
+
+def main_block_dead(script: "Script", module: Any) -> None:
+    """Events in the module's ``if __name__ == "__main__":`` block (a smoke test of a model file) are dead, and its
+    calls pass nothing to the functions they call (``Actor(path, device_map="cuda")`` there sets no value of
+    ``Actor``'s ``device_map`` in a launch that imports the module)."""
+    calls = _Calls()
+    for st in module.body:
+        if isinstance(st, cst.If) and _is_main(st.test):
+            st.body.visit(calls)
+    script.unrun_calls |= calls.ids
     for e in script.events:
         if e.scope is script.module_scope and any(body and _is_main(test) for test, body in e.conds):
             e.dead = True

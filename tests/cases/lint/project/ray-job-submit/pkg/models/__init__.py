@@ -1,0 +1,3 @@
+from .actor import Actor
+
+__all__ = ["Actor"]
