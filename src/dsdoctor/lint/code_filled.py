@@ -9,13 +9,15 @@ from it), so a data JSON the script also reads is none. The code the entry impor
 (:func:`reached_filled`): a trainer class that loads ``json.load(open(config.deepspeed_config))`` and fills
 ``ds_config["gradient_accumulation_steps"]`` in the method it hands the dict to, before ``deepspeed.initialize``; and
 a name bound to a block of it (``opt = ds_config["optimizer"]``, then ``opt["params"]["lr"] = ...``) fills that block.
+A config a script loads by its literal path (no option) is read the same way (:func:`path_filled`), also through a
+function of the script it is handed to.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Tuple
 
 from .discover import _read
 
@@ -111,6 +113,34 @@ def _assigned(text: str, var: str, after: int) -> List[Tuple[str, int]]:
             out.append((".".join(base + _KEY.findall(k.group(1))),
                         text.count("\n", 0, after + a.end() + k.start()) + 1))
     return out
+
+
+def path_filled(text: str, script: str, cfg: str, ref: "Callable[[str, str], str]") -> List[Tuple[str, int]]:
+    """(dotted key path, line) of each key ``script`` (its ``text``) sets in the config it loads by a literal path
+    (``stage3_config = json.load(open("configs/stage3_config.json"))``; ``ref`` resolves such a path from the script
+    to a project path, as lint names ``cfg``): assigned into the loaded name, or by a function of the same file the
+    name is handed to (``stage3_config = setup_dsconfig(stage3_config, config)``, whose first parameter's
+    ``ds_config['train_batch_size'] = ...``: PAR)."""
+    out: List[Tuple[str, int]] = []
+    for m in _LOAD.finditer(text):
+        lit = re.fullmatch(r"[\"']([^\"']+)[\"']", m.group(2).strip())
+        if lit is None or ref(script, lit.group(1)) != cfg:
+            continue
+        var = m.group(1)
+        out += _assigned(text, var, m.end()) + _updated(text, var, m.end())
+        for call in re.finditer(r"\b(\w+)\(\s*" + re.escape(var) + r"\s*[,)]", text[m.end():]):
+            out += _in_function(text, call.group(1))
+    return out
+
+
+def _in_function(text: str, name: str) -> List[Tuple[str, int]]:
+    """The keys a top-level function ``name`` of ``text`` assigns into its first parameter, with their lines."""
+    d = re.search(r"^def[ \t]+" + re.escape(name) + r"[ \t]*\(\s*(\w+)", text, re.M)
+    if d is None:
+        return []
+    end = re.search(r"\n(?=\S)", text[d.end():])  # the next line at the top level ends the function
+    body = text[:d.end() + (end.start() if end else len(text) - d.end())]
+    return _assigned(body, d.group(1), d.end())
 
 
 def reached_filled(files: Iterable[str], option: str) -> Dict[str, str]:

@@ -318,6 +318,15 @@ def _code_named(found: Found, cfg: str, how: str) -> None:
     found.loaded_by.setdefault(cfg, how)
 
 
+def _path_filled(found: Found, text: str, path: str, cfg: str) -> None:
+    """The keys the script sets in the config it loads by its path (code_filled.path_filled): info there."""
+    from .code_filled import path_filled
+
+    keys = path_filled(text, path, cfg, _ref)
+    if keys:
+        found.code_filled.setdefault(cfg, {}).update((k, f"{path}:{line}") for k, line in keys if k)
+
+
 def _python(path: str, found: Found) -> None:
     from .notebook_text import python_text
 
@@ -338,6 +347,7 @@ def _python(path: str, found: Found) -> None:
         for cfg in (_ref(path, m.group(1)) for m in _PY_PATH.finditer(text) if not commented(text, m.start())):
             if cfg not in found.code_named and is_ds_config(cfg):
                 _code_named(found, cfg, "trainer" if trainer else "deepspeed")
+                _path_filled(found, text, path, cfg)
     if init is not None:
         found.client_optimizer = bool(re.search(r"(?<![\w.])optimizer\s*=(?!=)(?!\s*None\b)", init.group(1)))
         found.client_scheduler = bool(re.search(r"\blr_scheduler\s*=(?!=)(?!\s*None\b)", init.group(1)))
