@@ -239,6 +239,23 @@ def test_subdirectory_deepspeed_pin_in_the_summary(tmp_path: Path) -> None:
            "(finetune/requirements.txt:1) in its directory)" in text, text
 
 
+def test_subdirectory_deepspeed_conflict_is_listed(tmp_path: Path) -> None:
+    """Only sub/ pins DeepSpeed, twice and differently (requirements.txt 0.14.4, pyproject's train extra 0.9.5):
+    nothing is assumed, and the output names the conflict instead of "no DeepSpeed found" (MMSci, aside199)."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "requirements.txt").write_text("deepspeed==0.14.4\n")
+    (sub / "pyproject.toml").write_text('[project]\nname = "x"\n[project.optional-dependencies]\n'
+                                        'train = ["deepspeed==0.9.5"]\n')
+    (sub / "ds_config.json").write_text(CONFIG)
+    out = dsdoctor(tmp_path, ".", "--exit-zero")
+    listed = "deepspeed: conflicting pins ==0.14.4 (sub/requirements.txt:1), ==0.9.5 (sub/pyproject.toml:4) for " \
+        "sub/ds_config.json"
+    assert out["facts"]["not_assumed"] == [listed], out["facts"]
+    assert out["facts"]["deepspeed"] == LATEST_KNOWN and "deepspeed_near" not in out["facts"]
+    assert out["facts"]["deepspeed_source"] == f"{NO_SINGLE_DS} ({listed}): assuming {LATEST_KNOWN}"
+
+
 def test_conflicting_exact_pins() -> None:
     """Exact pins that disagree name their releases (a rule may hold for all of them); a range among them allows
     releases no pin names, so none are given."""

@@ -89,7 +89,8 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     from .embedded import is_embedded
     from .file_hits import Near as _Near
     from .file_hits import file_hits
-    from .pins import Near
+    from .pins import LISTED, Near
+    from .target import NO_SINGLE_DS
 
     near = _Near(None if python else Near(paths, _installed(found, paths)))
     for path, kind in sorted(found.kinds.items(), key=lambda pk: (pk[1] == "accelerate", pk[0])):
@@ -114,9 +115,15 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     _pin_facts(result, pinned, ds_version, targets, settings)
     for text, files in near.notes.items():
         more = f" (+{len(files) - 1} more)" if len(files) > 1 else ""
-        result.report.facts.setdefault("assumed", []).append(f"{text} for {files[0]}{more}")
-        if text.startswith("deepspeed "):  # a directory's own pin: the summary's release is not every file's
+        listed = text.startswith(LISTED)  # a nearer DeepSpeed range or conflict: named, nothing assumed
+        text = text[len(LISTED):] if listed else text
+        result.report.facts.setdefault("not_assumed" if listed else "assumed", []).append(f"{text} for {files[0]}{more}")
+        if text.startswith("deepspeed ") and not listed:  # a directory's own pin: the summary's release is not every file's
             result.report.facts.setdefault("deepspeed_near", []).append(text[len("deepspeed "):])
+        elif text.startswith("deepspeed") and str(result.report.facts.get("deepspeed_source", "")).startswith(
+                "no DeepSpeed found"):  # found, nearer the files, but no single release: say it was found
+            result.report.facts["deepspeed_source"] = f"{NO_SINGLE_DS} ({text} for {files[0]}{more}): assuming " \
+                f"{result.report.facts.get('deepspeed')}"
     near_ds, src = result.report.facts.get("deepspeed_near"), str(result.report.facts.get("deepspeed_source", ""))
     if near_ds and src.startswith("no DeepSpeed found"):  # found nearer the files: the source says where not
         result.report.facts["deepspeed_source"] = f"{src} where nothing nearer pins one ({', '.join(near_ds)})"

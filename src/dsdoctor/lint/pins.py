@@ -36,7 +36,7 @@ from .pin_setup import setup_py
 if TYPE_CHECKING:
     from .target import Usage
 
-__all__ = ["PACKAGES", "Near", "Pin", "Pinned", "allowed_releases", "apply_near", "project_dir", "project_pins", "read_pins", "resolve"]
+__all__ = ["LISTED", "PACKAGES", "Near", "Pin", "Pinned", "allowed_releases", "apply_near", "project_dir", "project_pins", "read_pins", "resolve"]
 
 _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("requirement*.txt", requirements_or_export),  # and requirement.txt, the singular some projects write
@@ -336,15 +336,21 @@ def url_pin(p: Pinned) -> str:
     return next((x.where for x in p.pins if x.spec.startswith("@")), p.source)
 
 
+LISTED = "listed: "  # apply_near's note of a nearer pin that gives no single release (shown, not assumed)
+
+
 def apply_near(usage: "Usage", path: str, kind: str, near: Near, notes: Dict[str, List[str]]) -> None:
     """Judge ``path`` for the DeepSpeed and Transformers its nearest pins name (:class:`Near`) where they are
     not what ``usage`` already assumes and no option or configuration chose the version. Only exact pins (and,
     for Transformers, the releases conflicting exact pins or a range allow) replace it: for DeepSpeed a nearer
     range says no release. ``notes``: per pin
     assumed this way (``transformers 4.33.2 (finetune/README.md:15)``), the files judged for it (Transformers:
-    the Python files, the only ones its version matters to). A nearer range that allows the exact release
-    assumed keeps it."""
+    the Python files, the only ones its version matters to); a nearer DeepSpeed range or conflict, prefixed with
+    :data:`LISTED` (named in the output, nothing assumed). A nearer range that allows the exact release assumed
+    keeps it."""
     ds = near.of(path, "deepspeed")
+    if ds is not None and not ds.version and _ours(usage.ds_source):
+        notes.setdefault(LISTED + ds.describe(), []).append(path)  # a nearer range / conflict: named, not assumed
     if ds is not None and ds.version and _ours(usage.ds_source):
         source = f"pinned in {ds.source}"
         if source != usage.ds_source:
