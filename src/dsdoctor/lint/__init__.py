@@ -19,6 +19,7 @@ from .unloaded import unloaded
 if TYPE_CHECKING:
     from ..settings import Settings
     from .discover import Found
+    from .file_hits import Near as FileNear
     from .pins import Pin, Pinned
 
 __all__ = ["LintResult", "apply_edits", "covers", "lint", "lint_target", "make_target", "memlock_limit", "partial",
@@ -89,8 +90,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     from .embedded import is_embedded
     from .file_hits import Near as _Near
     from .file_hits import file_hits
-    from .pins import LISTED, Near
-    from .target import NO_SINGLE_DS
+    from .pins import Near
 
     near = _Near(None if python else Near(paths, _installed(found, paths)))
     for path, kind in sorted(found.kinds.items(), key=lambda pk: (pk[1] == "accelerate", pk[0])):
@@ -113,6 +113,17 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     result.report.facts["loaded_by"] = {p: {"loaded_by": t.usage.loaded_by, "source": t.usage.loaded_by_source}
                                         for p, t in configs.items() if t.usage.loaded_by}
     _pin_facts(result, pinned, ds_version, targets, settings)
+    _near_facts(result, near)
+    return result
+
+
+
+def _near_facts(result: LintResult, near: "FileNear") -> None:
+    """The pins nearer the files than the project's (lint/pins.py apply_near's notes) in the facts: those assumed,
+    those listed (a range or conflict: nothing assumed), and the summary's DeepSpeed source."""
+    from .pins import LISTED
+    from .target import NO_SINGLE_DS
+
     for text, files in near.notes.items():
         more = f" (+{len(files) - 1} more)" if len(files) > 1 else ""
         listed = text.startswith(LISTED)  # a nearer DeepSpeed range or conflict: named, nothing assumed
@@ -127,8 +138,6 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     near_ds, src = result.report.facts.get("deepspeed_near"), str(result.report.facts.get("deepspeed_source", ""))
     if near_ds and src.startswith("no DeepSpeed found"):  # found nearer the files: the source says where not
         result.report.facts["deepspeed_source"] = f"{src} where nothing nearer pins one ({', '.join(near_ds)})"
-    return result
-
 
 def _installed(found: "Found", paths: Sequence[str]) -> "Dict[str, List[Pin]]":
     """The directories the project's set-up scripts pip-install, with those scripts' exact pins (:mod:`.pin_installs`)."""
