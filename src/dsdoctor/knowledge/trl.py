@@ -34,3 +34,9 @@ MSG_GRPO_EVAL_022 = "The global eval batch size ({batch} * {procs}) must be divi
 MSG_GRPO_EVAL_026 = ("The global eval batch size ({batch} * {procs}) must be divisible by the number of generations used "
                      "for evaluation ({gens}).")
 EVAL_GENERATIONS_KNOB = "num_generations_eval"  # 0.26.2 on: the eval groups' own size (else num_generations)
+
+# Every TRL *Config (SFT, DPO, GRPO, KTO, ORPO, CPO, BCO, PRM, reward, online DPO, iterative SFT) turns bf16 on
+# when it is not given and fp16 is off: ``self.bf16 = not (self.fp16) if self.bf16 is None else self.bf16`` in
+# ``__post_init__`` (read in the 0.19.0, 0.19.1, 0.20.0 and 0.21.0 wheels; 0.18.2's SFTConfig has no such line:
+# TrainingArguments' False). A launch under TRL that passes no --bf16 trains in bf16 from this release.
+BF16_ON_BY_DEFAULT_SINCE = "0.19.0"

@@ -82,7 +82,8 @@ def _values(r: "Recipe", entries: "_Entries", texts: List[str]) -> Tuple[Values,
 
 def _defaults(r: "Recipe", entries: "_Entries", texts: List[str]) -> Callable[[str, float], Optional[float]]:
     """The default an option the launch does not pass takes: the one the entry's code declares, else
-    TrainingArguments' (not TRL's learning rates); None where something else may set it."""
+    TrainingArguments' (not under TRL's configs: their learning rates, and bf16, on by default from TRL 0.19); None
+    where something else may set it."""
     assert r.entry is not None
     unread = "config" in r.flags and not given(r.flags, "config") and any(_FROM_FILE.search(t) for t in texts)
     if r.opaque or unread or r.file.lower().endswith((".md", ".rst", ".txt", ".ipynb")) or \
@@ -95,7 +96,9 @@ def _defaults(r: "Recipe", entries: "_Entries", texts: List[str]) -> Callable[[s
         own = declared.get(opt)
         if own is not None:
             return _number(own) if own != CONFLICT else None
-        return None if trl and opt == "learning_rate" else dflt
+        # TRL's configs have their own learning rates, and turn bf16 on when it is not given from TRL 0.19
+        # (knowledge/trl.py BF16_ON_BY_DEFAULT_SINCE): which one runs is not known here
+        return None if trl and opt in ("learning_rate", "bf16") else dflt
     return default
 
 

@@ -123,7 +123,8 @@ RULE = Rule(
              "weight_decay, scheduler warmup_max_lr / learning_rate), and the launch passes another value, or leaves "
              "the argument at its default (where nothing else can set it: no training arguments built in code or "
              "read from a file the launch does not name, such as TrlParser's `--config $RECIPE`; no unknown $ARGS; "
-             "no README's command). In a log: `Please correct the following "
+             "no README's command; not the learning rate or bf16 of a TRL config, whose defaults are TRL's: bf16 is "
+             "on unless fp16 from TRL 0.19). In a log: `Please correct the following "
              "DeepSpeed config values that mismatch TrainingArguments values`, listing each pair; or Accelerate's "
              "`` `--mixed_precision` arg cannot be set to `bf16` when `fp16` is set in the DeepSpeed config file``.",
         why="The Trainer fills an \"auto\" from its arguments and refuses any other value that differs: an explicit "
