@@ -135,9 +135,16 @@ def _scoped(path: str, usage: Usage, source: str) -> Tuple[Optional[bool], str]:
     """The project-wide ZeRO-3 context of a file no launch reaches: from a stage-3 file whose scope covers it
     (:func:`.context.zero3_scope`: the directory of a stage-3 config, or the parent of a shared config
     directory); unknown when every stage-3 file of the project belongs to another directory, or is an accelerate
-    YAML that none of the launches running the file loads (``Usage.own_setup``)."""
+    YAML that none of the launches running the file loads (``Usage.own_setup``), or the file belongs to a bundled
+    copy of a library's whole repository (its examples: only a stage-3 file of that copy covers them)."""
     from .context import in_scope
+    from .vendored import library_repo
 
+    repo = library_repo(path)
+    if repo is not None and not any(in_scope(path, f) and f.startswith(repo[1] + os.sep) for f in usage.zero3_files):
+        return None, (f"ZeRO stage 3 in the project's {usage.zero3_files[0] if usage.zero3_files else 'configs'}, but "
+                      f"this file is part of the bundled {repo[0]} repository {repo[1]} (an example or tool of that "
+                      "library), which no launch of the project runs")
     if not usage.zero3_files:
         return True, source
     files = usage.zero3_files
@@ -288,7 +295,8 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
             os.path.normpath(t.path) not in t.usage.named_files:
         from .vendored import library_path
 
-        lib = library_path(t.path, t.text, t.linecol(pos)[0], t.extra.setdefault("vendored", {}))
+        lib = library_path(t.path, t.text, t.linecol(pos)[0], t.extra.setdefault("vendored", {}),
+                           os.path.normpath(t.path) in t.usage.entries)
         if lib is not None:
             severity, title = Severity.INFO, f"{title} ({lib})"
     return [rule.hit(t, pos, title, explanation, fixes, edits, severity, evidence)]

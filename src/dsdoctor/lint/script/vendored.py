@@ -1,12 +1,13 @@
 """Findings inside a vendored copy of a known library (issue 18: LongVA ships trl as ``longva/trl``).
 
 A directory named after a library the project could install instead (``trl``, ``peft``, ``transformers``,
-``accelerate``, ``deepspeed``, ``diffusers``), a package (``__init__.py``) with that library's layout (``LAYOUT``),
-and not the library's own repository (no setup.py / pyproject.toml beside it naming it), is a vendored copy. Its
-functions are library code paths: a k-bit branch of a loader runs only with the arguments a caller passes. A
-finding inside a function or method of such a copy is info unless the project's own code (its Python files outside
-the copy) names that function, its class or a class of the copy derived from it: then the project may call it with
-the triggering arguments and the finding keeps its severity. Module-level code (run on import) is not demoted.
+``accelerate``, ``deepspeed``, ``diffusers``; or that name with a suffix: suri's ``ft/lib/trl_mod``), a package
+(``__init__.py``) with that library's layout (``LAYOUT``), and not the library's own repository (no setup.py /
+pyproject.toml beside it naming it), is a vendored copy. Its functions are library code paths: a k-bit branch of a
+loader runs only with the arguments a caller passes. A finding inside a function or method of such a copy is info
+unless the project's own code (its Python files outside the copy) names that function, its class or a class of the
+copy derived from it: then the project may call it with the triggering arguments and the finding keeps its severity.
+Module-level code (run on import) is not demoted, unless the file is a script of the copy nothing starts or imports.
 """
 
 from __future__ import annotations
@@ -44,9 +45,14 @@ def library_copy(path: str) -> Optional[str]:
     return None
 
 
+_RENAMED = re.compile(r"^(" + "|".join(LAYOUT) + r")[_-]\w+$")  # ``trl_mod``, ``peft_local``: a copy kept under another name
+
+
 def _is_copy(d: str, name: str) -> bool:
-    """Is the directory ``d`` (named ``name``) a vendored copy of a known library?"""
-    marks = LAYOUT.get(name, ())
+    """Is the directory ``d`` (named ``name``, or the library's name with a suffix) a vendored copy of a known
+    library?"""
+    renamed = _RENAMED.match(name)
+    marks = LAYOUT.get(renamed.group(1) if renamed else name, ())
     return bool(marks) and os.path.isfile(os.path.join(d, "__init__.py")) and \
         all(os.path.exists(os.path.join(d, m)) for m in marks) and not _own_repo(d, name)
 
@@ -162,6 +168,16 @@ def _own_text(root: str, lib: str) -> str:
     return "\n".join(parts)
 
 
+@lru_cache(maxsize=256)
+def _imported_in(lib: str, module: str) -> bool:
+    """Does a file of the copy ``lib`` import ``module`` (an import line naming it)?"""
+    pat = re.compile(rf"^[ \t]*(?:from|import)[ \t][^\n]*\b{re.escape(module)}\b", re.M)
+    for d, _, files in os.walk(lib):
+        if any(f.endswith(".py") and pat.search(_read(os.path.join(d, f))) for f in files):
+            return True
+    return False
+
+
 def _read(path: str) -> str:
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
@@ -170,18 +186,26 @@ def _read(path: str) -> str:
         return ""
 
 
-def library_path(path: str, text: str, line: int, cache: Dict[str, object]) -> Optional[str]:
+def library_path(path: str, text: str, line: int, cache: Dict[str, object], started: bool = False) -> Optional[str]:
     """Why a finding at ``line`` of ``path`` is a library path the project does not take (a note for the title),
-    or None: not in a vendored copy, at module level, or the project's own code names the function or its class."""
+    or None: not in a vendored copy, or the project's own code names the function or its class. At module level:
+    a script of the copy (its ``commands/scripts/ppo.py``) that no recipe starts (``started``), no file of the copy
+    imports and no file of the project's own names; other module-level code runs on import and keeps its
+    severity."""
     lib = library_copy(path)
     if lib is None:
         return None
+    root = "." if not os.path.isabs(path) and not path.startswith("..") else os.path.dirname(lib) or "."
     where = enclosing(text, line, cache)
     if where is None:
-        return None
+        module = os.path.splitext(os.path.basename(path))[0]
+        if started or module == "__init__" or _imported_in(lib, module) or \
+                re.search(rf"\b{re.escape(module)}\b", _own_text(root, lib)):
+            return None  # it runs on import, or may
+        return (f"in {os.path.basename(path)}, a script of the vendored {os.path.basename(lib)} copy {lib} that no "
+                "recipe of the project starts and its own code never imports")
     cls, fn = where
     names = set(_subclasses(lib).get(cls, frozenset({cls}))) if cls else {fn}
-    root = "." if not os.path.isabs(path) and not path.startswith("..") else os.path.dirname(lib) or "."
     own = _own_text(root, lib)
     if any(re.search(rf"\b{re.escape(n)}\b", own) for n in names):
         return None

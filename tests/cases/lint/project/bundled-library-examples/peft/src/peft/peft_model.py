@@ -1,0 +1,1 @@
+"""PeftModel (the bundled copy)."""
