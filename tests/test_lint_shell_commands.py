@@ -60,3 +60,14 @@ def test_array_assignment_expands_to_its_first_element() -> None:
 
     vals = {name: val for _, name, val in assignments('A=(x y z)\nB=("$(pwd)/p#q" r)\nC=()\n')}
     assert vals == {"A": "x", "B": "$(pwd)/p#q", "C": ""}
+
+
+def test_positional_parameter_defaults_expand() -> None:
+    # a script run without arguments takes the default of ${N-default} / ${N:-default}, one or two digits
+    # (fast-differential-privacy's deepspeed_config=${18:-"table2text/ds.json"}); a named variable still wins
+    from dsdoctor.lint.launch.shell import expand
+
+    assert expand('${1-.}/configs/ds.json', {}) == "./configs/ds.json"
+    assert expand("${18:-table2text/ds.json}", {}) == "table2text/ds.json"
+    assert expand("${2}", {}) == "${2}"  # no default: left as it is
+    assert expand("${BASE:-x}/ds.json", {"BASE": "root"}) == "root/ds.json"

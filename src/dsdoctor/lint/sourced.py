@@ -31,7 +31,7 @@ _SOURCE = re.compile(r"^[ \t]*(?:source|\.)[ \t]+[\"']?(\$\{?[1-9]\}?|[^\s\"'$;&
 _SHELLS = ("bash", "sh", "zsh", "source", ".")
 _INVOKE = re.compile(r"\.(?:sh|bash)\b")
 Assign = Tuple[int, str, str]
-_POSITIONAL = re.compile(r"\$([1-9])(?!\d)|\$\{([1-9])(?::?-[^}]*)?\}")  # ${1-default}: the argument where given
+_POSITIONAL = re.compile(r"\$([1-9])(?!\d)|\$\{([1-9][0-9]?)(?::?-[^}]*)?\}")  # ${1-default}: the argument where given
 _CFG_VAR = re.compile(r"(?:" + "|".join(map(re.escape, DS_CONFIG_FLAGS)) + r")(?:=|[ \t]+)[^\s]*\$")
 _SAFE = re.compile(r"[\w./:@%+,=-]+")
 # a launcher line whose entry script is a variable (after the launcher's own options, on continuation lines too)

@@ -14,8 +14,8 @@ from typing import Dict, List, Optional, Tuple
 _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 LAUNCHERS = ("deepspeed", "torchrun", "accelerate")
 # $X, ${X}, ${X:-default}, ${X-default}; ${1:-default} / ${1-default}: a script's argument, its default where the
-# script runs without one (`BASE_PATH=${1-"."}`)
-VAR = re.compile(r"\$\{([A-Za-z_]\w*|[1-9])(?::?-([^}]*))?\}|\$([A-Za-z_]\w*)")
+# script runs without one (`BASE_PATH=${1-"."}`, `deepspeed_config=${18:-"ds.json"}`)
+VAR = re.compile(r"\$\{([A-Za-z_]\w*|[1-9][0-9]?)(?::?-([^}]*))?\}|\$([A-Za-z_]\w*)")
 
 
 # a value may be quoted over several lines (``OPTS=" \\`` then one option a line, ``"`` to close); a command
