@@ -55,6 +55,7 @@ class Found:
     yaml_trainer: Dict[str, bool] = field(default_factory=dict)  # accelerate YAML -> every launch's script uses a Trainer
     hf_unseen: Dict[str, str] = field(default_factory=dict)  # file -> why Transformers never sees ZeRO-3 in it (hf_scope)
     trainer_launches: Dict[str, List[Tuple[str, Dict[str, float], Tuple[str, ...]]]] = field(default_factory=dict)
+    no_train: Set[str] = field(default_factory=set)  # the launches (``where``) whose entry never calls a train()
     training_options: Dict[str, List[Tuple[int, str]]] = field(default_factory=dict)  # trainer_args, training_options
     unlaunched: Set[str] = field(default_factory=set)  # configs only YAMLs no launch names hand over (launched.py)
     config_consolidates: Set[str] = field(default_factory=set)  # configs whose launches consolidate ZeRO-3 weights

@@ -219,6 +219,7 @@ def _model(root: str, found: "Found") -> None:
     _config_saves(recipes, entries, found)
     _yaml_trainer(recipes, entries, found, kinds)
     found.trainer_launches.update(trainer_launches(recipes, entries))
+    found.no_train.update(r.where for r in recipes if r.entry in entries.graph and not entries.uses(r.entry, "trains"))
     found.training_options.update(training_options(recipes, entries))
     _unlaunched(recipes, found)
     found.zero_to_fp32 = found.zero_to_fp32 or zero_to_fp32(root, kinds)

@@ -190,10 +190,10 @@ def python_config(r: Recipe, path: str, here: str = "", root: str = ".") -> None
 
 
 def _named_config(r: Recipe, ref: str, here: str, config: str, root: str) -> None:
-    """A Python config's ``deepspeed=`` path: the config the Trainer loads (TrainingArguments' option)."""
+    """A Python config's ``deepspeed=`` path: the config the entry loads (TrainingArguments' option, where the entry
+    builds a Trainer)."""
     cfg = resolve(ref, here, root) or resolve(ref, config, root)
-    r.names_config = True
-    r.flag_loaded_by = r.flag_loaded_by or "trainer"
+    r.names_config = True  # how it is loaded is the entry's (an inference entry handed the same config loads nothing)
     if cfg is not None and cfg not in r.configs:
         r.configs.append(cfg)
         r.options.setdefault(cfg, "deepspeed")
