@@ -116,8 +116,9 @@ MSG_MICRO_BATCH_ZERO = "Micro batch size per gpu: {mb} has to be greater than 0"
 MSG_NVME_PATH_NONE = '"nvme_path" in DeepSpeed Config cannot be None if remote device is'  # partition_parameters.py _validate_remote_device
 SRC_VALIDATE_REMOTE = "_validate_remote_device(remote_device"  # zero.Init's call line: the traceback went into that assertion
 MSG_CONFIG_NOT_FOUND = "Expected a string path to an existing deepspeed config"  # config.py (0.9-0.19.8) and accelerate's HfDeepSpeedConfig
-# `accelerate launch --config_file X` with no file X: commands/config/config_args.py load_config_from_file (0.21.0, 1.10.0 read)
-MSG_ACCELERATE_CONFIG_NOT_FOUND = "FileNotFoundError: The passed configuration file `{path}` does not exist."
+# accelerate/commands/config/config_args.py load_config_from_file (0.21.0, 1.10.0 read): `accelerate launch
+# --config_file X` with no file X raises FileNotFoundError with this text
+MSG_ACCELERATE_CONFIG_NOT_FOUND = "The passed configuration file `{path}` does not exist."
 # deepspeed.initialize with args carrying --deepspeed_config and a config= / config_params= argument: an assertion
 # (deepspeed/__init__.py, 0.9.0-0.19.8 read; 0.8.3 and earlier took the argument and ignored the file)
 MSG_CONFIG_TWICE = "we were given deepspeed configs in the deepspeed arguments and deepspeed.initialize() function call"

@@ -19,7 +19,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Tuple
 
-from .discover import _read
+from .reading import read_text as _read
 
 if TYPE_CHECKING:
     from ..hjsondoc import Node

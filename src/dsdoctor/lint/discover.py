@@ -17,6 +17,7 @@ from .gitignore import Ignored
 from .launch.shell import DS_CONFIG_FLAGS, cli_with_config
 from .launch.shell import parse as parse_shell
 from .listing import listing, stopped_line, walk_order
+from .reading import read_text
 from .recipe import resolve
 
 # Never walked into (as ruff's default excludes; hidden directories are skipped too, and any directory holding a
@@ -72,12 +73,7 @@ def kind_of(path: str) -> Optional[str]:
     return None
 
 
-def _read(path: str, limit: int = 2 * 2**20) -> str:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(limit).decode("utf-8", errors="replace")
-    except OSError:
-        return ""
+_read = read_text  # the name the lint modules import from here
 
 
 def is_project(root: str) -> bool:

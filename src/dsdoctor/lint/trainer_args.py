@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple
 
+from ..knowledge import trl as TRLK
 from ..knowledge.transformers import TRAINER_CHECKED, TRAINER_CHECKED_SWITCHES, TRAINER_CLASS, TRL_CONFIGS
 from ..literal_gate import gated
 from .defaults import CONFLICT
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
 Values = Dict[str, float]  # option -> the value the run gets (only the known ones)
 Launch = Tuple[str, Values, Tuple[str, ...]]  # where the launch is, its values, the options left at a default
 _TRL = gated(r"\b" + TRL_CONFIGS + r"\b")  # a TRL config class: another default learning rate
+# the options a TRL config defaults otherwise than TrainingArguments: its own learning rates; bf16, on unless fp16
+# from TRL 0.19 (which TRL release runs is not known here, so neither default is assumed)
+_TRL_OWN_DEFAULTS = {"learning_rate": "", "bf16": TRLK.BF16_ON_BY_DEFAULT_SINCE}
 # training arguments built in code (not a subclass's definition: ``class TrainingArguments(transformers...)``): the
 # code's values, not the defaults
 _BUILT = gated(r"(?<!class )\b\w*TrainingArguments\s*\(")
@@ -96,9 +100,7 @@ def _defaults(r: "Recipe", entries: "_Entries", texts: List[str]) -> Callable[[s
         own = declared.get(opt)
         if own is not None:
             return _number(own) if own != CONFLICT else None
-        # TRL's configs have their own learning rates, and turn bf16 on when it is not given from TRL 0.19
-        # (knowledge/trl.py BF16_ON_BY_DEFAULT_SINCE): which one runs is not known here
-        return None if trl and opt in ("learning_rate", "bf16") else dflt
+        return None if trl and opt in _TRL_OWN_DEFAULTS else dflt
     return default
 
 

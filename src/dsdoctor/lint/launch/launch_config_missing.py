@@ -126,7 +126,7 @@ def _in_ignored_dir(ref: str, script: str, root: str) -> bool:
 def _raised(ref: str) -> str:
     """What the launch raises: accelerate's for its own config file (a YAML), DeepSpeed's for a DeepSpeed config."""
     if ref.endswith((".yaml", ".yml")):
-        return f'"{K.MSG_ACCELERATE_CONFIG_NOT_FOUND.format(path=ref)} ..."'
+        return f'"FileNotFoundError: {K.MSG_ACCELERATE_CONFIG_NOT_FOUND.format(path=ref)} ..."'
     return f"`ValueError: {K.MSG_CONFIG_NOT_FOUND} ...`"
 
 
