@@ -86,8 +86,9 @@ def _method(body: str, own: "re.Match[str]") -> str:
     return body[own.start():nxt.start() if nxt else len(body)]
 
 
-Def = Tuple[List[str], Dict[str, str], str]  # bases, the file's imports, own from_pretrained: "" / "self" / "super"
-# / "forward", with "+instance" where it is a method of an object (``def from_pretrained(self, ...)``)
+# bases, the file's imports, own from_pretrained: "" / "self" / "super" / "forward", and whether that one is a method
+# of an object (``def from_pretrained(self, ...)``)
+Def = Tuple[List[str], Dict[str, str], str, bool]
 
 
 def _defs(files: Iterable[str]) -> Tuple[Dict[str, List[Def]], Set[str]]:
@@ -106,10 +107,9 @@ def _defs(files: Iterable[str]) -> Tuple[Dict[str, List[Def]], Set[str]]:
             method = "" if own is None else _method(body, own)
             how = "" if own is None else "super" if _SUPER_FORWARD.search(method) else \
                 "forward" if _FORWARD.search(method[own.end() - own.start():]) else "self"
-            if own is not None and _SELF_FIRST.match(method.lstrip(" \t")):
-                how += "+instance"
+            instance = own is not None and _SELF_FIRST.match(method.lstrip(" \t")) is not None
             bases = [b.strip() for b in re.sub(r"\[[^\]]*\]", "", m.group(3) or "").split(",")]
-            defs.setdefault(m.group(2), []).append(([b for b in bases if b and "=" not in b], imports, how))
+            defs.setdefault(m.group(2), []).append(([b for b in bases if b and "=" not in b], imports, how, instance))
     return defs, from_libs
 
 
@@ -125,8 +125,7 @@ def _base(base: str, imports: Dict[str, str], verdict: Dict[str, str], defs: Dic
 
 
 def _decide(d: Def, verdict: Dict[str, str], defs: Dict[str, List[Def]]) -> str:
-    bases, imports, how = d
-    how = how.split("+")[0]
+    bases, imports, how, _ = d
     if how == "self":
         return OTHER
     if how == "forward":
@@ -172,6 +171,6 @@ def own_loaders(files: Iterable[str]) -> Set[str]:
         if not grew:
             break
     out = {n for n, v in verdict.items() if v == OTHER and n not in from_libs}
-    if any(d[2].endswith("+instance") for n, all_defs in defs.items() if n not in from_libs for d in all_defs):
+    if any(d[3] for n, all_defs in defs.items() if n not in from_libs for d in all_defs):
         out.add(INSTANCE)
     return out
