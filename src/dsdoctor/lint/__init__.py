@@ -223,8 +223,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
 
         base.missing_configs, base.twice_configs = missing_configs(found.recipes, True), twice_configs(found.recipes)
         base.training_options = found.training_options
-        base.config_grad_norms, base.config_grad_some = launch_grad_norms([r for r in found.recipes if r.where not in found.no_train],
-                                                                        found.trainer_launches)
+        base.config_grad_norms, base.config_grad_some = launch_grad_norms([r for r in found.recipes if r.where not in found.no_train])
         base.config_lr_schedulers = config_flag_values(found.recipes, "lr_scheduler_type")
         base.entry_launch_flags = zero3_entry_flags(found.recipes)
         base.reach_launch_flags = found.reach_values

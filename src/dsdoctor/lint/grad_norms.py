@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 from ..knowledge.transformers import HF_MAX_GRAD_NORM_DEFAULT
 from ..model import Severity
@@ -15,19 +15,15 @@ if TYPE_CHECKING:
 NO_CLIPPING_FROM = 1e6
 
 
-def launch_grad_norms(recipes: Sequence["Recipe"], trainers: Optional[Mapping[str, Sequence[Tuple[Any, ...]]]] = None
-                      ) -> Tuple[Dict[str, Tuple[float, ...]], Dict[str, Tuple[float, ...]]]:
+def launch_grad_norms(recipes: Sequence["Recipe"]) -> Tuple[Dict[str, Tuple[float, ...]], Dict[str, Tuple[float, ...]]]:
     """ds_config -> the ``--max_grad_norm`` values of the launches that hand it over, where every one of them
     passes a number (a launch without it leaves the Trainer's default); and, where only some do, their values.
-    ``trainers``: config -> its HF Trainer launches (lint/trainer_args.py, each ``(where, ...)``): where a config
-    has some, only those count (an inference launch handed the same config and a Python config's
-    ``max_grad_norm`` clips nothing: ILLUME_plus's demo and evaluation launches)."""
+    ``recipes``: the launches that train (the caller leaves out those whose entry never does: a demo handed the same
+    Python config as a training run asks for no clipping, ILLUME_plus)."""
     seen: Dict[str, List[Optional[float]]] = {}
     for r in recipes:
         val = _value(r.flags)
         for cfg in [*r.configs, *([r.yaml] if r.yaml else [])]:  # an accelerate YAML's launches too
-            if trainers and trainers.get(cfg) and r.where not in {t[0] for t in trainers[cfg]}:
-                continue
             seen.setdefault(cfg, []).append(val)
     every = {cfg: tuple(v for v in vals if v is not None) for cfg, vals in seen.items()
              if vals and all(v is not None for v in vals)}
