@@ -340,6 +340,33 @@ def test_function_reach_registry_selection(tmp_path: Path) -> None:
     assert function_reach(paths, paths[0], resolves=resolves, selects="")[paths[1]]["Big.go"][3] == "Big@"
 
 
+def test_function_reach_registry_not_looked_up(tmp_path: Path) -> None:
+    """A registry's class (``@Factory.register``, ``Factory`` a class of the project) is live by its decorator only
+    where something that runs names the registry: the decorators that fill it do not, a class only a look-up by a
+    run-time name may build does not; an import of a module by a run-time name that drops the module builds no
+    class. Naming the registry in a function that runs keeps its classes live."""
+    from dsdoctor.lint.calls import function_reach
+
+    lib = ("class Factory:\n    held = {}\n\n    @classmethod\n    def register(cls, c):\n        return c\n\n"
+           "    @classmethod\n    def create(cls, name):\n        return cls.held[name]()\n\n"
+           "@Factory.register\nclass Big:\n    def go(self):\n        pass\n\n"
+           "class Engine:\n    def run(self, name):\n        Factory.create(name).go()\n\n"
+           "class Other:\n    def go(self):\n        pass\n")
+    lazy = "import importlib\n\ndef optional(name):\n    importlib.import_module(name)\n"
+    paths = _files(tmp_path, {"train.py": "from m import *\nfrom lazy import optional\noptional(input())\n",
+                              "m.py": lib, "lazy.py": lazy})
+    got = function_reach(paths, paths[0])[paths[1]]
+    assert got["Big.go"] == ("unused", 14, 15, "Big^") and got["Other.go"][3] == "Other"  # Other: not live
+    (tmp_path / "train.py").write_text("from m import *\nfrom lazy import optional\noptional(input())\n"
+                                       "def build(name):\n    return Factory.create(name)\nbuild('x')\n")
+    assert "Big.go" not in function_reach(paths, paths[0])[paths[1]]  # a live class's methods run: no verdict
+    (tmp_path / "lazy.py").write_text("import importlib\n\ndef optional(name):\n"
+                                      "    return getattr(importlib.import_module(name), 'Engine')\n")
+    (tmp_path / "train.py").write_text("from m import *\nfrom lazy import optional\noptional(input())\n")
+    got = function_reach(paths, paths[0])[paths[1]]
+    assert got["Other.go"][3] == "Other#" and got["Big.go"][3] == "Big^"  # any class may be built, not Factory's
+
+
 def test_registry_selection_text(tmp_path: Path) -> None:
     """What the ZeRO-3 launches of an entry hand it: their options, handed files and the code's option defaults;
     unknown (None) where one hands no configuration file or passes arguments not known here."""

@@ -40,10 +40,11 @@ from .binds import Binds, Resolver, file_binds, root_name
 from .closure import ATTR_LOOKUP, DYNAMIC, PLAIN, Cls, Fn, Method, Verdicts, close, tie, verdicts
 from .defaults import declared_defaults
 from .discover import _read
-from .registry_select import Keys, registry_keys, unselected
+from .registry_select import Keys, registry_keys, unlooked, unselected
 
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
 _DYN_BUILTINS = {"globals", "locals", "eval", "exec"}  # called by bare name
+_IMPORTS = {"__import__", "import_module"}
 _DYN_LOOKUPS = {"__import__", "import_module", "instantiate", "locate", "get_obj_from_str", "get_class",
                 "import_string", "load_class"}  # unless every argument is a constant
 
@@ -80,10 +81,13 @@ def _uses(nodes: Iterable[ast.AST], binds: Optional[Binds] = None) -> Uses:
     strings: List[ast.Constant] = []
     bare: List[Tuple[str, Set[str]]] = []  # (name, into) of bare names, tied to files once the nested defs are known
     nested: Set[str] = set()  # functions and classes defined in ``nodes``: a call of one is no use of a file's
+    statements: Set[int] = set()  # calls whose value is dropped (breadth first: a statement comes before its call)
     for n in all_nodes(nodes):  # one pass over every node (no order needed: the uses are sets)
-        if isinstance(n, ast.Call):
+        if isinstance(n, ast.Expr):
+            statements.add(id(n.value))
+        elif isinstance(n, ast.Call):
             f = n.func
-            called |= _dynamic(n, binds)
+            called |= _dynamic(n, binds, id(n) in statements)
             if isinstance(f, ast.Name):
                 bare.append((f.id, called))
             elif isinstance(f, ast.Attribute):
@@ -105,13 +109,16 @@ def _uses(nodes: Iterable[ast.AST], binds: Optional[Binds] = None) -> Uses:
     return called, named - called, weak - called - named
 
 
-def _dynamic(n: ast.Call, binds: Optional[Binds]) -> Set[str]:
+def _dynamic(n: ast.Call, binds: Optional[Binds], dropped: bool = False) -> Set[str]:
     """What classes the call can reach that no code names (a name looked up at run time): ``{DYNAMIC}``, any
     (``import_module``, hydra's ``instantiate`` of a non-constant); where the lookup is confined to one namespace,
     only the classes there (:func:`_scope`: ``eval`` / ``globals()`` see the calling module's names, ``getattr`` of
-    a project module that module's); empty: none."""
+    a project module that module's); empty: none, also for an import whose module is ``dropped`` (a statement of
+    its own: the imported module's code runs, nothing looks a class up in it)."""
     f = n.func
     name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+    if dropped and name in _IMPORTS:
+        return set()
     if name == "__subclasses__":
         return {DYNAMIC}
     if isinstance(f, ast.Name) and name in _DYN_BUILTINS:
@@ -178,14 +185,15 @@ def _is_all(node: ast.stmt) -> bool:
 
 
 def _read_file(path: str, entry: bool, resolves: Optional[Resolver] = None
-               ) -> Tuple[List[ast.AST], List[Fn], List[Cls], Optional[Binds], Dict[str, str], Keys]:
+               ) -> Tuple[List[ast.AST], List[Fn], List[Cls], Optional[Binds], Dict[str, str], Keys, Uses]:
     """(module-level statements that run on import, top-level functions, top-level classes, import bindings, the
-    options' defaults it declares, the keys of the classes a registry holds) of a file (SyntaxError: it does not
-    parse)."""
+    options' defaults it declares, the keys of the classes a registry holds, the uses of their registry decorators
+    but the registry's own name) of a file (SyntaxError: it does not parse)."""
     tree = ast.parse(_read(path, 4 * 2**20))
     nodes = all_nodes([tree])  # listed once for the import bindings and the options' defaults
     binds = file_binds(path, tree, resolves, nodes)
     runs: List[ast.AST] = []
+    decos: List[ast.AST] = []  # the decorators of registry classes: they fill the registry, they look nothing up
     fns: List[Fn] = []
     classes: List[Cls] = []
     held: Keys = {}
@@ -196,15 +204,18 @@ def _read_file(path: str, entry: bool, resolves: Optional[Resolver] = None
             end = getattr(node, "end_lineno", None) or node.lineno
             fns.append((node.name, node.lineno, end, called, named, bool(node.decorator_list), weak))
         elif isinstance(node, ast.ClassDef):
-            classes.append(_class(node, binds, runs))
             keys = registry_keys(node, PLAIN)
+            classes.append(_class(node, binds, runs, decos if keys is not None and keys.registry else runs))
             if keys is not None and classes[-1][6] and DYNAMIC not in classes[-1][3]:
                 held[node.name] = keys
         elif isinstance(node, (ast.Import, ast.ImportFrom)) or _is_all(node) or (not entry and _is_main(node)):
             continue
         else:
             runs.append(node)
-    return runs, fns, classes, binds, declared_defaults(tree, nodes), held
+    roots = {h.registry for h in held.values()}
+    fill = _uses(decos, binds)
+    fill[1].difference_update({u for u in fill[1] if u.rsplit("::", 1)[-1] in roots})
+    return runs, fns, classes, binds, declared_defaults(tree, nodes), held, fill
 
 
 # decorators of a method that register it nowhere: it runs only where it is called (or read, a property)
@@ -212,12 +223,13 @@ _PLAIN_METHOD = {"property", "setter", "getter", "deleter", "staticmethod", "cla
                  "cached_property", "lru_cache", "cache", "no_grad", "inference_mode", "wraps"}
 
 
-def _class(node: ast.ClassDef, binds: Optional[Binds], runs: List[ast.AST]) -> Cls:
+def _class(node: ast.ClassDef, binds: Optional[Binds], runs: List[ast.AST], decos: List[ast.AST]) -> Cls:
     """A top-level class: what runs on import goes to ``runs`` (decorators, keywords, class-level statements);
     its methods, nested classes and bases are the class's own uses: they run only through the class (an object, a
     subclass), each method's only when it runs (lint/closure.py). Decorated (a registry may hold it) it is always
-    live; a metaclass or ``__init_subclass__`` (a registry of subclasses) makes every class live (``DYNAMIC``)."""
-    runs.extend(node.decorator_list)
+    live; a metaclass or ``__init_subclass__`` (a registry of subclasses) makes every class live (``DYNAMIC``).
+    Its decorators go to ``decos``."""
+    decos.extend(node.decorator_list)
     runs.extend(k.value for k in node.keywords)
     inner: List[ast.AST] = list(node.bases)
     methods: List[Method] = []
@@ -263,10 +275,13 @@ def _facts(path: str, entry: bool, resolves: Optional[Resolver] = None) -> Read:
     top-level classes, options' defaults: lint/defaults.py, registry keys: lint/registry_select.py) of a file; None: it
     does not parse."""
     try:
-        runs, defs, classes, binds, defaults, held = _read_file(path, entry, resolves)
+        runs, defs, classes, binds, defaults, held, fill = _read_file(path, entry, resolves)
     except (SyntaxError, ValueError, RecursionError):
         return None
-    return (defs, *_uses(runs, binds), classes, defaults, held)
+    called, named, weak = _uses(runs, binds)
+    called |= fill[0]
+    named = (named | fill[1]) - called
+    return defs, called, named, (weak | fill[2]) - called - named, classes, defaults, held
 
 
 def function_reach(files: Iterable[str], entry: str, cache: Optional[Dict[Tuple[str, bool], Read]] = None,
@@ -298,10 +313,11 @@ def function_reach(files: Iterable[str], entry: str, cache: Optional[Dict[Tuple[
     gone: Set[Tuple[str, str]] = set()
     if selects is not None:
         classes, gone = unselected(classes, held, selects)
+    classes, unfilled = unlooked(fns, classes, held, uses, gone)
     all_live = (set(uses[0]), set(uses[1]), set(uses[2]))  # as if every class ran: what its methods reach
-    live = close(fns, classes, *uses, keyed=gone)
+    live = close(fns, classes, *uses, keyed=gone | unfilled)
     if any(c[0] not in live.get(f, ()) for f, cls in classes.items() for c in cls):
         close(fns, classes, *all_live, every=True)
     else:
         all_live = uses
-    return verdicts(fns, classes, live, uses, all_live, gone)
+    return verdicts(fns, classes, live, uses, all_live, gone, unfilled)

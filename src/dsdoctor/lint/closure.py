@@ -27,9 +27,11 @@ Verdicts = Dict[str, Dict[str, Tuple[str, int, int, str]]]
 
 def verdicts(fns: Dict[str, List[Fn]], classes: Dict[str, List[Cls]], live: Dict[str, Set[str]],
               uses: Tuple[Set[str], Set[str], Set[str]], all_live: Tuple[Set[str], Set[str], Set[str]],
-              unselected: AbstractSet[Tuple[str, str]] = frozenset()) -> Verdicts:
+              unselected: AbstractSet[Tuple[str, str]] = frozenset(),
+              unlooked: AbstractSet[Tuple[str, str]] = frozenset()) -> Verdicts:
     """Each function's verdict (and each method's, where its class is not live; the note of a registry's class no
-    launch selects, ``unselected``, ends with "@")."""
+    launch selects, ``unselected``, ends with "@", of one whose registry nothing running looks up, ``unlooked``,
+    with "^")."""
     called, named, weak = uses
     out: Verdicts = {}
     for f, defs in fns.items():
@@ -46,7 +48,7 @@ def verdicts(fns: Dict[str, List[Fn]], classes: Dict[str, List[Cls]], live: Dict
     for f, cls in classes.items():
         for c in cls:
             if c[0] not in live[f]:
-                note = c[0] + ("@" if (f, c[0]) in unselected else "")
+                note = c[0] + ("@" if (f, c[0]) in unselected else "^" if (f, c[0]) in unlooked else "")
                 out.setdefault(f, {}).update({f"{c[0]}.{m[0]}": ("unused", m[1], m[2], note) for m in c[7]})
             else:  # a method of a live class that nothing running calls (_close_methods)
                 out.setdefault(f, {}).update({f"{c[0]}.{m[0]}": ("unused", m[1], m[2], c[0] + "#") for m in c[7]
@@ -79,14 +81,14 @@ def tie(fns: Dict[str, List[Fn]], classes: Dict[str, List[Cls]], *sets: Set[str]
 
 
 def close(fns: Dict[str, List[Fn]], classes: Dict[str, List[Cls]], called: Set[str], named: Set[str],
-           weak: Set[str], every: bool = False, keyed: AbstractSet[Tuple[str, str]] = frozenset()
-           ) -> Dict[str, Set[str]]:
+           weak: Set[str], every: bool = False, keyed: AbstractSet[Tuple[str, str]] = frozenset(),
+           dynamic: bool = True) -> Dict[str, Set[str]]:
     """To a fixpoint: the uses of what runs (:func:`_close_fns`), and of each class that it uses in any way (or
     that is always live, or all of them where code may look a class up at run time, or ``every``; not a registry's
     class no launch selects, ``keyed`` (file, class), which a look-up by name builds only through its key): its methods
     run, all of them where the class derives from another library's (which may call any of them), else only those
     running code calls or names (:func:`_closed`). Returns, per file, its live classes and ``Class.method`` of
-    their live methods."""
+    their live methods. ``dynamic`` False: a look-up by a run-time name keeps no class live."""
     live: Dict[str, Set[str]] = {f: set() for f in classes}
     scopes = {f: _scopes(f) for f in classes}
     closed = set() if every else _closed(classes)
@@ -96,7 +98,7 @@ def close(fns: Dict[str, List[Fn]], classes: Dict[str, List[Cls]], called: Set[s
         for f, cls in classes.items():
             for c in cls:
                 name = c[0]
-                if name not in live[f] and (every or c[6] or not scopes[f].isdisjoint(called) and (f, name) not in keyed
+                if name not in live[f] and (every or c[6] or dynamic and not scopes[f].isdisjoint(called) and (f, name) not in keyed
                                             or _used(f, name, called) or _used(f, name, named) or _used(f, name, weak)):
                     live[f].add(name)
                     whole = name not in closed
@@ -190,6 +192,9 @@ def why(name: str, verdict: str, note: str) -> str:
     if "." in name and note.endswith("@"):
         return f"in {name}(), a method of {note[:-1]}, a class only a registry holds, under keys no ZeRO-3 launch's " \
             "configuration names: it never runs there"
+    if "." in name and note.endswith("^"):
+        return f"in {name}(), a method of {note[:-1]}, a class only a registry holds, and nothing the ZeRO-3 launch " \
+            "runs looks that registry up: it never runs there"
     if "." in name:
         return f"in {name}(), a method of {note}, a class nothing the ZeRO-3 launch runs uses: it never runs there"
     via = f"methods of {note}" if note else "methods of classes"

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Set, Tuple
 
+from .binds import root_name
+from .closure import Fn, close
 from .discover import _read
 
 if TYPE_CHECKING:
@@ -23,14 +25,26 @@ if TYPE_CHECKING:
 
 _REGISTRY = re.compile(r"regist", re.I)  # register, register_module, registry.register_model, REGISTRY.add ...
 _HANDED_BYTES = 256 * 1024
-Keys = Dict[str, FrozenSet[str]]  # class name -> the keys its registry holds it under
 
 
-def registry_keys(node: ast.ClassDef, plain: Iterable[str]) -> Optional[FrozenSet[str]]:
-    """The keys a registry decorator holds the class under (its name and the decorator's literal strings); None
-    where it has none, a key is not a literal, or another decorator (not in ``plain``) may use it otherwise."""
+class Held(NamedTuple):
+    """How a registry holds a class."""
+
+    keys: FrozenSet[str]  # its name and the decorator's literal strings
+    # the name the decorator starts from (``Factory`` of ``@Factory.register``): looking the class up goes through
+    # it; None where the decorator is a bare function (``@register_model("x")``: its look-up may be another's)
+    registry: Optional[str]
+
+
+Keys = Dict[str, Held]  # class name -> how its registry holds it
+
+
+def registry_keys(node: ast.ClassDef, plain: Iterable[str]) -> Optional[Held]:
+    """How a registry decorator holds the class; None where it has none, a key is not a literal, or another
+    decorator (not in ``plain``) may use it otherwise."""
     keys = {node.name}
     found = False
+    roots: Set[Optional[str]] = set()
     for d in node.decorator_list:
         call = d if isinstance(d, ast.Call) else None
         target = call.func if call is not None else d
@@ -40,12 +54,14 @@ def registry_keys(node: ast.ClassDef, plain: Iterable[str]) -> Optional[FrozenSe
         if not _REGISTRY.search(last if isinstance(target, ast.Name) else ast.unparse(target)):
             return None
         found = True
+        roots.add(root_name(target) if isinstance(target, ast.Attribute) else None)
         for a in (*call.args, *(k.value for k in call.keywords)) if call is not None else ():
             if not (isinstance(a, ast.Constant) and isinstance(a.value, (str, bool, type(None)))):
                 return None
             if isinstance(a.value, str):
                 keys.add(a.value)
-    return frozenset(keys) if found else None
+    registry = next(iter(roots)) if len(roots) == 1 else None
+    return Held(frozenset(keys), registry) if found else None
 
 
 def _named(key: str, text: str) -> bool:
@@ -62,11 +78,33 @@ def unselected(classes: Dict[str, List["Cls"]], keys: Dict[str, Keys], text: str
         held = keys.get(f, {})
         out[f] = []
         for c in cls:
-            if c[6] and c[0] in held and not any(_named(k, text) for k in held[c[0]]):
+            if c[6] and c[0] in held and not any(_named(k, text) for k in held[c[0]].keys):
                 gone.add((f, c[0]))
                 c = (c[0], c[1], c[2], c[3], c[4], c[5], False, c[7], c[8], c[9])
             out[f].append(c)
     return out, gone
+
+
+def unlooked(fns: Dict[str, List[Fn]], classes: Dict[str, List["Cls"]], keys: Dict[str, Keys],
+             uses: Tuple[Set[str], Set[str], Set[str]], gone: Set[Tuple[str, str]]
+             ) -> Tuple[Dict[str, List["Cls"]], Set[Tuple[str, str]]]:
+    """``classes`` with the registry classes whose registry (a class of the project: ``@Factory.register``) nothing
+    that runs looks up no longer always live, and those (file, class) pairs: the decorator that fills a registry
+    builds nothing, and an entry that never names the registry (``Factory.create(name)``), also through the classes
+    and functions it runs, never builds its classes. Not where a look-up by a run-time name may reach any class."""
+    project = {c[0] for cls in classes.values() for c in cls}
+    todo = {(f, c[0]): keys[f][c[0]].registry for f, cls in classes.items() for c in cls
+            if c[6] and (f, c[0]) not in gone and c[0] in keys.get(f, {}) and keys[f][c[0]].registry in project}
+    while todo:
+        trial = {f: [(*c[:6], False, *c[7:]) if (f, c[0]) in todo else c for c in cls]
+                 for f, cls in classes.items()}
+        called, named, weak = (set(u) for u in uses)
+        close(fns, trial, called, named, weak, dynamic=False)
+        used = {u.rsplit("::", 1)[-1] for u in called | named | weak}
+        if not used.intersection(todo.values()):
+            return trial, set(todo)
+        todo = {k: r for k, r in todo.items() if r not in used}
+    return classes, set()
 
 
 def selection(recipes: List["Recipe"], entry: str, defaults: Dict[str, str]) -> Optional[str]:

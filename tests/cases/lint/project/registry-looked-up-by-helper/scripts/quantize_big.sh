@@ -1,0 +1,2 @@
+#!/bin/bash
+python src/quantize.py Big gpt2-xl
