@@ -312,13 +312,24 @@ class Near:
         return self._of[key]
 
     def _nearest(self, path: str, package: str) -> Optional[Pinned]:
+        """The nearest pins; a range or an unpinned line there, with the exact pin of a directory above (below the
+        project's) that it allows, is that release (a bundled library's ``setup.py`` asks for
+        ``transformers>=4.33``, the sub-project's requirements file that installs it pins 4.40.1)."""
+        got: Optional[Pinned] = None
         for c in _candidates(path):
             if c == self._stop:
-                return None  # the project's own pins: what lint already assumes for every file
-            got = self._resolved(c).get(package)
-            if got is not None:
-                return got
-        return None
+                return got  # None: the project's own pins, what lint already assumes for every file
+            here = self._resolved(c).get(package)
+            if here is None:
+                continue
+            if got is None:
+                if here.version or here.why not in ("range", "not pinned"):
+                    return here
+                got = here
+            elif here.version:
+                both = resolve(got.pins + here.pins).get(package)
+                return both if both is not None and both.version else got
+        return got
 
 
 def _ours(source: str) -> bool:
