@@ -85,9 +85,20 @@ def check(t: Target) -> Iterator[Hit]:
         yield RULE.hit(t, starts[line - 1] + col - 1,
                        f"deepspeed_config.{key} is not an accelerate DeepSpeed field: {what}"
                        + (f"; did you mean {sug[0]!r}?" if sug else ""),
-                       fixes=(Fix(f"rename to {sug[0]!r}", "unsafe", (), "a guess from the spelling"),) if sug else
-                       (Fix("use accelerate's field for it, or move the DeepSpeed settings to a deepspeed_config_file",
+                       fixes=(_rename(sug[0]),) if sug else (
+                           Fix("use accelerate's field for it, or move the DeepSpeed settings to a deepspeed_config_file",
                             "unsafe"),), severity=Severity.INFO if same else None)
+
+
+def _rename(field: str) -> Fix:
+    """The fix of a key spelled near one of accelerate's fields. ``gradient_clipping`` left out is "auto" in the
+    plugin accelerate builds (DeepSpeedPlugin.__post_init__, read in 1.4.0), which the HF Trainer fills from
+    max_grad_norm, and it refuses any other number there (transformers' mismatch check)."""
+    if field == "gradient_clipping":
+        return Fix("rename to 'gradient_clipping' with the run's max_grad_norm as its value, or drop the key: "
+                   "accelerate's default \"auto\" takes max_grad_norm, and under the HF Trainer another number "
+                   "stops the run with a mismatch error", "unsafe", (), "a guess from the spelling")
+    return Fix(f"rename to {field!r}", "unsafe", (), "a guess from the spelling")
 
 
 def _launch_field(t: Target, pos: int, key: str, value: Any, top: Any) -> Iterator[Hit]:
@@ -144,5 +155,7 @@ RULE = Rule(
                      "    device: cpu\n"),
              Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  zero3_save_16bit_models: true\n"),
              Example("distributed_type: DEEPSPEED\nmixed_precision: bf16\ndeepspeed_config:\n  zero_stage: 2\n"
-                     "  mixed_precision: fp16\n", note="launch copies the nested key over the top-level bf16")),
+                     "  mixed_precision: fp16\n", note="launch copies the nested key over the top-level bf16"),
+             Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 2\n  gradient_clip: 0.5\n",
+                     note="near gradient_clipping: the fix says to give it max_grad_norm's value or drop it")),
 )
