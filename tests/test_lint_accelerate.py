@@ -55,3 +55,17 @@ def test_built_config_mirrors_plugin() -> None:
     assert cfg["zero_optimization"]["offload_optimizer"] == {"device": "none", "nvme_path": None}
     assert cfg["fp16"] == {"enabled": True, "auto_cast": True} and cfg["gradient_accumulation_steps"] == "auto"
     assert parse("compute_environment: LOCAL_MACHINE\n") is None
+
+
+def test_launch_argument_under_deepspeed_config(tmp_path: Path) -> None:
+    """A deepspeed_config key named as an option of `accelerate launch` (main_process_port) sets that option (the
+    launch copies every deepspeed_config key onto its arguments, derived from the releases read): info, not an
+    ignored DeepSpeed setting; a key no release's launch has (overlap_comm) stays a warning."""
+    from dsdoctor.knowledge.accelerate import _data, launch_arguments
+
+    assert {"main_process_port", "num_processes", "mixed_precision"} <= launch_arguments()
+    assert "overlap_comm" not in launch_arguments() and _data()["provenance"]["package"] == "accelerate"
+    got = names(tmp_path, "distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 2\n"
+                          "  main_process_port: 29600\n  overlap_comm: true\n")
+    assert ("accelerate-yaml-unknown-deepspeed-key", "info", 4, 3) in got
+    assert ("accelerate-yaml-unknown-deepspeed-key", "warning", 5, 3) in got

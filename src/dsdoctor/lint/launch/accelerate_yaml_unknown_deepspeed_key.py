@@ -6,6 +6,7 @@ import difflib
 from typing import Any, Dict, Iterator
 
 from ... import names as N
+from ...knowledge import accelerate as ACC
 from ...knowledge import transformers as TF
 from ...knowledge.zero_defaults import same_as_default
 from ...model import Fix, Severity
@@ -67,6 +68,12 @@ def check(t: Target) -> Iterator[Hit]:
             continue
         if key in y.top and value is not None:  # launch copies every deepspeed_config key onto its arguments
             yield from _launch_field(t, starts[line - 1] + col - 1, key, value, y.top[key][0])
+            continue
+        if key in ACC.launch_arguments() and value is not None:
+            yield RULE.hit(t, starts[line - 1] + col - 1,
+                           f"deepspeed_config.{key} is not an accelerate DeepSpeed field: launch copies it onto its "
+                           f"--{key} argument (unless the command line gives one), where it takes effect: it "
+                           f"belongs at the top level", severity=Severity.INFO)
             continue
         sug = [] if value is None else difflib.get_close_matches(key, TF.ACCELERATE_DEEPSPEED_FIELDS, n=1, cutoff=0.75)
         what = ("a nested DeepSpeed JSON block, which accelerate does not read (only its flat fields such as "
@@ -150,7 +157,9 @@ RULE = Rule(
                    "  optimizer:\n    type: AdamW\n    params:\n      lr: 5.0e-5\n",
                    note="ignored: the run takes its batch, optimizer and scheduler from the training script (info)"),
            Example("distributed_type: DEEPSPEED\nmixed_precision: bf16\ndeepspeed_config:\n  zero_stage: 2\n"
-                   "  mixed_precision: bf16\n", note="launch copies it onto --mixed_precision: the top-level value (info)")),
+                   "  mixed_precision: bf16\n", note="launch copies it onto --mixed_precision: the top-level value (info)"),
+           Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 2\n  main_process_port: 29600\n",
+                   note="launch copies it onto --main_process_port, where it takes effect (info)")),
     invalid=(Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_param:\n"
                      "    device: cpu\n"),
              Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  zero3_save_16bit_models: true\n"),
