@@ -367,6 +367,24 @@ def test_function_reach_registry_not_looked_up(tmp_path: Path) -> None:
     assert got["Other.go"][3] == "Other#" and got["Big.go"][3] == "Big^"  # any class may be built, not Factory's
 
 
+def test_function_reach_tables_hints_and_own_names(tmp_path: Path) -> None:
+    """A module-level table of names (``TABLE = {"a": Spec(cls=A)}``) uses them only where running code reads it
+    (its calls run on import); a type annotation names a class without building it; a class's own statements naming
+    it (``name = "A"``) do not make it used."""
+    from dsdoctor.lint.calls import function_reach
+
+    lib = ("class Spec:\n    def __init__(self, cls):\n        self.cls = cls\n\n"
+           "class A:\n    name = 'A'\n\n    def go(self):\n        pass\n\n"
+           "class B:\n    def go(self):\n        pass\n\n"
+           "TABLE = {'a': Spec(cls=A)}\nhint: 'B' = None\n\ndef typed(x: B) -> B:\n    return x\n")
+    paths = _files(tmp_path, {"train.py": "from m import *\ntyped(1)\n", "m.py": lib})
+    got = function_reach(paths, paths[0])[paths[1]]
+    assert got["A.go"][3] == "A" and got["B.go"][3] == "B" and "Spec.__init__" not in got  # Spec(...) runs
+    assert "TABLE" not in got  # a table gets no verdict
+    (tmp_path / "train.py").write_text("from m import *\ntyped(1)\nTABLE['a'].cls().go()\n")
+    assert "A.go" not in function_reach(paths, paths[0])[paths[1]]
+
+
 def test_registry_selection_text(tmp_path: Path) -> None:
     """What the ZeRO-3 launches of an entry hand it: their options, handed files and the code's option defaults;
     unknown (None) where one hands no configuration file or passes arguments not known here."""

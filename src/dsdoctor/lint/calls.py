@@ -82,7 +82,15 @@ def _uses(nodes: Iterable[ast.AST], binds: Optional[Binds] = None) -> Uses:
     bare: List[Tuple[str, Set[str]]] = []  # (name, into) of bare names, tied to files once the nested defs are known
     nested: Set[str] = set()  # functions and classes defined in ``nodes``: a call of one is no use of a file's
     statements: Set[int] = set()  # calls whose value is dropped (breadth first: a statement comes before its call)
+    hints: Set[int] = set()  # the nodes of type annotations (``policy: Type[Policy]`` builds no Policy)
     for n in all_nodes(nodes):  # one pass over every node (no order needed: the uses are sets)
+        if id(n) in hints:
+            hints.update(id(c) for c in ast.iter_child_nodes(n))
+            continue
+        if isinstance(n, (ast.AnnAssign, ast.arg)) and n.annotation is not None:
+            hints.add(id(n.annotation))
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.returns is not None:
+            hints.add(id(n.returns))
         if isinstance(n, ast.Expr):
             statements.add(id(n.value))
         elif isinstance(n, ast.Call):
@@ -185,15 +193,25 @@ def _is_all(node: ast.stmt) -> bool:
 
 
 def _read_file(path: str, entry: bool, resolves: Optional[Resolver] = None
-               ) -> Tuple[List[ast.AST], List[Fn], List[Cls], Optional[Binds], Dict[str, str], Keys, Uses]:
+               ) -> Tuple[List[ast.AST], List[Fn], List[Cls], Optional[Binds], Dict[str, str], Keys, Uses, List[Fn]]:
     """(module-level statements that run on import, top-level functions, top-level classes, import bindings, the
     options' defaults it declares, the keys of the classes a registry holds, the uses of their registry decorators
-    but the registry's own name) of a file (SyntaxError: it does not parse)."""
+    but the registry's own name and the calls of its tables, its tables as functions that run where read) of a file
+    (SyntaxError: it does not parse)."""
     tree = ast.parse(_read(path, 4 * 2**20))
     nodes = all_nodes([tree])  # listed once for the import bindings and the options' defaults
     binds = file_binds(path, tree, resolves, nodes)
     runs: List[ast.AST] = []
     decos: List[ast.AST] = []  # the decorators of registry classes: they fill the registry, they look nothing up
+    tables: List[ast.stmt] = []  # module-level tables of names (:func:`_table`)
+    fill: Uses = (set(), set(), set())  # uses of code that runs on import, read apart from ``runs``
+
+    def selfless(nodes: List[ast.AST], name: str) -> None:
+        """Add the uses of ``nodes`` but ``name`` (a class's own statements naming it, ``name = "RankGPT"`` in
+        class RankGPT, do not make it used)."""
+        got = _uses(nodes, binds)
+        for mine, theirs in zip(fill, got):
+            mine.update(u for u in theirs if u.rsplit("::", 1)[-1] != name)
     fns: List[Fn] = []
     classes: List[Cls] = []
     held: Keys = {}
@@ -205,17 +223,43 @@ def _read_file(path: str, entry: bool, resolves: Optional[Resolver] = None
             fns.append((node.name, node.lineno, end, called, named, bool(node.decorator_list), weak))
         elif isinstance(node, ast.ClassDef):
             keys = registry_keys(node, PLAIN)
-            classes.append(_class(node, binds, runs, decos if keys is not None and keys.registry else runs))
+            body: List[ast.AST] = []
+            classes.append(_class(node, binds, runs, decos if keys is not None and keys.registry else runs, body))
+            selfless(body, node.name)
             if keys is not None and classes[-1][6] and DYNAMIC not in classes[-1][3]:
                 held[node.name] = keys
         elif isinstance(node, (ast.Import, ast.ImportFrom)) or _is_all(node) or (not entry and _is_main(node)):
             continue
+        elif _table(node) is not None:
+            tables.append(node)
         else:
             runs.append(node)
     roots = {h.registry for h in held.values()}
-    fill = _uses(decos, binds)
-    fill[1].difference_update({u for u in fill[1] if u.rsplit("::", 1)[-1] in roots})
-    return runs, fns, classes, binds, declared_defaults(tree, nodes), held, fill
+    for mine, theirs in zip(fill, _uses(decos, binds)):
+        mine.update(u for u in theirs if u.rsplit("::", 1)[-1] not in roots)
+    own = {d[0] for d in fns} | {c[0] for c in classes}
+    tabled: List[Fn] = []
+    for node in tables:
+        called, named, weak = _uses([node], binds)
+        fill[0].update(called)  # its calls run on import (``Spec(cls=A)``), the names it holds only where it is read
+        tabled += [(t, node.lineno, getattr(node, "end_lineno", None) or node.lineno, set(), named, False, weak)
+                   for t in _table(node) or () if t not in own]
+    return runs, fns, classes, binds, declared_defaults(tree, nodes), held, fill, tabled
+
+
+def _table(node: ast.stmt) -> Optional[List[str]]:
+    """The names a module-level table binds (``MODELS = {"a": ModelA, ...}``, a dict, list, tuple or set literal
+    assigned to names), None for any other statement: the names it holds are used only where code reads it."""
+    if isinstance(node, ast.Assign):
+        targets: List[ast.expr] = node.targets
+    elif isinstance(node, ast.AnnAssign) and node.value is not None:
+        targets = [node.target]
+    else:
+        return None
+    if not isinstance(node.value, (ast.Dict, ast.List, ast.Tuple, ast.Set)) or \
+            not all(isinstance(t, ast.Name) for t in targets):
+        return None
+    return [t.id for t in targets if isinstance(t, ast.Name)]
 
 
 # decorators of a method that register it nowhere: it runs only where it is called (or read, a property)
@@ -223,12 +267,13 @@ _PLAIN_METHOD = {"property", "setter", "getter", "deleter", "staticmethod", "cla
                  "cached_property", "lru_cache", "cache", "no_grad", "inference_mode", "wraps"}
 
 
-def _class(node: ast.ClassDef, binds: Optional[Binds], runs: List[ast.AST], decos: List[ast.AST]) -> Cls:
+def _class(node: ast.ClassDef, binds: Optional[Binds], runs: List[ast.AST], decos: List[ast.AST],
+           body: List[ast.AST]) -> Cls:
     """A top-level class: what runs on import goes to ``runs`` (decorators, keywords, class-level statements);
     its methods, nested classes and bases are the class's own uses: they run only through the class (an object, a
     subclass), each method's only when it runs (lint/closure.py). Decorated (a registry may hold it) it is always
     live; a metaclass or ``__init_subclass__`` (a registry of subclasses) makes every class live (``DYNAMIC``).
-    Its decorators go to ``decos``."""
+    Its decorators go to ``decos``, its class-level statements to ``body``."""
     decos.extend(node.decorator_list)
     runs.extend(k.value for k in node.keywords)
     inner: List[ast.AST] = list(node.bases)
@@ -244,7 +289,7 @@ def _class(node: ast.ClassDef, binds: Optional[Binds], runs: List[ast.AST], deco
         elif isinstance(n, ast.ClassDef):
             inner.append(n)
         else:
-            runs.append(n)
+            body.append(n)
     own = _uses(inner, binds)
     called, named, weak = set(own[0]), set(own[1]), set(own[2])
     for m in methods:
@@ -267,7 +312,8 @@ def _last(node: ast.AST) -> Optional[str]:
 
 
 # a file's functions, what its running code calls / names / calls on objects, its classes, its options' defaults
-Read = Optional[Tuple[List[Fn], Set[str], Set[str], Set[str], List[Cls], Dict[str, str], Keys]]
+# ... and its module-level tables of names (as functions that hold no code of their own: no verdict)
+Read = Optional[Tuple[List[Fn], Set[str], Set[str], Set[str], List[Cls], Dict[str, str], Keys, List[Fn]]]
 
 
 def _facts(path: str, entry: bool, resolves: Optional[Resolver] = None) -> Read:
@@ -275,13 +321,13 @@ def _facts(path: str, entry: bool, resolves: Optional[Resolver] = None) -> Read:
     top-level classes, options' defaults: lint/defaults.py, registry keys: lint/registry_select.py) of a file; None: it
     does not parse."""
     try:
-        runs, defs, classes, binds, defaults, held, fill = _read_file(path, entry, resolves)
+        runs, defs, classes, binds, defaults, held, fill, tables = _read_file(path, entry, resolves)
     except (SyntaxError, ValueError, RecursionError):
         return None
     called, named, weak = _uses(runs, binds)
     called |= fill[0]
     named = (named | fill[1]) - called
-    return defs, called, named, (weak | fill[2]) - called - named, classes, defaults, held
+    return defs, called, named, (weak | fill[2]) - called - named, classes, defaults, held, tables
 
 
 def function_reach(files: Iterable[str], entry: str, cache: Optional[Dict[Tuple[str, bool], Read]] = None,
@@ -293,10 +339,12 @@ def function_reach(files: Iterable[str], entry: str, cache: Optional[Dict[Tuple[
     or only from such functions, is ``named``, not ``called``. A method runs only through its class: the methods
     of a class that nothing running uses are ``unused``, and so is a function only they use. ``selects``: what the
     entry's ZeRO-3 launches hand it (lint/registry_select.py): a registry's class it never names is not live by its
-    decorator alone."""
+    decorator alone. A module-level table of names (``MODELS = {"a": ModelA}``) keeps its classes live only where
+    code reads it."""
     held: Dict[str, Keys] = {}
     uses: Tuple[Set[str], Set[str], Set[str]] = (set(), set(), set())
-    fns: Dict[str, List[Fn]] = {}
+    fns: Dict[str, List[Fn]] = {}  # with the tables, which hold uses but get no verdict
+    tabled: Dict[str, Set[str]] = {}
     classes: Dict[str, List[Cls]] = {}
     cache = {} if cache is None else cache
     for f in sorted(set(files)):
@@ -306,7 +354,8 @@ def function_reach(files: Iterable[str], entry: str, cache: Optional[Dict[Tuple[
         got = cache[key]
         if got is None:
             continue
-        fns[f], classes[f], held[f] = got[0], got[4], got[6]
+        fns[f], classes[f], held[f] = got[0] + got[7], got[4], got[6]
+        tabled[f] = {t[0] for t in got[7]}
         for mine, theirs in zip(uses, got[1:4]):
             mine |= theirs
     fns, classes = tie(fns, classes, *uses)
@@ -320,4 +369,8 @@ def function_reach(files: Iterable[str], entry: str, cache: Optional[Dict[Tuple[
         close(fns, classes, *all_live, every=True)
     else:
         all_live = uses
-    return verdicts(fns, classes, live, uses, all_live, gone, unfilled)
+    own = {f: [d for d in defs if d[0] not in tabled[f]] for f, defs in fns.items()}
+    # a function a table names, read or not, stays named (info; lint/script/not_taken.py counts that use too): only
+    # the classes of a table nothing reads are left unused
+    uses[1].update(u for f, defs in fns.items() for d in defs if d[0] in tabled[f] for u in d[4] | d[6])
+    return verdicts(own, classes, live, uses, all_live, gone, unfilled)

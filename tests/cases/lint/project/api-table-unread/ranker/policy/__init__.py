@@ -1,0 +1,1 @@
+from ranker.policy.base import BasePolicy, ListwisePolicy, PointwisePolicy  # noqa: F401
