@@ -6,7 +6,8 @@ import: a backup copy or an abandoned variant beside the live ones (OntoProtein'
 one import is commented out). A file inside a directory with a license of its own, below one of the repository's
 top-level directories, is part of a bundled copy of another project (BLEUBERI's ``eval/FastChat``): where no launch
 starts a file of the copy, no project file outside it imports its package by name, and the project's own files do
-not reach this one, the copy's scripts are that project's, run by its users. A whole tree the import graph never
+not reach this one, the copy's scripts are that project's, run by its users. A file of a copy under a package that
+a file the copy's launches reach imports by name (from a ``src/`` put on ``sys.path``) is neither. A whole tree the import graph never
 sees imported (a package whose directory name is no importable name, a registry importing by string) has no
 imported sibling and no license of its own: plain ``unrun``.
 """
@@ -78,15 +79,21 @@ def unrun(recipes: List["Recipe"], graph: Graph, root: str, found: "Found", read
     imported: Set[str] = set().union(*graph.values()) if graph else set()
     live_dirs = {os.path.dirname(f) for f in imported}
     copies = {f: c for f in graph if (c := _bundled(f, root)) is not None}
+    kept: Set[str] = set()  # files of a copy its run files import by a name the graph does not resolve
     if copies:  # what the project's own files and launches reach of each copy
         outer = [f for f in graph if f not in copies]
         live = reach(graph, outer + [e for e in ran if e in copies])
         named = _imported_names(outer, read)  # a copy put on sys.path: its imports resolve nowhere in the graph
+        inner = {c: _imported_names([g for g in live if copies.get(g) == c], read) for c in set(copies.values())}
         for f, c in copies.items():
-            if f not in live and not is_test(f, root) and not _packages(c) & named:
+            if f in live or is_test(f, root) or _packages(c) & named:
+                continue
+            if set(os.path.relpath(os.path.dirname(f), c).split(os.sep)) & inner[c]:
+                kept.add(f)  # under a package a launched file of the copy imports (from its src/ on sys.path)
+            else:
                 found.unrun[f] = BUNDLED.format(c)
     for f in graph:
-        if f in ran or f in imported or is_test(f, root) or f in found.unrun:
+        if f in ran or f in imported or is_test(f, root) or f in found.unrun or f in kept:
             continue
         dead = os.path.dirname(f) in live_dirs and os.path.basename(f) not in ("__main__.py", "__init__.py") \
             and not _RUNS.search(read(f))

@@ -1,0 +1,1 @@
+from .short import build_model  # noqa: F401
