@@ -239,6 +239,24 @@ def test_subdirectory_deepspeed_pin_in_the_summary(tmp_path: Path) -> None:
            "(finetune/requirements.txt:1) in its directory)" in text, text
 
 
+def test_subdirectory_pin_of_every_file_is_the_summary(tmp_path: Path) -> None:
+    """Everything linted sits in main/, which pins DeepSpeed 0.16.9 (the root has only a README): the summary and the
+    facts name 0.16.9, not the newest release read "where nothing nearer pins one" (RWKV-LM-RLHF, aside212)."""
+    (tmp_path / "README.md").write_text("# A project\n")
+    sub = tmp_path / "main"
+    sub.mkdir()
+    (sub / "requirements.txt").write_text("deepspeed==0.16.9\n")
+    (sub / "ds_config.json").write_text(CONFIG)
+    (sub / "train.py").write_text("from transformers import Trainer, TrainingArguments\n")
+    (sub / "run.sh").write_text("deepspeed train.py --deepspeed ds_config.json\n")
+    out = dsdoctor(tmp_path, ".", "--exit-zero")
+    assert out["facts"]["deepspeed"] == "0.16.9" and "deepspeed_near" not in out["facts"]
+    assert out["facts"]["deepspeed_source"] == "pinned in main/requirements.txt:1"
+    text = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", "."], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120).stdout
+    assert "file(s) linted for DeepSpeed 0.16.9:" in text, text
+
+
 def test_subdirectory_deepspeed_conflict_is_listed(tmp_path: Path) -> None:
     """Only sub/ pins DeepSpeed, twice and differently (requirements.txt 0.14.4, pyproject's train extra 0.9.5):
     nothing is assumed, and the output names the conflict instead of "no DeepSpeed found" (MMSci, aside199)."""

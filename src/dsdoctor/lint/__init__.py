@@ -120,7 +120,8 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
 
 def _near_facts(result: LintResult, near: "FileNear") -> None:
     """The pins nearer the files than the project's (lint/pins.py apply_near's notes) in the facts: those assumed,
-    those listed (a range or conflict: nothing assumed), and the summary's DeepSpeed source."""
+    those listed (a range or conflict: nothing assumed), and the summary's DeepSpeed source: the nearer pin itself where
+    its directory holds every file linted."""
     from .pins import LISTED
     from .target import NO_SINGLE_DS
 
@@ -129,7 +130,11 @@ def _near_facts(result: LintResult, near: "FileNear") -> None:
         listed = text.startswith(LISTED)  # a nearer DeepSpeed range or conflict: named, nothing assumed
         text = text[len(LISTED):] if listed else text
         result.report.facts.setdefault("not_assumed" if listed else "assumed", []).append(f"{text} for {files[0]}{more}")
-        if text.startswith("deepspeed ") and not listed:  # a directory's own pin: the summary's release is not every file's
+        every = {os.path.normpath(f) for f in files} >= {os.path.normpath(f) for f in result.report.facts.get("files", [])}
+        if text.startswith("deepspeed ") and not listed and every:  # one directory holds every file linted
+            version, where = text[len("deepspeed "):].split(" ", 1)
+            result.report.facts["deepspeed"], result.report.facts["deepspeed_source"] = version, f"pinned in {where[1:-1]}"
+        elif text.startswith("deepspeed ") and not listed:  # a directory's own pin: the summary's release is not every file's
             result.report.facts.setdefault("deepspeed_near", []).append(text[len("deepspeed "):])
         elif text.startswith("deepspeed") and str(result.report.facts.get("deepspeed_source", "")).startswith(
                 "no DeepSpeed found"):  # found, nearer the files, but no single release: say it was found
