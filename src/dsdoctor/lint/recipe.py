@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Set
 
@@ -71,13 +72,21 @@ class Recipe:
         return self.launcher == "deepspeed" or self.names_config or self.stage is not None
 
 
+_PLACEHOLDER = re.compile(r"^\$\{?[A-Za-z_]\w*\}?/(.+)$")
+
+
 def resolve(ref: str, recipe: str, root: str, exists: Callable[[str], bool] = os.path.isfile) -> Optional[str]:
     """The existing file ``ref`` names, from the recipe's directory, then its parents up to ``root``, then
     ``root`` (also where ``ref`` starts with the name of the project's own directory: a script run from the
     checkout's parent, ``SEED-X/configs/x.yaml``; or is an absolute path through a directory of that name:
-    :func:`in_checkout`); None when none exists. ``exists``: what counts as found (``os.path.isdir`` for a
+    :func:`in_checkout`, also after a variable the script leaves unset: ``${YOUR_PATH_TO}/CPM-distill/x.json``);
+    None when none exists. ``exists``: what counts as found (``os.path.isdir`` for a
     directory)."""
-    if not ref or "$" in ref:
+    if ref and "$" in ref:  # `${YOUR_PATH}/PROJ/configs/x.json`: a placeholder, then the checkout's own directory
+        m = _PLACEHOLDER.match(ref)
+        mine = in_checkout(os.sep + m.group(1), root) if m and "$" not in m.group(1) else None
+        return mine if mine is not None and exists(mine) else None
+    if not ref:
         return None
     if os.path.isabs(ref):
         if exists(ref):
@@ -128,7 +137,7 @@ def in_checkout(ref: str, root: str) -> Optional[str]:
     named CPM-2-Finetune: ``configs/z3.json``, existing or not); None where no directory is named so."""
     parts = ref.strip(os.sep).split(os.sep)
     mine = checkout_name(root)
-    at = [i for i, p in enumerate(parts[:-1]) if p == mine]
+    at = [i for i, p in enumerate(parts[:-1]) if p.lower() == mine.lower()]  # a clone may differ in case
     return os.path.normpath(os.path.join(root, *parts[at[-1] + 1:])) if at and mine else None
 
 
