@@ -29,14 +29,27 @@ VERDICTS = REPO / "bench" / "lint_repos_verdicts.tsv"
 SEVERITIES = ("error", "warning")
 
 
-def read_verdicts(path: Path = VERDICTS) -> Dict[str, Dict[Tuple[str, str], Tuple[str, str, str]]]:
-    """repository name -> (rule, file:line) -> (verdict, commit, why)."""
-    out: Dict[str, Dict[Tuple[str, str], Tuple[str, str, str]]] = {}
+Verdicts = Dict[Tuple[str, str], Tuple[str, str, str]]  # (rule, file:line) -> (verdict, commit, why)
+
+
+def read_verdicts(path: Path = VERDICTS) -> Dict[str, Dict[str, Verdicts]]:
+    """repository name (an export's directory) -> commit -> its verdicts: repositories of one name from several
+    owners (three GEMs) keep theirs apart by the commit exported."""
+    out: Dict[str, Dict[str, Verdicts]] = {}
     with open(path, newline="") as fh:
         for row in csv.DictReader(fh, delimiter="\t"):
             name = row["repository"].rsplit("/", 1)[-1]
-            out.setdefault(name, {})[(row["rule"], row["file:line"])] = (row["verdict"], row["commit"], row["why"])
+            out.setdefault(name, {}).setdefault(row["commit"], {})[(row["rule"], row["file:line"])] = (
+                row["verdict"], row["commit"], row["why"])
     return out
+
+
+def for_export(by_commit: Dict[str, Verdicts], commit: str) -> Verdicts:
+    """The verdicts of the export at ``commit``; where none was read at that commit, those of every commit read
+    (a re-export: ``verdict_commits_differ`` says so)."""
+    if commit in by_commit:
+        return by_commit[commit]
+    return {k: v for got in by_commit.values() for k, v in got.items()}
 
 
 def commit_of(root: Path) -> str:
@@ -67,8 +80,7 @@ def run_lint(root: Path, dsdoctor: List[str]) -> Tuple[int, Optional[Dict[str, A
     return p.returncode, report, secs, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def score(name: str, root: Path, dsdoctor: List[str], verdicts: Dict[Tuple[str, str], Tuple[str, str, str]],
-          verbose: bool = False) -> Dict[str, Any]:
+def score(name: str, root: Path, dsdoctor: List[str], verdicts: Verdicts, verbose: bool = False) -> Dict[str, Any]:
     rc, report, secs, cpu, mb = run_lint(root, dsdoctor)
     findings = report["findings"] if report else []
     failed = [f for f in findings if f["name"] == "lint-analysis-failed"]
@@ -123,7 +135,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = ap.parse_args(argv)
     cmd = [args.dsdoctor] if args.dsdoctor else [sys.executable, "-m", "dsdoctor"]
     verdicts = read_verdicts(args.verdicts)
-    rows = [score(d.name, d, cmd, verdicts.get(d.name, {}), args.verbose)
+    rows = [score(d.name, d, cmd, for_export(verdicts.get(d.name, {}), commit_of(d)), args.verbose)
             for d in sorted(args.repos.iterdir()) if d.is_dir()]
     print(json.dumps(rows, indent=2) if args.json else table(rows))
     return 0

@@ -672,3 +672,22 @@ def test_cd_from_a_directory_above_the_script(tmp_path: Path) -> None:
     got = launch_dir(str(script), "t2i-r1/src", str(script), str(tmp_path))
     assert got == str(tmp_path / "src" / "t2i-r1" / "src" / "run.sh")
     assert launch_dir(str(script), "nowhere/src", str(script), str(tmp_path)) is None
+
+
+def test_bench_verdicts_kept_apart_by_commit(tmp_path: Path) -> None:
+    """bench/lint_repos.py: repositories of one name from several owners (three GEMs) keep their verdicts apart by
+    the commit exported; an export at a commit nobody read gets every commit's."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("lint_repos", Path(__file__).parents[1] / "bench" / "lint_repos.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    a, b = "a" * 40, "b" * 40
+    (tmp_path / "v.tsv").write_text("repository\tcommit\trule\tfile:line\tverdict\twhy\n"
+                                    f"x/GEM\t{a}\tzero3-unsafe-save\ttrain.py:3\ttrue\tReal.\n"
+                                    f"y/GEM\t{b}\tzero3-unsafe-save\ttrain.py:3\tfalse\tNot run.\n")
+    got = mod.read_verdicts(tmp_path / "v.tsv")["GEM"]
+    assert mod.for_export(got, a)[("zero3-unsafe-save", "train.py:3")][0] == "true"
+    assert mod.for_export(got, b)[("zero3-unsafe-save", "train.py:3")][0] == "false"
+    assert len(mod.for_export(got, "c" * 40)) == 1
