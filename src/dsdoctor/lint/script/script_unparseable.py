@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Iterator, Tuple
 
@@ -12,6 +13,9 @@ from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from ..text_link import lfs_pointer, text_link
 from . import ctx
+
+# async / await used as names (a keyword argument, an attribute, a function): Python 3.6 and older only
+_OLD_NAMES = re.compile(r"\b(?:async|await)[ \t]*=(?!=)|\.(?:async|await)\b|\bdef[ \t]+(?:async|await)\b")
 
 
 def check(t: Target) -> Iterator[Hit]:
@@ -46,6 +50,10 @@ def check(t: Target) -> Iterator[Hit]:
         if unrun is None and "Python 2 syntax" in c.src.error and key not in t.usage.entries \
                 and key not in t.usage.imported:  # a helper run by a Python 2 interpreter, never by a DeepSpeed run
             unrun = "Python 2 code that no DeepSpeed launch of the project starts or imports"
+        if unrun is None and _OLD_NAMES.search(t.text) and key not in t.usage.entries \
+                and key not in t.usage.imported:  # `.cuda(async=True)`: run by a Python older than 3.7, if at all
+            unrun = "code for Python 3.6 or older (async / await as names: keywords from 3.7) that no DeepSpeed " \
+                "launch of the project starts or imports"
         if unrun is None and t.usage.never_zero3.get(key, "").startswith("a test file"):
             unrun = "a test file: its test runner reads it (a parser's test case may be broken on purpose)"
         yield RULE.hit(t, None, f"not linted: {c.src.error}" + (f" ({unrun})" if unrun else ""),
@@ -100,7 +108,8 @@ RULE = Rule(
         "A Git LFS pointer (no LFS objects in this checkout) is info: its content is not here.",
         why="The script rules cannot look at it; the other files are still linted. In a project linted as a "
         "directory, a file that no launch line, README command or project import runs is reported as info, as is "
-        "Python 2 code that no DeepSpeed launch starts or imports (it runs under another interpreter, if at all), as "
+        "Python 2 code, or Python 3.6 code using async / await as names (`.cuda(async=True)`), that no DeepSpeed "
+        "launch starts or imports (it runs under another interpreter, if at all), as "
         "is a test file (its runner reads it; a parser's test case may be broken on purpose), as is a module every project "
         "import of which sits in a try whose except catches the SyntaxError (LLaVA's optional language models: the "
         "import fails quietly, its code never runs), and so is "
