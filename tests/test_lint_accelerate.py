@@ -69,3 +69,12 @@ def test_launch_argument_under_deepspeed_config(tmp_path: Path) -> None:
                           "  main_process_port: 29600\n  overlap_comm: true\n")
     assert ("accelerate-yaml-unknown-deepspeed-key", "info", 4, 3) in got
     assert ("accelerate-yaml-unknown-deepspeed-key", "warning", 5, 3) in got
+
+
+def test_activation_checkpointing_block_is_info(tmp_path: Path) -> None:
+    """A nested activation_checkpointing block under deepspeed_config: ignored, and only deepspeed.checkpointing's
+    API would read it anyway (info); the nested zero_optimization beside it is lost (a warning)."""
+    got = names(tmp_path, "distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_optimization:\n    stage: 2\n"
+                          "  activation_checkpointing:\n    partition_activations: true\n")
+    assert ("accelerate-yaml-unknown-deepspeed-key", "warning", 3, 3) in got
+    assert ("accelerate-yaml-unknown-deepspeed-key", "info", 5, 3) in got

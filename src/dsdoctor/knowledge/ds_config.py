@@ -86,6 +86,11 @@ OFFLOAD_OPTIMIZER_KEYS: Tuple[ConfigKey, ...] = (
 BLOCK_KEY_DEFAULTS: Dict[Tuple[str, str], object] = {("fp16", "enabled"): False, ("bf16", "enabled"): False}
 # fp16 / bf16 became pydantic models (unknown keys rejected) in 0.17.1; before, unknown keys were ignored
 PRECISION_MODELS_SINCE = "0.17.1"
+# Config blocks the engine never reads: only deepspeed.checkpointing.configure(deepspeed_config=...) does
+# (runtime/activation_checkpointing/checkpointing.py; DeepSpeedEngine builds the object and leaves it, read in
+# 0.19.8), for models that call deepspeed.checkpointing.checkpoint (Megatron-style): a Transformers model's gradient
+# checkpointing never consults it.
+CHECKPOINTING_API_BLOCKS: Tuple[str, ...] = ("activation_checkpointing",)
 FP16_KEYS: Tuple[ConfigKey, ...] = _keys("enabled", "auto_cast", "loss_scale", "initial_scale_power", "loss_scale_window",
                                          "hysteresis", "consecutive_hysteresis", "min_loss_scale",
                                          "fp16_master_weights_and_grads")

@@ -7,6 +7,7 @@ from typing import Any, Dict, Iterator
 
 from ... import names as N
 from ...knowledge import accelerate as ACC
+from ...knowledge import ds_config as DC
 from ...knowledge import transformers as TF
 from ...knowledge.zero_defaults import same_as_default
 from ...model import Fix, Severity
@@ -82,6 +83,10 @@ def check(t: Target) -> Iterator[Hit]:
         same = key in TF.ACCELERATE_PLUGIN_AUTO_KEYS and str(value).strip("'\"") == "auto"
         if same:
             what += ', and the config it builds has "auto" there anyway: nothing changes'
+        elif key in DC.CHECKPOINTING_API_BLOCKS and value is None:
+            same = True
+            what += (", and even in a DeepSpeed JSON only deepspeed.checkpointing's own API reads it (Megatron-style "
+                     "models): a Transformers model's gradient checkpointing never does")
         elif key in TF.ACCELERATE_SCRIPT_OWNED_KEYS:
             same = True
             what += (", and the config it builds takes this from the training script (its DataLoader's batch size, "
@@ -137,7 +142,8 @@ RULE = Rule(
         fix="Use accelerate's flat field (offload_param_device: cpu), or put the DeepSpeed JSON in a file named by "
         "deepspeed_config_file. A key whose value is what the run gets anyway (DeepSpeed's default for a "
         "zero_optimization field on the release judged, as derived from its sdists; `pipeline_parallel_size: 1`; "
-        "what accelerate's own fields already set) is info: nothing changes. A key named as one of the YAML's "
+        "what accelerate's own fields already set) is info: nothing changes; so is an activation_checkpointing "
+        "block (only deepspeed.checkpointing's own API reads it, never a Transformers model). A key named as one of the YAML's "
         "top-level fields (mixed_precision) is no DeepSpeed setting: launch copies it onto its argument of that "
         "name, over the top-level value (info where they agree).",
         section="Launch"),
@@ -158,6 +164,9 @@ RULE = Rule(
                    note="ignored: the run takes its batch, optimizer and scheduler from the training script (info)"),
            Example("distributed_type: DEEPSPEED\nmixed_precision: bf16\ndeepspeed_config:\n  zero_stage: 2\n"
                    "  mixed_precision: bf16\n", note="launch copies it onto --mixed_precision: the top-level value (info)"),
+           Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 2\n  activation_checkpointing:\n"
+                   "    partition_activations: true\n",
+                   note="ignored, and only deepspeed.checkpointing's API would read it (info)"),
            Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 2\n  main_process_port: 29600\n",
                    note="launch copies it onto --main_process_port, where it takes effect (info)")),
     invalid=(Example("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_param:\n"
