@@ -11,6 +11,7 @@ from typing import Dict, List, Optional, Tuple
 
 from . import pin_files as F
 from . import pin_readme as R
+from .pin_conda import named_txt_pins
 from .pin_files import Pin, _name
 from .pin_readme import _FENCE, _VERSION
 
@@ -78,7 +79,7 @@ class Checkout:
 
 def readme(path: str, shown: str) -> List[Pin]:
     """A README's pins (:func:`.pin_readme.readme`) and those its code blocks' checkouts at a tag install, in line
-    order."""
+    order; then those of the ``.txt`` files it names (:func:`.pin_conda.named_txt_pins`)."""
     out = R.readme(path, shown)
     fenced = False
     base = os.path.dirname(path) or "."
@@ -88,4 +89,4 @@ def readme(path: str, shown: str) -> List[Pin]:
             fenced, steps = not fenced, Checkout(base)
         elif fenced:
             out += steps.step(line, shown, n)
-    return sorted(out, key=lambda p: p.line)
+    return sorted(out, key=lambda p: p.line) + named_txt_pins(path, shown)

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from typing import List, Optional, Tuple
 
@@ -86,4 +87,27 @@ def requirements_or_export(path: str, shown: str) -> List[Pin]:
         spec = conda_spec(s)
         if spec is not None:
             out.append(Pin(spec[0], spec[1], shown, n))
+    return out
+
+
+_TXT_NAMED = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.txt)\b")
+
+
+def named_txt_pins(readme: str, shown: str) -> List[Pin]:
+    """The pins of the ``.txt`` files a README names by path (InstructBioMol: "configure the environment according
+    to the package details in `environment/train-infer.txt`"), each line a pip requirement or a conda spec
+    (``pytorch=2.1.0``, ``deepspeed==0.9.3``): only a file that pins a package we read exactly or by a range, read
+    for the README's directory (requirements files by their own name are read there anyway)."""
+    base, shown_dir = os.path.dirname(readme) or ".", os.path.dirname(shown)
+    out: List[Pin] = []
+    for rel in dict.fromkeys(m.group(1) for m in _TXT_NAMED.finditer(read_text(readme))):
+        f = os.path.normpath(os.path.join(base, rel))
+        if os.path.basename(f).lower().startswith("requirement") or not os.path.isfile(f) or \
+                os.path.getsize(f) > 64 * 1024:
+            continue
+        got = [Pin(spec[0], spec[1], os.path.normpath(os.path.join(shown_dir, rel)), n)
+               for n, line in enumerate(read_text(f).splitlines(), 1)
+               if line.strip() and not line.lstrip().startswith("#") and (spec := conda_spec(line)) is not None]
+        if any(p.spec for p in got):
+            out += got
     return out
