@@ -48,7 +48,7 @@ def check(t: Target) -> Iterator[Hit]:
                 edit = Edit(t.path, *c.src.span(small.targets[0].target), "dschf", "safe", "keep it as dschf")
         elif (e.bound and e.scope is not s.module_scope and e.bound not in e.scope.returns
               and e.bound not in e.scope.globals_ and "." not in e.bound):
-            if load_follows or _generator(e.scope.node):
+            if load_follows or _generator(e.scope.node) or _stored(c, e):
                 continue  # a generator (a @contextmanager's body) keeps its locals while it is suspended
             why = f"`{e.bound}` is a local of {fn}() and is freed when it returns"
         else:
@@ -92,6 +92,23 @@ def _model_built_after(c: Any, e: Any) -> bool:
     return False
 
 
+def _stored(c: Any, e: Any) -> bool:
+    """Does the function put the local into something that outlives it (``args["dschf"] = dschf``,
+    ``self.dschf = dschf``), after binding it?"""
+    import libcst as cst
+
+    fn = e.scope.node
+    if not isinstance(fn, cst.FunctionDef):
+        return False
+    after, last = c.src.positions[e.stmt].end.line, c.src.positions[fn].end.line
+    for node, r in c.src.positions.items():
+        if isinstance(node, cst.Assign) and after < r.start.line <= last and isinstance(node.value, cst.Name) \
+                and node.value.value == e.bound \
+                and any(isinstance(t.target, (cst.Subscript, cst.Attribute)) for t in node.targets):
+            return True
+    return False
+
+
 RULE = Rule(
     spec(
         N.HF_DEEPSPEED_CONFIG_NOT_KEPT,
@@ -100,7 +117,8 @@ RULE = Rule(
         summary="An HfDeepSpeedConfig that is not kept alive until the model is loaded",
         what="`HfDeepSpeedConfig(cfg)` as a bare statement, bound to `_` that the code binds again before the "
          "load (a loop's `_`; `_` bound once, or again only after the load, keeps it as any name does), or to a local of a function that returns "
-         "before the model is loaded (a load or a model assigned from a call later in that function keeps it); or "
+         "before the model is loaded (a load or a model assigned from a call later in that function keeps it, and so "
+         "does storing it in a dict or an attribute that outlives the function); or "
          "accelerate's class of the same name used instead of transformers'.",
         why="transformers keeps only a weak reference to the object: once it is garbage collected `from_pretrained` no "
         "longer sees ZeRO-3, so zero.Init never runs (like model-loaded-before-ds-config). accelerate's class never "
@@ -125,6 +143,10 @@ RULE = Rule(
                    '_ = HfDeepSpeedConfig(ds_config)\nmodel = AutoModelForSeq2SeqLM.from_pretrained("m")\n'
                    'engine, _, _, _ = deepspeed.initialize(model=model, config_params=ds_config)\n',
                    (("zero3", True),)),
+           # the local is stored in the arguments dict the trainer object keeps: alive for the whole run
+           Example('import deepspeed\nfrom transformers.integrations import HfDeepSpeedConfig\n\n\n'
+                   'def main(args):\n    dschf = HfDeepSpeedConfig(args["ds_config"])\n    args["dschf"] = dschf\n'
+                   '    Runner(args).run()\n', (("zero3", True),), "stored where the run keeps it"),
            # a branch a local constant switches off ("manual switch for now") never runs
            Example('import deepspeed\nfrom transformers.integrations import HfDeepSpeedConfig\n\n\n'
                    'def evaluate(ds_config):\n    use_zero3 = False\n    if use_zero3:\n'
