@@ -152,7 +152,11 @@ def _is_not_none(test: Any) -> bool:
 
 
 def _optional_call(value: Any) -> Set[str]:
-    """The options without which a call returns None (TRL's ``get_quantization_config``)."""
+    """The options without which a call returns None (TRL's ``get_quantization_config``), also through a method
+    called on its result (``get_quantization_config(args).to_dict()``: without them that call raises
+    AttributeError, so nothing after it runs)."""
+    while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and isinstance(value.func.value, cst.Call):
+        value = value.func.value
     if isinstance(value, cst.Call) and dotted(value.func).split(".")[-1] == TRL.QUANTIZATION_CONFIG:
         return set(TRL.QUANTIZATION_OPTIONS)
     return set()
