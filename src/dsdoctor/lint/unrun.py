@@ -61,6 +61,39 @@ def _imported_names(files: List[str], read: Callable[[str], str]) -> Set[str]:
     return {m.group(1) for f in files for m in _IMPORT.finditer(read(f))}
 
 
+_FROM = re.compile(r"^[ \t]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+\(?([\w \t,]+)", re.M)
+_PLAIN = re.compile(r"^[ \t]*import[ \t]+([A-Za-z_][\w.]*)", re.M)
+
+
+def _imported_modules(files: List[str], read: Callable[[str], str]) -> Set[str]:
+    """The dotted modules the absolute imports of ``files`` may load: ``a.b`` of ``import a.b``; ``a.b`` and
+    ``a.b.c`` of ``from a.b import c``."""
+    out: Set[str] = set()
+    for f in files:
+        text = read(f)
+        out.update(m.group(1) for m in _PLAIN.finditer(text))
+        for m in _FROM.finditer(text):
+            out.add(m.group(1))
+            out.update(f"{m.group(1)}.{n.strip()}" for n in m.group(2).split(",") if n.strip().isidentifier())
+    return out
+
+
+def _imported_module(path: str, copy: str, modules: Set[str], read: Callable[[str], str]) -> bool:
+    """Is the file of a bundled copy a module ``modules`` names (under any of its directories taken as the import
+    root: ``src/pkg/models/lstr.py`` is ``pkg.models.lstr``), or one its imported package's ``__init__`` imports
+    (``from .lstr import ...``)?"""
+    parts = os.path.relpath(os.path.splitext(path)[0], copy).split(os.sep)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    names = {".".join(parts[k:]) for k in range(len(parts))}
+    if names & modules:
+        return True
+    init = os.path.join(os.path.dirname(path), "__init__.py")
+    package = {n.rpartition(".")[0] for n in names if "." in n}
+    return bool(package & modules) and os.path.isfile(init) and re.search(
+        r"^[ \t]*from[ \t]+\.(?:[ \t]+import[^\n]*\b|)" + re.escape(parts[-1]) + r"\b", read(init), re.M) is not None
+
+
 def _packages(copy: str) -> Set[str]:
     """The importable top-level names of a bundled copy: its packages and modules."""
     try:
@@ -84,12 +117,12 @@ def unrun(recipes: List["Recipe"], graph: Graph, root: str, found: "Found", read
         outer = [f for f in graph if f not in copies]
         live = reach(graph, outer + [e for e in ran if e in copies])
         named = _imported_names(outer, read)  # a copy put on sys.path: its imports resolve nowhere in the graph
-        inner = {c: _imported_names([g for g in live if copies.get(g) == c], read) for c in set(copies.values())}
+        inner = {c: _imported_modules([g for g in live if copies.get(g) == c], read) for c in set(copies.values())}
         for f, c in copies.items():
             if f in live or is_test(f, root) or _packages(c) & named:
                 continue
-            if set(os.path.relpath(os.path.dirname(f), c).split(os.sep)) & inner[c]:
-                kept.add(f)  # under a package a launched file of the copy imports (from its src/ on sys.path)
+            if _imported_module(f, c, inner[c], read):
+                kept.add(f)  # a module a launched file of the copy imports (from its src/ on sys.path)
             else:
                 found.unrun[f] = BUNDLED.format(c)
     for f in graph:
