@@ -33,23 +33,23 @@ Verdicts = Dict[Tuple[str, str], Tuple[str, str, str]]  # (rule, file:line) -> (
 
 
 def read_verdicts(path: Path = VERDICTS) -> Dict[str, Dict[str, Verdicts]]:
-    """repository name (an export's directory) -> commit -> its verdicts: repositories of one name from several
-    owners (three GEMs) keep theirs apart by the commit exported."""
+    """repository name (an export's directory) -> owner/name -> its verdicts: repositories of one name from several
+    owners (three GEMs) are told apart by the commits their verdicts were read at."""
     out: Dict[str, Dict[str, Verdicts]] = {}
     with open(path, newline="") as fh:
         for row in csv.DictReader(fh, delimiter="\t"):
             name = row["repository"].rsplit("/", 1)[-1]
-            out.setdefault(name, {}).setdefault(row["commit"], {})[(row["rule"], row["file:line"])] = (
+            out.setdefault(name, {}).setdefault(row["repository"], {})[(row["rule"], row["file:line"])] = (
                 row["verdict"], row["commit"], row["why"])
     return out
 
 
-def for_export(by_commit: Dict[str, Verdicts], commit: str) -> Verdicts:
-    """The verdicts of the export at ``commit``; where none was read at that commit, those of every commit read
-    (a re-export: ``verdict_commits_differ`` says so)."""
-    if commit in by_commit:
-        return by_commit[commit]
-    return {k: v for got in by_commit.values() for k, v in got.items()}
+def for_export(by_repo: Dict[str, Verdicts], commit: str) -> Verdicts:
+    """The verdicts of the repository (of those of the export's name) read at the export's ``commit``, all of them
+    (a verdict read at a re-export's commit too); every repository's where none was read at that commit
+    (``verdict_commits_differ`` says so)."""
+    mine = [v for v in by_repo.values() if any(c == commit for (_, c, _) in v.values())] or list(by_repo.values())
+    return {k: x for v in mine for k, x in v.items()}
 
 
 def commit_of(root: Path) -> str:

@@ -676,7 +676,8 @@ def test_cd_from_a_directory_above_the_script(tmp_path: Path) -> None:
 
 def test_bench_verdicts_kept_apart_by_commit(tmp_path: Path) -> None:
     """bench/lint_repos.py: repositories of one name from several owners (three GEMs) keep their verdicts apart by
-    the commit exported; an export at a commit nobody read gets every commit's."""
+    the commits read; a repository's verdicts read at another of its exports count; an export at a commit nobody
+    read gets every one's."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("lint_repos", Path(__file__).parents[1] / "bench" / "lint_repos.py")
@@ -687,7 +688,10 @@ def test_bench_verdicts_kept_apart_by_commit(tmp_path: Path) -> None:
     (tmp_path / "v.tsv").write_text("repository\tcommit\trule\tfile:line\tverdict\twhy\n"
                                     f"x/GEM\t{a}\tzero3-unsafe-save\ttrain.py:3\ttrue\tReal.\n"
                                     f"y/GEM\t{b}\tzero3-unsafe-save\ttrain.py:3\tfalse\tNot run.\n")
+    with (tmp_path / "v.tsv").open("a") as fh:  # one read at another export of x/GEM: still x/GEM's
+        fh.write(f"x/GEM\t{'d' * 40}\tlaunch-config-missing\trun.sh:2\ttrue\tMissing.\n")
     got = mod.read_verdicts(tmp_path / "v.tsv")["GEM"]
     assert mod.for_export(got, a)[("zero3-unsafe-save", "train.py:3")][0] == "true"
+    assert ("launch-config-missing", "run.sh:2") in mod.for_export(got, a)
     assert mod.for_export(got, b)[("zero3-unsafe-save", "train.py:3")][0] == "false"
-    assert len(mod.for_export(got, "c" * 40)) == 1
+    assert len(mod.for_export(got, b)) == 1 and len(mod.for_export(got, "c" * 40)) == 2
