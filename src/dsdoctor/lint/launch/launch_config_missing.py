@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Dict, Iterator, List, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Sequence, Set, Tuple
 
 from ... import names as N
 from ...knowledge import deepspeed as K
@@ -64,11 +64,41 @@ def _own(t: Target, root: str) -> List[Tuple[int, str]]:
 def _known_elsewhere(ref: str, t: Target, root: str, launches: int = 1) -> bool:
     """A file of the project whose path ends with the path as written (the launch finds it when run from the
     directory above it: the README's ``cd``), the name written in the script more often than its ``launches``
-    that hand it over (made by the script, or named for another directory), or submodules not checked out: the
-    launch may well find it."""
+    that hand it over (made by the script, or named for another directory), submodules not checked out, or a
+    directory the README has the user clone: the launch may well find it."""
     name = os.path.basename(ref)
     return t.text.count(name) > launches or bool(ending_with(ref, root)) or _beside_unfetched(t.path, root) or \
-        _in_ignored_dir(ref, t.path, root) or any(p.fullmatch(_tail(ref)) for p in _run_outputs(os.path.normpath(root)))
+        _in_ignored_dir(ref, t.path, root) or any(p.fullmatch(_tail(ref)) for p in _run_outputs(os.path.normpath(root))) \
+        or _readme_clone(ref, root)
+
+
+_CLONE = re.compile(r"\bgit[ \t]+clone[ \t]+(?:-\S+[ \t]+)*(\S+?)(?:\.git)?/?(?:[ \t]+([\w.-]+))?[ \t]*$", re.M)
+
+
+@lru_cache(maxsize=8)
+def _cloned(root: str) -> FrozenSet[str]:
+    """The directories the README at the project's root has the user clone (``git clone URL [DIR]``; DIR, else
+    the repository's name) that the checkout does not have."""
+    from ..reading import read_text
+
+    out: Set[str] = set()
+    try:
+        names = [n for n in os.listdir(root) if n.lower().startswith("readme")]
+    except OSError:
+        return frozenset()
+    for n in names:
+        for m in _CLONE.finditer(read_text(os.path.join(root, n))):
+            d = m.group(2) or m.group(1).rstrip("/").rsplit("/", 1)[-1]
+            if d and not os.path.exists(os.path.join(root, d)):
+                out.add(d)
+    return frozenset(out)
+
+
+def _readme_clone(ref: str, root: str) -> bool:
+    """Does the path run through a directory the README has the user clone at the root (Self-Filter's
+    ``./LLaVA/scripts/zero3.json`` after ``git clone https://github.com/haotian-liu/LLaVA.git``)?"""
+    parts = [p for p in os.path.normpath(ref).split(os.sep) if p not in ("", ".")]
+    return len(parts) > 1 and parts[0] in _cloned(os.path.normpath(root))
 
 
 @lru_cache(maxsize=8)
