@@ -39,12 +39,13 @@ if TYPE_CHECKING:
 __all__ = ["LISTED", "PACKAGES", "Near", "Pin", "Pinned", "allowed_releases", "apply_near", "project_dir", "project_pins", "read_pins", "resolve"]
 
 _READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
-    ("requirement*.txt", requirements_or_export),  # and requirement.txt, the singular some projects write
+    # and requirement.txt, the singular some projects write, and the misspelt requirments.txt (CAIG)
+    ("requir*.txt", requirements_or_export),
     ("requirements/*.txt", F.requirements),
     # named for the training environment (OpenThinkIMG's train_requirements.txt beside tool_server_requirements.txt):
     # the one the linted code runs in; other purposes' files (dev_, docs_, serve_ ...) are not read
-    ("train*requirement*.txt", F.requirements),
-    ("finetun*requirement*.txt", F.requirements),
+    ("train*requir*.txt", F.requirements),
+    ("finetun*requir*.txt", F.requirements),
     ("*deepspeed*req*.txt", F.requirements),  # named for the DeepSpeed environment (code-act's deepspeed_reqs.txt)
     ("env/*requirement*.txt", F.requirements),  # an environment directory's (500xCompressor's env/pip_requirements.txt)
     ("requirement*.lock", F.requirements),  # rye's lock files: pip's format, every version exact
