@@ -30,7 +30,7 @@ from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Severity
 from ..launch_root import project_root, unfetched_submodules
-from ..recipe import in_checkout
+from ..recipe import checkout_name, in_checkout
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 
@@ -78,10 +78,11 @@ _CLONE = re.compile(r"\bgit[ \t]+clone[ \t]+(?:-\S+[ \t]+)*(\S+?)(?:\.git)?/?(?:
 @lru_cache(maxsize=8)
 def _cloned(root: str) -> FrozenSet[str]:
     """The directories the README at the project's root has the user clone (``git clone URL [DIR]``; DIR, else
-    the repository's name) that the checkout does not have."""
+    the repository's name) that the checkout does not have, other than this project's own clone."""
     from ..reading import read_text
 
     out: Set[str] = set()
+    own = checkout_name(root).lower()
     try:
         names = [n for n in os.listdir(root) if n.lower().startswith("readme")]
     except OSError:
@@ -89,7 +90,7 @@ def _cloned(root: str) -> FrozenSet[str]:
     for n in names:
         for m in _CLONE.finditer(read_text(os.path.join(root, n))):
             d = m.group(2) or m.group(1).rstrip("/").rsplit("/", 1)[-1]
-            if d and not os.path.exists(os.path.join(root, d)):
+            if d and d.lower() != own and not os.path.exists(os.path.join(root, d)):  # not this project itself
                 out.add(d)
     return frozenset(out)
 

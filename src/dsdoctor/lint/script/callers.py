@@ -25,7 +25,8 @@ import libcst as cst
 
 from ..discover import _read
 from ..target import Target
-from .flags import Gates, is_open, option_gates, options_namespace, shown
+from .flags import Gates, is_open, option_gates, options_namespace
+from .flags_gating import shown
 from .registry import entries, open_for, option
 from .source import Source, parse
 

@@ -209,17 +209,6 @@ def is_open(flag: str, passed: Set[str], defaults: Optional[Dict[str, str]] = No
     return not eq or not given or bool(given & set(allowed.split("|")))
 
 
-def shown(flag: str) -> str:
-    """``bits=4|8`` as a reader writes the option: ``bits 4/8``."""
-    if flag.startswith("-"):
-        return f"{flag[1:]} left out"
-    if "!=" in flag:
-        name, _, lit = flag.partition("!=")
-        return f"{name} other than {lit} (its default)"
-    name, eq, allowed = flag.partition("=")
-    return name + (" " + "/".join(allowed.split("|")) if eq else "")
-
-
 def _value_flags(value: Any, optional: Optional[Dict[str, Set[str]]] = None, own: "Own" = None) -> List[Set[str]]:
     """The options a call argument's value is set only with: ``load_in_8bit=args.bits == 8`` (``==`` / ``in``
     a literal), ``quantization_config=BitsAndBytesConfig(...) if args.use_lora else None``, TRL's

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional, Set
 
 import libcst as cst
 
-from .flags import _EOL, Gates, Pos, is_open, option_gates, shown
+from .flags import _EOL, Gates, Pos, is_open, option_gates
 
 
 def def_gates(src: Any, gates: "Gates", taken: Optional[Set[str]]) -> "Gates":
@@ -63,3 +63,14 @@ def gating_flag(src: Any, where: List[Pos], passed: Set[str], cache: Dict[str, G
             return None
         found = found or hit[0]
     return found
+
+
+def shown(flag: str) -> str:
+    """``bits=4|8`` as a reader writes the option: ``bits 4/8``."""
+    if flag.startswith("-"):
+        return f"{flag[1:]} left out"
+    if "!=" in flag:
+        name, _, lit = flag.partition("!=")
+        return f"{name} other than {lit} (its default)"
+    name, eq, allowed = flag.partition("=")
+    return name + (" " + "/".join(allowed.split("|")) if eq else "")

@@ -18,7 +18,8 @@ import libcst as cst
 from ..discover import _read
 from ..target import Target
 from .callers import parsed
-from .flags import is_open, option_gates, shown
+from .flags import is_open, option_gates
+from .flags_gating import shown
 from .walk import descendants
 
 
