@@ -125,12 +125,13 @@ def _near_facts(result: LintResult, near: "FileNear") -> None:
     from .pins import LISTED
     from .target import NO_SINGLE_DS
 
+    linted = {os.path.normpath(f) for f in result.report.facts.get("files", [])}
     for text, files in near.notes.items():
         more = f" (+{len(files) - 1} more)" if len(files) > 1 else ""
         listed = text.startswith(LISTED)  # a nearer DeepSpeed range or conflict: named, nothing assumed
         text = text[len(LISTED):] if listed else text
         result.report.facts.setdefault("not_assumed" if listed else "assumed", []).append(f"{text} for {files[0]}{more}")
-        every = {os.path.normpath(f) for f in files} >= {os.path.normpath(f) for f in result.report.facts.get("files", [])}
+        every = {os.path.normpath(f) for f in files} >= linted
         if text.startswith("deepspeed ") and not listed and every:  # one directory holds every file linted
             version, where = text[len("deepspeed "):].split(" ", 1)
             result.report.facts["deepspeed"], result.report.facts["deepspeed_source"] = version, f"pinned in {where[1:-1]}"

@@ -203,15 +203,8 @@ def _read_file(path: str, entry: bool, resolves: Optional[Resolver] = None
     binds = file_binds(path, tree, resolves, nodes)
     runs: List[ast.AST] = []
     decos: List[ast.AST] = []  # the decorators of registry classes: they fill the registry, they look nothing up
-    tables: List[ast.stmt] = []  # module-level tables of names (:func:`_table`)
+    tables: List[Tuple[ast.stmt, List[str]]] = []  # module-level tables of names and the names they bind
     fill: Uses = (set(), set(), set())  # uses of code that runs on import, read apart from ``runs``
-
-    def selfless(nodes: List[ast.AST], name: str) -> None:
-        """Add the uses of ``nodes`` but ``name`` (a class's own statements naming it, ``name = "RankGPT"`` in
-        class RankGPT, do not make it used)."""
-        got = _uses(nodes, binds)
-        for mine, theirs in zip(fill, got):
-            mine.update(u for u in theirs if u.rsplit("::", 1)[-1] != name)
     fns: List[Fn] = []
     classes: List[Cls] = []
     held: Keys = {}
@@ -225,26 +218,30 @@ def _read_file(path: str, entry: bool, resolves: Optional[Resolver] = None
             keys = registry_keys(node, PLAIN)
             body: List[ast.AST] = []
             classes.append(_class(node, binds, runs, decos if keys is not None and keys.registry else runs, body))
-            selfless(body, node.name)
+            _add_uses(fill, body, binds, {node.name})  # `name = "RankGPT"` in class RankGPT does not use it
             if keys is not None and classes[-1][6] and DYNAMIC not in classes[-1][3]:
                 held[node.name] = keys
         elif isinstance(node, (ast.Import, ast.ImportFrom)) or _is_all(node) or (not entry and _is_main(node)):
             continue
-        elif _table(node) is not None:
-            tables.append(node)
+        elif (bound := _table(node)) is not None:
+            tables.append((node, bound))
         else:
             runs.append(node)
-    roots = {h.registry for h in held.values()}
-    for mine, theirs in zip(fill, _uses(decos, binds)):
-        mine.update(u for u in theirs if u.rsplit("::", 1)[-1] not in roots)
+    _add_uses(fill, decos, binds, {h.registry for h in held.values() if h.registry})
     own = {d[0] for d in fns} | {c[0] for c in classes}
     tabled: List[Fn] = []
-    for node in tables:
+    for node, bound in tables:
         called, named, weak = _uses([node], binds)
         fill[0].update(called)  # its calls run on import (``Spec(cls=A)``), the names it holds only where it is read
         tabled += [(t, node.lineno, getattr(node, "end_lineno", None) or node.lineno, set(), named, False, weak)
-                   for t in _table(node) or () if t not in own]
+                   for t in bound if t not in own]
     return runs, fns, classes, binds, declared_defaults(tree, nodes), held, fill, tabled
+
+
+def _add_uses(into: Uses, nodes: List[ast.AST], binds: Optional[Binds], but: Set[str]) -> None:
+    """Add the uses of ``nodes`` to ``into``, but those of the names ``but`` (bare or tied to a file)."""
+    for mine, theirs in zip(into, _uses(nodes, binds)):
+        mine.update(u for u in theirs if u.rsplit("::", 1)[-1] not in but)
 
 
 def _table(node: ast.stmt) -> Optional[List[str]]:

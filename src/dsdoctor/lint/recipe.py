@@ -82,12 +82,12 @@ def resolve(ref: str, recipe: str, root: str, exists: Callable[[str], bool] = os
     :func:`in_checkout`, also after a variable the script leaves unset: ``${YOUR_PATH_TO}/CPM-distill/x.json``);
     None when none exists. ``exists``: what counts as found (``os.path.isdir`` for a
     directory)."""
-    if ref and "$" in ref:  # `${YOUR_PATH}/PROJ/configs/x.json`: a placeholder, then the checkout's own directory
+    if not ref:
+        return None
+    if "$" in ref:  # `${YOUR_PATH}/PROJ/configs/x.json`: a placeholder, then the checkout's own directory
         m = _PLACEHOLDER.match(ref)
         mine = in_checkout(os.sep + m.group(1), root) if m and "$" not in m.group(1) else None
         return mine if mine is not None and exists(mine) else None
-    if not ref:
-        return None
     if os.path.isabs(ref):
         if exists(ref):
             return ref

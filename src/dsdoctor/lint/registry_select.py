@@ -80,9 +80,14 @@ def unselected(classes: Dict[str, List["Cls"]], keys: Dict[str, Keys], text: str
         for c in cls:
             if c[6] and c[0] in held and not any(_named(k, text) for k in held[c[0]].keys):
                 gone.add((f, c[0]))
-                c = (c[0], c[1], c[2], c[3], c[4], c[5], False, c[7], c[8], c[9])
+                c = _held_only(c)
             out[f].append(c)
     return out, gone
+
+
+def _held_only(c: "Cls") -> "Cls":
+    """``c`` no longer always live: only a use of it (or a look-up by its key) makes it live."""
+    return c[0], c[1], c[2], c[3], c[4], c[5], False, c[7], c[8], c[9]
 
 
 def unlooked(fns: Dict[str, List[Fn]], classes: Dict[str, List["Cls"]], keys: Dict[str, Keys],
@@ -91,13 +96,13 @@ def unlooked(fns: Dict[str, List[Fn]], classes: Dict[str, List["Cls"]], keys: Di
     """``classes`` with the registry classes whose registry (a class of the project: ``@Factory.register``) nothing
     that runs looks up no longer always live, and those (file, class) pairs: the decorator that fills a registry
     builds nothing, and an entry that never names the registry (``Factory.create(name)``), also through the classes
-    and functions it runs, never builds its classes. Not where a look-up by a run-time name may reach any class."""
+    and functions it runs, never builds its classes (a class only a look-up by a run-time name may build is not
+    taken to look the registry up)."""
     project = {c[0] for cls in classes.values() for c in cls}
     todo = {(f, c[0]): keys[f][c[0]].registry for f, cls in classes.items() for c in cls
             if c[6] and (f, c[0]) not in gone and c[0] in keys.get(f, {}) and keys[f][c[0]].registry in project}
     while todo:
-        trial = {f: [(*c[:6], False, *c[7:]) if (f, c[0]) in todo else c for c in cls]
-                 for f, cls in classes.items()}
+        trial = {f: [_held_only(c) if (f, c[0]) in todo else c for c in cls] for f, cls in classes.items()}
         called, named, weak = (set(u) for u in uses)
         close(fns, trial, called, named, weak, dynamic=False)
         used = {u.rsplit("::", 1)[-1] for u in called | named | weak}

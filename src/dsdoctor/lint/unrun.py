@@ -6,8 +6,8 @@ import: a backup copy or an abandoned variant beside the live ones (OntoProtein'
 one import is commented out). A file inside a directory with a license of its own, below one of the repository's
 top-level directories, is part of a bundled copy of another project (BLEUBERI's ``eval/FastChat``): where no launch
 starts a file of the copy, no project file outside it imports its package by name, and the project's own files do
-not reach this one, the copy's scripts are that project's, run by its users. A file of a copy under a package that
-a file the copy's launches reach imports by name (from a ``src/`` put on ``sys.path``) is neither. A whole tree the import graph never
+not reach this one, the copy's scripts are that project's, run by its users. A module of a copy that a file the
+copy's launches reach imports by name (from a ``src/`` put on ``sys.path``) is neither. A whole tree the import graph never
 sees imported (a package whose directory name is no importable name, a registry importing by string) has no
 imported sibling and no license of its own: plain ``unrun``.
 """
@@ -53,15 +53,12 @@ def _bundled(path: str, root: str) -> Optional[str]:
     return None
 
 
-_IMPORT = re.compile(r"^[ \t]*(?:from|import)[ \t]+([A-Za-z_]\w*)", re.M)
-
-
 def _imported_names(files: List[str], read: Callable[[str], str]) -> Set[str]:
     """The top-level names the import statements of ``files`` name (resolved or not)."""
-    return {m.group(1) for f in files for m in _IMPORT.finditer(read(f))}
+    return {m.split(".", 1)[0] for m in _imported_modules(files, read)}
 
 
-_FROM = re.compile(r"^[ \t]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+\(?([\w \t,]+)", re.M)
+_FROM = re.compile(r"^[ \t]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b[ \t]*\(?([\w \t,]*)", re.M)
 _PLAIN = re.compile(r"^[ \t]*import[ \t]+([A-Za-z_][\w.]*)", re.M)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from typing import Any, Dict, Iterator
+from typing import Any, Dict, Iterator, Optional, Tuple
 
 from ... import names as N
 from ...knowledge import accelerate as ACC
@@ -67,14 +67,9 @@ def check(t: Target) -> Iterator[Hit]:
     for key, (value, (line, col)) in y.ds.items():
         if key in TF.ACCELERATE_DEEPSPEED_FIELDS:
             continue
-        if key in y.top and value is not None:  # launch copies every deepspeed_config key onto its arguments
-            yield from _launch_field(t, starts[line - 1] + col - 1, key, value, y.top[key][0])
-            continue
-        if key in ACC.launch_arguments() and value is not None:
-            yield RULE.hit(t, starts[line - 1] + col - 1,
-                           f"deepspeed_config.{key} is not an accelerate DeepSpeed field: launch copies it onto its "
-                           f"--{key} argument (unless the command line gives one), where it takes effect: it "
-                           f"belongs at the top level", severity=Severity.INFO)
+        # launch copies every deepspeed_config key onto its arguments: a key named as one sets it
+        if value is not None and (key in y.top or key in ACC.launch_arguments()):
+            yield _launch_field(t, starts[line - 1] + col - 1, key, value, y.top.get(key))
             continue
         sug = [] if value is None else difflib.get_close_matches(key, TF.ACCELERATE_DEEPSPEED_FIELDS, n=1, cutoff=0.75)
         what = ("a nested DeepSpeed JSON block, which accelerate does not read (only its flat fields such as "
@@ -113,19 +108,24 @@ def _rename(field: str) -> Fix:
     return Fix(f"rename to {field!r}", "unsafe", (), "a guess from the spelling")
 
 
-def _launch_field(t: Target, pos: int, key: str, value: Any, top: Any) -> Iterator[Hit]:
-    """A nested key named as one of the YAML's own top-level fields (``mixed_precision``): `accelerate launch` sets
-    its argument of that name from it (commands/launch.py, read in 0.12.0, 0.29.2, 1.16.0: each deepspeed_config key
-    the command line does not give sets the argument of its name, which then wins over the top-level field): the
-    same value changes nothing; another one replaces the top-level field's."""
-    if str(value).lower() == str(top).lower():
-        yield RULE.hit(t, pos, f"deepspeed_config.{key} is not an accelerate DeepSpeed field: launch copies it onto "
-                               f"its --{key} argument, the value the top-level {key} gives: nothing changes",
-                       severity=Severity.INFO)
-        return
-    yield RULE.hit(t, pos, f"deepspeed_config.{key}: {value} is not an accelerate DeepSpeed field: launch copies it "
-                           f"onto its --{key} argument, over the top-level {key}: {top}",
-                   fixes=(Fix(f"keep one {key}, at the top level", "unsafe"),))
+def _launch_field(t: Target, pos: int, key: str, value: Any, top: Optional[Tuple[Any, Any]]) -> Hit:
+    """A nested key named as an argument of `accelerate launch` (``main_process_port``, derived from its releases:
+    knowledge/accelerate.py), often one of the YAML's own top-level fields (``mixed_precision``, ``top``: its entry
+    there, value first; None where the YAML has none): launch sets its argument of that name from it (commands/launch.py, read in
+    0.12.0, 0.29.2, 1.16.0: each deepspeed_config key the command line does not give sets the argument of its name,
+    which then wins over the top-level field): it takes effect; the same value changes nothing; another one replaces
+    the top-level field's."""
+    if top is None:
+        return RULE.hit(t, pos, f"deepspeed_config.{key} is not an accelerate DeepSpeed field: launch copies it onto "
+                                f"its --{key} argument (unless the command line gives one), where it takes effect: "
+                                "it belongs at the top level", severity=Severity.INFO)
+    if str(value).lower() == str(top[0]).lower():
+        return RULE.hit(t, pos, f"deepspeed_config.{key} is not an accelerate DeepSpeed field: launch copies it onto "
+                                f"its --{key} argument, the value the top-level {key} gives: nothing changes",
+                        severity=Severity.INFO)
+    return RULE.hit(t, pos, f"deepspeed_config.{key}: {value} is not an accelerate DeepSpeed field: launch copies it "
+                            f"onto its --{key} argument, over the top-level {key}: {top[0]}",
+                    fixes=(Fix(f"keep one {key}, at the top level", "unsafe"),))
 
 
 RULE = Rule(

@@ -47,13 +47,11 @@ def check(t: Target) -> Iterator[Hit]:
             return
         key = os.path.normpath(t.path)
         unrun = t.usage.unrun.get(key) or (t.usage.guarded(key) if t.usage.guarded is not None else None)
-        if unrun is None and "Python 2 syntax" in c.src.error and key not in t.usage.entries \
-                and key not in t.usage.imported:  # a helper run by a Python 2 interpreter, never by a DeepSpeed run
-            unrun = "Python 2 code that no DeepSpeed launch of the project starts or imports"
-        if unrun is None and _OLD_NAMES.search(t.text) and key not in t.usage.entries \
-                and key not in t.usage.imported:  # `.cuda(async=True)`: run by a Python older than 3.7, if at all
-            unrun = "code for Python 3.6 or older (async / await as names: keywords from 3.7) that no DeepSpeed " \
-                "launch of the project starts or imports"
+        # a helper run by an older interpreter (Python 2; `.cuda(async=True)`: 3.6), if at all, never by a DeepSpeed run
+        older = "Python 2 code" if "Python 2 syntax" in c.src.error else \
+            "code for Python 3.6 or older (async / await as names: keywords from 3.7)" if _OLD_NAMES.search(t.text) else None
+        if unrun is None and older and key not in t.usage.entries and key not in t.usage.imported:
+            unrun = f"{older} that no DeepSpeed launch of the project starts or imports"
         if unrun is None and t.usage.never_zero3.get(key, "").startswith("a test file"):
             unrun = "a test file: its test runner reads it (a parser's test case may be broken on purpose)"
         yield RULE.hit(t, None, f"not linted: {c.src.error}" + (f" ({unrun})" if unrun else ""),
