@@ -219,22 +219,31 @@ def test_nearest_pin_named(tmp_path: Path) -> None:
     assert "transformers 4.47.1 (sub/README.md:2) for sub/train.py" in out["facts"]["assumed"]
 
 
-def test_subdirectory_deepspeed_pin_in_the_summary(tmp_path: Path) -> None:
-    """Only finetune/ pins DeepSpeed (0.16.9): its config is judged for that release, the rest for the newest read,
-    and the summary line and facts say both (RWKV-Runner, aside165: the summary named 0.19.8 alone)."""
-    sub = tmp_path / "finetune"
+def _pinned_subproject(sub: Path) -> None:
+    """A sub-project pinning DeepSpeed 0.16.9, with a ZeRO-3 config its launch hands a Trainer script."""
     sub.mkdir()
     (sub / "requirements.txt").write_text("deepspeed==0.16.9\n")
     (sub / "ds_config.json").write_text(CONFIG)
     (sub / "train.py").write_text("from transformers import Trainer, TrainingArguments\n")
     (sub / "run.sh").write_text("deepspeed train.py --deepspeed ds_config.json\n")
+
+
+def _summary(root: Path) -> str:
+    """The text output of `dsdoctor lint .` in ``root``."""
+    return subprocess.run([sys.executable, "-m", "dsdoctor", "lint", "."], cwd=root,
+                          capture_output=True, text=True, timeout=120).stdout
+
+
+def test_subdirectory_deepspeed_pin_in_the_summary(tmp_path: Path) -> None:
+    """Only finetune/ pins DeepSpeed (0.16.9): its config is judged for that release, the rest for the newest read,
+    and the summary line and facts say both (RWKV-Runner, aside165: the summary named 0.19.8 alone)."""
+    _pinned_subproject(tmp_path / "finetune")
     (tmp_path / "app.py").write_text("print('serve')\n")
     out = dsdoctor(tmp_path, ".", "--exit-zero")
     assert out["facts"]["deepspeed"] == LATEST_KNOWN
     assert out["facts"]["deepspeed_near"] == ["0.16.9 (finetune/requirements.txt:1)"]
     assert out["facts"]["deepspeed_source"].endswith("where nothing nearer pins one (0.16.9 (finetune/requirements.txt:1))")
-    text = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", "."], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120).stdout
+    text = _summary(tmp_path)
     assert f"linted for DeepSpeed {LATEST_KNOWN} where nothing nearer pins one (0.16.9 " \
            "(finetune/requirements.txt:1) in its directory)" in text, text
 
@@ -243,17 +252,11 @@ def test_subdirectory_pin_of_every_file_is_the_summary(tmp_path: Path) -> None:
     """Everything linted sits in main/, which pins DeepSpeed 0.16.9 (the root has only a README): the summary and the
     facts name 0.16.9, not the newest release read "where nothing nearer pins one" (RWKV-LM-RLHF, aside212)."""
     (tmp_path / "README.md").write_text("# A project\n")
-    sub = tmp_path / "main"
-    sub.mkdir()
-    (sub / "requirements.txt").write_text("deepspeed==0.16.9\n")
-    (sub / "ds_config.json").write_text(CONFIG)
-    (sub / "train.py").write_text("from transformers import Trainer, TrainingArguments\n")
-    (sub / "run.sh").write_text("deepspeed train.py --deepspeed ds_config.json\n")
+    _pinned_subproject(tmp_path / "main")
     out = dsdoctor(tmp_path, ".", "--exit-zero")
     assert out["facts"]["deepspeed"] == "0.16.9" and "deepspeed_near" not in out["facts"]
     assert out["facts"]["deepspeed_source"] == "pinned in main/requirements.txt:1"
-    text = subprocess.run([sys.executable, "-m", "dsdoctor", "lint", "."], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120).stdout
+    text = _summary(tmp_path)
     assert "file(s) linted for DeepSpeed 0.16.9:" in text, text
 
 
