@@ -38,6 +38,10 @@ SDIST_VERSIONS=(0.9.2 0.9.3 0.12.0 0.12.1 0.12.3 0.12.4 0.14.0 0.14.1 0.14.2 0.1
 # nvcc toolkit dir name -> nvidia-cuda-nvcc version
 declare -A NVCC=([13.5]=13.5.37 [13.0]=13.0.88)
 
+# pip's wheel cache would hold a second copy of torch's CUDA wheel and its nvidia-* wheels (~4 GB) that nothing here
+# installs twice; a machine that wants it sets PIP_NO_CACHE_DIR=0.
+export PIP_NO_CACHE_DIR="${PIP_NO_CACHE_DIR:-1}"
+
 STAMPS="$ORACLE/.stamps"
 mkdir -p "$ORACLE" "$STAMPS" "$ORACLE/ds" "$ORACLE/nvcc" "$ORACLE/sdist"
 T0=$(date +%s)
@@ -51,9 +55,10 @@ stamp() { printf '%s' "$2" >"$STAMPS/$1"; }
 rm -f "$ORACLE/.provisioned"
 log "oracle dir: $ORACLE"
 
-# A first provisioning downloads and unpacks several GB (torch's CUDA wheel and pip's cache of it): say so up front
-# rather than fail half-way through pip with "No space left on device".
-NEED_GB="${DSDOCTOR_ORACLE_NEED_GB:-14}"
+# A first provisioning downloads and unpacks several GB (torch's CUDA wheel and its nvidia-* wheels): say so up front
+# rather than fail half-way through pip with "No space left on device". Measured without pip's cache (2026-12-06):
+# the venv step peaks at 5.5 GiB, the whole oracle ends at 7.4 GiB; .venv and .cache/upstream add 0.5 GiB.
+NEED_GB="${DSDOCTOR_ORACLE_NEED_GB:-9}"
 if ! stamp_ok venv "$TORCH_SPEC ninja ${DS_DEPS[*]} setuptools wheel"; then
   FREE_GB=$(( $(df -Pk "$ORACLE" | awk 'NR==2 {print $4}') / 1048576 ))
   if (( FREE_GB < NEED_GB )); then
