@@ -695,3 +695,33 @@ def test_bench_verdicts_kept_apart_by_commit(tmp_path: Path) -> None:
     assert ("launch-config-missing", "run.sh:2") in mod.for_export(got, a)
     assert mod.for_export(got, b)[("zero3-unsafe-save", "train.py:3")][0] == "false"
     assert len(mod.for_export(got, b)) == 1 and len(mod.for_export(got, "c" * 40)) == 2
+
+
+def test_option_values_branches() -> None:
+    """lint/option_values.py: the values every ZeRO-3 launch of an entry gives an option (passed, or the declared
+    default where left out; a variable, an opaque launch or a conflicting default: unknown) and the tests they make
+    false (``==`` / ``in`` / ``!=`` / ``not in``, ``or`` of all, ``and`` of one; an option namespace's attribute only)."""
+    import ast
+
+    from dsdoctor.lint.option_values import launch_values, never
+    from dsdoctor.lint.recipe import Recipe
+
+    def launch(*flags: str, stage: int = 3, opaque: bool = False) -> Recipe:
+        return Recipe(where="run.sh:1", entry="train.py", stage=stage, flags=set(flags), opaque=opaque)
+
+    sft = launch("stage", "stage=sft", "bits", "bits=16")
+    dflt = launch("bits", "bits=8")
+    zero2 = launch("stage", "stage=ppo", stage=2)
+    got = dict(launch_values([sft, dflt, zero2], "train.py", {"stage": "sft", "mode": "\0"}))
+    assert got == {"stage": frozenset({"sft"}), "bits": frozenset({"16", "8"})}
+    assert dict(launch_values([sft, launch("stage")], "train.py", {})) == {}  # --stage $STAGE: any value
+    assert launch_values([sft, launch(opaque=True)], "train.py", {"stage": "sft"}) == ()
+    values = {"stage": frozenset({"sft"}), "bits": frozenset({"16", "8"})}
+    for test, want in [('args.stage == "ppo"', True), ('args.stage == "sft"', False), ('"ppo" == args.stage', True),
+                       ('finetuning_args.stage in ("ppo", "dpo")', True), ('args.stage in ["sft"]', False),
+                       ('args.stage != "sft"', True), ('args.stage not in ("sft", "pt")', True),
+                       ('args.bits == 4', True), ('args.bits in (4, 8)', False), ('self.model_args.stage == "rm"', True),
+                       ('args.stage == "ppo" or args.bits == 4', True), ('args.stage == "ppo" or args.bits == 8', False),
+                       ('args.stage == "ppo" and flag', True), ('model.config.stage == "ppo"', False),
+                       ('stage == "ppo"', False), ('args.stage == other', False), ('args.epochs == 3', False)]:
+        assert never(ast.parse(test, mode="eval").body, values) is want, test

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Set, Tuple
 
 from .closure import why
 from .defaults import merge
+from .option_values import Values, launch_values
 from .recipe import Recipe
 from .registry_select import selection
 
@@ -28,6 +29,7 @@ def called(recipes: List[Recipe], entries: "_Entries", found: "Found") -> None:
     defaults: Dict[str, List[Dict[str, str]]] = {}
     listed: Dict[str, List[Set[str]]] = {}  # per file, the names each launch's verdicts list
     selects: Dict[str, Optional[str]] = {}
+    values: Dict[str, Values] = {}
     for r in recipes:
         if r.stage != 3 or r.entry is None or not entries.uses(r.entry, "registers"):
             continue
@@ -36,7 +38,8 @@ def called(recipes: List[Recipe], entries: "_Entries", found: "Found") -> None:
             defaults.setdefault(f, []).append(declared)
         if r.entry not in selects:  # what the entry's ZeRO-3 launches hand it, read once per entry
             selects[r.entry] = selection(recipes, r.entry, declared)
-        for f, fns in entries.calls(r.entry, selects[r.entry]).items():
+            values[r.entry] = launch_values(recipes, r.entry, declared)
+        for f, fns in entries.calls(r.entry, selects[r.entry], values[r.entry]).items():
             listed.setdefault(f, []).append(set(fns))
             if f == r.entry:
                 _best(own.setdefault(f, {}), fns)

@@ -37,9 +37,10 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from .ast_nodes import all_nodes
 from .binds import Binds, Resolver, file_binds, root_name
-from .closure import ATTR_LOOKUP, DYNAMIC, PLAIN, Cls, Fn, Method, Verdicts, close, tie, verdicts
+from .closure import ATTR_LOOKUP, DYNAMIC, OFF, PLAIN, Cls, Fn, Method, Verdicts, close, tie, verdicts
 from .defaults import declared_defaults
 from .discover import _read
+from .option_values import VALUES, Values, not_taken, option_tests, taken_values
 from .registry_select import Keys, registry_keys, unlooked, unselected
 
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
@@ -83,7 +84,10 @@ def _uses(nodes: Iterable[ast.AST], binds: Optional[Binds] = None) -> Uses:
     nested: Set[str] = set()  # functions and classes defined in ``nodes``: a call of one is no use of a file's
     statements: Set[int] = set()  # calls whose value is dropped (breadth first: a statement comes before its call)
     hints: Set[int] = set()  # the nodes of type annotations (``policy: Type[Policy]`` builds no Policy)
-    for n in all_nodes(nodes):  # one pass over every node (no order needed: the uses are sets)
+    listed = all_nodes(nodes)
+    off = not_taken(listed)
+    offs: Set[str] = set()  # the names used only there (marked OFF in ``named``: lint/closure.py)
+    for n in listed:  # one pass over every node (no order needed: the uses are sets)
         if id(n) in hints:
             hints.update(id(c) for c in ast.iter_child_nodes(n))
             continue
@@ -96,16 +100,17 @@ def _uses(nodes: Iterable[ast.AST], binds: Optional[Binds] = None) -> Uses:
         elif isinstance(n, ast.Call):
             f = n.func
             called |= _dynamic(n, binds, id(n) in statements)
+            into = offs if id(n) in off else called
             if isinstance(f, ast.Name):
-                bare.append((f.id, called))
+                bare.append((f.id, into))
             elif isinstance(f, ast.Attribute):
-                add(f.attr if binds is None else binds.attr(f), called)
+                add(f.attr if binds is None else binds.attr(f), into)
         elif isinstance(n, ast.Name):
-            bare.append((n.id, named))
+            bare.append((n.id, offs if id(n) in off else named))
         elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             nested.add(n.name)
         elif isinstance(n, ast.Attribute):
-            add(n.attr if binds is None else binds.attr(n), named)
+            add(n.attr if binds is None else binds.attr(n), offs if id(n) in off else named)
         elif isinstance(n, ast.Constant) and isinstance(n.value, str) and _IDENT.match(n.value):
             strings.append(n)
         if binds is not None:
@@ -114,6 +119,7 @@ def _uses(nodes: Iterable[ast.AST], binds: Optional[Binds] = None) -> Uses:
         if name not in nested:
             add(name if binds is None else binds.name(name), into)
     named.update(str(c.value) for c in strings if id(c) not in keys)
+    named.update(OFF + u for u in offs - called - named)
     return called, named - called, weak - called - named
 
 
@@ -193,7 +199,8 @@ def _is_all(node: ast.stmt) -> bool:
 
 
 def _read_file(path: str, entry: bool, resolves: Optional[Resolver] = None
-               ) -> Tuple[List[ast.AST], List[Fn], List[Cls], Optional[Binds], Dict[str, str], Keys, Uses, List[Fn]]:
+               ) -> Tuple[List[ast.AST], List[Fn], List[Cls], Optional[Binds], Dict[str, str], Keys, Uses, List[Fn],
+                          Tuple[ast.expr, ...]]:
     """(module-level statements that run on import, top-level functions, top-level classes, import bindings, the
     options' defaults it declares, the keys of the classes a registry holds, the uses of their registry decorators
     but the registry's own name and the calls of its tables, its tables as functions that run where read) of a file
@@ -235,7 +242,7 @@ def _read_file(path: str, entry: bool, resolves: Optional[Resolver] = None
         fill[0].update(called)  # its calls run on import (``Spec(cls=A)``), the names it holds only where it is read
         tabled += [(t, node.lineno, getattr(node, "end_lineno", None) or node.lineno, set(), named, False, weak)
                    for t in bound if t not in own]
-    return runs, fns, classes, binds, declared_defaults(tree, nodes), held, fill, tabled
+    return runs, fns, classes, binds, declared_defaults(tree, nodes), held, fill, tabled, option_tests(nodes)
 
 
 def _add_uses(into: Uses, nodes: List[ast.AST], binds: Optional[Binds], but: Set[str]) -> None:
@@ -310,25 +317,31 @@ def _last(node: ast.AST) -> Optional[str]:
 
 # a file's functions, what its running code calls / names / calls on objects, its classes, its options' defaults
 # ... and its module-level tables of names (as functions that hold no code of their own: no verdict)
-Read = Optional[Tuple[List[Fn], Set[str], Set[str], Set[str], List[Cls], Dict[str, str], Keys, List[Fn]]]
+# ... and the tests of its branches on options (lint/option_values.py)
+Read = Optional[Tuple[List[Fn], Set[str], Set[str], Set[str], List[Cls], Dict[str, str], Keys, List[Fn],
+                      Tuple[ast.expr, ...]]]
 
 
-def _facts(path: str, entry: bool, resolves: Optional[Resolver] = None) -> Read:
+def _facts(path: str, entry: bool, resolves: Optional[Resolver] = None, values: Values = ()) -> Read:
     """(top-level functions, names its running code calls, other names it uses, attributes it calls on objects,
     top-level classes, options' defaults: lint/defaults.py, registry keys: lint/registry_select.py) of a file; None: it
-    does not parse."""
+    does not parse. ``values``: those the entry's ZeRO-3 launches give the options the file compares."""
+    token = VALUES.set(values)
     try:
-        runs, defs, classes, binds, defaults, held, fill, tables = _read_file(path, entry, resolves)
+        runs, defs, classes, binds, defaults, held, fill, tables, compares = _read_file(path, entry, resolves)
     except (SyntaxError, ValueError, RecursionError):
         return None
+    finally:
+        VALUES.reset(token)
     called, named, weak = _uses(runs, binds)
     called |= fill[0]
     named = (named | fill[1]) - called
-    return defs, called, named, (weak | fill[2]) - called - named, classes, defaults, held, tables
+    return defs, called, named, (weak | fill[2]) - called - named, classes, defaults, held, tables, compares
 
 
-def function_reach(files: Iterable[str], entry: str, cache: Optional[Dict[Tuple[str, bool], Read]] = None,
-                   resolves: Optional[Resolver] = None, selects: Optional[str] = None) -> Verdicts:
+def function_reach(files: Iterable[str], entry: str, cache: Optional[Dict[Tuple[str, bool, Values], Read]] = None,
+                   resolves: Optional[Resolver] = None, selects: Optional[str] = None,
+                   values: Values = ()) -> Verdicts:
     """For each file an entry reaches that parses: its top-level functions' verdicts (called / named / unused /
     dead). ``cache``: each file read once for all the entries of one lint run (the project model's).
     ``resolves``: the project files an import of a file names (:mod:`.reach`); given, uses are tied to files, uses
@@ -337,7 +350,8 @@ def function_reach(files: Iterable[str], entry: str, cache: Optional[Dict[Tuple[
     of a class that nothing running uses are ``unused``, and so is a function only they use. ``selects``: what the
     entry's ZeRO-3 launches hand it (lint/registry_select.py): a registry's class it never names is not live by its
     decorator alone. A module-level table of names (``MODELS = {"a": ModelA}``) keeps its classes live only where
-    code reads it."""
+    code reads it. ``values``: those its ZeRO-3 launches give its options (lint/option_values.py): the calls in a
+    branch none of them takes are names only."""
     held: Dict[str, Keys] = {}
     uses: Tuple[Set[str], Set[str], Set[str]] = (set(), set(), set())
     fns: Dict[str, List[Fn]] = {}  # with the tables, which hold uses but get no verdict
@@ -345,10 +359,15 @@ def function_reach(files: Iterable[str], entry: str, cache: Optional[Dict[Tuple[
     classes: Dict[str, List[Cls]] = {}
     cache = {} if cache is None else cache
     for f in sorted(set(files)):
-        key = (f, f == entry)
+        key = (f, f == entry, ())
         if key not in cache:
             cache[key] = _facts(f, f == entry, resolves)
         got = cache[key]
+        tested = taken_values(got[8], values) if got is not None else ()
+        if tested:  # read again with the values of the options it compares
+            if (f, f == entry, tested) not in cache:
+                cache[(f, f == entry, tested)] = _facts(f, f == entry, resolves, tested)
+            got = cache[(f, f == entry, tested)]
         if got is None:
             continue
         fns[f], classes[f], held[f] = got[0] + got[7], got[4], got[6]

@@ -20,6 +20,9 @@ PLAIN = {"dataclass", "ABC", "ABCMeta", "object", "total_ordering", "Generic"}
 # a use of code that may reach any class (import_module, a metaclass ...); DYNAMIC + a file (or a package's
 # directory and a separator): one that reaches only the classes in that namespace (eval, globals(), getattr(module))
 DYNAMIC = "<dynamic>"
+# OFF + a use: one only in a branch that no ZeRO-3 launch takes (lint/option_values.py): it keeps nothing live, and a
+# function only such branches call is "unused" (info), not dead
+OFF = "<off>"
 # file -> function name (``Class.method`` for a method) -> (verdict, first line, last line, note); the note of an
 # "unused" verdict: the classes whose methods use it (a method: its class)
 Verdicts = Dict[str, Dict[str, Tuple[str, int, int, str]]]
@@ -33,6 +36,7 @@ def verdicts(fns: Dict[str, List[Fn]], classes: Dict[str, List[Cls]], live: Dict
     launch selects, ``unselected``, ends with "@", of one whose registry nothing running looks up, ``unlooked``,
     with "^")."""
     called, named, weak = uses
+    off = {u[len(OFF):] for u in all_live[1] if u.startswith(OFF)}
     out: Verdicts = {}
     for f, defs in fns.items():
         out[f] = {}
@@ -40,7 +44,9 @@ def verdicts(fns: Dict[str, List[Fn]], classes: Dict[str, List[Cls]], live: Dict
             verdict = "called" if _used(f, name, called) else \
                 "named" if _used(f, name, named) or _used(f, name, weak) or decorated else "dead"
             note = ""
-            if verdict == "dead" and any(_used(f, name, u) for u in all_live):
+            if verdict == "dead" and _used(f, name, off):
+                verdict, note = "unused", "~"
+            elif verdict == "dead" and any(_used(f, name, u) for u in all_live):
                 verdict = "unused"
                 note = ", ".join(sorted({c[0] for g, cls in classes.items() for c in cls for m in c[7]
                                          if f"{c[0]}.{m[0]}" not in live[g] and any(_used(f, name, u) for u in m[3:6])}))
@@ -67,12 +73,16 @@ def tie(fns: Dict[str, List[Fn]], classes: Dict[str, List[Cls]], *sets: Set[str]
     copy."""
     defined = {f"{f}::{d[0]}" for f, defs in fns.items() for d in defs}
 
+    def one(u: str) -> str:
+        off = OFF if u.startswith(OFF) else ""
+        return u if "::" not in u or u[len(off):] in defined else off + u.rsplit("::", 1)[1]
+
     def norm(uses: Set[str]) -> Set[str]:
-        return {u if "::" not in u or u in defined else u.rsplit("::", 1)[1] for u in uses}
+        return {one(u) for u in uses}
 
     for s in sets:
         s |= norm(s)
-        s -= {u for u in s if "::" in u and u not in defined}
+        s -= {u for u in s if "::" in u and u.replace(OFF, "", 1) not in defined}
     return ({f: [(n, a, b, norm(c), norm(m), d, norm(w)) for n, a, b, c, m, d, w in defs] for f, defs in fns.items()},
             {f: [(n, a, b, norm(c), norm(m), norm(w), al, [(mn, ma, mb, norm(x), norm(y), norm(z), mal)
                                                           for mn, ma, mb, x, y, z, mal in ms],
@@ -187,6 +197,9 @@ def why(name: str, verdict: str, note: str) -> str:
     """Why a finding in function ``name`` is only info (lint/calls.py verdict ``named`` or ``unused``)."""
     if verdict == "named":
         return f"in {name}(), which the ZeRO-3 launch names but never calls directly: only if it runs there"
+    if note == "~":
+        return f"in {name}(), which the ZeRO-3 launch calls only in branches that the values it gives its options " \
+            "never take: it never runs there"
     if "." in name and note.endswith("#"):
         return f"in {name}(), a method that nothing the ZeRO-3 launch runs calls: it never runs there"
     if "." in name and note.endswith("@"):

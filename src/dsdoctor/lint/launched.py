@@ -30,6 +30,7 @@ from .entry_options import reach_values
 from .hf_scope import unseen_by_launches
 from .launch_reach import every_passes, launch_flags, off_contexts, passes, zero_init_off
 from .no_deepspeed import REASON, uses_deepspeed
+from .option_values import Values
 from .plain_classes import plain_classes, unbound_imports
 from .reach import Graph, Memo, _resolve, import_graph, reach
 from .recipe import Recipe, own_stage
@@ -104,23 +105,23 @@ class _Entries:
         self._files = set(graph)
         self._memo: Memo = {}
         self._seen: Dict[str, Tuple[Set[str], Set[str]]] = {}
-        self._calls: Dict[Tuple[str, Optional[str]], "Verdicts"] = {}
-        self._read: Dict[Tuple[str, bool], Read] = {}  # lint/calls.py: each file read once for all entries
+        self._calls: Dict[Tuple[str, Optional[str], Values], "Verdicts"] = {}
+        self._read: Dict[Tuple[str, bool, Values], Read] = {}  # lint/calls.py: each file read once for all entries
         self._saved: Dict[str, bool] = {}
         self._hits: Dict[Tuple[str, str], bool] = {}  # (file, what): does _USES' pattern match
 
-    def calls(self, entry: str, selects: Optional[str] = None) -> "Verdicts":
+    def calls(self, entry: str, selects: Optional[str] = None, values: Values = ()) -> "Verdicts":
         """The verdict on each top-level function of the files ``entry`` reaches (:mod:`.calls`; ``selects``: what
-        its launches hand it, lint/registry_select.py)."""
-        key = (entry, selects)
+        its launches hand it, lint/registry_select.py; ``values``: what they give its options, option_values.py)."""
+        key = (entry, selects, values)
         if key not in self._calls:
-            self._calls[key] = function_reach(self.reached(entry), entry, self._read, self._resolves, selects)
+            self._calls[key] = function_reach(self.reached(entry), entry, self._read, self._resolves, selects, values)
         return self._calls[key]
 
     def defaults(self, entry: str) -> Dict[str, str]:
         """The option defaults the files ``entry`` reaches declare (lint/defaults.py; read with :meth:`calls`)."""
         self.calls(entry)
-        return merge(got[5] for f in sorted(self.reached(entry)) for got in [self._read.get((f, f == entry))]
+        return merge(got[5] for f in sorted(self.reached(entry)) for got in [self._read.get((f, f == entry, ()))]
                      if got is not None)
 
     def _resolves(self, path: str, level: int, module: str, names: List[str]) -> Dict[str, Optional[Set[str]]]:

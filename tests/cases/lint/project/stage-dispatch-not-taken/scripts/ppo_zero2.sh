@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed --num_gpus 8 src/train.py --stage ppo --model_name_or_path gpt2 --deepspeed configs/ds_zero2.json

@@ -1,0 +1,3 @@
+from .workflow import run_ppo
+
+__all__ = ["run_ppo"]

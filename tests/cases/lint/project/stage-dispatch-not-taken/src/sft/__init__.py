@@ -1,0 +1,3 @@
+from .workflow import run_sft
+
+__all__ = ["run_sft"]
