@@ -13,6 +13,8 @@ inside it), or an entry that reads the option only on a DeepSpeed path the launc
 (lint/option_gate.py: ``--train_engine torch_ddp``): nothing is said either; nor, in a directory linted, for a
 launch whose script is another project's: missing, and named as no file of the project or under a directory the
 project does not have (``llava/`` in a project that renamed it): a copied launch, whose config is not what fails it;
+nor for the default of a positional parameter (``CONFIG_FILE=${1-configs/z2.yaml}``) where another script of the
+project runs this one with that argument (``srun $TRAIN_SCRIPT $CONFIG_FILE``): the default is a fallback;
 nor for a launch of another program's module whose config path goes through that program's own directory
 (``-m axolotl.cli.train ... --deepspeed axolotl/deepspeed_configs/zero2.json``: run beside its checkout).
 A script of that name elsewhere, under a directory the project has, is its own, moved: the launch is stale, and the
@@ -29,10 +31,13 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Sequence, Set
 from ... import names as N
 from ...knowledge import deepspeed as K
 from ...model import Severity
+from ..discover import _read
 from ..launch_root import project_root, unfetched_submodules
 from ..recipe import checkout_name, in_checkout
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
+from .shell import assignments, expand
+from .shell import parse as parse_shell
 
 if TYPE_CHECKING:
     from ..recipe import Recipe
@@ -154,6 +159,38 @@ def _in_ignored_dir(ref: str, script: str, root: str) -> bool:
     return any(Ignored(os.path.dirname(d.rstrip(os.sep)))(d.rstrip(os.sep), True) for d in dirs)
 
 
+def _default_of(ref: str, text: str) -> int:
+    """The positional parameter whose default ``ref`` is in the script (``CFG=${1-ref}``, ``${2:-ref}``), else 0."""
+    m = re.search(r"\$\{([1-9])(?::?-)[\"']?" + re.escape(ref) + r"[\"']?\}", text)
+    return int(m.group(1)) if m else 0
+
+
+def _run_with_args(script: str, n: int, root: str) -> str:
+    """Where another shell script of the project runs ``script`` with ``n`` arguments or more (``srun $TRAIN_SCRIPT
+    $CONFIG_FILE ...``, the variables it assigns expanded): its positional defaults are that script's fallback."""
+    from ..markdown import _index
+
+    name = os.path.basename(script)
+    for f in _index(os.path.normpath(root)):
+        path = os.path.join(root, f)
+        if not f.endswith((".sh", ".bash")) or os.path.normpath(path) == os.path.normpath(script):
+            continue
+        text = _read(path)
+        if name not in text:
+            continue
+        sets = assignments(text)
+        for cmd in parse_shell(text).commands:
+            env: Dict[str, str] = {}
+            for off, var, val in sets:
+                if off < cmd.start:
+                    env[var] = expand(val, env)
+            argv = [expand(a, env) for a in cmd.argv]
+            at = next((i for i, a in enumerate(argv) if os.path.basename(a) == name), None)
+            if at is not None and len(argv) - at - 1 >= n:
+                return f"{f}:{text.count(chr(10), 0, cmd.start) + 1}"
+    return ""
+
+
 def _raised(ref: str) -> str:
     """What the launch raises: accelerate's for its own config file (a YAML), DeepSpeed's for a DeepSpeed config."""
     if ref.endswith((".yaml", ".yml")):
@@ -205,6 +242,9 @@ def check(t: Target) -> Iterator[Hit]:
         if line in twice or ref in done or _known_elsewhere(ref, t, root, len(same)) or \
                 (others and others[0] < t.path):  # the first script naming it reports it for all: one problem
             continue
+        n = _default_of(ref, t.text)
+        if n and _run_with_args(t.path, n, root):  # the default of $n, which the project's own caller passes
+            continue
         done.add(ref)
         pos = sum(len(x) + 1 for x in lines[:line - 1])
         at = t.text.find(os.path.basename(ref), pos)
@@ -254,7 +294,9 @@ RULE = Rule(
         "that is not checked out, one through a directory git ignores (a step of the repository clones or makes it), "
         "one named as another script of the project writes its configs at run time (`> ds_config_${NAME}.json`), "
         "or one the entry reads only under another engine option's DeepSpeed value "
-        "(`if args.train_engine == \"deepspeed\":`) that the launch does not pass is not reported; nor, in a "
+        "(`if args.train_engine == \"deepspeed\":`) that the launch does not pass is not reported, nor the default of a "
+        "positional parameter (`CFG=${1-configs/z2.yaml}`) where another script of the project runs this one with "
+        "that argument; nor, in a "
         "directory linted, a config of a launch whose Python script is another project's (missing, under a "
         "directory the repository does not have or named as none of its files: a copied launch), nor one through "
         "the directory of the other program's module a launch runs (`-m axolotl.cli.train ... --deepspeed "

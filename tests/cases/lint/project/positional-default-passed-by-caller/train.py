@@ -1,0 +1,3 @@
+from accelerate import Accelerator
+
+accelerator = Accelerator()
