@@ -6,7 +6,9 @@ A directory named after a library the project could install instead (``trl``, ``
 pyproject.toml beside it naming it), is a vendored copy. Its functions are library code paths: a k-bit branch of a
 loader runs only with the arguments a caller passes. A finding inside a function or method of such a copy is info
 unless the project's own code (its Python files outside the copy) names that function, its class or a class of the
-copy derived from it: then the project may call it with the triggering arguments and the finding keeps its severity.
+copy derived from it: then the project may call it with the triggering arguments and the finding keeps its severity
+(a name an own file binds to another module, ``from handbook import get_quantization_config``, or defines as its
+own top-level function, is not the copy's).
 Module-level code (run on import) is not demoted, unless the file is a script of the copy nothing starts or imports.
 """
 
@@ -16,7 +18,7 @@ import ast
 import os
 import re
 from functools import lru_cache
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 # library -> the entries (files / package directories) its import package has. Checked against the releases
 # unpacked by scripts/upstream (.cache/upstream): every transformers (144), peft (33) and deepspeed (124) release
@@ -165,7 +167,37 @@ def _own_text(root: str, lib: str) -> str:
             p = os.path.normpath(os.path.join(d, f))
             if f.endswith(".py") and not p.startswith(skip):
                 parts.append(_read(p))
-    return "\n".join(parts)
+    return "\0".join(parts)  # files apart (a NUL never occurs in the text matched)
+
+
+@lru_cache(maxsize=16)
+def _own_files(root: str, lib: str) -> Tuple[Tuple[str, FrozenSet[str]], ...]:
+    """The project's own Python files (as :func:`_own_text`): each one's text and the names it binds to something
+    else than the copy ``lib`` (a top-level function of its own, or a name imported from a module that is not the
+    copy's): alignment-handbook's own ``get_quantization_config`` beside a copy of trl that has one too."""
+    out: List[Tuple[str, FrozenSet[str]]] = []
+    pkg = os.path.basename(os.path.normpath(lib))
+    for text in _own_text(root, lib).split("\0"):
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError):
+            out.append((text, frozenset()))
+            continue
+        # its own top-level functions (a class of that name may derive from the copy's), and names imported from
+        # another module
+        other = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and pkg not in (node.module or "").split("."):
+                other += [a.asname or a.name for a in node.names]
+        out.append((text, frozenset(other)))
+    return tuple(out)
+
+
+def _own_names(root: str, lib: str, names: Set[str]) -> bool:
+    """Does the project's own code name one of ``names`` where it may be the copy's (not a name it binds to another
+    module's function or defines itself)?"""
+    return any(n not in other and re.search(rf"\b{re.escape(n)}\b", text)
+               for text, other in _own_files(root, lib) for n in names)
 
 
 @lru_cache(maxsize=256)
@@ -206,8 +238,7 @@ def library_path(path: str, text: str, line: int, cache: Dict[str, object], star
                 "recipe of the project starts and its own code never imports")
     cls, fn = where
     names = set(_subclasses(lib).get(cls, frozenset({cls}))) if cls else {fn}
-    own = _own_text(root, lib)
-    if any(re.search(rf"\b{re.escape(n)}\b", own) for n in names):
+    if _own_names(root, lib, names):
         return None
     what = f"{cls}.{fn}" if cls else f"{fn}()"
     return (f"in {what} of the vendored {os.path.basename(lib)} copy {lib}, which the project's own code never "
