@@ -19,6 +19,7 @@
 #                    two real releases that disagree on an API (the API history oracle)
 #   ext-0.19.8/      cpu_adam, deepspeed_shm_comm, fused_adam of ds/0.19.8 on venv's torch (CPU accelerator), built once
 #   sdist/           DeepSpeed source tarballs read by tests/oracle/test_knowledge_sources.py
+#   resolve/         pip's dry-run reports of transformers beside a pinned huggingface-hub / tokenizers
 #   .stamps/         one stamp per finished step; .provisioned when everything is done
 #
 # Environment: DSDOCTOR_ORACLE_DIR (target dir), PYTHON (base interpreter, default python3.11).
@@ -309,6 +310,24 @@ else
   stamp numpy-2.0.0 "numpy==2.0.0"
   DID+=("numpy-2.0.0")
 fi
+
+# ---- 11. what pip installs beside a pin of another package (tests/oracle/test_requires_oracle.py) -------------------
+# pip's own resolution (metadata only, nothing installed) of an unpinned transformers beside a pinned huggingface-hub
+# or tokenizers: the newest release it picks is the top of the range lint/pin_implied.py says those pins imply.
+RES="$ORACLE/resolve"
+declare -A RESOLVE=([hub0.17.3]="huggingface-hub==0.17.3" [tokenizers0.13.3]="tokenizers==0.13.3")
+mkdir -p "$RES"
+for name in "${!RESOLVE[@]}"; do
+  if stamp_ok "resolve-$name" "${RESOLVE[$name]}" && [[ -f "$RES/$name.json" ]]; then
+    log "resolve/$name: up to date"
+    continue
+  fi
+  log "resolve/$name: pip resolves transformers with ${RESOLVE[$name]}"
+  "$VPY" -m pip install -q --dry-run --ignore-installed --only-binary=:all: --report "$RES/$name.json" \
+    transformers "${RESOLVE[$name]}"
+  stamp "resolve-$name" "${RESOLVE[$name]}"
+  DID+=("resolve/$name")
+done
 
 T1=$(date +%s)
 printf 'provisioned %s\n' "$(date -u +%FT%TZ)" >"$ORACLE/.provisioned"

@@ -316,3 +316,22 @@ def test_requirements_bare_vcs_url(tmp_path: Path) -> None:
                    ("peft", "@ git+https://example.org/fork/peft-fork.git#egg=peft", 2),
                    ("deepspeed", "==0.14.0", 4)]
     assert resolve([Pin(*p[:2], "requirements.txt", p[2]) for p in got])["transformers"].version is None
+
+
+def test_ranges_other_pins_imply() -> None:
+    """lint/pin_implied.py: an exact huggingface-hub / tokenizers pin, or a pinned package's own requirement, narrows
+    a package the project does not pin (knowledge/requires.py, derived from the releases' metadata); two different
+    hub pins, or a package pinned exactly, say nothing more."""
+    from dsdoctor.lint.pins import Pin, resolve
+
+    def pin(package: str, spec: str, line: int = 1) -> Pin:
+        return Pin(package, spec, "requirements.txt", line)
+
+    tf = resolve([pin("huggingface-hub", "==0.17.3", 4), pin("transformers", "")])["transformers"]
+    assert (tf.why, tf.via, [p.spec for p in tf.pins]) == ("range", "huggingface-hub==0.17.3", ["<=4.35.2"])
+    assert tf.describe() == "transformers<=4.35.2 (implied by huggingface-hub==0.17.3; requirements.txt:4)"
+    assert tf.allowed and tf.allowed[-1] == "4.35.2"
+    assert resolve([pin("trl", "==0.7.4")])["transformers"].pins[0].spec == ">=4.18.0"  # trl's own requirement
+    assert "transformers" not in resolve([pin("huggingface-hub", "==0.17.3"), pin("huggingface-hub", "==0.20.0", 2)])
+    assert resolve([pin("huggingface-hub", "==0.17.3"), pin("transformers", "==4.46.0")])["transformers"].version \
+        == "4.46.0"

@@ -46,10 +46,14 @@ def read_text(path: str) -> str:
         return ""
 
 
+# read too, never judged: what they pin limits the releases of the packages above that install (lint/pin_implied.py)
+CONSTRAINING = ("huggingface-hub", "tokenizers")
+
+
 def _name(raw: str) -> Optional[str]:
     n = re.sub(r"[-_.]+", "-", raw.strip().lower())
     n = CONDA_NAMES.get(n, n)
-    return n if n in PACKAGES else None
+    return n if n in PACKAGES or n in CONSTRAINING else None
 
 
 def requirement(text: str, path: str, line: int) -> Optional[Pin]:

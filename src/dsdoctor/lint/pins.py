@@ -21,63 +21,19 @@ from __future__ import annotations
 import glob
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from . import pin_checkout as C
-from . import pin_files as F
-from . import pin_readme as R
-from .pin_conda import conda_env_file, environment_yml, requirements_or_export
-from .pin_files import PACKAGES, Pin
-from .pin_setup import setup_py
+from .pin_files import CONSTRAINING, PACKAGES, Pin
+from .pin_implied import implied
+from .pin_readers import READERS
 
 if TYPE_CHECKING:
     from .target import Usage
 
 __all__ = ["LISTED", "PACKAGES", "Near", "Pin", "Pinned", "allowed_releases", "apply_near", "project_dir", "project_pins", "read_pins", "resolve"]
-
-_READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
-    # and requirement.txt, the singular some projects write, and the misspelt requirments.txt (CAIG)
-    ("requir*.txt", requirements_or_export),
-    ("requirements/*.txt", F.requirements),
-    # named for the training environment (OpenThinkIMG's train_requirements.txt beside tool_server_requirements.txt):
-    # the one the linted code runs in; other purposes' files (dev_, docs_, serve_ ...) are not read
-    ("train*requir*.txt", F.requirements),
-    ("finetun*requir*.txt", F.requirements),
-    ("*deepspeed*req*.txt", F.requirements),  # named for the DeepSpeed environment (code-act's deepspeed_reqs.txt)
-    ("env/*requirement*.txt", F.requirements),  # an environment directory's (500xCompressor's env/pip_requirements.txt)
-    ("requirement*.lock", F.requirements),  # rye's lock files: pip's format, every version exact
-    ("req.txt", requirements_or_export),  # the short names some projects give theirs (HALVA's req.txt)
-    ("reqs.txt", requirements_or_export),
-    ("requirement*.in", F.requirements),  # pip-compile's input
-    ("poetry.lock", F.lock_toml),
-    ("uv.lock", F.lock_toml),
-    ("pdm.lock", F.lock_toml),
-    ("setup.py", setup_py),
-    ("setup.cfg", F.setup_cfg),
-    ("pyproject.toml", F.pyproject),
-    ("environment.yml", environment_yml),
-    ("environment.yaml", environment_yml),
-    ("*.yml", conda_env_file),  # named otherwise (py3.7pytorch1.8.yaml)
-    ("*.yaml", conda_env_file),
-    ("README*", C.readme),
-    ("INSTALL*.md", C.readme),  # install documents: the same lines as a README's
-    ("docs/[Ii]nstall*.md", C.readme),
-    ("docs/INSTALL*.md", C.readme),
-    ("*.md", R.markdown_installs),  # another guide's `pip install` commands (eval/EVAL.md), for its directory
-    ("Dockerfile", F.dockerfile),  # the image the code runs in: its RUN pip install lines
-    ("Dockerfile.*", F.dockerfile),
-    ("*.Dockerfile", F.dockerfile),
-    ("*.sh", F.shell_script),  # a launch script's own `pip install deepspeed==0.9.1`: its directory's pin
-    # an environment set-up script kept in scripts/ installs for the directory above it (MiniMA's
-    # minima/scripts/install_requirements.sh), as a requirements file there would
-    ("scripts/install*.sh", F.shell_script),
-    ("scripts/*requirements*.sh", F.shell_script),
-    ("scripts/setup_env*.sh", F.shell_script),
-)
-
 
 @dataclass(frozen=True)
 class Pinned:
@@ -89,6 +45,7 @@ class Pinned:
     version: Optional[str]
     pins: Tuple[Pin, ...] = field(default_factory=tuple)
     why: str = ""
+    via: str = ""  # the exact pins of other packages that imply its range (``huggingface-hub==0.17.3``)
 
     @property
     def source(self) -> str:
@@ -105,6 +62,8 @@ class Pinned:
             groups.setdefault(p.spec, []).append(p.where)
         shown = {spec: wheres[0] + (f", +{len(wheres) - 1} more" if len(wheres) > 1 else "")
                  for spec, wheres in groups.items()}
+        if self.via:
+            return ", ".join(f"{self.package}{spec} (implied by {self.via}; {w})" for spec, w in shown.items())
         if self.why == "conflicting pins":
             return f"{self.package}: conflicting pins " + ", ".join(f"{spec} ({w})" for spec, w in shown.items())
         return ", ".join(f"{self.package}{spec} ({self.why}; {w})" for spec, w in shown.items())
@@ -172,18 +131,19 @@ def project_dir(path: str, cwd: Optional[str] = None) -> Optional[str]:
     return None
 
 
-def read_pins(root: str) -> List[Pin]:
-    """Every pin of the packages lint cares about in ``root``'s pin files (paths shown relative to the cwd)."""
+def read_pins(root: str, constraining: bool = False) -> List[Pin]:
+    """Every pin of the packages lint cares about in ``root``'s pin files (paths shown relative to the cwd);
+    ``constraining``: also those of the packages that limit their releases (``CONSTRAINING``)."""
     out: List[Pin] = []
     seen: Set[str] = set()
-    for pat, reader in _READERS:
+    for pat, reader in READERS:
         for path in sorted(glob.glob(os.path.join(glob.escape(root), pat))):
             if path in seen or not os.path.isfile(path):
                 continue
             seen.add(path)
             shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path
-            try:
-                out += [p for p in reader(path, shown) if p not in out]  # an included file is also globbed
+            try:  # an included file is also globbed
+                out += [p for p in reader(path, shown) if p not in out and (constraining or p.package in PACKAGES)]
             except (OSError, ValueError, RecursionError):
                 continue  # an unreadable file pins nothing
     return out
@@ -249,7 +209,7 @@ def _allows(spec: str, version: str) -> bool:
 
 def resolve(pins: Sequence[Pin]) -> Dict[str, Pinned]:
     """Per package named by ``pins``: the single release they pin exactly (and every other pin allows), else
-    why none is assumed."""
+    why none is assumed; for one they do not pin, the range other exact pins imply (lint/pin_implied.py)."""
     out: Dict[str, Pinned] = {}
     for pkg in PACKAGES:
         named = tuple(p for p in pins if p.package == pkg)
@@ -268,13 +228,23 @@ def resolve(pins: Sequence[Pin]) -> Dict[str, Pinned]:
             out[pkg] = Pinned(pkg, None, mine, "range")
         else:
             out[pkg] = Pinned(pkg, None, mine, "not pinned")
+    sole = {k: next(p for p in x.pins if _exact(p.spec) == x.version) for k, x in out.items() if x.version}
+    for dep in CONSTRAINING:  # huggingface-hub, tokenizers: one exact pin, or nothing said
+        theirs = [p for p in pins if p.package == dep]
+        if len({p.spec for p in theirs}) == 1 and _exact(theirs[0].spec):
+            sole[dep] = theirs[0]
+    # a package the pin files name without a version; transformers also where they do not name it (installed with
+    # another package: its version decides what the Python files import)
+    loose = [k for k in PACKAGES if k in out and out[k].why == "not pinned" or k == "transformers" and k not in out]
+    for pkg, spec, via, pin in implied(sole, {k: str(_exact(p.spec)) for k, p in sole.items()}, loose):
+        out[pkg] = Pinned(pkg, None, (Pin(pkg, spec, pin.path, pin.line),), "range", via)
     return out
 
 
 def project_pins(paths: Sequence[str]) -> Dict[str, Pinned]:
     """What the project of the linted ``paths`` pins (:func:`project_dir` of the first path that has one)."""
     d = _pin_dir(paths)
-    return resolve(read_pins(d)) if d is not None else {}
+    return resolve(read_pins(d, True)) if d is not None else {}
 
 
 def _pin_dir(paths: Sequence[str]) -> Optional[str]:
@@ -301,7 +271,7 @@ class Near:
 
     def _resolved(self, d: str) -> Dict[str, Pinned]:
         if d not in self._dirs:
-            self._dirs[d] = resolve(read_pins(d) + self._installed.get(os.path.abspath(d), []))
+            self._dirs[d] = resolve(read_pins(d, True) + self._installed.get(os.path.abspath(d), []))
         return self._dirs[d]
 
     def of(self, path: str, package: str) -> Optional[Pinned]:
