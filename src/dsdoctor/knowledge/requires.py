@@ -28,6 +28,7 @@ def constrained(package: str) -> bool:
     return package in _data()
 
 
+@functools.lru_cache(maxsize=4096)  # the same pins meet the same requirements in every directory read
 def _allows(spec: str, version: str) -> bool:
     try:
         return SpecifierSet(spec).contains(Version(version), prereleases=True)
