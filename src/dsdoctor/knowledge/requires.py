@@ -43,7 +43,10 @@ def installable(package: str, exact: Mapping[str, str]) -> Tuple[str, ...]:
     data = _data()
     mine = data.get(package, {})
     above = [data[q][v][package] for q, v in exact.items() if v in data.get(q, {}) and package in data[q][v]]
-    out = [r for r, needs in mine.items()
-           if all(_allows(needs[d], v) for d, v in exact.items() if d in needs)
-           and all(_allows(s, r) for s in above)]
-    return tuple(sorted(out, key=Version))
+    return tuple(r for r in _ordered(package) if all(_allows(mine[r][d], v) for d, v in exact.items() if d in mine[r])
+                 and all(_allows(s, r) for s in above))
+
+
+@functools.lru_cache(maxsize=8)
+def _ordered(package: str) -> Tuple[str, ...]:
+    return tuple(sorted(_data().get(package, {}), key=Version))

@@ -107,7 +107,7 @@ def not_taken(nodes: List[ast.AST]) -> Set[int]:
 
 def option_tests(nodes: List[ast.AST]) -> Tuple[ast.expr, ...]:
     """The tests of the ``if`` statements among ``nodes`` that compare an attribute (``args.stage == "ppo"``)."""
-    return tuple(n.test for n in nodes if isinstance(n, ast.If) and any(
+    return tuple(n.test for n in nodes if isinstance(n, ast.If) and isinstance(n.test, (ast.Compare, ast.BoolOp)) and any(
         isinstance(c, ast.Compare) and any(isinstance(x, ast.Attribute) for x in (c.left, *c.comparators))
         for c in ast.walk(n.test)))
 
