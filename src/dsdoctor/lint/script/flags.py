@@ -37,6 +37,7 @@ from ...knowledge import trl as TRL
 from ..defaults import CONFLICT, OFF
 from ..entry_options import EVERY
 from ..entry_options import given as given_values
+from . import flags_sources as FS
 from .dataflow import dotted
 from .flags_sources import Own, in_orelse, is_none, own_field, own_methods, param_option_names, param_options, set_in_gate
 from .walk import walk
@@ -83,7 +84,8 @@ def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None, own: "Own" 
         held = _HELD.get() or {}
         if values and isinstance(test, cst.Name) and test.value in held:  # ``bits == 8``, bits=args.bits
             return [{held[test.value] + "=" + "|".join(values)}]
-    if isinstance(test, cst.Attribute) and (options_namespace(test.value) or own_field(test, own)):
+    if isinstance(test, cst.Attribute) and (options_namespace(test.value) or own_field(test, own) or (
+            isinstance(test.value, cst.Name) and test.value.value in (_TYPED.get() or set()))):
         return [{test.attr.value + ("=" + "|".join(values) if values else "")}]
     return []
 
@@ -91,6 +93,8 @@ def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None, own: "Own" 
 # in :func:`option_gates`, the parameters of the function visited that hold an option's value
 # (:func:`.flags_sources.param_option_names`): parameter -> option
 _HELD: ContextVar[Optional[Dict[str, str]]] = ContextVar("held", default=None)
+# ... and its parameters annotated with a class the module parses options into (``model_config: ModelConfig``)
+_TYPED: ContextVar[Optional[Set[str]]] = ContextVar("typed", default=None)
 
 
 def _option_name(value: Any) -> Optional[str]:
@@ -252,9 +256,9 @@ def option_gates(src: Any) -> "Gates":
     it (``load(..., qlora=args.qlora)``)."""
     out: Gates = []
     params, held = param_options(src.module, _flags), param_option_names(src.module, _option_name)
-    mirrors, methods = config_mirrors(src.module), own_methods(src.module)
+    mirrors, methods, parsed = config_mirrors(src.module), own_methods(src.module), FS.parsed_classes(src.module)
     stack: List[Any] = []
-    tokens: List[Any] = []
+    tokens: List[Any] = []  # per function: the context tokens of _HELD and _TYPED
     owns: List["Own"] = [None]  # per function: the options dataclass whose method it is (or is nested in)
     optional: Dict[int, Dict[str, Set[str]]] = {}  # per function (0: module): name -> options it needs to be set
     aliases: Dict[int, Dict[str, List[Set[str]]]] = {}  # per function: name -> the option it was assigned from
@@ -270,12 +274,13 @@ def option_gates(src: Any) -> "Gates":
         def visit_FunctionDef(self, node: Any) -> None:
             owns.append(methods.get(id(node), owns[-1]))
             stack.append(node)
-            tokens.append(_HELD.set(held.get(id(stack[0]), {})))
+            tokens.append((_HELD.set(held.get(id(stack[0]), {})), _TYPED.set((_TYPED.get() or set()) | FS.typed_options(node, parsed))))
 
         def leave_FunctionDef(self, node: Any) -> None:
             stack.pop()
             owns.pop()
-            _HELD.reset(tokens.pop())
+            _TYPED.reset(tokens[-1][1])
+            _HELD.reset(tokens.pop()[0])
 
         def visit_Assign(self, node: Any) -> None:
             target = node.targets[0].target if len(node.targets) == 1 else None

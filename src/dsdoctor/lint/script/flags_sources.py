@@ -22,20 +22,44 @@ def own_field(test: Any, own: "Own") -> bool:
         test.attr.value in own[1]
 
 
-def options_classes(module: Any) -> Dict[str, FrozenSet[str]]:
-    """The classes of ``module`` whose instances hold the run's options, with their fields (annotated names of
-    the class body, each a ``--field`` of the command line, that default to off: :func:`_off_default`): a class
-    given to ``HfArgumentParser`` in the module, or a ``@dataclass`` named ``*Arguments`` / ``*Args``."""
+# a parser of dataclasses: HfArgumentParser, TRL's TrlParser, alignment-handbook's H4ArgumentParser, open-instruct's
+# ArgumentParserPlus
+_PARSER = re.compile(r"(?:ArgumentParser\w*|TrlParser)$")
+
+
+def parsed_classes(module: Any) -> Set[str]:
+    """The names of the classes ``module`` gives a parser of dataclasses (``HfArgumentParser((Args, ModelConfig))``),
+    defined there or imported: their instances hold the run's options."""
     parsed: Set[str] = set()
 
     class Calls(cst.CSTVisitor):
         def visit_Call(self, node: Any) -> None:
-            if dotted(node.func).split(".")[-1] == "HfArgumentParser" and node.args:
+            if _PARSER.search(dotted(node.func).split(".")[-1]) and node.args:
                 arg = node.args[0].value
                 items = [e.value for e in arg.elements] if isinstance(arg, (cst.Tuple, cst.List)) else [arg]
                 parsed.update(i.value for i in items if isinstance(i, cst.Name))
 
     walk(module, Calls())
+    return parsed
+
+
+def typed_options(fn: Any, parsed: Set[str]) -> Set[str]:
+    """The parameters of function ``fn`` annotated with a class of ``parsed`` (``model_config: ModelConfig``): names
+    of the run's options namespaces there, whatever they are called."""
+    out: Set[str] = set()
+    for p in fn.params.params:
+        note = p.annotation.annotation if p.annotation is not None else None
+        if note is not None and dotted(note).split(".")[-1] in parsed:
+            out.add(p.name.value)
+    return out
+
+
+def options_classes(module: Any) -> Dict[str, FrozenSet[str]]:
+    """The classes of ``module`` whose instances hold the run's options, with their fields (annotated names of
+    the class body, each a ``--field`` of the command line, that default to off: :func:`_off_default`): a class
+    given to a parser of dataclasses in the module (:func:`parsed_classes`), or a ``@dataclass`` named
+    ``*Arguments`` / ``*Args``."""
+    parsed = parsed_classes(module)
     out: Dict[str, FrozenSet[str]] = {}
     for stmt in module.body:
         if not isinstance(stmt, cst.ClassDef):
