@@ -6,8 +6,9 @@ there too. A launch that passes ``--train_engine torch_ddp`` hands the option a 
 file there stops nothing (lint/launch/launch_config_missing.py says nothing of it). Read with the lines of the files
 the entry runs (:func:`gated_by`): every line that reads the option (``.deepspeed_config`` outside an
 ``add_argument``) or starts DeepSpeed (``deepspeed.initialize(``, which reads it from ``args``) must sit in the body of
-an ``if`` / ``elif`` testing one option against a literal (``X.flag == "value"``), the same option each time; a
-read anywhere else (a function's top level, an ``else:``) keeps the config read.
+an ``if`` / ``elif`` testing one option against a literal (``X.flag == "value"``), or in the ``else:`` of such an
+``if`` (any other value: CosyVoice's ``if args.train_engine == "torch_ddp": ... else: open(args.deepspeed_config)``),
+the same option each time; a read anywhere else (a function's top level, another ``else:``) keeps the config read.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .entry_options import given as given_values
 _GATE = re.compile(r"^[ \t]*(?:el)?if[ \t]+\(?[ \t]*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)[ \t]*==[ \t]*[\"']([\w.+-]+)[\"']"
                    r"[ \t]*\)?[ \t]*:")
 _STOP = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]|^[ \t]*else[ \t]*:")  # no gate above this
+_ELSE = re.compile(r"^[ \t]*else[ \t]*:")
 _INIT = "deepspeed.initialize("
 
 
@@ -29,8 +31,8 @@ def _indent(line: str) -> int:
 
 
 def _gate_of(lines: List[str], i: int) -> Optional[Tuple[str, str]]:
-    """The innermost ``if X.flag == "v":`` whose body holds line ``i``; None where a ``def`` / ``class`` / ``else``
-    comes first (or the module's top level)."""
+    """The innermost ``if X.flag == "v":`` whose body holds line ``i`` ("v"), or whose ``else:`` does ("!v": any
+    other value); None where a ``def`` / ``class`` / another ``else`` comes first (or the module's top level)."""
     n = _indent(lines[i])
     for j in range(i - 1, -1, -1):
         line = lines[j]
@@ -39,11 +41,25 @@ def _gate_of(lines: List[str], i: int) -> Optional[Tuple[str, str]]:
         m = _GATE.match(line)
         if m is not None:
             return m.group(1), m.group(2)
+        if _ELSE.match(line):
+            head = _head_of(lines, j)
+            m = _GATE.match(head) if head is not None and head.lstrip().startswith("if") else None
+            return (m.group(1), "!" + m.group(2)) if m is not None else None
         if _STOP.match(line):
             return None
         n = _indent(line)
         if n == 0:
             return None
+    return None
+
+
+def _head_of(lines: List[str], j: int) -> Optional[str]:
+    """The ``if`` / ``elif`` line the ``else:`` at line ``j`` closes (the nearest line above at its indent)."""
+    n = _indent(lines[j])
+    for k in range(j - 1, -1, -1):
+        line = lines[k]
+        if line.strip() and not line.lstrip().startswith("#") and _indent(line) <= n:
+            return line if _indent(line) == n else None
     return None
 
 
@@ -79,6 +95,10 @@ def unread(option: str, files: Iterable[str], flags: Set[str], defaults: Dict[st
     given = given_values(flags, flag)
     if not given and flag not in flags and defaults.get(flag):
         given = {defaults[flag]}
-    if len(given) != 1 or given & values:
+    if len(given) != 1:
         return ""
-    return f"the code reads --{option} only where {flag} is {' or '.join(sorted(values))}; the launch gives {given.pop()}"
+    value = next(iter(given))
+    if value in values or any(v.startswith("!") and v[1:] != value for v in values):
+        return ""
+    when = " or ".join(f"not {v[1:]}" if v.startswith("!") else v for v in sorted(values))
+    return f"the code reads --{option} only where {flag} is {when}; the launch gives {value}"

@@ -18,6 +18,9 @@ TORCH_LAUNCH = ("torch.distributed.run", "torch.distributed.launch")
 _SPAWNER = re.compile(r"nargs\s*=\s*(?:argparse\.)?REMAINDER\b")
 
 
+_UNSET_DIR = re.compile(r"^\$\{?[A-Za-z_]\w*\}?/(.+)$")  # a path below a directory a variable names
+
+
 def set_entry(r: Recipe, argv: List[str], path: str, root: str, readme: bool = False) -> Optional[int]:
     """Set the recipe's entry (a ``.py`` argument or ``-m`` / ``--module`` module, the script a launcher script of
     the project's own starts); its index in argv."""
@@ -26,6 +29,9 @@ def set_entry(r: Recipe, argv: List[str], path: str, root: str, readme: bool = F
             r.entry = resolve(a, path, root)
             if r.entry is None and (readme or os.path.isabs(a)):  # `$ROOT/Code/proj/src/train.py`: the writer's checkout
                 r.entry = resolve_anywhere(a, os.path.dirname(path), root)
+            tail = _UNSET_DIR.match(a)  # `$WORK_DIR/CosyVoice/cosyvoice/bin/train.py`: the one project file so ending
+            if r.entry is None and tail is not None and "$" not in tail.group(1) and os.sep in tail.group(1):
+                r.entry = resolve_anywhere(tail.group(1), os.path.dirname(path), root)
             if r.entry is not None and _SPAWNER.search(_read(r.entry, 2**20)):
                 inner = next(((k, got) for k in range(i + 1, len(argv)) if argv[k].endswith(".py")
                               and (got := resolve(argv[k], path, root)) is not None), None)
