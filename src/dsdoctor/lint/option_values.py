@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .recipe import Recipe
 
 # the objects whose attributes are the run's options: ``args``, ``training_args``, ``opts``, ``cfg`` (a section of
-# a handed config: ``config.model``; ``config`` alone is a model's); lint/script/flags.py reads them the same way
+# a handed config: ``config.model``; ``config`` alone is a model's); lint/script/flags.py reads them too
 NAMESPACE = re.compile(r"^(\w*args|opts?|cfg)$")
 SECTIONED = re.compile(r"^(config|conf)$")
 

@@ -26,7 +26,6 @@ fields that default to False / None (one defaulting to True or a value is on wit
 
 from __future__ import annotations
 
-import re
 from contextvars import ContextVar
 from typing import Any, Dict, List, Optional, Set, Tuple
 
@@ -37,6 +36,7 @@ from ...knowledge import trl as TRL
 from ..defaults import CONFLICT, OFF
 from ..entry_options import EVERY
 from ..entry_options import given as given_values
+from ..option_values import NAMESPACE, SECTIONED
 from . import flags_sources as FS
 from .dataflow import dotted
 from .flags_sources import Own, in_orelse, is_none, own_field, own_methods, param_option_names, param_options, set_in_gate
@@ -57,8 +57,6 @@ GATED = {N.ZERO3_DEVICE_MAP_CONFLICT, N.ZERO3_LOW_CPU_MEM_USAGE_CONFLICT, N.QLOR
 # load arguments that do harm under ZeRO-3 only when true: given straight from an option (``load_in_8bit=args.q8``,
 # or a name assigned from one: ``q8 = args.q8`` ... ``load_in_8bit=q8``) they are on only with that option
 _ON_WHEN_TRUE = frozenset({"load_in_8bit", "load_in_4bit", "low_cpu_mem_usage"})
-_NAMESPACE = re.compile(r"^(\w*args|opts?|cfg)$")
-_SECTIONED = re.compile(r"^(config|conf)$")  # options only in a section: ``config.model.x`` (``config.x``: a model's)
 
 
 def _alts(test: Any, optional: Optional[Dict[str, Set[str]]] = None, own: "Own" = None) -> List[Set[str]]:
@@ -105,12 +103,12 @@ def options_namespace(value: Any) -> bool:
     """Is ``value`` (the object of ``value.attr``) a namespace of the run's options: ``args``, ``opts``, ``cfg`` (or
     ``self.model_args``), or a section of a config the launch hands over (``config.model``; ``config``: a model's)?"""
     if isinstance(value, cst.Name):
-        return bool(_NAMESPACE.match(value.value))
+        return bool(NAMESPACE.match(value.value))
     while isinstance(value, cst.Attribute):
         if isinstance(value.value, cst.Name) and value.value.value == "self":  # parsed arguments kept on the object
             return value.attr.value.endswith("_args")  # (``self.args`` may carry values set at run time: global_rank)
         value = value.value
-    return isinstance(value, cst.Name) and bool(_NAMESPACE.match(value.value) or _SECTIONED.match(value.value))
+    return isinstance(value, cst.Name) and bool(NAMESPACE.match(value.value) or SECTIONED.match(value.value))
 
 
 def config_mirrors(module: Any) -> Dict[str, str]:
