@@ -29,7 +29,8 @@ def constrained(package: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)  # the same pins meet the same requirements in every directory read
-def _allows(spec: str, version: str) -> bool:
+def allows(spec: str, version: str) -> bool:
+    """Does a parseable ``spec`` allow ``version``? (An unparseable one, e.g. Poetry's ``^0.14``, says nothing.)"""
     try:
         return SpecifierSet(spec).contains(Version(version), prereleases=True)
     except (InvalidSpecifier, InvalidVersion):
@@ -43,8 +44,8 @@ def installable(package: str, exact: Mapping[str, str]) -> Tuple[str, ...]:
     data = _data()
     mine = data.get(package, {})
     above = [data[q][v][package] for q, v in exact.items() if v in data.get(q, {}) and package in data[q][v]]
-    return tuple(r for r in _ordered(package) if all(_allows(mine[r][d], v) for d, v in exact.items() if d in mine[r])
-                 and all(_allows(s, r) for s in above))
+    return tuple(r for r in _ordered(package) if all(allows(mine[r][d], v) for d, v in exact.items() if d in mine[r])
+                 and all(allows(s, r) for s in above))
 
 
 @functools.lru_cache(maxsize=8)

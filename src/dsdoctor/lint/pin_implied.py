@@ -21,19 +21,18 @@ def _span(ok: Tuple[str, ...], every: Tuple[str, ...]) -> str:
     return ",".join(x for x in (low, high) if x)
 
 
-def implied(exact: Dict[str, Pin], versions: Dict[str, str], unpinned: Sequence[str]
-            ) -> List[Tuple[str, str, str, Pin]]:
+def implied(sole: Dict[str, Tuple[str, Pin]], unpinned: Sequence[str]) -> List[Tuple[str, str, str, Pin]]:
     """(package, specifier, what implies it, the pin written there) for each package of ``unpinned`` whose releases
-    the exact pins narrow (``exact``: package -> its one exact pin, ``versions``: package -> that release)."""
+    the exact pins narrow (``sole``: package -> the release its one exact pin names, and that pin)."""
     out: List[Tuple[str, str, str, Pin]] = []
     for pkg in unpinned:
         if pkg not in _JUDGED or not constrained(pkg):
             continue
-        others = {d: v for d, v in versions.items() if d != pkg}
+        others = {d: v for d, (v, _) in sole.items() if d != pkg}
         ok, every = installable(pkg, others), installable(pkg, {})
         if not ok or len(ok) == len(every):
             continue
         by = [d for d in sorted(others) if len(installable(pkg, {d: others[d]})) < len(every)]
         if by:
-            out.append((pkg, _span(ok, every), ", ".join(f"{d}=={others[d]}" for d in by), exact[by[0]]))
+            out.append((pkg, _span(ok, every), ", ".join(f"{d}=={others[d]}" for d in by), sole[by[0]][1]))
     return out

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from ..knowledge.requires import allows
 from .pin_files import CONSTRAINING, PACKAGES, Pin
 from .pin_implied import implied
 from .pin_readers import READERS
@@ -199,14 +200,6 @@ def allowed_releases(package: str, specs: Sequence[str]) -> Tuple[str, ...]:
     return ((str(older[0]),) if older else ()) + tuple(got)
 
 
-def _allows(spec: str, version: str) -> bool:
-    """Does a parseable ``spec`` allow ``version``? (An unparseable one, e.g. Poetry's ``^0.14``, says nothing.)"""
-    try:
-        return SpecifierSet(spec).contains(Version(version), prereleases=True)
-    except (InvalidSpecifier, InvalidVersion):
-        return True
-
-
 def resolve(pins: Sequence[Pin]) -> Dict[str, Pinned]:
     """Per package named by ``pins``: the single release they pin exactly (and every other pin allows), else
     why none is assumed; for one they do not pin, the range other exact pins imply (lint/pin_implied.py)."""
@@ -218,7 +211,7 @@ def resolve(pins: Sequence[Pin]) -> Dict[str, Pinned]:
         mine = tuple(p for p in named if p.spec) or named  # an unpinned line (``deepspeed``) is no pin
         exact = {v for v in (_exact(p.spec) for p in mine) if v}
         ranges = [p.spec for p in mine if _exact(p.spec) is None and not p.spec.startswith("@")]
-        if len(exact) == 1 and all(_allows(r, next(iter(exact))) for r in ranges):
+        if len(exact) == 1 and all(allows(r, next(iter(exact))) for r in ranges):
             out[pkg] = Pinned(pkg, next(iter(exact)), mine)
         elif exact:
             out[pkg] = Pinned(pkg, None, mine, "conflicting pins")
@@ -228,15 +221,16 @@ def resolve(pins: Sequence[Pin]) -> Dict[str, Pinned]:
             out[pkg] = Pinned(pkg, None, mine, "range")
         else:
             out[pkg] = Pinned(pkg, None, mine, "not pinned")
-    sole = {k: next(p for p in x.pins if _exact(p.spec) == x.version) for k, x in out.items() if x.version}
+    sole = {k: (x.version, next(p for p in x.pins if _exact(p.spec) == x.version)) for k, x in out.items() if x.version}
     for dep in CONSTRAINING:  # huggingface-hub, tokenizers: one exact pin, or nothing said
         theirs = [p for p in pins if p.package == dep]
-        if len({p.spec for p in theirs}) == 1 and _exact(theirs[0].spec):
-            sole[dep] = theirs[0]
+        release = _exact(theirs[0].spec) if len({p.spec for p in theirs}) == 1 else None
+        if release:
+            sole[dep] = (release, theirs[0])
     # a package the pin files name without a version; transformers also where they do not name it (installed with
     # another package: its version decides what the Python files import)
     loose = [k for k in PACKAGES if k in out and out[k].why == "not pinned" or k == "transformers" and k not in out]
-    for pkg, spec, via, pin in implied(sole, {k: str(_exact(p.spec)) for k, p in sole.items()}, loose):
+    for pkg, spec, via, pin in implied(sole, loose):
         out[pkg] = Pinned(pkg, None, (Pin(pkg, spec, pin.path, pin.line),), "range", via)
     return out
 
