@@ -22,7 +22,7 @@ def _copy(root: Path, where: str, extra: str = "") -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh() -> None:
-    for f in (V.library_copy, V._own_text, V._own_files, V._subclasses, V._setup_text):
+    for f in (V.library_copy, V._own_texts, V._own_files, V._subclasses, V._setup_text):
         f.cache_clear()
 
 

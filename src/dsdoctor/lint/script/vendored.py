@@ -155,8 +155,8 @@ def _subclasses(lib: str) -> Dict[str, FrozenSet[str]]:
 
 
 @lru_cache(maxsize=16)
-def _own_text(root: str, lib: str) -> str:
-    """The text of the project's own Python files under ``root``: those outside the copy ``lib`` and outside every
+def _own_texts(root: str, lib: str) -> Tuple[str, ...]:
+    """The texts of the project's own Python files under ``root``: those outside the copy ``lib`` and outside every
     other vendored copy (a second copy of the same library names all of the first's classes)."""
     parts: List[str] = []
     skip = os.path.normpath(lib) + os.sep
@@ -167,17 +167,17 @@ def _own_text(root: str, lib: str) -> str:
             p = os.path.normpath(os.path.join(d, f))
             if f.endswith(".py") and not p.startswith(skip):
                 parts.append(_read(p))
-    return "\0".join(parts)  # files apart (a NUL never occurs in the text matched)
+    return tuple(parts)
 
 
 @lru_cache(maxsize=16)
 def _own_files(root: str, lib: str) -> Tuple[Tuple[str, FrozenSet[str]], ...]:
-    """The project's own Python files (as :func:`_own_text`): each one's text and the names it binds to something
+    """The project's own Python files (as :func:`_own_texts`): each one's text and the names it binds to something
     else than the copy ``lib`` (a top-level function of its own, or a name imported from a module that is not the
     copy's): alignment-handbook's own ``get_quantization_config`` beside a copy of trl that has one too."""
     out: List[Tuple[str, FrozenSet[str]]] = []
     pkg = os.path.basename(os.path.normpath(lib))
-    for text in _own_text(root, lib).split("\0"):
+    for text in _own_texts(root, lib):
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError):
@@ -232,7 +232,7 @@ def library_path(path: str, text: str, line: int, cache: Dict[str, object], star
     if where is None:
         module = os.path.splitext(os.path.basename(path))[0]
         if started or module == "__init__" or _imported_in(lib, module) or \
-                re.search(rf"\b{re.escape(module)}\b", _own_text(root, lib)):
+                any(re.search(rf"\b{re.escape(module)}\b", text) for text in _own_texts(root, lib)):
             return None  # it runs on import, or may
         return (f"in {os.path.basename(path)}, a script of the vendored {os.path.basename(lib)} copy {lib} that no "
                 "recipe of the project starts and its own code never imports")
