@@ -43,7 +43,7 @@ from .formatted import formatted_configs
 from .joined import joined_config
 from .launch.paths import path_envs
 from .launch.script_dir import script_dir
-from .launch.shell import DS_CONFIG_FLAGS, Command, assignments, cli_with_config, hydra_flag, launches, line_groups, unwrap
+from .launch.shell import DS_CONFIG_FLAGS, Command, assignments, cli_with_config, env_at, hydra_flag, launches, line_groups, unwrap
 from .launch.shell import VAR as _VAR
 from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell
@@ -112,13 +112,7 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
     per = path_envs(text, commands, assigns, [c for c in commands if launches(c)], _expand) if \
         _BRANCHES.search(text) else None
     for ci, cmd in enumerate(commands):
-        if per is None:
-            env: Dict[str, str] = {}
-            for off, name, val in assigns:
-                if off > cmd.start:
-                    break
-                env[name] = _expand(val, env)
-        envs = [env] if per is None else per[ci]
+        envs = [env_at(assigns, cmd.start)] if per is None else per[ci]
         got: List[Recipe] = []
         for k, env in enumerate(envs):
             env = {**env, **cmd.env}

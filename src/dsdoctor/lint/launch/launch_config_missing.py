@@ -36,7 +36,7 @@ from ..launch_root import project_root, unfetched_submodules
 from ..recipe import checkout_name, in_checkout
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from .shell import assignments, expand
+from .shell import assignments, env_at, expand
 from .shell import parse as parse_shell
 
 if TYPE_CHECKING:
@@ -180,10 +180,7 @@ def _run_with_args(script: str, n: int, root: str) -> str:
             continue
         sets = assignments(text)
         for cmd in parse_shell(text).commands:
-            env: Dict[str, str] = {}
-            for off, var, val in sets:
-                if off < cmd.start:
-                    env[var] = expand(val, env)
+            env = env_at(sets, cmd.start)
             argv = [expand(a, env) for a in cmd.argv]
             at = next((i for i, a in enumerate(argv) if os.path.basename(a) == name), None)
             if at is not None and len(argv) - at - 1 >= n:
