@@ -41,9 +41,9 @@ from .code_off import commented, deepspeed_off, off_note
 from .discover import _PY_CFG, _read, launch_world, trainer_field
 from .formatted import formatted_configs
 from .joined import joined_config
-from .launch.paths import path_envs
+from .launch.paths import env_at, path_envs
 from .launch.script_dir import script_dir
-from .launch.shell import DS_CONFIG_FLAGS, Command, assignments, cli_with_config, env_at, hydra_flag, launches, line_groups, unwrap
+from .launch.shell import DS_CONFIG_FLAGS, Command, assignments, cli_with_config, hydra_flag, launches, line_groups, unwrap
 from .launch.shell import VAR as _VAR
 from .launch.shell import expand as _expand
 from .launch.shell import parse as parse_shell

@@ -36,7 +36,8 @@ from ..launch_root import project_root, unfetched_submodules
 from ..recipe import checkout_name, in_checkout
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
-from .shell import assignments, env_at, expand
+from .paths import env_at
+from .shell import assignments, expand
 from .shell import parse as parse_shell
 
 if TYPE_CHECKING:

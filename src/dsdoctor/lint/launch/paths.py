@@ -21,7 +21,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from .branches import Block, blocks
 from .conditions import State, arm_matches, assume, assume_arm, evaluate
-from .shell import VAR, Command
+from .shell import VAR, Command, expand
 
 CAP = 32
 Assign = Tuple[int, str, str]  # (offset, name, value as written)
@@ -215,3 +215,14 @@ def path_envs(text: str, commands: List[Command], assigns: List[Assign], launche
     except _TooMany:
         return None
     return w.out
+
+
+def env_at(assigns: List[Assign], at: int) -> Env:
+    """The variables the assignments (:func:`.shell.assignments`, in order) up to offset ``at`` give, each value
+    expanded with those before it: the reading in text order, for a script without branches that matter."""
+    env: Env = {}
+    for off, name, val in assigns:
+        if off > at:
+            break
+        env[name] = expand(val, env)
+    return env

@@ -76,17 +76,6 @@ def expand(tok: str, env: Dict[str, str]) -> str:
     return out
 
 
-def env_at(assigns: List[Tuple[int, str, str]], at: int) -> Dict[str, str]:
-    """The variables the assignments (offset, name, value: :func:`assignments`, in order) up to offset ``at`` give,
-    each value expanded with those before it."""
-    env: Dict[str, str] = {}
-    for off, name, val in assigns:
-        if off > at:
-            break
-        env[name] = expand(val, env)
-    return env
-
-
 @dataclass
 class Command:
     argv: List[str]
