@@ -203,7 +203,8 @@ def _read_file(path: str, entry: bool, resolves: Optional[Resolver] = None
                           Tuple[ast.expr, ...]]:
     """(module-level statements that run on import, top-level functions, top-level classes, import bindings, the
     options' defaults it declares, the keys of the classes a registry holds, the uses of their registry decorators
-    but the registry's own name and the calls of its tables, its tables as functions that run where read) of a file
+    but the registry's own name and the calls of its tables, its tables as functions that run where read, the tests
+    of its branches on options: lint/option_values.py) of a file
     (SyntaxError: it does not parse)."""
     tree = ast.parse(_read(path, 4 * 2**20))
     nodes = all_nodes([tree])  # listed once for the import bindings and the options' defaults
@@ -328,7 +329,7 @@ def _facts(path: str, entry: bool, resolves: Optional[Resolver] = None, values: 
     does not parse. ``values``: those the entry's ZeRO-3 launches give the options the file compares."""
     token = VALUES.set(values)
     try:
-        runs, defs, classes, binds, defaults, held, fill, tables, compares = _read_file(path, entry, resolves)
+        runs, defs, classes, binds, defaults, held, fill, tables, tests = _read_file(path, entry, resolves)
     except (SyntaxError, ValueError, RecursionError):
         return None
     finally:
@@ -336,7 +337,7 @@ def _facts(path: str, entry: bool, resolves: Optional[Resolver] = None, values: 
     called, named, weak = _uses(runs, binds)
     called |= fill[0]
     named = (named | fill[1]) - called
-    return defs, called, named, (weak | fill[2]) - called - named, classes, defaults, held, tables, compares
+    return defs, called, named, (weak | fill[2]) - called - named, classes, defaults, held, tables, tests
 
 
 def function_reach(files: Iterable[str], entry: str, cache: Optional[Dict[Tuple[str, bool, Values], Read]] = None,

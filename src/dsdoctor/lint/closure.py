@@ -73,16 +73,18 @@ def tie(fns: Dict[str, List[Fn]], classes: Dict[str, List[Cls]], *sets: Set[str]
     copy."""
     defined = {f"{f}::{d[0]}" for f, defs in fns.items() for d in defs}
 
+    def bare(u: str) -> str:  # the use without its OFF mark
+        return u[len(OFF):] if u.startswith(OFF) else u
+
     def one(u: str) -> str:
-        off = OFF if u.startswith(OFF) else ""
-        return u if "::" not in u or u[len(off):] in defined else off + u.rsplit("::", 1)[1]
+        return u if "::" not in u or bare(u) in defined else u[:len(u) - len(bare(u))] + u.rsplit("::", 1)[1]
 
     def norm(uses: Set[str]) -> Set[str]:
         return {one(u) for u in uses}
 
     for s in sets:
         s |= norm(s)
-        s -= {u for u in s if "::" in u and u.replace(OFF, "", 1) not in defined}
+        s -= {u for u in s if "::" in u and bare(u) not in defined}
     return ({f: [(n, a, b, norm(c), norm(m), d, norm(w)) for n, a, b, c, m, d, w in defs] for f, defs in fns.items()},
             {f: [(n, a, b, norm(c), norm(m), norm(w), al, [(mn, ma, mb, norm(x), norm(y), norm(z), mal)
                                                           for mn, ma, mb, x, y, z, mal in ms],
