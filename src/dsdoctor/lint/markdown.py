@@ -135,8 +135,13 @@ def resolve_anywhere(ref: str, near: str, root: str) -> Optional[str]:
             if got is not None:
                 return got
         # directories the checkout renamed since (`$proj_dir/lang_adapt/continued_clm.py` run from
-        # continued_pretraining/, which holds continued_clm.py): the one file of that name beside the launch
-        return _one_ending(parts[-1], near, root, near_only=True) if near not in (".", "") else None
+        # continued_pretraining/, which holds continued_clm.py): the one file of that name beside the launch (in
+        # its directory or below; at the project's root, in the root itself: `$curr_dir/configs/z3.json` with the
+        # placeholder `curr_dir=/`, the project's z3.json beside its finetune.sh)
+        if near in (".", ""):
+            beside = os.path.join(root, parts[-1])
+            return os.path.normpath(beside) if os.path.isfile(beside) else None
+        return _one_ending(parts[-1], near, root, near_only=True)
     return _one_ending(ref, near, root)
 
 
