@@ -86,9 +86,10 @@ def _early(c: Ctx, usage: Optional[Usage] = None, path: str = "") -> Iterator[Tu
         for e in stream:
             if _registers(e, c):
                 break
-            if e.kind == "load" and not e.zero_init and not e.dead and not e.meta and not _donor(e) and (  # meta: a skeleton
+            if e.kind == "load" and not e.zero_init and not e.dead and not e.meta and not _donor(e) and not _frozen(e) and (
                     usage is None or not e.name.endswith(".from_pretrained") or transformers_loader(usage, path, c, e.name)):
-                before.append(e)  # (a class of the project whose own from_pretrained builds it: zero.Init never would)
+                before.append(e)  # (meta: a skeleton; a class of the project whose own from_pretrained builds it:
+                # zero.Init never would)
         if not before:
             continue
         later: List["Event"] = [e for e in stream[stream.index(before[0]) + 1:]
@@ -121,6 +122,34 @@ def _donor(e: "Event") -> bool:
                 isinstance(n.func.value, cst.Name) and n.func.value.value == e.bound:
             copies += 1
     return copies > 0 and names == copies + 1  # (the one more: the name the load is assigned to)
+
+
+_FROZEN = ("eval", "requires_grad_")  # a model set so where it is loaded is not the one that trains
+
+
+def _frozen(e: "Event") -> bool:
+    """Is the load's model put in eval mode (or frozen) by the expression that loads it
+    (``AutoModel.from_pretrained(enc).eval().to(device)``): a helper that runs whole on each rank by design (a
+    reward encoder, a frozen teacher), never handed to DeepSpeed, which zero.Init would partition under its calls?"""
+    import libcst as cst
+
+    from .walk import descendants
+
+    if e.stmt is None:
+        return False
+    for n in descendants(e.stmt, trivia=False):
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _FROZEN:
+            inner: cst.BaseExpression = n.func.value
+            while True:  # down the chain `load(...).to(d).eval()` to the load's own call
+                if inner is e.call:
+                    return True
+                if isinstance(inner, cst.Call):
+                    inner = inner.func
+                elif isinstance(inner, cst.Attribute):
+                    inner = inner.value
+                else:
+                    break
+    return False
 
 
 def _without_deepspeed(e: "Event", c: Ctx, usage: Optional[Usage]) -> bool:
@@ -234,7 +263,15 @@ RULE = Rule(
                    'model = AutoModelForCausalLM.from_pretrained("m")\n'
                    'model.load_state_dict(weights, strict=False)\n'
                    'Trainer(model=model, args=args).train()\n', (("zero3", True),),
-                   note="a weight donor (read only as `donor.state_dict()`) must load whole: no zero.Init wanted")),
+                   note="a weight donor (read only as `donor.state_dict()`) must load whole: no zero.Init wanted"),
+           Example('import os\n'
+                   'from transformers import AutoModel, AutoModelForCausalLM, Trainer, TrainingArguments\n'
+                   'encoder = AutoModel.from_pretrained("enc").eval().to(f"cuda:{os.environ[\'LOCAL_RANK\']}")\n'
+                   'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
+                   'model = AutoModelForCausalLM.from_pretrained("m")\n'
+                   'Trainer(model=model, args=args).train()\n', (("zero3", True),),
+                   note="a model put in eval mode where it loads is a helper (a reward encoder) run whole on each "
+                   "rank: not the model DeepSpeed trains")),
     invalid=(Example('from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
                      'model = AutoModelForCausalLM.from_pretrained("m")\n'
                      'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
