@@ -214,7 +214,9 @@ RULE = Rule(
          "`HfDeepSpeedConfig` in execution order (calls to functions of the same file are followed); not where that is "
          "a `TrainingArguments(...)` built in code with no `deepspeed=` (nor `**kwargs`): that Trainer runs without "
          "DeepSpeed. A model built "
-         "under `init_empty_weights()` / a meta device is a skeleton without weights: not a load.",
+         "under `init_empty_weights()` / a meta device is a skeleton without weights: not a load; one put in eval mode "
+         "where it loads (`.from_pretrained(enc).eval()`, `.requires_grad_(False)`) is a helper run whole on each "
+         "rank (a reward encoder), not the model DeepSpeed trains.",
         why="Transformers only builds the model under `deepspeed.zero.Init` when a ZeRO-3 config is registered at load "
         "time. Otherwise every rank loads the full model into host RAM and `deepspeed.initialize` moves it whole to "
         "each GPU: host OOM (SIGKILL) or CUDA OOM despite offload. It also hides device_map/low_cpu_mem_usage errors.",
