@@ -2,7 +2,7 @@
 # expect: model-loaded-before-ds-config@25 error
 # expect: zero3-unsupported-quantization@27 error
 # expect: zero3-device-map-conflict@29 info
-# expect: prepare-kbit-under-zero3@32 warning
+# expect: prepare-kbit-under-zero3@32 info
 # expect: zero3-unsafe-save@44 error
 """Written in the style of alpaca-lora's finetune.py (8-bit base, DDP device_map, save_pretrained after train)."""
 import os

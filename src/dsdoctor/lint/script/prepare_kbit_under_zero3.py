@@ -1,4 +1,4 @@
-"""prepare-kbit-under-zero3: ``prepare_model_for_kbit_training`` in a ZeRO-3 run."""
+"""prepare-kbit-under-zero3: ``prepare_model_for_kbit_training`` in a ZeRO-3 run (info: its upcast does not last)."""
 
 from __future__ import annotations
 
@@ -18,22 +18,31 @@ def check(t: Target) -> Iterator[Hit]:
     assert c.script is not None
     for e in c.script.events:
         if e.kind == "kbit" and not e.dead:
-            yield from emit(RULE, t, e.call, f"prepare_model_for_kbit_training {c.under}: it upcasts the non-quantized "
-                            "parameters to fp32, leaving mixed dtypes for ZeRO-3",
+            yield from emit(RULE, t, e.call, f"prepare_model_for_kbit_training {c.under}: its fp32 upcast does not "
+                            "last: the DeepSpeed engine casts the parameters to the config's bf16 / fp16 (under "
+                            "zero.Init the upcast reaches only the empty stand-ins); what stays is the frozen "
+                            "parameters and, on a quantized model, gradient checkpointing. TRL's SFTTrainer skips it "
+                            "for QLoRA under ZeRO-3 / FSDP",
                             fixes=(Fix("skip it under ZeRO-3: call model.gradient_checkpointing_enable() and "
                                        "model.enable_input_require_grads() yourself", "safe"),),
-                            severity=c.at_most(Severity.WARNING))
+                            severity=Severity.INFO)
 
 
 RULE = Rule(
     spec(
         N.PREPARE_KBIT_UNDER_ZERO3,
         "python",
-        Severity.WARNING,
-        summary="prepare_model_for_kbit_training under ZeRO-3",
+        Severity.INFO,
+        summary="prepare_model_for_kbit_training under ZeRO-3: its fp32 upcast does not last",
         what="A call to PEFT's `prepare_model_for_kbit_training` in a ZeRO-3 project (not inside "
-         "`if not is_deepspeed_zero3_enabled():`).",
-        why="It upcasts every non-quantized parameter to fp32: under ZeRO-3 the partitions end up with mixed dtypes.",
+         "`if not is_deepspeed_zero3_enabled():`). Info: nothing fails.",
+        why="It freezes the parameters, upcasts the half-precision ones to fp32 and, on a quantized model, turns on "
+        "gradient checkpointing. Under DeepSpeed the upcast does not last: `deepspeed.initialize` casts the module's "
+        "parameters to the config's bf16 / fp16 (`module.bfloat16()` in 0.15.4, a per-parameter cast in 0.19.8), and "
+        "under zero.Init the upcast reaches only the empty stand-ins while the partitions keep their dtype "
+        "(tests/oracle/test_prepare_kbit_oracle.py: DeepSpeed 0.19.8, PEFT 0.13.2, both paths train). TRL's "
+        "SFTTrainer does not call it for QLoRA under FSDP / DeepSpeed ZeRO-3 (read in trl 0.9.6), where FSDP, "
+        "which does not cast, needs one dtype.",
         fix="Under ZeRO-3 skip it; enable gradient checkpointing and input grads directly.",
         section="Script"),
     check=check,

@@ -1,4 +1,3 @@
-import transformers
 from transformers import AutoModelForCausalLM, HfArgumentParser, Trainer, TrainingArguments
 
 
