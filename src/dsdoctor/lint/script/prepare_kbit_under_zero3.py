@@ -38,7 +38,8 @@ RULE = Rule(
          "`if not is_deepspeed_zero3_enabled():`). Info: nothing fails.",
         why="It freezes the parameters, upcasts the half-precision ones to fp32 and, on a quantized model, turns on "
         "gradient checkpointing. Under DeepSpeed the upcast does not last: `deepspeed.initialize` casts the module's "
-        "parameters to the config's bf16 / fp16 (`module.bfloat16()` in 0.15.4, a per-parameter cast in 0.19.8), and "
+        "parameters to the config's bf16 / fp16 (`module.half()` / `module.bfloat16()`, its dtype check disabled, read "
+        "in 0.9.2, 0.12.0, 0.14.0 and 0.15.4; a per-parameter cast in 0.19.8), and "
         "under zero.Init the upcast reaches only the empty stand-ins while the partitions keep their dtype "
         "(tests/oracle/test_prepare_kbit_oracle.py: DeepSpeed 0.19.8, PEFT 0.13.2, both paths train). TRL's "
         "SFTTrainer does not call it for QLoRA under FSDP / DeepSpeed ZeRO-3 (read in trl 0.9.6), where FSDP, "
