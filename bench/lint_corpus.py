@@ -60,13 +60,14 @@ def label_name(name: str) -> str:
 
 
 def lint_script(path: Path, ds_version: Optional[str] = DEEPSPEED) -> List[Tuple[str, int, str]]:
-    """(name, line, severity) of every warning or error lint reports for ``path`` alone under ZeRO-3."""
+    """(name, line, severity) of every finding lint reports for ``path`` alone under ZeRO-3 (info too: it matches
+    a conditional label, as in the CLI mode, and never counts against precision)."""
     from dsdoctor.lint import lint
     from dsdoctor.settings import Settings
 
     res = lint([str(path)], targets=[TRANSFORMERS], zero_stage=3, settings=Settings(), ds_version=ds_version)
     return [(f.name, f.line or 0, f.severity.value) for f in res.report.findings
-            if f.severity.value in ("error", "warning") and f.path and Path(f.path).resolve() == path.resolve()]
+            if f.path and Path(f.path).resolve() == path.resolve()]
 
 
 def read_disputes(path: Path = DISPUTES) -> Dict[Tuple[str, int, str], str]:
