@@ -139,6 +139,9 @@ def _frozen(e: "Event") -> bool:
         return False
     for n in descendants(e.stmt, trivia=False):
         if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _FROZEN:
+            if n.func.attr.value == "requires_grad_" and not (  # `.requires_grad_()` turns gradients on
+                    n.args and isinstance(n.args[0].value, cst.Name) and n.args[0].value.value == "False"):
+                continue
             inner: cst.BaseExpression = n.func.value
             while True:  # down the chain `load(...).to(d).eval()` to the load's own call
                 if inner is e.call:
@@ -281,5 +284,14 @@ RULE = Rule(
                      fixed='from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
                            'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
                            'model = AutoModelForCausalLM.from_pretrained("m")\n'
-                           'Trainer(model=model, args=args).train()\n'),),
+                           'Trainer(model=model, args=args).train()\n'),
+             Example('from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
+                     'model = AutoModelForCausalLM.from_pretrained("m").requires_grad_(True)\n'
+                     'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
+                     'Trainer(model=model, args=args).train()\n', (("zero3", True),),
+                     fixed='from transformers import AutoModelForCausalLM, Trainer, TrainingArguments\n'
+                           'args = TrainingArguments("out", deepspeed="ds_z3.json")\n'
+                           'model = AutoModelForCausalLM.from_pretrained("m").requires_grad_(True)\n'
+                           'Trainer(model=model, args=args).train()\n',
+                     note="gradients turned on where it loads: the model that trains")),
 )
