@@ -122,7 +122,7 @@ def resolve_anywhere(ref: str, near: str, root: str) -> Optional[str]:
     directory): among those under ``near`` if any are, else in the whole project; None when none or several. A
     leading ``../`` is the reader's own step out of a subdirectory (``cd sft`` in an earlier block): the rest of
     the path is matched. An absolute path none of whose tails (two parts at least) is the project's: the one file of
-    its name under ``near`` (a subdirectory), if there is one."""
+    its name under ``near`` (a subdirectory), or in the root itself where ``near`` is the root, if there is one."""
     ref = os.path.normpath(ref)
     while ref.startswith(".." + os.sep):
         ref = ref[3:]
@@ -138,7 +138,7 @@ def resolve_anywhere(ref: str, near: str, root: str) -> Optional[str]:
         # continued_pretraining/, which holds continued_clm.py): the one file of that name beside the launch (in
         # its directory or below; at the project's root, in the root itself: `$curr_dir/configs/z3.json` with the
         # placeholder `curr_dir=/`, the project's z3.json beside its finetune.sh)
-        if near in (".", ""):
+        if os.path.normpath(near or ".") == os.path.normpath(root):  # (`lint .` and `lint proj` alike)
             beside = os.path.join(root, parts[-1])
             return os.path.normpath(beside) if os.path.isfile(beside) else None
         return _one_ending(parts[-1], near, root, near_only=True)
