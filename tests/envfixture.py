@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import stat
 import sys
 from pathlib import Path
@@ -27,6 +28,17 @@ def ext_0198_path() -> str:
     them (provision-oracle.sh step 9), as ``dsdoctor smoke`` runs a venv. Debian's ninja 1.11 and PyPI's 1.13 hash a
     command line differently, so an op loaded under the other one is built again (minutes, back and forth)."""
     return f"{ORACLE_DIR / 'venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
+def one_rank_env(pythonpath: str) -> Dict[str, str]:
+    """The environment of a one-rank DeepSpeed run on the CPU accelerator (gloo) with the ops of EXT_0198: a free
+    local port, ``pythonpath`` (the provisioned DeepSpeed, and the Hugging Face stack where one is needed)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = str(s.getsockname()[1])
+    return dict(os.environ, PYTHONPATH=pythonpath, MASTER_ADDR="127.0.0.1", MASTER_PORT=port, RANK="0",
+                LOCAL_RANK="0", WORLD_SIZE="1", OMP_NUM_THREADS="1", TORCH_EXTENSIONS_DIR=str(EXT_0198),
+                PATH=ext_0198_path(), DS_ACCELERATOR="cpu")
 
 
 def require_oracle() -> bool:

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 from pathlib import Path
 
 import pytest
-from envfixture import EXT_0198, ext_0198_path
+from envfixture import one_rank_env
 
 from dsdoctor.knowledge import deepspeed as K
 from dsdoctor.lint import lint
@@ -25,16 +24,9 @@ VPY = ORACLE / "venv" / "bin" / "python"
 PROJECT = REPO / "tests" / "cases" / "lint" / "project" / "ds-config-given-twice"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
 
 def _run(cwd: Path, script: str, config: str) -> "subprocess.CompletedProcess[str]":
-    env = dict(os.environ, PYTHONPATH=str(ORACLE / "ds" / "0.19.8"), MASTER_ADDR="127.0.0.1",
-               MASTER_PORT=str(_free_port()), RANK="0", LOCAL_RANK="0", WORLD_SIZE="1", OMP_NUM_THREADS="1",
-               TORCH_EXTENSIONS_DIR=str(EXT_0198), PATH=ext_0198_path(), DS_ACCELERATOR="cpu")
+    env = one_rank_env(str(ORACLE / "ds" / "0.19.8"))
     return subprocess.run([str(VPY), script, "--deepspeed", "--deepspeed_config", config], cwd=cwd,
                           capture_output=True, text=True, env=env, timeout=600)
 

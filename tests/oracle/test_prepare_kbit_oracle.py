@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 from pathlib import Path
 
 import pytest
-from envfixture import EXT_0198, ext_0198_path, need_oracle
+from envfixture import need_oracle, one_rank_env
 
 from dsdoctor.lint import lint
 
@@ -84,11 +83,6 @@ model = prepare_model_for_kbit_training(model)
 '''
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
 
 def _found(root: Path) -> list:
     return [(f.severity.value, f.path.split("/")[-1], f.line) for f in
@@ -107,9 +101,7 @@ def test_prepare_upcast_does_not_last_as_predicted(tmp_path: Path) -> None:
     assert sorted(_found(tmp_path)) == [("info", "qlora.py", 7), ("info", "train.py", 21)]
 
     path = os.pathsep.join(str(ORACLE / p) for p in ("ds/0.19.8", "hf/tf4.46.3"))
-    env = dict(os.environ, PYTHONPATH=path, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(_free_port()), RANK="0",
-               LOCAL_RANK="0", WORLD_SIZE="1", OMP_NUM_THREADS="1", TORCH_EXTENSIONS_DIR=str(EXT_0198),
-               PATH=ext_0198_path(), DS_ACCELERATOR="cpu")
+    env = one_rank_env(path)
     p = subprocess.run([str(VPY), "train.py", "--deepspeed_config", "ds.json"], cwd=tmp_path,
                        capture_output=True, text=True, env=env, timeout=300)
     out = p.stdout + p.stderr

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 from pathlib import Path
 
 import pytest
-from envfixture import EXT_0198, ext_0198_path
+from envfixture import one_rank_env
 
 from dsdoctor.lint import lint
 
@@ -54,11 +53,6 @@ CONFIG = {"train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 1,
           "optimizer": {"type": "Adam", "params": {"lr": 1e-2, "torch_adam": True}}, "zero_optimization": {"stage": 3}}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
 
 def test_gathered_state_dict_stays_whole_as_predicted(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text(TRAIN)
@@ -68,9 +62,7 @@ def test_gathered_state_dict_stays_whole_as_predicted(tmp_path: Path) -> None:
     assert [(f.severity.value, f.line) for f in found] == [("error", 15)], found
 
     (tmp_path / "out").mkdir()
-    env = dict(os.environ, PYTHONPATH=str(ORACLE / "ds" / "0.19.8"), MASTER_ADDR="127.0.0.1",
-               MASTER_PORT=str(_free_port()), RANK="0", LOCAL_RANK="0", WORLD_SIZE="1", OMP_NUM_THREADS="1",
-               TORCH_EXTENSIONS_DIR=str(EXT_0198), PATH=ext_0198_path(), DS_ACCELERATOR="cpu")
+    env = one_rank_env(str(ORACLE / "ds" / "0.19.8"))
     p = subprocess.run([str(VPY), "train.py", "--deepspeed_config", "ds.json", "--out", "out"], cwd=tmp_path,
                        capture_output=True, text=True, env=env, timeout=300)
     out = p.stdout + p.stderr

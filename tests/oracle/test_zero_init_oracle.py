@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 from pathlib import Path
 
 import pytest
-from envfixture import EXT_0198, ext_0198_path
+from envfixture import one_rank_env
 
 from dsdoctor.lint import lint
 
@@ -71,11 +70,6 @@ def _config(stage: int) -> str:
                        "zero_optimization": {"stage": stage}}, indent=2)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
 
 def _predicted(root: Path, stage: int) -> bool:
     """Does ``dsdoctor lint`` of a project launching train.py with the stage-``stage`` config report the rule?"""
@@ -98,9 +92,7 @@ def test_zero_init_fails_below_stage3_as_predicted(tmp_path: Path) -> None:
     for stage in (2, 3):
         (run / f"ds_z{stage}.json").write_text(_config(stage))
     (run / "driver.py").write_text(DRIVER)
-    env = dict(os.environ, PYTHONPATH=str(ORACLE / "ds" / "0.19.8"), MASTER_ADDR="127.0.0.1",
-               MASTER_PORT=str(_free_port()), RANK="0", LOCAL_RANK="0", WORLD_SIZE="1", OMP_NUM_THREADS="1",
-               TORCH_EXTENSIONS_DIR=str(EXT_0198), PATH=ext_0198_path(), DS_ACCELERATOR="cpu")
+    env = one_rank_env(str(ORACLE / "ds" / "0.19.8"))
     p = subprocess.run([str(VPY), "driver.py", str(run)], cwd=run, capture_output=True, text=True, env=env, timeout=300)
     out = p.stdout + p.stderr
     assert p.returncode == 0, out[-3000:]
