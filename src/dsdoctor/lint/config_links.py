@@ -1,9 +1,11 @@
 """What a launch's code says of the configs it loads, beyond their names (for lint/launched.py): the config a
 launch that names none gets from its entry's option default, the keys the code sets in a config it loads
-(:mod:`.code_filled`), and whether it merges the file into a config it builds (:mod:`.fragment`)."""
+(:mod:`.code_filled`), whether it merges the file into a config it builds (:mod:`.fragment`); and an option of the
+entry's own that names one (:func:`own_config_option`, for lint/recipes.py)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .code_filled import reached_filled
@@ -11,10 +13,13 @@ from .fragment import merged_at
 from .launch.shell import DS_CONFIG_FLAGS
 from .option_gate import unread
 from .recipe import Recipe, resolve
+from .recipe_yaml import args_json
 
 if TYPE_CHECKING:
     from .discover import Found
     from .launched import _Entries
+
+_DS_OPTION = re.compile(r"(?:^|_)(?:ds|deepspeed)(?:_|$)")  # an option named for DeepSpeed: --ds, --ds_json
 
 
 def launch_links(r: Recipe, entries: "_Entries", root: str) -> None:
@@ -74,3 +79,17 @@ def code_links(r: Recipe, cfg: str, entries: "_Entries", found: "Found") -> None
     found.fragments[cfg] = merged if found.fragments.get(cfg, merged) else ""
     old = found.code_filled.get(cfg)
     found.code_filled[cfg] = dict(mine) if old is None else {k: w for k, w in old.items() if k in mine}
+
+
+def own_config_option(r: Recipe, key: str, val: str, path: str, root: str) -> bool:
+    """An option of the entry script's own (``--ds training/ds_config.json``) handed a DeepSpeed config: it names
+    the config the run loads as ``--deepspeed`` does. Only where the file holds a config's keys (no HF-arguments
+    JSON) and either a ``zero_optimization`` block or an option name that says DeepSpeed (``ds``, ``deepspeed``)."""
+    from .discover import _read, is_ds_config
+
+    if r.entry is None or not key.startswith("--") or not val.endswith(".json"):
+        return False
+    cfg = resolve(val, path, root)
+    if cfg is None or not is_ds_config(cfg) or args_json(cfg) is not None:
+        return False
+    return '"zero_optimization"' in _read(cfg, 2**20) or _DS_OPTION.search(key[2:].replace("-", "_").lower()) is not None

@@ -38,6 +38,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from . import embedded
 from .code_filled import filled_keys
 from .code_off import commented, deepspeed_off, off_note
+from .config_links import own_config_option
 from .discover import _PY_CFG, _read, launch_world, trainer_field
 from .formatted import formatted_configs
 from .joined import joined_config
@@ -58,7 +59,15 @@ from .recipe import Recipe, in_checkout, literal_path, resolve, settle_stage
 from .recipe_entry import TORCH_LAUNCH as _TORCH_LAUNCH
 from .recipe_entry import set_entry
 from .recipe_hydra import hydra_config, hydra_overrides
-from .recipe_yaml import accelerate_launch, accelerate_yaml, args_json_anywhere, python_config, training_json, training_yaml, yaml_deepspeed
+from .recipe_yaml import (
+    accelerate_launch,
+    accelerate_yaml,
+    args_json_anywhere,
+    python_config,
+    training_json,
+    training_yaml,
+    yaml_deepspeed,
+)
 from .script.context import config_stage
 from .sourced import Invocation, invocations, sourced_assignments, sources, with_args
 
@@ -215,18 +224,12 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
         r.opaque = r.opaque or ("$" in a or a in ("...", "…")) and not (i and _takes(args[i - 1]))
         key = hydra_flag(key) if eq else key  # Hydra's `++deepspeed_config=ds.json`: --deepspeed_config
         if key.startswith("--") and len(key) > 2:
-            name = key[2:].replace("-", "_")
-            r.passed.add(name)
-            if val.lower() in _FALSE and (eq or not val.startswith("-")):
-                off.add(name)  # `--use_lora False` passes nothing, also over a YAML's key
-                r.flags.add(f"{name}=False")  # (the value it gives: a field defaulting to True reads False)
-            else:
-                r.flags.add(name)
-                if val and not val.startswith("-") and "$" not in val:  # and its value: `--bits 16` is no `bits == 4`
-                    r.flags.add(name + "=" + val)
-        if key in _CFG_FLAGS and val and not val.startswith("-") and val.lower() not in ("true", "false"):
+            _passed(r, key[2:].replace("-", "_"), val, bool(eq), off)
+        own = key not in _CFG_FLAGS and own_config_option(r, key, val, path, root)
+        if (key in _CFG_FLAGS or own) and val and not val.startswith("-") and val.lower() not in ("true", "false"):
             r.names_config = True
-            r.flag_loaded_by = r.flag_loaded_by or ("deepspeed" if key == "--deepspeed_config" else "trainer")
+            if not own:  # an option of the project's own says nothing of how its script loads the config
+                r.flag_loaded_by = r.flag_loaded_by or ("deepspeed" if key == "--deepspeed_config" else "trainer")
             if val in written:
                 made = written[val]
                 if made is not None and made not in r.configs:
@@ -279,6 +282,18 @@ def _options(r: Recipe, args: List[str], path: str, root: str, readme: bool = Fa
             r.options.setdefault(cfg, "")
             r.names_config = True
     settle_stage(r)
+
+
+def _passed(r: Recipe, name: str, val: str, eq: bool, off: Set[str]) -> None:
+    """The option ``--name`` the launch passes, with its value ``val`` (``eq``: given as ``--name=val``)."""
+    r.passed.add(name)
+    if val.lower() in _FALSE and (eq or not val.startswith("-")):
+        off.add(name)  # `--use_lora False` passes nothing, also over a YAML's key
+        r.flags.add(f"{name}=False")  # (the value it gives: a field defaulting to True reads False)
+    else:
+        r.flags.add(name)
+        if val and not val.startswith("-") and "$" not in val:  # and its value: `--bits 16` is no `bits == 4`
+            r.flags.add(name + "=" + val)
 
 
 def _hydra(r: Recipe, args: List[str], path: str, root: str) -> Optional[str]:
