@@ -14,6 +14,7 @@
 #                    built with DS_BUILD_OPS=0 against venv's torch
 #   nvcc/<x.y>/      pip install --no-deps --target of nvidia-cuda-nvcc; CUDA_HOME=nvcc/<x.y>/nvidia/cu13
 #   hf/<name>/       transformers + accelerate + peft (4.46.3 era and 5.24.0) for PYTHONPATH, no torch
+#   acc/<ver>/       pip install --no-deps --target of accelerate <ver> (before 1.0), before hf/tf4.46.3 on PYTHONPATH
 #   numpy-2.0.0/     pip install --no-deps --target of numpy 2.0.0 (the numpy-2 oracle)
 #   venv-tf4.36.2-acc1.0.0/  transformers 4.36.2 + accelerate 1.0.0 in a venv's site-packages (+ a .pth to venv's):
 #                    two real releases that disagree on an API (the API history oracle)
@@ -248,6 +249,19 @@ for name in "${!HF[@]}"; do
   stamp "hf-$name" "$spec"
   DID+=("hf/$name")
 done
+
+# acc/<ver>/ is a --target dir of accelerate alone, put before hf/tf4.46.3 on PYTHONPATH (its dependencies are
+# there): a release before 1.0 (tests/oracle/test_zero3_init_flag_oracle.py).
+ACC_OLD=0.34.2
+if stamp_ok "acc-$ACC_OLD" "accelerate==$ACC_OLD" && [[ -d "$ORACLE/acc/$ACC_OLD/accelerate" ]]; then
+  log "acc/$ACC_OLD: up to date"
+else
+  log "acc/$ACC_OLD: installing accelerate==$ACC_OLD"
+  rm -rf "$ORACLE/acc/$ACC_OLD"; mkdir -p "$ORACLE/acc"
+  "$VPY" -m pip install -q --no-deps --target "$ORACLE/acc/$ACC_OLD" "accelerate==$ACC_OLD"
+  stamp "acc-$ACC_OLD" "accelerate==$ACC_OLD"
+  DID+=("acc/$ACC_OLD")
+fi
 
 # ---- 8. a venv with two real releases that disagree on an API (tests/oracle/test_api_history_oracle.py) ----
 # Transformers 4.36.2's Trainer passes dispatch_batches= to Accelerator(), which Accelerate 1.0.0 removed. The pair

@@ -1,7 +1,7 @@
 """What ``accelerate launch`` does with a config YAML's ``deepspeed_config`` keys, per release
 (``data/accelerate_launch.json.gz``, made by ``scripts/upstream/derive_accelerate_launch.py`` from the releases
-``scripts/upstream/releases.py`` unpacked; see docs/upstream-data.md). Loaded on first use only. (The hand-read
-accelerate facts older than this file are still the ``ACCELERATE_*`` names of :mod:`.transformers`.)"""
+``scripts/upstream/releases.py`` unpacked; see docs/upstream-data.md). Loaded on first use only. Hand-read facts
+are constants here (the older ones are still the ``ACCELERATE_*`` names of :mod:`.transformers`)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,13 @@ from typing import Any, Dict, FrozenSet
 from . import derived_data
 
 DATA = derived_data.path("accelerate_launch.json.gz")
+
+# accelerate's DeepSpeedPlugin.set_deepspeed_weakref (utils/dataclasses.py), called by Accelerator() and by
+# TrainingArguments under `accelerate launch`, registers the DeepSpeed config with Transformers (an HfDeepSpeedConfig:
+# is_deepspeed_zero3_enabled(), the ZeRO-3 ValueErrors and zero.Init of from_pretrained). Up to 0.34.2 only when
+# zero3_init_flag is true; from 1.0.0 whatever the flag says (read in the 0.20.3, 0.25.0, 0.29.3, 0.30.1, 0.31.0,
+# 0.32.1, 0.33.0, 0.34.2, 1.0.0 and 1.0.1 wheels; tests/oracle/test_zero3_init_flag_oracle.py runs 0.34.2 and 1.1.1).
+ACCELERATE_REGISTERS_WITHOUT_INIT_FLAG_FROM = "1.0.0"
 
 
 @functools.lru_cache(maxsize=1)

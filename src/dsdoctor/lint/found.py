@@ -54,6 +54,7 @@ class Found:
     not_read: List[str] = field(default_factory=list)  # what a walk that stopped at MAX_FILES left out (why, where)
     yaml_trainer: Dict[str, bool] = field(default_factory=dict)  # accelerate YAML -> every launch's script uses a Trainer
     hf_unseen: Dict[str, str] = field(default_factory=dict)  # file -> why Transformers never sees ZeRO-3 in it (hf_scope)
+    hf_unseen_old_accelerate: Dict[str, str] = field(default_factory=dict)  # the same on accelerate before 1.0
     trainer_launches: Dict[str, List[Tuple[str, Dict[str, float], Tuple[str, ...]]]] = field(default_factory=dict)
     no_train: Set[str] = field(default_factory=set)  # the launches (``where``) whose entry never calls a train()
     training_options: Dict[str, List[Tuple[int, str]]] = field(default_factory=dict)  # trainer_args, training_options

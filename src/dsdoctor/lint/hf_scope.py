@@ -20,13 +20,20 @@ import ast
 import re
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
+from ..knowledge import accelerate as K
+
 if TYPE_CHECKING:
+    from .found import Found
     from .recipe import Recipe
 
 # a registration that lasts the whole run: the Trainer's arguments, accelerate, TRL (lint/launched.py's _REGISTERS
 # without ``import deepspeed`` and HfDeepSpeedConfig, read below)
 _LASTING = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:accelerate|trl)\b|\bTrainer\b|\bTrainingArguments\b|"
                       r"\bHfArgumentParser\b|\bTrlParser\b", re.M)
+# the same without accelerate: under `accelerate launch` with zero3_init_flag false, accelerate before 1.0 registers
+# nothing (knowledge/transformers.py ACCELERATE_REGISTERS_WITHOUT_INIT_FLAG_FROM)
+_LASTING_BUT_ACCELERATE = re.compile(r"^[ \t]*(?:from|import)[ \t]+trl\b|\bTrainer\b|\bTrainingArguments\b|"
+                                     r"\bHfArgumentParser\b|\bTrlParser\b", re.M)
 _DEFINED = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.M)
 _HF = "HfDeepSpeedConfig"
 
@@ -91,11 +98,12 @@ def _local_name(owner: ast.AST, call: ast.AST) -> Optional[str]:
     return name
 
 
-def unseen(files: Iterable[str], read: Callable[[str], str]) -> Tuple[Set[str], bool]:
+def unseen(files: Iterable[str], read: Callable[[str], str], lasting: "re.Pattern[str]" = _LASTING) -> Tuple[Set[str], bool]:
     """Of the files one process runs, those in which Transformers never sees ZeRO-3 (see the module's docstring),
-    and whether the process makes any HfDeepSpeedConfig at all; no files when the registration may last."""
+    and whether the process makes any HfDeepSpeedConfig at all; no files when the registration may last
+    (``lasting`` says what registers it for the whole run)."""
     texts: Dict[str, str] = {f: read(f) for f in sorted(files)}
-    if any(_LASTING.search(t) for t in texts.values()):
+    if any(lasting.search(t) for t in texts.values()):
         return set(), True
     called: Set[str] = set()
     inside: List[str] = []
@@ -123,25 +131,44 @@ def unseen(files: Iterable[str], read: Callable[[str], str]) -> Tuple[Set[str], 
 
 
 def unseen_by_launches(recipes: Iterable["Recipe"], reached: Callable[[str], Set[str]],
-                       read: Callable[[str], str]) -> Dict[str, str]:
+                       read: Callable[[str], str], old_accelerate: bool = False) -> Dict[str, str]:
     """File -> why, for the files in which Transformers sees ZeRO-3 under none of the stage-3 launches reaching
-    them."""
+    them. ``old_accelerate``: as under accelerate before 1.0, whose ``accelerate launch`` with zero3_init_flag false
+    registers nothing (only TrainingArguments, TRL or the script's own HfDeepSpeedConfig would)."""
     verdict: Dict[str, Optional[str]] = {}
-    done: Dict[str, Tuple[Set[str], bool]] = {}  # entry -> unseen(): many launches start one entry
+    done: Dict[Tuple[str, bool], Tuple[Set[str], bool]] = {}  # (entry, flag off) -> unseen(): many launches, one entry
     for r in recipes:
         if r.stage != 3 or r.entry is None:
             continue
         files = reached(r.entry)
-        if r.entry not in done:
-            done[r.entry] = unseen(files, read)
-        out, holders = done[r.entry]
-        why = (f"the ZeRO-3 launch of {r.entry} registers ZeRO-3 with Transformers only through HfDeepSpeedConfig "
-               "objects local to functions that do not reach this file") if holders else \
-            (f"the ZeRO-3 launch of {r.entry} never registers ZeRO-3 with Transformers: no TrainingArguments, Trainer, "
-             "accelerate, TRL or HfDeepSpeedConfig")
+        off = old_accelerate and r.launcher == "accelerate" and r.zero_init is False
+        if (r.entry, off) not in done:
+            done[r.entry, off] = unseen(files, read, _LASTING_BUT_ACCELERATE if off else _LASTING)
+        out, holders = done[r.entry, off]
+        why = _why(r.entry, holders, off)
         for f in files:
             if f not in out:
                 verdict[f] = None
             elif verdict.get(f, "") is not None:
                 verdict[f] = why
     return {f: why for f, why in verdict.items() if why}
+
+
+def record_unseen(found: "Found", recipes: List["Recipe"], reached: Callable[[str], Set[str]],
+                  read: Callable[[str], str]) -> None:
+    """The files where Transformers does not see ZeRO-3 (:func:`unseen_by_launches`), as accelerate from 1.0 and
+    before 1.0 would run the launches: lint/__init__.py picks one by the accelerate the project pins."""
+    found.hf_unseen.update(unseen_by_launches(recipes, reached, read))
+    found.hf_unseen_old_accelerate.update(unseen_by_launches(recipes, reached, read, True))
+
+
+def _why(entry: str, holders: bool, off: bool) -> str:
+    if holders:
+        return (f"the ZeRO-3 launch of {entry} registers ZeRO-3 with Transformers only through HfDeepSpeedConfig "
+                "objects local to functions that do not reach this file")
+    if off:
+        return (f"the ZeRO-3 launch of {entry} runs accelerate with zero3_init_flag false, and accelerate before "
+                f"{K.ACCELERATE_REGISTERS_WITHOUT_INIT_FLAG_FROM} registers ZeRO-3 with Transformers only when that "
+                "flag is true; no TrainingArguments, Trainer, TRL or HfDeepSpeedConfig does either")
+    return (f"the ZeRO-3 launch of {entry} never registers ZeRO-3 with Transformers: no TrainingArguments, Trainer, "
+            "accelerate, TRL or HfDeepSpeedConfig")

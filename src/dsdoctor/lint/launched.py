@@ -27,7 +27,7 @@ from .config_links import code_links, launch_links
 from .defaults import merge
 from .discover import _PY_TRAINS, _read
 from .entry_options import reach_values
-from .hf_scope import unseen_by_launches
+from .hf_scope import record_unseen
 from .launch_reach import every_passes, launch_flags, off_contexts, passes, zero_init_off
 from .no_deepspeed import REASON, uses_deepspeed
 from .option_values import Values
@@ -245,7 +245,7 @@ def _model(root: str, found: "Found") -> None:
         found.launches.update(_contexts(started, entries, found.imported, found.zero3_flags, found.lower_stages))
         found.zero_init_off.update(zero_init_off(started, entries))
         found.reach_values.update(reach_values(started, entries.reached))
-        found.hf_unseen.update(unseen_by_launches(started, entries.reached, _read))
+        record_unseen(found, started, entries.reached, _read)
     off = off_contexts([r for r in every if not is_test(r.file, root)], entries)  # DeepSpeed named, never used
     found.launches.update((f, c) for f, c in off.items() if f not in found.launches)
     for r in recipes:  # a ZeRO-3 launch of a script outside the directories linted (``deepspeed ../train.py``)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Iterator, Optional, Set
 
 from ... import names as N
@@ -30,11 +31,20 @@ def check(t: Target) -> Iterator[Hit]:
         ev = device_map_sources(c, a, bad, e.call) + (received(c, e),)
         site, anchor = a.set_at(bad)
         edit = replace(t, site, none_unless_zero3(t, site), "safe", "device_map=None under ZeRO-3")
+        fix = Fix("pass device_map=None under ZeRO-3: `device_map=None if is_deepspeed_zero3_enabled() else ...` "
+                  "(DeepSpeed places the partitions)", "safe")
+        unseen = t.usage.hf_unseen.get(os.path.normpath(t.path))
+        if unseen is not None:  # lint/hf_scope.py: no HfDeepSpeedConfig is alive where this runs
+            yield from emit(RULE, t, anchor,
+                            f"device_map reaches {e.name.split('.')[-2]}.from_pretrained {c.under}, but Transformers "
+                            f"does not see ZeRO-3 in this file ({unseen}): no ValueError; the model loads whole onto "
+                            "its device_map", fixes=(fix,),
+                            edits=(edit,) + guard_import(t), severity=Severity.INFO, evidence=ev)
+            continue
         yield from emit(RULE, t, anchor,
                         f"device_map reaches {e.name.split('.')[-2]}.from_pretrained {c.under}: "
                         f"ValueError \"{guard_message(c, 'device_map')}\"" + (LATENT if latent else ""),
-                        fixes=(Fix("pass device_map=None under ZeRO-3: `device_map=None if is_deepspeed_zero3_enabled() "
-                                   "else ...` (DeepSpeed places the partitions)", "safe"),),
+                        fixes=(fix,),
                         edits=(edit,) + guard_import(t), severity=Severity.INFO if latent else c.zero3_severity,
                         evidence=ev)
 
@@ -69,7 +79,10 @@ RULE = Rule(
          "`**kwargs` dict entry, an argparse/dataclass default) in a script that runs under ZeRO-3; Transformers' loader only "
          "(not a class of the project with its own `from_pretrained` or deriving from diffusers' `ModelMixin`; in a project with a "
          "wrapper class whose `from_pretrained` is an instance method, not an object's `self.wrapper.from_pretrained`). Info at a load that "
-         "runs before ZeRO-3 is registered (model-loaded-before-ds-config reports it): it raises once that is fixed.",
+         "runs before ZeRO-3 is registered (model-loaded-before-ds-config reports it): it raises once that is fixed. Info too where "
+         "Transformers does not see ZeRO-3: a process whose only registration is `accelerate launch` with `zero3_init_flag: false` "
+         "on accelerate before 1.0 (pinned), or one without TrainingArguments, Trainer, accelerate or TRL whose HfDeepSpeedConfig "
+         "objects are locals of functions that never reach the load's file.",
         why="Transformers refuses to load a model with a device_map while ZeRO-3 is registered (every version from "
         "4.20, all 5.x): ZeRO-3 decides where the partitions live.",
         fix="`device_map=None if is_deepspeed_zero3_enabled() else device_map` (dsdoctor fix writes this and the "

@@ -64,7 +64,9 @@ RULE = Rule(
          "ZeRO-3 is registered "
          "(model-loaded-before-ds-config reports it): it raises once that is fixed. Info too where Transformers does not see "
          "ZeRO-3: a process without TrainingArguments, Trainer, accelerate or TRL whose HfDeepSpeedConfig objects are "
-         "locals of functions that never reach the load's file (DeepSpeed-Chat's layout).",
+         "locals of functions that never reach the load's file (DeepSpeed-Chat's layout), or one whose only registration "
+         "is `accelerate launch` with `zero3_init_flag: false` on accelerate before 1.0 (pinned): accelerate registers "
+         "ZeRO-3 with Transformers only under that flag before 1.0, whatever it says from 1.0.",
         why="Transformers 4.20-4.50 raise a ValueError (ZeRO-3 builds the model under zero.Init instead); from 4.51 "
         "the argument is ignored under ZeRO-3, and 5.x dropped it: a dead argument (info where every release the "
         "project allows ignores it: the run loses nothing; readers of 4 repositories judged those warnings false).",
