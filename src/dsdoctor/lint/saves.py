@@ -13,7 +13,7 @@ from ..knowledge import transformers as TF
 from .discover import _PY_FLAG_SAVE, _PY_SAVE, _read
 
 _DEF = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)")
-_SAVE_METHODS = {"save_model", "_save", "save_pretrained", "save_16bit_model"}
+_SAVE_METHODS = {"save_model", "_save", "save_pretrained", "save_16bit_model", "save_fp16_model"}  # (DeepSpeed's old alias)
 # the HF Trainer's checkpoint methods (transformers trainer.py: _save_checkpoint, _maybe_log_save_evaluate; the
 # hyperparameter search's _tune_save_checkpoint), also as a Trainer subclass overrides them: they save only when the
 # Trainer checkpoints, which the launch's save_strategy decides (lint/save_strategy.py), no save of their own
