@@ -12,6 +12,7 @@ from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from .assumed_loader import autos
+from .fields import stage
 
 # DeepSpeedConfigModel drops "auto" keys: defaults apply silently ("bfloat16" is bf16's old name, read by the same
 # model; before 0.17.1 an "enabled": "auto" there is kept, a true string: knowledge ds_config.auto_dropped)
@@ -63,6 +64,23 @@ def _fails(accelerate: bool, path: str) -> str:
     return "DeepSpeed fails (TypeError: '>' not supported between instances of 'str' and 'int')"
 
 
+def _inert(t: Target, path: str) -> Optional[str]:
+    """Why DeepSpeed never reads the key ``path`` of this config, whatever its value (None: it may): a key of an
+    fp16 / bf16 section that is off (``"enabled": false`` or no ``enabled``), or a ZeRO-3 key (``stage3_*``,
+    ``sub_group_size``) below stage 3."""
+    top, _, rest = path.partition(".")
+    if top in ("fp16", "bf16", "bfloat16") and rest and rest != "enabled":
+        section = t.node(top)
+        on = section.get("enabled") if section is not None and section.kind == "object" else None
+        if on is None or on.value is False:
+            return f"{top} is off"
+    if top == "zero_optimization" and (rest.startswith("stage3_") or rest == "sub_group_size"):
+        s = stage(t)
+        if s is not None and s < 3:
+            return f"stage {s} reads no ZeRO-3 key"
+    return None
+
+
 def check(t: Target) -> Iterator[Hit]:
     root = t.doc.root if t.doc else None
     if root is None or root.kind != "object" or t.usage.loaded_by not in ("deepspeed", "accelerate"):
@@ -75,8 +93,13 @@ def check(t: Target) -> Iterator[Hit]:
     silent: List[Tuple[str, int, str]] = []  # path, position, what the dropped key leaves
     strings: List[Tuple[str, int]] = []
     coded: List[Tuple[str, int, str]] = []  # path, position, where the launch's script sets it in code
+    inert: List[Tuple[str, int, str]] = []  # path, position, why DeepSpeed never reads it
     for path, pos in autos(root):
         if path in filled:
+            continue
+        why = _inert(t, path)
+        if why is not None:
+            inert.append((path, pos, why))
             continue
         top = path.split(".")[0]
         where = next((w for k, w in t.usage.code_filled.items() if path == k or path.startswith(k + ".")), None)
@@ -110,6 +133,10 @@ def check(t: Target) -> Iterator[Hit]:
                        "defaults" + (": " + ", ".join(f"{p} ({w})" for p, _, w in silent) + "." if len(silent) > 1
                                      else "."),
                        (Fix("write the value you want", "safe"),), severity=Severity.WARNING)
+    if inert:
+        yield RULE.hit(t, inert[0][1], f'{_paths(inert)}: "auto" under {who}, in keys DeepSpeed never reads here ('
+                       + "; ".join(dict.fromkeys(w for _, _, w in inert)) + "): no effect",
+                       _listed(inert) + _WHY, fixes=(FIX,), severity=Severity.INFO)
     if coded:
         yield RULE.hit(t, coded[0][1], f'{_paths(coded)}: "auto" under {who}, set in code by the launch\'s script '
                        f"before it hands the config over ({coded[0][2]})", _listed(coded) + _WHY, fixes=(FIX,),
@@ -147,7 +174,9 @@ RULE = Rule(
          "alone with an \"optimizer\" / \"scheduler\" block is taken to get them, as accelerate accepts no other "
          "optimizer or scheduler with one) it is never replaced: accelerate's prepare() stops with a ValueError, raw "
          "DeepSpeed with a TypeError. A script that passes its own optimizer (lr_scheduler) to deepspeed.initialize "
-         "makes DeepSpeed ignore the config's optimizer (scheduler) block, so its \"auto\" values are info. "
+         "makes DeepSpeed ignore the config's optimizer (scheduler) block, so its \"auto\" values are info; so are "
+         "those in keys DeepSpeed never reads in this config: an fp16 / bf16 section that is off, a ZeRO-3 key "
+         "(`stage3_*`, `sub_group_size`) below stage 3. "
          "Reported where that loader is known (--loaded-by, or the "
          "project's launch and training scripts): a config nothing says the loader of is, by its \"auto\" values, "
          "taken as the HF Trainer's. One finding per way the config's \"auto\" values are lost (left as strings, "
@@ -162,7 +191,11 @@ RULE = Rule(
                    '"scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": "auto"}}}',
                    (("loaded_by", "deepspeed"), ("client_optimizer", True), ("client_scheduler", True)),
                    note="the script passes optimizer= and lr_scheduler= to deepspeed.initialize: the blocks are "
-                        "never read")),
+                        "never read"),
+           Example('{"train_batch_size": 8, "fp16": {"enabled": false, "auto_cast": "auto"}, '
+                   '"zero_optimization": {"stage": 2, "stage3_prefetch_bucket_size": "auto", "sub_group_size": "auto"}}',
+                   (("loaded_by", "deepspeed"),),
+                   note="fp16 is off and stage 2 reads no ZeRO-3 key: those \"auto\" values have no effect (info)")),
     invalid=(Example('{"optimizer": {"type": "AdamW", "params": {"lr": "auto", "betas": "auto"}}}',
                      (("loaded_by", "accelerate"), ("accelerate_fills", TF.ACCELERATE_DUMMY_OPTIM_KEYS))),
              Example('{"train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": 1}',
