@@ -2,10 +2,9 @@ import argparse
 
 import torch
 from accelerate import Accelerator
+from patches.engine_patch import patch_engine
 from peft import LoraConfig, get_peft_model
 from transformers import AutoModelForCausalLM
-
-from patches.engine_patch import patch_engine
 
 
 def main():
@@ -18,7 +17,7 @@ def main():
     model = get_peft_model(model, LoraConfig(r=8, target_modules=["q_proj", "v_proj"]))
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
     model, optimizer = accelerator.prepare(model, optimizer)
-    for step in range(10):
+    for _ in range(10):
         loss = model(input_ids=torch.ones(1, 8, dtype=torch.long), labels=torch.ones(1, 8, dtype=torch.long)).loss
         accelerator.backward(loss)
         optimizer.step()
