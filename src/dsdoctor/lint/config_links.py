@@ -13,7 +13,6 @@ from .fragment import merged_at
 from .launch.shell import DS_CONFIG_FLAGS
 from .option_gate import unread
 from .recipe import Recipe, resolve
-from .recipe_yaml import args_json
 
 if TYPE_CHECKING:
     from .discover import Found
@@ -83,13 +82,20 @@ def code_links(r: Recipe, cfg: str, entries: "_Entries", found: "Found") -> None
 
 def own_config_option(r: Recipe, key: str, val: str, path: str, root: str) -> bool:
     """An option of the entry script's own (``--ds training/ds_config.json``) handed a DeepSpeed config: it names
-    the config the run loads as ``--deepspeed`` does. Only where the file holds a config's keys (no HF-arguments
-    JSON) and either a ``zero_optimization`` block or an option name that says DeepSpeed (``ds``, ``deepspeed``)."""
-    from .discover import _read, is_ds_config
+    the config the run loads as ``--deepspeed`` does. Only where the file is a JSON object whose own keys are a
+    config's (a training JSON that nests one, or an HF-arguments JSON, is none) and either holds a
+    ``zero_optimization`` block or the option's name says DeepSpeed (``ds``, ``deepspeed``)."""
+    import json
+
+    from .discover import _DS_KEYS, _read
 
     if r.entry is None or not key.startswith("--") or not val.endswith(".json"):
         return False
     cfg = resolve(val, path, root)
-    if cfg is None or not is_ds_config(cfg) or args_json(cfg) is not None:
-        return False
-    return '"zero_optimization"' in _read(cfg, 2**20) or _DS_OPTION.search(key[2:].replace("-", "_").lower()) is not None
+    try:
+        data = json.loads(_read(cfg, 2**20)) if cfg is not None else None
+    except ValueError:
+        return False  # not plain JSON: left unlinked rather than guessed
+    if not isinstance(data, dict) or "deepspeed" in data or not any(_DS_KEYS.search(f'"{k}"') for k in data):
+        return False  # ("deepspeed": an HF-arguments JSON naming its config)
+    return "zero_optimization" in data or _DS_OPTION.search(key[2:].replace("-", "_").lower()) is not None
