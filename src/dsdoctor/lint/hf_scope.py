@@ -6,7 +6,9 @@ whole run; a process that trains with ``deepspeed.initialize`` alone (DeepSpeed-
 Transformers only through the ``HfDeepSpeedConfig`` objects it makes. Where every one of them is a local of a
 function (``dschf = HfDeepSpeedConfig(ds_config)``), Transformers sees ZeRO-3 only while such a function runs: in the
 files it, or what it calls, reaches. A load in any other file of the process meets no guard; in a process that makes
-no HfDeepSpeedConfig at all (a fork that dropped it, keeping the import), none anywhere.
+no HfDeepSpeedConfig at all (a fork that dropped it, keeping the import), none anywhere. accelerate before 1.0
+keeps one only under ``zero3_init_flag`` true: a process that ``accelerate launch`` starts with the flag off is read
+as one without accelerate (:func:`record_unseen` keeps both readings; lint picks by the accelerate the project pins).
 
 Read conservatively: a lasting registration anywhere in the process (those imports, an ``HfDeepSpeedConfig`` kept at
 module level, in an attribute, returned or declared global, or a file that does not parse) leaves every file seen.
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 _LASTING = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:accelerate|trl)\b|\bTrainer\b|\bTrainingArguments\b|"
                       r"\bHfArgumentParser\b|\bTrlParser\b", re.M)
 # the same without accelerate: under `accelerate launch` with zero3_init_flag false, accelerate before 1.0 registers
-# nothing (knowledge/transformers.py ACCELERATE_REGISTERS_WITHOUT_INIT_FLAG_FROM)
+# nothing (knowledge/accelerate.py ACCELERATE_REGISTERS_WITHOUT_INIT_FLAG_FROM)
 _LASTING_BUT_ACCELERATE = re.compile(r"^[ \t]*(?:from|import)[ \t]+trl\b|\bTrainer\b|\bTrainingArguments\b|"
                                      r"\bHfArgumentParser\b|\bTrlParser\b", re.M)
 _DEFINED = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.M)
