@@ -6,9 +6,10 @@ are constants here (the older ones are still the ``ACCELERATE_*`` names of :mod:
 from __future__ import annotations
 
 import functools
-from typing import Any, Dict, FrozenSet
+from typing import Any, Dict, FrozenSet, Optional
 
 from . import derived_data
+from .versions import parse, v
 
 DATA = derived_data.path("accelerate_launch.json.gz")
 
@@ -18,6 +19,12 @@ DATA = derived_data.path("accelerate_launch.json.gz")
 # zero3_init_flag is true; from 1.0.0 whatever the flag says (read in the 0.20.3, 0.25.0, 0.29.3, 0.30.1, 0.31.0,
 # 0.32.1, 0.33.0, 0.34.2, 1.0.0 and 1.0.1 wheels; tests/oracle/test_zero3_init_flag_oracle.py runs 0.34.2 and 1.1.1).
 ACCELERATE_REGISTERS_WITHOUT_INIT_FLAG_FROM = "1.0.0"
+
+
+def registers_without_init_flag(accelerate: Optional[str]) -> Optional[bool]:
+    """Does this accelerate register ZeRO-3 with Transformers under zero3_init_flag false? None when unknown."""
+    ver = parse(accelerate)
+    return None if ver is None else ver >= v(ACCELERATE_REGISTERS_WITHOUT_INIT_FLAG_FROM)
 
 
 @functools.lru_cache(maxsize=1)

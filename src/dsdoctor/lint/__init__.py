@@ -233,7 +233,11 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         base.config_lr_schedulers = config_flag_values(found.recipes, "lr_scheduler_type")
         base.entry_launch_flags = zero3_entry_flags(found.recipes)
         base.reach_launch_flags = found.reach_values
-        base.hf_unseen = found.hf_unseen_old_accelerate if _old_accelerate(base.accelerate) else found.hf_unseen
+        from ..knowledge.accelerate import registers_without_init_flag
+
+        # accelerate before 1.0 pinned: a launch with zero3_init_flag false registers nothing (lint/hf_scope.py)
+        old = registers_without_init_flag(base.accelerate) is False
+        base.hf_unseen = found.hf_unseen_old_accelerate if old else found.hf_unseen
         from .script.vendored import library_repo
 
         # a bundled copy of a library's repository (its README's example commands) is not the project's launch
@@ -255,18 +259,6 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         env_files.append(".deepspeed_env")
     for p in env_files:
         base.env_file_vars.update(env_file_vars(_read(p)))
-
-
-def _old_accelerate(version: Optional[str]) -> bool:
-    """Is the accelerate judged (pinned exactly, or ``--target``) one that registers ZeRO-3 with Transformers only
-    under zero3_init_flag true (lint/hf_scope.py)?"""
-    from packaging.version import Version
-
-    from ..knowledge import accelerate as K
-    from ..knowledge.versions import parse
-
-    v = parse(version) if version else None
-    return v is not None and v < Version(K.ACCELERATE_REGISTERS_WITHOUT_INIT_FLAG_FROM)
 
 
 def _facts(result: LintResult, base: Usage, settings: "Settings") -> None:

@@ -83,7 +83,7 @@ def _inline(r: Recipe, yaml: str, text: str) -> None:
 _ARGS_JSON_BYTES = 256 * 1024  # an arguments file is small; a data JSON handed to the script is not read
 
 
-def args_json(path: str) -> "Optional[dict[str, object]]":
+def _args_json(path: str) -> "Optional[dict[str, object]]":
     """The JSON object of an HF-arguments file (``HfArgumentParser.parse_json_file``) that names a ``deepspeed``
     config; None for any other JSON (data, a model config) or one too large to be arguments."""
     import json
@@ -103,7 +103,7 @@ def args_json(path: str) -> "Optional[dict[str, object]]":
 def training_json(r: Recipe, path: str, launch: str, root: str) -> None:
     """An HF-arguments JSON handed to the entry script (``train.py --train_args_file args.json``): its settings are
     options the run sets, and its ``deepspeed`` names the config the Trainer loads."""
-    data = args_json(path)
+    data = _args_json(path)
     if data is None:
         return
     for k, v in data.items():
@@ -119,11 +119,11 @@ def training_json(r: Recipe, path: str, launch: str, root: str) -> None:
 
 def args_json_anywhere(ref: str, root: str) -> Optional[str]:
     """The arguments JSON a README command names by a path that does not exist (``train/args/sft.json`` for
-    ``train/sft.json``): the one HF-arguments file of the project (:func:`args_json`) with that file name."""
+    ``train/sft.json``): the one HF-arguments file of the project (:func:`_args_json`) with that file name."""
     from .markdown import _index
 
     name = os.path.basename(ref)
-    hits = [f for f in _index(os.path.normpath(root)) if os.path.basename(f) == name and args_json(f) is not None]
+    hits = [f for f in _index(os.path.normpath(root)) if os.path.basename(f) == name and _args_json(f) is not None]
     return hits[0] if len(hits) == 1 else None
 
 
