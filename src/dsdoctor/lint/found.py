@@ -21,7 +21,8 @@ class Found:
     client_scheduler: Optional[bool] = None
     saves_16bit: Optional[bool] = None
     peft: Optional[bool] = None  # a Python file of the project imports peft
-    config_saves: Dict[str, bool] = field(default_factory=dict)  # ds_config -> do its launches save (launched.py)
+    # ds_config -> do its launches save (launched.py); None: unknown, every launch starts a script the project lacks
+    config_saves: Dict[str, Optional[bool]] = field(default_factory=dict)
     accelerate_fills: Set[str] = field(default_factory=set)  # "auto" keys its DummyOptim / DummyScheduler fill
     multinode: Optional[bool] = None
     accelerator: Optional[str] = None

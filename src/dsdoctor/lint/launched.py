@@ -317,21 +317,21 @@ def _unlaunched_accelerate(recipes: List[Recipe], hows: Dict[str, str], found: "
 
 
 def _config_saves(recipes: List[Recipe], entries: _Entries, found: "Found") -> None:
-    """Per config (and accelerate YAML), does a launch that loads it save a model or train with a Trainer
-    (``config_saves``)? Known only where every launch of it starts a project script; an evaluation launch that never saves
-    makes no 16-bit save of its config expected (a Trainer used only to predict included), whatever the project's
-    training scripts save."""
-    launches: Dict[str, List[Optional[Recipe]]] = {}
-    for r in recipes:
-        if r.launcher is None:
-            continue
+    """Per config (and accelerate YAML), does a launch that loads it save a model or train with a Trainer (``config_saves``)?
+    Known where every launch of it starts a project script (an evaluation launch that never saves: no 16-bit save expected,
+    whatever the project's training scripts save); None where every launch starts a script the project lacks (moved)."""
+    launches: Dict[str, List[Recipe]] = {}
+    for r in (r for r in recipes if r.launcher is not None):
         for cfg in [*r.configs, *([r.yaml] if r.yaml else [])]:  # an accelerate YAML builds a config too
-            launches.setdefault(cfg, []).append(r if r.entry in entries.graph else None)
+            launches.setdefault(cfg, []).append(r)
     for cfg, started in launches.items():
-        if started and all(r is not None and entries.uses(r.entry or "", "consolidates") for r in started):
+        known = all(r.entry in entries.graph for r in started)
+        if known and all(entries.uses(r.entry or "", "consolidates") for r in started):
             found.config_consolidates.add(cfg)
-        if all(r is not None for r in started):
-            found.config_saves[cfg] = any(launch_saves(r, entries) for r in started if r is not None)
+        if known:
+            found.config_saves[cfg] = any(launch_saves(r, entries) for r in started)
+        elif all(r.entry is None and r.entry_absent for r in started):
+            found.config_saves[cfg] = None
 
 
 def _yaml_trainer(recipes: List[Recipe], entries: _Entries, found: "Found", kinds: Dict[str, str]) -> None:

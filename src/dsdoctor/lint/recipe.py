@@ -38,6 +38,7 @@ class Recipe:
     missing_options: Dict[str, str] = field(default_factory=dict)  # a missing path -> the entry's option naming it
     module: str = ""  # the ``-m`` module it starts, as written ("": a script)
     entry_missing: bool = False  # the launch names another project's .py script (launch_dirs.foreign: a copied launch)
+    entry_absent: str = ""  # its .py script as written where no file of the project is that script (moved, renamed)
     save16: Optional[bool] = None  # ``accelerate launch --zero3_save_16bit_model true|false`` (fills an "auto")
     # accelerate's zero3_init_flag (its YAML, or --zero3_init_flag): False where the launch turns zero.Init off, so
     # a model from_pretrained builds is whole until accelerator.prepare partitions it

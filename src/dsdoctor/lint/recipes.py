@@ -194,8 +194,8 @@ def _command(cmd: Command, where: str, path: str, root: str, env: Dict[str, str]
     _options(r, argv[at + 1:] if at is not None else [], path, root, readme, written)
     if at is not None and from_parent(argv[at], path, root):  # the other paths resolve in a directory not ours
         r.missing = ours(r.missing, root)
-    r.entry_missing = r.entry is None and at is not None and argv[at].endswith(".py") and literal_path(argv[at]) \
-        and foreign(argv[at], path, root)
+    r.entry_absent = argv[at] if r.entry is None and at is not None and argv[at].endswith(".py") and literal_path(argv[at]) else ""
+    r.entry_missing = bool(r.entry_absent) and foreign(r.entry_absent, path, root)
     if launcher == "accelerate":
         accelerate_launch(r, cmd, path, root)
     stage = env.get("ACCELERATE_DEEPSPEED_ZERO_STAGE")
