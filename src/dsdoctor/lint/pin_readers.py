@@ -21,8 +21,9 @@ READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
     ("train*requir*.txt", F.requirements),
     ("finetun*requir*.txt", F.requirements),
     ("*deepspeed*req*.txt", F.requirements),  # named for the DeepSpeed environment (code-act's deepspeed_reqs.txt)
-    # an environment directory's (500xCompressor's env/pip_requirements.txt, InstructERC's envs/requirements.txt)
-    ("env*/*requirement*.txt", F.requirements),
+    # an environment directory's (500xCompressor's env/pip_requirements.txt, InstructERC's envs/requirements.txt);
+    # not any directory whose name starts so (a tool's env-check/ beside the code)
+    *((f"{d}/*requirement*.txt", F.requirements) for d in ("env", "envs", "environment", "environments")),
     ("requirement*.lock", F.requirements),  # rye's lock files: pip's format, every version exact
     ("req.txt", requirements_or_export),  # the short names some projects give theirs (HALVA's req.txt)
     ("reqs.txt", requirements_or_export),
