@@ -532,6 +532,16 @@ def test_yaml_scope(tmp_path: Path) -> None:
     assert [(f["line"], f["severity"]) for f in found] == [(15, "error"), (18, "info")]
 
 
+def test_mentions_searched_in_the_linted_directory(tmp_path: Path) -> None:
+    """``dsdoctor lint proj`` from its parent: whether a config is named is read in the project linted, not in the
+    working directory (a note beside the project mentioning ``zero3.yaml`` names neither of its configs)."""
+    shutil.copytree(CASES / "config-name-elsewhere", tmp_path / "proj", ignore=shutil.ignore_patterns("expect"))
+    (tmp_path / "notes.md").write_text("Run with zero3.yaml.\n")
+    found = {(f["path"], f["severity"]) for f in _lint(tmp_path, ("proj",))["findings"]  # type: ignore[attr-defined]
+             if f["name"] == "zero3-16bit-save-disabled"}
+    assert found == {("proj/conf/zero3.yaml", "warning"), ("proj/deploy/conf/zero3.yaml", "info")}
+
+
 def test_peft_helper_gated(tmp_path: Path) -> None:
     """A PEFT model made by the project's own helper (its body calls get_peft_model) behind an option no ZeRO-3
     launch passes: the checkpointing finding is info; a launch passing the option makes it an error."""

@@ -69,7 +69,8 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
 
     project_model(paths, found)  # what the project's launch recipes run, with which configs
     _accelerate_json(found)
-    found.modelled = any(os.path.isdir(p) for p in paths)
+    found.roots = [os.path.normpath(p) for p in paths if os.path.isdir(p)]
+    found.modelled = bool(found.roots)
     from .named import named_context
 
     named_context(paths, found, tests)  # a Python file named alone: what its project's recipes say of it

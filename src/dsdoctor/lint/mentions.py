@@ -1,5 +1,7 @@
 """Configs that nothing in their project names: no launch line, script, README, doc or other config mentions the
-file (by its name, its name without the extension, or a name pattern with a variable, ``zero${STAGE}.json``).
+file (by its name, its name without the extension, or a name pattern with a variable, ``zero${STAGE}.json``; a path
+written with a directory that leads to another existing file, ``conf/zero3.yaml`` for ``deploy/conf/zero3.yaml``,
+names that file, not this one). The text searched is the linted directory's, not the working directory's.
 
 In a project whose recipes launch other configs, such a file is one a user may pick by hand, and no shipped recipe
 runs it: its errors and warnings are info, and say so (as a problem behind an option no ZeRO-3 launch passes). A
@@ -134,11 +136,30 @@ def _namers_of(p: str, found: "Found", root: str, seen: FrozenSet[str]) -> Optio
     word = os.path.splitext(base)[0]
     stem = re.compile(r"(?<![\w+-])" + re.escape(word) + r"(?![\w+-])")
     for q, t in texts:  # the substring test first: a pattern opening with a lookbehind is searched at every offset
-        if q != p and word in t and stem.search(t):  # not the bare name: infer_single_node.yaml names no single_node.yaml
+        # not the bare name: infer_single_node.yaml names no single_node.yaml
+        if q != p and word in t and any(not _elsewhere(t, m, q, p, root) for m in stem.finditer(t)):
             if not _unlaunched_config(q, found, root, seen):
                 return None
             namers.add(q)
     return namers
+
+
+_PATH_CHARS = re.compile(r"[\w./+-]*")
+
+
+def _elsewhere(text: str, m: "re.Match[str]", q: str, p: str, root: str) -> bool:
+    """Is the name at ``m`` (in file ``q``) part of a path with a directory that resolves, from ``q``'s directory or
+    the root, to another existing file than ``p`` (a README's ``conf/zero3.yaml`` names the root's copy, not
+    ``deploy/conf/zero3.yaml``)? A path that resolves nowhere may still mean ``p``."""
+    start = m.start()
+    while start > 0 and _PATH_CHARS.fullmatch(text[start - 1]):
+        start -= 1
+    token = _PATH_CHARS.match(text, start)
+    written = token.group(0).rstrip(".") if token else ""  # (a sentence's full stop)
+    if "/" not in written:
+        return False
+    places = {os.path.normpath(os.path.join(d, written)) for d in (os.path.dirname(q), root)}
+    return p not in places and any(os.path.isfile(x) for x in places)
 
 
 def _unlaunched_config(q: str, found: "Found", root: str, seen: FrozenSet[str]) -> bool:
