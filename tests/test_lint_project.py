@@ -540,6 +540,11 @@ def test_mentions_searched_in_the_linted_directory(tmp_path: Path) -> None:
     found = {(f["path"], f["severity"]) for f in _lint(tmp_path, ("proj",))["findings"]  # type: ignore[attr-defined]
              if f["name"] == "zero3-16bit-save-disabled"}
     assert found == {("proj/conf/zero3.yaml", "warning"), ("proj/deploy/conf/zero3.yaml", "info")}
+    # `./zero3.yaml` is a bare name, as `zero3.yaml` is: it may mean either copy
+    (tmp_path / "proj" / "deploy" / "RUN.md").write_text("accelerate launch --config_file ./zero3.yaml train.py\n")
+    found = {(f["path"], f["severity"]) for f in _lint(tmp_path, ("proj",))["findings"]  # type: ignore[attr-defined]
+             if f["name"] == "zero3-16bit-save-disabled"}
+    assert found == {("proj/conf/zero3.yaml", "warning"), ("proj/deploy/conf/zero3.yaml", "warning")}
 
 
 def test_peft_helper_gated(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """Configs that nothing in their project names: no launch line, script, README, doc or other config mentions the
 file (by its name, its name without the extension, or a name pattern with a variable, ``zero${STAGE}.json``; a path
 written with a directory that leads to another existing file, ``conf/zero3.yaml`` for ``deploy/conf/zero3.yaml``,
-names that file, not this one). The text searched is the linted directory's, not the working directory's.
+names that file, not this one; ``./zero3.yaml`` is a bare name). The text searched is the linted directory's, not the working directory's.
 
 In a project whose recipes launch other configs, such a file is one a user may pick by hand, and no shipped recipe
 runs it: its errors and warnings are info, and say so (as a problem behind an option no ZeRO-3 launch passes). A
@@ -156,6 +156,8 @@ def _elsewhere(text: str, m: "re.Match[str]", q: str, p: str, root: str) -> bool
         start -= 1
     token = _PATH_CHARS.match(text, start)
     written = token.group(0).rstrip(".") if token else ""  # (a sentence's full stop)
+    while written.startswith("./"):  # `./ds_config.json` is a bare name: any directory's file of that name may be meant
+        written = written[2:]
     if "/" not in written:
         return False
     places = {os.path.normpath(os.path.join(d, written)) for d in (os.path.dirname(q), root)}
