@@ -145,16 +145,17 @@ def _namers_of(p: str, found: "Found", root: str, seen: FrozenSet[str]) -> Optio
 
 
 _PATH_CHARS = re.compile(r"[\w./+-]*")
+_MAX_PATH = 512  # characters of a path around a name
 
 
 def _elsewhere(text: str, m: "re.Match[str]", q: str, p: str, root: str) -> bool:
     """Is the name at ``m`` (in file ``q``) part of a path with a directory that resolves, from ``q``'s directory or
     the root, to another existing file than ``p`` (a README's ``conf/zero3.yaml`` names the root's copy, not
     ``deploy/conf/zero3.yaml``)? A path that resolves nowhere may still mean ``p``."""
-    start = m.start()
-    while start > 0 and _PATH_CHARS.fullmatch(text[start - 1]):
+    start, stop = m.start(), max(0, m.start() - _MAX_PATH)  # (bounded: a megabyte of `a/a/a/...` stays linear)
+    while start > stop and _PATH_CHARS.fullmatch(text[start - 1]):
         start -= 1
-    token = _PATH_CHARS.match(text, start)
+    token = _PATH_CHARS.match(text, start, m.end() + _MAX_PATH)
     written = token.group(0).rstrip(".") if token else ""  # (a sentence's full stop)
     while written.startswith("./"):  # `./ds_config.json` is a bare name: any directory's file of that name may be meant
         written = written[2:]
