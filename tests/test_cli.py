@@ -99,3 +99,20 @@ def test_smoke_config_points_to_ds_config() -> None:
 def test_launch_needs_a_command() -> None:
     p = dsdoctor("launch", "--no-preflight")
     assert p.returncode == 2 and "dsdoctor launch [options] -- deepspeed" in p.stderr
+
+
+def test_verify_removes_its_empty_build_dir(tmp_path: Path) -> None:
+    """A failed build that wrote nothing leaves no empty ``dsdoctor-ext-*`` directory behind (a stub interpreter that
+    exits at once: fault injection, no DeepSpeed)."""
+    stub = tmp_path / "python"
+    stub.write_text("#!/bin/sh\necho 'no torch here' >&2\nexit 1\n")
+    stub.chmod(0o755)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    p = subprocess.run([sys.executable, "-m", "dsdoctor", "verify", "--python", str(stub), "--format", "json",
+                        "--timeout", "30"], capture_output=True, text=True, env=dict(os.environ, TMPDIR=str(tmp)),
+                       timeout=120)
+    assert p.returncode == 1, p.stderr
+    assert json.loads(p.stdout)["findings"], p.stdout
+    assert not list(tmp.glob("dsdoctor-ext-*"))
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from typing import List, Optional
@@ -62,6 +63,11 @@ def run(o: Options) -> Outcome:
                 print(f"building {name} with DeepSpeed (timeout {o.timeout:g}s) ...", file=sys.stderr)
             res = build_op(name, py, o.timeout, o.extensions_dir)
         rep = diagnose(res, o.python)
+        if o.extensions_dir is None:  # its own temporary directory: kept after a failure only for what the build wrote
+            try:
+                os.rmdir(res.extensions_dir)  # (removes it only when empty; a passing build's is gone already)
+            except OSError:
+                pass
         merged.findings += rep.findings
         merged.passed += rep.passed
         merged.facts[name] = rep.facts
