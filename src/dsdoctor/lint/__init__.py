@@ -70,7 +70,6 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     project_model(paths, found)  # what the project's launch recipes run, with which configs
     _accelerate_json(found)
     found.roots = [os.path.normpath(p) for p in paths if os.path.isdir(p)]
-    found.modelled = bool(found.roots)
     from .named import named_context
 
     named_context(paths, found, tests)  # a Python file named alone: what its project's recipes say of it
@@ -109,7 +108,7 @@ def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Opt
     _facts(result, base, settings)
     if found.not_read:
         result.report.facts["not_read"] = found.not_read
-    if found.modelled and max_depth is None:  # `dsdoctor lint`; check's bounded walk keeps none of lint's lists
+    if found.roots and max_depth is None:  # `dsdoctor lint`; check's bounded walk keeps none of lint's lists
         result.report.facts["not_linted"] = _unnamed_configs(paths, found)
     result.report.facts["loaded_by"] = {p: {"loaded_by": t.usage.loaded_by, "source": t.usage.loaded_by_source}
                                         for p, t in configs.items() if t.usage.loaded_by}
@@ -222,7 +221,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
     base.accelerate_fills = tuple(sorted(found.accelerate_fills))
     base.code_read = any(k == "python" for k in found.kinds.values())
     base.multinode = found.multinode
-    if found.modelled:  # what the recipes say per config / entry (imported here: a file linted alone needs none)
+    if found.roots:  # what the recipes say per config / entry (imported here: a file linted alone needs none)
         from .entry_options import config_flag_values, zero3_entry_flags
         from .grad_norms import launch_grad_norms
         from .launch.ds_config_given_twice import twice_configs

@@ -5,7 +5,6 @@ another file reports at that file's lines (:mod:`.embedded`)."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, List, Optional
 
@@ -152,9 +151,7 @@ def _unnamed(path: str, found: "Found", hits: List[Hit]) -> List[Hit]:
         return hits
     from .mentions import why_unmentioned
 
-    p = os.path.normpath(path)  # its project: the directory linted that holds it (not the working directory)
-    root = next((r for r in found.roots if r == "." or p.startswith(r.rstrip(os.sep) + os.sep)), ".")
-    why = why_unmentioned(path, found, root)
+    why = why_unmentioned(path, found)
     if why is None:
         return hits
     return [as_info(h, why) if h.finding.path == path else h for h in hits]

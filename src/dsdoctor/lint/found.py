@@ -67,7 +67,8 @@ class Found:
     fragments: Dict[str, str] = field(default_factory=dict)
     templates: Dict[str, str] = field(default_factory=dict)  # config template -> the module that loads it (templates.py)
     zero_to_fp32: str = ""  # a README / shell script of the project that runs or tells to run zero_to_fp32.py
-    modelled: bool = False  # the project model (lint/launched.py) read the recipes of a directory linted
-    roots: List[str] = field(default_factory=list)  # the directories linted (where a config's mentions are looked for)
+    # the directories linted: the project model (lint/launched.py) read their recipes; a config's mentions are
+    # looked for in the one that holds it (lint/mentions.py)
+    roots: List[str] = field(default_factory=list)
     # (root, config) -> the configs nobody launches that alone name it (lint/mentions.py), computed once
     namers_memo: Dict[Tuple[str, str], Optional[Set[str]]] = field(default_factory=dict)

@@ -330,7 +330,7 @@ def _config_saves(recipes: List[Recipe], entries: _Entries, found: "Found") -> N
             found.config_consolidates.add(cfg)
         if known:
             found.config_saves[cfg] = any(launch_saves(r, entries) for r in started)
-        elif all(r.entry is None and r.entry_absent for r in started):
+        elif all(r.entry_absent for r in started):
             found.config_saves[cfg] = None
 
 

@@ -89,10 +89,13 @@ def unmentioned(path: str, found: "Found", root: str = ".") -> bool:
     return why_unmentioned(path, found, root) is not None
 
 
-def why_unmentioned(path: str, found: "Found", root: str = ".") -> Optional[str]:
+def why_unmentioned(path: str, found: "Found", root: Optional[str] = None) -> Optional[str]:
     """Why nothing launches the config ``path`` (:data:`WHY`, or the configs nobody names that alone name it);
-    None when something may."""
+    None when something may. ``root``: the project whose text is searched, by default the directory linted that
+    holds the config (not the working directory)."""
     p = os.path.normpath(path)
+    if root is None:
+        root = next((r for r in found.roots if r == "." or p.startswith(r.rstrip(os.sep) + os.sep)), ".")
     if os.path.isabs(p) or p.startswith("..") or not any(r.configs or r.yaml for r in found.recipes):
         return None
     namers = _namers(p, found, root, frozenset())
