@@ -9,6 +9,7 @@ real repositories; its ``expect`` lists every error and warning ``dsdoctor lint 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -545,6 +546,19 @@ def test_mentions_searched_in_the_linted_directory(tmp_path: Path) -> None:
     found = {(f["path"], f["severity"]) for f in _lint(tmp_path, ("proj",))["findings"]  # type: ignore[attr-defined]
              if f["name"] == "zero3-16bit-save-disabled"}
     assert found == {("proj/conf/zero3.yaml", "warning"), ("proj/deploy/conf/zero3.yaml", "warning")}
+
+
+def test_mentions_read_the_same_by_any_path(tmp_path: Path) -> None:
+    """The project linted by an absolute path, or by ``../proj`` from a sibling directory: a config nothing names
+    is info there as with ``dsdoctor lint .`` (the paths are written another way; the project is the same)."""
+    proj = tmp_path / "proj"
+    shutil.copytree(CASES / "config-name-elsewhere", proj, ignore=shutil.ignore_patterns("expect"))
+    (tmp_path / "side").mkdir()
+    for cwd, arg, prefix in ((proj, ".", ""), (tmp_path, str(proj), str(proj) + os.sep),
+                             (tmp_path / "side", os.path.join("..", "proj"), os.path.join("..", "proj") + os.sep)):
+        found = {(f["path"], f["severity"]) for f in _lint(cwd, (arg,))["findings"]  # type: ignore[attr-defined]
+                 if f["name"] == "zero3-16bit-save-disabled"}
+        assert found == {(prefix + "conf/zero3.yaml", "warning"), (prefix + "deploy/conf/zero3.yaml", "info")}, arg
 
 
 def test_peft_helper_gated(tmp_path: Path) -> None:

@@ -81,22 +81,14 @@ def _pattern(written: str, loose: bool = True) -> "Optional[re.Pattern[str]]":
     return re.compile("(?:.*/)?" + base)
 
 
-def unmentioned(path: str, found: "Found", root: str = ".") -> bool:
-    """Is the config ``path`` (under ``root``) one that no recipe loads and no other text file of the project names,
-    in a project whose recipes launch configs? A config named only by configs that are themselves named by nothing
-    (an accelerate YAML no launch, script or doc selects, handing over a JSON), however long the chain, is no better
-    launched: :func:`why_unmentioned` says which."""
-    return why_unmentioned(path, found, root) is not None
-
-
 def why_unmentioned(path: str, found: "Found", root: Optional[str] = None) -> Optional[str]:
     """Why nothing launches the config ``path`` (:data:`WHY`, or the configs nobody names that alone name it);
     None when something may. ``root``: the project whose text is searched, by default the directory linted that
     holds the config (not the working directory)."""
     p = os.path.normpath(path)
     if root is None:
-        root = next((r for r in found.roots if r == "." or p.startswith(r.rstrip(os.sep) + os.sep)), ".")
-    if os.path.isabs(p) or p.startswith("..") or not any(r.configs or r.yaml for r in found.recipes):
+        root = next((r for r in found.roots if _under(p, r)), None)
+    if root is None or not _under(p, root) or not any(r.configs or r.yaml for r in found.recipes):
         return None
     namers = _namers(p, found, root, frozenset())
     if namers is None:
@@ -105,6 +97,15 @@ def why_unmentioned(path: str, found: "Found", root: Optional[str] = None) -> Op
         return WHY
     return (f"only {', '.join(sorted(namers))}, which no launch, script or doc of the project selects, names this "
             "config")
+
+
+def _under(p: str, root: str) -> bool:
+    """Is ``p`` inside the linted directory ``root``, written the same way (``.``: a relative path not above it;
+    ``/abs/proj`` or ``../proj``: a path below it)?"""
+    root = os.path.normpath(root)
+    if root == ".":
+        return not os.path.isabs(p) and not p.startswith("..")
+    return p.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _namers(p: str, found: "Found", root: str, seen: FrozenSet[str]) -> Optional[Set[str]]:
