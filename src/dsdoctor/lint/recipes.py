@@ -55,6 +55,7 @@ from .markdown import LAUNCH_WORD, code_blocks, markdown_files, resolve_anywhere
 from .notebook import notebook_files, py_notebook_cells, shell_cells
 from .notebook_text import python_text
 from .py_launches import launch_lists
+from .py_usage import usage_lines
 from .recipe import Recipe, in_checkout, literal_path, resolve, settle_stage
 from .recipe_entry import TORCH_LAUNCH as _TORCH_LAUNCH
 from .recipe_entry import set_entry
@@ -374,6 +375,11 @@ def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:
                 out += file_recipes(path, kind, root)
     for md in mds:
         out += file_recipes(md, "markdown", root)
+    for p in (p for p, k in sorted(kinds.items()) if k == "python" and os.path.isfile(p)):
+        for start, text in usage_lines(p, root):  # its own usage, in a comment or docstring (py_usage.py)
+            for r in shell_recipes(p, text, root, start, True):
+                r.missing = []  # a usage line may be older than the tree: no launch of the project stops on it
+                out.append(r)
     for mk in makefiles(root, (os.path.dirname(p) or "." for p in kinds)):  # make runs them from their directory
         text = _read(mk)
         for r in shell_recipes(mk, shell_text(text), root) if make_launches(text) else ():

@@ -283,8 +283,8 @@ def _one(line: str, start: int, out: Script) -> None:
 
 
 # programs that run the command after their own options: ``srun -p part --gres=gpu:8 python train.py``,
-# ``nohup deepspeed ...``, ``env K=V torchrun ...``
-WRAPPERS = ("srun", "nohup", "env", "time", "exec", "stdbuf")
+# ``nohup deepspeed ...``, ``env K=V torchrun ...``, ``uv run accelerate launch ...``
+WRAPPERS = ("srun", "nohup", "env", "time", "exec", "stdbuf", "uv")
 _SHELLS = ("bash", "sh", "zsh")
 
 
