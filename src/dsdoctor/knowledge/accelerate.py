@@ -21,6 +21,14 @@ DATA = derived_data.path("accelerate_launch.json.gz")
 ACCELERATE_REGISTERS_WITHOUT_INIT_FLAG_FROM = "1.0.0"
 
 
+# The ZeRO stage of an `accelerate launch` whose YAML says DEEPSPEED but gives no zero_stage (and no
+# deepspeed_config_file): launch exports no stage and DeepSpeedPlugin.__post_init__ takes
+# int(os.environ.get("ACCELERATE_DEEPSPEED_ZERO_STAGE", 2)) (utils/dataclasses.py; the export is conditional from 0.17.1,
+# read in the 0.17.1, 0.18.0, 0.19.0, 0.20.3, 0.34.2 and 1.9.0 sources; 0.12.0 and 0.15.0 export the string "None",
+# which int() refuses: no run at all). Either way no ZeRO-3: a nested zero_optimization block is not read.
+ACCELERATE_DEFAULT_ZERO_STAGE = 2
+
+
 def registers_without_init_flag(accelerate: Optional[str]) -> Optional[bool]:
     """Does this accelerate register ZeRO-3 with Transformers under zero3_init_flag false? None when unknown."""
     ver = parse(accelerate)

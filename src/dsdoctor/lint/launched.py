@@ -35,6 +35,7 @@ from .plain_classes import plain_classes, unbound_imports
 from .reach import Graph, Memo, _resolve, import_graph, reach
 from .recipe import Recipe, own_stage
 from .recipe_files import add_recipe_files
+from .recipe_yaml import default_stage
 from .recipes import read_recipes
 from .save_strategy import launch_saves
 from .saves import save_lines, zero_to_fp32
@@ -202,6 +203,7 @@ def _model(root: str, found: "Found") -> None:
             found.kinds.setdefault(cfg, "ds_config")
             found.not_loaded.setdefault(cfg, r.off)
     own_stage(every)
+    default_stage(every)  # after the scripts' own configs: they win over the YAML's default
     recipes = [r for r in every  # a test's launch is no recipe of the project
                if r.deepspeed and not is_test(r.file, root)]
     found.recipes += recipes

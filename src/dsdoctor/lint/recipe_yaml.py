@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, List, Optional
 
+from ..knowledge.accelerate import ACCELERATE_DEFAULT_ZERO_STAGE
 from .discover import _read
 from .recipe import Recipe, literal_path, resolve, settle_stage
 from .script.context import accelerate_stage
@@ -27,6 +28,7 @@ _YAML_PLUGIN = re.compile(r"^[ \t]*hf_ds_config[ \t]*:[ \t]*['\"]?([^'\"\s#]+\.h
 # (also the JSON form accelerate reads: ``"zero_stage": 3``)
 _YAML_ACC_CFG = re.compile(r"^\s*\"?deepspeed_config_file\"?\s*:\s*['\"]?([^'\"\s#,]+)", re.M)
 _YAML_STAGE = re.compile(r"^\s*\"?zero_stage\"?\s*:\s*['\"]?(\d)", re.M)
+_YAML_DS_TYPE = re.compile(r"^distributed_type[ \t]*:[ \t]*['\"]?DEEPSPEED\b", re.M)
 _YAML_ZERO_INIT = re.compile(r"^\s*\"?zero3_init_flag\"?\s*:\s*['\"]?(true|false)\b", re.M | re.I)
 _YAML_KEY = re.compile(r"^([A-Za-z_]\w*)[ \t]*:[ \t]*([^#\n]*)", re.M)  # a top-level key and its inline value
 _YAML_OFF = ("", "false", "no", "off", "null", "none", "~")  # "": a mapping or list follows: not a flag's value
@@ -250,3 +252,17 @@ def _launch_config_file(r: Recipe, cmd: "Command", path: str, root: str) -> None
         return
     if cfg not in r.configs:
         r.configs.insert(0, cfg)
+
+
+def default_stage(recipes: "List[Recipe]") -> None:
+    """An ``accelerate launch`` whose YAML says DEEPSPEED and names no stage (no ``zero_stage``, no
+    ``deepspeed_config_file``, no ``--zero_stage``, no config of the script's own: :func:`.recipe.own_stage` first)
+    runs at accelerate's default stage, 2 (knowledge/accelerate.py): a nested ``zero_optimization: {stage: 3}`` is
+    not read."""
+    for r in recipes:
+        if r.launcher == "accelerate" and r.yaml and r.stage is None and not r.configs and not r.off:
+            text = _read(r.yaml)
+            if _YAML_DS_TYPE.search(text) and not _YAML_ACC_CFG.search(text):
+                st = ACCELERATE_DEFAULT_ZERO_STAGE
+                r.names_config = True
+                r.stage, r.stage_source = st, f"ZeRO stage {st} in {r.yaml}: accelerate's default, the YAML gives no zero_stage"

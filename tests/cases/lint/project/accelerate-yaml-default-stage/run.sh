@@ -1,0 +1,3 @@
+#!/bin/bash
+# the launch this project ships
+accelerate launch --config_file ds.yaml train.py
