@@ -575,6 +575,21 @@ def test_peft_helper_gated(tmp_path: Path) -> None:
     assert [(f["line"], f["severity"]) for f in found] == [(17, "error")]
 
 
+def test_flags_of_callers_only(tmp_path: Path) -> None:
+    """The options that gate a problem in an imported module are those of the ZeRO-3 launches that call into it:
+    --load_in_8bit on the launch of a script that only imports the package is none; on the launch of the script
+    that calls get_model it makes the 8-bit load an error."""
+    root = tmp_path / "flags-of-callers-only"
+    shutil.copytree(CASES / "flags-of-callers-only", root, ignore=shutil.ignore_patterns("expect"))
+    found = [f for f in _lint(root)["findings"] if f["path"] == "pkg/model_utils.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["severity"]) for f in found] == [(6, "info"), (10, "info")]
+    assert all("the launch of sft.py" in f["title"] for f in found)
+    launch = root / "run_sft.sh"
+    launch.write_text(launch.read_text().replace("--deepspeed", "--load_in_8bit True --deepspeed"))
+    found = [f for f in _lint(root)["findings"] if f["path"] == "pkg/model_utils.py"]  # type: ignore[attr-defined]
+    assert [(f["line"], f["severity"]) for f in found] == [(6, "error"), (10, "error")]
+
+
 def test_option_default_elsewhere(tmp_path: Path) -> None:
     """A load past ``if args.explore == "off": return`` runs only with another value; the launch does not pass
     --explore and the options dataclass train.py imports declares "off": info, saying so. Passing another value,

@@ -30,6 +30,7 @@ def called(recipes: List[Recipe], entries: "_Entries", found: "Found") -> None:
     listed: Dict[str, List[Set[str]]] = {}  # per file, the names each launch's verdicts list
     selects: Dict[str, Optional[str]] = {}
     values: Dict[str, Values] = {}
+    callers: Dict[str, List[Recipe]] = {}  # per imported module, the ZeRO-3 launches that call a function of it
     for r in recipes:
         if r.stage != 3 or r.entry is None or not entries.uses(r.entry, "registers"):
             continue
@@ -41,6 +42,8 @@ def called(recipes: List[Recipe], entries: "_Entries", found: "Found") -> None:
             values[r.entry] = launch_values(recipes, r.entry, declared)
         for f, fns in entries.calls(r.entry, selects[r.entry], values[r.entry]).items():
             listed.setdefault(f, []).append(set(fns))
+            if f != r.entry and any(v[0] == "called" for v in fns.values()):
+                callers.setdefault(f, []).append(r)
             if f == r.entry:
                 _best(own.setdefault(f, {}), fns)
             elif f in found.imported:
@@ -50,6 +53,7 @@ def called(recipes: List[Recipe], entries: "_Entries", found: "Found") -> None:
             for name, (_, first, last, _) in list(fns.items()):
                 if "." in name and any(name not in names for names in listed[f]):
                     fns[name] = ("called", first, last, "")
+    _callers_flags(recipes, callers, entries, found)
     found.zero3_defaults.update((f, merge(parts)) for f, parts in defaults.items())
     for f, fns in best.items():
         found.imported[f] = {name for name, (verdict, _, _, _) in fns.items() if verdict != "dead"}
@@ -69,3 +73,26 @@ def _best(have: Dict[str, Tuple[str, int, int, str]], fns: Dict[str, Tuple[str, 
     for name, got in fns.items():
         if name not in have or _RANK[got[0]] > _RANK[have[name][0]]:
             have[name] = got
+
+
+def _callers_flags(recipes: List[Recipe], callers: Dict[str, List[Recipe]], entries: "_Entries", found: "Found") -> None:
+    """A module some ZeRO-3 launches call into and others only import (a package ``__init__`` importing it for
+    another name): the options, and the launch the context names, are those of the launches that call it; one that
+    never runs its functions gates none of its problems (``--load_in_8bit`` passed to another entry script)."""
+    from .launch_reach import every_passes, passes
+
+    for f, calling in callers.items():
+        zero3 = [r for r in recipes if r.stage == 3 and r.entry is not None and f in entries.reached(r.entry)]
+        if len(calling) == len({id(r) for r in zero3}) or not found.launches.get(f, (None, ""))[0]:
+            continue
+        flags: Dict[str, Set[str]] = {}
+        every: Dict[str, Set[str]] = {}
+        for r in calling:
+            passes(flags, every, f, r.flags)
+        every_passes(flags, every)
+        found.zero3_flags[f] = flags[f]
+        others = {id(r) for r in zero3} - {id(r) for r in calling}
+        found.reach_values[f] = [frozenset(r.flags) for r in recipes if r.entry is not None and r.stage in (3, None)
+                                 and id(r) not in others and f in entries.reached(r.entry)]
+        first = calling[0]
+        found.launches[f] = (True, f"{first.stage_source}, the launch of {first.entry}, whose imports reach this file")

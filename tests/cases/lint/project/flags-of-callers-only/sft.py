@@ -1,0 +1,17 @@
+from trl import ModelConfig, TrlParser
+from transformers import Trainer, TrainingArguments
+
+from pkg import get_model
+
+
+def main() -> None:
+    parser = TrlParser((ModelConfig, TrainingArguments))
+    args, targs = parser.parse_args_and_config()
+    model = get_model(args)
+    trainer = Trainer(model=model, args=targs)
+    trainer.train()
+    trainer.save_model("out")
+
+
+if __name__ == "__main__":
+    main()
