@@ -307,10 +307,11 @@ def trainer_field(named: str, text: str) -> bool:
     return re.match(r"deepspeed\s*=", named) is not None and _PY_INIT.search(text) is None
 
 
-def _code_named(found: Found, cfg: str, how: str) -> None:
-    """A ds_config a Python file names and may load (as ``how``: trainer / deepspeed)."""
+def _code_named(found: Found, cfg: str, how: str, path: str) -> None:
+    """A ds_config the Python file ``path`` names and may load (as ``how``: trainer / deepspeed)."""
     found.kinds.setdefault(cfg, "ds_config")
     found.code_named.add(cfg)
+    found.code_namers.setdefault(cfg, set()).add(os.path.normpath(path))
     found.loaded_by.setdefault(cfg, how)
 
 
@@ -338,11 +339,11 @@ def _python(path: str, found: Found) -> None:
         if off:
             found.not_loaded.setdefault(cfg, off_note(path, off, text))
             continue
-        _code_named(found, cfg, "trainer" if trainer or trainer_field(m.group(0), text) else "deepspeed")
+        _code_named(found, cfg, "trainer" if trainer or trainer_field(m.group(0), text) else "deepspeed", path)
     if (trainer or init) and not off:  # a path string elsewhere (an arguments dict's value) of a DeepSpeed config file
         for cfg in (_ref(path, m.group(1)) for m in _PY_PATH.finditer(text) if not commented(text, m.start())):
             if cfg not in found.code_named and is_ds_config(cfg):
-                _code_named(found, cfg, "trainer" if trainer else "deepspeed")
+                _code_named(found, cfg, "trainer" if trainer else "deepspeed", path)
                 _path_filled(found, text, path, cfg)
     if init is not None:
         found.client_optimizer = bool(re.search(r"(?<![\w.])optimizer\s*=(?!=)(?!\s*None\b)", init.group(1)))

@@ -16,11 +16,11 @@ def unloaded(path: str, found: "Found") -> Optional[str]:
     """Why nothing loads the ds_config ``path``: what names it does not load it (a Python config with
     ``deepspeed = False``, a launch whose script never reads its command line) and no recipe or code that may
     load it names it; or it lies in a bundled copy of a library's repository (its examples) and only that copy's
-    own launches name it. None when something may load it, or nothing names it at all outside such a copy."""
+    own launches and code name it. None when something may load it, or nothing names it at all outside such a copy."""
     from .script.vendored import library_repo
 
     lib = library_repo(path)
-    if lib is not None and path not in found.code_named and not any(
+    if lib is not None and all(_inside(p, lib[1]) for p in found.code_namers.get(path, ())) and not any(
             path in r.configs and not _inside(r.where.rpartition(":")[0], lib[1]) for r in found.recipes):
         return (f"it is an example of the copy of {lib[0]}'s repository the project bundles ({lib[1]}); no launch "
                 "of the project outside that copy names it")

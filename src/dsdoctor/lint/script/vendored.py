@@ -23,7 +23,8 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 # library -> the entries (files / package directories) its import package has. Checked against the releases
 # unpacked by scripts/upstream (.cache/upstream): every transformers (144), peft (33) and deepspeed (124) release
 # read has them; trl from 0.1.1 on (0.0.1-0.1.0 have neither); accelerate from 0.8.0 on (0.1-0.7 have utils.py, so
-# a copy of those is not recognised). diffusers' pair is not checked against releases (none are read).
+# a copy of those is not recognised). diffusers' pair is not checked against releases (none are read); trlx (CarperAI,
+# never on PyPI) has both in its repository's history from November 2022 on (read in its git history).
 LAYOUT: Dict[str, Tuple[str, ...]] = {
     "trl": ("trainer", "models"),
     "transformers": ("modeling_utils.py", "models"),
@@ -31,6 +32,7 @@ LAYOUT: Dict[str, Tuple[str, ...]] = {
     "accelerate": ("accelerator.py", "utils"),
     "deepspeed": ("runtime", "ops"),
     "diffusers": ("pipelines", "models"),
+    "trlx": ("trlx.py", "pipeline"),
 }
 _CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.M)
 

@@ -1,7 +1,6 @@
-from trl import ModelConfig, TrlParser
-from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
-
 from pkg.rewards import score
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+from trl import ModelConfig, TrlParser
 
 
 def main() -> None:

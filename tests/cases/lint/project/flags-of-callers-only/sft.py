@@ -1,7 +1,6 @@
-from trl import ModelConfig, TrlParser
-from transformers import Trainer, TrainingArguments
-
 from pkg import get_model
+from transformers import Trainer, TrainingArguments
+from trl import ModelConfig, TrlParser
 
 
 def main() -> None:
