@@ -23,7 +23,7 @@ def unloaded(path: str, found: "Found") -> Optional[str]:
     if lib is not None and all(_inside(p, lib[1]) for p in found.code_namers.get(path, ())) and not any(
             path in r.configs and not _inside(r.where.rpartition(":")[0], lib[1]) for r in found.recipes):
         return (f"it is an example of the copy of {lib[0]}'s repository the project bundles ({lib[1]}); no launch "
-                "of the project outside that copy names it")
+                "or code of the project outside that copy names it")
     why = found.not_loaded.get(path)
     if why is None or path in found.recipe_loaded or path in found.code_named:
         return None
