@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Set
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from .embedded import shown
 from .script.context import config_stage
@@ -166,3 +166,20 @@ def own_stage(every: List[Recipe]) -> None:
 def literal_path(ref: str) -> bool:
     """A relative path written out (no variable, glob, ``~``; ``/path/to/ds.json``: a placeholder of the reader's)."""
     return not (os.path.isabs(ref) or ref.startswith("~") or any(c in ref for c in "$*?{}<>`"))
+
+
+def merged(recipes: List[Recipe]) -> List[Recipe]:
+    """One recipe per distinct launch (entry, configs, stage ...) of a line read on several paths, with the options
+    of those paths together; a path whose config and stage are unknown (set from an argument) is left out where
+    another path of the line has them."""
+    out: Dict[Tuple[object, ...], Recipe] = {}
+    if any(r.stage is not None or r.configs for r in recipes):  # a path that sets neither (``DS_CONFIG=$1``)
+        recipes = [r for r in recipes if r.stage is not None or r.configs]  # adds nothing the script ships
+    for r in recipes:
+        key = (r.entry, r.launcher, tuple(r.configs), r.stage, r.world_size, r.flag_loaded_by, r.names_config,
+               tuple(sorted(r.arg_configs)), r.off)
+        if key in out:
+            out[key].flags |= r.flags
+        else:
+            out[key] = r
+    return list(out.values())

@@ -7,7 +7,8 @@ them, the script's own directory computed as ``$(cd "$(dirname "$0")"; pwd)`` is
 run through a wrapper: ``srun <options>``, ``nohup``, ``env``, ``bash -c '<command>'``, or held in a
 variable: ``eval $CMD``, ``$CMD``), an accelerate YAML or a training YAML with a ``deepspeed:`` key (top level, or
 indented in a section with a config file as its value), or a Python file that passes a literal config path
-(``TrainingArguments(deepspeed="z3.json")``, ``deepspeed.initialize(config="z3.json")``). Each says which
+(``TrainingArguments(deepspeed="z3.json")``, ``deepspeed.initialize(config="z3.json")``), or gives its own usage in
+a comment or docstring (``# accelerate launch --config_file zero3.yaml train.py``: :mod:`.py_usage`). Each says which
 Python file it starts (its entry), the ds_configs it hands over, the ZeRO stage (from those configs, an
 accelerate YAML's ``zero_stage`` or a ``--zero_stage 3`` / ``--ds.zero_stage 3`` flag) and the world size of its
 launch line. Paths are resolved from the recipe's directory (or the one a ``cd`` line before the launch moved to),
@@ -56,7 +57,7 @@ from .notebook import notebook_files, py_notebook_cells, shell_cells
 from .notebook_text import python_text
 from .py_launches import launch_lists
 from .py_usage import usage_lines
-from .recipe import Recipe, in_checkout, literal_path, resolve, settle_stage
+from .recipe import Recipe, in_checkout, literal_path, merged, resolve, settle_stage
 from .recipe_entry import TORCH_LAUNCH as _TORCH_LAUNCH
 from .recipe_entry import set_entry
 from .recipe_hydra import hydra_config, hydra_overrides
@@ -140,25 +141,8 @@ def shell_recipes(path: str, text: str, root: str, first_line: int = 1, readme: 
                     if lost or readme:
                         r.missing = []
                     got.append(r)
-        out += _merged(got)
+        out += merged(got)
     return out
-
-
-def _merged(recipes: List[Recipe]) -> List[Recipe]:
-    """One recipe per distinct launch (entry, configs, stage ...) of a line read on several paths, with the options
-    of those paths together; a path whose config and stage are unknown (set from an argument) is left out where
-    another path of the line has them."""
-    out: Dict[Tuple[object, ...], Recipe] = {}
-    if any(r.stage is not None or r.configs for r in recipes):  # a path that sets neither (``DS_CONFIG=$1``)
-        recipes = [r for r in recipes if r.stage is not None or r.configs]  # adds nothing the script ships
-    for r in recipes:
-        key = (r.entry, r.launcher, tuple(r.configs), r.stage, r.world_size, r.flag_loaded_by, r.names_config,
-               tuple(sorted(r.arg_configs)), r.off)
-        if key in out:
-            out[key].flags |= r.flags
-        else:
-            out[key] = r
-    return list(out.values())
 
 
 def _expanded(cmd: Command, env: Dict[str, str]) -> Command:
@@ -375,18 +359,13 @@ def read_recipes(root: str, kinds: Dict[str, str]) -> List[Recipe]:
                 out += file_recipes(path, kind, root)
     for md in mds:
         out += file_recipes(md, "markdown", root)
-    for p in (p for p, k in sorted(kinds.items()) if k == "python" and os.path.isfile(p)):
-        for start, text in usage_lines(p, root):  # its own usage, in a comment or docstring (py_usage.py)
-            for r in shell_recipes(p, text, root, start, True):
-                r.missing = []  # a usage line may be older than the tree: no launch of the project stops on it
-                out.append(r)
     for mk in makefiles(root, (os.path.dirname(p) or "." for p in kinds)):  # make runs them from their directory
         text = _read(mk)
         for r in shell_recipes(mk, shell_text(text), root) if make_launches(text) else ():
             r.missing = []  # make's own functions and variables may hold what a path needs
             out.append(r)
     cells += [(p, text, start) for p, k in sorted(kinds.items()) if k == "python" and os.path.isfile(p)
-              for start, text in launch_lists(p, root)]  # a launch the Python code builds as a list (py_launches.py)
+              for start, text in launch_lists(p, root) + usage_lines(p, root)]  # lists it runs, its usage lines
     for nb, text, start in cells:  # a notebook's `!deepspeed ...` runs from the notebook's directory
         for r in shell_recipes(nb, text, root, start):
             r.missing = []  # its `%cd` / Python variables may hold what a path needs
