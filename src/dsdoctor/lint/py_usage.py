@@ -2,12 +2,12 @@
 --config_file configs/zero3.yaml train.py``; a module docstring's ``deepspeed train.py --deepspeed ds_config.json``).
 
 They are read as a notebook's shell lines are (lint/recipes.py): from the file's directory, then its parents up to
-the project's root (a path written from the root resolves too). A line counts when it starts a launcher (``accelerate launch``, ``deepspeed``, ``torchrun``, ``python -m
-torch.distributed.run``), after a ``#``, a ``$`` prompt, environment assignments (``CUDA_VISIBLE_DEVICES=0,1``) or
-``uv run``; the lines its backslashes continue go with it. Such a line is no Python (``deepspeed train.py`` does not
-parse), so it can only be a comment's or a string's; it names a script, a module or an option (``torchrun is
-what we use`` is prose). Test files and the copies of libraries' repositories a project
-bundles are not read: their usage lines are the library's own.
+the project's root (a path written from the root resolves too). A line counts when it starts a launcher
+(``accelerate launch``, ``deepspeed``, ``torchrun``, ``python -m torch.distributed.run``), after a ``#``, a ``$``
+prompt, environment assignments (``CUDA_VISIBLE_DEVICES=0,1``) or ``uv run``, and names a script, a module or an
+option (``torchrun is what we use`` is prose); the lines its backslashes continue go with it. Such a line is no
+Python (``deepspeed train.py`` does not parse), so it can only be a comment's or a string's. Test files and the
+copies of libraries' repositories a project bundles are not read: their usage lines are the library's own.
 """
 
 from __future__ import annotations
