@@ -104,8 +104,9 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
     usage.unnamed = kind == "ds_config" and bool(found.recipes) and not loaded_by and path not in found.code_named and (
         path in found.unlaunched or path not in found.loaded_by and path not in found.recipe_loaded and
         path not in found.not_loaded)
-    if path in found.config_world and base.world_size_source == found.world_size_source:  # not --world-size
-        usage.world_size, usage.world_size_source = found.config_world[path]
+    if base.world_size_source == found.world_size_source and (path in found.config_world or path in found.recipe_loaded):
+        # not --world-size: its own launches' size; where they give none, not another script's (unknown)
+        usage.world_size, usage.world_size_source = found.config_world.get(path, (None, ""))
     from .one_file import make_target
 
     target = make_target(path, kind, usage)

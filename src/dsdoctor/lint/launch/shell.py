@@ -92,7 +92,8 @@ class Command:
             return "accelerate"
         if prog in ("deepspeed", "torchrun"):
             return prog
-        if prog.startswith("python") and self.argv[1:3] == ["-m", "torch.distributed.run"]:
+        if prog.startswith("python") and self.argv[1:2] == ["-m"] and \
+                self.argv[2:3] in (["torch.distributed.run"], ["torch.distributed.launch"]):  # launch: the older name
             return "torchrun"
         return None
 
