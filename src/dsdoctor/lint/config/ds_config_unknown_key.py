@@ -8,12 +8,15 @@ from typing import Dict, Iterator, List, Optional, Tuple
 from ... import names as N
 from ...hjsondoc import Member, Node
 from ...knowledge import deepspeed as K
+from ...knowledge.transformers import TRAINER_CHECKED
 from ...model import Fix, Severity
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from .fields import rename_edit
 
 _ALL_TOP = set(K.TOP_LEVEL_KEYS)
+# a TrainingArguments option written as a top-level key (``max_grad_norm``): the DeepSpeed key the Trainer fills from it
+_TRAINER_NAMES = {opts[0]: key for key, opts, _ in TRAINER_CHECKED if "." not in key and len(opts) == 1 and opts[0] != key}
 
 
 def _suggest(key: str, choices: List[str]) -> str:
@@ -52,7 +55,8 @@ def check(t: Target) -> Iterator[Hit]:
                            "Stock DeepSpeed ignores it; it is no misspelt key.", severity=Severity.INFO)
             continue
         if m.key not in _ALL_TOP and m.key not in removed:
-            sug = _suggest(m.key, sorted(_ALL_TOP - present))  # a key the config sets already is not what it misspells
+            sug = _TRAINER_NAMES.get(m.key, "")  # the Trainer's name for a DeepSpeed key, else a near spelling;
+            sug = "" if sug in present else sug or _suggest(m.key, sorted(_ALL_TOP - present))  # never one set already
             home = "" if sug else _nested_home(m.key)
             if home:  # a block's key written at the top level (``offload_optimizer``): its setting is lost too
                 note, moot = _moot(root, m.key, home)
@@ -227,7 +231,9 @@ RULE = Rule(
          "finding per block (pydantic rejects all of a block's extra keys in one ValidationError). "
          "An error inside zero_optimization / offload_* / fp16 / bf16 (0.17.1+ for fp16/bf16), where pydantic "
          "rejects it; at the top level, where DeepSpeed silently ignores it, a warning when it is a misspelling of a "
-         "known key the config does not set already or a key of a block written at the top level (`offload_optimizer` outside `zero_optimization`): "
+         "known key the config does not set already, the HF Trainer's name for one (`max_grad_norm` for `gradient_clipping`, "
+         "`per_device_train_batch_size` for `train_micro_batch_size_per_gpu`: the options the Trainer fills them from), "
+         "or a key of a block written at the top level (`offload_optimizer` outside `zero_optimization`): "
          "that setting keeps its default (info for a stage-3 key in a stage 1/2 config and for an fp16 key in a config "
          "that trains without fp16, where it changes nothing, and "
          "for a misspelt batch key whose value DeepSpeed works out anyway from the other batch keys and the launch's "
@@ -257,6 +263,9 @@ RULE = Rule(
                    note="MS-AMP's block, which accelerate writes for its FP8 msamp backend: info, not a misspelt amp")),
     invalid=(Example('{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "pinmemory": true}}}'),
              Example('{"train_batch_size": 8, "gradient_clip": 1.0}'),
+             Example('{"train_batch_size": 8, "max_grad_norm": 0.5}',
+                     note="the HF Trainer's name for gradient_clipping (its option max_grad_norm): clipping stays at "
+                     "DeepSpeed's default"),
              Example('{"zero_optimization": {"stage": 3}, "stage3_max_live_parameters": 1e8}',
                      note="a stage-3 key outside zero_optimization in a stage-3 config: DeepSpeed keeps its default"),
              Example('{"bf16": {"enabled": true, "loss_scale": 0}}')),
