@@ -1,2 +1,2 @@
 #!/bin/bash
-deepspeed --num_gpus 8 big.py --deepspeed_config big.json
+deepspeed --num_gpus 8 small.py --deepspeed_config big.json
