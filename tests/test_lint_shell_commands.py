@@ -54,6 +54,20 @@ def test_remote_commands(line: str, want: list) -> None:
     assert [u.argv for c in parse(line).commands for u in unwrap(c)] == want
 
 
+@pytest.mark.parametrize("line,want", [
+    ("uv run accelerate launch --config_file z3.yaml t.py", [["accelerate", "launch", "--config_file", "z3.yaml", "t.py"]]),
+    ("uv run --with deepspeed python t.py", [["python", "t.py"]]),
+    ("uv add deepspeed", []),
+    ("uv pip install deepspeed", []),
+])
+def test_uv_run(line: str, want: list) -> None:
+    """``uv run`` runs the command after its options (the value of ``--with`` is a package, not a command); ``uv
+    add`` / ``uv pip install`` run none."""
+    from dsdoctor.lint.launch.shell import parse, unwrap
+
+    assert [u.argv for c in parse(line).commands for u in unwrap(c)] == want
+
+
 def test_array_assignment_expands_to_its_first_element() -> None:
     """``A=("x" "y")``: ``$A`` is ``x`` (bash), so an option list built from it reads on (CogCoM's train_data)."""
     from dsdoctor.lint.launch.shell import assignments

@@ -286,6 +286,9 @@ def _one(line: str, start: int, out: Script) -> None:
 # programs that run the command after their own options: ``srun -p part --gres=gpu:8 python train.py``,
 # ``nohup deepspeed ...``, ``env K=V torchrun ...``, ``uv run accelerate launch ...``
 WRAPPERS = ("srun", "nohup", "env", "time", "exec", "stdbuf", "uv")
+# `uv run`'s options that take a value (`uv run --with deepspeed python train.py`: the package is no command)
+_UV_VALUED = ("--with", "-w", "--with-requirements", "--python", "-p", "--env-file", "--project", "--directory",
+              "--package", "--group", "--extra", "--index", "--index-url")
 _SHELLS = ("bash", "sh", "zsh")
 
 
@@ -342,7 +345,10 @@ def unwrap(cmd: Command, depth: int = 0) -> List[Command]:
     for _ in range(4):  # srun bash -c '...': a few levels at most
         prog = argv[0].rsplit("/", 1)[-1] if argv else ""
         if prog in WRAPPERS:
-            at = next((i for i in range(1, len(argv)) if _starts_launch(argv[i])), None)
+            if prog == "uv" and argv[1:2] != ["run"]:  # `uv add deepspeed`, `uv pip install deepspeed`: no launch
+                return []
+            at = next((i for i in range(1, len(argv)) if _starts_launch(argv[i]) and not (
+                prog == "uv" and argv[i - 1] in _UV_VALUED)), None)
             if at is None:
                 return []
             for a in argv[1:at] if prog == "env" else ():
