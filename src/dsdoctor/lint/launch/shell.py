@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Dict, List, Optional, Tuple
 
+from .remote import REMOTE, remote_command
+
 _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 LAUNCHERS = ("deepspeed", "torchrun", "accelerate")
 # $X, ${X}, ${X:-default}, ${X-default}; ${1:-default} / ${1-default}: a script's argument, its default where the
@@ -301,37 +303,13 @@ def launches(cmd: Command) -> bool:
     """May the command start training (a launcher, python, a wrapper, a shell, a remote command, or a command held
     in a variable)?"""
     prog = cmd.argv[0].rsplit("/", 1)[-1] if cmd.argv else ""
-    return prog in WRAPPERS or prog in _REMOTE or prog == "eval" or prog.startswith("$") or _starts_launch(prog)
+    return prog in WRAPPERS or prog in REMOTE or prog == "eval" or prog.startswith("$") or _starts_launch(prog)
 
 
 def _inner(commands: List[Command], depth: int) -> List[Command]:
     """The commands of a string a shell, ``eval`` or a remote host runs, each unwrapped in turn (``ssh host eval
     "torchrun ..."``), a few levels at most."""
     return [one for c in commands for one in (unwrap(c, depth + 1) if depth < 3 and c.argv else [c])]
-
-
-# programs that run a command line on other hosts: ``ssh [options] HOST COMMAND...`` (the words after the host,
-# joined with spaces, are the remote shell's command line), ``pdsh -w HOSTS [options] COMMAND...``; per program the
-# options that take a value (``-p 22``, ``-w node[1-4]``)
-_REMOTE: Dict[str, str] = {"ssh": "BbcDEeFIiJLlmOoPpQRSWw", "pdsh": "wxlRtufgXM"}
-
-
-def _remote_command(prog: str, argv: List[str]) -> Optional[int]:
-    """The index of the first word of the command ``ssh`` / ``pdsh`` runs remotely; None when it runs none (an
-    interactive login)."""
-    takes = _REMOTE[prog]
-    i, host = 1, prog == "pdsh"  # pdsh names its hosts with -w: no host word
-    while i < len(argv):
-        a = argv[i]
-        if a == "--":
-            i += 1
-            break
-        if not a.startswith("-") or len(a) < 2:
-            break
-        i += 2 if a[-1] in takes and len(a) == 2 else 1  # -p 22 / -p22 / -tt
-    if not host:
-        i += 1
-    return i if i < len(argv) else None
 
 
 def unwrap(cmd: Command, depth: int = 0) -> List[Command]:
@@ -364,8 +342,8 @@ def unwrap(cmd: Command, depth: int = 0) -> List[Command]:
             inner = parse(argv[2] if prog != "eval" else " ".join(argv[1:])).commands
             at = pos[min(2, len(pos) - 1)]
             return _inner([Command(c.argv, cmd.start, {**env, **c.env}, [at] * len(c.argv)) for c in inner], depth)
-        elif prog in _REMOTE:
-            at = _remote_command(prog, argv)
+        elif prog in REMOTE:
+            at = remote_command(prog, argv)
             if at is None:
                 return []
             words = argv[at:-1] if argv[-1] == "&" else argv[at:]
