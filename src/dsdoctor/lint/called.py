@@ -79,11 +79,12 @@ def _callers_flags(recipes: List[Recipe], callers: Dict[str, List[Recipe]], entr
     """A module some ZeRO-3 launches call into and others only import (a package ``__init__`` importing it for
     another name): the options, and the launch the context names, are those of the launches that call it; one that
     never runs its functions gates none of its problems (``--load_in_8bit`` passed to another entry script)."""
-    from .launch_reach import every_passes, passes
+    from .launch_reach import every_passes, launch_source, passes
 
     for f, calling in callers.items():
-        zero3 = [r for r in recipes if r.stage == 3 and r.entry is not None and f in entries.reached(r.entry)]
-        if len(calling) == len({id(r) for r in zero3}) or not found.launches.get(f, (None, ""))[0]:
+        mine = {id(r) for r in calling}
+        others = {id(r) for r in recipes if r.stage == 3 and r.entry is not None and f in entries.reached(r.entry)} - mine
+        if not others or not found.launches.get(f, (None, ""))[0]:
             continue
         flags: Dict[str, Set[str]] = {}
         every: Dict[str, Set[str]] = {}
@@ -91,8 +92,6 @@ def _callers_flags(recipes: List[Recipe], callers: Dict[str, List[Recipe]], entr
             passes(flags, every, f, r.flags)
         every_passes(flags, every)
         found.zero3_flags[f] = flags[f]
-        others = {id(r) for r in zero3} - {id(r) for r in calling}
         found.reach_values[f] = [frozenset(r.flags) for r in recipes if r.entry is not None and r.stage in (3, None)
                                  and id(r) not in others and f in entries.reached(r.entry)]
-        first = calling[0]
-        found.launches[f] = (True, f"{first.stage_source}, the launch of {first.entry}, whose imports reach this file")
+        found.launches[f] = (True, launch_source(calling[0], f))

@@ -310,8 +310,7 @@ def trainer_field(named: str, text: str) -> bool:
 def _code_named(found: Found, cfg: str, how: str, path: str) -> None:
     """A ds_config the Python file ``path`` names and may load (as ``how``: trainer / deepspeed)."""
     found.kinds.setdefault(cfg, "ds_config")
-    found.code_named.add(cfg)
-    found.code_namers.setdefault(cfg, set()).add(os.path.normpath(path))
+    found.code_named.setdefault(cfg, set()).add(os.path.normpath(path))
     found.loaded_by.setdefault(cfg, how)
 
 

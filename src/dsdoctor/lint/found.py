@@ -51,8 +51,7 @@ class Found:
     # ds_config -> why the file that names it does not load it (a Python config with ``deepspeed = False``, a
     # recipe whose script never reads its command line); ``code_named``: configs Python code names and may load
     not_loaded: Dict[str, str] = field(default_factory=dict)
-    code_named: Set[str] = field(default_factory=set)
-    code_namers: Dict[str, Set[str]] = field(default_factory=dict)  # config -> the Python files naming it
+    code_named: Dict[str, Set[str]] = field(default_factory=dict)  # config -> the Python files naming it
     not_read: List[str] = field(default_factory=list)  # what a walk that stopped at MAX_FILES left out (why, where)
     yaml_trainer: Dict[str, bool] = field(default_factory=dict)  # accelerate YAML -> every launch's script uses a Trainer
     hf_unseen: Dict[str, str] = field(default_factory=dict)  # file -> why Transformers never sees ZeRO-3 in it (hf_scope)

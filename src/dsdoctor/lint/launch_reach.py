@@ -13,6 +13,14 @@ if TYPE_CHECKING:
     from .launched import _Entries
 
 
+VIA = ", whose imports reach this file"
+
+
+def launch_source(r: Recipe, f: str) -> str:
+    """What says ``f`` runs under ``r``'s ZeRO stage: the stage's source and the launch (through its imports)."""
+    return f"{r.stage_source}, the launch of {r.entry}{'' if f == r.entry else VIA}"
+
+
 def zero_init_off(recipes: List[Recipe], entries: "_Entries") -> Set[str]:
     """The files that every ZeRO-3 launch reaching them runs with accelerate's zero3_init_flag false."""
     on: Set[str] = set()
@@ -75,11 +83,11 @@ def contexts(recipes: List[Recipe], entries: "_Entries", imported: Dict[str, Opt
         assert r.entry is not None
         registers = entries.uses(r.entry, "registers")
         for f in entries.reached(r.entry):
-            via = "" if f == r.entry else ", whose imports reach this file"
+            via = "" if f == r.entry else VIA
             if r.stage is not None:
                 seen.setdefault(f, []).append((r.stage, f"{r.stage_source}{via}"))
             if r.stage == 3 and (registers or f == r.entry):
-                zero3.setdefault(f, f"{r.stage_source}, the launch of {r.entry}{via}")
+                zero3.setdefault(f, launch_source(r, f))
                 passes(flags, every, f, r.flags)
                 if f != r.entry:
                     took = entries.taken(r.entry, f)

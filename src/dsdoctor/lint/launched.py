@@ -28,7 +28,7 @@ from .defaults import merge
 from .discover import _PY_TRAINS, _read
 from .entry_options import reach_values
 from .hf_scope import record_unseen
-from .launch_reach import contexts, launch_flags, off_contexts, zero_init_off
+from .launch_reach import contexts, launch_flags, launch_source, off_contexts, zero_init_off
 from .no_deepspeed import REASON, uses_deepspeed
 from .option_values import Values
 from .plain_classes import plain_classes, unbound_imports
@@ -252,7 +252,7 @@ def _model(root: str, found: "Found") -> None:
     found.launches.update((f, c) for f, c in off.items() if f not in found.launches)
     for r in recipes:  # a ZeRO-3 launch of a script outside the directories linted (``deepspeed ../train.py``)
         if r.stage == 3 and r.entry is not None and r.entry not in entries.graph and r.entry.endswith(".py"):
-            found.launches.setdefault(os.path.normpath(r.entry), (True, f"{r.stage_source}, the launch of {r.entry}"))
+            found.launches.setdefault(os.path.normpath(r.entry), (True, launch_source(r, r.entry)))
             found.zero3_flags.setdefault(os.path.normpath(r.entry), set()).update(r.flags)
     called(started, entries, found)
 

@@ -20,7 +20,7 @@ def unloaded(path: str, found: "Found") -> Optional[str]:
     from .script.vendored import library_repo
 
     lib = library_repo(path)
-    if lib is not None and all(_inside(p, lib[1]) for p in found.code_namers.get(path, ())) and not any(
+    if lib is not None and all(_inside(p, lib[1]) for p in found.code_named.get(path, ())) and not any(
             path in r.configs and not _inside(r.where.rpartition(":")[0], lib[1]) for r in found.recipes):
         return (f"it is an example of the copy of {lib[0]}'s repository the project bundles ({lib[1]}); no launch "
                 "or code of the project outside that copy names it")
