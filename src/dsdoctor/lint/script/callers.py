@@ -25,8 +25,9 @@ import libcst as cst
 
 from ..discover import _read
 from ..target import Target
-from .flags import Gates, is_open, option_gates, options_namespace
-from .flags_gating import shown
+from .flags import is_open, options_namespace
+from .flags_gating import gates_once, shown
+from .name_uses import name_uses
 from .registry import entries, open_for, option
 from .source import Source, parse
 
@@ -79,7 +80,7 @@ def _callers(t: Target, path: str, own: Any, hold: Any, name: str, cache: Dict[s
             return None
         listed = entries(src.module, src.positions, name)
         got = _uses(src, name, passed, id(hold.name) if f == path else None, f not in t.usage.entries,
-                    {pos for pos, _, _ in listed})
+                    {pos for pos, _, _ in listed}, cache)
         if got is None or any(g is None for g in got[0]):
             return None
         gates += [g for g in got[0] if g is not None]
@@ -115,77 +116,21 @@ def _registry_gate(t: Target, files: List[str], registry: str, key: str, cache: 
     return f"{flag} {key}"
 
 
-def _is_main(test: Any) -> bool:
-    return isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value == "__name__"
-
-
-def _uses(src: Any, name: str, passed: Any, skip: Optional[int], main_dead: bool,
-          listed: Optional[Set[Tuple[int, int]]] = None) -> Optional[Tuple[List[Optional[str]], bool]]:
+def _uses(src: Any, name: str, passed: Any, skip: Optional[int], main_dead: bool, listed: Set[Tuple[int, int]],
+          cache: Dict[str, Any]) -> Optional[Tuple[List[Optional[str]], bool]]:
     """The option gating each use of ``name`` in ``src`` (None for a use no such gate holds), and whether a use in
     the module's ``__main__`` block was left out (``main_dead``: the file is no launch's entry, so that block never
     runs); ``listed``: the positions of registry entries (:mod:`.registry`), left to the caller; None when the
-    name is imported under another name or a string names it (not ``__all__``'s, a comparison's or a dict key)."""
-    uses: List[Tuple[int, int]] = []
-    bad = False
-    main = False
-    word = re.compile(r"\b" + re.escape(name) + r"\b")
-    keywords: Set[int] = set()
-
-    class Visit(cst.CSTVisitor):
-        def visit_ImportAlias(self, node: Any) -> bool:
-            nonlocal bad
-            if node.asname is not None and word.search(cst.Module([]).code_for_node(node.name)):
-                bad = True
-            return False  # an import line is no use
-
-        def visit_ImportFrom(self, node: Any) -> bool:  # ``from pkg.f import f``: the module's name is no use
-            if not isinstance(node.names, cst.ImportStar):
-                for alias in node.names:
-                    self.visit_ImportAlias(alias)
-            return False
-
-        def visit_If(self, node: Any) -> bool:
-            nonlocal main
-            if main_dead and _is_main(node.test) and any(node is st for st in src.module.body):
-                main = main or bool(word.search(cst.Module([]).code_for_node(node.body)))
-                return False
-            return True
-
-        def visit_Assign(self, node: Any) -> bool:  # ``__all__ = [...]``: an export list, no use
-            return not any(isinstance(x.target, cst.Name) and x.target.value == "__all__" for x in node.targets)
-
-        def visit_Expr(self, node: Any) -> bool:
-            return not isinstance(node.value, (cst.SimpleString, cst.ConcatenatedString))  # a docstring: no use
-
-        def visit_Arg(self, node: Any) -> None:
-            if node.keyword is not None:
-                keywords.add(id(node.keyword))
-
-        def visit_Comparison(self, node: Any) -> None:  # ``args.method == "lora"``: a value, no lookup
-            keywords.update(id(x) for x in (node.left, *(c.comparator for c in node.comparisons))
-                            if isinstance(x, cst.SimpleString))
-
-        def visit_DictElement(self, node: Any) -> None:  # a registry's key (:mod:`.registry`)
-            if isinstance(node.key, cst.SimpleString):
-                keywords.add(id(node.key))
-
-        def visit_SimpleString(self, node: Any) -> None:
-            nonlocal bad
-            bad = bad or id(node) not in keywords and bool(word.search(node.value))
-
-        def visit_Name(self, node: Any) -> None:
-            if node.value == name and id(node) != skip and id(node) not in keywords:
-                r = src.positions[node]
-                if (r.start.line, r.start.column) not in (listed or ()):
-                    uses.append((r.start.line, r.start.column))
-
-    src.module.visit(Visit())
-    if bad:
+    name is imported under another name or a string names it (not ``__all__``'s, a comparison's or a dict key):
+    :class:`.name_uses.NameUses`."""
+    got = name_uses(src, main_dead, cache).uses(name, skip, listed)
+    if got is None:
         return None
-    gates: Gates = option_gates(src)
+    uses, main = got
+    spans = gates_once(src, cache)
     out: List[Optional[str]] = []
     for pos in uses:
-        hit = [" or --".join(shown(x) for x in sorted(f)) for start, end, f in gates
+        hit = [" or --".join(shown(x) for x in sorted(f)) for start, end, f in spans
                if start <= pos < end and not any(is_open(x, passed) for x in f)]
         out.append(hit[0] if hit else None)
     return out, main
@@ -312,7 +257,7 @@ def param_off(t: Target, module: Any, src: Any, line: int, cache: Dict[str, Any]
     for param, index, offs in _param_ifs(fn, src, line):
         key = f"param:{fn.name.value}:{param}:{offs}"
         if key not in cache:
-            cache[key] = _all_false(t, path, src, fn, param, index, offs)
+            cache[key] = _all_false(t, path, src, fn, param, index, offs, cache)
         opts = cache[key]
         if opts is not None:
             test = param if "False" in offs else f"{param} is not None" if offs == ("None",) else f"{param} != {offs[0]}"
@@ -324,8 +269,8 @@ def param_off(t: Target, module: Any, src: Any, line: int, cache: Dict[str, Any]
     return None
 
 
-def _all_false(t: Target, path: str, own: Any, fn: Any, param: str, index: int, offs: Tuple[str, ...]
-               ) -> Optional[Set[str]]:
+def _all_false(t: Target, path: str, own: Any, fn: Any, param: str, index: int, offs: Tuple[str, ...],
+               cache: Dict[str, Any]) -> Optional[Set[str]]:
     """The options the calls pass ``param`` from (empty: literals only) where every call passes it off; None where
     one may pass it on."""
     name = fn.name.value
@@ -341,7 +286,7 @@ def _all_false(t: Target, path: str, own: Any, fn: Any, param: str, index: int, 
             continue
         if alias.search(text):
             return None
-        src = own if f == path else parse(Source(f, text, "utf-8"))
+        src = own if f == path else parsed(f, cache)
         if src.module is None:
             return None
         got = _calls(src, name, id(fn.name) if f == path else None)

@@ -51,18 +51,26 @@ def gating_flag(src: Any, where: List[Pos], passed: Set[str], cache: Dict[str, G
     """The option (none of ``passed``) whose ``if`` body or argument (``kind`` "gates"), or whose gates hold every
     use of the top-level function or class (``kind`` "defs", :func:`def_gates`), holds every one of ``where``;
     None when none does. Several options of one gate read "a or --b"."""
-    if "gates" not in cache:
-        cache["gates"] = option_gates(src)
+    gates = gates_once(src, cache)
     if kind == "defs" and "defs" not in cache:
-        cache["defs"] = def_gates(src, cache["gates"], taken)
+        cache["defs"] = def_gates(src, gates, taken)
     found: Optional[str] = None
     for pos in where:
-        hit = [" or --".join(shown(x) for x in sorted(f)) for start, end, f in cache[kind]
+        hit = [" or --".join(shown(x) for x in sorted(f)) for start, end, f in (gates if kind == "gates" else cache[kind])
                if start <= pos < end and not any(is_open(x, passed, defaults) for x in f)]
         if not hit:
             return None
         found = found or hit[0]
     return found
+
+
+def gates_once(src: Any, cache: Dict[str, Any]) -> Gates:
+    """:func:`.flags.option_gates` of the parsed ``src``, read once per linted file (for the file itself and for
+    the other project files :mod:`.callers` reads)."""
+    key = "option_gates:" + src.path
+    if key not in cache:
+        cache[key] = option_gates(src)
+    return cache[key]  # type: ignore[no-any-return]
 
 
 def shown(flag: str) -> str:

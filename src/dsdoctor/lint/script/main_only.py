@@ -17,7 +17,7 @@ import libcst as cst
 
 from ..discover import _read
 from ..target import Target
-from .callers import _is_main, _uses
+from .name_uses import is_main, name_uses
 from .source import Source, parse
 
 # what sets up DeepSpeed in a process (a Trainer, its arguments, accelerate, the DeepSpeed API)
@@ -38,16 +38,16 @@ def main_only(t: Target, module: Any, src: Any, line: int, cache: Dict[str, Any]
     name = hold.name.value
     key = "main_only:" + name
     if key not in cache:
-        cache[key] = _main_only(t, src, hold, name)
+        cache[key] = _main_only(t, src, hold, name, cache)
     return cache[key]  # type: ignore[no-any-return]
 
 
-def _main_only(t: Target, own: Any, hold: Any, name: str) -> Optional[str]:
+def _main_only(t: Target, own: Any, hold: Any, name: str, cache: Dict[str, Any]) -> Optional[str]:
     path = os.path.normpath(t.path)
     root = _project_root(path)
     if root is None or not _main_calls_local(own, name, root):
         return None
-    got = _uses(own, name, set(), id(hold.name), True)
+    got = name_uses(own, True, cache).uses(name, id(hold.name), set())
     if got is None or got[0] or not got[1]:
         return None
     word = re.compile(r"\b" + re.escape(name) + r"\b")
@@ -57,7 +57,8 @@ def _main_only(t: Target, own: Any, hold: Any, name: str) -> Optional[str]:
         text = _read(f)
         if not word.search(text):
             continue
-        other = _uses(parse(Source(f, text, "utf-8")), name, set(), None, False) if parses_fast(text) else None
+        other = name_uses(parse(Source(f, text, "utf-8")), False, cache).uses(name, None, set()) \
+            if parses_fast(text) else None
         if other is None or other[0]:
             return None
     return f"{name}() is used only in the __main__ block of {t.path}, which sets up no DeepSpeed"
@@ -123,7 +124,7 @@ def _main_calls_local(src: Any, name: str, root: str) -> bool:
             project.update(cst.Module([]).code_for_node(a.asname.name if a.asname else a.name) for a in node.names)
 
     src.module.visit(Imports())
-    mains = [st for st in src.module.body if isinstance(st, cst.If) and _is_main(st.test)]
+    mains = [st for st in src.module.body if isinstance(st, cst.If) and is_main(st.test)]
     called: Set[str] = set()
 
     class Calls(cst.CSTVisitor):

@@ -18,8 +18,8 @@ import libcst as cst
 from ..discover import _read
 from ..target import Target
 from .callers import parsed
-from .flags import is_open, option_gates
-from .flags_gating import shown
+from .flags import is_open
+from .flags_gating import gates_once, shown
 from .walk import descendants
 
 
@@ -57,7 +57,7 @@ def _gated(t: Target, own: Any, name: str, cache: Dict[str, Any]) -> Optional[st
             return None
         calls, n = got
         defs += n
-        spans = option_gates(src)
+        spans = gates_once(src, cache)
         for pos in calls:
             hit = [" or --".join(shown(x) for x in sorted(fl)) for start, end, fl in spans
                    if start <= pos < end and not any(is_open(x, passed) for x in fl)]

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, Dict, Set
 
 import libcst as cst
 
+from .name_uses import is_main
+
 if TYPE_CHECKING:
     from .dataflow import Script
 
@@ -34,10 +36,6 @@ def _counts(node: Any) -> Dict[str, int]:
     return v.count
 
 
-def _is_main(test: Any) -> bool:
-    return isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value == "__name__"
-
-
 def _unused(script: "Script", taken: Set[str], module: Any, main_dead: bool) -> Set[str]:
     """The top-level functions (defined once) the launch does not take and that nothing running in the file names."""
     defs = [s for s in module.body if isinstance(s, cst.FunctionDef)]
@@ -46,7 +44,7 @@ def _unused(script: "Script", taken: Set[str], module: Any, main_dead: bool) -> 
     in_main: Dict[str, int] = {}
     if main_dead:
         for st in module.body:
-            if isinstance(st, cst.If) and _is_main(st.test):
+            if isinstance(st, cst.If) and is_main(st.test):
                 for k, n in _counts(st.body).items():
                     in_main[k] = in_main.get(k, 0) + n
     dead = set(inside)
@@ -91,9 +89,9 @@ def main_block_dead(script: "Script", module: Any) -> None:
     ``Actor``'s ``device_map`` in a launch that imports the module)."""
     calls = _Calls()
     for st in module.body:
-        if isinstance(st, cst.If) and _is_main(st.test):
+        if isinstance(st, cst.If) and is_main(st.test):
             st.body.visit(calls)
     script.unrun_calls |= calls.ids
     for e in script.events:
-        if e.scope is script.module_scope and any(body and _is_main(test) for test, body in e.conds):
+        if e.scope is script.module_scope and any(body and is_main(test) for test, body in e.conds):
             e.dead = True
