@@ -110,3 +110,15 @@ def test_assumed_loader_fix_is_unsafe(tmp_path: Path) -> None:
     assert '"gradient_clipping"' not in dsdoctor(tmp_path, "fix", "ds.json", "--diff").stdout
     assert '+  "gradient_clipping": "auto"' in dsdoctor(tmp_path, "fix", "ds.json", "--diff", "--unsafe-fixes").stdout
     assert '+  "gradient_clipping": "auto"' in dsdoctor(tmp_path, "fix", "ds.json", "--diff", "--loaded-by", "trainer").stdout
+
+
+def test_user_code_warnings_not_shown(tmp_path: Path) -> None:
+    """Compiling the user's files makes Python warn about their code (``1if``: "invalid decimal literal", an
+    invalid escape): none of it reaches dsdoctor's stderr."""
+    (tmp_path / "ds.json").write_text(CFG)
+    (tmp_path / "train.py").write_text('import deepspeed\nx = 1if True else 0\npattern = "\\d+"\n'
+                                       'engine = deepspeed.initialize(config="ds.json")\n')
+    (tmp_path / "old.py").write_text('import deepspeed\nprint "py2"\ny = 1if True else 0\n')
+    p = dsdoctor(tmp_path, "lint", ".", "--exit-zero")
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    assert "old.py" in p.stdout  # the file Python refuses is still reported
