@@ -90,17 +90,58 @@ def out_dir(name, base="runs"):
     os.makedirs(path, exist_ok=True)
     return path
 '''
+ADAPTER = """
+class Adapter{j}:
+    def load(self, path):
+        return AutoModelForCausalLM.from_pretrained(path, low_cpu_mem_usage=True)
+
+"""
+ADAPTER_TRAIN = '''"""Train with the adapter a name picks."""
+import argparse
+
+from transformers import Trainer, TrainingArguments
+
+from pkg.adapters import ADAPTERS
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--adapter", default="a0")
+    ap.add_argument("--deepspeed", default=None)
+    args = ap.parse_args()
+    targs = TrainingArguments(output_dir="out", deepspeed=args.deepspeed)
+    model = ADAPTERS[args.adapter]().load("gpt2")
+    Trainer(model=model, args=targs).train()
+
+
+if __name__ == "__main__":
+    main()
+'''
 CONFIG = {"train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 1,
           "bf16": {"enabled": True}, "zero_optimization": {"stage": 3}}
 
 
+def _adapters(pkg: Path, k: int) -> None:
+    """A module of ``k`` classes, one finding each (FastChat's ``model_adapter.py``: one adapter class per model),
+    that a launched script imports and indexes by an option: whether each finding is gated reads where its class
+    is used, which must not cost a walk of the launch's files per class (quadratic in ``k`` until 2026-12-07)."""
+    body = "".join(ADAPTER.format(j=j) for j in range(k))
+    table = ", ".join(f'"a{j}": Adapter{j}' for j in range(k))
+    (pkg / "adapters.py").write_text('"""One adapter class per model family."""\nfrom transformers import '
+                                     f"AutoModelForCausalLM\n\n{body}\nADAPTERS = {{{table}}}\n")
+    (pkg / "adapter_train.py").write_text(ADAPTER_TRAIN)
+
+
 def make_project(root: Path, n: int) -> None:
     """``n`` Python files in ``root/pkg/m<group>/`` (a third each: training scripts, model modules, helpers; at most
-    two levels deep, as ``check`` reads them), a ZeRO-3 ds_config and a launch script for the first script."""
+    two levels deep, as ``check`` reads them), a ZeRO-3 ds_config, a launch script for the first script, and
+    :func:`_adapters` (two files more, ``n // 10`` classes) launched by it too."""
     (root / "pkg").mkdir(parents=True)
     (root / "pyproject.toml").write_text('[project]\nname = "synthetic"\nversion = "0"\n')
     (root / "ds_config.json").write_text(json.dumps(CONFIG, indent=2) + "\n")
-    (root / "run.sh").write_text("deepspeed --num_gpus 8 pkg/m0/train_0.py --deepspeed ds_config.json\n")
+    (root / "run.sh").write_text("deepspeed --num_gpus 8 pkg/m0/train_0.py --deepspeed ds_config.json\n"
+                                 "deepspeed --num_gpus 8 pkg/adapter_train.py --deepspeed ds_config.json\n")
+    _adapters(root / "pkg", max(10, n // 10))
     for i in range(n):
         g = i // 3 // 50
         d = root / "pkg" / f"m{g}"
