@@ -122,3 +122,10 @@ def test_user_code_warnings_not_shown(tmp_path: Path) -> None:
     p = dsdoctor(tmp_path, "lint", ".", "--exit-zero")
     assert p.returncode == 0 and p.stderr == "", p.stderr
     assert "old.py" in p.stdout  # the file Python refuses is still reported
+    # --diff compiles each fixed text before showing it (a script that would not parse is never written)
+    (tmp_path / "load.py").write_text('from transformers import AutoModelForCausalLM, TrainingArguments\n'
+                                      'x = 1if True else 0\n'
+                                      'args = TrainingArguments(output_dir="o", deepspeed="ds.json")\n'
+                                      'model = AutoModelForCausalLM.from_pretrained("gpt2", low_cpu_mem_usage=True)\n')
+    p = dsdoctor(tmp_path, "lint", "load.py", "--diff", "--exit-zero")
+    assert "+++ b/load.py" in p.stdout and p.stderr == "", p.stdout + p.stderr

@@ -6,17 +6,16 @@ Rules live one per module under ``lint/config`` (ds_config) and ``lint/launch`` 
 
 from __future__ import annotations
 
-import functools
 import os
-import warnings
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Set, TypeVar
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set
 
 from ..model import Finding, Report, Severity
 from .judged_version import judged_versions
 from .rule import Edit, Hit
 from .target import Target, Usage
 from .unloaded import unloaded
+from .user_code_warnings import quiet_user_code
 
 if TYPE_CHECKING:
     from ..settings import Settings
@@ -48,22 +47,7 @@ def memlock_limit() -> Optional[int]:
         return None
 
 
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _quiet_user_code(fn: _F) -> _F:
-    """Python warns about the code it compiles (``1if x else 0``: "invalid decimal literal"; an invalid escape):
-    what lint compiles is the user's files, whose warnings are no message of dsdoctor's (they went to stderr)."""
-    @functools.wraps(fn)
-    def quiet(*args: Any, **kwargs: Any) -> Any:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", SyntaxWarning)
-            warnings.filterwarnings("ignore", r"invalid (escape sequence|decimal literal|octal escape)", DeprecationWarning)
-            return fn(*args, **kwargs)
-    return quiet  # type: ignore[return-value]
-
-
-@_quiet_user_code
+@quiet_user_code
 def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Optional[str] = None,
          loaded_by: Optional[str] = None, max_depth: Optional[int] = None, targets: Sequence[str] = (),
          python: Optional[str] = None, zero_stage: Optional[int] = None,
