@@ -41,7 +41,7 @@ ROOT = "dsdoctor"
 LAYERS: List[Tuple[str, List[str]]] = [
     ("core", ["names", "model", "spec", "errors", "exitcodes", "textpos", "atomic", "knowledge", "fixes", "hf", "settings",
               "redact", "secret_names", "redact_streams", "dsconfig", "hjsondoc", "memlock", "launcherfiles", "version", "stdout", "paths",
-              "codecache", "literal_gate"]),
+              "codecache", "literal_gate", "regular_file"]),
     ("probes", ["probes"]),
     ("checks", ["checks"]),
     ("lint", ["lint"]),

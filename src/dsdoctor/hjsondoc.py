@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 from .errors import UsageError
+from .regular_file import read_bytes
 from .textpos import HasLines
 
 MAX_BYTES = 16 * 2**20  # a DeepSpeed config is a few KB; bigger files are reported, not parsed
@@ -443,8 +444,7 @@ def parse(text: str, path: str = "<string>") -> Document:
 def read(path: str) -> Document:
     """Read a file as DeepSpeed would (``open(path, "r")``: UTF-8 text). Never raises."""
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
+        raw = read_bytes(path, MAX_BYTES + 1)
     except OSError as exc:
         return Document(path=path, text="", error=FileError(f"cannot read the file: {exc.strerror or exc}", 0))
     if len(raw) > MAX_BYTES:

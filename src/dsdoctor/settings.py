@@ -37,6 +37,7 @@ from typing import Any, Dict, Iterable, List, Optional, Pattern, Sequence, Set, 
 from . import names
 from .errors import UsageError
 from .model import Report
+from .regular_file import read_bytes
 
 FAIL_ON = ("error", "warning", "info", "never")
 KEYS = ("select", "ignore", "per-file-ignores", "target", "zero-stage", "zero3", "world-size", "fail-on")
@@ -247,8 +248,7 @@ def _parse(path: str, text: str) -> Dict[str, Any]:
 
 def _read_text(path: str, what: str) -> str:
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(2**20 + 1)
+        raw = read_bytes(path, 2**20 + 1)
     except OSError as exc:
         raise SettingsError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
     if len(raw) > 2**20:
@@ -277,8 +277,7 @@ def find_config(paths: Sequence[str] = ()) -> Optional[str]:
                 if name == "dsdoctor.toml":
                     return f
                 try:
-                    with open(f, "rb") as fh:
-                        head = fh.read(2**20).decode("utf-8", errors="replace")
+                    head = read_bytes(f, 2**20).decode("utf-8", errors="replace")
                 except OSError:
                     continue
                 if _has_table(head):

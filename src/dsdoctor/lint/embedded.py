@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from ..model import Finding
+from ..regular_file import read_bytes
 
 _NAME = re.compile(r"^(.+)#L(\d+)$")
 _YAML_KEY = re.compile(r"^([ \t]*)(?:-[ \t]+)?(['\"]?)([^'\"#:\s][^'\"#:]*?)\2[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
@@ -79,8 +80,7 @@ def load(path: str) -> Optional[Embedded]:
         return None
     host, line = got
     try:  # read as lint reads every file (not through .discover: it imports what imports this module)
-        with open(host, "rb") as fh:
-            text = fh.read(2 * 2**20).decode("utf-8", errors="replace")
+        text = read_bytes(host, 2 * 2**20).decode("utf-8", errors="replace")
     except OSError:
         return None
     if host.endswith((".yaml", ".yml")):

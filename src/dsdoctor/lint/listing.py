@@ -8,7 +8,7 @@ from typing import List, Tuple
 
 
 def listing(d: str) -> Tuple[List[str], List[str]]:
-    """The files and the directories (not followed where a link) of ``d``, each sorted."""
+    """The regular files (or links to one) and the directories (not followed where a link) of ``d``, each sorted."""
     files: List[str] = []
     dirs: List[str] = []
     try:
@@ -18,8 +18,8 @@ def listing(d: str) -> Tuple[List[str], List[str]]:
                     if e.is_dir():
                         if not e.is_symlink():
                             dirs.append(e.name)
-                    else:
-                        files.append(e.name)
+                    elif e.is_file():  # not a FIFO, socket or device (reading a FIFO waits for a writer forever),
+                        files.append(e.name)  # nor a link to nothing
                 except OSError:
                     continue
     except OSError:

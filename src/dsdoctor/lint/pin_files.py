@@ -17,6 +17,8 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
 from packaging.requirements import InvalidRequirement, Requirement
 
+from ..regular_file import read_bytes
+
 PACKAGES = ("deepspeed", "torch", "transformers", "accelerate", "peft", "trl")
 CONDA_NAMES = {"pytorch": "torch"}  # conda package name -> the pip name
 READ_LIMIT = 1 << 20  # bytes read of one file
@@ -40,8 +42,7 @@ class Pin:
 
 def read_text(path: str) -> str:
     try:
-        with open(path, "rb") as fh:
-            return fh.read(READ_LIMIT).decode("utf-8", errors="replace")
+        return read_bytes(path, READ_LIMIT).decode("utf-8", errors="replace")
     except OSError:
         return ""
 

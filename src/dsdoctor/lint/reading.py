@@ -3,11 +3,12 @@ read. Its own module so that modules :mod:`.discover` calls can read files witho
 
 from __future__ import annotations
 
+from ..regular_file import read_bytes
+
 
 def read_text(path: str, limit: int = 2 * 2**20) -> str:
     """The text of ``path`` (module doc)."""
     try:
-        with open(path, "rb") as fh:
-            return fh.read(limit).decode("utf-8", errors="replace")
+        return read_bytes(path, limit).decode("utf-8", errors="replace")
     except OSError:
         return ""

@@ -13,6 +13,7 @@ import tokenize
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Tuple
 
+from ...regular_file import read_bytes
 from ...textpos import HasLines
 from .values import COLLECTIVE_SAVES
 
@@ -112,8 +113,7 @@ def read(path: str, quiet: Optional[Callable[[str], bool]] = None) -> Source:
     true: no rule can fire on the file (:mod:`.quiet`), it is parsed with libcst only when the stdlib parser fails
     (the same error message)."""
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
+        raw = read_bytes(path, MAX_BYTES + 1)
     except OSError as exc:
         return Source(path, "", "utf-8", error=f"cannot read: {exc.strerror or exc}")
     if len(raw) > MAX_BYTES:
