@@ -8,6 +8,7 @@ import re
 from typing import List
 
 from .discover import is_project
+from .reading import read_text
 
 
 def project_root(path: str) -> str:
@@ -27,10 +28,8 @@ def project_root(path: str) -> str:
 def unfetched_submodules(root: str) -> List[str]:
     """The paths ``.gitmodules`` declares under ``root`` that are missing or empty in the work tree (a clone
     without ``--recursive``): what they hold is unknown, so a file said to be missing may be there."""
-    try:
-        with open(os.path.join(root, ".gitmodules"), encoding="utf-8", errors="replace") as fh:
-            text = fh.read(1 << 20)
-    except OSError:
+    text = read_text(os.path.join(root, ".gitmodules"), 1 << 20)
+    if not text:
         return []
     out = []
     for m in re.finditer(r"^\s*path\s*=\s*(.+?)\s*$", text, re.M):

@@ -20,6 +20,8 @@ import re
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
+from ..reading import read_text
+
 # library -> the entries (files / package directories) its import package has. Checked against the releases
 # unpacked by scripts/upstream (.cache/upstream): every transformers (144), peft (33) and deepspeed (124) release
 # read has them; trl from 0.1.1 on (0.0.1-0.1.0 have neither); accelerate from 0.8.0 on (0.1-0.7 have utils.py, so
@@ -99,11 +101,9 @@ def _setup_text(parent: str) -> str:
     """The setup.py, pyproject.toml and setup.cfg of ``parent`` (1 MiB of each), one per line block."""
     parts = []
     for f in ("setup.py", "pyproject.toml", "setup.cfg"):
-        try:
-            with open(os.path.join(parent, f), encoding="utf-8", errors="replace") as fh:
-                parts.append(fh.read(1 << 20))
-        except OSError:
-            continue
+        path = os.path.join(parent, f)
+        if os.path.exists(path):
+            parts.append(_read(path, 1 << 20))
     return "\n".join(parts)
 
 
@@ -212,12 +212,9 @@ def _imported_in(lib: str, module: str) -> bool:
     return False
 
 
-def _read(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read(2 << 20)
-    except OSError:
-        return ""
+def _read(path: str, limit: int = 2 << 20) -> str:
+    """The file's text as ``open(path)`` reads it (universal newlines), never waiting on a FIFO (lint/reading.py)."""
+    return read_text(path, limit).replace("\r\n", "\n").replace("\r", "\n")
 
 
 def library_path(path: str, text: str, line: int, cache: Dict[str, object], started: bool = False) -> Optional[str]:
