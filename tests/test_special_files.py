@@ -45,8 +45,17 @@ def test_lint_dot_never_waits_on_a_fifo(tmp_path: Path) -> None:
 def test_named_fifo_is_a_finding(tmp_path: Path) -> None:
     _project(tmp_path)
     p = _lint(tmp_path, "eval.py")
-    titles = [f["title"] for f in json.loads(p.stdout)["findings"]]
-    assert any("cannot read: a FIFO (named pipe), not a regular file" in t for t in titles), titles
+    (f,) = [f for f in json.loads(p.stdout)["findings"] if f["name"] == "script-unparseable"]
+    assert "cannot read: a FIFO (named pipe), not a regular file" in f["title"] and f["severity"] == "warning", f
+    assert [x["title"] for x in f["fixes"]] == ["make it a regular file the user running lint can read"]  # not syntax
+
+
+def test_file_over_the_size_limit_is_info(tmp_path: Path) -> None:
+    """lint's own limit (16 MiB of Python): the file is not linted, which says nothing against it."""
+    (tmp_path / "big.py").write_text("import deepspeed\n" + "x = 1\n" * (3 * 2**20))
+    p = _lint(tmp_path, "big.py")
+    (f,) = [f for f in json.loads(p.stdout)["findings"] if f["name"] == "script-unparseable"]
+    assert "larger than 16 MiB" in f["title"] and f["severity"] == "info" and not f["fixes"], f
 
 
 def test_read_bytes_refuses_what_is_no_regular_file(tmp_path: Path) -> None:

@@ -42,6 +42,9 @@ def check(t: Target) -> Iterator[Hit]:
         if c.src.newer is not None:
             yield _newer(t, c.src.error, c.src.newer)
             return
+        if c.src.error.startswith(("cannot read", "larger than")):  # not its syntax: no "valid Python" to make
+            yield _unread(t, c.src.error)
+            return
         if c.src.reader_only:  # the run is fine; only dsdoctor's rules could not look at the file
             yield RULE.hit(t, None, f"not linted: {c.src.error}", severity=Severity.INFO)
             return
@@ -57,6 +60,15 @@ def check(t: Target) -> Iterator[Hit]:
         yield RULE.hit(t, None, f"not linted: {c.src.error}" + (f" ({unrun})" if unrun else ""),
                        fixes=(Fix("make it valid Python 3 (dsdoctor reads UTF-8 or the declared coding)", "safe"),),
                        severity=Severity.INFO if unrun else None)
+
+
+def _unread(t: Target, error: str) -> Hit:
+    """A file lint could not read (a FIFO, a socket, no permission): say so, and how to make it readable; one over
+    lint's size limit is only not linted (info: Python may well run it)."""
+    if error.startswith("larger than"):
+        return RULE.hit(t, None, f"not linted: {error}", severity=Severity.INFO)
+    return RULE.hit(t, None, f"not linted: {error}",
+                    fixes=(Fix("make it a regular file the user running lint can read", "safe"),))
 
 
 def _script_only(t: Target, why: str) -> Iterator[Hit]:
