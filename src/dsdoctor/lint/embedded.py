@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from ..model import Finding
-from ..regular_file import read_bytes
+from .reading import read_text
 
 _NAME = re.compile(r"^(.+)#L(\d+)$")
 _YAML_KEY = re.compile(r"^([ \t]*)(?:-[ \t]+)?(['\"]?)([^'\"#:\s][^'\"#:]*?)\2[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
@@ -79,10 +79,7 @@ def load(path: str) -> Optional[Embedded]:
     if got is None:
         return None
     host, line = got
-    try:  # read as lint reads every file (not through .discover: it imports what imports this module)
-        text = read_bytes(host, 2 * 2**20).decode("utf-8", errors="replace")
-    except OSError:
-        return None
+    text = read_text(host)  # as lint reads every file (not through .discover: it imports what imports this module)
     if host.endswith((".yaml", ".yml")):
         return yaml_config(host, text, line)
     for doc in heredocs(text):

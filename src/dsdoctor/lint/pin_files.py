@@ -17,7 +17,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
 from packaging.requirements import InvalidRequirement, Requirement
 
-from ..regular_file import read_bytes
+from . import reading
 
 PACKAGES = ("deepspeed", "torch", "transformers", "accelerate", "peft", "trl")
 CONDA_NAMES = {"pytorch": "torch"}  # conda package name -> the pip name
@@ -41,10 +41,8 @@ class Pin:
 
 
 def read_text(path: str) -> str:
-    try:
-        return read_bytes(path, READ_LIMIT).decode("utf-8", errors="replace")
-    except OSError:
-        return ""
+    """A pin file's text as lint reads every file (lint/reading.py), at most :data:`READ_LIMIT` bytes."""
+    return reading.read_text(path, READ_LIMIT)
 
 
 # read too, never judged: what they pin limits the releases of the packages above that install (lint/pin_implied.py)

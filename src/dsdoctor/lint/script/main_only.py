@@ -17,8 +17,8 @@ import libcst as cst
 
 from ..discover import _read
 from ..target import Target
+from .callers import parsed
 from .name_uses import is_main, name_uses
-from .source import Source, parse
 
 # what sets up DeepSpeed in a process (a Trainer, its arguments, accelerate, the DeepSpeed API)
 _SETS_UP = re.compile(r"\bdeepspeed\b|Trainer\b|TrainingArguments\b|HfDeepSpeedConfig|\bAccelerator\b|\baccelerate\b|"
@@ -57,8 +57,8 @@ def _main_only(t: Target, own: Any, hold: Any, name: str, cache: Dict[str, Any])
         text = _read(f)
         if not word.search(text):
             continue
-        other = name_uses(parse(Source(f, text, "utf-8")), False, cache).uses(name, None, set()) \
-            if parses_fast(text) else None
+        src = parsed(f, cache) if parses_fast(text) else None  # parsed and walked once, whatever the name
+        other = name_uses(src, False, cache).uses(name, None, set()) if src is not None and src.module else None
         if other is None or other[0]:
             return None
     return f"{name}() is used only in the __main__ block of {t.path}, which sets up no DeepSpeed"

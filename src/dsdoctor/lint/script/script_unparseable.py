@@ -42,8 +42,8 @@ def check(t: Target) -> Iterator[Hit]:
         if c.src.newer is not None:
             yield _newer(t, c.src.error, c.src.newer)
             return
-        if c.src.error.startswith(("cannot read", "larger than")):  # not its syntax: no "valid Python" to make
-            yield _unread(t, c.src.error)
+        if c.src.unread:  # not its syntax: no "valid Python" to make
+            yield _unread(t, c.src.error, c.src.unread)
             return
         if c.src.reader_only:  # the run is fine; only dsdoctor's rules could not look at the file
             yield RULE.hit(t, None, f"not linted: {c.src.error}", severity=Severity.INFO)
@@ -62,10 +62,10 @@ def check(t: Target) -> Iterator[Hit]:
                        severity=Severity.INFO if unrun else None)
 
 
-def _unread(t: Target, error: str) -> Hit:
+def _unread(t: Target, error: str, why: str) -> Hit:
     """A file lint could not read (a FIFO, a socket, no permission): say so, and how to make it readable; one over
     lint's size limit is only not linted (info: Python may well run it)."""
-    if error.startswith("larger than"):
+    if why == "too large":
         return RULE.hit(t, None, f"not linted: {error}", severity=Severity.INFO)
     return RULE.hit(t, None, f"not linted: {error}",
                     fixes=(Fix("make it a regular file the user running lint can read", "safe"),))

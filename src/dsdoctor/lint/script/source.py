@@ -33,6 +33,7 @@ class Source(HasLines):
     reader_only: bool = False  # ``error`` is libcst's alone: Python compiles the file
     script_only: Optional[str] = None  # undecodable bytes where an import reads past them (comments): why only
     # ``python FILE`` refuses the file (Python 3.11+); the text has U+FFFD in their place
+    unread: str = ""  # ``error`` is about reading, not syntax: "unreadable" (no permission, a FIFO) or "too large"
     _positions: Any = None  # node -> CodeRange, computed on first use (:attr:`positions`)
     _upto: Any = None  # node -> CodeRange of the nodes before the first one a span was asked of
 
@@ -115,9 +116,9 @@ def read(path: str, quiet: Optional[Callable[[str], bool]] = None) -> Source:
     try:
         raw = read_bytes(path, MAX_BYTES + 1)
     except OSError as exc:
-        return Source(path, "", "utf-8", error=f"cannot read: {exc.strerror or exc}")
+        return Source(path, "", "utf-8", error=f"cannot read: {exc.strerror or exc}", unread="unreadable")
     if len(raw) > MAX_BYTES:
-        return Source(path, "", "utf-8", error=f"larger than {MAX_BYTES // 2**20} MiB: not linted")
+        return Source(path, "", "utf-8", error=f"larger than {MAX_BYTES // 2**20} MiB: not linted", unread="too large")
     script_only = None
     try:
         enc, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
