@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Dict, List, Optional, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -52,7 +53,7 @@ def _gated(t: Target, own: Any, name: str, cache: Dict[str, Any]) -> Optional[st
         passed = t.usage.zero3_flags.get(f)
         if src.module is None or passed is None:
             return None
-        got = _calls(src.module, src.positions, name)
+        got = _calls(src, name, cache)
         if got is None:
             return None
         calls, n = got
@@ -70,22 +71,43 @@ def _gated(t: Target, own: Any, name: str, cache: Dict[str, Any]) -> Optional[st
            "none passes it"
 
 
-def _calls(module: Any, positions: Any, name: str) -> Optional[Tuple[List[Tuple[int, int]], int]]:
+def _calls(src: Any, name: str, cache: Dict[str, Any]) -> Optional[Tuple[List[Tuple[int, int]], int]]:
     """(the positions of ``x.name`` in the module, how many methods or functions it defines so named); None where the
     name is used another way (a bare name, inside a string)."""
-    attrs: List[Tuple[int, int]] = []
+    uses = _index(src, cache)
+    if name in uses.bare or any(name in s for s in uses.strings):
+        return None
+    return uses.attrs.get(name, []), uses.defs.get(name, 0)
+
+
+@dataclass
+class _Uses:
+    """One walk of a module, kept for every method name asked: each attribute name -> the positions of its
+    ``x.name`` nodes, each def name -> how many, the names used bare, the string texts."""
+
+    attrs: Dict[str, List[Tuple[int, int]]] = field(default_factory=dict)
+    defs: Dict[str, int] = field(default_factory=dict)
+    bare: Set[str] = field(default_factory=set)
+    strings: List[str] = field(default_factory=list)
+
+
+def _index(src: Any, cache: Dict[str, Any]) -> _Uses:
+    key = "method_uses:" + src.path
+    if key in cache:
+        return cache[key]  # type: ignore[no-any-return]
+    out = _Uses()
     seen = set()
-    defs = 0
-    for n in descendants(module, trivia=False):
-        if isinstance(n, cst.Attribute) and n.attr.value == name:
+    for n in descendants(src.module, trivia=False):
+        if isinstance(n, cst.Attribute):
             seen.add(id(n.attr))
-            r = positions[n]
-            attrs.append((r.start.line, r.start.column))
-        elif isinstance(n, cst.FunctionDef) and n.name.value == name:
+            r = src.positions[n]
+            out.attrs.setdefault(n.attr.value, []).append((r.start.line, r.start.column))
+        elif isinstance(n, cst.FunctionDef):
             seen.add(id(n.name))
-            defs += 1
-        elif isinstance(n, cst.Name) and n.value == name and id(n) not in seen:
-            return None
-        elif isinstance(n, (cst.SimpleString, cst.FormattedStringText)) and name in str(n.value):
-            return None
-    return attrs, defs
+            out.defs[n.name.value] = out.defs.get(n.name.value, 0) + 1
+        elif isinstance(n, cst.Name) and id(n) not in seen:
+            out.bare.add(n.value)
+        elif isinstance(n, (cst.SimpleString, cst.FormattedStringText)):
+            out.strings.append(str(n.value))
+    cache[key] = out
+    return out
