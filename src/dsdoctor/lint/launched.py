@@ -194,6 +194,7 @@ class _Entries:
 
 
 def _model(root: str, found: "Found") -> None:
+    from .code_named_context import code_named_context
     from .trainer_args import trainer_launches  # it reads this module's patterns
     from .training_options import training_options
     kinds = {p: k for p, k in found.kinds.items() if _under(p, root)}
@@ -255,6 +256,8 @@ def _model(root: str, found: "Found") -> None:
             found.launches.setdefault(os.path.normpath(r.entry), (True, launch_source(r, r.entry)))
             found.zero3_flags.setdefault(os.path.normpath(r.entry), set()).update(r.flags)
     called(started, entries, found)
+    code_named_context(found, entries, {c for c, by in found.code_named.items() if any(_under(n, root) for n in by)},
+                       {f for r in started if r.entry is not None for f in entries.reached(r.entry)})
 
 
 def _unlaunched_accelerate(recipes: List[Recipe], hows: Dict[str, str], found: "Found") -> None:
