@@ -16,7 +16,7 @@ from dsdoctor.knowledge.deepspeed import LATEST_KNOWN
 from dsdoctor.lint import lint
 from dsdoctor.lint.pin_conda import conda_spec
 from dsdoctor.lint.pin_files import poetry_spec
-from dsdoctor.lint.pins import Pin, project_dir, resolve
+from dsdoctor.lint.pins import Pin, project_dir, read_pins, resolve
 from dsdoctor.lint.target import NO_SINGLE_DS
 from dsdoctor.settings import Settings
 
@@ -335,3 +335,24 @@ def test_ranges_other_pins_imply() -> None:
     assert "transformers" not in resolve([pin("huggingface-hub", "==0.17.3"), pin("huggingface-hub", "==0.20.0", 2)])
     assert resolve([pin("huggingface-hub", "==0.17.3"), pin("transformers", "==4.46.0")])["transformers"].version \
         == "4.46.0"
+
+
+def test_own_package_version(tmp_path: Path) -> None:
+    """A checkout of the package itself pins its own version, over any other pin: DeepSpeed's version.txt beside
+    ``deepspeed/``, a ``__version__`` literal in ``<pkg>/__init__.py`` or ``src/<pkg>/__init__.py``. A version.txt
+    without ``deepspeed/`` beside it, a package lint does not judge, or a computed ``__version__`` pin nothing."""
+    (tmp_path / "requirements.txt").write_text("deepspeed>=0.14\ntransformers==4.46.0\n")
+    (tmp_path / "version.txt").write_text("0.19.6\n")
+    assert {p.package for p in read_pins(str(tmp_path))} == {"deepspeed", "transformers"}
+    assert resolve(read_pins(str(tmp_path)))["deepspeed"].version is None  # the range: no deepspeed/ beside it
+    (tmp_path / "deepspeed").mkdir()
+    (tmp_path / "deepspeed" / "__init__.py").write_text("from .git_version_info import version as __version__\n")
+    got = resolve(read_pins(str(tmp_path)))
+    assert got["deepspeed"].version == "0.19.6" and got["deepspeed"].source.endswith("version.txt:1")
+    (tmp_path / "src" / "transformers").mkdir(parents=True)
+    (tmp_path / "src" / "transformers" / "__init__.py").write_text('"""Doc."""\n\n__version__ = "4.57.0.dev0"\n')
+    (tmp_path / "src" / "mylib").mkdir()
+    (tmp_path / "src" / "mylib" / "__init__.py").write_text('__version__ = "1.0"\n')
+    got = resolve(read_pins(str(tmp_path)))
+    assert got["transformers"].version == "4.57.0.dev0" and got["transformers"].source.endswith("__init__.py:3")
+    assert "mylib" not in got

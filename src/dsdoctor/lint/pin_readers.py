@@ -10,9 +10,13 @@ from . import pin_files as F
 from . import pin_readme as R
 from .pin_conda import conda_env_file, environment_yml, requirements_or_export
 from .pin_files import Pin
+from .pin_own import package_init, version_txt
 from .pin_setup import setup_py
 
 READERS: Tuple[Tuple[str, Callable[[str, str], List[Pin]]], ...] = (
+    ("version.txt", version_txt),  # the package the project is (lint/pin_own.py): its own version wins
+    ("*/__init__.py", package_init),
+    ("src/*/__init__.py", package_init),
     # and requirement.txt, the singular some projects write, and the misspelt requirments.txt (CAIG)
     ("requir*.txt", requirements_or_export),
     ("requirements/*.txt", F.requirements),

@@ -29,6 +29,7 @@ from packaging.version import InvalidVersion, Version
 from ..knowledge.requires import allows
 from .pin_files import CONSTRAINING, PACKAGES, Pin
 from .pin_implied import implied
+from .pin_own import OWN_FILES
 from .pin_readers import READERS
 
 if TYPE_CHECKING:
@@ -207,6 +208,10 @@ def resolve(pins: Sequence[Pin]) -> Dict[str, Pinned]:
     for pkg in PACKAGES:
         named = tuple(p for p in pins if p.package == pkg)
         if not named:
+            continue
+        own = tuple(p for p in named if os.path.basename(p.path) in OWN_FILES)
+        if own:  # the project is the package (lint/pin_own.py): what it runs is its own code
+            out[pkg] = Pinned(pkg, _exact(own[0].spec), own[:1])
             continue
         mine = tuple(p for p in named if p.spec) or named  # an unpinned line (``deepspeed``) is no pin
         exact = {v for v in (_exact(p.spec) for p in mine) if v}
