@@ -76,7 +76,9 @@ RULE = Rule(
         Severity.ERROR,
         summary="train_batch_size != micro batch x gradient accumulation x world size",
         what="DeepSpeed's batch arithmetic (missing values derived by integer division, as `_set_batch_related_parameters` "
-         "does) with the world size from the launcher args, the hostfile or --world-size.",
+         "does) with the world size from the launcher args, the hostfile or --world-size: a config's own launches' "
+         "size; where none names it, the project's launch (not where only code no launch runs names it: a test, a "
+         "script nothing launches, whose world size no launch says).",
         why="DeepSpeedConfig asserts `train_batch_size == micro_batch_per_gpu * gradient_acc_step * world_size` at start.",
         fix="Give two of the three values (or \"auto\" under HF Trainer) and let the third be derived."),
     check=check,

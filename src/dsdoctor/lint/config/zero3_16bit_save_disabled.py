@@ -104,7 +104,8 @@ RULE = Rule(
         "marks it for evaluation or inference (`ds_eval_config.json`, `zero3_inference.json`): the engines built from "
         "it (a frozen reference or reward model, a generation run) are not the ones a run saves. Where every launch "
         "of the config starts a script the project does not have (a README's `main.py`, since moved or renamed), "
-        "what that run saves is unknown: the project's other scripts' saves do not decide it.",
+        "what that run saves is unknown: the project's other scripts' saves do not decide it. A config that only "
+        "code no launch runs names (a test, a script of its own nothing imports) is judged by what that code saves.",
         why="DeepSpeed logs `Did not save the model ... because stage3_gather_16bit_weights_on_model_save is False`; "
         "HF Trainer falls back to a ZeRO checkpoint, leaving no loadable weights (PEFT adapters come out empty on 4.x).",
         fix=f"Set {KEY}: true (an unsafe --fix: it gathers the whole model to rank 0 when saving)."),
