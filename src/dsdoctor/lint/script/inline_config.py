@@ -47,13 +47,15 @@ def _run(rule: Rule, t: Target) -> Iterator[Hit]:
     c = active(t)
     if c is None:
         return
+    import libcst as cst
+
+    code = cst.Module([]).code_for_node  # the dict's own text: no positions (a codegen of the file) unless it hits
     seen = set()
     for node, _call, client in _configs(t):
         if id(node) in seen:
             continue
         seen.add(id(node))
-        start, end = c.src.span(node)
-        src = c.src.text[start:end]
+        src = code(node)
         try:
             obj = ast.literal_eval(src)
             text = json.dumps(obj, indent=1)
@@ -66,6 +68,7 @@ def _run(rule: Rule, t: Target) -> Iterator[Hit]:
         lines = text.splitlines()
         for h in rule.check(sub):
             f = h.finding
+            start = c.src.span(node)[0]
             pos = start
             key = re.search(r'"([^"]+)"\s*:', lines[(f.line or 1) - 1]) if f.line and f.line <= len(lines) else None
             if key:
