@@ -210,16 +210,18 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
     """What the project's files and this machine tell about every file's use (optimizer, saves, launcher,
     accelerator, memlock, CPU fp16 on ``machine``, the names .deepspeed_env files set)."""
     from ..launcherfiles import env_file_vars
+    from .client_passed import agreed
     from .discover import _read
 
-    base.client_optimizer, base.saves_16bit, base.peft = found.client_optimizer, found.saves_16bit, found.peft
-    if found.client_optimizer:  # the optimizer it passes may be a DeepSpeedCPUAdam its code builds (not its tests)
+    base.client_optimizer, base.client_scheduler = agreed(found)
+    base.saves_16bit, base.peft = found.saves_16bit, found.peft
+    if base.client_optimizer or any(o for o, _ in found.config_client.values()):  # the optimizer it passes may be a
+        # DeepSpeedCPUAdam its code builds (not its tests)
         from .client_optimizer import builds_cpu_adam
 
         base.client_cpu_adam = builds_cpu_adam(p for p, k in found.kinds.items() if k == "python" and not
                                                found.never_zero3.get(p, "").startswith("a test file"))
     base.zero_to_fp32 = found.zero_to_fp32
-    base.client_scheduler = found.client_scheduler
     base.accelerate_fills = tuple(sorted(found.accelerate_fills))
     base.code_read = any(k == "python" for k in found.kinds.values())
     base.multinode = found.multinode

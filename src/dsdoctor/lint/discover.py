@@ -345,8 +345,9 @@ def _python(path: str, found: Found) -> None:
                 _code_named(found, cfg, "trainer" if trainer else "deepspeed", path)
                 _path_filled(found, text, path, cfg)
     if init is not None:
-        found.client_optimizer = bool(re.search(r"(?<![\w.])optimizer\s*=(?!=)(?!\s*None\b)", init.group(1)))
-        found.client_scheduler = bool(re.search(r"\blr_scheduler\s*=(?!=)(?!\s*None\b)", init.group(1)))
+        found.client_passed[os.path.normpath(path)] = (
+            bool(re.search(r"(?<![\w.])optimizer\s*=(?!=)(?!\s*None\b)", init.group(1))),
+            bool(re.search(r"\blr_scheduler\s*=(?!=)(?!\s*None\b)", init.group(1))))
     if _PY_FLAG_SAVE.search(text) or (trainer and _PY_TRAINS.search(text)):
         found.saves_16bit = True  # a Trainer that trains saves its checkpoints with save_model
     if _PY_PEFT.search(text):

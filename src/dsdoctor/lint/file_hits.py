@@ -86,6 +86,8 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
         apply_near(usage, path, kind, near.pins, near.notes)
     usage.loaded_by = loaded_by or found.loaded_by.get(path)
     usage.loaded_by_source = "--loaded-by" if loaded_by else "the project's launch files and scripts" if usage.loaded_by else ""
+    if path in found.config_client:  # what the code its launches run hands deepspeed.initialize (lint/client_passed.py)
+        usage.client_optimizer, usage.client_scheduler = found.config_client[path]
     if usage.loaded_by == "trainer" and path in found.recipe_loaded:  # the Trainer builds its launches' engine: the
         usage.client_scheduler = None  # lr_scheduler another script hands deepspeed.initialize is not this config's
     usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)

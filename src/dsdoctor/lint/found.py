@@ -17,8 +17,9 @@ class Found:
     accelerate_save_16bit: Dict[str, bool] = field(default_factory=dict)  # ds_config path -> its YAML's value
     world_size: Optional[int] = None
     world_size_source: str = ""
-    client_optimizer: Optional[bool] = None
-    client_scheduler: Optional[bool] = None
+    # file -> (passes its own optimizer, its own lr_scheduler) to the deepspeed.initialize it calls (lint/client_passed.py)
+    client_passed: Dict[str, Tuple[bool, bool]] = field(default_factory=dict)
+    config_client: Dict[str, Tuple[Optional[bool], Optional[bool]]] = field(default_factory=dict)  # per config: its launches'
     saves_16bit: Optional[bool] = None
     peft: Optional[bool] = None  # a Python file of the project imports peft
     # ds_config -> do its launches save (launched.py); None: unknown, every launch starts a script the project lacks

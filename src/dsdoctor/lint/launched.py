@@ -194,6 +194,7 @@ class _Entries:
 
 
 def _model(root: str, found: "Found") -> None:
+    from .client_passed import config_clients
     from .code_named_context import code_named_context
     from .trainer_args import trainer_launches  # it reads this module's patterns
     from .training_options import training_options
@@ -221,6 +222,7 @@ def _model(root: str, found: "Found") -> None:
     hows = {r.where: _configs(r, entries, found) for r in sorted(recipes, key=lambda r: r.launcher is None)}
     _unlaunched_accelerate(recipes, hows, found)
     _config_saves(recipes, entries, found)
+    config_clients(recipes, entries, found)
     _yaml_trainer(recipes, entries, found, kinds)
     found.trainer_launches.update(trainer_launches(recipes, entries))
     found.no_train.update(r.where for r in recipes if r.entry in entries.graph and not entries.uses(r.entry, "trains"))
