@@ -1,7 +1,7 @@
 """A ds_config that no launch of the project names but Python code does (a script's ``default="ds_config_z3.json"``, a
 test's ``DeepSpeedConfig(get_test_path("ds_batch_config.json"))``): where no launch runs that code, the project's
 launches say nothing of how it is used. Its world size is then unknown (not the first launch script's), and whether
-a model save reads its 16-bit gathering flag is what that code does (DeepSpeed's own repository: its torch.compile
+a model save reads its 16-bit gathering flag (and whether PEFT is used) is what that code does (DeepSpeed's own repository: its torch.compile
 test scripts' ZeRO-3 configs, which they never save with, and a unit test's batch config read at world size 2, both
 judged by an unrelated example's ``deepspeed --num_gpus 8``).
 
@@ -34,3 +34,4 @@ def code_named_context(found: "Found", entries: "_Entries", under: Set[str], rea
         if cfg not in found.config_saves and all(n in entries.graph and n not in imported for n in namers):
             found.config_saves[cfg] = any(
                 entries.uses(n, "saves") or (entries.uses(n, "trainer") and entries.uses(n, "trains")) for n in namers)
+            found.config_peft[cfg] = any(entries.uses(n, "peft") for n in namers)

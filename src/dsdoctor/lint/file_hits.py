@@ -70,6 +70,7 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
             text = _read(path)
             own = Usage(**{**base.__dict__, "trainer_saves": found.yaml_trainer.get(path, False),
                            "saves_16bit": found.config_saves.get(path, base.saves_16bit),
+                           "peft": found.config_peft.get(path, base.peft),
                            "max_grad_norms": base.config_grad_norms.get(path, ()),
                            "some_grad_norms": base.config_grad_some.get(path, ()),
                            "trainer_launches": tuple(found.trainer_launches.get(path, ())),
@@ -93,6 +94,7 @@ def _hits(path: str, kind: str, base: Usage, found: "Found", loaded_by: Optional
     usage.accelerate_save_16bit = found.accelerate_save_16bit.get(path)
     if path in found.config_saves:  # its own launches, not the whole project's scripts
         usage.saves_16bit = found.config_saves[path]
+    usage.peft = found.config_peft.get(path, usage.peft)
     usage.max_grad_norms = base.config_grad_norms.get(path, ())
     usage.some_grad_norms = base.config_grad_some.get(path, ())
     usage.lr_scheduler_types = base.config_lr_schedulers.get(path, ())

@@ -61,6 +61,7 @@ class Found:
     no_train: Set[str] = field(default_factory=set)  # the launches (``where``) whose entry never calls a train()
     training_options: Dict[str, List[Tuple[int, str]]] = field(default_factory=dict)  # trainer_args, training_options
     unlaunched: Set[str] = field(default_factory=set)  # configs only YAMLs no launch names hand over (launched.py)
+    config_peft: Dict[str, bool] = field(default_factory=dict)  # config -> do its launches' files import peft
     config_consolidates: Set[str] = field(default_factory=set)  # configs whose launches consolidate ZeRO-3 weights
     # config -> {key path: where}: keys every launch's script sets in code in the config it loads (code_filled.py)
     code_filled: Dict[str, Dict[str, str]] = field(default_factory=dict)

@@ -25,7 +25,7 @@ from .calls import Read, function_reach
 from .closure import Verdicts
 from .config_links import code_links, launch_links
 from .defaults import merge
-from .discover import _PY_TRAINS, _read
+from .discover import _PY_PEFT, _PY_TRAINS, _read
 from .entry_options import reach_values
 from .hf_scope import record_unseen
 from .launch_reach import contexts, launch_flags, launch_source, off_contexts, zero_init_off
@@ -75,7 +75,7 @@ _ARGV = gated(r"\b(?:argv|argparse|ArgumentParser|parse_args|parse_known_args|Hf
 _ARGS_IN_CODE = gated(r"(?:TrainingArguments|" + TRL_CONFIGS + r")\s*\(")  # MyTrainingArguments( too (only found or not)
 _USES = (("registers", _REGISTERS), ("trainer", _TRAINER), ("hf", _HF_TRAINER), ("initialize", _INIT), ("argv", _ARGV),
          ("args_in_code", _ARGS_IN_CODE), ("trains", _PY_TRAINS), ("accelerator", gated(r"\bAccelerator\s*\(")),
-         ("consolidates", _CONSOLIDATES))
+         ("consolidates", _CONSOLIDATES), ("peft", _PY_PEFT))
 
 
 def other_engine(path: str) -> Optional[str]:
@@ -290,6 +290,7 @@ def _config_saves(recipes: List[Recipe], entries: _Entries, found: "Found") -> N
             found.config_consolidates.add(cfg)
         if known:
             found.config_saves[cfg] = any(launch_saves(r, entries) for r in started)
+            found.config_peft[cfg] = any(entries.uses(r.entry or "", "peft") for r in started)
         elif all(r.entry_absent for r in started):
             found.config_saves[cfg] = None
 
