@@ -212,6 +212,7 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
     from ..launcherfiles import env_file_vars
     from .client_passed import agreed
     from .discover import _read
+    from .found import TEST_FILE
 
     base.client_optimizer, base.client_scheduler = agreed(found)
     base.saves_16bit, base.peft = found.saves_16bit, found.peft
@@ -219,8 +220,8 @@ def _project(base: Usage, found: "Found", machine: bool) -> None:
         # DeepSpeedCPUAdam its code builds (not its tests)
         from .client_optimizer import builds_cpu_adam
 
-        base.client_cpu_adam = builds_cpu_adam(p for p, k in found.kinds.items() if k == "python" and not
-                                               found.never_zero3.get(p, "").startswith("a test file"))
+        base.client_cpu_adam = builds_cpu_adam(p for p, k in found.kinds.items() if k == "python" and
+                                               found.never_zero3.get(p) != TEST_FILE)
     base.zero_to_fp32 = found.zero_to_fp32
     base.accelerate_fills = tuple(sorted(found.accelerate_fills))
     base.code_read = any(k == "python" for k in found.kinds.values())

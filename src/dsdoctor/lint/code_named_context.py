@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Set
 
+from .save_strategy import code_saves
+
 if TYPE_CHECKING:
     from .found import Found
     from .launched import _Entries
@@ -32,6 +34,5 @@ def code_named_context(found: "Found", entries: "_Entries", under: Set[str], rea
             continue  # a launch runs the code naming it: the project's launches are its context
         found.config_world[cfg] = (None, "")
         if cfg not in found.config_saves and all(n in entries.graph and n not in imported for n in namers):
-            found.config_saves[cfg] = any(
-                entries.uses(n, "saves") or (entries.uses(n, "trainer") and entries.uses(n, "trains")) for n in namers)
+            found.config_saves[cfg] = any(code_saves(n, entries) for n in namers)
             found.config_peft[cfg] = any(entries.uses(n, "peft") for n in namers)

@@ -10,6 +10,10 @@ if TYPE_CHECKING:
     from .recipe import Recipe
 
 
+# never_zero3's reason for a file under a test directory (lint/launched.py writes it; readers compare with it)
+TEST_FILE = "a test file: no launch of the project runs it under ZeRO-3"
+
+
 @dataclass
 class Found:
     kinds: Dict[str, str] = field(default_factory=dict)  # path -> kind

@@ -27,6 +27,7 @@ from .config_links import code_links, launch_links
 from .defaults import merge
 from .discover import _PY_PEFT, _PY_TRAINS, _read
 from .entry_options import reach_values
+from .found import TEST_FILE
 from .hf_scope import record_unseen
 from .launch_reach import contexts, launch_flags, launch_source, off_contexts, zero_init_off
 from .no_deepspeed import REASON, uses_deepspeed
@@ -234,7 +235,7 @@ def _model(root: str, found: "Found") -> None:
     unrun(every, entries.graph, root, found, _read)
     for f in pyfiles:
         if is_test(f, root):
-            found.never_zero3[f] = "a test file: no launch of the project runs it under ZeRO-3"
+            found.never_zero3[f] = TEST_FILE
         else:
             engine = other_engine(f)
             if engine is not None:

@@ -25,13 +25,18 @@ if TYPE_CHECKING:
     from .launched import _Entries
     from .recipe import Recipe
 
+def code_saves(e: str, entries: "_Entries") -> bool:
+    """Does the code project file ``e`` runs save with a save that reads the 16-bit gathering flag: a call of its
+    own, or an HF Trainer that trains (and so checkpoints, unless a launch says otherwise: :func:`launch_saves`)?"""
+    return entries.uses(e, "saves") or (entries.uses(e, "trainer") and entries.uses(e, "trains"))
+
+
 def launch_saves(r: "Recipe", entries: "_Entries") -> bool:
     """Does launch ``r`` (its entry in the project) save with a save that reads the 16-bit gathering flag: a call of
     its own, or an HF Trainer that trains and checkpoints?"""
     assert r.entry is not None
     e = r.entry
-    return entries.uses(e, "saves") or (entries.uses(e, "trainer") and entries.uses(e, "trains") and
-                                        not never_checkpoints(r, entries))
+    return code_saves(e, entries) and (entries.uses(e, "saves") or not never_checkpoints(r, entries))
 
 
 def never_checkpoints(r: "Recipe", entries: "_Entries") -> bool:

@@ -77,15 +77,16 @@ def _calls(src: Any, name: str, cache: Dict[str, Any]) -> Optional[Tuple[List[Tu
     uses = _index(src, cache)
     if name in uses.bare or any(name in s for s in uses.strings):
         return None
-    return uses.attrs.get(name, []), uses.defs.get(name, 0)
+    at = [src.positions[n].start for n in uses.attrs.get(name, ())]  # positions only for a name asked
+    return [(r.line, r.column) for r in at], uses.defs.get(name, 0)
 
 
 @dataclass
 class _Uses:
-    """One walk of a module, kept for every method name asked: each attribute name -> the positions of its
-    ``x.name`` nodes, each def name -> how many, the names used bare, the string texts."""
+    """One walk of a module, kept for every method name asked: each attribute name -> its ``x.name`` nodes, each def
+    name -> how many, the names used bare, the string texts."""
 
-    attrs: Dict[str, List[Tuple[int, int]]] = field(default_factory=dict)
+    attrs: Dict[str, List[Any]] = field(default_factory=dict)
     defs: Dict[str, int] = field(default_factory=dict)
     bare: Set[str] = field(default_factory=set)
     strings: List[str] = field(default_factory=list)
@@ -100,8 +101,7 @@ def _index(src: Any, cache: Dict[str, Any]) -> _Uses:
     for n in descendants(src.module, trivia=False):
         if isinstance(n, cst.Attribute):
             seen.add(id(n.attr))
-            r = src.positions[n]
-            out.attrs.setdefault(n.attr.value, []).append((r.start.line, r.start.column))
+            out.attrs.setdefault(n.attr.value, []).append(n)
         elif isinstance(n, cst.FunctionDef):
             seen.add(id(n.name))
             out.defs[n.name.value] = out.defs.get(n.name.value, 0) + 1

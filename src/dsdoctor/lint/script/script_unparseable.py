@@ -9,6 +9,7 @@ from typing import Iterator, Tuple
 
 from ... import names as N
 from ...model import Fix, Severity
+from ..found import TEST_FILE
 from ..rule import Example, Hit, Rule, spec
 from ..target import Target
 from ..text_link import lfs_pointer, text_link
@@ -55,7 +56,7 @@ def check(t: Target) -> Iterator[Hit]:
             "code for Python 3.6 or older (async / await as names: keywords from 3.7)" if _OLD_NAMES.search(t.text) else None
         if unrun is None and older and key not in t.usage.entries and key not in t.usage.imported:
             unrun = f"{older} that no DeepSpeed launch of the project starts or imports"
-        if unrun is None and t.usage.never_zero3.get(key, "").startswith("a test file"):
+        if unrun is None and t.usage.never_zero3.get(key) == TEST_FILE:
             unrun = "a test file: its test runner reads it (a parser's test case may be broken on purpose)"
         yield RULE.hit(t, None, f"not linted: {c.src.error}" + (f" ({unrun})" if unrun else ""),
                        fixes=(Fix("make it valid Python 3 (dsdoctor reads UTF-8 or the declared coding)", "safe"),),
