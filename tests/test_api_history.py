@@ -3,6 +3,8 @@ the released sources): facts read there, the answers built on them, and that unk
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dsdoctor.explain.causes import api_answer as A
@@ -123,3 +125,39 @@ def test_a_packages_own_test_scripts_are_not_its_calls() -> None:
     found = H.incompatible({"accelerate": "1.15.0", "torch": "2.11.0", "transformers": "5.17.0"})
     assert found and not [i for i in found if "test_utils" in i.at or ".tests." in i.at], [i.at for i in found]
     assert any(i.at == "accelerate.accelerator" for i in found), [i.at for i in found]
+
+
+
+def test_lints_part_holds_the_full_historys_rows() -> None:
+    """``api_lint.json.gz`` (what every lint asks: TrainingArguments' fields) answers as the whole history does."""
+    from dsdoctor.knowledge import training_args as T
+
+    _need("transformers")
+    small = T._lint_data()
+    assert set(small["provenance"]["packages"]) == {"transformers"}
+    assert small["provenance"]["packages"]["transformers"] == H.provenance()["packages"]["transformers"]
+    rows = [(m, q) for m, quals in small["params"].items() for q in quals]
+    assert (T.MODULE, T.INIT) in rows
+    for row in rows:
+        got = T.lint_params(*row)
+        assert got is not None and got == H.params(*row), row
+
+
+def test_a_lint_run_does_not_read_the_whole_history(tmp_path: Path) -> None:
+    """In a fresh process, a whole-project lint with a Trainer launch (its options judged against TrainingArguments'
+    fields) reads lint's part of the history, never the whole ``api.json.gz``."""
+    import subprocess
+    import sys
+
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "train.py").write_text("from transformers import Trainer, TrainingArguments\n"
+                                   "args = TrainingArguments(output_dir='o')\nTrainer(args=args).train()\n")
+    (root / "run.sh").write_text("deepspeed train.py --deepspeed ds.json --evaluation_strategy steps\n")
+    (root / "ds.json").write_text('{"zero_optimization": {"stage": 3}, "train_micro_batch_size_per_gpu": "auto"}\n')
+    code = ("import sys\nfrom dsdoctor.knowledge import api_history as H, training_args as T\n"
+            "from dsdoctor.lint import lint\nlint([sys.argv[1]])\n"
+            "print(H._data.cache_info().currsize, T._lint_data.cache_info().currsize, T.fields.cache_info().currsize)\n")
+    out = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0", "1", "1"]

@@ -28,11 +28,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 import releases  # noqa: E402
 from api_extract import FileApi, extract  # noqa: E402
 
-from dsdoctor.knowledge import api_history  # noqa: E402
+from dsdoctor.knowledge import api_history, training_args  # noqa: E402
 from dsdoctor.knowledge.release_spans import encode  # noqa: E402
 
 OUT = Path(api_history.DATA)
 USES = Path(api_history.USES)
+LINT = Path(training_args.LINT_DATA)
+# the callables every lint run asks the parameters of (lint's part, ``api_lint.json.gz``)
+LINT_CALLABLES = ((training_args.MODULE, training_args.INIT),)
 # what each package's code asks of which others (the consumer side)
 PROVIDERS: Dict[str, Tuple[str, ...]] = {
     "transformers": ("accelerate", "deepspeed", "torch", "peft"),
@@ -167,6 +170,7 @@ def _write(path: Path, doc: Dict[str, Any]) -> None:
     path.write_bytes(gzip.compress(json.dumps(doc, separators=(",", ":"), sort_keys=True).encode(), 9, mtime=0))
     api_history._data.cache_clear()
     api_history._uses_data.cache_clear()
+    training_args._lint_data.cache_clear()
     api_history._by_qualname.cache_clear()
 
 
@@ -197,10 +201,30 @@ def write_uses(doc: Dict[str, Any]) -> Dict[str, Any]:
     return uses
 
 
+def write_lint(doc: Dict[str, Any]) -> Dict[str, Any]:
+    """Write lint's part from the data file's ``doc``: the rows of ``LINT_CALLABLES`` where they are defined (their
+    re-exports followed), as the full history has them."""
+    packages = doc["packages"]
+    out: Dict[str, Dict[str, Any]] = {}
+    for module, qualname in LINT_CALLABLES:
+        p = packages.get(module.split(".")[0])
+        at = api_history._resolve(p, module, qualname) if p else None
+        if p is not None and at is not None:
+            out.setdefault(module, {})[qualname] = p["params"][at[0]][at[1]]
+    prov = dict(doc["provenance"])
+    prov["packages"] = {d: v for d, v in prov["packages"].items() if d in {m.split(".")[0] for m in out}}
+    lint = {"params": out, "provenance": prov}
+    _write(LINT, lint)
+    return lint
+
+
 def main(argv: List[str]) -> int:
     if argv == ["--uses-only"]:
-        uses = write_uses(json.loads(gzip.decompress(OUT.read_bytes())))
+        doc = json.loads(gzip.decompress(OUT.read_bytes()))
+        uses = write_uses(doc)
+        write_lint(doc)
         print(f"[derive_api] {USES}: {sum(len(r) for c in uses['rows'].values() for r in c.values())} rows")
+        print(f"[derive_api] {LINT}: {LINT.stat().st_size} bytes gzip")
         return 0
     dists = argv or list(releases.PACKAGES)
     packages: Dict[str, Any] = {}
@@ -228,6 +252,7 @@ def main(argv: List[str]) -> int:
     raw = json.dumps(doc, separators=(",", ":"), sort_keys=True).encode()
     _write(OUT, doc)
     uses = write_uses(doc)
+    write_lint(doc)
     for dist, p in packages.items():
         n_names = sum(len(v) for v in p["names"].values())
         n_call = sum(len(v) for v in p["params"].values())
@@ -238,6 +263,7 @@ def main(argv: List[str]) -> int:
     print(f"[derive_api] {OUT}: {len(raw)} bytes JSON, {OUT.stat().st_size} bytes gzip")
     n_rows = sum(len(r) for c in uses["rows"].values() for r in c.values())
     print(f"[derive_api] {USES}: {n_rows} rows, {USES.stat().st_size} bytes gzip")
+    print(f"[derive_api] {LINT}: {LINT.stat().st_size} bytes gzip")
     return 0
 
 
