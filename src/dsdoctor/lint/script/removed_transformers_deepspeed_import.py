@@ -14,7 +14,7 @@ from ...model import Fix, Severity
 from ..rule import Edit, Example, Hit, Rule, spec
 from ..target import Target
 from ..unrun import unused_code
-from . import active, emit
+from . import Ctx, active, emit
 from .vendored import copy_package, library_repo
 
 NEW = "transformers.integrations.deepspeed"
@@ -28,15 +28,44 @@ def _copy_has_module(path: str) -> bool:
     return pkg is not None and os.path.isfile(os.path.join(pkg, "deepspeed.py"))
 
 
-def check(t: Target) -> Iterator[Hit]:
-    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
-        return
+def _imports(t: Target, c: Ctx) -> List[Tuple[Any, Optional[Edit]]]:
+    """The unguarded imports of ``transformers.deepspeed`` in script context ``c``, each with its rewrite (None where
+    there is none)."""
     import libcst as cst
 
     from .dataflow import dotted
 
+    assert c.script is not None
+    hits: List[Tuple[Any, Optional[Edit]]] = []
+    for node, mod, guarded in c.script.import_nodes:
+        if guarded:  # version-gated / try-except fallbacks (accelerate, peft do this) are fine
+            continue
+        edit = None
+        if isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
+            names = [] if isinstance(node.names, cst.ImportStar) else [dotted(a.name) for a in node.names]
+            if mod == "transformers.deepspeed" or mod.startswith("transformers.deepspeed."):
+                edit = Edit(t.path, *c.src.span(node.module), NEW + mod[len("transformers.deepspeed"):], "safe",
+                            f"import from {NEW}")
+            elif mod == "transformers" and "deepspeed" in names:
+                if names == ["deepspeed"]:
+                    edit = Edit(t.path, *c.src.span(node.module), "transformers.integrations", "safe",
+                                "from transformers.integrations import deepspeed")
+            else:
+                continue
+            hits.append((node, edit))
+        elif isinstance(node, cst.Import) and any(dotted(a.name).startswith("transformers.deepspeed") for a in node.names):
+            hits.append((node, None))
+    return hits
+
+
+def check(t: Target) -> Iterator[Hit]:
+    if active(t) is None:  # not parsed (nothing a rule reads): libcst stays unimported
+        return
     c = active(t)
     if c is None:
+        return
+    hits = _imports(t, c)
+    if not hits:  # the rest reads the API history: only for a file that imports the module
         return
     gone = parse(TF.TF_DEEPSPEED_MODULE_REMOVED)
 
@@ -70,33 +99,13 @@ def check(t: Target) -> Iterator[Hit]:
              f"`transformers.deepspeed` does not exist on transformers >= {TF.TF_DEEPSPEED_MODULE_REMOVED} ({on}): ImportError")
     fix = (Fix(f"import from {NEW} (is_deepspeed_zero3_enabled, HfDeepSpeedConfig, ...)", "safe"),) if not early else \
         (Fix(f"require transformers>={_first(NEW)} and import from {NEW} (transformers {c.tf} has neither module)", "unsafe"),)
-    assert c.script is not None
-    hits: List[Tuple[Any, Optional[Edit]]] = []
-    for node, mod, guarded in c.script.import_nodes:
-        if guarded:  # version-gated / try-except fallbacks (accelerate, peft do this) are fine
-            continue
-        edit = None
-        if isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
-            names = [] if isinstance(node.names, cst.ImportStar) else [dotted(a.name) for a in node.names]
-            if mod == "transformers.deepspeed" or mod.startswith("transformers.deepspeed."):
-                edit = Edit(t.path, *c.src.span(node.module), NEW + mod[len("transformers.deepspeed"):], "safe",
-                            f"import from {NEW}")
-            elif mod == "transformers" and "deepspeed" in names:
-                if names == ["deepspeed"]:
-                    edit = Edit(t.path, *c.src.span(node.module), "transformers.integrations", "safe",
-                                "from transformers.integrations import deepspeed")
-            else:
-                continue
-            hits.append((node, edit))
-        elif isinstance(node, cst.Import) and any(dotted(a.name).startswith("transformers.deepspeed") for a in node.names):
-            hits.append((node, None))
-    if hits and _copy_has_module(t.path):  # looked up only for a file that imports the module
+    if _copy_has_module(t.path):
         return
-    gated = _gated(t, lacks) if hits and not kept else None
+    gated = _gated(t, lacks) if not kept else None
     if gated:
         sev, title = Severity.INFO, f"`transformers.deepspeed` is gone from transformers >= " \
             f"{TF.TF_DEEPSPEED_MODULE_REMOVED}: {gated}, which still have it (an importer's change breaks it)"
-    unrun = t.usage.unrun.get(os.path.normpath(t.path)) if hits and sev != Severity.INFO else None
+    unrun = t.usage.unrun.get(os.path.normpath(t.path)) if sev != Severity.INFO else None
     if unrun is not None and unused_code(unrun):
         sev, title = Severity.INFO, f"{title} ({unrun})"
     for node, edit in hits:
