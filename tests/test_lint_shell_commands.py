@@ -85,3 +85,31 @@ def test_positional_parameter_defaults_expand() -> None:
     assert expand("${18:-table2text/ds.json}", {}) == "table2text/ds.json"
     assert expand("${2}", {}) == "${2}"  # no default: left as it is
     assert expand("${BASE:-x}/ds.json", {"BASE": "root"}) == "root/ds.json"
+
+
+def test_words_split_as_posix_shlex_does() -> None:
+    """launch/shell.words splits a command without quotes or backslashes at shlex's whitespace itself: every such
+    command gives the words shlex gives (mixed whitespace, ``#`` and ``=`` inside words, unicode, control
+    characters); the others go through shlex (quotes removed, an open quote: None)."""
+    import random
+    import shlex
+
+    from dsdoctor.lint.launch.shell import words
+
+    def by_shlex(part: str) -> "list | None":
+        try:
+            lex = shlex.shlex(part, posix=True, punctuation_chars=False)
+            lex.whitespace_split = True
+            lex.commenters = ""
+            return list(lex)
+        except ValueError:
+            return None
+
+    rng = random.Random(18)
+    alphabet = ["a", "Z", "0", "-", "=", "#", "$", "{", "}", "/", ".", ":", " ", "  ", "\t", "\r", "\n", "\x0b",
+                "\x0c", "\u00a0", "\u3000", "é", "|", "(", ")", "*", "~", "'", '"', "\\"]
+    cases = ["deepspeed --num_gpus 8 train.py --deepspeed ds_z3.json", "  torchrun\t--nproc_per_node=4  t.py ",
+             "python a.py --tag data#1", "", "   ", "x=\u00a0y", "a\x0bb", "echo 'open", 'say "a b" c', r"a\ b"]
+    cases += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30))) for _ in range(3000)]
+    for part in cases:
+        assert words(part) == by_shlex(part), repr(part)

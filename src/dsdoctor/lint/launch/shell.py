@@ -241,16 +241,31 @@ def _commands(line: str) -> List[str]:
     return parts
 
 
+_SHELL_SPACE = re.compile(r"[ \t\r\n]+")  # shlex's whitespace
+
+
+def words(part: str) -> Optional[List[str]]:
+    """The words of one command as POSIX shlex splits them (quotes removed, escapes applied; a ``#`` inside a word is
+    the word's: ``_commands`` cut the comment); None where a quote is left open. A command without quotes or
+    backslashes (most launch lines) is split at shlex's whitespace directly: the same words, at a fraction of
+    shlex's cost, which reads the text character by character."""
+    if "'" not in part and '"' not in part and "\\" not in part:
+        return [w for w in _SHELL_SPACE.split(part) if w]
+    try:
+        lex = shlex.shlex(part, posix=True, punctuation_chars=False)
+        lex.whitespace_split = True
+        lex.commenters = ""
+        return list(lex)
+    except ValueError:
+        return None
+
+
 def _one(line: str, start: int, out: Script) -> None:
     if not line.strip() or line.lstrip().startswith("#"):
         return
     for part in _commands(line):
-        try:
-            lex = shlex.shlex(part, posix=True, punctuation_chars=False)
-            lex.whitespace_split = True
-            lex.commenters = ""  # _commands cut the comment; a `#` inside a word (`data#tag`) is the word's
-            toks = list(lex)
-        except ValueError:
+        toks = words(part)
+        if toks is None:
             continue
         if not toks:
             continue
