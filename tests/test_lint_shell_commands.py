@@ -88,9 +88,9 @@ def test_positional_parameter_defaults_expand() -> None:
 
 
 def test_words_split_as_posix_shlex_does() -> None:
-    """launch/shell.words splits a command without quotes or backslashes at shlex's whitespace itself: every such
-    command gives the words shlex gives (mixed whitespace, ``#`` and ``=`` inside words, unicode, control
-    characters); the others go through shlex (quotes removed, an open quote: None)."""
+    """launch/shell.words reads a command's words with regular expressions, not shlex: on 20,000 generated commands
+    dense in quotes, backslashes, mixed whitespace, unicode and control characters it gives what POSIX shlex gives
+    (quotes removed, escapes applied, an open quote or a trailing backslash: None where shlex raises)."""
     import random
     import shlex
 
@@ -110,6 +110,6 @@ def test_words_split_as_posix_shlex_does() -> None:
                 "\x0c", "\u00a0", "\u3000", "é", "|", "(", ")", "*", "~", "'", '"', "\\"]
     cases = ["deepspeed --num_gpus 8 train.py --deepspeed ds_z3.json", "  torchrun\t--nproc_per_node=4  t.py ",
              "python a.py --tag data#1", "", "   ", "x=\u00a0y", "a\x0bb", "echo 'open", 'say "a b" c', r"a\ b"]
-    cases += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30))) for _ in range(3000)]
+    cases += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30))) for _ in range(20000)]
     for part in cases:
         assert words(part) == by_shlex(part), repr(part)
