@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple
 
 from ..knowledge import trl as TRLK
 from ..knowledge.transformers import TRAINER_CHECKED, TRAINER_CHECKED_SWITCHES, TRAINER_CLASS, TRL_CONFIGS
-from ..literal_gate import gated
+from ..literal_gate import GatedPattern, gated
 from .defaults import CONFLICT
 from .entry_options import given
 
@@ -44,7 +44,7 @@ PARSES_TRAINING_ARGS = gated(r"\b(?:HfArgumentParser|TrlParser)\s*\(\s*[\[(]?[^)
 def trainer_launches(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, List[Launch]]:
     """Config (a ds_config a launch hands over, or its accelerate YAML) -> each HF Trainer launch's values."""
     out: Dict[str, List[Launch]] = {}
-    read: Dict[str, List[str]] = {}  # entry -> the texts of the files it reaches, read once
+    read: Dict[str, _Texts] = {}  # entry -> the texts of the files it reaches, read and searched once
     for r in recipes:
         e = r.entry
         if r.launcher is None or e is None or e not in entries.graph or not entries.uses(e, "trainer"):
@@ -52,9 +52,9 @@ def trainer_launches(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, 
         if e not in read:
             from .discover import _read
 
-            read[e] = [_read(f, 2**20) for f in sorted(entries.reached(e))]
+            read[e] = _Texts([_read(f, 2**20) for f in sorted(entries.reached(e))])
         texts = read[e]
-        if not any(PARSES_TRAINING_ARGS.search(t) for t in texts) or not _hf_trainer(texts):
+        if not texts.has(PARSES_TRAINING_ARGS) or not texts.hf_trainer():
             continue
         values, defaulted = _values(r, entries, texts)
         for cfg in [*r.configs, *([r.yaml] if r.yaml else [])]:
@@ -62,7 +62,27 @@ def trainer_launches(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, 
     return out
 
 
-def _values(r: "Recipe", entries: "_Entries", texts: List[str]) -> Tuple[Values, Tuple[str, ...]]:
+class _Texts:
+    """The texts of the files one entry reaches, with each search asked of them done once (many launches start
+    one entry: InternVL's hundreds of shell scripts start a few)."""
+
+    def __init__(self, texts: List[str]) -> None:
+        self.texts = texts
+        self._has: Dict[GatedPattern, bool] = {}
+        self._hf: Optional[bool] = None
+
+    def has(self, pat: GatedPattern) -> bool:
+        if pat not in self._has:
+            self._has[pat] = any(pat.search(t) for t in self.texts)
+        return self._has[pat]
+
+    def hf_trainer(self) -> bool:
+        if self._hf is None:
+            self._hf = _hf_trainer(self.texts)
+        return self._hf
+
+
+def _values(r: "Recipe", entries: "_Entries", texts: _Texts) -> Tuple[Values, Tuple[str, ...]]:
     assert r.entry is not None
     defaults = _defaults(r, entries, texts)
     out: Values = {}
@@ -84,16 +104,16 @@ def _values(r: "Recipe", entries: "_Entries", texts: List[str]) -> Tuple[Values,
     return out, tuple(defaulted)
 
 
-def _defaults(r: "Recipe", entries: "_Entries", texts: List[str]) -> Callable[[str, float], Optional[float]]:
+def _defaults(r: "Recipe", entries: "_Entries", texts: _Texts) -> Callable[[str, float], Optional[float]]:
     """The default an option the launch does not pass takes: the one the entry's code declares, else
     TrainingArguments' (not under TRL's configs: their learning rates, and bf16, on by default from TRL 0.19); None
     where something else may set it."""
     assert r.entry is not None
-    unread = "config" in r.flags and not given(r.flags, "config") and any(_FROM_FILE.search(t) for t in texts)
+    unread = "config" in r.flags and not given(r.flags, "config") and texts.has(_FROM_FILE)
     if r.opaque or unread or r.file.lower().endswith((".md", ".rst", ".txt", ".ipynb")) or \
-            any(_BUILT.search(t) for t in texts):
+            texts.has(_BUILT):
         return lambda opt, dflt: None
-    trl = any(_TRL.search(t) for t in texts)
+    trl = texts.has(_TRL)
     declared = entries.defaults(r.entry)
 
     def default(opt: str, dflt: float) -> Optional[float]:

@@ -33,7 +33,8 @@ def training_options(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, 
     from .trainer_args import PARSES_TRAINING_ARGS
 
     out: Dict[str, List[Tuple[int, str]]] = {}
-    read: Dict[str, List[str]] = {}
+    read: Dict[str, List[str]] = {}  # per entry: the texts it reaches, or none where it does not parse strictly
+    declared: Dict[Tuple[str, str], bool] = {}  # (entry, option): many launches start one entry
     known = TA.fields()
     for r in recipes:
         e = r.entry
@@ -42,9 +43,13 @@ def training_options(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, 
         if not asked or r.launcher is None or e is None or e not in entries.graph or not path.endswith(".sh"):
             continue
         if e not in read:
-            read[e] = [_read(f, 2**20) for f in sorted(entries.reached(e))]
-        texts = read[e]
-        if not any(PARSES_TRAINING_ARGS.search(t) for t in texts) or any(_TOLERANT.search(t) for t in texts):
+            texts = [_read(f, 2**20) for f in sorted(entries.reached(e))]
+            strict = any(PARSES_TRAINING_ARGS.search(t) for t in texts) and not any(_TOLERANT.search(t) for t in texts)
+            read[e] = texts if strict else []
+        if not read[e]:
             continue
-        out.setdefault(path, []).extend((int(line), o) for o in asked if not _declared(o, texts))
+        for o in asked:
+            if (e, o) not in declared:
+                declared[(e, o)] = _declared(o, read[e])
+        out.setdefault(path, []).extend((int(line), o) for o in asked if not declared[(e, o)])
     return out
