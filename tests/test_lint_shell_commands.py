@@ -113,3 +113,21 @@ def test_words_split_as_posix_shlex_does() -> None:
     cases += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30))) for _ in range(20000)]
     for part in cases:
         assert words(part) == by_shlex(part), repr(part)
+
+
+def test_commands_fast_path_is_the_loop() -> None:
+    """_commands returns a line without quotes, backslashes, ``#``, ``;``, ``&`` or ``|`` whole, as its character
+    loop does (generated lines with and without those characters)."""
+    import random
+
+    import dsdoctor.lint.launch.shell as S
+
+    rng = random.Random(7)
+    alphabet = ["a", "-", "=", " ", "\t", "$", "{", "}", "'", '"', "\\", "#", ";", "&", "|", "&&", "||", "é"]
+    lines = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 25))) for _ in range(5000)]
+    special, S._SPECIAL = S._SPECIAL, __import__("re").compile(r"[\s\S]")  # every line through the loop
+    try:
+        slow = [_commands(line) for line in lines]
+    finally:
+        S._SPECIAL = special
+    assert [_commands(line) for line in lines] == slow

@@ -211,9 +211,14 @@ def _closes(lines: List[str], start: int, quote: str) -> bool:
     return any(quote in lines[k] for k in range(start, min(len(lines), start + _MAX_QUOTED_LINES)))
 
 
+_SPECIAL = re.compile(r"""['"\\#;&|]""")  # the characters _commands acts on
+
+
 def _commands(line: str) -> List[str]:
     """The commands of one logical line: split at ``&&``, ``||`` and ``;`` and cut at a `` #`` comment, where
     these stand outside quotes (``--tasks "a||b"`` is one argument)."""
+    if not _SPECIAL.search(line):  # nothing to split at, nothing to cut (most lines): the line itself
+        return [line]
     parts: List[str] = []
     cur = 0
     quote = ""
