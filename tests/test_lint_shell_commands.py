@@ -94,7 +94,7 @@ def test_words_split_as_posix_shlex_does() -> None:
     import random
     import shlex
 
-    from dsdoctor.lint.launch.shell import words
+    from dsdoctor.lint.launch.shell_words import words
 
     def by_shlex(part: str) -> "list | None":
         try:
