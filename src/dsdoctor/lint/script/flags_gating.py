@@ -4,10 +4,11 @@ inside such gates."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Dict, FrozenSet, List, Optional, Set
 
 import libcst as cst
 
+from ..entry_options import EVERY
 from .flags import _EOL, Gates, Pos, is_open, option_gates
 
 
@@ -82,3 +83,23 @@ def shown(flag: str) -> str:
         return f"{name} other than {lit} (its default)"
     name, eq, allowed = flag.partition("=")
     return name + (" " + "/".join(allowed.split("|")) if eq else "")
+
+
+def apart(src: Any, node: Pos, sources: List[Pos], launches: List[FrozenSet[str]], cache: Dict[str, Gates],
+          defaults: Optional[Dict[str, str]] = None) -> Optional[str]:
+    """A finding that needs both its own line and the values it names (flags.BY_SOURCE), each behind options:
+    ``--a and --b together`` where every launch leaves a gate of one of them closed though together they open all
+    (the LoRA recipe passes ``--use_lora``, the full fine-tuning one ``--gradient_checkpointing``). None where some
+    launch opens both, or either has no gate, or no launch is known."""
+    if not launches or gating_flag(src, [node], set(), cache, defaults=defaults) is None or \
+            gating_flag(src, sources, set(), cache, defaults=defaults) is None:
+        return None
+    closed: Set[str] = set()
+    for flags in launches:
+        passed = set(flags) | {EVERY + x for x in flags if "=" not in x}  # one launch: it is every launch
+        got = gating_flag(src, [node], passed, cache, defaults=defaults) or \
+            gating_flag(src, sources, passed, cache, defaults=defaults)
+        if got is None:
+            return None
+        closed.add(got)
+    return " and --".join(sorted(closed)) + (" together" if len(closed) > 1 else "")
