@@ -249,10 +249,11 @@ def emit(rule: Rule, t: Target, node: Any, title: str, explanation: str = "", fi
         sources = [(e.line, max((e.col or 1) - 1, 0)) for e in evidence[:-1] if e.line is not None and e.path == t.path]
         if flag is None and rule.name in BY_SOURCE and sources:  # the values it names; the last is the load
             flag = gating_flag(c.src, sources, passed, cache, defaults=declared)
-        if flag is None and rule.name in BY_SOURCE and rule.name in GATED and sources and c.values is not None:
-            from .flags_gating import apart  # its line and its values behind two options no one launch passes
+        if flag is None and rule.name in GATED and c.values is not None:
+            from .flags_gating import apart  # behind options no one launch passes all of
 
-            flag = apart(c.src, (line, col - 1), sources, c.values.launches, cache, declared)
+            flag = apart(c.src, (line, col - 1), sources if rule.name in BY_SOURCE else [], c.values.launches, cache,
+                         declared)
         if flag is None:  # in a function / class the file uses only with an option: for every rule
             flag = gating_flag(c.src, [(line, col - 1)], passed, cache, "defs",
                                t.usage.imported.get(os.path.normpath(t.path), set()), declared)

@@ -22,9 +22,10 @@ gates (``if model_args.use_lora: trainer.add_callback(SavePeftModelCallback)``) 
 method of the options dataclass itself (a class the file gives ``HfArgumentParser``, or a ``@dataclass`` named
 ``*Arguments`` / ``*Args``), ``self.load_in_4bit`` reads ``--load_in_4bit`` as ``args.load_in_4bit`` does, for the
 fields that default to False / None (one defaulting to True or a value is on without the option). A finding of
-``BY_SOURCE`` whose line and whose values sit behind options of their own is judged launch by launch as well
-(flags_gating.apart): where each ZeRO-3 launch leaves one of them closed, it is info though the launches together
-pass them all (``--use_lora`` in the LoRA recipe, ``--gradient_checkpointing`` in the full one).
+``GATED`` behind several options (nested ``if``s; for ``BY_SOURCE``, its line and the values it names) is judged
+launch by launch as well (flags_gating.apart): where each ZeRO-3 launch leaves one of them closed, it is info
+though the launches together pass them all (``--use_lora`` in the LoRA recipe, ``--gradient_checkpointing`` in the
+full one).
 """
 
 from __future__ import annotations

@@ -87,18 +87,19 @@ def shown(flag: str) -> str:
 
 def apart(src: Any, node: Pos, sources: List[Pos], launches: List[FrozenSet[str]], cache: Dict[str, Gates],
           defaults: Optional[Dict[str, str]] = None) -> Optional[str]:
-    """A finding that needs both its own line and the values it names (flags.BY_SOURCE), each behind options:
-    ``--a and --b together`` where every launch leaves a gate of one of them closed though together they open all
-    (the LoRA recipe passes ``--use_lora``, the full fine-tuning one ``--gradient_checkpointing``). None where some
-    launch opens both, or either has no gate, or no launch is known."""
+    """A finding behind several options, read launch by launch: ``--a and --b together`` where every launch leaves
+    one of the finding's gates closed though together they open all. Its own line's gates (nested ``if``s), and for a
+    finding that needs the values it names too (flags.BY_SOURCE: ``sources``), theirs: the LoRA recipe passes
+    ``--use_lora``, the full fine-tuning one ``--gradient_checkpointing``. None where some launch opens them all, or
+    the line (or the values) has no gate, or no launch is known."""
     if not launches or gating_flag(src, [node], set(), cache, defaults=defaults) is None or \
-            gating_flag(src, sources, set(), cache, defaults=defaults) is None:
+            (sources and gating_flag(src, sources, set(), cache, defaults=defaults) is None):
         return None
     closed: Set[str] = set()
     for flags in launches:
         passed = set(flags) | {EVERY + x for x in flags if "=" not in x}  # one launch: it is every launch
         got = gating_flag(src, [node], passed, cache, defaults=defaults) or \
-            gating_flag(src, sources, passed, cache, defaults=defaults)
+            (gating_flag(src, sources, passed, cache, defaults=defaults) if sources else None)
         if got is None:
             return None
         closed.add(got)
