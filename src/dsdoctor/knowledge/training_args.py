@@ -38,8 +38,11 @@ def _lint_data() -> Dict[str, Any]:
 def lint_params(module: str, qualname: str) -> Optional[Dict[str, Span]]:
     """:func:`api_history.params` of a callable lint's part holds (None for the others)."""
     row = _lint_data()["params"].get(module, {}).get(qualname)
-    read = api_history.releases(module.split(".")[0])
-    return None if row is None else {k: Span.of(module.split(".")[0], read, v) for k, v in row.items()}
+    if row is None:
+        return None
+    package = module.split(".")[0]
+    read = api_history.releases(package)  # as api_history's own spans are made
+    return {k: Span.of(package, read, v) for k, v in row.items()}
 
 
 def newest() -> Optional[str]:

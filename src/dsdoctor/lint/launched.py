@@ -27,6 +27,7 @@ from .config_links import code_links, launch_links
 from .defaults import merge
 from .discover import _PY_PEFT, _PY_TRAINS, _read
 from .entry_options import reach_values
+from .entry_texts import EntryTexts
 from .found import TEST_FILE
 from .hf_scope import record_unseen
 from .launch_reach import contexts, launch_flags, launch_source, off_contexts, zero_init_off
@@ -111,6 +112,7 @@ class _Entries:
         self._read: Dict[Tuple[str, bool, Values], Read] = {}  # lint/calls.py: each file read once for all entries
         self._saved: Dict[str, bool] = {}
         self._hits: Dict[Tuple[str, str], bool] = {}  # (file, what): does _USES' pattern match
+        self._texts: Dict[str, EntryTexts] = {}
 
     def calls(self, entry: str, selects: Optional[str] = None, values: Values = ()) -> "Verdicts":
         """The verdict on each top-level function of the files ``entry`` reaches (:mod:`.calls`; ``selects``: what
@@ -129,6 +131,12 @@ class _Entries:
     def _resolves(self, path: str, level: int, module: str, names: List[str]) -> Dict[str, Optional[Set[str]]]:
         """The files of the project this import of ``path`` names, with the names it takes (:mod:`.reach`)."""
         return _resolve(path, level, module, names, self.root, self._files, self._memo)
+
+    def texts(self, entry: str) -> EntryTexts:
+        """The texts of the files ``entry`` reaches (up to 1 MiB each), read once (:mod:`.entry_texts`)."""
+        if entry not in self._texts:
+            self._texts[entry] = EntryTexts([_read(f, 2**20) for f in sorted(self.reached(entry))])
+        return self._texts[entry]
 
     def reached(self, entry: str) -> Set[str]:
         return self._get(entry)[0]

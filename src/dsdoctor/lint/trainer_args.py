@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple
 
 from ..knowledge import trl as TRLK
 from ..knowledge.transformers import TRAINER_CHECKED, TRAINER_CHECKED_SWITCHES, TRAINER_CLASS, TRL_CONFIGS
-from ..literal_gate import GatedPattern, gated
+from ..literal_gate import gated
 from .defaults import CONFLICT
 from .entry_options import given
 
 if TYPE_CHECKING:
+    from .entry_texts import EntryTexts
     from .launched import _Entries
     from .recipe import Recipe
 
@@ -44,17 +45,12 @@ PARSES_TRAINING_ARGS = gated(r"\b(?:HfArgumentParser|TrlParser)\s*\(\s*[\[(]?[^)
 def trainer_launches(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, List[Launch]]:
     """Config (a ds_config a launch hands over, or its accelerate YAML) -> each HF Trainer launch's values."""
     out: Dict[str, List[Launch]] = {}
-    read: Dict[str, _Texts] = {}  # entry -> the texts of the files it reaches, read and searched once
     for r in recipes:
         e = r.entry
         if r.launcher is None or e is None or e not in entries.graph or not entries.uses(e, "trainer"):
             continue
-        if e not in read:
-            from .discover import _read
-
-            read[e] = _Texts([_read(f, 2**20) for f in sorted(entries.reached(e))])
-        texts = read[e]
-        if not texts.has(PARSES_TRAINING_ARGS) or not texts.hf_trainer():
+        texts = entries.texts(e)
+        if not texts.has(PARSES_TRAINING_ARGS) or not texts.once(_hf_trainer, _hf_trainer):
             continue
         values, defaulted = _values(r, entries, texts)
         for cfg in [*r.configs, *([r.yaml] if r.yaml else [])]:
@@ -62,27 +58,7 @@ def trainer_launches(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, 
     return out
 
 
-class _Texts:
-    """The texts of the files one entry reaches, with each search asked of them done once (many launches start
-    one entry: InternVL's hundreds of shell scripts start a few)."""
-
-    def __init__(self, texts: List[str]) -> None:
-        self.texts = texts
-        self._has: Dict[GatedPattern, bool] = {}
-        self._hf: Optional[bool] = None
-
-    def has(self, pat: GatedPattern) -> bool:
-        if pat not in self._has:
-            self._has[pat] = any(pat.search(t) for t in self.texts)
-        return self._has[pat]
-
-    def hf_trainer(self) -> bool:
-        if self._hf is None:
-            self._hf = _hf_trainer(self.texts)
-        return self._hf
-
-
-def _values(r: "Recipe", entries: "_Entries", texts: _Texts) -> Tuple[Values, Tuple[str, ...]]:
+def _values(r: "Recipe", entries: "_Entries", texts: "EntryTexts") -> Tuple[Values, Tuple[str, ...]]:
     assert r.entry is not None
     defaults = _defaults(r, entries, texts)
     out: Values = {}
@@ -104,7 +80,7 @@ def _values(r: "Recipe", entries: "_Entries", texts: _Texts) -> Tuple[Values, Tu
     return out, tuple(defaulted)
 
 
-def _defaults(r: "Recipe", entries: "_Entries", texts: _Texts) -> Callable[[str, float], Optional[float]]:
+def _defaults(r: "Recipe", entries: "_Entries", texts: "EntryTexts") -> Callable[[str, float], Optional[float]]:
     """The default an option the launch does not pass takes: the one the entry's code declares, else
     TrainingArguments' (not under TRL's configs: their learning rates, and bf16, on by default from TRL 0.19); None
     where something else may set it."""

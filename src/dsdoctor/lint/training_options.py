@@ -7,6 +7,7 @@ entry tolerates options it does not know (``return_remaining_strings=True``, ``p
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import TYPE_CHECKING, Dict, List, Tuple
 
 from ..knowledge import training_args as TA
@@ -29,12 +30,9 @@ def _declared(name: str, texts: List[str]) -> bool:
 
 def training_options(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, List[Tuple[int, str]]]:
     """Shell script -> (launch line, option) of the TrainingArguments options its launches pass."""
-    from .discover import _read
     from .trainer_args import PARSES_TRAINING_ARGS
 
     out: Dict[str, List[Tuple[int, str]]] = {}
-    read: Dict[str, List[str]] = {}  # per entry: the texts it reaches, or none where it does not parse strictly
-    declared: Dict[Tuple[str, str], bool] = {}  # (entry, option): many launches start one entry
     known = TA.fields()
     for r in recipes:
         e = r.entry
@@ -42,14 +40,8 @@ def training_options(recipes: List["Recipe"], entries: "_Entries") -> Dict[str, 
         asked = sorted(o for o in r.passed if o in known)
         if not asked or r.launcher is None or e is None or e not in entries.graph or not path.endswith(".sh"):
             continue
-        if e not in read:
-            texts = [_read(f, 2**20) for f in sorted(entries.reached(e))]
-            strict = any(PARSES_TRAINING_ARGS.search(t) for t in texts) and not any(_TOLERANT.search(t) for t in texts)
-            read[e] = texts if strict else []
-        if not read[e]:
+        texts = entries.texts(e)
+        if not texts.has(PARSES_TRAINING_ARGS) or texts.has(_TOLERANT):
             continue
-        for o in asked:
-            if (e, o) not in declared:
-                declared[(e, o)] = _declared(o, read[e])
-        out.setdefault(path, []).extend((int(line), o) for o in asked if not declared[(e, o)])
+        out.setdefault(path, []).extend((int(line), o) for o in asked if not texts.once(("declared", o), partial(_declared, o)))
     return out
