@@ -11,6 +11,7 @@ from typing import List
 from .pin_files import _INSTALL, Pin, _name, install_args, read_text, requirement
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_DIGIT = re.compile(r"\d")
 _VERSION = r"v?(\d+(?:\.\d+){2,3}(?:\.post\d+|rc\d+)?)"  # a full release: X.Y.Z
 # "requires version 4.27.1 of `transformers`" / its Chinese form ("需要4.27.1版本的`transformers`")
 _PROSE = re.compile(r"(?:\bversion\s+" + _VERSION + r"\s+of|(?<![\d.])" + _VERSION + r"\s*版本的)\s*[`'\"]?([A-Za-z][\w.-]*)[`'\"]?",
@@ -68,6 +69,8 @@ def _line_pins(line: str, shown: str, n: int, fenced: bool) -> List[Pin]:
     table row; a sentence naming the version a package must have ("requires
     version 4.27.1 of transformers", "the version of transformers used in this project is v4.39.1", "developed
     with transformers v4.39.2")."""
+    if "install" not in line and _DIGIT.search(line) is None:  # every other form names a version
+        return []
     m = _INSTALL.search(line)
     if m:  # a bare `pip install deepspeed` in prose pins nothing
         return [p for arg in install_args(m.group(1)) if (p := requirement(arg, shown, n)) and p.spec]

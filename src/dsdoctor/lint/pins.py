@@ -18,7 +18,7 @@ are judged the same way).
 
 from __future__ import annotations
 
-import glob
+import functools
 import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
@@ -27,6 +27,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from ..knowledge.requires import allows
+from .dir_glob import Listing, matches
 from .pin_files import CONSTRAINING, PACKAGES, Pin
 from .pin_implied import implied
 from .pin_own import OWN_FILES
@@ -138,8 +139,9 @@ def read_pins(root: str, constraining: bool = False) -> List[Pin]:
     ``constraining``: also those of the packages that limit their releases (``CONSTRAINING``)."""
     out: List[Pin] = []
     seen: Set[str] = set()
+    listed: Listing = {}
     for pat, reader in READERS:
-        for path in sorted(glob.glob(os.path.join(glob.escape(root), pat))):
+        for path in matches(root, pat, listed):
             if path in seen or not os.path.isfile(path):
                 continue
             seen.add(path)
@@ -173,6 +175,11 @@ def allowed_releases(package: str, specs: Sequence[str]) -> Tuple[str, ...]:
     """:attr:`Pinned.allowed` of a range: the releases of ``package`` read (``knowledge/api_history``) that all of
     ``specs`` allow, preceded by the lowest version they allow below the oldest release read (a bound they name,
     or ``0`` where they have none)."""
+    return _allowed(package, tuple(specs))
+
+
+@functools.lru_cache(maxsize=256)  # asked per file linted (lint/pins.apply_near); the releases read never change
+def _allowed(package: str, specs: Tuple[str, ...]) -> Tuple[str, ...]:
     read = _releases(package)
     try:
         sets = [SpecifierSet(s) for s in specs]
