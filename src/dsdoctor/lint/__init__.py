@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set
 
 from ..model import Finding, Report, Severity
 from .judged_version import judged_versions
+from .reading import memoized
 from .rule import Edit, Hit
 from .target import Target, Usage
 from .unloaded import unloaded
@@ -48,6 +49,7 @@ def memlock_limit() -> Optional[int]:
 
 
 @quiet_user_code
+@memoized
 def lint(paths: Sequence[str], world_size: Optional[int] = None, ds_version: Optional[str] = None,
          loaded_by: Optional[str] = None, max_depth: Optional[int] = None, targets: Sequence[str] = (),
          python: Optional[str] = None, zero_stage: Optional[int] = None,
