@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import sys
 import types
 from pathlib import Path
@@ -88,3 +89,65 @@ def test_nothing_written_without_bytecode_or_with_a_bad_table(tmp_path: Path, mo
     _define(module, tmp_path, monkeypatch)  # an unreadable table is ignored, then replaced
     _check(module)
     assert codecache._read(str(tmp_path / f"dataclass-code.ccpkg.{tag}.marshal"))
+
+
+PATTERNS = [(r"(?P<name>[A-Za-z_]\w*)\s*=\s*(\d+(?:\.\d+)*)", 0), (r"^\s*#.*coding[:=]\s*([-\w.]+)", re.M),
+            (r"from_pretrained|device_map|low_cpu_mem_usage", re.I), (rb"\x00+$", 0), (r"(a)|(b)(?(2)c|d)", 0)]
+SAMPLES = ["x = 1.2.3", "# -*- coding: latin-1 -*-\nx", "FROM_PRETRAINED(", "ab\x00\x00", "bc", "ad", "a", ""]
+
+
+def _compile_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> List[Any]:
+    monkeypatch.setattr(codecache, "_directory", lambda: str(tmp_path))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    re.purge()  # re's own per-process cache would answer before the compiler
+    with codecache.installed():
+        got = [re.compile(p, f) for p, f in PATTERNS]
+    re.purge()
+    return got
+
+
+def _behaviour(pats: List[Any]) -> List[Any]:
+    out: List[Any] = []
+    for p in pats:
+        out.append((p.pattern, p.flags, p.groups, dict(p.groupindex)))
+        for s in SAMPLES:
+            text: Any = s.encode() if isinstance(p.pattern, bytes) else s
+            m = p.search(text)
+            out.append(None if m is None else (m.span(), m.groups(), m.groupdict()))
+    return out
+
+
+def test_regexes_compiled_from_the_table_behave_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    re.purge()
+    plain = _behaviour([re.compile(p, f) for p, f in PATTERNS])
+    first = _compile_all(tmp_path, monkeypatch)
+    tag = sys.implementation.cache_tag
+    table = codecache._read(str(tmp_path / f"regex-code.{tag}.marshal"))
+    assert set(PATTERNS) <= set(table) and all(table[k] is not None for k in PATTERNS)
+    parser = re._parser if hasattr(re, "_parser") else re.sre_parse  # type: ignore[attr-defined]
+    parsed: List[Any] = []
+    real = parser.parse
+    monkeypatch.setattr(parser, "parse", lambda *a, **k: parsed.append(a) or real(*a, **k))
+    second = _compile_all(tmp_path, monkeypatch)  # from the table: re's parser never runs
+    monkeypatch.setattr(parser, "parse", real)
+    assert not [a for a in parsed if (a[0], a[1]) in set(PATTERNS)]
+    assert _behaviour(first) == _behaviour(second) == plain
+
+
+def test_a_pattern_re_refuses_still_raises_and_is_not_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(codecache, "_directory", lambda: str(tmp_path))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    re.purge()
+    for _ in range(2):
+        with codecache.installed():
+            with pytest.raises(re.error, match="missing \\)"):
+                re.compile("(unclosed")
+            assert re.compile("a+").fullmatch("aaa")
+            assert re.compile("b+", re.DEBUG).fullmatch("bb")
+        re.purge()
+        assert "MAX_REPEAT" in capsys.readouterr().out  # re.DEBUG's dump, printed each time: never from the table
+    table = codecache._read(str(tmp_path / f"regex-code.{sys.implementation.cache_tag}.marshal"))
+    assert ("(unclosed", 0) not in table and ("a+", 0) in table and not [k for k in table if k[0] == "b+"]
+    compiler = getattr(re, "_compiler", None) or re.sre_compile
+    assert compiler.compile.__qualname__ == "compile"  # re's own compiler is back after the run
