@@ -220,11 +220,32 @@ def _notebook_python(text: str) -> str:
     return comment_escapes(text)
 
 
+def _no_validation(node: Any) -> None:
+    """What a node built by libcst's parser runs after its fields are set: nothing (:func:`parsed_module`)."""
+
+
+def parsed_module(text: str) -> Any:
+    """libcst's parse of ``text``, without validating again each node the parser builds (``CSTNode.__post_init__``):
+    the parser makes only valid nodes (libcst's own comment there says as much), and the validation was a fifth of
+    the parse's time. Only during this call: a node built elsewhere (a fix's edit) is validated as before. Lint
+    parses in one thread."""
+    import libcst as cst
+
+    post = cst.CSTNode.__dict__.get("__post_init__")
+    if post is None:  # a libcst whose nodes validate elsewhere
+        return cst.parse_module(text)
+    setattr(cst.CSTNode, "__post_init__", _no_validation)  # noqa: B010 - a class attribute, restored below
+    try:
+        return cst.parse_module(text)
+    finally:
+        setattr(cst.CSTNode, "__post_init__", post)  # noqa: B010
+
+
 def parse(src: Source) -> Source:
     import libcst as cst
 
     try:
-        module = cst.parse_module(src.text)
+        module = parsed_module(src.text)
     except cst.ParserSyntaxError as exc:
         # where Python refuses it too, its place and words: the interpreter that runs the file says them (libcst's
         # tokenizer names no place; its parser can point lines past Python's: LLM-Kit's train.py, 117 for 115)
