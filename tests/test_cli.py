@@ -116,3 +116,13 @@ def test_verify_removes_its_empty_build_dir(tmp_path: Path) -> None:
     assert json.loads(p.stdout)["findings"], p.stdout
     assert not list(tmp.glob("dsdoctor-ext-*"))
 
+
+
+def test_the_process_command_line_collects_cycles_less_often(tmp_path: Path) -> None:
+    """entry.main with the process's own command line raises the collector's thresholds (fewer full passes over
+    what a lint keeps alive); called with arguments (tests, the library) it leaves them as they are."""
+    code = ("import gc, sys\nfrom dsdoctor import entry\nbefore = gc.get_threshold()\n"
+            "entry.main(['rules'])\nmine = gc.get_threshold()\n"
+            "sys.argv = ['dsdoctor', 'rules']\nentry.main()\nprint(before == mine, gc.get_threshold())\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "True (20000, 20, 20)"

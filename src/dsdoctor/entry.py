@@ -25,6 +25,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return flushed(0)
     from .codecache import installed
 
+    if argv is None:  # the process's own command line: a short-lived batch run
+        fewer_collections()
     with installed():  # dataclasses' generated methods: compiled once, like bytecode (docs/performance.md)
         from .cli import main as cli_main
 
@@ -32,6 +34,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     if argv is None:  # the process's own command line: it ends now
         no_final_collections()
     return code
+
+
+def fewer_collections() -> None:
+    """Collect cycles less often than the interpreter's default (every 700 net allocations, a full pass every 100
+    young ones): a lint run allocates millions of objects that reference counting frees (parsed files, the
+    project model) and keeps hundreds of thousands alive (modules, rule tables), which each full pass walks again
+    (0.1-0.8 CPU s of a whole-repository lint at the defaults, 5 % of peft's). Cycles are still collected, at
+    the same peak memory on the issue's repositories. Only for the process's own command line."""
+    import gc
+
+    gc.set_threshold(20000, 20, 20)
 
 
 def no_final_collections() -> None:
