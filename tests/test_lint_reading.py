@@ -30,3 +30,20 @@ def test_one_text_per_file_during_a_run_and_a_fresh_one_after(tmp_path: Path) ->
     assert read_text(str(f)) == "changed\n"
     run(False)
     assert seen[-4] == "changed\n"
+
+
+def test_per_text_answers_once_per_text_during_a_run() -> None:
+    calls: List[str] = []
+
+    @reading.per_text
+    def words(text: str) -> int:
+        calls.append(text)
+        return len(text.split())
+
+    @memoized
+    def run() -> List[int]:
+        return [words("a b"), words("a b"), words("c"), words("".join(["a", " b"]))]  # an equal text, another object
+
+    assert run() == [2, 2, 1, 2] and calls == ["a b", "c"]
+    assert words("a b") == 2 and calls == ["a b", "c", "a b"]  # outside a run: computed each time
+    assert run() == [2, 2, 1, 2] and len(calls) == 5  # a new run asks again

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ..literal_gate import gated
+from .reading import per_text
 
 _PY_DS_OFF = gated(r"^deepspeed\s*=\s*False\s*(?:#.*)?$", re.M)
 _PY_DS_ASSIGN = gated(r"^[ \t]*(?:self\.)?deepspeed\s*(?:=(?!=)|:[^\n=]*=)", re.M)
@@ -31,6 +32,7 @@ def off_note(path: str, line: int, text: str = "") -> str:
     return f"{path}:{line} names it beside `deepspeed = False`"
 
 
+@per_text  # asked by discovery and by the recipes of every Python file
 def deepspeed_off(text: str) -> int:
     """The line of a module-level ``deepspeed = False`` (a Python config that turns DeepSpeed off), or of the first
     engine choice where every one in the file names another engine, else 0; 0

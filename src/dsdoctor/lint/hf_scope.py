@@ -23,6 +23,7 @@ import re
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from ..knowledge import accelerate as K
+from ..literal_gate import GatedPattern, gated
 
 if TYPE_CHECKING:
     from .found import Found
@@ -30,12 +31,12 @@ if TYPE_CHECKING:
 
 # a registration that lasts the whole run: the Trainer's arguments, accelerate, TRL (lint/launched.py's _REGISTERS
 # without ``import deepspeed`` and HfDeepSpeedConfig, read below)
-_LASTING = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:accelerate|trl)\b|\bTrainer\b|\bTrainingArguments\b|"
-                      r"\bHfArgumentParser\b|\bTrlParser\b", re.M)
+_LASTING = gated(r"^[ \t]*(?:from|import)[ \t]+(?:accelerate|trl)\b|\bTrainer\b|\bTrainingArguments\b|"
+                 r"\bHfArgumentParser\b|\bTrlParser\b", re.M)
 # the same without accelerate: under `accelerate launch` with zero3_init_flag false, accelerate before 1.0 registers
 # nothing (knowledge/accelerate.py ACCELERATE_REGISTERS_WITHOUT_INIT_FLAG_FROM)
-_LASTING_BUT_ACCELERATE = re.compile(r"^[ \t]*(?:from|import)[ \t]+trl\b|\bTrainer\b|\bTrainingArguments\b|"
-                                     r"\bHfArgumentParser\b|\bTrlParser\b", re.M)
+_LASTING_BUT_ACCELERATE = gated(r"^[ \t]*(?:from|import)[ \t]+trl\b|\bTrainer\b|\bTrainingArguments\b|"
+                                r"\bHfArgumentParser\b|\bTrlParser\b", re.M)
 _DEFINED = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.M)
 _HF = "HfDeepSpeedConfig"
 
@@ -100,7 +101,7 @@ def _local_name(owner: ast.AST, call: ast.AST) -> Optional[str]:
     return name
 
 
-def unseen(files: Iterable[str], read: Callable[[str], str], lasting: "re.Pattern[str]" = _LASTING) -> Tuple[Set[str], bool]:
+def unseen(files: Iterable[str], read: Callable[[str], str], lasting: GatedPattern = _LASTING) -> Tuple[Set[str], bool]:
     """Of the files one process runs, those in which Transformers never sees ZeRO-3 (see the module's docstring),
     and whether the process makes any HfDeepSpeedConfig at all; no files when the registration may last
     (``lasting`` says what registers it for the whole run)."""
