@@ -71,15 +71,20 @@ def _model_built_after(c: Any, e: Any) -> bool:
     import libcst as cst
 
     from .dataflow import dotted
+    from .walk import descendants
 
     fn = e.scope.node
     if not isinstance(fn, cst.FunctionDef):
         return False
-    after = c.src.positions[e.stmt].end.line
-    for node, r in c.src.positions.items():
-        if not isinstance(node, (cst.Assign, cst.AnnAssign)) or r.start.line <= after or not isinstance(node.value, cst.Call):
+    pos = c.src.ranges_through(fn)  # the function's own nodes: no codegen of the rest of the file
+    if e.stmt not in pos:
+        pos = c.src.positions
+    after = pos[e.stmt].end.line
+    for node in descendants(fn):
+        if not isinstance(node, (cst.Assign, cst.AnnAssign)) or not isinstance(node.value, cst.Call):
             continue
-        if not c.src.positions[fn].start.line <= r.start.line <= c.src.positions[fn].end.line:
+        r = pos[node]
+        if r.start.line <= after or not pos[fn].start.line <= r.start.line <= pos[fn].end.line:
             continue
         targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
         # a name or an attribute (self.model); a subscript (parts[k] = f()) or a tuple names no model

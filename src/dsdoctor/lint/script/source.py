@@ -71,6 +71,16 @@ class Source(HasLines):
                 return got
         return self.positions[node]
 
+    def ranges_through(self, node: Any) -> Any:
+        """node -> CodeRange of every node whose code ends by the end of the top-level statement holding ``node``
+        (its own subtree among them), from a codegen pass that stops there; all of :attr:`positions` once they
+        are computed. The same ranges as the whole pass gives."""
+        if self._positions is not None or self.module is None:
+            return self.positions
+        if self._upto is None or node not in self._upto:
+            self._upto = positions_until(self.module, node)
+        return self._upto
+
     def line_text(self, line: int) -> str:
         lines = self.text.splitlines()
         return lines[line - 1] if 0 < line <= len(lines) else ""
