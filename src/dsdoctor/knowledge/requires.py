@@ -41,6 +41,12 @@ def installable(package: str, exact: Mapping[str, str]) -> Tuple[str, ...]:
     """The releases of ``package`` (oldest first) that the exact pins ``exact`` (package -> release) leave
     installable: each release's own requirement on a pinned package allows the pinned release, and each pinned
     package's release (where its requirements are known) allows it. Empty where ``package`` is not known."""
+    return _installable(package, tuple(sorted(exact.items())))
+
+
+@functools.lru_cache(maxsize=1024)  # asked again for the same pins in every directory lint reads pins in
+def _installable(package: str, pins: Tuple[Tuple[str, str], ...]) -> Tuple[str, ...]:
+    exact = dict(pins)
     data = _data()
     mine = data.get(package, {})
     above = [data[q][v][package] for q, v in exact.items() if v in data.get(q, {}) and package in data[q][v]]
