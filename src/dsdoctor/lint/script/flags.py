@@ -308,10 +308,10 @@ def option_gates(src: Any) -> "Gates":
                 out.append(((r.start.line, r.start.column), (r.end.line, r.end.column), flags))
 
         def visit_DictElement(self, node: Any) -> None:  # ``{"load_in_8bit": args.bits == 8}``: as a keyword
-            if isinstance(node.key, cst.SimpleString):
+            alts = _value_flags(node.value, here(), owns[-1]) if isinstance(node.key, cst.SimpleString) else []
+            if alts:
                 r = src.positions[node]
-                out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags)
-                           for flags in _value_flags(node.value, here(), owns[-1]))
+                out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags) for flags in alts)
 
         def visit_If(self, node: Any) -> None:
             alts = _alts(node.test, here(), owns[-1]) or _mirrored(node.test, mirrors) or (
@@ -325,9 +325,10 @@ def option_gates(src: Any) -> "Gates":
             out.extend(_after_return(node, src))
 
         def visit_Arg(self, node: Any) -> None:
-            r = src.positions[node]
-            out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags)
-                       for flags in _arg_alts(node, here(), alias(), owns[-1]))
+            alts = _arg_alts(node, here(), alias(), owns[-1])
+            if alts:  # the file's positions (a codegen pass) only where a gate is found
+                r = src.positions[node]
+                out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags) for flags in alts)
 
     walk(src.module, Visit())  # the same hooks as src.module.visit, without copying the tree
     return out
@@ -337,8 +338,10 @@ def _if_gates(node: Any, alts: List[Set[str]], src: Any) -> "Gates":
     """The gates of ``if`` ``node`` whose test reads the options ``alts``: its body; the ``else`` of ``if args.x:``
     (``-x``: closed where every launch passes ``--x``); the body or ``else`` of a test against a default
     (:func:`_not_default`)."""
-    body = src.positions[node.body]
-    out: Gates = [((body.start.line, 0), (body.end.line, _EOL), flags) for flags in alts]
+    out: Gates = []
+    if alts:  # the file's positions (a codegen pass) only where a gate is found
+        body = src.positions[node.body]
+        out = [((body.start.line, 0), (body.end.line, _EOL), flags) for flags in alts]
     if isinstance(node.orelse, cst.Else) and len(alts) == 1 and len(alts[0]) == 1 and \
             "=" not in next(iter(alts[0])) and isinstance(node.test, cst.Attribute):  # `else` of `if args.x:`
         where = src.positions[node.orelse]
