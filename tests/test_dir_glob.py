@@ -53,15 +53,3 @@ def test_matches_what_glob_gives(tmp_path: Path, seed: int) -> None:
             want = sorted(glob.glob(os.path.join(glob.escape(root), pat)))
             assert matches(root, pat, listed) == want, (root, pat)
 
-
-def test_a_directory_that_cannot_be_listed_matches_nothing(tmp_path: Path) -> None:
-    shut = tmp_path / "shut"
-    shut.mkdir()
-    (shut / "requirements.txt").write_text("deepspeed==0.14.0\n")
-    shut.chmod(0)
-    try:
-        if os.access(shut, os.R_OK):
-            pytest.skip("running as a user who reads any directory (root)")
-        assert matches(str(shut), "requir*.txt", {}) == sorted(glob.glob(os.path.join(str(shut), "requir*.txt")))
-    finally:
-        shut.chmod(0o755)
