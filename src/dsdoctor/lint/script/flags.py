@@ -303,15 +303,11 @@ def option_gates(src: Any) -> "Gates":
 
         def visit_Call(self, node: Any) -> None:
             flags = _optional_call(node) or _quantizes_with(node, here(), owns[-1])
-            if flags:
-                r = src.positions[node]
-                out.append(((r.start.line, r.start.column), (r.end.line, r.end.column), flags))
+            out.extend(_over(node, [flags] if flags else [], src))
 
         def visit_DictElement(self, node: Any) -> None:  # ``{"load_in_8bit": args.bits == 8}``: as a keyword
-            alts = _value_flags(node.value, here(), owns[-1]) if isinstance(node.key, cst.SimpleString) else []
-            if alts:
-                r = src.positions[node]
-                out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags) for flags in alts)
+            out.extend(_over(node, _value_flags(node.value, here(), owns[-1])
+                             if isinstance(node.key, cst.SimpleString) else [], src))
 
         def visit_If(self, node: Any) -> None:
             alts = _alts(node.test, here(), owns[-1]) or _mirrored(node.test, mirrors) or (
@@ -325,23 +321,24 @@ def option_gates(src: Any) -> "Gates":
             out.extend(_after_return(node, src))
 
         def visit_Arg(self, node: Any) -> None:
-            alts = _arg_alts(node, here(), alias(), owns[-1])
-            if alts:  # the file's positions (a codegen pass) only where a gate is found
-                r = src.positions[node]
-                out.extend(((r.start.line, r.start.column), (r.end.line, r.end.column), flags) for flags in alts)
+            out.extend(_over(node, _arg_alts(node, here(), alias(), owns[-1]), src))
 
     walk(src.module, Visit())  # the same hooks as src.module.visit, without copying the tree
     return out
+
+
+def _over(node: Any, alts: List[Set[str]], src: Any) -> "Gates":
+    """The gates ``alts`` over ``node``'s range: the file's positions (a codegen pass) asked only where there is one."""
+    r = src.positions[node] if alts else None
+    return [((r.start.line, r.start.column), (r.end.line, r.end.column), flags) for flags in alts] if r else []
 
 
 def _if_gates(node: Any, alts: List[Set[str]], src: Any) -> "Gates":
     """The gates of ``if`` ``node`` whose test reads the options ``alts``: its body; the ``else`` of ``if args.x:``
     (``-x``: closed where every launch passes ``--x``); the body or ``else`` of a test against a default
     (:func:`_not_default`)."""
-    out: Gates = []
-    if alts:  # the file's positions (a codegen pass) only where a gate is found
-        body = src.positions[node.body]
-        out = [((body.start.line, 0), (body.end.line, _EOL), flags) for flags in alts]
+    body = src.positions[node.body] if alts else None  # the file's positions only where a gate is found
+    out: Gates = [((body.start.line, 0), (body.end.line, _EOL), flags) for flags in alts] if body else []
     if isinstance(node.orelse, cst.Else) and len(alts) == 1 and len(alts[0]) == 1 and \
             "=" not in next(iter(alts[0])) and isinstance(node.test, cst.Attribute):  # `else` of `if args.x:`
         where = src.positions[node.orelse]
