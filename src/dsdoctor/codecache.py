@@ -209,8 +209,8 @@ def _plain(x: Any) -> Any:
     ``_sre`` reads only their values), through lists, tuples and dicts."""
     if isinstance(x, int) and not isinstance(x, bool):
         return int(x)
-    if isinstance(x, (list, tuple)):
-        return type(x)(_plain(v) for v in x) if type(x) in (list, tuple) else x
+    if type(x) in (list, tuple):
+        return type(x)(_plain(v) for v in x)
     if isinstance(x, dict):
         return {_plain(k): _plain(v) for k, v in x.items()}
     return x
